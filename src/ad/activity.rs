@@ -1,0 +1,80 @@
+//! Activity analysis: which variables depend on a differentiated input. Flow-insensitive
+//! (a variable is active if any assignment to it reads an active value through a
+//! differentiable operation), iterated to a fixed point. Conservative: an inactive
+//! variable provably carries no gradient.
+
+use super::rules::RuleSet;
+use crate::resolve::{Callee, Resolver};
+use crate::syntax::ir::*;
+use std::collections::HashSet;
+
+pub struct Activity<'a> {
+    pub resolver: &'a Resolver<'a>,
+    pub rules: &'a RuleSet,
+}
+
+impl Activity<'_> {
+    pub fn run(&self, body: &[Stmt], wrt: &[String]) -> HashSet<String> {
+        let mut active: HashSet<String> = wrt.iter().cloned().collect();
+        loop {
+            let before = active.len();
+            walk_stmts(body, &mut |s| {
+                if let StmtKind::Assign(target, value) = &s.kind {
+                    if self.value_active(value, &active) {
+                        match &target.kind {
+                            ExprKind::Name(n) => {
+                                active.insert(n.clone());
+                            }
+                            ExprKind::Subscript(base, _) => {
+                                if let Some(n) = base.as_name() {
+                                    active.insert(n.to_owned());
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            });
+            if active.len() == before {
+                return active;
+            }
+        }
+    }
+
+    /// Does this (ANF) right-hand side carry a gradient, given the active set?
+    pub fn value_active(&self, e: &Expr, active: &HashSet<String>) -> bool {
+        fn any<'e>(es: impl IntoIterator<Item = &'e Expr>, active: &HashSet<String>) -> bool {
+            es.into_iter()
+                .any(|x| x.as_name().is_some_and(|n| active.contains(n)))
+        }
+        match &e.kind {
+            ExprKind::Name(n) => active.contains(n),
+            ExprKind::BinOp(op, a, b) => {
+                !self.rules.is_nondifferentiable(op.canonical()) && any([&**a, &**b], active)
+            }
+            ExprKind::Unary(UnaryOp::Not, _) => false,
+            ExprKind::Unary(_, a) => any([&**a], active),
+            ExprKind::Call { func, args, kwargs } => {
+                let receiver = match &func.kind {
+                    ExprKind::Attr(v, _) => Some(&**v),
+                    _ => None,
+                };
+                let operands = args.iter().chain(kwargs.iter().map(|(_, v)| v)).chain(receiver);
+                if !any(operands, active) {
+                    return false;
+                }
+                match self.resolver.callee(func) {
+                    Callee::Library(q) | Callee::Method(q) => !self.rules.is_nondifferentiable(&q),
+                    _ => true,
+                }
+            }
+            ExprKind::Attr(v, a) => {
+                !self.rules.is_nondifferentiable(&format!("numpy.ndarray.{a}"))
+                    && any([&**v], active)
+            }
+            ExprKind::Subscript(v, _) => any([&**v], active),
+            ExprKind::Tuple(es) | ExprKind::List(es) => any(es.iter(), active),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! The adjoint (backward) pass before gradient variables exist: statements say "add this
+//! to the gradient of x" or "this block reads the gradient of y". Lowering decides, by a
+//! definedness analysis over the structured backward code, where a gradient is first
+//! assigned, where it is accumulated with `tangent.add_grad`, where a block can be
+//! skipped because no gradient reaches it, and where a runtime `None` check is needed.
+
+use super::rules::{grad_marker, parse_grad_marker, substitute};
+use crate::syntax::ir::*;
+use std::collections::{BTreeSet, HashMap};
+
+#[derive(Clone, Debug)]
+pub enum Adj {
+    /// An ordinary statement (a pop, a temporary).
+    Stmt(Stmt),
+    /// `d[var] += value`.
+    Accum { var: String, value: Expr },
+    /// `d[var][index] += value` (gradient of a subscript read).
+    AccumAt {
+        var: String,
+        index: Expr,
+        value: Expr,
+    },
+    /// The gradient of `var` at `index` has been consumed: zero it there (subscript write).
+    ZeroAt { var: String, index: Expr },
+    /// A block that reads the gradient of `out`; skipped when none can reach it.
+    Rule { out: String, body: Vec<Adj> },
+    /// `var` is being restored to an older value: its gradient starts again from nothing.
+    Kill(String),
+    If(Expr, Vec<Adj>, Vec<Adj>),
+    /// `for _ in range(count): body`.
+    Loop { count: Expr, body: Vec<Adj> },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Def {
+    Undef,
+    Maybe,
+    Defined,
+}
+
+fn join(a: Def, b: Def) -> Def {
+    if a == b {
+        a
+    } else {
+        Def::Maybe
+    }
+}
+
+type State = HashMap<String, Def>;
+
+fn get(s: &State, v: &str) -> Def {
+    *s.get(v).unwrap_or(&Def::Undef)
+}
+
+fn join_states(a: &State, b: &State) -> State {
+    let mut out = State::new();
+    for k in a.keys().chain(b.keys()) {
+        out.insert(k.clone(), join(get(a, k), get(b, k)));
+    }
+    out
+}
+
+fn same(a: &State, b: &State) -> bool {
+    a.keys()
+        .chain(b.keys())
+        .all(|k| get(a, k) == get(b, k))
+}
+
+/// Turns adjoint statements into Python statements.
+pub struct Lowering<'a> {
+    /// Primal name -> gradient name.
+    pub grad_names: &'a HashMap<String, String>,
+    /// Variables whose definedness is only known at run time: they start as `None`.
+    tracked: BTreeSet<String>,
+    /// Collected during the dry run.
+    maybe_seen: BTreeSet<String>,
+    emit: bool,
+}
+
+impl<'a> Lowering<'a> {
+    pub fn new(grad_names: &'a HashMap<String, String>) -> Self {
+        Lowering {
+            grad_names,
+            tracked: BTreeSet::new(),
+            maybe_seen: BTreeSet::new(),
+            emit: false,
+        }
+    }
+
+    fn gname(&self, v: &str) -> String {
+        self.grad_names
+            .get(v)
+            .cloned()
+            .unwrap_or_else(|| format!("b{v}"))
+    }
+
+    fn gexpr(&self, v: &str) -> Expr {
+        Expr::name(self.gname(v))
+    }
+
+    /// Replaces gradient markers produced by template instantiation with real names.
+    fn finish(&self, e: &Expr) -> Expr {
+        let mut e = e.clone();
+        substitute(&mut e, &mut |x| match &x.kind {
+            ExprKind::Name(n) => parse_grad_marker(n).map(|p| self.gexpr(p)),
+            _ => None,
+        });
+        e
+    }
+
+    /// Lowers the whole backward pass. `initial` gives variables whose gradient is defined
+    /// on entry (the seed). Returns the statements, the variables that need a `None`
+    /// start, and the final state of each requested variable (for the returned grads).
+    pub fn lower(
+        mut self,
+        adjs: &[Adj],
+        initial: &[String],
+        results: &[String],
+    ) -> (Vec<Stmt>, Vec<String>, Vec<(String, &'static str)>) {
+        let start: State = initial
+            .iter()
+            .map(|v| (v.clone(), Def::Defined))
+            .collect();
+        // Dry run: find the variables that are sometimes defined, sometimes not.
+        let mut s = start.clone();
+        self.block(adjs, &mut s);
+        for r in results {
+            if get(&s, r) == Def::Maybe {
+                self.maybe_seen.insert(r.clone());
+            }
+        }
+        self.tracked = std::mem::take(&mut self.maybe_seen);
+        self.emit = true;
+        let mut s = start;
+        let mut out = Vec::new();
+        for v in &self.tracked {
+            if !initial.contains(v) {
+                out.push(Stmt::assign(&self.gname(v), Expr::synth(ExprKind::NoneLit)));
+            }
+        }
+        out.extend(self.block(adjs, &mut s));
+        let finals = results
+            .iter()
+            .map(|r| {
+                let st = match get(&s, r) {
+                    Def::Undef => "undefined",
+                    Def::Maybe => "maybe",
+                    Def::Defined => "defined",
+                };
+                (r.clone(), st)
+            })
+            .collect();
+        (out, self.tracked.into_iter().collect(), finals)
+    }
+
+    fn note(&mut self, v: &str, d: Def) {
+        if d == Def::Maybe {
+            self.maybe_seen.insert(v.to_owned());
+        }
+    }
+
+    fn block(&mut self, adjs: &[Adj], s: &mut State) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for a in adjs {
+            self.one(a, s, &mut out);
+        }
+        out
+    }
+
+    fn one(&mut self, a: &Adj, s: &mut State, out: &mut Vec<Stmt>) {
+        match a {
+            Adj::Stmt(st) => {
+                let mut st = st.clone();
+                map_stmt_exprs(&mut st, &|e| self.finish(e));
+                out.push(st);
+            }
+            Adj::Accum { var, value } => {
+                let d = get(s, var);
+                self.note(var, d);
+                let g = self.gname(var);
+                let value = self.finish(value);
+                let rhs = match d {
+                    Def::Undef => value,
+                    _ => Expr::call_path("tangent.add_grad", vec![Expr::name(&g), value]),
+                };
+                out.push(Stmt::assign(&g, rhs));
+                s.insert(var.clone(), Def::Defined);
+            }
+            Adj::AccumAt { var, index, value } => {
+                let d = get(s, var);
+                self.note(var, d);
+                let g = self.gname(var);
+                let current = match d {
+                    Def::Undef => Expr::synth(ExprKind::NoneLit),
+                    _ => Expr::name(&g),
+                };
+                let rhs = Expr::call_path(
+                    "tangent.add_grad_at",
+                    vec![current, Expr::name(var), self.finish(index), self.finish(value)],
+                );
+                out.push(Stmt::assign(&g, rhs));
+                s.insert(var.clone(), Def::Defined);
+            }
+            Adj::ZeroAt { var, index } => {
+                let d = get(s, var);
+                self.note(var, d);
+                if d == Def::Undef {
+                    return;
+                }
+                let g = self.gname(var);
+                let call = Expr::call_path(
+                    "tangent.zero_grad_at",
+                    vec![Expr::name(&g), self.finish(index)],
+                );
+                let st = Stmt::assign(&g, call);
+                if d == Def::Maybe {
+                    out.push(not_none_guard(&g, vec![st]));
+                } else {
+                    out.push(st);
+                }
+            }
+            Adj::Rule { out: v, body } => {
+                let d = get(s, v);
+                self.note(v, d);
+                match d {
+                    Def::Undef => {}
+                    Def::Defined => out.extend(self.block(body, s)),
+                    Def::Maybe => {
+                        let mut inner = s.clone();
+                        let stmts = self.block(body, &mut inner);
+                        *s = join_states(s, &inner);
+                        out.push(not_none_guard(&self.gname(v), stmts));
+                    }
+                }
+            }
+            Adj::Kill(v) => {
+                if self.emit && self.tracked.contains(v) {
+                    out.push(Stmt::assign(
+                        &self.gname(v),
+                        Expr::synth(ExprKind::NoneLit),
+                    ));
+                }
+                s.insert(v.clone(), Def::Undef);
+            }
+            Adj::If(test, body, orelse) => {
+                let mut a = s.clone();
+                let mut b = s.clone();
+                let sa = self.block(body, &mut a);
+                let sb = self.block(orelse, &mut b);
+                *s = join_states(&a, &b);
+                out.push(Stmt::synth(StmtKind::If(self.finish(test), sa, sb)));
+            }
+            Adj::Loop { count, body } => {
+                // The loop may run zero or more times: iterate to the fixed point of
+                // "state at the head of the body".
+                let emit = self.emit;
+                self.emit = false;
+                let mut head = s.clone();
+                for _ in 0..8 {
+                    let mut after = head.clone();
+                    self.block(body, &mut after);
+                    let next = join_states(s, &after);
+                    if same(&next, &head) {
+                        break;
+                    }
+                    head = next;
+                }
+                self.emit = emit;
+                let mut inner = head.clone();
+                let stmts = self.block(body, &mut inner);
+                *s = head;
+                let range = Expr::call_path("range", vec![self.finish(count)]);
+                out.push(Stmt::synth(StmtKind::For(Expr::name("_"), range, stmts)));
+            }
+        }
+    }
+}
+
+fn not_none_guard(g: &str, body: Vec<Stmt>) -> Stmt {
+    let test = Expr::synth(ExprKind::Compare(
+        Box::new(Expr::name(g)),
+        vec![(CmpOp::IsNot, Expr::synth(ExprKind::NoneLit))],
+    ));
+    Stmt::synth(StmtKind::If(test, body, vec![]))
+}
+
+/// Applies `f` to every expression directly held by a statement (recursing into blocks).
+pub fn map_stmt_exprs(s: &mut Stmt, f: &dyn Fn(&Expr) -> Expr) {
+    match &mut s.kind {
+        StmtKind::Assign(t, v) => {
+            *t = f(t);
+            *v = f(v);
+        }
+        StmtKind::AugAssign(t, _, v) => {
+            *t = f(t);
+            *v = f(v);
+        }
+        StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => *e = f(e),
+        StmtKind::If(t, a, b) => {
+            *t = f(t);
+            a.iter_mut().for_each(|s| map_stmt_exprs(s, f));
+            b.iter_mut().for_each(|s| map_stmt_exprs(s, f));
+        }
+        StmtKind::For(t, it, body) => {
+            *t = f(t);
+            *it = f(it);
+            body.iter_mut().for_each(|s| map_stmt_exprs(s, f));
+        }
+        StmtKind::While(t, body) => {
+            *t = f(t);
+            body.iter_mut().for_each(|s| map_stmt_exprs(s, f));
+        }
+        _ => {}
+    }
+}
+
+/// The marker expression for "gradient of `v`", for code built outside templates.
+pub fn grad_ref(v: &str) -> Expr {
+    Expr::name(grad_marker(v))
+}

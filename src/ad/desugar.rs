@@ -1,0 +1,566 @@
+//! Normalisation before differentiation, in this order:
+//! 1. `x op= v` -> `x = x op v`; tuple targets -> one assignment per name;
+//!    `for x in xs` -> `for _i in range(len(xs)): x = xs[_i]`.
+//! 2. `break`, `continue` and early `return` -> flags and guarded blocks, so every loop
+//!    body and the function body run to their end (the reverse pass can then replay them).
+//!    A loop that may stop early ends its body with `if flag: break`, the only `break` left.
+//! 3. ANF: one operation per assignment, each `if` tests a fresh condition variable, the
+//!    function ends with exactly one `return name`.
+
+use super::names::{hint_for, NameGen};
+use crate::resolve::{Callee, Resolver};
+use crate::syntax::ir::*;
+use crate::syntax::Diagnostic;
+
+pub struct Desugar<'a> {
+    pub names: &'a mut NameGen,
+    pub resolver: &'a Resolver<'a>,
+}
+
+fn err(span: Span, msg: impl Into<String>, hint: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(span, msg, hint)
+}
+
+fn is_range_call(r: &Resolver, e: &Expr) -> bool {
+    if let ExprKind::Call { func, .. } = &e.kind {
+        return r.callee(func) == Callee::Library("builtins.range".into());
+    }
+    false
+}
+
+impl Desugar<'_> {
+    // ---------------------------------------------------------------- step 1
+
+    pub fn simplify(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Stmt>, Diagnostic> {
+        let mut out = Vec::new();
+        for s in stmts {
+            self.simplify_stmt(s, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn simplify_stmt(&mut self, s: Stmt, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+        let span = s.span;
+        match s.kind {
+            StmtKind::AugAssign(target, op, value) => {
+                let rhs = Expr::new(
+                    ExprKind::BinOp(op, Box::new(target.clone()), Box::new(value)),
+                    span,
+                );
+                self.simplify_stmt(Stmt::new(StmtKind::Assign(target, rhs), span), out)?;
+            }
+            StmtKind::Assign(target, value) => self.assign(target, value, span, out)?,
+            StmtKind::If(t, a, b) => {
+                let a = self.simplify(a)?;
+                let b = self.simplify(b)?;
+                out.push(Stmt::new(StmtKind::If(t, a, b), span));
+            }
+            StmtKind::While(t, body) => {
+                let body = self.simplify(body)?;
+                out.push(Stmt::new(StmtKind::While(t, body), span));
+            }
+            StmtKind::For(target, iter, body) => {
+                let body = self.simplify(body)?;
+                if is_range_call(self.resolver, &iter) && target.as_name().is_some() {
+                    out.push(Stmt::new(StmtKind::For(target, iter, body), span));
+                    return Ok(());
+                }
+                if let ExprKind::Call { func, .. } = &iter.kind {
+                    if !is_range_call(self.resolver, &iter) {
+                        let name = crate::emit::printer::expr(func);
+                        return Err(err(
+                            iter.span,
+                            format!("iterating over `{name}(...)` cannot be differentiated"),
+                            "loop over `range(len(xs))` and index the sequence, e.g. `for i in range(len(xs)): x = xs[i]`",
+                        ));
+                    }
+                }
+                // for x in xs  ->  for i in range(len(xs)): x = xs[i]
+                let seq = match iter.as_name() {
+                    Some(n) => n.to_owned(),
+                    None => {
+                        let n = self.names.fresh("_seq");
+                        out.push(Stmt::new(StmtKind::Assign(Expr::name(&n), iter.clone()), iter.span));
+                        n
+                    }
+                };
+                let idx = self.names.fresh("_i");
+                let len = Expr::call_path("len", vec![Expr::name(&seq)]);
+                let range = Expr::call_path("range", vec![len]);
+                let item = Expr::new(
+                    ExprKind::Subscript(Box::new(Expr::name(&seq)), Box::new(Expr::name(&idx))),
+                    target.span,
+                );
+                let mut new_body = Vec::new();
+                self.assign(target, item, span, &mut new_body)?;
+                new_body.extend(body);
+                out.push(Stmt::new(StmtKind::For(Expr::name(&idx), range, new_body), span));
+            }
+            other => out.push(Stmt::new(other, span)),
+        }
+        Ok(())
+    }
+
+    fn assign(
+        &mut self,
+        target: Expr,
+        value: Expr,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Diagnostic> {
+        match target.kind {
+            ExprKind::Tuple(targets) => {
+                let names: Vec<String> = targets
+                    .iter()
+                    .flat_map(|t| {
+                        let mut v = Vec::new();
+                        t.names(&mut v);
+                        v
+                    })
+                    .collect();
+                if let ExprKind::Tuple(values) | ExprKind::List(values) = &value.kind {
+                    if values.len() != targets.len() {
+                        return Err(err(
+                            value.span,
+                            format!(
+                                "cannot unpack {} values into {} targets",
+                                values.len(),
+                                targets.len()
+                            ),
+                            "use as many names on the left as values on the right",
+                        ));
+                    }
+                    let reads_target = values.iter().any(|v| names.iter().any(|n| v.reads(n)));
+                    if !reads_target {
+                        for (t, v) in targets.into_iter().zip(values.iter().cloned()) {
+                            self.assign(t, v, span, out)?;
+                        }
+                    } else {
+                        // A swap: evaluate every value before assigning any target.
+                        let mut temps = Vec::new();
+                        for v in values.iter().cloned() {
+                            let n = self.names.fresh(&format!("_{}", hint_for(&v).trim_start_matches('_')));
+                            out.push(Stmt::new(StmtKind::Assign(Expr::name(&n), v), span));
+                            temps.push(n);
+                        }
+                        for (t, n) in targets.into_iter().zip(temps) {
+                            self.assign(t, Expr::name(n), span, out)?;
+                        }
+                    }
+                    return Ok(());
+                }
+                let tuple = match value.as_name() {
+                    Some(n) if !names.iter().any(|t| t == n) => n.to_owned(),
+                    _ => {
+                        let n = self.names.fresh("_unpack");
+                        out.push(Stmt::new(StmtKind::Assign(Expr::name(&n), value), span));
+                        n
+                    }
+                };
+                for (i, t) in targets.into_iter().enumerate() {
+                    let item = Expr::synth(ExprKind::Subscript(
+                        Box::new(Expr::name(&tuple)),
+                        Box::new(Expr::num(i.to_string())),
+                    ));
+                    self.assign(t, item, span, out)?;
+                }
+                Ok(())
+            }
+            _ => {
+                out.push(Stmt::new(StmtKind::Assign(target, value), span));
+                Ok(())
+            }
+        }
+    }
+}
+
+// -------------------------------------------------------------------- step 2
+
+/// Flags for the innermost loop.
+struct LoopFlags {
+    brk: Option<String>,
+    cont: Option<String>,
+}
+
+pub struct Control<'a> {
+    names: &'a mut NameGen,
+    loops: Vec<LoopFlags>,
+    /// Set when the function has returns other than one final top-level `return`.
+    returned: Option<String>,
+    pub result: String,
+}
+
+fn contains(stmts: &[Stmt], pred: &dyn Fn(&StmtKind) -> bool, into_loops: bool) -> bool {
+    stmts.iter().any(|s| {
+        pred(&s.kind)
+            || match &s.kind {
+                StmtKind::If(_, a, b) => contains(a, pred, into_loops) || contains(b, pred, into_loops),
+                StmtKind::For(_, _, b) | StmtKind::While(_, b) if into_loops => {
+                    contains(b, pred, into_loops)
+                }
+                _ => false,
+            }
+    })
+}
+
+fn is_return(k: &StmtKind) -> bool {
+    matches!(k, StmtKind::Return(_))
+}
+
+impl<'a> Control<'a> {
+    /// Lowers the function body. Returns the body, which ends with `return <result>`.
+    pub fn lower_function(names: &'a mut NameGen, body: Vec<Stmt>) -> (Vec<Stmt>, String) {
+        let n_returns = {
+            let mut n = 0;
+            walk_stmts(&body, &mut |s| {
+                if is_return(&s.kind) {
+                    n += 1
+                }
+            });
+            n
+        };
+        let final_return = matches!(body.last(), Some(Stmt { kind: StmtKind::Return(Some(e)), .. }) if e.as_name().is_some());
+        if n_returns == 1 && final_return {
+            let mut body = body;
+            let Some(Stmt { kind: StmtKind::Return(Some(e)), .. }) = body.last().cloned() else {
+                unreachable!()
+            };
+            let name = e.as_name().unwrap_or_default().to_owned();
+            // Loops and branches still need their break/continue lowered.
+            let mut ctl = Control {
+                names,
+                loops: vec![],
+                returned: None,
+                result: name.clone(),
+            };
+            body.pop();
+            let mut out = ctl.block(body);
+            out.push(Stmt::synth(StmtKind::Return(Some(Expr::name(&name)))));
+            return (out, name);
+        }
+        let result = names.fresh("result");
+        let simple_end = n_returns == 1 && matches!(body.last(), Some(s) if is_return(&s.kind));
+        let returned = if simple_end { None } else { Some(names.fresh("_returned")) };
+        let mut ctl = Control {
+            names,
+            loops: vec![],
+            returned: returned.clone(),
+            result: result.clone(),
+        };
+        let mut out = Vec::new();
+        if let Some(r) = &returned {
+            out.push(Stmt::assign(r, Expr::synth(ExprKind::Bool(false))));
+            out.push(Stmt::assign(&result, Expr::synth(ExprKind::NoneLit)));
+        }
+        out.extend(ctl.block(body));
+        out.push(Stmt::synth(StmtKind::Return(Some(Expr::name(&result)))));
+        (out, result)
+    }
+
+    /// Flags that `s` may set, seen from the innermost loop.
+    fn jumps(&self, s: &Stmt) -> Vec<String> {
+        let mut out = Vec::new();
+        let lp = self.loops.last();
+        let here = |k: &StmtKind| matches!(k, StmtKind::Break);
+        let cont = |k: &StmtKind| matches!(k, StmtKind::Continue);
+        let one = std::slice::from_ref(s);
+        if let Some(lp) = lp {
+            if contains(one, &here, false) {
+                out.extend(lp.brk.clone());
+            }
+            if contains(one, &cont, false) {
+                out.extend(lp.cont.clone());
+            }
+        }
+        if let Some(r) = &self.returned {
+            if contains(one, &is_return, true) {
+                out.push(r.clone());
+            }
+        }
+        out
+    }
+
+    fn block(&mut self, stmts: Vec<Stmt>) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let mut iter = stmts.into_iter();
+        while let Some(s) = iter.next() {
+            let flags = self.jumps(&s);
+            out.extend(self.stmt(s));
+            let rest: Vec<Stmt> = iter.clone().collect();
+            if !flags.is_empty() && !rest.is_empty() {
+                let any = if flags.len() == 1 {
+                    Expr::name(&flags[0])
+                } else {
+                    Expr::synth(ExprKind::BoolOp(
+                        BoolOp::Or,
+                        flags.iter().map(Expr::name).collect(),
+                    ))
+                };
+                let test = Expr::synth(ExprKind::Unary(UnaryOp::Not, Box::new(any)));
+                let guarded = self.block(rest);
+                out.push(Stmt::synth(StmtKind::If(test, guarded, vec![])));
+                break;
+            }
+        }
+        out
+    }
+
+    fn stmt(&mut self, s: Stmt) -> Vec<Stmt> {
+        let span = s.span;
+        match s.kind {
+            StmtKind::Break => {
+                let flag = self.loops.last().and_then(|l| l.brk.clone());
+                vec![Stmt::new(
+                    StmtKind::Assign(Expr::name(flag.unwrap_or_default()), Expr::synth(ExprKind::Bool(true))),
+                    span,
+                )]
+            }
+            StmtKind::Continue => {
+                let flag = self.loops.last().and_then(|l| l.cont.clone());
+                vec![Stmt::new(
+                    StmtKind::Assign(Expr::name(flag.unwrap_or_default()), Expr::synth(ExprKind::Bool(true))),
+                    span,
+                )]
+            }
+            StmtKind::Return(value) => {
+                let value = value.unwrap_or(Expr::synth(ExprKind::NoneLit));
+                let mut out = vec![Stmt::new(StmtKind::Assign(Expr::name(&self.result), value), span)];
+                if let Some(r) = &self.returned {
+                    out.push(Stmt::assign(r, Expr::synth(ExprKind::Bool(true))));
+                }
+                out
+            }
+            StmtKind::If(t, a, b) => {
+                let a = self.block(a);
+                let b = self.block(b);
+                vec![Stmt::new(StmtKind::If(t, a, b), span)]
+            }
+            StmtKind::For(..) | StmtKind::While(..) => self.lower_loop(s.kind, span),
+            other => vec![Stmt::new(other, span)],
+        }
+    }
+
+    fn lower_loop(&mut self, kind: StmtKind, span: Span) -> Vec<Stmt> {
+        let body = match &kind {
+            StmtKind::For(_, _, b) | StmtKind::While(_, b) => b,
+            _ => unreachable!(),
+        };
+        let brk = contains(body, &|k| matches!(k, StmtKind::Break), false)
+            .then(|| self.names.fresh("_break"));
+        let cont = contains(body, &|k| matches!(k, StmtKind::Continue), false)
+            .then(|| self.names.fresh("_continue"));
+        let returns = self.returned.is_some() && contains(body, &is_return, true);
+        self.loops.push(LoopFlags {
+            brk: brk.clone(),
+            cont: cont.clone(),
+        });
+        let (head, body) = match kind {
+            StmtKind::For(t, it, b) => ((Some((t, it)), None), b),
+            StmtKind::While(t, b) => ((None, Some(t)), b),
+            _ => unreachable!(),
+        };
+        let mut new_body = Vec::new();
+        if let Some(c) = &cont {
+            new_body.push(Stmt::assign(c, Expr::synth(ExprKind::Bool(false))));
+        }
+        new_body.extend(self.block(body));
+        self.loops.pop();
+        let mut exit: Vec<Expr> = brk.iter().map(Expr::name).collect();
+        if returns {
+            exit.extend(self.returned.iter().map(Expr::name));
+        }
+        if !exit.is_empty() {
+            let test = if exit.len() == 1 {
+                exit.pop().unwrap_or_else(|| Expr::name(""))
+            } else {
+                Expr::synth(ExprKind::BoolOp(BoolOp::Or, exit))
+            };
+            new_body.push(Stmt::synth(StmtKind::If(test, vec![Stmt::synth(StmtKind::Break)], vec![])));
+        }
+        let mut out = Vec::new();
+        if let Some(b) = &brk {
+            out.push(Stmt::assign(b, Expr::synth(ExprKind::Bool(false))));
+        }
+        let lp = match head {
+            (Some((t, it)), _) => StmtKind::For(t, it, new_body),
+            (_, Some(t)) => StmtKind::While(t, new_body),
+            _ => unreachable!(),
+        };
+        out.push(Stmt::new(lp, span));
+        out
+    }
+}
+
+/// Is this `if flag: break` (the loop exit left by control lowering)?
+pub fn is_exit_check(s: &Stmt) -> bool {
+    matches!(&s.kind, StmtKind::If(_, body, orelse) if orelse.is_empty() && matches!(body.as_slice(), [Stmt { kind: StmtKind::Break, .. }]))
+}
+
+// -------------------------------------------------------------------- step 3
+
+pub struct Anf<'a> {
+    pub names: &'a mut NameGen,
+    pub resolver: &'a Resolver<'a>,
+}
+
+impl Anf<'_> {
+    pub fn block(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Stmt>, Diagnostic> {
+        let mut out = Vec::new();
+        for s in stmts {
+            self.stmt(s, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn stmt(&mut self, s: Stmt, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+        let span = s.span;
+        if is_exit_check(&s) {
+            out.push(s);
+            return Ok(());
+        }
+        match s.kind {
+            StmtKind::Assign(target, value) => match &target.kind {
+                ExprKind::Name(t) => {
+                    let t = t.clone();
+                    if let ExprKind::IfExp { test, body, orelse } = value.kind {
+                        let a = self.block(vec![Stmt::new(StmtKind::Assign(target.clone(), *body), span)])?;
+                        let b = self.block(vec![Stmt::new(StmtKind::Assign(target, *orelse), span)])?;
+                        return self.stmt(Stmt::new(StmtKind::If(*test, a, b), span), out).map(|_| ());
+                    }
+                    let rhs = self.op(value, out)?;
+                    if rhs.reads(&t) && !rhs.is_atom() {
+                        let tmp = self.names.fresh(&hint_for(&rhs));
+                        out.push(Stmt::new(StmtKind::Assign(Expr::name(&tmp), rhs), span));
+                        out.push(Stmt::new(StmtKind::Assign(target, Expr::name(tmp)), span));
+                    } else {
+                        out.push(Stmt::new(StmtKind::Assign(target, rhs), span));
+                    }
+                }
+                ExprKind::Subscript(base, index) => {
+                    if base.as_name().is_none() {
+                        return Err(err(
+                            target.span,
+                            "assignment to a nested subscript cannot be differentiated",
+                            "index with a tuple instead, e.g. `x[i, j] = v`",
+                        ));
+                    }
+                    let v = self.atom(value, out)?;
+                    let index = self.index(*index.clone(), out)?;
+                    let target = Expr::new(ExprKind::Subscript(base.clone(), Box::new(index)), target.span);
+                    out.push(Stmt::new(StmtKind::Assign(target, v), span));
+                }
+                _ => out.push(Stmt::new(StmtKind::Assign(target, value), span)),
+            },
+            StmtKind::ExprStmt(e) => {
+                let e = self.op(e, out)?;
+                out.push(Stmt::new(StmtKind::ExprStmt(e), span));
+            }
+            StmtKind::Return(Some(e)) => {
+                let e = self.atom(e, out)?;
+                out.push(Stmt::new(StmtKind::Return(Some(e)), span));
+            }
+            StmtKind::If(test, a, b) => {
+                let cond = self.names.fresh("cond");
+                out.push(Stmt::new(StmtKind::Assign(Expr::name(&cond), test), span));
+                let a = self.block(a)?;
+                let b = self.block(b)?;
+                out.push(Stmt::new(StmtKind::If(Expr::name(cond), a, b), span));
+            }
+            StmtKind::For(t, it, body) => {
+                let body = self.block(body)?;
+                out.push(Stmt::new(StmtKind::For(t, it, body), span));
+            }
+            StmtKind::While(t, body) => {
+                let body = self.block(body)?;
+                out.push(Stmt::new(StmtKind::While(t, body), span));
+            }
+            other => out.push(Stmt::new(other, span)),
+        }
+        Ok(())
+    }
+
+    /// An index stays an expression (it is never differentiated), but calls in it are
+    /// hoisted like any other operation.
+    fn index(&mut self, e: Expr, _out: &mut [Stmt]) -> Result<Expr, Diagnostic> {
+        Ok(e)
+    }
+
+    /// An operand: a name, a literal or a module constant; anything else gets a temporary.
+    fn atom(&mut self, e: Expr, out: &mut Vec<Stmt>) -> Result<Expr, Diagnostic> {
+        if e.is_atom() || self.resolver.is_module_attr(&e) {
+            return Ok(e);
+        }
+        let span = e.span;
+        if let ExprKind::IfExp { .. } = &e.kind {
+            let tmp = self.names.fresh("_ifexp");
+            self.stmt(Stmt::new(StmtKind::Assign(Expr::name(&tmp), e), span), out)?;
+            return Ok(Expr::new(ExprKind::Name(tmp), span));
+        }
+        let op = self.op(e, out)?;
+        let tmp = self.names.fresh(&hint_for(&op));
+        out.push(Stmt::new(StmtKind::Assign(Expr::name(&tmp), op), span));
+        Ok(Expr::new(ExprKind::Name(tmp), span))
+    }
+
+    /// One operation whose operands are atoms.
+    fn op(&mut self, e: Expr, out: &mut Vec<Stmt>) -> Result<Expr, Diagnostic> {
+        let span = e.span;
+        let kind = match e.kind {
+            ExprKind::BinOp(op, a, b) => {
+                let a = self.atom(*a, out)?;
+                let b = self.atom(*b, out)?;
+                ExprKind::BinOp(op, Box::new(a), Box::new(b))
+            }
+            ExprKind::Unary(op @ (UnaryOp::Neg | UnaryOp::Pos), a) => {
+                ExprKind::Unary(op, Box::new(self.atom(*a, out)?))
+            }
+            ExprKind::Call { func, args, kwargs } => {
+                let func = match func.kind {
+                    ExprKind::Attr(v, m) if self.resolver.module_path(&v).is_none() => {
+                        ExprKind::Attr(Box::new(self.atom(*v, out)?), m)
+                    }
+                    other => other,
+                };
+                let func = Box::new(Expr::new(func, span));
+                let args = args
+                    .into_iter()
+                    .map(|a| self.atom(a, out))
+                    .collect::<Result<_, _>>()?;
+                let kwargs = kwargs
+                    .into_iter()
+                    .map(|(k, v)| Ok((k, self.atom(v, out)?)))
+                    .collect::<Result<_, Diagnostic>>()?;
+                ExprKind::Call { func, args, kwargs }
+            }
+            ExprKind::Attr(v, a) => {
+                let whole = Expr::new(ExprKind::Attr(v.clone(), a.clone()), span);
+                if self.resolver.is_module_attr(&whole) {
+                    return Ok(whole);
+                }
+                ExprKind::Attr(Box::new(self.atom(*v, out)?), a)
+            }
+            ExprKind::Subscript(v, idx) => {
+                let v = self.atom(*v, out)?;
+                ExprKind::Subscript(Box::new(v), idx)
+            }
+            ExprKind::Tuple(es) => ExprKind::Tuple(
+                es.into_iter()
+                    .map(|a| self.atom(a, out))
+                    .collect::<Result<_, _>>()?,
+            ),
+            ExprKind::List(es) => ExprKind::List(
+                es.into_iter()
+                    .map(|a| self.atom(a, out))
+                    .collect::<Result<_, _>>()?,
+            ),
+            ExprKind::IfExp { .. } => {
+                let e = Expr::new(e.kind, span);
+                return self.atom(e, out);
+            }
+            // Comparisons and boolean logic produce booleans, which carry no gradient:
+            // they stay whole.
+            other => other,
+        };
+        Ok(Expr::new(kind, span))
+    }
+}

@@ -1,0 +1,514 @@
+//! Reverse mode, joint motion. Each ANF statement yields a forward part (the primal
+//! statement, preceded by a push of the value it overwrites) and an adjoint part (the
+//! rule's gradient contributions, then the pop that restores the overwritten value).
+//! Loops push their trip count and replay their body backwards that many times; `if`
+//! statements test a saved condition variable in both passes.
+
+use super::adjoint::{grad_ref, Adj};
+use super::desugar::is_exit_check;
+use super::rules::{self, RuleSet, Site};
+use super::names::NameGen;
+use crate::emit::printer;
+use crate::resolve::{Callee, Resolver};
+use crate::syntax::ir::*;
+use crate::syntax::Diagnostic;
+use std::collections::{HashMap, HashSet};
+
+/// A call to a user function that must be differentiated: (function, active argument
+/// positions). The caller supplies the generated name and its seed parameter.
+pub trait Callees {
+    fn gradient_of(
+        &mut self,
+        func: &str,
+        wrt: &[usize],
+        span: Span,
+    ) -> Result<(String, String, Vec<String>), Diagnostic>;
+}
+
+pub struct Reverse<'a> {
+    pub resolver: &'a Resolver<'a>,
+    pub rules: &'a RuleSet,
+    pub active: &'a HashSet<String>,
+    /// Variables whose old value must be saved before they are overwritten.
+    pub overwritten: &'a HashSet<String>,
+    pub names: &'a mut NameGen,
+    pub callees: &'a mut dyn Callees,
+}
+
+struct RuleSite<'b> {
+    active: &'b HashSet<String>,
+    names: &'b mut NameGen,
+}
+
+impl Site for RuleSite<'_> {
+    fn is_active(&self, name: &str) -> bool {
+        self.active.contains(name)
+    }
+    fn fresh(&mut self, hint: &str) -> String {
+        self.names.fresh(hint)
+    }
+}
+
+pub fn push(value: Expr) -> Stmt {
+    Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
+        "tangent.push",
+        vec![Expr::name("_stack"), value],
+    )))
+}
+
+pub fn pop_into(target: Expr) -> Stmt {
+    Stmt::synth(StmtKind::Assign(
+        target,
+        Expr::call_path("tangent.pop", vec![Expr::name("_stack")]),
+    ))
+}
+
+fn comment(s: &Stmt) -> Adj {
+    let mut text = String::new();
+    printer::stmt(&mut text, s, 0);
+    Adj::Stmt(Stmt::synth(StmtKind::Comment(format!(
+        "Grad of: {}",
+        text.trim_end()
+    ))))
+}
+
+impl Reverse<'_> {
+    fn is_active(&self, e: &Expr) -> bool {
+        e.as_name().is_some_and(|n| self.active.contains(n))
+    }
+
+    /// Returns the forward statements and the adjoint statements (in backward order).
+    pub fn block(&mut self, stmts: &[Stmt], depth: usize) -> Result<(Vec<Stmt>, Vec<Adj>), Diagnostic> {
+        let mut fwd = Vec::new();
+        let mut parts: Vec<Vec<Adj>> = Vec::new();
+        for s in stmts {
+            let mut b = Vec::new();
+            self.stmt(s, depth, &mut fwd, &mut b)?;
+            parts.push(b);
+        }
+        let bwd = parts.into_iter().rev().flatten().collect();
+        Ok((fwd, bwd))
+    }
+
+    fn stmt(
+        &mut self,
+        s: &Stmt,
+        depth: usize,
+        fwd: &mut Vec<Stmt>,
+        bwd: &mut Vec<Adj>,
+    ) -> Result<(), Diagnostic> {
+        if is_exit_check(s) {
+            fwd.push(s.clone());
+            return Ok(());
+        }
+        match &s.kind {
+            StmtKind::Assign(target, value) => match &target.kind {
+                ExprKind::Name(t) => {
+                    let pushed = self.overwritten.contains(t);
+                    if pushed {
+                        fwd.push(push(Expr::name(t)));
+                    }
+                    fwd.push(s.clone());
+                    if self.active.contains(t) {
+                        let body = self.adjoint(t, value, s)?;
+                        if !body.is_empty() {
+                            let mut rule = vec![comment(s)];
+                            rule.extend(body);
+                            bwd.push(Adj::Rule {
+                                out: t.clone(),
+                                body: rule,
+                            });
+                        }
+                    }
+                    if pushed {
+                        bwd.push(Adj::Stmt(pop_into(Expr::name(t))));
+                        if self.active.contains(t) {
+                            bwd.push(Adj::Kill(t.clone()));
+                        }
+                    }
+                }
+                ExprKind::Subscript(base, index) => {
+                    let Some(x) = base.as_name() else {
+                        return Err(Diagnostic::new(
+                            target.span,
+                            "assignment to a nested subscript cannot be differentiated",
+                            "index with a tuple instead, e.g. `x[i, j] = v`",
+                        ));
+                    };
+                    // Save the overwritten slice (a copy: a view would see the write).
+                    fwd.push(push(Expr::call_path("tangent.copy", vec![target.clone()])));
+                    fwd.push(s.clone());
+                    if self.active.contains(x) {
+                        let mut rule = vec![comment(s)];
+                        if self.is_active(value) {
+                            let g = Expr::synth(ExprKind::Subscript(
+                                Box::new(grad_ref(x)),
+                                index.clone(),
+                            ));
+                            let g = Expr::call_path("tangent.copy", vec![g]);
+                            rule.push(Adj::Accum {
+                                var: value.as_name().unwrap_or_default().to_owned(),
+                                value: Expr::call_path(
+                                    "tangent.unbroadcast",
+                                    vec![g, value.clone()],
+                                ),
+                            });
+                        }
+                        bwd.push(Adj::Rule {
+                            out: x.to_owned(),
+                            body: rule,
+                        });
+                        bwd.push(Adj::ZeroAt {
+                            var: x.to_owned(),
+                            index: (**index).clone(),
+                        });
+                    }
+                    bwd.push(Adj::Stmt(pop_into(target.clone())));
+                }
+                _ => {
+                    return Err(Diagnostic::new(
+                        target.span,
+                        "this assignment target cannot be differentiated",
+                        "assign to a name or a subscript",
+                    ))
+                }
+            },
+            StmtKind::ExprStmt(e) => {
+                self.check_effect(e)?;
+                fwd.push(s.clone());
+            }
+            StmtKind::Return(_) | StmtKind::Pass | StmtKind::Comment(_) => {}
+            StmtKind::If(test, a, b) => {
+                let (fa, ba) = self.block(a, depth)?;
+                let (fb, bb) = self.block(b, depth)?;
+                fwd.push(Stmt::new(StmtKind::If(test.clone(), fa, fb), s.span));
+                bwd.push(Adj::If(test.clone(), ba, bb));
+            }
+            StmtKind::For(target, iter, body) => {
+                let i = target.as_name().unwrap_or_default().to_owned();
+                let count = self.names.fresh(&format!("_n_{}", i.trim_start_matches('_')));
+                let has_exit = body.iter().any(is_exit_check);
+                let (fbody, bbody) = self.block(body, depth + 1)?;
+                // Pre-loop value of the target, then the trip count.
+                fwd.push(push(Expr::name(&i)));
+                let mut loop_body = Vec::new();
+                if has_exit {
+                    fwd.push(Stmt::assign(&count, Expr::num("0")));
+                    loop_body.push(increment(&count));
+                } else {
+                    fwd.push(Stmt::assign(
+                        &count,
+                        Expr::call_path("len", vec![iter.clone()]),
+                    ));
+                }
+                loop_body.extend(fbody);
+                loop_body.push(push(Expr::name(&i)));
+                fwd.push(Stmt::new(
+                    StmtKind::For(target.clone(), iter.clone(), loop_body),
+                    s.span,
+                ));
+                if depth > 0 {
+                    fwd.push(push(Expr::name(&count)));
+                    bwd.push(Adj::Stmt(pop_into(Expr::name(&count))));
+                }
+                let mut rbody = vec![Adj::Stmt(pop_into(Expr::name(&i)))];
+                rbody.extend(bbody);
+                bwd.push(Adj::Loop {
+                    count: Expr::name(&count),
+                    body: rbody,
+                });
+                bwd.push(Adj::Stmt(pop_into(Expr::name(&i))));
+            }
+            StmtKind::While(test, body) => {
+                let count = self.names.fresh("_n_while");
+                let (fbody, bbody) = self.block(body, depth + 1)?;
+                fwd.push(Stmt::assign(&count, Expr::num("0")));
+                let mut loop_body = vec![increment(&count)];
+                loop_body.extend(fbody);
+                fwd.push(Stmt::new(StmtKind::While(test.clone(), loop_body), s.span));
+                if depth > 0 {
+                    fwd.push(push(Expr::name(&count)));
+                    bwd.push(Adj::Stmt(pop_into(Expr::name(&count))));
+                }
+                bwd.push(Adj::Loop {
+                    count: Expr::name(&count),
+                    body: bbody,
+                });
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                // Control lowering removes these; reaching here is an internal error.
+                return Err(Diagnostic::new(
+                    s.span,
+                    "internal error: unlowered break/continue",
+                    "please report this with the function",
+                ));
+            }
+            StmtKind::AugAssign(..) => {
+                return Err(Diagnostic::new(
+                    s.span,
+                    "internal error: unlowered augmented assignment",
+                    "please report this with the function",
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// A call made for its effect must not touch active values: its effect would be
+    /// invisible to the derivative.
+    fn check_effect(&self, e: &Expr) -> Result<(), Diagnostic> {
+        if let ExprKind::Call { func, args, kwargs } = &e.kind {
+            if self.resolver.callee(func) == Callee::Library("builtins.print".into()) {
+                return Ok(());
+            }
+            let receiver = match &func.kind {
+                ExprKind::Attr(v, _) => Some(&**v),
+                _ => None,
+            };
+            let touches = args
+                .iter()
+                .chain(kwargs.iter().map(|(_, v)| v))
+                .chain(receiver)
+                .any(|a| self.is_active(a));
+            if touches {
+                return Err(Diagnostic::new(
+                    e.span,
+                    format!(
+                        "the call `{}` is made for its side effect on a differentiated value, which cannot be differentiated",
+                        printer::expr(e)
+                    ),
+                    "assign the result to a variable instead of mutating in place (e.g. `xs = xs + [v]`)",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The adjoint statements of `t = value` (empty when nothing is differentiable).
+    fn adjoint(&mut self, t: &str, value: &Expr, s: &Stmt) -> Result<Vec<Adj>, Diagnostic> {
+        let span = if value.span.is_synthetic() { s.span } else { value.span };
+        match &value.kind {
+            ExprKind::Name(src) => Ok(if self.active.contains(src) {
+                vec![Adj::Accum {
+                    var: src.clone(),
+                    value: grad_ref(t),
+                }]
+            } else {
+                vec![]
+            }),
+            ExprKind::BinOp(op, a, b) => {
+                self.library(op.canonical(), t, &[(**a).clone(), (**b).clone()], &[], span, value)
+            }
+            ExprKind::Unary(UnaryOp::Neg, a) => {
+                self.library("operator.neg", t, &[(**a).clone()], &[], span, value)
+            }
+            ExprKind::Unary(UnaryOp::Pos, a) => {
+                self.library("operator.pos", t, &[(**a).clone()], &[], span, value)
+            }
+            ExprKind::Call { func, args, kwargs } => match self.resolver.callee(func) {
+                Callee::Library(q) => self.library(&q, t, args, kwargs, span, value),
+                Callee::Method(q) => {
+                    let ExprKind::Attr(recv, _) = &func.kind else {
+                        unreachable!()
+                    };
+                    let mut all = vec![(**recv).clone()];
+                    all.extend(args.iter().cloned());
+                    self.library(&q, t, &all, kwargs, span, value)
+                }
+                Callee::User(f) => self.user_call(&f, t, func, args, kwargs, span),
+                Callee::Unknown(name) => Err(Diagnostic::new(
+                    span,
+                    format!("cannot differentiate a call to `{name}`: it is not a function of this module and has no derivative rule"),
+                    "call a module-level function, a NumPy or math function, or register a rule with `@tangent.adjoint`",
+                )),
+            },
+            ExprKind::Attr(v, a) => {
+                let q = format!("numpy.ndarray.{a}");
+                self.library(&q, t, &[(**v).clone()], &[], span, value)
+            }
+            ExprKind::Subscript(v, idx) => {
+                let Some(x) = v.as_name() else { return Ok(vec![]) };
+                if !self.active.contains(x) {
+                    return Ok(vec![]);
+                }
+                Ok(vec![Adj::AccumAt {
+                    var: x.to_owned(),
+                    index: (**idx).clone(),
+                    value: grad_ref(t),
+                }])
+            }
+            ExprKind::Tuple(es) | ExprKind::List(es) => {
+                let mut out = Vec::new();
+                for (i, e) in es.iter().enumerate() {
+                    if let Some(n) = e.as_name() {
+                        if self.active.contains(n) {
+                            out.push(Adj::Accum {
+                                var: n.to_owned(),
+                                value: Expr::call_path(
+                                    "tangent.grad_item",
+                                    vec![grad_ref(t), Expr::num(i.to_string())],
+                                ),
+                            });
+                        }
+                    }
+                }
+                Ok(out)
+            }
+            _ => Ok(vec![]),
+        }
+    }
+
+    fn library(
+        &mut self,
+        q: &str,
+        t: &str,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+        span: Span,
+        value: &Expr,
+    ) -> Result<Vec<Adj>, Diagnostic> {
+        let any_active = args
+            .iter()
+            .chain(kwargs.iter().map(|(_, v)| v))
+            .any(|a| self.is_active(a));
+        if !any_active || self.rules.is_nondifferentiable(q) {
+            return Ok(vec![]);
+        }
+        let Some(template) = self.rules.adjoint(q) else {
+            return Err(missing_rule(q, span, value));
+        };
+        let mut site = RuleSite {
+            active: self.active,
+            names: self.names,
+        };
+        rules::instantiate(template, q, t, args, kwargs, &mut site)
+            .map_err(|msg| Diagnostic::new(span, msg, "check the call's arguments against the function's signature"))
+    }
+
+    fn user_call(
+        &mut self,
+        f: &str,
+        t: &str,
+        func: &Expr,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+        span: Span,
+    ) -> Result<Vec<Adj>, Diagnostic> {
+        // Active positions, resolving keywords against the callee's parameters.
+        let (_, _, params) = self.callees.gradient_of(f, &[], span)?;
+        let mut wrt = Vec::new();
+        let mut by_pos: Vec<(usize, Expr)> = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            if self.is_active(a) {
+                wrt.push(i);
+                by_pos.push((i, a.clone()));
+            }
+        }
+        for (k, v) in kwargs {
+            if self.is_active(v) {
+                let Some(i) = params.iter().position(|p| p == k) else {
+                    return Err(Diagnostic::new(
+                        span,
+                        format!("`{f}` has no parameter named `{k}`"),
+                        "pass the arguments the function declares",
+                    ));
+                };
+                wrt.push(i);
+                by_pos.push((i, v.clone()));
+            }
+        }
+        if wrt.is_empty() {
+            return Ok(vec![]);
+        }
+        let mut order: Vec<usize> = (0..wrt.len()).collect();
+        order.sort_by_key(|&k| wrt[k]);
+        let wrt_sorted: Vec<usize> = order.iter().map(|&k| wrt[k]).collect();
+        let (gname, seed, _) = self.callees.gradient_of(f, &wrt_sorted, span)?;
+        let _ = func;
+        let mut kw = kwargs.to_vec();
+        kw.push((seed, grad_ref(t)));
+        let call = Expr::synth(ExprKind::Call {
+            func: Box::new(Expr::name(&gname)),
+            args: args.to_vec(),
+            kwargs: kw,
+        });
+        let mut out = Vec::new();
+        if wrt_sorted.len() == 1 {
+            let v = by_pos[0].1.as_name().unwrap_or_default().to_owned();
+            out.push(Adj::Accum { var: v, value: call });
+        } else {
+            let tmp = self.names.fresh(&format!("_b{f}"));
+            out.push(Adj::Stmt(Stmt::assign(&tmp, call)));
+            for (k, &pos) in wrt_sorted.iter().enumerate() {
+                let arg = by_pos.iter().find(|(p, _)| *p == pos).map(|(_, a)| a.clone());
+                if let Some(a) = arg {
+                    out.push(Adj::Accum {
+                        var: a.as_name().unwrap_or_default().to_owned(),
+                        value: Expr::synth(ExprKind::Subscript(
+                            Box::new(Expr::name(&tmp)),
+                            Box::new(Expr::num(k.to_string())),
+                        )),
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn increment(count: &str) -> Stmt {
+    Stmt::assign(
+        count,
+        Expr::synth(ExprKind::BinOp(
+            BinOp::Add,
+            Box::new(Expr::name(count)),
+            Box::new(Expr::num("1")),
+        )),
+    )
+}
+
+/// The error for a differentiable-looking call with no rule, showing the template to
+/// register.
+pub fn missing_rule(q: &str, span: Span, value: &Expr) -> Diagnostic {
+    let short = q.rsplit('.').next().unwrap_or(q);
+    let _ = value;
+    Diagnostic::new(
+        span,
+        format!("no derivative rule for `{q}`"),
+        format!(
+            "register one in your script before calling grad:\n\n    @tangent.adjoint({q})\n    def {short}(result, x):\n        d[x] = d[result] * ...  # derivative of {short} with respect to x\n"
+        ),
+    )
+}
+
+/// Variables that are assigned more than once, or inside a loop: their old values must be
+/// saved before each overwrite.
+pub fn overwritten(body: &[Stmt], params: &[String]) -> HashSet<String> {
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for p in params {
+        count.insert(p.clone(), 1);
+    }
+    fn visit(stmts: &[Stmt], in_loop: bool, count: &mut HashMap<String, usize>) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign(t, _) => {
+                    if let Some(n) = t.as_name() {
+                        *count.entry(n.to_owned()).or_default() += if in_loop { 2 } else { 1 };
+                    }
+                }
+                StmtKind::If(_, a, b) => {
+                    visit(a, in_loop, count);
+                    visit(b, in_loop, count);
+                }
+                StmtKind::For(_, _, b) | StmtKind::While(_, b) => visit(b, true, count),
+                _ => {}
+            }
+        }
+    }
+    visit(body, false, &mut count);
+    count
+        .into_iter()
+        .filter(|(_, c)| *c > 1)
+        .map(|(n, _)| n)
+        .collect()
+}

@@ -1,0 +1,354 @@
+//! Derivative rules are data: Python-syntax templates under `backends/`, keyed by the
+//! canonical qualified name of the function they differentiate. This module loads them
+//! and instantiates a template for one call site. Adding a rule never touches `ad/`.
+
+use super::adjoint::Adj;
+use crate::syntax::ir::*;
+use crate::syntax::{Diagnostic, SourceModule};
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+/// The rule files compiled into the binary: (file name, text).
+pub const RULE_FILES: &[(&str, &str)] = &[
+    ("backends/python.py", include_str!("../../backends/python.py")),
+    ("backends/math.py", include_str!("../../backends/math.py")),
+    ("backends/numpy.py", include_str!("../../backends/numpy.py")),
+];
+
+#[derive(Debug)]
+pub struct Template {
+    pub def: FuncDef,
+    /// Where the template was written, for error messages.
+    pub origin: String,
+}
+
+#[derive(Default, Debug)]
+pub struct RuleSet {
+    adjoints: HashMap<String, Template>,
+    nondifferentiable: HashSet<String>,
+}
+
+impl RuleSet {
+    /// The built-in rules, parsed once per process.
+    pub fn builtin() -> &'static RuleSet {
+        static RULES: OnceLock<RuleSet> = OnceLock::new();
+        RULES.get_or_init(|| {
+            let mut set = RuleSet::default();
+            for (file, text) in RULE_FILES {
+                // The rule files are part of the binary; a broken one is a build defect
+                // caught by the test suite, so report it loudly.
+                if let Err(d) = set.add_file(file, text) {
+                    panic!("built-in rule file is invalid:\n{d}");
+                }
+            }
+            set
+        })
+    }
+
+    /// Adds every `@adjoint(...)` template and `nondifferentiable(...)` declaration of a
+    /// rule file.
+    pub fn add_file(&mut self, file: &str, text: &str) -> Result<(), Diagnostic> {
+        let module = SourceModule::parse(file, text)?;
+        for (callee, args) in &module.declarations {
+            if callee == "nondifferentiable" {
+                self.nondifferentiable.extend(args.iter().cloned());
+            }
+        }
+        for name in &module.function_names {
+            let keys: Vec<String> = module
+                .decorators(name)
+                .into_iter()
+                .filter(|(d, _)| d == "adjoint")
+                .flat_map(|(_, args)| args)
+                .collect();
+            if keys.is_empty() {
+                continue;
+            }
+            let def = module.lower_template(name)?;
+            for key in keys {
+                self.adjoints.insert(
+                    key,
+                    Template {
+                        def: def.clone(),
+                        origin: format!("{file}:{name}"),
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    pub fn adjoint(&self, qualname: &str) -> Option<&Template> {
+        self.adjoints.get(qualname)
+    }
+
+    pub fn is_nondifferentiable(&self, qualname: &str) -> bool {
+        self.nondifferentiable.contains(qualname)
+    }
+
+    /// Every canonical name that has a reverse-mode rule, sorted.
+    pub fn adjoint_names(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.adjoints.keys().map(|s| s.as_str()).collect();
+        v.sort();
+        v
+    }
+}
+
+/// What instantiation needs to know about the call site.
+pub trait Site {
+    /// Is this primal variable active (does it depend on a differentiated input)?
+    fn is_active(&self, name: &str) -> bool;
+    /// A fresh local name based on `hint`.
+    fn fresh(&mut self, hint: &str) -> String;
+}
+
+/// Binds a call's arguments to the template's parameters (after the result parameter).
+fn bind(
+    t: &Template,
+    qualname: &str,
+    args: &[Expr],
+    kwargs: &[(String, Expr)],
+) -> Result<HashMap<String, Expr>, String> {
+    let params = &t.def.params[1..];
+    let mut bound: HashMap<String, Expr> = HashMap::new();
+    let mut extra = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        match params.get(i) {
+            Some(p) => {
+                bound.insert(p.name.clone(), a.clone());
+            }
+            None => extra.push(a.clone()),
+        }
+    }
+    if let Some(v) = &t.def.vararg {
+        bound.insert(v.clone(), Expr::synth(ExprKind::Tuple(extra)));
+    } else if !extra.is_empty() {
+        return Err(format!(
+            "`{qualname}` was called with {} positional arguments but its derivative rule ({}) takes {}",
+            args.len(),
+            t.origin,
+            params.len()
+        ));
+    }
+    for (k, v) in kwargs {
+        if !params.iter().any(|p| &p.name == k) {
+            return Err(format!(
+                "the derivative rule for `{qualname}` ({}) does not accept the keyword argument `{k}`",
+                t.origin
+            ));
+        }
+        bound.insert(k.clone(), v.clone());
+    }
+    for p in params {
+        if !bound.contains_key(&p.name) {
+            match &p.default {
+                Some(d) => {
+                    bound.insert(p.name.clone(), d.clone());
+                }
+                None => {
+                    return Err(format!(
+                        "`{qualname}` was called without its argument `{}`",
+                        p.name
+                    ))
+                }
+            }
+        }
+    }
+    Ok(bound)
+}
+
+/// Instantiates the template for `result = qualname(args, kwargs)`: returns the adjoint
+/// statements (gradient contributions to the active arguments).
+pub fn instantiate(
+    t: &Template,
+    qualname: &str,
+    result: &str,
+    args: &[Expr],
+    kwargs: &[(String, Expr)],
+    site: &mut dyn Site,
+) -> Result<Vec<Adj>, String> {
+    let mut bound = bind(t, qualname, args, kwargs)?;
+    bound.insert(t.def.params[0].name.clone(), Expr::name(result));
+    // Template locals get fresh names so they cannot collide with the user's.
+    let mut locals = HashSet::new();
+    walk_stmts(&t.def.body, &mut |s| {
+        if let StmtKind::Assign(target, _) = &s.kind {
+            if let Some(n) = target.as_name() {
+                locals.insert(n.to_owned());
+            }
+        }
+    });
+    for l in locals {
+        let fresh = site.fresh(&format!("_{l}"));
+        bound.insert(l, Expr::name(fresh));
+    }
+    let mut inst = Instantiator {
+        bound: &bound,
+        result,
+        site,
+    };
+    inst.block(&t.def.body)
+}
+
+struct Instantiator<'a> {
+    bound: &'a HashMap<String, Expr>,
+    result: &'a str,
+    site: &'a mut dyn Site,
+}
+
+/// `d[x]` in a template.
+fn grad_of(e: &Expr) -> Option<&str> {
+    if let ExprKind::Subscript(base, idx) = &e.kind {
+        if base.as_name() == Some("d") {
+            return idx.as_name();
+        }
+    }
+    None
+}
+
+impl Instantiator<'_> {
+    fn expr(&self, e: &Expr) -> Result<Expr, String> {
+        let mut out = e.clone();
+        let mut err = None;
+        substitute(&mut out, &mut |x: &Expr| {
+            if let Some(p) = grad_of(x) {
+                if self.bound.get(p).and_then(|b| b.as_name()) == Some(self.result) {
+                    return Some(Expr::synth(ExprKind::Name(grad_marker(self.result))));
+                }
+                err = Some(format!("a template may only read `d[...]` of its result, not `d[{p}]`"));
+                return None;
+            }
+            if let ExprKind::Name(n) = &x.kind {
+                return self.bound.get(n).cloned();
+            }
+            None
+        });
+        match err {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) -> Result<Vec<Adj>, String> {
+        let mut out = Vec::new();
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign(target, value) => {
+                    if let Some(p) = grad_of(target) {
+                        let Some(arg) = self.bound.get(p) else {
+                            return Err(format!("template writes `d[{p}]` of an unknown name"));
+                        };
+                        // Only active variables receive gradients; literals and inactive
+                        // values are constants.
+                        if let Some(var) = arg.as_name() {
+                            if self.site.is_active(var) {
+                                out.push(Adj::Accum {
+                                    var: var.to_owned(),
+                                    value: self.expr(value)?,
+                                });
+                            }
+                        }
+                    } else {
+                        out.push(Adj::Stmt(Stmt::synth(StmtKind::Assign(
+                            self.expr(target)?,
+                            self.expr(value)?,
+                        ))));
+                    }
+                }
+                StmtKind::If(test, body, orelse) => {
+                    let test = self.expr(test)?;
+                    // Specialise on literal tests such as `None is None` (defaults).
+                    match static_truth(&test) {
+                        Some(true) => out.extend(self.block(body)?),
+                        Some(false) => out.extend(self.block(orelse)?),
+                        None => {
+                            let b = self.block(body)?;
+                            let o = self.block(orelse)?;
+                            out.push(Adj::If(test, b, o));
+                        }
+                    }
+                }
+                StmtKind::Pass | StmtKind::Comment(_) => {}
+                StmtKind::ExprStmt(e) => {
+                    out.push(Adj::Stmt(Stmt::synth(StmtKind::ExprStmt(self.expr(e)?))))
+                }
+                _ => return Err("rule templates may only contain assignments and `if`".into()),
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Marker name for "the gradient of `primal`", replaced by the real gradient name when
+/// the adjoint is lowered. `\u{1}` cannot appear in a Python identifier.
+pub fn grad_marker(primal: &str) -> String {
+    format!("\u{1}{primal}")
+}
+
+pub fn parse_grad_marker(name: &str) -> Option<&str> {
+    name.strip_prefix('\u{1}')
+}
+
+/// Replaces sub-expressions (outermost first) for which `f` returns Some.
+pub fn substitute(e: &mut Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) {
+    if let Some(new) = f(e) {
+        *e = new;
+        return;
+    }
+    match &mut e.kind {
+        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => {
+            es.iter_mut().for_each(|x| substitute(x, f))
+        }
+        ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
+            substitute(a, f);
+            substitute(b, f)
+        }
+        ExprKind::Unary(_, a) | ExprKind::Attr(a, _) => substitute(a, f),
+        ExprKind::Compare(a, rest) => {
+            substitute(a, f);
+            rest.iter_mut().for_each(|(_, x)| substitute(x, f))
+        }
+        ExprKind::Call { func, args, kwargs } => {
+            substitute(func, f);
+            args.iter_mut().for_each(|x| substitute(x, f));
+            kwargs.iter_mut().for_each(|(_, x)| substitute(x, f));
+        }
+        ExprKind::Slice(a, b, c) => {
+            for x in [a, b, c].into_iter().flatten() {
+                substitute(x, f)
+            }
+        }
+        ExprKind::IfExp { test, body, orelse } => {
+            substitute(test, f);
+            substitute(body, f);
+            substitute(orelse, f)
+        }
+        _ => {}
+    }
+}
+
+/// The truth value of a test made only of literals (`None is None`, `2 is None`).
+fn static_truth(e: &Expr) -> Option<bool> {
+    let literal = |x: &Expr| {
+        matches!(
+            x.kind,
+            ExprKind::NoneLit | ExprKind::Num(_) | ExprKind::Bool(_) | ExprKind::Str(_)
+        ) || matches!(&x.kind, ExprKind::Tuple(es) if es.iter().all(|e| !matches!(e.kind, ExprKind::Name(_))))
+    };
+    if let ExprKind::Compare(a, rest) = &e.kind {
+        if let [(op @ (CmpOp::Is | CmpOp::IsNot), b)] = rest.as_slice() {
+            if literal(a) && literal(b) {
+                let a_none = matches!(a.kind, ExprKind::NoneLit);
+                let b_none = matches!(b.kind, ExprKind::NoneLit);
+                if a_none || b_none {
+                    let same = a_none && b_none;
+                    return Some(if *op == CmpOp::Is { same } else { !same });
+                }
+            }
+        }
+    }
+    match e.kind {
+        ExprKind::Bool(b) => Some(b),
+        _ => None,
+    }
+}

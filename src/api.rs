@@ -1,0 +1,161 @@
+//! The Rust API: `Tangent::grad(src, "f")` gives the derivative's Python source and can
+//! call it on f64 and ndarray inputs in the embedded interpreter.
+
+use crate::ad::{self, GradOptions};
+use crate::host::rustpython as host;
+use crate::syntax::SourceModule;
+use ndarray::ArrayD;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Reads (and caches) a source file, then differentiates one of its functions. The error
+/// is the rendered diagnostic.
+pub fn grad_file(filename: &str, func: &str, opts: &GradOptions) -> Result<ad::Generated, String> {
+    static FILES: Mutex<Option<HashMap<String, String>>> = Mutex::new(None);
+    let text = {
+        let mut guard = FILES.lock().unwrap_or_else(|e| e.into_inner());
+        let files = guard.get_or_insert_with(HashMap::new);
+        match files.get(filename) {
+            Some(t) => t.clone(),
+            None => {
+                let t = std::fs::read_to_string(filename).map_err(|e| {
+                    format!(
+                        "cannot read the source of `{func}` from `{filename}`: {e}\nhint: tangent reads a function's source from its file; define it in a .py file"
+                    )
+                })?;
+                files.insert(filename.to_owned(), t.clone());
+                t
+            }
+        }
+    };
+    grad_text(filename, &text, func, opts)
+}
+
+/// Differentiates `func` defined in `text` (named `filename` in messages).
+pub fn grad_text(filename: &str, text: &str, func: &str, opts: &GradOptions) -> Result<ad::Generated, String> {
+    let module = SourceModule::parse(filename, text).map_err(|d| d.to_string())?;
+    if !module.has_function(func) {
+        return Err(format!(
+            "{filename}: `{func}` is not defined with `def` at the top level of the module\nhint: tangent differentiates module-level functions; move `{func}` to the top level"
+        ));
+    }
+    ad::grad(&module, func, opts).map_err(|d| d.to_string())
+}
+
+/// A value passed to or returned from generated code.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Float(f64),
+    Array(ArrayD<f64>),
+    Tuple(Vec<Value>),
+}
+
+impl From<f64> for Value {
+    fn from(v: f64) -> Self {
+        Value::Float(v)
+    }
+}
+
+impl From<ArrayD<f64>> for Value {
+    fn from(v: ArrayD<f64>) -> Self {
+        Value::Array(v)
+    }
+}
+
+impl Value {
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Float(v) => Some(*v),
+            Value::Array(a) if a.len() == 1 => a.iter().next().copied(),
+            _ => None,
+        }
+    }
+    pub fn as_array(&self) -> Option<&ArrayD<f64>> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// Entry point of the Rust API.
+pub struct Tangent;
+
+impl Tangent {
+    /// Reverse-mode gradient of `func` (defined in `src`) with respect to its first argument.
+    pub fn grad(src: &str, func: &str) -> Result<Gradient, String> {
+        GradBuilder::new(src, func).build()
+    }
+
+    /// A builder for the other options (`wrt`, `optimized`, `preserve_result`, ...).
+    pub fn builder(src: &str, func: &str) -> GradBuilder {
+        GradBuilder::new(src, func)
+    }
+}
+
+pub struct GradBuilder {
+    src: String,
+    func: String,
+    opts: GradOptions,
+}
+
+impl GradBuilder {
+    pub fn new(src: &str, func: &str) -> Self {
+        GradBuilder {
+            src: src.to_owned(),
+            func: func.to_owned(),
+            opts: GradOptions::default(),
+        }
+    }
+    pub fn wrt(mut self, wrt: &[usize]) -> Self {
+        self.opts.wrt = wrt.to_vec();
+        self
+    }
+    pub fn optimized(mut self, on: bool) -> Self {
+        self.opts.optimized = on;
+        self
+    }
+    pub fn preserve_result(mut self, on: bool) -> Self {
+        self.opts.preserve_result = on;
+        self
+    }
+    pub fn check_dims(mut self, on: bool) -> Self {
+        self.opts.check_dims = on;
+        self
+    }
+    pub fn build(self) -> Result<Gradient, String> {
+        let g = grad_text("<source>", &self.src, &self.func, &self.opts)?;
+        Ok(Gradient {
+            module_source: self.src,
+            generated: g,
+        })
+    }
+}
+
+/// A generated derivative.
+pub struct Gradient {
+    module_source: String,
+    generated: ad::Generated,
+}
+
+impl Gradient {
+    /// The generated Python source (what `__tangent_source__` holds).
+    pub fn source(&self) -> &str {
+        &self.generated.source
+    }
+
+    /// Name of the generated entry function (`dfdx`).
+    pub fn name(&self) -> &str {
+        &self.generated.entry
+    }
+
+    /// Runs the derivative in the embedded interpreter. `args` are the primal's arguments
+    /// (optionally followed by the seed). Python errors come back as their traceback text.
+    pub fn call(&self, args: &[Value]) -> Result<Value, String> {
+        let module_source = self.module_source.clone();
+        let source = self.generated.source.clone();
+        let entry = self.generated.entry.clone();
+        let args = args.to_vec();
+        host::with_vm(move |vm| host::call_generated(vm, &module_source, &source, &entry, &args))
+    }
+}

@@ -1,0 +1,2 @@
+//! Emit: print the IR back to readable Python.
+pub mod printer;

@@ -1,0 +1,255 @@
+//! The embedded RustPython host: one interpreter per process, owned by a dedicated
+//! large-stack thread (debug builds of RustPython overflow the default 8 MB stack).
+//! Everything that touches Python objects runs on that thread through [`with_vm`].
+
+mod runtime_module;
+mod shims;
+
+use rustpython_vm::{
+    builtins::PyBaseExceptionRef, compiler::Mode, scope::Scope, AsObject, Interpreter, PyResult,
+    VirtualMachine,
+};
+use std::sync::mpsc;
+use std::sync::OnceLock;
+
+type Job = Box<dyn FnOnce(&VirtualMachine) + Send>;
+
+/// Stack size of the interpreter thread. Deep recursion in user code and RustPython's
+/// debug-build frames both need far more than the default.
+const VM_STACK_BYTES: usize = 512 * 1024 * 1024;
+
+static WORKER: OnceLock<mpsc::Sender<Job>> = OnceLock::new();
+static ARGV: OnceLock<Vec<String>> = OnceLock::new();
+
+/// Sets `sys.argv` for the interpreter. Must be called before the first [`with_vm`].
+pub fn set_argv(argv: Vec<String>) {
+    let _ = ARGV.set(argv);
+}
+
+fn build_interpreter() -> Interpreter {
+    let mut settings = rustpython_vm::Settings::default();
+    settings.argv = ARGV.get().cloned().unwrap_or_else(|| vec![String::new()]);
+    let builder = Interpreter::builder(settings);
+    let ctx = builder.ctx.clone();
+    let defs = rustpython_stdlib::stdlib_module_defs(&ctx);
+    let builder = builder
+        .add_native_modules(&defs)
+        .add_native_module(runtime_module::_tangent::module_def(&ctx))
+        .add_frozen_modules(rustpython_pylib::FROZEN_STDLIB);
+    let builder = crate::numpy::register(builder);
+    builder.build()
+}
+
+fn worker() -> &'static mpsc::Sender<Job> {
+    WORKER.get_or_init(|| {
+        let (tx, rx) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("tangent-python".into())
+            .stack_size(VM_STACK_BYTES)
+            .spawn(move || {
+                let interp = build_interpreter();
+                interp.enter(|vm| {
+                    if let Err(exc) = shims::install(vm) {
+                        vm.print_exception(exc);
+                        // The shims are part of the binary: failing here is a build defect.
+                        eprintln!("tangent: internal error: could not load the Python shims");
+                        std::process::exit(70);
+                    }
+                    for job in rx {
+                        job(vm);
+                    }
+                });
+            })
+            .expect("spawn interpreter thread");
+        tx
+    })
+}
+
+/// Runs `f` on the interpreter thread and returns its result.
+pub fn with_vm<R: Send + 'static>(f: impl FnOnce(&VirtualMachine) -> R + Send + 'static) -> R {
+    let (tx, rx) = mpsc::sync_channel(1);
+    let job: Job = Box::new(move |vm| {
+        let r = f(vm);
+        let _ = tx.send(r);
+    });
+    worker().send(job).expect("interpreter thread is gone");
+    rx.recv().expect("interpreter thread panicked")
+}
+
+/// Renders a Python exception as CPython would print it (traceback included).
+pub fn format_exception(vm: &VirtualMachine, exc: PyBaseExceptionRef) -> String {
+    let mut out = String::new();
+    if vm.write_exception(&mut out, &exc).is_err() {
+        out.push_str("<exception could not be printed>\n");
+    }
+    out
+}
+
+/// Flushes `sys.stdout` and `sys.stderr`; RustPython buffers them.
+pub fn flush_stdio(vm: &VirtualMachine) {
+    for name in ["stdout", "stderr"] {
+        if let Ok(stream) = vm.sys_module.get_attr(name, vm) {
+            let _ = vm.call_method(&stream, "flush", ());
+        }
+    }
+}
+
+/// Outcome of running a script.
+pub enum ScriptOutcome {
+    Ok,
+    /// `SystemExit` with this code.
+    Exit(u8),
+    /// An uncaught exception; its traceback has been printed to stderr.
+    Error,
+}
+
+/// Runs a Python file as `__main__` (the `tangent run` command).
+pub fn run_script(path: String) -> ScriptOutcome {
+    with_vm(move |vm| {
+        let scope = match vm.new_scope_with_main() {
+            Ok(s) => s,
+            Err(e) => {
+                vm.print_exception(e);
+                return ScriptOutcome::Error;
+            }
+        };
+        let dir = std::path::Path::new(&path)
+            .parent()
+            .map(|p| p.to_string_lossy().into_owned())
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| ".".to_owned());
+        let _ = vm.insert_sys_path(vm.ctx.new_str(dir).into());
+        let result = vm.run_script(scope, &path);
+        let outcome = match result {
+            Ok(()) => ScriptOutcome::Ok,
+            Err(exc) => {
+                if exc.fast_isinstance(vm.ctx.exceptions.system_exit) {
+                    let code = vm.handle_exit_exception(exc);
+                    ScriptOutcome::Exit(code.min(255) as u8)
+                } else {
+                    flush_stdio(vm);
+                    vm.print_exception(exc);
+                    ScriptOutcome::Error
+                }
+            }
+        };
+        flush_stdio(vm);
+        outcome
+    })
+}
+
+/// Executes `source` in a fresh module namespace named `name`; returns that scope.
+pub fn exec_module(vm: &VirtualMachine, source: &str, filename: &str) -> PyResult<Scope> {
+    let scope = vm.new_scope_with_builtins();
+    scope
+        .globals
+        .set_item("__name__", vm.ctx.new_str("__tangent_user__").into(), vm)?;
+    scope
+        .globals
+        .set_item("__file__", vm.ctx.new_str(filename).into(), vm)?;
+    let code = vm
+        .compile(source, Mode::Exec, filename.to_owned())
+        .map_err(|err| vm.new_syntax_error(&err, Some(source)))?;
+    vm.run_code_obj(code, scope.clone())?;
+    Ok(scope)
+}
+
+thread_local! {
+    /// User modules executed for the Rust API, by source text (one interpreter thread).
+    static MODULES: std::cell::RefCell<std::collections::HashMap<String, Scope>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+fn to_python(vm: &VirtualMachine, v: &crate::api::Value) -> PyResult<rustpython_vm::PyObjectRef> {
+    use crate::api::Value;
+    Ok(match v {
+        Value::Float(f) => vm.ctx.new_float(*f).into(),
+        Value::Array(a) => {
+            let flat: Vec<_> = a.iter().map(|x| vm.ctx.new_float(*x).into()).collect();
+            let shape: Vec<_> = a.shape().iter().map(|n| vm.ctx.new_int(*n).into()).collect();
+            let tangent = vm.import("tangent", 0)?;
+            let f = tangent.get_attr("_from_flat", vm)?;
+            f.call((vm.ctx.new_list(flat), vm.ctx.new_tuple(shape)), vm)?
+        }
+        Value::Tuple(items) => {
+            let items = items
+                .iter()
+                .map(|x| to_python(vm, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            vm.ctx.new_tuple(items).into()
+        }
+    })
+}
+
+fn from_python(vm: &VirtualMachine, obj: rustpython_vm::PyObjectRef) -> PyResult<crate::api::Value> {
+    use crate::api::Value;
+    use rustpython_vm::builtins::{PyFloat, PyInt, PyList, PyTuple};
+    if let Some(f) = obj.downcast_ref::<PyFloat>() {
+        return Ok(Value::Float(f.to_f64()));
+    }
+    if obj.downcast_ref::<PyInt>().is_some() {
+        let f: f64 = obj.try_float(vm)?.to_f64();
+        return Ok(Value::Float(f));
+    }
+    if let Some(t) = obj.downcast_ref::<PyTuple>() {
+        let items = t.as_slice().to_vec();
+        return Ok(Value::Tuple(
+            items.into_iter().map(|x| from_python(vm, x)).collect::<PyResult<_>>()?,
+        ));
+    }
+    if let Some(l) = obj.downcast_ref::<PyList>() {
+        let items = l.borrow_vec().to_vec();
+        return Ok(Value::Tuple(
+            items.into_iter().map(|x| from_python(vm, x)).collect::<PyResult<_>>()?,
+        ));
+    }
+    let tangent = vm.import("tangent", 0)?;
+    let pair = tangent.get_attr("_to_flat", vm)?.call((obj,), vm)?;
+    let pair: rustpython_vm::builtins::PyTupleRef = pair.try_into_value(vm)?;
+    let shape: Vec<usize> = pair.as_slice()[0].clone().try_into_value::<Vec<usize>>(vm)?;
+    let flat: Vec<f64> = pair.as_slice()[1].clone().try_into_value::<Vec<f64>>(vm)?;
+    let arr = ndarray::ArrayD::from_shape_vec(shape, flat)
+        .map_err(|e| vm.new_value_error(e.to_string()))?;
+    Ok(Value::Array(arr))
+}
+
+/// Executes the user's module (once), compiles the generated source in its globals and
+/// calls the entry point on `args`.
+pub fn call_generated(
+    vm: &VirtualMachine,
+    module_source: &str,
+    generated: &str,
+    entry: &str,
+    args: &[crate::api::Value],
+) -> Result<crate::api::Value, String> {
+    let run = || -> PyResult<crate::api::Value> {
+        let scope = MODULES.with(|m| m.borrow().get(module_source).cloned());
+        let scope = match scope {
+            Some(s) => s,
+            None => {
+                let s = exec_module(vm, module_source, "<source>")?;
+                MODULES.with(|m| m.borrow_mut().insert(module_source.to_owned(), s.clone()));
+                s
+            }
+        };
+        let tangent = vm.import("tangent", 0)?;
+        let compile = tangent.get_attr("_compile", vm)?;
+        let func = compile.call(
+            (
+                vm.ctx.new_str(generated),
+                vm.ctx.new_str(entry),
+                scope.globals.clone(),
+            ),
+            vm,
+        )?;
+        let py_args = args
+            .iter()
+            .map(|a| to_python(vm, a))
+            .collect::<PyResult<Vec<_>>>()?;
+        let out = func.call(py_args, vm)?;
+        from_python(vm, out)
+    };
+    let r = run().map_err(|e| format_exception(vm, e));
+    flush_stdio(vm);
+    r
+}

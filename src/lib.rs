@@ -1,0 +1,15 @@
+//! Tangent in Rust: source-to-source automatic differentiation for Python.
+//!
+//! Pipeline: [`syntax`] (parse, lower, fence) -> [`resolve`] -> [`ad`] (ANF, activity,
+//! reverse mode with rule templates) -> [`opt`] -> [`emit`] (readable Python) -> a host
+//! runs it ([`host`]).
+pub mod ad;
+pub mod api;
+pub mod emit;
+pub mod host;
+pub mod numpy;
+pub mod opt;
+pub mod resolve;
+pub mod syntax;
+
+pub use api::{Gradient, Tangent, Value};

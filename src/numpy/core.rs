@@ -1,0 +1,1010 @@
+//! Interpreter-independent array machinery: dtypes, broadcasting, indexing, reductions
+//! and matrix products. Everything here works on `ndarray` values and reports errors as
+//! [`NpErr`] carrying NumPy's wording; `native.rs` maps them to Python exceptions.
+//!
+//! Storage: every dtype is currently stored as `f64` with a [`DType`] tag that drives
+//! result types, printing and conversions (`bool` holds 0.0/1.0, `int64` holds integral
+//! values, exact up to 2**53). A real per-dtype storage (and `float32`) can replace this
+//! later without changing the Python-facing API.
+
+use ndarray::{ArrayBase, ArrayD, ArrayViewD, Axis, Data, IxDyn, Slice};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DType {
+    Bool,
+    Int64,
+    Float64,
+}
+
+impl DType {
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::Int64 => "int64",
+            DType::Float64 => "float64",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<DType> {
+        Some(match name {
+            "bool" | "bool_" | "?" | "b1" => DType::Bool,
+            "int" | "int64" | "i8" | "int32" | "i4" | "l" | "q" | "intp" => DType::Int64,
+            "float" | "float64" | "f8" | "d" | "double" | "float32" | "f4" | "f" => {
+                DType::Float64
+            }
+            _ => return None,
+        })
+    }
+
+    /// NumPy's result type for two operands of these dtypes.
+    pub fn promote(self, other: DType) -> DType {
+        self.max(other)
+    }
+
+    /// Converts a value into this dtype (truncation for ints, `!= 0` for bools).
+    #[inline]
+    pub fn cast(self, x: f64) -> f64 {
+        match self {
+            DType::Bool => (x != 0.0) as u8 as f64,
+            DType::Int64 => {
+                if x.is_finite() {
+                    x.trunc()
+                } else {
+                    // NumPy gives INT64_MIN with a warning; keep something deterministic.
+                    i64::MIN as f64
+                }
+            }
+            DType::Float64 => x,
+        }
+    }
+
+    pub fn itemsize(self) -> usize {
+        match self {
+            DType::Bool => 1,
+            DType::Int64 | DType::Float64 => 8,
+        }
+    }
+
+    pub fn kind(self) -> &'static str {
+        match self {
+            DType::Bool => "b",
+            DType::Int64 => "i",
+            DType::Float64 => "f",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum NpErr {
+    Value(String),
+    Index(String),
+    Type(String),
+}
+
+pub type NpResult<T> = Result<T, NpErr>;
+
+pub fn value_err<T>(msg: impl Into<String>) -> NpResult<T> {
+    Err(NpErr::Value(msg.into()))
+}
+
+/// A shape as Python prints a tuple: `(2, 3)`, `(4,)`, `()`.
+pub fn shape_tuple(s: &[usize]) -> String {
+    match s.len() {
+        0 => "()".to_owned(),
+        1 => format!("({},)", s[0]),
+        _ => format!(
+            "({})",
+            s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// A shape as NumPy's broadcasting errors print it: `(2,3)`, `(4,)`.
+pub fn shape_compact(s: &[usize]) -> String {
+    match s.len() {
+        0 => "()".to_owned(),
+        1 => format!("({},)", s[0]),
+        _ => format!(
+            "({})",
+            s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
+        ),
+    }
+}
+
+/// The broadcast shape of two shapes, or `None`.
+pub fn broadcast_pair(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
+    let n = a.len().max(b.len());
+    let mut out = vec![0; n];
+    for i in 0..n {
+        let da = if i < n - a.len() { 1 } else { a[i - (n - a.len())] };
+        let db = if i < n - b.len() { 1 } else { b[i - (n - b.len())] };
+        out[i] = if da == db {
+            da
+        } else if da == 1 {
+            db
+        } else if db == 1 {
+            da
+        } else {
+            return None;
+        };
+    }
+    Some(out)
+}
+
+pub fn broadcast_shapes(shapes: &[&[usize]]) -> NpResult<Vec<usize>> {
+    let mut out: Vec<usize> = Vec::new();
+    for s in shapes {
+        match broadcast_pair(&out, s) {
+            Some(o) => out = o,
+            None => {
+                let all: Vec<String> = shapes.iter().map(|s| shape_compact(s)).collect();
+                return value_err(format!(
+                    "operands could not be broadcast together with shapes {} ",
+                    all.join(" ")
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Copies a view into a new C-ordered array.
+pub fn to_standard<T: Clone>(v: ArrayViewD<'_, T>) -> ArrayD<T> {
+    if v.is_standard_layout() {
+        v.to_owned()
+    } else {
+        ArrayD::from_shape_vec(v.raw_dim(), v.iter().cloned().collect()).unwrap()
+    }
+}
+
+/// Elementwise `f(a, b)` with broadcasting.
+pub fn zip_with(
+    a: ArrayViewD<'_, f64>,
+    b: ArrayViewD<'_, f64>,
+    f: impl Fn(f64, f64) -> f64,
+) -> NpResult<ArrayD<f64>> {
+    if a.shape() == b.shape() {
+        if let (Some(sa), Some(sb)) = (a.as_slice(), b.as_slice()) {
+            let v: Vec<f64> = sa.iter().zip(sb).map(|(&x, &y)| f(x, y)).collect();
+            return Ok(ArrayD::from_shape_vec(a.raw_dim(), v).unwrap());
+        }
+        return Ok(ndarray::Zip::from(&a).and(&b).map_collect(|&x, &y| f(x, y)));
+    }
+    let shape = broadcast_shapes(&[a.shape(), b.shape()])?;
+    let av = a.broadcast(IxDyn(&shape)).unwrap();
+    let bv = b.broadcast(IxDyn(&shape)).unwrap();
+    Ok(ndarray::Zip::from(&av).and(&bv).map_collect(|&x, &y| f(x, y)))
+}
+
+pub fn map_scalar_right(a: ArrayViewD<'_, f64>, s: f64, f: impl Fn(f64, f64) -> f64) -> ArrayD<f64> {
+    if let Some(sa) = a.as_slice() {
+        let v: Vec<f64> = sa.iter().map(|&x| f(x, s)).collect();
+        return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
+    }
+    a.map(|&x| f(x, s))
+}
+
+pub fn map_scalar_left(s: f64, a: ArrayViewD<'_, f64>, f: impl Fn(f64, f64) -> f64) -> ArrayD<f64> {
+    if let Some(sa) = a.as_slice() {
+        let v: Vec<f64> = sa.iter().map(|&x| f(s, x)).collect();
+        return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
+    }
+    a.map(|&x| f(s, x))
+}
+
+pub fn map_unary(a: ArrayViewD<'_, f64>, f: impl Fn(f64) -> f64) -> ArrayD<f64> {
+    if let Some(sa) = a.as_slice() {
+        let v: Vec<f64> = sa.iter().map(|&x| f(x)).collect();
+        return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
+    }
+    a.map(|&x| f(x))
+}
+
+// ---------------------------------------------------------------- scalar kernels
+
+/// Python/NumPy floor division for floats.
+#[inline]
+pub fn floordiv(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
+        return a / b; // inf/nan like NumPy (with a warning there)
+    }
+    let m = fmod_py(a, b);
+    let d = (a - m) / b;
+    // mirrors CPython's float floordiv
+    let mut fl = d.floor();
+    if d - fl > 0.5 {
+        fl += 1.0;
+    }
+    if d == 0.0 {
+        return 0.0f64.copysign(a / b);
+    }
+    fl
+}
+
+/// Python/NumPy modulo (result has the sign of the divisor).
+#[inline]
+pub fn fmod_py(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
+        return f64::NAN;
+    }
+    let m = a % b;
+    if m != 0.0 {
+        if (b < 0.0) != (m < 0.0) {
+            m + b
+        } else {
+            m
+        }
+    } else {
+        0.0f64.copysign(b)
+    }
+}
+
+#[inline]
+pub fn sign(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else if x == 0.0 {
+        0.0
+    } else {
+        f64::NAN
+    }
+}
+
+#[inline]
+pub fn np_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a >= b {
+        a
+    } else {
+        b
+    }
+}
+
+#[inline]
+pub fn np_min(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a <= b {
+        a
+    } else {
+        b
+    }
+}
+
+/// Integer power for int64 arrays (NumPy raises for negative exponents).
+pub fn int_pow(a: f64, b: f64) -> NpResult<f64> {
+    if b < 0.0 {
+        return value_err("Integers to negative integer powers are not allowed.");
+    }
+    Ok(a.powf(b))
+}
+
+// ---------------------------------------------------------------- axes
+
+/// Normalizes one axis (`-1` is the last); NumPy's AxisError is a ValueError and IndexError.
+pub fn norm_axis(axis: isize, ndim: usize) -> NpResult<usize> {
+    let n = ndim as isize;
+    if axis < -n || axis >= n {
+        return Err(NpErr::Index(format!(
+            "axis {axis} is out of bounds for array of dimension {ndim}"
+        )));
+    }
+    Ok(if axis < 0 { (axis + n) as usize } else { axis as usize })
+}
+
+pub fn norm_axes(axes: &[isize], ndim: usize) -> NpResult<Vec<usize>> {
+    let mut out = Vec::with_capacity(axes.len());
+    for &a in axes {
+        let a = norm_axis(a, ndim)?;
+        if out.contains(&a) {
+            return value_err("duplicate value in 'axis'");
+        }
+        out.push(a);
+    }
+    Ok(out)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    Mean,
+    All,
+    Any,
+}
+
+impl Reduce {
+    fn ufunc_name(self) -> &'static str {
+        match self {
+            Reduce::Max => "maximum",
+            Reduce::Min => "minimum",
+            _ => "",
+        }
+    }
+}
+
+fn reduce_iter<'a>(mut it: impl Iterator<Item = &'a f64>, kind: Reduce, count: usize) -> f64 {
+    match kind {
+        Reduce::Sum => it.sum(),
+        Reduce::Mean => {
+            if count == 0 {
+                f64::NAN
+            } else {
+                it.sum::<f64>() / count as f64
+            }
+        }
+        Reduce::Prod => it.product(),
+        Reduce::Max => it.fold(f64::NEG_INFINITY, |a, &b| np_max(a, b)),
+        Reduce::Min => it.fold(f64::INFINITY, |a, &b| np_min(a, b)),
+        Reduce::All => it.all(|&x| x != 0.0) as u8 as f64,
+        Reduce::Any => it.any(|&x| x != 0.0) as u8 as f64,
+    }
+}
+
+/// Reduces over `axes` (`None`: all axes). Returns an array of the reduced shape
+/// (0-d for a full reduction without keepdims).
+pub fn reduce(
+    a: ArrayViewD<'_, f64>,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+    kind: Reduce,
+) -> NpResult<ArrayD<f64>> {
+    let ndim = a.ndim();
+    let axes: Vec<usize> = match axes {
+        Some(ax) => ax.to_vec(),
+        None => (0..ndim).collect(),
+    };
+    let count: usize = axes.iter().map(|&ax| a.shape()[ax]).product();
+    if count == 0 && matches!(kind, Reduce::Max | Reduce::Min) {
+        return value_err(format!(
+            "zero-size array to reduction operation {} which has no identity",
+            kind.ufunc_name()
+        ));
+    }
+    let mut out_shape: Vec<usize> = Vec::new();
+    let mut kept_shape: Vec<usize> = Vec::new();
+    for (i, &d) in a.shape().iter().enumerate() {
+        if axes.contains(&i) {
+            kept_shape.push(1);
+        } else {
+            kept_shape.push(d);
+            out_shape.push(d);
+        }
+    }
+    let result = if axes.len() == ndim {
+        let v = match a.as_slice() {
+            Some(s) => reduce_iter(s.iter(), kind, count),
+            None => reduce_iter(a.iter(), kind, count),
+        };
+        ArrayD::from_elem(IxDyn(&out_shape), v)
+    } else {
+        // Move reduced axes last, then reduce each contiguous lane.
+        let mut perm: Vec<usize> = (0..ndim).filter(|i| !axes.contains(i)).collect();
+        perm.extend(axes.iter().copied());
+        let p = a.permuted_axes(IxDyn(&perm));
+        let outer: usize = out_shape.iter().product();
+        let mut vals = Vec::with_capacity(outer);
+        if count == 0 {
+            vals.resize(outer, reduce_iter([].iter(), kind, 0));
+        } else {
+            let lanes = to_standard(p);
+            let flat = lanes.as_slice().unwrap();
+            for chunk in flat.chunks(count) {
+                vals.push(reduce_iter(chunk.iter(), kind, count));
+            }
+        }
+        ArrayD::from_shape_vec(IxDyn(&out_shape), vals).unwrap()
+    };
+    if keepdims {
+        Ok(result.into_shape_with_order(IxDyn(&kept_shape)).unwrap())
+    } else {
+        Ok(result)
+    }
+}
+
+/// argmax/argmin over all elements (flat C index) or along one axis.
+pub fn arg_reduce(a: ArrayViewD<'_, f64>, axis: Option<usize>, is_max: bool) -> NpResult<ArrayD<f64>> {
+    let name = if is_max { "argmax" } else { "argmin" };
+    let better = |x: f64, best: f64| {
+        if best.is_nan() {
+            false
+        } else if x.is_nan() {
+            true
+        } else if is_max {
+            x > best
+        } else {
+            x < best
+        }
+    };
+    let arg = |it: &mut dyn Iterator<Item = f64>| -> f64 {
+        let mut best = f64::NAN;
+        let mut bi = 0usize;
+        for (i, x) in it.enumerate() {
+            if i == 0 || better(x, best) {
+                best = x;
+                bi = i;
+            }
+        }
+        bi as f64
+    };
+    match axis {
+        None => {
+            if a.is_empty() {
+                return value_err(format!("attempt to get {name} of an empty sequence"));
+            }
+            let v = arg(&mut a.iter().copied());
+            Ok(ArrayD::from_elem(IxDyn(&[]), v))
+        }
+        Some(ax) => {
+            if a.shape()[ax] == 0 {
+                return value_err(format!("attempt to get {name} of an empty sequence"));
+            }
+            let mut out_shape = a.shape().to_vec();
+            out_shape.remove(ax);
+            let res = a.map_axis(Axis(ax), |lane| arg(&mut lane.iter().copied()));
+            Ok(res.into_shape_with_order(IxDyn(&out_shape)).unwrap())
+        }
+    }
+}
+
+// ---------------------------------------------------------------- reshape
+
+/// Resolves a requested shape (with at most one -1) for `size` elements.
+pub fn resolve_shape(req: &[isize], size: usize) -> NpResult<Vec<usize>> {
+    let mut unknown = None;
+    let mut known: usize = 1;
+    for (i, &d) in req.iter().enumerate() {
+        if d == -1 {
+            if unknown.is_some() {
+                return value_err("can only specify one unknown dimension");
+            }
+            unknown = Some(i);
+        } else if d < 0 {
+            return value_err("negative dimensions not allowed");
+        } else {
+            known *= d as usize;
+        }
+    }
+    let fmt_req = || {
+        let s: Vec<String> = req.iter().map(|d| d.to_string()).collect();
+        match s.len() {
+            1 => format!("({},)", s[0]),
+            _ => format!("({})", s.join(", ")),
+        }
+    };
+    let mut out: Vec<usize> = req.iter().map(|&d| d.max(0) as usize).collect();
+    if let Some(i) = unknown {
+        if known == 0 || size % known != 0 {
+            return value_err(format!(
+                "cannot reshape array of size {size} into shape {}",
+                fmt_req()
+            ));
+        }
+        out[i] = size / known;
+    } else if known != size {
+        return value_err(format!(
+            "cannot reshape array of size {size} into shape {}",
+            fmt_req()
+        ));
+    }
+    Ok(out)
+}
+
+pub fn reshape(a: ArrayViewD<'_, f64>, shape: &[usize]) -> ArrayD<f64> {
+    let std = to_standard(a);
+    std.into_shape_with_order(IxDyn(shape)).unwrap()
+}
+
+// ---------------------------------------------------------------- indexing
+
+#[derive(Debug, Clone)]
+pub enum IndexItem {
+    Int(isize),
+    Slice(Option<isize>, Option<isize>, Option<isize>),
+    NewAxis,
+    Ellipsis,
+    /// Integer index array (values may be negative).
+    Array(ArrayD<isize>),
+    /// Boolean mask.
+    Mask(ArrayD<bool>),
+}
+
+/// Python slice semantics: (first index, step, length).
+pub fn slice_indices(
+    start: Option<isize>,
+    stop: Option<isize>,
+    step: Option<isize>,
+    n: usize,
+) -> NpResult<(isize, isize, usize)> {
+    let n = n as isize;
+    let step = step.unwrap_or(1);
+    if step == 0 {
+        return value_err("slice step cannot be zero");
+    }
+    let (lo, hi) = if step > 0 { (0, n) } else { (-1, n - 1) };
+    let fix = |v: Option<isize>, default: isize| -> isize {
+        match v {
+            None => default,
+            Some(mut v) => {
+                if v < 0 {
+                    v += n;
+                    if v < lo {
+                        v = lo;
+                    }
+                } else if v > hi {
+                    v = hi;
+                }
+                v
+            }
+        }
+    };
+    let start = fix(start, if step > 0 { 0 } else { n - 1 });
+    let stop = fix(stop, if step > 0 { n } else { -1 });
+    let len = if step > 0 {
+        if stop > start {
+            (stop - start + step - 1) / step
+        } else {
+            0
+        }
+    } else if start > stop {
+        (start - stop - step - 1) / (-step)
+    } else {
+        0
+    };
+    Ok((start, step, len as usize))
+}
+
+fn nd_slice(start: isize, step: isize, len: usize) -> Slice {
+    if len == 0 {
+        return Slice::new(0, Some(0), 1);
+    }
+    let last = start + (len as isize - 1) * step;
+    if step > 0 {
+        Slice::new(start, Some(last + 1), step)
+    } else {
+        Slice::new(last, Some(start + 1), step)
+    }
+}
+
+fn norm_index(i: isize, n: usize, axis: usize) -> NpResult<usize> {
+    let ni = n as isize;
+    if i < -ni || i >= ni {
+        return Err(NpErr::Index(format!(
+            "index {i} is out of bounds for axis {axis} with size {n}"
+        )));
+    }
+    Ok(if i < 0 { (i + ni) as usize } else { i as usize })
+}
+
+/// Expands `...`, masks and missing trailing axes; returns the items and whether any
+/// advanced (array) index is present.
+fn normalize_items(items: &[IndexItem], shape: &[usize]) -> NpResult<(Vec<IndexItem>, bool)> {
+    let ndim = shape.len();
+    let mut consumed = 0usize;
+    let mut ellipses = 0;
+    for it in items {
+        match it {
+            IndexItem::Int(_) | IndexItem::Slice(..) | IndexItem::Array(_) => consumed += 1,
+            IndexItem::Mask(m) => consumed += m.ndim(),
+            IndexItem::Ellipsis => ellipses += 1,
+            IndexItem::NewAxis => {}
+        }
+    }
+    if ellipses > 1 {
+        return Err(NpErr::Index("an index can only have a single ellipsis ('...')".into()));
+    }
+    if consumed > ndim {
+        return Err(NpErr::Index(format!(
+            "too many indices for array: array is {ndim}-dimensional, but {consumed} were indexed"
+        )));
+    }
+    let mut out = Vec::with_capacity(ndim + 2);
+    let mut axis = 0usize;
+    let mut adv = false;
+    for it in items {
+        match it {
+            IndexItem::Ellipsis => {
+                for _ in 0..(ndim - consumed) {
+                    out.push(IndexItem::Slice(None, None, None));
+                    axis += 1;
+                }
+            }
+            IndexItem::Mask(m) => {
+                adv = true;
+                if m.ndim() == 0 {
+                    return Err(NpErr::Index("0-d boolean indices are not supported".into()));
+                }
+                for (k, &d) in m.shape().iter().enumerate() {
+                    if shape[axis + k] != d {
+                        return Err(NpErr::Index(format!(
+                            "boolean index did not match indexed array along axis {}; size of axis is {} but size of corresponding boolean axis is {}",
+                            axis + k,
+                            shape[axis + k],
+                            d
+                        )));
+                    }
+                }
+                // nonzero: one index array per mask dimension
+                let mut cols: Vec<Vec<isize>> = vec![Vec::new(); m.ndim()];
+                for (idx, &v) in m.indexed_iter() {
+                    if v {
+                        for (k, c) in cols.iter_mut().enumerate() {
+                            c.push(idx[k] as isize);
+                        }
+                    }
+                }
+                for c in cols {
+                    let n = c.len();
+                    out.push(IndexItem::Array(ArrayD::from_shape_vec(IxDyn(&[n]), c).unwrap()));
+                }
+                axis += m.ndim();
+            }
+            IndexItem::Array(_) => {
+                adv = true;
+                out.push(it.clone());
+                axis += 1;
+            }
+            IndexItem::NewAxis => out.push(IndexItem::NewAxis),
+            _ => {
+                out.push(it.clone());
+                axis += 1;
+            }
+        }
+    }
+    while axis < ndim {
+        out.push(IndexItem::Slice(None, None, None));
+        axis += 1;
+    }
+    Ok((out, adv))
+}
+
+/// Applies ints, slices and new axes to a view (owned or mutable alike). Array items
+/// are treated as full slices; their positions in the result are returned.
+fn apply_basic<S: Data>(
+    mut v: ArrayBase<S, IxDyn>,
+    items: &[IndexItem],
+    ints_are_advanced: bool,
+) -> NpResult<(ArrayBase<S, IxDyn>, Vec<(usize, ArrayD<isize>)>)> {
+    let mut ax = 0usize; // axis in the result being built
+    let mut src_axis = 0usize; // axis of the original array (for messages)
+    let mut adv = Vec::new();
+    for it in items {
+        match it {
+            IndexItem::Int(i) if !ints_are_advanced => {
+                let n = v.shape()[ax];
+                let i = norm_index(*i, n, src_axis)?;
+                v = v.index_axis_move(Axis(ax), i);
+                src_axis += 1;
+            }
+            IndexItem::Int(i) => {
+                adv.push((ax, ArrayD::from_elem(IxDyn(&[]), *i)));
+                ax += 1;
+                src_axis += 1;
+            }
+            IndexItem::Slice(a, b, c) => {
+                let n = v.shape()[ax];
+                let (start, step, len) = slice_indices(*a, *b, *c, n)?;
+                v.slice_axis_inplace(Axis(ax), nd_slice(start, step, len));
+                ax += 1;
+                src_axis += 1;
+            }
+            IndexItem::NewAxis => {
+                v.insert_axis_inplace(Axis(ax));
+                ax += 1;
+            }
+            IndexItem::Array(arr) => {
+                adv.push((ax, arr.clone()));
+                ax += 1;
+                src_axis += 1;
+            }
+            IndexItem::Ellipsis | IndexItem::Mask(_) => unreachable!("normalized"),
+        }
+    }
+    Ok((v, adv))
+}
+
+/// Basic + advanced indexing read on any element type.
+pub fn index_get<T: Clone>(a: ArrayViewD<'_, T>, items: &[IndexItem]) -> NpResult<ArrayD<T>> {
+    let (items, adv) = normalize_items(items, a.shape())?;
+    let (v, advs) = apply_basic(a, &items, adv)?;
+    if advs.is_empty() {
+        return Ok(to_standard(v));
+    }
+    gather(v, advs)
+}
+
+fn gather<T: Clone>(v: ArrayViewD<'_, T>, advs: Vec<(usize, ArrayD<isize>)>) -> NpResult<ArrayD<T>> {
+    let shapes: Vec<&[usize]> = advs.iter().map(|(_, a)| a.shape()).collect();
+    let bshape = match broadcast_shapes(&shapes) {
+        Ok(s) => s,
+        Err(_) => {
+            let all: Vec<String> = shapes.iter().map(|s| shape_compact(s)).collect();
+            return Err(NpErr::Index(format!(
+                "shape mismatch: indexing arrays could not be broadcast together with shapes {} ",
+                all.join(" ")
+            )));
+        }
+    };
+    let adv_axes: Vec<usize> = advs.iter().map(|(ax, _)| *ax).collect();
+    let adjacent = adv_axes.windows(2).all(|w| w[1] == w[0] + 1);
+    let rest: Vec<usize> = (0..v.ndim()).filter(|i| !adv_axes.contains(i)).collect();
+    let rest_shape: Vec<usize> = rest.iter().map(|&i| v.shape()[i]).collect();
+    let mut perm = adv_axes.clone();
+    perm.extend(rest.iter().copied());
+    let p = v.permuted_axes(IxDyn(&perm));
+    // broadcast and bounds-check the index arrays
+    let mut idx_arrays: Vec<ArrayD<usize>> = Vec::new();
+    for (k, (_, arr)) in advs.iter().enumerate() {
+        let n = p.shape()[k];
+        let b = arr.broadcast(IxDyn(&bshape)).unwrap();
+        let mut conv = Vec::with_capacity(b.len());
+        for &i in b.iter() {
+            conv.push(norm_index(i, n, adv_axes[k])?);
+        }
+        idx_arrays.push(ArrayD::from_shape_vec(IxDyn(&bshape), conv).unwrap());
+    }
+    let nb: usize = bshape.iter().product();
+    let rest_size: usize = rest_shape.iter().product();
+    let mut data: Vec<T> = Vec::with_capacity(nb * rest_size);
+    let flat: Vec<&[usize]> = idx_arrays.iter().map(|a| a.as_slice().unwrap()).collect();
+    for j in 0..nb {
+        let mut sub = p.view();
+        for f in &flat {
+            sub = sub.index_axis_move(Axis(0), f[j]);
+        }
+        data.extend(sub.iter().cloned());
+    }
+    let mut out_shape = bshape.clone();
+    out_shape.extend(rest_shape.iter().copied());
+    let out = ArrayD::from_shape_vec(IxDyn(&out_shape), data).unwrap();
+    let first = adv_axes[0];
+    if adjacent && first > 0 {
+        // move the broadcast dims to where the indexed axes were
+        let nbd = bshape.len();
+        let nr = rest_shape.len();
+        let mut perm: Vec<usize> = Vec::new();
+        perm.extend(nbd..nbd + first);
+        perm.extend(0..nbd);
+        perm.extend(nbd + first..nbd + nr);
+        return Ok(to_standard(out.view().permuted_axes(IxDyn(&perm))));
+    }
+    Ok(out)
+}
+
+/// Indexing write: `a[items] = value` (value broadcast to the selection).
+pub fn index_set(a: &mut ArrayD<f64>, items: &[IndexItem], value: ArrayViewD<'_, f64>) -> NpResult<()> {
+    let (norm, adv) = normalize_items(items, a.shape())?;
+    if !adv {
+        let (mut v, _) = apply_basic(a.view_mut(), &norm, false)?;
+        let b = value.broadcast(v.raw_dim()).ok_or_else(|| {
+            NpErr::Value(format!(
+                "could not broadcast input array from shape {} into shape {}",
+                shape_compact(value.shape()),
+                shape_compact(v.shape())
+            ))
+        })?;
+        v.assign(&b);
+        return Ok(());
+    }
+    // Advanced: index an array of linear positions, then scatter.
+    if !a.is_standard_layout() {
+        *a = to_standard(a.view());
+    }
+    let n = a.len();
+    let lin = ArrayD::from_shape_vec(a.raw_dim(), (0..n).collect::<Vec<usize>>()).unwrap();
+    let pos = index_get(lin.view(), items)?;
+    let b = value.broadcast(pos.raw_dim()).ok_or_else(|| {
+        NpErr::Value(format!(
+            "shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
+            shape_compact(value.shape()),
+            shape_compact(pos.shape())
+        ))
+    })?;
+    let s = a.as_slice_mut().unwrap();
+    for (&p, &x) in pos.iter().zip(b.iter()) {
+        s[p] = x;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- matmul
+
+fn mm2(a: ndarray::ArrayView2<'_, f64>, b: ndarray::ArrayView2<'_, f64>) -> ndarray::Array2<f64> {
+    let (m, k) = a.dim();
+    let n = b.ncols();
+    let mut out = ndarray::Array2::<f64>::zeros((m, n));
+    if m == 0 || n == 0 || k == 0 {
+        return out;
+    }
+    // SAFETY: the pointers and strides describe the live ndarray views, which outlive
+    // the faer views created here; faer only reads `a`/`b` and writes `out`.
+    unsafe {
+        let ar = faer::MatRef::<f64>::from_raw_parts(
+            a.as_ptr(),
+            m,
+            k,
+            a.strides()[0],
+            a.strides()[1],
+        );
+        let br = faer::MatRef::<f64>::from_raw_parts(
+            b.as_ptr(),
+            k,
+            n,
+            b.strides()[0],
+            b.strides()[1],
+        );
+        let s0 = out.strides()[0];
+        let s1 = out.strides()[1];
+        let cm = faer::MatMut::<f64>::from_raw_parts_mut(out.as_mut_ptr(), m, n, s0, s1);
+        faer::linalg::matmul::matmul(cm, faer::Accum::Replace, ar, br, 1.0, faer::Par::Seq);
+    }
+    out
+}
+
+fn as2<'a>(v: &'a ArrayViewD<'_, f64>) -> ndarray::ArrayView2<'a, f64> {
+    v.view().into_dimensionality::<ndarray::Ix2>().unwrap()
+}
+
+/// `a @ b` with NumPy's matmul rules (1-D promotion, batch broadcasting).
+pub fn matmul(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD<f64>> {
+    if a.ndim() == 0 || b.ndim() == 0 {
+        return value_err(
+            "matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)",
+        );
+    }
+    let a1 = a.ndim() == 1;
+    let b1 = b.ndim() == 1;
+    let a2 = if a1 { a.clone().insert_axis(Axis(0)) } else { a.clone() };
+    let b2 = if b1 { b.clone().insert_axis(Axis(1)) } else { b.clone() };
+    let ka = a2.shape()[a2.ndim() - 1];
+    let kb = b2.shape()[b2.ndim() - 2];
+    if ka != kb {
+        return value_err(format!(
+            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {kb} is different from {ka})"
+        ));
+    }
+    let m = a2.shape()[a2.ndim() - 2];
+    let n = b2.shape()[b2.ndim() - 1];
+    let mut out = if a2.ndim() == 2 && b2.ndim() == 2 {
+        mm2(as2(&a2), as2(&b2)).into_dyn()
+    } else {
+        let ba = &a2.shape()[..a2.ndim() - 2];
+        let bb = &b2.shape()[..b2.ndim() - 2];
+        let batch = broadcast_pair(ba, bb).ok_or_else(|| {
+            NpErr::Value(format!(
+                "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {} is different from {})",
+                kb, ka
+            ))
+        })?;
+        let mut sa = batch.clone();
+        sa.extend([m, ka]);
+        let mut sb = batch.clone();
+        sb.extend([kb, n]);
+        let av = a2.broadcast(IxDyn(&sa)).unwrap();
+        let bv = b2.broadcast(IxDyn(&sb)).unwrap();
+        let nbatch: usize = batch.iter().product();
+        let mut data = Vec::with_capacity(nbatch * m * n);
+        let av = av.into_shape_with_order(IxDyn(&[nbatch, m, ka])).map(|x| x.to_owned()).unwrap_or_else(|_| to_standard(a2.broadcast(IxDyn(&sa)).unwrap()).into_shape_with_order(IxDyn(&[nbatch, m, ka])).unwrap());
+        let bv = bv.into_shape_with_order(IxDyn(&[nbatch, kb, n])).map(|x| x.to_owned()).unwrap_or_else(|_| to_standard(b2.broadcast(IxDyn(&sb)).unwrap()).into_shape_with_order(IxDyn(&[nbatch, kb, n])).unwrap());
+        for i in 0..nbatch {
+            let x = av.index_axis(Axis(0), i);
+            let y = bv.index_axis(Axis(0), i);
+            let r = mm2(
+                x.into_dimensionality::<ndarray::Ix2>().unwrap(),
+                y.into_dimensionality::<ndarray::Ix2>().unwrap(),
+            );
+            data.extend(r.iter().copied());
+        }
+        let mut s = batch.clone();
+        s.extend([m, n]);
+        ArrayD::from_shape_vec(IxDyn(&s), data).unwrap()
+    };
+    if b1 {
+        let nd = out.ndim();
+        out = out.index_axis_move(Axis(nd - 1), 0);
+    }
+    if a1 {
+        let nd = out.ndim();
+        out = out.index_axis_move(Axis(nd - 1 - if b1 { 0 } else { 1 }), 0);
+    }
+    Ok(out)
+}
+
+/// `np.dot` for up to 2-D operands.
+pub fn dot(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD<f64>> {
+    if a.ndim() <= 2 && b.ndim() <= 2 && a.ndim() >= 1 && b.ndim() >= 1 {
+        let ka = a.shape()[a.ndim() - 1];
+        let kb = b.shape()[if b.ndim() == 1 { 0 } else { b.ndim() - 2 }];
+        if ka != kb {
+            return value_err(format!(
+                "shapes {} and {} not aligned: {} (dim {}) != {} (dim {})",
+                shape_tuple(a.shape()),
+                shape_tuple(b.shape()),
+                ka,
+                a.ndim() - 1,
+                kb,
+                if b.ndim() == 1 { 0 } else { b.ndim() - 2 }
+            ));
+        }
+        if a.ndim() == 1 && b.ndim() == 1 {
+            let s: f64 = a.iter().zip(b.iter()).map(|(x, y)| x * y).sum();
+            return Ok(ArrayD::from_elem(IxDyn(&[]), s));
+        }
+        return matmul(a, b);
+    }
+    if a.ndim() == 0 || b.ndim() == 0 {
+        return zip_with(a, b, |x, y| x * y);
+    }
+    // N-D dot: sum over last axis of a and second-to-last of b.
+    let ka = a.shape()[a.ndim() - 1];
+    let kb = b.shape()[b.ndim() - 2];
+    if ka != kb {
+        return value_err(format!(
+            "shapes {} and {} not aligned: {} (dim {}) != {} (dim {})",
+            shape_tuple(a.shape()),
+            shape_tuple(b.shape()),
+            ka,
+            a.ndim() - 1,
+            kb,
+            b.ndim() - 2
+        ));
+    }
+    let am = reshape(a.view(), &[a.len() / ka.max(1), ka]);
+    // b: move axis -2 to front then flatten the rest
+    let mut perm: Vec<usize> = vec![b.ndim() - 2];
+    perm.extend((0..b.ndim()).filter(|&i| i != b.ndim() - 2));
+    let bp = to_standard(b.view().permuted_axes(IxDyn(&perm)));
+    let bm = bp.into_shape_with_order(IxDyn(&[kb, b.len() / kb.max(1)])).unwrap();
+    let r = mm2(as2(&am.view()), as2(&bm.view()));
+    let mut shape: Vec<usize> = a.shape()[..a.ndim() - 1].to_vec();
+    shape.extend(perm[1..].iter().map(|&i| b.shape()[i]));
+    Ok(r.into_dyn().into_shape_with_order(IxDyn(&shape)).unwrap())
+}
+
+pub fn concatenate(arrs: &[ArrayViewD<'_, f64>], axis: isize) -> NpResult<ArrayD<f64>> {
+    if arrs.is_empty() {
+        return value_err("need at least one array to concatenate");
+    }
+    let nd = arrs[0].ndim();
+    if nd == 0 {
+        return value_err("zero-dimensional arrays cannot be concatenated");
+    }
+    let ax = norm_axis(axis, nd)?;
+    for (i, a) in arrs.iter().enumerate().skip(1) {
+        if a.ndim() != nd {
+            return value_err(format!(
+                "all the input arrays must have same number of dimensions, but the array at index 0 has {} dimension(s) and the array at index {} has {} dimension(s)",
+                nd, i, a.ndim()
+            ));
+        }
+        for d in 0..nd {
+            if d != ax && a.shape()[d] != arrs[0].shape()[d] {
+                return value_err(format!(
+                    "all the input array dimensions except for the concatenation axis must match exactly, but along dimension {}, the array at index 0 has size {} and the array at index {} has size {}",
+                    d, arrs[0].shape()[d], i, a.shape()[d]
+                ));
+            }
+        }
+    }
+    Ok(ndarray::concatenate(Axis(ax), arrs).unwrap())
+}
+
+pub fn stack(arrs: &[ArrayViewD<'_, f64>], axis: isize) -> NpResult<ArrayD<f64>> {
+    if arrs.is_empty() {
+        return value_err("need at least one array to stack");
+    }
+    for a in arrs {
+        if a.shape() != arrs[0].shape() {
+            return value_err("all input arrays must have the same shape");
+        }
+    }
+    let ax = norm_axis(axis, arrs[0].ndim() + 1)?;
+    let expanded: Vec<ArrayViewD<'_, f64>> =
+        arrs.iter().map(|a| a.clone().insert_axis(Axis(ax))).collect();
+    Ok(ndarray::concatenate(Axis(ax), &expanded).unwrap())
+}

@@ -1,0 +1,302 @@
+//! `repr`/`str` of arrays, following NumPy's default print options (precision 8,
+//! `floatmode='maxprec'`, line width 75, summarization above 1000 elements with 3 edge
+//! items). Mirrors numpy/core/arrayprint.py (`FloatingFormat`, `_formatArray`).
+
+use super::core::{shape_tuple, DType};
+use ndarray::{ArrayViewD, Axis};
+
+const PRECISION: usize = 8;
+const LINEWIDTH: usize = 75;
+const THRESHOLD: usize = 1000;
+const EDGEITEMS: usize = 3;
+
+enum Fmt {
+    Bool { zero_d: bool },
+    Int { width: usize },
+    Pos { pad_left: usize, pad_right: usize },
+    Exp { pad_left: usize, precision: usize, exp_size: usize },
+}
+
+fn trim_zeros(s: &str) -> String {
+    if s.contains('.') {
+        s.trim_end_matches('0').to_owned()
+    } else {
+        s.to_owned()
+    }
+}
+
+/// Positional digits of |x|: shortest round-trip, at most PRECISION fractional digits.
+fn pos_digits(x: f64) -> (String, String) {
+    let mut s = format!("{}", x.abs());
+    let frac_len = s.split_once('.').map_or(0, |(_, f)| f.len());
+    if frac_len > PRECISION {
+        s = trim_zeros(&format!("{:.*}", PRECISION, x.abs()));
+    }
+    let (i, f) = match s.split_once('.') {
+        Some((i, f)) => (i.to_owned(), f.to_owned()),
+        None => (s, String::new()),
+    };
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    (format!("{sign}{i}"), f)
+}
+
+/// Scientific digits of |x|: (int part with sign, frac part, exponent).
+fn exp_digits(x: f64) -> (String, String, i32) {
+    let mut s = format!("{:e}", x.abs());
+    let (m, _) = s.split_once('e').unwrap();
+    let frac_len = m.split_once('.').map_or(0, |(_, f)| f.len());
+    if frac_len > PRECISION {
+        s = format!("{:.*e}", PRECISION, x.abs());
+        let (m, e) = s.split_once('e').unwrap();
+        s = format!("{}e{}", trim_zeros(m).trim_end_matches('.'), e);
+    }
+    let (m, e) = s.split_once('e').unwrap();
+    let exp: i32 = e.parse().unwrap();
+    let (i, f) = match m.split_once('.') {
+        Some((i, f)) => (i.to_owned(), f.to_owned()),
+        None => (m.to_owned(), String::new()),
+    };
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    (format!("{sign}{i}"), f, exp)
+}
+
+fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
+    match dtype {
+        DType::Bool => Fmt::Bool { zero_d },
+        DType::Int64 => {
+            let width = data.iter().map(|&x| format!("{}", x as i64).len()).max().unwrap_or(1);
+            Fmt::Int { width }
+        }
+        DType::Float64 => {
+            let finite: Vec<f64> = data.iter().copied().filter(|x| x.is_finite()).collect();
+            let nonzero: Vec<f64> = finite.iter().map(|x| x.abs()).filter(|&x| x != 0.0).collect();
+            let mut exp = false;
+            if !nonzero.is_empty() {
+                let max = nonzero.iter().cloned().fold(f64::MIN, f64::max);
+                let min = nonzero.iter().cloned().fold(f64::MAX, f64::min);
+                if max >= 1e8 || min < 0.0001 || max / min > 1000.0 {
+                    exp = true;
+                }
+            }
+            let has_nonfinite = finite.len() != data.len();
+            let neginf = data.iter().any(|&x| x == f64::NEG_INFINITY);
+            if exp {
+                let parts: Vec<_> = finite.iter().map(|&x| exp_digits(x)).collect();
+                let pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
+                let precision = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
+                let exp_size = parts
+                    .iter()
+                    .map(|p| format!("{:02}", p.2.abs()).len())
+                    .max()
+                    .unwrap_or(2);
+                let mut pad_left = pad_left;
+                if has_nonfinite {
+                    let pad_right = exp_size + 2 + precision;
+                    let offset = pad_right + 1;
+                    pad_left = pad_left
+                        .max(3usize.saturating_sub(offset))
+                        .max((3 + neginf as usize).saturating_sub(offset));
+                }
+                Fmt::Exp { pad_left, precision, exp_size }
+            } else {
+                let parts: Vec<_> = finite.iter().map(|&x| pos_digits(x)).collect();
+                let mut pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
+                let pad_right = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
+                if has_nonfinite {
+                    let offset = pad_right + 1;
+                    pad_left = pad_left
+                        .max(3usize.saturating_sub(offset))
+                        .max((3 + neginf as usize).saturating_sub(offset));
+                }
+                Fmt::Pos { pad_left, pad_right }
+            }
+        }
+    }
+}
+
+fn nonfinite(x: f64, width: usize) -> String {
+    let s = if x.is_nan() {
+        "nan"
+    } else if x > 0.0 {
+        "inf"
+    } else {
+        "-inf"
+    };
+    format!("{s:>width$}")
+}
+
+fn fmt_elem(x: f64, f: &Fmt) -> String {
+    match f {
+        Fmt::Bool { zero_d } => {
+            if x != 0.0 {
+                if *zero_d { "True".into() } else { " True".into() }
+            } else {
+                "False".into()
+            }
+        }
+        Fmt::Int { width } => format!("{:>width$}", x as i64, width = *width),
+        Fmt::Pos { pad_left, pad_right } => {
+            if !x.is_finite() {
+                return nonfinite(x, pad_left + pad_right + 1);
+            }
+            let (i, fr) = pos_digits(x);
+            format!("{:>pl$}.{:<pr$}", i, fr, pl = *pad_left, pr = *pad_right)
+        }
+        Fmt::Exp { pad_left, precision, exp_size } => {
+            if !x.is_finite() {
+                return nonfinite(x, pad_left + 1 + precision + exp_size + 2);
+            }
+            let (i, fr, e) = exp_digits(x);
+            let sign = if e < 0 { '-' } else { '+' };
+            format!(
+                "{:>pl$}.{:0<pr$}e{}{:0>es$}",
+                i,
+                fr,
+                sign,
+                e.abs(),
+                pl = *pad_left,
+                pr = *precision,
+                es = *exp_size
+            )
+        }
+    }
+}
+
+/// Elements shown when summarizing (the edge items along every long axis).
+fn leading_trailing(a: &ArrayViewD<'_, f64>, summarize: bool, out: &mut Vec<f64>) {
+    if !summarize {
+        out.extend(a.iter().copied());
+        return;
+    }
+    if a.ndim() == 0 {
+        out.push(*a.iter().next().unwrap());
+        return;
+    }
+    let n = a.shape()[0];
+    let idx: Vec<usize> = if n > 2 * EDGEITEMS {
+        (0..EDGEITEMS).chain(n - EDGEITEMS..n).collect()
+    } else {
+        (0..n).collect()
+    };
+    for i in idx {
+        leading_trailing(&a.index_axis(Axis(0), i), summarize, out);
+    }
+}
+
+fn extend_line(s: &mut String, line: &mut String, word: &str, width: usize, prefix: &str) {
+    let mut needs_wrap = line.len() + word.len() > width;
+    if line.len() <= prefix.len() {
+        needs_wrap = false;
+    }
+    if needs_wrap {
+        s.push_str(line.trim_end());
+        s.push('\n');
+        *line = prefix.to_owned();
+    }
+    line.push_str(word);
+}
+
+fn recurse(
+    a: &ArrayViewD<'_, f64>,
+    f: &Fmt,
+    hanging: &str,
+    width: usize,
+    sep: &str,
+    summarize: bool,
+) -> String {
+    if a.ndim() == 0 {
+        return fmt_elem(*a.iter().next().unwrap(), f);
+    }
+    let next_hanging = format!("{hanging} ");
+    let next_width = width - 1;
+    let n = a.shape()[0];
+    let show_summary = summarize && 2 * EDGEITEMS < n;
+    let (leading, trailing) = if show_summary { (EDGEITEMS, EDGEITEMS) } else { (0, n) };
+    let mut s = String::new();
+    let sub = |i: usize| a.index_axis(Axis(0), i);
+    if a.ndim() == 1 {
+        let elem_width = width - sep.trim_end().len().max(1);
+        let mut line = hanging.to_owned();
+        for i in 0..leading {
+            let w = recurse(&sub(i), f, &next_hanging, next_width, sep, summarize);
+            extend_line(&mut s, &mut line, &w, elem_width, hanging);
+            line.push_str(sep);
+        }
+        if show_summary {
+            extend_line(&mut s, &mut line, "...", elem_width, hanging);
+            line.push_str(sep);
+        }
+        for i in (2..=trailing).rev() {
+            let w = recurse(&sub(n - i), f, &next_hanging, next_width, sep, summarize);
+            extend_line(&mut s, &mut line, &w, elem_width, hanging);
+            line.push_str(sep);
+        }
+        if n > 0 {
+            let w = recurse(&sub(n - 1), f, &next_hanging, next_width, sep, summarize);
+            extend_line(&mut s, &mut line, &w, elem_width, hanging);
+        }
+        s.push_str(&line);
+    } else {
+        let line_sep = format!("{}{}", sep.trim_end(), "\n".repeat(a.ndim() - 1));
+        for i in 0..leading {
+            let nested = recurse(&sub(i), f, &next_hanging, next_width, sep, summarize);
+            s.push_str(hanging);
+            s.push_str(&nested);
+            s.push_str(&line_sep);
+        }
+        if show_summary {
+            s.push_str(hanging);
+            s.push_str("...");
+            s.push_str(&line_sep);
+        }
+        for i in (2..=trailing).rev() {
+            let nested = recurse(&sub(n - i), f, &next_hanging, next_width, sep, summarize);
+            s.push_str(hanging);
+            s.push_str(&nested);
+            s.push_str(&line_sep);
+        }
+        if n > 0 {
+            let nested = recurse(&sub(n - 1), f, &next_hanging, next_width, sep, summarize);
+            s.push_str(hanging);
+            s.push_str(&nested);
+        }
+    }
+    format!("[{}]", &s[hanging.len().min(s.len())..])
+}
+
+fn array2string(a: &ArrayViewD<'_, f64>, dtype: DType, sep: &str, prefix: &str, suffix: &str) -> String {
+    let summarize = a.len() > THRESHOLD;
+    let mut data = Vec::new();
+    leading_trailing(a, summarize, &mut data);
+    let f = build_fmt(&data, dtype, a.ndim() == 0);
+    if a.ndim() == 0 {
+        return fmt_elem(data[0], &f);
+    }
+    let hanging = " ".repeat(prefix.len() + 1);
+    recurse(a, &f, &hanging, LINEWIDTH - suffix.len(), sep, summarize)
+}
+
+pub fn repr(a: &ArrayViewD<'_, f64>, dtype: DType) -> String {
+    if a.is_empty() && a.ndim() > 0 {
+        if a.ndim() == 1 {
+            return format!("array([], dtype={})", dtype.name());
+        }
+        return format!("array([], shape={}, dtype={})", shape_tuple(a.shape()), dtype.name());
+    }
+    format!("array({})", array2string(a, dtype, ", ", "array(", ")"))
+}
+
+/// `str(a)`; for 0-d arrays the caller prints the scalar instead.
+pub fn str(a: &ArrayViewD<'_, f64>, dtype: DType) -> String {
+    if a.is_empty() && a.ndim() > 0 {
+        let mut s = String::new();
+        for _ in 0..a.ndim() {
+            s.push('[');
+        }
+        for _ in 0..a.ndim() {
+            s.push(']');
+        }
+        return s;
+    }
+    array2string(a, dtype, " ", "", "")
+}

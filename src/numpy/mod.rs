@@ -1,0 +1,22 @@
+//! The native ndarray-backed `numpy` for the embedded interpreter.
+//!
+//! `_numpy_native` (native.rs) holds the `ndarray` type and the functions; the Python
+//! package `numpy` (stdlib-shims/numpy) re-exports it and adds constants and the few
+//! helpers that are simpler in Python.
+use rustpython_vm::InterpreterBuilder;
+
+pub mod core;
+pub mod format;
+mod native;
+
+/// Python shims for numpy, installed before the `tangent` shim.
+pub const SHIMS: &[(&str, &str)] = &[
+    ("numpy", include_str!("../../stdlib-shims/numpy/__init__.py")),
+    ("numpy.linalg", include_str!("../../stdlib-shims/numpy/linalg.py")),
+];
+
+/// Adds the native array module(s) to the interpreter.
+pub fn register(builder: InterpreterBuilder) -> InterpreterBuilder {
+    let def = native::_numpy_native::module_def(&builder.ctx);
+    builder.add_native_module(def)
+}

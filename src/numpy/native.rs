@@ -1,0 +1,2352 @@
+//! `_numpy_native`: the `ndarray` type and NumPy's functions, implemented over
+//! `ndarray::ArrayD<f64>` (see `core.rs` for the storage model).
+//!
+//! Differences from NumPy worth knowing (all deliberate for now):
+//! - Indexing, `.T`, `reshape`, `ravel`, `transpose`, `squeeze`, `expand_dims` and
+//!   `broadcast_to` return copies where NumPy returns views: writing through the
+//!   result does not change the original array.
+//! - Scalars come back as Python `float`/`int`/`bool` where NumPy returns NumPy scalars
+//!   (`a[0]`, full reductions, `np.exp(2.0)`).
+//! - `float32`/`int32` names map to float64/int64.
+
+#[rustpython_vm::pymodule]
+pub mod _numpy_native {
+    use crate::numpy::core::{self, DType, IndexItem, NpErr, Reduce};
+    use crate::numpy::format;
+    use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn};
+    use num_traits::ToPrimitive;
+    use rustpython_vm::{
+        builtins::{PyFloat, PyInt, PyList, PySlice, PyStrRef, PyTuple, PyTupleRef, PyType, PyStr},
+        common::lock::PyRwLock,
+        function::{Either, OptionalArg, PosArgs, PyComparisonValue},
+        protocol::{PyMappingMethods, PyNumberMethods},
+        types::{AsMapping, AsNumber, Comparable, Constructor, Hashable, Iterable, PyComparisonOp, Representable},
+        atomic_func, pyclass, AsObject, FromArgs, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
+    };
+
+    // ------------------------------------------------------------------ the array type
+
+    #[pyattr]
+    #[pyclass(module = "numpy", name = "ndarray", unhashable = true)]
+    #[derive(Debug, PyPayload)]
+    pub struct PyNdArray {
+        data: PyRwLock<ArrayD<f64>>,
+        dtype: DType,
+    }
+
+    impl PyNdArray {
+        pub fn new(data: ArrayD<f64>, dtype: DType) -> Self {
+            PyNdArray { data: PyRwLock::new(data), dtype }
+        }
+        fn shape_vec(&self) -> Vec<usize> {
+            self.data.read().shape().to_vec()
+        }
+    }
+
+    fn new_arr(data: ArrayD<f64>, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
+        PyNdArray::new(data, dtype).into_pyobject(vm)
+    }
+
+    fn py_scalar(x: f64, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
+        match dtype {
+            DType::Float64 => vm.ctx.new_float(x).into(),
+            DType::Int64 => vm.ctx.new_int(x as i64).into(),
+            DType::Bool => vm.ctx.new_bool(x != 0.0).into(),
+        }
+    }
+
+    /// A 0-d result becomes a Python scalar, anything else an ndarray.
+    fn arr_or_scalar(data: ArrayD<f64>, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
+        if data.ndim() == 0 {
+            py_scalar(*data.iter().next().unwrap(), dtype, vm)
+        } else {
+            new_arr(data, dtype, vm)
+        }
+    }
+
+    fn np_err(e: NpErr, vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseExceptionRef {
+        match e {
+            NpErr::Value(m) => vm.new_value_error(m),
+            NpErr::Index(m) => vm.new_index_error(m),
+            NpErr::Type(m) => vm.new_type_error(m),
+        }
+    }
+
+    trait OrPyErr<T> {
+        fn py(self, vm: &VirtualMachine) -> PyResult<T>;
+    }
+    impl<T> OrPyErr<T> for core::NpResult<T> {
+        fn py(self, vm: &VirtualMachine) -> PyResult<T> {
+            self.map_err(|e| np_err(e, vm))
+        }
+    }
+
+    // ------------------------------------------------------------------ conversions
+
+    /// A Python bool/int/float (or subclass) as a value and its dtype.
+    #[inline]
+    fn scalar_of(obj: &PyObject, vm: &VirtualMachine) -> Option<(f64, DType)> {
+        if let Some(f) = obj.downcast_ref::<PyFloat>() {
+            return Some((f.to_f64(), DType::Float64));
+        }
+        if let Some(i) = obj.downcast_ref::<PyInt>() {
+            let dt = if obj.class().is(vm.ctx.types.bool_type) { DType::Bool } else { DType::Int64 };
+            return Some((i.as_bigint().to_f64().unwrap_or(f64::NAN), dt));
+        }
+        None
+    }
+
+    fn seq_items(obj: &PyObject) -> Option<Vec<PyObjectRef>> {
+        if let Some(l) = obj.downcast_ref::<PyList>() {
+            return Some(l.borrow_vec().to_vec());
+        }
+        if let Some(t) = obj.downcast_ref::<PyTuple>() {
+            return Some(t.as_slice().to_vec());
+        }
+        None
+    }
+
+    fn inhomogeneous(shape: &[usize], depth: usize, vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseExceptionRef {
+        vm.new_value_error(format!(
+            "setting an array element with a sequence. The requested array has an inhomogeneous shape after {} dimensions. The detected shape was {} + inhomogeneous part.",
+            depth,
+            core::shape_tuple(&shape[..depth])
+        ))
+    }
+
+    fn fill_nested(
+        obj: &PyObject,
+        depth: usize,
+        shape: &[usize],
+        data: &mut Vec<f64>,
+        dt: &mut DType,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        if let Some((v, d)) = scalar_of(obj, vm) {
+            if depth != shape.len() {
+                return Err(inhomogeneous(shape, depth, vm));
+            }
+            data.push(v);
+            *dt = (*dt).max(d);
+            return Ok(());
+        }
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            let g = a.data.read();
+            if g.shape() != &shape[depth..] {
+                return Err(inhomogeneous(shape, depth, vm));
+            }
+            data.extend(g.iter().copied());
+            *dt = (*dt).max(a.dtype);
+            return Ok(());
+        }
+        if let Some(items) = seq_items(obj) {
+            if depth == shape.len() || items.len() != shape[depth] {
+                return Err(inhomogeneous(shape, depth.min(shape.len()), vm));
+            }
+            for it in &items {
+                fill_nested(it, depth + 1, shape, data, dt, vm)?;
+            }
+            return Ok(());
+        }
+        if depth != shape.len() {
+            return Err(inhomogeneous(shape, depth, vm));
+        }
+        // Other objects: anything float() accepts.
+        let f = obj.try_float(vm).map_err(|_| {
+            vm.new_type_error(format!(
+                "float() argument must be a string or a real number, not '{}'",
+                obj.class().name()
+            ))
+        })?;
+        data.push(f.to_f64());
+        *dt = (*dt).max(DType::Float64);
+        Ok(())
+    }
+
+    /// Any array-like (ndarray, scalar, nested lists/tuples) as an owned array.
+    fn to_array(obj: &PyObject, vm: &VirtualMachine) -> PyResult<(ArrayD<f64>, DType)> {
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            return Ok((a.data.read().clone(), a.dtype));
+        }
+        if let Some((v, d)) = scalar_of(obj, vm) {
+            return Ok((ArrayD::from_elem(IxDyn(&[]), v), d));
+        }
+        let mut shape = Vec::new();
+        let mut cur = obj.to_owned();
+        loop {
+            if let Some(items) = seq_items(&cur) {
+                shape.push(items.len());
+                if items.is_empty() {
+                    break;
+                }
+                cur = items[0].clone();
+            } else if let Some(a) = cur.downcast_ref::<PyNdArray>() {
+                shape.extend(a.shape_vec());
+                break;
+            } else {
+                break;
+            }
+        }
+        let n: usize = shape.iter().product();
+        let mut data = Vec::with_capacity(n);
+        let mut dt = if n == 0 { DType::Float64 } else { DType::Bool };
+        fill_nested(obj, 0, &shape, &mut data, &mut dt, vm)?;
+        Ok((ArrayD::from_shape_vec(IxDyn(&shape), data).unwrap(), dt))
+    }
+
+    /// Runs `f` on a borrowed view of any array-like.
+    fn with_arr<R>(
+        obj: &PyObject,
+        vm: &VirtualMachine,
+        f: impl FnOnce(ArrayViewD<'_, f64>, DType) -> PyResult<R>,
+    ) -> PyResult<R> {
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            let g = a.data.read();
+            return f(g.view(), a.dtype);
+        }
+        let (arr, dt) = to_array(obj, vm)?;
+        f(arr.view(), dt)
+    }
+
+    fn parse_dtype(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Option<DType>> {
+        if vm.is_none(obj) {
+            return Ok(None);
+        }
+        if let Some(d) = obj.downcast_ref::<PyDType>() {
+            return Ok(Some(d.dt));
+        }
+        if obj.is(vm.ctx.types.float_type) {
+            return Ok(Some(DType::Float64));
+        }
+        if obj.is(vm.ctx.types.int_type) {
+            return Ok(Some(DType::Int64));
+        }
+        if obj.is(vm.ctx.types.bool_type) {
+            return Ok(Some(DType::Bool));
+        }
+        if let Some(s) = obj.downcast_ref::<PyStr>() {
+            if let Some(d) = DType::from_name(&s.to_string_lossy()) {
+                return Ok(Some(d));
+            }
+            return Err(vm.new_type_error(format!("data type '{}' not understood", s.to_string_lossy())));
+        }
+        // classes carrying a dtype name, e.g. shim-defined scalar types
+        if let Ok(name) = obj.get_attr("__name__", vm) {
+            if let Some(s) = name.downcast_ref::<PyStr>() {
+                if let Some(d) = DType::from_name(&s.to_string_lossy()) {
+                    return Ok(Some(d));
+                }
+            }
+        }
+        Err(vm.new_type_error(format!("data type {} not understood", obj.repr(vm)?.to_string_lossy())))
+    }
+
+    fn opt_dtype(arg: &OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<Option<DType>> {
+        match arg {
+            OptionalArg::Present(o) => parse_dtype(o, vm),
+            OptionalArg::Missing => Ok(None),
+        }
+    }
+
+    fn to_isize(obj: &PyObject, vm: &VirtualMachine) -> PyResult<isize> {
+        if let Some(i) = obj.downcast_ref::<PyInt>() {
+            return i.try_to_primitive::<isize>(vm);
+        }
+        if obj.downcast_ref::<PyFloat>().is_some() {
+            return Err(vm.new_type_error("'float' object cannot be interpreted as an integer"));
+        }
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            let g = a.data.read();
+            if g.len() == 1 && a.dtype != DType::Float64 {
+                return Ok(*g.iter().next().unwrap() as isize);
+            }
+        }
+        obj.try_index(vm)?.try_to_primitive::<isize>(vm)
+    }
+
+    /// A shape argument: an int or a sequence of ints (may contain -1 for reshape).
+    fn parse_shape_req(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<isize>> {
+        if let Some(items) = seq_items(obj) {
+            return items.iter().map(|o| to_isize(o, vm)).collect();
+        }
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            if a.dtype != DType::Float64 {
+                return Ok(a.data.read().iter().map(|&x| x as isize).collect());
+            }
+        }
+        Ok(vec![to_isize(obj, vm)?])
+    }
+
+    fn parse_shape(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<usize>> {
+        let req = parse_shape_req(obj, vm)?;
+        req.iter()
+            .map(|&d| {
+                if d < 0 {
+                    Err(vm.new_value_error("negative dimensions are not allowed"))
+                } else {
+                    Ok(d as usize)
+                }
+            })
+            .collect()
+    }
+
+    /// `axis=`: None, an int or a tuple of ints, normalized.
+    fn parse_axes(obj: Option<&PyObject>, ndim: usize, vm: &VirtualMachine) -> PyResult<Option<Vec<usize>>> {
+        let obj = match obj {
+            None => return Ok(None),
+            Some(o) if vm.is_none(o) => return Ok(None),
+            Some(o) => o,
+        };
+        let req: Vec<isize> = match seq_items(obj) {
+            Some(items) => items.iter().map(|o| to_isize(o, vm)).collect::<PyResult<_>>()?,
+            None => vec![to_isize(obj, vm)?],
+        };
+        Ok(Some(core::norm_axes(&req, ndim).map_err(|e| axis_err(e, vm))?))
+    }
+
+    /// NumPy raises AxisError (a ValueError and IndexError subclass); we use ValueError...
+    /// but IndexError is also common in user code, so keep NumPy's message with IndexError
+    /// semantics only when catching `IndexError`. Here: ValueError-compatible AxisError.
+    fn axis_err(e: NpErr, vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseExceptionRef {
+        match e {
+            NpErr::Index(m) => {
+                // AxisError is defined by the shim (subclass of ValueError and IndexError).
+                if let Ok(np) = vm.import("numpy", 0) {
+                    if let Ok(cls) = np.get_attr("AxisError", vm) {
+                        if let Ok(cls) = cls.downcast::<PyType>() {
+                            return vm.new_exception_msg(cls, m.into());
+                        }
+                    }
+                }
+                vm.new_value_error(m)
+            }
+            other => np_err(other, vm),
+        }
+    }
+
+    fn one_axis(obj: &PyObject, ndim: usize, vm: &VirtualMachine) -> PyResult<usize> {
+        let a = to_isize(obj, vm)?;
+        core::norm_axis(a, ndim).map_err(|e| axis_err(e, vm))
+    }
+
+    // ------------------------------------------------------------------ binary operations
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Op {
+        Add,
+        Sub,
+        Mul,
+        Div,
+        FloorDiv,
+        Mod,
+        Pow,
+        Max,
+        Min,
+        Atan2,
+        Hypot,
+        Lt,
+        Le,
+        Gt,
+        Ge,
+        Eq,
+        Ne,
+        And,
+        Or,
+        Xor,
+    }
+
+    impl Op {
+        fn is_cmp(self) -> bool {
+            matches!(self, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne)
+        }
+        fn result_dtype(self, a: DType, b: DType) -> DType {
+            let p = a.promote(b);
+            match self {
+                Op::Div | Op::Atan2 | Op::Hypot => DType::Float64,
+                _ if self.is_cmp() => DType::Bool,
+                Op::Sub | Op::FloorDiv | Op::Mod | Op::Pow if p == DType::Bool => DType::Int64,
+                _ => p,
+            }
+        }
+        fn ufunc(self) -> &'static str {
+            match self {
+                Op::Add => "add",
+                Op::Sub => "subtract",
+                Op::Mul => "multiply",
+                Op::Div => "divide",
+                Op::FloorDiv => "floor_divide",
+                Op::Mod => "remainder",
+                Op::Pow => "power",
+                _ => "ufunc",
+            }
+        }
+    }
+
+    /// Expands `$body` once per operator with `$f` bound to a monomorphic kernel.
+    macro_rules! with_op {
+        ($op:expr, $f:ident => $body:expr) => {
+            match $op {
+                Op::Add => { let $f = |x: f64, y: f64| x + y; $body }
+                Op::Sub => { let $f = |x: f64, y: f64| x - y; $body }
+                Op::Mul => { let $f = |x: f64, y: f64| x * y; $body }
+                Op::Div => { let $f = |x: f64, y: f64| x / y; $body }
+                Op::FloorDiv => { let $f = core::floordiv; $body }
+                Op::Mod => { let $f = core::fmod_py; $body }
+                Op::Pow => { let $f = |x: f64, y: f64| x.powf(y); $body }
+                Op::Max => { let $f = core::np_max; $body }
+                Op::Min => { let $f = core::np_min; $body }
+                Op::Atan2 => { let $f = |x: f64, y: f64| x.atan2(y); $body }
+                Op::Hypot => { let $f = |x: f64, y: f64| x.hypot(y); $body }
+                Op::Lt => { let $f = |x: f64, y: f64| (x < y) as u8 as f64; $body }
+                Op::Le => { let $f = |x: f64, y: f64| (x <= y) as u8 as f64; $body }
+                Op::Gt => { let $f = |x: f64, y: f64| (x > y) as u8 as f64; $body }
+                Op::Ge => { let $f = |x: f64, y: f64| (x >= y) as u8 as f64; $body }
+                Op::Eq => { let $f = |x: f64, y: f64| (x == y) as u8 as f64; $body }
+                Op::Ne => { let $f = |x: f64, y: f64| (x != y) as u8 as f64; $body }
+                Op::And => { let $f = |x: f64, y: f64| ((x as i64) & (y as i64)) as f64; $body }
+                Op::Or => { let $f = |x: f64, y: f64| ((x as i64) | (y as i64)) as f64; $body }
+                Op::Xor => { let $f = |x: f64, y: f64| ((x as i64) ^ (y as i64)) as f64; $body }
+            }
+        };
+    }
+
+    enum Src {
+        Arr(PyRef<PyNdArray>),
+        Own(ArrayD<f64>, DType),
+        Sc(f64, DType),
+    }
+
+    impl Src {
+        fn dtype(&self) -> DType {
+            match self {
+                Src::Arr(a) => a.dtype,
+                Src::Own(_, d) | Src::Sc(_, d) => *d,
+            }
+        }
+    }
+
+    /// Operand conversion for operators: `None` if the object is not array-like.
+    fn to_src(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Option<Src>> {
+        if let Some((v, d)) = scalar_of(obj, vm) {
+            return Ok(Some(Src::Sc(v, d)));
+        }
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            return Ok(Some(Src::Arr(a.to_owned())));
+        }
+        if obj.downcast_ref::<PyList>().is_some() || obj.downcast_ref::<PyTuple>().is_some() {
+            let (a, d) = to_array(obj, vm)?;
+            return Ok(Some(Src::Own(a, d)));
+        }
+        Ok(None)
+    }
+
+    fn src_arg(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Src> {
+        match to_src(obj, vm)? {
+            Some(s) => Ok(s),
+            None => {
+                let (a, d) = to_array(obj, vm)?;
+                Ok(Src::Own(a, d))
+            }
+        }
+    }
+
+    enum Val<'a> {
+        S(f64),
+        A(ArrayViewD<'a, f64>),
+    }
+
+    enum Out {
+        S(f64),
+        A(ArrayD<f64>),
+    }
+
+    fn compute(op: Op, a: Val<'_>, b: Val<'_>) -> core::NpResult<Out> {
+        with_op!(op, f => {
+            Ok(match (a, b) {
+                (Val::S(x), Val::S(y)) => Out::S(f(x, y)),
+                (Val::A(x), Val::S(y)) => Out::A(core::map_scalar_right(x, y, f)),
+                (Val::S(x), Val::A(y)) => Out::A(core::map_scalar_left(x, y, f)),
+                (Val::A(x), Val::A(y)) => Out::A(core::zip_with(x, y, f)?),
+            })
+        })
+    }
+
+    fn check_int_pow(b: &Src, rd: DType, vm: &VirtualMachine) -> PyResult<()> {
+        if rd != DType::Int64 {
+            return Ok(());
+        }
+        let neg = match b {
+            Src::Sc(v, _) => *v < 0.0,
+            Src::Own(a, _) => a.iter().any(|&x| x < 0.0),
+            Src::Arr(a) => a.data.read().iter().any(|&x| x < 0.0),
+        };
+        if neg {
+            return Err(vm.new_value_error("Integers to negative integer powers are not allowed."));
+        }
+        Ok(())
+    }
+
+    fn fix_result(out: &mut Out, op: Op, rd: DType) {
+        if rd == DType::Float64 || op.is_cmp() {
+            return;
+        }
+        let fix = |v: f64| if v.is_finite() { rd.cast(v) } else { 0.0 };
+        match out {
+            Out::S(v) => *v = fix(*v),
+            Out::A(a) => a.mapv_inplace(fix),
+        }
+    }
+
+    fn binop_src(op: Op, a: &Src, b: &Src, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let rd = op.result_dtype(a.dtype(), b.dtype());
+        if op == Op::Pow {
+            check_int_pow(b, rd, vm)?;
+        }
+        let ga;
+        let va = match a {
+            Src::Arr(r) => {
+                ga = r.data.read();
+                Val::A(ga.view())
+            }
+            Src::Own(x, _) => Val::A(x.view()),
+            Src::Sc(s, _) => Val::S(*s),
+        };
+        let gb;
+        let vb = match b {
+            Src::Arr(r) => {
+                gb = r.data.read();
+                Val::A(gb.view())
+            }
+            Src::Own(x, _) => Val::A(x.view()),
+            Src::Sc(s, _) => Val::S(*s),
+        };
+        let mut out = compute(op, va, vb).py(vm)?;
+        fix_result(&mut out, op, rd);
+        Ok(match out {
+            Out::S(v) => py_scalar(v, rd, vm),
+            Out::A(arr) => new_arr(arr, rd, vm),
+        })
+    }
+
+    /// Operator slot: NotImplemented unless both sides are array-like.
+    fn bin_slot(a: &PyObject, b: &PyObject, op: Op, vm: &VirtualMachine) -> PyResult {
+        let (Some(sa), Some(sb)) = (to_src(a, vm)?, to_src(b, vm)?) else {
+            return Ok(vm.ctx.not_implemented());
+        };
+        binop_src(op, &sa, &sb, vm)
+    }
+
+    /// Function form (`np.maximum(a, b)`): any array-likes; scalars in, scalar out.
+    fn bin_fn(a: &PyObject, b: &PyObject, op: Op, vm: &VirtualMachine) -> PyResult {
+        let sa = src_arg(a, vm)?;
+        let sb = src_arg(b, vm)?;
+        binop_src(op, &sa, &sb, vm)
+    }
+
+    fn inplace_slot(a: &PyObject, b: &PyObject, op: Op, vm: &VirtualMachine) -> PyResult {
+        let Some(zelf) = a.downcast_ref::<PyNdArray>() else {
+            return Ok(vm.ctx.not_implemented());
+        };
+        let sb = match b.downcast_ref::<PyNdArray>() {
+            Some(bb) if bb.is(zelf) => Src::Own(bb.data.read().clone(), bb.dtype),
+            _ => match to_src(b, vm)? {
+                Some(s) => s,
+                None => return Ok(vm.ctx.not_implemented()),
+            },
+        };
+        let rd = op.result_dtype(zelf.dtype, sb.dtype());
+        if rd > zelf.dtype || (rd != zelf.dtype && !op.is_cmp() && zelf.dtype == DType::Bool) {
+            return Err(vm.new_type_error(format!(
+                "Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
+                op.ufunc(),
+                rd.name(),
+                zelf.dtype.name()
+            )));
+        }
+        if op == Op::Pow {
+            check_int_pow(&sb, rd, vm)?;
+        }
+        let dt = zelf.dtype;
+        {
+            let mut g = zelf.data.write();
+            with_op!(op, f => {
+                match &sb {
+                    Src::Sc(y, _) => {
+                        let y = *y;
+                        g.mapv_inplace(|x| f(x, y));
+                    }
+                    Src::Own(bv, _) => inplace_arr(&mut g, bv.view(), f, vm)?,
+                    Src::Arr(r) => {
+                        let gb = r.data.read();
+                        inplace_arr(&mut g, gb.view(), f, vm)?
+                    }
+                }
+            });
+            if dt != DType::Float64 {
+                g.mapv_inplace(|v| if v.is_finite() { dt.cast(v) } else { 0.0 });
+            }
+        }
+        Ok(a.to_owned())
+    }
+
+    fn inplace_arr(
+        g: &mut ArrayD<f64>,
+        b: ArrayViewD<'_, f64>,
+        f: impl Fn(f64, f64) -> f64,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        if g.shape() == b.shape() {
+            ndarray::Zip::from(&mut *g).and(&b).for_each(|x, &y| *x = f(*x, y));
+            return Ok(());
+        }
+        match b.broadcast(g.raw_dim()) {
+            Some(bv) => {
+                ndarray::Zip::from(&mut *g).and(&bv).for_each(|x, &y| *x = f(*x, y));
+                Ok(())
+            }
+            None => {
+                let full = core::broadcast_pair(g.shape(), b.shape());
+                Err(vm.new_value_error(match full {
+                    Some(s) => format!(
+                        "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
+                        core::shape_compact(g.shape()),
+                        core::shape_compact(&s)
+                    ),
+                    None => format!(
+                        "operands could not be broadcast together with shapes {} {} ",
+                        core::shape_compact(g.shape()),
+                        core::shape_compact(b.shape())
+                    ),
+                }))
+            }
+        }
+    }
+
+    fn matmul_objs(a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyResult {
+        let sa = src_arg(a, vm)?;
+        let sb = src_arg(b, vm)?;
+        let rd = sa.dtype().promote(sb.dtype());
+        let ga;
+        let (va, _oa);
+        match &sa {
+            Src::Arr(r) => {
+                ga = r.data.read();
+                va = ga.view();
+            }
+            Src::Own(x, _) => va = x.view(),
+            Src::Sc(s, d) => {
+                _oa = ArrayD::from_elem(IxDyn(&[]), *s);
+                let _ = d;
+                return Err(vm.new_value_error(
+                    "matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)",
+                ));
+            }
+        }
+        let gb;
+        let vb = match &sb {
+            Src::Arr(r) => {
+                gb = r.data.read();
+                gb.view()
+            }
+            Src::Own(x, _) => x.view(),
+            Src::Sc(..) => {
+                return Err(vm.new_value_error(
+                    "matmul: Input operand 1 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)",
+                ))
+            }
+        };
+        let out = core::matmul(va, vb).py(vm)?;
+        let rd = if rd == DType::Bool { DType::Bool } else { rd };
+        Ok(arr_or_scalar(out, rd, vm))
+    }
+
+    // ------------------------------------------------------------------ unary functions
+
+    /// Applies `f` elementwise; Python scalars in give a Python float out.
+    fn unary(x: &PyObject, out_dt: Option<DType>, f: impl Fn(f64) -> f64, vm: &VirtualMachine) -> PyResult {
+        if let Some((v, d)) = scalar_of(x, vm) {
+            let dt = out_dt.unwrap_or(DType::Float64);
+            let _ = d;
+            return Ok(py_scalar(f(v), dt, vm));
+        }
+        with_arr(x, vm, |v, d| {
+            let dt = out_dt.unwrap_or(DType::Float64);
+            let _ = d;
+            Ok(new_arr(core::map_unary(v, f), dt, vm))
+        })
+    }
+
+    /// Like `unary` but keeps int/bool dtypes (NumPy's abs/negative/square/sign...).
+    fn unary_keep(x: &PyObject, f: impl Fn(f64) -> f64, vm: &VirtualMachine) -> PyResult {
+        if let Some((v, d)) = scalar_of(x, vm) {
+            let dt = if d == DType::Bool { DType::Int64 } else { d };
+            return Ok(py_scalar(f(v), dt, vm));
+        }
+        with_arr(x, vm, |v, d| {
+            let dt = if d == DType::Bool { DType::Int64 } else { d };
+            Ok(new_arr(core::map_unary(v, f), dt, vm))
+        })
+    }
+
+    fn ufunc_kernel(name: &str) -> Option<fn(f64) -> f64> {
+        Some(match name {
+            "exp" => f64::exp,
+            "exp2" => f64::exp2,
+            "log" => f64::ln,
+            "log2" => f64::log2,
+            "log10" => f64::log10,
+            "sin" => f64::sin,
+            "cos" => f64::cos,
+            "tan" => f64::tan,
+            "tanh" => f64::tanh,
+            "sinh" => f64::sinh,
+            "cosh" => f64::cosh,
+            "sqrt" => f64::sqrt,
+            "cbrt" => f64::cbrt,
+            "log1p" => f64::ln_1p,
+            "expm1" => f64::exp_m1,
+            "arcsin" => f64::asin,
+            "arccos" => f64::acos,
+            "arctan" => f64::atan,
+            "arcsinh" => f64::asinh,
+            "arccosh" => f64::acosh,
+            "arctanh" => f64::atanh,
+            "floor" => f64::floor,
+            "ceil" => f64::ceil,
+            "trunc" => f64::trunc,
+            "rint" => f64::round_ties_even,
+            "reciprocal" => |x| 1.0 / x,
+            "deg2rad" => f64::to_radians,
+            "rad2deg" => f64::to_degrees,
+            _ => return None,
+        })
+    }
+
+    #[pyfunction]
+    fn exp(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::exp, vm)
+    }
+    #[pyfunction]
+    fn log(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::ln, vm)
+    }
+    #[pyfunction]
+    fn sin(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::sin, vm)
+    }
+    #[pyfunction]
+    fn cos(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::cos, vm)
+    }
+    #[pyfunction]
+    fn tan(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::tan, vm)
+    }
+    #[pyfunction]
+    fn tanh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::tanh, vm)
+    }
+    #[pyfunction]
+    fn sqrt(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::sqrt, vm)
+    }
+    #[pyfunction]
+    fn log1p(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::ln_1p, vm)
+    }
+    #[pyfunction]
+    fn expm1(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::exp_m1, vm)
+    }
+    #[pyfunction]
+    fn arcsin(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::asin, vm)
+    }
+    #[pyfunction]
+    fn arccos(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::acos, vm)
+    }
+    #[pyfunction]
+    fn arctan(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::atan, vm)
+    }
+    #[pyfunction]
+    fn sinh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::sinh, vm)
+    }
+    #[pyfunction]
+    fn cosh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::cosh, vm)
+    }
+    #[pyfunction]
+    fn floor(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::floor, vm)
+    }
+    #[pyfunction]
+    fn ceil(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::ceil, vm)
+    }
+    /// Less common float ufuncs by name (`np.log2 = partial(_ufunc1, "log2")` in the shim).
+    #[pyfunction]
+    fn _ufunc1(name: PyStrRef, x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let f = ufunc_kernel(&name.to_string_lossy())
+            .ok_or_else(|| vm.new_value_error(format!("unknown ufunc {}", name.to_string_lossy())))?;
+        unary(&x, None, f, vm)
+    }
+    #[pyfunction]
+    fn isnan(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, Some(DType::Bool), |v| v.is_nan() as u8 as f64, vm)
+    }
+    #[pyfunction]
+    fn isfinite(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, Some(DType::Bool), |v| v.is_finite() as u8 as f64, vm)
+    }
+    #[pyfunction]
+    fn isinf(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, Some(DType::Bool), |v| v.is_infinite() as u8 as f64, vm)
+    }
+    #[pyfunction]
+    fn logical_not(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, Some(DType::Bool), |v| (v == 0.0) as u8 as f64, vm)
+    }
+    #[pyfunction]
+    fn abs(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, f64::abs, vm)
+    }
+    #[pyfunction]
+    fn absolute(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, f64::abs, vm)
+    }
+    #[pyfunction]
+    fn sign(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, core::sign, vm)
+    }
+    #[pyfunction]
+    fn square(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, |v| v * v, vm)
+    }
+    #[pyfunction]
+    fn negative(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, |v| -v, vm)
+    }
+    #[pyfunction]
+    fn positive(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, |v| v, vm)
+    }
+
+    // binary functions
+    #[pyfunction]
+    fn add(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Add, vm)
+    }
+    #[pyfunction]
+    fn subtract(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Sub, vm)
+    }
+    #[pyfunction]
+    fn multiply(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Mul, vm)
+    }
+    #[pyfunction]
+    fn divide(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Div, vm)
+    }
+    #[pyfunction]
+    fn true_divide(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Div, vm)
+    }
+    #[pyfunction]
+    fn floor_divide(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::FloorDiv, vm)
+    }
+    #[pyfunction]
+    fn remainder(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Mod, vm)
+    }
+    #[pyfunction(name = "mod")]
+    fn mod_(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Mod, vm)
+    }
+    #[pyfunction]
+    fn power(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Pow, vm)
+    }
+    #[pyfunction]
+    fn maximum(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Max, vm)
+    }
+    #[pyfunction]
+    fn minimum(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Min, vm)
+    }
+    #[pyfunction]
+    fn arctan2(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Atan2, vm)
+    }
+    #[pyfunction]
+    fn hypot(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Hypot, vm)
+    }
+    #[pyfunction]
+    fn greater(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Gt, vm)
+    }
+    #[pyfunction]
+    fn greater_equal(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Ge, vm)
+    }
+    #[pyfunction]
+    fn less(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Lt, vm)
+    }
+    #[pyfunction]
+    fn less_equal(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Le, vm)
+    }
+    #[pyfunction]
+    fn equal(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Eq, vm)
+    }
+    #[pyfunction]
+    fn not_equal(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Ne, vm)
+    }
+    #[pyfunction]
+    fn logical_and(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let r = bin_fn(&a, &b, Op::Mul, vm)?;
+        unary(&r, Some(DType::Bool), |v| (v != 0.0) as u8 as f64, vm)
+    }
+    #[pyfunction]
+    fn logical_or(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let a = unary(&a, Some(DType::Bool), |v| (v != 0.0) as u8 as f64, vm)?;
+        let b = unary(&b, Some(DType::Bool), |v| (v != 0.0) as u8 as f64, vm)?;
+        bin_fn(&a, &b, Op::Or, vm)
+    }
+    #[pyfunction]
+    fn matmul(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        matmul_objs(&a, &b, vm)
+    }
+
+    #[pyfunction]
+    fn dot(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let sa = src_arg(&a, vm)?;
+        let sb = src_arg(&b, vm)?;
+        if matches!(sa, Src::Sc(..)) || matches!(sb, Src::Sc(..)) {
+            return binop_src(Op::Mul, &sa, &sb, vm);
+        }
+        let rd = sa.dtype().promote(sb.dtype());
+        let (Src::Arr(_) | Src::Own(..)) = &sa else { unreachable!() };
+        let av = src_owned_view(&sa);
+        let bv = src_owned_view(&sb);
+        let ga = av.as_ref().map(|r| r.data.read());
+        let gb = bv.as_ref().map(|r| r.data.read());
+        let va = match (&sa, &ga) {
+            (Src::Own(x, _), _) => x.view(),
+            (_, Some(g)) => g.view(),
+            _ => unreachable!(),
+        };
+        let vb = match (&sb, &gb) {
+            (Src::Own(x, _), _) => x.view(),
+            (_, Some(g)) => g.view(),
+            _ => unreachable!(),
+        };
+        let out = core::dot(va, vb).py(vm)?;
+        Ok(arr_or_scalar(out, rd, vm))
+    }
+
+    fn src_owned_view(s: &Src) -> Option<PyRef<PyNdArray>> {
+        match s {
+            Src::Arr(r) => Some(r.clone()),
+            _ => None,
+        }
+    }
+
+    #[pyfunction]
+    fn outer(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let (x, dx) = to_array(&a, vm)?;
+        let (y, dy) = to_array(&b, vm)?;
+        let xs: Vec<f64> = x.iter().copied().collect();
+        let ys: Vec<f64> = y.iter().copied().collect();
+        let mut data = Vec::with_capacity(xs.len() * ys.len());
+        for &u in &xs {
+            for &v in &ys {
+                data.push(u * v);
+            }
+        }
+        let arr = ArrayD::from_shape_vec(IxDyn(&[xs.len(), ys.len()]), data).unwrap();
+        Ok(new_arr(arr, Op::Mul.result_dtype(dx, dy), vm))
+    }
+
+    #[pyfunction(name = "where")]
+    fn where_(cond: PyObjectRef, x: OptionalArg<PyObjectRef>, y: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        let (c, _) = to_array(&cond, vm)?;
+        let (OptionalArg::Present(x), OptionalArg::Present(y)) = (x, y) else {
+            // np.where(cond): tuple of index arrays (nonzero)
+            return nonzero(cond, vm);
+        };
+        let (xa, dx) = to_array(&x, vm)?;
+        let (ya, dy) = to_array(&y, vm)?;
+        let shape = core::broadcast_shapes(&[c.shape(), xa.shape(), ya.shape()]).py(vm)?;
+        let sh = IxDyn(&shape);
+        let cb = c.broadcast(sh.clone()).unwrap();
+        let xb = xa.broadcast(sh.clone()).unwrap();
+        let yb = ya.broadcast(sh).unwrap();
+        let out = ndarray::Zip::from(&cb).and(&xb).and(&yb).map_collect(|&c, &x, &y| if c != 0.0 { x } else { y });
+        Ok(new_arr(out, dx.promote(dy), vm))
+    }
+
+    #[pyfunction]
+    fn nonzero(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let (x, _) = to_array(&a, vm)?;
+        let x = if x.ndim() == 0 { x.insert_axis(Axis(0)) } else { x };
+        let mut cols: Vec<Vec<f64>> = vec![Vec::new(); x.ndim()];
+        for (idx, &v) in x.indexed_iter() {
+            if v != 0.0 {
+                for (k, c) in cols.iter_mut().enumerate() {
+                    c.push(idx[k] as f64);
+                }
+            }
+        }
+        let items: Vec<PyObjectRef> = cols
+            .into_iter()
+            .map(|c| {
+                let n = c.len();
+                new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), c).unwrap(), DType::Int64, vm)
+            })
+            .collect();
+        Ok(vm.ctx.new_tuple(items).into())
+    }
+
+    #[pyfunction]
+    fn clip(a: PyObjectRef, lo: PyObjectRef, hi: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let mut r = a;
+        if !vm.is_none(&lo) {
+            r = bin_fn(&r, &lo, Op::Max, vm)?;
+        }
+        if !vm.is_none(&hi) {
+            r = bin_fn(&r, &hi, Op::Min, vm)?;
+        }
+        Ok(r)
+    }
+
+    #[derive(FromArgs)]
+    struct CloseArgs {
+        #[pyarg(any, default = 1e-5)]
+        rtol: f64,
+        #[pyarg(any, default = 1e-8)]
+        atol: f64,
+        #[pyarg(any, default = false)]
+        equal_nan: bool,
+    }
+
+    fn close_kernel(rtol: f64, atol: f64, equal_nan: bool) -> impl Fn(f64, f64) -> f64 {
+        move |x: f64, y: f64| {
+            let ok = if x.is_finite() && y.is_finite() {
+                (x - y).abs() <= atol + rtol * y.abs()
+            } else if x.is_nan() || y.is_nan() {
+                equal_nan && x.is_nan() && y.is_nan()
+            } else {
+                x == y
+            };
+            ok as u8 as f64
+        }
+    }
+
+    #[pyfunction]
+    fn isclose(a: PyObjectRef, b: PyObjectRef, args: CloseArgs, vm: &VirtualMachine) -> PyResult {
+        let f = close_kernel(args.rtol, args.atol, args.equal_nan);
+        if let (Some((x, _)), Some((y, _))) = (scalar_of(&a, vm), scalar_of(&b, vm)) {
+            return Ok(vm.ctx.new_bool(f(x, y) != 0.0).into());
+        }
+        let out = with_arr(&a, vm, |x, _| with_arr(&b, vm, |y, _| core::zip_with(x, y, &f).py(vm)))?;
+        Ok(new_arr(out, DType::Bool, vm))
+    }
+
+    #[pyfunction]
+    fn allclose(a: PyObjectRef, b: PyObjectRef, args: CloseArgs, vm: &VirtualMachine) -> PyResult<bool> {
+        let f = close_kernel(args.rtol, args.atol, args.equal_nan);
+        let out = with_arr(&a, vm, |x, _| with_arr(&b, vm, |y, _| core::zip_with(x, y, &f).py(vm)))?;
+        Ok(out.iter().all(|&v| v != 0.0))
+    }
+
+    #[pyfunction]
+    fn array_equal(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
+        let (x, _) = to_array(&a, vm)?;
+        let (y, _) = to_array(&b, vm)?;
+        Ok(x.shape() == y.shape() && x.iter().zip(y.iter()).all(|(p, q)| p == q))
+    }
+
+    // ------------------------------------------------------------------ reductions
+
+    #[derive(FromArgs)]
+    struct ReduceArgs {
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = false)]
+        keepdims: bool,
+    }
+
+    fn reduce_dtype(kind: Reduce, d: DType) -> DType {
+        match kind {
+            Reduce::Sum | Reduce::Prod => {
+                if d == DType::Bool {
+                    DType::Int64
+                } else {
+                    d
+                }
+            }
+            Reduce::Max | Reduce::Min => d,
+            Reduce::Mean => DType::Float64,
+            Reduce::All | Reduce::Any => DType::Bool,
+        }
+    }
+
+    fn do_reduce(obj: &PyObject, args: &ReduceArgs, kind: Reduce, vm: &VirtualMachine) -> PyResult {
+        let want = opt_dtype(&args.dtype, vm)?;
+        with_arr(obj, vm, |v, d| {
+            let axes = parse_axes(args.axis.as_option().map(|o| &**o), v.ndim(), vm)?;
+            let r = core::reduce(v, axes.as_deref(), args.keepdims, kind).py(vm)?;
+            let rd = want.unwrap_or(reduce_dtype(kind, d));
+            let r = if rd != DType::Float64 { r.mapv(|x| rd.cast(x)) } else { r };
+            Ok(arr_or_scalar(r, rd, vm))
+        })
+    }
+
+    #[pyfunction]
+    fn sum(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Sum, vm)
+    }
+    #[pyfunction]
+    fn prod(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Prod, vm)
+    }
+    #[pyfunction]
+    fn mean(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Mean, vm)
+    }
+    #[pyfunction]
+    fn max(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Max, vm)
+    }
+    #[pyfunction]
+    fn min(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Min, vm)
+    }
+    #[pyfunction]
+    fn amax(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Max, vm)
+    }
+    #[pyfunction]
+    fn amin(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Min, vm)
+    }
+    #[pyfunction]
+    fn all(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::All, vm)
+    }
+    #[pyfunction]
+    fn any(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Any, vm)
+    }
+
+    #[derive(FromArgs)]
+    struct ArgReduceArgs {
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = false)]
+        keepdims: bool,
+    }
+
+    fn do_argreduce(obj: &PyObject, args: &ArgReduceArgs, is_max: bool, vm: &VirtualMachine) -> PyResult {
+        with_arr(obj, vm, |v, _| {
+            let axis = match args.axis.as_option() {
+                Some(o) if !vm.is_none(o) => Some(one_axis(o, v.ndim(), vm)?),
+                _ => None,
+            };
+            let mut r = core::arg_reduce(v.view(), axis, is_max).py(vm)?;
+            if args.keepdims {
+                let mut s = v.shape().to_vec();
+                match axis {
+                    Some(ax) => s[ax] = 1,
+                    None => s.iter_mut().for_each(|d| *d = 1),
+                }
+                r = r.into_shape_with_order(IxDyn(&s)).unwrap();
+            }
+            Ok(arr_or_scalar(r, DType::Int64, vm))
+        })
+    }
+
+    #[pyfunction]
+    fn argmax(a: PyObjectRef, args: ArgReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_argreduce(&a, &args, true, vm)
+    }
+    #[pyfunction]
+    fn argmin(a: PyObjectRef, args: ArgReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_argreduce(&a, &args, false, vm)
+    }
+
+    #[pyfunction]
+    fn cumsum(a: PyObjectRef, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        cum(&a, axis, false, vm)
+    }
+    #[pyfunction]
+    fn cumprod(a: PyObjectRef, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        cum(&a, axis, true, vm)
+    }
+
+    fn cum(a: &PyObject, axis: OptionalArg<PyObjectRef>, prod: bool, vm: &VirtualMachine) -> PyResult {
+        with_arr(a, vm, |v, d| {
+            let rd = if d == DType::Bool { DType::Int64 } else { d };
+            let (mut arr, ax) = match axis.as_option() {
+                Some(o) if !vm.is_none(o) => (core::to_standard(v.view()), one_axis(o, v.ndim(), vm)?),
+                _ => {
+                    let flat: Vec<f64> = v.iter().copied().collect();
+                    let n = flat.len();
+                    (ArrayD::from_shape_vec(IxDyn(&[n]), flat).unwrap(), 0)
+                }
+            };
+            arr.accumulate_axis_inplace(Axis(ax), |&prev, cur| {
+                if prod {
+                    *cur *= prev
+                } else {
+                    *cur += prev
+                }
+            });
+            Ok(new_arr(arr, rd, vm))
+        })
+    }
+
+    // ------------------------------------------------------------------ constructors
+
+    #[derive(FromArgs)]
+    struct ArrayArgs {
+        #[pyarg(positional)]
+        object: PyObjectRef,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = true)]
+        copy: bool,
+        #[pyarg(any, default = 0)]
+        ndmin: usize,
+    }
+
+    fn make_array(obj: &PyObject, want: Option<DType>, ndmin: usize, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let (mut arr, d) = to_array(obj, vm)?;
+        let dt = want.unwrap_or(d);
+        if dt != d && dt != DType::Float64 {
+            arr.mapv_inplace(|x| dt.cast(x));
+        }
+        while arr.ndim() < ndmin {
+            arr.insert_axis_inplace(Axis(0));
+        }
+        Ok(new_arr(arr, dt, vm))
+    }
+
+    #[pyfunction]
+    fn array(args: ArrayArgs, vm: &VirtualMachine) -> PyResult {
+        let want = opt_dtype(&args.dtype, vm)?;
+        let _ = args.copy;
+        make_array(&args.object, want, args.ndmin, vm)
+    }
+
+    #[pyfunction]
+    fn asarray(a: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        let want = opt_dtype(&dtype, vm)?;
+        if let Some(arr) = a.downcast_ref::<PyNdArray>() {
+            if want.is_none() || want == Some(arr.dtype) {
+                return Ok(a);
+            }
+        }
+        make_array(&a, want, 0, vm)
+    }
+
+    #[pyfunction]
+    fn copy(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        make_array(&a, None, 0, vm)
+    }
+
+    fn filled(shape: &PyObject, v: f64, dtype: &OptionalArg<PyObjectRef>, default: DType, vm: &VirtualMachine) -> PyResult {
+        let shape = parse_shape(shape, vm)?;
+        let dt = opt_dtype(dtype, vm)?.unwrap_or(default);
+        Ok(new_arr(ArrayD::from_elem(IxDyn(&shape), dt.cast(v)), dt, vm))
+    }
+
+    #[pyfunction]
+    fn zeros(shape: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        filled(&shape, 0.0, &dtype, DType::Float64, vm)
+    }
+    #[pyfunction]
+    fn ones(shape: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        filled(&shape, 1.0, &dtype, DType::Float64, vm)
+    }
+    #[pyfunction]
+    fn empty(shape: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        filled(&shape, 0.0, &dtype, DType::Float64, vm)
+    }
+    #[pyfunction]
+    fn full(shape: PyObjectRef, fill_value: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        let (v, d) = scalar_of(&fill_value, vm)
+            .ok_or_else(|| vm.new_type_error("full: fill_value must be a number"))?;
+        filled(&shape, v, &dtype, d, vm)
+    }
+
+    fn like(a: &PyObject, v: f64, dtype: &OptionalArg<PyObjectRef>, vd: Option<DType>, vm: &VirtualMachine) -> PyResult {
+        let (shape, d) = match a.downcast_ref::<PyNdArray>() {
+            Some(arr) => (arr.shape_vec(), arr.dtype),
+            None => {
+                let (x, d) = to_array(a, vm)?;
+                (x.shape().to_vec(), d)
+            }
+        };
+        let dt = opt_dtype(dtype, vm)?.unwrap_or(vd.map_or(d, |vd| if vd > d { d } else { d }));
+        Ok(new_arr(ArrayD::from_elem(IxDyn(&shape), dt.cast(v)), dt, vm))
+    }
+
+    #[pyfunction]
+    fn zeros_like(a: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        like(&a, 0.0, &dtype, None, vm)
+    }
+    #[pyfunction]
+    fn ones_like(a: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        like(&a, 1.0, &dtype, None, vm)
+    }
+    #[pyfunction]
+    fn empty_like(a: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        like(&a, 0.0, &dtype, None, vm)
+    }
+    #[pyfunction]
+    fn full_like(a: PyObjectRef, fill_value: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        let (v, d) = scalar_of(&fill_value, vm)
+            .ok_or_else(|| vm.new_type_error("full_like: fill_value must be a number"))?;
+        like(&a, v, &dtype, Some(d), vm)
+    }
+
+    #[derive(FromArgs)]
+    struct ArangeArgs {
+        #[pyarg(positional)]
+        start: PyObjectRef,
+        #[pyarg(positional, optional)]
+        stop: OptionalArg<PyObjectRef>,
+        #[pyarg(positional, optional)]
+        step: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction]
+    fn arange(args: ArangeArgs, vm: &VirtualMachine) -> PyResult {
+        let num = |o: &PyObject| {
+            scalar_of(o, vm).ok_or_else(|| vm.new_type_error("arange: arguments must be numbers"))
+        };
+        let (a, da) = num(&args.start)?;
+        let (start, stop, mut dt) = match args.stop.as_option() {
+            Some(s) if !vm.is_none(s) => {
+                let (b, db) = num(s)?;
+                (a, b, da.max(db))
+            }
+            _ => (0.0, a, da),
+        };
+        let step = match args.step.as_option() {
+            Some(s) if !vm.is_none(s) => {
+                let (c, dc) = num(s)?;
+                dt = dt.max(dc);
+                c
+            }
+            _ => 1.0,
+        };
+        if step == 0.0 {
+            return Err(vm.new_exception_msg(vm.ctx.exceptions.zero_division_error.to_owned(), "division by zero".into()));
+        }
+        if dt == DType::Bool {
+            dt = DType::Int64;
+        }
+        let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(dt);
+        let n = ((stop - start) / step).ceil().max(0.0) as usize;
+        let data: Vec<f64> = (0..n).map(|i| dt.cast(start + i as f64 * step)).collect();
+        Ok(new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), data).unwrap(), dt, vm))
+    }
+
+    #[derive(FromArgs)]
+    struct LinspaceArgs {
+        #[pyarg(any)]
+        start: f64,
+        #[pyarg(any)]
+        stop: f64,
+        #[pyarg(any, default = 50)]
+        num: usize,
+        #[pyarg(any, default = true)]
+        endpoint: bool,
+        #[pyarg(any, default = false)]
+        retstep: bool,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction]
+    fn linspace(args: LinspaceArgs, vm: &VirtualMachine) -> PyResult {
+        let n = args.num;
+        let div = if args.endpoint { n.saturating_sub(1) } else { n };
+        let step = if div > 0 { (args.stop - args.start) / div as f64 } else { f64::NAN };
+        let mut data: Vec<f64> = (0..n)
+            .map(|i| if div > 0 { args.start + i as f64 * step } else { args.start })
+            .collect();
+        if args.endpoint && n > 1 {
+            data[n - 1] = args.stop;
+        }
+        let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(DType::Float64);
+        if dt != DType::Float64 {
+            data.iter_mut().for_each(|x| *x = dt.cast(x.floor()));
+        }
+        let arr = new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), data).unwrap(), dt, vm);
+        if args.retstep {
+            return Ok(vm.ctx.new_tuple(vec![arr, vm.ctx.new_float(step).into()]).into());
+        }
+        Ok(arr)
+    }
+
+    #[derive(FromArgs)]
+    struct EyeArgs {
+        #[pyarg(any)]
+        n: usize,
+        #[pyarg(any, optional)]
+        m: OptionalArg<Option<usize>>,
+        #[pyarg(any, default = 0)]
+        k: isize,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction]
+    fn eye(args: EyeArgs, vm: &VirtualMachine) -> PyResult {
+        let n = args.n;
+        let m = args.m.flatten().unwrap_or(n);
+        let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(DType::Float64);
+        let mut a = ArrayD::zeros(IxDyn(&[n, m]));
+        for i in 0..n {
+            let j = i as isize + args.k;
+            if j >= 0 && (j as usize) < m {
+                a[[i, j as usize]] = 1.0;
+            }
+        }
+        Ok(new_arr(a, dt, vm))
+    }
+
+    #[pyfunction]
+    fn identity(n: usize, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        let dt = opt_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
+        let mut a = ArrayD::zeros(IxDyn(&[n, n]));
+        for i in 0..n {
+            a[[i, i]] = 1.0;
+        }
+        Ok(new_arr(a, dt, vm))
+    }
+
+    // ------------------------------------------------------------------ shape functions
+
+    fn reshape_impl(obj: &PyObject, req: Vec<isize>, vm: &VirtualMachine) -> PyResult {
+        with_arr(obj, vm, |v, d| {
+            let shape = core::resolve_shape(&req, v.len()).py(vm)?;
+            Ok(new_arr(core::reshape(v, &shape), d, vm))
+        })
+    }
+
+    /// `shape` given as one tuple/int or as several ints.
+    fn shape_from_args(args: &[PyObjectRef], vm: &VirtualMachine) -> PyResult<Vec<isize>> {
+        if args.len() == 1 {
+            parse_shape_req(&args[0], vm)
+        } else {
+            args.iter().map(|o| to_isize(o, vm)).collect()
+        }
+    }
+
+    #[pyfunction]
+    fn reshape(a: PyObjectRef, newshape: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let req = parse_shape_req(&newshape, vm)?;
+        reshape_impl(&a, req, vm)
+    }
+
+    fn transpose_impl(obj: &PyObject, axes: Option<Vec<isize>>, vm: &VirtualMachine) -> PyResult {
+        with_arr(obj, vm, |v, d| {
+            let nd = v.ndim();
+            let perm: Vec<usize> = match axes {
+                None => (0..nd).rev().collect(),
+                Some(ax) => {
+                    if ax.len() != nd {
+                        return Err(vm.new_value_error("axes don't match array"));
+                    }
+                    core::norm_axes(&ax, nd).map_err(|e| axis_err(e, vm))?
+                }
+            };
+            Ok(new_arr(core::to_standard(v.permuted_axes(IxDyn(&perm))), d, vm))
+        })
+    }
+
+    #[pyfunction]
+    fn transpose(a: PyObjectRef, axes: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        let axes = match axes.as_option() {
+            Some(o) if !vm.is_none(o) => Some(parse_shape_req(o, vm)?),
+            _ => None,
+        };
+        transpose_impl(&a, axes, vm)
+    }
+
+    #[pyfunction]
+    fn ravel(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        reshape_impl(&a, vec![-1], vm)
+    }
+
+    fn squeeze_impl(obj: &PyObject, axis: Option<&PyObject>, vm: &VirtualMachine) -> PyResult {
+        with_arr(obj, vm, |v, d| {
+            let axes = parse_axes(axis, v.ndim(), vm)?;
+            let mut shape = Vec::new();
+            for (i, &n) in v.shape().iter().enumerate() {
+                let selected = axes.as_ref().is_none_or(|ax| ax.contains(&i));
+                if selected && n == 1 {
+                    continue;
+                }
+                if selected && axes.is_some() {
+                    return Err(vm.new_value_error(
+                        "cannot select an axis to squeeze out which has size not equal to one",
+                    ));
+                }
+                shape.push(n);
+            }
+            Ok(new_arr(core::reshape(v, &shape), d, vm))
+        })
+    }
+
+    #[pyfunction]
+    fn squeeze(a: PyObjectRef, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        squeeze_impl(&a, axis.as_option().map(|o| &**o), vm)
+    }
+
+    #[pyfunction]
+    fn expand_dims(a: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        with_arr(&a, vm, |v, d| {
+            let req: Vec<isize> = match seq_items(&axis) {
+                Some(items) => items.iter().map(|o| to_isize(o, vm)).collect::<PyResult<_>>()?,
+                None => vec![to_isize(&axis, vm)?],
+            };
+            let out_nd = v.ndim() + req.len();
+            let axes = core::norm_axes(&req, out_nd).map_err(|e| axis_err(e, vm))?;
+            let mut shape = Vec::with_capacity(out_nd);
+            let mut it = v.shape().iter();
+            for i in 0..out_nd {
+                if axes.contains(&i) {
+                    shape.push(1);
+                } else {
+                    shape.push(*it.next().unwrap());
+                }
+            }
+            Ok(new_arr(core::reshape(v, &shape), d, vm))
+        })
+    }
+
+    #[pyfunction]
+    fn broadcast_to(a: PyObjectRef, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let shape = parse_shape(&shape, vm)?;
+        with_arr(&a, vm, |v, d| {
+            let b = v.broadcast(IxDyn(&shape)).ok_or_else(|| {
+                vm.new_value_error(format!(
+                    "operands could not be broadcast together with remapped shapes [original->remapped]: {}  and requested shape {}",
+                    core::shape_compact(v.shape()),
+                    core::shape_compact(&shape)
+                ))
+            })?;
+            Ok(new_arr(core::to_standard(b), d, vm))
+        })
+    }
+
+    fn arrays_of(seq: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<(ArrayD<f64>, DType)>> {
+        let items = match seq_items(seq) {
+            Some(items) => items,
+            None => {
+                if let Some(a) = seq.downcast_ref::<PyNdArray>() {
+                    let g = a.data.read();
+                    if g.ndim() == 0 {
+                        return Err(vm.new_value_error("zero-dimensional arrays cannot be concatenated"));
+                    }
+                    return Ok(g.outer_iter().map(|s| (s.to_owned(), a.dtype)).collect());
+                }
+                let it = seq.get_iter(vm)?;
+                let mut v = Vec::new();
+                loop {
+                    match it.next(vm)? {
+                        rustpython_vm::protocol::PyIterReturn::Return(o) => v.push(o),
+                        rustpython_vm::protocol::PyIterReturn::StopIteration(_) => break,
+                    }
+                }
+                v
+            }
+        };
+        items.iter().map(|o| to_array(o, vm)).collect()
+    }
+
+    #[pyfunction]
+    fn concatenate(seq: PyObjectRef, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        let arrs = arrays_of(&seq, vm)?;
+        let dt = arrs.iter().map(|(_, d)| *d).max().unwrap_or(DType::Float64);
+        let axis = match axis {
+            OptionalArg::Present(o) if vm.is_none(&o) => None,
+            OptionalArg::Present(o) => Some(to_isize(&o, vm)?),
+            OptionalArg::Missing => Some(0),
+        };
+        let flat: Vec<ArrayD<f64>>;
+        let views: Vec<ArrayViewD<'_, f64>> = match axis {
+            None => {
+                flat = arrs.iter().map(|(a, _)| core::reshape(a.view(), &[a.len()])).collect();
+                flat.iter().map(|a| a.view()).collect()
+            }
+            Some(_) => arrs.iter().map(|(a, _)| a.view()).collect(),
+        };
+        let out = core::concatenate(&views, axis.unwrap_or(0)).map_err(|e| axis_err(e, vm))?;
+        Ok(new_arr(out, dt, vm))
+    }
+
+    #[pyfunction]
+    fn stack(seq: PyObjectRef, axis: OptionalArg<isize>, vm: &VirtualMachine) -> PyResult {
+        let arrs = arrays_of(&seq, vm)?;
+        let dt = arrs.iter().map(|(_, d)| *d).max().unwrap_or(DType::Float64);
+        let views: Vec<ArrayViewD<'_, f64>> = arrs.iter().map(|(a, _)| a.view()).collect();
+        let out = core::stack(&views, axis.unwrap_or(0)).map_err(|e| axis_err(e, vm))?;
+        Ok(new_arr(out, dt, vm))
+    }
+
+    // ------------------------------------------------------------------ introspection
+
+    #[pyfunction]
+    fn shape(a: PyObjectRef, vm: &VirtualMachine) -> PyResult<PyTupleRef> {
+        let s = match a.downcast_ref::<PyNdArray>() {
+            Some(arr) => arr.shape_vec(),
+            None => to_array(&a, vm)?.0.shape().to_vec(),
+        };
+        Ok(shape_tuple_obj(&s, vm))
+    }
+    #[pyfunction]
+    fn ndim(a: PyObjectRef, vm: &VirtualMachine) -> PyResult<usize> {
+        Ok(match a.downcast_ref::<PyNdArray>() {
+            Some(arr) => arr.data.read().ndim(),
+            None => to_array(&a, vm)?.0.ndim(),
+        })
+    }
+    #[pyfunction]
+    fn size(a: PyObjectRef, vm: &VirtualMachine) -> PyResult<usize> {
+        Ok(match a.downcast_ref::<PyNdArray>() {
+            Some(arr) => arr.data.read().len(),
+            None => to_array(&a, vm)?.0.len(),
+        })
+    }
+    #[pyfunction]
+    fn isscalar(a: PyObjectRef, vm: &VirtualMachine) -> bool {
+        let t = &vm.ctx.types;
+        a.downcast_ref::<PyFloat>().is_some()
+            || a.downcast_ref::<PyInt>().is_some()
+            || a.class().fast_issubclass(t.complex_type)
+            || a.class().fast_issubclass(t.str_type)
+            || a.class().fast_issubclass(t.bytes_type)
+    }
+
+    fn shape_tuple_obj(s: &[usize], vm: &VirtualMachine) -> PyTupleRef {
+        vm.ctx.new_tuple(s.iter().map(|&d| vm.ctx.new_int(d).into()).collect())
+    }
+
+    // ------------------------------------------------------------------ linalg
+
+    #[derive(FromArgs)]
+    struct NormArgs {
+        #[pyarg(any)]
+        x: PyObjectRef,
+        #[pyarg(any, optional)]
+        ord: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = false)]
+        keepdims: bool,
+    }
+
+    fn vec_norm(it: &mut dyn Iterator<Item = f64>, ord: Option<f64>) -> f64 {
+        match ord {
+            None => it.map(|x| x * x).sum::<f64>().sqrt(),
+            Some(p) if p == f64::INFINITY => it.map(f64::abs).fold(0.0, core::np_max),
+            Some(p) if p == f64::NEG_INFINITY => it.map(f64::abs).fold(f64::INFINITY, core::np_min),
+            Some(p) if p == 0.0 => it.filter(|&x| x != 0.0).count() as f64,
+            Some(p) if p == 1.0 => it.map(f64::abs).sum(),
+            Some(p) if p == 2.0 => it.map(|x| x * x).sum::<f64>().sqrt(),
+            Some(p) => it.map(|x| x.abs().powf(p)).sum::<f64>().powf(1.0 / p),
+        }
+    }
+
+    #[pyfunction]
+    fn norm(args: NormArgs, vm: &VirtualMachine) -> PyResult {
+        let ord: Option<f64> = match args.ord.as_option() {
+            None => None,
+            Some(o) if vm.is_none(o) => None,
+            Some(o) => {
+                if let Some(s) = o.downcast_ref::<PyStr>() {
+                    if s.to_string_lossy() == "fro" {
+                        None
+                    } else {
+                        return Err(vm.new_value_error(format!("Invalid norm order '{}' for vectors", s.to_string_lossy())));
+                    }
+                } else {
+                    Some(o.try_float(vm)?.to_f64())
+                }
+            }
+        };
+        with_arr(&args.x, vm, |v, _| {
+            let axes = parse_axes(args.axis.as_option().map(|o| &**o), v.ndim(), vm)?;
+            match axes {
+                None => {
+                    if v.ndim() == 2 && ord.is_some() {
+                        return Err(vm.new_value_error("only the Frobenius norm is supported for matrices"));
+                    }
+                    let r = vec_norm(&mut v.iter().copied(), ord);
+                    if args.keepdims {
+                        let s = vec![1; v.ndim()];
+                        return Ok(new_arr(ArrayD::from_elem(IxDyn(&s), r), DType::Float64, vm));
+                    }
+                    Ok(vm.ctx.new_float(r).into())
+                }
+                Some(ax) if ax.len() == 1 => {
+                    let mut r = v.map_axis(Axis(ax[0]), |lane| vec_norm(&mut lane.iter().copied(), ord));
+                    if args.keepdims {
+                        r.insert_axis_inplace(Axis(ax[0]));
+                    }
+                    Ok(arr_or_scalar(r, DType::Float64, vm))
+                }
+                Some(ax) => {
+                    if ord.is_some() {
+                        return Err(vm.new_value_error("only the Frobenius norm is supported for matrices"));
+                    }
+                    let sq = core::map_unary(v, |x| x * x);
+                    let r = core::reduce(sq.view(), Some(&ax), args.keepdims, Reduce::Sum).py(vm)?;
+                    Ok(arr_or_scalar(r.mapv(f64::sqrt), DType::Float64, vm))
+                }
+            }
+        })
+    }
+
+    // ------------------------------------------------------------------ the dtype type
+
+    #[pyattr]
+    #[pyclass(module = "numpy", name = "dtype")]
+    #[derive(Debug, PyPayload)]
+    pub struct PyDType {
+        dt: DType,
+    }
+
+    impl Constructor for PyDType {
+        type Args = (PyObjectRef,);
+        fn py_new(_cls: &Py<PyType>, (obj,): Self::Args, vm: &VirtualMachine) -> PyResult<Self> {
+            let dt = parse_dtype(&obj, vm)?.unwrap_or(DType::Float64);
+            Ok(PyDType { dt })
+        }
+    }
+
+    #[pyclass(with(Constructor, Representable, Comparable, Hashable))]
+    impl PyDType {
+        #[pygetset]
+        fn name(&self) -> &'static str {
+            self.dt.name()
+        }
+        #[pygetset]
+        fn kind(&self) -> &'static str {
+            self.dt.kind()
+        }
+        #[pygetset]
+        fn itemsize(&self) -> usize {
+            self.dt.itemsize()
+        }
+        #[pygetset]
+        fn char(&self) -> &'static str {
+            match self.dt {
+                DType::Bool => "?",
+                DType::Int64 => "l",
+                DType::Float64 => "d",
+            }
+        }
+        #[pygetset(name = "type")]
+        fn type_(&self, vm: &VirtualMachine) -> PyObjectRef {
+            match self.dt {
+                DType::Bool => vm.ctx.types.bool_type.to_owned().into(),
+                DType::Int64 => vm.ctx.types.int_type.to_owned().into(),
+                DType::Float64 => vm.ctx.types.float_type.to_owned().into(),
+            }
+        }
+        #[pyslot]
+        fn slot_str(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyStrRef> {
+            let z = zelf.downcast_ref::<Self>().unwrap();
+            Ok(vm.ctx.new_str(z.dt.name()))
+        }
+    }
+
+    impl Representable for PyDType {
+        fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
+            Ok(format!("dtype('{}')", zelf.dt.name()))
+        }
+    }
+
+    impl Comparable for PyDType {
+        fn cmp(zelf: &Py<Self>, other: &PyObject, op: PyComparisonOp, vm: &VirtualMachine) -> PyResult<PyComparisonValue> {
+            op.eq_only(|| {
+                Ok(match parse_dtype(other, vm) {
+                    Ok(Some(d)) => PyComparisonValue::Implemented(d == zelf.dt),
+                    _ => PyComparisonValue::Implemented(false),
+                })
+            })
+        }
+    }
+
+    impl Hashable for PyDType {
+        fn hash(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<rustpython_vm::common::hash::PyHash> {
+            Ok(zelf.dt as i64 + 7)
+        }
+    }
+
+    fn dtype_obj(dt: DType, vm: &VirtualMachine) -> PyObjectRef {
+        PyDType { dt }.into_pyobject(vm)
+    }
+
+    // ------------------------------------------------------------------ indexing helpers
+
+    fn index_item(obj: &PyObject, vm: &VirtualMachine) -> PyResult<IndexItem> {
+        if let Some(i) = obj.downcast_ref::<PyInt>() {
+            if obj.class().is(vm.ctx.types.bool_type) {
+                return Ok(IndexItem::Mask(ArrayD::from_elem(IxDyn(&[]), *i.as_bigint() != 0.into())));
+            }
+            return Ok(IndexItem::Int(i.try_to_primitive::<isize>(vm)?));
+        }
+        if let Some(s) = obj.downcast_ref::<PySlice>() {
+            let conv = |o: Option<&PyObjectRef>| -> PyResult<Option<isize>> {
+                match o {
+                    None => Ok(None),
+                    Some(o) if vm.is_none(o) => Ok(None),
+                    Some(o) => Ok(Some(to_isize(o, vm)?)),
+                }
+            };
+            return Ok(IndexItem::Slice(
+                conv(s.start.as_ref())?,
+                conv(Some(&s.stop))?,
+                conv(s.step.as_ref())?,
+            ));
+        }
+        if vm.is_none(obj) {
+            return Ok(IndexItem::NewAxis);
+        }
+        if obj.is(&vm.ctx.ellipsis) {
+            return Ok(IndexItem::Ellipsis);
+        }
+        let (arr, dt) = if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            (a.data.read().clone(), a.dtype)
+        } else if obj.downcast_ref::<PyList>().is_some() {
+            let (a, d) = to_array(obj, vm)?;
+            (a, if a_is_empty_list(obj) { DType::Int64 } else { d })
+        } else if obj.downcast_ref::<PyFloat>().is_some() {
+            return Err(vm.new_index_error(
+                "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices",
+            ));
+        } else {
+            return Ok(IndexItem::Int(obj.try_index(vm).map_err(|_| {
+                vm.new_index_error(
+                    "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices",
+                )
+            })?.try_to_primitive::<isize>(vm)?));
+        };
+        match dt {
+            DType::Bool => Ok(IndexItem::Mask(arr.mapv(|x| x != 0.0))),
+            DType::Int64 => Ok(IndexItem::Array(arr.mapv(|x| x as isize))),
+            DType::Float64 => Err(vm.new_index_error("arrays used as indices must be of integer (or boolean) type")),
+        }
+    }
+
+    fn a_is_empty_list(obj: &PyObject) -> bool {
+        obj.downcast_ref::<PyList>().is_some_and(|l| l.borrow_vec().is_empty())
+    }
+
+    fn index_items(key: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<IndexItem>> {
+        if let Some(t) = key.downcast_ref::<PyTuple>() {
+            return t.as_slice().iter().map(|o| index_item(o, vm)).collect();
+        }
+        Ok(vec![index_item(key, vm)?])
+    }
+
+    fn getitem(zelf: &Py<PyNdArray>, key: &PyObject, vm: &VirtualMachine) -> PyResult {
+        // fast path: a[i]
+        if let Some(i) = key.downcast_ref::<PyInt>() {
+            if !key.class().is(vm.ctx.types.bool_type) {
+                let i = i.try_to_primitive::<isize>(vm)?;
+                let g = zelf.data.read();
+                if g.ndim() == 0 {
+                    return Err(vm.new_index_error("too many indices for array: array is 0-dimensional, but 1 were indexed"));
+                }
+                let n = g.shape()[0];
+                let ni = n as isize;
+                if i < -ni || i >= ni {
+                    return Err(vm.new_index_error(format!("index {i} is out of bounds for axis 0 with size {n}")));
+                }
+                let iu = if i < 0 { (i + ni) as usize } else { i as usize };
+                let sub = g.index_axis(Axis(0), iu);
+                if sub.ndim() == 0 {
+                    return Ok(py_scalar(*sub.iter().next().unwrap(), zelf.dtype, vm));
+                }
+                return Ok(new_arr(core::to_standard(sub), zelf.dtype, vm));
+            }
+        }
+        let items = index_items(key, vm)?;
+        let g = zelf.data.read();
+        let out = core::index_get(g.view(), &items).py(vm)?;
+        Ok(arr_or_scalar(out, zelf.dtype, vm))
+    }
+
+    fn setitem(zelf: &Py<PyNdArray>, key: &PyObject, value: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
+        let dt = zelf.dtype;
+        let (val, _) = match value.downcast_ref::<PyNdArray>() {
+            Some(v) if v.is(zelf) => (v.data.read().clone(), v.dtype),
+            _ => to_array(value, vm)?,
+        };
+        let val = if dt != DType::Float64 { val.mapv(|x| dt.cast(x)) } else { val };
+        // fast path: a[i] = scalar on 1-D
+        if let (Some(i), 0) = (key.downcast_ref::<PyInt>(), val.ndim()) {
+            if !key.class().is(vm.ctx.types.bool_type) {
+                let mut g = zelf.data.write();
+                if g.ndim() == 1 {
+                    let i = i.try_to_primitive::<isize>(vm)?;
+                    let n = g.len();
+                    let ni = n as isize;
+                    if i < -ni || i >= ni {
+                        return Err(vm.new_index_error(format!("index {i} is out of bounds for axis 0 with size {n}")));
+                    }
+                    let iu = if i < 0 { (i + ni) as usize } else { i as usize };
+                    g[[iu]] = *val.iter().next().unwrap();
+                    return Ok(());
+                }
+            }
+        }
+        let items = index_items(key, vm)?;
+        let mut g = zelf.data.write();
+        core::index_set(&mut g, &items, val.view()).py(vm)
+    }
+
+    fn tolist_rec(v: ArrayViewD<'_, f64>, dt: DType, vm: &VirtualMachine) -> PyObjectRef {
+        if v.ndim() == 0 {
+            return py_scalar(*v.iter().next().unwrap(), dt, vm);
+        }
+        let items: Vec<PyObjectRef> = v.outer_iter().map(|s| tolist_rec(s, dt, vm)).collect();
+        vm.ctx.new_list(items).into()
+    }
+
+    fn size1_value(zelf: &PyNdArray, vm: &VirtualMachine, what: &str) -> PyResult<f64> {
+        let g = zelf.data.read();
+        if g.len() != 1 {
+            return Err(vm.new_type_error(format!("only length-1 arrays can be converted to Python scalars{what}")));
+        }
+        Ok(*g.iter().next().unwrap())
+    }
+
+    // ------------------------------------------------------------------ ndarray methods
+
+    #[derive(FromArgs)]
+    pub struct NdNewArgs {
+        #[pyarg(any)]
+        shape: PyObjectRef,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+    }
+
+    impl Constructor for PyNdArray {
+        type Args = NdNewArgs;
+        fn py_new(_cls: &Py<PyType>, args: Self::Args, vm: &VirtualMachine) -> PyResult<Self> {
+            let shape = parse_shape(&args.shape, vm)?;
+            let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(DType::Float64);
+            Ok(PyNdArray::new(ArrayD::zeros(IxDyn(&shape)), dt))
+        }
+    }
+
+    #[pyclass(with(AsNumber, AsMapping, Comparable, Iterable, Representable, Constructor), flags(BASETYPE))]
+    impl PyNdArray {
+        #[pygetset]
+        fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
+            shape_tuple_obj(self.data.read().shape(), vm)
+        }
+        #[pygetset]
+        fn ndim(&self) -> usize {
+            self.data.read().ndim()
+        }
+        #[pygetset]
+        fn size(&self) -> usize {
+            self.data.read().len()
+        }
+        #[pygetset]
+        fn dtype(&self, vm: &VirtualMachine) -> PyObjectRef {
+            dtype_obj(self.dtype, vm)
+        }
+        #[pygetset]
+        fn itemsize(&self) -> usize {
+            self.dtype.itemsize()
+        }
+        #[pygetset]
+        fn nbytes(&self) -> usize {
+            self.dtype.itemsize() * self.data.read().len()
+        }
+        #[pygetset(name = "T")]
+        fn t(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            transpose_impl(zelf.as_object(), None, vm)
+        }
+        #[pygetset]
+        fn real(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            make_array(zelf.as_object(), None, 0, vm)
+        }
+        #[pygetset]
+        fn flat(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            reshape_impl(zelf.as_object(), vec![-1], vm)
+        }
+
+        #[pyslot]
+        fn slot_str(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyStrRef> {
+            let z = zelf.downcast_ref::<Self>().unwrap();
+            let g = z.data.read();
+            if g.ndim() == 0 {
+                let obj = py_scalar(*g.iter().next().unwrap(), z.dtype, vm);
+                drop(g);
+                return obj.str(vm);
+            }
+            Ok(vm.ctx.new_str(format::str(&g.view(), z.dtype)))
+        }
+        #[pymethod]
+        fn tolist(&self, vm: &VirtualMachine) -> PyObjectRef {
+            let g = self.data.read();
+            tolist_rec(g.view(), self.dtype, vm)
+        }
+        #[pymethod]
+        fn copy(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            make_array(zelf.as_object(), None, 0, vm)
+        }
+        #[pymethod]
+        fn __copy__(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            make_array(zelf.as_object(), None, 0, vm)
+        }
+        #[pymethod]
+        fn __deepcopy__(zelf: PyRef<Self>, _memo: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            make_array(zelf.as_object(), None, 0, vm)
+        }
+        #[pymethod]
+        fn __reduce__(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            // pickling: numpy.array(list, dtype)
+            let np = vm.import("numpy", 0)?;
+            let f = np.get_attr("array", vm)?;
+            let args = vm.ctx.new_tuple(vec![zelf.tolist(vm), vm.ctx.new_str(zelf.dtype.name()).into()]);
+            Ok(vm.ctx.new_tuple(vec![f, args.into()]).into())
+        }
+        #[pymethod]
+        fn item(&self, args: PosArgs<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            let g = self.data.read();
+            let args = args.into_vec();
+            if args.is_empty() {
+                if g.len() != 1 {
+                    return Err(vm.new_value_error("can only convert an array of size 1 to a Python scalar"));
+                }
+                return Ok(py_scalar(*g.iter().next().unwrap(), self.dtype, vm));
+            }
+            if args.len() == 1 {
+                let i = to_isize(&args[0], vm)?;
+                let n = g.len();
+                let ni = n as isize;
+                if i < -ni || i >= ni {
+                    return Err(vm.new_index_error(format!("index {i} is out of bounds for size {n}")));
+                }
+                let iu = if i < 0 { (i + ni) as usize } else { i as usize };
+                let v = *g.iter().nth(iu).unwrap();
+                return Ok(py_scalar(v, self.dtype, vm));
+            }
+            let items: Vec<IndexItem> = args.iter().map(|o| to_isize(o, vm).map(IndexItem::Int)).collect::<PyResult<_>>()?;
+            let out = core::index_get(g.view(), &items).py(vm)?;
+            Ok(py_scalar(*out.iter().next().unwrap(), self.dtype, vm))
+        }
+        #[pymethod]
+        fn astype(&self, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            let dt = parse_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
+            let g = self.data.read();
+            let data = if dt == DType::Float64 { g.clone() } else { g.mapv(|x| dt.cast(x)) };
+            Ok(new_arr(data, dt, vm))
+        }
+        #[pymethod]
+        fn fill(&self, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+            let (v, _) = scalar_of(&value, vm).ok_or_else(|| vm.new_type_error("fill: value must be a number"))?;
+            let v = self.dtype.cast(v);
+            self.data.write().fill(v);
+            Ok(())
+        }
+        #[pymethod]
+        fn sum(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Sum, vm)
+        }
+        #[pymethod]
+        fn prod(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Prod, vm)
+        }
+        #[pymethod]
+        fn mean(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Mean, vm)
+        }
+        #[pymethod]
+        fn max(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Max, vm)
+        }
+        #[pymethod]
+        fn min(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Min, vm)
+        }
+        #[pymethod]
+        fn all(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::All, vm)
+        }
+        #[pymethod]
+        fn any(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Any, vm)
+        }
+        #[pymethod]
+        fn argmax(zelf: PyRef<Self>, args: ArgReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_argreduce(zelf.as_object(), &args, true, vm)
+        }
+        #[pymethod]
+        fn argmin(zelf: PyRef<Self>, args: ArgReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_argreduce(zelf.as_object(), &args, false, vm)
+        }
+        #[pymethod]
+        fn cumsum(zelf: PyRef<Self>, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            cum(zelf.as_object(), axis, false, vm)
+        }
+        #[pymethod]
+        fn cumprod(zelf: PyRef<Self>, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            cum(zelf.as_object(), axis, true, vm)
+        }
+        #[pymethod]
+        fn dot(zelf: PyRef<Self>, other: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            self::dot(zelf.into(), other, vm)
+        }
+        #[pymethod]
+        fn clip(zelf: PyRef<Self>, lo: PyObjectRef, hi: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            self::clip(zelf.into(), lo, hi.unwrap_or_none(vm), vm)
+        }
+        #[pymethod]
+        fn reshape(zelf: PyRef<Self>, args: PosArgs<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            let req = shape_from_args(args.as_ref(), vm)?;
+            reshape_impl(zelf.as_object(), req, vm)
+        }
+        #[pymethod]
+        fn transpose(zelf: PyRef<Self>, args: PosArgs<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            let args = args.into_vec();
+            let axes = if args.is_empty() || (args.len() == 1 && vm.is_none(&args[0])) {
+                None
+            } else {
+                Some(shape_from_args(&args, vm)?)
+            };
+            transpose_impl(zelf.as_object(), axes, vm)
+        }
+        #[pymethod]
+        fn ravel(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            reshape_impl(zelf.as_object(), vec![-1], vm)
+        }
+        #[pymethod]
+        fn flatten(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            reshape_impl(zelf.as_object(), vec![-1], vm)
+        }
+        #[pymethod]
+        fn squeeze(zelf: PyRef<Self>, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            squeeze_impl(zelf.as_object(), axis.as_option().map(|o| &**o), vm)
+        }
+        #[pymethod]
+        fn nonzero(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            self::nonzero(zelf.into(), vm)
+        }
+        #[pymethod]
+        fn __array_namespace__(&self, vm: &VirtualMachine) -> PyResult {
+            vm.import("numpy", 0)
+        }
+        #[pymethod]
+        fn __round__(zelf: PyRef<Self>, ndigits: OptionalArg<i32>, vm: &VirtualMachine) -> PyResult {
+            let nd = ndigits.unwrap_or(0);
+            let p = 10f64.powi(nd);
+            let g = zelf.data.read();
+            Ok(new_arr(g.mapv(|x| (x * p).round_ties_even() / p), zelf.dtype, vm))
+        }
+    }
+
+    impl PyNdArray {
+        fn len_checked(&self, vm: &VirtualMachine) -> PyResult<usize> {
+            let g = self.data.read();
+            if g.ndim() == 0 {
+                return Err(vm.new_type_error("len() of unsized object"));
+            }
+            Ok(g.shape()[0])
+        }
+    }
+
+    impl AsMapping for PyNdArray {
+        fn as_mapping() -> &'static PyMappingMethods {
+            static AS_MAPPING: PyMappingMethods = PyMappingMethods {
+                length: atomic_func!(|mapping, vm| PyNdArray::mapping_downcast(mapping).len_checked(vm)),
+                subscript: atomic_func!(|mapping, needle, vm| {
+                    getitem(PyNdArray::mapping_downcast(mapping), needle, vm)
+                }),
+                ass_subscript: atomic_func!(|mapping, needle, value, vm| {
+                    let zelf = PyNdArray::mapping_downcast(mapping);
+                    match value {
+                        Some(value) => setitem(zelf, needle, &value, vm),
+                        None => Err(vm.new_value_error("cannot delete array elements")),
+                    }
+                }),
+            };
+            &AS_MAPPING
+        }
+    }
+
+    impl Iterable for PyNdArray {
+        fn iter(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            let items: Vec<PyObjectRef> = {
+                let g = zelf.data.read();
+                if g.ndim() == 0 {
+                    return Err(vm.new_type_error("iteration over a 0-d array"));
+                }
+                if g.ndim() == 1 {
+                    g.iter().map(|&x| py_scalar(x, zelf.dtype, vm)).collect()
+                } else {
+                    g.outer_iter().map(|s| new_arr(core::to_standard(s), zelf.dtype, vm)).collect()
+                }
+            };
+            let list: PyObjectRef = vm.ctx.new_list(items).into();
+            Ok(list.get_iter(vm)?.into())
+        }
+    }
+
+    impl Representable for PyNdArray {
+        fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
+            let g = zelf.data.read();
+            Ok(format::repr(&g.view(), zelf.dtype))
+        }
+    }
+
+    impl Comparable for PyNdArray {
+        fn slot_richcompare(
+            zelf: &PyObject,
+            other: &PyObject,
+            op: PyComparisonOp,
+            vm: &VirtualMachine,
+        ) -> PyResult<Either<PyObjectRef, PyComparisonValue>> {
+            let o = match op {
+                PyComparisonOp::Lt => Op::Lt,
+                PyComparisonOp::Le => Op::Le,
+                PyComparisonOp::Gt => Op::Gt,
+                PyComparisonOp::Ge => Op::Ge,
+                PyComparisonOp::Eq => Op::Eq,
+                _ => Op::Ne,
+            };
+            let (Some(a), Some(b)) = (to_src(zelf, vm)?, to_src(other, vm)?) else {
+                return Ok(Either::B(PyComparisonValue::NotImplemented));
+            };
+            Ok(Either::A(binop_src(o, &a, &b, vm)?))
+        }
+
+        fn cmp(_zelf: &Py<Self>, _other: &PyObject, _op: PyComparisonOp, _vm: &VirtualMachine) -> PyResult<PyComparisonValue> {
+            unreachable!("slot_richcompare is overridden")
+        }
+    }
+
+    fn unary_slot(obj: &PyObject, f: impl Fn(f64) -> f64, vm: &VirtualMachine) -> PyResult {
+        let z = obj.downcast_ref::<PyNdArray>().unwrap();
+        let dt = if z.dtype == DType::Bool { DType::Int64 } else { z.dtype };
+        let g = z.data.read();
+        Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
+    }
+
+    impl AsNumber for PyNdArray {
+        fn as_number() -> &'static PyNumberMethods {
+            static AS_NUMBER: PyNumberMethods = PyNumberMethods {
+                add: Some(|a, b, vm| bin_slot(a, b, Op::Add, vm)),
+                subtract: Some(|a, b, vm| bin_slot(a, b, Op::Sub, vm)),
+                multiply: Some(|a, b, vm| bin_slot(a, b, Op::Mul, vm)),
+                remainder: Some(|a, b, vm| bin_slot(a, b, Op::Mod, vm)),
+                power: Some(|a, b, c, vm| {
+                    if !vm.is_none(c) {
+                        return Err(vm.new_type_error("pow() 3rd argument not supported for arrays"));
+                    }
+                    bin_slot(a, b, Op::Pow, vm)
+                }),
+                negative: Some(|num, vm| unary_slot(num.obj, |x| -x, vm)),
+                positive: Some(|num, vm| unary_slot(num.obj, |x| x, vm)),
+                absolute: Some(|num, vm| unary_slot(num.obj, f64::abs, vm)),
+                boolean: Some(|num, vm| {
+                    let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
+                    let g = z.data.read();
+                    match g.len() {
+                        1 => Ok(*g.iter().next().unwrap() != 0.0),
+                        0 => Err(vm.new_value_error(
+                            "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.",
+                        )),
+                        _ => Err(vm.new_value_error(
+                            "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
+                        )),
+                    }
+                }),
+                invert: Some(|num, vm| {
+                    let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
+                    let g = z.data.read();
+                    let dt = z.dtype;
+                    if dt == DType::Float64 {
+                        return Err(vm.new_type_error(
+                            "ufunc 'invert' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
+                        ));
+                    }
+                    let f = move |x: f64| if dt == DType::Bool { (x == 0.0) as u8 as f64 } else { !(x as i64) as f64 };
+                    Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
+                }),
+                and: Some(|a, b, vm| bin_slot(a, b, Op::And, vm)),
+                or: Some(|a, b, vm| bin_slot(a, b, Op::Or, vm)),
+                xor: Some(|a, b, vm| bin_slot(a, b, Op::Xor, vm)),
+                int: Some(|num, vm| {
+                    let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
+                    let v = size1_value(z, vm, "")?;
+                    if !v.is_finite() {
+                        return Err(vm.new_value_error("cannot convert float NaN or infinity to integer"));
+                    }
+                    Ok(vm.ctx.new_int(v.trunc() as i64).into())
+                }),
+                float: Some(|num, vm| {
+                    let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
+                    let v = size1_value(z, vm, "")?;
+                    Ok(vm.ctx.new_float(v).into())
+                }),
+                inplace_add: Some(|a, b, vm| inplace_slot(a, b, Op::Add, vm)),
+                inplace_subtract: Some(|a, b, vm| inplace_slot(a, b, Op::Sub, vm)),
+                inplace_multiply: Some(|a, b, vm| inplace_slot(a, b, Op::Mul, vm)),
+                inplace_remainder: Some(|a, b, vm| inplace_slot(a, b, Op::Mod, vm)),
+                inplace_power: Some(|a, b, _c, vm| inplace_slot(a, b, Op::Pow, vm)),
+                inplace_and: Some(|a, b, vm| inplace_slot(a, b, Op::And, vm)),
+                inplace_or: Some(|a, b, vm| inplace_slot(a, b, Op::Or, vm)),
+                inplace_xor: Some(|a, b, vm| inplace_slot(a, b, Op::Xor, vm)),
+                floor_divide: Some(|a, b, vm| bin_slot(a, b, Op::FloorDiv, vm)),
+                true_divide: Some(|a, b, vm| bin_slot(a, b, Op::Div, vm)),
+                inplace_floor_divide: Some(|a, b, vm| inplace_slot(a, b, Op::FloorDiv, vm)),
+                inplace_true_divide: Some(|a, b, vm| inplace_slot(a, b, Op::Div, vm)),
+                index: Some(|num, vm| {
+                    let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
+                    let g = z.data.read();
+                    if g.ndim() != 0 || z.dtype == DType::Float64 {
+                        return Err(vm.new_type_error("only integer scalar arrays can be converted to a scalar index"));
+                    }
+                    Ok(vm.ctx.new_int(*g.iter().next().unwrap() as i64).into())
+                }),
+                matrix_multiply: Some(|a, b, vm| {
+                    if to_src(a, vm)?.is_none() || to_src(b, vm)?.is_none() {
+                        return Ok(vm.ctx.not_implemented());
+                    }
+                    matmul_objs(a, b, vm)
+                }),
+                ..PyNumberMethods::NOT_IMPLEMENTED
+            };
+            &AS_NUMBER
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! Default optimisations (`optimized=True`). Every pass leaves gradients unchanged.
+//! - Tape-aware dead-code elimination: a value is pushed only if the backward pass reads
+//!   it; a push is always removed together with the pop that consumes it.
+//! - Constant folding of arithmetic on literals (`2 - 1` from a template).
+
+use crate::syntax::ir::*;
+use std::collections::HashSet;
+
+pub fn optimize(fwd: Vec<Stmt>, bwd: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
+    let (fwd, bwd) = tape_dce(fwd, bwd);
+    let fold = |stmts: Vec<Stmt>| -> Vec<Stmt> {
+        stmts
+            .into_iter()
+            .map(|mut s| {
+                crate::ad::adjoint::map_stmt_exprs(&mut s, &fold_expr);
+                s
+            })
+            .collect()
+    };
+    (fold(fwd), fold(bwd))
+}
+
+fn is_stack_call(e: &Expr, helper: &str) -> bool {
+    if let ExprKind::Call { func, args, .. } = &e.kind {
+        if let ExprKind::Attr(m, name) = &func.kind {
+            return m.as_name() == Some("tangent")
+                && name == helper
+                && args.first().and_then(|a| a.as_name()) == Some("_stack");
+        }
+    }
+    false
+}
+
+/// The variable whose value a `tangent.push(_stack, ...)` statement saves.
+fn pushed_var(s: &Stmt) -> Option<String> {
+    let StmtKind::ExprStmt(e) = &s.kind else { return None };
+    if !is_stack_call(e, "push") {
+        return None;
+    }
+    let ExprKind::Call { args, .. } = &e.kind else { return None };
+    base_var(args.get(1)?)
+}
+
+/// `x`, `x[i]`, `tangent.copy(x[i])` -> `x`.
+fn base_var(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Name(n) => Some(n.clone()),
+        ExprKind::Subscript(b, _) => base_var(b),
+        ExprKind::Call { args, .. } if args.len() == 1 => base_var(&args[0]),
+        _ => None,
+    }
+}
+
+/// The variable a `... = tangent.pop(_stack)` statement restores.
+fn popped_var(s: &Stmt) -> Option<String> {
+    let StmtKind::Assign(t, v) = &s.kind else { return None };
+    if !is_stack_call(v, "pop") {
+        return None;
+    }
+    base_var(t)
+}
+
+fn reads_of(stmts: &[Stmt], keep: &HashSet<String>, out: &mut HashSet<String>) {
+    for s in stmts {
+        if let Some(v) = popped_var(s) {
+            // A kept subscript restore reads its index.
+            if keep.contains(&v) {
+                if let StmtKind::Assign(t, _) = &s.kind {
+                    if let ExprKind::Subscript(_, idx) = &t.kind {
+                        let mut n = Vec::new();
+                        idx.names(&mut n);
+                        out.extend(n);
+                    }
+                }
+            }
+            continue;
+        }
+        let mut n = Vec::new();
+        match &s.kind {
+            StmtKind::Assign(t, v) => {
+                if !matches!(t.kind, ExprKind::Name(_)) {
+                    t.names(&mut n);
+                }
+                v.names(&mut n);
+            }
+            StmtKind::If(t, a, b) => {
+                t.names(&mut n);
+                reads_of(a, keep, out);
+                reads_of(b, keep, out);
+            }
+            StmtKind::For(_, it, body) => {
+                it.names(&mut n);
+                reads_of(body, keep, out);
+            }
+            StmtKind::While(t, body) => {
+                t.names(&mut n);
+                reads_of(body, keep, out);
+            }
+            StmtKind::ExprStmt(e) | StmtKind::Return(Some(e)) => e.names(&mut n),
+            _ => {}
+        }
+        out.extend(n);
+    }
+}
+
+fn filter(stmts: Vec<Stmt>, drop: &dyn Fn(&Stmt) -> bool) -> Vec<Stmt> {
+    stmts
+        .into_iter()
+        .filter(|s| !drop(s))
+        .map(|mut s| {
+            match &mut s.kind {
+                StmtKind::If(_, a, b) => {
+                    *a = filter(std::mem::take(a), drop);
+                    *b = filter(std::mem::take(b), drop);
+                }
+                StmtKind::For(_, _, body) | StmtKind::While(_, body) => {
+                    *body = filter(std::mem::take(body), drop);
+                }
+                _ => {}
+            }
+            s
+        })
+        .collect()
+}
+
+/// Removes push/pop pairs of values the backward pass never reads.
+fn tape_dce(fwd: Vec<Stmt>, bwd: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
+    let mut keep: HashSet<String> = HashSet::new();
+    loop {
+        let mut reads = HashSet::new();
+        reads_of(&bwd, &keep, &mut reads);
+        if reads == keep {
+            break;
+        }
+        keep = reads;
+    }
+    let fwd = filter(fwd, &|s| pushed_var(s).is_some_and(|v| !keep.contains(&v)));
+    let bwd = filter(bwd, &|s| popped_var(s).is_some_and(|v| !keep.contains(&v)));
+    (fwd, bwd)
+}
+
+/// Does the forward pass push anything?
+pub fn uses_stack(fwd: &[Stmt]) -> bool {
+    !pushed_names(fwd).is_empty()
+}
+
+pub fn pushed_names(fwd: &[Stmt]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    walk_stmts(fwd, &mut |s| {
+        if let Some(v) = pushed_var(s) {
+            out.insert(v);
+        }
+    });
+    out
+}
+
+/// Names pushed (as whole values) at a point where they may not be bound yet.
+pub fn maybe_unbound_pushes(fwd: &[Stmt], params: &[String], _pushed: &HashSet<String>) -> Vec<String> {
+    fn visit(stmts: &[Stmt], defined: &mut HashSet<String>, out: &mut Vec<String>) {
+        for s in stmts {
+            if let StmtKind::ExprStmt(e) = &s.kind {
+                if is_stack_call(e, "push") {
+                    if let ExprKind::Call { args, .. } = &e.kind {
+                        if let Some(n) = args.get(1).and_then(|a| a.as_name()) {
+                            if !defined.contains(n) && !out.iter().any(|o| o == n) {
+                                out.push(n.to_owned());
+                            }
+                        }
+                    }
+                }
+            }
+            match &s.kind {
+                StmtKind::Assign(t, _) => {
+                    if let Some(n) = t.as_name() {
+                        defined.insert(n.to_owned());
+                    }
+                }
+                StmtKind::If(_, a, b) => {
+                    visit(a, &mut defined.clone(), out);
+                    visit(b, &mut defined.clone(), out);
+                }
+                StmtKind::For(_, _, body) | StmtKind::While(_, body) => {
+                    visit(body, &mut defined.clone(), out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut defined: HashSet<String> = params.iter().cloned().collect();
+    let mut out = Vec::new();
+    visit(fwd, &mut defined, &mut out);
+    out
+}
+
+fn num_value(e: &Expr) -> Option<(f64, bool)> {
+    if let ExprKind::Num(s) = &e.kind {
+        let is_int = !s.contains(['.', 'e', 'E', 'j']);
+        let cleaned = s.replace('_', "");
+        let v: f64 = if is_int {
+            cleaned.parse::<i64>().ok()? as f64
+        } else {
+            cleaned.parse().ok()?
+        };
+        return Some((v, is_int));
+    }
+    None
+}
+
+fn format_num(v: f64, is_int: bool) -> Option<String> {
+    if !v.is_finite() {
+        return None;
+    }
+    if is_int {
+        return Some(format!("{}", v as i64));
+    }
+    let s = format!("{v:?}");
+    Some(s)
+}
+
+/// Folds arithmetic between two number literals.
+pub fn fold_expr(e: &Expr) -> Expr {
+    let mut e = e.clone();
+    crate::ad::rules::substitute(&mut e, &mut |_| None);
+    fold_in_place(&mut e);
+    e
+}
+
+fn fold_in_place(e: &mut Expr) {
+    match &mut e.kind {
+        ExprKind::BinOp(op, a, b) => {
+            fold_in_place(a);
+            fold_in_place(b);
+            if let (Some((x, xi)), Some((y, yi))) = (num_value(a), num_value(b)) {
+                let ints = xi && yi;
+                let v = match op {
+                    BinOp::Add => Some(x + y),
+                    BinOp::Sub => Some(x - y),
+                    BinOp::Mul => Some(x * y),
+                    BinOp::Div if y != 0.0 => {
+                        let r = x / y;
+                        return *e = Expr::num(format_num(r, false).unwrap_or_default());
+                    }
+                    _ => None,
+                };
+                if let Some(v) = v {
+                    if ints && v.abs() > 9.0e15 {
+                        return;
+                    }
+                    if let Some(s) = format_num(v, ints) {
+                        *e = Expr::new(ExprKind::Num(s), e.span);
+                    }
+                }
+            }
+        }
+        ExprKind::Unary(_, a) | ExprKind::Attr(a, _) => fold_in_place(a),
+        ExprKind::Call { func, args, kwargs } => {
+            fold_in_place(func);
+            args.iter_mut().for_each(fold_in_place);
+            kwargs.iter_mut().for_each(|(_, v)| fold_in_place(v));
+        }
+        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => {
+            es.iter_mut().for_each(fold_in_place)
+        }
+        ExprKind::Subscript(a, b) => {
+            fold_in_place(a);
+            fold_in_place(b)
+        }
+        ExprKind::Compare(a, rest) => {
+            fold_in_place(a);
+            rest.iter_mut().for_each(|(_, x)| fold_in_place(x));
+        }
+        _ => {}
+    }
+}

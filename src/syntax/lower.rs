@@ -1,0 +1,710 @@
+//! Parsing (with the parser RustPython itself uses) and lowering of the differentiable
+//! subset to our IR. Lowering is also the fence: any construct outside the subset is
+//! rejected here with a spanned diagnostic that says what to do instead.
+
+use super::diag::Diagnostic;
+use super::ir::*;
+use ruff_python_ast as ast;
+use ruff_text_size::{Ranged, TextRange};
+use std::collections::HashMap;
+
+/// A parsed source file: its import aliases and its top-level function definitions.
+pub struct SourceModule {
+    pub file: String,
+    pub text: String,
+    /// Local name -> qualified name, from top-level `import` / `from ... import`.
+    pub imports: HashMap<String, String>,
+    functions: HashMap<String, ast::StmtFunctionDef>,
+    /// Top-level expression statements that are calls, as (dotted callee, dotted args):
+    /// rule files use them for declarations such as `nondifferentiable(len, ...)`.
+    pub declarations: Vec<(String, Vec<String>)>,
+    /// Names of top-level functions in definition order.
+    pub function_names: Vec<String>,
+}
+
+fn span(r: TextRange) -> Span {
+    Span {
+        start: r.start().to_u32(),
+        end: r.end().to_u32(),
+    }
+}
+
+impl SourceModule {
+    pub fn parse(file: &str, text: &str) -> Result<SourceModule, Diagnostic> {
+        let parsed = ruff_python_parser::parse_module(text).map_err(|e| {
+            Diagnostic::new(
+                span(e.location),
+                format!("syntax error: {}", e.error),
+                "fix the Python syntax at this point; the file must be valid Python 3",
+            )
+            .locate(file, text)
+        })?;
+        let module = parsed.into_syntax();
+        let mut imports = HashMap::new();
+        let mut functions = HashMap::new();
+        let mut function_names = Vec::new();
+        let mut declarations = Vec::new();
+        for stmt in module.body {
+            match stmt {
+                ast::Stmt::Import(imp) => {
+                    for alias in &imp.names {
+                        let full = alias.name.id.as_str().to_owned();
+                        match &alias.asname {
+                            Some(a) => {
+                                imports.insert(a.id.as_str().to_owned(), full);
+                            }
+                            None => {
+                                let top = full.split('.').next().unwrap_or(&full).to_owned();
+                                imports.insert(top.clone(), top);
+                            }
+                        }
+                    }
+                }
+                ast::Stmt::ImportFrom(imp) if imp.level == 0 => {
+                    let Some(m) = &imp.module else { continue };
+                    for alias in &imp.names {
+                        let local = alias.asname.as_ref().unwrap_or(&alias.name);
+                        imports.insert(
+                            local.id.as_str().to_owned(),
+                            format!("{}.{}", m.id.as_str(), alias.name.id.as_str()),
+                        );
+                    }
+                }
+                ast::Stmt::FunctionDef(def) => {
+                    let name = def.name.id.as_str().to_owned();
+                    if !functions.contains_key(&name) {
+                        function_names.push(name.clone());
+                    }
+                    functions.insert(name, def);
+                }
+                ast::Stmt::Expr(e) => {
+                if let ast::Expr::Call(c) = &*e.value {
+                    if let Some(callee) = dotted(&c.func) {
+                        let args = c.arguments.args.iter().filter_map(dotted).collect();
+                        declarations.push((callee, args));
+                    }
+                }
+            }
+            _ => {}
+            }
+        }
+        Ok(SourceModule {
+            file: file.to_owned(),
+            text: text.to_owned(),
+            imports,
+            declarations,
+            functions,
+            function_names,
+        })
+    }
+
+    pub fn has_function(&self, name: &str) -> bool {
+        self.functions.contains_key(name)
+    }
+
+    /// Lowers one top-level function to the IR, rejecting what we cannot differentiate.
+    pub fn lower_function(&self, name: &str) -> Result<FuncDef, Diagnostic> {
+        let def = self.functions.get(name).ok_or_else(|| {
+            Diagnostic::new(
+                Span::SYNTHETIC,
+                format!("no function named `{name}` at the top level of {}", self.file),
+                "define the function with `def` at module level, or pass the right name",
+            )
+        })?;
+        let lowerer = Lowerer {
+            text: &self.text,
+            template: false,
+        };
+        lowerer
+            .function(def)
+            .map_err(|d| d.locate(&self.file, &self.text))
+    }
+
+    /// Lowers a rule template: like [`Self::lower_function`] but `*args` is allowed.
+    pub fn lower_template(&self, name: &str) -> Result<FuncDef, Diagnostic> {
+        let def = self.functions.get(name).ok_or_else(|| {
+            Diagnostic::new(Span::SYNTHETIC, format!("no template `{name}`"), "")
+        })?;
+        let lowerer = Lowerer {
+            text: &self.text,
+            template: true,
+        };
+        lowerer
+            .function(def)
+            .map_err(|d| d.locate(&self.file, &self.text))
+    }
+
+    /// The decorators of a top-level function as (dotted callee, dotted arguments), e.g.
+    /// `@adjoint(numpy.tanh)` gives `("adjoint", ["numpy.tanh"])`.
+    pub fn decorators(&self, name: &str) -> Vec<(String, Vec<String>)> {
+        let Some(def) = self.functions.get(name) else {
+            return vec![];
+        };
+        def.decorator_list
+            .iter()
+            .filter_map(|d| match &d.expression {
+                ast::Expr::Call(c) => Some((
+                    dotted(&c.func)?,
+                    c.arguments.args.iter().filter_map(dotted).collect(),
+                )),
+                other => Some((dotted(other)?, vec![])),
+            })
+            .collect()
+    }
+
+    /// The source text of a span (for comments such as `# Grad of: ...`).
+    pub fn snippet(&self, s: Span) -> &str {
+        self.text
+            .get(s.start as usize..s.end as usize)
+            .unwrap_or("")
+    }
+}
+
+/// `a.b.c` for a chain of attribute accesses on a name.
+fn dotted(e: &ast::Expr) -> Option<String> {
+    match e {
+        ast::Expr::Name(n) => Some(n.id.as_str().to_owned()),
+        ast::Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr.id.as_str())),
+        _ => None,
+    }
+}
+
+struct Lowerer<'a> {
+    text: &'a str,
+    /// Rule templates may take `*args`.
+    template: bool,
+}
+
+fn unsupported(r: TextRange, what: &str, hint: &str) -> Diagnostic {
+    Diagnostic::new(span(r), format!("{what} cannot be differentiated"), hint)
+}
+
+impl Lowerer<'_> {
+    fn function(&self, def: &ast::StmtFunctionDef) -> Result<FuncDef, Diagnostic> {
+        if def.is_async {
+            return Err(unsupported(
+                def.range,
+                "an `async def`",
+                "differentiate a plain `def` function",
+            ));
+        }
+        let p = &def.parameters;
+        let vararg = match &p.vararg {
+            Some(v) if self.template => Some(v.name.id.as_str().to_owned()),
+            _ => None,
+        };
+        if let (Some(v), None) = (&p.vararg, &vararg) {
+            return Err(unsupported(
+                v.range,
+                "a `*args` parameter",
+                "list each differentiable argument as a named positional parameter",
+            ));
+        }
+        if let Some(v) = &p.kwarg {
+            return Err(unsupported(
+                v.range,
+                "a `**kwargs` parameter",
+                "list each argument as a named positional parameter",
+            ));
+        }
+        if let Some(k) = p.kwonlyargs.first() {
+            return Err(unsupported(
+                k.range,
+                "a keyword-only parameter",
+                "make it a positional parameter (remove the `*` before it)",
+            ));
+        }
+        let mut params = Vec::new();
+        for a in p.posonlyargs.iter().chain(&p.args) {
+            params.push(Param {
+                name: a.parameter.name.id.as_str().to_owned(),
+                default: a.default.as_deref().map(|e| self.expr(e)).transpose()?,
+            });
+        }
+        let body = self.block(&def.body)?;
+        Ok(FuncDef {
+            name: def.name.id.as_str().to_owned(),
+            params,
+            vararg,
+            body,
+            span: span(def.range),
+        })
+    }
+
+    fn block(&self, stmts: &[ast::Stmt]) -> Result<Vec<Stmt>, Diagnostic> {
+        let mut out = Vec::new();
+        for (i, s) in stmts.iter().enumerate() {
+            // A docstring is documentation, not computation.
+            if i == 0 {
+                if let ast::Stmt::Expr(e) = s {
+                    if matches!(*e.value, ast::Expr::StringLiteral(_)) {
+                        continue;
+                    }
+                }
+            }
+            out.push(self.stmt(s)?);
+        }
+        Ok(out)
+    }
+
+    fn stmt(&self, s: &ast::Stmt) -> Result<Stmt, Diagnostic> {
+        let sp = span(s.range());
+        let kind = match s {
+            ast::Stmt::Assign(a) => {
+                if a.targets.len() != 1 {
+                    return Err(unsupported(
+                        a.range,
+                        "a chained assignment (`a = b = ...`)",
+                        "split it into one assignment per target",
+                    ));
+                }
+                StmtKind::Assign(self.target(&a.targets[0])?, self.expr(&a.value)?)
+            }
+            ast::Stmt::AnnAssign(a) => match &a.value {
+                Some(v) => StmtKind::Assign(self.target(&a.target)?, self.expr(v)?),
+                None => StmtKind::Pass,
+            },
+            ast::Stmt::AugAssign(a) => {
+                let op = self.binop(a.op, a.range)?;
+                StmtKind::AugAssign(self.target(&a.target)?, op, self.expr(&a.value)?)
+            }
+            ast::Stmt::Return(r) => {
+                StmtKind::Return(r.value.as_deref().map(|e| self.expr(e)).transpose()?)
+            }
+            ast::Stmt::If(i) => {
+                let test = self.expr(&i.test)?;
+                let body = self.block(&i.body)?;
+                let orelse = self.elif_chain(&i.elif_else_clauses)?;
+                StmtKind::If(test, body, orelse)
+            }
+            ast::Stmt::For(f) => {
+                if f.is_async {
+                    return Err(unsupported(
+                        f.range,
+                        "an `async for` loop",
+                        "use a plain `for` loop",
+                    ));
+                }
+                if let Some(first) = f.orelse.first() {
+                    return Err(unsupported(
+                        first.range(),
+                        "the `else` clause of a `for` loop",
+                        "set a flag before `break` and test it after the loop instead",
+                    ));
+                }
+                StmtKind::For(
+                    self.target(&f.target)?,
+                    self.expr(&f.iter)?,
+                    self.block(&f.body)?,
+                )
+            }
+            ast::Stmt::While(w) => {
+                if let Some(first) = w.orelse.first() {
+                    return Err(unsupported(
+                        first.range(),
+                        "the `else` clause of a `while` loop",
+                        "set a flag before `break` and test it after the loop instead",
+                    ));
+                }
+                StmtKind::While(self.expr(&w.test)?, self.block(&w.body)?)
+            }
+            ast::Stmt::Break(_) => StmtKind::Break,
+            ast::Stmt::Continue(_) => StmtKind::Continue,
+            ast::Stmt::Pass(_) => StmtKind::Pass,
+            ast::Stmt::Expr(e) => StmtKind::ExprStmt(self.expr(&e.value)?),
+            ast::Stmt::FunctionDef(d) => {
+                return Err(Diagnostic::new(
+                    span(d.range),
+                    format!(
+                        "nested function `{}` cannot be differentiated yet",
+                        d.name.id.as_str()
+                    ),
+                    "move the inner function to module level and pass the values it closes over as arguments",
+                ))
+            }
+            ast::Stmt::ClassDef(c) => {
+                return Err(unsupported(
+                    c.range,
+                    "a class definition inside the function",
+                    "define the class at module level",
+                ))
+            }
+            ast::Stmt::With(w) => {
+                return Err(unsupported(
+                    w.range,
+                    "a `with` block",
+                    "move the body out of the `with` block into the function, or differentiate a helper function called from it",
+                ))
+            }
+            ast::Stmt::Try(t) => {
+                return Err(unsupported(
+                    t.range,
+                    "a `try` statement",
+                    "check the condition with `if` instead of catching an exception",
+                ))
+            }
+            ast::Stmt::Raise(r) => {
+                return Err(unsupported(
+                    r.range,
+                    "a `raise` statement",
+                    "validate the inputs before calling the differentiated function",
+                ))
+            }
+            ast::Stmt::Assert(a) => {
+                return Err(unsupported(
+                    a.range,
+                    "an `assert` statement",
+                    "check the inputs before calling the differentiated function",
+                ))
+            }
+            ast::Stmt::Delete(d) => {
+                return Err(unsupported(
+                    d.range,
+                    "a `del` statement",
+                    "remove the `del`; the derivative needs the value kept",
+                ))
+            }
+            ast::Stmt::Import(i) => {
+                return Err(unsupported(
+                    i.range,
+                    "an `import` inside the function",
+                    "move the import to the top of the module",
+                ))
+            }
+            ast::Stmt::ImportFrom(i) => {
+                return Err(unsupported(
+                    i.range,
+                    "an `import` inside the function",
+                    "move the import to the top of the module",
+                ))
+            }
+            ast::Stmt::Global(g) => {
+                return Err(unsupported(
+                    g.range,
+                    "a `global` declaration",
+                    "pass the value in as an argument and return the new value",
+                ))
+            }
+            ast::Stmt::Nonlocal(n) => {
+                return Err(unsupported(
+                    n.range,
+                    "a `nonlocal` declaration",
+                    "pass the value in as an argument and return the new value",
+                ))
+            }
+            ast::Stmt::Match(m) => {
+                return Err(unsupported(
+                    m.range,
+                    "a `match` statement",
+                    "rewrite it as an `if`/`elif` chain",
+                ))
+            }
+            other => {
+                return Err(unsupported(
+                    other.range(),
+                    "this statement",
+                    "rewrite it with assignments, `if`, `for` and `while`",
+                ))
+            }
+        };
+        Ok(Stmt::new(kind, sp))
+    }
+
+    fn elif_chain(&self, clauses: &[ast::ElifElseClause]) -> Result<Vec<Stmt>, Diagnostic> {
+        let Some((first, rest)) = clauses.split_first() else {
+            return Ok(vec![]);
+        };
+        match &first.test {
+            None => self.block(&first.body),
+            Some(test) => {
+                let kind = StmtKind::If(
+                    self.expr(test)?,
+                    self.block(&first.body)?,
+                    self.elif_chain(rest)?,
+                );
+                Ok(vec![Stmt::new(kind, span(first.range))])
+            }
+        }
+    }
+
+    fn target(&self, e: &ast::Expr) -> Result<Expr, Diagnostic> {
+        match e {
+            ast::Expr::Name(_) | ast::Expr::Subscript(_) => self.expr(e),
+            ast::Expr::Tuple(t) => {
+                let elts = t
+                    .elts
+                    .iter()
+                    .map(|x| self.target(x))
+                    .collect::<Result<_, _>>()?;
+                Ok(Expr::new(ExprKind::Tuple(elts), span(t.range)))
+            }
+            ast::Expr::List(t) => {
+                let elts = t
+                    .elts
+                    .iter()
+                    .map(|x| self.target(x))
+                    .collect::<Result<_, _>>()?;
+                Ok(Expr::new(ExprKind::Tuple(elts), span(t.range)))
+            }
+            ast::Expr::Attribute(a) => Err(unsupported(
+                a.range,
+                "assignment to an attribute",
+                "assign to a local variable and return it instead of mutating an object",
+            )),
+            ast::Expr::Starred(s) => Err(unsupported(
+                s.range,
+                "a starred assignment target",
+                "unpack each element into its own name",
+            )),
+            other => Err(unsupported(
+                other.range(),
+                "this assignment target",
+                "assign to a name, a tuple of names or a subscript",
+            )),
+        }
+    }
+
+    fn binop(&self, op: ast::Operator, r: TextRange) -> Result<BinOp, Diagnostic> {
+        Ok(match op {
+            ast::Operator::Add => BinOp::Add,
+            ast::Operator::Sub => BinOp::Sub,
+            ast::Operator::Mult => BinOp::Mul,
+            ast::Operator::MatMult => BinOp::MatMul,
+            ast::Operator::Div => BinOp::Div,
+            ast::Operator::FloorDiv => BinOp::FloorDiv,
+            ast::Operator::Mod => BinOp::Mod,
+            ast::Operator::Pow => BinOp::Pow,
+            other => {
+                return Err(unsupported(
+                    r,
+                    &format!("the bitwise operator `{}`", other.as_str()),
+                    "bitwise operators have no derivative; compute integer values outside the differentiated function",
+                ))
+            }
+        })
+    }
+
+    fn exprs(&self, es: &[ast::Expr]) -> Result<Vec<Expr>, Diagnostic> {
+        es.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn boxed(&self, e: &ast::Expr) -> Result<Box<Expr>, Diagnostic> {
+        Ok(Box::new(self.expr(e)?))
+    }
+
+    fn expr(&self, e: &ast::Expr) -> Result<Expr, Diagnostic> {
+        let r = e.range();
+        let kind = match e {
+            ast::Expr::Name(n) => ExprKind::Name(n.id.as_str().to_owned()),
+            ast::Expr::NumberLiteral(n) => {
+                if let ast::Number::Complex { .. } = n.value {
+                    return Err(unsupported(
+                        n.range,
+                        "a complex number",
+                        "use real arithmetic; complex derivatives are not supported",
+                    ));
+                }
+                ExprKind::Num(self.text[r.start().to_usize()..r.end().to_usize()].to_owned())
+            }
+            ast::Expr::BooleanLiteral(b) => ExprKind::Bool(b.value),
+            ast::Expr::NoneLiteral(_) => ExprKind::NoneLit,
+            ast::Expr::StringLiteral(s) => ExprKind::Str(s.value.to_str().to_owned()),
+            ast::Expr::Tuple(t) => ExprKind::Tuple(self.exprs(&t.elts)?),
+            ast::Expr::List(l) => ExprKind::List(self.exprs(&l.elts)?),
+            ast::Expr::BinOp(b) => ExprKind::BinOp(
+                self.binop(b.op, b.range)?,
+                self.boxed(&b.left)?,
+                self.boxed(&b.right)?,
+            ),
+            ast::Expr::UnaryOp(u) => {
+                let op = match u.op {
+                    ast::UnaryOp::USub => UnaryOp::Neg,
+                    ast::UnaryOp::UAdd => UnaryOp::Pos,
+                    ast::UnaryOp::Not => UnaryOp::Not,
+                    ast::UnaryOp::Invert => {
+                        return Err(unsupported(
+                            u.range,
+                            "the bitwise operator `~`",
+                            "use `not` for booleans or `-x - 1` for integers",
+                        ))
+                    }
+                };
+                ExprKind::Unary(op, self.boxed(&u.operand)?)
+            }
+            ast::Expr::Compare(c) => {
+                let mut rest = Vec::new();
+                for (op, rhs) in c.ops.iter().zip(c.comparators.iter()) {
+                    let op = match op {
+                        ast::CmpOp::Eq => CmpOp::Eq,
+                        ast::CmpOp::NotEq => CmpOp::NotEq,
+                        ast::CmpOp::Lt => CmpOp::Lt,
+                        ast::CmpOp::LtE => CmpOp::LtE,
+                        ast::CmpOp::Gt => CmpOp::Gt,
+                        ast::CmpOp::GtE => CmpOp::GtE,
+                        ast::CmpOp::Is => CmpOp::Is,
+                        ast::CmpOp::IsNot => CmpOp::IsNot,
+                        ast::CmpOp::In => CmpOp::In,
+                        ast::CmpOp::NotIn => CmpOp::NotIn,
+                    };
+                    rest.push((op, self.expr(rhs)?));
+                }
+                ExprKind::Compare(self.boxed(&c.left)?, rest)
+            }
+            ast::Expr::BoolOp(b) => ExprKind::BoolOp(
+                match b.op {
+                    ast::BoolOp::And => BoolOp::And,
+                    ast::BoolOp::Or => BoolOp::Or,
+                },
+                self.exprs(&b.values)?,
+            ),
+            ast::Expr::Call(c) => {
+                let mut args = Vec::new();
+                for a in c.arguments.args.iter() {
+                    if let ast::Expr::Starred(s) = a {
+                        return Err(unsupported(
+                            s.range,
+                            "a starred argument (`*args`) in a call",
+                            "pass each argument explicitly",
+                        ));
+                    }
+                    args.push(self.expr(a)?);
+                }
+                let mut kwargs = Vec::new();
+                for k in c.arguments.keywords.iter() {
+                    match &k.arg {
+                        Some(name) => kwargs.push((name.id.as_str().to_owned(), self.expr(&k.value)?)),
+                        None => {
+                            return Err(unsupported(
+                                k.range,
+                                "a `**kwargs` argument in a call",
+                                "pass each keyword argument explicitly",
+                            ))
+                        }
+                    }
+                }
+                ExprKind::Call {
+                    func: self.boxed(&c.func)?,
+                    args,
+                    kwargs,
+                }
+            }
+            ast::Expr::Attribute(a) => {
+                ExprKind::Attr(self.boxed(&a.value)?, a.attr.id.as_str().to_owned())
+            }
+            ast::Expr::Subscript(s) => {
+                ExprKind::Subscript(self.boxed(&s.value)?, self.boxed(&s.slice)?)
+            }
+            ast::Expr::Slice(s) => {
+                let opt = |x: &Option<Box<ast::Expr>>| -> Result<Option<Box<Expr>>, Diagnostic> {
+                    x.as_deref().map(|e| self.boxed(e)).transpose()
+                };
+                ExprKind::Slice(opt(&s.lower)?, opt(&s.upper)?, opt(&s.step)?)
+            }
+            ast::Expr::If(i) => ExprKind::IfExp {
+                test: self.boxed(&i.test)?,
+                body: self.boxed(&i.body)?,
+                orelse: self.boxed(&i.orelse)?,
+            },
+            ast::Expr::EllipsisLiteral(_) => ExprKind::Name("Ellipsis".into()),
+            ast::Expr::Lambda(l) => {
+                return Err(unsupported(
+                    l.range,
+                    "a `lambda`",
+                    "define the function with `def` at module level and call it",
+                ))
+            }
+            ast::Expr::ListComp(l) => {
+                return Err(unsupported(
+                    l.range,
+                    "a list comprehension",
+                    "build the list with a `for` loop and `append`, or use an array operation",
+                ))
+            }
+            ast::Expr::Generator(g) => {
+                return Err(unsupported(
+                    g.range,
+                    "a generator expression",
+                    "use a `for` loop or an array operation such as `np.sum`",
+                ))
+            }
+            ast::Expr::DictComp(d) => {
+                return Err(unsupported(
+                    d.range,
+                    "a dict comprehension",
+                    "build the values with a `for` loop",
+                ))
+            }
+            ast::Expr::SetComp(d) => {
+                return Err(unsupported(
+                    d.range,
+                    "a set comprehension",
+                    "build the values with a `for` loop",
+                ))
+            }
+            ast::Expr::Dict(d) => {
+                return Err(unsupported(
+                    d.range,
+                    "a dict literal",
+                    "use separate variables or a tuple",
+                ))
+            }
+            ast::Expr::Set(d) => {
+                return Err(unsupported(
+                    d.range,
+                    "a set literal",
+                    "use a tuple or a list",
+                ))
+            }
+            ast::Expr::Named(n) => {
+                return Err(unsupported(
+                    n.range,
+                    "an assignment expression (`:=`)",
+                    "assign the value in its own statement first",
+                ))
+            }
+            ast::Expr::FString(f) => {
+                return Err(unsupported(
+                    f.range,
+                    "an f-string",
+                    "format values outside the differentiated function",
+                ))
+            }
+            ast::Expr::Yield(y) => {
+                return Err(unsupported(
+                    y.range,
+                    "a `yield` (generator function)",
+                    "return the values as a list or an array",
+                ))
+            }
+            ast::Expr::YieldFrom(y) => {
+                return Err(unsupported(
+                    y.range,
+                    "a `yield from` (generator function)",
+                    "return the values as a list or an array",
+                ))
+            }
+            ast::Expr::Await(a) => {
+                return Err(unsupported(
+                    a.range,
+                    "an `await` expression",
+                    "differentiate synchronous code",
+                ))
+            }
+            ast::Expr::Starred(s) => {
+                return Err(unsupported(
+                    s.range,
+                    "a starred expression",
+                    "list the elements explicitly",
+                ))
+            }
+            other => {
+                return Err(unsupported(
+                    other.range(),
+                    "this expression",
+                    "rewrite it with arithmetic, calls, subscripts and literals",
+                ))
+            }
+        };
+        Ok(Expr::new(kind, span(r)))
+    }
+}

@@ -1,0 +1,7 @@
+//! Front end: parse, lower to the IR, and reject (fence) what cannot be differentiated.
+pub mod diag;
+pub mod ir;
+pub mod lower;
+
+pub use diag::Diagnostic;
+pub use lower::SourceModule;

@@ -1,0 +1,268 @@
+"""tangent: source-to-source automatic differentiation (embedded runtime).
+
+`grad` reads a function's source, generates the source of its derivative (in Rust, via
+`_tangent`) and executes it in the function's own globals. The helpers below are what
+the generated code calls; they dispatch on the value's type.
+"""
+import _tangent
+import math
+
+try:
+    import numpy
+except ImportError:  # pragma: no cover - numpy is built in
+    numpy = None
+
+__version__ = _tangent.VERSION
+
+
+class TangentError(Exception):
+    """The function cannot be differentiated; the message says where and why."""
+
+
+# --------------------------------------------------------------------------- API
+
+def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
+         verbose=0):
+    """Returns a function computing the gradient of `func` with respect to the
+    arguments at positions `wrt`. The returned function takes `func`'s arguments plus a
+    seed for the output's derivative (default 1.0)."""
+    if isinstance(wrt, int):
+        wrt = (wrt,)
+    code = getattr(func, "__code__", None)
+    if code is None:
+        raise TypeError("tangent.grad expects a Python function, got %r" % (func,))
+    ok, payload, entry = _tangent.grad_source(
+        code.co_filename, func.__name__, tuple(wrt), bool(optimized),
+        bool(preserve_result), bool(check_dims))
+    if not ok:
+        raise TangentError(payload)
+    if verbose:
+        print(payload)
+    return _compile(payload, entry, func.__globals__)
+
+
+def _compile(source, entry, globals_):
+    """Executes generated source in `globals_`. The runtime modules reach the code as
+    closure variables, so nothing is added to the user's namespace."""
+    body = "".join("    " + line + "\n" for line in source.splitlines())
+    factory = ("def __tangent_factory__(tangent, numpy, math):\n" + body +
+               "    return " + entry + "\n")
+    namespace = {}
+    exec(compile(factory, "<tangent: " + entry + ">", "exec"), globals_, namespace)
+    import sys
+    fn = namespace["__tangent_factory__"](sys.modules[__name__], numpy, math)
+    fn.__tangent_source__ = source
+    return fn
+
+
+# ----------------------------------------------------------------------- runtime
+
+def _is_array(x):
+    return numpy is not None and isinstance(x, numpy.ndarray)
+
+
+class Stack(list):
+    """The tape: values saved by the forward pass for the backward pass."""
+
+
+def push(stack, value):
+    stack.append(value)
+
+
+def pop(stack):
+    return stack.pop()
+
+
+def copy(x):
+    if _is_array(x):
+        return x.copy()
+    if isinstance(x, list):
+        return list(x)
+    return x
+
+
+def init_grad(x):
+    """A zero gradient shaped like `x`."""
+    if x is None or isinstance(x, (bool, int, float)):
+        return 0.0
+    if _is_array(x):
+        return numpy.zeros(x.shape)
+    if isinstance(x, (list, tuple)):
+        return [init_grad(v) for v in x]
+    raise TypeError("tangent: cannot build a zero gradient for a value of type %s"
+                    % type(x).__name__)
+
+
+def add_grad(a, b):
+    """a + b for gradients; `None` means "no gradient yet"."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return [add_grad(x, y) for x, y in zip(a, b)]
+    return a + b
+
+
+def add_grad_at(g, x, index, value):
+    """Gradient of `x[index]` added into `g` (a fresh gradient of `x` if `g` is None)."""
+    g = init_grad(x) if g is None else copy(g)
+    if isinstance(g, list):
+        g[index] = add_grad(g[index], value)
+    else:
+        g[index] = g[index] + value
+    return g
+
+
+def zero_grad_at(g, index):
+    g = copy(g)
+    if isinstance(g, list):
+        g[index] = init_grad(g[index])
+    else:
+        g[index] = 0.0
+    return g
+
+
+def grad_item(g, i):
+    return g[i]
+
+
+def unbroadcast(g, like):
+    """Sums `g` over the axes along which `like` was broadcast to `g`'s shape."""
+    if not _is_array(like):
+        if _is_array(g):
+            return float(numpy.sum(g))
+        return g
+    if not _is_array(g):
+        return numpy.full(like.shape, float(g))
+    if g.shape == like.shape:
+        return g
+    while g.ndim > like.ndim:
+        g = numpy.sum(g, axis=0)
+    for axis, n in enumerate(like.shape):
+        if n == 1 and g.shape[axis] != 1:
+            g = numpy.sum(g, axis=axis, keepdims=True)
+    return g
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int):
+        axis = (axis,)
+    return tuple(sorted(a % ndim for a in axis))
+
+
+def unreduce(g, x, axis, keepdims):
+    """Broadcasts the gradient of a reduction back to the shape of its input."""
+    if not _is_array(x):
+        return g
+    shape = x.shape
+    if not keepdims:
+        kept = list(shape)
+        for a in _axes(axis, len(shape)):
+            kept[a] = 1
+        g = numpy.reshape(g, tuple(kept)) if _is_array(g) else numpy.full(tuple(kept), float(g))
+    return g * numpy.ones(shape)
+
+
+def reduced_count(x, axis):
+    if not _is_array(x):
+        return 1
+    n = 1
+    for a in _axes(axis, x.ndim):
+        n *= x.shape[a]
+    return n
+
+
+def extremum_grad(g, y, x, axis, keepdims):
+    """Gradient of max/min: shared equally among the elements that attain it."""
+    if not _is_array(x):
+        return g
+    mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
+    count = numpy.sum(mask, axis=axis, keepdims=keepdims)
+    return unreduce(g, x, axis, keepdims) * mask / unreduce(count, x, axis, keepdims)
+
+
+def matmul_grad_left(g, a, b):
+    """d(a @ b)/da contracted with g."""
+    an, bn = numpy.ndim(a), numpy.ndim(b)
+    if an == 1 and bn == 1:
+        return g * b
+    if an == 1:
+        return numpy.dot(b, g)
+    if bn == 1:
+        return numpy.outer(g, b)
+    return numpy.matmul(g, numpy.transpose(b))
+
+
+def matmul_grad_right(g, a, b):
+    """d(a @ b)/db contracted with g."""
+    an, bn = numpy.ndim(a), numpy.ndim(b)
+    if an == 1 and bn == 1:
+        return g * a
+    if an == 1:
+        return numpy.outer(a, g)
+    return numpy.matmul(numpy.transpose(a), g)
+
+
+def sum_grad(g, x):
+    if _is_array(x):
+        return g * numpy.ones(x.shape)
+    return [g for _ in x]
+
+
+def array_grad(g, x):
+    """Gradient of `numpy.array(x)` with respect to the (nested) sequence `x`."""
+    if isinstance(x, (list, tuple)):
+        return [array_grad(g[i], x[i]) for i in range(len(x))]
+    if _is_array(x):
+        return g
+    return float(g)
+
+
+def log(x):
+    if _is_array(x):
+        return numpy.log(x)
+    return math.log(x)
+
+
+def sign(x):
+    if _is_array(x):
+        return numpy.sign(x)
+    return float((x > 0) - (x < 0))
+
+
+def _shape(x):
+    return tuple(x.shape) if _is_array(x) else ()
+
+
+def check_output(y, seed, name):
+    """check_dims: grad needs a scalar output unless a seed of the output's shape is given."""
+    if y is None:
+        raise TypeError("grad: `%s` returned None; the differentiated function must "
+                        "return a value" % name)
+    if isinstance(y, (tuple, list)):
+        raise ValueError("grad: `%s` returned a %s, not a scalar; return one value, or "
+                         "pass check_dims=False and a seed for each output"
+                         % (name, type(y).__name__))
+    shape = _shape(y)
+    if _is_array(y) and y.size != 1:
+        if not _is_array(seed):
+            raise ValueError("grad: `%s` returned an array of shape %s, not a scalar; pass "
+                             "a seed of that shape as the last argument, or use "
+                             "tangent.vjp" % (name, shape))
+        if tuple(seed.shape) != shape:
+            raise ValueError("grad: the seed has shape %s but `%s` returned shape %s"
+                             % (tuple(seed.shape), name, shape))
+
+
+# ------------------------------------------------------------- Rust API support
+
+def _from_flat(flat, shape):
+    return numpy.reshape(numpy.array(flat), shape)
+
+
+def _to_flat(x):
+    x = numpy.asarray(x)
+    return tuple(x.shape), [float(v) for v in numpy.ravel(x).tolist()]
