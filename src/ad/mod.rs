@@ -248,6 +248,7 @@ impl Generator<'_> {
                 overwritten: &overwritten,
                 names: &mut names,
                 callees: self,
+                bound: params.iter().cloned().collect(),
             };
             rev.block(&body, 0).map_err(locate)?
         };
@@ -256,7 +257,8 @@ impl Generator<'_> {
             Lowering::new(&grad_names).lower(&bwd, &initial, &wrt_names);
 
         let (fwd, mut bwd) = if self.opts.optimized {
-            crate::opt::optimize(fwd, bwd)
+            let live_out: Vec<String> = wrt_names.iter().map(|v| grad_names[v].clone()).collect();
+            crate::opt::optimize(fwd, bwd, &live_out)
         } else {
             (fwd, bwd)
         };

@@ -33,6 +33,9 @@ pub struct Reverse<'a> {
     pub overwritten: &'a HashSet<String>,
     pub names: &'a mut NameGen,
     pub callees: &'a mut dyn Callees,
+    /// Names that may already hold a value at the current point (program order): the
+    /// first top-level assignment to a local overwrites nothing and needs no push.
+    pub bound: HashSet<String>,
 }
 
 struct RuleSite<'b> {
@@ -104,7 +107,9 @@ impl Reverse<'_> {
         match &s.kind {
             StmtKind::Assign(target, value) => match &target.kind {
                 ExprKind::Name(t) => {
-                    let pushed = self.overwritten.contains(t);
+                    let first_def = depth == 0 && !self.bound.contains(t);
+                    self.bound.insert(t.clone());
+                    let pushed = self.overwritten.contains(t) && !first_def;
                     if pushed {
                         fwd.push(push(Expr::name(t)));
                     }
@@ -179,13 +184,17 @@ impl Reverse<'_> {
             }
             StmtKind::Return(_) | StmtKind::Pass | StmtKind::Comment(_) => {}
             StmtKind::If(test, a, b) => {
+                let before = self.bound.clone();
                 let (fa, ba) = self.block(a, depth)?;
+                let after_a = std::mem::replace(&mut self.bound, before);
                 let (fb, bb) = self.block(b, depth)?;
+                self.bound.extend(after_a);
                 fwd.push(Stmt::new(StmtKind::If(test.clone(), fa, fb), s.span));
                 bwd.push(Adj::If(test.clone(), ba, bb));
             }
             StmtKind::For(target, iter, body) => {
                 let i = target.as_name().unwrap_or_default().to_owned();
+                self.bound.insert(i.clone());
                 let count = self.names.fresh(&format!("_n_{}", i.trim_start_matches('_')));
                 let has_exit = body.iter().any(is_exit_check);
                 let (fbody, bbody) = self.block(body, depth + 1)?;

@@ -923,8 +923,8 @@ pub fn dot(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD<f6
         if ka != kb {
             return value_err(format!(
                 "shapes {} and {} not aligned: {} (dim {}) != {} (dim {})",
-                shape_tuple(a.shape()),
-                shape_tuple(b.shape()),
+                shape_compact(a.shape()),
+                shape_compact(b.shape()),
                 ka,
                 a.ndim() - 1,
                 kb,

@@ -626,22 +626,20 @@ pub mod _numpy_native {
         let sa = src_arg(a, vm)?;
         let sb = src_arg(b, vm)?;
         let rd = sa.dtype().promote(sb.dtype());
+        let not_enough = |i: usize| {
+            vm.new_value_error(format!(
+                "matmul: Input operand {i} does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
+            ))
+        };
         let ga;
-        let (va, _oa);
-        match &sa {
+        let va = match &sa {
             Src::Arr(r) => {
                 ga = r.data.read();
-                va = ga.view();
+                ga.view()
             }
-            Src::Own(x, _) => va = x.view(),
-            Src::Sc(s, d) => {
-                _oa = ArrayD::from_elem(IxDyn(&[]), *s);
-                let _ = d;
-                return Err(vm.new_value_error(
-                    "matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)",
-                ));
-            }
-        }
+            Src::Own(x, _) => x.view(),
+            Src::Sc(..) => return Err(not_enough(0)),
+        };
         let gb;
         let vb = match &sb {
             Src::Arr(r) => {
@@ -649,14 +647,9 @@ pub mod _numpy_native {
                 gb.view()
             }
             Src::Own(x, _) => x.view(),
-            Src::Sc(..) => {
-                return Err(vm.new_value_error(
-                    "matmul: Input operand 1 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)",
-                ))
-            }
+            Src::Sc(..) => return Err(not_enough(1)),
         };
         let out = core::matmul(va, vb).py(vm)?;
-        let rd = if rd == DType::Bool { DType::Bool } else { rd };
         Ok(arr_or_scalar(out, rd, vm))
     }
 
@@ -1030,6 +1023,22 @@ pub mod _numpy_native {
     }
 
     #[derive(FromArgs)]
+    struct DtypeKw {
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+    }
+    #[derive(FromArgs)]
+    struct AxisKw {
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+    }
+    #[derive(FromArgs)]
+    struct AxesKw {
+        #[pyarg(any, optional)]
+        axes: OptionalArg<PyObjectRef>,
+    }
+
+    #[derive(FromArgs)]
     struct CloseArgs {
         #[pyarg(any, default = 1e-5)]
         rtol: f64,
@@ -1188,11 +1197,13 @@ pub mod _numpy_native {
     }
 
     #[pyfunction]
-    fn cumsum(a: PyObjectRef, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn cumsum(a: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        let axis = kw.axis;
         cum(&a, axis, false, vm)
     }
     #[pyfunction]
-    fn cumprod(a: PyObjectRef, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn cumprod(a: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        let axis = kw.axis;
         cum(&a, axis, true, vm)
     }
 
@@ -1252,7 +1263,8 @@ pub mod _numpy_native {
     }
 
     #[pyfunction]
-    fn asarray(a: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn asarray(a: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
         let want = opt_dtype(&dtype, vm)?;
         if let Some(arr) = a.downcast_ref::<PyNdArray>() {
             if want.is_none() || want == Some(arr.dtype) {
@@ -1274,19 +1286,23 @@ pub mod _numpy_native {
     }
 
     #[pyfunction]
-    fn zeros(shape: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn zeros(shape: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
         filled(&shape, 0.0, &dtype, DType::Float64, vm)
     }
     #[pyfunction]
-    fn ones(shape: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn ones(shape: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
         filled(&shape, 1.0, &dtype, DType::Float64, vm)
     }
     #[pyfunction]
-    fn empty(shape: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn empty(shape: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
         filled(&shape, 0.0, &dtype, DType::Float64, vm)
     }
     #[pyfunction]
-    fn full(shape: PyObjectRef, fill_value: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn full(shape: PyObjectRef, fill_value: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
         let (v, d) = scalar_of(&fill_value, vm)
             .ok_or_else(|| vm.new_type_error("full: fill_value must be a number"))?;
         filled(&shape, v, &dtype, d, vm)
@@ -1305,19 +1321,23 @@ pub mod _numpy_native {
     }
 
     #[pyfunction]
-    fn zeros_like(a: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn zeros_like(a: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
         like(&a, 0.0, &dtype, None, vm)
     }
     #[pyfunction]
-    fn ones_like(a: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn ones_like(a: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
         like(&a, 1.0, &dtype, None, vm)
     }
     #[pyfunction]
-    fn empty_like(a: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn empty_like(a: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
         like(&a, 0.0, &dtype, None, vm)
     }
     #[pyfunction]
-    fn full_like(a: PyObjectRef, fill_value: PyObjectRef, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn full_like(a: PyObjectRef, fill_value: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
         let (v, d) = scalar_of(&fill_value, vm)
             .ok_or_else(|| vm.new_type_error("full_like: fill_value must be a number"))?;
         like(&a, v, &dtype, Some(d), vm)
@@ -1371,9 +1391,9 @@ pub mod _numpy_native {
     #[derive(FromArgs)]
     struct LinspaceArgs {
         #[pyarg(any)]
-        start: f64,
+        start: rustpython_vm::function::ArgIntoFloat,
         #[pyarg(any)]
-        stop: f64,
+        stop: rustpython_vm::function::ArgIntoFloat,
         #[pyarg(any, default = 50)]
         num: usize,
         #[pyarg(any, default = true)]
@@ -1386,14 +1406,15 @@ pub mod _numpy_native {
 
     #[pyfunction]
     fn linspace(args: LinspaceArgs, vm: &VirtualMachine) -> PyResult {
+        let (start, stop) = (args.start.into_float(), args.stop.into_float());
         let n = args.num;
         let div = if args.endpoint { n.saturating_sub(1) } else { n };
-        let step = if div > 0 { (args.stop - args.start) / div as f64 } else { f64::NAN };
+        let step = if div > 0 { (stop - start) / div as f64 } else { f64::NAN };
         let mut data: Vec<f64> = (0..n)
-            .map(|i| if div > 0 { args.start + i as f64 * step } else { args.start })
+            .map(|i| if div > 0 { start + i as f64 * step } else { start })
             .collect();
         if args.endpoint && n > 1 {
-            data[n - 1] = args.stop;
+            data[n - 1] = stop;
         }
         let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(DType::Float64);
         if dt != DType::Float64 {
@@ -1434,7 +1455,8 @@ pub mod _numpy_native {
     }
 
     #[pyfunction]
-    fn identity(n: usize, dtype: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn identity(n: usize, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
         let dt = opt_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
         let mut a = ArrayD::zeros(IxDyn(&[n, n]));
         for i in 0..n {
@@ -1484,7 +1506,8 @@ pub mod _numpy_native {
     }
 
     #[pyfunction]
-    fn transpose(a: PyObjectRef, axes: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn transpose(a: PyObjectRef, kw: AxesKw, vm: &VirtualMachine) -> PyResult {
+        let axes = kw.axes;
         let axes = match axes.as_option() {
             Some(o) if !vm.is_none(o) => Some(parse_shape_req(o, vm)?),
             _ => None,
@@ -1518,7 +1541,8 @@ pub mod _numpy_native {
     }
 
     #[pyfunction]
-    fn squeeze(a: PyObjectRef, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn squeeze(a: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        let axis = kw.axis;
         squeeze_impl(&a, axis.as_option().map(|o| &**o), vm)
     }
 
@@ -1585,7 +1609,8 @@ pub mod _numpy_native {
     }
 
     #[pyfunction]
-    fn concatenate(seq: PyObjectRef, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn concatenate(seq: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        let axis = kw.axis;
         let arrs = arrays_of(&seq, vm)?;
         let dt = arrs.iter().map(|(_, d)| *d).max().unwrap_or(DType::Float64);
         let axis = match axis {
@@ -1606,11 +1631,15 @@ pub mod _numpy_native {
     }
 
     #[pyfunction]
-    fn stack(seq: PyObjectRef, axis: OptionalArg<isize>, vm: &VirtualMachine) -> PyResult {
+    fn stack(seq: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        let axis = match kw.axis {
+            OptionalArg::Present(o) => to_isize(&o, vm)?,
+            OptionalArg::Missing => 0,
+        };
         let arrs = arrays_of(&seq, vm)?;
         let dt = arrs.iter().map(|(_, d)| *d).max().unwrap_or(DType::Float64);
         let views: Vec<ArrayViewD<'_, f64>> = arrs.iter().map(|(a, _)| a.view()).collect();
-        let out = core::stack(&views, axis.unwrap_or(0)).map_err(|e| axis_err(e, vm))?;
+        let out = core::stack(&views, axis).map_err(|e| axis_err(e, vm))?;
         Ok(new_arr(out, dt, vm))
     }
 
@@ -2115,11 +2144,13 @@ pub mod _numpy_native {
             do_argreduce(zelf.as_object(), &args, false, vm)
         }
         #[pymethod]
-        fn cumsum(zelf: PyRef<Self>, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        fn cumsum(zelf: PyRef<Self>, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+            let axis = kw.axis;
             cum(zelf.as_object(), axis, false, vm)
         }
         #[pymethod]
-        fn cumprod(zelf: PyRef<Self>, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        fn cumprod(zelf: PyRef<Self>, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+            let axis = kw.axis;
             cum(zelf.as_object(), axis, true, vm)
         }
         #[pymethod]
@@ -2154,7 +2185,8 @@ pub mod _numpy_native {
             reshape_impl(zelf.as_object(), vec![-1], vm)
         }
         #[pymethod]
-        fn squeeze(zelf: PyRef<Self>, axis: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        fn squeeze(zelf: PyRef<Self>, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+            let axis = kw.axis;
             squeeze_impl(zelf.as_object(), axis.as_option().map(|o| &**o), vm)
         }
         #[pymethod]

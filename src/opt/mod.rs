@@ -6,8 +6,21 @@
 use crate::syntax::ir::*;
 use std::collections::HashSet;
 
-pub fn optimize(fwd: Vec<Stmt>, bwd: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
-    let (fwd, bwd) = tape_dce(fwd, bwd);
+/// `live_out`: names read after the backward pass (the returned gradients).
+pub fn optimize(fwd: Vec<Stmt>, bwd: Vec<Stmt>, live_out: &[String]) -> (Vec<Stmt>, Vec<Stmt>) {
+    let mut bwd = bwd;
+    let mut fwd = fwd;
+    // Each pass can expose work for the others: iterate to a fixed point.
+    loop {
+        let before = (fwd.len(), count(&bwd), count(&fwd));
+        bwd = remove_empty_ifs(bwd);
+        let live: HashSet<String> = live_out.iter().cloned().collect();
+        bwd = dead_assignments(bwd, &live).0;
+        (fwd, bwd) = tape_dce(fwd, bwd);
+        if before == (fwd.len(), count(&bwd), count(&fwd)) {
+            break;
+        }
+    }
     let fold = |stmts: Vec<Stmt>| -> Vec<Stmt> {
         stmts
             .into_iter()
@@ -18,6 +31,91 @@ pub fn optimize(fwd: Vec<Stmt>, bwd: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
             .collect()
     };
     (fold(fwd), fold(bwd))
+}
+
+fn count(stmts: &[Stmt]) -> usize {
+    let mut n = 0;
+    walk_stmts(stmts, &mut |_| n += 1);
+    n
+}
+
+/// Drops `if c: pass` (both branches empty) left behind when a rule was skipped.
+fn remove_empty_ifs(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let real = |b: &[Stmt]| b.iter().any(|s| !matches!(s.kind, StmtKind::Comment(_)));
+    stmts
+        .into_iter()
+        .filter_map(|mut s| {
+            match &mut s.kind {
+                StmtKind::If(_, a, b) => {
+                    *a = remove_empty_ifs(std::mem::take(a));
+                    *b = remove_empty_ifs(std::mem::take(b));
+                    if !real(a) && !real(b) {
+                        return None;
+                    }
+                }
+                StmtKind::For(_, _, body) | StmtKind::While(_, body) => {
+                    *body = remove_empty_ifs(std::mem::take(body));
+                }
+                _ => {}
+            }
+            Some(s)
+        })
+        .collect()
+}
+
+/// Removes assignments to names that are never read afterwards. Only the backward pass
+/// is cleaned: its right-hand sides are pure (rules, gradient helpers), except pops.
+fn dead_assignments(stmts: Vec<Stmt>, live_out: &HashSet<String>) -> (Vec<Stmt>, HashSet<String>) {
+    let mut live = live_out.clone();
+    let mut out: Vec<Stmt> = Vec::new();
+    for mut s in stmts.into_iter().rev() {
+        let mut reads = Vec::new();
+        match &mut s.kind {
+            StmtKind::Assign(t, v) => {
+                if let Some(n) = t.as_name() {
+                    let is_pop = is_stack_call(v, "pop");
+                    if !live.contains(n) && !is_pop {
+                        continue;
+                    }
+                    live.remove(n);
+                } else {
+                    t.names(&mut reads);
+                }
+                v.names(&mut reads);
+            }
+            StmtKind::If(t, a, b) => {
+                let (na, la) = dead_assignments(std::mem::take(a), &live);
+                let (nb, lb) = dead_assignments(std::mem::take(b), &live);
+                *a = na;
+                *b = nb;
+                live = la.union(&lb).cloned().collect();
+                t.names(&mut reads);
+            }
+            StmtKind::For(_, it, body) | StmtKind::While(it, body) => {
+                // The body may run again: iterate liveness to a fixed point.
+                let mut head = live.clone();
+                let original = std::mem::take(body);
+                loop {
+                    let (_, l) = dead_assignments(original.clone(), &head);
+                    let next: HashSet<String> = head.union(&l).cloned().collect();
+                    if next == head {
+                        break;
+                    }
+                    head = next;
+                }
+                let (nb, l) = dead_assignments(original, &head);
+                *body = nb;
+                live = head.union(&l).cloned().collect();
+                it.names(&mut reads);
+            }
+            StmtKind::ExprStmt(e) | StmtKind::Return(Some(e)) => e.names(&mut reads),
+            _ => {}
+        }
+        live.extend(reads);
+        out.push(s);
+    }
+    out.reverse();
+    (out, live)
 }
 
 fn is_stack_call(e: &Expr, helper: &str) -> bool {
