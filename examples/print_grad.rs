@@ -4,7 +4,11 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (file, func) = (&args[1], &args[2]);
     let text = std::fs::read_to_string(file).expect("read file");
-    match tangent::api::grad_text(file, &text, func, &Default::default()) {
+    let opts = tangent::ad::GradOptions {
+        optimized: std::env::var("NOOPT").is_err(),
+        ..Default::default()
+    };
+    match tangent::api::grad_text(file, &text, func, &opts) {
         Ok(g) => print!("{}", g.source),
         Err(e) => eprintln!("{e}"),
     }

@@ -296,6 +296,8 @@ same(t.sum(axis=(0, 2)), [60, 92, 124])
 same(t.sum(axis=(-1, 0), keepdims=True), [[[60], [92], [124]]], (1, 3, 1))
 same(t.max(axis=1), [[8, 9, 10, 11], [20, 21, 22, 23]])
 raises(ValueError, "zero-size array to reduction operation maximum which has no identity", np.max, np.zeros(0))
+raises(np.AxisError, "axis 2 is out of bounds for array of dimension 2", np.sum, m, 2)
+raises(IndexError, "axis -3 is out of bounds for array of dimension 2", m.sum, -3)
 "#,
     );
 }
@@ -494,6 +496,21 @@ from numpy.linalg import norm
 assert norm is np.linalg.norm and numpy.linalg.norm is norm
 same([1.0, 1.0, 1.0] + a, [2.0, 3.0, 4.0])
 same((1.0, 2.0, 3.0) * a, [1.0, 4.0, 9.0])
+same(np.array(range(3)), [0, 1, 2])
+same(np.array([x * 0.5 for x in range(3)]), [0.0, 0.5, 1.0])
+assert np.result_type(np.ones(2), 1) == np.float64
+near(np.var(np.array([1.0, 2.0, 3.0, 4.0])), 1.25)
+near(np.std(np.array([[1.0, 3.0]]), axis=1)[0], 1.0)
+same(np.diag(np.array([1.0, 2.0])), [[1.0, 0.0], [0.0, 2.0]])
+assert np.trace(np.array([[1.0, 2.0], [3.0, 4.0]])) == 5.0
+assert hasattr(np.ndarray, "__add__") and hasattr(np.ndarray, "__getitem__")
+same(a.__add__(1.0), [2.0, 3.0, 4.0])
+same(a.__rsub__(1.0), [0.0, -1.0, -2.0])
+try:
+    hash(a)
+    raise AssertionError("hashable")
+except TypeError:
+    pass
 b = copy.deepcopy(a)
 b[0] = 100.0
 assert a[0] == 1.0

@@ -210,8 +210,13 @@ impl Reverse<'_> {
                         Expr::call_path("len", vec![iter.clone()]),
                     ));
                 }
+                // Save the target before the exit check so that an iteration which
+                // breaks out is replayed like any other.
+                let mut fbody = fbody;
+                let exit = if fbody.last().is_some_and(is_exit_check) { fbody.pop() } else { None };
                 loop_body.extend(fbody);
                 loop_body.push(push(Expr::name(&i)));
+                loop_body.extend(exit);
                 fwd.push(Stmt::new(
                     StmtKind::For(target.clone(), iter.clone(), loop_body),
                     s.span,

@@ -3,8 +3,9 @@
 //!
 //! Differences from NumPy worth knowing (all deliberate for now):
 //! - Indexing, `.T`, `reshape`, `ravel`, `transpose`, `squeeze`, `expand_dims` and
-//!   `broadcast_to` return copies where NumPy returns views: writing through the
-//!   result does not change the original array.
+//!   `broadcast_to` return copies where NumPy returns views, and iterating over a 2-D
+//!   array yields row copies: writing through the result does not change the original.
+//!   In-place operators (`a += b`) and item assignment do modify the array itself.
 //! - Scalars come back as Python `float`/`int`/`bool` where NumPy returns NumPy scalars
 //!   (`a[0]`, full reductions, `np.exp(2.0)`).
 //! - `float32`/`int32` names map to float64/int64.
@@ -171,6 +172,20 @@ pub mod _numpy_native {
         if let Some((v, d)) = scalar_of(obj, vm) {
             return Ok((ArrayD::from_elem(IxDyn(&[]), v), d));
         }
+        if seq_items(obj).is_none() && !obj.class().fast_issubclass(vm.ctx.types.str_type) {
+            // other iterables (range, generators, map objects...): materialize first
+            if let Ok(it) = obj.get_iter(vm) {
+                let mut items = Vec::new();
+                loop {
+                    match it.next(vm)? {
+                        rustpython_vm::protocol::PyIterReturn::Return(o) => items.push(o),
+                        rustpython_vm::protocol::PyIterReturn::StopIteration(_) => break,
+                    }
+                }
+                let list: PyObjectRef = vm.ctx.new_list(items).into();
+                return to_array(&list, vm);
+            }
+        }
         let mut shape = Vec::new();
         let mut cur = obj.to_owned();
         loop {
@@ -304,9 +319,8 @@ pub mod _numpy_native {
         Ok(Some(core::norm_axes(&req, ndim).map_err(|e| axis_err(e, vm))?))
     }
 
-    /// NumPy raises AxisError (a ValueError and IndexError subclass); we use ValueError...
-    /// but IndexError is also common in user code, so keep NumPy's message with IndexError
-    /// semantics only when catching `IndexError`. Here: ValueError-compatible AxisError.
+    /// Out-of-range axes raise `numpy.AxisError` (defined by the shim as a subclass of
+    /// both ValueError and IndexError, like NumPy's).
     fn axis_err(e: NpErr, vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseExceptionRef {
         match e {
             NpErr::Index(m) => {

@@ -147,7 +147,7 @@ def std(a, axis=None, ddof=0, keepdims=False):
 def result_type(*args):
     kinds = [getattr(a, "dtype", None) or dtype(type(a)) for a in args]
     order = {"bool": 0, "int64": 1, "float64": 2}
-    return max(kinds, key=lambda d: order[d.name])
+    return _builtins.max(kinds, key=lambda d: order[d.name])
 
 
 __version__ = "2.0.0-tangent"

@@ -1,0 +1,33 @@
+//! Runs the reverse-mode corpus through `tangent run` and checks every gradient against
+//! central finite differences (the oracle lives in tests/corpus/check_fd.py).
+
+use std::process::Command;
+
+fn run_corpus(optimized: bool) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .arg("run")
+        .arg("tests/corpus/check_fd.py")
+        .arg(if optimized { "optimized=1" } else { "optimized=0" })
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run tangent");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "corpus failed (optimized={optimized}):\n{stdout}\n{stderr}"
+    );
+    let checked = stdout.lines().filter(|l| l.starts_with("ok")).count();
+    assert!(checked >= 40, "only {checked} cases ran:\n{stdout}");
+    assert!(stdout.contains("0 failures"), "{stdout}");
+}
+
+#[test]
+fn corpus_matches_finite_differences_optimized() {
+    run_corpus(true);
+}
+
+#[test]
+fn corpus_matches_finite_differences_unoptimized() {
+    run_corpus(false);
+}

@@ -1,0 +1,483 @@
+"""Reverse-mode corpus: every construct the front end accepts, as small functions.
+
+Each function is checked against central finite differences by check_fd.py (run through
+`tangent run`), and its generated gradient source is snapshot-tested (tests/snapshots.rs).
+CASES maps a function name to (arguments, wrt).
+"""
+import math
+import numpy as np
+
+
+# --- arithmetic and operators ------------------------------------------------
+
+def poly(x):
+    a = x * x
+    b = x * a
+    return a + b
+
+
+def arith_all(x, y):
+    return (x + y) * (x - y) / (y * y + 1.0) - x ** 3 + 2.0 ** y
+
+
+def unary_ops(x):
+    y = -x
+    z = +y
+    return z * -x
+
+
+def power_ops(x):
+    return x ** 2 + x ** 0.5 + 3.0 ** x
+
+
+def constants_only(x):
+    c = 3.0
+    d = c * 2
+    return x * d + c
+
+
+def division_chain(x, y):
+    return x / y / (x + 2.0)
+
+
+# --- math module ----------------------------------------------------------------
+
+def math_mix(x):
+    return math.sin(x) * math.cos(x) + math.exp(-x) + math.log(x + 2.0) + math.sqrt(x + 1.0)
+
+
+def math_more(x):
+    return math.tanh(x) + math.atan2(x, 2.0) + math.pow(x, 3.0) + math.tan(x / 3.0)
+
+
+def math_inverse(x):
+    return math.asin(x / 2.0) + math.acos(x / 3.0) + math.atan(x) + math.log10(x + 1.0)
+
+
+def module_constant(x):
+    return math.pi * x * x + math.e
+
+
+# --- assignment forms -----------------------------------------------------------
+
+def tuple_unpack(x, y):
+    a, b = x * y, x + y
+    return a * b
+
+
+def swap(x, y):
+    a = x * 2.0
+    b = y * 3.0
+    a, b = b, a
+    return a - b * b
+
+
+def aug_assign(x):
+    y = x
+    y += x * x
+    y *= 2.0
+    y -= x
+    y /= 3.0
+    return y
+
+
+def reassign(x):
+    y = x * 2.0
+    y = y * y
+    y = math.sin(y)
+    return y
+
+
+def tuple_literal_index(x, y):
+    t = (x * x, y * 3.0, x + y)
+    return t[0] * t[2] + t[1]
+
+
+def list_literal_index(x):
+    v = [x, x * x, 2.0]
+    return v[0] + v[1] * v[2]
+
+
+def unpack_from_call(x):
+    a, b = helper_pair(x)
+    return a * b
+
+
+def helper_pair(x):
+    return (x * 2.0, x + 1.0)
+
+
+def default_args(x, scale=2.0, shift=1.0):
+    return scale * x * x + shift
+
+
+# --- branches -------------------------------------------------------------------
+
+def if_else(x):
+    if x > 0.0:
+        y = x * x
+    else:
+        y = -x
+    return y
+
+
+def if_elif_else(x):
+    if x > 2.0:
+        y = x * 3.0
+    elif x > 0.0:
+        y = x * x
+    else:
+        y = math.exp(x)
+    return y
+
+
+def if_without_else(x):
+    y = x * 2.0
+    if x < 1.0:
+        y = y * x
+    return y
+
+
+def conditional_expr(x):
+    y = x * x if x > 0.5 else x * 3.0
+    return y + (x if x < 2.0 else 2.0)
+
+
+def bool_ops(x, y):
+    if x > 0.0 and y > 0.0 or not x < -5.0:
+        z = x * y
+    else:
+        z = x + y
+    return z
+
+
+def comparisons(x):
+    y = x
+    if 0.0 < x < 1.0:
+        y = x * 4.0
+    if x != 0.3 and x >= 0.1:
+        y = y + x
+    return y
+
+
+def pass_stmt(x):
+    if x > 100.0:
+        pass
+    else:
+        x = x * 2.0
+    return x * x
+
+
+# --- returns --------------------------------------------------------------------
+
+def early_return(x):
+    if x > 1.0:
+        return x * 2.0
+    y = x * x
+    return y + 1.0
+
+
+def early_return_in_loop(x):
+    s = x
+    for i in range(10):
+        s = s * 1.1
+        if s > 3.0:
+            return s * x
+    return s
+
+
+def return_expression(x, y):
+    return math.sin(x * y) + x
+
+
+# --- loops ----------------------------------------------------------------------
+
+def for_range(x):
+    s = 0.0
+    for i in range(5):
+        s = s + x * i
+    return s
+
+
+def for_range_start_step(x):
+    s = x
+    for i in range(1, 7, 2):
+        s = s * x + i
+    return s
+
+
+def for_nested(x):
+    s = 0.0
+    for i in range(3):
+        for j in range(4):
+            s = s + x * i + j * s * 0.1
+    return s
+
+
+def for_over_list(x):
+    weights = [1.0, 2.0, 3.0]
+    s = 0.0
+    for w in weights:
+        s = s + w * x * x
+    return s
+
+
+def for_over_array(a):
+    s = 0.0
+    for v in a:
+        s = s + v * v
+    return s
+
+
+def while_loop(x):
+    y = x
+    while y < 10.0:
+        y = y * 2.0
+    return y
+
+
+def while_counter(x):
+    i = 0
+    s = x
+    while i < 4:
+        s = math.sin(s) + x
+        i = i + 1
+    return s
+
+
+def loop_break(x):
+    s = x
+    for i in range(20):
+        s = s * 1.5
+        if s > 10.0:
+            break
+    return s
+
+
+def loop_continue(x):
+    s = 0.0
+    for i in range(6):
+        if i % 2 == 0:
+            continue
+        s = s + x * i
+    return s
+
+
+def while_break(x):
+    s = x
+    while True:
+        s = s + x * s
+        if s > 5.0:
+            break
+    return s
+
+
+def recurrence(x):
+    s = x
+    for i in range(100):
+        if s > 0.5:
+            s = math.sin(s) * x
+        else:
+            s = s * s + x
+    return s
+
+
+# --- arrays ---------------------------------------------------------------------
+
+def np_elementwise(a):
+    return np.sum(np.exp(a) * np.sin(a) + np.tanh(a) - np.sqrt(a * a + 1.0))
+
+
+def np_log_abs(a):
+    return np.sum(np.log(np.abs(a) + 1.0) * np.cos(a))
+
+
+def np_maximum_where(a):
+    b = np.maximum(a, 0.1)
+    c = np.where(a > 0.0, a * a, -a)
+    return np.sum(b * c)
+
+
+def np_matmul(x, w):
+    h = np.tanh(x @ w)
+    return np.sum(h * h)
+
+
+def np_dot_vec(a, b):
+    return np.dot(a, b) * 2.0
+
+
+def np_mean_axis(a):
+    m = np.mean(a, axis=0)
+    return np.sum(m * m)
+
+
+def np_sum_keepdims(a):
+    s = np.sum(a, axis=1, keepdims=True)
+    return np.sum(a * s)
+
+
+def np_max(a):
+    return np.max(a * 2.0) + np.sum(np.max(a, axis=0))
+
+
+def np_reshape_transpose(a):
+    b = np.reshape(a, (3, 2))
+    c = np.transpose(b)
+    return np.sum(c * a)
+
+
+def np_dot_T(a):
+    return np.sum(a.T @ a)
+
+
+def np_broadcast(a, b):
+    return np.sum(a * b + b)
+
+
+def np_methods(a):
+    return a.sum() * 2.0 + a.mean()
+
+
+def np_index_read(a):
+    return a[0] * a[2] + a[-1]
+
+
+def np_slice_read(a):
+    return np.sum(a[1:3] * a[0:2])
+
+
+def np_index_2d(a):
+    return a[1, 2] * a[0, 0] + np.sum(a[1])
+
+
+def np_index_write(a):
+    b = a * 1.0
+    b[0] = a[1] * a[2]
+    b[1:3] = a[0:2] * 3.0
+    return np.sum(b * b)
+
+
+def np_loop_rows(m):
+    s = 0.0
+    for row in m:
+        s = s + np.sum(row * row)
+    return s
+
+
+def np_array_from_scalars(x, y):
+    v = np.array([x, y * 2.0, x * y])
+    return np.sum(v * v)
+
+
+def np_float_convert(a):
+    return float(np.sum(a)) * 2.0
+
+
+# --- user functions -------------------------------------------------------------
+
+def square(x):
+    return x * x
+
+
+def cube_plus(x, y):
+    return x * square(x) + y
+
+
+def calls_user(x):
+    return square(x) + cube_plus(x, 2.0) * square(x + 1.0)
+
+
+def calls_user_two_active(x, y):
+    return cube_plus(x, y * y)
+
+
+def calls_in_loop(x):
+    s = x
+    for i in range(3):
+        s = square(s) * 0.5
+    return s
+
+
+def mlp_layer(w, x):
+    return np.tanh(x @ w)
+
+
+def mlp_loss(w1, w2, x):
+    h = mlp_layer(w1, x)
+    out = np.tanh(h @ w2)
+    return np.sum(out * out)
+
+
+A3 = np.array([0.5, -1.2, 2.0])
+A4 = np.array([0.3, 1.7, -0.4, 0.9])
+M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
+M32 = np.array([[0.2, 0.1], [-0.3, 0.4], [0.5, -0.1]])
+M22 = np.array([[0.7, -0.2], [0.1, 0.3]])
+
+CASES = {
+    "poly": ((1.3,), (0,)),
+    "arith_all": ((1.2, 0.7), (0, 1)),
+    "unary_ops": ((0.8,), (0,)),
+    "power_ops": ((1.4,), (0,)),
+    "constants_only": ((2.0,), (0,)),
+    "division_chain": ((1.5, 0.6), (0, 1)),
+    "math_mix": ((0.7,), (0,)),
+    "math_more": ((0.4,), (0,)),
+    "math_inverse": ((0.6,), (0,)),
+    "module_constant": ((1.1,), (0,)),
+    "tuple_unpack": ((1.5, -0.5), (0, 1)),
+    "swap": ((0.9, 1.3), (0, 1)),
+    "aug_assign": ((1.7,), (0,)),
+    "reassign": ((0.3,), (0,)),
+    "tuple_literal_index": ((0.5, 1.5), (0, 1)),
+    "list_literal_index": ((0.8,), (0,)),
+    "unpack_from_call": ((0.6,), (0,)),
+    "default_args": ((1.1,), (0,)),
+    "if_else": ((0.7,), (0,)),
+    "if_elif_else": ((1.3,), (0,)),
+    "if_without_else": ((0.4,), (0,)),
+    "conditional_expr": ((0.9,), (0,)),
+    "bool_ops": ((0.5, 1.5), (0, 1)),
+    "comparisons": ((0.6,), (0,)),
+    "pass_stmt": ((1.2,), (0,)),
+    "early_return": ((0.6,), (0,)),
+    "early_return_in_loop": ((1.2,), (0,)),
+    "return_expression": ((0.7, 1.1), (0, 1)),
+    "for_range": ((0.9,), (0,)),
+    "for_range_start_step": ((0.7,), (0,)),
+    "for_nested": ((0.3,), (0,)),
+    "for_over_list": ((1.3,), (0,)),
+    "for_over_array": ((A3,), (0,)),
+    "while_loop": ((0.7,), (0,)),
+    "while_counter": ((0.5,), (0,)),
+    "loop_break": ((0.9,), (0,)),
+    "loop_continue": ((1.1,), (0,)),
+    "while_break": ((0.8,), (0,)),
+    "recurrence": ((0.3,), (0,)),
+    "np_elementwise": ((A3,), (0,)),
+    "np_log_abs": ((A4,), (0,)),
+    "np_maximum_where": ((A4,), (0,)),
+    "np_matmul": ((M23, M32), (0, 1)),
+    "np_dot_vec": ((A3, A3 * 0.5 + 1.0), (0, 1)),
+    "np_mean_axis": ((M23,), (0,)),
+    "np_sum_keepdims": ((M23,), (0,)),
+    "np_max": ((M23,), (0,)),
+    "np_reshape_transpose": ((M23,), (0,)),
+    "np_dot_T": ((M23,), (0,)),
+    "np_broadcast": ((M23, A3), (0, 1)),
+    "np_methods": ((M23,), (0,)),
+    "np_index_read": ((A4,), (0,)),
+    "np_slice_read": ((A4,), (0,)),
+    "np_index_2d": ((M23,), (0,)),
+    "np_index_write": ((A4,), (0,)),
+    "np_loop_rows": ((M23,), (0,)),
+    "np_array_from_scalars": ((0.4, 1.3), (0, 1)),
+    "np_float_convert": ((A3,), (0,)),
+    "square": ((1.9,), (0,)),
+    "cube_plus": ((0.8, 0.2), (0, 1)),
+    "calls_user": ((0.7,), (0,)),
+    "calls_user_two_active": ((0.6, 1.4), (0, 1)),
+    "calls_in_loop": ((1.2,), (0,)),
+    "mlp_loss": ((M22, M22 * 0.5, M22 + 0.1), (0, 1)),
+}

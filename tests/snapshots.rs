@@ -1,0 +1,38 @@
+//! Snapshot tests of the generated source for every function of the corpus: any change
+//! to generated code shows up as a reviewed diff (`cargo insta review`).
+
+use tangent::ad::GradOptions;
+use tangent::syntax::SourceModule;
+
+const CORPUS: &str = include_str!("corpus/reverse.py");
+
+fn wrt_of(name: &str) -> Vec<usize> {
+    // The corpus' CASES table gives wrt; two-argument cases list (0, 1).
+    let key = format!("\"{name}\":");
+    let line = CORPUS.lines().find(|l| l.trim_start().starts_with(&key));
+    match line {
+        Some(l) if l.contains("(0, 1))") => vec![0, 1],
+        _ => vec![0],
+    }
+}
+
+#[test]
+fn generated_source_snapshots() {
+    let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
+    let mut n = 0;
+    for name in &module.function_names {
+        for optimized in [true, false] {
+            let opts = GradOptions {
+                wrt: wrt_of(name),
+                optimized,
+                ..Default::default()
+            };
+            let g = tangent::ad::grad(&module, name, &opts)
+                .unwrap_or_else(|d| panic!("{name}: {d}"));
+            let suffix = if optimized { "" } else { "_unoptimized" };
+            insta::assert_snapshot!(format!("{name}{suffix}"), g.source);
+            n += 1;
+        }
+    }
+    assert!(n >= 80, "only {n} snapshots");
+}
