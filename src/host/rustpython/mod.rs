@@ -65,15 +65,35 @@ fn worker() -> &'static mpsc::Sender<Job> {
     })
 }
 
-/// Runs `f` on the interpreter thread and returns its result.
-pub fn with_vm<R: Send + 'static>(f: impl FnOnce(&VirtualMachine) -> R + Send + 'static) -> R {
+/// Runs `f` on the interpreter thread. A panic inside `f` is caught there (the
+/// interpreter survives) and comes back as `Err` with its message.
+pub fn try_with_vm<R: Send + 'static>(
+    f: impl FnOnce(&VirtualMachine) -> R + Send + 'static,
+) -> Result<R, String> {
     let (tx, rx) = mpsc::sync_channel(1);
     let job: Job = Box::new(move |vm| {
-        let r = f(vm);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(vm)));
+        let r = r.map_err(|p| {
+            p.downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into())
+        });
         let _ = tx.send(r);
     });
-    worker().send(job).expect("interpreter thread is gone");
-    rx.recv().expect("interpreter thread panicked")
+    worker()
+        .send(job)
+        .map_err(|_| "the interpreter thread has stopped".to_string())?;
+    rx.recv()
+        .map_err(|_| "the interpreter thread has stopped".to_string())?
+}
+
+/// Runs `f` on the interpreter thread and returns its result (panics if `f` panicked).
+pub fn with_vm<R: Send + 'static>(f: impl FnOnce(&VirtualMachine) -> R + Send + 'static) -> R {
+    match try_with_vm(f) {
+        Ok(r) => r,
+        Err(e) => panic!("interpreter job panicked: {e}"),
+    }
 }
 
 /// Renders a Python exception as CPython would print it (traceback included).
@@ -103,9 +123,10 @@ pub enum ScriptOutcome {
     Error,
 }
 
-/// Runs a Python file as `__main__` (the `tangent run` command).
-pub fn run_script(path: String) -> ScriptOutcome {
-    with_vm(move |vm| {
+/// Runs a Python file as `__main__` (the `tangent run` command). `None` means an
+/// internal error (already reported).
+pub fn run_script(path: String) -> Option<ScriptOutcome> {
+    try_with_vm(move |vm| {
         let scope = match vm.new_scope_with_main() {
             Ok(s) => s,
             Err(e) => {
@@ -136,6 +157,7 @@ pub fn run_script(path: String) -> ScriptOutcome {
         flush_stdio(vm);
         outcome
     })
+    .ok()
 }
 
 /// Executes `source` in a fresh module namespace named `name`; returns that scope.

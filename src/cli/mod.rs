@@ -1,0 +1,120 @@
+//! The `tangent` command line: `run`, `grad`, `--help`, `--version`.
+//!
+//! Exit codes: 0 success; 1 the script raised an exception; 2 usage error;
+//! 3 the function cannot be differentiated (diagnostic printed); 70 internal error.
+
+use crate::ad::GradOptions;
+use crate::host::rustpython as host;
+use std::process::ExitCode;
+
+pub const EXIT_SCRIPT_ERROR: u8 = 1;
+pub const EXIT_USAGE: u8 = 2;
+pub const EXIT_DIFFERENTIATION: u8 = 3;
+pub const EXIT_INTERNAL: u8 = 70;
+
+const HELP: &str = "\
+tangent: source-to-source automatic differentiation for Python
+
+USAGE:
+    tangent run SCRIPT.py [ARGS...]      run a script in the embedded interpreter
+    tangent grad FILE.py:FUNC [OPTIONS]  print the derivative's Python source
+    tangent --help | --version
+
+OPTIONS for `grad`:
+    --wrt 0,1          positions of the arguments to differentiate (default 0)
+    --no-optimize      show the naive adjoint (optimized=False)
+    --preserve-result  also return the function's value
+    --no-check-dims    do not check that the output is a scalar
+
+EXAMPLES:
+    tangent run examples/quickstart.py
+    tangent grad examples/quickstart.py:f
+    tangent grad model.py:loss --wrt 0,1
+
+EXIT CODES:
+    0 success, 1 the script raised an exception, 2 usage error,
+    3 the function cannot be differentiated, 70 internal error
+";
+
+fn usage(msg: &str) -> ExitCode {
+    eprintln!("tangent: {msg}\n\n{HELP}");
+    ExitCode::from(EXIT_USAGE)
+}
+
+pub fn main(args: Vec<String>) -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("tangent: internal error (this is a bug, please report it): {info}");
+    }));
+    match args.get(1).map(String::as_str) {
+        None => usage("no command given"),
+        Some("-h" | "--help" | "help") => {
+            print!("{HELP}");
+            ExitCode::SUCCESS
+        }
+        Some("-V" | "--version") => {
+            println!("tangent {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Some("run") => run(&args[2..]),
+        Some("grad") => grad(&args[2..]),
+        Some(other) => usage(&format!("unknown command `{other}`")),
+    }
+}
+
+fn run(args: &[String]) -> ExitCode {
+    let Some(script) = args.first() else {
+        return usage("`run` needs a script path");
+    };
+    if !std::path::Path::new(script).is_file() {
+        eprintln!("tangent: cannot open `{script}`: no such file");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    host::set_argv(args.to_vec());
+    match host::run_script(script.clone()) {
+        Some(host::ScriptOutcome::Ok) => ExitCode::SUCCESS,
+        Some(host::ScriptOutcome::Exit(c)) => ExitCode::from(c),
+        Some(host::ScriptOutcome::Error) => ExitCode::from(EXIT_SCRIPT_ERROR),
+        None => ExitCode::from(EXIT_INTERNAL),
+    }
+}
+
+fn grad(args: &[String]) -> ExitCode {
+    let mut target = None;
+    let mut opts = GradOptions::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--wrt" => {
+                let Some(v) = it.next() else {
+                    return usage("--wrt needs a value such as 0 or 0,1");
+                };
+                let parsed: Result<Vec<usize>, _> = v.split(',').map(|p| p.trim().parse()).collect();
+                match parsed {
+                    Ok(w) if !w.is_empty() => opts.wrt = w,
+                    _ => return usage(&format!("--wrt expects comma-separated positions, got `{v}`")),
+                }
+            }
+            "--no-optimize" => opts.optimized = false,
+            "--preserve-result" => opts.preserve_result = true,
+            "--no-check-dims" => opts.check_dims = false,
+            s if s.starts_with("--") => return usage(&format!("unknown option `{s}`")),
+            s => target = Some(s.to_owned()),
+        }
+    }
+    let Some(target) = target else {
+        return usage("`grad` needs FILE.py:FUNC");
+    };
+    let Some((file, func)) = target.rsplit_once(':') else {
+        return usage(&format!("expected FILE.py:FUNC, got `{target}`"));
+    };
+    match crate::api::grad_file(file, func, &opts) {
+        Ok(g) => {
+            print!("{}", g.source);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(EXIT_DIFFERENTIATION)
+        }
+    }
+}

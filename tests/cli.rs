@@ -1,0 +1,90 @@
+//! The command line: exit codes, tracebacks, diagnostics, arguments.
+
+use std::process::{Command, Output};
+
+fn tangent(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run tangent")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn python_error_prints_traceback_and_exits_1() {
+    let out = tangent(&["run", "tests/scripts/raises.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("Traceback (most recent call last):"), "{err}");
+    assert!(err.contains("raises.py\", line 9, in main"), "{err}");
+    assert!(err.contains("raises.py\", line 5, in helper"), "{err}");
+    assert!(err.contains("ZeroDivisionError"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn syntax_error_in_script() {
+    let out = tangent(&["run", "tests/scripts/bad_syntax.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("SyntaxError"), "{err}");
+    assert!(err.contains("bad_syntax.py"), "{err}");
+}
+
+#[test]
+fn grad_errors_inside_a_script() {
+    let out = tangent(&["run", "tests/scripts/grad_errors.py", "alpha", "beta"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(so.contains("check_dims: grad: `vector_out` returned an array of shape (2,), not a scalar; pass a seed of that shape as the last argument, or use tangent.vjp"), "{so}");
+    assert!(so.contains("seeded: [2.0, 6.0]"), "{so}");
+    assert!(so.contains("arity: ") && so.contains("positional argument"), "{so}");
+    assert!(so.contains("fence: ") && so.contains("grad_errors.py:11:5: a `with` block cannot be differentiated"), "{so}");
+    assert!(so.contains("argv: ['alpha', 'beta']"), "{so}");
+    assert!(so.contains("def dvector_outdx(x, bresult=1.0):"), "verbose=1 prints the source:\n{so}");
+    assert!(so.contains("source attr: def dvector_outdx(x, bresult=1.0):"), "{so}");
+}
+
+#[test]
+fn grad_subcommand_prints_source() {
+    let out = tangent(&["grad", "tests/corpus/reverse.py:poly"]);
+    assert!(out.status.success());
+    let so = text(&out.stdout);
+    assert!(so.starts_with("def dpolydx(x, bresult=1.0):"), "{so}");
+    assert!(so.contains("# Grad of: a = x * x"), "{so}");
+}
+
+#[test]
+fn grad_subcommand_diagnostic_exit_3() {
+    let out = tangent(&["grad", "tests/scripts/grad_errors.py:uses_with"]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = text(&out.stderr);
+    assert!(err.starts_with("tests/scripts/grad_errors.py:11:5: a `with` block cannot be differentiated"), "{err}");
+    assert!(err.contains("hint: "), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(tangent(&[]).status.code(), Some(2));
+    assert_eq!(tangent(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(tangent(&["grad", "nofunc"]).status.code(), Some(2));
+    assert_eq!(tangent(&["run", "does/not/exist.py"]).status.code(), Some(2));
+    let help = tangent(&["--help"]);
+    assert!(help.status.success());
+    assert!(text(&help.stdout).contains("EXIT CODES"));
+}
+
+#[test]
+fn system_exit_code_is_passed_through() {
+    let dir = std::env::temp_dir().join(format!("tangent-exit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("exit.py");
+    std::fs::write(&script, "import sys\nprint('bye')\nsys.exit(4)\n").unwrap();
+    let out = tangent(&["run", script.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(text(&out.stdout), "bye\n");
+}
