@@ -88,16 +88,8 @@ def expm1(y, x):
     d[x] = d[y] * (y + 1.0)
 
 
-@adjoint(numpy.maximum)
-def maximum(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] * (x >= y), x)
-    d[y] = tangent.unbroadcast(d[z] * (x < y), y)
 
 
-@adjoint(numpy.minimum)
-def minimum(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] * (x <= y), x)
-    d[y] = tangent.unbroadcast(d[z] * (x > y), y)
 
 
 @adjoint(numpy.where)
@@ -106,35 +98,14 @@ def where(z, c, x, y):
     d[y] = tangent.unbroadcast(numpy.where(c, 0.0, d[z]), y)
 
 
-@adjoint(numpy.add)
-def add(z, x, y):
-    d[x] = tangent.unbroadcast(d[z], x)
-    d[y] = tangent.unbroadcast(d[z], y)
 
 
-@adjoint(numpy.subtract)
-def subtract(z, x, y):
-    d[x] = tangent.unbroadcast(d[z], x)
-    d[y] = tangent.unbroadcast(-d[z], y)
 
 
-@adjoint(numpy.multiply)
-def multiply(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] * y, x)
-    d[y] = tangent.unbroadcast(d[z] * x, y)
 
 
-@adjoint(numpy.divide)
-@adjoint(numpy.true_divide)
-def divide(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] / y, x)
-    d[y] = tangent.unbroadcast(-d[z] * z / y, y)
 
 
-@adjoint(numpy.power)
-def power(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] * y * x ** (y - 1), x)
-    d[y] = tangent.unbroadcast(d[z] * z * tangent.log(x), y)
 
 
 @adjoint(numpy.sum)

@@ -14,37 +14,6 @@ nondifferentiable(
 )
 
 
-@adjoint(operator.add)
-def add(z, x, y):
-    d[x] = tangent.unbroadcast(d[z], x)
-    d[y] = tangent.unbroadcast(d[z], y)
-
-
-@adjoint(operator.sub)
-def sub(z, x, y):
-    d[x] = tangent.unbroadcast(d[z], x)
-    d[y] = tangent.unbroadcast(-d[z], y)
-
-
-@adjoint(operator.mul)
-def mul(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] * y, x)
-    d[y] = tangent.unbroadcast(d[z] * x, y)
-
-
-@adjoint(operator.truediv)
-def truediv(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] / y, x)
-    d[y] = tangent.unbroadcast(-d[z] * z / y, y)
-
-
-@adjoint(operator.pow)
-@adjoint(builtins.pow)
-def pow(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] * y * x ** (y - 1), x)
-    d[y] = tangent.unbroadcast(d[z] * z * tangent.log(x), y)
-
-
 @adjoint(operator.matmul)
 def matmul(z, x, y):
     d[x] = tangent.matmul_grad_left(d[z], x, y)
@@ -69,18 +38,6 @@ def abs(y, x):
 @adjoint(builtins.float)
 def float(y, x):
     d[x] = tangent.unbroadcast(d[y], x)
-
-
-@adjoint(builtins.max)
-def max(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] * (x >= y), x)
-    d[y] = tangent.unbroadcast(d[z] * (x < y), y)
-
-
-@adjoint(builtins.min)
-def min(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] * (x <= y), x)
-    d[y] = tangent.unbroadcast(d[z] * (x > y), y)
 
 
 @adjoint(builtins.sum)

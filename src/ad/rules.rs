@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 /// The rule files compiled into the binary: (file name, text).
 pub const RULE_FILES: &[(&str, &str)] = &[
     ("backends/python.py", include_str!("../../backends/python.py")),
+    ("backends/arithmetic.py", include_str!("../../backends/arithmetic.py")),
     ("backends/math.py", include_str!("../../backends/math.py")),
     ("backends/numpy.py", include_str!("../../backends/numpy.py")),
 ];

@@ -65,12 +65,8 @@ class Stack(list):
     """The tape: values saved by the forward pass for the backward pass."""
 
 
-def push(stack, value):
-    stack.append(value)
-
-
-def pop(stack):
-    return stack.pop()
+push = _tangent.push
+pop = _tangent.pop
 
 
 def copy(x):

@@ -409,6 +409,37 @@ def mlp_loss(w1, w2, x):
     return np.sum(out * out)
 
 
+def np_build_in_loop(a):
+    out = np.zeros(3)
+    for i in range(3):
+        out[i] = a[i] * a[i] + i
+    return np.sum(out * a)
+
+
+def np_accumulate_index(a):
+    acc = np.zeros(4)
+    for i in range(a.shape[0]):
+        acc[i % 4] += a[i] * 2.0
+    return np.sum(acc * acc)
+
+
+def rnn(h, w, xs):
+    for t in range(len(xs)):
+        h = np.tanh(np.dot(w, h) + xs[t])
+    return np.sum(h)
+
+
+def print_inside(x):
+    y = x * 3.0
+    print("tracing y =", y)
+    return y * y
+
+
+def inactive_branch_data(x, flag):
+    k = 2.0 if flag else 3.0
+    return x * k
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -480,4 +511,9 @@ CASES = {
     "calls_user_two_active": ((0.6, 1.4), (0, 1)),
     "calls_in_loop": ((1.2,), (0,)),
     "mlp_loss": ((M22, M22 * 0.5, M22 + 0.1), (0, 1)),
+    "np_build_in_loop": ((A3,), (0,)),
+    "np_accumulate_index": ((A4,), (0,)),
+    "rnn": ((np.array([0.1, -0.2]), M22, np.array([[0.3, 0.1], [-0.2, 0.4], [0.5, 0.5]])), (0, 1)),
+    "print_inside": ((0.9,), (0,)),
+    "inactive_branch_data": ((1.4, True), (0,)),
 }

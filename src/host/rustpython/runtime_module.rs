@@ -6,8 +6,26 @@
 pub(crate) mod _tangent {
     use crate::ad::GradOptions;
     use rustpython_vm::{
-        builtins::PyTupleRef, function::ArgSequence, PyObjectRef, PyResult, VirtualMachine,
+        builtins::{PyListRef, PyTupleRef},
+        function::ArgSequence,
+        PyObjectRef, PyResult, VirtualMachine,
     };
+
+    /// The tape's push: appends to the stack (a `tangent.Stack`, a list) natively.
+    #[pyfunction]
+    fn push(stack: PyListRef, value: PyObjectRef) {
+        stack.borrow_vec_mut().push(value);
+    }
+
+    /// The tape's pop.
+    #[pyfunction]
+    fn pop(stack: PyListRef, vm: &VirtualMachine) -> PyResult {
+        stack.borrow_vec_mut().pop().ok_or_else(|| {
+            vm.new_index_error(
+                "tangent: pop from an empty tape: the backward pass read more values than the forward pass saved (this is a bug in tangent, please report it)",
+            )
+        })
+    }
 
     #[pyattr]
     const VERSION: &str = env!("CARGO_PKG_VERSION");
