@@ -312,7 +312,7 @@ same(a.reshape((3, 2)), [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
 same(a.reshape(-1, 2), [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
 same(np.reshape(a, (2, -1)), [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]])
 raises(ValueError, "cannot reshape array of size 6 into shape (4,)", a.reshape, 4)
-raises(ValueError, "cannot reshape array of size 6 into shape (4, 2)", a.reshape, (4, 2))
+raises(ValueError, "cannot reshape array of size 6 into shape (4,2)", a.reshape, (4, 2))
 m = a.reshape(2, 3)
 same(m.T, [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]], (3, 2))
 same(m.transpose(), m.T.tolist())
@@ -466,7 +466,12 @@ eq(repr(np.zeros(0)), "array([], dtype=float64)")
 eq(repr(np.zeros((0, 3))), "array([], shape=(0, 3), dtype=float64)")
 eq(repr(np.zeros((2, 1, 2))), "array([[[0., 0.]],\n\n       [[0., 0.]]])")
 eq(repr(np.arange(30.0)), "array([ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12.,\n       13., 14., 15., 16., 17., 18., 19., 20., 21., 22., 23., 24., 25.,\n       26., 27., 28., 29.])")
-eq(repr(np.arange(2000)), "array([   0,    1,    2, ..., 1997, 1998, 1999])")
+eq(repr(np.arange(2000)), "array([   0,    1,    2, ..., 1997, 1998, 1999], shape=(2000,))")
+eq(repr(np.arange(2000.0).reshape(2, 1000)), "array([[0.000e+00, 1.000e+00, 2.000e+00, ..., 9.970e+02, 9.980e+02,\n        9.990e+02],\n       [1.000e+03, 1.001e+03, 1.002e+03, ..., 1.997e+03, 1.998e+03,\n        1.999e+03]], shape=(2, 1000))")
+eq(repr(np.zeros((2, 0), dtype=np.float32)), "array([], shape=(2, 0), dtype=float32)")
+eq(repr(np.array([1.5, 2.0], dtype=np.float32)), "array([1.5, 2. ], dtype=float32)")
+eq(repr(np.arange(2000, dtype=np.float32)), "array([0.000e+00, 1.000e+00, 2.000e+00, ..., 1.997e+03, 1.998e+03,\n       1.999e+03], shape=(2000,), dtype=float32)")
+eq(repr(np.array(2.0, dtype=np.float32)), "array(2., dtype=float32)")
 eq(repr(np.float64), "<class 'float'>")
 eq(repr(np.array([1.0]).dtype), "dtype('float64')")
 eq(repr(np.ndarray), "<class 'numpy.ndarray'>")
@@ -518,6 +523,507 @@ assert a[0] == 1.0
     );
 }
 
+#[test]
+fn linalg_decompositions() {
+    check(
+        r#"
+import math
+LinAlgError = np.linalg.LinAlgError
+assert issubclass(LinAlgError, ValueError) and LinAlgError.__module__ == "numpy.linalg"
+def close(a, b, tol=1e-10):
+    a = np.asarray(a); b = np.asarray(b)
+    assert a.shape == b.shape, (a.shape, b.shape)
+    assert np.allclose(a, b, rtol=0.0, atol=tol), (a.tolist(), b.tolist())
+M = np.array([[1.0, 2.0], [3.0, 4.0]])
+close(np.linalg.inv(M), [[-2.0, 1.0], [1.5, -0.5]])
+near(np.linalg.det(M), -2.0)
+assert isinstance(np.linalg.det(M), float)
+sign, logdet = np.linalg.slogdet(M)
+assert sign == -1.0
+near(logdet, math.log(2.0))
+assert np.linalg.slogdet(M).logabsdet == logdet
+A = np.array([[4.0, 1.0, 2.0], [1.0, 3.0, 0.5], [2.0, 0.5, 5.0]])
+near(np.linalg.det(A), 44.0)
+close(A @ np.linalg.inv(A), np.eye(3))
+close(np.linalg.inv(A) @ A, np.eye(3))
+# int input gives float output
+assert np.linalg.inv(np.array([[2, 0], [0, 4]])).tolist() == [[0.5, 0.0], [0.0, 0.25]]
+# batched
+S = np.stack([M, 2 * np.eye(2)])
+close(np.linalg.inv(S)[1], 0.5 * np.eye(2))
+close(np.linalg.det(S), [-2.0, 4.0])
+# solve
+close(np.linalg.solve(np.array([[3.0, 1.0], [1.0, 2.0]]), np.array([9.0, 8.0])), [2.0, 3.0])
+B = np.array([[1.0, 0.0], [2.0, 1.0], [0.5, 3.0]])
+X = np.linalg.solve(A, B)
+assert X.shape == (3, 2)
+close(A @ X, B)
+# cholesky (lower; upper=True gives L.T)
+close(np.linalg.cholesky(np.array([[4.0, 2.0], [2.0, 3.0]])), [[2.0, 0.0], [1.0, math.sqrt(2.0)]])
+L = np.linalg.cholesky(A)
+close(L @ L.T, A)
+assert L[0, 1] == 0.0 and L[0, 2] == 0.0 and L[1, 2] == 0.0
+close(np.linalg.cholesky(A, upper=True), L.T)
+# eigh: ascending eigenvalues, A v = v diag(w)
+w, v = np.linalg.eigh(np.array([[2.0, 1.0], [1.0, 2.0]]))
+close(w, [1.0, 3.0])
+close(abs(v), np.full((2, 2), 1 / math.sqrt(2.0)))
+w, v = np.linalg.eigh(A)
+assert w[0] <= w[1] <= w[2]
+close(A @ v, v * w)
+close(v.T @ v, np.eye(3))
+near(np.sum(w), np.trace(A))
+close(np.linalg.eigvalsh(A), w)
+res = np.linalg.eigh(A)
+close(res.eigenvalues, w)
+# only the lower triangle is read (UPLO='L'), the upper with UPLO='U'
+T = np.array([[2.0, 100.0], [1.0, 2.0]])
+close(np.linalg.eigvalsh(T), [1.0, 3.0])
+close(np.linalg.eigvalsh(T.T, UPLO="U"), [1.0, 3.0])
+# qr (reduced)
+Z = np.array([[1.0, 2.0, 0.0], [0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [2.0, 1.0, 3.0]])
+Q, R = np.linalg.qr(Z)
+assert Q.shape == (4, 3) and R.shape == (3, 3)
+close(Q @ R, Z)
+close(Q.T @ Q, np.eye(3))
+assert R[1, 0] == 0.0 and R[2, 0] == 0.0 and R[2, 1] == 0.0
+Qc, Rc = np.linalg.qr(Z, mode="complete")
+assert Qc.shape == (4, 4) and Rc.shape == (4, 3)
+close(Qc @ Rc, Z)
+close(Qc.T @ Qc, np.eye(4))
+assert np.linalg.qr(Z, mode="r").shape == (3, 3)
+# svd
+U, s, Vh = np.linalg.svd(Z)
+assert U.shape == (4, 4) and s.shape == (3,) and Vh.shape == (3, 3)
+assert s[0] >= s[1] >= s[2] >= 0
+Sig = np.zeros((4, 3))
+Sig[:3, :3] = np.diag(s)
+close(U @ Sig @ Vh, Z)
+close(U.T @ U, np.eye(4))
+close(Vh @ Vh.T, np.eye(3))
+U, s, Vh = np.linalg.svd(Z, full_matrices=False)
+assert U.shape == (4, 3) and Vh.shape == (3, 3)
+close(U @ np.diag(s) @ Vh, Z)
+close(np.linalg.svd(np.array([[3.0, 0.0], [0.0, -2.0]]), compute_uv=False), [3.0, 2.0])
+near(np.sum(np.linalg.svd(Z, compute_uv=False) ** 2), np.sum(Z * Z))
+# pinv, matrix_rank, matrix_power, lstsq
+close(np.linalg.pinv(Z) @ Z, np.eye(3))
+assert np.linalg.matrix_rank(Z) == 3 and np.linalg.matrix_rank(np.ones((3, 3))) == 1
+close(np.linalg.matrix_power(M, 3), M @ M @ M)
+close(np.linalg.matrix_power(M, 0), np.eye(2))
+close(np.linalg.matrix_power(M, -1), np.linalg.inv(M))
+x, resid, rank, sv = np.linalg.lstsq(np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]]), np.array([1.0, 2.0, 2.0]), rcond=None)
+close(x, [7.0 / 6.0, 0.5])
+assert rank == 2
+near(resid[0], 1.0 / 6.0)
+# errors, as NumPy raises them
+raises(LinAlgError, "Singular matrix", np.linalg.inv, np.ones((2, 2)))
+raises(LinAlgError, "Singular matrix", np.linalg.solve, np.zeros((2, 2)), np.ones(2))
+assert np.linalg.det(np.ones((3, 3))) == 0.0
+assert np.linalg.slogdet(np.ones((2, 2))) == (0.0, -np.inf)
+raises(LinAlgError, "Matrix is not positive definite", np.linalg.cholesky, np.array([[1.0, 2.0], [2.0, 1.0]]))
+raises(LinAlgError, "Last 2 dimensions of the array must be square", np.linalg.inv, np.ones((2, 3)))
+raises(LinAlgError, "1-dimensional array given. Array must be at least two-dimensional", np.linalg.det, np.ones(3))
+raises(ValueError, "solve1: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (m,m),(m)->(m) (size 3 is different from 2)", np.linalg.solve, np.eye(2), np.ones(3))
+# matrix norms
+N2 = np.array([[1.0, -2.0], [3.0, 4.0]])
+near(np.linalg.norm(N2, 1), 6.0)
+near(np.linalg.norm(N2, -1), 4.0)
+near(np.linalg.norm(N2, np.inf), 7.0)
+near(np.linalg.norm(N2, -np.inf), 3.0)
+near(np.linalg.norm(N2, 2), float(np.linalg.svd(N2, compute_uv=False)[0]))
+near(np.linalg.norm(N2, "nuc"), float(np.sum(np.linalg.svd(N2, compute_uv=False))))
+near(np.linalg.norm(N2, "fro"), 30.0 ** 0.5)
+near(np.linalg.norm(np.array([[3.0, 0.0], [0.0, -2.0]]), 2), 3.0)
+assert np.linalg.norm(N2, 1, keepdims=True).shape == (1, 1)
+same(np.linalg.norm(np.stack([N2, 2 * N2]), 1, axis=(1, 2)), [6.0, 12.0])
+raises(ValueError, "Invalid norm order for matrices.", np.linalg.norm, N2, 3)
+from numpy.linalg import LinAlgError as L2, inv
+assert L2 is LinAlgError and inv is np.linalg.inv
+"#,
+    );
+}
+
+#[test]
+fn contractions_and_diagonals() {
+    check(
+        r#"
+A = np.array([[1.0, 2.0], [3.0, 4.0]])
+B = np.array([[0.0, 1.0], [1.0, 0.0]])
+assert np.trace(A) == 5.0 and A.trace() == 5.0
+assert np.trace(np.arange(9).reshape(3, 3), offset=1) == 1 + 5
+assert isinstance(np.trace(np.arange(4).reshape(2, 2)), int)
+same(np.trace(np.arange(8).reshape(2, 2, 2)), [6, 8])
+same(np.diag(np.array([1.0, 2.0])), [[1.0, 0.0], [0.0, 2.0]])
+same(np.diag(np.array([1, 2]), k=1), [[0, 1, 0], [0, 0, 2], [0, 0, 0]])
+same(np.diag(np.array([1, 2]), -1), [[0, 0, 0], [1, 0, 0], [0, 2, 0]])
+same(np.diag(np.arange(9).reshape(3, 3)), [0, 4, 8])
+same(np.diag(np.arange(9).reshape(3, 3), 1), [1, 5])
+same(np.diagonal(np.arange(9).reshape(3, 3), -1), [3, 7])
+same(np.arange(8).reshape(2, 2, 2).diagonal(), [[0, 6], [1, 7]])
+# inner / outer
+assert np.inner(np.array([1.0, 2.0]), np.array([3.0, 4.0])) == 11.0
+same(np.inner(A, A), [[5.0, 11.0], [11.0, 25.0]])
+same(np.inner(A, np.array([1.0, 1.0])), [3.0, 7.0])
+same(np.outer([1, 2], [3, 4, 5]), [[3, 4, 5], [6, 8, 10]])
+raises(ValueError, "shapes (2,) and (3,) not aligned: 2 (dim 0) != 3 (dim 0)", np.inner, np.ones(2), np.ones(3))
+# tensordot
+a = np.arange(6.0).reshape(2, 3)
+b = np.arange(6.0).reshape(3, 2)
+same(np.tensordot(a, b, axes=1), (a @ b).tolist())
+assert np.tensordot(a, b, axes=([0, 1], [1, 0])) == 50.0
+same(np.tensordot(a, a, axes=([1], [1])), (a @ a.T).tolist())
+same(np.tensordot(np.ones((2, 3, 4)), np.ones((3, 4, 5)), axes=2), [[12.0] * 5] * 2)
+same(np.tensordot(np.array([1.0, 2.0]), np.array([3.0, 4.0]), axes=0), [[3.0, 4.0], [6.0, 8.0]])
+raises(ValueError, "shape-mismatch for sum", np.tensordot, np.ones((2, 3)), np.ones((2, 3)), 1)
+# einsum
+same(np.einsum("ij,jk->ik", a, b), (a @ b).tolist())
+same(np.einsum("ij,jk", a, b), (a @ b).tolist())
+same(np.einsum("ij->ji", a), a.T.tolist())
+same(np.einsum("ba", a), a.T.tolist())
+assert np.einsum("ii", A) == 5.0 and np.einsum("ii->", A) == 5.0
+same(np.einsum("ii->i", A), [1.0, 4.0])
+assert np.einsum("ij->", a) == 15.0
+same(np.einsum("ij->j", a), [3.0, 5.0, 7.0])
+assert np.einsum("i,i", [1.0, 2.0], [3.0, 4.0]) == 11.0
+same(np.einsum("i,j->ij", np.array([1.0, 2.0]), np.array([3.0, 4.0, 5.0])), [[3.0, 4.0, 5.0], [6.0, 8.0, 10.0]])
+same(np.einsum("i,i->i", np.array([1.0, 2.0]), np.array([3.0, 4.0])), [3.0, 8.0])
+X = np.arange(24.0).reshape(2, 3, 4)
+Y = np.arange(40.0).reshape(2, 4, 5)
+same(np.einsum("bij,bjk->bik", X, Y), (X @ Y).tolist())
+same(np.einsum("...ij,...jk->...ik", X, Y), (X @ Y).tolist())
+same(np.einsum("...ij,jk", X, Y[0]), (X @ Y[0]).tolist())
+same(np.einsum("...ij->...ji", X), np.swapaxes(X, 1, 2).tolist())
+same(np.einsum("ijk->kji", X), np.transpose(X).tolist())
+P = np.arange(12.0).reshape(3, 2, 2)
+same(np.einsum("ijj->i", P), [3.0, 11.0, 19.0])
+same(np.einsum("ijk,jil->kl", np.arange(24.0).reshape(2, 3, 4), np.arange(30.0).reshape(3, 2, 5)),
+     np.tensordot(np.arange(24.0).reshape(2, 3, 4), np.arange(30.0).reshape(3, 2, 5), axes=([0, 1], [1, 0])).tolist())
+same(np.einsum("ij,jk,kl->il", A, B, A), (A @ B @ A).tolist())
+same(np.einsum(" i j , j k -> i k ", A, B), (A @ B).tolist())
+assert np.einsum("ij,ij->", A, B) == 5.0
+assert np.einsum("i,i", np.array([1, 2]), np.array([3, 4])) == 11
+assert isinstance(np.einsum("i,i", np.array([1, 2]), np.array([3, 4])), int)
+raises(ValueError, "einstein sum subscripts string contains too many subscripts for operand 0", np.einsum, "ij", np.ones(3))
+raises(ValueError, "operand has more dimensions than subscripts given in einstein sum, but no '...' ellipsis provided to broadcast the extra dimensions.", np.einsum, "i", np.ones((2, 2)))
+raises(ValueError, "einstein sum subscripts string included output subscript 'k' which never appeared in an input", np.einsum, "ij->k", A)
+raises(ValueError, "einstein sum subscripts string includes output subscript 'i' multiple times", np.einsum, "ij->ii", A)
+raises(ValueError, "invalid subscript '1' in einstein sum subscripts string, subscripts must be letters", np.einsum, "i1", A)
+raises(ValueError, "fewer operands provided to einstein sum function than specified in the subscripts string", np.einsum, "ij", A, A)
+try:
+    np.einsum("ij,jk", A, np.ones((3, 2)))
+    raise AssertionError("no error")
+except ValueError:
+    pass
+raises(ValueError, "more operands provided to einstein sum function than specified in the subscripts string", np.einsum, "ij,jk", A)
+"#,
+    );
+}
+
+#[test]
+fn sorting_and_searching() {
+    check(
+        r#"
+a = np.array([3.0, 1.0, np.nan, 2.0, -1.0])
+r = np.sort(a)
+assert r.tolist()[:4] == [-1.0, 1.0, 2.0, 3.0] and np.isnan(r[4])
+same(np.argsort(a), [4, 1, 3, 0, 2])
+m = np.array([[3, 1, 2], [0, 5, 4]])
+same(np.sort(m), [[1, 2, 3], [0, 4, 5]])
+same(np.sort(m, axis=0), [[0, 1, 2], [3, 5, 4]])
+same(np.sort(m, axis=None), [0, 1, 2, 3, 4, 5])
+same(np.argsort(m), [[1, 2, 0], [0, 2, 1]])
+same(np.argsort(m, axis=0), [[1, 0, 0], [0, 1, 1]])
+same(m.argsort(axis=None), [3, 1, 2, 0, 5, 4])
+assert np.argsort(m).dtype == np.int64 and np.sort(m).dtype == np.int64
+# stable: equal keys keep their order
+same(np.argsort(np.array([2, 1, 2, 1, 2])), [1, 3, 0, 2, 4])
+same(np.argsort(np.array([1.0, 1.0, 1.0]), kind="stable"), [0, 1, 2])
+# the method sorts in place and returns None
+b = np.array([[3.0, 1.0], [2.0, 0.0]])
+assert b.sort() is None
+same(b, [[1.0, 3.0], [0.0, 2.0]])
+b.sort(axis=0)
+same(b, [[0.0, 2.0], [1.0, 3.0]])
+same(np.sort([3, 2, 1]), [1, 2, 3])
+raises(np.AxisError, "axis 2 is out of bounds for array of dimension 2", np.sort, m, 2)
+s = np.array([1.0, 2.0, 2.0, 3.0])
+raises(ValueError, "search side must be 'left' or 'right' (got 'x')", np.searchsorted, s, 1.0, "x")
+assert np.searchsorted(s, 2.0) == 1 and np.searchsorted(s, 2.0, side="right") == 3
+same(np.searchsorted(s, np.array([0.0, 2.5, 9.0])), [0, 3, 4])
+"#,
+    );
+}
+
+#[test]
+fn shape_functions_extra() {
+    check(
+        r#"
+t = np.arange(24).reshape(2, 3, 4)
+assert np.swapaxes(t, 0, 2).shape == (4, 3, 2)
+assert np.swapaxes(t, 0, 2)[3, 1, 0] == t[0, 1, 3]
+assert t.swapaxes(1, -1).shape == (2, 4, 3)
+assert np.moveaxis(t, 0, -1).shape == (3, 4, 2)
+assert np.moveaxis(t, -1, 0).shape == (4, 2, 3)
+assert np.moveaxis(t, [0, 1], [-1, -2]).shape == (4, 3, 2)
+assert np.moveaxis(t, 0, -1)[1, 2, 1] == t[1, 1, 2]
+raises(np.AxisError, "source: axis 3 is out of bounds for array of dimension 3", np.moveaxis, t, 3, 0)
+raises(np.AxisError, "axis2: axis 2 is out of bounds for array of dimension 2", np.swapaxes, np.ones((2, 2)), 0, 2)
+raises(ValueError, "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape (2,) and arg 1 with shape (3,).", np.roll, np.ones((2, 2)), (1, 2), (0, 1, 1))
+raises(ValueError, "operands could not be broadcast together with shape (3,) (2,)", np.repeat, np.arange(3), [1, 2])
+raises(TypeError, "`pad_width` must be of integral type.", np.pad, np.ones(2), 1.5)
+raises(ValueError, "mode 'foo' is not supported", np.pad, np.ones(2), 1, "foo")
+# split
+parts = np.split(np.arange(6), 3)
+assert [p.tolist() for p in parts] == [[0, 1], [2, 3], [4, 5]]
+parts = np.split(np.arange(6), [1, 4])
+assert [p.tolist() for p in parts] == [[0], [1, 2, 3], [4, 5]]
+parts = np.split(np.arange(12).reshape(3, 4), 2, axis=1)
+assert [p.tolist() for p in parts] == [[[0, 1], [4, 5], [8, 9]], [[2, 3], [6, 7], [10, 11]]]
+raises(ValueError, "array split does not result in an equal division", np.split, np.arange(5), 2)
+assert [p.tolist() for p in np.array_split(np.arange(5), 2)] == [[0, 1, 2], [3, 4]]
+assert [p.tolist() for p in np.split(np.arange(4), [-1, 10])] == [[0, 1, 2], [3], []]
+assert [p.shape for p in np.hsplit(np.ones((2, 4)), 2)] == [(2, 2), (2, 2)]
+assert [p.shape for p in np.vsplit(np.ones((4, 2)), [1])] == [(1, 2), (3, 2)]
+# tile / repeat
+same(np.tile(np.array([1, 2]), 2), [1, 2, 1, 2])
+same(np.tile(np.array([1, 2]), (2, 2)), [[1, 2, 1, 2], [1, 2, 1, 2]])
+same(np.tile(np.array([[1], [2]]), 2), [[1, 1], [2, 2]])
+same(np.repeat(np.array([1, 2]), 2), [1, 1, 2, 2])
+same(np.repeat(np.array([[1, 2], [3, 4]]), 2), [1, 1, 2, 2, 3, 3, 4, 4])
+same(np.repeat(np.array([[1, 2], [3, 4]]), 2, axis=0), [[1, 2], [1, 2], [3, 4], [3, 4]])
+same(np.repeat(np.array([[1, 2], [3, 4]]), [1, 2], axis=1), [[1, 2, 2], [3, 4, 4]])
+same(np.array([1.0, 2.0]).repeat(3), [1.0, 1.0, 1.0, 2.0, 2.0, 2.0])
+same(np.repeat(3, 2), [3, 3])
+# flip / roll
+m = np.array([[1, 2, 3], [4, 5, 6]])
+same(np.flip(np.array([1, 2, 3])), [3, 2, 1])
+same(np.flip(m), [[6, 5, 4], [3, 2, 1]])
+same(np.flip(m, axis=0), [[4, 5, 6], [1, 2, 3]])
+same(np.flip(m, 1), [[3, 2, 1], [6, 5, 4]])
+same(np.fliplr(m), [[3, 2, 1], [6, 5, 4]])
+same(np.flipud(m), [[4, 5, 6], [1, 2, 3]])
+same(np.roll(np.arange(5), 2), [3, 4, 0, 1, 2])
+same(np.roll(np.arange(5), -1), [1, 2, 3, 4, 0])
+same(np.roll(m, 1), [[6, 1, 2], [3, 4, 5]])
+same(np.roll(m, 1, axis=1), [[3, 1, 2], [6, 4, 5]])
+same(np.roll(m, 1, axis=0), [[4, 5, 6], [1, 2, 3]])
+same(np.roll(m, (1, -1), axis=(0, 1)), [[5, 6, 4], [2, 3, 1]])
+same(np.rot90(np.array([[1, 2], [3, 4]])), [[2, 4], [1, 3]])
+# squeeze with axis, atleast_3d
+assert np.squeeze(np.zeros((1, 2, 1)), axis=(0, 2)).shape == (2,)
+assert np.atleast_3d(1.0).shape == (1, 1, 1)
+assert np.atleast_3d(np.ones(3)).shape == (1, 3, 1)
+assert np.atleast_3d(np.ones((2, 3))).shape == (2, 3, 1)
+assert np.atleast_1d(2.0).shape == (1,) and np.atleast_2d(np.ones(3)).shape == (1, 3)
+# pad
+same(np.pad(np.array([1, 2, 3]), 1), [0, 1, 2, 3, 0])
+same(np.pad(np.array([1, 2, 3]), (1, 2)), [0, 1, 2, 3, 0, 0])
+same(np.pad(np.array([1, 2, 3]), (2, 1), constant_values=9), [9, 9, 1, 2, 3, 9])
+same(np.pad(np.array([1.0, 2.0]), (1, 1), constant_values=(-1.0, 5.0)), [-1.0, 1.0, 2.0, 5.0])
+same(np.pad(np.ones((1, 2)), ((1, 0), (0, 1))), [[0.0, 0.0, 0.0], [1.0, 1.0, 0.0]])
+same(np.pad(np.ones((1, 1)), [[1, 1], [2, 0]]), [[0.0] * 3, [0.0, 0.0, 1.0], [0.0] * 3])
+same(np.pad(np.array([1, 2, 3]), 2, mode="edge"), [1, 1, 1, 2, 3, 3, 3])
+same(np.pad(np.array([1, 2, 3]), 2, mode="reflect"), [3, 2, 1, 2, 3, 2, 1])
+same(np.pad(np.array([1, 2, 3]), 2, mode="symmetric"), [2, 1, 1, 2, 3, 3, 2])
+same(np.pad(np.array([1, 2, 3]), 2, mode="wrap"), [2, 3, 1, 2, 3, 1, 2])
+raises(ValueError, "index can't contain negative values", np.pad, np.ones(2), -1)
+# stacking
+same(np.vstack([np.array([1, 2]), np.array([[3, 4]])]), [[1, 2], [3, 4]])
+same(np.hstack([np.array([[1], [2]]), np.array([[3], [4]])]), [[1, 3], [2, 4]])
+same(np.column_stack([np.array([1, 2]), np.array([3, 4])]), [[1, 3], [2, 4]])
+assert np.dstack([np.ones((2, 2)), np.ones((2, 2))]).shape == (2, 2, 2)
+# cumprod, var/std with ddof, all/any with axis
+same(np.cumprod(np.array([1, 2, 3, 4])), [1, 2, 6, 24])
+same(np.cumprod(np.array([[1.0, 2.0], [3.0, 4.0]]), axis=0), [[1.0, 2.0], [3.0, 8.0]])
+same(np.array([[1.0, 2.0], [3.0, 4.0]]).cumsum(axis=1), [[1.0, 3.0], [3.0, 7.0]])
+x = np.array([1.0, 2.0, 3.0, 4.0])
+near(np.var(x), 1.25)
+near(np.var(x, ddof=1), 5.0 / 3.0)
+near(x.std(ddof=1), (5.0 / 3.0) ** 0.5)
+near(x.var(), 1.25)
+y = np.array([[1.0, 3.0], [2.0, 6.0]])
+same(np.var(y, axis=0), [0.25, 2.25])
+same(np.std(y, axis=1), [1.0, 2.0])
+same(np.var(y, axis=1, keepdims=True), [[1.0], [4.0]])
+same(np.std(y, axis=0, ddof=1), [0.5 ** 0.5, 4.5 ** 0.5])
+assert isinstance(np.var(np.array([1, 2, 3])), float)
+bb = np.array([[True, False], [True, True]])
+same(np.all(bb, axis=1), [False, True])
+same(np.any(bb, axis=0), [True, True])
+same(bb.any(axis=1), [True, True])
+same(np.all(bb, axis=0, keepdims=True), [[True, False]])
+"#,
+    );
+}
+
+#[test]
+fn elementwise_extra() {
+    check(
+        r#"
+import math
+x = np.array([0.25, 0.5, 0.75])
+for name, ref in [("arcsinh", math.asinh), ("arctanh", math.atanh), ("exp2", lambda v: 2.0 ** v),
+                  ("log2", math.log2), ("log10", math.log10), ("cbrt", lambda v: v ** (1.0 / 3.0)),
+                  ("reciprocal", lambda v: 1.0 / v),
+                  ("sinc", lambda v: math.sin(math.pi * v) / (math.pi * v))]:
+    r = getattr(np, name)(x)
+    assert r.dtype == np.float64, name
+    for i in range(3):
+        near(r[i], ref(x.tolist()[i]))
+r = np.arccosh(np.array([1.0, 2.0]))
+near(r[0], 0.0); near(r[1], math.acosh(2.0))
+assert np.sinc(0.0) == 1.0
+same(np.round(np.array([1.234, -2.567]), 2), [1.23, -2.57])
+same(np.around(np.array([0.5, 1.5, 2.5])), [0.0, 2.0, 2.0])
+same(np.round(np.array([1234.0, 5678.0]), -2), [1200.0, 5700.0])
+same(np.array([1.26, 3.14159]).round(1), [1.3, 3.1])
+assert np.round(2.675, 2) == 2.68 and np.round(1234.5678, -1) == 1230.0 and np.round(7, -1) == 10
+same(np.fmod(np.array([-3.0, 3.0]), 2.0), [-1.0, 1.0])
+same(np.mod(np.array([-3.0, 3.0]), 2.0), [1.0, 1.0])
+same(np.remainder(np.array([-3, 3]), 2), [1, 1])
+same(np.fmod(np.array([-3, 3]), 2), [-1, 1])
+same(np.copysign(np.array([1.0, 2.0]), np.array([-1.0, 1.0])), [-1.0, 2.0])
+near(np.logaddexp(1000.0, 1000.0), 1000.0 + math.log(2.0))
+near(np.logaddexp(np.array([0.0]), np.array([0.0]))[0], math.log(2.0))
+near(np.logaddexp2(3.0, 3.0), 4.0)
+same(np.heaviside(np.array([-1.0, 0.0, 2.0]), 0.5), [0.0, 0.5, 1.0])
+same(np.clip(np.array([-2.0, 0.5, 7.0]), None, 1.0), [-2.0, 0.5, 1.0])
+same(np.clip(np.array([-2.0, 0.5, 7.0]), 0.0, None), [0.0, 0.5, 7.0])
+same(np.clip(np.array([-2, 5]), 0, 3), [0, 3])
+same(np.trunc(np.array([-1.5, 1.5])), [-1.0, 1.0])
+same(np.fix(np.array([-1.5, 1.5])), [-1.0, 1.0])
+# dtype arguments
+assert np.zeros(2, dtype=np.int64).dtype == np.int64
+assert np.ones(2, dtype=np.bool_).dtype == np.bool_
+assert np.array([1, 2], dtype=np.float64).dtype == np.float64
+assert np.array([0.5, 0.0]).astype(np.bool_).tolist() == [True, False]
+assert np.arange(3, dtype=np.float32).dtype == np.float32
+assert np.dtype(np.float32) == np.float32 and np.dtype("float32").itemsize == 4
+assert np.dtype("f4") == np.float32 and np.dtype(np.float32).name == "float32"
+assert np.float32 == np.dtype("float32")
+"#,
+    );
+}
+
+#[test]
+fn random_module() {
+    check(
+        r#"
+rng = np.random.default_rng(42)
+a = rng.normal(size=5)
+b = np.random.default_rng(42).normal(size=5)
+assert a.shape == (5,) and a.tolist() == b.tolist()
+assert np.random.default_rng(43).normal(size=5).tolist() != a.tolist()
+assert isinstance(rng.normal(), float)
+z = rng.standard_normal((200, 100))
+assert z.shape == (200, 100)
+assert abs(float(z.mean())) < 0.03 and abs(float(z.std()) - 1.0) < 0.03
+n = rng.normal(3.0, 2.0, size=20000)
+assert abs(float(n.mean()) - 3.0) < 0.06 and abs(float(n.std()) - 2.0) < 0.06
+assert rng.normal(np.zeros(3), 1.0).shape == (3,)
+u = rng.uniform(-1.0, 2.0, size=10000)
+assert float(u.min()) >= -1.0 and float(u.max()) < 2.0 and abs(float(u.mean()) - 0.5) < 0.05
+r = rng.random((3, 2))
+assert r.shape == (3, 2) and bool(np.all((r >= 0) & (r < 1)))
+assert 0.0 <= rng.random() < 1.0
+k = rng.integers(0, 10, size=1000)
+assert k.dtype == np.int64 and int(k.min()) == 0 and int(k.max()) == 9
+assert sorted(set(rng.integers(5, size=200).tolist())) == [0, 1, 2, 3, 4]
+assert isinstance(rng.integers(3), int)
+c = rng.choice(10, size=10, replace=False)
+assert sorted(c.tolist()) == list(range(10))
+c = rng.choice(np.array([1.5, 2.5, 3.5]), size=(2, 2))
+assert c.shape == (2, 2) and set(c.ravel().tolist()) <= {1.5, 2.5, 3.5}
+assert rng.choice([7, 8, 9]) in (7, 8, 9)
+w = rng.choice(3, size=3000, p=[0.0, 0.25, 0.75])
+assert int(np.sum(w == 0)) == 0 and abs(float(np.mean(w == 2)) - 0.75) < 0.04
+raises(ValueError, "Cannot take a larger sample than population when replace is False", rng.choice, 3, 4, False)
+raises(ValueError, "Probabilities do not sum to 1. See Notes section of docstring for more information.", rng.choice, 3, 2, True, [0.5, 0.6, 0.1])
+raises(ValueError, "low >= high", rng.integers, 5, 5)
+raises(ValueError, "a must be a positive integer unless no samples are taken", rng.choice, 0)
+assert sorted(rng.permutation(5).tolist()) == [0, 1, 2, 3, 4]
+arr = np.arange(6)
+rng.shuffle(arr)
+assert sorted(arr.tolist()) == [0, 1, 2, 3, 4, 5]
+# legacy API
+rs = np.random.RandomState(0)
+x1 = rs.rand(2, 3)
+assert x1.shape == (2, 3)
+assert np.random.RandomState(0).rand(2, 3).tolist() == x1.tolist()
+assert rs.randn(4).shape == (4,) and isinstance(rs.randn(), float)
+assert rs.normal(1.0, 0.5, size=(2,)).shape == (2,)
+assert rs.uniform(size=3).shape == (3,)
+ri = rs.randint(3, 6, size=100)
+assert int(ri.min()) >= 3 and int(ri.max()) <= 5
+assert rs.choice(4, 2, replace=False).shape == (2,)
+np.random.seed(7)
+g1 = (np.random.rand(3), np.random.randn(2, 2), np.random.normal(size=2), np.random.uniform(0, 1, 2), np.random.randint(0, 5, 3))
+np.random.seed(7)
+g2 = (np.random.rand(3), np.random.randn(2, 2), np.random.normal(size=2), np.random.uniform(0, 1, 2), np.random.randint(0, 5, 3))
+assert [x.tolist() for x in g1] == [x.tolist() for x in g2]
+import numpy.random
+from numpy.random import default_rng
+assert numpy.random.default_rng is default_rng
+raises(ValueError, "scale < 0", rng.normal, 0.0, -1.0)
+"#,
+    );
+}
+
+#[test]
+fn float32_dtype() {
+    check(
+        r#"
+import math
+x = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+assert x.dtype == np.float32 and str(x.dtype) == "float32" and x.itemsize == 4 and x.nbytes == 12
+assert repr(x) == "array([1., 2., 3.], dtype=float32)", repr(x)
+assert repr(np.array([0.1, 0.25], dtype="float32")) == "array([0.1 , 0.25], dtype=float32)"
+assert repr(np.zeros(0, dtype=np.float32)) == "array([], dtype=float32)"
+assert str(np.array([0.1], dtype=np.float32)) == "[0.1]"
+# values are stored at single precision
+t = np.array([0.1], dtype=np.float32)
+assert float(t[0]) == 0.10000000149011612 and float(t[0]) != 0.1
+assert float(np.float32(0.1)) == 0.10000000149011612
+assert np.array([1.0]).astype(np.float32).dtype == np.float32
+assert (np.ones(2, dtype=np.float32) / 3)[0] == 0.3333333432674408
+third = np.float32(1.0) / 3.0
+# promotion (NumPy 2 / NEP 50)
+assert (x + x).dtype == np.float32
+assert (x * 2.5).dtype == np.float32 and (2.5 * x).dtype == np.float32
+assert (x + 1).dtype == np.float32 and (x / 2).dtype == np.float32
+assert (x + np.ones(3)).dtype == np.float64
+assert (x + np.arange(3)).dtype == np.float64
+assert (np.arange(3) + x).dtype == np.float64
+assert (x + np.array([True, False, True])).dtype == np.float32
+assert (x > 1.5).dtype == np.bool_
+assert (x @ x) == 14.0 and (x.reshape(3, 1) @ x.reshape(1, 3)).dtype == np.float32
+assert np.exp(x).dtype == np.float32 and np.sqrt(x).dtype == np.float32
+# computed in f64 and rounded once (NumPy's own float32 exp may differ by 1 ulp)
+near(float(np.exp(x)[0]), math.e, 1e-7)
+assert np.sum(x, keepdims=True).dtype == np.float32 and np.mean(x, keepdims=True).dtype == np.float32
+assert np.sum(x) == 6.0
+assert np.var(np.array([1.0, 2.0], dtype=np.float32), keepdims=True).dtype == np.float32
+assert np.concatenate([x, x]).dtype == np.float32
+assert np.concatenate([x, np.ones(1)]).dtype == np.float64
+assert np.zeros((2, 2), dtype="float32").dtype == np.float32
+assert np.ones_like(x).dtype == np.float32
+assert np.linalg.inv(np.eye(2, dtype=np.float32)).dtype == np.float32
+assert np.einsum("i,i->i", x, x).dtype == np.float32
+assert np.where(x > 1, x, 0.0).dtype == np.float32
+assert np.result_type(x, 1.0) == np.float32 and np.result_type(x, np.ones(1)) == np.float64
+assert np.result_type(np.arange(2), x) == np.float64 and np.result_type(np.arange(2), 1.0) == np.float64
+# in-place keeps float32 (same-kind cast from float64)
+y = x.copy()
+y += np.array([0.1, 0.1, 0.1])
+assert y.dtype == np.float32 and y[0] == float(np.float32(1.1))
+# rounding after each op: 1 + 1e-8 is 1 in float32
+assert (np.ones(1, dtype=np.float32) + 1e-8)[0] == 1.0
+assert (np.ones(1) + 1e-8)[0] != 1.0
+"#,
+    );
+}
+
 /// Timing report (not an assertion): `cargo test --release --test numpy_module -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -537,6 +1043,7 @@ B = np.ones((128, 128)) * 0.25
 x = np.ones(3)
 y = np.ones(3)
 v = np.ones(1000)
+rng = np.random.default_rng(0)
 bench("matmul 64x128 @ 128x128", lambda: A @ B, 200)
 bench("x + y (3 elems)", lambda: x + y, 5000)
 bench("x * 2.0 (3 elems)", lambda: x * 2.0, 5000)
@@ -547,6 +1054,13 @@ bench("x[1]", lambda: x[1], 5000)
 bench("v + v (1000 elems)", lambda: v + v, 2000)
 bench("np.tanh(v) (1000 elems)", lambda: np.tanh(v), 2000)
 bench("float add (baseline)", lambda: 1.5 + 2.5, 5000)
+S = np.eye(64) * 4.0 + np.ones((64, 64))
+bench("linalg.inv 64x64", lambda: np.linalg.inv(S), 200)
+bench("linalg.eigh 64x64", lambda: np.linalg.eigh(S), 100)
+bench("linalg.svd 64x128", lambda: np.linalg.svd(A, full_matrices=False), 50)
+bench("einsum ij,jk->ik 64x128x128", lambda: np.einsum("ij,jk->ik", A, B), 200)
+bench("np.sort(v) (1000 elems)", lambda: np.sort(v), 2000)
+bench("rng.normal(size=1000)", lambda: rng.normal(size=1000), 2000)
 "#,
     );
 }

@@ -2,17 +2,21 @@
 //! and matrix products. Everything here works on `ndarray` values and reports errors as
 //! [`NpErr`] carrying NumPy's wording; `native.rs` maps them to Python exceptions.
 //!
-//! Storage: every dtype is currently stored as `f64` with a [`DType`] tag that drives
-//! result types, printing and conversions (`bool` holds 0.0/1.0, `int64` holds integral
-//! values, exact up to 2**53). A real per-dtype storage (and `float32`) can replace this
+//! Storage: every dtype is stored as `f64` with a [`DType`] tag that drives result
+//! types, printing and conversions (`bool` holds 0.0/1.0, `int64` holds integral values,
+//! exact up to 2**53, `float32` holds values exactly representable as f32: every
+//! float32 result is computed in f64 and rounded to f32 once, which for + - * / and sqrt
+//! is exactly IEEE single-precision arithmetic, and for sums/products/matmul is more
+//! accurate than NumPy's f32 accumulation). A real per-dtype storage can replace this
 //! later without changing the Python-facing API.
 
 use ndarray::{ArrayBase, ArrayD, ArrayViewD, Axis, Data, IxDyn, Slice};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DType {
     Bool,
     Int64,
+    Float32,
     Float64,
 }
 
@@ -21,6 +25,7 @@ impl DType {
         match self {
             DType::Bool => "bool",
             DType::Int64 => "int64",
+            DType::Float32 => "float32",
             DType::Float64 => "float64",
         }
     }
@@ -28,20 +33,62 @@ impl DType {
     pub fn from_name(name: &str) -> Option<DType> {
         Some(match name {
             "bool" | "bool_" | "?" | "b1" => DType::Bool,
-            "int" | "int64" | "i8" | "int32" | "i4" | "l" | "q" | "intp" => DType::Int64,
-            "float" | "float64" | "f8" | "d" | "double" | "float32" | "f4" | "f" => {
-                DType::Float64
-            }
+            "int" | "int64" | "i8" | "int32" | "i4" | "l" | "q" | "intp" | "int_" => DType::Int64,
+            "float32" | "f4" | "f" | "single" => DType::Float32,
+            "float" | "float64" | "f8" | "d" | "double" | "float_" => DType::Float64,
             _ => return None,
         })
     }
 
-    /// NumPy's result type for two operands of these dtypes.
-    pub fn promote(self, other: DType) -> DType {
-        self.max(other)
+    /// 0 for bool, 1 for integers, 2 for floats (NumPy's kind order).
+    pub fn kind_rank(self) -> u8 {
+        match self {
+            DType::Bool => 0,
+            DType::Int64 => 1,
+            DType::Float32 | DType::Float64 => 2,
+        }
     }
 
-    /// Converts a value into this dtype (truncation for ints, `!= 0` for bools).
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::Float32 | DType::Float64)
+    }
+
+    /// NumPy's result type for two array operands of these dtypes
+    /// (`int64` with `float32` gives `float64`).
+    pub fn promote(self, other: DType) -> DType {
+        match (self, other) {
+            (DType::Int64, DType::Float32) | (DType::Float32, DType::Int64) => DType::Float64,
+            _ => self.max(other),
+        }
+    }
+
+    /// NEP 50 promotion when `weak` is a Python scalar (bool/int/float) and `strong` an
+    /// array: the array's dtype wins unless the scalar is of a higher kind.
+    pub fn promote_weak(strong: DType, weak: DType) -> DType {
+        if weak.kind_rank() <= strong.kind_rank() {
+            strong
+        } else {
+            strong.promote(weak)
+        }
+    }
+
+    /// The dtype of a floating-point function of this dtype (float32 stays float32).
+    pub fn float_result(self) -> DType {
+        if self == DType::Float32 {
+            DType::Float32
+        } else {
+            DType::Float64
+        }
+    }
+
+    /// Whether stored values must be rounded after an f64 computation.
+    #[inline]
+    pub fn needs_rounding(self) -> bool {
+        self == DType::Float32
+    }
+
+    /// Converts a value into this dtype (truncation for ints, `!= 0` for bools, rounding
+    /// to the nearest f32 for float32).
     #[inline]
     pub fn cast(self, x: f64) -> f64 {
         match self {
@@ -54,6 +101,7 @@ impl DType {
                     i64::MIN as f64
                 }
             }
+            DType::Float32 => x as f32 as f64,
             DType::Float64 => x,
         }
     }
@@ -61,6 +109,7 @@ impl DType {
     pub fn itemsize(self) -> usize {
         match self {
             DType::Bool => 1,
+            DType::Float32 => 4,
             DType::Int64 | DType::Float64 => 8,
         }
     }
@@ -69,7 +118,7 @@ impl DType {
         match self {
             DType::Bool => "b",
             DType::Int64 => "i",
-            DType::Float64 => "f",
+            DType::Float32 | DType::Float64 => "f",
         }
     }
 }
@@ -79,6 +128,8 @@ pub enum NpErr {
     Value(String),
     Index(String),
     Type(String),
+    /// `numpy.linalg.LinAlgError`
+    LinAlg(String),
 }
 
 pub type NpResult<T> = Result<T, NpErr>;
@@ -474,7 +525,7 @@ pub fn resolve_shape(req: &[isize], size: usize) -> NpResult<Vec<usize>> {
         let s: Vec<String> = req.iter().map(|d| d.to_string()).collect();
         match s.len() {
             1 => format!("({},)", s[0]),
-            _ => format!("({})", s.join(", ")),
+            _ => format!("({})", s.join(",")),
         }
     };
     let mut out: Vec<usize> = req.iter().map(|&d| d.max(0) as usize).collect();
@@ -814,7 +865,7 @@ pub fn index_set(a: &mut ArrayD<f64>, items: &[IndexItem], value: ArrayViewD<'_,
 
 // ---------------------------------------------------------------- matmul
 
-fn mm2(a: ndarray::ArrayView2<'_, f64>, b: ndarray::ArrayView2<'_, f64>) -> ndarray::Array2<f64> {
+pub fn mm2(a: ndarray::ArrayView2<'_, f64>, b: ndarray::ArrayView2<'_, f64>) -> ndarray::Array2<f64> {
     let (m, k) = a.dim();
     let n = b.ncols();
     let mut out = ndarray::Array2::<f64>::zeros((m, n));
@@ -1007,4 +1058,57 @@ pub fn stack(arrs: &[ArrayViewD<'_, f64>], axis: isize) -> NpResult<ArrayD<f64>>
     let expanded: Vec<ArrayViewD<'_, f64>> =
         arrs.iter().map(|a| a.clone().insert_axis(Axis(ax))).collect();
     Ok(ndarray::concatenate(Axis(ax), &expanded).unwrap())
+}
+
+// ---------------------------------------------------------------- more scalar kernels
+
+/// `log(exp(a) + exp(b))` without overflow.
+#[inline]
+pub fn logaddexp(a: f64, b: f64) -> f64 {
+    if a == b {
+        return a + std::f64::consts::LN_2;
+    }
+    let m = a.max(b);
+    if m.is_nan() {
+        return f64::NAN;
+    }
+    m + (-(a - b).abs()).exp().ln_1p()
+}
+
+/// `log2(2**a + 2**b)` without overflow.
+#[inline]
+pub fn logaddexp2(a: f64, b: f64) -> f64 {
+    if a == b {
+        return a + 1.0;
+    }
+    let m = a.max(b);
+    if m.is_nan() {
+        return f64::NAN;
+    }
+    m + (-(a - b).abs()).exp2().ln_1p() / std::f64::consts::LN_2
+}
+
+/// NumPy's heaviside(x, h0).
+#[inline]
+pub fn heaviside(x: f64, h0: f64) -> f64 {
+    if x.is_nan() {
+        f64::NAN
+    } else if x < 0.0 {
+        0.0
+    } else if x > 0.0 {
+        1.0
+    } else {
+        h0
+    }
+}
+
+/// Normalized sinc: sin(pi x) / (pi x).
+#[inline]
+pub fn sinc(x: f64) -> f64 {
+    if x == 0.0 {
+        1.0
+    } else {
+        let y = std::f64::consts::PI * x;
+        y.sin() / y
+    }
 }

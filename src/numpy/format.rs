@@ -13,8 +13,8 @@ const EDGEITEMS: usize = 3;
 enum Fmt {
     Bool { zero_d: bool },
     Int { width: usize },
-    Pos { pad_left: usize, pad_right: usize },
-    Exp { pad_left: usize, precision: usize, exp_size: usize },
+    Pos { pad_left: usize, pad_right: usize, single: bool },
+    Exp { pad_left: usize, precision: usize, exp_size: usize, single: bool },
 }
 
 fn trim_zeros(s: &str) -> String {
@@ -26,8 +26,8 @@ fn trim_zeros(s: &str) -> String {
 }
 
 /// Positional digits of |x|: shortest round-trip, at most PRECISION fractional digits.
-fn pos_digits(x: f64) -> (String, String) {
-    let mut s = format!("{}", x.abs());
+fn pos_digits(x: f64, single: bool) -> (String, String) {
+    let mut s = if single { format!("{}", x.abs() as f32) } else { format!("{}", x.abs()) };
     let frac_len = s.split_once('.').map_or(0, |(_, f)| f.len());
     if frac_len > PRECISION {
         s = trim_zeros(&format!("{:.*}", PRECISION, x.abs()));
@@ -41,8 +41,8 @@ fn pos_digits(x: f64) -> (String, String) {
 }
 
 /// Scientific digits of |x|: (int part with sign, frac part, exponent).
-fn exp_digits(x: f64) -> (String, String, i32) {
-    let mut s = format!("{:e}", x.abs());
+fn exp_digits(x: f64, single: bool) -> (String, String, i32) {
+    let mut s = if single { format!("{:e}", x.abs() as f32) } else { format!("{:e}", x.abs()) };
     let (m, _) = s.split_once('e').unwrap();
     let frac_len = m.split_once('.').map_or(0, |(_, f)| f.len());
     if frac_len > PRECISION {
@@ -67,7 +67,8 @@ fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
             let width = data.iter().map(|&x| format!("{}", x as i64).len()).max().unwrap_or(1);
             Fmt::Int { width }
         }
-        DType::Float64 => {
+        DType::Float64 | DType::Float32 => {
+            let single = dtype == DType::Float32;
             let finite: Vec<f64> = data.iter().copied().filter(|x| x.is_finite()).collect();
             let nonzero: Vec<f64> = finite.iter().map(|x| x.abs()).filter(|&x| x != 0.0).collect();
             let mut exp = false;
@@ -81,7 +82,7 @@ fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
             let has_nonfinite = finite.len() != data.len();
             let neginf = data.iter().any(|&x| x == f64::NEG_INFINITY);
             if exp {
-                let parts: Vec<_> = finite.iter().map(|&x| exp_digits(x)).collect();
+                let parts: Vec<_> = finite.iter().map(|&x| exp_digits(x, single)).collect();
                 let pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
                 let precision = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
                 let exp_size = parts
@@ -97,9 +98,9 @@ fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
                         .max(3usize.saturating_sub(offset))
                         .max((3 + neginf as usize).saturating_sub(offset));
                 }
-                Fmt::Exp { pad_left, precision, exp_size }
+                Fmt::Exp { pad_left, precision, exp_size, single }
             } else {
-                let parts: Vec<_> = finite.iter().map(|&x| pos_digits(x)).collect();
+                let parts: Vec<_> = finite.iter().map(|&x| pos_digits(x, single)).collect();
                 let mut pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
                 let pad_right = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
                 if has_nonfinite {
@@ -108,7 +109,7 @@ fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
                         .max(3usize.saturating_sub(offset))
                         .max((3 + neginf as usize).saturating_sub(offset));
                 }
-                Fmt::Pos { pad_left, pad_right }
+                Fmt::Pos { pad_left, pad_right, single }
             }
         }
     }
@@ -135,18 +136,18 @@ fn fmt_elem(x: f64, f: &Fmt) -> String {
             }
         }
         Fmt::Int { width } => format!("{:>width$}", x as i64, width = *width),
-        Fmt::Pos { pad_left, pad_right } => {
+        Fmt::Pos { pad_left, pad_right, single } => {
             if !x.is_finite() {
                 return nonfinite(x, pad_left + pad_right + 1);
             }
-            let (i, fr) = pos_digits(x);
+            let (i, fr) = pos_digits(x, *single);
             format!("{:>pl$}.{:<pr$}", i, fr, pl = *pad_left, pr = *pad_right)
         }
-        Fmt::Exp { pad_left, precision, exp_size } => {
+        Fmt::Exp { pad_left, precision, exp_size, single } => {
             if !x.is_finite() {
                 return nonfinite(x, pad_left + 1 + precision + exp_size + 2);
             }
-            let (i, fr, e) = exp_digits(x);
+            let (i, fr, e) = exp_digits(x, *single);
             let sign = if e < 0 { '-' } else { '+' };
             format!(
                 "{:>pl$}.{:0<pr$}e{}{:0>es$}",
@@ -276,14 +277,25 @@ fn array2string(a: &ArrayViewD<'_, f64>, dtype: DType, sep: &str, prefix: &str, 
     recurse(a, &f, &hanging, LINEWIDTH - suffix.len(), sep, summarize)
 }
 
+/// `repr(a)` as NumPy 2.2+ prints it: `shape=` for empty (non-`(0,)`) and summarized
+/// arrays, `dtype=` for dtypes not implied by the values (float32, empty arrays).
 pub fn repr(a: &ArrayViewD<'_, f64>, dtype: DType) -> String {
-    if a.is_empty() && a.ndim() > 0 {
-        if a.ndim() == 1 {
-            return format!("array([], dtype={})", dtype.name());
-        }
-        return format!("array([], shape={}, dtype={})", shape_tuple(a.shape()), dtype.name());
+    let mut extras: Vec<String> = Vec::new();
+    if (a.is_empty() && a.shape() != [0]) || a.len() > THRESHOLD {
+        extras.push(format!("shape={}", shape_tuple(a.shape())));
     }
-    format!("array({})", array2string(a, dtype, ", ", "array(", ")"))
+    if dtype == DType::Float32 || a.is_empty() {
+        extras.push(format!("dtype={}", dtype.name()));
+    }
+    if extras.is_empty() {
+        return format!("array({})", array2string(a, dtype, ", ", "array(", ")"));
+    }
+    let body = if a.is_empty() { "[]".to_owned() } else { array2string(a, dtype, ", ", "array(", ",") };
+    let arr = format!("array({body},");
+    let extra = format!("{})", extras.join(", "));
+    let last = arr.len() - arr.rfind('\n').map_or(0, |i| i + 1);
+    let spacer = if last + extra.len() + 1 > LINEWIDTH { "\n      " } else { " " };
+    format!("{arr}{spacer}{extra}")
 }
 
 /// `str(a)`; for 0-d arrays the caller prints the scalar instead.

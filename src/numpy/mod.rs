@@ -7,12 +7,16 @@ use rustpython_vm::InterpreterBuilder;
 
 pub mod core;
 pub mod format;
+pub mod linalg;
+pub mod ops;
+pub mod random;
 mod native;
 
 /// Python shims for numpy, installed before the `tangent` shim.
 pub const SHIMS: &[(&str, &str)] = &[
     ("numpy", include_str!("../../stdlib-shims/numpy/__init__.py")),
     ("numpy.linalg", include_str!("../../stdlib-shims/numpy/linalg.py")),
+    ("numpy.random", include_str!("../../stdlib-shims/numpy/random.py")),
 ];
 
 /// Adds the native array module(s) to the interpreter.

@@ -1,19 +1,29 @@
 //! `_numpy_native`: the `ndarray` type and NumPy's functions, implemented over
-//! `ndarray::ArrayD<f64>` (see `core.rs` for the storage model).
+//! `ndarray::ArrayD<f64>` (see `core.rs` for the storage model; `ops.rs` for sorting,
+//! einsum/tensordot and shape functions; `linalg.rs` for the faer-backed linear algebra;
+//! `random.rs` for the bit generator behind `numpy.random`).
 //!
 //! Differences from NumPy worth knowing (all deliberate for now):
-//! - Indexing, `.T`, `reshape`, `ravel`, `transpose`, `squeeze`, `expand_dims` and
-//!   `broadcast_to` return copies where NumPy returns views, and iterating over a 2-D
-//!   array yields row copies: writing through the result does not change the original.
-//!   In-place operators (`a += b`) and item assignment do modify the array itself.
+//! - Indexing, `.T`, `reshape`, `ravel`, `transpose`, `swapaxes`, `squeeze`,
+//!   `expand_dims` and `broadcast_to` return copies where NumPy returns views, and
+//!   iterating over a 2-D array yields row copies: writing through the result does not
+//!   change the original. In-place operators (`a += b`), item assignment and
+//!   `ndarray.sort()` do modify the array itself.
 //! - Scalars come back as Python `float`/`int`/`bool` where NumPy returns NumPy scalars
-//!   (`a[0]`, full reductions, `np.exp(2.0)`).
-//! - `float32`/`int32` names map to float64/int64.
+//!   (`a[0]`, full reductions, `np.exp(2.0)`), also for float32 arrays.
+//! - float32 is a storage tag: values are kept exactly representable in f32, every
+//!   result is computed in f64 and rounded once (so transcendental functions and
+//!   reductions can differ from NumPy's own float32 kernels in the last ulp).
+//!   Promotion follows NumPy 2 (NEP 50: Python scalars are weak).
+//! - `int32` maps to int64.
+//! - `numpy.random` streams are reproducible per seed but are not NumPy's bit streams.
+//! - Eigen/singular vector signs follow faer, not LAPACK.
 
 #[rustpython_vm::pymodule]
 pub mod _numpy_native {
     use crate::numpy::core::{self, DType, IndexItem, NpErr, Reduce};
     use crate::numpy::format;
+    use crate::numpy::{linalg, ops, random};
     use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn};
     use num_traits::ToPrimitive;
     use rustpython_vm::{
@@ -50,7 +60,7 @@ pub mod _numpy_native {
 
     fn py_scalar(x: f64, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
         match dtype {
-            DType::Float64 => vm.ctx.new_float(x).into(),
+            DType::Float64 | DType::Float32 => vm.ctx.new_float(x).into(),
             DType::Int64 => vm.ctx.new_int(x as i64).into(),
             DType::Bool => vm.ctx.new_bool(x != 0.0).into(),
         }
@@ -70,6 +80,7 @@ pub mod _numpy_native {
             NpErr::Value(m) => vm.new_value_error(m),
             NpErr::Index(m) => vm.new_index_error(m),
             NpErr::Type(m) => vm.new_type_error(m),
+            NpErr::LinAlg(m) => linalg_error(m, vm),
         }
     }
 
@@ -128,7 +139,7 @@ pub mod _numpy_native {
                 return Err(inhomogeneous(shape, depth, vm));
             }
             data.push(v);
-            *dt = (*dt).max(d);
+            *dt = (*dt).promote(d);
             return Ok(());
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
@@ -137,7 +148,7 @@ pub mod _numpy_native {
                 return Err(inhomogeneous(shape, depth, vm));
             }
             data.extend(g.iter().copied());
-            *dt = (*dt).max(a.dtype);
+            *dt = (*dt).promote(a.dtype);
             return Ok(());
         }
         if let Some(items) = seq_items(obj) {
@@ -160,7 +171,7 @@ pub mod _numpy_native {
             ))
         })?;
         data.push(f.to_f64());
-        *dt = (*dt).max(DType::Float64);
+        *dt = (*dt).promote(DType::Float64);
         Ok(())
     }
 
@@ -272,7 +283,7 @@ pub mod _numpy_native {
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
             let g = a.data.read();
-            if g.len() == 1 && a.dtype != DType::Float64 {
+            if g.len() == 1 && !a.dtype.is_float() {
                 return Ok(*g.iter().next().unwrap() as isize);
             }
         }
@@ -285,7 +296,7 @@ pub mod _numpy_native {
             return items.iter().map(|o| to_isize(o, vm)).collect();
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            if a.dtype != DType::Float64 {
+            if !a.dtype.is_float() {
                 return Ok(a.data.read().iter().map(|&x| x as isize).collect());
             }
         }
@@ -367,6 +378,11 @@ pub mod _numpy_native {
         And,
         Or,
         Xor,
+        Fmod,
+        Copysign,
+        Logaddexp,
+        Logaddexp2,
+        Heaviside,
     }
 
     impl Op {
@@ -374,11 +390,16 @@ pub mod _numpy_native {
             matches!(self, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne)
         }
         fn result_dtype(self, a: DType, b: DType) -> DType {
-            let p = a.promote(b);
+            self.result_dtype_p(a.promote(b))
+        }
+        /// Result dtype given the promoted operand dtype.
+        fn result_dtype_p(self, p: DType) -> DType {
             match self {
-                Op::Div | Op::Atan2 | Op::Hypot => DType::Float64,
+                Op::Div | Op::Atan2 | Op::Hypot | Op::Copysign | Op::Logaddexp | Op::Logaddexp2 | Op::Heaviside => {
+                    p.float_result()
+                }
                 _ if self.is_cmp() => DType::Bool,
-                Op::Sub | Op::FloorDiv | Op::Mod | Op::Pow if p == DType::Bool => DType::Int64,
+                Op::Sub | Op::FloorDiv | Op::Mod | Op::Fmod | Op::Pow if p == DType::Bool => DType::Int64,
                 _ => p,
             }
         }
@@ -391,6 +412,7 @@ pub mod _numpy_native {
                 Op::FloorDiv => "floor_divide",
                 Op::Mod => "remainder",
                 Op::Pow => "power",
+                Op::Fmod => "fmod",
                 _ => "ufunc",
             }
         }
@@ -420,6 +442,11 @@ pub mod _numpy_native {
                 Op::And => { let $f = |x: f64, y: f64| ((x as i64) & (y as i64)) as f64; $body }
                 Op::Or => { let $f = |x: f64, y: f64| ((x as i64) | (y as i64)) as f64; $body }
                 Op::Xor => { let $f = |x: f64, y: f64| ((x as i64) ^ (y as i64)) as f64; $body }
+                Op::Fmod => { let $f = |x: f64, y: f64| if y == 0.0 { f64::NAN } else { x % y }; $body }
+                Op::Copysign => { let $f = f64::copysign; $body }
+                Op::Logaddexp => { let $f = core::logaddexp; $body }
+                Op::Logaddexp2 => { let $f = core::logaddexp2; $body }
+                Op::Heaviside => { let $f = core::heaviside; $body }
             }
         };
     }
@@ -436,6 +463,19 @@ pub mod _numpy_native {
                 Src::Arr(a) => a.dtype,
                 Src::Own(_, d) | Src::Sc(_, d) => *d,
             }
+        }
+        /// Python scalars are "weak" (NEP 50): they do not raise an array's precision.
+        fn is_weak(&self) -> bool {
+            matches!(self, Src::Sc(..))
+        }
+    }
+
+    /// Promoted dtype of two operands with NumPy 2's weak-scalar rule.
+    fn promote_srcs(a: &Src, b: &Src) -> DType {
+        match (a.is_weak(), b.is_weak()) {
+            (true, false) => DType::promote_weak(b.dtype(), a.dtype()),
+            (false, true) => DType::promote_weak(a.dtype(), b.dtype()),
+            _ => a.dtype().promote(b.dtype()),
         }
     }
 
@@ -504,6 +544,13 @@ pub mod _numpy_native {
         if rd == DType::Float64 || op.is_cmp() {
             return;
         }
+        if rd == DType::Float32 {
+            match out {
+                Out::S(v) => *v = rd.cast(*v),
+                Out::A(a) => a.mapv_inplace(|v| rd.cast(v)),
+            }
+            return;
+        }
         let fix = |v: f64| if v.is_finite() { rd.cast(v) } else { 0.0 };
         match out {
             Out::S(v) => *v = fix(*v),
@@ -512,7 +559,7 @@ pub mod _numpy_native {
     }
 
     fn binop_src(op: Op, a: &Src, b: &Src, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
-        let rd = op.result_dtype(a.dtype(), b.dtype());
+        let rd = op.result_dtype_p(promote_srcs(a, b));
         if op == Op::Pow {
             check_int_pow(b, rd, vm)?;
         }
@@ -568,8 +615,12 @@ pub mod _numpy_native {
                 None => return Ok(vm.ctx.not_implemented()),
             },
         };
-        let rd = op.result_dtype(zelf.dtype, sb.dtype());
-        if rd > zelf.dtype || (rd != zelf.dtype && !op.is_cmp() && zelf.dtype == DType::Bool) {
+        let rd = op.result_dtype_p(if sb.is_weak() {
+            DType::promote_weak(zelf.dtype, sb.dtype())
+        } else {
+            zelf.dtype.promote(sb.dtype())
+        });
+        if rd.kind_rank() > zelf.dtype.kind_rank() || (rd != zelf.dtype && !op.is_cmp() && zelf.dtype == DType::Bool) {
             return Err(vm.new_type_error(format!(
                 "Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
                 op.ufunc(),
@@ -596,7 +647,9 @@ pub mod _numpy_native {
                     }
                 }
             });
-            if dt != DType::Float64 {
+            if dt == DType::Float32 {
+                g.mapv_inplace(|v| dt.cast(v));
+            } else if dt != DType::Float64 {
                 g.mapv_inplace(|v| if v.is_finite() { dt.cast(v) } else { 0.0 });
             }
         }
@@ -639,7 +692,7 @@ pub mod _numpy_native {
     fn matmul_objs(a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyResult {
         let sa = src_arg(a, vm)?;
         let sb = src_arg(b, vm)?;
-        let rd = sa.dtype().promote(sb.dtype());
+        let rd = promote_srcs(&sa, &sb);
         let not_enough = |i: usize| {
             vm.new_value_error(format!(
                 "matmul: Input operand {i} does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
@@ -664,12 +717,14 @@ pub mod _numpy_native {
             Src::Sc(..) => return Err(not_enough(1)),
         };
         let out = core::matmul(va, vb).py(vm)?;
+        let out = if rd == DType::Bool { out.mapv(|x| (x != 0.0) as u8 as f64) } else { round_to(out, rd) };
         Ok(arr_or_scalar(out, rd, vm))
     }
 
     // ------------------------------------------------------------------ unary functions
 
     /// Applies `f` elementwise; Python scalars in give a Python float out.
+    /// `out_dt` None: a float function (float32 in, float32 out; ints give float64).
     fn unary(x: &PyObject, out_dt: Option<DType>, f: impl Fn(f64) -> f64, vm: &VirtualMachine) -> PyResult {
         if let Some((v, d)) = scalar_of(x, vm) {
             let dt = out_dt.unwrap_or(DType::Float64);
@@ -677,9 +732,8 @@ pub mod _numpy_native {
             return Ok(py_scalar(f(v), dt, vm));
         }
         with_arr(x, vm, |v, d| {
-            let dt = out_dt.unwrap_or(DType::Float64);
-            let _ = d;
-            Ok(new_arr(core::map_unary(v, f), dt, vm))
+            let dt = out_dt.unwrap_or(d.float_result());
+            Ok(new_arr(round_to(core::map_unary(v, f), dt), dt, vm))
         })
     }
 
@@ -691,7 +745,7 @@ pub mod _numpy_native {
         }
         with_arr(x, vm, |v, d| {
             let dt = if d == DType::Bool { DType::Int64 } else { d };
-            Ok(new_arr(core::map_unary(v, f), dt, vm))
+            Ok(new_arr(round_to(core::map_unary(v, f), dt), dt, vm))
         })
     }
 
@@ -725,6 +779,8 @@ pub mod _numpy_native {
             "reciprocal" => |x| 1.0 / x,
             "deg2rad" => f64::to_radians,
             "rad2deg" => f64::to_degrees,
+            "sinc" => core::sinc,
+            "fix" => f64::trunc,
             _ => return None,
         })
     }
@@ -930,6 +986,26 @@ pub mod _numpy_native {
         bin_fn(&a, &b, Op::Or, vm)
     }
     #[pyfunction]
+    fn fmod(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Fmod, vm)
+    }
+    #[pyfunction]
+    fn copysign(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Copysign, vm)
+    }
+    #[pyfunction]
+    fn logaddexp(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Logaddexp, vm)
+    }
+    #[pyfunction]
+    fn logaddexp2(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Logaddexp2, vm)
+    }
+    #[pyfunction]
+    fn heaviside(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        bin_fn(&a, &b, Op::Heaviside, vm)
+    }
+    #[pyfunction]
     fn matmul(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         matmul_objs(&a, &b, vm)
     }
@@ -941,7 +1017,7 @@ pub mod _numpy_native {
         if matches!(sa, Src::Sc(..)) || matches!(sb, Src::Sc(..)) {
             return binop_src(Op::Mul, &sa, &sb, vm);
         }
-        let rd = sa.dtype().promote(sb.dtype());
+        let rd = promote_srcs(&sa, &sb);
         let (Src::Arr(_) | Src::Own(..)) = &sa else { unreachable!() };
         let av = src_owned_view(&sa);
         let bv = src_owned_view(&sb);
@@ -958,6 +1034,7 @@ pub mod _numpy_native {
             _ => unreachable!(),
         };
         let out = core::dot(va, vb).py(vm)?;
+        let out = if rd == DType::Bool { out.mapv(|x| (x != 0.0) as u8 as f64) } else { round_to(out, rd) };
         Ok(arr_or_scalar(out, rd, vm))
     }
 
@@ -981,7 +1058,8 @@ pub mod _numpy_native {
             }
         }
         let arr = ArrayD::from_shape_vec(IxDyn(&[xs.len(), ys.len()]), data).unwrap();
-        Ok(new_arr(arr, Op::Mul.result_dtype(dx, dy), vm))
+        let rd = Op::Mul.result_dtype(dx, dy);
+        Ok(new_arr(round_to(arr, rd), rd, vm))
     }
 
     #[pyfunction(name = "where")]
@@ -993,13 +1071,20 @@ pub mod _numpy_native {
         };
         let (xa, dx) = to_array(&x, vm)?;
         let (ya, dy) = to_array(&y, vm)?;
+        let (xw, yw) = (scalar_of(&x, vm).is_some(), scalar_of(&y, vm).is_some());
+        let rd = match (xw, yw) {
+            (true, false) => DType::promote_weak(dy, dx),
+            (false, true) => DType::promote_weak(dx, dy),
+            _ => dx.promote(dy),
+        };
         let shape = core::broadcast_shapes(&[c.shape(), xa.shape(), ya.shape()]).py(vm)?;
         let sh = IxDyn(&shape);
         let cb = c.broadcast(sh.clone()).unwrap();
         let xb = xa.broadcast(sh.clone()).unwrap();
         let yb = ya.broadcast(sh).unwrap();
         let out = ndarray::Zip::from(&cb).and(&xb).and(&yb).map_collect(|&c, &x, &y| if c != 0.0 { x } else { y });
-        Ok(new_arr(out, dx.promote(dy), vm))
+        let out = if rd.kind_rank() < 2 || rd == DType::Float32 { out.mapv(|v| rd.cast(v)) } else { out };
+        Ok(new_arr(out, rd, vm))
     }
 
     #[pyfunction]
@@ -1121,7 +1206,7 @@ pub mod _numpy_native {
                 }
             }
             Reduce::Max | Reduce::Min => d,
-            Reduce::Mean => DType::Float64,
+            Reduce::Mean => d.float_result(),
             Reduce::All | Reduce::Any => DType::Bool,
         }
     }
@@ -1224,6 +1309,7 @@ pub mod _numpy_native {
     fn cum(a: &PyObject, axis: OptionalArg<PyObjectRef>, prod: bool, vm: &VirtualMachine) -> PyResult {
         with_arr(a, vm, |v, d| {
             let rd = if d == DType::Bool { DType::Int64 } else { d };
+            let single = rd == DType::Float32;
             let (mut arr, ax) = match axis.as_option() {
                 Some(o) if !vm.is_none(o) => (core::to_standard(v.view()), one_axis(o, v.ndim(), vm)?),
                 _ => {
@@ -1237,6 +1323,9 @@ pub mod _numpy_native {
                     *cur *= prev
                 } else {
                     *cur += prev
+                }
+                if single {
+                    *cur = *cur as f32 as f64;
                 }
             });
             Ok(new_arr(arr, rd, vm))
@@ -1431,7 +1520,9 @@ pub mod _numpy_native {
             data[n - 1] = stop;
         }
         let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(DType::Float64);
-        if dt != DType::Float64 {
+        if dt == DType::Float32 {
+            data.iter_mut().for_each(|x| *x = dt.cast(*x));
+        } else if dt != DType::Float64 {
             data.iter_mut().for_each(|x| *x = dt.cast(x.floor()));
         }
         let arr = new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), data).unwrap(), dt, vm);
@@ -1626,7 +1717,7 @@ pub mod _numpy_native {
     fn concatenate(seq: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
         let axis = kw.axis;
         let arrs = arrays_of(&seq, vm)?;
-        let dt = arrs.iter().map(|(_, d)| *d).max().unwrap_or(DType::Float64);
+        let dt = arrs.iter().map(|(_, d)| *d).reduce(DType::promote).unwrap_or(DType::Float64);
         let axis = match axis {
             OptionalArg::Present(o) if vm.is_none(&o) => None,
             OptionalArg::Present(o) => Some(to_isize(&o, vm)?),
@@ -1651,7 +1742,7 @@ pub mod _numpy_native {
             OptionalArg::Missing => 0,
         };
         let arrs = arrays_of(&seq, vm)?;
-        let dt = arrs.iter().map(|(_, d)| *d).max().unwrap_or(DType::Float64);
+        let dt = arrs.iter().map(|(_, d)| *d).reduce(DType::promote).unwrap_or(DType::Float64);
         let views: Vec<ArrayViewD<'_, f64>> = arrs.iter().map(|(a, _)| a.view()).collect();
         let out = core::stack(&views, axis).map_err(|e| axis_err(e, vm))?;
         Ok(new_arr(out, dt, vm))
@@ -1738,7 +1829,8 @@ pub mod _numpy_native {
                 }
             }
         };
-        with_arr(&args.x, vm, |v, _| {
+        with_arr(&args.x, vm, |v, d| {
+            let fd = float_dt(d);
             let axes = parse_axes(args.axis.as_option().map(|o| &**o), v.ndim(), vm)?;
             match axes {
                 None => {
@@ -1748,16 +1840,16 @@ pub mod _numpy_native {
                     let r = vec_norm(&mut v.iter().copied(), ord);
                     if args.keepdims {
                         let s = vec![1; v.ndim()];
-                        return Ok(new_arr(ArrayD::from_elem(IxDyn(&s), r), DType::Float64, vm));
+                        return Ok(new_arr(ArrayD::from_elem(IxDyn(&s), fd.cast(r)), fd, vm));
                     }
-                    Ok(vm.ctx.new_float(r).into())
+                    Ok(vm.ctx.new_float(fd.cast(r)).into())
                 }
                 Some(ax) if ax.len() == 1 => {
                     let mut r = v.map_axis(Axis(ax[0]), |lane| vec_norm(&mut lane.iter().copied(), ord));
                     if args.keepdims {
                         r.insert_axis_inplace(Axis(ax[0]));
                     }
-                    Ok(arr_or_scalar(r, DType::Float64, vm))
+                    Ok(arr_or_scalar(round_to(r, fd), fd, vm))
                 }
                 Some(ax) => {
                     if ord.is_some() {
@@ -1765,10 +1857,898 @@ pub mod _numpy_native {
                     }
                     let sq = core::map_unary(v, |x| x * x);
                     let r = core::reduce(sq.view(), Some(&ax), args.keepdims, Reduce::Sum).py(vm)?;
-                    Ok(arr_or_scalar(r.mapv(f64::sqrt), DType::Float64, vm))
+                    Ok(arr_or_scalar(round_to(r.mapv(f64::sqrt), fd), fd, vm))
                 }
             }
         })
+    }
+
+    // ------------------------------------------------------------------ linalg (faer)
+
+    /// `numpy.linalg.LinAlgError` (defined by the shim; a ValueError subclass as in NumPy).
+    fn linalg_error(m: String, vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseExceptionRef {
+        if let Ok(np) = vm.import("numpy", 0) {
+            if let Ok(la) = np.get_attr("linalg", vm) {
+                if let Ok(cls) = la.get_attr("LinAlgError", vm) {
+                    if let Ok(cls) = cls.downcast::<PyType>() {
+                        return vm.new_exception_msg(cls, m.into());
+                    }
+                }
+            }
+        }
+        vm.new_value_error(m)
+    }
+
+    /// Result dtype of a floating-point computation on `d` (float32 stays float32).
+    fn float_dt(d: DType) -> DType {
+        d.float_result()
+    }
+
+    /// Rounds a float result to its dtype's precision.
+    fn round_to(mut a: ArrayD<f64>, dt: DType) -> ArrayD<f64> {
+        if dt.needs_rounding() {
+            a.mapv_inplace(|x| dt.cast(x));
+        }
+        a
+    }
+
+    fn float_arr(a: ArrayD<f64>, d: DType, vm: &VirtualMachine) -> PyObjectRef {
+        let dt = float_dt(d);
+        arr_or_scalar(round_to(a, dt), dt, vm)
+    }
+
+    fn lin1(a: &PyObject, vm: &VirtualMachine, f: impl FnOnce(ArrayViewD<'_, f64>) -> core::NpResult<ArrayD<f64>>) -> PyResult {
+        with_arr(a, vm, |v, d| {
+            let r = f(v).py(vm)?;
+            Ok(float_arr(r, d, vm))
+        })
+    }
+
+    #[pyfunction(name = "inv")]
+    fn linalg_inv(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        lin1(&a, vm, linalg::inv)
+    }
+    #[pyfunction(name = "det")]
+    fn linalg_det(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        lin1(&a, vm, linalg::det)
+    }
+    #[pyfunction(name = "slogdet")]
+    fn linalg_slogdet(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        with_arr(&a, vm, |v, d| {
+            let (s, l) = linalg::slogdet(v).py(vm)?;
+            Ok(vm.ctx.new_tuple(vec![float_arr(s, d, vm), float_arr(l, d, vm)]).into())
+        })
+    }
+    #[pyfunction(name = "solve")]
+    fn linalg_solve(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        with_arr(&a, vm, |va, da| {
+            with_arr(&b, vm, |vb, db| {
+                let r = linalg::solve(va, vb).py(vm)?;
+                Ok(float_arr(r, da.promote(db), vm))
+            })
+        })
+    }
+    #[derive(FromArgs)]
+    struct CholArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any, default = false)]
+        upper: bool,
+    }
+    #[pyfunction(name = "cholesky")]
+    fn linalg_cholesky(args: CholArgs, vm: &VirtualMachine) -> PyResult {
+        lin1(&args.a, vm, |v| linalg::cholesky(v, args.upper))
+    }
+    #[derive(FromArgs)]
+    struct EighArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any, optional, name = "UPLO")]
+        uplo: OptionalArg<PyStrRef>,
+    }
+    fn uplo_upper(u: &OptionalArg<PyStrRef>, vm: &VirtualMachine) -> PyResult<bool> {
+        match u.as_option().map(|s| s.to_string_lossy().to_string()) {
+            None => Ok(false),
+            Some(s) if s == "L" || s == "l" => Ok(false),
+            Some(s) if s == "U" || s == "u" => Ok(true),
+            Some(_) => Err(vm.new_value_error("UPLO argument must be 'L' or 'U'")),
+        }
+    }
+    #[pyfunction(name = "eigh")]
+    fn linalg_eigh(args: EighArgs, vm: &VirtualMachine) -> PyResult {
+        let upper = uplo_upper(&args.uplo, vm)?;
+        with_arr(&args.a, vm, |v, d| {
+            let (w, vecs) = linalg::eigh(v, upper, true).py(vm)?;
+            Ok(vm.ctx.new_tuple(vec![float_arr(w, d, vm), float_arr(vecs.unwrap(), d, vm)]).into())
+        })
+    }
+    #[pyfunction(name = "eigvalsh")]
+    fn linalg_eigvalsh(args: EighArgs, vm: &VirtualMachine) -> PyResult {
+        let upper = uplo_upper(&args.uplo, vm)?;
+        lin1(&args.a, vm, |v| Ok(linalg::eigh(v, upper, false)?.0))
+    }
+    #[derive(FromArgs)]
+    struct QrArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any, optional)]
+        mode: OptionalArg<PyStrRef>,
+    }
+    #[pyfunction(name = "qr")]
+    fn linalg_qr(args: QrArgs, vm: &VirtualMachine) -> PyResult {
+        let mode = match args.mode.as_option().map(|s| s.to_string_lossy().to_string()).as_deref() {
+            None | Some("reduced") => linalg::QrMode::Reduced,
+            Some("complete") => linalg::QrMode::Complete,
+            Some("r") => linalg::QrMode::R,
+            Some(m) => {
+                return Err(vm.new_value_error(format!(
+                    "Unrecognized mode '{m}'"
+                )))
+            }
+        };
+        with_arr(&args.a, vm, |v, d| {
+            let (q, r) = linalg::qr(v, mode).py(vm)?;
+            match q {
+                Some(q) => Ok(vm.ctx.new_tuple(vec![float_arr(q, d, vm), float_arr(r, d, vm)]).into()),
+                None => Ok(float_arr(r, d, vm)),
+            }
+        })
+    }
+    #[derive(FromArgs)]
+    struct SvdArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any, default = true)]
+        full_matrices: bool,
+        #[pyarg(any, default = true)]
+        compute_uv: bool,
+        #[pyarg(any, default = false)]
+        hermitian: bool,
+    }
+    #[pyfunction(name = "svd")]
+    fn linalg_svd(args: SvdArgs, vm: &VirtualMachine) -> PyResult {
+        let _ = args.hermitian;
+        with_arr(&args.a, vm, |v, d| {
+            let (u, s, vh) = linalg::svd(v, args.full_matrices, args.compute_uv).py(vm)?;
+            match (u, vh) {
+                (Some(u), Some(vh)) => Ok(vm
+                    .ctx
+                    .new_tuple(vec![float_arr(u, d, vm), float_arr(s, d, vm), float_arr(vh, d, vm)])
+                    .into()),
+                _ => Ok(float_arr(s, d, vm)),
+            }
+        })
+    }
+    #[derive(FromArgs)]
+    struct PinvArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any, optional)]
+        rcond: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = false)]
+        hermitian: bool,
+    }
+    #[pyfunction(name = "pinv")]
+    fn linalg_pinv(args: PinvArgs, vm: &VirtualMachine) -> PyResult {
+        let _ = args.hermitian;
+        let rcond = match args.rcond.as_option() {
+            Some(o) if !vm.is_none(o) => o.try_float(vm)?.to_f64(),
+            _ => 1e-15,
+        };
+        lin1(&args.a, vm, |v| linalg::pinv(v, rcond))
+    }
+    #[derive(FromArgs)]
+    struct RankArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any, optional)]
+        tol: OptionalArg<PyObjectRef>,
+    }
+    #[pyfunction(name = "matrix_rank")]
+    fn linalg_matrix_rank(args: RankArgs, vm: &VirtualMachine) -> PyResult {
+        let tol = match args.tol.as_option() {
+            Some(o) if !vm.is_none(o) => Some(o.try_float(vm)?.to_f64()),
+            _ => None,
+        };
+        with_arr(&args.a, vm, |v, _| {
+            let r = linalg::matrix_rank(v, tol).py(vm)?;
+            Ok(arr_or_scalar(r, DType::Int64, vm))
+        })
+    }
+    #[pyfunction(name = "matrix_power")]
+    fn linalg_matrix_power(a: PyObjectRef, n: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let p = to_isize(&n, vm)? as i64;
+        with_arr(&a, vm, |v, d| {
+            let r = linalg::matrix_power(v, p).py(vm)?;
+            let dt = if p < 0 { float_dt(d) } else if d == DType::Bool { DType::Bool } else { d };
+            let r = if dt == DType::Bool { r.mapv(|x| (x != 0.0) as u8 as f64) } else { round_to(r, dt) };
+            Ok(arr_or_scalar(r, dt, vm))
+        })
+    }
+    #[derive(FromArgs)]
+    struct LstsqArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any)]
+        b: PyObjectRef,
+        #[pyarg(any, optional)]
+        rcond: OptionalArg<PyObjectRef>,
+    }
+    #[pyfunction(name = "lstsq")]
+    fn linalg_lstsq(args: LstsqArgs, vm: &VirtualMachine) -> PyResult {
+        let rcond = match args.rcond.as_option() {
+            Some(o) if !vm.is_none(o) => Some(o.try_float(vm)?.to_f64()),
+            _ => None,
+        };
+        with_arr(&args.a, vm, |va, da| {
+            with_arr(&args.b, vm, |vb, db| {
+                let (x, res, rank, s) = linalg::lstsq(va, vb, rcond).py(vm)?;
+                let d = da.promote(db);
+                Ok(vm
+                    .ctx
+                    .new_tuple(vec![
+                        float_arr(x, d, vm),
+                        new_arr(round_to(res, float_dt(d)), float_dt(d), vm),
+                        vm.ctx.new_int(rank).into(),
+                        new_arr(round_to(s, float_dt(d)), float_dt(d), vm),
+                    ])
+                    .into())
+            })
+        })
+    }
+
+    // ------------------------------------------------------------------ contractions, diagonals
+
+    #[derive(FromArgs)]
+    struct DiagonalArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any, default = 0)]
+        offset: isize,
+        #[pyarg(any, default = 0)]
+        axis1: isize,
+        #[pyarg(any, default = 1)]
+        axis2: isize,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+    }
+
+    fn diagonal_impl(args: &DiagonalArgs, trace: bool, vm: &VirtualMachine) -> PyResult {
+        let want = opt_dtype(&args.dtype, vm)?;
+        with_arr(&args.a, vm, |v, d| {
+            if v.ndim() < 2 {
+                return Err(vm.new_value_error("diag requires an array of at least two dimensions"));
+            }
+            let a1 = core::norm_axis(args.axis1, v.ndim()).map_err(|e| axis_err(e, vm))?;
+            let a2 = core::norm_axis(args.axis2, v.ndim()).map_err(|e| axis_err(e, vm))?;
+            let diag = ops::diagonal(v, args.offset, a1, a2).py(vm)?;
+            if !trace {
+                return Ok(new_arr(diag, d, vm));
+            }
+            let nd = diag.ndim();
+            let r = diag.sum_axis(Axis(nd - 1));
+            let rd = want.unwrap_or(reduce_dtype(Reduce::Sum, d));
+            Ok(arr_or_scalar(round_to(r.mapv(|x| rd.cast(x)), rd), rd, vm))
+        })
+    }
+
+    #[derive(FromArgs)]
+    struct MethodDiagArgs {
+        #[pyarg(any, default = 0)]
+        offset: isize,
+        #[pyarg(any, default = 0)]
+        axis1: isize,
+        #[pyarg(any, default = 1)]
+        axis2: isize,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+    }
+    impl MethodDiagArgs {
+        fn with(self, a: PyObjectRef) -> DiagonalArgs {
+            DiagonalArgs { a, offset: self.offset, axis1: self.axis1, axis2: self.axis2, dtype: self.dtype }
+        }
+    }
+
+    #[pyfunction]
+    fn trace(args: DiagonalArgs, vm: &VirtualMachine) -> PyResult {
+        diagonal_impl(&args, true, vm)
+    }
+    #[pyfunction]
+    fn diagonal(args: DiagonalArgs, vm: &VirtualMachine) -> PyResult {
+        diagonal_impl(&args, false, vm)
+    }
+    #[derive(FromArgs)]
+    struct DiagArgs {
+        #[pyarg(any)]
+        v: PyObjectRef,
+        #[pyarg(any, default = 0)]
+        k: isize,
+    }
+    #[pyfunction]
+    fn diag(args: DiagArgs, vm: &VirtualMachine) -> PyResult {
+        let DiagArgs { v, k } = args;
+        with_arr(&v, vm, |a, d| Ok(new_arr(ops::diag(a, k).py(vm)?, d, vm)))
+    }
+
+    fn contraction_dtype(da: DType, db: DType) -> DType {
+        da.promote(db)
+    }
+
+    #[pyfunction]
+    fn inner(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        with_arr(&a, vm, |va, da| {
+            with_arr(&b, vm, |vb, db| {
+                let rd = contraction_dtype(da, db);
+                if va.ndim() == 0 || vb.ndim() == 0 {
+                    let r = core::zip_with(va, vb, |x, y| x * y).py(vm)?;
+                    return Ok(arr_or_scalar(round_to(r, rd), rd, vm));
+                }
+                let (ka, kb) = (va.shape()[va.ndim() - 1], vb.shape()[vb.ndim() - 1]);
+                if ka != kb {
+                    return Err(vm.new_value_error(format!(
+                        "shapes {} and {} not aligned: {} (dim {}) != {} (dim {})",
+                        core::shape_compact(va.shape()),
+                        core::shape_compact(vb.shape()),
+                        ka,
+                        va.ndim() - 1,
+                        kb,
+                        vb.ndim() - 1
+                    )));
+                }
+                let (la, lb) = (va.ndim() - 1, vb.ndim() - 1);
+                let r = ops::tensordot(va, vb, &[la], &[lb]).py(vm)?;
+                Ok(arr_or_scalar(round_to(r, rd), rd, vm))
+            })
+        })
+    }
+
+    fn axis_list(obj: &PyObject, ndim: usize, vm: &VirtualMachine) -> PyResult<Vec<usize>> {
+        let req = parse_shape_req(obj, vm)?;
+        req.iter().map(|&a| core::norm_axis(a, ndim).map_err(|e| axis_err(e, vm))).collect()
+    }
+
+    #[derive(FromArgs)]
+    struct TensordotArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any)]
+        b: PyObjectRef,
+        #[pyarg(any, optional)]
+        axes: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction]
+    fn tensordot(args: TensordotArgs, vm: &VirtualMachine) -> PyResult {
+        let TensordotArgs { a, b, axes } = args;
+        with_arr(&a, vm, |va, da| {
+            with_arr(&b, vm, |vb, db| {
+                let (axa, axb) = match axes.as_option() {
+                    Some(o) if seq_items(o).is_some() => {
+                        let items = seq_items(o).unwrap();
+                        if items.len() != 2 {
+                            return Err(vm.new_value_error("axes must be an integer or a pair of sequences"));
+                        }
+                        (axis_list(&items[0], va.ndim(), vm)?, axis_list(&items[1], vb.ndim(), vm)?)
+                    }
+                    other => {
+                        let n = match other {
+                            Some(o) => to_isize(o, vm)?,
+                            None => 2,
+                        };
+                        if n < 0 || n as usize > va.ndim() || n as usize > vb.ndim() {
+                            return Err(vm.new_value_error("shape-mismatch for sum"));
+                        }
+                        let n = n as usize;
+                        ((va.ndim() - n..va.ndim()).collect(), (0..n).collect())
+                    }
+                };
+                let rd = contraction_dtype(da, db);
+                let r = ops::tensordot(va, vb, &axa, &axb).py(vm)?;
+                Ok(arr_or_scalar(round_to(r, rd), rd, vm))
+            })
+        })
+    }
+
+    #[pyfunction]
+    fn einsum(args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
+        let mut it = args.args.into_iter();
+        let subs = it.next().ok_or_else(|| vm.new_type_error("einsum() missing required argument 'subscripts' (pos 0)"))?;
+        let subs = subs
+            .downcast::<PyStr>()
+            .map_err(|_| vm.new_type_error("einsum: the sublist form (einsum(op0, sublist0, ...)) is not supported; pass a subscripts string"))?;
+        let ops_: Vec<(ArrayD<f64>, DType)> = it.map(|o| to_array(&o, vm)).collect::<PyResult<_>>()?;
+        let rd = ops_.iter().map(|(_, d)| *d).reduce(DType::promote).unwrap_or(DType::Float64);
+        let views: Vec<ArrayViewD<'_, f64>> = ops_.iter().map(|(a, _)| a.view()).collect();
+        let r = ops::einsum(&subs.to_string_lossy(), &views).py(vm)?;
+        let r = if rd == DType::Bool { r.mapv(|x| (x != 0.0) as u8 as f64) } else { round_to(r, rd) };
+        Ok(arr_or_scalar(r, rd, vm))
+    }
+
+    // ------------------------------------------------------------------ sorting, searching
+
+    /// `axis=` for sort-like functions: missing means `default`, None means flattened.
+    fn axis_or(arg: &OptionalArg<PyObjectRef>, default: Option<isize>, ndim: usize, vm: &VirtualMachine) -> PyResult<Option<usize>> {
+        let req = match arg.as_option() {
+            None => default,
+            Some(o) if vm.is_none(o) => None,
+            Some(o) => Some(to_isize(o, vm)?),
+        };
+        match req {
+            None => Ok(None),
+            Some(a) => Ok(Some(core::norm_axis(a, ndim.max(1)).map_err(|e| axis_err(e, vm))?)),
+        }
+    }
+
+    #[derive(FromArgs)]
+    struct SortArgs {
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        kind: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        order: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        stable: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction]
+    fn sort(a: PyObjectRef, args: SortArgs, vm: &VirtualMachine) -> PyResult {
+        let _ = (&args.kind, &args.order, &args.stable);
+        with_arr(&a, vm, |v, d| {
+            let ax = axis_or(&args.axis, Some(-1), v.ndim(), vm)?;
+            if v.ndim() == 0 && ax.is_some() {
+                return Err(axis_err(core::NpErr::Index("axis -1 is out of bounds for array of dimension 0".into()), vm));
+            }
+            Ok(new_arr(ops::sort(v, ax), d, vm))
+        })
+    }
+
+    #[pyfunction]
+    fn argsort(a: PyObjectRef, args: SortArgs, vm: &VirtualMachine) -> PyResult {
+        let _ = (&args.kind, &args.order, &args.stable);
+        with_arr(&a, vm, |v, _| {
+            let ax = axis_or(&args.axis, Some(-1), v.ndim(), vm)?;
+            if v.ndim() == 0 && ax.is_some() {
+                return Err(axis_err(core::NpErr::Index("axis -1 is out of bounds for array of dimension 0".into()), vm));
+            }
+            Ok(new_arr(ops::argsort(v, ax), DType::Int64, vm))
+        })
+    }
+
+    #[derive(FromArgs)]
+    struct SearchArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any)]
+        v: PyObjectRef,
+        #[pyarg(any, optional)]
+        side: OptionalArg<PyStrRef>,
+    }
+
+    #[pyfunction]
+    fn searchsorted(args: SearchArgs, vm: &VirtualMachine) -> PyResult {
+        let right = match args.side.as_option().map(|s| s.to_string_lossy().to_string()).as_deref() {
+            None | Some("left") => false,
+            Some("right") => true,
+            Some(s) => {
+                return Err(vm.new_value_error(format!(
+                    "search side must be 'left' or 'right' (got '{s}')"
+                )))
+            }
+        };
+        let (sorted, _) = to_array(&args.a, vm)?;
+        if sorted.ndim() != 1 {
+            return Err(vm.new_value_error("object too deep for desired array"));
+        }
+        let s: Vec<f64> = sorted.iter().copied().collect();
+        let find = |x: f64| -> f64 {
+            let p = if right {
+                s.partition_point(|y| ops::nan_last_cmp(y, &x) != std::cmp::Ordering::Greater)
+            } else {
+                s.partition_point(|y| ops::nan_last_cmp(y, &x) == std::cmp::Ordering::Less)
+            };
+            p as f64
+        };
+        if let Some((x, _)) = scalar_of(&args.v, vm) {
+            return Ok(vm.ctx.new_int(find(x) as i64).into());
+        }
+        with_arr(&args.v, vm, |v, _| Ok(arr_or_scalar(v.mapv(find), DType::Int64, vm)))
+    }
+
+    // ------------------------------------------------------------------ more shape functions
+
+    /// NumPy's `AxisError(axis, ndim, msg_prefix)` wording: "axis1: axis 2 is out of ...".
+    fn prefix_err(e: core::NpErr, prefix: &str) -> core::NpErr {
+        match e {
+            core::NpErr::Index(m) => core::NpErr::Index(format!("{prefix}: {m}")),
+            other => other,
+        }
+    }
+
+    fn prefixed_axis(obj: &PyObject, ndim: usize, prefix: &str, vm: &VirtualMachine) -> PyResult<usize> {
+        let a = to_isize(obj, vm)?;
+        core::norm_axis(a, ndim).map_err(|e| axis_err(prefix_err(e, prefix), vm))
+    }
+
+    #[derive(FromArgs)]
+    struct SwapArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any)]
+        axis1: PyObjectRef,
+        #[pyarg(any)]
+        axis2: PyObjectRef,
+    }
+    #[pyfunction(name = "swapaxes")]
+    fn swapaxes_fn(args: SwapArgs, vm: &VirtualMachine) -> PyResult {
+        swapaxes(args.a, args.axis1, args.axis2, vm)
+    }
+    fn swapaxes(a: PyObjectRef, axis1: PyObjectRef, axis2: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        with_arr(&a, vm, |v, d| {
+            let a1 = prefixed_axis(&axis1, v.ndim(), "axis1", vm)?;
+            let a2 = prefixed_axis(&axis2, v.ndim(), "axis2", vm)?;
+            let mut perm: Vec<usize> = (0..v.ndim()).collect();
+            perm.swap(a1, a2);
+            Ok(new_arr(core::to_standard(v.permuted_axes(IxDyn(&perm))), d, vm))
+        })
+    }
+
+    #[derive(FromArgs)]
+    struct MoveArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any)]
+        source: PyObjectRef,
+        #[pyarg(any)]
+        destination: PyObjectRef,
+    }
+    #[pyfunction]
+    fn moveaxis(args: MoveArgs, vm: &VirtualMachine) -> PyResult {
+        let MoveArgs { a, source, destination } = args;
+        with_arr(&a, vm, |v, d| {
+            let nd = v.ndim();
+            let src = core::norm_axes(&parse_shape_req(&source, vm)?, nd).map_err(|e| axis_err(prefix_err(e, "source"), vm))?;
+            let dst = core::norm_axes(&parse_shape_req(&destination, vm)?, nd)
+                .map_err(|e| axis_err(prefix_err(e, "destination"), vm))?;
+            Ok(new_arr(ops::moveaxis(v, &src, &dst).py(vm)?, d, vm))
+        })
+    }
+
+    fn split_impl(a: &PyObject, ios: &PyObject, axis: isize, strict: bool, vm: &VirtualMachine) -> PyResult {
+        with_arr(a, vm, |v, d| {
+            if v.ndim() == 0 {
+                return Err(axis_err(core::NpErr::Index(format!("axis {axis} is out of bounds for array of dimension 0")), vm));
+            }
+            let ax = core::norm_axis(axis, v.ndim()).map_err(|e| axis_err(e, vm))?;
+            let n = v.shape()[ax];
+            let indices: Vec<isize> = if seq_items(ios).is_some() || ios.downcast_ref::<PyNdArray>().is_some_and(|x| x.data.read().ndim() > 0) {
+                parse_shape_req(ios, vm)?
+            } else {
+                let sections = to_isize(ios, vm)?;
+                if sections <= 0 {
+                    return Err(vm.new_value_error("number sections must be larger than 0."));
+                }
+                if strict && n % sections as usize != 0 {
+                    return Err(vm.new_value_error("array split does not result in an equal division"));
+                }
+                ops::section_indices(n, sections as usize)
+            };
+            let parts = ops::split_at(v, &indices, ax);
+            let items: Vec<PyObjectRef> = parts.into_iter().map(|p| new_arr(p, d, vm)).collect();
+            Ok(vm.ctx.new_list(items).into())
+        })
+    }
+
+    #[derive(FromArgs)]
+    struct SplitArgs {
+        #[pyarg(any)]
+        ary: PyObjectRef,
+        #[pyarg(any)]
+        indices_or_sections: PyObjectRef,
+        #[pyarg(any, default = 0)]
+        axis: isize,
+    }
+    #[pyfunction]
+    fn split(args: SplitArgs, vm: &VirtualMachine) -> PyResult {
+        split_impl(&args.ary, &args.indices_or_sections, args.axis, true, vm)
+    }
+    #[pyfunction]
+    fn array_split(args: SplitArgs, vm: &VirtualMachine) -> PyResult {
+        split_impl(&args.ary, &args.indices_or_sections, args.axis, false, vm)
+    }
+
+    #[pyfunction]
+    fn tile(a: PyObjectRef, reps: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let reps = parse_shape(&reps, vm)?;
+        with_arr(&a, vm, |v, d| Ok(new_arr(ops::tile(v, &reps), d, vm)))
+    }
+
+    fn repeat_impl(a: &PyObject, repeats: &PyObject, axis: &OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        let counts = parse_shape_req(repeats, vm)?;
+        if counts.iter().any(|&c| c < 0) {
+            return Err(vm.new_value_error("repeats may not contain negative values."));
+        }
+        let counts: Vec<usize> = counts.iter().map(|&c| c as usize).collect();
+        with_arr(a, vm, |v, d| {
+            let ax = axis_or(axis, None, v.ndim(), vm)?;
+            Ok(new_arr(ops::repeat(v, &counts, ax).py(vm)?, d, vm))
+        })
+    }
+
+    #[pyfunction]
+    fn repeat(a: PyObjectRef, repeats: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        repeat_impl(&a, &repeats, &kw.axis, vm)
+    }
+
+    #[pyfunction]
+    fn flip(m: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        with_arr(&m, vm, |v, d| {
+            let axes = match parse_axes(kw.axis.as_option().map(|o| &**o), v.ndim(), vm)? {
+                Some(ax) => ax,
+                None => (0..v.ndim()).collect(),
+            };
+            Ok(new_arr(ops::flip(v, &axes), d, vm))
+        })
+    }
+
+    #[pyfunction]
+    fn roll(a: PyObjectRef, shift: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        let shifts = parse_shape_req(&shift, vm)?;
+        with_arr(&a, vm, |v, d| {
+            let axes = match kw.axis.as_option() {
+                Some(o) if !vm.is_none(o) => axis_list(o, v.ndim(), vm)?,
+                _ => Vec::new(),
+            };
+            if axes.is_empty() {
+                let total: isize = shifts.iter().sum();
+                return Ok(new_arr(ops::roll(v, &[total], &[]), d, vm));
+            }
+            let (sh, ax): (Vec<isize>, Vec<usize>) = if shifts.len() == axes.len() {
+                (shifts, axes)
+            } else if shifts.len() == 1 {
+                (vec![shifts[0]; axes.len()], axes)
+            } else if axes.len() == 1 {
+                (shifts.clone(), vec![axes[0]; shifts.len()])
+            } else {
+                return Err(vm.new_value_error(format!(
+                    "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape ({},) and arg 1 with shape ({},).",
+                    shifts.len(),
+                    axes.len()
+                )));
+            };
+            Ok(new_arr(ops::roll(v, &sh, &ax), d, vm))
+        })
+    }
+
+    /// `pad_width`/`constant_values`-style argument as rows of values.
+    fn pair_rows(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<Vec<f64>>> {
+        let (a, _) = to_array(obj, vm)?;
+        Ok(match a.ndim() {
+            0 => vec![vec![*a.iter().next().unwrap()]],
+            1 => vec![a.iter().copied().collect()],
+            2 => a.outer_iter().map(|r| r.iter().copied().collect()).collect(),
+            _ => return Err(vm.new_value_error("Unable to create correctly shaped tuple from pad_width")),
+        })
+    }
+
+    #[derive(FromArgs)]
+    struct PadArgs {
+        #[pyarg(any)]
+        array: PyObjectRef,
+        #[pyarg(any)]
+        pad_width: PyObjectRef,
+        #[pyarg(any, optional)]
+        mode: OptionalArg<PyStrRef>,
+        #[pyarg(any, optional)]
+        constant_values: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction]
+    fn pad(args: PadArgs, vm: &VirtualMachine) -> PyResult {
+        let mode = match args.mode.as_option().map(|s| s.to_string_lossy().to_string()).as_deref() {
+            None | Some("constant") => ops::PadMode::Constant,
+            Some("edge") => ops::PadMode::Edge,
+            Some("reflect") => ops::PadMode::Reflect,
+            Some("symmetric") => ops::PadMode::Symmetric,
+            Some("wrap") => ops::PadMode::Wrap,
+            Some(m) => return Err(vm.new_value_error(format!("mode '{m}' is not supported"))),
+        };
+        with_arr(&args.array, vm, |v, d| {
+            let nd = v.ndim();
+            let rows = pair_rows(&args.pad_width, vm)?;
+            if rows.iter().flatten().any(|&x| x < 0.0) {
+                return Err(vm.new_value_error("index can't contain negative values"));
+            }
+            if rows.iter().flatten().any(|&x| x.fract() != 0.0) {
+                return Err(vm.new_type_error("`pad_width` must be of integral type."));
+            }
+            let widths: Vec<(usize, usize)> = ops::broadcast_pairs(&rows, nd)
+                .py(vm)?
+                .into_iter()
+                .map(|(a, b)| (a as usize, b as usize))
+                .collect();
+            let cvals = match args.constant_values.as_option() {
+                Some(o) => ops::broadcast_pairs(&pair_rows(o, vm)?, nd).py(vm)?,
+                None => vec![(0.0, 0.0); nd],
+            };
+            let cvals: Vec<(f64, f64)> = cvals.into_iter().map(|(a, b)| (d.cast(a), d.cast(b))).collect();
+            Ok(new_arr(ops::pad(v, &widths, mode, &cvals).py(vm)?, d, vm))
+        })
+    }
+
+    // ------------------------------------------------------------------ var / std
+
+    #[derive(FromArgs)]
+    struct VarArgs {
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        out: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        ddof: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = false)]
+        keepdims: bool,
+    }
+
+    fn var_impl(a: &PyObject, args: &VarArgs, sqrt: bool, vm: &VirtualMachine) -> PyResult {
+        let _ = &args.out;
+        let want = opt_dtype(&args.dtype, vm)?;
+        with_arr(a, vm, |v, d| {
+            let axes = parse_axes(args.axis.as_option().map(|o| &**o), v.ndim(), vm)?;
+            let n: usize = match &axes {
+                Some(ax) => ax.iter().map(|&i| v.shape()[i]).product(),
+                None => v.len(),
+            };
+            let m = core::reduce(v.view(), axes.as_deref(), true, Reduce::Mean).py(vm)?;
+            let sq = core::zip_with(v.view(), m.view(), |x, mu| (x - mu) * (x - mu)).py(vm)?;
+            let s = core::reduce(sq.view(), axes.as_deref(), args.keepdims, Reduce::Sum).py(vm)?;
+            let ddof = match args.ddof.as_option() {
+                Some(o) => o.try_float(vm)?.to_f64(),
+                None => 0.0,
+            };
+            let denom = n as f64 - ddof;
+            let r = s.mapv(|x| {
+                let q = x / denom.max(0.0);
+                if sqrt {
+                    q.sqrt()
+                } else {
+                    q
+                }
+            });
+            let rd = want.map(|w| w.float_result()).unwrap_or(float_dt(d));
+            Ok(arr_or_scalar(round_to(r, rd), rd, vm))
+        })
+    }
+
+    #[pyfunction]
+    fn var(a: PyObjectRef, args: VarArgs, vm: &VirtualMachine) -> PyResult {
+        var_impl(&a, &args, false, vm)
+    }
+    #[pyfunction]
+    fn std(a: PyObjectRef, args: VarArgs, vm: &VirtualMachine) -> PyResult {
+        var_impl(&a, &args, true, vm)
+    }
+
+    // ------------------------------------------------------------------ random bit generator
+
+    #[pyattr]
+    #[pyclass(module = "numpy.random", name = "BitGenerator")]
+    #[derive(Debug, PyPayload)]
+    pub struct PyBitGen {
+        rng: PyRwLock<random::Rng>,
+    }
+
+    fn rng_from_seed(seed: Option<&PyObject>, vm: &VirtualMachine) -> PyResult<random::Rng> {
+        let Some(seed) = seed.filter(|s| !vm.is_none(s)) else {
+            return Ok(random::Rng::from_entropy());
+        };
+        let words_of = |o: &PyObject| -> PyResult<Vec<u64>> {
+            let i = o.try_index(vm)?;
+            let b = i.as_bigint();
+            if num_traits::Signed::is_negative(b) {
+                return Err(vm.new_value_error("Seed must be between 0 and 2**32 - 1"));
+            }
+            let (_, digits) = b.to_u64_digits();
+            Ok(if digits.is_empty() { vec![0] } else { digits })
+        };
+        if let Some(items) = seq_items(seed) {
+            let mut words = vec![items.len() as u64];
+            for it in &items {
+                words.extend(words_of(it)?);
+            }
+            return Ok(random::Rng::from_words(&words));
+        }
+        if let Some(bg) = seed.downcast_ref::<PyBitGen>() {
+            return Ok(bg.rng.read().clone());
+        }
+        let w = words_of(seed)?;
+        if w.len() == 1 {
+            return Ok(random::Rng::from_seed(w[0]));
+        }
+        Ok(random::Rng::from_words(&w))
+    }
+
+    impl Constructor for PyBitGen {
+        type Args = OptionalArg<PyObjectRef>;
+        fn py_new(_cls: &Py<PyType>, seed: Self::Args, vm: &VirtualMachine) -> PyResult<Self> {
+            let rng = rng_from_seed(seed.as_option().map(|o| &**o), vm)?;
+            Ok(PyBitGen { rng: PyRwLock::new(rng) })
+        }
+    }
+
+    /// `size=` as an optional shape (None: one Python scalar).
+    fn opt_size(size: &OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<Option<Vec<usize>>> {
+        match size.as_option() {
+            Some(o) if !vm.is_none(o) => Ok(Some(parse_shape(o, vm)?)),
+            _ => Ok(None),
+        }
+    }
+
+    impl PyBitGen {
+        fn draw(&self, size: &OptionalArg<PyObjectRef>, dt: DType, vm: &VirtualMachine, mut f: impl FnMut(&mut random::Rng) -> f64) -> PyResult {
+            let shape = opt_size(size, vm)?;
+            let mut rng = self.rng.write();
+            match shape {
+                None => Ok(py_scalar(f(&mut rng), dt, vm)),
+                Some(s) => {
+                    let n: usize = s.iter().product();
+                    let data: Vec<f64> = (0..n).map(|_| f(&mut rng)).collect();
+                    Ok(new_arr(ArrayD::from_shape_vec(IxDyn(&s), data).unwrap(), dt, vm))
+                }
+            }
+        }
+    }
+
+    #[pyclass(with(Constructor))]
+    impl PyBitGen {
+        #[pymethod]
+        fn random(&self, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            self.draw(&size, DType::Float64, vm, |r| r.random())
+        }
+        #[pymethod]
+        fn standard_normal(&self, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            self.draw(&size, DType::Float64, vm, |r| r.standard_normal())
+        }
+        #[pymethod]
+        fn standard_exponential(&self, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            self.draw(&size, DType::Float64, vm, |r| r.standard_exponential())
+        }
+        #[pymethod]
+        fn standard_gamma(&self, shape: f64, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            if shape < 0.0 {
+                return Err(vm.new_value_error("shape < 0"));
+            }
+            self.draw(&size, DType::Float64, vm, |r| if shape == 0.0 { 0.0 } else { r.standard_gamma(shape) })
+        }
+        /// Integers in [low, high) (both Python ints).
+        #[pymethod]
+        fn integers(&self, low: i64, high: i64, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            if high <= low {
+                return Err(vm.new_value_error("high <= 0"));
+            }
+            self.draw(&size, DType::Int64, vm, |r| r.integer(low, high) as f64)
+        }
+        /// A random permutation of range(n) as an int64 array.
+        #[pymethod]
+        fn permutation(&self, n: usize, vm: &VirtualMachine) -> PyResult {
+            let mut v: Vec<f64> = (0..n).map(|i| i as f64).collect();
+            self.rng.write().shuffle(&mut v);
+            Ok(new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), v).unwrap(), DType::Int64, vm))
+        }
+        /// Reseeds in place (for `np.random.seed`).
+        #[pymethod]
+        fn seed(&self, seed: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<()> {
+            *self.rng.write() = rng_from_seed(seed.as_option().map(|o| &**o), vm)?;
+            Ok(())
+        }
+        #[pymethod]
+        fn spawn_one(&self, vm: &VirtualMachine) -> PyResult {
+            let mut r = self.rng.write();
+            let words = [r.next_u64(), r.next_u64()];
+            Ok(PyBitGen { rng: PyRwLock::new(random::Rng::from_words(&words)) }.into_pyobject(vm))
+        }
     }
 
     // ------------------------------------------------------------------ the dtype type
@@ -1807,6 +2787,7 @@ pub mod _numpy_native {
             match self.dt {
                 DType::Bool => "?",
                 DType::Int64 => "l",
+                DType::Float32 => "f",
                 DType::Float64 => "d",
             }
         }
@@ -1816,6 +2797,10 @@ pub mod _numpy_native {
                 DType::Bool => vm.ctx.types.bool_type.to_owned().into(),
                 DType::Int64 => vm.ctx.types.int_type.to_owned().into(),
                 DType::Float64 => vm.ctx.types.float_type.to_owned().into(),
+                DType::Float32 => vm
+                    .import("numpy", 0)
+                    .and_then(|np| np.get_attr("float32", vm))
+                    .unwrap_or_else(|_| vm.ctx.types.float_type.to_owned().into()),
             }
         }
         #[pyslot]
@@ -1900,7 +2885,7 @@ pub mod _numpy_native {
         match dt {
             DType::Bool => Ok(IndexItem::Mask(arr.mapv(|x| x != 0.0))),
             DType::Int64 => Ok(IndexItem::Array(arr.mapv(|x| x as isize))),
-            DType::Float64 => Err(vm.new_index_error("arrays used as indices must be of integer (or boolean) type")),
+            DType::Float64 | DType::Float32 => Err(vm.new_index_error("arrays used as indices must be of integer (or boolean) type")),
         }
     }
 
@@ -2203,6 +3188,51 @@ pub mod _numpy_native {
             let axis = kw.axis;
             squeeze_impl(zelf.as_object(), axis.as_option().map(|o| &**o), vm)
         }
+        /// In-place sort along `axis` (default -1).
+        #[pymethod]
+        fn sort(zelf: PyRef<Self>, args: SortArgs, vm: &VirtualMachine) -> PyResult<()> {
+            let sorted = {
+                let g = zelf.data.read();
+                if g.ndim() == 0 {
+                    return Err(axis_err(core::NpErr::Index("axis -1 is out of bounds for array of dimension 0".into()), vm));
+                }
+                let ax = axis_or(&args.axis, Some(-1), g.ndim(), vm)?;
+                match ax {
+                    Some(ax) => ops::sort(g.view(), Some(ax)),
+                    None => return Err(vm.new_value_error("axis=None is not supported for ndarray.sort")),
+                }
+            };
+            *zelf.data.write() = sorted;
+            Ok(())
+        }
+        #[pymethod]
+        fn argsort(zelf: PyRef<Self>, args: SortArgs, vm: &VirtualMachine) -> PyResult {
+            self::argsort(zelf.into(), args, vm)
+        }
+        #[pymethod]
+        fn swapaxes(zelf: PyRef<Self>, axis1: PyObjectRef, axis2: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            self::swapaxes(zelf.into(), axis1, axis2, vm)
+        }
+        #[pymethod]
+        fn repeat(zelf: PyRef<Self>, repeats: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+            repeat_impl(zelf.as_object(), &repeats, &kw.axis, vm)
+        }
+        #[pymethod]
+        fn var(zelf: PyRef<Self>, args: VarArgs, vm: &VirtualMachine) -> PyResult {
+            var_impl(zelf.as_object(), &args, false, vm)
+        }
+        #[pymethod]
+        fn std(zelf: PyRef<Self>, args: VarArgs, vm: &VirtualMachine) -> PyResult {
+            var_impl(zelf.as_object(), &args, true, vm)
+        }
+        #[pymethod]
+        fn trace(zelf: PyRef<Self>, args: MethodDiagArgs, vm: &VirtualMachine) -> PyResult {
+            diagonal_impl(&args.with(zelf.into()), true, vm)
+        }
+        #[pymethod]
+        fn diagonal(zelf: PyRef<Self>, args: MethodDiagArgs, vm: &VirtualMachine) -> PyResult {
+            diagonal_impl(&args.with(zelf.into()), false, vm)
+        }
         #[pymethod]
         fn nonzero(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
             self::nonzero(zelf.into(), vm)
@@ -2212,11 +3242,27 @@ pub mod _numpy_native {
             vm.import("numpy", 0)
         }
         #[pymethod]
+        fn round(zelf: PyRef<Self>, decimals: OptionalArg<i32>, vm: &VirtualMachine) -> PyResult {
+            Self::__round__(zelf, decimals, vm)
+        }
+        #[pymethod]
         fn __round__(zelf: PyRef<Self>, ndigits: OptionalArg<i32>, vm: &VirtualMachine) -> PyResult {
             let nd = ndigits.unwrap_or(0);
-            let p = 10f64.powi(nd);
             let g = zelf.data.read();
-            Ok(new_arr(g.mapv(|x| (x * p).round_ties_even() / p), zelf.dtype, vm))
+            let dt = zelf.dtype;
+            // NumPy: rint(x * 10**d) / 10**d, and rint(x / 10**-d) * 10**-d for d < 0
+            let out = if nd >= 0 {
+                if !dt.is_float() {
+                    g.clone()
+                } else {
+                    let p = 10f64.powi(nd);
+                    g.mapv(|x| dt.cast((x * p).round_ties_even() / p))
+                }
+            } else {
+                let q = 10f64.powi(-nd);
+                g.mapv(|x| dt.cast((x / q).round_ties_even() * q))
+            };
+            Ok(new_arr(out, dt, vm))
         }
     }
 
@@ -2340,7 +3386,7 @@ pub mod _numpy_native {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
                     let g = z.data.read();
                     let dt = z.dtype;
-                    if dt == DType::Float64 {
+                    if dt.is_float() {
                         return Err(vm.new_type_error(
                             "ufunc 'invert' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
                         ));
@@ -2379,7 +3425,7 @@ pub mod _numpy_native {
                 index: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
                     let g = z.data.read();
-                    if g.ndim() != 0 || z.dtype == DType::Float64 {
+                    if g.ndim() != 0 || z.dtype.is_float() {
                         return Err(vm.new_type_error("only integer scalar arrays can be converted to a scalar index"));
                     }
                     Ok(vm.ctx.new_int(*g.iter().next().unwrap() as i64).into())

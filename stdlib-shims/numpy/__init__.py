@@ -20,10 +20,13 @@ from _numpy_native import (
     sum, prod, mean, max, min, amax, amin, all, any, argmax, argmin, cumsum, cumprod,
     reshape, transpose, ravel, squeeze, expand_dims, broadcast_to, concatenate, stack,
     shape, ndim, size, isscalar,
+    fmod, copysign, logaddexp, logaddexp2, heaviside,
+    trace, diag, diagonal, inner, tensordot, einsum,
+    sort, argsort, searchsorted,
+    swapaxes, moveaxis, split, array_split, tile, repeat, flip, roll, pad, var, std,
 )
 
 mod = _nn.mod
-fmod = remainder
 pi = _math.pi
 e = _math.e
 inf = float("inf")
@@ -39,9 +42,23 @@ int64 = int
 int_ = int
 intp = int
 bool_ = bool
-# No float32/int32 storage yet: these names give float64/int64 arrays.
-float32 = float
+# No int32 storage: int32 gives int64 arrays.
 int32 = int
+
+
+class float32(float):
+    """`np.float32`: a dtype argument (`astype(np.float32)`, `dtype=np.float32`), and a
+    scalar type whose values are rounded to single precision. Arithmetic on these
+    scalars gives Python floats (NumPy keeps float32 scalars)."""
+
+    def __new__(cls, x=0.0):
+        return float.__new__(cls, _nn.asarray(float(x), dtype="float32").item())
+
+    def __repr__(self):
+        return "np.float32(" + repr(float(self)) + ")"
+
+
+single = float32
 number = (int, float)
 floating = float
 integer = int
@@ -70,13 +87,17 @@ rad2deg = degrees = _make_ufunc1("rad2deg")
 arcsinh = _make_ufunc1("arcsinh")
 arccosh = _make_ufunc1("arccosh")
 arctanh = _make_ufunc1("arctanh")
+sinc = _make_ufunc1("sinc")
+fix = _make_ufunc1("fix")
 fabs = absolute
 
 
 def round(a, decimals=0):
+    """NumPy's rounding (`rint(a * 10**d) / 10**d`, half to even) for arrays and scalars."""
     if isinstance(a, ndarray):
         return a.__round__(decimals)
-    return _builtins.round(a, decimals)
+    r = asarray(a).__round__(decimals)
+    return r if r.ndim else r.item()
 
 
 around = round
@@ -96,8 +117,22 @@ def atleast_2d(a):
     return a
 
 
+def atleast_3d(a):
+    a = asarray(a)
+    if a.ndim == 0:
+        return a.reshape(1, 1, 1)
+    if a.ndim == 1:
+        return a.reshape(1, a.shape[0], 1)
+    if a.ndim == 2:
+        return a.reshape(a.shape[0], a.shape[1], 1)
+    return a
+
+
 def vstack(arrays):
     return concatenate([atleast_2d(a) for a in arrays], 0)
+
+
+row_stack = vstack
 
 
 def hstack(arrays):
@@ -105,49 +140,101 @@ def hstack(arrays):
     return concatenate(arrs, 0 if arrs and arrs[0].ndim == 1 else 1)
 
 
-def diag(v, k=0):
-    v = asarray(v)
-    if v.ndim == 1:
-        n = v.shape[0] + (k if k >= 0 else -k)
-        out = zeros((n, n), dtype=v.dtype)
-        for i in range(v.shape[0]):
-            if k >= 0:
-                out[i, i + k] = v[i]
-            else:
-                out[i - k, i] = v[i]
-        return out
-    n = v.shape[0]
-    m = v.shape[1]
-    vals = []
-    i = 0 if k >= 0 else -k
-    j = k if k >= 0 else 0
-    while i < n and j < m:
-        vals.append(v[i, j])
-        i += 1
-        j += 1
-    return array(vals, dtype=v.dtype)
+def dstack(arrays):
+    return concatenate([atleast_3d(a) for a in arrays], 2)
 
 
-def trace(a):
-    return sum(diag(a))
+def column_stack(arrays):
+    cols = []
+    for a in arrays:
+        a = asarray(a)
+        cols.append(a.reshape(a.shape[0], 1) if a.ndim == 1 else a)
+    return concatenate(cols, 1)
 
 
-def var(a, axis=None, ddof=0, keepdims=False):
+def hsplit(a, indices_or_sections):
     a = asarray(a)
-    m = mean(a, axis=axis, keepdims=True)
-    d = a - m
-    n = a.size // m.size
-    return sum(d * d, axis=axis, keepdims=keepdims) / (n - ddof)
+    return split(a, indices_or_sections, 1 if a.ndim > 1 else 0)
 
 
-def std(a, axis=None, ddof=0, keepdims=False):
-    return sqrt(var(a, axis=axis, ddof=ddof, keepdims=keepdims))
+def vsplit(a, indices_or_sections):
+    return split(a, indices_or_sections, 0)
+
+
+def dsplit(a, indices_or_sections):
+    return split(a, indices_or_sections, 2)
+
+
+def fliplr(m):
+    return flip(m, 1)
+
+
+def flipud(m):
+    return flip(m, 0)
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    m = asarray(m)
+    k = k % 4
+    if k == 0:
+        return m.copy()
+    if k == 2:
+        return flip(flip(m, axes[0]), axes[1])
+    if k == 1:
+        return swapaxes(flip(m, axes[1]), axes[0], axes[1])
+    return flip(swapaxes(m, axes[0], axes[1]), axes[1])
+
+
+def broadcast_shapes(*shapes):
+    out = ()
+    for s in shapes:
+        s = (s,) if isinstance(s, int) else tuple(s)
+        n = _builtins.max(len(out), len(s))
+        a = (1,) * (n - len(out)) + out
+        b = (1,) * (n - len(s)) + s
+        r = []
+        for x, y in zip(a, b):
+            if x == y or y == 1:
+                r.append(x)
+            elif x == 1:
+                r.append(y)
+            else:
+                raise ValueError("shape mismatch: objects cannot be broadcast to a single shape")
+        out = tuple(r)
+    return out
 
 
 def result_type(*args):
-    kinds = [getattr(a, "dtype", None) or dtype(type(a)) for a in args]
-    order = {"bool": 0, "int64": 1, "float64": 2}
-    return _builtins.max(kinds, key=lambda d: order[d.name])
+    """NumPy 2 promotion: Python scalars are weak (they never raise an array's precision)."""
+    strong = []
+    weak = []
+    for a in args:
+        if isinstance(a, ndarray):
+            strong.append(a.dtype.name)
+        elif isinstance(a, (bool, int, float)) and not isinstance(a, float32):
+            weak.append("bool" if isinstance(a, bool) else "int64" if isinstance(a, int) else "float64")
+        else:
+            strong.append(dtype(a).name)
+    rank = {"bool": 0, "int64": 1, "float32": 2, "float64": 2}
+
+    def promote(x, y):
+        if x == y:
+            return x
+        if {x, y} == {"int64", "float32"}:
+            return "float64"
+        return _builtins.max(x, y, key=lambda n: (rank[n], n == "float64"))
+
+    out = None
+    for n in strong:
+        out = n if out is None else promote(out, n)
+    for n in weak:
+        if out is None:
+            out = n
+        elif rank[n] > rank[out]:
+            out = promote(out, n)
+        elif out is not None and rank[n] <= rank[out]:
+            pass
+    return dtype(out or "float64")
 
 
 __version__ = "2.0.0-tangent"
