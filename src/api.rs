@@ -32,7 +32,12 @@ pub fn grad_file(filename: &str, func: &str, opts: &GradOptions) -> Result<ad::G
 }
 
 /// Differentiates `func` defined in `text` (named `filename` in messages).
-pub fn grad_text(filename: &str, text: &str, func: &str, opts: &GradOptions) -> Result<ad::Generated, String> {
+pub fn grad_text(
+    filename: &str,
+    text: &str,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<ad::Generated, String> {
     let module = SourceModule::parse(filename, text).map_err(|d| d.to_string())?;
     if !module.has_function(func) {
         return Err(format!(

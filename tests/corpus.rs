@@ -7,7 +7,11 @@ fn run_corpus(optimized: bool) {
     let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
         .arg("run")
         .arg("tests/corpus/check_fd.py")
-        .arg(if optimized { "optimized=1" } else { "optimized=0" })
+        .arg(if optimized {
+            "optimized=1"
+        } else {
+            "optimized=0"
+        })
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run tangent");

@@ -27,8 +27,8 @@ fn generated_source_snapshots() {
                 optimized,
                 ..Default::default()
             };
-            let g = tangent::ad::grad(&module, name, &opts)
-                .unwrap_or_else(|d| panic!("{name}: {d}"));
+            let g =
+                tangent::ad::grad(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
             let suffix = if optimized { "" } else { "_unoptimized" };
             insta::assert_snapshot!(format!("{name}{suffix}"), g.source);
             n += 1;

@@ -51,7 +51,11 @@ pub struct Generated {
 }
 
 /// Differentiates `func` of `module` in reverse mode.
-pub fn grad(module: &SourceModule, func: &str, opts: &GradOptions) -> Result<Generated, Diagnostic> {
+pub fn grad(
+    module: &SourceModule,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<Generated, Diagnostic> {
     grad_with_rules(module, func, opts, RuleSet::builtin())
 }
 
@@ -103,12 +107,15 @@ pub fn grad_with_rules(
     })
 }
 
+/// A generated gradient: (its name, its seed parameter, the primal's parameters).
+type GradFn = (String, String, Vec<String>);
+
 struct Generator<'m> {
     module: &'m SourceModule,
     rules: &'m RuleSet,
     user_functions: HashSet<String>,
     /// (function, wrt) -> (generated name, seed parameter, primal parameters).
-    done: HashMap<(String, Vec<usize>), (String, String, Vec<String>)>,
+    done: HashMap<(String, Vec<usize>), GradFn>,
     out: Vec<FuncDef>,
     opts: GradOptions,
     taken: HashSet<String>,
@@ -153,7 +160,7 @@ impl Generator<'_> {
         wrt: &[usize],
         top: bool,
         _call_span: Span,
-    ) -> Result<(String, String, Vec<String>), Diagnostic> {
+    ) -> Result<GradFn, Diagnostic> {
         let key = (func.to_owned(), wrt.to_vec());
         if !top {
             if let Some(done) = self.done.get(&key) {
@@ -172,7 +179,10 @@ impl Generator<'_> {
                         "wrt={w} is out of range: `{func}` takes {} argument(s)",
                         params.len()
                     ),
-                    format!("pass positions between 0 and {}", params.len().saturating_sub(1)),
+                    format!(
+                        "pass positions between 0 and {}",
+                        params.len().saturating_sub(1)
+                    ),
                 )
                 .locate(&module.file, &module.text));
             }
@@ -182,7 +192,9 @@ impl Generator<'_> {
         let mut names = NameGen::for_function(&def);
         let mut locals: HashSet<String> = params.iter().cloned().collect();
         walk_stmts(&def.body, &mut |s| {
-            if let StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) = &s.kind {
+            if let StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) =
+                &s.kind
+            {
                 let mut v = Vec::new();
                 t.names(&mut v);
                 locals.extend(v);
@@ -236,8 +248,10 @@ impl Generator<'_> {
         }
         let seed = grad_names[&result].clone();
         let gen_name = self.gen_name(func, &wrt_names);
-        self.done
-            .insert(key.clone(), (gen_name.clone(), seed.clone(), params.clone()));
+        self.done.insert(
+            key.clone(),
+            (gen_name.clone(), seed.clone(), params.clone()),
+        );
 
         let overwritten = reverse::overwritten(&body, &params);
         let (fwd, bwd) = {
@@ -253,8 +267,7 @@ impl Generator<'_> {
             rev.block(&body, 0).map_err(locate)?
         };
         let initial = vec![result.clone()];
-        let (bwd, _tracked, finals) =
-            Lowering::new(&grad_names).lower(&bwd, &initial, &wrt_names);
+        let (bwd, _tracked, finals) = Lowering::new(&grad_names).lower(&bwd, &initial, &wrt_names);
 
         let (fwd, mut bwd) = if self.opts.optimized {
             let live_out: Vec<String> = wrt_names.iter().map(|v| grad_names[v].clone()).collect();

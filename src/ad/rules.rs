@@ -10,8 +10,14 @@ use std::sync::OnceLock;
 
 /// The rule files compiled into the binary: (file name, text).
 pub const RULE_FILES: &[(&str, &str)] = &[
-    ("backends/python.py", include_str!("../../backends/python.py")),
-    ("backends/arithmetic.py", include_str!("../../backends/arithmetic.py")),
+    (
+        "backends/python.py",
+        include_str!("../../backends/python.py"),
+    ),
+    (
+        "backends/arithmetic.py",
+        include_str!("../../backends/arithmetic.py"),
+    ),
     ("backends/math.py", include_str!("../../backends/math.py")),
     ("backends/numpy.py", include_str!("../../backends/numpy.py")),
 ];
@@ -216,7 +222,9 @@ impl Instantiator<'_> {
                 if self.bound.get(p).and_then(|b| b.as_name()) == Some(self.result) {
                     return Some(Expr::synth(ExprKind::Name(grad_marker(self.result))));
                 }
-                err = Some(format!("a template may only read `d[...]` of its result, not `d[{p}]`"));
+                err = Some(format!(
+                    "a template may only read `d[...]` of its result, not `d[{p}]`"
+                ));
                 return None;
             }
             if let ExprKind::Name(n) = &x.kind {

@@ -88,10 +88,15 @@ fn grad(args: &[String]) -> ExitCode {
                 let Some(v) = it.next() else {
                     return usage("--wrt needs a value such as 0 or 0,1");
                 };
-                let parsed: Result<Vec<usize>, _> = v.split(',').map(|p| p.trim().parse()).collect();
+                let parsed: Result<Vec<usize>, _> =
+                    v.split(',').map(|p| p.trim().parse()).collect();
                 match parsed {
                     Ok(w) if !w.is_empty() => opts.wrt = w,
-                    _ => return usage(&format!("--wrt expects comma-separated positions, got `{v}`")),
+                    _ => {
+                        return usage(&format!(
+                            "--wrt expects comma-separated positions, got `{v}`"
+                        ))
+                    }
                 }
             }
             "--no-optimize" => opts.optimized = false,

@@ -131,11 +131,15 @@ fn is_stack_call(e: &Expr, helper: &str) -> bool {
 
 /// The variable whose value a `tangent.push(_stack, ...)` statement saves.
 fn pushed_var(s: &Stmt) -> Option<String> {
-    let StmtKind::ExprStmt(e) = &s.kind else { return None };
+    let StmtKind::ExprStmt(e) = &s.kind else {
+        return None;
+    };
     if !is_stack_call(e, "push") {
         return None;
     }
-    let ExprKind::Call { args, .. } = &e.kind else { return None };
+    let ExprKind::Call { args, .. } = &e.kind else {
+        return None;
+    };
     base_var(args.get(1)?)
 }
 
@@ -151,7 +155,9 @@ fn base_var(e: &Expr) -> Option<String> {
 
 /// The variable a `... = tangent.pop(_stack)` statement restores.
 fn popped_var(s: &Stmt) -> Option<String> {
-    let StmtKind::Assign(t, v) = &s.kind else { return None };
+    let StmtKind::Assign(t, v) = &s.kind else {
+        return None;
+    };
     if !is_stack_call(v, "pop") {
         return None;
     }
@@ -253,7 +259,11 @@ pub fn pushed_names(fwd: &[Stmt]) -> HashSet<String> {
 }
 
 /// Names pushed (as whole values) at a point where they may not be bound yet.
-pub fn maybe_unbound_pushes(fwd: &[Stmt], params: &[String], _pushed: &HashSet<String>) -> Vec<String> {
+pub fn maybe_unbound_pushes(
+    fwd: &[Stmt],
+    params: &[String],
+    _pushed: &HashSet<String>,
+) -> Vec<String> {
     fn visit(stmts: &[Stmt], defined: &mut HashSet<String>, out: &mut Vec<String>) {
         for s in stmts {
             if let StmtKind::ExprStmt(e) = &s.kind {

@@ -18,8 +18,23 @@ pub enum Callee {
 }
 
 const BUILTINS: &[&str] = &[
-    "abs", "float", "int", "len", "range", "max", "min", "sum", "pow", "round", "bool",
-    "isinstance", "print", "str", "type", "list", "tuple",
+    "abs",
+    "float",
+    "int",
+    "len",
+    "range",
+    "max",
+    "min",
+    "sum",
+    "pow",
+    "round",
+    "bool",
+    "isinstance",
+    "print",
+    "str",
+    "type",
+    "list",
+    "tuple",
 ];
 
 pub struct Resolver<'a> {
