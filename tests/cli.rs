@@ -109,3 +109,14 @@ fn system_exit_code_is_passed_through() {
     assert_eq!(out.status.code(), Some(4));
     assert_eq!(text(&out.stdout), "bye\n");
 }
+
+#[test]
+fn quickstart_example_runs() {
+    let out = tangent(&["run", "examples/quickstart.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    // d/dx (x^2 + x^3) at 2 = 2*2 + 3*4
+    assert!(so.contains("df/dx at 2.0 = 16.0"), "{so}");
+    assert!(so.contains("def dfdx(x, bresult=1.0):"), "{so}");
+    assert!(so.contains("d loss / dw ="), "{so}");
+}

@@ -11,6 +11,10 @@ use std::sync::OnceLock;
 /// The rule files compiled into the binary: (file name, text).
 pub const RULE_FILES: &[(&str, &str)] = &[
     (
+        "backends/elementwise.py",
+        include_str!("../../backends/elementwise.py"),
+    ),
+    (
         "backends/python.py",
         include_str!("../../backends/python.py"),
     ),
@@ -22,16 +26,17 @@ pub const RULE_FILES: &[(&str, &str)] = &[
     ("backends/numpy.py", include_str!("../../backends/numpy.py")),
 ];
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Template {
     pub def: FuncDef,
     /// Where the template was written, for error messages.
     pub origin: String,
 }
 
-#[derive(Default, Debug)]
+#[derive(Default, Debug, Clone)]
 pub struct RuleSet {
     adjoints: HashMap<String, Template>,
+    tangents: HashMap<String, Template>,
     nondifferentiable: HashSet<String>,
 }
 
@@ -62,31 +67,115 @@ impl RuleSet {
             }
         }
         for name in &module.function_names {
-            let keys: Vec<String> = module
-                .decorators(name)
-                .into_iter()
-                .filter(|(d, _)| d == "adjoint")
-                .flat_map(|(_, args)| args)
-                .collect();
-            if keys.is_empty() {
+            let decorators = module.decorators(name);
+            if decorators.is_empty() {
                 continue;
             }
             let def = module.lower_template(name)?;
-            for key in keys {
-                self.adjoints.insert(
-                    key,
-                    Template {
-                        def: def.clone(),
-                        origin: format!("{file}:{name}"),
-                    },
-                );
+            let origin = format!("{file}:{name}");
+            for (decorator, args) in decorators {
+                match decorator.as_str() {
+                    "adjoint" | "tangent_" => {
+                        let table = if decorator == "adjoint" {
+                            &mut self.adjoints
+                        } else {
+                            &mut self.tangents
+                        };
+                        for key in args {
+                            table.insert(
+                                key,
+                                Template {
+                                    def: def.clone(),
+                                    origin: origin.clone(),
+                                },
+                            );
+                        }
+                    }
+                    "elementwise" => self.add_elementwise(&def, &args, &origin)?,
+                    _ => {}
+                }
             }
+        }
+        Ok(())
+    }
+
+    /// An entry of the elementwise table: `def f(y, x): return <partial dy/dx>` with `B.`
+    /// for the backend module, registered under `backend.name` for each `backend=name`.
+    fn add_elementwise(&mut self, def: &FuncDef, args: &[String], origin: &str) -> Result<(), Diagnostic> {
+        let partial = match def.body.as_slice() {
+            [Stmt {
+                kind: StmtKind::Return(Some(e)),
+                ..
+            }] => e.clone(),
+            _ => {
+                return Err(Diagnostic::new(
+                    def.span,
+                    format!("elementwise entry `{}` must be a single `return <partial derivative>`", def.name),
+                    "write the derivative of the result with respect to the argument",
+                ))
+            }
+        };
+        let (y, x) = match def.params.as_slice() {
+            [y, x] => (y.name.clone(), x.name.clone()),
+            _ => {
+                return Err(Diagnostic::new(
+                    def.span,
+                    format!("elementwise entry `{}` must take (result, argument)", def.name),
+                    "declare it as `def f(y, x):`",
+                ))
+            }
+        };
+        let grad = |v: &str| {
+            Expr::synth(ExprKind::Subscript(Box::new(Expr::name("d")), Box::new(Expr::name(v))))
+        };
+        for arg in args {
+            let Some((backend, fname)) = arg.split_once('=') else { continue };
+            let backend = backend.trim_end_matches('_');
+            let mut partial = partial.clone();
+            substitute(&mut partial, &mut |e| match &e.kind {
+                ExprKind::Attr(m, f) if m.as_name() == Some("B") => {
+                    Some(Expr::attr(Expr::name(backend), f))
+                }
+                _ => None,
+            });
+            let times = |g: Expr| scale(g, &partial);
+            let template = |target: &str, source: &str| Template {
+                def: FuncDef {
+                    name: def.name.clone(),
+                    params: def.params.clone(),
+                    vararg: None,
+                    body: vec![Stmt::synth(StmtKind::Assign(grad(target), times(grad(source))))],
+                    span: def.span,
+                },
+                origin: origin.to_owned(),
+            };
+            let key = format!("{backend}.{fname}");
+            self.adjoints.insert(key.clone(), template(&x, &y));
+            self.tangents.insert(key, template(&y, &x));
         }
         Ok(())
     }
 
     pub fn adjoint(&self, qualname: &str) -> Option<&Template> {
         self.adjoints.get(qualname)
+    }
+
+    pub fn tangent(&self, qualname: &str) -> Option<&Template> {
+        self.tangents.get(qualname)
+    }
+
+    /// Every canonical name that has a forward-mode rule, sorted.
+    pub fn tangent_names(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.tangents.keys().map(|s| s.as_str()).collect();
+        v.sort();
+        v
+    }
+
+    /// Adds every rule of `other`, replacing rules of the same name.
+    pub fn extend(&mut self, other: &RuleSet) {
+        self.adjoints.extend(other.adjoints.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.tangents.extend(other.tangents.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.nondifferentiable.extend(other.nondifferentiable.iter().cloned());
     }
 
     pub fn is_nondifferentiable(&self, qualname: &str) -> bool {
@@ -98,6 +187,26 @@ impl RuleSet {
         let mut v: Vec<&str> = self.adjoints.keys().map(|s| s.as_str()).collect();
         v.sort();
         v
+    }
+}
+
+/// `g * partial`, written as a person would: `g / e` for a partial `1.0 / e`, `-g * e`
+/// for `-e`.
+fn scale(g: Expr, partial: &Expr) -> Expr {
+    let bin = |op, a: Expr, b: Expr| Expr::synth(ExprKind::BinOp(op, Box::new(a), Box::new(b)));
+    let neg = |a: Expr| Expr::synth(ExprKind::Unary(UnaryOp::Neg, Box::new(a)));
+    let is_one = |e: &Expr| matches!(&e.kind, ExprKind::Num(n) if n == "1.0" || n == "1");
+    match &partial.kind {
+        _ if is_one(partial) => g,
+        ExprKind::Unary(UnaryOp::Neg, inner) if is_one(inner) => neg(g),
+        ExprKind::BinOp(BinOp::Div, num, den) if is_one(num) => bin(BinOp::Div, g, (**den).clone()),
+        ExprKind::BinOp(BinOp::Div, num, den)
+            if matches!(&num.kind, ExprKind::Unary(UnaryOp::Neg, one) if is_one(one)) =>
+        {
+            bin(BinOp::Div, neg(g), (**den).clone())
+        }
+        ExprKind::Unary(UnaryOp::Neg, inner) => bin(BinOp::Mul, neg(g), (**inner).clone()),
+        _ => bin(BinOp::Mul, g, partial.clone()),
     }
 }
 

@@ -139,7 +139,8 @@ impl SourceModule {
     }
 
     /// The decorators of a top-level function as (dotted callee, dotted arguments), e.g.
-    /// `@adjoint(numpy.tanh)` gives `("adjoint", ["numpy.tanh"])`.
+    /// `@adjoint(numpy.tanh)` gives `("adjoint", ["numpy.tanh"])`; keyword arguments come
+    /// as `"key=value"`.
     pub fn decorators(&self, name: &str) -> Vec<(String, Vec<String>)> {
         let Some(def) = self.functions.get(name) else {
             return vec![];
@@ -147,10 +148,20 @@ impl SourceModule {
         def.decorator_list
             .iter()
             .filter_map(|d| match &d.expression {
-                ast::Expr::Call(c) => Some((
-                    dotted(&c.func)?,
-                    c.arguments.args.iter().filter_map(dotted).collect(),
-                )),
+                ast::Expr::Call(c) => {
+                    let mut args: Vec<String> = c.arguments.args.iter().filter_map(dotted).collect();
+                    // Keyword arguments with a name or string value come as `key=value`.
+                    for k in c.arguments.keywords.iter() {
+                        let value = match &k.value {
+                            ast::Expr::StringLiteral(s) => Some(s.value.to_str().to_owned()),
+                            other => dotted(other),
+                        };
+                        if let (Some(key), Some(value)) = (&k.arg, value) {
+                            args.push(format!("{}={value}", key.id.as_str()));
+                        }
+                    }
+                    Some((dotted(&c.func)?, args))
+                }
                 other => Some((dotted(other)?, vec![])),
             })
             .collect()
