@@ -12,7 +12,7 @@ def add(z, x, y):
 @tangent_(operator.add)
 @tangent_(numpy.add)
 def add_tangent(z, x, y):
-    d[z] = d[x] + d[y]
+    d[z] = tangent.broadcast_like(d[x] + d[y], z)
 
 
 @adjoint(operator.sub)
@@ -25,7 +25,7 @@ def sub(z, x, y):
 @tangent_(operator.sub)
 @tangent_(numpy.subtract)
 def sub_tangent(z, x, y):
-    d[z] = d[x] - d[y]
+    d[z] = tangent.broadcast_like(d[x] - d[y], z)
 
 
 @adjoint(operator.mul)

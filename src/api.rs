@@ -44,7 +44,7 @@ pub fn grad_text(
             "{filename}: `{func}` is not defined with `def` at the top level of the module\nhint: tangent differentiates module-level functions; move `{func}` to the top level"
         ));
     }
-    ad::grad(&module, func, opts).map_err(|d| d.to_string())
+    ad::generate(&module, func, opts).map_err(|d| d.to_string())
 }
 
 /// A value passed to or returned from generated code.
@@ -111,6 +111,11 @@ impl GradBuilder {
             func: func.to_owned(),
             opts: GradOptions::default(),
         }
+    }
+    /// Forward mode: the derivative takes one tangent per `wrt` argument.
+    pub fn forward(mut self) -> Self {
+        self.opts.mode = ad::Mode::Forward;
+        self
     }
     pub fn wrt(mut self, wrt: &[usize]) -> Self {
         self.opts.wrt = wrt.to_vec();

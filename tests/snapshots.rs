@@ -36,3 +36,18 @@ fn generated_source_snapshots() {
     }
     assert!(n >= 80, "only {n} snapshots");
 }
+
+#[test]
+fn forward_mode_source_snapshots() {
+    let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
+    for name in &module.function_names {
+        let opts = GradOptions {
+            mode: tangent::ad::Mode::Forward,
+            wrt: wrt_of(name),
+            ..Default::default()
+        };
+        let g =
+            tangent::ad::generate(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
+        insta::assert_snapshot!(format!("forward_{name}"), g.source);
+    }
+}

@@ -101,7 +101,12 @@ impl RuleSet {
 
     /// An entry of the elementwise table: `def f(y, x): return <partial dy/dx>` with `B.`
     /// for the backend module, registered under `backend.name` for each `backend=name`.
-    fn add_elementwise(&mut self, def: &FuncDef, args: &[String], origin: &str) -> Result<(), Diagnostic> {
+    fn add_elementwise(
+        &mut self,
+        def: &FuncDef,
+        args: &[String],
+        origin: &str,
+    ) -> Result<(), Diagnostic> {
         let partial = match def.body.as_slice() {
             [Stmt {
                 kind: StmtKind::Return(Some(e)),
@@ -110,7 +115,10 @@ impl RuleSet {
             _ => {
                 return Err(Diagnostic::new(
                     def.span,
-                    format!("elementwise entry `{}` must be a single `return <partial derivative>`", def.name),
+                    format!(
+                        "elementwise entry `{}` must be a single `return <partial derivative>`",
+                        def.name
+                    ),
                     "write the derivative of the result with respect to the argument",
                 ))
             }
@@ -120,16 +128,24 @@ impl RuleSet {
             _ => {
                 return Err(Diagnostic::new(
                     def.span,
-                    format!("elementwise entry `{}` must take (result, argument)", def.name),
+                    format!(
+                        "elementwise entry `{}` must take (result, argument)",
+                        def.name
+                    ),
                     "declare it as `def f(y, x):`",
                 ))
             }
         };
         let grad = |v: &str| {
-            Expr::synth(ExprKind::Subscript(Box::new(Expr::name("d")), Box::new(Expr::name(v))))
+            Expr::synth(ExprKind::Subscript(
+                Box::new(Expr::name("d")),
+                Box::new(Expr::name(v)),
+            ))
         };
         for arg in args {
-            let Some((backend, fname)) = arg.split_once('=') else { continue };
+            let Some((backend, fname)) = arg.split_once('=') else {
+                continue;
+            };
             let backend = backend.trim_end_matches('_');
             let mut partial = partial.clone();
             substitute(&mut partial, &mut |e| match &e.kind {
@@ -144,7 +160,10 @@ impl RuleSet {
                     name: def.name.clone(),
                     params: def.params.clone(),
                     vararg: None,
-                    body: vec![Stmt::synth(StmtKind::Assign(grad(target), times(grad(source))))],
+                    body: vec![Stmt::synth(StmtKind::Assign(
+                        grad(target),
+                        times(grad(source)),
+                    ))],
                     span: def.span,
                 },
                 origin: origin.to_owned(),
@@ -173,9 +192,12 @@ impl RuleSet {
 
     /// Adds every rule of `other`, replacing rules of the same name.
     pub fn extend(&mut self, other: &RuleSet) {
-        self.adjoints.extend(other.adjoints.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.tangents.extend(other.tangents.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.nondifferentiable.extend(other.nondifferentiable.iter().cloned());
+        self.adjoints
+            .extend(other.adjoints.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.tangents
+            .extend(other.tangents.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.nondifferentiable
+            .extend(other.nondifferentiable.iter().cloned());
     }
 
     pub fn is_nondifferentiable(&self, qualname: &str) -> bool {
@@ -200,9 +222,7 @@ fn scale(g: Expr, partial: &Expr) -> Expr {
         _ if is_one(partial) => g,
         ExprKind::Unary(UnaryOp::Neg, inner) if is_one(inner) => neg(g),
         ExprKind::BinOp(BinOp::Div, num, den) if is_one(num) => bin(BinOp::Div, g, (**den).clone()),
-        ExprKind::BinOp(BinOp::Div, num, den)
-            if matches!(&num.kind, ExprKind::Unary(UnaryOp::Neg, one) if is_one(one)) =>
-        {
+        ExprKind::BinOp(BinOp::Div, num, den) if matches!(&num.kind, ExprKind::Unary(UnaryOp::Neg, one) if is_one(one)) => {
             bin(BinOp::Div, neg(g), (**den).clone())
         }
         ExprKind::Unary(UnaryOp::Neg, inner) => bin(BinOp::Mul, neg(g), (**inner).clone()),
@@ -304,6 +324,214 @@ pub fn instantiate(
         site,
     };
     inst.block(&t.def.body)
+}
+
+/// Instantiates a forward-mode template for `result = qualname(args, kwargs)`. `tangent`
+/// maps an active argument name to the name of its tangent; inactive arguments and
+/// literals have a zero tangent, which [`simplify_zero`] removes. Returns statements that
+/// assign the tangent of `result` (`result_tangent`).
+pub fn instantiate_tangent(
+    t: &Template,
+    qualname: &str,
+    result: &str,
+    result_tangent: &str,
+    args: &[Expr],
+    kwargs: &[(String, Expr)],
+    site: &mut dyn Site,
+    tangent: &dyn Fn(&str) -> String,
+) -> Result<Vec<Stmt>, String> {
+    let mut bound = bind(t, qualname, args, kwargs)?;
+    let result_param = t.def.params[0].name.clone();
+    bound.insert(result_param.clone(), Expr::name(result));
+    let mut locals = HashSet::new();
+    walk_stmts(&t.def.body, &mut |s| {
+        if let StmtKind::Assign(target, _) = &s.kind {
+            if let Some(n) = target.as_name() {
+                locals.insert(n.to_owned());
+            }
+        }
+    });
+    for l in locals {
+        let fresh = site.fresh(&format!("_{l}"));
+        bound.insert(l, Expr::name(fresh));
+    }
+    let mut out = Vec::new();
+    tangent_block(
+        &t.def.body,
+        &bound,
+        &result_param,
+        result_tangent,
+        site,
+        tangent,
+        &mut out,
+    )?;
+    Ok(out)
+}
+
+fn tangent_block(
+    body: &[Stmt],
+    bound: &HashMap<String, Expr>,
+    result_param: &str,
+    result_tangent: &str,
+    site: &mut dyn Site,
+    tangent: &dyn Fn(&str) -> String,
+    out: &mut Vec<Stmt>,
+) -> Result<(), String> {
+    let subst = |e: &Expr, site: &dyn Site| -> Expr {
+        let mut e = e.clone();
+        substitute(&mut e, &mut |x: &Expr| {
+            if let Some(p) = grad_of(x) {
+                return Some(match bound.get(p).and_then(|b| b.as_name()) {
+                    Some(v) if site.is_active(v) => Expr::name(tangent(v)),
+                    _ => Expr::name(ZERO),
+                });
+            }
+            if let ExprKind::Name(n) = &x.kind {
+                return bound.get(n).cloned();
+            }
+            None
+        });
+        e
+    };
+    for s in body {
+        match &s.kind {
+            StmtKind::Assign(target, value) => {
+                let value = subst(value, &*site);
+                if grad_of(target) == Some(result_param) {
+                    let value = simplify_zero(&value)
+                        .ok_or_else(|| "the forward rule gives a zero tangent".to_string())?;
+                    out.push(Stmt::assign(result_tangent, value));
+                } else if grad_of(target).is_some() {
+                    return Err("a forward rule may only write `d[...]` of its result".into());
+                } else {
+                    let value = simplify_zero(&value).unwrap_or_else(|| Expr::num("0.0"));
+                    out.push(Stmt::synth(StmtKind::Assign(subst(target, &*site), value)));
+                }
+            }
+            StmtKind::If(test, a, b) => {
+                let test = subst(test, &*site);
+                match static_truth(&test) {
+                    Some(true) => {
+                        tangent_block(a, bound, result_param, result_tangent, site, tangent, out)?
+                    }
+                    Some(false) => {
+                        tangent_block(b, bound, result_param, result_tangent, site, tangent, out)?
+                    }
+                    None => {
+                        let mut sa = Vec::new();
+                        let mut sb = Vec::new();
+                        tangent_block(
+                            a,
+                            bound,
+                            result_param,
+                            result_tangent,
+                            site,
+                            tangent,
+                            &mut sa,
+                        )?;
+                        tangent_block(
+                            b,
+                            bound,
+                            result_param,
+                            result_tangent,
+                            site,
+                            tangent,
+                            &mut sb,
+                        )?;
+                        out.push(Stmt::synth(StmtKind::If(test, sa, sb)));
+                    }
+                }
+            }
+            StmtKind::Pass | StmtKind::Comment(_) => {}
+            _ => return Err("rule templates may only contain assignments and `if`".into()),
+        }
+    }
+    Ok(())
+}
+
+/// Marker for a zero tangent during forward instantiation (not a Python identifier).
+pub const ZERO: &str = "\u{2}zero";
+
+/// Helpers linear in their first argument: a zero tangent there gives a zero result.
+const LINEAR_IN_FIRST: &[&str] = &[
+    "tangent.broadcast_like",
+    "tangent.unbroadcast",
+    "tangent.extremum_tangent",
+    "tangent.sum_tangent",
+    "numpy.sum",
+    "numpy.mean",
+    "numpy.reshape",
+    "numpy.transpose",
+];
+
+fn is_zero(e: &Expr) -> bool {
+    e.as_name() == Some(ZERO)
+}
+
+/// Removes zero tangents: `0 * a` -> 0, `a + 0` -> a, `0 - a` -> -a, linear helpers of 0
+/// -> 0. `None` means the whole expression is zero; zeros that cannot be removed become
+/// the literal `0.0`.
+pub fn simplify_zero(e: &Expr) -> Option<Expr> {
+    let bin = |op, a: Expr, b: Expr| Expr::synth(ExprKind::BinOp(op, Box::new(a), Box::new(b)));
+    let lit0 = || Expr::num("0.0");
+    match &e.kind {
+        _ if is_zero(e) => None,
+        ExprKind::BinOp(op, a, b) => {
+            let (sa, sb) = (simplify_zero(a), simplify_zero(b));
+            match op {
+                BinOp::Add => match (sa, sb) {
+                    (None, None) => None,
+                    (Some(a), None) | (None, Some(a)) => Some(a),
+                    (Some(a), Some(b)) => Some(bin(BinOp::Add, a, b)),
+                },
+                BinOp::Sub => match (sa, sb) {
+                    (None, None) => None,
+                    (Some(a), None) => Some(a),
+                    (None, Some(b)) => {
+                        Some(Expr::synth(ExprKind::Unary(UnaryOp::Neg, Box::new(b))))
+                    }
+                    (Some(a), Some(b)) => Some(bin(BinOp::Sub, a, b)),
+                },
+                BinOp::Mul | BinOp::MatMul => Some(bin(*op, sa?, sb?)),
+                BinOp::Div => Some(bin(*op, sa?, sb.unwrap_or_else(lit0))),
+                _ => Some(bin(*op, sa.unwrap_or_else(lit0), sb.unwrap_or_else(lit0))),
+            }
+        }
+        ExprKind::Unary(op @ (UnaryOp::Neg | UnaryOp::Pos), a) => Some(Expr::synth(
+            ExprKind::Unary(*op, Box::new(simplify_zero(a)?)),
+        )),
+        ExprKind::Call { func, args, kwargs } => {
+            let name = crate::emit::printer::expr(func);
+            let sargs: Vec<Option<Expr>> = args.iter().map(simplify_zero).collect();
+            if LINEAR_IN_FIRST.contains(&name.as_str())
+                && sargs.first().is_some_and(|a| a.is_none())
+            {
+                return None;
+            }
+            if name == "numpy.matmul" && sargs.iter().any(|a| a.is_none()) {
+                return None;
+            }
+            let args = sargs.into_iter().map(|a| a.unwrap_or_else(lit0)).collect();
+            let kwargs = kwargs
+                .iter()
+                .map(|(k, v)| (k.clone(), simplify_zero(v).unwrap_or_else(lit0)))
+                .collect();
+            Some(Expr::synth(ExprKind::Call {
+                func: func.clone(),
+                args,
+                kwargs,
+            }))
+        }
+        ExprKind::Subscript(v, i) => Some(Expr::synth(ExprKind::Subscript(
+            Box::new(simplify_zero(v)?),
+            i.clone(),
+        ))),
+        _ => {
+            let mut e = e.clone();
+            substitute(&mut e, &mut |x| is_zero(x).then(lit0));
+            Some(e)
+        }
+    }
 }
 
 struct Instantiator<'a> {

@@ -39,7 +39,7 @@ const BUILTINS: &[&str] = &[
 
 pub struct Resolver<'a> {
     pub imports: &'a HashMap<String, String>,
-    pub user_functions: &'a HashSet<String>,
+    pub user_functions: HashSet<String>,
     /// Names assigned or bound as parameters in the function being transformed.
     pub locals: HashSet<String>,
 }

@@ -149,7 +149,8 @@ impl SourceModule {
             .iter()
             .filter_map(|d| match &d.expression {
                 ast::Expr::Call(c) => {
-                    let mut args: Vec<String> = c.arguments.args.iter().filter_map(dotted).collect();
+                    let mut args: Vec<String> =
+                        c.arguments.args.iter().filter_map(dotted).collect();
                     // Keyword arguments with a name or string value come as `key=value`.
                     for k in c.arguments.keywords.iter() {
                         let value = match &k.value {

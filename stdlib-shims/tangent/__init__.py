@@ -21,24 +21,56 @@ class TangentError(Exception):
 
 # --------------------------------------------------------------------------- API
 
-def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
-         verbose=0):
-    """Returns a function computing the gradient of `func` with respect to the
-    arguments at positions `wrt`. The returned function takes `func`'s arguments plus a
-    seed for the output's derivative (default 1.0)."""
+def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode):
     if isinstance(wrt, int):
         wrt = (wrt,)
     code = getattr(func, "__code__", None)
     if code is None:
-        raise TypeError("tangent.grad expects a Python function, got %r" % (func,))
+        raise TypeError("tangent expects a Python function, got %r" % (func,))
     ok, payload, entry = _tangent.grad_source(
         code.co_filename, func.__name__, tuple(wrt), bool(optimized),
-        bool(preserve_result), bool(check_dims))
+        bool(preserve_result), bool(check_dims), mode)
     if not ok:
         raise TangentError(payload)
     if verbose:
         print(payload)
     return _compile(payload, entry, func.__globals__)
+
+
+def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
+         verbose=0):
+    """Returns a function computing the gradient of `func` with respect to the
+    arguments at positions `wrt`. The returned function takes `func`'s arguments plus a
+    seed for the output's derivative (default 1.0)."""
+    return _generate(func, wrt, optimized, preserve_result, check_dims, verbose,
+                     "reverse")
+
+
+def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
+             preserve_result=False, check_dims=True, verbose=0):
+    """Reverse mode (`mode='reverse'`): like `grad`. Forward mode (`mode='forward'`):
+    the returned function takes `func`'s arguments plus one tangent per `wrt` argument
+    and returns the output's tangent."""
+    if motion not in ("joint", "split"):
+        raise ValueError("motion must be 'joint' or 'split', not %r" % (motion,))
+    if motion == "split":
+        raise TangentError("motion='split' is not available yet; use motion='joint' "
+                           "(it computes the same derivatives)")
+    if mode not in ("reverse", "forward"):
+        raise ValueError("mode must be 'reverse' or 'forward', not %r" % (mode,))
+    return _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode)
+
+
+def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
+    """Vector-Jacobian product: the returned function takes `func`'s arguments and a
+    seed shaped like the output."""
+    return _generate(func, wrt, optimized, preserve_result, False, verbose, "reverse")
+
+
+def jvp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
+    """Jacobian-vector product: the returned function takes `func`'s arguments and one
+    tangent per `wrt` argument."""
+    return _generate(func, wrt, optimized, preserve_result, False, verbose, "forward")
 
 
 def _compile(source, entry, globals_):
@@ -215,6 +247,40 @@ def array_grad(g, x):
     if _is_array(x):
         return g
     return float(g)
+
+
+def broadcast_like(t, y):
+    """A tangent shaped like the value `y` it belongs to."""
+    if _is_array(y) and not (_is_array(t) and t.shape == y.shape):
+        return t * numpy.ones(y.shape)
+    return t
+
+
+def set_tangent_at(t, x, index, v):
+    """Tangent of `x` after `x[index] = v`."""
+    t = init_grad(x) if t is None else copy(t)
+    if _is_array(t) and not _is_array(x):
+        t = init_grad(x)
+    if isinstance(x, list) and not isinstance(t, list):
+        t = init_grad(x)
+    t[index] = v
+    return t
+
+
+def extremum_tangent(t, y, x, axis, keepdims):
+    """Tangent of max/min: the mean tangent of the elements that attain the extremum."""
+    if not _is_array(x):
+        return t
+    mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
+    count = numpy.sum(mask, axis=axis, keepdims=keepdims)
+    return numpy.sum(t * mask, axis=axis, keepdims=keepdims) / count
+
+
+def sum_tangent(t):
+    total = 0.0
+    for v in t:
+        total = total + v
+    return total
 
 
 def log(x):

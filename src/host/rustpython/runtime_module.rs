@@ -30,8 +30,9 @@ pub(crate) mod _tangent {
     #[pyattr]
     const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-    /// grad_source(filename, funcname, wrt, optimized, preserve_result, check_dims)
+    /// grad_source(filename, funcname, wrt, optimized, preserve_result, check_dims, mode)
     ///   -> (True, source, entry) or (False, message, "")
+    #[allow(clippy::too_many_arguments)]
     #[pyfunction]
     fn grad_source(
         filename: String,
@@ -40,9 +41,20 @@ pub(crate) mod _tangent {
         optimized: bool,
         preserve_result: bool,
         check_dims: bool,
+        mode: String,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
+        let mode = match mode.as_str() {
+            "reverse" => crate::ad::Mode::Reverse,
+            "forward" => crate::ad::Mode::Forward,
+            other => {
+                return Err(vm.new_value_error(format!(
+                    "mode must be 'reverse' or 'forward', not {other:?}"
+                )))
+            }
+        };
         let opts = GradOptions {
+            mode,
             wrt: wrt.into_vec(),
             optimized,
             preserve_result,
