@@ -11,21 +11,10 @@ const THRESHOLD: usize = 1000;
 const EDGEITEMS: usize = 3;
 
 enum Fmt {
-    Bool {
-        zero_d: bool,
-    },
-    Int {
-        width: usize,
-    },
-    Pos {
-        pad_left: usize,
-        pad_right: usize,
-    },
-    Exp {
-        pad_left: usize,
-        precision: usize,
-        exp_size: usize,
-    },
+    Bool { zero_d: bool },
+    Int { width: usize },
+    Pos { pad_left: usize, pad_right: usize },
+    Exp { pad_left: usize, precision: usize, exp_size: usize },
 }
 
 fn trim_zeros(s: &str) -> String {
@@ -75,20 +64,12 @@ fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
     match dtype {
         DType::Bool => Fmt::Bool { zero_d },
         DType::Int64 => {
-            let width = data
-                .iter()
-                .map(|&x| format!("{}", x as i64).len())
-                .max()
-                .unwrap_or(1);
+            let width = data.iter().map(|&x| format!("{}", x as i64).len()).max().unwrap_or(1);
             Fmt::Int { width }
         }
         DType::Float64 => {
             let finite: Vec<f64> = data.iter().copied().filter(|x| x.is_finite()).collect();
-            let nonzero: Vec<f64> = finite
-                .iter()
-                .map(|x| x.abs())
-                .filter(|&x| x != 0.0)
-                .collect();
+            let nonzero: Vec<f64> = finite.iter().map(|x| x.abs()).filter(|&x| x != 0.0).collect();
             let mut exp = false;
             if !nonzero.is_empty() {
                 let max = nonzero.iter().cloned().fold(f64::MIN, f64::max);
@@ -116,11 +97,7 @@ fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
                         .max(3usize.saturating_sub(offset))
                         .max((3 + neginf as usize).saturating_sub(offset));
                 }
-                Fmt::Exp {
-                    pad_left,
-                    precision,
-                    exp_size,
-                }
+                Fmt::Exp { pad_left, precision, exp_size }
             } else {
                 let parts: Vec<_> = finite.iter().map(|&x| pos_digits(x)).collect();
                 let mut pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
@@ -131,10 +108,7 @@ fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
                         .max(3usize.saturating_sub(offset))
                         .max((3 + neginf as usize).saturating_sub(offset));
                 }
-                Fmt::Pos {
-                    pad_left,
-                    pad_right,
-                }
+                Fmt::Pos { pad_left, pad_right }
             }
         }
     }
@@ -155,31 +129,20 @@ fn fmt_elem(x: f64, f: &Fmt) -> String {
     match f {
         Fmt::Bool { zero_d } => {
             if x != 0.0 {
-                if *zero_d {
-                    "True".into()
-                } else {
-                    " True".into()
-                }
+                if *zero_d { "True".into() } else { " True".into() }
             } else {
                 "False".into()
             }
         }
         Fmt::Int { width } => format!("{:>width$}", x as i64, width = *width),
-        Fmt::Pos {
-            pad_left,
-            pad_right,
-        } => {
+        Fmt::Pos { pad_left, pad_right } => {
             if !x.is_finite() {
                 return nonfinite(x, pad_left + pad_right + 1);
             }
             let (i, fr) = pos_digits(x);
             format!("{:>pl$}.{:<pr$}", i, fr, pl = *pad_left, pr = *pad_right)
         }
-        Fmt::Exp {
-            pad_left,
-            precision,
-            exp_size,
-        } => {
+        Fmt::Exp { pad_left, precision, exp_size } => {
             if !x.is_finite() {
                 return nonfinite(x, pad_left + 1 + precision + exp_size + 2);
             }
@@ -248,11 +211,7 @@ fn recurse(
     let next_width = width - 1;
     let n = a.shape()[0];
     let show_summary = summarize && 2 * EDGEITEMS < n;
-    let (leading, trailing) = if show_summary {
-        (EDGEITEMS, EDGEITEMS)
-    } else {
-        (0, n)
-    };
+    let (leading, trailing) = if show_summary { (EDGEITEMS, EDGEITEMS) } else { (0, n) };
     let mut s = String::new();
     let sub = |i: usize| a.index_axis(Axis(0), i);
     if a.ndim() == 1 {
@@ -305,13 +264,7 @@ fn recurse(
     format!("[{}]", &s[hanging.len().min(s.len())..])
 }
 
-fn array2string(
-    a: &ArrayViewD<'_, f64>,
-    dtype: DType,
-    sep: &str,
-    prefix: &str,
-    suffix: &str,
-) -> String {
+fn array2string(a: &ArrayViewD<'_, f64>, dtype: DType, sep: &str, prefix: &str, suffix: &str) -> String {
     let summarize = a.len() > THRESHOLD;
     let mut data = Vec::new();
     leading_trailing(a, summarize, &mut data);
@@ -328,11 +281,7 @@ pub fn repr(a: &ArrayViewD<'_, f64>, dtype: DType) -> String {
         if a.ndim() == 1 {
             return format!("array([], dtype={})", dtype.name());
         }
-        return format!(
-            "array([], shape={}, dtype={})",
-            shape_tuple(a.shape()),
-            dtype.name()
-        );
+        return format!("array([], shape={}, dtype={})", shape_tuple(a.shape()), dtype.name());
     }
     format!("array({})", array2string(a, dtype, ", ", "array(", ")"))
 }

@@ -11,14 +11,8 @@ mod native;
 
 /// Python shims for numpy, installed before the `tangent` shim.
 pub const SHIMS: &[(&str, &str)] = &[
-    (
-        "numpy",
-        include_str!("../../stdlib-shims/numpy/__init__.py"),
-    ),
-    (
-        "numpy.linalg",
-        include_str!("../../stdlib-shims/numpy/linalg.py"),
-    ),
+    ("numpy", include_str!("../../stdlib-shims/numpy/__init__.py")),
+    ("numpy.linalg", include_str!("../../stdlib-shims/numpy/linalg.py")),
 ];
 
 /// Adds the native array module(s) to the interpreter.

@@ -17,17 +17,12 @@ pub mod _numpy_native {
     use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn};
     use num_traits::ToPrimitive;
     use rustpython_vm::{
-        atomic_func,
-        builtins::{PyFloat, PyInt, PyList, PySlice, PyStr, PyStrRef, PyTuple, PyTupleRef, PyType},
+        builtins::{PyFloat, PyInt, PyList, PySlice, PyStrRef, PyTuple, PyTupleRef, PyType, PyStr},
         common::lock::PyRwLock,
         function::{Either, OptionalArg, PosArgs, PyComparisonValue},
         protocol::{PyMappingMethods, PyNumberMethods},
-        pyclass,
-        types::{
-            AsMapping, AsNumber, Comparable, Constructor, Hashable, Iterable, PyComparisonOp,
-            Representable,
-        },
-        AsObject, FromArgs, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
+        types::{AsMapping, AsNumber, Comparable, Constructor, Hashable, Iterable, PyComparisonOp, Representable},
+        atomic_func, pyclass, AsObject, FromArgs, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
     };
 
     // ------------------------------------------------------------------ the array type
@@ -42,10 +37,7 @@ pub mod _numpy_native {
 
     impl PyNdArray {
         pub fn new(data: ArrayD<f64>, dtype: DType) -> Self {
-            PyNdArray {
-                data: PyRwLock::new(data),
-                dtype,
-            }
+            PyNdArray { data: PyRwLock::new(data), dtype }
         }
         fn shape_vec(&self) -> Vec<usize> {
             self.data.read().shape().to_vec()
@@ -99,11 +91,7 @@ pub mod _numpy_native {
             return Some((f.to_f64(), DType::Float64));
         }
         if let Some(i) = obj.downcast_ref::<PyInt>() {
-            let dt = if obj.class().is(vm.ctx.types.bool_type) {
-                DType::Bool
-            } else {
-                DType::Int64
-            };
+            let dt = if obj.class().is(vm.ctx.types.bool_type) { DType::Bool } else { DType::Int64 };
             return Some((i.as_bigint().to_f64().unwrap_or(f64::NAN), dt));
         }
         None
@@ -119,11 +107,7 @@ pub mod _numpy_native {
         None
     }
 
-    fn inhomogeneous(
-        shape: &[usize],
-        depth: usize,
-        vm: &VirtualMachine,
-    ) -> rustpython_vm::builtins::PyBaseExceptionRef {
+    fn inhomogeneous(shape: &[usize], depth: usize, vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseExceptionRef {
         vm.new_value_error(format!(
             "setting an array element with a sequence. The requested array has an inhomogeneous shape after {} dimensions. The detected shape was {} + inhomogeneous part.",
             depth,
@@ -259,10 +243,7 @@ pub mod _numpy_native {
             if let Some(d) = DType::from_name(&s.to_string_lossy()) {
                 return Ok(Some(d));
             }
-            return Err(vm.new_type_error(format!(
-                "data type '{}' not understood",
-                s.to_string_lossy()
-            )));
+            return Err(vm.new_type_error(format!("data type '{}' not understood", s.to_string_lossy())));
         }
         // classes carrying a dtype name, e.g. shim-defined scalar types
         if let Ok(name) = obj.get_attr("__name__", vm) {
@@ -272,10 +253,7 @@ pub mod _numpy_native {
                 }
             }
         }
-        Err(vm.new_type_error(format!(
-            "data type {} not understood",
-            obj.repr(vm)?.to_string_lossy()
-        )))
+        Err(vm.new_type_error(format!("data type {} not understood", obj.repr(vm)?.to_string_lossy())))
     }
 
     fn opt_dtype(arg: &OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<Option<DType>> {
@@ -328,26 +306,17 @@ pub mod _numpy_native {
     }
 
     /// `axis=`: None, an int or a tuple of ints, normalized.
-    fn parse_axes(
-        obj: Option<&PyObject>,
-        ndim: usize,
-        vm: &VirtualMachine,
-    ) -> PyResult<Option<Vec<usize>>> {
+    fn parse_axes(obj: Option<&PyObject>, ndim: usize, vm: &VirtualMachine) -> PyResult<Option<Vec<usize>>> {
         let obj = match obj {
             None => return Ok(None),
             Some(o) if vm.is_none(o) => return Ok(None),
             Some(o) => o,
         };
         let req: Vec<isize> = match seq_items(obj) {
-            Some(items) => items
-                .iter()
-                .map(|o| to_isize(o, vm))
-                .collect::<PyResult<_>>()?,
+            Some(items) => items.iter().map(|o| to_isize(o, vm)).collect::<PyResult<_>>()?,
             None => vec![to_isize(obj, vm)?],
         };
-        Ok(Some(
-            core::norm_axes(&req, ndim).map_err(|e| axis_err(e, vm))?,
-        ))
+        Ok(Some(core::norm_axes(&req, ndim).map_err(|e| axis_err(e, vm))?))
     }
 
     /// Out-of-range axes raise `numpy.AxisError` (defined by the shim as a subclass of
@@ -431,86 +400,26 @@ pub mod _numpy_native {
     macro_rules! with_op {
         ($op:expr, $f:ident => $body:expr) => {
             match $op {
-                Op::Add => {
-                    let $f = |x: f64, y: f64| x + y;
-                    $body
-                }
-                Op::Sub => {
-                    let $f = |x: f64, y: f64| x - y;
-                    $body
-                }
-                Op::Mul => {
-                    let $f = |x: f64, y: f64| x * y;
-                    $body
-                }
-                Op::Div => {
-                    let $f = |x: f64, y: f64| x / y;
-                    $body
-                }
-                Op::FloorDiv => {
-                    let $f = core::floordiv;
-                    $body
-                }
-                Op::Mod => {
-                    let $f = core::fmod_py;
-                    $body
-                }
-                Op::Pow => {
-                    let $f = |x: f64, y: f64| x.powf(y);
-                    $body
-                }
-                Op::Max => {
-                    let $f = core::np_max;
-                    $body
-                }
-                Op::Min => {
-                    let $f = core::np_min;
-                    $body
-                }
-                Op::Atan2 => {
-                    let $f = |x: f64, y: f64| x.atan2(y);
-                    $body
-                }
-                Op::Hypot => {
-                    let $f = |x: f64, y: f64| x.hypot(y);
-                    $body
-                }
-                Op::Lt => {
-                    let $f = |x: f64, y: f64| (x < y) as u8 as f64;
-                    $body
-                }
-                Op::Le => {
-                    let $f = |x: f64, y: f64| (x <= y) as u8 as f64;
-                    $body
-                }
-                Op::Gt => {
-                    let $f = |x: f64, y: f64| (x > y) as u8 as f64;
-                    $body
-                }
-                Op::Ge => {
-                    let $f = |x: f64, y: f64| (x >= y) as u8 as f64;
-                    $body
-                }
-                Op::Eq => {
-                    let $f = |x: f64, y: f64| (x == y) as u8 as f64;
-                    $body
-                }
-                Op::Ne => {
-                    let $f = |x: f64, y: f64| (x != y) as u8 as f64;
-                    $body
-                }
-                Op::And => {
-                    let $f = |x: f64, y: f64| ((x as i64) & (y as i64)) as f64;
-                    $body
-                }
-                Op::Or => {
-                    let $f = |x: f64, y: f64| ((x as i64) | (y as i64)) as f64;
-                    $body
-                }
-                Op::Xor => {
-                    let $f = |x: f64, y: f64| ((x as i64) ^ (y as i64)) as f64;
-                    $body
-                }
+                Op::Add => { let $f = |x: f64, y: f64| x + y; $body }
+                Op::Sub => { let $f = |x: f64, y: f64| x - y; $body }
+                Op::Mul => { let $f = |x: f64, y: f64| x * y; $body }
+                Op::Div => { let $f = |x: f64, y: f64| x / y; $body }
+                Op::FloorDiv => { let $f = core::floordiv; $body }
+                Op::Mod => { let $f = core::fmod_py; $body }
+                Op::Pow => { let $f = |x: f64, y: f64| x.powf(y); $body }
+                Op::Max => { let $f = core::np_max; $body }
+                Op::Min => { let $f = core::np_min; $body }
+                Op::Atan2 => { let $f = |x: f64, y: f64| x.atan2(y); $body }
+                Op::Hypot => { let $f = |x: f64, y: f64| x.hypot(y); $body }
+                Op::Lt => { let $f = |x: f64, y: f64| (x < y) as u8 as f64; $body }
+                Op::Le => { let $f = |x: f64, y: f64| (x <= y) as u8 as f64; $body }
+                Op::Gt => { let $f = |x: f64, y: f64| (x > y) as u8 as f64; $body }
+                Op::Ge => { let $f = |x: f64, y: f64| (x >= y) as u8 as f64; $body }
+                Op::Eq => { let $f = |x: f64, y: f64| (x == y) as u8 as f64; $body }
+                Op::Ne => { let $f = |x: f64, y: f64| (x != y) as u8 as f64; $body }
+                Op::And => { let $f = |x: f64, y: f64| ((x as i64) & (y as i64)) as f64; $body }
+                Op::Or => { let $f = |x: f64, y: f64| ((x as i64) | (y as i64)) as f64; $body }
+                Op::Xor => { let $f = |x: f64, y: f64| ((x as i64) ^ (y as i64)) as f64; $body }
             }
         };
     }
@@ -701,16 +610,12 @@ pub mod _numpy_native {
         vm: &VirtualMachine,
     ) -> PyResult<()> {
         if g.shape() == b.shape() {
-            ndarray::Zip::from(&mut *g)
-                .and(&b)
-                .for_each(|x, &y| *x = f(*x, y));
+            ndarray::Zip::from(&mut *g).and(&b).for_each(|x, &y| *x = f(*x, y));
             return Ok(());
         }
         match b.broadcast(g.raw_dim()) {
             Some(bv) => {
-                ndarray::Zip::from(&mut *g)
-                    .and(&bv)
-                    .for_each(|x, &y| *x = f(*x, y));
+                ndarray::Zip::from(&mut *g).and(&bv).for_each(|x, &y| *x = f(*x, y));
                 Ok(())
             }
             None => {
@@ -765,12 +670,7 @@ pub mod _numpy_native {
     // ------------------------------------------------------------------ unary functions
 
     /// Applies `f` elementwise; Python scalars in give a Python float out.
-    fn unary(
-        x: &PyObject,
-        out_dt: Option<DType>,
-        f: impl Fn(f64) -> f64,
-        vm: &VirtualMachine,
-    ) -> PyResult {
+    fn unary(x: &PyObject, out_dt: Option<DType>, f: impl Fn(f64) -> f64, vm: &VirtualMachine) -> PyResult {
         if let Some((v, d)) = scalar_of(x, vm) {
             let dt = out_dt.unwrap_or(DType::Float64);
             let _ = d;
@@ -896,9 +796,8 @@ pub mod _numpy_native {
     /// Less common float ufuncs by name (`np.log2 = partial(_ufunc1, "log2")` in the shim).
     #[pyfunction]
     fn _ufunc1(name: PyStrRef, x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        let f = ufunc_kernel(&name.to_string_lossy()).ok_or_else(|| {
-            vm.new_value_error(format!("unknown ufunc {}", name.to_string_lossy()))
-        })?;
+        let f = ufunc_kernel(&name.to_string_lossy())
+            .ok_or_else(|| vm.new_value_error(format!("unknown ufunc {}", name.to_string_lossy())))?;
         unary(&x, None, f, vm)
     }
     #[pyfunction]
@@ -1043,9 +942,7 @@ pub mod _numpy_native {
             return binop_src(Op::Mul, &sa, &sb, vm);
         }
         let rd = sa.dtype().promote(sb.dtype());
-        let (Src::Arr(_) | Src::Own(..)) = &sa else {
-            unreachable!()
-        };
+        let (Src::Arr(_) | Src::Own(..)) = &sa else { unreachable!() };
         let av = src_owned_view(&sa);
         let bv = src_owned_view(&sb);
         let ga = av.as_ref().map(|r| r.data.read());
@@ -1088,12 +985,7 @@ pub mod _numpy_native {
     }
 
     #[pyfunction(name = "where")]
-    fn where_(
-        cond: PyObjectRef,
-        x: OptionalArg<PyObjectRef>,
-        y: OptionalArg<PyObjectRef>,
-        vm: &VirtualMachine,
-    ) -> PyResult {
+    fn where_(cond: PyObjectRef, x: OptionalArg<PyObjectRef>, y: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
         let (c, _) = to_array(&cond, vm)?;
         let (OptionalArg::Present(x), OptionalArg::Present(y)) = (x, y) else {
             // np.where(cond): tuple of index arrays (nonzero)
@@ -1106,21 +998,14 @@ pub mod _numpy_native {
         let cb = c.broadcast(sh.clone()).unwrap();
         let xb = xa.broadcast(sh.clone()).unwrap();
         let yb = ya.broadcast(sh).unwrap();
-        let out = ndarray::Zip::from(&cb)
-            .and(&xb)
-            .and(&yb)
-            .map_collect(|&c, &x, &y| if c != 0.0 { x } else { y });
+        let out = ndarray::Zip::from(&cb).and(&xb).and(&yb).map_collect(|&c, &x, &y| if c != 0.0 { x } else { y });
         Ok(new_arr(out, dx.promote(dy), vm))
     }
 
     #[pyfunction]
     fn nonzero(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let (x, _) = to_array(&a, vm)?;
-        let x = if x.ndim() == 0 {
-            x.insert_axis(Axis(0))
-        } else {
-            x
-        };
+        let x = if x.ndim() == 0 { x.insert_axis(Axis(0)) } else { x };
         let mut cols: Vec<Vec<f64>> = vec![Vec::new(); x.ndim()];
         for (idx, &v) in x.indexed_iter() {
             if v != 0.0 {
@@ -1133,11 +1018,7 @@ pub mod _numpy_native {
             .into_iter()
             .map(|c| {
                 let n = c.len();
-                new_arr(
-                    ArrayD::from_shape_vec(IxDyn(&[n]), c).unwrap(),
-                    DType::Int64,
-                    vm,
-                )
+                new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), c).unwrap(), DType::Int64, vm)
             })
             .collect();
         Ok(vm.ctx.new_tuple(items).into())
@@ -1200,23 +1081,14 @@ pub mod _numpy_native {
         if let (Some((x, _)), Some((y, _))) = (scalar_of(&a, vm), scalar_of(&b, vm)) {
             return Ok(vm.ctx.new_bool(f(x, y) != 0.0).into());
         }
-        let out = with_arr(&a, vm, |x, _| {
-            with_arr(&b, vm, |y, _| core::zip_with(x, y, &f).py(vm))
-        })?;
+        let out = with_arr(&a, vm, |x, _| with_arr(&b, vm, |y, _| core::zip_with(x, y, &f).py(vm)))?;
         Ok(new_arr(out, DType::Bool, vm))
     }
 
     #[pyfunction]
-    fn allclose(
-        a: PyObjectRef,
-        b: PyObjectRef,
-        args: CloseArgs,
-        vm: &VirtualMachine,
-    ) -> PyResult<bool> {
+    fn allclose(a: PyObjectRef, b: PyObjectRef, args: CloseArgs, vm: &VirtualMachine) -> PyResult<bool> {
         let f = close_kernel(args.rtol, args.atol, args.equal_nan);
-        let out = with_arr(&a, vm, |x, _| {
-            with_arr(&b, vm, |y, _| core::zip_with(x, y, &f).py(vm))
-        })?;
+        let out = with_arr(&a, vm, |x, _| with_arr(&b, vm, |y, _| core::zip_with(x, y, &f).py(vm)))?;
         Ok(out.iter().all(|&v| v != 0.0))
     }
 
@@ -1260,11 +1132,7 @@ pub mod _numpy_native {
             let axes = parse_axes(args.axis.as_option().map(|o| &**o), v.ndim(), vm)?;
             let r = core::reduce(v, axes.as_deref(), args.keepdims, kind).py(vm)?;
             let rd = want.unwrap_or(reduce_dtype(kind, d));
-            let r = if rd != DType::Float64 {
-                r.mapv(|x| rd.cast(x))
-            } else {
-                r
-            };
+            let r = if rd != DType::Float64 { r.mapv(|x| rd.cast(x)) } else { r };
             Ok(arr_or_scalar(r, rd, vm))
         })
     }
@@ -1314,12 +1182,7 @@ pub mod _numpy_native {
         keepdims: bool,
     }
 
-    fn do_argreduce(
-        obj: &PyObject,
-        args: &ArgReduceArgs,
-        is_max: bool,
-        vm: &VirtualMachine,
-    ) -> PyResult {
+    fn do_argreduce(obj: &PyObject, args: &ArgReduceArgs, is_max: bool, vm: &VirtualMachine) -> PyResult {
         with_arr(obj, vm, |v, _| {
             let axis = match args.axis.as_option() {
                 Some(o) if !vm.is_none(o) => Some(one_axis(o, v.ndim(), vm)?),
@@ -1358,34 +1221,24 @@ pub mod _numpy_native {
         cum(&a, axis, true, vm)
     }
 
-    fn cum(
-        a: &PyObject,
-        axis: OptionalArg<PyObjectRef>,
-        prod: bool,
-        vm: &VirtualMachine,
-    ) -> PyResult {
+    fn cum(a: &PyObject, axis: OptionalArg<PyObjectRef>, prod: bool, vm: &VirtualMachine) -> PyResult {
         with_arr(a, vm, |v, d| {
             let rd = if d == DType::Bool { DType::Int64 } else { d };
             let (mut arr, ax) = match axis.as_option() {
-                Some(o) if !vm.is_none(o) => {
-                    (core::to_standard(v.view()), one_axis(o, v.ndim(), vm)?)
-                }
+                Some(o) if !vm.is_none(o) => (core::to_standard(v.view()), one_axis(o, v.ndim(), vm)?),
                 _ => {
                     let flat: Vec<f64> = v.iter().copied().collect();
                     let n = flat.len();
                     (ArrayD::from_shape_vec(IxDyn(&[n]), flat).unwrap(), 0)
                 }
             };
-            arr.accumulate_axis_inplace(
-                Axis(ax),
-                |&prev, cur| {
-                    if prod {
-                        *cur *= prev
-                    } else {
-                        *cur += prev
-                    }
-                },
-            );
+            arr.accumulate_axis_inplace(Axis(ax), |&prev, cur| {
+                if prod {
+                    *cur *= prev
+                } else {
+                    *cur += prev
+                }
+            });
             Ok(new_arr(arr, rd, vm))
         })
     }
@@ -1404,12 +1257,7 @@ pub mod _numpy_native {
         ndmin: usize,
     }
 
-    fn make_array(
-        obj: &PyObject,
-        want: Option<DType>,
-        ndmin: usize,
-        vm: &VirtualMachine,
-    ) -> PyResult<PyObjectRef> {
+    fn make_array(obj: &PyObject, want: Option<DType>, ndmin: usize, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
         let (mut arr, d) = to_array(obj, vm)?;
         let dt = want.unwrap_or(d);
         if dt != d && dt != DType::Float64 {
@@ -1445,20 +1293,10 @@ pub mod _numpy_native {
         make_array(&a, None, 0, vm)
     }
 
-    fn filled(
-        shape: &PyObject,
-        v: f64,
-        dtype: &OptionalArg<PyObjectRef>,
-        default: DType,
-        vm: &VirtualMachine,
-    ) -> PyResult {
+    fn filled(shape: &PyObject, v: f64, dtype: &OptionalArg<PyObjectRef>, default: DType, vm: &VirtualMachine) -> PyResult {
         let shape = parse_shape(shape, vm)?;
         let dt = opt_dtype(dtype, vm)?.unwrap_or(default);
-        Ok(new_arr(
-            ArrayD::from_elem(IxDyn(&shape), dt.cast(v)),
-            dt,
-            vm,
-        ))
+        Ok(new_arr(ArrayD::from_elem(IxDyn(&shape), dt.cast(v)), dt, vm))
     }
 
     #[pyfunction]
@@ -1477,25 +1315,14 @@ pub mod _numpy_native {
         filled(&shape, 0.0, &dtype, DType::Float64, vm)
     }
     #[pyfunction]
-    fn full(
-        shape: PyObjectRef,
-        fill_value: PyObjectRef,
-        kw: DtypeKw,
-        vm: &VirtualMachine,
-    ) -> PyResult {
+    fn full(shape: PyObjectRef, fill_value: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
         let dtype = kw.dtype;
         let (v, d) = scalar_of(&fill_value, vm)
             .ok_or_else(|| vm.new_type_error("full: fill_value must be a number"))?;
         filled(&shape, v, &dtype, d, vm)
     }
 
-    fn like(
-        a: &PyObject,
-        v: f64,
-        dtype: &OptionalArg<PyObjectRef>,
-        vd: Option<DType>,
-        vm: &VirtualMachine,
-    ) -> PyResult {
+    fn like(a: &PyObject, v: f64, dtype: &OptionalArg<PyObjectRef>, vd: Option<DType>, vm: &VirtualMachine) -> PyResult {
         let (shape, d) = match a.downcast_ref::<PyNdArray>() {
             Some(arr) => (arr.shape_vec(), arr.dtype),
             None => {
@@ -1504,11 +1331,7 @@ pub mod _numpy_native {
             }
         };
         let dt = opt_dtype(dtype, vm)?.unwrap_or(vd.map_or(d, |vd| if vd > d { d } else { d }));
-        Ok(new_arr(
-            ArrayD::from_elem(IxDyn(&shape), dt.cast(v)),
-            dt,
-            vm,
-        ))
+        Ok(new_arr(ArrayD::from_elem(IxDyn(&shape), dt.cast(v)), dt, vm))
     }
 
     #[pyfunction]
@@ -1527,12 +1350,7 @@ pub mod _numpy_native {
         like(&a, 0.0, &dtype, None, vm)
     }
     #[pyfunction]
-    fn full_like(
-        a: PyObjectRef,
-        fill_value: PyObjectRef,
-        kw: DtypeKw,
-        vm: &VirtualMachine,
-    ) -> PyResult {
+    fn full_like(a: PyObjectRef, fill_value: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
         let dtype = kw.dtype;
         let (v, d) = scalar_of(&fill_value, vm)
             .ok_or_else(|| vm.new_type_error("full_like: fill_value must be a number"))?;
@@ -1573,10 +1391,7 @@ pub mod _numpy_native {
             _ => 1.0,
         };
         if step == 0.0 {
-            return Err(vm.new_exception_msg(
-                vm.ctx.exceptions.zero_division_error.to_owned(),
-                "division by zero".into(),
-            ));
+            return Err(vm.new_exception_msg(vm.ctx.exceptions.zero_division_error.to_owned(), "division by zero".into()));
         }
         if dt == DType::Bool {
             dt = DType::Int64;
@@ -1584,11 +1399,7 @@ pub mod _numpy_native {
         let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(dt);
         let n = ((stop - start) / step).ceil().max(0.0) as usize;
         let data: Vec<f64> = (0..n).map(|i| dt.cast(start + i as f64 * step)).collect();
-        Ok(new_arr(
-            ArrayD::from_shape_vec(IxDyn(&[n]), data).unwrap(),
-            dt,
-            vm,
-        ))
+        Ok(new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), data).unwrap(), dt, vm))
     }
 
     #[derive(FromArgs)]
@@ -1611,24 +1422,10 @@ pub mod _numpy_native {
     fn linspace(args: LinspaceArgs, vm: &VirtualMachine) -> PyResult {
         let (start, stop) = (args.start.into_float(), args.stop.into_float());
         let n = args.num;
-        let div = if args.endpoint {
-            n.saturating_sub(1)
-        } else {
-            n
-        };
-        let step = if div > 0 {
-            (stop - start) / div as f64
-        } else {
-            f64::NAN
-        };
+        let div = if args.endpoint { n.saturating_sub(1) } else { n };
+        let step = if div > 0 { (stop - start) / div as f64 } else { f64::NAN };
         let mut data: Vec<f64> = (0..n)
-            .map(|i| {
-                if div > 0 {
-                    start + i as f64 * step
-                } else {
-                    start
-                }
-            })
+            .map(|i| if div > 0 { start + i as f64 * step } else { start })
             .collect();
         if args.endpoint && n > 1 {
             data[n - 1] = stop;
@@ -1639,10 +1436,7 @@ pub mod _numpy_native {
         }
         let arr = new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), data).unwrap(), dt, vm);
         if args.retstep {
-            return Ok(vm
-                .ctx
-                .new_tuple(vec![arr, vm.ctx.new_float(step).into()])
-                .into());
+            return Ok(vm.ctx.new_tuple(vec![arr, vm.ctx.new_float(step).into()]).into());
         }
         Ok(arr)
     }
@@ -1721,11 +1515,7 @@ pub mod _numpy_native {
                     core::norm_axes(&ax, nd).map_err(|e| axis_err(e, vm))?
                 }
             };
-            Ok(new_arr(
-                core::to_standard(v.permuted_axes(IxDyn(&perm))),
-                d,
-                vm,
-            ))
+            Ok(new_arr(core::to_standard(v.permuted_axes(IxDyn(&perm))), d, vm))
         })
     }
 
@@ -1774,10 +1564,7 @@ pub mod _numpy_native {
     fn expand_dims(a: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         with_arr(&a, vm, |v, d| {
             let req: Vec<isize> = match seq_items(&axis) {
-                Some(items) => items
-                    .iter()
-                    .map(|o| to_isize(o, vm))
-                    .collect::<PyResult<_>>()?,
+                Some(items) => items.iter().map(|o| to_isize(o, vm)).collect::<PyResult<_>>()?,
                 None => vec![to_isize(&axis, vm)?],
             };
             let out_nd = v.ndim() + req.len();
@@ -1817,9 +1604,7 @@ pub mod _numpy_native {
                 if let Some(a) = seq.downcast_ref::<PyNdArray>() {
                     let g = a.data.read();
                     if g.ndim() == 0 {
-                        return Err(
-                            vm.new_value_error("zero-dimensional arrays cannot be concatenated")
-                        );
+                        return Err(vm.new_value_error("zero-dimensional arrays cannot be concatenated"));
                     }
                     return Ok(g.outer_iter().map(|s| (s.to_owned(), a.dtype)).collect());
                 }
@@ -1850,10 +1635,7 @@ pub mod _numpy_native {
         let flat: Vec<ArrayD<f64>>;
         let views: Vec<ArrayViewD<'_, f64>> = match axis {
             None => {
-                flat = arrs
-                    .iter()
-                    .map(|(a, _)| core::reshape(a.view(), &[a.len()]))
-                    .collect();
+                flat = arrs.iter().map(|(a, _)| core::reshape(a.view(), &[a.len()])).collect();
                 flat.iter().map(|a| a.view()).collect()
             }
             Some(_) => arrs.iter().map(|(a, _)| a.view()).collect(),
@@ -1910,8 +1692,7 @@ pub mod _numpy_native {
     }
 
     fn shape_tuple_obj(s: &[usize], vm: &VirtualMachine) -> PyTupleRef {
-        vm.ctx
-            .new_tuple(s.iter().map(|&d| vm.ctx.new_int(d).into()).collect())
+        vm.ctx.new_tuple(s.iter().map(|&d| vm.ctx.new_int(d).into()).collect())
     }
 
     // ------------------------------------------------------------------ linalg
@@ -1950,10 +1731,7 @@ pub mod _numpy_native {
                     if s.to_string_lossy() == "fro" {
                         None
                     } else {
-                        return Err(vm.new_value_error(format!(
-                            "Invalid norm order '{}' for vectors",
-                            s.to_string_lossy()
-                        )));
+                        return Err(vm.new_value_error(format!("Invalid norm order '{}' for vectors", s.to_string_lossy())));
                     }
                 } else {
                     Some(o.try_float(vm)?.to_f64())
@@ -1965,9 +1743,7 @@ pub mod _numpy_native {
             match axes {
                 None => {
                     if v.ndim() == 2 && ord.is_some() {
-                        return Err(
-                            vm.new_value_error("only the Frobenius norm is supported for matrices")
-                        );
+                        return Err(vm.new_value_error("only the Frobenius norm is supported for matrices"));
                     }
                     let r = vec_norm(&mut v.iter().copied(), ord);
                     if args.keepdims {
@@ -1977,8 +1753,7 @@ pub mod _numpy_native {
                     Ok(vm.ctx.new_float(r).into())
                 }
                 Some(ax) if ax.len() == 1 => {
-                    let mut r =
-                        v.map_axis(Axis(ax[0]), |lane| vec_norm(&mut lane.iter().copied(), ord));
+                    let mut r = v.map_axis(Axis(ax[0]), |lane| vec_norm(&mut lane.iter().copied(), ord));
                     if args.keepdims {
                         r.insert_axis_inplace(Axis(ax[0]));
                     }
@@ -1986,13 +1761,10 @@ pub mod _numpy_native {
                 }
                 Some(ax) => {
                     if ord.is_some() {
-                        return Err(
-                            vm.new_value_error("only the Frobenius norm is supported for matrices")
-                        );
+                        return Err(vm.new_value_error("only the Frobenius norm is supported for matrices"));
                     }
                     let sq = core::map_unary(v, |x| x * x);
-                    let r =
-                        core::reduce(sq.view(), Some(&ax), args.keepdims, Reduce::Sum).py(vm)?;
+                    let r = core::reduce(sq.view(), Some(&ax), args.keepdims, Reduce::Sum).py(vm)?;
                     Ok(arr_or_scalar(r.mapv(f64::sqrt), DType::Float64, vm))
                 }
             }
@@ -2060,12 +1832,7 @@ pub mod _numpy_native {
     }
 
     impl Comparable for PyDType {
-        fn cmp(
-            zelf: &Py<Self>,
-            other: &PyObject,
-            op: PyComparisonOp,
-            vm: &VirtualMachine,
-        ) -> PyResult<PyComparisonValue> {
+        fn cmp(zelf: &Py<Self>, other: &PyObject, op: PyComparisonOp, vm: &VirtualMachine) -> PyResult<PyComparisonValue> {
             op.eq_only(|| {
                 Ok(match parse_dtype(other, vm) {
                     Ok(Some(d)) => PyComparisonValue::Implemented(d == zelf.dt),
@@ -2076,10 +1843,7 @@ pub mod _numpy_native {
     }
 
     impl Hashable for PyDType {
-        fn hash(
-            zelf: &Py<Self>,
-            _vm: &VirtualMachine,
-        ) -> PyResult<rustpython_vm::common::hash::PyHash> {
+        fn hash(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<rustpython_vm::common::hash::PyHash> {
             Ok(zelf.dt as i64 + 7)
         }
     }
@@ -2093,10 +1857,7 @@ pub mod _numpy_native {
     fn index_item(obj: &PyObject, vm: &VirtualMachine) -> PyResult<IndexItem> {
         if let Some(i) = obj.downcast_ref::<PyInt>() {
             if obj.class().is(vm.ctx.types.bool_type) {
-                return Ok(IndexItem::Mask(ArrayD::from_elem(
-                    IxDyn(&[]),
-                    *i.as_bigint() != 0.into(),
-                )));
+                return Ok(IndexItem::Mask(ArrayD::from_elem(IxDyn(&[]), *i.as_bigint() != 0.into())));
             }
             return Ok(IndexItem::Int(i.try_to_primitive::<isize>(vm)?));
         }
@@ -2124,14 +1885,7 @@ pub mod _numpy_native {
             (a.data.read().clone(), a.dtype)
         } else if obj.downcast_ref::<PyList>().is_some() {
             let (a, d) = to_array(obj, vm)?;
-            (
-                a,
-                if a_is_empty_list(obj) {
-                    DType::Int64
-                } else {
-                    d
-                },
-            )
+            (a, if a_is_empty_list(obj) { DType::Int64 } else { d })
         } else if obj.downcast_ref::<PyFloat>().is_some() {
             return Err(vm.new_index_error(
                 "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices",
@@ -2146,16 +1900,12 @@ pub mod _numpy_native {
         match dt {
             DType::Bool => Ok(IndexItem::Mask(arr.mapv(|x| x != 0.0))),
             DType::Int64 => Ok(IndexItem::Array(arr.mapv(|x| x as isize))),
-            DType::Float64 => {
-                Err(vm
-                    .new_index_error("arrays used as indices must be of integer (or boolean) type"))
-            }
+            DType::Float64 => Err(vm.new_index_error("arrays used as indices must be of integer (or boolean) type")),
         }
     }
 
     fn a_is_empty_list(obj: &PyObject) -> bool {
-        obj.downcast_ref::<PyList>()
-            .is_some_and(|l| l.borrow_vec().is_empty())
+        obj.downcast_ref::<PyList>().is_some_and(|l| l.borrow_vec().is_empty())
     }
 
     fn index_items(key: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<IndexItem>> {
@@ -2172,16 +1922,12 @@ pub mod _numpy_native {
                 let i = i.try_to_primitive::<isize>(vm)?;
                 let g = zelf.data.read();
                 if g.ndim() == 0 {
-                    return Err(vm.new_index_error(
-                        "too many indices for array: array is 0-dimensional, but 1 were indexed",
-                    ));
+                    return Err(vm.new_index_error("too many indices for array: array is 0-dimensional, but 1 were indexed"));
                 }
                 let n = g.shape()[0];
                 let ni = n as isize;
                 if i < -ni || i >= ni {
-                    return Err(vm.new_index_error(format!(
-                        "index {i} is out of bounds for axis 0 with size {n}"
-                    )));
+                    return Err(vm.new_index_error(format!("index {i} is out of bounds for axis 0 with size {n}")));
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                 let sub = g.index_axis(Axis(0), iu);
@@ -2197,22 +1943,13 @@ pub mod _numpy_native {
         Ok(arr_or_scalar(out, zelf.dtype, vm))
     }
 
-    fn setitem(
-        zelf: &Py<PyNdArray>,
-        key: &PyObject,
-        value: &PyObject,
-        vm: &VirtualMachine,
-    ) -> PyResult<()> {
+    fn setitem(zelf: &Py<PyNdArray>, key: &PyObject, value: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
         let dt = zelf.dtype;
         let (val, _) = match value.downcast_ref::<PyNdArray>() {
             Some(v) if v.is(zelf) => (v.data.read().clone(), v.dtype),
             _ => to_array(value, vm)?,
         };
-        let val = if dt != DType::Float64 {
-            val.mapv(|x| dt.cast(x))
-        } else {
-            val
-        };
+        let val = if dt != DType::Float64 { val.mapv(|x| dt.cast(x)) } else { val };
         // fast path: a[i] = scalar on 1-D
         if let (Some(i), 0) = (key.downcast_ref::<PyInt>(), val.ndim()) {
             if !key.class().is(vm.ctx.types.bool_type) {
@@ -2222,9 +1959,7 @@ pub mod _numpy_native {
                     let n = g.len();
                     let ni = n as isize;
                     if i < -ni || i >= ni {
-                        return Err(vm.new_index_error(format!(
-                            "index {i} is out of bounds for axis 0 with size {n}"
-                        )));
+                        return Err(vm.new_index_error(format!("index {i} is out of bounds for axis 0 with size {n}")));
                     }
                     let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                     g[[iu]] = *val.iter().next().unwrap();
@@ -2248,9 +1983,7 @@ pub mod _numpy_native {
     fn size1_value(zelf: &PyNdArray, vm: &VirtualMachine, what: &str) -> PyResult<f64> {
         let g = zelf.data.read();
         if g.len() != 1 {
-            return Err(vm.new_type_error(format!(
-                "only length-1 arrays can be converted to Python scalars{what}"
-            )));
+            return Err(vm.new_type_error(format!("only length-1 arrays can be converted to Python scalars{what}")));
         }
         Ok(*g.iter().next().unwrap())
     }
@@ -2274,10 +2007,7 @@ pub mod _numpy_native {
         }
     }
 
-    #[pyclass(
-        with(AsNumber, AsMapping, Comparable, Iterable, Representable, Constructor),
-        flags(BASETYPE)
-    )]
+    #[pyclass(with(AsNumber, AsMapping, Comparable, Iterable, Representable, Constructor), flags(BASETYPE))]
     impl PyNdArray {
         #[pygetset]
         fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
@@ -2349,10 +2079,7 @@ pub mod _numpy_native {
             // pickling: numpy.array(list, dtype)
             let np = vm.import("numpy", 0)?;
             let f = np.get_attr("array", vm)?;
-            let args = vm.ctx.new_tuple(vec![
-                zelf.tolist(vm),
-                vm.ctx.new_str(zelf.dtype.name()).into(),
-            ]);
+            let args = vm.ctx.new_tuple(vec![zelf.tolist(vm), vm.ctx.new_str(zelf.dtype.name()).into()]);
             Ok(vm.ctx.new_tuple(vec![f, args.into()]).into())
         }
         #[pymethod]
@@ -2361,9 +2088,7 @@ pub mod _numpy_native {
             let args = args.into_vec();
             if args.is_empty() {
                 if g.len() != 1 {
-                    return Err(vm.new_value_error(
-                        "can only convert an array of size 1 to a Python scalar",
-                    ));
+                    return Err(vm.new_value_error("can only convert an array of size 1 to a Python scalar"));
                 }
                 return Ok(py_scalar(*g.iter().next().unwrap(), self.dtype, vm));
             }
@@ -2372,18 +2097,13 @@ pub mod _numpy_native {
                 let n = g.len();
                 let ni = n as isize;
                 if i < -ni || i >= ni {
-                    return Err(
-                        vm.new_index_error(format!("index {i} is out of bounds for size {n}"))
-                    );
+                    return Err(vm.new_index_error(format!("index {i} is out of bounds for size {n}")));
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                 let v = *g.iter().nth(iu).unwrap();
                 return Ok(py_scalar(v, self.dtype, vm));
             }
-            let items: Vec<IndexItem> = args
-                .iter()
-                .map(|o| to_isize(o, vm).map(IndexItem::Int))
-                .collect::<PyResult<_>>()?;
+            let items: Vec<IndexItem> = args.iter().map(|o| to_isize(o, vm).map(IndexItem::Int)).collect::<PyResult<_>>()?;
             let out = core::index_get(g.view(), &items).py(vm)?;
             Ok(py_scalar(*out.iter().next().unwrap(), self.dtype, vm))
         }
@@ -2391,17 +2111,12 @@ pub mod _numpy_native {
         fn astype(&self, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
             let dt = parse_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
             let g = self.data.read();
-            let data = if dt == DType::Float64 {
-                g.clone()
-            } else {
-                g.mapv(|x| dt.cast(x))
-            };
+            let data = if dt == DType::Float64 { g.clone() } else { g.mapv(|x| dt.cast(x)) };
             Ok(new_arr(data, dt, vm))
         }
         #[pymethod]
         fn fill(&self, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
-            let (v, _) = scalar_of(&value, vm)
-                .ok_or_else(|| vm.new_type_error("fill: value must be a number"))?;
+            let (v, _) = scalar_of(&value, vm).ok_or_else(|| vm.new_type_error("fill: value must be a number"))?;
             let v = self.dtype.cast(v);
             self.data.write().fill(v);
             Ok(())
@@ -2457,12 +2172,7 @@ pub mod _numpy_native {
             self::dot(zelf.into(), other, vm)
         }
         #[pymethod]
-        fn clip(
-            zelf: PyRef<Self>,
-            lo: PyObjectRef,
-            hi: OptionalArg<PyObjectRef>,
-            vm: &VirtualMachine,
-        ) -> PyResult {
+        fn clip(zelf: PyRef<Self>, lo: PyObjectRef, hi: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
             self::clip(zelf.into(), lo, hi.unwrap_or_none(vm), vm)
         }
         #[pymethod]
@@ -2471,11 +2181,7 @@ pub mod _numpy_native {
             reshape_impl(zelf.as_object(), req, vm)
         }
         #[pymethod]
-        fn transpose(
-            zelf: PyRef<Self>,
-            args: PosArgs<PyObjectRef>,
-            vm: &VirtualMachine,
-        ) -> PyResult {
+        fn transpose(zelf: PyRef<Self>, args: PosArgs<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
             let args = args.into_vec();
             let axes = if args.is_empty() || (args.len() == 1 && vm.is_none(&args[0])) {
                 None
@@ -2506,19 +2212,11 @@ pub mod _numpy_native {
             vm.import("numpy", 0)
         }
         #[pymethod]
-        fn __round__(
-            zelf: PyRef<Self>,
-            ndigits: OptionalArg<i32>,
-            vm: &VirtualMachine,
-        ) -> PyResult {
+        fn __round__(zelf: PyRef<Self>, ndigits: OptionalArg<i32>, vm: &VirtualMachine) -> PyResult {
             let nd = ndigits.unwrap_or(0);
             let p = 10f64.powi(nd);
             let g = zelf.data.read();
-            Ok(new_arr(
-                g.mapv(|x| (x * p).round_ties_even() / p),
-                zelf.dtype,
-                vm,
-            ))
+            Ok(new_arr(g.mapv(|x| (x * p).round_ties_even() / p), zelf.dtype, vm))
         }
     }
 
@@ -2535,9 +2233,7 @@ pub mod _numpy_native {
     impl AsMapping for PyNdArray {
         fn as_mapping() -> &'static PyMappingMethods {
             static AS_MAPPING: PyMappingMethods = PyMappingMethods {
-                length: atomic_func!(
-                    |mapping, vm| PyNdArray::mapping_downcast(mapping).len_checked(vm)
-                ),
+                length: atomic_func!(|mapping, vm| PyNdArray::mapping_downcast(mapping).len_checked(vm)),
                 subscript: atomic_func!(|mapping, needle, vm| {
                     getitem(PyNdArray::mapping_downcast(mapping), needle, vm)
                 }),
@@ -2563,9 +2259,7 @@ pub mod _numpy_native {
                 if g.ndim() == 1 {
                     g.iter().map(|&x| py_scalar(x, zelf.dtype, vm)).collect()
                 } else {
-                    g.outer_iter()
-                        .map(|s| new_arr(core::to_standard(s), zelf.dtype, vm))
-                        .collect()
+                    g.outer_iter().map(|s| new_arr(core::to_standard(s), zelf.dtype, vm)).collect()
                 }
             };
             let list: PyObjectRef = vm.ctx.new_list(items).into();
@@ -2601,23 +2295,14 @@ pub mod _numpy_native {
             Ok(Either::A(binop_src(o, &a, &b, vm)?))
         }
 
-        fn cmp(
-            _zelf: &Py<Self>,
-            _other: &PyObject,
-            _op: PyComparisonOp,
-            _vm: &VirtualMachine,
-        ) -> PyResult<PyComparisonValue> {
+        fn cmp(_zelf: &Py<Self>, _other: &PyObject, _op: PyComparisonOp, _vm: &VirtualMachine) -> PyResult<PyComparisonValue> {
             unreachable!("slot_richcompare is overridden")
         }
     }
 
     fn unary_slot(obj: &PyObject, f: impl Fn(f64) -> f64, vm: &VirtualMachine) -> PyResult {
         let z = obj.downcast_ref::<PyNdArray>().unwrap();
-        let dt = if z.dtype == DType::Bool {
-            DType::Int64
-        } else {
-            z.dtype
-        };
+        let dt = if z.dtype == DType::Bool { DType::Int64 } else { z.dtype };
         let g = z.data.read();
         Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
     }
@@ -2631,9 +2316,7 @@ pub mod _numpy_native {
                 remainder: Some(|a, b, vm| bin_slot(a, b, Op::Mod, vm)),
                 power: Some(|a, b, c, vm| {
                     if !vm.is_none(c) {
-                        return Err(
-                            vm.new_type_error("pow() 3rd argument not supported for arrays")
-                        );
+                        return Err(vm.new_type_error("pow() 3rd argument not supported for arrays"));
                     }
                     bin_slot(a, b, Op::Pow, vm)
                 }),
@@ -2662,13 +2345,7 @@ pub mod _numpy_native {
                             "ufunc 'invert' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
                         ));
                     }
-                    let f = move |x: f64| {
-                        if dt == DType::Bool {
-                            (x == 0.0) as u8 as f64
-                        } else {
-                            !(x as i64) as f64
-                        }
-                    };
+                    let f = move |x: f64| if dt == DType::Bool { (x == 0.0) as u8 as f64 } else { !(x as i64) as f64 };
                     Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
                 }),
                 and: Some(|a, b, vm| bin_slot(a, b, Op::And, vm)),
@@ -2678,9 +2355,7 @@ pub mod _numpy_native {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
                     let v = size1_value(z, vm, "")?;
                     if !v.is_finite() {
-                        return Err(
-                            vm.new_value_error("cannot convert float NaN or infinity to integer")
-                        );
+                        return Err(vm.new_value_error("cannot convert float NaN or infinity to integer"));
                     }
                     Ok(vm.ctx.new_int(v.trunc() as i64).into())
                 }),
@@ -2705,9 +2380,7 @@ pub mod _numpy_native {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
                     let g = z.data.read();
                     if g.ndim() != 0 || z.dtype == DType::Float64 {
-                        return Err(vm.new_type_error(
-                            "only integer scalar arrays can be converted to a scalar index",
-                        ));
+                        return Err(vm.new_type_error("only integer scalar arrays can be converted to a scalar index"));
                     }
                     Ok(vm.ctx.new_int(*g.iter().next().unwrap() as i64).into())
                 }),
