@@ -102,7 +102,7 @@ def transpose(y, x, axes=None):
     if axes is None:
         d[x] = numpy.transpose(d[y])
     else:
-        d[x] = numpy.transpose(d[y], numpy.argsort(axes))
+        d[x] = numpy.transpose(d[y], tangent.inverse_permutation(axes))
 
 
 @tangent_(numpy.transpose)

@@ -283,6 +283,14 @@ def sum_tangent(t):
     return total
 
 
+def inverse_permutation(axes):
+    """The axes that undo `transpose(x, axes)`."""
+    inverse = [0] * len(axes)
+    for i, a in enumerate(axes):
+        inverse[a] = i
+    return tuple(inverse)
+
+
 def log(x):
     if _is_array(x):
         return numpy.log(x)
