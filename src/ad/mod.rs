@@ -68,9 +68,18 @@ pub fn generate(
     func: &str,
     opts: &GradOptions,
 ) -> Result<Generated, Diagnostic> {
+    generate_with_rules(module, func, opts, RuleSet::builtin())
+}
+
+pub fn generate_with_rules(
+    module: &SourceModule,
+    func: &str,
+    opts: &GradOptions,
+    rules: &RuleSet,
+) -> Result<Generated, Diagnostic> {
     match opts.mode {
-        Mode::Reverse => grad(module, func, opts),
-        Mode::Forward => forward(module, func, opts),
+        Mode::Reverse => grad_with_rules(module, func, opts, rules),
+        Mode::Forward => forward_with_rules(module, func, opts, rules),
     }
 }
 

@@ -190,6 +190,17 @@ impl RuleSet {
         v
     }
 
+    /// Registers one template (a user's `@tangent.adjoint` / `@tangent.tangent_`).
+    pub fn insert(&mut self, forward: bool, qualname: &str, template: Template) {
+        let table = if forward {
+            &mut self.tangents
+        } else {
+            &mut self.adjoints
+        };
+        table.insert(qualname.to_owned(), template);
+        self.nondifferentiable.remove(qualname);
+    }
+
     /// Adds every rule of `other`, replacing rules of the same name.
     pub fn extend(&mut self, other: &RuleSet) {
         self.adjoints

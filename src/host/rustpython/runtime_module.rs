@@ -11,6 +11,17 @@ pub(crate) mod _tangent {
         PyObjectRef, PyResult, VirtualMachine,
     };
 
+    /// register_rule(kind, qualname, filename, funcname) -> None or an error message.
+    #[pyfunction]
+    fn register_rule(
+        kind: String,
+        qualname: String,
+        filename: String,
+        funcname: String,
+    ) -> Option<String> {
+        crate::api::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
+    }
+
     /// The tape's push: appends to the stack (a `tangent.Stack`, a list) natively.
     #[pyfunction]
     fn push(stack: PyListRef, value: PyObjectRef) {
