@@ -9,6 +9,12 @@ def add(z, x, y):
     d[y] = tangent.unbroadcast(d[z], y)
 
 
+@tangent_(operator.add)
+@tangent_(numpy.add)
+def add_tangent(z, x, y):
+    d[z] = tangent.broadcast_like(d[x] + d[y], z)
+
+
 @adjoint(operator.sub)
 @adjoint(numpy.subtract)
 def sub(z, x, y):
@@ -16,11 +22,23 @@ def sub(z, x, y):
     d[y] = tangent.unbroadcast(-d[z], y)
 
 
+@tangent_(operator.sub)
+@tangent_(numpy.subtract)
+def sub_tangent(z, x, y):
+    d[z] = tangent.broadcast_like(d[x] - d[y], z)
+
+
 @adjoint(operator.mul)
 @adjoint(numpy.multiply)
 def mul(z, x, y):
     d[x] = tangent.unbroadcast(d[z] * y, x)
     d[y] = tangent.unbroadcast(d[z] * x, y)
+
+
+@tangent_(operator.mul)
+@tangent_(numpy.multiply)
+def mul_tangent(z, x, y):
+    d[z] = d[x] * y + x * d[y]
 
 
 @adjoint(operator.truediv)
@@ -31,12 +49,60 @@ def truediv(z, x, y):
     d[y] = tangent.unbroadcast(-d[z] * z / y, y)
 
 
+@tangent_(operator.truediv)
+@tangent_(numpy.divide)
+@tangent_(numpy.true_divide)
+def truediv_tangent(z, x, y):
+    d[z] = d[x] / y - d[y] * z / y
+
+
 @adjoint(operator.pow)
 @adjoint(builtins.pow)
 @adjoint(numpy.power)
 def pow(z, x, y):
     d[x] = tangent.unbroadcast(d[z] * y * x ** (y - 1), x)
     d[y] = tangent.unbroadcast(d[z] * z * tangent.log(x), y)
+
+
+@tangent_(operator.pow)
+@tangent_(builtins.pow)
+@tangent_(numpy.power)
+def pow_tangent(z, x, y):
+    d[z] = d[x] * y * x ** (y - 1) + d[y] * z * tangent.log(x)
+
+
+@adjoint(operator.matmul)
+def matmul(z, x, y):
+    d[x] = tangent.matmul_grad_left(d[z], x, y)
+    d[y] = tangent.matmul_grad_right(d[z], x, y)
+
+
+@tangent_(operator.matmul)
+@tangent_(numpy.matmul)
+@tangent_(numpy.dot)
+@tangent_(numpy.ndarray.dot)
+def matmul_tangent(z, x, y):
+    d[z] = numpy.matmul(d[x], y) + numpy.matmul(x, d[y])
+
+
+@adjoint(operator.neg)
+def neg(y, x):
+    d[x] = -d[y]
+
+
+@tangent_(operator.neg)
+def neg_tangent(y, x):
+    d[y] = -d[x]
+
+
+@adjoint(operator.pos)
+def pos(y, x):
+    d[x] = d[y]
+
+
+@tangent_(operator.pos)
+def pos_tangent(y, x):
+    d[y] = d[x]
 
 
 @adjoint(builtins.max)
@@ -46,8 +112,20 @@ def max(z, x, y):
     d[y] = tangent.unbroadcast(d[z] * (x < y), y)
 
 
+@tangent_(builtins.max)
+@tangent_(numpy.maximum)
+def max_tangent(z, x, y):
+    d[z] = d[x] * (x >= y) + d[y] * (x < y)
+
+
 @adjoint(builtins.min)
 @adjoint(numpy.minimum)
 def min(z, x, y):
     d[x] = tangent.unbroadcast(d[z] * (x <= y), x)
     d[y] = tangent.unbroadcast(d[z] * (x > y), y)
+
+
+@tangent_(builtins.min)
+@tangent_(numpy.minimum)
+def min_tangent(z, x, y):
+    d[z] = d[x] * (x <= y) + d[y] * (x > y)

@@ -1,6 +1,7 @@
-# Derivative rules for NumPy (embedded array module and, later, real NumPy).
-# Same template conventions as python.py. Methods are keyed `numpy.ndarray.<name>`;
-# the method's receiver is the template parameter `self`.
+# Derivative rules for NumPy (embedded array module and, later, real NumPy). Template
+# conventions as in python.py. Methods are keyed `numpy.ndarray.<name>`; the method's
+# receiver is the template parameter `self`. One-argument elementwise functions come from
+# elementwise.py, arithmetic ufuncs from arithmetic.py.
 
 nondifferentiable(
     numpy.shape, numpy.ndim, numpy.size, numpy.argmax, numpy.argmin, numpy.sign,
@@ -12,100 +13,15 @@ nondifferentiable(
 )
 
 
-@adjoint(numpy.exp)
-def exp(y, x):
-    d[x] = d[y] * y
-
-
-@adjoint(numpy.log)
-def log(y, x):
-    d[x] = d[y] / x
-
-
-@adjoint(numpy.sin)
-def sin(y, x):
-    d[x] = d[y] * numpy.cos(x)
-
-
-@adjoint(numpy.cos)
-def cos(y, x):
-    d[x] = -d[y] * numpy.sin(x)
-
-
-@adjoint(numpy.tan)
-def tan(y, x):
-    d[x] = d[y] * (1.0 + y * y)
-
-
-@adjoint(numpy.tanh)
-def tanh(y, x):
-    d[x] = d[y] * (1.0 - y * y)
-
-
-@adjoint(numpy.sinh)
-def sinh(y, x):
-    d[x] = d[y] * numpy.cosh(x)
-
-
-@adjoint(numpy.cosh)
-def cosh(y, x):
-    d[x] = d[y] * numpy.sinh(x)
-
-
-@adjoint(numpy.arctan)
-def arctan(y, x):
-    d[x] = d[y] / (1.0 + x * x)
-
-
-@adjoint(numpy.sqrt)
-def sqrt(y, x):
-    d[x] = d[y] / (2.0 * y)
-
-
-@adjoint(numpy.square)
-def square(y, x):
-    d[x] = d[y] * 2.0 * x
-
-
-@adjoint(numpy.negative)
-def negative(y, x):
-    d[x] = -d[y]
-
-
-@adjoint(numpy.abs)
-@adjoint(numpy.absolute)
-def abs(y, x):
-    d[x] = d[y] * numpy.sign(x)
-
-
-@adjoint(numpy.log1p)
-def log1p(y, x):
-    d[x] = d[y] / (1.0 + x)
-
-
-@adjoint(numpy.expm1)
-def expm1(y, x):
-    d[x] = d[y] * (y + 1.0)
-
-
-
-
-
-
 @adjoint(numpy.where)
 def where(z, c, x, y):
     d[x] = tangent.unbroadcast(numpy.where(c, d[z], 0.0), x)
     d[y] = tangent.unbroadcast(numpy.where(c, 0.0, d[z]), y)
 
 
-
-
-
-
-
-
-
-
+@tangent_(numpy.where)
+def where_tangent(z, c, x, y):
+    d[z] = numpy.where(c, d[x], d[y])
 
 
 @adjoint(numpy.sum)
@@ -114,24 +30,42 @@ def sum(y, x, axis=None, keepdims=False):
     d[x] = tangent.unreduce(d[y], x, axis, keepdims)
 
 
+@tangent_(numpy.sum)
+@tangent_(numpy.ndarray.sum)
+def sum_tangent(y, x, axis=None, keepdims=False):
+    d[y] = numpy.sum(d[x], axis=axis, keepdims=keepdims)
+
+
 @adjoint(numpy.mean)
 @adjoint(numpy.ndarray.mean)
 def mean(y, x, axis=None, keepdims=False):
     d[x] = tangent.unreduce(d[y], x, axis, keepdims) / tangent.reduced_count(x, axis)
 
 
+@tangent_(numpy.mean)
+@tangent_(numpy.ndarray.mean)
+def mean_tangent(y, x, axis=None, keepdims=False):
+    d[y] = numpy.mean(d[x], axis=axis, keepdims=keepdims)
+
+
 @adjoint(numpy.max)
 @adjoint(numpy.amax)
 @adjoint(numpy.ndarray.max)
+@adjoint(numpy.min)
+@adjoint(numpy.amin)
+@adjoint(numpy.ndarray.min)
 def max(y, x, axis=None, keepdims=False):
     d[x] = tangent.extremum_grad(d[y], y, x, axis, keepdims)
 
 
-@adjoint(numpy.min)
-@adjoint(numpy.amin)
-@adjoint(numpy.ndarray.min)
-def min(y, x, axis=None, keepdims=False):
-    d[x] = tangent.extremum_grad(d[y], y, x, axis, keepdims)
+@tangent_(numpy.max)
+@tangent_(numpy.amax)
+@tangent_(numpy.ndarray.max)
+@tangent_(numpy.min)
+@tangent_(numpy.amin)
+@tangent_(numpy.ndarray.min)
+def max_tangent(y, x, axis=None, keepdims=False):
+    d[y] = tangent.extremum_tangent(d[x], y, x, axis, keepdims)
 
 
 @adjoint(numpy.dot)
@@ -147,9 +81,19 @@ def reshape(y, x, newshape):
     d[x] = numpy.reshape(d[y], numpy.shape(x))
 
 
+@tangent_(numpy.reshape)
+def reshape_tangent(y, x, newshape):
+    d[y] = numpy.reshape(d[x], numpy.shape(y))
+
+
 @adjoint(numpy.ndarray.reshape)
 def reshape_method(y, self, *shape):
     d[self] = numpy.reshape(d[y], numpy.shape(self))
+
+
+@tangent_(numpy.ndarray.reshape)
+def reshape_method_tangent(y, self, *shape):
+    d[y] = numpy.reshape(d[self], numpy.shape(y))
 
 
 @adjoint(numpy.transpose)
@@ -158,7 +102,13 @@ def transpose(y, x, axes=None):
     if axes is None:
         d[x] = numpy.transpose(d[y])
     else:
-        d[x] = numpy.transpose(d[y], numpy.argsort(axes))
+        d[x] = numpy.transpose(d[y], tangent.inverse_permutation(axes))
+
+
+@tangent_(numpy.transpose)
+@tangent_(numpy.ndarray.transpose)
+def transpose_tangent(y, x, axes=None):
+    d[y] = numpy.transpose(d[x], axes)
 
 
 @adjoint(numpy.ndarray.T)
@@ -166,7 +116,18 @@ def T(y, self):
     d[self] = numpy.transpose(d[y])
 
 
+@tangent_(numpy.ndarray.T)
+def T_tangent(y, self):
+    d[y] = numpy.transpose(d[self])
+
+
 @adjoint(numpy.array)
 @adjoint(numpy.asarray)
 def array(y, x):
     d[x] = tangent.array_grad(d[y], x)
+
+
+@tangent_(numpy.array)
+@tangent_(numpy.asarray)
+def array_tangent(y, x):
+    d[y] = numpy.array(d[x])

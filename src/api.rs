@@ -5,12 +5,57 @@ use crate::ad::{self, GradOptions};
 use crate::host::rustpython as host;
 use crate::syntax::SourceModule;
 use ndarray::ArrayD;
+use crate::ad::rules::{RuleSet, Template};
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+/// Rules registered at run time (`@tangent.adjoint` in a script), merged over the
+/// built-in ones. `None` until the first registration.
+static USER_RULES: Mutex<Option<Arc<RuleSet>>> = Mutex::new(None);
+
+/// The rules in force: the built-in set, plus any registered at run time.
+pub fn rules() -> Arc<RuleSet> {
+    let guard = USER_RULES.lock().unwrap_or_else(|e| e.into_inner());
+    match &*guard {
+        Some(r) => r.clone(),
+        None => Arc::new(RuleSet::builtin().clone()),
+    }
+}
+
+/// Registers the function `funcname` of `filename` as the reverse (`forward == false`) or
+/// forward rule for `qualname`.
+pub fn register_rule(forward: bool, qualname: &str, filename: &str, funcname: &str) -> Result<(), String> {
+    let text = read_source(filename, funcname)?;
+    let module = SourceModule::parse(filename, &text).map_err(|d| d.to_string())?;
+    let def = module.lower_template(funcname).map_err(|d| d.to_string())?;
+    if def.params.is_empty() {
+        return Err(format!(
+            "{filename}: the rule `{funcname}` must take the result first, then the arguments, e.g. `def {funcname}(result, x):`"
+        ));
+    }
+    let template = Template {
+        def,
+        origin: format!("{filename}:{funcname}"),
+    };
+    let mut guard = USER_RULES.lock().unwrap_or_else(|e| e.into_inner());
+    let mut set = match &*guard {
+        Some(r) => (**r).clone(),
+        None => RuleSet::builtin().clone(),
+    };
+    set.insert(forward, qualname, template);
+    *guard = Some(Arc::new(set));
+    Ok(())
+}
 
 /// Reads (and caches) a source file, then differentiates one of its functions. The error
 /// is the rendered diagnostic.
 pub fn grad_file(filename: &str, func: &str, opts: &GradOptions) -> Result<ad::Generated, String> {
+    let text = read_source(filename, func)?;
+    grad_text(filename, &text, func, opts)
+}
+
+/// The text of a source file, read once per process.
+fn read_source(filename: &str, func: &str) -> Result<String, String> {
     static FILES: Mutex<Option<HashMap<String, String>>> = Mutex::new(None);
     let text = {
         let mut guard = FILES.lock().unwrap_or_else(|e| e.into_inner());
@@ -28,18 +73,24 @@ pub fn grad_file(filename: &str, func: &str, opts: &GradOptions) -> Result<ad::G
             }
         }
     };
-    grad_text(filename, &text, func, opts)
+    Ok(text)
 }
 
 /// Differentiates `func` defined in `text` (named `filename` in messages).
-pub fn grad_text(filename: &str, text: &str, func: &str, opts: &GradOptions) -> Result<ad::Generated, String> {
+pub fn grad_text(
+    filename: &str,
+    text: &str,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<ad::Generated, String> {
     let module = SourceModule::parse(filename, text).map_err(|d| d.to_string())?;
     if !module.has_function(func) {
         return Err(format!(
             "{filename}: `{func}` is not defined with `def` at the top level of the module\nhint: tangent differentiates module-level functions; move `{func}` to the top level"
         ));
     }
-    ad::grad(&module, func, opts).map_err(|d| d.to_string())
+    let rules = rules();
+    ad::generate_with_rules(&module, func, opts, &rules).map_err(|d| d.to_string())
 }
 
 /// A value passed to or returned from generated code.
@@ -106,6 +157,11 @@ impl GradBuilder {
             func: func.to_owned(),
             opts: GradOptions::default(),
         }
+    }
+    /// Forward mode: the derivative takes one tangent per `wrt` argument.
+    pub fn forward(mut self) -> Self {
+        self.opts.mode = ad::Mode::Forward;
+        self
     }
     pub fn wrt(mut self, wrt: &[usize]) -> Self {
         self.opts.wrt = wrt.to_vec();

@@ -42,11 +42,24 @@ fn grad_errors_inside_a_script() {
     assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
     assert!(so.contains("check_dims: grad: `vector_out` returned an array of shape (2,), not a scalar; pass a seed of that shape as the last argument, or use tangent.vjp"), "{so}");
     assert!(so.contains("seeded: [2.0, 6.0]"), "{so}");
-    assert!(so.contains("arity: ") && so.contains("positional argument"), "{so}");
-    assert!(so.contains("fence: ") && so.contains("grad_errors.py:11:5: a `with` block cannot be differentiated"), "{so}");
+    assert!(
+        so.contains("arity: ") && so.contains("positional argument"),
+        "{so}"
+    );
+    assert!(
+        so.contains("fence: ")
+            && so.contains("grad_errors.py:11:5: a `with` block cannot be differentiated"),
+        "{so}"
+    );
     assert!(so.contains("argv: ['alpha', 'beta']"), "{so}");
-    assert!(so.contains("def dvector_outdx(x, bresult=1.0):"), "verbose=1 prints the source:\n{so}");
-    assert!(so.contains("source attr: def dvector_outdx(x, bresult=1.0):"), "{so}");
+    assert!(
+        so.contains("def dvector_outdx(x, bresult=1.0):"),
+        "verbose=1 prints the source:\n{so}"
+    );
+    assert!(
+        so.contains("source attr: def dvector_outdx(x, bresult=1.0):"),
+        "{so}"
+    );
 }
 
 #[test]
@@ -63,7 +76,12 @@ fn grad_subcommand_diagnostic_exit_3() {
     let out = tangent(&["grad", "tests/scripts/grad_errors.py:uses_with"]);
     assert_eq!(out.status.code(), Some(3));
     let err = text(&out.stderr);
-    assert!(err.starts_with("tests/scripts/grad_errors.py:11:5: a `with` block cannot be differentiated"), "{err}");
+    assert!(
+        err.starts_with(
+            "tests/scripts/grad_errors.py:11:5: a `with` block cannot be differentiated"
+        ),
+        "{err}"
+    );
     assert!(err.contains("hint: "), "{err}");
 }
 
@@ -72,7 +90,10 @@ fn usage_errors_exit_2() {
     assert_eq!(tangent(&[]).status.code(), Some(2));
     assert_eq!(tangent(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(tangent(&["grad", "nofunc"]).status.code(), Some(2));
-    assert_eq!(tangent(&["run", "does/not/exist.py"]).status.code(), Some(2));
+    assert_eq!(
+        tangent(&["run", "does/not/exist.py"]).status.code(),
+        Some(2)
+    );
     let help = tangent(&["--help"]);
     assert!(help.status.success());
     assert!(text(&help.stdout).contains("EXIT CODES"));
@@ -87,4 +108,27 @@ fn system_exit_code_is_passed_through() {
     let out = tangent(&["run", script.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(4));
     assert_eq!(text(&out.stdout), "bye\n");
+}
+
+#[test]
+fn quickstart_example_runs() {
+    let out = tangent(&["run", "examples/quickstart.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    // d/dx (x^2 + x^3) at 2 = 2*2 + 3*4
+    assert!(so.contains("df/dx at 2.0 = 16.0"), "{so}");
+    assert!(so.contains("def dfdx(x, bresult=1.0):"), "{so}");
+    assert!(so.contains("d loss / dw ="), "{so}");
+}
+
+#[test]
+fn user_registered_rules_are_used() {
+    let out = tangent(&["run", "tests/scripts/user_rules.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(so.contains("before: tests/scripts/user_rules.py:7:19: no derivative rule for `numpy.degrees`"), "{so}");
+    assert!(so.contains("template shown: True"), "{so}");
+    // d/dx sum(2 * degrees(x)) = 2 * 180 / pi for each element
+    assert!(so.contains("reverse: [114.591559026, 114.591559026, 114.591559026]"), "{so}");
+    assert!(so.contains("forward: 229.183118052"), "{so}");
 }

@@ -3,11 +3,15 @@
 
 use std::process::Command;
 
-fn run_corpus(optimized: bool) {
+fn run_corpus(optimized: bool, mode: &str) {
     let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
         .arg("run")
         .arg("tests/corpus/check_fd.py")
-        .arg(if optimized { "optimized=1" } else { "optimized=0" })
+        .arg(if optimized {
+            "optimized=1"
+        } else {
+            "optimized=0"
+        })
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run tangent");
@@ -15,7 +19,7 @@ fn run_corpus(optimized: bool) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success(),
-        "corpus failed (optimized={optimized}):\n{stdout}\n{stderr}"
+        "corpus failed (optimized={optimized}, {mode}):\n{stdout}\n{stderr}"
     );
     let checked = stdout.lines().filter(|l| l.starts_with("ok")).count();
     assert!(checked >= 40, "only {checked} cases ran:\n{stdout}");
@@ -24,10 +28,20 @@ fn run_corpus(optimized: bool) {
 
 #[test]
 fn corpus_matches_finite_differences_optimized() {
-    run_corpus(true);
+    run_corpus(true, "reverse");
+}
+
+#[test]
+fn forward_mode_corpus_matches_finite_differences() {
+    run_corpus(true, "forward");
+}
+
+#[test]
+fn forward_mode_corpus_matches_finite_differences_unoptimized() {
+    run_corpus(false, "forward");
 }
 
 #[test]
 fn corpus_matches_finite_differences_unoptimized() {
-    run_corpus(false);
+    run_corpus(false, "reverse");
 }

@@ -14,7 +14,11 @@ fn reject(src: &str, func: &str) -> String {
 /// caret run at the column, and has a hint.
 fn check(err: &str, line: usize, col: usize, message: &str, caret: &str, hint: &str) {
     let first = err.lines().next().unwrap_or("");
-    assert_eq!(first, format!("bad.py:{line}:{col}: {message}"), "full error:\n{err}");
+    assert_eq!(
+        first,
+        format!("bad.py:{line}:{col}: {message}"),
+        "full error:\n{err}"
+    );
     let caret_line = err.lines().nth(3).unwrap_or("");
     let gutter = " ".repeat(line.to_string().len());
     let expected = format!("{gutter} | {}{caret}", " ".repeat(col - 1));
@@ -24,104 +28,238 @@ fn check(err: &str, line: usize, col: usize, message: &str, caret: &str, hint: &
 
 #[test]
 fn with_block() {
-    let e = reject("def f(x):\n    with open('a') as fh:\n        y = x * 2\n    return y\n", "f");
-    check(&e, 2, 5, "a `with` block cannot be differentiated", "^^^^^^^^^^^^^^^^^^^^^", "move the body out of the `with` block");
+    let e = reject(
+        "def f(x):\n    with open('a') as fh:\n        y = x * 2\n    return y\n",
+        "f",
+    );
+    check(
+        &e,
+        2,
+        5,
+        "a `with` block cannot be differentiated",
+        "^^^^^^^^^^^^^^^^^^^^^",
+        "move the body out of the `with` block",
+    );
 }
 
 #[test]
 fn try_statement() {
     let e = reject("def f(x):\n    try:\n        y = x\n    except Exception:\n        y = 0.0\n    return y\n", "f");
-    check(&e, 2, 5, "a `try` statement cannot be differentiated", "^^^^", "check the condition with `if`");
+    check(
+        &e,
+        2,
+        5,
+        "a `try` statement cannot be differentiated",
+        "^^^^",
+        "check the condition with `if`",
+    );
 }
 
 #[test]
 fn lambda() {
     let e = reject("def f(x):\n    g = lambda t: t * t\n    return g(x)\n", "f");
-    check(&e, 2, 9, "a `lambda` cannot be differentiated", "^^^^^^^^^^^^^^^", "define the function with `def` at module level");
+    check(
+        &e,
+        2,
+        9,
+        "a `lambda` cannot be differentiated",
+        "^^^^^^^^^^^^^^^",
+        "define the function with `def` at module level",
+    );
 }
 
 #[test]
 fn list_comprehension() {
-    let e = reject("def f(x):\n    ys = [x * i for i in range(3)]\n    return ys[0]\n", "f");
-    check(&e, 2, 10, "a list comprehension cannot be differentiated", "^^^^^^^^^^^^^^^^^^^^^^^^^", "build the list with a `for` loop");
+    let e = reject(
+        "def f(x):\n    ys = [x * i for i in range(3)]\n    return ys[0]\n",
+        "f",
+    );
+    check(
+        &e,
+        2,
+        10,
+        "a list comprehension cannot be differentiated",
+        "^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "build the list with a `for` loop",
+    );
 }
 
 #[test]
 fn nested_function() {
-    let e = reject("def f(x):\n    def g(t):\n        return t * x\n    return g(x)\n", "f");
-    check(&e, 2, 5, "nested function `g` cannot be differentiated yet", "^^^^^^^^^", "move the inner function to module level");
+    let e = reject(
+        "def f(x):\n    def g(t):\n        return t * x\n    return g(x)\n",
+        "f",
+    );
+    check(
+        &e,
+        2,
+        5,
+        "nested function `g` cannot be differentiated yet",
+        "^^^^^^^^^",
+        "move the inner function to module level",
+    );
 }
 
 #[test]
 fn global_statement() {
     let e = reject("def f(x):\n    global k\n    return x * k\n", "f");
-    check(&e, 2, 5, "a `global` declaration cannot be differentiated", "^^^^^^^^", "pass the value in as an argument");
+    check(
+        &e,
+        2,
+        5,
+        "a `global` declaration cannot be differentiated",
+        "^^^^^^^^",
+        "pass the value in as an argument",
+    );
 }
 
 #[test]
 fn star_args() {
     let e = reject("def f(*xs):\n    return xs[0]\n", "f");
-    check(&e, 1, 7, "a `*args` parameter cannot be differentiated", "^^^", "list each differentiable argument");
+    check(
+        &e,
+        1,
+        7,
+        "a `*args` parameter cannot be differentiated",
+        "^^^",
+        "list each differentiable argument",
+    );
 }
 
 #[test]
 fn kwargs_param() {
     let e = reject("def f(x, **kw):\n    return x\n", "f");
-    check(&e, 1, 10, "a `**kwargs` parameter cannot be differentiated", "^^^^", "list each argument as a named positional parameter");
+    check(
+        &e,
+        1,
+        10,
+        "a `**kwargs` parameter cannot be differentiated",
+        "^^^^",
+        "list each argument as a named positional parameter",
+    );
 }
 
 #[test]
 fn bitwise_operator() {
     let e = reject("def f(x):\n    return x ^ 2\n", "f");
-    check(&e, 2, 12, "the bitwise operator `^` cannot be differentiated", "^^^^^", "bitwise operators have no derivative");
+    check(
+        &e,
+        2,
+        12,
+        "the bitwise operator `^` cannot be differentiated",
+        "^^^^^",
+        "bitwise operators have no derivative",
+    );
 }
 
 #[test]
 fn dict_literal() {
     let e = reject("def f(x):\n    d = {'a': x}\n    return d['a']\n", "f");
-    check(&e, 2, 9, "a dict literal cannot be differentiated", "^^^^^^^^", "use separate variables or a tuple");
+    check(
+        &e,
+        2,
+        9,
+        "a dict literal cannot be differentiated",
+        "^^^^^^^^",
+        "use separate variables or a tuple",
+    );
 }
 
 #[test]
 fn for_else() {
     let e = reject("def f(x):\n    for i in range(3):\n        x = x * 2\n    else:\n        x = x + 1\n    return x\n", "f");
-    check(&e, 5, 9, "the `else` clause of a `for` loop cannot be differentiated", "^^^^^^^^^", "set a flag before `break`");
+    check(
+        &e,
+        5,
+        9,
+        "the `else` clause of a `for` loop cannot be differentiated",
+        "^^^^^^^^^",
+        "set a flag before `break`",
+    );
 }
 
 #[test]
 fn walrus() {
-    let e = reject("def f(x):\n    if (y := x * 2) > 1:\n        return y\n    return x\n", "f");
-    check(&e, 2, 9, "an assignment expression (`:=`) cannot be differentiated", "^^^^^^^^^^", "assign the value in its own statement first");
+    let e = reject(
+        "def f(x):\n    if (y := x * 2) > 1:\n        return y\n    return x\n",
+        "f",
+    );
+    check(
+        &e,
+        2,
+        9,
+        "an assignment expression (`:=`) cannot be differentiated",
+        "^^^^^^^^^^",
+        "assign the value in its own statement first",
+    );
 }
 
 #[test]
 fn fstring() {
     let e = reject("def f(x):\n    print(f'{x}')\n    return x\n", "f");
-    check(&e, 2, 11, "an f-string cannot be differentiated", "^^^^^^", "format values outside the differentiated function");
+    check(
+        &e,
+        2,
+        11,
+        "an f-string cannot be differentiated",
+        "^^^^^^",
+        "format values outside the differentiated function",
+    );
 }
 
 #[test]
 fn generator_function() {
     let e = reject("def f(x):\n    yield x\n", "f");
-    check(&e, 2, 5, "a `yield` (generator function) cannot be differentiated", "^^^^^^^", "return the values as a list or an array");
+    check(
+        &e,
+        2,
+        5,
+        "a `yield` (generator function) cannot be differentiated",
+        "^^^^^^^",
+        "return the values as a list or an array",
+    );
 }
 
 #[test]
 fn attribute_assignment() {
     let e = reject("def f(x):\n    x.value = 2\n    return x\n", "f");
-    check(&e, 2, 5, "assignment to an attribute cannot be differentiated", "^^^^^^^", "assign to a local variable");
+    check(
+        &e,
+        2,
+        5,
+        "assignment to an attribute cannot be differentiated",
+        "^^^^^^^",
+        "assign to a local variable",
+    );
 }
 
 #[test]
 fn chained_assignment() {
     let e = reject("def f(x):\n    a = b = x\n    return a + b\n", "f");
-    check(&e, 2, 5, "a chained assignment (`a = b = ...`) cannot be differentiated", "^^^^^^^^^", "split it into one assignment per target");
+    check(
+        &e,
+        2,
+        5,
+        "a chained assignment (`a = b = ...`) cannot be differentiated",
+        "^^^^^^^^^",
+        "split it into one assignment per target",
+    );
 }
 
 #[test]
 fn unknown_call() {
-    let e = reject("import numpy as np\ndef f(x):\n    return np.fancy_op(x) * 2\n", "f");
-    check(&e, 3, 12, "no derivative rule for `numpy.fancy_op`", "^^^^^^^^^^^^^^", "register one in your script before calling grad");
+    let e = reject(
+        "import numpy as np\ndef f(x):\n    return np.fancy_op(x) * 2\n",
+        "f",
+    );
+    check(
+        &e,
+        3,
+        12,
+        "no derivative rule for `numpy.fancy_op`",
+        "^^^^^^^^^^^^^^",
+        "register one in your script before calling grad",
+    );
     assert!(e.contains("@tangent.adjoint(numpy.fancy_op)"), "{e}");
     assert!(e.contains("d[x] = d[result] * ..."), "{e}");
 }
@@ -134,14 +272,24 @@ fn unresolvable_callable() {
 
 #[test]
 fn mutating_method_call() {
-    let e = reject("def f(x):\n    ys = [0.0]\n    ys.append(x)\n    return ys[1]\n", "f");
+    let e = reject(
+        "def f(x):\n    ys = [0.0]\n    ys.append(x)\n    return ys[1]\n",
+        "f",
+    );
     check(&e, 3, 5, "the call `ys.append(x)` is made for its side effect on a differentiated value, which cannot be differentiated", "^^^^^^^^^^^^", "assign the result to a variable instead of mutating in place");
 }
 
 #[test]
 fn iterating_enumerate() {
     let e = reject("def f(xs):\n    s = 0.0\n    for i, v in enumerate(xs):\n        s = s + v\n    return s\n", "f");
-    check(&e, 3, 17, "iterating over `enumerate(...)` cannot be differentiated", "^^^^^^^^^^^^^", "loop over `range(len(xs))`");
+    check(
+        &e,
+        3,
+        17,
+        "iterating over `enumerate(...)` cannot be differentiated",
+        "^^^^^^^^^^^^^",
+        "loop over `range(len(xs))`",
+    );
 }
 
 #[test]
@@ -154,19 +302,40 @@ fn syntax_error() {
 
 #[test]
 fn wrt_out_of_range() {
-    let opts = GradOptions { wrt: vec![3], ..Default::default() };
-    let e = tangent::api::grad_text("bad.py", "def f(x, y):\n    return x * y\n", "f", &opts).unwrap_err();
-    check(&e, 1, 1, "wrt=3 is out of range: `f` takes 2 argument(s)", "^^^^^^^^^^^^", "pass positions between 0 and 1");
+    let opts = GradOptions {
+        wrt: vec![3],
+        ..Default::default()
+    };
+    let e = tangent::api::grad_text("bad.py", "def f(x, y):\n    return x * y\n", "f", &opts)
+        .unwrap_err();
+    check(
+        &e,
+        1,
+        1,
+        "wrt=3 is out of range: `f` takes 2 argument(s)",
+        "^^^^^^^^^^^^",
+        "pass positions between 0 and 1",
+    );
 }
 
 #[test]
 fn missing_function() {
     let e = reject("def f(x):\n    return x\n", "g");
-    assert!(e.contains("`g` is not defined with `def` at the top level"), "{e}");
+    assert!(
+        e.contains("`g` is not defined with `def` at the top level"),
+        "{e}"
+    );
 }
 
 #[test]
 fn rejected_in_callee_points_at_callee() {
     let e = reject("def helper(x):\n    with x:\n        pass\n    return x\n\ndef f(x):\n    return helper(x) * 2\n", "f");
-    check(&e, 2, 5, "a `with` block cannot be differentiated", "^^^^^^^", "move the body out of the `with` block");
+    check(
+        &e,
+        2,
+        5,
+        "a `with` block cannot be differentiated",
+        "^^^^^^^",
+        "move the body out of the `with` block",
+    );
 }

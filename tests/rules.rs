@@ -24,7 +24,10 @@ fn every_template_instantiates() {
     assert!(names.len() >= 70, "only {} rules", names.len());
     for q in names {
         let t = rules.adjoint(q).unwrap();
-        let required = t.def.params[1..].iter().filter(|p| p.default.is_none()).count();
+        let required = t.def.params[1..]
+            .iter()
+            .filter(|p| p.default.is_none())
+            .count();
         let args: Vec<Expr> = (0..required).map(|i| Expr::name(format!("a{i}"))).collect();
         let adj = instantiate(t, q, "out", &args, &[], &mut AllActive(0))
             .unwrap_or_else(|e| panic!("{q}: {e}"));
@@ -40,7 +43,10 @@ fn rule_names_are_canonical() {
     for q in rules.adjoint_names() {
         assert!(prefixes.iter().any(|p| q.starts_with(p)), "{q}");
         assert!(seen.insert(q), "{q} twice");
-        assert!(!rules.is_nondifferentiable(q), "{q} is both differentiable and not");
+        assert!(
+            !rules.is_nondifferentiable(q),
+            "{q} is both differentiable and not"
+        );
     }
 }
 

@@ -20,7 +20,11 @@ def loss(w, x):
 #[test]
 fn scalar_gradient_matches_analytic() {
     let df = Tangent::grad(SRC, "f").unwrap();
-    assert!(df.source().starts_with("def dfdx(x, bresult=1.0):"), "{}", df.source());
+    assert!(
+        df.source().starts_with("def dfdx(x, bresult=1.0):"),
+        "{}",
+        df.source()
+    );
     for x in [-1.5, 0.0, 0.7, 2.0] {
         let got = df.call(&[Value::Float(x)]).unwrap().as_f64().unwrap();
         let want = 3.0 * x * x + 2.0 * f64::cos(x);
@@ -30,10 +34,21 @@ fn scalar_gradient_matches_analytic() {
 
 #[test]
 fn several_wrt_and_preserve_result() {
-    let dg = Tangent::builder(SRC, "g").wrt(&[0, 1]).preserve_result(true).build().unwrap();
+    let dg = Tangent::builder(SRC, "g")
+        .wrt(&[0, 1])
+        .preserve_result(true)
+        .build()
+        .unwrap();
     let out = dg.call(&[Value::Float(3.0), Value::Float(2.0)]).unwrap();
     // (y^2, 2xy, x*y^2)
-    assert_eq!(out, Value::Tuple(vec![Value::Float(4.0), Value::Float(12.0), Value::Float(12.0)]));
+    assert_eq!(
+        out,
+        Value::Tuple(vec![
+            Value::Float(4.0),
+            Value::Float(12.0),
+            Value::Float(12.0)
+        ])
+    );
 }
 
 fn loss(w: &ArrayD<f64>, x: &ArrayD<f64>) -> f64 {
@@ -47,7 +62,9 @@ fn array_gradient_matches_finite_differences() {
     let dloss = Tangent::grad(SRC, "loss").unwrap();
     let w: ArrayD<f64> = array![[0.5, -0.1, 0.3], [0.2, 0.3, -0.7]].into_dyn();
     let x: ArrayD<f64> = array![[0.1, 0.2], [0.3, -0.4], [1.0, 0.5]].into_dyn();
-    let got = dloss.call(&[Value::Array(w.clone()), Value::Array(x.clone())]).unwrap();
+    let got = dloss
+        .call(&[Value::Array(w.clone()), Value::Array(x.clone())])
+        .unwrap();
     let got = got.as_array().expect("array gradient").clone();
     assert_eq!(got.shape(), w.shape());
     let eps = 1e-6;
@@ -64,13 +81,20 @@ fn array_gradient_matches_finite_differences() {
 #[test]
 fn python_errors_come_back_as_text() {
     let df = Tangent::grad(SRC, "f").unwrap();
-    let err = df.call(&[Value::Float(1.0), Value::Float(1.0), Value::Float(1.0)]).unwrap_err();
+    let err = df
+        .call(&[Value::Float(1.0), Value::Float(1.0), Value::Float(1.0)])
+        .unwrap_err();
     assert!(err.contains("TypeError"), "{err}");
 }
 
 #[test]
 fn source_generation_needs_no_interpreter() {
     // Errors are diagnostics, not panics.
-    let err = Tangent::grad("def f(x):\n    with x:\n        pass\n", "f").err().unwrap();
-    assert!(err.starts_with("<source>:2:5: a `with` block cannot be differentiated"), "{err}");
+    let err = Tangent::grad("def f(x):\n    with x:\n        pass\n", "f")
+        .err()
+        .unwrap();
+    assert!(
+        err.starts_with("<source>:2:5: a `with` block cannot be differentiated"),
+        "{err}"
+    );
 }

@@ -27,12 +27,27 @@ fn generated_source_snapshots() {
                 optimized,
                 ..Default::default()
             };
-            let g = tangent::ad::grad(&module, name, &opts)
-                .unwrap_or_else(|d| panic!("{name}: {d}"));
+            let g =
+                tangent::ad::grad(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
             let suffix = if optimized { "" } else { "_unoptimized" };
             insta::assert_snapshot!(format!("{name}{suffix}"), g.source);
             n += 1;
         }
     }
     assert!(n >= 80, "only {n} snapshots");
+}
+
+#[test]
+fn forward_mode_source_snapshots() {
+    let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
+    for name in &module.function_names {
+        let opts = GradOptions {
+            mode: tangent::ad::Mode::Forward,
+            wrt: wrt_of(name),
+            ..Default::default()
+        };
+        let g =
+            tangent::ad::generate(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
+        insta::assert_snapshot!(format!("forward_{name}"), g.source);
+    }
 }

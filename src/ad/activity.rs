@@ -59,7 +59,10 @@ impl Activity<'_> {
                     ExprKind::Attr(v, _) => Some(&**v),
                     _ => None,
                 };
-                let operands = args.iter().chain(kwargs.iter().map(|(_, v)| v)).chain(receiver);
+                let operands = args
+                    .iter()
+                    .chain(kwargs.iter().map(|(_, v)| v))
+                    .chain(receiver);
                 if !any(operands, active) {
                     return false;
                 }
@@ -69,7 +72,9 @@ impl Activity<'_> {
                 }
             }
             ExprKind::Attr(v, a) => {
-                !self.rules.is_nondifferentiable(&format!("numpy.ndarray.{a}"))
+                !self
+                    .rules
+                    .is_nondifferentiable(&format!("numpy.ndarray.{a}"))
                     && any([&**v], active)
             }
             ExprKind::Subscript(v, _) => any([&**v], active),

@@ -13,7 +13,10 @@ pub enum Adj {
     /// An ordinary statement (a pop, a temporary).
     Stmt(Stmt),
     /// `d[var] += value`.
-    Accum { var: String, value: Expr },
+    Accum {
+        var: String,
+        value: Expr,
+    },
     /// `d[var][index] += value` (gradient of a subscript read).
     AccumAt {
         var: String,
@@ -21,14 +24,23 @@ pub enum Adj {
         value: Expr,
     },
     /// The gradient of `var` at `index` has been consumed: zero it there (subscript write).
-    ZeroAt { var: String, index: Expr },
+    ZeroAt {
+        var: String,
+        index: Expr,
+    },
     /// A block that reads the gradient of `out`; skipped when none can reach it.
-    Rule { out: String, body: Vec<Adj> },
+    Rule {
+        out: String,
+        body: Vec<Adj>,
+    },
     /// `var` is being restored to an older value: its gradient starts again from nothing.
     Kill(String),
     If(Expr, Vec<Adj>, Vec<Adj>),
     /// `for _ in range(count): body`.
-    Loop { count: Expr, body: Vec<Adj> },
+    Loop {
+        count: Expr,
+        body: Vec<Adj>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,9 +73,7 @@ fn join_states(a: &State, b: &State) -> State {
 }
 
 fn same(a: &State, b: &State) -> bool {
-    a.keys()
-        .chain(b.keys())
-        .all(|k| get(a, k) == get(b, k))
+    a.keys().chain(b.keys()).all(|k| get(a, k) == get(b, k))
 }
 
 /// Turns adjoint statements into Python statements.
@@ -117,10 +127,7 @@ impl<'a> Lowering<'a> {
         initial: &[String],
         results: &[String],
     ) -> (Vec<Stmt>, Vec<String>, Vec<(String, &'static str)>) {
-        let start: State = initial
-            .iter()
-            .map(|v| (v.clone(), Def::Defined))
-            .collect();
+        let start: State = initial.iter().map(|v| (v.clone(), Def::Defined)).collect();
         // Dry run: find the variables that are sometimes defined, sometimes not.
         let mut s = start.clone();
         self.block(adjs, &mut s);
@@ -196,7 +203,12 @@ impl<'a> Lowering<'a> {
                 };
                 let rhs = Expr::call_path(
                     "tangent.add_grad_at",
-                    vec![current, Expr::name(var), self.finish(index), self.finish(value)],
+                    vec![
+                        current,
+                        Expr::name(var),
+                        self.finish(index),
+                        self.finish(value),
+                    ],
                 );
                 out.push(Stmt::assign(&g, rhs));
                 s.insert(var.clone(), Def::Defined);
@@ -235,10 +247,7 @@ impl<'a> Lowering<'a> {
             }
             Adj::Kill(v) => {
                 if self.emit && self.tracked.contains(v) {
-                    out.push(Stmt::assign(
-                        &self.gname(v),
-                        Expr::synth(ExprKind::NoneLit),
-                    ));
+                    out.push(Stmt::assign(&self.gname(v), Expr::synth(ExprKind::NoneLit)));
                 }
                 s.insert(v.clone(), Def::Undef);
             }

@@ -80,7 +80,10 @@ impl Desugar<'_> {
                     Some(n) => n.to_owned(),
                     None => {
                         let n = self.names.fresh("_seq");
-                        out.push(Stmt::new(StmtKind::Assign(Expr::name(&n), iter.clone()), iter.span));
+                        out.push(Stmt::new(
+                            StmtKind::Assign(Expr::name(&n), iter.clone()),
+                            iter.span,
+                        ));
                         n
                     }
                 };
@@ -94,7 +97,10 @@ impl Desugar<'_> {
                 let mut new_body = Vec::new();
                 self.assign(target, item, span, &mut new_body)?;
                 new_body.extend(body);
-                out.push(Stmt::new(StmtKind::For(Expr::name(&idx), range, new_body), span));
+                out.push(Stmt::new(
+                    StmtKind::For(Expr::name(&idx), range, new_body),
+                    span,
+                ));
             }
             other => out.push(Stmt::new(other, span)),
         }
@@ -139,7 +145,9 @@ impl Desugar<'_> {
                         // A swap: evaluate every value before assigning any target.
                         let mut temps = Vec::new();
                         for v in values.iter().cloned() {
-                            let n = self.names.fresh(&format!("_{}", hint_for(&v).trim_start_matches('_')));
+                            let n = self
+                                .names
+                                .fresh(&format!("_{}", hint_for(&v).trim_start_matches('_')));
                             out.push(Stmt::new(StmtKind::Assign(Expr::name(&n), v), span));
                             temps.push(n);
                         }
@@ -194,7 +202,9 @@ fn contains(stmts: &[Stmt], pred: &dyn Fn(&StmtKind) -> bool, into_loops: bool) 
     stmts.iter().any(|s| {
         pred(&s.kind)
             || match &s.kind {
-                StmtKind::If(_, a, b) => contains(a, pred, into_loops) || contains(b, pred, into_loops),
+                StmtKind::If(_, a, b) => {
+                    contains(a, pred, into_loops) || contains(b, pred, into_loops)
+                }
                 StmtKind::For(_, _, b) | StmtKind::While(_, b) if into_loops => {
                     contains(b, pred, into_loops)
                 }
@@ -222,7 +232,11 @@ impl<'a> Control<'a> {
         let final_return = matches!(body.last(), Some(Stmt { kind: StmtKind::Return(Some(e)), .. }) if e.as_name().is_some());
         if n_returns == 1 && final_return {
             let mut body = body;
-            let Some(Stmt { kind: StmtKind::Return(Some(e)), .. }) = body.last().cloned() else {
+            let Some(Stmt {
+                kind: StmtKind::Return(Some(e)),
+                ..
+            }) = body.last().cloned()
+            else {
                 unreachable!()
             };
             let name = e.as_name().unwrap_or_default().to_owned();
@@ -240,7 +254,11 @@ impl<'a> Control<'a> {
         }
         let result = names.fresh("result");
         let simple_end = n_returns == 1 && matches!(body.last(), Some(s) if is_return(&s.kind));
-        let returned = if simple_end { None } else { Some(names.fresh("_returned")) };
+        let returned = if simple_end {
+            None
+        } else {
+            Some(names.fresh("_returned"))
+        };
         let mut ctl = Control {
             names,
             loops: vec![],
@@ -311,20 +329,29 @@ impl<'a> Control<'a> {
             StmtKind::Break => {
                 let flag = self.loops.last().and_then(|l| l.brk.clone());
                 vec![Stmt::new(
-                    StmtKind::Assign(Expr::name(flag.unwrap_or_default()), Expr::synth(ExprKind::Bool(true))),
+                    StmtKind::Assign(
+                        Expr::name(flag.unwrap_or_default()),
+                        Expr::synth(ExprKind::Bool(true)),
+                    ),
                     span,
                 )]
             }
             StmtKind::Continue => {
                 let flag = self.loops.last().and_then(|l| l.cont.clone());
                 vec![Stmt::new(
-                    StmtKind::Assign(Expr::name(flag.unwrap_or_default()), Expr::synth(ExprKind::Bool(true))),
+                    StmtKind::Assign(
+                        Expr::name(flag.unwrap_or_default()),
+                        Expr::synth(ExprKind::Bool(true)),
+                    ),
                     span,
                 )]
             }
             StmtKind::Return(value) => {
                 let value = value.unwrap_or(Expr::synth(ExprKind::NoneLit));
-                let mut out = vec![Stmt::new(StmtKind::Assign(Expr::name(&self.result), value), span)];
+                let mut out = vec![Stmt::new(
+                    StmtKind::Assign(Expr::name(&self.result), value),
+                    span,
+                )];
                 if let Some(r) = &self.returned {
                     out.push(Stmt::assign(r, Expr::synth(ExprKind::Bool(true))));
                 }
@@ -375,7 +402,11 @@ impl<'a> Control<'a> {
             } else {
                 Expr::synth(ExprKind::BoolOp(BoolOp::Or, exit))
             };
-            new_body.push(Stmt::synth(StmtKind::If(test, vec![Stmt::synth(StmtKind::Break)], vec![])));
+            new_body.push(Stmt::synth(StmtKind::If(
+                test,
+                vec![Stmt::synth(StmtKind::Break)],
+                vec![],
+            )));
         }
         let mut out = Vec::new();
         if let Some(b) = &brk {
@@ -423,9 +454,15 @@ impl Anf<'_> {
                 ExprKind::Name(t) => {
                     let t = t.clone();
                     if let ExprKind::IfExp { test, body, orelse } = value.kind {
-                        let a = self.block(vec![Stmt::new(StmtKind::Assign(target.clone(), *body), span)])?;
-                        let b = self.block(vec![Stmt::new(StmtKind::Assign(target, *orelse), span)])?;
-                        return self.stmt(Stmt::new(StmtKind::If(*test, a, b), span), out).map(|_| ());
+                        let a = self.block(vec![Stmt::new(
+                            StmtKind::Assign(target.clone(), *body),
+                            span,
+                        )])?;
+                        let b =
+                            self.block(vec![Stmt::new(StmtKind::Assign(target, *orelse), span)])?;
+                        return self
+                            .stmt(Stmt::new(StmtKind::If(*test, a, b), span), out)
+                            .map(|_| ());
                     }
                     let rhs = self.op(value, out)?;
                     if rhs.reads(&t) && !rhs.is_atom() {
@@ -446,7 +483,10 @@ impl Anf<'_> {
                     }
                     let v = self.atom(value, out)?;
                     let index = self.index(*index.clone(), out)?;
-                    let target = Expr::new(ExprKind::Subscript(base.clone(), Box::new(index)), target.span);
+                    let target = Expr::new(
+                        ExprKind::Subscript(base.clone(), Box::new(index)),
+                        target.span,
+                    );
                     out.push(Stmt::new(StmtKind::Assign(target, v), span));
                 }
                 _ => out.push(Stmt::new(StmtKind::Assign(target, value), span)),

@@ -4,6 +4,7 @@
 pub mod activity;
 pub mod adjoint;
 pub mod desugar;
+pub mod forward;
 pub mod names;
 pub mod reverse;
 pub mod rules;
@@ -18,9 +19,19 @@ use reverse::{Callees, Reverse};
 use rules::RuleSet;
 use std::collections::{HashMap, HashSet};
 
-/// Options of `tangent.grad`, with Tangent's defaults.
+/// Reverse mode (gradients, vector-Jacobian products) or forward mode (tangents,
+/// Jacobian-vector products).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Mode {
+    #[default]
+    Reverse,
+    Forward,
+}
+
+/// Options of `tangent.grad` / `tangent.autodiff`, with Tangent's defaults.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GradOptions {
+    pub mode: Mode,
     /// Positions of the arguments to differentiate with respect to.
     pub wrt: Vec<usize>,
     pub optimized: bool,
@@ -31,6 +42,7 @@ pub struct GradOptions {
 impl Default for GradOptions {
     fn default() -> Self {
         GradOptions {
+            mode: Mode::Reverse,
             wrt: vec![0],
             optimized: true,
             preserve_result: false,
@@ -50,8 +62,33 @@ pub struct Generated {
     pub params: Vec<String>,
 }
 
+/// Differentiates `func` of `module` in the mode the options ask for.
+pub fn generate(
+    module: &SourceModule,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<Generated, Diagnostic> {
+    generate_with_rules(module, func, opts, RuleSet::builtin())
+}
+
+pub fn generate_with_rules(
+    module: &SourceModule,
+    func: &str,
+    opts: &GradOptions,
+    rules: &RuleSet,
+) -> Result<Generated, Diagnostic> {
+    match opts.mode {
+        Mode::Reverse => grad_with_rules(module, func, opts, rules),
+        Mode::Forward => forward_with_rules(module, func, opts, rules),
+    }
+}
+
 /// Differentiates `func` of `module` in reverse mode.
-pub fn grad(module: &SourceModule, func: &str, opts: &GradOptions) -> Result<Generated, Diagnostic> {
+pub fn grad(
+    module: &SourceModule,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<Generated, Diagnostic> {
     grad_with_rules(module, func, opts, RuleSet::builtin())
 }
 
@@ -103,12 +140,108 @@ pub fn grad_with_rules(
     })
 }
 
+/// A function normalised for differentiation.
+pub(crate) struct Prepared<'m> {
+    pub def: FuncDef,
+    pub params: Vec<String>,
+    pub wrt_names: Vec<String>,
+    pub names: NameGen,
+    pub resolver: Resolver<'m>,
+    /// ANF body.
+    pub body: Vec<Stmt>,
+    /// The returned variable (reverse mode: the single final return).
+    pub result: String,
+}
+
+/// Lowers `func`, checks `wrt`, and normalises the body: desugaring, control-flow
+/// lowering (reverse mode only) and ANF.
+pub(crate) fn prepare<'m>(
+    module: &'m SourceModule,
+    user_functions: &HashSet<String>,
+    func: &str,
+    wrt: &[usize],
+    lower_control: bool,
+) -> Result<Prepared<'m>, Diagnostic> {
+    let locate = |d: Diagnostic| d.locate(&module.file, &module.text);
+    let def = module.lower_function(func)?;
+    let params: Vec<String> = def.params.iter().map(|p| p.name.clone()).collect();
+    for &w in wrt {
+        if w >= params.len() {
+            return Err(locate(Diagnostic::new(
+                def.span,
+                format!(
+                    "wrt={w} is out of range: `{func}` takes {} argument(s)",
+                    params.len()
+                ),
+                format!(
+                    "pass positions between 0 and {}",
+                    params.len().saturating_sub(1)
+                ),
+            )));
+        }
+    }
+    let wrt_names: Vec<String> = wrt.iter().map(|&w| params[w].clone()).collect();
+    let mut names = NameGen::for_function(&def);
+    let mut locals: HashSet<String> = params.iter().cloned().collect();
+    walk_stmts(&def.body, &mut |s| {
+        if let StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) =
+            &s.kind
+        {
+            let mut v = Vec::new();
+            t.names(&mut v);
+            locals.extend(v);
+        }
+    });
+    let resolver = Resolver {
+        imports: &module.imports,
+        user_functions: user_functions.clone(),
+        locals,
+    };
+    let body = desugar::Desugar {
+        names: &mut names,
+        resolver: &resolver,
+    }
+    .simplify(def.body.clone())
+    .map_err(locate)?;
+    let (body, result) = if lower_control {
+        desugar::Control::lower_function(&mut names, body)
+    } else {
+        (body, String::new())
+    };
+    let body = desugar::Anf {
+        names: &mut names,
+        resolver: &resolver,
+    }
+    .block(body)
+    .map_err(locate)?;
+    // The ANF may have renamed the returned value.
+    let result = match body.last() {
+        Some(Stmt {
+            kind: StmtKind::Return(Some(e)),
+            ..
+        }) => e.as_name().unwrap_or(&result).to_owned(),
+        _ => result,
+    };
+    Ok(Prepared {
+        def,
+        params,
+        wrt_names,
+        names,
+        resolver,
+        body,
+        result,
+    })
+}
+
+/// A generated gradient: (its name, its seed parameter, the primal's parameters).
+type GradFn = (String, String, Vec<String>);
+
 struct Generator<'m> {
     module: &'m SourceModule,
     rules: &'m RuleSet,
     user_functions: HashSet<String>,
     /// (function, wrt) -> (generated name, seed parameter, primal parameters).
-    done: HashMap<(String, Vec<usize>), (String, String, Vec<String>)>,
+    done: HashMap<(String, Vec<usize>), GradFn>,
     out: Vec<FuncDef>,
     opts: GradOptions,
     taken: HashSet<String>,
@@ -153,7 +286,7 @@ impl Generator<'_> {
         wrt: &[usize],
         top: bool,
         _call_span: Span,
-    ) -> Result<(String, String, Vec<String>), Diagnostic> {
+    ) -> Result<GradFn, Diagnostic> {
         let key = (func.to_owned(), wrt.to_vec());
         if !top {
             if let Some(done) = self.done.get(&key) {
@@ -162,60 +295,15 @@ impl Generator<'_> {
         }
         let module = self.module;
         let locate = |d: Diagnostic| d.locate(&module.file, &module.text);
-        let def = module.lower_function(func)?;
-        let params: Vec<String> = def.params.iter().map(|p| p.name.clone()).collect();
-        for &w in wrt {
-            if w >= params.len() {
-                return Err(Diagnostic::new(
-                    def.span,
-                    format!(
-                        "wrt={w} is out of range: `{func}` takes {} argument(s)",
-                        params.len()
-                    ),
-                    format!("pass positions between 0 and {}", params.len().saturating_sub(1)),
-                )
-                .locate(&module.file, &module.text));
-            }
-        }
-        let wrt_names: Vec<String> = wrt.iter().map(|&w| params[w].clone()).collect();
-
-        let mut names = NameGen::for_function(&def);
-        let mut locals: HashSet<String> = params.iter().cloned().collect();
-        walk_stmts(&def.body, &mut |s| {
-            if let StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) = &s.kind {
-                let mut v = Vec::new();
-                t.names(&mut v);
-                locals.extend(v);
-            }
-        });
-        let user_functions = self.user_functions.clone();
-        let resolver = Resolver {
-            imports: &module.imports,
-            user_functions: &user_functions,
-            locals,
-        };
-        // Normalise.
-        let body = desugar::Desugar {
-            names: &mut names,
-            resolver: &resolver,
-        }
-        .simplify(def.body.clone())
-        .map_err(locate)?;
-        let (body, result) = desugar::Control::lower_function(&mut names, body);
-        let body = desugar::Anf {
-            names: &mut names,
-            resolver: &resolver,
-        }
-        .block(body)
-        .map_err(locate)?;
-        // The ANF may have renamed the returned value.
-        let result = match body.last() {
-            Some(Stmt {
-                kind: StmtKind::Return(Some(e)),
-                ..
-            }) => e.as_name().unwrap_or(&result).to_owned(),
-            _ => result,
-        };
+        let Prepared {
+            def,
+            params,
+            wrt_names,
+            mut names,
+            resolver,
+            body,
+            result,
+        } = prepare(module, &self.user_functions, func, wrt, true)?;
 
         let rules = self.rules;
         let active = activity::Activity {
@@ -236,8 +324,10 @@ impl Generator<'_> {
         }
         let seed = grad_names[&result].clone();
         let gen_name = self.gen_name(func, &wrt_names);
-        self.done
-            .insert(key.clone(), (gen_name.clone(), seed.clone(), params.clone()));
+        self.done.insert(
+            key.clone(),
+            (gen_name.clone(), seed.clone(), params.clone()),
+        );
 
         let overwritten = reverse::overwritten(&body, &params);
         let (fwd, bwd) = {
@@ -253,8 +343,7 @@ impl Generator<'_> {
             rev.block(&body, 0).map_err(locate)?
         };
         let initial = vec![result.clone()];
-        let (bwd, _tracked, finals) =
-            Lowering::new(&grad_names).lower(&bwd, &initial, &wrt_names);
+        let (bwd, _tracked, finals) = Lowering::new(&grad_names).lower(&bwd, &initial, &wrt_names);
 
         let (fwd, mut bwd) = if self.opts.optimized {
             let live_out: Vec<String> = wrt_names.iter().map(|v| grad_names[v].clone()).collect();
@@ -336,5 +425,162 @@ impl Generator<'_> {
             span: def.span,
         });
         Ok((gen_name, seed, params))
+    }
+}
+
+/// Differentiates `func` of `module` in forward mode. The generated function takes the
+/// primal's arguments plus one tangent per `wrt` argument and returns the output's
+/// tangent (and the output, with `preserve_result`).
+pub fn forward(
+    module: &SourceModule,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<Generated, Diagnostic> {
+    forward_with_rules(module, func, opts, RuleSet::builtin())
+}
+
+pub fn forward_with_rules(
+    module: &SourceModule,
+    func: &str,
+    opts: &GradOptions,
+    rules: &RuleSet,
+) -> Result<Generated, Diagnostic> {
+    let mut g = FwdGenerator {
+        module,
+        rules,
+        user_functions: module.function_names.iter().cloned().collect(),
+        done: HashMap::new(),
+        out: Vec::new(),
+        opts: opts.clone(),
+        taken: HashSet::new(),
+    };
+    let (entry, _) = g.function(func, &opts.wrt, true)?;
+    let mut fs = g.out;
+    if let Some(pos) = fs.iter().position(|f| f.name == entry) {
+        let e = fs.remove(pos);
+        fs.insert(0, e);
+    }
+    let params = fs[0].params.iter().map(|p| p.name.clone()).collect();
+    let source = fs
+        .iter()
+        .map(printer::function)
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    Ok(Generated {
+        source,
+        entry,
+        params,
+    })
+}
+
+struct FwdGenerator<'m> {
+    module: &'m SourceModule,
+    rules: &'m RuleSet,
+    user_functions: HashSet<String>,
+    /// (function, wrt) -> (generated name, tangent parameters).
+    done: HashMap<(String, Vec<usize>), (String, Vec<String>)>,
+    out: Vec<FuncDef>,
+    opts: GradOptions,
+    taken: HashSet<String>,
+}
+
+impl forward::ForwardCallees for FwdGenerator<'_> {
+    fn forward_of(
+        &mut self,
+        func: &str,
+        wrt: &[usize],
+        _span: Span,
+    ) -> Result<(String, Vec<String>), Diagnostic> {
+        self.function(func, wrt, false)
+    }
+
+    fn params_of(&mut self, func: &str) -> Result<Vec<String>, Diagnostic> {
+        let def = self.module.lower_function(func)?;
+        Ok(def.params.iter().map(|p| p.name.clone()).collect())
+    }
+}
+
+impl FwdGenerator<'_> {
+    fn function(
+        &mut self,
+        func: &str,
+        wrt: &[usize],
+        top: bool,
+    ) -> Result<(String, Vec<String>), Diagnostic> {
+        let key = (func.to_owned(), wrt.to_vec());
+        if !top {
+            if let Some(done) = self.done.get(&key) {
+                return Ok(done.clone());
+            }
+        }
+        let module = self.module;
+        let locate = |d: Diagnostic| d.locate(&module.file, &module.text);
+        let Prepared {
+            def,
+            wrt_names,
+            mut names,
+            resolver,
+            body,
+            ..
+        } = prepare(module, &self.user_functions, func, wrt, false)?;
+        let active = activity::Activity {
+            resolver: &resolver,
+            rules: self.rules,
+        }
+        .run(&body, &wrt_names);
+        let mut tangents: HashMap<String, String> = HashMap::new();
+        let mut vars: Vec<&String> = active.iter().collect();
+        vars.sort();
+        // Parameters first so that their tangents get the plain names (`dx`).
+        for v in wrt_names.iter().chain(vars) {
+            if !tangents.contains_key(v) {
+                tangents.insert(v.clone(), names.fresh(&format!("d{v}")));
+            }
+        }
+        let tparams: Vec<String> = wrt_names.iter().map(|v| tangents[v].clone()).collect();
+        let base = format!("d{func}d{}", wrt_names.join(""));
+        let mut gen_name = base.clone();
+        let mut i = 2;
+        while self.taken.contains(&gen_name)
+            || self.user_functions.contains(&gen_name)
+            || module.imports.contains_key(&gen_name)
+        {
+            gen_name = format!("{base}{i}");
+            i += 1;
+        }
+        self.taken.insert(gen_name.clone());
+        self.done.insert(key, (gen_name.clone(), tparams.clone()));
+        let rules = self.rules;
+        let preserve_result = !top || self.opts.preserve_result;
+        let mut fwd = forward::Forward {
+            resolver: &resolver,
+            rules,
+            active: &active,
+            tangents: &tangents,
+            names: &mut names,
+            callees: self,
+            preserve_result,
+        };
+        let mut new_body = fwd.block(&body).map_err(locate)?;
+        if self.opts.optimized {
+            let tangent_names: HashSet<String> = tangents.values().cloned().collect();
+            new_body = crate::opt::optimize_forward(new_body, &tangent_names);
+        }
+        let needs_default = def.params.iter().any(|p| p.default.is_some());
+        let mut fparams = def.params.clone();
+        for t in &tparams {
+            fparams.push(Param {
+                name: t.clone(),
+                default: needs_default.then(|| Expr::num("1.0")),
+            });
+        }
+        self.out.push(FuncDef {
+            name: gen_name.clone(),
+            params: fparams,
+            vararg: None,
+            body: new_body,
+            span: def.span,
+        });
+        Ok((gen_name, tparams))
     }
 }

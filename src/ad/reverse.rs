@@ -6,8 +6,8 @@
 
 use super::adjoint::{grad_ref, Adj};
 use super::desugar::is_exit_check;
-use super::rules::{self, RuleSet, Site};
 use super::names::NameGen;
+use super::rules::{self, RuleSet, Site};
 use crate::emit::printer;
 use crate::resolve::{Callee, Resolver};
 use crate::syntax::ir::*;
@@ -81,7 +81,11 @@ impl Reverse<'_> {
     }
 
     /// Returns the forward statements and the adjoint statements (in backward order).
-    pub fn block(&mut self, stmts: &[Stmt], depth: usize) -> Result<(Vec<Stmt>, Vec<Adj>), Diagnostic> {
+    pub fn block(
+        &mut self,
+        stmts: &[Stmt],
+        depth: usize,
+    ) -> Result<(Vec<Stmt>, Vec<Adj>), Diagnostic> {
         let mut fwd = Vec::new();
         let mut parts: Vec<Vec<Adj>> = Vec::new();
         for s in stmts {
@@ -195,7 +199,9 @@ impl Reverse<'_> {
             StmtKind::For(target, iter, body) => {
                 let i = target.as_name().unwrap_or_default().to_owned();
                 self.bound.insert(i.clone());
-                let count = self.names.fresh(&format!("_n_{}", i.trim_start_matches('_')));
+                let count = self
+                    .names
+                    .fresh(&format!("_n_{}", i.trim_start_matches('_')));
                 let has_exit = body.iter().any(is_exit_check);
                 let (fbody, bbody) = self.block(body, depth + 1)?;
                 // Pre-loop value of the target, then the trip count.
@@ -213,7 +219,11 @@ impl Reverse<'_> {
                 // Save the target before the exit check so that an iteration which
                 // breaks out is replayed like any other.
                 let mut fbody = fbody;
-                let exit = if fbody.last().is_some_and(is_exit_check) { fbody.pop() } else { None };
+                let exit = if fbody.last().is_some_and(is_exit_check) {
+                    fbody.pop()
+                } else {
+                    None
+                };
                 loop_body.extend(fbody);
                 loop_body.push(push(Expr::name(&i)));
                 loop_body.extend(exit);
@@ -300,7 +310,11 @@ impl Reverse<'_> {
 
     /// The adjoint statements of `t = value` (empty when nothing is differentiable).
     fn adjoint(&mut self, t: &str, value: &Expr, s: &Stmt) -> Result<Vec<Adj>, Diagnostic> {
-        let span = if value.span.is_synthetic() { s.span } else { value.span };
+        let span = if value.span.is_synthetic() {
+            s.span
+        } else {
+            value.span
+        };
         match &value.kind {
             ExprKind::Name(src) => Ok(if self.active.contains(src) {
                 vec![Adj::Accum {
@@ -395,8 +409,13 @@ impl Reverse<'_> {
             active: self.active,
             names: self.names,
         };
-        rules::instantiate(template, q, t, args, kwargs, &mut site)
-            .map_err(|msg| Diagnostic::new(span, msg, "check the call's arguments against the function's signature"))
+        rules::instantiate(template, q, t, args, kwargs, &mut site).map_err(|msg| {
+            Diagnostic::new(
+                span,
+                msg,
+                "check the call's arguments against the function's signature",
+            )
+        })
     }
 
     fn user_call(
@@ -449,12 +468,18 @@ impl Reverse<'_> {
         let mut out = Vec::new();
         if wrt_sorted.len() == 1 {
             let v = by_pos[0].1.as_name().unwrap_or_default().to_owned();
-            out.push(Adj::Accum { var: v, value: call });
+            out.push(Adj::Accum {
+                var: v,
+                value: call,
+            });
         } else {
             let tmp = self.names.fresh(&format!("_b{f}"));
             out.push(Adj::Stmt(Stmt::assign(&tmp, call)));
             for (k, &pos) in wrt_sorted.iter().enumerate() {
-                let arg = by_pos.iter().find(|(p, _)| *p == pos).map(|(_, a)| a.clone());
+                let arg = by_pos
+                    .iter()
+                    .find(|(p, _)| *p == pos)
+                    .map(|(_, a)| a.clone());
                 if let Some(a) = arg {
                     out.push(Adj::Accum {
                         var: a.as_name().unwrap_or_default().to_owned(),

@@ -10,22 +10,33 @@ use std::sync::OnceLock;
 
 /// The rule files compiled into the binary: (file name, text).
 pub const RULE_FILES: &[(&str, &str)] = &[
-    ("backends/python.py", include_str!("../../backends/python.py")),
-    ("backends/arithmetic.py", include_str!("../../backends/arithmetic.py")),
+    (
+        "backends/elementwise.py",
+        include_str!("../../backends/elementwise.py"),
+    ),
+    (
+        "backends/python.py",
+        include_str!("../../backends/python.py"),
+    ),
+    (
+        "backends/arithmetic.py",
+        include_str!("../../backends/arithmetic.py"),
+    ),
     ("backends/math.py", include_str!("../../backends/math.py")),
     ("backends/numpy.py", include_str!("../../backends/numpy.py")),
 ];
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Template {
     pub def: FuncDef,
     /// Where the template was written, for error messages.
     pub origin: String,
 }
 
-#[derive(Default, Debug)]
+#[derive(Default, Debug, Clone)]
 pub struct RuleSet {
     adjoints: HashMap<String, Template>,
+    tangents: HashMap<String, Template>,
     nondifferentiable: HashSet<String>,
 }
 
@@ -56,31 +67,148 @@ impl RuleSet {
             }
         }
         for name in &module.function_names {
-            let keys: Vec<String> = module
-                .decorators(name)
-                .into_iter()
-                .filter(|(d, _)| d == "adjoint")
-                .flat_map(|(_, args)| args)
-                .collect();
-            if keys.is_empty() {
+            let decorators = module.decorators(name);
+            if decorators.is_empty() {
                 continue;
             }
             let def = module.lower_template(name)?;
-            for key in keys {
-                self.adjoints.insert(
-                    key,
-                    Template {
-                        def: def.clone(),
-                        origin: format!("{file}:{name}"),
-                    },
-                );
+            let origin = format!("{file}:{name}");
+            for (decorator, args) in decorators {
+                match decorator.as_str() {
+                    "adjoint" | "tangent_" => {
+                        let table = if decorator == "adjoint" {
+                            &mut self.adjoints
+                        } else {
+                            &mut self.tangents
+                        };
+                        for key in args {
+                            table.insert(
+                                key,
+                                Template {
+                                    def: def.clone(),
+                                    origin: origin.clone(),
+                                },
+                            );
+                        }
+                    }
+                    "elementwise" => self.add_elementwise(&def, &args, &origin)?,
+                    _ => {}
+                }
             }
+        }
+        Ok(())
+    }
+
+    /// An entry of the elementwise table: `def f(y, x): return <partial dy/dx>` with `B.`
+    /// for the backend module, registered under `backend.name` for each `backend=name`.
+    fn add_elementwise(
+        &mut self,
+        def: &FuncDef,
+        args: &[String],
+        origin: &str,
+    ) -> Result<(), Diagnostic> {
+        let partial = match def.body.as_slice() {
+            [Stmt {
+                kind: StmtKind::Return(Some(e)),
+                ..
+            }] => e.clone(),
+            _ => {
+                return Err(Diagnostic::new(
+                    def.span,
+                    format!(
+                        "elementwise entry `{}` must be a single `return <partial derivative>`",
+                        def.name
+                    ),
+                    "write the derivative of the result with respect to the argument",
+                ))
+            }
+        };
+        let (y, x) = match def.params.as_slice() {
+            [y, x] => (y.name.clone(), x.name.clone()),
+            _ => {
+                return Err(Diagnostic::new(
+                    def.span,
+                    format!(
+                        "elementwise entry `{}` must take (result, argument)",
+                        def.name
+                    ),
+                    "declare it as `def f(y, x):`",
+                ))
+            }
+        };
+        let grad = |v: &str| {
+            Expr::synth(ExprKind::Subscript(
+                Box::new(Expr::name("d")),
+                Box::new(Expr::name(v)),
+            ))
+        };
+        for arg in args {
+            let Some((backend, fname)) = arg.split_once('=') else {
+                continue;
+            };
+            let backend = backend.trim_end_matches('_');
+            let mut partial = partial.clone();
+            substitute(&mut partial, &mut |e| match &e.kind {
+                ExprKind::Attr(m, f) if m.as_name() == Some("B") => {
+                    Some(Expr::attr(Expr::name(backend), f))
+                }
+                _ => None,
+            });
+            let times = |g: Expr| scale(g, &partial);
+            let template = |target: &str, source: &str| Template {
+                def: FuncDef {
+                    name: def.name.clone(),
+                    params: def.params.clone(),
+                    vararg: None,
+                    body: vec![Stmt::synth(StmtKind::Assign(
+                        grad(target),
+                        times(grad(source)),
+                    ))],
+                    span: def.span,
+                },
+                origin: origin.to_owned(),
+            };
+            let key = format!("{backend}.{fname}");
+            self.adjoints.insert(key.clone(), template(&x, &y));
+            self.tangents.insert(key, template(&y, &x));
         }
         Ok(())
     }
 
     pub fn adjoint(&self, qualname: &str) -> Option<&Template> {
         self.adjoints.get(qualname)
+    }
+
+    pub fn tangent(&self, qualname: &str) -> Option<&Template> {
+        self.tangents.get(qualname)
+    }
+
+    /// Every canonical name that has a forward-mode rule, sorted.
+    pub fn tangent_names(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.tangents.keys().map(|s| s.as_str()).collect();
+        v.sort();
+        v
+    }
+
+    /// Registers one template (a user's `@tangent.adjoint` / `@tangent.tangent_`).
+    pub fn insert(&mut self, forward: bool, qualname: &str, template: Template) {
+        let table = if forward {
+            &mut self.tangents
+        } else {
+            &mut self.adjoints
+        };
+        table.insert(qualname.to_owned(), template);
+        self.nondifferentiable.remove(qualname);
+    }
+
+    /// Adds every rule of `other`, replacing rules of the same name.
+    pub fn extend(&mut self, other: &RuleSet) {
+        self.adjoints
+            .extend(other.adjoints.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.tangents
+            .extend(other.tangents.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.nondifferentiable
+            .extend(other.nondifferentiable.iter().cloned());
     }
 
     pub fn is_nondifferentiable(&self, qualname: &str) -> bool {
@@ -92,6 +220,24 @@ impl RuleSet {
         let mut v: Vec<&str> = self.adjoints.keys().map(|s| s.as_str()).collect();
         v.sort();
         v
+    }
+}
+
+/// `g * partial`, written as a person would: `g / e` for a partial `1.0 / e`, `-g * e`
+/// for `-e`.
+fn scale(g: Expr, partial: &Expr) -> Expr {
+    let bin = |op, a: Expr, b: Expr| Expr::synth(ExprKind::BinOp(op, Box::new(a), Box::new(b)));
+    let neg = |a: Expr| Expr::synth(ExprKind::Unary(UnaryOp::Neg, Box::new(a)));
+    let is_one = |e: &Expr| matches!(&e.kind, ExprKind::Num(n) if n == "1.0" || n == "1");
+    match &partial.kind {
+        _ if is_one(partial) => g,
+        ExprKind::Unary(UnaryOp::Neg, inner) if is_one(inner) => neg(g),
+        ExprKind::BinOp(BinOp::Div, num, den) if is_one(num) => bin(BinOp::Div, g, (**den).clone()),
+        ExprKind::BinOp(BinOp::Div, num, den) if matches!(&num.kind, ExprKind::Unary(UnaryOp::Neg, one) if is_one(one)) => {
+            bin(BinOp::Div, neg(g), (**den).clone())
+        }
+        ExprKind::Unary(UnaryOp::Neg, inner) => bin(BinOp::Mul, neg(g), (**inner).clone()),
+        _ => bin(BinOp::Mul, g, partial.clone()),
     }
 }
 
@@ -191,6 +337,214 @@ pub fn instantiate(
     inst.block(&t.def.body)
 }
 
+/// Instantiates a forward-mode template for `result = qualname(args, kwargs)`. `tangent`
+/// maps an active argument name to the name of its tangent; inactive arguments and
+/// literals have a zero tangent, which [`simplify_zero`] removes. Returns statements that
+/// assign the tangent of `result` (`result_tangent`).
+pub fn instantiate_tangent(
+    t: &Template,
+    qualname: &str,
+    result: &str,
+    result_tangent: &str,
+    args: &[Expr],
+    kwargs: &[(String, Expr)],
+    site: &mut dyn Site,
+    tangent: &dyn Fn(&str) -> String,
+) -> Result<Vec<Stmt>, String> {
+    let mut bound = bind(t, qualname, args, kwargs)?;
+    let result_param = t.def.params[0].name.clone();
+    bound.insert(result_param.clone(), Expr::name(result));
+    let mut locals = HashSet::new();
+    walk_stmts(&t.def.body, &mut |s| {
+        if let StmtKind::Assign(target, _) = &s.kind {
+            if let Some(n) = target.as_name() {
+                locals.insert(n.to_owned());
+            }
+        }
+    });
+    for l in locals {
+        let fresh = site.fresh(&format!("_{l}"));
+        bound.insert(l, Expr::name(fresh));
+    }
+    let mut out = Vec::new();
+    tangent_block(
+        &t.def.body,
+        &bound,
+        &result_param,
+        result_tangent,
+        site,
+        tangent,
+        &mut out,
+    )?;
+    Ok(out)
+}
+
+fn tangent_block(
+    body: &[Stmt],
+    bound: &HashMap<String, Expr>,
+    result_param: &str,
+    result_tangent: &str,
+    site: &mut dyn Site,
+    tangent: &dyn Fn(&str) -> String,
+    out: &mut Vec<Stmt>,
+) -> Result<(), String> {
+    let subst = |e: &Expr, site: &dyn Site| -> Expr {
+        let mut e = e.clone();
+        substitute(&mut e, &mut |x: &Expr| {
+            if let Some(p) = grad_of(x) {
+                return Some(match bound.get(p).and_then(|b| b.as_name()) {
+                    Some(v) if site.is_active(v) => Expr::name(tangent(v)),
+                    _ => Expr::name(ZERO),
+                });
+            }
+            if let ExprKind::Name(n) = &x.kind {
+                return bound.get(n).cloned();
+            }
+            None
+        });
+        e
+    };
+    for s in body {
+        match &s.kind {
+            StmtKind::Assign(target, value) => {
+                let value = subst(value, &*site);
+                if grad_of(target) == Some(result_param) {
+                    let value = simplify_zero(&value)
+                        .ok_or_else(|| "the forward rule gives a zero tangent".to_string())?;
+                    out.push(Stmt::assign(result_tangent, value));
+                } else if grad_of(target).is_some() {
+                    return Err("a forward rule may only write `d[...]` of its result".into());
+                } else {
+                    let value = simplify_zero(&value).unwrap_or_else(|| Expr::num("0.0"));
+                    out.push(Stmt::synth(StmtKind::Assign(subst(target, &*site), value)));
+                }
+            }
+            StmtKind::If(test, a, b) => {
+                let test = subst(test, &*site);
+                match static_truth(&test) {
+                    Some(true) => {
+                        tangent_block(a, bound, result_param, result_tangent, site, tangent, out)?
+                    }
+                    Some(false) => {
+                        tangent_block(b, bound, result_param, result_tangent, site, tangent, out)?
+                    }
+                    None => {
+                        let mut sa = Vec::new();
+                        let mut sb = Vec::new();
+                        tangent_block(
+                            a,
+                            bound,
+                            result_param,
+                            result_tangent,
+                            site,
+                            tangent,
+                            &mut sa,
+                        )?;
+                        tangent_block(
+                            b,
+                            bound,
+                            result_param,
+                            result_tangent,
+                            site,
+                            tangent,
+                            &mut sb,
+                        )?;
+                        out.push(Stmt::synth(StmtKind::If(test, sa, sb)));
+                    }
+                }
+            }
+            StmtKind::Pass | StmtKind::Comment(_) => {}
+            _ => return Err("rule templates may only contain assignments and `if`".into()),
+        }
+    }
+    Ok(())
+}
+
+/// Marker for a zero tangent during forward instantiation (not a Python identifier).
+pub const ZERO: &str = "\u{2}zero";
+
+/// Helpers linear in their first argument: a zero tangent there gives a zero result.
+const LINEAR_IN_FIRST: &[&str] = &[
+    "tangent.broadcast_like",
+    "tangent.unbroadcast",
+    "tangent.extremum_tangent",
+    "tangent.sum_tangent",
+    "numpy.sum",
+    "numpy.mean",
+    "numpy.reshape",
+    "numpy.transpose",
+];
+
+fn is_zero(e: &Expr) -> bool {
+    e.as_name() == Some(ZERO)
+}
+
+/// Removes zero tangents: `0 * a` -> 0, `a + 0` -> a, `0 - a` -> -a, linear helpers of 0
+/// -> 0. `None` means the whole expression is zero; zeros that cannot be removed become
+/// the literal `0.0`.
+pub fn simplify_zero(e: &Expr) -> Option<Expr> {
+    let bin = |op, a: Expr, b: Expr| Expr::synth(ExprKind::BinOp(op, Box::new(a), Box::new(b)));
+    let lit0 = || Expr::num("0.0");
+    match &e.kind {
+        _ if is_zero(e) => None,
+        ExprKind::BinOp(op, a, b) => {
+            let (sa, sb) = (simplify_zero(a), simplify_zero(b));
+            match op {
+                BinOp::Add => match (sa, sb) {
+                    (None, None) => None,
+                    (Some(a), None) | (None, Some(a)) => Some(a),
+                    (Some(a), Some(b)) => Some(bin(BinOp::Add, a, b)),
+                },
+                BinOp::Sub => match (sa, sb) {
+                    (None, None) => None,
+                    (Some(a), None) => Some(a),
+                    (None, Some(b)) => {
+                        Some(Expr::synth(ExprKind::Unary(UnaryOp::Neg, Box::new(b))))
+                    }
+                    (Some(a), Some(b)) => Some(bin(BinOp::Sub, a, b)),
+                },
+                BinOp::Mul | BinOp::MatMul => Some(bin(*op, sa?, sb?)),
+                BinOp::Div => Some(bin(*op, sa?, sb.unwrap_or_else(lit0))),
+                _ => Some(bin(*op, sa.unwrap_or_else(lit0), sb.unwrap_or_else(lit0))),
+            }
+        }
+        ExprKind::Unary(op @ (UnaryOp::Neg | UnaryOp::Pos), a) => Some(Expr::synth(
+            ExprKind::Unary(*op, Box::new(simplify_zero(a)?)),
+        )),
+        ExprKind::Call { func, args, kwargs } => {
+            let name = crate::emit::printer::expr(func);
+            let sargs: Vec<Option<Expr>> = args.iter().map(simplify_zero).collect();
+            if LINEAR_IN_FIRST.contains(&name.as_str())
+                && sargs.first().is_some_and(|a| a.is_none())
+            {
+                return None;
+            }
+            if name == "numpy.matmul" && sargs.iter().any(|a| a.is_none()) {
+                return None;
+            }
+            let args = sargs.into_iter().map(|a| a.unwrap_or_else(lit0)).collect();
+            let kwargs = kwargs
+                .iter()
+                .map(|(k, v)| (k.clone(), simplify_zero(v).unwrap_or_else(lit0)))
+                .collect();
+            Some(Expr::synth(ExprKind::Call {
+                func: func.clone(),
+                args,
+                kwargs,
+            }))
+        }
+        ExprKind::Subscript(v, i) => Some(Expr::synth(ExprKind::Subscript(
+            Box::new(simplify_zero(v)?),
+            i.clone(),
+        ))),
+        _ => {
+            let mut e = e.clone();
+            substitute(&mut e, &mut |x| is_zero(x).then(lit0));
+            Some(e)
+        }
+    }
+}
+
 struct Instantiator<'a> {
     bound: &'a HashMap<String, Expr>,
     result: &'a str,
@@ -216,7 +570,9 @@ impl Instantiator<'_> {
                 if self.bound.get(p).and_then(|b| b.as_name()) == Some(self.result) {
                     return Some(Expr::synth(ExprKind::Name(grad_marker(self.result))));
                 }
-                err = Some(format!("a template may only read `d[...]` of its result, not `d[{p}]`"));
+                err = Some(format!(
+                    "a template may only read `d[...]` of its result, not `d[{p}]`"
+                ));
                 return None;
             }
             if let ExprKind::Name(n) = &x.kind {

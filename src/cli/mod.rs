@@ -22,6 +22,7 @@ USAGE:
 
 OPTIONS for `grad`:
     --wrt 0,1          positions of the arguments to differentiate (default 0)
+    --mode forward     forward mode (tangents) instead of reverse mode (gradients)
     --no-optimize      show the naive adjoint (optimized=False)
     --preserve-result  also return the function's value
     --no-check-dims    do not check that the output is a scalar
@@ -88,12 +89,22 @@ fn grad(args: &[String]) -> ExitCode {
                 let Some(v) = it.next() else {
                     return usage("--wrt needs a value such as 0 or 0,1");
                 };
-                let parsed: Result<Vec<usize>, _> = v.split(',').map(|p| p.trim().parse()).collect();
+                let parsed: Result<Vec<usize>, _> =
+                    v.split(',').map(|p| p.trim().parse()).collect();
                 match parsed {
                     Ok(w) if !w.is_empty() => opts.wrt = w,
-                    _ => return usage(&format!("--wrt expects comma-separated positions, got `{v}`")),
+                    _ => {
+                        return usage(&format!(
+                            "--wrt expects comma-separated positions, got `{v}`"
+                        ))
+                    }
                 }
             }
+            "--mode" => match it.next().map(String::as_str) {
+                Some("reverse") => opts.mode = crate::ad::Mode::Reverse,
+                Some("forward") => opts.mode = crate::ad::Mode::Forward,
+                _ => return usage("--mode expects `reverse` or `forward`"),
+            },
             "--no-optimize" => opts.optimized = false,
             "--preserve-result" => opts.preserve_result = true,
             "--no-check-dims" => opts.check_dims = false,

@@ -33,6 +33,100 @@ pub fn optimize(fwd: Vec<Stmt>, bwd: Vec<Stmt>, live_out: &[String]) -> (Vec<Stm
     (fold(fwd), fold(bwd))
 }
 
+/// Forward mode: constant folding, and removal of tangents nothing reads.
+pub fn optimize_forward(body: Vec<Stmt>, tangents: &HashSet<String>) -> Vec<Stmt> {
+    let body = dead_tangents(body, tangents, &HashSet::new()).0;
+    let body = remove_empty_ifs(body);
+    body.into_iter()
+        .map(|mut s| {
+            crate::ad::adjoint::map_stmt_exprs(&mut s, &fold_expr);
+            s
+        })
+        .collect()
+}
+
+/// Like [`dead_assignments`] but only assignments to tangent variables (pure by
+/// construction) are candidates; the primal code is kept as written.
+fn dead_tangents(
+    stmts: Vec<Stmt>,
+    tangents: &HashSet<String>,
+    live_out: &HashSet<String>,
+) -> (Vec<Stmt>, HashSet<String>) {
+    let mut live = live_out.clone();
+    let mut out: Vec<Stmt> = Vec::new();
+    for mut s in stmts.into_iter().rev() {
+        let mut reads = Vec::new();
+        match &mut s.kind {
+            StmtKind::Assign(t, v) => {
+                if let Some(n) = t.as_name() {
+                    if tangents.contains(n) && !live.contains(n) {
+                        continue;
+                    }
+                    live.remove(n);
+                } else if let ExprKind::Tuple(ts) = &t.kind {
+                    for x in ts {
+                        if let Some(n) = x.as_name() {
+                            live.remove(n);
+                        }
+                    }
+                } else {
+                    t.names(&mut reads);
+                }
+                v.names(&mut reads);
+            }
+            StmtKind::If(t, a, b) => {
+                let (na, la) = dead_tangents(std::mem::take(a), tangents, &live);
+                let (nb, lb) = dead_tangents(std::mem::take(b), tangents, &live);
+                *a = na;
+                *b = nb;
+                live = la.union(&lb).cloned().collect();
+                t.names(&mut reads);
+            }
+            StmtKind::For(_, it, body) | StmtKind::While(it, body) if jumps(body) => {
+                // A `break`/`continue`/`return` makes liveness path-dependent: keep the
+                // loop as written and everything it reads live.
+                walk_stmts(body, &mut |x| {
+                    crate::ad::names::stmt_exprs(x, &mut |e| e.names(&mut reads))
+                });
+                it.names(&mut reads);
+            }
+            StmtKind::For(_, it, body) | StmtKind::While(it, body) => {
+                let mut head = live.clone();
+                let original = std::mem::take(body);
+                loop {
+                    let (_, l) = dead_tangents(original.clone(), tangents, &head);
+                    let next: HashSet<String> = head.union(&l).cloned().collect();
+                    if next == head {
+                        break;
+                    }
+                    head = next;
+                }
+                let (nb, l) = dead_tangents(original, tangents, &head);
+                *body = nb;
+                live = head.union(&l).cloned().collect();
+                it.names(&mut reads);
+            }
+            StmtKind::ExprStmt(e) | StmtKind::Return(Some(e)) => e.names(&mut reads),
+            _ => {}
+        }
+        live.extend(reads);
+        out.push(s);
+    }
+    out.reverse();
+    (out, live)
+}
+
+fn jumps(body: &[Stmt]) -> bool {
+    let mut found = false;
+    walk_stmts(body, &mut |s| {
+        found |= matches!(
+            s.kind,
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return(_)
+        )
+    });
+    found
+}
+
 fn count(stmts: &[Stmt]) -> usize {
     let mut n = 0;
     walk_stmts(stmts, &mut |_| n += 1);
@@ -131,11 +225,15 @@ fn is_stack_call(e: &Expr, helper: &str) -> bool {
 
 /// The variable whose value a `tangent.push(_stack, ...)` statement saves.
 fn pushed_var(s: &Stmt) -> Option<String> {
-    let StmtKind::ExprStmt(e) = &s.kind else { return None };
+    let StmtKind::ExprStmt(e) = &s.kind else {
+        return None;
+    };
     if !is_stack_call(e, "push") {
         return None;
     }
-    let ExprKind::Call { args, .. } = &e.kind else { return None };
+    let ExprKind::Call { args, .. } = &e.kind else {
+        return None;
+    };
     base_var(args.get(1)?)
 }
 
@@ -151,7 +249,9 @@ fn base_var(e: &Expr) -> Option<String> {
 
 /// The variable a `... = tangent.pop(_stack)` statement restores.
 fn popped_var(s: &Stmt) -> Option<String> {
-    let StmtKind::Assign(t, v) = &s.kind else { return None };
+    let StmtKind::Assign(t, v) = &s.kind else {
+        return None;
+    };
     if !is_stack_call(v, "pop") {
         return None;
     }
@@ -253,7 +353,11 @@ pub fn pushed_names(fwd: &[Stmt]) -> HashSet<String> {
 }
 
 /// Names pushed (as whole values) at a point where they may not be bound yet.
-pub fn maybe_unbound_pushes(fwd: &[Stmt], params: &[String], _pushed: &HashSet<String>) -> Vec<String> {
+pub fn maybe_unbound_pushes(
+    fwd: &[Stmt],
+    params: &[String],
+    _pushed: &HashSet<String>,
+) -> Vec<String> {
     fn visit(stmts: &[Stmt], defined: &mut HashSet<String>, out: &mut Vec<String>) {
         for s in stmts {
             if let StmtKind::ExprStmt(e) = &s.kind {

@@ -18,13 +18,28 @@ pub enum Callee {
 }
 
 const BUILTINS: &[&str] = &[
-    "abs", "float", "int", "len", "range", "max", "min", "sum", "pow", "round", "bool",
-    "isinstance", "print", "str", "type", "list", "tuple",
+    "abs",
+    "float",
+    "int",
+    "len",
+    "range",
+    "max",
+    "min",
+    "sum",
+    "pow",
+    "round",
+    "bool",
+    "isinstance",
+    "print",
+    "str",
+    "type",
+    "list",
+    "tuple",
 ];
 
 pub struct Resolver<'a> {
     pub imports: &'a HashMap<String, String>,
-    pub user_functions: &'a HashSet<String>,
+    pub user_functions: HashSet<String>,
     /// Names assigned or bound as parameters in the function being transformed.
     pub locals: HashSet<String>,
 }

@@ -12,7 +12,7 @@ pub struct Diagnostic {
     pub hint: String,
     pub span: Span,
     /// Filled in when the diagnostic is attached to its source.
-    pub location: Option<Location>,
+    pub location: Option<Box<Location>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -39,7 +39,7 @@ impl Diagnostic {
     /// of whatever enclosing construct the caller already attached.
     pub fn locate(mut self, file: &str, source: &str) -> Self {
         if self.location.is_none() {
-            self.location = Some(Location::of(file, source, self.span));
+            self.location = Some(Box::new(Location::of(file, source, self.span)));
         }
         self
     }
@@ -70,7 +70,11 @@ impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.location {
             Some(loc) => {
-                writeln!(f, "{}:{}:{}: {}", loc.file, loc.line, loc.column, self.message)?;
+                writeln!(
+                    f,
+                    "{}:{}:{}: {}",
+                    loc.file, loc.line, loc.column, self.message
+                )?;
                 let gutter = loc.line.to_string();
                 let pad = " ".repeat(gutter.len());
                 writeln!(f, "{pad} |")?;

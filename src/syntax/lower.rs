@@ -78,14 +78,14 @@ impl SourceModule {
                     functions.insert(name, def);
                 }
                 ast::Stmt::Expr(e) => {
-                if let ast::Expr::Call(c) = &*e.value {
-                    if let Some(callee) = dotted(&c.func) {
-                        let args = c.arguments.args.iter().filter_map(dotted).collect();
-                        declarations.push((callee, args));
+                    if let ast::Expr::Call(c) = &*e.value {
+                        if let Some(callee) = dotted(&c.func) {
+                            let args = c.arguments.args.iter().filter_map(dotted).collect();
+                            declarations.push((callee, args));
+                        }
                     }
                 }
-            }
-            _ => {}
+                _ => {}
             }
         }
         Ok(SourceModule {
@@ -107,7 +107,10 @@ impl SourceModule {
         let def = self.functions.get(name).ok_or_else(|| {
             Diagnostic::new(
                 Span::SYNTHETIC,
-                format!("no function named `{name}` at the top level of {}", self.file),
+                format!(
+                    "no function named `{name}` at the top level of {}",
+                    self.file
+                ),
                 "define the function with `def` at module level, or pass the right name",
             )
         })?;
@@ -122,9 +125,10 @@ impl SourceModule {
 
     /// Lowers a rule template: like [`Self::lower_function`] but `*args` is allowed.
     pub fn lower_template(&self, name: &str) -> Result<FuncDef, Diagnostic> {
-        let def = self.functions.get(name).ok_or_else(|| {
-            Diagnostic::new(Span::SYNTHETIC, format!("no template `{name}`"), "")
-        })?;
+        let def = self
+            .functions
+            .get(name)
+            .ok_or_else(|| Diagnostic::new(Span::SYNTHETIC, format!("no template `{name}`"), ""))?;
         let lowerer = Lowerer {
             text: &self.text,
             template: true,
@@ -135,7 +139,8 @@ impl SourceModule {
     }
 
     /// The decorators of a top-level function as (dotted callee, dotted arguments), e.g.
-    /// `@adjoint(numpy.tanh)` gives `("adjoint", ["numpy.tanh"])`.
+    /// `@adjoint(numpy.tanh)` gives `("adjoint", ["numpy.tanh"])`; keyword arguments come
+    /// as `"key=value"`.
     pub fn decorators(&self, name: &str) -> Vec<(String, Vec<String>)> {
         let Some(def) = self.functions.get(name) else {
             return vec![];
@@ -143,10 +148,21 @@ impl SourceModule {
         def.decorator_list
             .iter()
             .filter_map(|d| match &d.expression {
-                ast::Expr::Call(c) => Some((
-                    dotted(&c.func)?,
-                    c.arguments.args.iter().filter_map(dotted).collect(),
-                )),
+                ast::Expr::Call(c) => {
+                    let mut args: Vec<String> =
+                        c.arguments.args.iter().filter_map(dotted).collect();
+                    // Keyword arguments with a name or string value come as `key=value`.
+                    for k in c.arguments.keywords.iter() {
+                        let value = match &k.value {
+                            ast::Expr::StringLiteral(s) => Some(s.value.to_str().to_owned()),
+                            other => dotted(other),
+                        };
+                        if let (Some(key), Some(value)) = (&k.arg, value) {
+                            args.push(format!("{}={value}", key.id.as_str()));
+                        }
+                    }
+                    Some((dotted(&c.func)?, args))
+                }
                 other => Some((dotted(other)?, vec![])),
             })
             .collect()
@@ -572,7 +588,9 @@ impl Lowerer<'_> {
                 let mut kwargs = Vec::new();
                 for k in c.arguments.keywords.iter() {
                     match &k.arg {
-                        Some(name) => kwargs.push((name.id.as_str().to_owned(), self.expr(&k.value)?)),
+                        Some(name) => {
+                            kwargs.push((name.id.as_str().to_owned(), self.expr(&k.value)?))
+                        }
                         None => {
                             return Err(unsupported(
                                 k.range,

@@ -21,24 +21,110 @@ class TangentError(Exception):
 
 # --------------------------------------------------------------------------- API
 
-def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
-         verbose=0):
-    """Returns a function computing the gradient of `func` with respect to the
-    arguments at positions `wrt`. The returned function takes `func`'s arguments plus a
-    seed for the output's derivative (default 1.0)."""
+def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode):
     if isinstance(wrt, int):
         wrt = (wrt,)
     code = getattr(func, "__code__", None)
     if code is None:
-        raise TypeError("tangent.grad expects a Python function, got %r" % (func,))
+        raise TypeError("tangent expects a Python function, got %r" % (func,))
     ok, payload, entry = _tangent.grad_source(
         code.co_filename, func.__name__, tuple(wrt), bool(optimized),
-        bool(preserve_result), bool(check_dims))
+        bool(preserve_result), bool(check_dims), mode)
     if not ok:
         raise TangentError(payload)
     if verbose:
         print(payload)
     return _compile(payload, entry, func.__globals__)
+
+
+def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
+         verbose=0):
+    """Returns a function computing the gradient of `func` with respect to the
+    arguments at positions `wrt`. The returned function takes `func`'s arguments plus a
+    seed for the output's derivative (default 1.0)."""
+    return _generate(func, wrt, optimized, preserve_result, check_dims, verbose,
+                     "reverse")
+
+
+def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
+             preserve_result=False, check_dims=True, verbose=0):
+    """Reverse mode (`mode='reverse'`): like `grad`. Forward mode (`mode='forward'`):
+    the returned function takes `func`'s arguments plus one tangent per `wrt` argument
+    and returns the output's tangent."""
+    if motion not in ("joint", "split"):
+        raise ValueError("motion must be 'joint' or 'split', not %r" % (motion,))
+    if motion == "split":
+        raise TangentError("motion='split' is not available yet; use motion='joint' "
+                           "(it computes the same derivatives)")
+    if mode not in ("reverse", "forward"):
+        raise ValueError("mode must be 'reverse' or 'forward', not %r" % (mode,))
+    return _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode)
+
+
+def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
+    """Vector-Jacobian product: the returned function takes `func`'s arguments and a
+    seed shaped like the output."""
+    return _generate(func, wrt, optimized, preserve_result, False, verbose, "reverse")
+
+
+def jvp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
+    """Jacobian-vector product: the returned function takes `func`'s arguments and one
+    tangent per `wrt` argument."""
+    return _generate(func, wrt, optimized, preserve_result, False, verbose, "forward")
+
+
+# --------------------------------------------------------------- user rules
+
+def _canonical_names(target):
+    """The canonical names rules are keyed by: every name under which `target` is
+    reached from numpy, numpy.linalg, math or builtins (aliases such as `np.absolute` and
+    `np.abs` included), else its own module and name."""
+    import sys
+    names = []
+    for modname in ("numpy", "numpy.linalg", "math", "builtins"):
+        module = sys.modules.get(modname)
+        if module is None:
+            continue
+        for attr in dir(module):
+            if not attr.startswith("_") and getattr(module, attr, None) is target:
+                names.append(modname + "." + attr)
+    if names:
+        return names
+    name = getattr(target, "__name__", None)
+    module = getattr(target, "__module__", None)
+    if name and module:
+        return [module + "." + name]
+    raise TypeError("tangent: cannot register a rule for %r: it has no module and name"
+                    % (target,))
+
+
+def _register(kind, target):
+    qualnames = _canonical_names(target)
+
+    def register(template):
+        code = getattr(template, "__code__", None)
+        if code is None:
+            raise TypeError("tangent.%s: decorate a function written with `def`" % kind)
+        for qualname in qualnames:
+            error = _tangent.register_rule(kind, qualname, code.co_filename,
+                                           template.__name__)
+            if error is not None:
+                raise TangentError(error)
+        return template
+
+    return register
+
+
+def adjoint(target):
+    """Registers the decorated template as the reverse-mode rule of `target`:
+    `@tangent.adjoint(np.cbrt)` over `def cbrt(y, x): d[x] = d[y] / (3.0 * y * y)`."""
+    return _register("adjoint", target)
+
+
+def tangent_(target):
+    """Registers the decorated template as the forward-mode rule of `target`:
+    `@tangent.tangent_(np.cbrt)` over `def cbrt(y, x): d[y] = d[x] / (3.0 * y * y)`."""
+    return _register("tangent", target)
 
 
 def _compile(source, entry, globals_):
@@ -215,6 +301,48 @@ def array_grad(g, x):
     if _is_array(x):
         return g
     return float(g)
+
+
+def broadcast_like(t, y):
+    """A tangent shaped like the value `y` it belongs to."""
+    if _is_array(y) and not (_is_array(t) and t.shape == y.shape):
+        return t * numpy.ones(y.shape)
+    return t
+
+
+def set_tangent_at(t, x, index, v):
+    """Tangent of `x` after `x[index] = v`."""
+    t = init_grad(x) if t is None else copy(t)
+    if _is_array(t) and not _is_array(x):
+        t = init_grad(x)
+    if isinstance(x, list) and not isinstance(t, list):
+        t = init_grad(x)
+    t[index] = v
+    return t
+
+
+def extremum_tangent(t, y, x, axis, keepdims):
+    """Tangent of max/min: the mean tangent of the elements that attain the extremum."""
+    if not _is_array(x):
+        return t
+    mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
+    count = numpy.sum(mask, axis=axis, keepdims=keepdims)
+    return numpy.sum(t * mask, axis=axis, keepdims=keepdims) / count
+
+
+def sum_tangent(t):
+    total = 0.0
+    for v in t:
+        total = total + v
+    return total
+
+
+def inverse_permutation(axes):
+    """The axes that undo `transpose(x, axes)`."""
+    inverse = [0] * len(axes)
+    for i, a in enumerate(axes):
+        inverse[a] = i
+    return tuple(inverse)
 
 
 def log(x):

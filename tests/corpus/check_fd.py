@@ -1,7 +1,9 @@
 """Checks every gradient of the reverse-mode corpus against central finite differences.
 
-Run with `tangent run tests/corpus/check_fd.py [optimized=0|1]`. Prints one line per case
-and exits non-zero if any gradient is off.
+Run with `tangent run tests/corpus/check_fd.py [optimized=0|1] [reverse|forward] [name]`.
+Reverse mode compares each gradient with finite differences; forward mode compares the
+tangent for each unit input direction. Prints one line per case and exits non-zero if any
+derivative is off.
 """
 import sys
 import numpy as np
@@ -40,23 +42,60 @@ def fd_grad(f, args, i):
     return out
 
 
+def unit_tangent(a, k):
+    """The k-th unit direction shaped like `a` (a float for scalars)."""
+    if isinstance(a, np.ndarray):
+        flat = [0.0] * len(as_list(a))
+        flat[k] = 1.0
+        return np.reshape(np.array(flat), a.shape)
+    return 1.0
+
+
+def zero_tangent(a):
+    if isinstance(a, np.ndarray):
+        return np.zeros(a.shape)
+    return 0.0
+
+
+def forward_derivatives(f, args, wrt, optimized):
+    """For each wrt position: the list of directional derivatives along unit vectors."""
+    df = tangent.autodiff(f, wrt=wrt, mode="forward", optimized=optimized)
+    # Tangents are appended after all of f's parameters: spell out the defaults.
+    missing = f.__code__.co_argcount - len(args)
+    if missing > 0:
+        args = tuple(args) + tuple(f.__defaults__[-missing:])
+    out = []
+    for pos in wrt:
+        column = []
+        for k in range(len(as_list(args[pos]))):
+            tangents = [unit_tangent(args[p], k) if p == pos else zero_tangent(args[p])
+                        for p in wrt]
+            column.append(float(df(*(list(args) + tangents))))
+        out.append(column)
+    return out
+
+
 def main():
     optimized = not (len(sys.argv) > 1 and sys.argv[1] == "optimized=0")
-    only = sys.argv[2] if len(sys.argv) > 2 else None
+    mode = sys.argv[2] if len(sys.argv) > 2 else "reverse"
+    only = sys.argv[3] if len(sys.argv) > 3 else None
     failures = 0
     for name in sorted(corpus.CASES):
         if only and name != only:
             continue
         args, wrt = corpus.CASES[name]
         f = getattr(corpus, name)
-        df = tangent.grad(f, wrt=wrt, optimized=optimized)
-        got = df(*args)
-        if len(wrt) == 1:
-            got = (got,)
+        if mode == "forward":
+            got = forward_derivatives(f, args, wrt, optimized)
+        else:
+            df = tangent.grad(f, wrt=wrt, optimized=optimized)
+            got = df(*args)
+            if len(wrt) == 1:
+                got = (got,)
         worst = 0.0
         for pos, g in zip(wrt, got):
             want = fd_grad(f, args, pos)
-            have = as_list(g)
+            have = g if mode == "forward" else as_list(g)
             if len(have) != len(want):
                 print("FAIL %s: gradient %d has %d entries, expected %d" % (name, pos, len(have), len(want)))
                 failures += 1

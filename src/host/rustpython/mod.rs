@@ -188,7 +188,11 @@ fn to_python(vm: &VirtualMachine, v: &crate::api::Value) -> PyResult<rustpython_
         Value::Float(f) => vm.ctx.new_float(*f).into(),
         Value::Array(a) => {
             let flat: Vec<_> = a.iter().map(|x| vm.ctx.new_float(*x).into()).collect();
-            let shape: Vec<_> = a.shape().iter().map(|n| vm.ctx.new_int(*n).into()).collect();
+            let shape: Vec<_> = a
+                .shape()
+                .iter()
+                .map(|n| vm.ctx.new_int(*n).into())
+                .collect();
             let tangent = vm.import("tangent", 0)?;
             let f = tangent.get_attr("_from_flat", vm)?;
             f.call((vm.ctx.new_list(flat), vm.ctx.new_tuple(shape)), vm)?
@@ -203,7 +207,10 @@ fn to_python(vm: &VirtualMachine, v: &crate::api::Value) -> PyResult<rustpython_
     })
 }
 
-fn from_python(vm: &VirtualMachine, obj: rustpython_vm::PyObjectRef) -> PyResult<crate::api::Value> {
+fn from_python(
+    vm: &VirtualMachine,
+    obj: rustpython_vm::PyObjectRef,
+) -> PyResult<crate::api::Value> {
     use crate::api::Value;
     use rustpython_vm::builtins::{PyFloat, PyInt, PyList, PyTuple};
     if let Some(f) = obj.downcast_ref::<PyFloat>() {
@@ -216,19 +223,27 @@ fn from_python(vm: &VirtualMachine, obj: rustpython_vm::PyObjectRef) -> PyResult
     if let Some(t) = obj.downcast_ref::<PyTuple>() {
         let items = t.as_slice().to_vec();
         return Ok(Value::Tuple(
-            items.into_iter().map(|x| from_python(vm, x)).collect::<PyResult<_>>()?,
+            items
+                .into_iter()
+                .map(|x| from_python(vm, x))
+                .collect::<PyResult<_>>()?,
         ));
     }
     if let Some(l) = obj.downcast_ref::<PyList>() {
         let items = l.borrow_vec().to_vec();
         return Ok(Value::Tuple(
-            items.into_iter().map(|x| from_python(vm, x)).collect::<PyResult<_>>()?,
+            items
+                .into_iter()
+                .map(|x| from_python(vm, x))
+                .collect::<PyResult<_>>()?,
         ));
     }
     let tangent = vm.import("tangent", 0)?;
     let pair = tangent.get_attr("_to_flat", vm)?.call((obj,), vm)?;
     let pair: rustpython_vm::builtins::PyTupleRef = pair.try_into_value(vm)?;
-    let shape: Vec<usize> = pair.as_slice()[0].clone().try_into_value::<Vec<usize>>(vm)?;
+    let shape: Vec<usize> = pair.as_slice()[0]
+        .clone()
+        .try_into_value::<Vec<usize>>(vm)?;
     let flat: Vec<f64> = pair.as_slice()[1].clone().try_into_value::<Vec<f64>>(vm)?;
     let arr = ndarray::ArrayD::from_shape_vec(shape, flat)
         .map_err(|e| vm.new_value_error(e.to_string()))?;

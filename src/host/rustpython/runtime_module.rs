@@ -11,6 +11,17 @@ pub(crate) mod _tangent {
         PyObjectRef, PyResult, VirtualMachine,
     };
 
+    /// register_rule(kind, qualname, filename, funcname) -> None or an error message.
+    #[pyfunction]
+    fn register_rule(
+        kind: String,
+        qualname: String,
+        filename: String,
+        funcname: String,
+    ) -> Option<String> {
+        crate::api::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
+    }
+
     /// The tape's push: appends to the stack (a `tangent.Stack`, a list) natively.
     #[pyfunction]
     fn push(stack: PyListRef, value: PyObjectRef) {
@@ -30,8 +41,9 @@ pub(crate) mod _tangent {
     #[pyattr]
     const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-    /// grad_source(filename, funcname, wrt, optimized, preserve_result, check_dims)
+    /// grad_source(filename, funcname, wrt, optimized, preserve_result, check_dims, mode)
     ///   -> (True, source, entry) or (False, message, "")
+    #[allow(clippy::too_many_arguments)]
     #[pyfunction]
     fn grad_source(
         filename: String,
@@ -40,9 +52,20 @@ pub(crate) mod _tangent {
         optimized: bool,
         preserve_result: bool,
         check_dims: bool,
+        mode: String,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
+        let mode = match mode.as_str() {
+            "reverse" => crate::ad::Mode::Reverse,
+            "forward" => crate::ad::Mode::Forward,
+            other => {
+                return Err(vm.new_value_error(format!(
+                    "mode must be 'reverse' or 'forward', not {other:?}"
+                )))
+            }
+        };
         let opts = GradOptions {
+            mode,
             wrt: wrt.into_vec(),
             optimized,
             preserve_result,

@@ -1,0 +1,142 @@
+# The backend-neutral table of elementwise functions: each entry gives, once, the partial
+# derivative dy/dx of y = f(x), written with `B.` for "the backend's module" and `y` for
+# the result. The decorator names the function in each backend (`math.asin` is
+# `numpy.arcsin`). From each entry the loader makes, per backend, the reverse rule
+# `d[x] = d[y] * (partial)` and the forward rule `d[y] = d[x] * (partial)`, so the
+# backends cannot drift apart. Functions of two arguments have explicit templates in
+# arithmetic.py and the backend files.
+
+
+@elementwise(numpy="sin", math="sin")
+def sin(y, x):
+    return B.cos(x)
+
+
+@elementwise(numpy="cos", math="cos")
+def cos(y, x):
+    return -B.sin(x)
+
+
+@elementwise(numpy="tan", math="tan")
+def tan(y, x):
+    return 1.0 + y * y
+
+
+@elementwise(numpy="arcsin", math="asin")
+def arcsin(y, x):
+    return 1.0 / B.sqrt(1.0 - x * x)
+
+
+@elementwise(numpy="arccos", math="acos")
+def arccos(y, x):
+    return -1.0 / B.sqrt(1.0 - x * x)
+
+
+@elementwise(numpy="arctan", math="atan")
+def arctan(y, x):
+    return 1.0 / (1.0 + x * x)
+
+
+@elementwise(numpy="sinh", math="sinh")
+def sinh(y, x):
+    return B.cosh(x)
+
+
+@elementwise(numpy="cosh", math="cosh")
+def cosh(y, x):
+    return B.sinh(x)
+
+
+@elementwise(numpy="tanh", math="tanh")
+def tanh(y, x):
+    return 1.0 - y * y
+
+
+@elementwise(numpy="arcsinh", math="asinh")
+def arcsinh(y, x):
+    return 1.0 / B.sqrt(x * x + 1.0)
+
+
+@elementwise(numpy="arccosh", math="acosh")
+def arccosh(y, x):
+    return 1.0 / B.sqrt(x * x - 1.0)
+
+
+@elementwise(numpy="arctanh", math="atanh")
+def arctanh(y, x):
+    return 1.0 / (1.0 - x * x)
+
+
+@elementwise(numpy="exp", math="exp")
+def exp(y, x):
+    return y
+
+
+@elementwise(numpy="exp2")
+def exp2(y, x):
+    return y * 0.6931471805599453
+
+
+@elementwise(numpy="expm1", math="expm1")
+def expm1(y, x):
+    return y + 1.0
+
+
+@elementwise(numpy="log")
+def log(y, x):
+    return 1.0 / x
+
+
+@elementwise(numpy="log1p", math="log1p")
+def log1p(y, x):
+    return 1.0 / (1.0 + x)
+
+
+@elementwise(numpy="log2", math="log2")
+def log2(y, x):
+    return 1.0 / (x * 0.6931471805599453)
+
+
+@elementwise(numpy="log10", math="log10")
+def log10(y, x):
+    return 1.0 / (x * 2.302585092994046)
+
+
+@elementwise(numpy="sqrt", math="sqrt")
+def sqrt(y, x):
+    return 1.0 / (2.0 * y)
+
+
+@elementwise(numpy="cbrt", math="cbrt")
+def cbrt(y, x):
+    return 1.0 / (3.0 * y * y)
+
+
+@elementwise(numpy="square")
+def square(y, x):
+    return 2.0 * x
+
+
+@elementwise(numpy="reciprocal")
+def reciprocal(y, x):
+    return -y * y
+
+
+@elementwise(numpy="negative")
+def negative(y, x):
+    return -1.0
+
+
+@elementwise(numpy="abs", numpy_="absolute", math="fabs", builtins="abs")
+def abs(y, x):
+    return tangent.sign(x)
+
+
+@elementwise(math="erf")
+def erf(y, x):
+    return 1.1283791670955126 * B.exp(-x * x)
+
+
+@elementwise(math="erfc")
+def erfc(y, x):
+    return -1.1283791670955126 * B.exp(-x * x)

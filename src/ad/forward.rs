@@ -1,0 +1,341 @@
+//! Forward mode: each active ANF statement is followed by the statement computing its
+//! tangent (`dx` for `x`). Control flow is kept as written (no tape is needed), calls to
+//! user functions are replaced by calls to their forward derivative, which returns the
+//! tangent and the value.
+
+use super::names::NameGen;
+use super::rules::{self, RuleSet, Site};
+use crate::emit::printer;
+use crate::resolve::{Callee, Resolver};
+use crate::syntax::ir::*;
+use crate::syntax::Diagnostic;
+use std::collections::{HashMap, HashSet};
+
+/// Forward derivatives of user callees: (function, active positions) -> (generated name,
+/// tangent parameter names in order of the positions).
+pub trait ForwardCallees {
+    fn forward_of(
+        &mut self,
+        func: &str,
+        wrt: &[usize],
+        span: Span,
+    ) -> Result<(String, Vec<String>), Diagnostic>;
+    fn params_of(&mut self, func: &str) -> Result<Vec<String>, Diagnostic>;
+}
+
+pub struct Forward<'a> {
+    pub resolver: &'a Resolver<'a>,
+    pub rules: &'a RuleSet,
+    pub active: &'a HashSet<String>,
+    pub tangents: &'a HashMap<String, String>,
+    pub names: &'a mut NameGen,
+    pub callees: &'a mut dyn ForwardCallees,
+    /// Return the value too: `return dy, y`.
+    pub preserve_result: bool,
+}
+
+struct FwdSite<'b> {
+    active: &'b HashSet<String>,
+    names: &'b mut NameGen,
+}
+
+impl Site for FwdSite<'_> {
+    fn is_active(&self, name: &str) -> bool {
+        self.active.contains(name)
+    }
+    fn fresh(&mut self, hint: &str) -> String {
+        self.names.fresh(hint)
+    }
+}
+
+impl Forward<'_> {
+    fn tangent_of(&self, v: &str) -> String {
+        self.tangents[v].clone()
+    }
+
+    fn is_active(&self, e: &Expr) -> bool {
+        e.as_name().is_some_and(|n| self.active.contains(n))
+    }
+
+    /// The tangent of an atom: its tangent variable, or a zero shaped like it.
+    fn atom_tangent(&self, e: &Expr) -> Expr {
+        match e.as_name() {
+            Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
+            _ => Expr::call_path("tangent.init_grad", vec![e.clone()]),
+        }
+    }
+
+    pub fn block(&mut self, stmts: &[Stmt]) -> Result<Vec<Stmt>, Diagnostic> {
+        let mut out = Vec::new();
+        for s in stmts {
+            self.stmt(s, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+        match &s.kind {
+            StmtKind::Assign(target, value) => match &target.kind {
+                ExprKind::Name(t) if self.active.contains(t) => {
+                    let dt = self.tangent_of(t);
+                    let mut comment = String::new();
+                    printer::stmt(&mut comment, s, 0);
+                    let c = Stmt::synth(StmtKind::Comment(format!(
+                        "Tangent of: {}",
+                        comment.trim_end()
+                    )));
+                    if let Some(call) = self.user_call(t, &dt, value, s.span)? {
+                        out.push(c);
+                        out.push(call);
+                        return Ok(());
+                    }
+                    out.push(s.clone());
+                    let tangent = self.tangent_stmts(t, &dt, value, s)?;
+                    out.push(c);
+                    out.extend(tangent);
+                }
+                ExprKind::Subscript(base, index) => {
+                    out.push(s.clone());
+                    if let Some(x) = base.as_name() {
+                        if self.active.contains(x) {
+                            let dx = self.tangent_of(x);
+                            let v = self.atom_tangent(value);
+                            out.push(Stmt::assign(
+                                &dx,
+                                Expr::call_path(
+                                    "tangent.set_tangent_at",
+                                    vec![Expr::name(&dx), Expr::name(x), (**index).clone(), v],
+                                ),
+                            ));
+                        }
+                    }
+                }
+                _ => out.push(s.clone()),
+            },
+            StmtKind::If(t, a, b) => {
+                let a = self.block(a)?;
+                let b = self.block(b)?;
+                out.push(Stmt::new(StmtKind::If(t.clone(), a, b), s.span));
+            }
+            StmtKind::For(t, it, body) => {
+                let body = self.block(body)?;
+                out.push(Stmt::new(
+                    StmtKind::For(t.clone(), it.clone(), body),
+                    s.span,
+                ));
+            }
+            StmtKind::While(t, body) => {
+                let body = self.block(body)?;
+                out.push(Stmt::new(StmtKind::While(t.clone(), body), s.span));
+            }
+            StmtKind::Return(Some(e)) => {
+                let dt = self.atom_tangent(e);
+                let ret = if self.preserve_result {
+                    Expr::synth(ExprKind::Tuple(vec![dt, e.clone()]))
+                } else {
+                    dt
+                };
+                out.push(Stmt::new(StmtKind::Return(Some(ret)), s.span));
+            }
+            StmtKind::ExprStmt(e) => {
+                self.check_effect(e)?;
+                out.push(s.clone());
+            }
+            _ => out.push(s.clone()),
+        }
+        Ok(())
+    }
+
+    fn check_effect(&self, e: &Expr) -> Result<(), Diagnostic> {
+        if let ExprKind::Call { func, args, kwargs } = &e.kind {
+            if self.resolver.callee(func) == Callee::Library("builtins.print".into()) {
+                return Ok(());
+            }
+            let receiver = match &func.kind {
+                ExprKind::Attr(v, _) => Some(&**v),
+                _ => None,
+            };
+            if args
+                .iter()
+                .chain(kwargs.iter().map(|(_, v)| v))
+                .chain(receiver)
+                .any(|a| self.is_active(a))
+            {
+                return Err(Diagnostic::new(
+                    e.span,
+                    format!(
+                        "the call `{}` is made for its side effect on a differentiated value, which cannot be differentiated",
+                        printer::expr(e)
+                    ),
+                    "assign the result to a variable instead of mutating in place (e.g. `xs = xs + [v]`)",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `dt, t = dg(args..., da=...)` for a call to a user function with active arguments.
+    fn user_call(
+        &mut self,
+        t: &str,
+        dt: &str,
+        value: &Expr,
+        span: Span,
+    ) -> Result<Option<Stmt>, Diagnostic> {
+        let ExprKind::Call { func, args, kwargs } = &value.kind else {
+            return Ok(None);
+        };
+        let Callee::User(f) = self.resolver.callee(func) else {
+            return Ok(None);
+        };
+        let params = self.callees.params_of(&f)?;
+        let mut wrt: Vec<(usize, String)> = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            if let Some(n) = a.as_name().filter(|n| self.active.contains(*n)) {
+                wrt.push((i, n.to_owned()));
+            }
+        }
+        for (k, v) in kwargs {
+            if let Some(n) = v.as_name().filter(|n| self.active.contains(*n)) {
+                let Some(i) = params.iter().position(|p| p == k) else {
+                    return Err(Diagnostic::new(
+                        span,
+                        format!("`{f}` has no parameter named `{k}`"),
+                        "pass the arguments the function declares",
+                    ));
+                };
+                wrt.push((i, n.to_owned()));
+            }
+        }
+        if wrt.is_empty() {
+            return Ok(None);
+        }
+        wrt.sort();
+        let positions: Vec<usize> = wrt.iter().map(|(i, _)| *i).collect();
+        let (gname, tparams) = self.callees.forward_of(&f, &positions, span)?;
+        let mut kw = kwargs.to_vec();
+        for ((_, arg), tp) in wrt.iter().zip(tparams) {
+            kw.push((tp, Expr::name(self.tangent_of(arg))));
+        }
+        let call = Expr::synth(ExprKind::Call {
+            func: Box::new(Expr::name(gname)),
+            args: args.to_vec(),
+            kwargs: kw,
+        });
+        let target = Expr::synth(ExprKind::Tuple(vec![Expr::name(dt), Expr::name(t)]));
+        Ok(Some(Stmt::new(StmtKind::Assign(target, call), span)))
+    }
+
+    fn tangent_stmts(
+        &mut self,
+        t: &str,
+        dt: &str,
+        value: &Expr,
+        s: &Stmt,
+    ) -> Result<Vec<Stmt>, Diagnostic> {
+        let span = if value.span.is_synthetic() {
+            s.span
+        } else {
+            value.span
+        };
+        let zero = || {
+            vec![Stmt::assign(
+                dt,
+                Expr::call_path("tangent.init_grad", vec![Expr::name(t)]),
+            )]
+        };
+        match &value.kind {
+            ExprKind::Name(_) => Ok(vec![Stmt::assign(dt, self.atom_tangent(value))]),
+            ExprKind::BinOp(op, a, b) => self.library(op.canonical(), t, dt, &[(**a).clone(), (**b).clone()], &[], span),
+            ExprKind::Unary(UnaryOp::Neg, a) => self.library("operator.neg", t, dt, &[(**a).clone()], &[], span),
+            ExprKind::Unary(UnaryOp::Pos, a) => self.library("operator.pos", t, dt, &[(**a).clone()], &[], span),
+            ExprKind::Call { func, args, kwargs } => match self.resolver.callee(func) {
+                Callee::Library(q) => self.library(&q, t, dt, args, kwargs, span),
+                Callee::Method(q) => {
+                    let ExprKind::Attr(recv, _) = &func.kind else { unreachable!() };
+                    let mut all = vec![(**recv).clone()];
+                    all.extend(args.iter().cloned());
+                    self.library(&q, t, dt, &all, kwargs, span)
+                }
+                Callee::User(_) => Ok(zero()),
+                Callee::Unknown(name) => Err(Diagnostic::new(
+                    span,
+                    format!("cannot differentiate a call to `{name}`: it is not a function of this module and has no derivative rule"),
+                    "call a module-level function, a NumPy or math function, or register a rule with `@tangent.tangent_`",
+                )),
+            },
+            ExprKind::Attr(v, a) => {
+                let q = format!("numpy.ndarray.{a}");
+                self.library(&q, t, dt, &[(**v).clone()], &[], span)
+            }
+            ExprKind::Subscript(v, idx) => {
+                if self.is_active(v) {
+                    let dv = Expr::name(self.tangent_of(v.as_name().unwrap_or_default()));
+                    Ok(vec![Stmt::assign(dt, Expr::synth(ExprKind::Subscript(Box::new(dv), idx.clone())))])
+                } else {
+                    Ok(zero())
+                }
+            }
+            ExprKind::Tuple(es) | ExprKind::List(es) => {
+                let ts: Vec<Expr> = es.iter().map(|e| self.atom_tangent(e)).collect();
+                let kind = if matches!(value.kind, ExprKind::Tuple(_)) {
+                    ExprKind::Tuple(ts)
+                } else {
+                    ExprKind::List(ts)
+                };
+                Ok(vec![Stmt::assign(dt, Expr::synth(kind))])
+            }
+            _ => Ok(zero()),
+        }
+    }
+
+    fn library(
+        &mut self,
+        q: &str,
+        t: &str,
+        dt: &str,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+        span: Span,
+    ) -> Result<Vec<Stmt>, Diagnostic> {
+        let any_active = args
+            .iter()
+            .chain(kwargs.iter().map(|(_, v)| v))
+            .any(|a| self.is_active(a));
+        if !any_active || self.rules.is_nondifferentiable(q) {
+            return Ok(vec![Stmt::assign(
+                dt,
+                Expr::call_path("tangent.init_grad", vec![Expr::name(t)]),
+            )]);
+        }
+        let Some(template) = self.rules.tangent(q) else {
+            return Err(missing_tangent_rule(q, span));
+        };
+        let tangents = self.tangents.clone();
+        let mut site = FwdSite {
+            active: self.active,
+            names: self.names,
+        };
+        rules::instantiate_tangent(template, q, t, dt, args, kwargs, &mut site, &|v| {
+            tangents[v].clone()
+        })
+        .map_err(|msg| {
+            Diagnostic::new(
+                span,
+                msg,
+                "check the call's arguments against the function's signature",
+            )
+        })
+    }
+}
+
+pub fn missing_tangent_rule(q: &str, span: Span) -> Diagnostic {
+    let short = q.rsplit('.').next().unwrap_or(q);
+    Diagnostic::new(
+        span,
+        format!("no forward-mode derivative rule for `{q}`"),
+        format!(
+            "register one in your script before calling autodiff:\n\n    @tangent.tangent_({q})\n    def {short}(result, x):\n        d[result] = d[x] * ...  # derivative of {short} with respect to x\n"
+        ),
+    )
+}

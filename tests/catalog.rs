@@ -1,0 +1,54 @@
+//! The op catalog: every registered rule is listed in tests/catalog/check_catalog.py and
+//! checked there (reverse and forward) against central finite differences.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+const CATALOG: &str = include_str!("catalog/check_catalog.py");
+
+/// Rule names quoted in the catalog (`"numpy.sum"`, ...).
+fn catalog_rules() -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for piece in CATALOG.split('"').skip(1).step_by(2) {
+        let is_name = piece.contains('.')
+            && piece
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+        if is_name {
+            out.insert(piece.to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn every_rule_is_in_the_catalog() {
+    let listed = catalog_rules();
+    let rules = tangent::ad::rules::RuleSet::builtin();
+    let missing: Vec<&str> = rules
+        .adjoint_names()
+        .into_iter()
+        .chain(rules.tangent_names())
+        .filter(|n| !listed.contains(*n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "rules missing from tests/catalog/check_catalog.py: {missing:?}"
+    );
+}
+
+#[test]
+fn catalog_matches_finite_differences() {
+    let dir = std::env::temp_dir().join(format!("tangent-catalog-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .arg("run")
+        .arg("tests/catalog/check_catalog.py")
+        .arg(&dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run tangent");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains(", 0 failures"), "{stdout}");
+}
