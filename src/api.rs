@@ -1,11 +1,11 @@
 //! The Rust API: `Tangent::grad(src, "f")` gives the derivative's Python source and can
 //! call it on f64 and ndarray inputs in the embedded interpreter.
 
+use crate::ad::rules::{RuleSet, Template};
 use crate::ad::{self, GradOptions};
 use crate::host::rustpython as host;
 use crate::syntax::SourceModule;
 use ndarray::ArrayD;
-use crate::ad::rules::{RuleSet, Template};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -24,7 +24,12 @@ pub fn rules() -> Arc<RuleSet> {
 
 /// Registers the function `funcname` of `filename` as the reverse (`forward == false`) or
 /// forward rule for `qualname`.
-pub fn register_rule(forward: bool, qualname: &str, filename: &str, funcname: &str) -> Result<(), String> {
+pub fn register_rule(
+    forward: bool,
+    qualname: &str,
+    filename: &str,
+    funcname: &str,
+) -> Result<(), String> {
     let text = read_source(filename, funcname)?;
     let module = SourceModule::parse(filename, &text).map_err(|d| d.to_string())?;
     let def = module.lower_template(funcname).map_err(|d| d.to_string())?;

@@ -126,9 +126,17 @@ fn user_registered_rules_are_used() {
     let out = tangent(&["run", "tests/scripts/user_rules.py"]);
     let so = text(&out.stdout);
     assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
-    assert!(so.contains("before: tests/scripts/user_rules.py:7:19: no derivative rule for `numpy.degrees`"), "{so}");
+    assert!(
+        so.contains(
+            "before: tests/scripts/user_rules.py:7:19: no derivative rule for `numpy.degrees`"
+        ),
+        "{so}"
+    );
     assert!(so.contains("template shown: True"), "{so}");
     // d/dx sum(2 * degrees(x)) = 2 * 180 / pi for each element
-    assert!(so.contains("reverse: [114.591559026, 114.591559026, 114.591559026]"), "{so}");
+    assert!(
+        so.contains("reverse: [114.591559026, 114.591559026, 114.591559026]"),
+        "{so}"
+    );
     assert!(so.contains("forward: 229.183118052"), "{so}");
 }

@@ -145,7 +145,10 @@ pub fn shape_tuple(s: &[usize]) -> String {
         1 => format!("({},)", s[0]),
         _ => format!(
             "({})",
-            s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+            s.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -157,7 +160,10 @@ pub fn shape_compact(s: &[usize]) -> String {
         1 => format!("({},)", s[0]),
         _ => format!(
             "({})",
-            s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
+            s.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
         ),
     }
 }
@@ -167,8 +173,16 @@ pub fn broadcast_pair(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
-        let da = if i < n - a.len() { 1 } else { a[i - (n - a.len())] };
-        let db = if i < n - b.len() { 1 } else { b[i - (n - b.len())] };
+        let da = if i < n - a.len() {
+            1
+        } else {
+            a[i - (n - a.len())]
+        };
+        let db = if i < n - b.len() {
+            1
+        } else {
+            b[i - (n - b.len())]
+        };
         out[i] = if da == db {
             da
         } else if da == 1 {
@@ -224,10 +238,16 @@ pub fn zip_with(
     let shape = broadcast_shapes(&[a.shape(), b.shape()])?;
     let av = a.broadcast(IxDyn(&shape)).unwrap();
     let bv = b.broadcast(IxDyn(&shape)).unwrap();
-    Ok(ndarray::Zip::from(&av).and(&bv).map_collect(|&x, &y| f(x, y)))
+    Ok(ndarray::Zip::from(&av)
+        .and(&bv)
+        .map_collect(|&x, &y| f(x, y)))
 }
 
-pub fn map_scalar_right(a: ArrayViewD<'_, f64>, s: f64, f: impl Fn(f64, f64) -> f64) -> ArrayD<f64> {
+pub fn map_scalar_right(
+    a: ArrayViewD<'_, f64>,
+    s: f64,
+    f: impl Fn(f64, f64) -> f64,
+) -> ArrayD<f64> {
     if let Some(sa) = a.as_slice() {
         let v: Vec<f64> = sa.iter().map(|&x| f(x, s)).collect();
         return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
@@ -343,7 +363,11 @@ pub fn norm_axis(axis: isize, ndim: usize) -> NpResult<usize> {
             "axis {axis} is out of bounds for array of dimension {ndim}"
         )));
     }
-    Ok(if axis < 0 { (axis + n) as usize } else { axis as usize })
+    Ok(if axis < 0 {
+        (axis + n) as usize
+    } else {
+        axis as usize
+    })
 }
 
 pub fn norm_axes(axes: &[isize], ndim: usize) -> NpResult<Vec<usize>> {
@@ -459,7 +483,11 @@ pub fn reduce(
 }
 
 /// argmax/argmin over all elements (flat C index) or along one axis.
-pub fn arg_reduce(a: ArrayViewD<'_, f64>, axis: Option<usize>, is_max: bool) -> NpResult<ArrayD<f64>> {
+pub fn arg_reduce(
+    a: ArrayViewD<'_, f64>,
+    axis: Option<usize>,
+    is_max: bool,
+) -> NpResult<ArrayD<f64>> {
     let name = if is_max { "argmax" } else { "argmin" };
     let better = |x: f64, best: f64| {
         if best.is_nan() {
@@ -647,7 +675,9 @@ fn normalize_items(items: &[IndexItem], shape: &[usize]) -> NpResult<(Vec<IndexI
         }
     }
     if ellipses > 1 {
-        return Err(NpErr::Index("an index can only have a single ellipsis ('...')".into()));
+        return Err(NpErr::Index(
+            "an index can only have a single ellipsis ('...')".into(),
+        ));
     }
     if consumed > ndim {
         return Err(NpErr::Index(format!(
@@ -691,7 +721,9 @@ fn normalize_items(items: &[IndexItem], shape: &[usize]) -> NpResult<(Vec<IndexI
                 }
                 for c in cols {
                     let n = c.len();
-                    out.push(IndexItem::Array(ArrayD::from_shape_vec(IxDyn(&[n]), c).unwrap()));
+                    out.push(IndexItem::Array(
+                        ArrayD::from_shape_vec(IxDyn(&[n]), c).unwrap(),
+                    ));
                 }
                 axis += m.ndim();
             }
@@ -769,7 +801,10 @@ pub fn index_get<T: Clone>(a: ArrayViewD<'_, T>, items: &[IndexItem]) -> NpResul
     gather(v, advs)
 }
 
-fn gather<T: Clone>(v: ArrayViewD<'_, T>, advs: Vec<(usize, ArrayD<isize>)>) -> NpResult<ArrayD<T>> {
+fn gather<T: Clone>(
+    v: ArrayViewD<'_, T>,
+    advs: Vec<(usize, ArrayD<isize>)>,
+) -> NpResult<ArrayD<T>> {
     let shapes: Vec<&[usize]> = advs.iter().map(|(_, a)| a.shape()).collect();
     let bshape = match broadcast_shapes(&shapes) {
         Ok(s) => s,
@@ -828,7 +863,11 @@ fn gather<T: Clone>(v: ArrayViewD<'_, T>, advs: Vec<(usize, ArrayD<isize>)>) -> 
 }
 
 /// Indexing write: `a[items] = value` (value broadcast to the selection).
-pub fn index_set(a: &mut ArrayD<f64>, items: &[IndexItem], value: ArrayViewD<'_, f64>) -> NpResult<()> {
+pub fn index_set(
+    a: &mut ArrayD<f64>,
+    items: &[IndexItem],
+    value: ArrayViewD<'_, f64>,
+) -> NpResult<()> {
     let (norm, adv) = normalize_items(items, a.shape())?;
     if !adv {
         let (mut v, _) = apply_basic(a.view_mut(), &norm, false)?;
@@ -865,7 +904,10 @@ pub fn index_set(a: &mut ArrayD<f64>, items: &[IndexItem], value: ArrayViewD<'_,
 
 // ---------------------------------------------------------------- matmul
 
-pub fn mm2(a: ndarray::ArrayView2<'_, f64>, b: ndarray::ArrayView2<'_, f64>) -> ndarray::Array2<f64> {
+pub fn mm2(
+    a: ndarray::ArrayView2<'_, f64>,
+    b: ndarray::ArrayView2<'_, f64>,
+) -> ndarray::Array2<f64> {
     let (m, k) = a.dim();
     let n = b.ncols();
     let mut out = ndarray::Array2::<f64>::zeros((m, n));
@@ -875,20 +917,10 @@ pub fn mm2(a: ndarray::ArrayView2<'_, f64>, b: ndarray::ArrayView2<'_, f64>) -> 
     // SAFETY: the pointers and strides describe the live ndarray views, which outlive
     // the faer views created here; faer only reads `a`/`b` and writes `out`.
     unsafe {
-        let ar = faer::MatRef::<f64>::from_raw_parts(
-            a.as_ptr(),
-            m,
-            k,
-            a.strides()[0],
-            a.strides()[1],
-        );
-        let br = faer::MatRef::<f64>::from_raw_parts(
-            b.as_ptr(),
-            k,
-            n,
-            b.strides()[0],
-            b.strides()[1],
-        );
+        let ar =
+            faer::MatRef::<f64>::from_raw_parts(a.as_ptr(), m, k, a.strides()[0], a.strides()[1]);
+        let br =
+            faer::MatRef::<f64>::from_raw_parts(b.as_ptr(), k, n, b.strides()[0], b.strides()[1]);
         let s0 = out.strides()[0];
         let s1 = out.strides()[1];
         let cm = faer::MatMut::<f64>::from_raw_parts_mut(out.as_mut_ptr(), m, n, s0, s1);
@@ -910,8 +942,16 @@ pub fn matmul(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD
     }
     let a1 = a.ndim() == 1;
     let b1 = b.ndim() == 1;
-    let a2 = if a1 { a.clone().insert_axis(Axis(0)) } else { a.clone() };
-    let b2 = if b1 { b.clone().insert_axis(Axis(1)) } else { b.clone() };
+    let a2 = if a1 {
+        a.clone().insert_axis(Axis(0))
+    } else {
+        a.clone()
+    };
+    let b2 = if b1 {
+        b.clone().insert_axis(Axis(1))
+    } else {
+        b.clone()
+    };
     let ka = a2.shape()[a2.ndim() - 1];
     let kb = b2.shape()[b2.ndim() - 2];
     if ka != kb {
@@ -940,8 +980,22 @@ pub fn matmul(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD
         let bv = b2.broadcast(IxDyn(&sb)).unwrap();
         let nbatch: usize = batch.iter().product();
         let mut data = Vec::with_capacity(nbatch * m * n);
-        let av = av.into_shape_with_order(IxDyn(&[nbatch, m, ka])).map(|x| x.to_owned()).unwrap_or_else(|_| to_standard(a2.broadcast(IxDyn(&sa)).unwrap()).into_shape_with_order(IxDyn(&[nbatch, m, ka])).unwrap());
-        let bv = bv.into_shape_with_order(IxDyn(&[nbatch, kb, n])).map(|x| x.to_owned()).unwrap_or_else(|_| to_standard(b2.broadcast(IxDyn(&sb)).unwrap()).into_shape_with_order(IxDyn(&[nbatch, kb, n])).unwrap());
+        let av = av
+            .into_shape_with_order(IxDyn(&[nbatch, m, ka]))
+            .map(|x| x.to_owned())
+            .unwrap_or_else(|_| {
+                to_standard(a2.broadcast(IxDyn(&sa)).unwrap())
+                    .into_shape_with_order(IxDyn(&[nbatch, m, ka]))
+                    .unwrap()
+            });
+        let bv = bv
+            .into_shape_with_order(IxDyn(&[nbatch, kb, n]))
+            .map(|x| x.to_owned())
+            .unwrap_or_else(|_| {
+                to_standard(b2.broadcast(IxDyn(&sb)).unwrap())
+                    .into_shape_with_order(IxDyn(&[nbatch, kb, n]))
+                    .unwrap()
+            });
         for i in 0..nbatch {
             let x = av.index_axis(Axis(0), i);
             let y = bv.index_axis(Axis(0), i);
@@ -1010,7 +1064,9 @@ pub fn dot(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD<f6
     let mut perm: Vec<usize> = vec![b.ndim() - 2];
     perm.extend((0..b.ndim()).filter(|&i| i != b.ndim() - 2));
     let bp = to_standard(b.view().permuted_axes(IxDyn(&perm)));
-    let bm = bp.into_shape_with_order(IxDyn(&[kb, b.len() / kb.max(1)])).unwrap();
+    let bm = bp
+        .into_shape_with_order(IxDyn(&[kb, b.len() / kb.max(1)]))
+        .unwrap();
     let r = mm2(as2(&am.view()), as2(&bm.view()));
     let mut shape: Vec<usize> = a.shape()[..a.ndim() - 1].to_vec();
     shape.extend(perm[1..].iter().map(|&i| b.shape()[i]));
@@ -1055,8 +1111,10 @@ pub fn stack(arrs: &[ArrayViewD<'_, f64>], axis: isize) -> NpResult<ArrayD<f64>>
         }
     }
     let ax = norm_axis(axis, arrs[0].ndim() + 1)?;
-    let expanded: Vec<ArrayViewD<'_, f64>> =
-        arrs.iter().map(|a| a.clone().insert_axis(Axis(ax))).collect();
+    let expanded: Vec<ArrayViewD<'_, f64>> = arrs
+        .iter()
+        .map(|a| a.clone().insert_axis(Axis(ax)))
+        .collect();
     Ok(ndarray::concatenate(Axis(ax), &expanded).unwrap())
 }
 

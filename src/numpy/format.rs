@@ -11,10 +11,23 @@ const THRESHOLD: usize = 1000;
 const EDGEITEMS: usize = 3;
 
 enum Fmt {
-    Bool { zero_d: bool },
-    Int { width: usize },
-    Pos { pad_left: usize, pad_right: usize, single: bool },
-    Exp { pad_left: usize, precision: usize, exp_size: usize, single: bool },
+    Bool {
+        zero_d: bool,
+    },
+    Int {
+        width: usize,
+    },
+    Pos {
+        pad_left: usize,
+        pad_right: usize,
+        single: bool,
+    },
+    Exp {
+        pad_left: usize,
+        precision: usize,
+        exp_size: usize,
+        single: bool,
+    },
 }
 
 fn trim_zeros(s: &str) -> String {
@@ -27,7 +40,11 @@ fn trim_zeros(s: &str) -> String {
 
 /// Positional digits of |x|: shortest round-trip, at most PRECISION fractional digits.
 fn pos_digits(x: f64, single: bool) -> (String, String) {
-    let mut s = if single { format!("{}", x.abs() as f32) } else { format!("{}", x.abs()) };
+    let mut s = if single {
+        format!("{}", x.abs() as f32)
+    } else {
+        format!("{}", x.abs())
+    };
     let frac_len = s.split_once('.').map_or(0, |(_, f)| f.len());
     if frac_len > PRECISION {
         s = trim_zeros(&format!("{:.*}", PRECISION, x.abs()));
@@ -42,7 +59,11 @@ fn pos_digits(x: f64, single: bool) -> (String, String) {
 
 /// Scientific digits of |x|: (int part with sign, frac part, exponent).
 fn exp_digits(x: f64, single: bool) -> (String, String, i32) {
-    let mut s = if single { format!("{:e}", x.abs() as f32) } else { format!("{:e}", x.abs()) };
+    let mut s = if single {
+        format!("{:e}", x.abs() as f32)
+    } else {
+        format!("{:e}", x.abs())
+    };
     let (m, _) = s.split_once('e').unwrap();
     let frac_len = m.split_once('.').map_or(0, |(_, f)| f.len());
     if frac_len > PRECISION {
@@ -64,13 +85,21 @@ fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
     match dtype {
         DType::Bool => Fmt::Bool { zero_d },
         DType::Int64 => {
-            let width = data.iter().map(|&x| format!("{}", x as i64).len()).max().unwrap_or(1);
+            let width = data
+                .iter()
+                .map(|&x| format!("{}", x as i64).len())
+                .max()
+                .unwrap_or(1);
             Fmt::Int { width }
         }
         DType::Float64 | DType::Float32 => {
             let single = dtype == DType::Float32;
             let finite: Vec<f64> = data.iter().copied().filter(|x| x.is_finite()).collect();
-            let nonzero: Vec<f64> = finite.iter().map(|x| x.abs()).filter(|&x| x != 0.0).collect();
+            let nonzero: Vec<f64> = finite
+                .iter()
+                .map(|x| x.abs())
+                .filter(|&x| x != 0.0)
+                .collect();
             let mut exp = false;
             if !nonzero.is_empty() {
                 let max = nonzero.iter().cloned().fold(f64::MIN, f64::max);
@@ -98,7 +127,12 @@ fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
                         .max(3usize.saturating_sub(offset))
                         .max((3 + neginf as usize).saturating_sub(offset));
                 }
-                Fmt::Exp { pad_left, precision, exp_size, single }
+                Fmt::Exp {
+                    pad_left,
+                    precision,
+                    exp_size,
+                    single,
+                }
             } else {
                 let parts: Vec<_> = finite.iter().map(|&x| pos_digits(x, single)).collect();
                 let mut pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
@@ -109,7 +143,11 @@ fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
                         .max(3usize.saturating_sub(offset))
                         .max((3 + neginf as usize).saturating_sub(offset));
                 }
-                Fmt::Pos { pad_left, pad_right, single }
+                Fmt::Pos {
+                    pad_left,
+                    pad_right,
+                    single,
+                }
             }
         }
     }
@@ -130,20 +168,33 @@ fn fmt_elem(x: f64, f: &Fmt) -> String {
     match f {
         Fmt::Bool { zero_d } => {
             if x != 0.0 {
-                if *zero_d { "True".into() } else { " True".into() }
+                if *zero_d {
+                    "True".into()
+                } else {
+                    " True".into()
+                }
             } else {
                 "False".into()
             }
         }
         Fmt::Int { width } => format!("{:>width$}", x as i64, width = *width),
-        Fmt::Pos { pad_left, pad_right, single } => {
+        Fmt::Pos {
+            pad_left,
+            pad_right,
+            single,
+        } => {
             if !x.is_finite() {
                 return nonfinite(x, pad_left + pad_right + 1);
             }
             let (i, fr) = pos_digits(x, *single);
             format!("{:>pl$}.{:<pr$}", i, fr, pl = *pad_left, pr = *pad_right)
         }
-        Fmt::Exp { pad_left, precision, exp_size, single } => {
+        Fmt::Exp {
+            pad_left,
+            precision,
+            exp_size,
+            single,
+        } => {
             if !x.is_finite() {
                 return nonfinite(x, pad_left + 1 + precision + exp_size + 2);
             }
@@ -212,7 +263,11 @@ fn recurse(
     let next_width = width - 1;
     let n = a.shape()[0];
     let show_summary = summarize && 2 * EDGEITEMS < n;
-    let (leading, trailing) = if show_summary { (EDGEITEMS, EDGEITEMS) } else { (0, n) };
+    let (leading, trailing) = if show_summary {
+        (EDGEITEMS, EDGEITEMS)
+    } else {
+        (0, n)
+    };
     let mut s = String::new();
     let sub = |i: usize| a.index_axis(Axis(0), i);
     if a.ndim() == 1 {
@@ -265,7 +320,13 @@ fn recurse(
     format!("[{}]", &s[hanging.len().min(s.len())..])
 }
 
-fn array2string(a: &ArrayViewD<'_, f64>, dtype: DType, sep: &str, prefix: &str, suffix: &str) -> String {
+fn array2string(
+    a: &ArrayViewD<'_, f64>,
+    dtype: DType,
+    sep: &str,
+    prefix: &str,
+    suffix: &str,
+) -> String {
     let summarize = a.len() > THRESHOLD;
     let mut data = Vec::new();
     leading_trailing(a, summarize, &mut data);
@@ -290,11 +351,19 @@ pub fn repr(a: &ArrayViewD<'_, f64>, dtype: DType) -> String {
     if extras.is_empty() {
         return format!("array({})", array2string(a, dtype, ", ", "array(", ")"));
     }
-    let body = if a.is_empty() { "[]".to_owned() } else { array2string(a, dtype, ", ", "array(", ",") };
+    let body = if a.is_empty() {
+        "[]".to_owned()
+    } else {
+        array2string(a, dtype, ", ", "array(", ",")
+    };
     let arr = format!("array({body},");
     let extra = format!("{})", extras.join(", "));
     let last = arr.len() - arr.rfind('\n').map_or(0, |i| i + 1);
-    let spacer = if last + extra.len() + 1 > LINEWIDTH { "\n      " } else { " " };
+    let spacer = if last + extra.len() + 1 > LINEWIDTH {
+        "\n      "
+    } else {
+        " "
+    };
     format!("{arr}{spacer}{extra}")
 }
 

@@ -51,7 +51,9 @@ fn batches(a: &ArrayViewD<'_, f64>) -> (Vec<usize>, Vec<Array2<f64>>) {
     let batch = a.shape()[..nd - 2].to_vec();
     let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
     let nb: usize = batch.iter().product();
-    let std = to_standard(a.view()).into_shape_with_order((nb, m, n)).unwrap();
+    let std = to_standard(a.view())
+        .into_shape_with_order((nb, m, n))
+        .unwrap();
     let mats = std.outer_iter().map(|x| x.to_owned()).collect();
     (batch, mats)
 }
@@ -179,13 +181,21 @@ pub fn solve(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD<
     check_square(&a)?;
     let n = a.shape()[a.ndim() - 1];
     let vector = b.ndim() == 1;
-    let b2 = if vector { b.clone().insert_axis(Axis(1)) } else { b.clone() };
+    let b2 = if vector {
+        b.clone().insert_axis(Axis(1))
+    } else {
+        b.clone()
+    };
     if b2.ndim() < 2 {
         return linalg_err("0-dimensional array given. Array must be at least one-dimensional");
     }
     let bm = b2.shape()[b2.ndim() - 2];
     if bm != n {
-        let sig = if vector { ("solve1", "(m,m),(m)->(m)") } else { ("solve", "(m,m),(m,n)->(m,n)") };
+        let sig = if vector {
+            ("solve1", "(m,m),(m)->(m)")
+        } else {
+            ("solve", "(m,m),(m,n)->(m,n)")
+        };
         return Err(NpErr::Value(format!(
             "{}: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature {} (size {} is different from {})",
             sig.0, sig.1, bm, n
@@ -255,7 +265,11 @@ pub fn cholesky(a: ArrayViewD<'_, f64>, upper: bool) -> NpResult<ArrayD<f64>> {
 }
 
 /// Symmetric eigendecomposition: eigenvalues ascending, eigenvectors as columns.
-pub fn eigh(a: ArrayViewD<'_, f64>, upper: bool, vectors: bool) -> NpResult<(ArrayD<f64>, Option<ArrayD<f64>>)> {
+pub fn eigh(
+    a: ArrayViewD<'_, f64>,
+    upper: bool,
+    vectors: bool,
+) -> NpResult<(ArrayD<f64>, Option<ArrayD<f64>>)> {
     check_square(&a)?;
     let (batch, mats) = batches(&a);
     let n = a.shape()[a.ndim() - 1];
@@ -279,14 +293,20 @@ pub fn eigh(a: ArrayViewD<'_, f64>, upper: bool, vectors: bool) -> NpResult<(Arr
         let s: Vec<f64> = evd.S().column_vector().iter().copied().collect();
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&i, &j| s[i].total_cmp(&s[j]));
-        ws.push(ArrayD::from_shape_vec(IxDyn(&[n]), order.iter().map(|&i| s[i]).collect()).unwrap());
+        ws.push(
+            ArrayD::from_shape_vec(IxDyn(&[n]), order.iter().map(|&i| s[i]).collect()).unwrap(),
+        );
         if vectors {
             let u = evd.U();
             vs.push(Array2::from_shape_fn((n, n), |(i, j)| u[(i, order[j])]).into_dyn());
         }
     }
     let w = assemble(&batch, &[n], ws);
-    let v = if vectors { Some(assemble(&batch, &[n, n], vs)) } else { None };
+    let v = if vectors {
+        Some(assemble(&batch, &[n, n], vs))
+    } else {
+        None
+    };
     Ok((w, v))
 }
 
@@ -312,7 +332,11 @@ pub fn qr(a: ArrayViewD<'_, f64>, mode: QrMode) -> NpResult<(Option<ArrayD<f64>>
     let mut rparts = Vec::new();
     for mat in mats {
         if m == 0 || n == 0 {
-            let q = if mode == QrMode::Complete { Array2::eye(m) } else { Array2::zeros((m, k)) };
+            let q = if mode == QrMode::Complete {
+                Array2::eye(m)
+            } else {
+                Array2::zeros((m, k))
+            };
             qparts.push(q.into_dyn());
             rparts.push(ArrayD::zeros(IxDyn(&rs)));
             continue;
@@ -323,7 +347,13 @@ pub fn qr(a: ArrayViewD<'_, f64>, mode: QrMode) -> NpResult<(Option<ArrayD<f64>>
             _ => (f.compute_thin_Q(), f.thin_R().to_owned()),
         };
         // R padded (or cut) to the expected shape: faer's R has min(m, n) rows
-        let mut r = Array2::from_shape_fn((rs[0], rs[1]), |(i, j)| if i < r.nrows() && j < r.ncols() { r[(i, j)] } else { 0.0 });
+        let mut r = Array2::from_shape_fn((rs[0], rs[1]), |(i, j)| {
+            if i < r.nrows() && j < r.ncols() {
+                r[(i, j)]
+            } else {
+                0.0
+            }
+        });
         // R is upper triangular/trapezoidal: clear round-off below the diagonal
         for ((i, j), x) in r.indexed_iter_mut() {
             if i > j {
@@ -352,15 +382,27 @@ pub fn svd(
     let nd = a.ndim();
     let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
     let k = m.min(n);
-    let (us, vs) = if full_matrices { ([m, m], [n, n]) } else { ([m, k], [k, n]) };
+    let (us, vs) = if full_matrices {
+        ([m, m], [n, n])
+    } else {
+        ([m, k], [k, n])
+    };
     let mut uparts = Vec::new();
     let mut sparts = Vec::new();
     let mut vparts = Vec::new();
     for mat in mats {
         if k == 0 {
-            uparts.push(Array2::<f64>::eye(us[0]).slice_move(ndarray::s![.., ..us[1]]).into_dyn());
+            uparts.push(
+                Array2::<f64>::eye(us[0])
+                    .slice_move(ndarray::s![.., ..us[1]])
+                    .into_dyn(),
+            );
             sparts.push(ArrayD::zeros(IxDyn(&[0])));
-            vparts.push(Array2::<f64>::eye(vs[1]).slice_move(ndarray::s![..vs[0], ..]).into_dyn());
+            vparts.push(
+                Array2::<f64>::eye(vs[1])
+                    .slice_move(ndarray::s![..vs[0], ..])
+                    .into_dyn(),
+            );
             continue;
         }
         let fm = to_mat(mat.view());
@@ -374,7 +416,11 @@ pub fn svd(
             sparts.push(ArrayD::from_shape_vec(IxDyn(&[k]), s).unwrap());
             continue;
         }
-        let f = if full_matrices { fm.svd() } else { fm.thin_svd() };
+        let f = if full_matrices {
+            fm.svd()
+        } else {
+            fm.thin_svd()
+        };
         let f = match f {
             Ok(f) => f,
             Err(_) => return linalg_err("SVD did not converge"),
@@ -387,14 +433,20 @@ pub fn svd(
         // reorder the first k columns by descending singular value; keep the rest
         let col = |j: usize| if j < k { order[j] } else { j };
         uparts.push(Array2::from_shape_fn((us[0], us[1]), |(i, j)| u[(i, col(j))]).into_dyn());
-        sparts.push(ArrayD::from_shape_vec(IxDyn(&[k]), order.iter().map(|&i| s[i]).collect()).unwrap());
+        sparts.push(
+            ArrayD::from_shape_vec(IxDyn(&[k]), order.iter().map(|&i| s[i]).collect()).unwrap(),
+        );
         vparts.push(Array2::from_shape_fn((vs[0], vs[1]), |(i, j)| v[(j, col(i))]).into_dyn());
     }
     let s = assemble(&batch, &[k], sparts);
     if !compute_uv {
         return Ok((None, s, None));
     }
-    Ok((Some(assemble(&batch, &us, uparts)), s, Some(assemble(&batch, &vs, vparts))))
+    Ok((
+        Some(assemble(&batch, &us, uparts)),
+        s,
+        Some(assemble(&batch, &vs, vparts)),
+    ))
 }
 
 /// Moore-Penrose pseudo-inverse through the SVD (NumPy's `rcond=1e-15` default).
@@ -461,7 +513,11 @@ pub fn matrix_power(a: ArrayViewD<'_, f64>, p: i64) -> NpResult<ArrayD<f64>> {
     check_square(&a)?;
     let nd = a.ndim();
     let n = a.shape()[nd - 1];
-    let mut base = if p < 0 { inv(a.view())? } else { to_standard(a.view()) };
+    let mut base = if p < 0 {
+        inv(a.view())?
+    } else {
+        to_standard(a.view())
+    };
     let mut e = p.unsigned_abs();
     let mut result: Option<ArrayD<f64>> = None;
     if e == 0 {

@@ -8,15 +8,24 @@ use rustpython_vm::InterpreterBuilder;
 pub mod core;
 pub mod format;
 pub mod linalg;
+mod native;
 pub mod ops;
 pub mod random;
-mod native;
 
 /// Python shims for numpy, installed before the `tangent` shim.
 pub const SHIMS: &[(&str, &str)] = &[
-    ("numpy", include_str!("../../stdlib-shims/numpy/__init__.py")),
-    ("numpy.linalg", include_str!("../../stdlib-shims/numpy/linalg.py")),
-    ("numpy.random", include_str!("../../stdlib-shims/numpy/random.py")),
+    (
+        "numpy",
+        include_str!("../../stdlib-shims/numpy/__init__.py"),
+    ),
+    (
+        "numpy.linalg",
+        include_str!("../../stdlib-shims/numpy/linalg.py"),
+    ),
+    (
+        "numpy.random",
+        include_str!("../../stdlib-shims/numpy/random.py"),
+    ),
 ];
 
 /// Adds the native array module(s) to the interpreter.

@@ -27,12 +27,17 @@ pub mod _numpy_native {
     use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn};
     use num_traits::ToPrimitive;
     use rustpython_vm::{
-        builtins::{PyFloat, PyInt, PyList, PySlice, PyStrRef, PyTuple, PyTupleRef, PyType, PyStr},
+        atomic_func,
+        builtins::{PyFloat, PyInt, PyList, PySlice, PyStr, PyStrRef, PyTuple, PyTupleRef, PyType},
         common::lock::PyRwLock,
         function::{Either, OptionalArg, PosArgs, PyComparisonValue},
         protocol::{PyMappingMethods, PyNumberMethods},
-        types::{AsMapping, AsNumber, Comparable, Constructor, Hashable, Iterable, PyComparisonOp, Representable},
-        atomic_func, pyclass, AsObject, FromArgs, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
+        pyclass,
+        types::{
+            AsMapping, AsNumber, Comparable, Constructor, Hashable, Iterable, PyComparisonOp,
+            Representable,
+        },
+        AsObject, FromArgs, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
     };
 
     // ------------------------------------------------------------------ the array type
@@ -47,7 +52,10 @@ pub mod _numpy_native {
 
     impl PyNdArray {
         pub fn new(data: ArrayD<f64>, dtype: DType) -> Self {
-            PyNdArray { data: PyRwLock::new(data), dtype }
+            PyNdArray {
+                data: PyRwLock::new(data),
+                dtype,
+            }
         }
         fn shape_vec(&self) -> Vec<usize> {
             self.data.read().shape().to_vec()
@@ -102,7 +110,11 @@ pub mod _numpy_native {
             return Some((f.to_f64(), DType::Float64));
         }
         if let Some(i) = obj.downcast_ref::<PyInt>() {
-            let dt = if obj.class().is(vm.ctx.types.bool_type) { DType::Bool } else { DType::Int64 };
+            let dt = if obj.class().is(vm.ctx.types.bool_type) {
+                DType::Bool
+            } else {
+                DType::Int64
+            };
             return Some((i.as_bigint().to_f64().unwrap_or(f64::NAN), dt));
         }
         None
@@ -118,7 +130,11 @@ pub mod _numpy_native {
         None
     }
 
-    fn inhomogeneous(shape: &[usize], depth: usize, vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseExceptionRef {
+    fn inhomogeneous(
+        shape: &[usize],
+        depth: usize,
+        vm: &VirtualMachine,
+    ) -> rustpython_vm::builtins::PyBaseExceptionRef {
         vm.new_value_error(format!(
             "setting an array element with a sequence. The requested array has an inhomogeneous shape after {} dimensions. The detected shape was {} + inhomogeneous part.",
             depth,
@@ -254,7 +270,10 @@ pub mod _numpy_native {
             if let Some(d) = DType::from_name(&s.to_string_lossy()) {
                 return Ok(Some(d));
             }
-            return Err(vm.new_type_error(format!("data type '{}' not understood", s.to_string_lossy())));
+            return Err(vm.new_type_error(format!(
+                "data type '{}' not understood",
+                s.to_string_lossy()
+            )));
         }
         // classes carrying a dtype name, e.g. shim-defined scalar types
         if let Ok(name) = obj.get_attr("__name__", vm) {
@@ -264,7 +283,10 @@ pub mod _numpy_native {
                 }
             }
         }
-        Err(vm.new_type_error(format!("data type {} not understood", obj.repr(vm)?.to_string_lossy())))
+        Err(vm.new_type_error(format!(
+            "data type {} not understood",
+            obj.repr(vm)?.to_string_lossy()
+        )))
     }
 
     fn opt_dtype(arg: &OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<Option<DType>> {
@@ -317,17 +339,26 @@ pub mod _numpy_native {
     }
 
     /// `axis=`: None, an int or a tuple of ints, normalized.
-    fn parse_axes(obj: Option<&PyObject>, ndim: usize, vm: &VirtualMachine) -> PyResult<Option<Vec<usize>>> {
+    fn parse_axes(
+        obj: Option<&PyObject>,
+        ndim: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<Vec<usize>>> {
         let obj = match obj {
             None => return Ok(None),
             Some(o) if vm.is_none(o) => return Ok(None),
             Some(o) => o,
         };
         let req: Vec<isize> = match seq_items(obj) {
-            Some(items) => items.iter().map(|o| to_isize(o, vm)).collect::<PyResult<_>>()?,
+            Some(items) => items
+                .iter()
+                .map(|o| to_isize(o, vm))
+                .collect::<PyResult<_>>()?,
             None => vec![to_isize(obj, vm)?],
         };
-        Ok(Some(core::norm_axes(&req, ndim).map_err(|e| axis_err(e, vm))?))
+        Ok(Some(
+            core::norm_axes(&req, ndim).map_err(|e| axis_err(e, vm))?,
+        ))
     }
 
     /// Out-of-range axes raise `numpy.AxisError` (defined by the shim as a subclass of
@@ -395,11 +426,17 @@ pub mod _numpy_native {
         /// Result dtype given the promoted operand dtype.
         fn result_dtype_p(self, p: DType) -> DType {
             match self {
-                Op::Div | Op::Atan2 | Op::Hypot | Op::Copysign | Op::Logaddexp | Op::Logaddexp2 | Op::Heaviside => {
-                    p.float_result()
-                }
+                Op::Div
+                | Op::Atan2
+                | Op::Hypot
+                | Op::Copysign
+                | Op::Logaddexp
+                | Op::Logaddexp2
+                | Op::Heaviside => p.float_result(),
                 _ if self.is_cmp() => DType::Bool,
-                Op::Sub | Op::FloorDiv | Op::Mod | Op::Fmod | Op::Pow if p == DType::Bool => DType::Int64,
+                Op::Sub | Op::FloorDiv | Op::Mod | Op::Fmod | Op::Pow if p == DType::Bool => {
+                    DType::Int64
+                }
                 _ => p,
             }
         }
@@ -422,31 +459,106 @@ pub mod _numpy_native {
     macro_rules! with_op {
         ($op:expr, $f:ident => $body:expr) => {
             match $op {
-                Op::Add => { let $f = |x: f64, y: f64| x + y; $body }
-                Op::Sub => { let $f = |x: f64, y: f64| x - y; $body }
-                Op::Mul => { let $f = |x: f64, y: f64| x * y; $body }
-                Op::Div => { let $f = |x: f64, y: f64| x / y; $body }
-                Op::FloorDiv => { let $f = core::floordiv; $body }
-                Op::Mod => { let $f = core::fmod_py; $body }
-                Op::Pow => { let $f = |x: f64, y: f64| x.powf(y); $body }
-                Op::Max => { let $f = core::np_max; $body }
-                Op::Min => { let $f = core::np_min; $body }
-                Op::Atan2 => { let $f = |x: f64, y: f64| x.atan2(y); $body }
-                Op::Hypot => { let $f = |x: f64, y: f64| x.hypot(y); $body }
-                Op::Lt => { let $f = |x: f64, y: f64| (x < y) as u8 as f64; $body }
-                Op::Le => { let $f = |x: f64, y: f64| (x <= y) as u8 as f64; $body }
-                Op::Gt => { let $f = |x: f64, y: f64| (x > y) as u8 as f64; $body }
-                Op::Ge => { let $f = |x: f64, y: f64| (x >= y) as u8 as f64; $body }
-                Op::Eq => { let $f = |x: f64, y: f64| (x == y) as u8 as f64; $body }
-                Op::Ne => { let $f = |x: f64, y: f64| (x != y) as u8 as f64; $body }
-                Op::And => { let $f = |x: f64, y: f64| ((x as i64) & (y as i64)) as f64; $body }
-                Op::Or => { let $f = |x: f64, y: f64| ((x as i64) | (y as i64)) as f64; $body }
-                Op::Xor => { let $f = |x: f64, y: f64| ((x as i64) ^ (y as i64)) as f64; $body }
-                Op::Fmod => { let $f = |x: f64, y: f64| if y == 0.0 { f64::NAN } else { x % y }; $body }
-                Op::Copysign => { let $f = f64::copysign; $body }
-                Op::Logaddexp => { let $f = core::logaddexp; $body }
-                Op::Logaddexp2 => { let $f = core::logaddexp2; $body }
-                Op::Heaviside => { let $f = core::heaviside; $body }
+                Op::Add => {
+                    let $f = |x: f64, y: f64| x + y;
+                    $body
+                }
+                Op::Sub => {
+                    let $f = |x: f64, y: f64| x - y;
+                    $body
+                }
+                Op::Mul => {
+                    let $f = |x: f64, y: f64| x * y;
+                    $body
+                }
+                Op::Div => {
+                    let $f = |x: f64, y: f64| x / y;
+                    $body
+                }
+                Op::FloorDiv => {
+                    let $f = core::floordiv;
+                    $body
+                }
+                Op::Mod => {
+                    let $f = core::fmod_py;
+                    $body
+                }
+                Op::Pow => {
+                    let $f = |x: f64, y: f64| x.powf(y);
+                    $body
+                }
+                Op::Max => {
+                    let $f = core::np_max;
+                    $body
+                }
+                Op::Min => {
+                    let $f = core::np_min;
+                    $body
+                }
+                Op::Atan2 => {
+                    let $f = |x: f64, y: f64| x.atan2(y);
+                    $body
+                }
+                Op::Hypot => {
+                    let $f = |x: f64, y: f64| x.hypot(y);
+                    $body
+                }
+                Op::Lt => {
+                    let $f = |x: f64, y: f64| (x < y) as u8 as f64;
+                    $body
+                }
+                Op::Le => {
+                    let $f = |x: f64, y: f64| (x <= y) as u8 as f64;
+                    $body
+                }
+                Op::Gt => {
+                    let $f = |x: f64, y: f64| (x > y) as u8 as f64;
+                    $body
+                }
+                Op::Ge => {
+                    let $f = |x: f64, y: f64| (x >= y) as u8 as f64;
+                    $body
+                }
+                Op::Eq => {
+                    let $f = |x: f64, y: f64| (x == y) as u8 as f64;
+                    $body
+                }
+                Op::Ne => {
+                    let $f = |x: f64, y: f64| (x != y) as u8 as f64;
+                    $body
+                }
+                Op::And => {
+                    let $f = |x: f64, y: f64| ((x as i64) & (y as i64)) as f64;
+                    $body
+                }
+                Op::Or => {
+                    let $f = |x: f64, y: f64| ((x as i64) | (y as i64)) as f64;
+                    $body
+                }
+                Op::Xor => {
+                    let $f = |x: f64, y: f64| ((x as i64) ^ (y as i64)) as f64;
+                    $body
+                }
+                Op::Fmod => {
+                    let $f = |x: f64, y: f64| if y == 0.0 { f64::NAN } else { x % y };
+                    $body
+                }
+                Op::Copysign => {
+                    let $f = f64::copysign;
+                    $body
+                }
+                Op::Logaddexp => {
+                    let $f = core::logaddexp;
+                    $body
+                }
+                Op::Logaddexp2 => {
+                    let $f = core::logaddexp2;
+                    $body
+                }
+                Op::Heaviside => {
+                    let $f = core::heaviside;
+                    $body
+                }
             }
         };
     }
@@ -620,7 +732,9 @@ pub mod _numpy_native {
         } else {
             zelf.dtype.promote(sb.dtype())
         });
-        if rd.kind_rank() > zelf.dtype.kind_rank() || (rd != zelf.dtype && !op.is_cmp() && zelf.dtype == DType::Bool) {
+        if rd.kind_rank() > zelf.dtype.kind_rank()
+            || (rd != zelf.dtype && !op.is_cmp() && zelf.dtype == DType::Bool)
+        {
             return Err(vm.new_type_error(format!(
                 "Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
                 op.ufunc(),
@@ -663,12 +777,16 @@ pub mod _numpy_native {
         vm: &VirtualMachine,
     ) -> PyResult<()> {
         if g.shape() == b.shape() {
-            ndarray::Zip::from(&mut *g).and(&b).for_each(|x, &y| *x = f(*x, y));
+            ndarray::Zip::from(&mut *g)
+                .and(&b)
+                .for_each(|x, &y| *x = f(*x, y));
             return Ok(());
         }
         match b.broadcast(g.raw_dim()) {
             Some(bv) => {
-                ndarray::Zip::from(&mut *g).and(&bv).for_each(|x, &y| *x = f(*x, y));
+                ndarray::Zip::from(&mut *g)
+                    .and(&bv)
+                    .for_each(|x, &y| *x = f(*x, y));
                 Ok(())
             }
             None => {
@@ -717,7 +835,11 @@ pub mod _numpy_native {
             Src::Sc(..) => return Err(not_enough(1)),
         };
         let out = core::matmul(va, vb).py(vm)?;
-        let out = if rd == DType::Bool { out.mapv(|x| (x != 0.0) as u8 as f64) } else { round_to(out, rd) };
+        let out = if rd == DType::Bool {
+            out.mapv(|x| (x != 0.0) as u8 as f64)
+        } else {
+            round_to(out, rd)
+        };
         Ok(arr_or_scalar(out, rd, vm))
     }
 
@@ -725,7 +847,12 @@ pub mod _numpy_native {
 
     /// Applies `f` elementwise; Python scalars in give a Python float out.
     /// `out_dt` None: a float function (float32 in, float32 out; ints give float64).
-    fn unary(x: &PyObject, out_dt: Option<DType>, f: impl Fn(f64) -> f64, vm: &VirtualMachine) -> PyResult {
+    fn unary(
+        x: &PyObject,
+        out_dt: Option<DType>,
+        f: impl Fn(f64) -> f64,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         if let Some((v, d)) = scalar_of(x, vm) {
             let dt = out_dt.unwrap_or(DType::Float64);
             let _ = d;
@@ -852,8 +979,9 @@ pub mod _numpy_native {
     /// Less common float ufuncs by name (`np.log2 = partial(_ufunc1, "log2")` in the shim).
     #[pyfunction]
     fn _ufunc1(name: PyStrRef, x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        let f = ufunc_kernel(&name.to_string_lossy())
-            .ok_or_else(|| vm.new_value_error(format!("unknown ufunc {}", name.to_string_lossy())))?;
+        let f = ufunc_kernel(&name.to_string_lossy()).ok_or_else(|| {
+            vm.new_value_error(format!("unknown ufunc {}", name.to_string_lossy()))
+        })?;
         unary(&x, None, f, vm)
     }
     #[pyfunction]
@@ -1018,7 +1146,9 @@ pub mod _numpy_native {
             return binop_src(Op::Mul, &sa, &sb, vm);
         }
         let rd = promote_srcs(&sa, &sb);
-        let (Src::Arr(_) | Src::Own(..)) = &sa else { unreachable!() };
+        let (Src::Arr(_) | Src::Own(..)) = &sa else {
+            unreachable!()
+        };
         let av = src_owned_view(&sa);
         let bv = src_owned_view(&sb);
         let ga = av.as_ref().map(|r| r.data.read());
@@ -1034,7 +1164,11 @@ pub mod _numpy_native {
             _ => unreachable!(),
         };
         let out = core::dot(va, vb).py(vm)?;
-        let out = if rd == DType::Bool { out.mapv(|x| (x != 0.0) as u8 as f64) } else { round_to(out, rd) };
+        let out = if rd == DType::Bool {
+            out.mapv(|x| (x != 0.0) as u8 as f64)
+        } else {
+            round_to(out, rd)
+        };
         Ok(arr_or_scalar(out, rd, vm))
     }
 
@@ -1063,7 +1197,12 @@ pub mod _numpy_native {
     }
 
     #[pyfunction(name = "where")]
-    fn where_(cond: PyObjectRef, x: OptionalArg<PyObjectRef>, y: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn where_(
+        cond: PyObjectRef,
+        x: OptionalArg<PyObjectRef>,
+        y: OptionalArg<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         let (c, _) = to_array(&cond, vm)?;
         let (OptionalArg::Present(x), OptionalArg::Present(y)) = (x, y) else {
             // np.where(cond): tuple of index arrays (nonzero)
@@ -1082,15 +1221,26 @@ pub mod _numpy_native {
         let cb = c.broadcast(sh.clone()).unwrap();
         let xb = xa.broadcast(sh.clone()).unwrap();
         let yb = ya.broadcast(sh).unwrap();
-        let out = ndarray::Zip::from(&cb).and(&xb).and(&yb).map_collect(|&c, &x, &y| if c != 0.0 { x } else { y });
-        let out = if rd.kind_rank() < 2 || rd == DType::Float32 { out.mapv(|v| rd.cast(v)) } else { out };
+        let out = ndarray::Zip::from(&cb)
+            .and(&xb)
+            .and(&yb)
+            .map_collect(|&c, &x, &y| if c != 0.0 { x } else { y });
+        let out = if rd.kind_rank() < 2 || rd == DType::Float32 {
+            out.mapv(|v| rd.cast(v))
+        } else {
+            out
+        };
         Ok(new_arr(out, rd, vm))
     }
 
     #[pyfunction]
     fn nonzero(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let (x, _) = to_array(&a, vm)?;
-        let x = if x.ndim() == 0 { x.insert_axis(Axis(0)) } else { x };
+        let x = if x.ndim() == 0 {
+            x.insert_axis(Axis(0))
+        } else {
+            x
+        };
         let mut cols: Vec<Vec<f64>> = vec![Vec::new(); x.ndim()];
         for (idx, &v) in x.indexed_iter() {
             if v != 0.0 {
@@ -1103,7 +1253,11 @@ pub mod _numpy_native {
             .into_iter()
             .map(|c| {
                 let n = c.len();
-                new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), c).unwrap(), DType::Int64, vm)
+                new_arr(
+                    ArrayD::from_shape_vec(IxDyn(&[n]), c).unwrap(),
+                    DType::Int64,
+                    vm,
+                )
             })
             .collect();
         Ok(vm.ctx.new_tuple(items).into())
@@ -1166,14 +1320,23 @@ pub mod _numpy_native {
         if let (Some((x, _)), Some((y, _))) = (scalar_of(&a, vm), scalar_of(&b, vm)) {
             return Ok(vm.ctx.new_bool(f(x, y) != 0.0).into());
         }
-        let out = with_arr(&a, vm, |x, _| with_arr(&b, vm, |y, _| core::zip_with(x, y, &f).py(vm)))?;
+        let out = with_arr(&a, vm, |x, _| {
+            with_arr(&b, vm, |y, _| core::zip_with(x, y, &f).py(vm))
+        })?;
         Ok(new_arr(out, DType::Bool, vm))
     }
 
     #[pyfunction]
-    fn allclose(a: PyObjectRef, b: PyObjectRef, args: CloseArgs, vm: &VirtualMachine) -> PyResult<bool> {
+    fn allclose(
+        a: PyObjectRef,
+        b: PyObjectRef,
+        args: CloseArgs,
+        vm: &VirtualMachine,
+    ) -> PyResult<bool> {
         let f = close_kernel(args.rtol, args.atol, args.equal_nan);
-        let out = with_arr(&a, vm, |x, _| with_arr(&b, vm, |y, _| core::zip_with(x, y, &f).py(vm)))?;
+        let out = with_arr(&a, vm, |x, _| {
+            with_arr(&b, vm, |y, _| core::zip_with(x, y, &f).py(vm))
+        })?;
         Ok(out.iter().all(|&v| v != 0.0))
     }
 
@@ -1217,7 +1380,11 @@ pub mod _numpy_native {
             let axes = parse_axes(args.axis.as_option().map(|o| &**o), v.ndim(), vm)?;
             let r = core::reduce(v, axes.as_deref(), args.keepdims, kind).py(vm)?;
             let rd = want.unwrap_or(reduce_dtype(kind, d));
-            let r = if rd != DType::Float64 { r.mapv(|x| rd.cast(x)) } else { r };
+            let r = if rd != DType::Float64 {
+                r.mapv(|x| rd.cast(x))
+            } else {
+                r
+            };
             Ok(arr_or_scalar(r, rd, vm))
         })
     }
@@ -1267,7 +1434,12 @@ pub mod _numpy_native {
         keepdims: bool,
     }
 
-    fn do_argreduce(obj: &PyObject, args: &ArgReduceArgs, is_max: bool, vm: &VirtualMachine) -> PyResult {
+    fn do_argreduce(
+        obj: &PyObject,
+        args: &ArgReduceArgs,
+        is_max: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         with_arr(obj, vm, |v, _| {
             let axis = match args.axis.as_option() {
                 Some(o) if !vm.is_none(o) => Some(one_axis(o, v.ndim(), vm)?),
@@ -1306,12 +1478,19 @@ pub mod _numpy_native {
         cum(&a, axis, true, vm)
     }
 
-    fn cum(a: &PyObject, axis: OptionalArg<PyObjectRef>, prod: bool, vm: &VirtualMachine) -> PyResult {
+    fn cum(
+        a: &PyObject,
+        axis: OptionalArg<PyObjectRef>,
+        prod: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         with_arr(a, vm, |v, d| {
             let rd = if d == DType::Bool { DType::Int64 } else { d };
             let single = rd == DType::Float32;
             let (mut arr, ax) = match axis.as_option() {
-                Some(o) if !vm.is_none(o) => (core::to_standard(v.view()), one_axis(o, v.ndim(), vm)?),
+                Some(o) if !vm.is_none(o) => {
+                    (core::to_standard(v.view()), one_axis(o, v.ndim(), vm)?)
+                }
                 _ => {
                     let flat: Vec<f64> = v.iter().copied().collect();
                     let n = flat.len();
@@ -1346,7 +1525,12 @@ pub mod _numpy_native {
         ndmin: usize,
     }
 
-    fn make_array(obj: &PyObject, want: Option<DType>, ndmin: usize, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+    fn make_array(
+        obj: &PyObject,
+        want: Option<DType>,
+        ndmin: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
         let (mut arr, d) = to_array(obj, vm)?;
         let dt = want.unwrap_or(d);
         if dt != d && dt != DType::Float64 {
@@ -1382,10 +1566,20 @@ pub mod _numpy_native {
         make_array(&a, None, 0, vm)
     }
 
-    fn filled(shape: &PyObject, v: f64, dtype: &OptionalArg<PyObjectRef>, default: DType, vm: &VirtualMachine) -> PyResult {
+    fn filled(
+        shape: &PyObject,
+        v: f64,
+        dtype: &OptionalArg<PyObjectRef>,
+        default: DType,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         let shape = parse_shape(shape, vm)?;
         let dt = opt_dtype(dtype, vm)?.unwrap_or(default);
-        Ok(new_arr(ArrayD::from_elem(IxDyn(&shape), dt.cast(v)), dt, vm))
+        Ok(new_arr(
+            ArrayD::from_elem(IxDyn(&shape), dt.cast(v)),
+            dt,
+            vm,
+        ))
     }
 
     #[pyfunction]
@@ -1404,14 +1598,25 @@ pub mod _numpy_native {
         filled(&shape, 0.0, &dtype, DType::Float64, vm)
     }
     #[pyfunction]
-    fn full(shape: PyObjectRef, fill_value: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+    fn full(
+        shape: PyObjectRef,
+        fill_value: PyObjectRef,
+        kw: DtypeKw,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         let dtype = kw.dtype;
         let (v, d) = scalar_of(&fill_value, vm)
             .ok_or_else(|| vm.new_type_error("full: fill_value must be a number"))?;
         filled(&shape, v, &dtype, d, vm)
     }
 
-    fn like(a: &PyObject, v: f64, dtype: &OptionalArg<PyObjectRef>, vd: Option<DType>, vm: &VirtualMachine) -> PyResult {
+    fn like(
+        a: &PyObject,
+        v: f64,
+        dtype: &OptionalArg<PyObjectRef>,
+        vd: Option<DType>,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         let (shape, d) = match a.downcast_ref::<PyNdArray>() {
             Some(arr) => (arr.shape_vec(), arr.dtype),
             None => {
@@ -1420,7 +1625,11 @@ pub mod _numpy_native {
             }
         };
         let dt = opt_dtype(dtype, vm)?.unwrap_or(vd.map_or(d, |vd| if vd > d { d } else { d }));
-        Ok(new_arr(ArrayD::from_elem(IxDyn(&shape), dt.cast(v)), dt, vm))
+        Ok(new_arr(
+            ArrayD::from_elem(IxDyn(&shape), dt.cast(v)),
+            dt,
+            vm,
+        ))
     }
 
     #[pyfunction]
@@ -1439,7 +1648,12 @@ pub mod _numpy_native {
         like(&a, 0.0, &dtype, None, vm)
     }
     #[pyfunction]
-    fn full_like(a: PyObjectRef, fill_value: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+    fn full_like(
+        a: PyObjectRef,
+        fill_value: PyObjectRef,
+        kw: DtypeKw,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         let dtype = kw.dtype;
         let (v, d) = scalar_of(&fill_value, vm)
             .ok_or_else(|| vm.new_type_error("full_like: fill_value must be a number"))?;
@@ -1480,7 +1694,10 @@ pub mod _numpy_native {
             _ => 1.0,
         };
         if step == 0.0 {
-            return Err(vm.new_exception_msg(vm.ctx.exceptions.zero_division_error.to_owned(), "division by zero".into()));
+            return Err(vm.new_exception_msg(
+                vm.ctx.exceptions.zero_division_error.to_owned(),
+                "division by zero".into(),
+            ));
         }
         if dt == DType::Bool {
             dt = DType::Int64;
@@ -1488,7 +1705,11 @@ pub mod _numpy_native {
         let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(dt);
         let n = ((stop - start) / step).ceil().max(0.0) as usize;
         let data: Vec<f64> = (0..n).map(|i| dt.cast(start + i as f64 * step)).collect();
-        Ok(new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), data).unwrap(), dt, vm))
+        Ok(new_arr(
+            ArrayD::from_shape_vec(IxDyn(&[n]), data).unwrap(),
+            dt,
+            vm,
+        ))
     }
 
     #[derive(FromArgs)]
@@ -1511,10 +1732,24 @@ pub mod _numpy_native {
     fn linspace(args: LinspaceArgs, vm: &VirtualMachine) -> PyResult {
         let (start, stop) = (args.start.into_float(), args.stop.into_float());
         let n = args.num;
-        let div = if args.endpoint { n.saturating_sub(1) } else { n };
-        let step = if div > 0 { (stop - start) / div as f64 } else { f64::NAN };
+        let div = if args.endpoint {
+            n.saturating_sub(1)
+        } else {
+            n
+        };
+        let step = if div > 0 {
+            (stop - start) / div as f64
+        } else {
+            f64::NAN
+        };
         let mut data: Vec<f64> = (0..n)
-            .map(|i| if div > 0 { start + i as f64 * step } else { start })
+            .map(|i| {
+                if div > 0 {
+                    start + i as f64 * step
+                } else {
+                    start
+                }
+            })
             .collect();
         if args.endpoint && n > 1 {
             data[n - 1] = stop;
@@ -1527,7 +1762,10 @@ pub mod _numpy_native {
         }
         let arr = new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), data).unwrap(), dt, vm);
         if args.retstep {
-            return Ok(vm.ctx.new_tuple(vec![arr, vm.ctx.new_float(step).into()]).into());
+            return Ok(vm
+                .ctx
+                .new_tuple(vec![arr, vm.ctx.new_float(step).into()])
+                .into());
         }
         Ok(arr)
     }
@@ -1606,7 +1844,11 @@ pub mod _numpy_native {
                     core::norm_axes(&ax, nd).map_err(|e| axis_err(e, vm))?
                 }
             };
-            Ok(new_arr(core::to_standard(v.permuted_axes(IxDyn(&perm))), d, vm))
+            Ok(new_arr(
+                core::to_standard(v.permuted_axes(IxDyn(&perm))),
+                d,
+                vm,
+            ))
         })
     }
 
@@ -1655,7 +1897,10 @@ pub mod _numpy_native {
     fn expand_dims(a: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         with_arr(&a, vm, |v, d| {
             let req: Vec<isize> = match seq_items(&axis) {
-                Some(items) => items.iter().map(|o| to_isize(o, vm)).collect::<PyResult<_>>()?,
+                Some(items) => items
+                    .iter()
+                    .map(|o| to_isize(o, vm))
+                    .collect::<PyResult<_>>()?,
                 None => vec![to_isize(&axis, vm)?],
             };
             let out_nd = v.ndim() + req.len();
@@ -1695,7 +1940,9 @@ pub mod _numpy_native {
                 if let Some(a) = seq.downcast_ref::<PyNdArray>() {
                     let g = a.data.read();
                     if g.ndim() == 0 {
-                        return Err(vm.new_value_error("zero-dimensional arrays cannot be concatenated"));
+                        return Err(
+                            vm.new_value_error("zero-dimensional arrays cannot be concatenated")
+                        );
                     }
                     return Ok(g.outer_iter().map(|s| (s.to_owned(), a.dtype)).collect());
                 }
@@ -1717,7 +1964,11 @@ pub mod _numpy_native {
     fn concatenate(seq: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
         let axis = kw.axis;
         let arrs = arrays_of(&seq, vm)?;
-        let dt = arrs.iter().map(|(_, d)| *d).reduce(DType::promote).unwrap_or(DType::Float64);
+        let dt = arrs
+            .iter()
+            .map(|(_, d)| *d)
+            .reduce(DType::promote)
+            .unwrap_or(DType::Float64);
         let axis = match axis {
             OptionalArg::Present(o) if vm.is_none(&o) => None,
             OptionalArg::Present(o) => Some(to_isize(&o, vm)?),
@@ -1726,7 +1977,10 @@ pub mod _numpy_native {
         let flat: Vec<ArrayD<f64>>;
         let views: Vec<ArrayViewD<'_, f64>> = match axis {
             None => {
-                flat = arrs.iter().map(|(a, _)| core::reshape(a.view(), &[a.len()])).collect();
+                flat = arrs
+                    .iter()
+                    .map(|(a, _)| core::reshape(a.view(), &[a.len()]))
+                    .collect();
                 flat.iter().map(|a| a.view()).collect()
             }
             Some(_) => arrs.iter().map(|(a, _)| a.view()).collect(),
@@ -1742,7 +1996,11 @@ pub mod _numpy_native {
             OptionalArg::Missing => 0,
         };
         let arrs = arrays_of(&seq, vm)?;
-        let dt = arrs.iter().map(|(_, d)| *d).reduce(DType::promote).unwrap_or(DType::Float64);
+        let dt = arrs
+            .iter()
+            .map(|(_, d)| *d)
+            .reduce(DType::promote)
+            .unwrap_or(DType::Float64);
         let views: Vec<ArrayViewD<'_, f64>> = arrs.iter().map(|(a, _)| a.view()).collect();
         let out = core::stack(&views, axis).map_err(|e| axis_err(e, vm))?;
         Ok(new_arr(out, dt, vm))
@@ -1783,7 +2041,8 @@ pub mod _numpy_native {
     }
 
     fn shape_tuple_obj(s: &[usize], vm: &VirtualMachine) -> PyTupleRef {
-        vm.ctx.new_tuple(s.iter().map(|&d| vm.ctx.new_int(d).into()).collect())
+        vm.ctx
+            .new_tuple(s.iter().map(|&d| vm.ctx.new_int(d).into()).collect())
     }
 
     // ------------------------------------------------------------------ linalg
@@ -1822,7 +2081,10 @@ pub mod _numpy_native {
                     if s.to_string_lossy() == "fro" {
                         None
                     } else {
-                        return Err(vm.new_value_error(format!("Invalid norm order '{}' for vectors", s.to_string_lossy())));
+                        return Err(vm.new_value_error(format!(
+                            "Invalid norm order '{}' for vectors",
+                            s.to_string_lossy()
+                        )));
                     }
                 } else {
                     Some(o.try_float(vm)?.to_f64())
@@ -1835,7 +2097,9 @@ pub mod _numpy_native {
             match axes {
                 None => {
                     if v.ndim() == 2 && ord.is_some() {
-                        return Err(vm.new_value_error("only the Frobenius norm is supported for matrices"));
+                        return Err(
+                            vm.new_value_error("only the Frobenius norm is supported for matrices")
+                        );
                     }
                     let r = vec_norm(&mut v.iter().copied(), ord);
                     if args.keepdims {
@@ -1845,7 +2109,8 @@ pub mod _numpy_native {
                     Ok(vm.ctx.new_float(fd.cast(r)).into())
                 }
                 Some(ax) if ax.len() == 1 => {
-                    let mut r = v.map_axis(Axis(ax[0]), |lane| vec_norm(&mut lane.iter().copied(), ord));
+                    let mut r =
+                        v.map_axis(Axis(ax[0]), |lane| vec_norm(&mut lane.iter().copied(), ord));
                     if args.keepdims {
                         r.insert_axis_inplace(Axis(ax[0]));
                     }
@@ -1853,10 +2118,13 @@ pub mod _numpy_native {
                 }
                 Some(ax) => {
                     if ord.is_some() {
-                        return Err(vm.new_value_error("only the Frobenius norm is supported for matrices"));
+                        return Err(
+                            vm.new_value_error("only the Frobenius norm is supported for matrices")
+                        );
                     }
                     let sq = core::map_unary(v, |x| x * x);
-                    let r = core::reduce(sq.view(), Some(&ax), args.keepdims, Reduce::Sum).py(vm)?;
+                    let r =
+                        core::reduce(sq.view(), Some(&ax), args.keepdims, Reduce::Sum).py(vm)?;
                     Ok(arr_or_scalar(round_to(r.mapv(f64::sqrt), fd), fd, vm))
                 }
             }
@@ -1897,7 +2165,11 @@ pub mod _numpy_native {
         arr_or_scalar(round_to(a, dt), dt, vm)
     }
 
-    fn lin1(a: &PyObject, vm: &VirtualMachine, f: impl FnOnce(ArrayViewD<'_, f64>) -> core::NpResult<ArrayD<f64>>) -> PyResult {
+    fn lin1(
+        a: &PyObject,
+        vm: &VirtualMachine,
+        f: impl FnOnce(ArrayViewD<'_, f64>) -> core::NpResult<ArrayD<f64>>,
+    ) -> PyResult {
         with_arr(a, vm, |v, d| {
             let r = f(v).py(vm)?;
             Ok(float_arr(r, d, vm))
@@ -1916,7 +2188,10 @@ pub mod _numpy_native {
     fn linalg_slogdet(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         with_arr(&a, vm, |v, d| {
             let (s, l) = linalg::slogdet(v).py(vm)?;
-            Ok(vm.ctx.new_tuple(vec![float_arr(s, d, vm), float_arr(l, d, vm)]).into())
+            Ok(vm
+                .ctx
+                .new_tuple(vec![float_arr(s, d, vm), float_arr(l, d, vm)])
+                .into())
         })
     }
     #[pyfunction(name = "solve")]
@@ -1959,7 +2234,10 @@ pub mod _numpy_native {
         let upper = uplo_upper(&args.uplo, vm)?;
         with_arr(&args.a, vm, |v, d| {
             let (w, vecs) = linalg::eigh(v, upper, true).py(vm)?;
-            Ok(vm.ctx.new_tuple(vec![float_arr(w, d, vm), float_arr(vecs.unwrap(), d, vm)]).into())
+            Ok(vm
+                .ctx
+                .new_tuple(vec![float_arr(w, d, vm), float_arr(vecs.unwrap(), d, vm)])
+                .into())
         })
     }
     #[pyfunction(name = "eigvalsh")]
@@ -1976,20 +2254,24 @@ pub mod _numpy_native {
     }
     #[pyfunction(name = "qr")]
     fn linalg_qr(args: QrArgs, vm: &VirtualMachine) -> PyResult {
-        let mode = match args.mode.as_option().map(|s| s.to_string_lossy().to_string()).as_deref() {
+        let mode = match args
+            .mode
+            .as_option()
+            .map(|s| s.to_string_lossy().to_string())
+            .as_deref()
+        {
             None | Some("reduced") => linalg::QrMode::Reduced,
             Some("complete") => linalg::QrMode::Complete,
             Some("r") => linalg::QrMode::R,
-            Some(m) => {
-                return Err(vm.new_value_error(format!(
-                    "Unrecognized mode '{m}'"
-                )))
-            }
+            Some(m) => return Err(vm.new_value_error(format!("Unrecognized mode '{m}'"))),
         };
         with_arr(&args.a, vm, |v, d| {
             let (q, r) = linalg::qr(v, mode).py(vm)?;
             match q {
-                Some(q) => Ok(vm.ctx.new_tuple(vec![float_arr(q, d, vm), float_arr(r, d, vm)]).into()),
+                Some(q) => Ok(vm
+                    .ctx
+                    .new_tuple(vec![float_arr(q, d, vm), float_arr(r, d, vm)])
+                    .into()),
                 None => Ok(float_arr(r, d, vm)),
             }
         })
@@ -2013,7 +2295,11 @@ pub mod _numpy_native {
             match (u, vh) {
                 (Some(u), Some(vh)) => Ok(vm
                     .ctx
-                    .new_tuple(vec![float_arr(u, d, vm), float_arr(s, d, vm), float_arr(vh, d, vm)])
+                    .new_tuple(vec![
+                        float_arr(u, d, vm),
+                        float_arr(s, d, vm),
+                        float_arr(vh, d, vm),
+                    ])
                     .into()),
                 _ => Ok(float_arr(s, d, vm)),
             }
@@ -2060,8 +2346,18 @@ pub mod _numpy_native {
         let p = to_isize(&n, vm)? as i64;
         with_arr(&a, vm, |v, d| {
             let r = linalg::matrix_power(v, p).py(vm)?;
-            let dt = if p < 0 { float_dt(d) } else if d == DType::Bool { DType::Bool } else { d };
-            let r = if dt == DType::Bool { r.mapv(|x| (x != 0.0) as u8 as f64) } else { round_to(r, dt) };
+            let dt = if p < 0 {
+                float_dt(d)
+            } else if d == DType::Bool {
+                DType::Bool
+            } else {
+                d
+            };
+            let r = if dt == DType::Bool {
+                r.mapv(|x| (x != 0.0) as u8 as f64)
+            } else {
+                round_to(r, dt)
+            };
             Ok(arr_or_scalar(r, dt, vm))
         })
     }
@@ -2145,7 +2441,13 @@ pub mod _numpy_native {
     }
     impl MethodDiagArgs {
         fn with(self, a: PyObjectRef) -> DiagonalArgs {
-            DiagonalArgs { a, offset: self.offset, axis1: self.axis1, axis2: self.axis2, dtype: self.dtype }
+            DiagonalArgs {
+                a,
+                offset: self.offset,
+                axis1: self.axis1,
+                axis2: self.axis2,
+                dtype: self.dtype,
+            }
         }
     }
 
@@ -2204,7 +2506,9 @@ pub mod _numpy_native {
 
     fn axis_list(obj: &PyObject, ndim: usize, vm: &VirtualMachine) -> PyResult<Vec<usize>> {
         let req = parse_shape_req(obj, vm)?;
-        req.iter().map(|&a| core::norm_axis(a, ndim).map_err(|e| axis_err(e, vm))).collect()
+        req.iter()
+            .map(|&a| core::norm_axis(a, ndim).map_err(|e| axis_err(e, vm)))
+            .collect()
     }
 
     #[derive(FromArgs)]
@@ -2226,9 +2530,14 @@ pub mod _numpy_native {
                     Some(o) if seq_items(o).is_some() => {
                         let items = seq_items(o).unwrap();
                         if items.len() != 2 {
-                            return Err(vm.new_value_error("axes must be an integer or a pair of sequences"));
+                            return Err(vm.new_value_error(
+                                "axes must be an integer or a pair of sequences",
+                            ));
                         }
-                        (axis_list(&items[0], va.ndim(), vm)?, axis_list(&items[1], vb.ndim(), vm)?)
+                        (
+                            axis_list(&items[0], va.ndim(), vm)?,
+                            axis_list(&items[1], vb.ndim(), vm)?,
+                        )
                     }
                     other => {
                         let n = match other {
@@ -2252,22 +2561,38 @@ pub mod _numpy_native {
     #[pyfunction]
     fn einsum(args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
         let mut it = args.args.into_iter();
-        let subs = it.next().ok_or_else(|| vm.new_type_error("einsum() missing required argument 'subscripts' (pos 0)"))?;
+        let subs = it.next().ok_or_else(|| {
+            vm.new_type_error("einsum() missing required argument 'subscripts' (pos 0)")
+        })?;
         let subs = subs
             .downcast::<PyStr>()
             .map_err(|_| vm.new_type_error("einsum: the sublist form (einsum(op0, sublist0, ...)) is not supported; pass a subscripts string"))?;
-        let ops_: Vec<(ArrayD<f64>, DType)> = it.map(|o| to_array(&o, vm)).collect::<PyResult<_>>()?;
-        let rd = ops_.iter().map(|(_, d)| *d).reduce(DType::promote).unwrap_or(DType::Float64);
+        let ops_: Vec<(ArrayD<f64>, DType)> =
+            it.map(|o| to_array(&o, vm)).collect::<PyResult<_>>()?;
+        let rd = ops_
+            .iter()
+            .map(|(_, d)| *d)
+            .reduce(DType::promote)
+            .unwrap_or(DType::Float64);
         let views: Vec<ArrayViewD<'_, f64>> = ops_.iter().map(|(a, _)| a.view()).collect();
         let r = ops::einsum(&subs.to_string_lossy(), &views).py(vm)?;
-        let r = if rd == DType::Bool { r.mapv(|x| (x != 0.0) as u8 as f64) } else { round_to(r, rd) };
+        let r = if rd == DType::Bool {
+            r.mapv(|x| (x != 0.0) as u8 as f64)
+        } else {
+            round_to(r, rd)
+        };
         Ok(arr_or_scalar(r, rd, vm))
     }
 
     // ------------------------------------------------------------------ sorting, searching
 
     /// `axis=` for sort-like functions: missing means `default`, None means flattened.
-    fn axis_or(arg: &OptionalArg<PyObjectRef>, default: Option<isize>, ndim: usize, vm: &VirtualMachine) -> PyResult<Option<usize>> {
+    fn axis_or(
+        arg: &OptionalArg<PyObjectRef>,
+        default: Option<isize>,
+        ndim: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<usize>> {
         let req = match arg.as_option() {
             None => default,
             Some(o) if vm.is_none(o) => None,
@@ -2275,7 +2600,9 @@ pub mod _numpy_native {
         };
         match req {
             None => Ok(None),
-            Some(a) => Ok(Some(core::norm_axis(a, ndim.max(1)).map_err(|e| axis_err(e, vm))?)),
+            Some(a) => Ok(Some(
+                core::norm_axis(a, ndim.max(1)).map_err(|e| axis_err(e, vm))?,
+            )),
         }
     }
 
@@ -2297,7 +2624,10 @@ pub mod _numpy_native {
         with_arr(&a, vm, |v, d| {
             let ax = axis_or(&args.axis, Some(-1), v.ndim(), vm)?;
             if v.ndim() == 0 && ax.is_some() {
-                return Err(axis_err(core::NpErr::Index("axis -1 is out of bounds for array of dimension 0".into()), vm));
+                return Err(axis_err(
+                    core::NpErr::Index("axis -1 is out of bounds for array of dimension 0".into()),
+                    vm,
+                ));
             }
             Ok(new_arr(ops::sort(v, ax), d, vm))
         })
@@ -2309,7 +2639,10 @@ pub mod _numpy_native {
         with_arr(&a, vm, |v, _| {
             let ax = axis_or(&args.axis, Some(-1), v.ndim(), vm)?;
             if v.ndim() == 0 && ax.is_some() {
-                return Err(axis_err(core::NpErr::Index("axis -1 is out of bounds for array of dimension 0".into()), vm));
+                return Err(axis_err(
+                    core::NpErr::Index("axis -1 is out of bounds for array of dimension 0".into()),
+                    vm,
+                ));
             }
             Ok(new_arr(ops::argsort(v, ax), DType::Int64, vm))
         })
@@ -2327,13 +2660,17 @@ pub mod _numpy_native {
 
     #[pyfunction]
     fn searchsorted(args: SearchArgs, vm: &VirtualMachine) -> PyResult {
-        let right = match args.side.as_option().map(|s| s.to_string_lossy().to_string()).as_deref() {
+        let right = match args
+            .side
+            .as_option()
+            .map(|s| s.to_string_lossy().to_string())
+            .as_deref()
+        {
             None | Some("left") => false,
             Some("right") => true,
             Some(s) => {
-                return Err(vm.new_value_error(format!(
-                    "search side must be 'left' or 'right' (got '{s}')"
-                )))
+                return Err(vm
+                    .new_value_error(format!("search side must be 'left' or 'right' (got '{s}')")))
             }
         };
         let (sorted, _) = to_array(&args.a, vm)?;
@@ -2352,7 +2689,9 @@ pub mod _numpy_native {
         if let Some((x, _)) = scalar_of(&args.v, vm) {
             return Ok(vm.ctx.new_int(find(x) as i64).into());
         }
-        with_arr(&args.v, vm, |v, _| Ok(arr_or_scalar(v.mapv(find), DType::Int64, vm)))
+        with_arr(&args.v, vm, |v, _| {
+            Ok(arr_or_scalar(v.mapv(find), DType::Int64, vm))
+        })
     }
 
     // ------------------------------------------------------------------ more shape functions
@@ -2365,7 +2704,12 @@ pub mod _numpy_native {
         }
     }
 
-    fn prefixed_axis(obj: &PyObject, ndim: usize, prefix: &str, vm: &VirtualMachine) -> PyResult<usize> {
+    fn prefixed_axis(
+        obj: &PyObject,
+        ndim: usize,
+        prefix: &str,
+        vm: &VirtualMachine,
+    ) -> PyResult<usize> {
         let a = to_isize(obj, vm)?;
         core::norm_axis(a, ndim).map_err(|e| axis_err(prefix_err(e, prefix), vm))
     }
@@ -2383,13 +2727,22 @@ pub mod _numpy_native {
     fn swapaxes_fn(args: SwapArgs, vm: &VirtualMachine) -> PyResult {
         swapaxes(args.a, args.axis1, args.axis2, vm)
     }
-    fn swapaxes(a: PyObjectRef, axis1: PyObjectRef, axis2: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    fn swapaxes(
+        a: PyObjectRef,
+        axis1: PyObjectRef,
+        axis2: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         with_arr(&a, vm, |v, d| {
             let a1 = prefixed_axis(&axis1, v.ndim(), "axis1", vm)?;
             let a2 = prefixed_axis(&axis2, v.ndim(), "axis2", vm)?;
             let mut perm: Vec<usize> = (0..v.ndim()).collect();
             perm.swap(a1, a2);
-            Ok(new_arr(core::to_standard(v.permuted_axes(IxDyn(&perm))), d, vm))
+            Ok(new_arr(
+                core::to_standard(v.permuted_axes(IxDyn(&perm))),
+                d,
+                vm,
+            ))
         })
     }
 
@@ -2404,24 +2757,44 @@ pub mod _numpy_native {
     }
     #[pyfunction]
     fn moveaxis(args: MoveArgs, vm: &VirtualMachine) -> PyResult {
-        let MoveArgs { a, source, destination } = args;
+        let MoveArgs {
+            a,
+            source,
+            destination,
+        } = args;
         with_arr(&a, vm, |v, d| {
             let nd = v.ndim();
-            let src = core::norm_axes(&parse_shape_req(&source, vm)?, nd).map_err(|e| axis_err(prefix_err(e, "source"), vm))?;
+            let src = core::norm_axes(&parse_shape_req(&source, vm)?, nd)
+                .map_err(|e| axis_err(prefix_err(e, "source"), vm))?;
             let dst = core::norm_axes(&parse_shape_req(&destination, vm)?, nd)
                 .map_err(|e| axis_err(prefix_err(e, "destination"), vm))?;
             Ok(new_arr(ops::moveaxis(v, &src, &dst).py(vm)?, d, vm))
         })
     }
 
-    fn split_impl(a: &PyObject, ios: &PyObject, axis: isize, strict: bool, vm: &VirtualMachine) -> PyResult {
+    fn split_impl(
+        a: &PyObject,
+        ios: &PyObject,
+        axis: isize,
+        strict: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         with_arr(a, vm, |v, d| {
             if v.ndim() == 0 {
-                return Err(axis_err(core::NpErr::Index(format!("axis {axis} is out of bounds for array of dimension 0")), vm));
+                return Err(axis_err(
+                    core::NpErr::Index(format!(
+                        "axis {axis} is out of bounds for array of dimension 0"
+                    )),
+                    vm,
+                ));
             }
             let ax = core::norm_axis(axis, v.ndim()).map_err(|e| axis_err(e, vm))?;
             let n = v.shape()[ax];
-            let indices: Vec<isize> = if seq_items(ios).is_some() || ios.downcast_ref::<PyNdArray>().is_some_and(|x| x.data.read().ndim() > 0) {
+            let indices: Vec<isize> = if seq_items(ios).is_some()
+                || ios
+                    .downcast_ref::<PyNdArray>()
+                    .is_some_and(|x| x.data.read().ndim() > 0)
+            {
                 parse_shape_req(ios, vm)?
             } else {
                 let sections = to_isize(ios, vm)?;
@@ -2429,7 +2802,9 @@ pub mod _numpy_native {
                     return Err(vm.new_value_error("number sections must be larger than 0."));
                 }
                 if strict && n % sections as usize != 0 {
-                    return Err(vm.new_value_error("array split does not result in an equal division"));
+                    return Err(
+                        vm.new_value_error("array split does not result in an equal division")
+                    );
                 }
                 ops::section_indices(n, sections as usize)
             };
@@ -2463,7 +2838,12 @@ pub mod _numpy_native {
         with_arr(&a, vm, |v, d| Ok(new_arr(ops::tile(v, &reps), d, vm)))
     }
 
-    fn repeat_impl(a: &PyObject, repeats: &PyObject, axis: &OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    fn repeat_impl(
+        a: &PyObject,
+        repeats: &PyObject,
+        axis: &OptionalArg<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         let counts = parse_shape_req(repeats, vm)?;
         if counts.iter().any(|&c| c < 0) {
             return Err(vm.new_value_error("repeats may not contain negative values."));
@@ -2526,8 +2906,15 @@ pub mod _numpy_native {
         Ok(match a.ndim() {
             0 => vec![vec![*a.iter().next().unwrap()]],
             1 => vec![a.iter().copied().collect()],
-            2 => a.outer_iter().map(|r| r.iter().copied().collect()).collect(),
-            _ => return Err(vm.new_value_error("Unable to create correctly shaped tuple from pad_width")),
+            2 => a
+                .outer_iter()
+                .map(|r| r.iter().copied().collect())
+                .collect(),
+            _ => {
+                return Err(
+                    vm.new_value_error("Unable to create correctly shaped tuple from pad_width")
+                )
+            }
         })
     }
 
@@ -2545,7 +2932,12 @@ pub mod _numpy_native {
 
     #[pyfunction]
     fn pad(args: PadArgs, vm: &VirtualMachine) -> PyResult {
-        let mode = match args.mode.as_option().map(|s| s.to_string_lossy().to_string()).as_deref() {
+        let mode = match args
+            .mode
+            .as_option()
+            .map(|s| s.to_string_lossy().to_string())
+            .as_deref()
+        {
             None | Some("constant") => ops::PadMode::Constant,
             Some("edge") => ops::PadMode::Edge,
             Some("reflect") => ops::PadMode::Reflect,
@@ -2571,7 +2963,10 @@ pub mod _numpy_native {
                 Some(o) => ops::broadcast_pairs(&pair_rows(o, vm)?, nd).py(vm)?,
                 None => vec![(0.0, 0.0); nd],
             };
-            let cvals: Vec<(f64, f64)> = cvals.into_iter().map(|(a, b)| (d.cast(a), d.cast(b))).collect();
+            let cvals: Vec<(f64, f64)> = cvals
+                .into_iter()
+                .map(|(a, b)| (d.cast(a), d.cast(b)))
+                .collect();
             Ok(new_arr(ops::pad(v, &widths, mode, &cvals).py(vm)?, d, vm))
         })
     }
@@ -2674,12 +3069,17 @@ pub mod _numpy_native {
         type Args = OptionalArg<PyObjectRef>;
         fn py_new(_cls: &Py<PyType>, seed: Self::Args, vm: &VirtualMachine) -> PyResult<Self> {
             let rng = rng_from_seed(seed.as_option().map(|o| &**o), vm)?;
-            Ok(PyBitGen { rng: PyRwLock::new(rng) })
+            Ok(PyBitGen {
+                rng: PyRwLock::new(rng),
+            })
         }
     }
 
     /// `size=` as an optional shape (None: one Python scalar).
-    fn opt_size(size: &OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<Option<Vec<usize>>> {
+    fn opt_size(
+        size: &OptionalArg<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<Vec<usize>>> {
         match size.as_option() {
             Some(o) if !vm.is_none(o) => Ok(Some(parse_shape(o, vm)?)),
             _ => Ok(None),
@@ -2687,7 +3087,13 @@ pub mod _numpy_native {
     }
 
     impl PyBitGen {
-        fn draw(&self, size: &OptionalArg<PyObjectRef>, dt: DType, vm: &VirtualMachine, mut f: impl FnMut(&mut random::Rng) -> f64) -> PyResult {
+        fn draw(
+            &self,
+            size: &OptionalArg<PyObjectRef>,
+            dt: DType,
+            vm: &VirtualMachine,
+            mut f: impl FnMut(&mut random::Rng) -> f64,
+        ) -> PyResult {
             let shape = opt_size(size, vm)?;
             let mut rng = self.rng.write();
             match shape {
@@ -2695,7 +3101,11 @@ pub mod _numpy_native {
                 Some(s) => {
                     let n: usize = s.iter().product();
                     let data: Vec<f64> = (0..n).map(|_| f(&mut rng)).collect();
-                    Ok(new_arr(ArrayD::from_shape_vec(IxDyn(&s), data).unwrap(), dt, vm))
+                    Ok(new_arr(
+                        ArrayD::from_shape_vec(IxDyn(&s), data).unwrap(),
+                        dt,
+                        vm,
+                    ))
                 }
             }
         }
@@ -2712,19 +3122,40 @@ pub mod _numpy_native {
             self.draw(&size, DType::Float64, vm, |r| r.standard_normal())
         }
         #[pymethod]
-        fn standard_exponential(&self, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        fn standard_exponential(
+            &self,
+            size: OptionalArg<PyObjectRef>,
+            vm: &VirtualMachine,
+        ) -> PyResult {
             self.draw(&size, DType::Float64, vm, |r| r.standard_exponential())
         }
         #[pymethod]
-        fn standard_gamma(&self, shape: f64, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        fn standard_gamma(
+            &self,
+            shape: f64,
+            size: OptionalArg<PyObjectRef>,
+            vm: &VirtualMachine,
+        ) -> PyResult {
             if shape < 0.0 {
                 return Err(vm.new_value_error("shape < 0"));
             }
-            self.draw(&size, DType::Float64, vm, |r| if shape == 0.0 { 0.0 } else { r.standard_gamma(shape) })
+            self.draw(&size, DType::Float64, vm, |r| {
+                if shape == 0.0 {
+                    0.0
+                } else {
+                    r.standard_gamma(shape)
+                }
+            })
         }
         /// Integers in [low, high) (both Python ints).
         #[pymethod]
-        fn integers(&self, low: i64, high: i64, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        fn integers(
+            &self,
+            low: i64,
+            high: i64,
+            size: OptionalArg<PyObjectRef>,
+            vm: &VirtualMachine,
+        ) -> PyResult {
             if high <= low {
                 return Err(vm.new_value_error("high <= 0"));
             }
@@ -2735,7 +3166,11 @@ pub mod _numpy_native {
         fn permutation(&self, n: usize, vm: &VirtualMachine) -> PyResult {
             let mut v: Vec<f64> = (0..n).map(|i| i as f64).collect();
             self.rng.write().shuffle(&mut v);
-            Ok(new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), v).unwrap(), DType::Int64, vm))
+            Ok(new_arr(
+                ArrayD::from_shape_vec(IxDyn(&[n]), v).unwrap(),
+                DType::Int64,
+                vm,
+            ))
         }
         /// Reseeds in place (for `np.random.seed`).
         #[pymethod]
@@ -2747,7 +3182,10 @@ pub mod _numpy_native {
         fn spawn_one(&self, vm: &VirtualMachine) -> PyResult {
             let mut r = self.rng.write();
             let words = [r.next_u64(), r.next_u64()];
-            Ok(PyBitGen { rng: PyRwLock::new(random::Rng::from_words(&words)) }.into_pyobject(vm))
+            Ok(PyBitGen {
+                rng: PyRwLock::new(random::Rng::from_words(&words)),
+            }
+            .into_pyobject(vm))
         }
     }
 
@@ -2817,7 +3255,12 @@ pub mod _numpy_native {
     }
 
     impl Comparable for PyDType {
-        fn cmp(zelf: &Py<Self>, other: &PyObject, op: PyComparisonOp, vm: &VirtualMachine) -> PyResult<PyComparisonValue> {
+        fn cmp(
+            zelf: &Py<Self>,
+            other: &PyObject,
+            op: PyComparisonOp,
+            vm: &VirtualMachine,
+        ) -> PyResult<PyComparisonValue> {
             op.eq_only(|| {
                 Ok(match parse_dtype(other, vm) {
                     Ok(Some(d)) => PyComparisonValue::Implemented(d == zelf.dt),
@@ -2828,7 +3271,10 @@ pub mod _numpy_native {
     }
 
     impl Hashable for PyDType {
-        fn hash(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<rustpython_vm::common::hash::PyHash> {
+        fn hash(
+            zelf: &Py<Self>,
+            _vm: &VirtualMachine,
+        ) -> PyResult<rustpython_vm::common::hash::PyHash> {
             Ok(zelf.dt as i64 + 7)
         }
     }
@@ -2842,7 +3288,10 @@ pub mod _numpy_native {
     fn index_item(obj: &PyObject, vm: &VirtualMachine) -> PyResult<IndexItem> {
         if let Some(i) = obj.downcast_ref::<PyInt>() {
             if obj.class().is(vm.ctx.types.bool_type) {
-                return Ok(IndexItem::Mask(ArrayD::from_elem(IxDyn(&[]), *i.as_bigint() != 0.into())));
+                return Ok(IndexItem::Mask(ArrayD::from_elem(
+                    IxDyn(&[]),
+                    *i.as_bigint() != 0.into(),
+                )));
             }
             return Ok(IndexItem::Int(i.try_to_primitive::<isize>(vm)?));
         }
@@ -2870,7 +3319,14 @@ pub mod _numpy_native {
             (a.data.read().clone(), a.dtype)
         } else if obj.downcast_ref::<PyList>().is_some() {
             let (a, d) = to_array(obj, vm)?;
-            (a, if a_is_empty_list(obj) { DType::Int64 } else { d })
+            (
+                a,
+                if a_is_empty_list(obj) {
+                    DType::Int64
+                } else {
+                    d
+                },
+            )
         } else if obj.downcast_ref::<PyFloat>().is_some() {
             return Err(vm.new_index_error(
                 "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices",
@@ -2885,12 +3341,16 @@ pub mod _numpy_native {
         match dt {
             DType::Bool => Ok(IndexItem::Mask(arr.mapv(|x| x != 0.0))),
             DType::Int64 => Ok(IndexItem::Array(arr.mapv(|x| x as isize))),
-            DType::Float64 | DType::Float32 => Err(vm.new_index_error("arrays used as indices must be of integer (or boolean) type")),
+            DType::Float64 | DType::Float32 => {
+                Err(vm
+                    .new_index_error("arrays used as indices must be of integer (or boolean) type"))
+            }
         }
     }
 
     fn a_is_empty_list(obj: &PyObject) -> bool {
-        obj.downcast_ref::<PyList>().is_some_and(|l| l.borrow_vec().is_empty())
+        obj.downcast_ref::<PyList>()
+            .is_some_and(|l| l.borrow_vec().is_empty())
     }
 
     fn index_items(key: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<IndexItem>> {
@@ -2907,12 +3367,16 @@ pub mod _numpy_native {
                 let i = i.try_to_primitive::<isize>(vm)?;
                 let g = zelf.data.read();
                 if g.ndim() == 0 {
-                    return Err(vm.new_index_error("too many indices for array: array is 0-dimensional, but 1 were indexed"));
+                    return Err(vm.new_index_error(
+                        "too many indices for array: array is 0-dimensional, but 1 were indexed",
+                    ));
                 }
                 let n = g.shape()[0];
                 let ni = n as isize;
                 if i < -ni || i >= ni {
-                    return Err(vm.new_index_error(format!("index {i} is out of bounds for axis 0 with size {n}")));
+                    return Err(vm.new_index_error(format!(
+                        "index {i} is out of bounds for axis 0 with size {n}"
+                    )));
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                 let sub = g.index_axis(Axis(0), iu);
@@ -2928,13 +3392,22 @@ pub mod _numpy_native {
         Ok(arr_or_scalar(out, zelf.dtype, vm))
     }
 
-    fn setitem(zelf: &Py<PyNdArray>, key: &PyObject, value: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
+    fn setitem(
+        zelf: &Py<PyNdArray>,
+        key: &PyObject,
+        value: &PyObject,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
         let dt = zelf.dtype;
         let (val, _) = match value.downcast_ref::<PyNdArray>() {
             Some(v) if v.is(zelf) => (v.data.read().clone(), v.dtype),
             _ => to_array(value, vm)?,
         };
-        let val = if dt != DType::Float64 { val.mapv(|x| dt.cast(x)) } else { val };
+        let val = if dt != DType::Float64 {
+            val.mapv(|x| dt.cast(x))
+        } else {
+            val
+        };
         // fast path: a[i] = scalar on 1-D
         if let (Some(i), 0) = (key.downcast_ref::<PyInt>(), val.ndim()) {
             if !key.class().is(vm.ctx.types.bool_type) {
@@ -2944,7 +3417,9 @@ pub mod _numpy_native {
                     let n = g.len();
                     let ni = n as isize;
                     if i < -ni || i >= ni {
-                        return Err(vm.new_index_error(format!("index {i} is out of bounds for axis 0 with size {n}")));
+                        return Err(vm.new_index_error(format!(
+                            "index {i} is out of bounds for axis 0 with size {n}"
+                        )));
                     }
                     let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                     g[[iu]] = *val.iter().next().unwrap();
@@ -2968,7 +3443,9 @@ pub mod _numpy_native {
     fn size1_value(zelf: &PyNdArray, vm: &VirtualMachine, what: &str) -> PyResult<f64> {
         let g = zelf.data.read();
         if g.len() != 1 {
-            return Err(vm.new_type_error(format!("only length-1 arrays can be converted to Python scalars{what}")));
+            return Err(vm.new_type_error(format!(
+                "only length-1 arrays can be converted to Python scalars{what}"
+            )));
         }
         Ok(*g.iter().next().unwrap())
     }
@@ -2992,7 +3469,10 @@ pub mod _numpy_native {
         }
     }
 
-    #[pyclass(with(AsNumber, AsMapping, Comparable, Iterable, Representable, Constructor), flags(BASETYPE))]
+    #[pyclass(
+        with(AsNumber, AsMapping, Comparable, Iterable, Representable, Constructor),
+        flags(BASETYPE)
+    )]
     impl PyNdArray {
         #[pygetset]
         fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
@@ -3064,7 +3544,10 @@ pub mod _numpy_native {
             // pickling: numpy.array(list, dtype)
             let np = vm.import("numpy", 0)?;
             let f = np.get_attr("array", vm)?;
-            let args = vm.ctx.new_tuple(vec![zelf.tolist(vm), vm.ctx.new_str(zelf.dtype.name()).into()]);
+            let args = vm.ctx.new_tuple(vec![
+                zelf.tolist(vm),
+                vm.ctx.new_str(zelf.dtype.name()).into(),
+            ]);
             Ok(vm.ctx.new_tuple(vec![f, args.into()]).into())
         }
         #[pymethod]
@@ -3073,7 +3556,9 @@ pub mod _numpy_native {
             let args = args.into_vec();
             if args.is_empty() {
                 if g.len() != 1 {
-                    return Err(vm.new_value_error("can only convert an array of size 1 to a Python scalar"));
+                    return Err(vm.new_value_error(
+                        "can only convert an array of size 1 to a Python scalar",
+                    ));
                 }
                 return Ok(py_scalar(*g.iter().next().unwrap(), self.dtype, vm));
             }
@@ -3082,13 +3567,18 @@ pub mod _numpy_native {
                 let n = g.len();
                 let ni = n as isize;
                 if i < -ni || i >= ni {
-                    return Err(vm.new_index_error(format!("index {i} is out of bounds for size {n}")));
+                    return Err(
+                        vm.new_index_error(format!("index {i} is out of bounds for size {n}"))
+                    );
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                 let v = *g.iter().nth(iu).unwrap();
                 return Ok(py_scalar(v, self.dtype, vm));
             }
-            let items: Vec<IndexItem> = args.iter().map(|o| to_isize(o, vm).map(IndexItem::Int)).collect::<PyResult<_>>()?;
+            let items: Vec<IndexItem> = args
+                .iter()
+                .map(|o| to_isize(o, vm).map(IndexItem::Int))
+                .collect::<PyResult<_>>()?;
             let out = core::index_get(g.view(), &items).py(vm)?;
             Ok(py_scalar(*out.iter().next().unwrap(), self.dtype, vm))
         }
@@ -3096,12 +3586,17 @@ pub mod _numpy_native {
         fn astype(&self, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
             let dt = parse_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
             let g = self.data.read();
-            let data = if dt == DType::Float64 { g.clone() } else { g.mapv(|x| dt.cast(x)) };
+            let data = if dt == DType::Float64 {
+                g.clone()
+            } else {
+                g.mapv(|x| dt.cast(x))
+            };
             Ok(new_arr(data, dt, vm))
         }
         #[pymethod]
         fn fill(&self, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
-            let (v, _) = scalar_of(&value, vm).ok_or_else(|| vm.new_type_error("fill: value must be a number"))?;
+            let (v, _) = scalar_of(&value, vm)
+                .ok_or_else(|| vm.new_type_error("fill: value must be a number"))?;
             let v = self.dtype.cast(v);
             self.data.write().fill(v);
             Ok(())
@@ -3157,7 +3652,12 @@ pub mod _numpy_native {
             self::dot(zelf.into(), other, vm)
         }
         #[pymethod]
-        fn clip(zelf: PyRef<Self>, lo: PyObjectRef, hi: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        fn clip(
+            zelf: PyRef<Self>,
+            lo: PyObjectRef,
+            hi: OptionalArg<PyObjectRef>,
+            vm: &VirtualMachine,
+        ) -> PyResult {
             self::clip(zelf.into(), lo, hi.unwrap_or_none(vm), vm)
         }
         #[pymethod]
@@ -3166,7 +3666,11 @@ pub mod _numpy_native {
             reshape_impl(zelf.as_object(), req, vm)
         }
         #[pymethod]
-        fn transpose(zelf: PyRef<Self>, args: PosArgs<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+        fn transpose(
+            zelf: PyRef<Self>,
+            args: PosArgs<PyObjectRef>,
+            vm: &VirtualMachine,
+        ) -> PyResult {
             let args = args.into_vec();
             let axes = if args.is_empty() || (args.len() == 1 && vm.is_none(&args[0])) {
                 None
@@ -3194,12 +3698,21 @@ pub mod _numpy_native {
             let sorted = {
                 let g = zelf.data.read();
                 if g.ndim() == 0 {
-                    return Err(axis_err(core::NpErr::Index("axis -1 is out of bounds for array of dimension 0".into()), vm));
+                    return Err(axis_err(
+                        core::NpErr::Index(
+                            "axis -1 is out of bounds for array of dimension 0".into(),
+                        ),
+                        vm,
+                    ));
                 }
                 let ax = axis_or(&args.axis, Some(-1), g.ndim(), vm)?;
                 match ax {
                     Some(ax) => ops::sort(g.view(), Some(ax)),
-                    None => return Err(vm.new_value_error("axis=None is not supported for ndarray.sort")),
+                    None => {
+                        return Err(
+                            vm.new_value_error("axis=None is not supported for ndarray.sort")
+                        )
+                    }
                 }
             };
             *zelf.data.write() = sorted;
@@ -3210,11 +3723,21 @@ pub mod _numpy_native {
             self::argsort(zelf.into(), args, vm)
         }
         #[pymethod]
-        fn swapaxes(zelf: PyRef<Self>, axis1: PyObjectRef, axis2: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        fn swapaxes(
+            zelf: PyRef<Self>,
+            axis1: PyObjectRef,
+            axis2: PyObjectRef,
+            vm: &VirtualMachine,
+        ) -> PyResult {
             self::swapaxes(zelf.into(), axis1, axis2, vm)
         }
         #[pymethod]
-        fn repeat(zelf: PyRef<Self>, repeats: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        fn repeat(
+            zelf: PyRef<Self>,
+            repeats: PyObjectRef,
+            kw: AxisKw,
+            vm: &VirtualMachine,
+        ) -> PyResult {
             repeat_impl(zelf.as_object(), &repeats, &kw.axis, vm)
         }
         #[pymethod]
@@ -3246,7 +3769,11 @@ pub mod _numpy_native {
             Self::__round__(zelf, decimals, vm)
         }
         #[pymethod]
-        fn __round__(zelf: PyRef<Self>, ndigits: OptionalArg<i32>, vm: &VirtualMachine) -> PyResult {
+        fn __round__(
+            zelf: PyRef<Self>,
+            ndigits: OptionalArg<i32>,
+            vm: &VirtualMachine,
+        ) -> PyResult {
             let nd = ndigits.unwrap_or(0);
             let g = zelf.data.read();
             let dt = zelf.dtype;
@@ -3279,7 +3806,9 @@ pub mod _numpy_native {
     impl AsMapping for PyNdArray {
         fn as_mapping() -> &'static PyMappingMethods {
             static AS_MAPPING: PyMappingMethods = PyMappingMethods {
-                length: atomic_func!(|mapping, vm| PyNdArray::mapping_downcast(mapping).len_checked(vm)),
+                length: atomic_func!(
+                    |mapping, vm| PyNdArray::mapping_downcast(mapping).len_checked(vm)
+                ),
                 subscript: atomic_func!(|mapping, needle, vm| {
                     getitem(PyNdArray::mapping_downcast(mapping), needle, vm)
                 }),
@@ -3305,7 +3834,9 @@ pub mod _numpy_native {
                 if g.ndim() == 1 {
                     g.iter().map(|&x| py_scalar(x, zelf.dtype, vm)).collect()
                 } else {
-                    g.outer_iter().map(|s| new_arr(core::to_standard(s), zelf.dtype, vm)).collect()
+                    g.outer_iter()
+                        .map(|s| new_arr(core::to_standard(s), zelf.dtype, vm))
+                        .collect()
                 }
             };
             let list: PyObjectRef = vm.ctx.new_list(items).into();
@@ -3341,14 +3872,23 @@ pub mod _numpy_native {
             Ok(Either::A(binop_src(o, &a, &b, vm)?))
         }
 
-        fn cmp(_zelf: &Py<Self>, _other: &PyObject, _op: PyComparisonOp, _vm: &VirtualMachine) -> PyResult<PyComparisonValue> {
+        fn cmp(
+            _zelf: &Py<Self>,
+            _other: &PyObject,
+            _op: PyComparisonOp,
+            _vm: &VirtualMachine,
+        ) -> PyResult<PyComparisonValue> {
             unreachable!("slot_richcompare is overridden")
         }
     }
 
     fn unary_slot(obj: &PyObject, f: impl Fn(f64) -> f64, vm: &VirtualMachine) -> PyResult {
         let z = obj.downcast_ref::<PyNdArray>().unwrap();
-        let dt = if z.dtype == DType::Bool { DType::Int64 } else { z.dtype };
+        let dt = if z.dtype == DType::Bool {
+            DType::Int64
+        } else {
+            z.dtype
+        };
         let g = z.data.read();
         Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
     }
@@ -3362,7 +3902,9 @@ pub mod _numpy_native {
                 remainder: Some(|a, b, vm| bin_slot(a, b, Op::Mod, vm)),
                 power: Some(|a, b, c, vm| {
                     if !vm.is_none(c) {
-                        return Err(vm.new_type_error("pow() 3rd argument not supported for arrays"));
+                        return Err(
+                            vm.new_type_error("pow() 3rd argument not supported for arrays")
+                        );
                     }
                     bin_slot(a, b, Op::Pow, vm)
                 }),
@@ -3391,7 +3933,13 @@ pub mod _numpy_native {
                             "ufunc 'invert' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
                         ));
                     }
-                    let f = move |x: f64| if dt == DType::Bool { (x == 0.0) as u8 as f64 } else { !(x as i64) as f64 };
+                    let f = move |x: f64| {
+                        if dt == DType::Bool {
+                            (x == 0.0) as u8 as f64
+                        } else {
+                            !(x as i64) as f64
+                        }
+                    };
                     Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
                 }),
                 and: Some(|a, b, vm| bin_slot(a, b, Op::And, vm)),
@@ -3401,7 +3949,9 @@ pub mod _numpy_native {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
                     let v = size1_value(z, vm, "")?;
                     if !v.is_finite() {
-                        return Err(vm.new_value_error("cannot convert float NaN or infinity to integer"));
+                        return Err(
+                            vm.new_value_error("cannot convert float NaN or infinity to integer")
+                        );
                     }
                     Ok(vm.ctx.new_int(v.trunc() as i64).into())
                 }),
@@ -3426,7 +3976,9 @@ pub mod _numpy_native {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
                     let g = z.data.read();
                     if g.ndim() != 0 || z.dtype.is_float() {
-                        return Err(vm.new_type_error("only integer scalar arrays can be converted to a scalar index"));
+                        return Err(vm.new_type_error(
+                            "only integer scalar arrays can be converted to a scalar index",
+                        ));
                     }
                     Ok(vm.ctx.new_int(*g.iter().next().unwrap() as i64).into())
                 }),

@@ -28,17 +28,31 @@ fn inverse_perm(p: &[usize]) -> Vec<usize> {
 }
 
 /// Applies `f(lane_in, lane_out)` to every 1-D lane along `axis`.
-fn map_lanes(a: ArrayViewD<'_, f64>, axis: usize, out_len: usize, mut f: impl FnMut(&[f64], &mut [f64])) -> ArrayD<f64> {
+fn map_lanes(
+    a: ArrayViewD<'_, f64>,
+    axis: usize,
+    out_len: usize,
+    mut f: impl FnMut(&[f64], &mut [f64]),
+) -> ArrayD<f64> {
     let nd = a.ndim();
     let mut perm: Vec<usize> = (0..nd).filter(|&i| i != axis).collect();
     perm.push(axis);
     let p = to_standard(a.view().permuted_axes(IxDyn(&perm)));
     let n = a.shape()[axis];
-    let lanes: usize = a.shape().iter().enumerate().filter(|&(i, _)| i != axis).map(|(_, &d)| d).product();
+    let lanes: usize = a
+        .shape()
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != axis)
+        .map(|(_, &d)| d)
+        .product();
     let mut out = vec![0.0; lanes * out_len];
     let src = p.as_slice().unwrap();
     for l in 0..lanes {
-        f(&src[l * n..(l + 1) * n], &mut out[l * out_len..(l + 1) * out_len]);
+        f(
+            &src[l * n..(l + 1) * n],
+            &mut out[l * out_len..(l + 1) * out_len],
+        );
     }
     let mut pshape: Vec<usize> = perm.iter().map(|&i| a.shape()[i]).collect();
     *pshape.last_mut().unwrap() = out_len;
@@ -94,7 +108,12 @@ pub fn argsort(a: ArrayViewD<'_, f64>, axis: Option<usize>) -> ArrayD<f64> {
 // ---------------------------------------------------------------- diagonals
 
 /// `np.diagonal`: removes `axis1`/`axis2` and appends the diagonal as the last axis.
-pub fn diagonal(a: ArrayViewD<'_, f64>, offset: isize, axis1: usize, axis2: usize) -> NpResult<ArrayD<f64>> {
+pub fn diagonal(
+    a: ArrayViewD<'_, f64>,
+    offset: isize,
+    axis1: usize,
+    axis2: usize,
+) -> NpResult<ArrayD<f64>> {
     if axis1 == axis2 {
         return value_err("axis1 and axis2 cannot be the same");
     }
@@ -104,8 +123,16 @@ pub fn diagonal(a: ArrayViewD<'_, f64>, offset: isize, axis1: usize, axis2: usiz
     perm.push(axis2);
     let p = a.permuted_axes(IxDyn(&perm));
     let (n1, n2) = (p.shape()[nd - 2], p.shape()[nd - 1]);
-    let (r0, c0) = if offset >= 0 { (0usize, offset as usize) } else { ((-offset) as usize, 0usize) };
-    let len = if r0 >= n1 || c0 >= n2 { 0 } else { (n1 - r0).min(n2 - c0) };
+    let (r0, c0) = if offset >= 0 {
+        (0usize, offset as usize)
+    } else {
+        ((-offset) as usize, 0usize)
+    };
+    let len = if r0 >= n1 || c0 >= n2 {
+        0
+    } else {
+        (n1 - r0).min(n2 - c0)
+    };
     let mut shape: Vec<usize> = p.shape()[..nd - 2].to_vec();
     let outer: usize = shape.iter().product();
     shape.push(len);
@@ -128,7 +155,11 @@ pub fn diag(v: ArrayViewD<'_, f64>, k: isize) -> NpResult<ArrayD<f64>> {
             let n = m + k.unsigned_abs();
             let mut out = ArrayD::zeros(IxDyn(&[n, n]));
             for (i, &x) in v.iter().enumerate() {
-                let (r, c) = if k >= 0 { (i, i + k as usize) } else { (i + (-k) as usize, i) };
+                let (r, c) = if k >= 0 {
+                    (i, i + k as usize)
+                } else {
+                    (i + (-k) as usize, i)
+                };
                 out[[r, c]] = x;
             }
             Ok(out)
@@ -141,7 +172,12 @@ pub fn diag(v: ArrayViewD<'_, f64>, k: isize) -> NpResult<ArrayD<f64>> {
 // ---------------------------------------------------------------- contractions
 
 /// Contracts `a` and `b` over paired axes (`np.tensordot` with explicit axis lists).
-pub fn tensordot(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>, axa: &[usize], axb: &[usize]) -> NpResult<ArrayD<f64>> {
+pub fn tensordot(
+    a: ArrayViewD<'_, f64>,
+    b: ArrayViewD<'_, f64>,
+    axa: &[usize],
+    axb: &[usize],
+) -> NpResult<ArrayD<f64>> {
     if axa.len() != axb.len() {
         return value_err("shape-mismatch for sum");
     }
@@ -159,8 +195,12 @@ pub fn tensordot(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>, axa: &[usize], 
     pa.extend_from_slice(axa);
     let mut pb = axb.to_vec();
     pb.extend_from_slice(&free_b);
-    let am = to_standard(a.view().permuted_axes(IxDyn(&pa))).into_shape_with_order((m, k)).unwrap();
-    let bm = to_standard(b.view().permuted_axes(IxDyn(&pb))).into_shape_with_order((k, n)).unwrap();
+    let am = to_standard(a.view().permuted_axes(IxDyn(&pa)))
+        .into_shape_with_order((m, k))
+        .unwrap();
+    let bm = to_standard(b.view().permuted_axes(IxDyn(&pb)))
+        .into_shape_with_order((k, n))
+        .unwrap();
     let r = mm2(am.view(), bm.view());
     let mut shape: Vec<usize> = free_a.iter().map(|&i| a.shape()[i]).collect();
     shape.extend(free_b.iter().map(|&i| b.shape()[i]));
@@ -253,7 +293,10 @@ fn dedup_labels(data: ArrayD<f64>, labels: &[char]) -> Term {
         .iter()
         .map(|u| data.shape()[labels.iter().position(|l| l == u).unwrap()])
         .collect();
-    let src_of: Vec<usize> = labels.iter().map(|l| uniq.iter().position(|u| u == l).unwrap()).collect();
+    let src_of: Vec<usize> = labels
+        .iter()
+        .map(|l| uniq.iter().position(|u| u == l).unwrap())
+        .collect();
     let mut out = ArrayD::zeros(IxDyn(&shape));
     let mut src_idx = vec![0usize; labels.len()];
     for (idx, x) in out.indexed_iter_mut() {
@@ -262,7 +305,10 @@ fn dedup_labels(data: ArrayD<f64>, labels: &[char]) -> Term {
         }
         *x = data[IxDyn(&src_idx)];
     }
-    Term { data: out, labels: uniq }
+    Term {
+        data: out,
+        labels: uniq,
+    }
 }
 
 fn sum_out(t: Term, keep: &dyn Fn(char) -> bool) -> Term {
@@ -283,21 +329,52 @@ fn sum_out(t: Term, keep: &dyn Fn(char) -> bool) -> Term {
 fn contract(a: Term, b: Term, keep: &dyn Fn(char) -> bool) -> Term {
     let a = sum_out(a, &|c| keep(c) || b.labels.contains(&c));
     let b = sum_out(b, &|c| keep(c) || a.labels.contains(&c));
-    let batch: Vec<char> = a.labels.iter().copied().filter(|c| b.labels.contains(c) && keep(*c)).collect();
-    let contr: Vec<char> = a.labels.iter().copied().filter(|c| b.labels.contains(c) && !keep(*c)).collect();
-    let free_a: Vec<char> = a.labels.iter().copied().filter(|c| !b.labels.contains(c)).collect();
-    let free_b: Vec<char> = b.labels.iter().copied().filter(|c| !a.labels.contains(c)).collect();
+    let batch: Vec<char> = a
+        .labels
+        .iter()
+        .copied()
+        .filter(|c| b.labels.contains(c) && keep(*c))
+        .collect();
+    let contr: Vec<char> = a
+        .labels
+        .iter()
+        .copied()
+        .filter(|c| b.labels.contains(c) && !keep(*c))
+        .collect();
+    let free_a: Vec<char> = a
+        .labels
+        .iter()
+        .copied()
+        .filter(|c| !b.labels.contains(c))
+        .collect();
+    let free_b: Vec<char> = b
+        .labels
+        .iter()
+        .copied()
+        .filter(|c| !a.labels.contains(c))
+        .collect();
     let pos = |t: &Term, c: char| t.labels.iter().position(|&l| l == c).unwrap();
-    let size = |t: &Term, cs: &[char]| -> usize { cs.iter().map(|&c| t.data.shape()[pos(t, c)]).product() };
-    let (nb, k, m, n) = (size(&a, &batch), size(&a, &contr), size(&a, &free_a), size(&b, &free_b));
+    let size = |t: &Term, cs: &[char]| -> usize {
+        cs.iter().map(|&c| t.data.shape()[pos(t, c)]).product()
+    };
+    let (nb, k, m, n) = (
+        size(&a, &batch),
+        size(&a, &contr),
+        size(&a, &free_a),
+        size(&b, &free_b),
+    );
     let mut pa: Vec<usize> = batch.iter().map(|&c| pos(&a, c)).collect();
     pa.extend(free_a.iter().map(|&c| pos(&a, c)));
     pa.extend(contr.iter().map(|&c| pos(&a, c)));
     let mut pb: Vec<usize> = batch.iter().map(|&c| pos(&b, c)).collect();
     pb.extend(contr.iter().map(|&c| pos(&b, c)));
     pb.extend(free_b.iter().map(|&c| pos(&b, c)));
-    let a3 = to_standard(a.data.view().permuted_axes(IxDyn(&pa))).into_shape_with_order((nb, m, k)).unwrap();
-    let b3 = to_standard(b.data.view().permuted_axes(IxDyn(&pb))).into_shape_with_order((nb, k, n)).unwrap();
+    let a3 = to_standard(a.data.view().permuted_axes(IxDyn(&pa)))
+        .into_shape_with_order((nb, m, k))
+        .unwrap();
+    let b3 = to_standard(b.data.view().permuted_axes(IxDyn(&pb)))
+        .into_shape_with_order((nb, k, n))
+        .unwrap();
     let mut data = Vec::with_capacity(nb * m * n);
     for i in 0..nb {
         let r = mm2(a3.index_axis(Axis(0), i), b3.index_axis(Axis(0), i));
@@ -309,7 +386,10 @@ fn contract(a: Term, b: Term, keep: &dyn Fn(char) -> bool) -> Term {
     let mut labels = batch;
     labels.extend(free_a);
     labels.extend(free_b);
-    Term { data: ArrayD::from_shape_vec(IxDyn(&shape), data).unwrap(), labels }
+    Term {
+        data: ArrayD::from_shape_vec(IxDyn(&shape), data).unwrap(),
+        labels,
+    }
 }
 
 /// `np.einsum(subscripts, *operands)`: explicit (`->`) and implicit output, repeated
@@ -387,7 +467,9 @@ pub fn einsum(subscripts: &str, ops: &[ArrayViewD<'_, f64>]) -> NpResult<ArrayD<
         None => {
             let mut once: Vec<char> = Vec::new();
             for (c, _) in &sizes {
-                if c.is_ascii_alphabetic() && labeled.iter().flatten().filter(|&&x| x == *c).count() == 1 {
+                if c.is_ascii_alphabetic()
+                    && labeled.iter().flatten().filter(|&&x| x == *c).count() == 1
+                {
                     once.push(*c);
                 }
             }
@@ -401,15 +483,22 @@ pub fn einsum(subscripts: &str, ops: &[ArrayViewD<'_, f64>]) -> NpResult<ArrayD<
     let mut terms_v: Vec<Term> = Vec::with_capacity(ops.len());
     for (l, op) in labeled.iter().zip(ops) {
         let mut t = dedup_labels(op.to_owned(), l);
-        let full: Vec<usize> = t.labels.iter().map(|c| sizes.iter().find(|(x, _)| x == c).unwrap().1).collect();
+        let full: Vec<usize> = t
+            .labels
+            .iter()
+            .map(|c| sizes.iter().find(|(x, _)| x == c).unwrap().1)
+            .collect();
         if full.as_slice() != t.data.shape() {
             t.data = to_standard(t.data.broadcast(IxDyn(&full)).unwrap());
         }
         terms_v.push(t);
     }
     let mut iter = terms_v.into_iter().enumerate();
-    let (_, first) = iter.next().ok_or_else(|| NpErr::Value("No input operands".into()))?;
-    let rest_labels = |from: usize| -> Vec<char> { labeled[from..].iter().flatten().copied().collect() };
+    let (_, first) = iter
+        .next()
+        .ok_or_else(|| NpErr::Value("No input operands".into()))?;
+    let rest_labels =
+        |from: usize| -> Vec<char> { labeled[from..].iter().flatten().copied().collect() };
     let later = rest_labels(1);
     let mut acc = sum_out(first, &|c| out_labels.contains(&c) || later.contains(&c));
     for (i, t) in iter {
@@ -418,7 +507,10 @@ pub fn einsum(subscripts: &str, ops: &[ArrayViewD<'_, f64>]) -> NpResult<ArrayD<
         acc = contract(acc, t, &keep);
     }
     let acc = sum_out(acc, &|c| out_labels.contains(&c));
-    let perm: Vec<usize> = out_labels.iter().map(|c| acc.labels.iter().position(|l| l == c).unwrap()).collect();
+    let perm: Vec<usize> = out_labels
+        .iter()
+        .map(|c| acc.labels.iter().position(|l| l == c).unwrap())
+        .collect();
     Ok(to_standard(acc.data.view().permuted_axes(IxDyn(&perm))))
 }
 
@@ -427,7 +519,9 @@ pub fn einsum(subscripts: &str, ops: &[ArrayViewD<'_, f64>]) -> NpResult<ArrayD<
 /// Source/destination axes for `np.moveaxis` (already normalized).
 pub fn moveaxis(a: ArrayViewD<'_, f64>, src: &[usize], dst: &[usize]) -> NpResult<ArrayD<f64>> {
     if src.len() != dst.len() {
-        return value_err("`source` and `destination` arguments must have the same number of elements");
+        return value_err(
+            "`source` and `destination` arguments must have the same number of elements",
+        );
     }
     let nd = a.ndim();
     let mut order: Vec<usize> = (0..nd).filter(|i| !src.contains(i)).collect();
@@ -491,7 +585,11 @@ pub fn tile(a: ArrayViewD<'_, f64>, reps: &[usize]) -> ArrayD<f64> {
 }
 
 /// `np.repeat` along `axis` (`None`: flattened) with one count or one count per element.
-pub fn repeat(a: ArrayViewD<'_, f64>, counts: &[usize], axis: Option<usize>) -> NpResult<ArrayD<f64>> {
+pub fn repeat(
+    a: ArrayViewD<'_, f64>,
+    counts: &[usize],
+    axis: Option<usize>,
+) -> NpResult<ArrayD<f64>> {
     let (a, axis) = match axis {
         Some(ax) => (a.to_owned(), ax),
         None => (flat(a), 0),
@@ -565,7 +663,12 @@ pub enum PadMode {
 }
 
 /// `np.pad` with per-axis (before, after) widths.
-pub fn pad(a: ArrayViewD<'_, f64>, widths: &[(usize, usize)], mode: PadMode, cvals: &[(f64, f64)]) -> NpResult<ArrayD<f64>> {
+pub fn pad(
+    a: ArrayViewD<'_, f64>,
+    widths: &[(usize, usize)],
+    mode: PadMode,
+    cvals: &[(f64, f64)],
+) -> NpResult<ArrayD<f64>> {
     let mut out = to_standard(a);
     for ax in 0..out.ndim() {
         let (before, after) = widths[ax];
@@ -616,7 +719,11 @@ fn reflect_index(i: isize, n: usize, symmetric: bool) -> usize {
     let period = if symmetric { 2 * n } else { 2 * n - 2 };
     let mut k = i.rem_euclid(period);
     if k >= n {
-        k = if symmetric { period - 1 - k } else { period - k };
+        k = if symmetric {
+            period - 1 - k
+        } else {
+            period - k
+        };
     }
     k as usize
 }

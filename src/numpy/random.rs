@@ -21,8 +21,16 @@ fn splitmix64(x: &mut u64) -> u64 {
 impl Rng {
     pub fn from_seed(seed: u64) -> Rng {
         let mut x = seed;
-        let s = [splitmix64(&mut x), splitmix64(&mut x), splitmix64(&mut x), splitmix64(&mut x)];
-        Rng { s, spare_normal: None }
+        let s = [
+            splitmix64(&mut x),
+            splitmix64(&mut x),
+            splitmix64(&mut x),
+            splitmix64(&mut x),
+        ];
+        Rng {
+            s,
+            spare_normal: None,
+        }
     }
 
     /// Seeds from a sequence of words (e.g. a big Python int split in 64-bit limbs).
@@ -38,7 +46,10 @@ impl Rng {
     /// Seeds from the clock and the address space (for `seed=None`).
     pub fn from_entropy() -> Rng {
         use std::time::{SystemTime, UNIX_EPOCH};
-        let t = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+        let t = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0);
         let local = 0u8;
         let addr = &local as *const u8 as u64;
         Rng::from_words(&[t, addr, std::process::id() as u64])
