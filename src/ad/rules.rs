@@ -341,6 +341,7 @@ pub fn instantiate(
 /// maps an active argument name to the name of its tangent; inactive arguments and
 /// literals have a zero tangent, which [`simplify_zero`] removes. Returns statements that
 /// assign the tangent of `result` (`result_tangent`).
+#[allow(clippy::too_many_arguments)] // mirrors `instantiate` plus the tangent naming
 pub fn instantiate_tangent(
     t: &Template,
     qualname: &str,

@@ -558,7 +558,7 @@ pub fn resolve_shape(req: &[isize], size: usize) -> NpResult<Vec<usize>> {
     };
     let mut out: Vec<usize> = req.iter().map(|&d| d.max(0) as usize).collect();
     if let Some(i) = unknown {
-        if known == 0 || size % known != 0 {
+        if known == 0 || !size.is_multiple_of(known) {
             return value_err(format!(
                 "cannot reshape array of size {size} into shape {}",
                 fmt_req()
@@ -746,13 +746,16 @@ fn normalize_items(items: &[IndexItem], shape: &[usize]) -> NpResult<(Vec<IndexI
     Ok((out, adv))
 }
 
+/// Advanced (integer-array) indices left for later: (result axis, indices).
+type AdvancedIndices = Vec<(usize, ArrayD<isize>)>;
+
 /// Applies ints, slices and new axes to a view (owned or mutable alike). Array items
 /// are treated as full slices; their positions in the result are returned.
 fn apply_basic<S: Data>(
     mut v: ArrayBase<S, IxDyn>,
     items: &[IndexItem],
     ints_are_advanced: bool,
-) -> NpResult<(ArrayBase<S, IxDyn>, Vec<(usize, ArrayD<isize>)>)> {
+) -> NpResult<(ArrayBase<S, IxDyn>, AdvancedIndices)> {
     let mut ax = 0usize; // axis in the result being built
     let mut src_axis = 0usize; // axis of the original array (for messages)
     let mut adv = Vec::new();

@@ -109,7 +109,7 @@ fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
                 }
             }
             let has_nonfinite = finite.len() != data.len();
-            let neginf = data.iter().any(|&x| x == f64::NEG_INFINITY);
+            let neginf = data.contains(&f64::NEG_INFINITY);
             if exp {
                 let parts: Vec<_> = finite.iter().map(|&x| exp_digits(x, single)).collect();
                 let pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);

@@ -203,11 +203,8 @@ pub mod _numpy_native {
             // other iterables (range, generators, map objects...): materialize first
             if let Ok(it) = obj.get_iter(vm) {
                 let mut items = Vec::new();
-                loop {
-                    match it.next(vm)? {
-                        rustpython_vm::protocol::PyIterReturn::Return(o) => items.push(o),
-                        rustpython_vm::protocol::PyIterReturn::StopIteration(_) => break,
-                    }
+                while let rustpython_vm::protocol::PyIterReturn::Return(o) = it.next(vm)? {
+                    items.push(o);
                 }
                 let list: PyObjectRef = vm.ctx.new_list(items).into();
                 return to_array(&list, vm);
@@ -1614,7 +1611,8 @@ pub mod _numpy_native {
         a: &PyObject,
         v: f64,
         dtype: &OptionalArg<PyObjectRef>,
-        vd: Option<DType>,
+        // NumPy's `*_like` keep the prototype's dtype whatever the fill value's is.
+        _fill_dtype: Option<DType>,
         vm: &VirtualMachine,
     ) -> PyResult {
         let (shape, d) = match a.downcast_ref::<PyNdArray>() {
@@ -1624,7 +1622,7 @@ pub mod _numpy_native {
                 (x.shape().to_vec(), d)
             }
         };
-        let dt = opt_dtype(dtype, vm)?.unwrap_or(vd.map_or(d, |vd| if vd > d { d } else { d }));
+        let dt = opt_dtype(dtype, vm)?.unwrap_or(d);
         Ok(new_arr(
             ArrayD::from_elem(IxDyn(&shape), dt.cast(v)),
             dt,
@@ -1948,11 +1946,8 @@ pub mod _numpy_native {
                 }
                 let it = seq.get_iter(vm)?;
                 let mut v = Vec::new();
-                loop {
-                    match it.next(vm)? {
-                        rustpython_vm::protocol::PyIterReturn::Return(o) => v.push(o),
-                        rustpython_vm::protocol::PyIterReturn::StopIteration(_) => break,
-                    }
+                while let rustpython_vm::protocol::PyIterReturn::Return(o) = it.next(vm)? {
+                    v.push(o);
                 }
                 v
             }
@@ -2064,9 +2059,9 @@ pub mod _numpy_native {
             None => it.map(|x| x * x).sum::<f64>().sqrt(),
             Some(p) if p == f64::INFINITY => it.map(f64::abs).fold(0.0, core::np_max),
             Some(p) if p == f64::NEG_INFINITY => it.map(f64::abs).fold(f64::INFINITY, core::np_min),
-            Some(p) if p == 0.0 => it.filter(|&x| x != 0.0).count() as f64,
-            Some(p) if p == 1.0 => it.map(f64::abs).sum(),
-            Some(p) if p == 2.0 => it.map(|x| x * x).sum::<f64>().sqrt(),
+            Some(0.0) => it.filter(|&x| x != 0.0).count() as f64,
+            Some(1.0) => it.map(f64::abs).sum(),
+            Some(2.0) => it.map(|x| x * x).sum::<f64>().sqrt(),
             Some(p) => it.map(|x| x.abs().powf(p)).sum::<f64>().powf(1.0 / p),
         }
     }
