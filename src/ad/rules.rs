@@ -24,6 +24,7 @@ pub const RULE_FILES: &[(&str, &str)] = &[
     ),
     ("backends/math.py", include_str!("../../backends/math.py")),
     ("backends/numpy.py", include_str!("../../backends/numpy.py")),
+    ("backends/linalg.py", include_str!("../../backends/linalg.py")),
 ];
 
 #[derive(Debug, Clone)]

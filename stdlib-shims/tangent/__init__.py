@@ -390,3 +390,7 @@ def _from_flat(flat, shape):
 def _to_flat(x):
     x = numpy.asarray(x)
     return tuple(x.shape), [float(v) for v in numpy.ravel(x).tolist()]
+
+
+# Helpers of the NumPy rules (kept in their own module, one concern per file).
+from tangent_numpy_grads import *  # noqa: E402,F401,F403

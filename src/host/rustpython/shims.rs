@@ -5,10 +5,16 @@
 use rustpython_vm::{compiler::Mode, PyResult, VirtualMachine};
 
 /// (module name, source). Order matters: a module is executed after those it imports.
-const SHIMS: &[(&str, &str)] = &[(
-    "tangent",
-    include_str!("../../../stdlib-shims/tangent/__init__.py"),
-)];
+const SHIMS: &[(&str, &str)] = &[
+    (
+        "tangent_numpy_grads",
+        include_str!("../../../stdlib-shims/tangent_numpy_grads.py"),
+    ),
+    (
+        "tangent",
+        include_str!("../../../stdlib-shims/tangent/__init__.py"),
+    ),
+];
 
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let modules = vm.sys_module.get_attr("modules", vm)?;
