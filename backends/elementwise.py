@@ -82,7 +82,7 @@ def expm1(y, x):
     return y + 1.0
 
 
-@elementwise(numpy="log")
+@elementwise(numpy="log", tangent="log")
 def log(y, x):
     return 1.0 / x
 

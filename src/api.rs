@@ -81,6 +81,30 @@ fn read_source(filename: &str, func: &str) -> Result<String, String> {
     Ok(text)
 }
 
+/// Differentiates a function of previously generated source (`__tangent_source__`), for
+/// derivatives of derivatives. Names resolve through the imports of `context_file` (the
+/// module the first derivative came from) plus the runtime modules the generated code
+/// uses.
+pub fn grad_generated(
+    source: &str,
+    context_file: &str,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<ad::Generated, String> {
+    let name = format!("<generated from {context_file}>");
+    let mut module = SourceModule::parse(&name, source).map_err(|d| d.to_string())?;
+    if let Ok(text) = read_source(context_file, func) {
+        if let Ok(context) = SourceModule::parse(context_file, &text) {
+            module.set_fallback(context);
+        }
+    }
+    for m in ["tangent", "numpy", "math"] {
+        module.imports.insert(m.to_owned(), m.to_owned());
+    }
+    let rules = rules();
+    ad::generate_with_rules(&module, func, opts, &rules).map_err(|d| d.to_string())
+}
+
 /// Differentiates `func` defined in `text` (named `filename` in messages).
 pub fn grad_text(
     filename: &str,

@@ -45,3 +45,28 @@ fn forward_mode_corpus_matches_finite_differences_unoptimized() {
 fn corpus_matches_finite_differences_unoptimized() {
     run_corpus(false, "reverse");
 }
+
+fn run_second_order(optimized: bool) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .arg("run")
+        .arg("tests/corpus/check_second_order.py")
+        .arg(if optimized { "optimized=1" } else { "optimized=0" })
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run tangent");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let checked = stdout.lines().filter(|l| l.starts_with("ok")).count();
+    assert!(checked >= 40, "only {checked} second-order cases:\n{stdout}");
+}
+
+#[test]
+fn second_derivatives_match_second_order_finite_differences() {
+    run_second_order(true);
+}
+
+#[test]
+fn second_derivatives_match_second_order_finite_differences_unoptimized() {
+    run_second_order(false);
+}

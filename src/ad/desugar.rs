@@ -422,6 +422,18 @@ impl<'a> Control<'a> {
     }
 }
 
+/// Is this `tangent.pop(...)` (a restore from the tape in generated code)?
+pub fn is_tape_pop(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call { func, .. }
+        if matches!(&func.kind, ExprKind::Attr(m, f) if m.as_name() == Some("tangent") && f == "pop"))
+}
+
+/// Is this `tangent.push(...)` (a save to the tape in generated code)?
+pub fn is_tape_push(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call { func, .. }
+        if matches!(&func.kind, ExprKind::Attr(m, f) if m.as_name() == Some("tangent") && f == "push"))
+}
+
 /// Is this `if flag: break` (the loop exit left by control lowering)?
 pub fn is_exit_check(s: &Stmt) -> bool {
     matches!(&s.kind, StmtKind::If(_, body, orelse) if orelse.is_empty() && matches!(body.as_slice(), [Stmt { kind: StmtKind::Break, .. }]))
@@ -481,7 +493,13 @@ impl Anf<'_> {
                             "index with a tuple instead, e.g. `x[i, j] = v`",
                         ));
                     }
-                    let v = self.atom(value, out)?;
+                    // A restore from the tape stays whole: forward mode pairs it with the
+                    // pop of its tangent.
+                    let v = if is_tape_pop(&value) {
+                        value
+                    } else {
+                        self.atom(value, out)?
+                    };
                     let index = self.index(*index.clone(), out)?;
                     let target = Expr::new(
                         ExprKind::Subscript(base.clone(), Box::new(index)),

@@ -3,6 +3,7 @@
 //! user functions are replaced by calls to their forward derivative, which returns the
 //! tangent and the value.
 
+use super::desugar::{is_tape_pop, is_tape_push};
 use super::names::NameGen;
 use super::rules::{self, RuleSet, Site};
 use crate::emit::printer;
@@ -76,6 +77,11 @@ impl Forward<'_> {
     fn stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
         match &s.kind {
             StmtKind::Assign(target, value) => match &target.kind {
+                ExprKind::Name(t) if self.active.contains(t) && is_tape_pop(value) => {
+                    // The tangent was pushed after the value: pop it first.
+                    out.push(Stmt::assign(&self.tangent_of(t), value.clone()));
+                    out.push(s.clone());
+                }
                 ExprKind::Name(t) if self.active.contains(t) => {
                     let dt = self.tangent_of(t);
                     let mut comment = String::new();
@@ -95,11 +101,18 @@ impl Forward<'_> {
                     out.extend(tangent);
                 }
                 ExprKind::Subscript(base, index) => {
-                    out.push(s.clone());
+                    let restore = is_tape_pop(value);
+                    if !restore {
+                        out.push(s.clone());
+                    }
                     if let Some(x) = base.as_name() {
                         if self.active.contains(x) {
                             let dx = self.tangent_of(x);
-                            let v = self.atom_tangent(value);
+                            let v = if is_tape_pop(value) {
+                                value.clone()
+                            } else {
+                                self.atom_tangent(value)
+                            };
                             out.push(Stmt::assign(
                                 &dx,
                                 Expr::call_path(
@@ -108,6 +121,9 @@ impl Forward<'_> {
                                 ),
                             ));
                         }
+                    }
+                    if restore {
+                        out.push(s.clone());
                     }
                 }
                 _ => out.push(s.clone()),
@@ -137,6 +153,21 @@ impl Forward<'_> {
                 };
                 out.push(Stmt::new(StmtKind::Return(Some(ret)), s.span));
             }
+            StmtKind::ExprStmt(e) if is_tape_push(e) => {
+                // Differentiating generated code: the tangent rides on the same tape,
+                // right after its value.
+                out.push(s.clone());
+                if let ExprKind::Call { args, .. } = &e.kind {
+                    if let [stack, v] = args.as_slice() {
+                        if self.is_active(v) {
+                            out.push(Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
+                                "tangent.push",
+                                vec![stack.clone(), self.atom_tangent(v)],
+                            ))));
+                        }
+                    }
+                }
+            }
             StmtKind::ExprStmt(e) => {
                 self.check_effect(e)?;
                 out.push(s.clone());
@@ -148,7 +179,11 @@ impl Forward<'_> {
 
     fn check_effect(&self, e: &Expr) -> Result<(), Diagnostic> {
         if let ExprKind::Call { func, args, kwargs } = &e.kind {
-            if self.resolver.callee(func) == Callee::Library("builtins.print".into()) {
+            let callee = self.resolver.callee(func);
+            // Printing and the output check of generated code only read their arguments.
+            if callee == Callee::Library("builtins.print".into())
+                || callee == Callee::Library("tangent.check_output".into())
+            {
                 return Ok(());
             }
             let receiver = match &func.kind {

@@ -561,7 +561,19 @@ impl FwdGenerator<'_> {
             callees: self,
             preserve_result,
         };
-        let mut new_body = fwd.block(&body).map_err(locate)?;
+        let mut new_body = Vec::new();
+        // Parameters that become active without being differentiated (a gradient's seed,
+        // when differentiating generated code) start with a zero tangent.
+        for p in &def.params {
+            if active.contains(&p.name) && !wrt_names.contains(&p.name) {
+                let t = tangents[&p.name].clone();
+                new_body.push(Stmt::assign(
+                    &t,
+                    Expr::call_path("tangent.init_grad", vec![Expr::name(&p.name)]),
+                ));
+            }
+        }
+        new_body.extend(fwd.block(&body).map_err(locate)?);
         if self.opts.optimized {
             let tangent_names: HashSet<String> = tangents.values().cloned().collect();
             new_body = crate::opt::optimize_forward(new_body, &tangent_names);

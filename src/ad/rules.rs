@@ -25,6 +25,7 @@ pub const RULE_FILES: &[(&str, &str)] = &[
     ("backends/math.py", include_str!("../../backends/math.py")),
     ("backends/numpy.py", include_str!("../../backends/numpy.py")),
     ("backends/linalg.py", include_str!("../../backends/linalg.py")),
+    ("backends/tangent.py", include_str!("../../backends/tangent.py")),
 ];
 
 #[derive(Debug, Clone)]
@@ -411,8 +412,11 @@ fn tangent_block(
             StmtKind::Assign(target, value) => {
                 let value = subst(value, &*site);
                 if grad_of(target) == Some(result_param) {
-                    let value = simplify_zero(&value)
-                        .ok_or_else(|| "the forward rule gives a zero tangent".to_string())?;
+                    // A zero tangent: the result depends on the active arguments only
+                    // through their shapes (e.g. `unbroadcast(seed, like)`).
+                    let value = simplify_zero(&value).unwrap_or_else(|| {
+                        Expr::call_path("tangent.init_grad", vec![bound[result_param].clone()])
+                    });
                     out.push(Stmt::assign(result_tangent, value));
                 } else if grad_of(target).is_some() {
                     return Err("a forward rule may only write `d[...]` of its result".into());
@@ -467,6 +471,13 @@ pub const ZERO: &str = "\u{2}zero";
 
 /// Helpers linear in their first argument: a zero tangent there gives a zero result.
 const LINEAR_IN_FIRST: &[&str] = &[
+    "tangent.zero_grad_at",
+    "tangent.grad_item",
+    "tangent.sum_grad",
+    "tangent.array_grad",
+    "tangent.copy",
+    "tangent.unreduce",
+    "tangent.extremum_grad",
     "tangent.broadcast_like",
     "tangent.unbroadcast",
     "tangent.extremum_tangent",

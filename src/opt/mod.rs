@@ -59,7 +59,8 @@ fn dead_tangents(
         match &mut s.kind {
             StmtKind::Assign(t, v) => {
                 if let Some(n) = t.as_name() {
-                    if tangents.contains(n) && !live.contains(n) {
+                    // A pop from the tape is never dead: it keeps the tape aligned.
+                    if tangents.contains(n) && !live.contains(n) && !contains_pop(v) {
                         continue;
                     }
                     live.remove(n);
@@ -167,7 +168,7 @@ fn dead_assignments(stmts: Vec<Stmt>, live_out: &HashSet<String>) -> (Vec<Stmt>,
         match &mut s.kind {
             StmtKind::Assign(t, v) => {
                 if let Some(n) = t.as_name() {
-                    let is_pop = is_stack_call(v, "pop");
+                    let is_pop = contains_pop(v);
                     if !live.contains(n) && !is_pop {
                         continue;
                     }
@@ -210,6 +211,13 @@ fn dead_assignments(stmts: Vec<Stmt>, live_out: &HashSet<String>) -> (Vec<Stmt>,
     }
     out.reverse();
     (out, live)
+}
+
+/// Does evaluating `e` pop the tape (an effect no dead-code pass may remove)?
+fn contains_pop(e: &Expr) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| found |= is_stack_call(x, "pop"));
+    found
 }
 
 fn is_stack_call(e: &Expr, helper: &str) -> bool {

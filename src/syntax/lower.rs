@@ -18,8 +18,11 @@ pub struct SourceModule {
     /// Top-level expression statements that are calls, as (dotted callee, dotted args):
     /// rule files use them for declarations such as `nondifferentiable(len, ...)`.
     pub declarations: Vec<(String, Vec<String>)>,
-    /// Names of top-level functions in definition order.
+    /// Names of top-level functions in definition order (including the fallback's).
     pub function_names: Vec<String>,
+    /// Where functions not defined here are looked up (for generated source: the module
+    /// the first derivative came from).
+    fallback: Option<Box<SourceModule>>,
 }
 
 fn span(r: TextRange) -> Span {
@@ -95,15 +98,37 @@ impl SourceModule {
             declarations,
             functions,
             function_names,
+            fallback: None,
         })
     }
 
     pub fn has_function(&self, name: &str) -> bool {
         self.functions.contains_key(name)
+            || self.fallback.as_ref().is_some_and(|f| f.has_function(name))
+    }
+
+    /// Functions (and imports) this module lacks are taken from `other`.
+    pub fn set_fallback(&mut self, other: SourceModule) {
+        for (k, v) in &other.imports {
+            self.imports.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        for n in &other.function_names {
+            if !self.function_names.contains(n) {
+                self.function_names.push(n.clone());
+            }
+        }
+        self.fallback = Some(Box::new(other));
     }
 
     /// Lowers one top-level function to the IR, rejecting what we cannot differentiate.
     pub fn lower_function(&self, name: &str) -> Result<FuncDef, Diagnostic> {
+        if !self.functions.contains_key(name) {
+            if let Some(f) = &self.fallback {
+                if f.has_function(name) {
+                    return f.lower_function(name);
+                }
+            }
+        }
         let def = self.functions.get(name).ok_or_else(|| {
             Diagnostic::new(
                 Span::SYNTHETIC,

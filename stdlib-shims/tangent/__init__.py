@@ -24,17 +24,75 @@ class TangentError(Exception):
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode):
     if isinstance(wrt, int):
         wrt = (wrt,)
+    wrt = tuple(wrt)
     code = getattr(func, "__code__", None)
     if code is None:
         raise TypeError("tangent expects a Python function, got %r" % (func,))
-    ok, payload, entry = _tangent.grad_source(
-        code.co_filename, func.__name__, tuple(wrt), bool(optimized),
-        bool(preserve_result), bool(check_dims), mode)
+    source = getattr(func, "__tangent_source__", None)
+    if source is not None and mode == "reverse":
+        return _reverse_of_generated(func, wrt, optimized, preserve_result, verbose)
+    if source is not None:
+        # A derivative of a derivative: differentiate the generated source.
+        context = func.__tangent_file__
+        ok, payload, entry = _tangent.grad_generated(
+            source, context, func.__name__, wrt,
+            (bool(optimized), bool(preserve_result), bool(check_dims)), mode)
+    else:
+        context = code.co_filename
+        ok, payload, entry = _tangent.grad_source(
+            context, func.__name__, wrt,
+            (bool(optimized), bool(preserve_result), bool(check_dims)), mode)
     if not ok:
         raise TangentError(payload)
     if verbose:
         print(payload)
-    return _compile(payload, entry, func.__globals__)
+    fn = _compile(payload, entry, func.__globals__)
+    fn.__tangent_file__ = context
+    fn.__tangent_mode__ = mode
+    fn.__tangent_wrt__ = wrt
+    return fn
+
+
+def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
+    """Reverse mode over a gradient `g = grad(f, wrt=(i,))` with respect to the same
+    argument i: the vector-Jacobian product of g is v^T H, and the Hessian H is
+    symmetric, so it equals the Jacobian-vector product H v, which forward mode computes
+    exactly (forward-over-reverse)."""
+    inner_wrt = getattr(g, "__tangent_wrt__", None)
+    if g.__tangent_mode__ != "reverse" or inner_wrt != wrt or len(wrt) != 1:
+        raise TangentError(
+            "reverse mode over `%s` is only available for the gradient of a scalar "
+            "function with respect to the same single argument (grad(grad(f))); use "
+            "tangent.autodiff(..., mode='forward') for other higher-order derivatives"
+            % g.__name__)
+    if preserve_result:
+        raise TangentError("preserve_result is not available for a derivative of a "
+                           "gradient")
+    hvp = _generate(g, wrt, optimized, False, False, verbose, "forward")
+    nargs = g.__code__.co_argcount - 1  # the gradient's own seed is not an input
+
+    defaults = tuple(g.__defaults__ or ())[:-1]  # the primal's defaults
+
+    def second_derivative(*args):
+        seed = 1.0
+        if len(args) == nargs + 1:
+            seed = args[-1]
+            args = args[:-1]
+        missing = nargs - len(args)
+        if missing < 0 or missing > len(defaults):
+            raise TypeError("%s takes %d arguments (and an optional seed), got %d"
+                            % (g.__name__, nargs, len(args)))
+        if missing:
+            args = tuple(args) + defaults[len(defaults) - missing:]
+        # The gradient's own seed is 1.0; the tangent is the outer seed.
+        return hvp(*(tuple(args) + (1.0, seed)))
+
+    second_derivative.__name__ = "d" + g.__name__ + "d" + g.__code__.co_varnames[wrt[0]]
+    second_derivative.__tangent_source__ = hvp.__tangent_source__
+    second_derivative.__tangent_file__ = hvp.__tangent_file__
+    second_derivative.__tangent_mode__ = "forward-over-reverse"
+    second_derivative.__tangent_wrt__ = wrt
+    return second_derivative
 
 
 def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
@@ -335,6 +393,13 @@ def sum_tangent(t):
     for v in t:
         total = total + v
     return total
+
+
+def or_none(t):
+    """A zero tangent of a gradient that does not exist yet (None) stays None."""
+    if isinstance(t, float) and t == 0.0:
+        return None
+    return t
 
 
 def inverse_permutation(axes):

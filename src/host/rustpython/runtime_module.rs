@@ -11,6 +11,71 @@ pub(crate) mod _tangent {
         PyObjectRef, PyResult, VirtualMachine,
     };
 
+    /// grad_generated(source, context_file, funcname, wrt,
+    ///   (optimized, preserve_result, check_dims), mode)
+    ///   -> like grad_source, for a function of generated source.
+    #[pyfunction]
+    fn grad_generated(
+        source: String,
+        context_file: String,
+        funcname: String,
+        wrt: ArgSequence<usize>,
+        flags: ArgSequence<bool>,
+        mode: String,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyTupleRef> {
+        let opts = options(wrt, &flags, &mode, vm)?;
+        let result = crate::api::grad_generated(&source, &context_file, &funcname, &opts);
+        Ok(outcome(result, vm))
+    }
+
+    /// `flags` is (optimized, preserve_result, check_dims).
+    fn options(
+        wrt: ArgSequence<usize>,
+        flags: &[bool],
+        mode: &str,
+        vm: &VirtualMachine,
+    ) -> PyResult<GradOptions> {
+        let [optimized, preserve_result, check_dims] = flags else {
+            return Err(vm.new_type_error(
+                "flags must be (optimized, preserve_result, check_dims)",
+            ));
+        };
+        let (optimized, preserve_result, check_dims) = (*optimized, *preserve_result, *check_dims);
+        let mode = match mode {
+            "reverse" => crate::ad::Mode::Reverse,
+            "forward" => crate::ad::Mode::Forward,
+            other => {
+                return Err(vm.new_value_error(format!(
+                    "mode must be 'reverse' or 'forward', not {other:?}"
+                )))
+            }
+        };
+        Ok(GradOptions {
+            mode,
+            wrt: wrt.into_vec(),
+            optimized,
+            preserve_result,
+            check_dims,
+        })
+    }
+
+    fn outcome(result: Result<crate::ad::Generated, String>, vm: &VirtualMachine) -> PyTupleRef {
+        let items: Vec<PyObjectRef> = match result {
+            Ok(g) => vec![
+                vm.ctx.new_bool(true).into(),
+                vm.ctx.new_str(g.source).into(),
+                vm.ctx.new_str(g.entry).into(),
+            ],
+            Err(e) => vec![
+                vm.ctx.new_bool(false).into(),
+                vm.ctx.new_str(e).into(),
+                vm.ctx.new_str("").into(),
+            ],
+        };
+        vm.ctx.new_tuple(items)
+    }
+
     /// register_rule(kind, qualname, filename, funcname) -> None or an error message.
     #[pyfunction]
     fn register_rule(
@@ -41,49 +106,19 @@ pub(crate) mod _tangent {
     #[pyattr]
     const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-    /// grad_source(filename, funcname, wrt, optimized, preserve_result, check_dims, mode)
+    /// grad_source(filename, funcname, wrt, (optimized, preserve_result, check_dims), mode)
     ///   -> (True, source, entry) or (False, message, "")
-    #[allow(clippy::too_many_arguments)]
     #[pyfunction]
     fn grad_source(
         filename: String,
         funcname: String,
         wrt: ArgSequence<usize>,
-        optimized: bool,
-        preserve_result: bool,
-        check_dims: bool,
+        flags: ArgSequence<bool>,
         mode: String,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
-        let mode = match mode.as_str() {
-            "reverse" => crate::ad::Mode::Reverse,
-            "forward" => crate::ad::Mode::Forward,
-            other => {
-                return Err(vm.new_value_error(format!(
-                    "mode must be 'reverse' or 'forward', not {other:?}"
-                )))
-            }
-        };
-        let opts = GradOptions {
-            mode,
-            wrt: wrt.into_vec(),
-            optimized,
-            preserve_result,
-            check_dims,
-        };
+        let opts = options(wrt, &flags, &mode, vm)?;
         let result = crate::api::grad_file(&filename, &funcname, &opts);
-        let items: Vec<PyObjectRef> = match result {
-            Ok(g) => vec![
-                vm.ctx.new_bool(true).into(),
-                vm.ctx.new_str(g.source).into(),
-                vm.ctx.new_str(g.entry).into(),
-            ],
-            Err(e) => vec![
-                vm.ctx.new_bool(false).into(),
-                vm.ctx.new_str(e).into(),
-                vm.ctx.new_str("").into(),
-            ],
-        };
-        Ok(vm.ctx.new_tuple(items))
+        Ok(outcome(result, vm))
     }
 }

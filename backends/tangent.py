@@ -1,0 +1,89 @@
+# Forward-mode rules for tangent's own runtime helpers, so that generated gradients can
+# themselves be differentiated (forward-over-reverse: Hessian-vector products, and grad
+# of grad). Every helper is linear in the gradients it combines; tape pushes and pops are
+# handled by the forward transform itself.
+
+nondifferentiable(
+    tangent.init_grad, tangent.reduced_count, tangent.sign, tangent.Stack,
+    tangent.inverse_permutation, tangent.check_output,
+)
+
+
+@tangent_(tangent.add_grad)
+def add_grad(z, a, b):
+    d[z] = tangent.add_grad(d[a], d[b])
+
+
+@tangent_(tangent.unbroadcast)
+def unbroadcast(z, g, like):
+    d[z] = tangent.unbroadcast(d[g], like)
+
+
+@tangent_(tangent.broadcast_like)
+def broadcast_like(z, t, y):
+    d[z] = tangent.broadcast_like(d[t], y)
+
+
+@tangent_(tangent.unreduce)
+def unreduce(z, g, x, axis, keepdims):
+    d[z] = tangent.unreduce(d[g], x, axis, keepdims)
+
+
+@tangent_(tangent.extremum_grad)
+def extremum_grad(z, g, y, x, axis, keepdims):
+    d[z] = tangent.extremum_grad(d[g], y, x, axis, keepdims)
+
+
+@tangent_(tangent.extremum_tangent)
+def extremum_tangent(z, t, y, x, axis, keepdims):
+    d[z] = tangent.extremum_tangent(d[t], y, x, axis, keepdims)
+
+
+@tangent_(tangent.matmul_grad_left)
+def matmul_grad_left(z, g, a, b):
+    d[z] = tangent.matmul_grad_left(d[g], a, b) + tangent.matmul_grad_left(g, a, d[b])
+
+
+@tangent_(tangent.matmul_grad_right)
+def matmul_grad_right(z, g, a, b):
+    d[z] = tangent.matmul_grad_right(d[g], a, b) + tangent.matmul_grad_right(g, d[a], b)
+
+
+@tangent_(tangent.add_grad_at)
+def add_grad_at(z, g, x, index, v):
+    d[z] = tangent.add_grad_at(tangent.or_none(d[g]), x, index, d[v])
+
+
+@tangent_(tangent.zero_grad_at)
+def zero_grad_at(z, g, index):
+    d[z] = tangent.zero_grad_at(d[g], index)
+
+
+@tangent_(tangent.set_tangent_at)
+def set_tangent_at(z, t, x, index, v):
+    d[z] = tangent.set_tangent_at(tangent.or_none(d[t]), x, index, d[v])
+
+
+@tangent_(tangent.grad_item)
+def grad_item(z, g, i):
+    d[z] = tangent.grad_item(d[g], i)
+
+
+@tangent_(tangent.sum_grad)
+def sum_grad(z, g, x):
+    d[z] = tangent.sum_grad(d[g], x)
+
+
+@tangent_(tangent.sum_tangent)
+def sum_tangent(z, t):
+    d[z] = tangent.sum_tangent(d[t])
+
+
+@tangent_(tangent.array_grad)
+def array_grad(z, g, x):
+    d[z] = tangent.array_grad(d[g], x)
+
+
+@tangent_(tangent.copy)
+def copy(z, x):
+    d[z] = tangent.copy(d[x])
