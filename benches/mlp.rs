@@ -1,0 +1,98 @@
+//! The MLP workload of DESIGN.md under the embedded interpreter: the gradient's eval
+//! time next to the time of its matrix products alone (the floor), in float64 and
+//! float32. `cargo bench --bench mlp`. Timing loops run inside the interpreter
+//! (`iter_custom`), so the Rust-to-Python hop is not measured.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::time::Duration;
+use tangent::host::rustpython as host;
+
+const SETUP: &str = r#"
+import time
+import numpy as np
+import tangent
+import workloads
+
+def make(dtype):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((64, 128)).astype(dtype)
+    ws = [(rng.standard_normal((128, 128)) * 0.1).astype(dtype) for _ in range(3)]
+    return x, ws
+
+def floor(w1, w2, w3, x, g):
+    # The products the gradient with respect to w1 needs: three forward, three backward.
+    h1 = x @ w1
+    h2 = h1 @ w2
+    out = h2 @ w3
+    a = g @ w3.T
+    b = a @ w2.T
+    return x.T @ b
+
+DATA = {}
+for name, dtype in (("f64", np.float64), ("f32", np.float32)):
+    x, ws = make(dtype)
+    DATA[name] = (x, ws, np.ones((64, 128), dtype=dtype))
+
+dmlp = tangent.grad(workloads.mlp_loss)
+
+def time_grad(name, n):
+    x, (w1, w2, w3), g = DATA[name]
+    t = time.perf_counter()
+    for _ in range(n):
+        dmlp(w1, w2, w3, x)
+    return time.perf_counter() - t
+
+def time_floor(name, n):
+    x, (w1, w2, w3), g = DATA[name]
+    t = time.perf_counter()
+    for _ in range(n):
+        floor(w1, w2, w3, x, g)
+    return time.perf_counter() - t
+"#;
+
+fn setup() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/benches");
+    host::with_vm(move |vm| {
+        let sys = vm.import("sys", 0).expect("sys");
+        let path = sys.get_attr("path", vm).expect("sys.path");
+        vm.call_method(&path, "insert", (0, dir)).expect("insert path");
+        let scope = host::exec_module(vm, SETUP, "<mlp bench>")
+            .unwrap_or_else(|e| panic!("{}", host::format_exception(vm, e)));
+        BENCH.with(|b| *b.borrow_mut() = Some(scope));
+    });
+}
+
+thread_local! {
+    static BENCH: std::cell::RefCell<Option<rustpython_vm::scope::Scope>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `fname(dtype, n)` in the interpreter and returns the seconds it measured.
+fn timed(fname: &'static str, dtype: &'static str, n: u64) -> Duration {
+    host::with_vm(move |vm| {
+        let scope = BENCH.with(|b| b.borrow().clone()).expect("setup ran");
+        let f = scope.globals.get_item(fname, vm).expect("timing function");
+        let secs = f
+            .call((dtype, n as usize), vm)
+            .unwrap_or_else(|e| panic!("{}", host::format_exception(vm, e)));
+        let secs: f64 = secs.try_into_value(vm).expect("float");
+        Duration::from_secs_f64(secs)
+    })
+}
+
+fn bench_mlp(c: &mut Criterion) {
+    setup();
+    let mut group = c.benchmark_group("mlp");
+    group.measurement_time(Duration::from_secs(5));
+    for dtype in ["f64", "f32"] {
+        group.bench_function(format!("gradient/{dtype}"), |b| {
+            b.iter_custom(|n| timed("time_grad", dtype, n))
+        });
+        group.bench_function(format!("matmul_floor/{dtype}"), |b| {
+            b.iter_custom(|n| timed("time_floor", dtype, n))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_mlp);
+criterion_main!(benches);
