@@ -140,3 +140,16 @@ fn user_registered_rules_are_used() {
     );
     assert!(so.contains("forward: 229.183118052"), "{so}");
 }
+
+#[test]
+fn integer_float32_nan_and_inf_inputs() {
+    let out = tangent(&["run", "tests/scripts/numeric_edge.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    // d/dx sum(1.5 x^2) = 3x, as float64 for integer inputs
+    assert!(so.contains("int array input: [3.0, 6.0, 9.0] float64"), "{so}");
+    assert!(so.contains("int scalar input: 6.0"), "{so}");
+    assert!(so.contains("nan propagates: [3.0, nan]"), "{so}");
+    assert!(so.contains("inf propagates: [inf, 3.0]"), "{so}");
+    assert!(so.contains("float32 gradient dtype: float32"), "{so}");
+}

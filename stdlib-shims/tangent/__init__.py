@@ -221,12 +221,20 @@ def copy(x):
     return x
 
 
+def _grad_dtype(x):
+    """Gradients keep a float32 input's precision; integer and bool inputs get float64
+    gradients, as NumPy's own arithmetic would give."""
+    if _is_array(x) and x.dtype == numpy.float32:
+        return numpy.float32
+    return numpy.float64
+
+
 def init_grad(x):
     """A zero gradient shaped like `x`."""
     if x is None or isinstance(x, (bool, int, float)):
         return 0.0
     if _is_array(x):
-        return numpy.zeros(x.shape)
+        return numpy.zeros(x.shape, dtype=_grad_dtype(x))
     if isinstance(x, (list, tuple)):
         return [init_grad(v) for v in x]
     raise TypeError("tangent: cannot build a zero gradient for a value of type %s"
@@ -274,7 +282,7 @@ def unbroadcast(g, like):
             return float(numpy.sum(g))
         return g
     if not _is_array(g):
-        return numpy.full(like.shape, float(g))
+        return numpy.full(like.shape, float(g), dtype=_grad_dtype(like))
     if g.shape == like.shape:
         return g
     while g.ndim > like.ndim:
@@ -303,7 +311,7 @@ def unreduce(g, x, axis, keepdims):
         for a in _axes(axis, len(shape)):
             kept[a] = 1
         g = numpy.reshape(g, tuple(kept)) if _is_array(g) else numpy.full(tuple(kept), float(g))
-    return g * numpy.ones(shape)
+    return g * numpy.ones(shape, dtype=_grad_dtype(x))
 
 
 def reduced_count(x, axis):
@@ -348,7 +356,7 @@ def matmul_grad_right(g, a, b):
 
 def sum_grad(g, x):
     if _is_array(x):
-        return g * numpy.ones(x.shape)
+        return g * numpy.ones(x.shape, dtype=_grad_dtype(x))
     return [g for _ in x]
 
 
@@ -364,7 +372,7 @@ def array_grad(g, x):
 def broadcast_like(t, y):
     """A tangent shaped like the value `y` it belongs to."""
     if _is_array(y) and not (_is_array(t) and t.shape == y.shape):
-        return t * numpy.ones(y.shape)
+        return t * numpy.ones(y.shape, dtype=_grad_dtype(y))
     return t
 
 
