@@ -29,6 +29,9 @@ fn every_rule_is_in_the_catalog() {
         .adjoint_names()
         .into_iter()
         .chain(rules.tangent_names())
+        // tangent's own helpers (rules that let generated code be differentiated again)
+        // are exercised by tests/corpus/check_second_order.py instead.
+        .filter(|n| !n.starts_with("tangent."))
         .filter(|n| !listed.contains(*n))
         .collect();
     assert!(
