@@ -3,8 +3,13 @@
 
 
 @adjoint(operator.add)
-@adjoint(numpy.add)
 def add(z, x, y):
+    d[x] = tangent.unbroadcast_left(d[z], x, y)
+    d[y] = tangent.unbroadcast_right(d[z], x, y)
+
+
+@adjoint(numpy.add)
+def numpy_add(z, x, y):
     d[x] = tangent.unbroadcast(d[z], x)
     d[y] = tangent.unbroadcast(d[z], y)
 

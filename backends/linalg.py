@@ -3,3 +3,204 @@
 # these rules live in stdlib-shims/tangent_numpy_grads.py and are reached as `tangent.*`.
 
 nondifferentiable(numpy.linalg.matrix_rank)
+
+
+@adjoint(numpy.trace)
+@adjoint(numpy.ndarray.trace)
+def trace(y, x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    d[x] = tangent.trace_grad(d[y], x, offset, axis1, axis2)
+
+
+@tangent_(numpy.trace)
+@tangent_(numpy.ndarray.trace)
+def trace_tangent(y, x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    d[y] = numpy.trace(d[x], offset, axis1, axis2)
+
+
+@adjoint(numpy.diagonal)
+@adjoint(numpy.ndarray.diagonal)
+def diagonal(y, x, offset=0, axis1=0, axis2=1):
+    d[x] = tangent.diagonal_grad(d[y], x, offset, axis1, axis2)
+
+
+@tangent_(numpy.diagonal)
+@tangent_(numpy.ndarray.diagonal)
+def diagonal_tangent(y, x, offset=0, axis1=0, axis2=1):
+    d[y] = numpy.diagonal(d[x], offset, axis1, axis2)
+
+
+@adjoint(numpy.diag)
+def diag(y, v, k=0):
+    d[v] = tangent.diag_grad(d[y], v, k)
+
+
+@tangent_(numpy.diag)
+def diag_tangent(y, v, k=0):
+    d[y] = numpy.diag(d[v], k)
+
+
+@adjoint(numpy.inner)
+def inner(y, a, b):
+    d[a] = tangent.inner_grad(d[y], a, b, 0)
+    d[b] = tangent.inner_grad(d[y], a, b, 1)
+
+
+@tangent_(numpy.inner)
+def inner_tangent(y, a, b):
+    d[y] = tangent.bilinear_tangent(numpy.inner, d[a], a, d[b], b)
+
+
+@adjoint(numpy.outer)
+@adjoint(numpy.linalg.outer)
+def outer(y, a, b):
+    d[a] = tangent.outer_grad(d[y], a, b, 0)
+    d[b] = tangent.outer_grad(d[y], a, b, 1)
+
+
+@tangent_(numpy.outer)
+@tangent_(numpy.linalg.outer)
+def outer_tangent(y, a, b):
+    d[y] = tangent.bilinear_tangent(numpy.outer, d[a], a, d[b], b)
+
+
+@adjoint(numpy.tensordot)
+def tensordot(y, a, b, axes=2):
+    d[a] = tangent.tensordot_grad(d[y], a, b, axes, 0)
+    d[b] = tangent.tensordot_grad(d[y], a, b, axes, 1)
+
+
+@tangent_(numpy.tensordot)
+def tensordot_tangent(y, a, b, axes=2):
+    d[y] = tangent.bilinear_tangent(numpy.tensordot, d[a], a, d[b], b, axes)
+
+
+# einsum with up to four operands: each operand is a template parameter (an operand left
+# out is None, so its `d[...]` is dropped).
+@adjoint(numpy.einsum)
+def einsum(y, subscripts, a, b=None, c=None, e=None, optimize=False):
+    d[a] = tangent.einsum_grad(d[y], subscripts, (a, b, c, e), 0)
+    d[b] = tangent.einsum_grad(d[y], subscripts, (a, b, c, e), 1)
+    d[c] = tangent.einsum_grad(d[y], subscripts, (a, b, c, e), 2)
+    d[e] = tangent.einsum_grad(d[y], subscripts, (a, b, c, e), 3)
+
+
+@tangent_(numpy.einsum)
+def einsum_tangent(y, subscripts, a, b=None, c=None, e=None, optimize=False):
+    d[y] = tangent.einsum_tangent(subscripts, (a, b, c, e), d[a], d[b], d[c], d[e])
+
+
+@adjoint(numpy.linalg.inv)
+def inv(y, a):
+    d[a] = tangent.inv_grad(d[y], y)
+
+
+@tangent_(numpy.linalg.inv)
+def inv_tangent(y, a):
+    d[y] = tangent.inv_tangent(d[a], y)
+
+
+@adjoint(numpy.linalg.det)
+def det(y, a):
+    d[a] = tangent.det_grad(d[y], y, a)
+
+
+@tangent_(numpy.linalg.det)
+def det_tangent(y, a):
+    d[y] = tangent.det_tangent(d[a], y, a)
+
+
+# slogdet returns (sign, logabsdet); the sign is piecewise constant.
+@adjoint(numpy.linalg.slogdet)
+def slogdet(y, a):
+    d[a] = tangent.slogdet_grad(tangent.grad_item(d[y], 1), a)
+
+
+@tangent_(numpy.linalg.slogdet)
+def slogdet_tangent(y, a):
+    d[y] = tangent.slogdet_tangent(d[a], y, a)
+
+
+@adjoint(numpy.linalg.solve)
+def solve(y, a, b):
+    d[a] = tangent.solve_grad(d[y], a, b, y, 0)
+    d[b] = tangent.solve_grad(d[y], a, b, y, 1)
+
+
+@tangent_(numpy.linalg.solve)
+def solve_tangent(y, a, b):
+    d[y] = tangent.solve_tangent(d[a], d[b], a, b, y)
+
+
+@adjoint(numpy.linalg.norm)
+def norm(y, x, ord=None, axis=None, keepdims=False):
+    d[x] = tangent.norm_grad(d[y], x, y, ord, axis, keepdims)
+
+
+@tangent_(numpy.linalg.norm)
+def norm_tangent(y, x, ord=None, axis=None, keepdims=False):
+    d[y] = tangent.norm_tangent(d[x], x, y, ord, axis, keepdims)
+
+
+# cholesky, eigh, eigvalsh: symmetric inputs. Gradients are symmetrised and tangents are
+# taken along the symmetric part of the input's tangent.
+@adjoint(numpy.linalg.cholesky)
+def cholesky(y, a, upper=False):
+    d[a] = tangent.cholesky_grad(d[y], y, upper)
+
+
+@tangent_(numpy.linalg.cholesky)
+def cholesky_tangent(y, a, upper=False):
+    d[y] = tangent.cholesky_tangent(d[a], y, upper)
+
+
+@adjoint(numpy.linalg.eigh)
+def eigh(y, a, UPLO="L"):
+    d[a] = tangent.eigh_grad(d[y], y)
+
+
+@tangent_(numpy.linalg.eigh)
+def eigh_tangent(y, a, UPLO="L"):
+    d[y] = tangent.eigh_tangent(d[a], y)
+
+
+@adjoint(numpy.linalg.eigvalsh)
+def eigvalsh(y, a, UPLO="L"):
+    d[a] = tangent.eigvalsh_grad(d[y], a, UPLO)
+
+
+@tangent_(numpy.linalg.eigvalsh)
+def eigvalsh_tangent(y, a, UPLO="L"):
+    d[y] = tangent.eigvalsh_tangent(d[a], a, UPLO)
+
+
+# qr: mode='reduced' with M >= N (the helpers raise otherwise).
+@adjoint(numpy.linalg.qr)
+def qr(y, a, mode="reduced"):
+    d[a] = tangent.qr_grad(d[y], y, a, mode)
+
+
+@tangent_(numpy.linalg.qr)
+def qr_tangent(y, a, mode="reduced"):
+    d[y] = tangent.qr_tangent(d[a], y, a, mode)
+
+
+# svd: compute_uv=False, or the reduced factorisation (full_matrices=False, or a square
+# input); distinct nonzero singular values. Vh's gradient arrives as that of Vh.
+@adjoint(numpy.linalg.svd)
+def svd(y, a, full_matrices=True, compute_uv=True, hermitian=False):
+    d[a] = tangent.svd_grad(d[y], y, a, full_matrices, compute_uv)
+
+
+@tangent_(numpy.linalg.svd)
+def svd_tangent(y, a, full_matrices=True, compute_uv=True, hermitian=False):
+    d[y] = tangent.svd_tangent(d[a], y, a, full_matrices, compute_uv)
+
+
+@adjoint(numpy.linalg.svdvals)
+def svdvals(y, a):
+    d[a] = tangent.svd_grad(d[y], y, a, False, False)
+
+
+@tangent_(numpy.linalg.svdvals)
+def svdvals_tangent(y, a):
+    d[y] = tangent.svd_tangent(d[a], y, a, False, False)

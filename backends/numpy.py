@@ -10,6 +10,13 @@ nondifferentiable(
     numpy.isnan, numpy.isfinite, numpy.allclose, numpy.isclose,
     numpy.ndarray.shape, numpy.ndarray.ndim, numpy.ndarray.size, numpy.ndarray.dtype,
     numpy.ndarray.argmax, numpy.ndarray.argmin,
+    numpy.argsort, numpy.ndarray.argsort, numpy.searchsorted, numpy.nonzero,
+    numpy.ndarray.nonzero, numpy.isinf, numpy.array_equal, numpy.round, numpy.around,
+    numpy.rint, numpy.trunc, numpy.fix, numpy.ndarray.round, numpy.empty,
+    numpy.empty_like, numpy.full_like, numpy.identity, numpy.all, numpy.any,
+    numpy.ndarray.all, numpy.ndarray.any, numpy.equal, numpy.not_equal, numpy.greater,
+    numpy.greater_equal, numpy.less, numpy.less_equal, numpy.logical_and,
+    numpy.logical_or, numpy.logical_not, numpy.heaviside, numpy.broadcast_shapes,
 )
 
 
@@ -131,3 +138,437 @@ def array(y, x):
 @tangent_(numpy.asarray)
 def array_tangent(y, x):
     d[y] = numpy.array(d[x])
+
+
+# ------------------------------------------------------------------- shape ops
+# Reverse rules undo the shape change on the gradient (`tangent.reshape_as` gives a float
+# back for a Python number); forward rules apply the same linear op to the tangent.
+
+
+@adjoint(numpy.ravel)
+@adjoint(numpy.ndarray.ravel)
+@adjoint(numpy.ndarray.flatten)
+def ravel(y, x, order="C"):
+    d[x] = tangent.reshape_as(d[y], x)
+
+
+@tangent_(numpy.ravel)
+@tangent_(numpy.ndarray.ravel)
+@tangent_(numpy.ndarray.flatten)
+def ravel_tangent(y, x, order="C"):
+    d[y] = numpy.reshape(d[x], numpy.shape(y))
+
+
+@adjoint(numpy.squeeze)
+@adjoint(numpy.ndarray.squeeze)
+def squeeze(y, x, axis=None):
+    d[x] = tangent.reshape_as(d[y], x)
+
+
+@tangent_(numpy.squeeze)
+@tangent_(numpy.ndarray.squeeze)
+def squeeze_tangent(y, x, axis=None):
+    d[y] = numpy.reshape(d[x], numpy.shape(y))
+
+
+@adjoint(numpy.expand_dims)
+def expand_dims(y, x, axis):
+    d[x] = tangent.reshape_as(d[y], x)
+
+
+@tangent_(numpy.expand_dims)
+def expand_dims_tangent(y, x, axis):
+    d[y] = numpy.reshape(d[x], numpy.shape(y))
+
+
+@adjoint(numpy.atleast_1d)
+@adjoint(numpy.atleast_2d)
+@adjoint(numpy.atleast_3d)
+def atleast_nd(y, x):
+    d[x] = tangent.reshape_as(d[y], x)
+
+
+@tangent_(numpy.atleast_1d)
+@tangent_(numpy.atleast_2d)
+@tangent_(numpy.atleast_3d)
+def atleast_nd_tangent(y, x):
+    d[y] = numpy.reshape(d[x], numpy.shape(y))
+
+
+@adjoint(numpy.broadcast_to)
+def broadcast_to(y, x, shape):
+    d[x] = tangent.unbroadcast(d[y], x)
+
+
+@tangent_(numpy.broadcast_to)
+def broadcast_to_tangent(y, x, shape):
+    d[y] = numpy.broadcast_to(d[x], shape)
+
+
+@adjoint(numpy.copy)
+@adjoint(numpy.ndarray.copy)
+def copy(y, x):
+    d[x] = tangent.reshape_as(d[y], x)
+
+
+@tangent_(numpy.copy)
+@tangent_(numpy.ndarray.copy)
+def copy_tangent(y, x):
+    d[y] = numpy.copy(d[x])
+
+
+@adjoint(numpy.concatenate)
+def concatenate(y, arrays, axis=0):
+    d[arrays] = tangent.concatenate_grad(d[y], arrays, axis)
+
+
+@tangent_(numpy.concatenate)
+def concatenate_tangent(y, arrays, axis=0):
+    d[y] = numpy.concatenate(d[arrays], axis)
+
+
+@adjoint(numpy.stack)
+def stack(y, arrays, axis=0):
+    d[arrays] = tangent.stack_grad(d[y], arrays, axis)
+
+
+@tangent_(numpy.stack)
+def stack_tangent(y, arrays, axis=0):
+    d[y] = numpy.stack(d[arrays], axis)
+
+
+@adjoint(numpy.hstack)
+def hstack(y, arrays):
+    d[arrays] = tangent.hstack_grad(d[y], arrays)
+
+
+@tangent_(numpy.hstack)
+def hstack_tangent(y, arrays):
+    d[y] = numpy.hstack(d[arrays])
+
+
+@adjoint(numpy.vstack)
+@adjoint(numpy.row_stack)
+def vstack(y, arrays):
+    d[arrays] = tangent.vstack_grad(d[y], arrays)
+
+
+@tangent_(numpy.vstack)
+@tangent_(numpy.row_stack)
+def vstack_tangent(y, arrays):
+    d[y] = numpy.vstack(d[arrays])
+
+
+@adjoint(numpy.dstack)
+def dstack(y, arrays):
+    d[arrays] = tangent.dstack_grad(d[y], arrays)
+
+
+@tangent_(numpy.dstack)
+def dstack_tangent(y, arrays):
+    d[y] = numpy.dstack(d[arrays])
+
+
+@adjoint(numpy.column_stack)
+def column_stack(y, arrays):
+    d[arrays] = tangent.column_stack_grad(d[y], arrays)
+
+
+@tangent_(numpy.column_stack)
+def column_stack_tangent(y, arrays):
+    d[y] = numpy.column_stack(d[arrays])
+
+
+@adjoint(numpy.split)
+@adjoint(numpy.array_split)
+def split(y, x, indices_or_sections, axis=0):
+    d[x] = tangent.split_grad(d[y], x, axis)
+
+
+@tangent_(numpy.split)
+@tangent_(numpy.array_split)
+def split_tangent(y, x, indices_or_sections, axis=0):
+    d[y] = numpy.array_split(d[x], indices_or_sections, axis)
+
+
+@adjoint(numpy.hsplit)
+def hsplit(y, x, indices_or_sections):
+    d[x] = tangent.split_grad(d[y], x, tangent.hsplit_axis(x))
+
+
+@tangent_(numpy.hsplit)
+def hsplit_tangent(y, x, indices_or_sections):
+    d[y] = numpy.hsplit(d[x], indices_or_sections)
+
+
+@adjoint(numpy.vsplit)
+def vsplit(y, x, indices_or_sections):
+    d[x] = tangent.split_grad(d[y], x, 0)
+
+
+@tangent_(numpy.vsplit)
+def vsplit_tangent(y, x, indices_or_sections):
+    d[y] = numpy.vsplit(d[x], indices_or_sections)
+
+
+@adjoint(numpy.dsplit)
+def dsplit(y, x, indices_or_sections):
+    d[x] = tangent.split_grad(d[y], x, 2)
+
+
+@tangent_(numpy.dsplit)
+def dsplit_tangent(y, x, indices_or_sections):
+    d[y] = numpy.dsplit(d[x], indices_or_sections)
+
+
+@adjoint(numpy.swapaxes)
+@adjoint(numpy.ndarray.swapaxes)
+def swapaxes(y, x, axis1, axis2):
+    d[x] = numpy.swapaxes(d[y], axis1, axis2)
+
+
+@tangent_(numpy.swapaxes)
+@tangent_(numpy.ndarray.swapaxes)
+def swapaxes_tangent(y, x, axis1, axis2):
+    d[y] = numpy.swapaxes(d[x], axis1, axis2)
+
+
+@adjoint(numpy.moveaxis)
+def moveaxis(y, x, source, destination):
+    d[x] = numpy.moveaxis(d[y], destination, source)
+
+
+@tangent_(numpy.moveaxis)
+def moveaxis_tangent(y, x, source, destination):
+    d[y] = numpy.moveaxis(d[x], source, destination)
+
+
+@adjoint(numpy.flip)
+def flip(y, x, axis=None):
+    d[x] = numpy.flip(d[y], axis)
+
+
+@tangent_(numpy.flip)
+def flip_tangent(y, x, axis=None):
+    d[y] = numpy.flip(d[x], axis)
+
+
+@adjoint(numpy.fliplr)
+def fliplr(y, x):
+    d[x] = numpy.fliplr(d[y])
+
+
+@tangent_(numpy.fliplr)
+def fliplr_tangent(y, x):
+    d[y] = numpy.fliplr(d[x])
+
+
+@adjoint(numpy.flipud)
+def flipud(y, x):
+    d[x] = numpy.flipud(d[y])
+
+
+@tangent_(numpy.flipud)
+def flipud_tangent(y, x):
+    d[y] = numpy.flipud(d[x])
+
+
+@adjoint(numpy.rot90)
+def rot90(y, x, k=1, axes=(0, 1)):
+    d[x] = numpy.rot90(d[y], -k, axes)
+
+
+@tangent_(numpy.rot90)
+def rot90_tangent(y, x, k=1, axes=(0, 1)):
+    d[y] = numpy.rot90(d[x], k, axes)
+
+
+@adjoint(numpy.roll)
+def roll(y, x, shift, axis=None):
+    d[x] = numpy.roll(d[y], tangent.negate_shift(shift), axis)
+
+
+@tangent_(numpy.roll)
+def roll_tangent(y, x, shift, axis=None):
+    d[y] = numpy.roll(d[x], shift, axis)
+
+
+@adjoint(numpy.tile)
+def tile(y, x, reps):
+    d[x] = tangent.tile_grad(d[y], x, reps)
+
+
+@tangent_(numpy.tile)
+def tile_tangent(y, x, reps):
+    d[y] = numpy.tile(d[x], reps)
+
+
+@adjoint(numpy.repeat)
+@adjoint(numpy.ndarray.repeat)
+def repeat(y, x, repeats, axis=None):
+    d[x] = tangent.repeat_grad(d[y], x, repeats, axis)
+
+
+@tangent_(numpy.repeat)
+@tangent_(numpy.ndarray.repeat)
+def repeat_tangent(y, x, repeats, axis=None):
+    d[y] = numpy.repeat(d[x], repeats, axis)
+
+
+@adjoint(numpy.pad)
+def pad(y, x, pad_width, mode="constant", constant_values=0.0):
+    d[x] = tangent.pad_grad(d[y], x, pad_width, mode)
+    d[constant_values] = tangent.pad_constant_grad(d[y], x, pad_width)
+
+
+@tangent_(numpy.pad)
+def pad_tangent(y, x, pad_width, mode="constant", constant_values=0.0):
+    d[y] = tangent.pad_tangent(d[x], d[constant_values], x, pad_width, mode)
+
+
+# ------------------------------------------------------- reductions and scans
+
+
+@adjoint(numpy.prod)
+@adjoint(numpy.ndarray.prod)
+def prod(y, x, axis=None, dtype=None, out=None, keepdims=False):
+    d[x] = tangent.prod_grad(d[y], x, axis, keepdims)
+
+
+@tangent_(numpy.prod)
+@tangent_(numpy.ndarray.prod)
+def prod_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
+    d[y] = tangent.prod_tangent(d[x], x, axis, keepdims)
+
+
+@adjoint(numpy.cumsum)
+@adjoint(numpy.ndarray.cumsum)
+def cumsum(y, x, axis=None, dtype=None, out=None):
+    d[x] = tangent.cumsum_grad(d[y], x, axis)
+
+
+@tangent_(numpy.cumsum)
+@tangent_(numpy.ndarray.cumsum)
+def cumsum_tangent(y, x, axis=None, dtype=None, out=None):
+    d[y] = numpy.cumsum(d[x], axis=axis)
+
+
+@adjoint(numpy.cumprod)
+@adjoint(numpy.ndarray.cumprod)
+def cumprod(y, x, axis=None, dtype=None, out=None):
+    d[x] = tangent.cumprod_grad(d[y], x, axis)
+
+
+@tangent_(numpy.cumprod)
+@tangent_(numpy.ndarray.cumprod)
+def cumprod_tangent(y, x, axis=None, dtype=None, out=None):
+    d[y] = tangent.cumprod_tangent(d[x], x, axis)
+
+
+@adjoint(numpy.var)
+@adjoint(numpy.ndarray.var)
+def var(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    d[x] = tangent.var_grad(d[y], x, axis, ddof, keepdims)
+
+
+@tangent_(numpy.var)
+@tangent_(numpy.ndarray.var)
+def var_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    d[y] = tangent.var_tangent(d[x], x, axis, ddof, keepdims)
+
+
+@adjoint(numpy.std)
+@adjoint(numpy.ndarray.std)
+def std(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    d[x] = tangent.var_grad(d[y] / (2.0 * y), x, axis, ddof, keepdims)
+
+
+@tangent_(numpy.std)
+@tangent_(numpy.ndarray.std)
+def std_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    d[y] = tangent.var_tangent(d[x], x, axis, ddof, keepdims) / (2.0 * y)
+
+
+@adjoint(numpy.clip)
+@adjoint(numpy.ndarray.clip)
+def clip(y, x, a_min=None, a_max=None):
+    d[x] = tangent.clip_grad(d[y], x, a_min, a_max, 0)
+    d[a_min] = tangent.clip_grad(d[y], x, a_min, a_max, 1)
+    d[a_max] = tangent.clip_grad(d[y], x, a_min, a_max, 2)
+
+
+@tangent_(numpy.clip)
+@tangent_(numpy.ndarray.clip)
+def clip_tangent(y, x, a_min=None, a_max=None):
+    d[y] = tangent.broadcast_like(
+        d[x] * tangent.clip_mask(x, a_min, a_max, 0)
+        + d[a_min] * tangent.clip_mask(x, a_min, a_max, 1)
+        + d[a_max] * tangent.clip_mask(x, a_min, a_max, 2), y)
+
+
+@adjoint(numpy.sort)
+def sort(y, x, axis=-1, kind=None, order=None, stable=None):
+    d[x] = tangent.sort_grad(d[y], x, axis)
+
+
+@tangent_(numpy.sort)
+def sort_tangent(y, x, axis=-1, kind=None, order=None, stable=None):
+    d[y] = tangent.sort_tangent(d[x], x, axis)
+
+
+# ------------------------------------------------- ufuncs of two arguments
+
+
+@adjoint(numpy.arctan2)
+def arctan2(z, y, x):
+    d[y] = tangent.unbroadcast(d[z] * x / (x * x + y * y), y)
+    d[x] = tangent.unbroadcast(-d[z] * y / (x * x + y * y), x)
+
+
+@tangent_(numpy.arctan2)
+def arctan2_tangent(z, y, x):
+    d[z] = tangent.broadcast_like((d[y] * x - d[x] * y) / (x * x + y * y), z)
+
+
+@adjoint(numpy.hypot)
+def hypot(z, x, y):
+    d[x] = tangent.unbroadcast(d[z] * x / z, x)
+    d[y] = tangent.unbroadcast(d[z] * y / z, y)
+
+
+@tangent_(numpy.hypot)
+def hypot_tangent(z, x, y):
+    d[z] = tangent.broadcast_like((d[x] * x + d[y] * y) / z, z)
+
+
+@adjoint(numpy.logaddexp)
+def logaddexp(z, x, y):
+    d[x] = tangent.unbroadcast(d[z] * numpy.exp(x - z), x)
+    d[y] = tangent.unbroadcast(d[z] * numpy.exp(y - z), y)
+
+
+@tangent_(numpy.logaddexp)
+def logaddexp_tangent(z, x, y):
+    d[z] = tangent.broadcast_like(d[x] * numpy.exp(x - z) + d[y] * numpy.exp(y - z), z)
+
+
+@adjoint(numpy.logaddexp2)
+def logaddexp2(z, x, y):
+    d[x] = tangent.unbroadcast(d[z] * numpy.exp2(x - z), x)
+    d[y] = tangent.unbroadcast(d[z] * numpy.exp2(y - z), y)
+
+
+@tangent_(numpy.logaddexp2)
+def logaddexp2_tangent(z, x, y):
+    d[z] = tangent.broadcast_like(d[x] * numpy.exp2(x - z) + d[y] * numpy.exp2(y - z), z)
+
+
+@adjoint(numpy.fmod)
+def fmod(z, x, y):
+    d[x] = tangent.unbroadcast(d[z], x)
+    d[y] = tangent.unbroadcast(-d[z] * numpy.trunc(x / y), y)
+
+
+@tangent_(numpy.fmod)
+def fmod_tangent(z, x, y):
+    d[z] = tangent.broadcast_like(d[x] - d[y] * numpy.trunc(x / y), z)

@@ -87,3 +87,13 @@ def array_grad(z, g, x):
 @tangent_(tangent.copy)
 def copy(z, x):
     d[z] = tangent.copy(d[x])
+
+
+@tangent_(tangent.unbroadcast_left)
+def unbroadcast_left(z, g, x, y):
+    d[z] = tangent.unbroadcast_left(d[g], x, y)
+
+
+@tangent_(tangent.unbroadcast_right)
+def unbroadcast_right(z, g, x, y):
+    d[z] = tangent.unbroadcast_right(d[g], x, y)

@@ -55,7 +55,8 @@ fn setup() {
     host::with_vm(move |vm| {
         let sys = vm.import("sys", 0).expect("sys");
         let path = sys.get_attr("path", vm).expect("sys.path");
-        vm.call_method(&path, "insert", (0, dir)).expect("insert path");
+        vm.call_method(&path, "insert", (0, dir))
+            .expect("insert path");
         let scope = host::exec_module(vm, SETUP, "<mlp bench>")
             .unwrap_or_else(|e| panic!("{}", host::format_exception(vm, e)));
         BENCH.with(|b| *b.borrow_mut() = Some(scope));

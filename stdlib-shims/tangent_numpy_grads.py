@@ -3,5 +3,884 @@
 `tangent` re-exports every public name of this module, so generated code calls them as
 `tangent.<name>`. Helpers that need tangent's own helpers import it inside the function
 (this module is loaded before `tangent`).
+
+Conventions: `g` is an incoming gradient (shaped like the result), `t` a tangent (shaped
+like the argument). In forward rules the tangent of an inactive argument arrives as the
+literal 0.0 (see `_is_zero`). The gradient of a list argument is a list of gradients.
 """
 import numpy
+
+
+def _tg():
+    import tangent
+    return tangent
+
+
+def _is_array(x):
+    return isinstance(x, numpy.ndarray)
+
+
+def _is_zero(t):
+    """The literal 0.0 the engine passes as the tangent of an inactive argument."""
+    return t is None or (isinstance(t, (int, float)) and not isinstance(t, bool) and t == 0)
+
+
+def _T(a):
+    """Transpose of the last two axes (stacks of matrices)."""
+    return numpy.swapaxes(a, -1, -2)
+
+
+def _eye_like(a):
+    return numpy.eye(numpy.shape(a)[-1])
+
+
+def _tril(n, k=0):
+    """1.0 on and below the k-th diagonal of an n x n matrix."""
+    r = numpy.arange(n)
+    return (numpy.reshape(r, (n, 1)) - numpy.reshape(r, (1, n)) >= -k) * 1.0
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int):
+        axis = (axis,)
+    return tuple(sorted(a % ndim for a in axis))
+
+
+def _int_tuple(v):
+    if isinstance(v, int):
+        return (v,)
+    return tuple(int(x) for x in v)
+
+
+# --------------------------------------------------------------------- shape ops
+
+def reshape_as(g, x):
+    """`g` reshaped like `x`: a float for a Python number, a list for a (nested) list."""
+    return _tg().array_grad(numpy.reshape(g, numpy.shape(x)), x)
+
+
+def _pieces(g, arrays, promoted_shapes, axis):
+    """Splits `g` along `axis` into the pieces of a concatenation of arrays of the given
+    (promoted) shapes, each reshaped like the original argument."""
+    bounds = []
+    total = 0
+    for s in promoted_shapes[:-1]:
+        total += s[axis]
+        bounds.append(total)
+    parts = numpy.split(g, bounds, axis) if bounds else [g]
+    return [reshape_as(p, a) for p, a in zip(parts, arrays)]
+
+
+def concatenate_grad(g, arrays, axis=0):
+    if axis is None:
+        shapes = [(int(numpy.size(a)),) for a in arrays]
+        return _pieces(numpy.ravel(g), arrays, shapes, 0)
+    return _pieces(g, arrays, [tuple(numpy.shape(a)) for a in arrays], axis)
+
+
+def stack_grad(g, arrays, axis=0):
+    gm = numpy.moveaxis(g, axis, 0)
+    return [reshape_as(gm[i], a) for i, a in enumerate(arrays)]
+
+
+def vstack_grad(g, arrays):
+    return _pieces(g, arrays, [numpy.atleast_2d(a).shape for a in arrays], 0)
+
+
+def hstack_grad(g, arrays):
+    shapes = [numpy.atleast_1d(a).shape for a in arrays]
+    return _pieces(g, arrays, shapes, 0 if len(shapes[0]) == 1 else 1)
+
+
+def dstack_grad(g, arrays):
+    return _pieces(g, arrays, [numpy.atleast_3d(a).shape for a in arrays], 2)
+
+
+def column_stack_grad(g, arrays):
+    shapes = []
+    for a in arrays:
+        s = tuple(numpy.shape(a))
+        shapes.append((s[0], 1) if len(s) == 1 else s)
+    return _pieces(g, arrays, shapes, 1)
+
+
+def split_grad(g, x, axis=0):
+    """Gradient of the pieces of `split(x, ..., axis)` (a list) with respect to `x`."""
+    return numpy.concatenate([numpy.asarray(p) * 1.0 for p in g], axis)
+
+
+def hsplit_axis(x):
+    return 1 if numpy.ndim(x) > 1 else 0
+
+
+def negate_shift(shift):
+    if isinstance(shift, (int, float)):
+        return -shift
+    return tuple(-s for s in shift)
+
+
+def tile_grad(g, x, reps):
+    shape = tuple(numpy.shape(x))
+    reps = _int_tuple(reps)
+    n = max(len(shape), len(reps))
+    s = (1,) * (n - len(shape)) + shape
+    r = (1,) * (n - len(reps)) + reps
+    inter = []
+    for ri, si in zip(r, s):
+        inter.extend([ri, si])
+    g = numpy.sum(numpy.reshape(g, tuple(inter)), axis=tuple(range(0, 2 * n, 2)))
+    return reshape_as(g, x)
+
+
+def repeat_grad(g, x, repeats, axis=None):
+    xa = numpy.asarray(x)
+    base = numpy.ravel(xa) if axis is None else xa
+    ax = 0 if axis is None else axis % base.ndim
+    n = base.shape[ax]
+    gm = numpy.moveaxis(g, ax, 0)
+    rest = tuple(gm.shape[1:])
+    if numpy.ndim(repeats) == 0 or numpy.size(repeats) == 1:
+        r = int(numpy.ravel(numpy.asarray(repeats))[0])
+        out = numpy.sum(numpy.reshape(gm, (n, r) + rest), axis=1)
+    else:
+        # segment sums as a 0/1 matrix product (exact, vectorised)
+        seg = numpy.repeat(numpy.arange(n), repeats)
+        m = (numpy.reshape(numpy.arange(n), (n, 1)) == numpy.reshape(seg, (1, seg.shape[0]))) * 1.0
+        out = numpy.tensordot(m, gm, axes=1)
+    out = numpy.moveaxis(out, 0, ax)
+    return reshape_as(numpy.reshape(out, base.shape), x)
+
+
+def _pad_pairs(pad_width, ndim):
+    if isinstance(pad_width, int):
+        return [(pad_width, pad_width)] * ndim
+    pw = list(pad_width)
+    if all(isinstance(p, int) for p in pw):
+        if len(pw) == 1:
+            return [(pw[0], pw[0])] * ndim
+        return [(pw[0], pw[1])] * ndim
+    pairs = [(p, p) if isinstance(p, int) else (int(p[0]), int(p[-1])) for p in pw]
+    if len(pairs) == 1:
+        pairs = pairs * ndim
+    return pairs
+
+
+def pad_grad(g, x, pad_width, mode="constant"):
+    xa = numpy.asarray(x)
+    if mode == "constant":
+        pairs = _pad_pairs(pad_width, xa.ndim)
+        index = tuple(slice(b, g.shape[i] - a) for i, (b, a) in enumerate(pairs))
+        return reshape_as(g[index], x)
+    if mode in ("edge", "reflect", "symmetric", "wrap"):
+        # these modes gather elements of x: scatter g back through the index map
+        n = xa.size
+        src = numpy.ravel(numpy.pad(numpy.reshape(numpy.arange(n) * 1.0, xa.shape), pad_width, mode=mode))
+        m = (numpy.reshape(numpy.arange(n) * 1.0, (n, 1)) == numpy.reshape(src, (1, src.shape[0]))) * 1.0
+        return reshape_as(numpy.dot(m, numpy.ravel(g)), x)
+    raise NotImplementedError("tangent: no reverse-mode derivative of numpy.pad with mode=%r" % (mode,))
+
+
+def pad_constant_grad(g, x, pad_width):
+    """Gradient with respect to a scalar `constant_values` of `pad`."""
+    return float(numpy.sum(g) - numpy.sum(pad_grad(g, x, pad_width)))
+
+
+def pad_tangent(t, tc, x, pad_width, mode="constant"):
+    if _is_zero(t):
+        t = numpy.zeros(numpy.shape(x))
+    if mode == "constant":
+        return numpy.pad(t, pad_width, mode="constant", constant_values=0.0 if _is_zero(tc) else tc)
+    if mode in ("edge", "reflect", "symmetric", "wrap"):
+        return numpy.pad(t, pad_width, mode=mode)
+    raise NotImplementedError("tangent: no forward-mode derivative of numpy.pad with mode=%r" % (mode,))
+
+
+# ---------------------------------------------------------- reductions and scans
+
+def _prod_others(x, axis):
+    """For every element, the product of the other elements of its reduction group
+    (exact when some elements are zero: prefix and suffix products, no division)."""
+    axes = _axes(axis, x.ndim)
+    rest = [i for i in range(x.ndim) if i not in axes]
+    perm = list(axes) + rest
+    xt = numpy.transpose(x, tuple(perm))
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    if n <= 1:
+        return numpy.ones(x.shape)
+    rest_shape = tuple(xt.shape[len(axes):])
+    m = numpy.reshape(xt, (n,) + rest_shape)
+    ones = numpy.ones((1,) + rest_shape)
+    left = numpy.concatenate([ones, numpy.cumprod(m, axis=0)[:-1]], axis=0)
+    right = numpy.flip(numpy.cumprod(numpy.flip(m, 0), axis=0), 0)
+    right = numpy.concatenate([right[1:], ones], axis=0)
+    others = numpy.reshape(left * right, xt.shape)
+    return numpy.transpose(others, _tg().inverse_permutation(perm))
+
+
+def prod_grad(g, x, axis=None, keepdims=False):
+    if not _is_array(x):
+        if isinstance(x, (list, tuple)):
+            return reshape_as(prod_grad(g, numpy.asarray(x) * 1.0, axis, keepdims), x)
+        return g
+    return _tg().unreduce(g, x, axis, keepdims) * _prod_others(x, axis)
+
+
+def prod_tangent(t, x, axis=None, keepdims=False):
+    if not _is_array(x):
+        if isinstance(x, (list, tuple)):
+            return prod_tangent(numpy.asarray(t), numpy.asarray(x) * 1.0, axis, keepdims)
+        return t
+    return numpy.sum(t * _prod_others(x, axis), axis=axis, keepdims=keepdims)
+
+
+def cumsum_grad(g, x, axis=None):
+    if axis is None:
+        return reshape_as(numpy.flip(numpy.cumsum(numpy.flip(numpy.ravel(g), 0))), x)
+    return reshape_as(numpy.flip(numpy.cumsum(numpy.flip(g, axis), axis=axis), axis), x)
+
+
+def _scan_lanes(x, axis):
+    """x as an array with the scanned axis first, and how to undo it."""
+    xa = numpy.asarray(x) * 1.0
+    base = numpy.ravel(xa) if axis is None else xa
+    ax = 0 if axis is None else axis % base.ndim
+    return numpy.moveaxis(base, ax, 0), base.shape, ax
+
+
+def cumprod_grad(g, x, axis=None):
+    m, shape, ax = _scan_lanes(x, axis)
+    gm = numpy.moveaxis(numpy.reshape(g, shape), ax, 0)
+    n = m.shape[0]
+    rest = tuple(m.shape[1:])
+    if n == 0:
+        return reshape_as(numpy.zeros(shape), x)
+    if numpy.all(m != 0.0):
+        y = numpy.cumprod(m, axis=0)
+        out = numpy.flip(numpy.cumsum(numpy.flip(gm * y, 0), axis=0), 0) / m
+    else:
+        # grad_k = prod_{j<k} x_j * sum_{i>=k} g_i prod_{k<j<=i} x_j  (no division)
+        ones = numpy.ones((1,) + rest)
+        left = numpy.concatenate([ones, numpy.cumprod(m, axis=0)[:-1]], axis=0)
+        rows = []
+        for k in range(n):
+            seg = numpy.concatenate([ones, numpy.cumprod(m[k + 1:], axis=0)], axis=0)
+            rows.append(left[k] * numpy.sum(gm[k:] * seg, axis=0))
+        out = numpy.stack(rows)
+    return reshape_as(numpy.reshape(numpy.moveaxis(out, 0, ax), shape), x)
+
+
+def cumprod_tangent(t, x, axis=None):
+    m, shape, ax = _scan_lanes(x, axis)
+    tm = numpy.moveaxis(numpy.reshape(t, shape), ax, 0)
+    n = m.shape[0]
+    rest = tuple(m.shape[1:])
+    if n == 0:
+        return numpy.zeros(shape)
+    if numpy.all(m != 0.0):
+        out = numpy.cumprod(m, axis=0) * numpy.cumsum(tm / m, axis=0)
+    else:
+        ones = numpy.ones((1,) + rest)
+        left = numpy.concatenate([ones, numpy.cumprod(m, axis=0)[:-1]], axis=0)
+        out = numpy.zeros(m.shape)
+        for k in range(n):
+            seg = numpy.concatenate([ones, numpy.cumprod(m[k + 1:], axis=0)], axis=0)
+            contrib = (tm[k] * left[k]) * seg
+            out = out + numpy.concatenate([numpy.zeros((k,) + rest), contrib], axis=0)
+    return numpy.moveaxis(out, 0, ax)
+
+
+def var_grad(g, x, axis=None, ddof=0, keepdims=False):
+    tg = _tg()
+    if not _is_array(x):
+        if isinstance(x, (list, tuple)):
+            return reshape_as(var_grad(g, numpy.asarray(x) * 1.0, axis, ddof, keepdims), x)
+        return 0.0 * g
+    n = tg.reduced_count(x, axis)
+    mu = numpy.mean(x, axis=axis, keepdims=True)
+    return tg.unreduce(g, x, axis, keepdims) * 2.0 * (x - mu) / (n - (ddof or 0))
+
+
+def var_tangent(t, x, axis=None, ddof=0, keepdims=False):
+    tg = _tg()
+    if not _is_array(x):
+        if isinstance(x, (list, tuple)):
+            return var_tangent(numpy.asarray(t), numpy.asarray(x) * 1.0, axis, ddof, keepdims)
+        return 0.0 * t
+    n = tg.reduced_count(x, axis)
+    mu = numpy.mean(x, axis=axis, keepdims=True)
+    return numpy.sum(2.0 * (x - mu) * t, axis=axis, keepdims=keepdims) / (n - (ddof or 0))
+
+
+def clip_mask(x, lo, hi, which):
+    """Which argument `clip(x, lo, hi)` = minimum(maximum(x, lo), hi) takes its value
+    from (1.0 where argument `which` = 0 (x), 1 (lo), 2 (hi) does), with the tie-breaking
+    of maximum/minimum's rules."""
+    mx, ml, mh = 1.0, 0.0, 0.0
+    r = x
+    if lo is not None:
+        mx = (x >= lo) * 1.0
+        ml = (x < lo) * 1.0
+        r = numpy.maximum(x, lo)
+    if hi is not None:
+        keep = (r <= hi) * 1.0
+        mh = (r > hi) * 1.0
+        mx = mx * keep
+        ml = ml * keep
+    return (mx, ml, mh)[which]
+
+
+def clip_grad(g, x, lo, hi, which):
+    like = (x, lo, hi)[which]
+    return _tg().unbroadcast(g * clip_mask(x, lo, hi, which), like)
+
+
+# -------------------------------------------------------------- matrix functions
+
+def _diag_embed(g, n, m, offset):
+    """The adjoint of taking the `offset` diagonal of the last two axes: g (..., L) ->
+    (..., n, m) with g on that diagonal."""
+    g = numpy.asarray(g) * 1.0
+    length = g.shape[-1]
+    i0 = max(-offset, 0)
+    j0 = max(offset, 0)
+    flat = (numpy.arange(length) + i0) * m + (numpy.arange(length) + j0)
+    p = (numpy.reshape(numpy.arange(n * m), (1, n * m)) == numpy.reshape(flat, (length, 1))) * 1.0
+    out = numpy.tensordot(g, p, axes=1)
+    return numpy.reshape(out, tuple(g.shape[:-1]) + (n, m))
+
+
+def diagonal_grad(g, x, offset=0, axis1=0, axis2=1):
+    shape = numpy.shape(x)
+    full = _diag_embed(g, shape[axis1], shape[axis2], offset)
+    return numpy.moveaxis(full, (-2, -1), (axis1, axis2))
+
+
+def trace_grad(g, x, offset=0, axis1=0, axis2=1):
+    length = numpy.diagonal(x, offset, axis1, axis2).shape[-1]
+    g = numpy.reshape(numpy.asarray(g) * 1.0, numpy.shape(g) + (1,)) * numpy.ones(length)
+    return diagonal_grad(g, x, offset, axis1, axis2)
+
+
+def diag_grad(g, v, k=0):
+    if numpy.ndim(v) == 1:
+        return numpy.diagonal(g, k)
+    shape = numpy.shape(v)
+    return _diag_embed(g, shape[0], shape[1], k)
+
+
+def bilinear_tangent(f, ta, a, tb, b, *args):
+    """Tangent of `f(a, b, *args)` for f linear in a and in b: f(ta, b) + f(a, tb), with
+    the terms of inactive arguments (zero tangents) left out."""
+    out = 0.0
+    if not _is_zero(ta):
+        out = out + f(ta, b, *args)
+    if not _is_zero(tb):
+        out = out + f(a, tb, *args)
+    return out
+
+
+def inner_grad(g, a, b, which):
+    na, nb = numpy.ndim(a), numpy.ndim(b)
+    tg = _tg()
+    if na == 0 or nb == 0:
+        return tg.unbroadcast(g * (b if which == 0 else a), a if which == 0 else b)
+    if na == 1 and nb == 1:
+        return g * (b if which == 0 else a)
+    fa, fb = na - 1, nb - 1
+    if which == 0:
+        return _tdot(g, b, list(range(fa, fa + fb)), list(range(fb)))
+    return _tdot(g, a, list(range(fa)), list(range(fa)))
+
+
+def _tdot(x, y, ax, ay):
+    if not ax:
+        x = numpy.asarray(x) * 1.0
+        return numpy.reshape(x, tuple(x.shape) + (1,) * numpy.ndim(y)) * y
+    return numpy.tensordot(x, y, axes=(ax, ay))
+
+
+def _tensordot_axes(axes, na, nb):
+    if isinstance(axes, int):
+        return list(range(na - axes, na)), list(range(axes))
+    aa, bb = axes
+    aa = [aa] if isinstance(aa, int) else list(aa)
+    bb = [bb] if isinstance(bb, int) else list(bb)
+    return [a % na for a in aa], [b % nb for b in bb]
+
+
+def tensordot_grad(g, a, b, axes, which):
+    na, nb = numpy.ndim(a), numpy.ndim(b)
+    aa, bb = _tensordot_axes(axes, na, nb)
+    free_a = [i for i in range(na) if i not in aa]
+    free_b = [j for j in range(nb) if j not in bb]
+    nfa = len(free_a)
+    if which == 0:
+        raw = _tdot(g, b, list(range(nfa, nfa + len(free_b))), free_b)
+        cur = free_a + [aa[bb.index(j)] for j in sorted(bb)]
+        return numpy.transpose(raw, tuple(cur.index(i) for i in range(na))) if na > 1 else raw
+    raw = _tdot(a, g, free_a, list(range(nfa)))
+    cur = [bb[aa.index(i)] for i in sorted(aa)] + free_b
+    return numpy.transpose(raw, tuple(cur.index(j) for j in range(nb))) if nb > 1 else raw
+
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _einsum_parse(subscripts, operands):
+    """(input subscripts, output subscript) with `...` spelled out and the implicit
+    output made explicit."""
+    s = subscripts.replace(" ", "")
+    if "->" in s:
+        ins, out = s.split("->")
+    else:
+        ins, out = s, None
+    ins = ins.split(",")
+    if "..." in s:
+        used = set(c for c in s if c.isalpha())
+        free = [c for c in _LETTERS if c not in used]
+        dims = []
+        for sub, op in zip(ins, operands):
+            dims.append(numpy.ndim(op) - (len(sub) - 3) if "..." in sub else 0)
+        nell = max(dims)
+        ell = "".join(free[:nell])
+        ins = [sub.replace("...", ell[nell - k:]) if "..." in sub else sub for sub, k in zip(ins, dims)]
+        if out is not None:
+            out = out.replace("...", ell)
+        else:
+            counts = {}
+            for sub in ins:
+                for c in sub:
+                    counts[c] = counts.get(c, 0) + 1
+            out = ell + "".join(sorted(c for c in counts if counts[c] == 1 and c not in ell))
+    if out is None:
+        counts = {}
+        for sub in ins:
+            for c in sub:
+                counts[c] = counts.get(c, 0) + 1
+        out = "".join(sorted(c for c in counts if counts[c] == 1))
+    return ins, out
+
+
+def einsum_grad(g, subscripts, operands, i):
+    ops = [o for o in operands if o is not None]
+    ins, out = _einsum_parse(subscripts, ops)
+    sub = ins[i]
+    op = ops[i]
+    others = [(ins[j], ops[j]) for j in range(len(ops)) if j != i]
+    avail = set(out)
+    for s, _ in others:
+        avail.update(s)
+    order = []
+    for c in sub:
+        if c not in order:
+            order.append(c)
+    kept = "".join(c for c in order if c in avail)
+    if not others and out == kept:
+        grad = numpy.asarray(g) * 1.0
+    else:
+        spec = ",".join([out] + [s for s, _ in others]) + "->" + kept
+        grad = numpy.asarray(numpy.einsum(spec, numpy.asarray(g), *[o for _, o in others])) * 1.0
+    shape = tuple(numpy.shape(op))
+    size = {}
+    for c, n in zip(sub, shape):
+        size.setdefault(c, n)
+    # letters summed only inside this operand: the gradient is constant along them
+    grad = numpy.reshape(grad, tuple(grad.shape[kept.index(c)] if c in avail else 1 for c in order))
+    if len(kept) < len(order):
+        grad = grad * numpy.ones(tuple(size[c] for c in order))
+    # repeated letters (diagonals): place the gradient on the diagonal
+    if len(order) < len(sub):
+        first = {}
+        rshape = []
+        for p, c in enumerate(sub):
+            if c in first:
+                rshape.append(1)
+            else:
+                first[c] = p
+                rshape.append(grad.shape[len(first) - 1])
+        grad = numpy.reshape(grad, tuple(rshape))
+        for p, c in enumerate(sub):
+            q = first[c]
+            if q != p:
+                mshape = [1] * len(sub)
+                mshape[q] = size[c]
+                mshape[p] = size[c]
+                grad = grad * numpy.reshape(numpy.eye(size[c]), tuple(mshape))
+    # operand axes of size 1 broadcast against the others
+    for ax, n in enumerate(shape):
+        if n == 1 and grad.shape[ax] != 1:
+            grad = numpy.sum(grad, axis=ax, keepdims=True)
+    return reshape_as(grad, op)
+
+
+def einsum_tangent(subscripts, operands, *tangents):
+    ops = list(operands)
+    out = 0.0
+    for j, t in enumerate(tangents):
+        if ops[j] is None or _is_zero(t):
+            continue
+        args = [o for o in ops[:j] if o is not None] + [t] + [o for o in ops[j + 1:] if o is not None]
+        out = out + numpy.einsum(subscripts, *args)
+    return out
+
+
+def outer_grad(g, a, b, which):
+    if which == 0:
+        return reshape_as(numpy.dot(g, numpy.ravel(b)), a)
+    return reshape_as(numpy.dot(numpy.transpose(g), numpy.ravel(a)), b)
+
+
+def sort_grad(g, x, axis=-1):
+    xa = numpy.asarray(x) * 1.0
+    if axis is None:
+        flat = numpy.zeros(xa.size)
+        flat[numpy.argsort(numpy.ravel(xa))] = numpy.ravel(g)
+        return reshape_as(flat, x)
+    xm = numpy.moveaxis(xa, axis, -1)
+    gm = numpy.moveaxis(g, axis, -1)
+    index = _lane_sort_index(xm)
+    flat = numpy.zeros(xm.size)
+    flat[index] = numpy.ravel(gm)
+    return reshape_as(numpy.moveaxis(numpy.reshape(flat, xm.shape), -1, axis), x)
+
+
+def _lane_sort_index(xm):
+    """Flat indices of the elements of each last-axis lane of `xm` in sorted order."""
+    n = xm.shape[-1]
+    rows = xm.size // n if n else 0
+    x2 = numpy.reshape(xm, (rows, n))
+    order = numpy.argsort(x2, axis=-1)
+    return numpy.ravel(order + numpy.reshape(numpy.arange(rows) * n, (rows, 1)))
+
+
+def sort_tangent(t, x, axis=-1):
+    xa = numpy.asarray(x) * 1.0
+    t = numpy.asarray(t) * 1.0
+    if axis is None:
+        return numpy.ravel(t)[numpy.argsort(numpy.ravel(xa))]
+    xm = numpy.moveaxis(xa, axis, -1)
+    tm = numpy.moveaxis(t, axis, -1)
+    out = numpy.reshape(numpy.ravel(tm)[_lane_sort_index(xm)], xm.shape)
+    return numpy.moveaxis(out, -1, axis)
+
+
+# ------------------------------------------------------------------------ linalg
+
+def inv_grad(g, y):
+    yt = _T(y)
+    return -numpy.matmul(yt, numpy.matmul(g, yt))
+
+
+def inv_tangent(t, y):
+    return -numpy.matmul(y, numpy.matmul(t, y))
+
+
+def _expand2(g):
+    g = numpy.asarray(g) * 1.0
+    return numpy.reshape(g, tuple(g.shape) + (1, 1))
+
+
+def _scalar(v):
+    return float(v) if numpy.ndim(v) == 0 else v
+
+
+def det_grad(g, y, a):
+    return _expand2(g * y) * _T(numpy.linalg.inv(a))
+
+
+def det_tangent(t, y, a):
+    return _scalar(y * numpy.sum(_T(numpy.linalg.inv(a)) * t, axis=(-2, -1)))
+
+
+def slogdet_grad(g, a):
+    return _expand2(g) * _T(numpy.linalg.inv(a))
+
+
+def slogdet_tangent(t, y, a):
+    sign = y[0]
+    return (sign * 0.0, _scalar(numpy.sum(_T(numpy.linalg.inv(a)) * t, axis=(-2, -1))))
+
+
+def _solve_vec(a, b):
+    return numpy.ndim(b) == 1
+
+
+def solve_grad(g, a, b, y, which):
+    tg = _tg()
+    vec = _solve_vec(a, b)
+    if vec:
+        gb = numpy.linalg.solve(_T(a), numpy.reshape(g, numpy.shape(g) + (1,)))
+        gb = numpy.reshape(gb, numpy.shape(g))
+    else:
+        gb = numpy.linalg.solve(_T(a), g)
+    if which == 1:
+        return tg.unbroadcast(gb, b)
+    if vec:
+        ga = -numpy.reshape(gb, numpy.shape(gb) + (1,)) * numpy.reshape(y, numpy.shape(y)[:-1] + (1, numpy.shape(y)[-1]))
+    else:
+        ga = -numpy.matmul(gb, _T(y))
+    return tg.unbroadcast(ga, a)
+
+
+def solve_tangent(ta, tb, a, b, y):
+    vec = _solve_vec(a, b)
+    rhs = 0.0
+    if not _is_zero(tb):
+        rhs = tb
+    if not _is_zero(ta):
+        if vec:
+            rhs = rhs - numpy.reshape(numpy.matmul(ta, numpy.reshape(y, numpy.shape(y) + (1,))), numpy.shape(y))
+        else:
+            rhs = rhs - numpy.matmul(ta, y)
+    rhs = rhs * numpy.ones(numpy.shape(y))
+    if vec:
+        out = numpy.linalg.solve(a, numpy.reshape(rhs, numpy.shape(rhs) + (1,)))
+        return numpy.reshape(out, numpy.shape(y))
+    return numpy.linalg.solve(a, rhs)
+
+
+def _norm_setup(x, ord, axis):
+    """(reduced axes, is_matrix_norm) of `linalg.norm(x, ord, axis)`."""
+    nd = numpy.ndim(x)
+    if axis is None:
+        if ord is None:
+            return tuple(range(nd)), False
+        if nd == 2:
+            return (0, 1), True
+        return tuple(range(nd)), False
+    if isinstance(axis, int):
+        return (axis % nd,), False
+    axis = tuple(a % nd for a in axis)
+    if len(axis) == 2:
+        return axis, True
+    return axis, False
+
+
+def _share(mask, axes):
+    """mask / (number of elements attaining the extremum) over `axes`."""
+    return mask / numpy.sum(mask, axis=axes, keepdims=True)
+
+
+def _norm_direction(x, y, ord, axis, keepdims):
+    """The gradient of each norm value with respect to x (shaped like x)."""
+    tg = _tg()
+    x = numpy.asarray(x) * 1.0
+    axes, matrix = _norm_setup(x, ord, axis)
+    yk = tg.unreduce(y, x, axes, keepdims)
+    inf = float("inf")
+    if ord is None or ord == "fro" or (not matrix and ord == 2):
+        return x / numpy.where(yk == 0.0, 1.0, yk)
+    if not matrix:
+        ax = axes
+        if ord == 1:
+            return numpy.sign(x)
+        if ord == inf or ord == -inf:
+            mask = (numpy.abs(x) == yk) * 1.0
+            return numpy.sign(x) * _share(mask, ax)
+        if ord == 0:
+            return numpy.zeros(x.shape)
+        p = float(ord)
+        safe = numpy.where(yk == 0.0, 1.0, yk)
+        return numpy.sign(x) * numpy.abs(x) ** (p - 1.0) / safe ** (p - 1.0)
+    r, c = axes
+    if ord == "nuc" or ord == 2 or ord == -2:
+        m = numpy.moveaxis(x, (r, c), (-2, -1))
+        u, s, vh = numpy.linalg.svd(m, full_matrices=False)
+        if ord == "nuc":
+            d = numpy.matmul(u, vh)
+        else:
+            k = 0 if ord == 2 else s.shape[-1] - 1
+            d = numpy.matmul(u[..., :, k:k + 1], vh[..., k:k + 1, :])
+        return numpy.moveaxis(d, (-2, -1), (r, c))
+    if ord == 1 or ord == -1:
+        sums = numpy.sum(numpy.abs(x), axis=r, keepdims=True)
+        mask = (sums == numpy.max(sums, axis=c, keepdims=True) if ord == 1 else
+                sums == numpy.min(sums, axis=c, keepdims=True)) * 1.0
+        return numpy.sign(x) * _share(mask, c)
+    if ord == inf or ord == -inf:
+        sums = numpy.sum(numpy.abs(x), axis=c, keepdims=True)
+        mask = (sums == numpy.max(sums, axis=r, keepdims=True) if ord == inf else
+                sums == numpy.min(sums, axis=r, keepdims=True)) * 1.0
+        return numpy.sign(x) * _share(mask, r)
+    raise NotImplementedError("tangent: no derivative of linalg.norm with ord=%r" % (ord,))
+
+
+def norm_grad(g, x, y, ord=None, axis=None, keepdims=False):
+    tg = _tg()
+    axes, _ = _norm_setup(x, ord, axis)
+    d = _norm_direction(x, y, ord, axis, keepdims)
+    return reshape_as(tg.unreduce(g, numpy.asarray(x) * 1.0, axes, keepdims) * d, x)
+
+
+def norm_tangent(t, x, y, ord=None, axis=None, keepdims=False):
+    axes, _ = _norm_setup(x, ord, axis)
+    d = _norm_direction(x, y, ord, axis, keepdims)
+    return _scalar(numpy.sum(d * t, axis=axes, keepdims=keepdims))
+
+
+def _sym(a):
+    return 0.5 * (a + _T(a))
+
+
+def _phi(x):
+    """Lower triangle with the diagonal halved."""
+    n = numpy.shape(x)[-1]
+    return x * (_tril(n, -1) + 0.5 * numpy.eye(n))
+
+
+def cholesky_grad(g, y, upper=False):
+    lower, g = (_T(y), _T(g)) if upper else (y, g)
+    li = numpy.linalg.inv(lower)
+    s = numpy.matmul(_T(li), numpy.matmul(_phi(numpy.matmul(_T(lower), g)), li))
+    return _sym(s)
+
+
+def cholesky_tangent(t, y, upper=False):
+    lower = _T(y) if upper else y
+    li = numpy.linalg.inv(lower)
+    dl = numpy.matmul(lower, _phi(numpy.matmul(li, numpy.matmul(_sym(t), _T(li)))))
+    return _T(dl) if upper else dl
+
+
+def _eig_gaps(w):
+    """F[i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it."""
+    n = numpy.shape(w)[-1]
+    wi = numpy.reshape(w, numpy.shape(w) + (1,))
+    wj = numpy.reshape(w, numpy.shape(w)[:-1] + (1, n))
+    eye = numpy.eye(n)
+    return (1.0 - eye) / (wj - wi + eye)
+
+
+def eigh_grad(gy, y):
+    w, v = y[0], y[1]
+    gw, gv = gy[0], gy[1]
+    n = numpy.shape(w)[-1]
+    inner = numpy.reshape(numpy.asarray(gw) * 1.0, numpy.shape(w) + (1,)) * numpy.eye(n)
+    if not _is_zero(gv):
+        inner = inner + _eig_gaps(w) * numpy.matmul(_T(v), gv)
+    return _sym(numpy.matmul(v, numpy.matmul(inner, _T(v))))
+
+
+def eigh_tangent(t, y):
+    w, v = y[0], y[1]
+    x = numpy.matmul(_T(v), numpy.matmul(_sym(t), v))
+    dw = numpy.diagonal(x, 0, -2, -1)
+    dv = numpy.matmul(v, _eig_gaps(w) * x)
+    return (dw, dv)
+
+
+def eigvalsh_grad(g, a, uplo="L"):
+    w, v = numpy.linalg.eigh(a, uplo)
+    return eigh_grad((g, 0.0), (w, v))
+
+
+def eigvalsh_tangent(t, a, uplo="L"):
+    w, v = numpy.linalg.eigh(a, uplo)
+    return eigh_tangent(t, (w, v))[0]
+
+
+def _check_qr(a, mode):
+    if mode != "reduced":
+        raise NotImplementedError("tangent: linalg.qr is differentiated for mode='reduced' only")
+    shape = numpy.shape(a)
+    if shape[-2] < shape[-1]:
+        raise NotImplementedError("tangent: linalg.qr is differentiated for M >= N only")
+
+
+def qr_grad(gy, y, a, mode="reduced"):
+    _check_qr(a, mode)
+    q, r = y[0], y[1]
+    gq, gr = gy[0], gy[1]
+    n = numpy.shape(r)[-1]
+    m = numpy.matmul(r, _T(gr)) - numpy.matmul(_T(gq), q)
+    copyltu = m * _tril(n) + _T(m * _tril(n, -1))
+    b = gq + numpy.matmul(q, copyltu)
+    return _T(numpy.linalg.solve(r, _T(b)))
+
+
+def qr_tangent(t, y, a, mode="reduced"):
+    _check_qr(a, mode)
+    q, r = y[0], y[1]
+    n = numpy.shape(r)[-1]
+    ri = numpy.linalg.inv(r)
+    x = numpy.matmul(_T(q), numpy.matmul(t, ri))
+    low = x * _tril(n, -1)
+    omega = low - _T(low)
+    dr = numpy.matmul(x - omega, r)
+    dq = numpy.matmul(t - numpy.matmul(q, dr), ri)
+    return (dq, dr)
+
+
+def _check_svd(a, full_matrices):
+    shape = numpy.shape(a)
+    if full_matrices and shape[-2] != shape[-1]:
+        raise NotImplementedError("tangent: linalg.svd of a non-square matrix is differentiated "
+                                  "with full_matrices=False only")
+
+
+def _svd_gaps(s):
+    """F[i, j] = 1 / (s[j]**2 - s[i]**2) off the diagonal, 0 on it."""
+    return _eig_gaps(s * s)
+
+
+def _row(s):
+    return numpy.reshape(s, numpy.shape(s)[:-1] + (1, numpy.shape(s)[-1]))
+
+
+def svd_grad(gy, y, a, full_matrices=True, compute_uv=True):
+    if not compute_uv:
+        u, s, vt = numpy.linalg.svd(a, full_matrices=False)
+        return numpy.matmul(u * _row(gy), vt)
+    _check_svd(a, full_matrices)
+    u, s, vt = y[0], y[1], y[2]
+    gu, gs, gvt = gy[0], gy[1], gy[2]
+    m, n = numpy.shape(a)[-2], numpy.shape(a)[-1]
+    k = numpy.shape(s)[-1]
+    srow = _row(s)
+    f = _svd_gaps(s)
+    dsbar = numpy.reshape(numpy.asarray(gs) * 1.0, numpy.shape(s) + (1,)) * numpy.eye(k)
+    j = f * numpy.matmul(_T(u), gu)
+    dsbar = dsbar + (j + _T(j)) * srow
+    v = _T(vt)
+    gv = _T(gvt)
+    kk = f * numpy.matmul(vt, gv)
+    dsbar = dsbar + _T(srow) * (kk + _T(kk))
+    out = numpy.matmul(u, numpy.matmul(dsbar, vt))
+    sinv = 1.0 / numpy.where(srow == 0.0, 1.0, srow) * (srow != 0.0)
+    if m > n:
+        proj = gu - numpy.matmul(u, numpy.matmul(_T(u), gu))
+        out = out + numpy.matmul(proj * sinv, vt)
+    if n > m:
+        proj = gv - numpy.matmul(v, numpy.matmul(vt, gv))
+        out = out + numpy.matmul(u * sinv, _T(proj))
+    return out
+
+
+def svd_tangent(t, y, a, full_matrices=True, compute_uv=True):
+    if not compute_uv:
+        u, s, vt = numpy.linalg.svd(a, full_matrices=False)
+        return numpy.diagonal(numpy.matmul(_T(u), numpy.matmul(t, _T(vt))), 0, -2, -1)
+    _check_svd(a, full_matrices)
+    u, s, vt = y[0], y[1], y[2]
+    v = _T(vt)
+    m, n = numpy.shape(a)[-2], numpy.shape(a)[-1]
+    srow = _row(s)
+    ds_mat = numpy.matmul(_T(u), numpy.matmul(t, v))
+    ds = numpy.diagonal(ds_mat, 0, -2, -1)
+    f = _svd_gaps(s)
+    dss = ds_mat * srow
+    sds = _T(srow) * ds_mat
+    du = numpy.matmul(u, f * (dss + _T(dss)))
+    dv = numpy.matmul(v, f * (sds + _T(sds)))
+    sinv = 1.0 / numpy.where(srow == 0.0, 1.0, srow) * (srow != 0.0)
+    if m > n:
+        dav = numpy.matmul(t, v)
+        du = du + (dav - numpy.matmul(u, numpy.matmul(_T(u), dav))) * sinv
+    if n > m:
+        dahu = numpy.matmul(_T(t), u)
+        dv = dv + (dahu - numpy.matmul(v, numpy.matmul(vt, dahu))) * sinv
+    return (du, ds, _T(dv))

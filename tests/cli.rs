@@ -147,7 +147,10 @@ fn integer_float32_nan_and_inf_inputs() {
     let so = text(&out.stdout);
     assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
     // d/dx sum(1.5 x^2) = 3x, as float64 for integer inputs
-    assert!(so.contains("int array input: [3.0, 6.0, 9.0] float64"), "{so}");
+    assert!(
+        so.contains("int array input: [3.0, 6.0, 9.0] float64"),
+        "{so}"
+    );
     assert!(so.contains("int scalar input: 6.0"), "{so}");
     assert!(so.contains("nan propagates: [3.0, nan]"), "{so}");
     assert!(so.contains("inf propagates: [inf, 3.0]"), "{so}");

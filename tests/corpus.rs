@@ -50,7 +50,11 @@ fn run_second_order(optimized: bool) {
     let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
         .arg("run")
         .arg("tests/corpus/check_second_order.py")
-        .arg(if optimized { "optimized=1" } else { "optimized=0" })
+        .arg(if optimized {
+            "optimized=1"
+        } else {
+            "optimized=0"
+        })
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run tangent");
@@ -58,7 +62,10 @@ fn run_second_order(optimized: bool) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     let checked = stdout.lines().filter(|l| l.starts_with("ok")).count();
-    assert!(checked >= 40, "only {checked} second-order cases:\n{stdout}");
+    assert!(
+        checked >= 40,
+        "only {checked} second-order cases:\n{stdout}"
+    );
 }
 
 #[test]

@@ -24,8 +24,14 @@ pub const RULE_FILES: &[(&str, &str)] = &[
     ),
     ("backends/math.py", include_str!("../../backends/math.py")),
     ("backends/numpy.py", include_str!("../../backends/numpy.py")),
-    ("backends/linalg.py", include_str!("../../backends/linalg.py")),
-    ("backends/tangent.py", include_str!("../../backends/tangent.py")),
+    (
+        "backends/linalg.py",
+        include_str!("../../backends/linalg.py"),
+    ),
+    (
+        "backends/tangent.py",
+        include_str!("../../backends/tangent.py"),
+    ),
 ];
 
 #[derive(Debug, Clone)]
@@ -480,6 +486,8 @@ const LINEAR_IN_FIRST: &[&str] = &[
     "tangent.extremum_grad",
     "tangent.broadcast_like",
     "tangent.unbroadcast",
+    "tangent.unbroadcast_left",
+    "tangent.unbroadcast_right",
     "tangent.extremum_tangent",
     "tangent.sum_tangent",
     "numpy.sum",

@@ -1260,7 +1260,25 @@ pub mod _numpy_native {
         Ok(vm.ctx.new_tuple(items).into())
     }
 
-    #[pyfunction]
+    /// `a_min` / `a_max`, by position or keyword (None: unbounded).
+    #[derive(FromArgs)]
+    struct ClipBounds {
+        #[pyarg(any, optional)]
+        a_min: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        a_max: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction(name = "clip")]
+    fn clip_fn(a: PyObjectRef, bounds: ClipBounds, vm: &VirtualMachine) -> PyResult {
+        clip(
+            a,
+            bounds.a_min.unwrap_or_none(vm),
+            bounds.a_max.unwrap_or_none(vm),
+            vm,
+        )
+    }
+
     fn clip(a: PyObjectRef, lo: PyObjectRef, hi: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let mut r = a;
         if !vm.is_none(&lo) {
@@ -3647,13 +3665,13 @@ pub mod _numpy_native {
             self::dot(zelf.into(), other, vm)
         }
         #[pymethod]
-        fn clip(
-            zelf: PyRef<Self>,
-            lo: PyObjectRef,
-            hi: OptionalArg<PyObjectRef>,
-            vm: &VirtualMachine,
-        ) -> PyResult {
-            self::clip(zelf.into(), lo, hi.unwrap_or_none(vm), vm)
+        fn clip(zelf: PyRef<Self>, bounds: ClipBounds, vm: &VirtualMachine) -> PyResult {
+            self::clip(
+                zelf.into(),
+                bounds.a_min.unwrap_or_none(vm),
+                bounds.a_max.unwrap_or_none(vm),
+                vm,
+            )
         }
         #[pymethod]
         fn reshape(zelf: PyRef<Self>, args: PosArgs<PyObjectRef>, vm: &VirtualMachine) -> PyResult {

@@ -275,8 +275,32 @@ def grad_item(g, i):
     return g[i]
 
 
+def unbroadcast_left(g, x, y):
+    """Gradient of `x` in `x + y`: sums over broadcast axes, or, for a concatenation of
+    lists or tuples, the leading part."""
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return list(g[:len(x)])
+    return unbroadcast(g, x)
+
+
+def unbroadcast_right(g, x, y):
+    """Gradient of `y` in `x + y` (the trailing part of a concatenation)."""
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return list(g[len(x):])
+    return unbroadcast(g, y)
+
+
 def unbroadcast(g, like):
     """Sums `g` over the axes along which `like` was broadcast to `g`'s shape."""
+    if isinstance(like, (list, tuple)):
+        if isinstance(g, (list, tuple)):
+            if len(g) != len(like):
+                raise TypeError(
+                    "tangent: this operation on a list (repetition with `*`?) has no "
+                    "derivative rule; build the list with a loop or use an array")
+            return list(g)
+        # A NumPy function applied to a list treats it as an array.
+        return array_grad(unbroadcast(g, numpy.asarray(like, dtype=float)), like)
     if not _is_array(like):
         if _is_array(g):
             return float(numpy.sum(g))
@@ -310,7 +334,8 @@ def unreduce(g, x, axis, keepdims):
         kept = list(shape)
         for a in _axes(axis, len(shape)):
             kept[a] = 1
-        g = numpy.reshape(g, tuple(kept)) if _is_array(g) else numpy.full(tuple(kept), float(g))
+        g = (numpy.reshape(g, tuple(kept)) if _is_array(g)
+             else numpy.full(tuple(kept), float(g), dtype=_grad_dtype(x)))
     return g * numpy.ones(shape, dtype=_grad_dtype(x))
 
 
@@ -332,26 +357,34 @@ def extremum_grad(g, y, x, axis, keepdims):
     return unreduce(g, x, axis, keepdims) * mask / unreduce(count, x, axis, keepdims)
 
 
+def _swap_last(m):
+    """The matrix transpose of a stack of matrices (last two axes)."""
+    return numpy.swapaxes(m, -1, -2) if numpy.ndim(m) > 2 else numpy.transpose(m)
+
+
 def matmul_grad_left(g, a, b):
-    """d(a @ b)/da contracted with g."""
+    """d(a @ b)/da contracted with g (batch axes summed back to a's shape)."""
     an, bn = numpy.ndim(a), numpy.ndim(b)
     if an == 1 and bn == 1:
         return g * b
     if an == 1:
-        return numpy.dot(b, g)
+        return unbroadcast(numpy.matmul(_swap_last(b), g[..., :, None])[..., 0], a) if bn > 2 \
+            else numpy.dot(b, g)
     if bn == 1:
-        return numpy.outer(g, b)
-    return numpy.matmul(g, numpy.transpose(b))
+        return unbroadcast(g[..., :, None] * b, a)
+    return unbroadcast(numpy.matmul(g, _swap_last(b)), a)
 
 
 def matmul_grad_right(g, a, b):
-    """d(a @ b)/db contracted with g."""
+    """d(a @ b)/db contracted with g (batch axes summed back to b's shape)."""
     an, bn = numpy.ndim(a), numpy.ndim(b)
     if an == 1 and bn == 1:
         return g * a
     if an == 1:
-        return numpy.outer(a, g)
-    return numpy.matmul(numpy.transpose(a), g)
+        return unbroadcast(a[:, None] * g[..., None, :], b)
+    if bn == 1:
+        return unbroadcast(numpy.matmul(_swap_last(a), g[..., :, None])[..., 0], b)
+    return unbroadcast(numpy.matmul(_swap_last(a), g), b)
 
 
 def sum_grad(g, x):

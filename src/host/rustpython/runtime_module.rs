@@ -37,9 +37,7 @@ pub(crate) mod _tangent {
         vm: &VirtualMachine,
     ) -> PyResult<GradOptions> {
         let [optimized, preserve_result, check_dims] = flags else {
-            return Err(vm.new_type_error(
-                "flags must be (optimized, preserve_result, check_dims)",
-            ));
+            return Err(vm.new_type_error("flags must be (optimized, preserve_result, check_dims)"));
         };
         let (optimized, preserve_result, check_dims) = (*optimized, *preserve_result, *check_dims);
         let mode = match mode {
