@@ -941,7 +941,30 @@ pub fn mm2(
         let cm = faer::MatMut::<f64>::from_raw_parts_mut(out.as_mut_ptr(), m, n, s0, s1);
         faer::linalg::matmul::matmul(cm, faer::Accum::Replace, ar, br, 1.0, faer::Par::Seq);
     }
+    clear_upper_simd_state();
     out
+}
+
+/// faer's kernels use 256/512-bit registers and can leave their upper halves dirty;
+/// until a `vzeroupper`, the SSE code that follows (libm's `tanh`, `exp`, ...) runs
+/// several times slower (measured: `np.tanh` on 64x128 went from 75 us to 255 us after
+/// a product).
+#[inline]
+fn clear_upper_simd_state() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: AVX is available (checked above); vzeroupper only clears the upper
+            // halves of the vector registers, which no live value here occupies.
+            unsafe { avx_zeroupper() }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn avx_zeroupper() {
+    std::arch::x86_64::_mm256_zeroupper();
 }
 
 fn as2<'a>(v: &'a ArrayViewD<'_, f64>) -> ndarray::ArrayView2<'a, f64> {

@@ -6,6 +6,7 @@
 use rustpython_vm::InterpreterBuilder;
 
 pub mod core;
+pub mod fastmath;
 pub mod format;
 pub mod linalg;
 mod native;

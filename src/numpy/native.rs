@@ -883,7 +883,7 @@ pub mod _numpy_native {
             "sin" => f64::sin,
             "cos" => f64::cos,
             "tan" => f64::tan,
-            "tanh" => f64::tanh,
+            "tanh" => crate::numpy::fastmath::tanh,
             "sinh" => f64::sinh,
             "cosh" => f64::cosh,
             "sqrt" => f64::sqrt,
@@ -931,7 +931,19 @@ pub mod _numpy_native {
     }
     #[pyfunction]
     fn tanh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary(&x, None, f64::tanh, vm)
+        use crate::numpy::fastmath;
+        if let Some(a) = x.downcast_ref::<PyNdArray>() {
+            let g = a.data.read();
+            if let Some(src) = g.as_slice() {
+                // The hot path of tanh layers: a vectorised kernel over contiguous data.
+                let mut out = vec![0.0; src.len()];
+                fastmath::tanh_slice(src, &mut out);
+                let dt = a.dtype.float_result();
+                let arr = ArrayD::from_shape_vec(g.raw_dim(), out).expect("same size");
+                return Ok(new_arr(round_to(arr, dt), dt, vm));
+            }
+        }
+        unary(&x, None, fastmath::tanh, vm)
     }
     #[pyfunction]
     fn sqrt(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
@@ -1133,6 +1145,39 @@ pub mod _numpy_native {
     #[pyfunction]
     fn matmul(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         matmul_objs(&a, &b, vm)
+    }
+
+    /// `_matmul_t(a, b, ta, tb)`: `op(a) @ op(b)` for 2-D arrays, where `op` transposes
+    /// when the flag is set, without copying the transposed operand (the gradients of
+    /// `@` need `g @ b.T` and `a.T @ g`).
+    #[pyfunction]
+    fn _matmul_t(
+        a: PyRef<PyNdArray>,
+        b: PyRef<PyNdArray>,
+        ta: bool,
+        tb: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let ga = a.data.read();
+        let gb = b.data.read();
+        let (Ok(va), Ok(vb)) = (
+            ga.view().into_dimensionality::<ndarray::Ix2>(),
+            gb.view().into_dimensionality::<ndarray::Ix2>(),
+        ) else {
+            return Err(vm.new_value_error("_matmul_t: both operands must be 2-D"));
+        };
+        let va = if ta { va.reversed_axes() } else { va };
+        let vb = if tb { vb.reversed_axes() } else { vb };
+        if va.ncols() != vb.nrows() {
+            return Err(vm.new_value_error(format!(
+                "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {} is different from {})",
+                vb.nrows(),
+                va.ncols()
+            )));
+        }
+        let dt = a.dtype.promote(b.dtype).float_result();
+        let out = core::mm2(va, vb).into_dyn();
+        Ok(new_arr(round_to(out, dt), dt, vm))
     }
 
     #[pyfunction]

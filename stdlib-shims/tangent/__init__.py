@@ -6,6 +6,7 @@ the generated code calls; they dispatch on the value's type.
 """
 import _tangent
 import math
+from _numpy_native import _matmul_t
 
 try:
     import numpy
@@ -330,6 +331,9 @@ def unreduce(g, x, axis, keepdims):
     if not _is_array(x):
         return g
     shape = x.shape
+    if not _is_array(g):
+        # A full reduction's gradient is a scalar: fill directly.
+        return numpy.full(shape, float(g), dtype=_grad_dtype(x))
     if not keepdims:
         kept = list(shape)
         for a in _axes(axis, len(shape)):
@@ -372,6 +376,8 @@ def matmul_grad_left(g, a, b):
             else numpy.dot(b, g)
     if bn == 1:
         return unbroadcast(g[..., :, None] * b, a)
+    if an == 2 and bn == 2 and _is_array(g):
+        return _matmul_t(g, b, False, True)
     return unbroadcast(numpy.matmul(g, _swap_last(b)), a)
 
 
@@ -384,6 +390,8 @@ def matmul_grad_right(g, a, b):
         return unbroadcast(a[:, None] * g[..., None, :], b)
     if bn == 1:
         return unbroadcast(numpy.matmul(_swap_last(a), g[..., :, None])[..., 0], b)
+    if an == 2 and bn == 2 and _is_array(g):
+        return _matmul_t(a, g, True, False)
     return unbroadcast(numpy.matmul(_swap_last(a), g), b)
 
 
