@@ -1,8 +1,8 @@
 //! Branch-free elementwise kernels that the compiler vectorises (libm's scalar calls
 //! cannot be). Accuracy is checked against libm in the tests below.
 
-const LN2_HI: f64 = 6.931_471_803_691_238_164_9e-1;
-const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
+const LN2_HI: f64 = 6.931_471_803_691_238e-1;
+const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 const LOG2_E: f64 = std::f64::consts::LOG2_E;
 /// 1.5 * 2^52: adding and subtracting it rounds a double to the nearest integer.
 const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
