@@ -83,3 +83,42 @@ impl Activity<'_> {
         }
     }
 }
+
+/// A call made for its effect (an expression statement) must not touch active values:
+/// its effect would be invisible to the derivative. Printing and the output check of
+/// generated code only read their arguments.
+pub fn check_effect(
+    resolver: &Resolver,
+    active: &HashSet<String>,
+    e: &Expr,
+) -> Result<(), crate::syntax::Diagnostic> {
+    let ExprKind::Call { func, args, kwargs } = &e.kind else {
+        return Ok(());
+    };
+    let callee = resolver.callee(func);
+    if callee == Callee::Library("builtins.print".into())
+        || callee == Callee::Library("tangent.check_output".into())
+    {
+        return Ok(());
+    }
+    let receiver = match &func.kind {
+        ExprKind::Attr(v, _) => Some(&**v),
+        _ => None,
+    };
+    let touches = args
+        .iter()
+        .chain(kwargs.iter().map(|(_, v)| v))
+        .chain(receiver)
+        .any(|a| a.as_name().is_some_and(|n| active.contains(n)));
+    if touches {
+        return Err(crate::syntax::Diagnostic::new(
+            e.span,
+            format!(
+                "the call `{}` is made for its side effect on a differentiated value, which cannot be differentiated",
+                crate::emit::printer::expr(e)
+            ),
+            "assign the result to a variable instead of mutating in place (e.g. `xs = xs + [v]`)",
+        ));
+    }
+    Ok(())
+}

@@ -5,7 +5,7 @@
 
 use super::desugar::{is_tape_pop, is_tape_push};
 use super::names::NameGen;
-use super::rules::{self, RuleSet, Site};
+use super::rules::{self, ActiveSite, RuleSet};
 use crate::emit::printer;
 use crate::resolve::{Callee, Resolver};
 use crate::syntax::ir::*;
@@ -33,20 +33,6 @@ pub struct Forward<'a> {
     pub callees: &'a mut dyn ForwardCallees,
     /// Return the value too: `return dy, y`.
     pub preserve_result: bool,
-}
-
-struct FwdSite<'b> {
-    active: &'b HashSet<String>,
-    names: &'b mut NameGen,
-}
-
-impl Site for FwdSite<'_> {
-    fn is_active(&self, name: &str) -> bool {
-        self.active.contains(name)
-    }
-    fn fresh(&mut self, hint: &str) -> String {
-        self.names.fresh(hint)
-    }
 }
 
 impl Forward<'_> {
@@ -178,35 +164,7 @@ impl Forward<'_> {
     }
 
     fn check_effect(&self, e: &Expr) -> Result<(), Diagnostic> {
-        if let ExprKind::Call { func, args, kwargs } = &e.kind {
-            let callee = self.resolver.callee(func);
-            // Printing and the output check of generated code only read their arguments.
-            if callee == Callee::Library("builtins.print".into())
-                || callee == Callee::Library("tangent.check_output".into())
-            {
-                return Ok(());
-            }
-            let receiver = match &func.kind {
-                ExprKind::Attr(v, _) => Some(&**v),
-                _ => None,
-            };
-            if args
-                .iter()
-                .chain(kwargs.iter().map(|(_, v)| v))
-                .chain(receiver)
-                .any(|a| self.is_active(a))
-            {
-                return Err(Diagnostic::new(
-                    e.span,
-                    format!(
-                        "the call `{}` is made for its side effect on a differentiated value, which cannot be differentiated",
-                        printer::expr(e)
-                    ),
-                    "assign the result to a variable instead of mutating in place (e.g. `xs = xs + [v]`)",
-                ));
-            }
-        }
-        Ok(())
+        super::activity::check_effect(self.resolver, self.active, e)
     }
 
     /// `dt, t = dg(args..., da=...)` for a call to a user function with active arguments.
@@ -347,7 +305,7 @@ impl Forward<'_> {
             return Err(missing_tangent_rule(q, span));
         };
         let tangents = self.tangents.clone();
-        let mut site = FwdSite {
+        let mut site = ActiveSite {
             active: self.active,
             names: self.names,
         };

@@ -7,7 +7,7 @@
 use super::adjoint::{grad_ref, Adj};
 use super::desugar::is_exit_check;
 use super::names::NameGen;
-use super::rules::{self, RuleSet, Site};
+use super::rules::{self, ActiveSite, RuleSet};
 use crate::emit::printer;
 use crate::resolve::{Callee, Resolver};
 use crate::syntax::ir::*;
@@ -36,20 +36,6 @@ pub struct Reverse<'a> {
     /// Names that may already hold a value at the current point (program order): the
     /// first top-level assignment to a local overwrites nothing and needs no push.
     pub bound: HashSet<String>,
-}
-
-struct RuleSite<'b> {
-    active: &'b HashSet<String>,
-    names: &'b mut NameGen,
-}
-
-impl Site for RuleSite<'_> {
-    fn is_active(&self, name: &str) -> bool {
-        self.active.contains(name)
-    }
-    fn fresh(&mut self, hint: &str) -> String {
-        self.names.fresh(hint)
-    }
 }
 
 pub fn push(value: Expr) -> Stmt {
@@ -281,31 +267,7 @@ impl Reverse<'_> {
     /// A call made for its effect must not touch active values: its effect would be
     /// invisible to the derivative.
     fn check_effect(&self, e: &Expr) -> Result<(), Diagnostic> {
-        if let ExprKind::Call { func, args, kwargs } = &e.kind {
-            if self.resolver.callee(func) == Callee::Library("builtins.print".into()) {
-                return Ok(());
-            }
-            let receiver = match &func.kind {
-                ExprKind::Attr(v, _) => Some(&**v),
-                _ => None,
-            };
-            let touches = args
-                .iter()
-                .chain(kwargs.iter().map(|(_, v)| v))
-                .chain(receiver)
-                .any(|a| self.is_active(a));
-            if touches {
-                return Err(Diagnostic::new(
-                    e.span,
-                    format!(
-                        "the call `{}` is made for its side effect on a differentiated value, which cannot be differentiated",
-                        printer::expr(e)
-                    ),
-                    "assign the result to a variable instead of mutating in place (e.g. `xs = xs + [v]`)",
-                ));
-            }
-        }
-        Ok(())
+        super::activity::check_effect(self.resolver, self.active, e)
     }
 
     /// The adjoint statements of `t = value` (empty when nothing is differentiable).
@@ -405,7 +367,7 @@ impl Reverse<'_> {
         let Some(template) = self.rules.adjoint(q) else {
             return Err(missing_rule(q, span, value));
         };
-        let mut site = RuleSite {
+        let mut site = ActiveSite {
             active: self.active,
             names: self.names,
         };

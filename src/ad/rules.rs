@@ -312,19 +312,18 @@ fn bind(
     Ok(bound)
 }
 
-/// Instantiates the template for `result = qualname(args, kwargs)`: returns the adjoint
-/// statements (gradient contributions to the active arguments).
-pub fn instantiate(
+/// Binds the call's arguments and the result to the template's parameters, and gives
+/// the template's locals fresh names so that they cannot collide with the user's.
+fn bind_all(
     t: &Template,
     qualname: &str,
     result: &str,
     args: &[Expr],
     kwargs: &[(String, Expr)],
     site: &mut dyn Site,
-) -> Result<Vec<Adj>, String> {
+) -> Result<HashMap<String, Expr>, String> {
     let mut bound = bind(t, qualname, args, kwargs)?;
     bound.insert(t.def.params[0].name.clone(), Expr::name(result));
-    // Template locals get fresh names so they cannot collide with the user's.
     let mut locals = HashSet::new();
     walk_stmts(&t.def.body, &mut |s| {
         if let StmtKind::Assign(target, _) = &s.kind {
@@ -337,6 +336,35 @@ pub fn instantiate(
         let fresh = site.fresh(&format!("_{l}"));
         bound.insert(l, Expr::name(fresh));
     }
+    Ok(bound)
+}
+
+/// A call site's view for instantiation: the active set and the function's names.
+pub struct ActiveSite<'b> {
+    pub active: &'b HashSet<String>,
+    pub names: &'b mut super::names::NameGen,
+}
+
+impl Site for ActiveSite<'_> {
+    fn is_active(&self, name: &str) -> bool {
+        self.active.contains(name)
+    }
+    fn fresh(&mut self, hint: &str) -> String {
+        self.names.fresh(hint)
+    }
+}
+
+/// Instantiates the template for `result = qualname(args, kwargs)`: returns the adjoint
+/// statements (gradient contributions to the active arguments).
+pub fn instantiate(
+    t: &Template,
+    qualname: &str,
+    result: &str,
+    args: &[Expr],
+    kwargs: &[(String, Expr)],
+    site: &mut dyn Site,
+) -> Result<Vec<Adj>, String> {
+    let bound = bind_all(t, qualname, result, args, kwargs, site)?;
     let mut inst = Instantiator {
         bound: &bound,
         result,
@@ -360,21 +388,8 @@ pub fn instantiate_tangent(
     site: &mut dyn Site,
     tangent: &dyn Fn(&str) -> String,
 ) -> Result<Vec<Stmt>, String> {
-    let mut bound = bind(t, qualname, args, kwargs)?;
+    let bound = bind_all(t, qualname, result, args, kwargs, site)?;
     let result_param = t.def.params[0].name.clone();
-    bound.insert(result_param.clone(), Expr::name(result));
-    let mut locals = HashSet::new();
-    walk_stmts(&t.def.body, &mut |s| {
-        if let StmtKind::Assign(target, _) = &s.kind {
-            if let Some(n) = target.as_name() {
-                locals.insert(n.to_owned());
-            }
-        }
-    });
-    for l in locals {
-        let fresh = site.fresh(&format!("_{l}"));
-        bound.insert(l, Expr::name(fresh));
-    }
     let mut out = Vec::new();
     tangent_block(
         &t.def.body,

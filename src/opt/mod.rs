@@ -15,7 +15,7 @@ pub fn optimize(fwd: Vec<Stmt>, bwd: Vec<Stmt>, live_out: &[String]) -> (Vec<Stm
         let before = (fwd.len(), count(&bwd), count(&fwd));
         bwd = remove_empty_ifs(bwd);
         let live: HashSet<String> = live_out.iter().cloned().collect();
-        bwd = dead_assignments(bwd, &live).0;
+        bwd = dead_stores(bwd, &|_| true, &live).0;
         (fwd, bwd) = tape_dce(fwd, bwd);
         if before == (fwd.len(), count(&bwd), count(&fwd)) {
             break;
@@ -35,7 +35,7 @@ pub fn optimize(fwd: Vec<Stmt>, bwd: Vec<Stmt>, live_out: &[String]) -> (Vec<Stm
 
 /// Forward mode: constant folding, and removal of tangents nothing reads.
 pub fn optimize_forward(body: Vec<Stmt>, tangents: &HashSet<String>) -> Vec<Stmt> {
-    let body = dead_tangents(body, tangents, &HashSet::new()).0;
+    let body = dead_stores(body, &|n| tangents.contains(n), &HashSet::new()).0;
     let body = remove_empty_ifs(body);
     body.into_iter()
         .map(|mut s| {
@@ -45,11 +45,13 @@ pub fn optimize_forward(body: Vec<Stmt>, tangents: &HashSet<String>) -> Vec<Stmt
         .collect()
 }
 
-/// Like [`dead_assignments`] but only assignments to tangent variables (pure by
-/// construction) are candidates; the primal code is kept as written.
-fn dead_tangents(
+/// Removes assignments that nothing reads afterwards, among the names `removable` accepts
+/// (their right-hand sides are pure by construction: gradients, tangents). A pop from the
+/// tape is never removed here (it keeps the tape aligned; see `tape_dce`). Loops that
+/// `break`/`continue`/`return` are kept whole: liveness there depends on the path.
+fn dead_stores(
     stmts: Vec<Stmt>,
-    tangents: &HashSet<String>,
+    removable: &dyn Fn(&str) -> bool,
     live_out: &HashSet<String>,
 ) -> (Vec<Stmt>, HashSet<String>) {
     let mut live = live_out.clone();
@@ -60,7 +62,7 @@ fn dead_tangents(
             StmtKind::Assign(t, v) => {
                 if let Some(n) = t.as_name() {
                     // A pop from the tape is never dead: it keeps the tape aligned.
-                    if tangents.contains(n) && !live.contains(n) && !contains_pop(v) {
+                    if removable(n) && !live.contains(n) && !contains_pop(v) {
                         continue;
                     }
                     live.remove(n);
@@ -76,8 +78,8 @@ fn dead_tangents(
                 v.names(&mut reads);
             }
             StmtKind::If(t, a, b) => {
-                let (na, la) = dead_tangents(std::mem::take(a), tangents, &live);
-                let (nb, lb) = dead_tangents(std::mem::take(b), tangents, &live);
+                let (na, la) = dead_stores(std::mem::take(a), removable, &live);
+                let (nb, lb) = dead_stores(std::mem::take(b), removable, &live);
                 *a = na;
                 *b = nb;
                 live = la.union(&lb).cloned().collect();
@@ -95,14 +97,14 @@ fn dead_tangents(
                 let mut head = live.clone();
                 let original = std::mem::take(body);
                 loop {
-                    let (_, l) = dead_tangents(original.clone(), tangents, &head);
+                    let (_, l) = dead_stores(original.clone(), removable, &head);
                     let next: HashSet<String> = head.union(&l).cloned().collect();
                     if next == head {
                         break;
                     }
                     head = next;
                 }
-                let (nb, l) = dead_tangents(original, tangents, &head);
+                let (nb, l) = dead_stores(original, removable, &head);
                 *body = nb;
                 live = head.union(&l).cloned().collect();
                 it.names(&mut reads);
@@ -156,61 +158,6 @@ fn remove_empty_ifs(stmts: Vec<Stmt>) -> Vec<Stmt> {
             Some(s)
         })
         .collect()
-}
-
-/// Removes assignments to names that are never read afterwards. Only the backward pass
-/// is cleaned: its right-hand sides are pure (rules, gradient helpers), except pops.
-fn dead_assignments(stmts: Vec<Stmt>, live_out: &HashSet<String>) -> (Vec<Stmt>, HashSet<String>) {
-    let mut live = live_out.clone();
-    let mut out: Vec<Stmt> = Vec::new();
-    for mut s in stmts.into_iter().rev() {
-        let mut reads = Vec::new();
-        match &mut s.kind {
-            StmtKind::Assign(t, v) => {
-                if let Some(n) = t.as_name() {
-                    let is_pop = contains_pop(v);
-                    if !live.contains(n) && !is_pop {
-                        continue;
-                    }
-                    live.remove(n);
-                } else {
-                    t.names(&mut reads);
-                }
-                v.names(&mut reads);
-            }
-            StmtKind::If(t, a, b) => {
-                let (na, la) = dead_assignments(std::mem::take(a), &live);
-                let (nb, lb) = dead_assignments(std::mem::take(b), &live);
-                *a = na;
-                *b = nb;
-                live = la.union(&lb).cloned().collect();
-                t.names(&mut reads);
-            }
-            StmtKind::For(_, it, body) | StmtKind::While(it, body) => {
-                // The body may run again: iterate liveness to a fixed point.
-                let mut head = live.clone();
-                let original = std::mem::take(body);
-                loop {
-                    let (_, l) = dead_assignments(original.clone(), &head);
-                    let next: HashSet<String> = head.union(&l).cloned().collect();
-                    if next == head {
-                        break;
-                    }
-                    head = next;
-                }
-                let (nb, l) = dead_assignments(original, &head);
-                *body = nb;
-                live = head.union(&l).cloned().collect();
-                it.names(&mut reads);
-            }
-            StmtKind::ExprStmt(e) | StmtKind::Return(Some(e)) => e.names(&mut reads),
-            _ => {}
-        }
-        live.extend(reads);
-        out.push(s);
-    }
-    out.reverse();
-    (out, live)
 }
 
 /// Does evaluating `e` pop the tape (an effect no dead-code pass may remove)?
