@@ -56,31 +56,28 @@ fn try_statement() {
 }
 
 #[test]
-fn lambda() {
-    let e = reject("def f(x):\n    g = lambda t: t * t\n    return g(x)\n", "f");
+fn lambda_not_assigned() {
+    let e = reject("def f(x):\n    return (lambda t: t * t)(x)\n", "f");
     check(
         &e,
         2,
-        9,
-        "a `lambda` cannot be differentiated",
+        13,
+        "a `lambda` can only be differentiated when it is assigned to a name and called",
         "^^^^^^^^^^^^^^^",
-        "define the function with `def` at module level",
+        "write `name = lambda ...` on its own line",
     );
 }
 
 #[test]
-fn list_comprehension() {
-    let e = reject(
-        "def f(x):\n    ys = [x * i for i in range(3)]\n    return ys[0]\n",
-        "f",
-    );
+fn generator_expression() {
+    let e = reject("def f(x):\n    return sum(x * i for i in range(3))\n", "f");
     check(
         &e,
         2,
-        10,
-        "a list comprehension cannot be differentiated",
-        "^^^^^^^^^^^^^^^^^^^^^^^^^",
-        "build the list with a `for` loop",
+        16,
+        "a generator expression cannot be differentiated",
+        "^^^^^^^^^^^^^^^^^^^^^^^",
+        "use a `for` loop or an array operation",
     );
 }
 
@@ -273,10 +270,10 @@ fn unresolvable_callable() {
 #[test]
 fn mutating_method_call() {
     let e = reject(
-        "def f(x):\n    ys = [0.0]\n    ys.append(x)\n    return ys[1]\n",
+        "def f(x):\n    ys = [0.0]\n    ys.extend(x)\n    return ys[1]\n",
         "f",
     );
-    check(&e, 3, 5, "the call `ys.append(x)` is made for its side effect on a differentiated value, which cannot be differentiated", "^^^^^^^^^^^^", "assign the result to a variable instead of mutating in place");
+    check(&e, 3, 5, "the call `ys.extend(x)` is made for its side effect on a differentiated value, which cannot be differentiated", "^^^^^^^^^^^^", "assign the result to a variable instead of mutating in place");
 }
 
 #[test]

@@ -11,6 +11,33 @@ use super::names::{hint_for, NameGen};
 use crate::resolve::{Callee, Resolver};
 use crate::syntax::ir::*;
 use crate::syntax::Diagnostic;
+use std::collections::HashMap;
+
+/// Applies `f` to every expression of a statement, nested blocks included.
+fn map_all_exprs(s: &mut Stmt, f: &mut dyn FnMut(&Expr) -> Expr) {
+    match &mut s.kind {
+        StmtKind::Assign(t, v) | StmtKind::AugAssign(t, _, v) => {
+            *t = f(t);
+            *v = f(v);
+        }
+        StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => *e = f(e),
+        StmtKind::If(t, a, b) => {
+            *t = f(t);
+            a.iter_mut().for_each(|s| map_all_exprs(s, f));
+            b.iter_mut().for_each(|s| map_all_exprs(s, f));
+        }
+        StmtKind::For(t, it, body) => {
+            *t = f(t);
+            *it = f(it);
+            body.iter_mut().for_each(|s| map_all_exprs(s, f));
+        }
+        StmtKind::While(t, body) => {
+            *t = f(t);
+            body.iter_mut().for_each(|s| map_all_exprs(s, f));
+        }
+        _ => {}
+    }
+}
 
 pub struct Desugar<'a> {
     pub names: &'a mut NameGen,
@@ -39,8 +66,215 @@ impl Desugar<'_> {
         Ok(out)
     }
 
+    /// Inlines `name = lambda params: body` at the places `name` is called. The lambda
+    /// must be assigned once, at the top level of the function, before its calls.
+    pub fn inline_lambdas(&mut self, body: Vec<Stmt>) -> Result<Vec<Stmt>, Diagnostic> {
+        let mut lambdas: HashMap<String, (Vec<String>, Expr)> = HashMap::new();
+        let mut assigned: HashMap<String, usize> = HashMap::new();
+        walk_stmts(&body, &mut |s| {
+            if let StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) = &s.kind {
+                let mut v = Vec::new();
+                t.names(&mut v);
+                for n in v {
+                    *assigned.entry(n).or_default() += 1;
+                }
+            }
+        });
+        let mut kept = Vec::new();
+        for s in body {
+            if let StmtKind::Assign(t, v) = &s.kind {
+                if let (Some(name), ExprKind::Lambda(params, lbody)) = (t.as_name(), &v.kind) {
+                    if assigned.get(name).copied().unwrap_or(0) > 1 {
+                        return Err(err(
+                            s.span,
+                            format!("the lambda `{name}` is reassigned, so the function it stands for is not known"),
+                            "assign each lambda to its own name once",
+                        ));
+                    }
+                    lambdas.insert(name.to_owned(), (params.clone(), (**lbody).clone()));
+                    continue;
+                }
+            }
+            kept.push(s);
+        }
+        if lambdas.is_empty() {
+            return Ok(kept);
+        }
+        let mut failure = None;
+        let mut inline = |e: &Expr| -> Expr {
+            let mut e = e.clone();
+            // Lambdas may call lambdas: substitute until nothing is left (bounded).
+            for _ in 0..16 {
+                let mut changed = false;
+                crate::ad::rules::substitute(&mut e, &mut |x| {
+                    let ExprKind::Call { func, args, kwargs } = &x.kind else {
+                        return None;
+                    };
+                    let (params, body) = lambdas.get(func.as_name()?)?;
+                    if args.len() != params.len() || !kwargs.is_empty() {
+                        failure = Some(err(
+                            x.span,
+                            format!(
+                                "this call passes {} arguments to a lambda that takes {}",
+                                args.len(),
+                                params.len()
+                            ),
+                            "pass exactly the lambda's parameters, by position",
+                        ));
+                        return None;
+                    }
+                    let mut b = body.clone();
+                    let map: HashMap<&str, &Expr> =
+                        params.iter().map(|p| p.as_str()).zip(args.iter()).collect();
+                    b.rename(&|n| map.get(n).map(|a| (*a).clone()));
+                    changed = true;
+                    Some(b)
+                });
+                if !changed {
+                    break;
+                }
+            }
+            e
+        };
+        let kept = kept
+            .into_iter()
+            .map(|mut s| {
+                map_all_exprs(&mut s, &mut inline);
+                s
+            })
+            .collect();
+        match failure {
+            Some(d) => Err(d),
+            None => Ok(kept),
+        }
+    }
+
+    /// Replaces each list comprehension in `e` by a fresh list built before it with loops.
+    fn hoist_comprehensions(&mut self, e: Expr, out: &mut Vec<Stmt>) -> Result<Expr, Diagnostic> {
+        let mut pending = Vec::new();
+        let mut e = e;
+        let names = &mut *self.names;
+        crate::ad::rules::substitute(&mut e, &mut |x| {
+            if let ExprKind::ListComp(elt, gens) = &x.kind {
+                let n = names.fresh("_comp");
+                pending.push((n.clone(), (**elt).clone(), gens.clone(), x.span));
+                return Some(Expr::new(ExprKind::Name(n), x.span));
+            }
+            None
+        });
+        for (name, elt, gens, span) in pending {
+            // Comprehension variables do not leak: give them fresh names.
+            let mut elt = elt;
+            let mut gens = gens;
+            for i in 0..gens.len() {
+                let mut targets = Vec::new();
+                gens[i].target.names(&mut targets);
+                for t in targets {
+                    let fresh = self.names.fresh(&format!("_{t}"));
+                    let rename = |n: &str| (n == t).then(|| Expr::name(&fresh));
+                    gens[i].target.rename(&rename);
+                    for c in &mut gens[i].ifs {
+                        c.rename(&rename);
+                    }
+                    for g in gens.iter_mut().skip(i + 1) {
+                        g.iter.rename(&rename);
+                        for c in &mut g.ifs {
+                            c.rename(&rename);
+                        }
+                    }
+                    elt.rename(&rename);
+                }
+            }
+            let append = Stmt::new(
+                StmtKind::Assign(
+                    Expr::name(&name),
+                    Expr::new(
+                        ExprKind::BinOp(
+                            BinOp::Add,
+                            Box::new(Expr::name(&name)),
+                            Box::new(Expr::synth(ExprKind::List(vec![elt]))),
+                        ),
+                        span,
+                    ),
+                ),
+                span,
+            );
+            let mut body = vec![append];
+            for g in gens.into_iter().rev() {
+                if !g.ifs.is_empty() {
+                    let test = if g.ifs.len() == 1 {
+                        g.ifs
+                            .into_iter()
+                            .next()
+                            .unwrap_or_else(|| Expr::synth(ExprKind::Bool(true)))
+                    } else {
+                        Expr::synth(ExprKind::BoolOp(BoolOp::And, g.ifs))
+                    };
+                    body = vec![Stmt::new(StmtKind::If(test, body, vec![]), span)];
+                }
+                body = vec![Stmt::new(StmtKind::For(g.target, g.iter, body), span)];
+            }
+            out.push(Stmt::new(
+                StmtKind::Assign(Expr::name(&name), Expr::synth(ExprKind::List(vec![]))),
+                span,
+            ));
+            for st in body {
+                self.simplify_stmt(st, out)?;
+            }
+        }
+        Ok(e)
+    }
+
     fn simplify_stmt(&mut self, s: Stmt, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
         let span = s.span;
+        // Comprehensions become loops placed before the statement that uses them.
+        let s = match s.kind {
+            StmtKind::Assign(t, v) => {
+                let v = self.hoist_comprehensions(v, out)?;
+                Stmt::new(StmtKind::Assign(t, v), span)
+            }
+            StmtKind::AugAssign(t, op, v) => {
+                let v = self.hoist_comprehensions(v, out)?;
+                Stmt::new(StmtKind::AugAssign(t, op, v), span)
+            }
+            StmtKind::Return(Some(v)) => {
+                let v = self.hoist_comprehensions(v, out)?;
+                Stmt::new(StmtKind::Return(Some(v)), span)
+            }
+            StmtKind::ExprStmt(v) => {
+                let v = self.hoist_comprehensions(v, out)?;
+                Stmt::new(StmtKind::ExprStmt(v), span)
+            }
+            other => Stmt::new(other, span),
+        };
+        // `xs.append(v)` on a local list: `xs = xs + [v]` (a new list, so the derivative
+        // sees every value the list ever held).
+        if let StmtKind::ExprStmt(Expr {
+            kind: ExprKind::Call { func, args, kwargs },
+            ..
+        }) = &s.kind
+        {
+            if let ExprKind::Attr(recv, m) = &func.kind {
+                if m == "append" && args.len() == 1 && kwargs.is_empty() {
+                    if let Some(xs) = recv.as_name() {
+                        if self.resolver.locals.contains(xs) {
+                            let rhs = Expr::new(
+                                ExprKind::BinOp(
+                                    BinOp::Add,
+                                    recv.clone(),
+                                    Box::new(Expr::synth(ExprKind::List(args.clone()))),
+                                ),
+                                span,
+                            );
+                            return self.simplify_stmt(
+                                Stmt::new(StmtKind::Assign((**recv).clone(), rhs), span),
+                                out,
+                            );
+                        }
+                    }
+                }
+            }
+        }
         match s.kind {
             StmtKind::AugAssign(target, op, value) => {
                 let rhs = Expr::new(
@@ -573,6 +807,13 @@ impl Anf<'_> {
                 ExprKind::Unary(op, Box::new(self.atom(*a, out)?))
             }
             ExprKind::Call { func, args, kwargs } => {
+                if let ExprKind::Lambda(..) = func.kind {
+                    return Err(err(
+                        func.span,
+                        "a `lambda` can only be differentiated when it is assigned to a name and called",
+                        "write `name = lambda ...` on its own line and call `name(...)`, or define a function with `def`",
+                    ));
+                }
                 let func = match func.kind {
                     ExprKind::Attr(v, m) if self.resolver.module_path(&v).is_none() => {
                         ExprKind::Attr(Box::new(self.atom(*v, out)?), m)
@@ -614,6 +855,20 @@ impl Anf<'_> {
             ExprKind::IfExp { .. } => {
                 let e = Expr::new(e.kind, span);
                 return self.atom(e, out);
+            }
+            ExprKind::Lambda(..) => {
+                return Err(err(
+                    span,
+                    "a `lambda` can only be differentiated when it is assigned to a name and called",
+                    "write `name = lambda ...` on its own line and call `name(...)`, or define a function with `def`",
+                ))
+            }
+            ExprKind::ListComp(..) => {
+                return Err(err(
+                    span,
+                    "a list comprehension is only differentiated in an assignment, a `return` or a call statement",
+                    "assign the comprehension to a variable first",
+                ))
             }
             // Comparisons and boolean logic produce booleans, which carry no gradient:
             // they stay whole.

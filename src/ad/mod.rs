@@ -197,12 +197,14 @@ pub(crate) fn prepare<'m>(
         user_functions: user_functions.clone(),
         locals,
     };
-    let body = desugar::Desugar {
+    let mut simplifier = desugar::Desugar {
         names: &mut names,
         resolver: &resolver,
-    }
-    .simplify(def.body.clone())
-    .map_err(locate)?;
+    };
+    let body = simplifier
+        .inline_lambdas(def.body.clone())
+        .and_then(|b| simplifier.simplify(b))
+        .map_err(locate)?;
     let (body, result) = if lower_control {
         desugar::Control::lower_function(&mut names, body)
     } else {
@@ -324,10 +326,14 @@ impl Generator<'_> {
         }
         let seed = grad_names[&result].clone();
         let gen_name = self.gen_name(func, &wrt_names);
-        self.done.insert(
-            key.clone(),
-            (gen_name.clone(), seed.clone(), params.clone()),
-        );
+        // The entry point has its own conventions (check_dims, preserve_result); a
+        // recursive call gets the callee variant, generated separately.
+        if !top {
+            self.done.insert(
+                key.clone(),
+                (gen_name.clone(), seed.clone(), params.clone()),
+            );
+        }
 
         let overwritten = reverse::overwritten(&body, &params);
         let (fwd, bwd) = {
@@ -549,7 +555,11 @@ impl FwdGenerator<'_> {
             i += 1;
         }
         self.taken.insert(gen_name.clone());
-        self.done.insert(key, (gen_name.clone(), tparams.clone()));
+        // The entry point has its own conventions (preserve_result); a recursive call
+        // gets the callee variant, generated separately.
+        if !top {
+            self.done.insert(key, (gen_name.clone(), tparams.clone()));
+        }
         let rules = self.rules;
         let preserve_result = !top || self.opts.preserve_result;
         let mut fwd = forward::Forward {

@@ -716,6 +716,15 @@ pub fn substitute(e: &mut Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) {
             substitute(body, f);
             substitute(orelse, f)
         }
+        ExprKind::Lambda(_, body) => substitute(body, f),
+        ExprKind::ListComp(elt, gens) => {
+            substitute(elt, f);
+            for g in gens {
+                substitute(&mut g.target, f);
+                substitute(&mut g.iter, f);
+                g.ifs.iter_mut().for_each(|e| substitute(e, f));
+            }
+        }
         _ => {}
     }
 }

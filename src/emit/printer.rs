@@ -27,6 +27,7 @@ fn binop_prec(op: BinOp) -> u8 {
 fn prec(e: &Expr) -> u8 {
     match &e.kind {
         ExprKind::IfExp { .. } => P_TEST,
+        ExprKind::Lambda(..) => 1,
         ExprKind::BoolOp(BoolOp::Or, _) => P_OR,
         ExprKind::BoolOp(BoolOp::And, _) => P_AND,
         ExprKind::Unary(UnaryOp::Not, _) => P_NOT,
@@ -212,6 +213,27 @@ fn write_expr(out: &mut String, e: &Expr) {
                 write_expr(out, c.as_deref().unwrap_or(&none));
             }
             out.push(')');
+        }
+        ExprKind::Lambda(params, body) => {
+            out.push_str("lambda ");
+            out.push_str(&params.join(", "));
+            out.push_str(": ");
+            write_expr(out, body);
+        }
+        ExprKind::ListComp(elt, gens) => {
+            out.push('[');
+            write_expr(out, elt);
+            for g in gens {
+                out.push_str(" for ");
+                out.push_str(&stmt_expr(&g.target));
+                out.push_str(" in ");
+                paren(out, &g.iter, prec(&g.iter) <= P_TEST);
+                for c in &g.ifs {
+                    out.push_str(" if ");
+                    paren(out, c, prec(c) <= P_TEST);
+                }
+            }
+            out.push(']');
         }
         ExprKind::IfExp { test, body, orelse } => {
             paren(out, body, prec(body) <= P_TEST);

@@ -146,6 +146,18 @@ pub enum ExprKind {
         body: Box<Expr>,
         orelse: Box<Expr>,
     },
+    /// `lambda a, b: body`; desugaring inlines it where it is called.
+    Lambda(Vec<String>, Box<Expr>),
+    /// `[elt for target in iter if cond ...]`; desugaring turns it into loops.
+    ListComp(Box<Expr>, Vec<Comprehension>),
+}
+
+/// One `for target in iter if cond...` clause of a comprehension.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comprehension {
+    pub target: Expr,
+    pub iter: Expr,
+    pub ifs: Vec<Expr>,
 }
 
 impl Expr {
@@ -249,6 +261,15 @@ impl Expr {
                 body.walk(f);
                 orelse.walk(f)
             }
+            ExprKind::Lambda(_, body) => body.walk(f),
+            ExprKind::ListComp(elt, gens) => {
+                elt.walk(f);
+                for g in gens {
+                    g.target.walk(f);
+                    g.iter.walk(f);
+                    g.ifs.iter().for_each(|e| e.walk(f));
+                }
+            }
             _ => {}
         }
     }
@@ -287,6 +308,15 @@ impl Expr {
                 test.rename(f);
                 body.rename(f);
                 orelse.rename(f)
+            }
+            ExprKind::Lambda(_, body) => body.rename(f),
+            ExprKind::ListComp(elt, gens) => {
+                elt.rename(f);
+                for g in gens {
+                    g.target.rename(f);
+                    g.iter.rename(f);
+                    g.ifs.iter_mut().for_each(|e| e.rename(f));
+                }
             }
             _ => {}
         }

@@ -650,18 +650,48 @@ impl Lowerer<'_> {
             },
             ast::Expr::EllipsisLiteral(_) => ExprKind::Name("Ellipsis".into()),
             ast::Expr::Lambda(l) => {
-                return Err(unsupported(
-                    l.range,
-                    "a `lambda`",
-                    "define the function with `def` at module level and call it",
-                ))
+                let mut params = Vec::new();
+                if let Some(p) = &l.parameters {
+                    let simple = p.vararg.is_none()
+                        && p.kwarg.is_none()
+                        && p.kwonlyargs.is_empty()
+                        && p.posonlyargs
+                            .iter()
+                            .chain(&p.args)
+                            .all(|a| a.default.is_none());
+                    if !simple {
+                        return Err(unsupported(
+                            l.range,
+                            "a `lambda` with defaults or variable arguments",
+                            "give the lambda plain positional parameters, or define a function with `def` at module level",
+                        ));
+                    }
+                    params = p
+                        .posonlyargs
+                        .iter()
+                        .chain(&p.args)
+                        .map(|a| a.parameter.name.id.as_str().to_owned())
+                        .collect();
+                }
+                ExprKind::Lambda(params, self.boxed(&l.body)?)
             }
             ast::Expr::ListComp(l) => {
-                return Err(unsupported(
-                    l.range,
-                    "a list comprehension",
-                    "build the list with a `for` loop and `append`, or use an array operation",
-                ))
+                let mut gens = Vec::new();
+                for g in &l.generators {
+                    if g.is_async {
+                        return Err(unsupported(
+                            g.range,
+                            "an `async for` comprehension",
+                            "use a plain comprehension",
+                        ));
+                    }
+                    gens.push(Comprehension {
+                        target: self.target(&g.target)?,
+                        iter: self.expr(&g.iter)?,
+                        ifs: self.exprs(&g.ifs)?,
+                    });
+                }
+                ExprKind::ListComp(self.boxed(&l.elt)?, gens)
             }
             ast::Expr::Generator(g) => {
                 return Err(unsupported(

@@ -440,6 +440,39 @@ def inactive_branch_data(x, flag):
     return x * k
 
 
+def list_append_loop(x):
+    ys = []
+    for i in range(4):
+        ys.append(x * i + 1.0)
+    s = 0.0
+    for y in ys:
+        s = s + y * y
+    return s
+
+
+def list_comprehension(x):
+    ys = [x * k for k in range(1, 4)]
+    zs = [y * y for y in ys if y > 0.5]
+    return sum(zs) + ys[0]
+
+
+def nested_comprehension(x):
+    grid = [x * i + j for i in range(2) for j in range(3)]
+    return grid[4] * grid[1]
+
+
+def lambda_called(x):
+    sq = lambda t: t * t
+    scale = lambda t, k: t * k + x
+    return sq(x) + scale(sq(x), 2.0)
+
+
+def recursive_power(x, n):
+    if n == 0:
+        return 1.0
+    return x * recursive_power(x, n - 1)
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -516,4 +549,9 @@ CASES = {
     "rnn": ((np.array([0.1, -0.2]), M22, np.array([[0.3, 0.1], [-0.2, 0.4], [0.5, 0.5]])), (0, 1)),
     "print_inside": ((0.9,), (0,)),
     "inactive_branch_data": ((1.4, True), (0,)),
+    "list_append_loop": ((0.7,), (0,)),
+    "list_comprehension": ((0.9,), (0,)),
+    "nested_comprehension": ((1.3,), (0,)),
+    "lambda_called": ((0.6,), (0,)),
+    "recursive_power": ((1.1, 4), (0,)),
 }
