@@ -97,3 +97,8 @@ def unbroadcast_left(z, g, x, y):
 @tangent_(tangent.unbroadcast_right)
 def unbroadcast_right(z, g, x, y):
     d[z] = tangent.unbroadcast_right(d[g], x, y)
+
+
+@tangent_(tangent.output_seed)
+def output_seed(z, y, seed, index, weights, check, name):
+    d[z] = tangent.output_seed(y, d[seed], index, weights, False, name)

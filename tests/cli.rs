@@ -156,3 +156,45 @@ fn integer_float32_nan_and_inf_inputs() {
     assert!(so.contains("inf propagates: [inf, 3.0]"), "{so}");
     assert!(so.contains("float32 gradient dtype: float32"), "{so}");
 }
+
+#[test]
+fn tuple_outputs_with_output_index_and_weights() {
+    let out = tangent(&["run", "tests/scripts/outputs.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    // f = (x*y, x + y^2) at (2, 3)
+    assert!(so.contains("index 0: (3.0, 2.0)"), "{so}");
+    assert!(so.contains("index 1: (1.0, 6.0)"), "{so}");
+    assert!(so.contains("index -1: 1.0"), "{so}");
+    assert!(so.contains("weights: (3.5, 13.0)"), "{so}");
+    assert!(so.contains("array, index 0: [2.0, 4.0]"), "{so}");
+    assert!(so.contains("ValueError: grad: `two` returned a tuple of 2 values, not a scalar; pass output_index=i"), "{so}");
+    assert!(
+        so.contains("IndexError: grad: output_index=2 is out of range: `two` returned 2 values"),
+        "{so}"
+    );
+    assert!(
+        so.contains("ValueError: grad: output_weights has 1 entries but `two` returned 2 values"),
+        "{so}"
+    );
+}
+
+#[test]
+fn forward_and_seed_argument_errors_name_the_argument() {
+    let out = tangent(&["run", "tests/scripts/forward_errors.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(so.contains("jvp: 2.0"), "{so}");
+    assert!(
+        so.contains("shape: the tangent `dx` has shape (2,) but `x` has shape (3,)"),
+        "{so}"
+    );
+    assert!(
+        so.contains("count: dfdx() missing 1 required positional argument: 'dx'"),
+        "{so}"
+    );
+    assert!(
+        so.contains("seed: grad: the seed has shape (2,) but `f` returned shape ()"),
+        "{so}"
+    );
+}

@@ -37,6 +37,11 @@ pub struct GradOptions {
     pub optimized: bool,
     pub preserve_result: bool,
     pub check_dims: bool,
+    /// Differentiate only this element of a tuple output (Tangent 2's `output_index`).
+    pub output_index: Option<i64>,
+    /// Weight each element of a tuple output (Tangent 2's `output_weights`), as Python
+    /// number literals.
+    pub output_weights: Option<Vec<String>>,
 }
 
 impl Default for GradOptions {
@@ -47,6 +52,8 @@ impl Default for GradOptions {
             optimized: true,
             preserve_result: false,
             check_dims: true,
+            output_index: None,
+            output_weights: None,
         }
     }
 }
@@ -389,7 +396,36 @@ impl Generator<'_> {
             new_body.push(Stmt::assign(&v, Expr::synth(ExprKind::NoneLit)));
         }
         new_body.extend(fwd);
-        if top && self.opts.check_dims {
+        let selects_output = self.opts.output_index.is_some() || self.opts.output_weights.is_some();
+        if top && selects_output {
+            // A tuple output: the seed goes to the selected (or weighted) elements.
+            let index = match self.opts.output_index {
+                Some(i) if i < 0 => Expr::synth(ExprKind::Unary(
+                    UnaryOp::Neg,
+                    Box::new(Expr::num(i.unsigned_abs().to_string())),
+                )),
+                Some(i) => Expr::num(i.to_string()),
+                None => Expr::synth(ExprKind::NoneLit),
+            };
+            let weights = match &self.opts.output_weights {
+                Some(ws) => Expr::synth(ExprKind::Tuple(ws.iter().map(Expr::num).collect())),
+                None => Expr::synth(ExprKind::NoneLit),
+            };
+            new_body.push(Stmt::assign(
+                &seed,
+                Expr::call_path(
+                    "tangent.output_seed",
+                    vec![
+                        Expr::name(&result),
+                        Expr::name(&seed),
+                        index,
+                        weights,
+                        Expr::synth(ExprKind::Bool(self.opts.check_dims)),
+                        Expr::str_lit(func),
+                    ],
+                ),
+            ));
+        } else if top && self.opts.check_dims {
             new_body.push(Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
                 "tangent.check_output",
                 vec![Expr::name(&result), Expr::name(&seed), Expr::str_lit(func)],
@@ -581,6 +617,20 @@ impl FwdGenerator<'_> {
                     &t,
                     Expr::call_path("tangent.init_grad", vec![Expr::name(&p.name)]),
                 ));
+            }
+        }
+        // The entry point checks that each tangent matches its argument's shape.
+        if top {
+            for (v, t) in wrt_names.iter().zip(&tparams) {
+                new_body.push(Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
+                    "tangent.check_tangent",
+                    vec![
+                        Expr::name(v),
+                        Expr::name(t),
+                        Expr::str_lit(t),
+                        Expr::str_lit(v),
+                    ],
+                ))));
             }
         }
         new_body.extend(fwd.block(&body).map_err(locate)?);

@@ -22,7 +22,8 @@ class TangentError(Exception):
 
 # --------------------------------------------------------------------------- API
 
-def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode):
+def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
+              output_index=None, output_weights=None):
     if isinstance(wrt, int):
         wrt = (wrt,)
     wrt = tuple(wrt)
@@ -37,12 +38,14 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode):
         context = func.__tangent_file__
         ok, payload, entry = _tangent.grad_generated(
             source, context, func.__name__, wrt,
-            (bool(optimized), bool(preserve_result), bool(check_dims)), mode)
+            (bool(optimized), bool(preserve_result), bool(check_dims)), mode,
+            (output_index, output_weights))
     else:
         context = code.co_filename
         ok, payload, entry = _tangent.grad_source(
             context, func.__name__, wrt,
-            (bool(optimized), bool(preserve_result), bool(check_dims)), mode)
+            (bool(optimized), bool(preserve_result), bool(check_dims)), mode,
+            (output_index, output_weights))
     if not ok:
         raise TangentError(payload)
     if verbose:
@@ -96,17 +99,31 @@ def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
     return second_derivative
 
 
+def _output_options(output_index, output_weights):
+    if output_index is not None and output_weights is not None:
+        raise ValueError("pass output_index or output_weights, not both")
+    if output_index is not None and not isinstance(output_index, int):
+        raise TypeError("output_index must be an int, not %s" % type(output_index).__name__)
+    if output_weights is not None:
+        output_weights = tuple(float(w) for w in output_weights)
+    return output_index, output_weights
+
+
 def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
-         verbose=0):
+         verbose=0, output_index=None, output_weights=None):
     """Returns a function computing the gradient of `func` with respect to the
     arguments at positions `wrt`. The returned function takes `func`'s arguments plus a
-    seed for the output's derivative (default 1.0)."""
+    seed for the output's derivative (default 1.0). For a function returning a tuple,
+    `output_index=i` differentiates element i, `output_weights=(w0, w1, ...)` the
+    weighted sum of the elements."""
+    output_index, output_weights = _output_options(output_index, output_weights)
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose,
-                     "reverse")
+                     "reverse", output_index, output_weights)
 
 
 def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
-             preserve_result=False, check_dims=True, verbose=0):
+             preserve_result=False, check_dims=True, verbose=0, output_index=None,
+             output_weights=None):
     """Reverse mode (`mode='reverse'`): like `grad`. Forward mode (`mode='forward'`):
     the returned function takes `func`'s arguments plus one tangent per `wrt` argument
     and returns the output's tangent."""
@@ -117,7 +134,12 @@ def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
                            "(it computes the same derivatives)")
     if mode not in ("reverse", "forward"):
         raise ValueError("mode must be 'reverse' or 'forward', not %r" % (mode,))
-    return _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode)
+    output_index, output_weights = _output_options(output_index, output_weights)
+    if mode == "forward" and (output_index is not None or output_weights is not None):
+        raise ValueError("output_index and output_weights select outputs for reverse "
+                         "mode; forward mode returns the tangent of every output")
+    return _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
+                     output_index, output_weights)
 
 
 def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
@@ -196,6 +218,7 @@ def _compile(source, entry, globals_):
     exec(compile(factory, "<tangent: " + entry + ">", "exec"), globals_, namespace)
     import sys
     fn = namespace["__tangent_factory__"](sys.modules[__name__], numpy, math)
+    fn.__qualname__ = entry  # not `__tangent_factory__.<locals>.dfdx` in messages
     fn.__tangent_source__ = source
     return fn
 
@@ -481,10 +504,14 @@ def check_output(y, seed, name):
         raise TypeError("grad: `%s` returned None; the differentiated function must "
                         "return a value" % name)
     if isinstance(y, (tuple, list)):
-        raise ValueError("grad: `%s` returned a %s, not a scalar; return one value, or "
-                         "pass check_dims=False and a seed for each output"
-                         % (name, type(y).__name__))
+        raise ValueError("grad: `%s` returned a %s of %d values, not a scalar; pass "
+                         "output_index=i to differentiate one of them, or "
+                         "output_weights=(...) for a weighted sum"
+                         % (name, type(y).__name__, len(y)))
     shape = _shape(y)
+    if _is_array(seed) and seed.size != 1 and tuple(seed.shape) != shape:
+        raise ValueError("grad: the seed has shape %s but `%s` returned shape %s"
+                         % (tuple(seed.shape), name, shape))
     if _is_array(y) and y.size != 1:
         if not _is_array(seed):
             raise ValueError("grad: `%s` returned an array of shape %s, not a scalar; pass "
@@ -493,6 +520,42 @@ def check_output(y, seed, name):
         if tuple(seed.shape) != shape:
             raise ValueError("grad: the seed has shape %s but `%s` returned shape %s"
                              % (tuple(seed.shape), name, shape))
+
+
+def check_tangent(x, t, tname, xname):
+    """Forward mode: a tangent must have its argument's shape."""
+    xs, ts = _shape(x), _shape(t)
+    if _is_array(t) and ts != xs:
+        raise ValueError("the tangent `%s` has shape %s but `%s` has shape %s"
+                         % (tname, ts, xname, xs))
+    if isinstance(t, (list, tuple)) != isinstance(x, (list, tuple)):
+        raise TypeError("the tangent `%s` is a %s but `%s` is a %s"
+                        % (tname, type(t).__name__, xname, type(x).__name__))
+
+
+def output_seed(y, seed, index, weights, check, name):
+    """The seed of a tuple output: `seed` at `index` (zeros elsewhere), or `seed` times
+    each weight."""
+    if not isinstance(y, (tuple, list)):
+        raise ValueError("grad: output_index/output_weights need a function returning a "
+                         "tuple, but `%s` returned a %s" % (name, type(y).__name__))
+    n = len(y)
+    if weights is not None:
+        if len(weights) != n:
+            raise ValueError("grad: output_weights has %d entries but `%s` returned %d "
+                             "values" % (len(weights), name, n))
+        if check:
+            for v in y:
+                check_output(v, seed, name)
+        return [w * seed for w in weights]
+    if not -n <= index < n:
+        raise IndexError("grad: output_index=%d is out of range: `%s` returned %d values"
+                         % (index, name, n))
+    if check:
+        check_output(y[index], seed, name)
+    out = [init_grad(v) for v in y]
+    out[index] = seed
+    return out
 
 
 # ------------------------------------------------------------- Rust API support

@@ -7,7 +7,7 @@ pub(crate) mod _tangent {
     use crate::ad::GradOptions;
     use rustpython_vm::{
         builtins::{PyListRef, PyTupleRef},
-        function::ArgSequence,
+        function::{ArgSequence, OptionalArg},
         PyObjectRef, PyResult, VirtualMachine,
     };
 
@@ -22,9 +22,10 @@ pub(crate) mod _tangent {
         wrt: ArgSequence<usize>,
         flags: ArgSequence<bool>,
         mode: String,
+        outputs: OptionalArg<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
-        let opts = options(wrt, &flags, &mode, vm)?;
+        let opts = options(wrt, &flags, &mode, &outputs, vm)?;
         let result = crate::api::grad_generated(&source, &context_file, &funcname, &opts);
         Ok(outcome(result, vm))
     }
@@ -34,6 +35,7 @@ pub(crate) mod _tangent {
         wrt: ArgSequence<usize>,
         flags: &[bool],
         mode: &str,
+        outputs: &OptionalArg<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult<GradOptions> {
         let [optimized, preserve_result, check_dims] = flags else {
@@ -49,12 +51,28 @@ pub(crate) mod _tangent {
                 )))
             }
         };
+        // `outputs` is (output_index or None, output_weights or None).
+        let (mut output_index, mut output_weights) = (None, None);
+        if let OptionalArg::Present(o) = outputs {
+            let pair: Vec<PyObjectRef> = o.try_to_value(vm)?;
+            if let [index, weights] = pair.as_slice() {
+                if !vm.is_none(index) {
+                    output_index = Some(index.try_to_value::<i64>(vm)?);
+                }
+                if !vm.is_none(weights) {
+                    let ws: Vec<f64> = weights.try_to_value(vm)?;
+                    output_weights = Some(ws.iter().map(|w| format!("{w:?}")).collect());
+                }
+            }
+        }
         Ok(GradOptions {
             mode,
             wrt: wrt.into_vec(),
             optimized,
             preserve_result,
             check_dims,
+            output_index,
+            output_weights,
         })
     }
 
@@ -113,9 +131,10 @@ pub(crate) mod _tangent {
         wrt: ArgSequence<usize>,
         flags: ArgSequence<bool>,
         mode: String,
+        outputs: OptionalArg<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
-        let opts = options(wrt, &flags, &mode, vm)?;
+        let opts = options(wrt, &flags, &mode, &outputs, vm)?;
         let result = crate::api::grad_file(&filename, &funcname, &opts);
         Ok(outcome(result, vm))
     }
