@@ -3,23 +3,35 @@
 
 use std::process::Command;
 
-fn run_corpus(optimized: bool, mode: &str) {
+fn run_script(script: &str, args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
         .arg("run")
-        .arg("tests/corpus/check_fd.py")
-        .arg(if optimized {
-            "optimized=1"
-        } else {
-            "optimized=0"
-        })
+        .arg(script)
+        .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run tangent");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success(),
-        "corpus failed (optimized={optimized}, {mode}):\n{stdout}\n{stderr}"
+        "{script} {args:?} failed:\n{stdout}\n{stderr}"
+    );
+    stdout
+}
+
+/// The whole corpus against finite differences, for one combination of options.
+fn run_corpus(optimized: bool, mode: &str, motion: &str, preserve: bool) {
+    let opt = if optimized {
+        "optimized=1"
+    } else {
+        "optimized=0"
+    };
+    let motion = format!("motion={motion}");
+    let preserve = if preserve { "preserve=1" } else { "preserve=0" };
+    let stdout = run_script(
+        "tests/corpus/check_fd.py",
+        &[opt, mode, "-", &motion, preserve],
     );
     let checked = stdout.lines().filter(|l| l.starts_with("ok")).count();
     assert!(checked >= 40, "only {checked} cases ran:\n{stdout}");
@@ -27,40 +39,32 @@ fn run_corpus(optimized: bool, mode: &str) {
 }
 
 #[test]
-fn corpus_matches_finite_differences_optimized() {
-    run_corpus(true, "reverse");
+fn reverse_mode_over_motion_optimized_and_preserve_result() {
+    for motion in ["joint", "split"] {
+        for optimized in [true, false] {
+            for preserve in [false, true] {
+                run_corpus(optimized, "reverse", motion, preserve);
+            }
+        }
+    }
 }
 
 #[test]
-fn forward_mode_corpus_matches_finite_differences() {
-    run_corpus(true, "forward");
-}
-
-#[test]
-fn forward_mode_corpus_matches_finite_differences_unoptimized() {
-    run_corpus(false, "forward");
-}
-
-#[test]
-fn corpus_matches_finite_differences_unoptimized() {
-    run_corpus(false, "reverse");
+fn forward_mode_over_optimized_and_preserve_result() {
+    for optimized in [true, false] {
+        for preserve in [false, true] {
+            run_corpus(optimized, "forward", "joint", preserve);
+        }
+    }
 }
 
 fn run_second_order(optimized: bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
-        .arg("run")
-        .arg("tests/corpus/check_second_order.py")
-        .arg(if optimized {
-            "optimized=1"
-        } else {
-            "optimized=0"
-        })
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run tangent");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let opt = if optimized {
+        "optimized=1"
+    } else {
+        "optimized=0"
+    };
+    let stdout = run_script("tests/corpus/check_second_order.py", &[opt]);
     let checked = stdout.lines().filter(|l| l.starts_with("ok")).count();
     assert!(
         checked >= 40,

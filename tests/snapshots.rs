@@ -51,3 +51,18 @@ fn forward_mode_source_snapshots() {
         insta::assert_snapshot!(format!("forward_{name}"), g.source);
     }
 }
+
+#[test]
+fn split_motion_source_snapshots() {
+    let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
+    for name in &module.function_names {
+        let opts = GradOptions {
+            split: true,
+            wrt: wrt_of(name),
+            ..Default::default()
+        };
+        let g =
+            tangent::ad::generate(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
+        insta::assert_snapshot!(format!("split_{name}"), g.source);
+    }
+}

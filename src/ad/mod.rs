@@ -37,6 +37,9 @@ pub struct GradOptions {
     pub optimized: bool,
     pub preserve_result: bool,
     pub check_dims: bool,
+    /// Split motion: each function's forward pass runs once; the backward pass gets the
+    /// forward pass's tape instead of recomputing it (`motion='split'`).
+    pub split: bool,
     /// Differentiate only this element of a tuple output (Tangent 2's `output_index`).
     pub output_index: Option<i64>,
     /// Weight each element of a tuple output (Tangent 2's `output_weights`), as Python
@@ -52,6 +55,7 @@ impl Default for GradOptions {
             optimized: true,
             preserve_result: false,
             check_dims: true,
+            split: false,
             output_index: None,
             output_weights: None,
         }
@@ -114,8 +118,9 @@ pub fn grad_with_rules(
         out: Vec::new(),
         opts: opts.clone(),
         taken: HashSet::new(),
+        done_split: HashMap::new(),
     };
-    let (entry, _, _) = g.function(func, &opts.wrt, true, Span::SYNTHETIC)?;
+    let (entry, _, _) = g.function(func, &opts.wrt, true, opts.split, Span::SYNTHETIC)?;
     let mut source = String::new();
     let mut params = Vec::new();
     for (i, f) in g.out.iter().enumerate() {
@@ -145,6 +150,21 @@ pub fn grad_with_rules(
         entry,
         params,
     })
+}
+
+/// What split-motion assembly needs from the reverse transform of one function.
+struct SplitParts<'a> {
+    func: &'a str,
+    top: bool,
+    def: &'a FuncDef,
+    gen_name: &'a str,
+    seed: &'a str,
+    result: &'a str,
+    fwd: Vec<Stmt>,
+    bwd: Vec<Stmt>,
+    wrt_names: &'a [String],
+    grad_names: &'a HashMap<String, String>,
+    names: &'a mut NameGen,
 }
 
 /// A function normalised for differentiation.
@@ -254,6 +274,8 @@ struct Generator<'m> {
     out: Vec<FuncDef>,
     opts: GradOptions,
     taken: HashSet<String>,
+    /// Split motion: (function, wrt) -> (forward name, backward name, seed parameter).
+    done_split: HashMap<(String, Vec<usize>), (String, String, String)>,
 }
 
 impl Callees for Generator<'_> {
@@ -269,7 +291,21 @@ impl Callees for Generator<'_> {
             let params = def.params.iter().map(|p| p.name.clone()).collect();
             return Ok((String::new(), String::new(), params));
         }
-        self.function(func, wrt, false, span)
+        self.function(func, wrt, false, false, span)
+    }
+
+    fn split_gradient_of(
+        &mut self,
+        func: &str,
+        wrt: &[usize],
+        span: Span,
+    ) -> Result<(String, String, String), Diagnostic> {
+        let key = (func.to_owned(), wrt.to_vec());
+        if let Some(done) = self.done_split.get(&key) {
+            return Ok(done.clone());
+        }
+        let (name, seed, _) = self.function(func, wrt, false, true, span)?;
+        Ok((format!("{name}_forward"), format!("{name}_backward"), seed))
     }
 }
 
@@ -289,15 +325,210 @@ impl Generator<'_> {
         name
     }
 
+    /// The entry point's check of the output (`check_dims`) or its selection of tuple
+    /// elements (`output_index` / `output_weights`).
+    fn output_check(&self, func: &str, result: &str, seed: &str) -> Vec<Stmt> {
+        let mut new_body = Vec::new();
+        let top = true;
+        let selects_output = self.opts.output_index.is_some() || self.opts.output_weights.is_some();
+        if top && selects_output {
+            // A tuple output: the seed goes to the selected (or weighted) elements.
+            let index = match self.opts.output_index {
+                Some(i) if i < 0 => Expr::synth(ExprKind::Unary(
+                    UnaryOp::Neg,
+                    Box::new(Expr::num(i.unsigned_abs().to_string())),
+                )),
+                Some(i) => Expr::num(i.to_string()),
+                None => Expr::synth(ExprKind::NoneLit),
+            };
+            let weights = match &self.opts.output_weights {
+                Some(ws) => Expr::synth(ExprKind::Tuple(ws.iter().map(Expr::num).collect())),
+                None => Expr::synth(ExprKind::NoneLit),
+            };
+            new_body.push(Stmt::assign(
+                seed,
+                Expr::call_path(
+                    "tangent.output_seed",
+                    vec![
+                        Expr::name(result),
+                        Expr::name(seed),
+                        index,
+                        weights,
+                        Expr::synth(ExprKind::Bool(self.opts.check_dims)),
+                        Expr::str_lit(func),
+                    ],
+                ),
+            ));
+        } else if top && self.opts.check_dims {
+            new_body.push(Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
+                "tangent.check_output",
+                vec![Expr::name(result), Expr::name(seed), Expr::str_lit(func)],
+            ))));
+        }
+        new_body
+    }
+
+    /// Split motion: `<name>_forward(params)` returns `(value, tape)` after saving the
+    /// locals the backward pass reads; `<name>_backward(params, seed, _stack)` restores
+    /// them and runs the adjoint. The entry point (top level) calls both.
+    fn assemble_split(&mut self, p: SplitParts<'_>) {
+        let SplitParts {
+            func,
+            top,
+            def,
+            gen_name,
+            seed,
+            result,
+            fwd,
+            bwd,
+            wrt_names,
+            grad_names,
+            names,
+        } = p;
+        let params: Vec<String> = def.params.iter().map(|p| p.name.clone()).collect();
+        // Locals the backward pass reads: assigned in the forward pass.
+        let mut assigned: HashSet<String> = HashSet::new();
+        assigned.insert(result.to_owned());
+        walk_stmts(&fwd, &mut |s| {
+            if let StmtKind::Assign(t, _) | StmtKind::For(t, _, _) = &s.kind {
+                let mut v = Vec::new();
+                t.names(&mut v);
+                assigned.extend(v);
+            }
+        });
+        let mut read = Vec::new();
+        walk_stmts(&bwd, &mut |s| {
+            names::stmt_exprs(s, &mut |e| e.names(&mut read));
+        });
+        let mut saved: Vec<String> = Vec::new();
+        for n in read {
+            if assigned.contains(&n) && n != "_stack" && !saved.contains(&n) {
+                saved.push(n);
+            }
+        }
+        let tape = || Expr::name("_stack");
+        // Forward.
+        let mut fbody = vec![Stmt::assign(
+            "_stack",
+            Expr::call_path("tangent.Stack", vec![]),
+        )];
+        let mut probe = fwd.clone();
+        probe.extend(saved.iter().map(|v| reverse::push(Expr::name(v))));
+        let pushes = crate::opt::pushed_names(&probe);
+        for v in crate::opt::maybe_unbound_pushes(&probe, &params, &pushes) {
+            fbody.push(Stmt::assign(&v, Expr::synth(ExprKind::NoneLit)));
+        }
+        fbody.extend(fwd);
+        if !saved.is_empty() {
+            fbody.push(Stmt::synth(StmtKind::Comment(
+                "Values the backward pass reads".into(),
+            )));
+            fbody.push(reverse::push(Expr::synth(ExprKind::Tuple(
+                saved.iter().map(Expr::name).collect(),
+            ))));
+        }
+        fbody.push(Stmt::synth(StmtKind::Return(Some(Expr::synth(
+            ExprKind::Tuple(vec![Expr::name(result), tape()]),
+        )))));
+        self.out.push(FuncDef {
+            name: format!("{gen_name}_forward"),
+            params: def.params.clone(),
+            vararg: None,
+            body: fbody,
+            span: def.span,
+        });
+        // Backward.
+        let mut bbody = Vec::new();
+        if !saved.is_empty() {
+            bbody.push(reverse::pop_into(Expr::synth(ExprKind::Tuple(
+                saved.iter().map(Expr::name).collect(),
+            ))));
+        }
+        bbody.extend(bwd);
+        let grads: Vec<Expr> = wrt_names
+            .iter()
+            .map(|v| Expr::name(&grad_names[v]))
+            .collect();
+        let ret = if grads.len() == 1 {
+            grads[0].clone()
+        } else {
+            Expr::synth(ExprKind::Tuple(grads))
+        };
+        bbody.push(Stmt::synth(StmtKind::Return(Some(ret))));
+        let mut bparams = def.params.clone();
+        bparams.push(Param {
+            name: seed.to_owned(),
+            default: Some(Expr::num("1.0")),
+        });
+        bparams.push(Param {
+            name: "_stack".into(),
+            default: Some(Expr::synth(ExprKind::NoneLit)),
+        });
+        self.out.push(FuncDef {
+            name: format!("{gen_name}_backward"),
+            params: bparams,
+            vararg: None,
+            body: bbody,
+            span: def.span,
+        });
+        if !top {
+            return;
+        }
+        // The entry point: forward, output check, backward.
+        let args: Vec<Expr> = params.iter().map(Expr::name).collect();
+        let mut ebody = vec![Stmt::synth(StmtKind::Assign(
+            Expr::synth(ExprKind::Tuple(vec![Expr::name(result), tape()])),
+            Expr::call_path(&format!("{gen_name}_forward"), args.clone()),
+        ))];
+        ebody.extend(self.output_check(func, result, seed));
+        let grad_vars: Vec<String> = wrt_names.iter().map(|v| grad_names[v].clone()).collect();
+        let target = if grad_vars.len() == 1 {
+            Expr::name(&grad_vars[0])
+        } else {
+            Expr::synth(ExprKind::Tuple(grad_vars.iter().map(Expr::name).collect()))
+        };
+        let mut bargs = args;
+        bargs.push(Expr::name(seed));
+        bargs.push(tape());
+        ebody.push(Stmt::synth(StmtKind::Assign(
+            target,
+            Expr::call_path(&format!("{gen_name}_backward"), bargs),
+        )));
+        let mut ret: Vec<Expr> = grad_vars.iter().map(Expr::name).collect();
+        if self.opts.preserve_result {
+            ret.push(Expr::name(result));
+        }
+        let ret = if ret.len() == 1 {
+            ret.pop().unwrap_or_else(|| Expr::name("None"))
+        } else {
+            Expr::synth(ExprKind::Tuple(ret))
+        };
+        ebody.push(Stmt::synth(StmtKind::Return(Some(ret))));
+        let _ = names;
+        let mut eparams = def.params.clone();
+        eparams.push(Param {
+            name: seed.to_owned(),
+            default: Some(Expr::num("1.0")),
+        });
+        self.out.push(FuncDef {
+            name: gen_name.to_owned(),
+            params: eparams,
+            vararg: None,
+            body: ebody,
+            span: def.span,
+        });
+    }
+
     fn function(
         &mut self,
         func: &str,
         wrt: &[usize],
         top: bool,
+        split: bool,
         _call_span: Span,
     ) -> Result<GradFn, Diagnostic> {
         let key = (func.to_owned(), wrt.to_vec());
-        if !top {
+        if !top && !split {
             if let Some(done) = self.done.get(&key) {
                 return Ok(done.clone());
             }
@@ -335,14 +566,25 @@ impl Generator<'_> {
         let gen_name = self.gen_name(func, &wrt_names);
         // The entry point has its own conventions (check_dims, preserve_result); a
         // recursive call gets the callee variant, generated separately.
-        if !top {
+        if !top && !split {
             self.done.insert(
                 key.clone(),
                 (gen_name.clone(), seed.clone(), params.clone()),
             );
         }
+        if !top && split {
+            self.done_split.insert(
+                key.clone(),
+                (
+                    format!("{gen_name}_forward"),
+                    format!("{gen_name}_backward"),
+                    seed.clone(),
+                ),
+            );
+        }
 
         let overwritten = reverse::overwritten(&body, &params);
+        let split_motion = self.opts.split;
         let (fwd, bwd) = {
             let mut rev = Reverse {
                 resolver: &resolver,
@@ -352,6 +594,8 @@ impl Generator<'_> {
                 names: &mut names,
                 callees: self,
                 bound: params.iter().cloned().collect(),
+                split: split_motion,
+                callee_tape: None,
             };
             rev.block(&body, 0).map_err(locate)?
         };
@@ -383,6 +627,23 @@ impl Generator<'_> {
             }
         }
 
+        if split {
+            self.assemble_split(SplitParts {
+                func,
+                top,
+                def: &def,
+                gen_name: &gen_name,
+                seed: &seed,
+                result: &result,
+                fwd,
+                bwd,
+                wrt_names: &wrt_names,
+                grad_names: &grad_names,
+                names: &mut names,
+            });
+            return Ok((gen_name, seed, params));
+        }
+
         let mut new_body = Vec::new();
         let pushes = crate::opt::pushed_names(&fwd);
         if crate::opt::uses_stack(&fwd) {
@@ -396,40 +657,8 @@ impl Generator<'_> {
             new_body.push(Stmt::assign(&v, Expr::synth(ExprKind::NoneLit)));
         }
         new_body.extend(fwd);
-        let selects_output = self.opts.output_index.is_some() || self.opts.output_weights.is_some();
-        if top && selects_output {
-            // A tuple output: the seed goes to the selected (or weighted) elements.
-            let index = match self.opts.output_index {
-                Some(i) if i < 0 => Expr::synth(ExprKind::Unary(
-                    UnaryOp::Neg,
-                    Box::new(Expr::num(i.unsigned_abs().to_string())),
-                )),
-                Some(i) => Expr::num(i.to_string()),
-                None => Expr::synth(ExprKind::NoneLit),
-            };
-            let weights = match &self.opts.output_weights {
-                Some(ws) => Expr::synth(ExprKind::Tuple(ws.iter().map(Expr::num).collect())),
-                None => Expr::synth(ExprKind::NoneLit),
-            };
-            new_body.push(Stmt::assign(
-                &seed,
-                Expr::call_path(
-                    "tangent.output_seed",
-                    vec![
-                        Expr::name(&result),
-                        Expr::name(&seed),
-                        index,
-                        weights,
-                        Expr::synth(ExprKind::Bool(self.opts.check_dims)),
-                        Expr::str_lit(func),
-                    ],
-                ),
-            ));
-        } else if top && self.opts.check_dims {
-            new_body.push(Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
-                "tangent.check_output",
-                vec![Expr::name(&result), Expr::name(&seed), Expr::str_lit(func)],
-            ))));
+        if top {
+            new_body.extend(self.output_check(func, &result, &seed));
         }
         let keep_result = top && self.opts.preserve_result;
         let saved_result = if keep_result && overwritten.contains(&result) {

@@ -23,6 +23,15 @@ pub trait Callees {
         wrt: &[usize],
         span: Span,
     ) -> Result<(String, String, Vec<String>), Diagnostic>;
+
+    /// Split motion: the callee's (forward, backward) functions and the backward's seed
+    /// parameter. The forward returns `(value, tape)`; the backward takes the tape.
+    fn split_gradient_of(
+        &mut self,
+        func: &str,
+        wrt: &[usize],
+        span: Span,
+    ) -> Result<(String, String, String), Diagnostic>;
 }
 
 pub struct Reverse<'a> {
@@ -36,6 +45,11 @@ pub struct Reverse<'a> {
     /// Names that may already hold a value at the current point (program order): the
     /// first top-level assignment to a local overwrites nothing and needs no push.
     pub bound: HashSet<String>,
+    /// Split motion: user callees run their forward pass once, in the caller's forward
+    /// pass, and hand their tape to the caller's tape (no recomputation).
+    pub split: bool,
+    /// The tape variable of the split callee call being processed.
+    pub callee_tape: Option<String>,
 }
 
 pub fn push(value: Expr) -> Stmt {
@@ -103,7 +117,18 @@ impl Reverse<'_> {
                     if pushed {
                         fwd.push(push(Expr::name(t)));
                     }
-                    fwd.push(s.clone());
+                    // Split motion: `t, tape = g_forward(...)`; the tape rides on ours.
+                    self.callee_tape = None;
+                    if let Some((gfwd, tape)) = self.split_call(value)? {
+                        let target =
+                            Expr::synth(ExprKind::Tuple(vec![Expr::name(t), Expr::name(&tape)]));
+                        fwd.push(Stmt::new(StmtKind::Assign(target, gfwd), s.span));
+                        fwd.push(push(Expr::name(&tape)));
+                        bwd.push(Adj::Stmt(pop_into(Expr::name(&tape))));
+                        self.callee_tape = Some(tape);
+                    } else {
+                        fwd.push(s.clone());
+                    }
                     if self.active.contains(t) {
                         let body = self.adjoint(t, value, s)?;
                         if !body.is_empty() {
@@ -380,16 +405,41 @@ impl Reverse<'_> {
         })
     }
 
-    fn user_call(
+    /// Split motion, for `t = g(...)` with `g` a user function taking active arguments:
+    /// the call of g's forward function and a fresh name for its tape.
+    fn split_call(&mut self, value: &Expr) -> Result<Option<(Expr, String)>, Diagnostic> {
+        if !self.split {
+            return Ok(None);
+        }
+        let ExprKind::Call { func, args, kwargs } = &value.kind else {
+            return Ok(None);
+        };
+        let Callee::User(f) = self.resolver.callee(func) else {
+            return Ok(None);
+        };
+        let Some((wrt, _)) = self.active_positions(&f, args, kwargs, value.span)? else {
+            return Ok(None);
+        };
+        let (gfwd, _, _) = self.callees.split_gradient_of(&f, &wrt, value.span)?;
+        let tape = self.names.fresh(&format!("_{f}_tape"));
+        let call = Expr::synth(ExprKind::Call {
+            func: Box::new(Expr::name(gfwd)),
+            args: args.to_vec(),
+            kwargs: kwargs.to_vec(),
+        });
+        Ok(Some((call, tape)))
+    }
+
+    /// The positions (sorted) of the active arguments of a call to user function `f`,
+    /// with the argument expressions; None when no argument is active.
+    #[allow(clippy::type_complexity)]
+    fn active_positions(
         &mut self,
         f: &str,
-        t: &str,
-        func: &Expr,
         args: &[Expr],
         kwargs: &[(String, Expr)],
         span: Span,
-    ) -> Result<Vec<Adj>, Diagnostic> {
-        // Active positions, resolving keywords against the callee's parameters.
+    ) -> Result<Option<(Vec<usize>, Vec<(usize, Expr)>)>, Diagnostic> {
         let (_, _, params) = self.callees.gradient_of(f, &[], span)?;
         let mut wrt = Vec::new();
         let mut by_pos: Vec<(usize, Expr)> = Vec::new();
@@ -413,15 +463,40 @@ impl Reverse<'_> {
             }
         }
         if wrt.is_empty() {
-            return Ok(vec![]);
+            return Ok(None);
         }
-        let mut order: Vec<usize> = (0..wrt.len()).collect();
-        order.sort_by_key(|&k| wrt[k]);
-        let wrt_sorted: Vec<usize> = order.iter().map(|&k| wrt[k]).collect();
-        let (gname, seed, _) = self.callees.gradient_of(f, &wrt_sorted, span)?;
+        wrt.sort();
+        Ok(Some((wrt, by_pos)))
+    }
+
+    fn user_call(
+        &mut self,
+        f: &str,
+        t: &str,
+        func: &Expr,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+        span: Span,
+    ) -> Result<Vec<Adj>, Diagnostic> {
+        let Some((wrt_sorted, by_pos)) = self.active_positions(f, args, kwargs, span)? else {
+            return Ok(vec![]);
+        };
         let _ = func;
+        let (gname, seed) = match &self.callee_tape {
+            Some(_) => {
+                let (_, gbwd, seed) = self.callees.split_gradient_of(f, &wrt_sorted, span)?;
+                (gbwd, seed)
+            }
+            None => {
+                let (gname, seed, _) = self.callees.gradient_of(f, &wrt_sorted, span)?;
+                (gname, seed)
+            }
+        };
         let mut kw = kwargs.to_vec();
         kw.push((seed, grad_ref(t)));
+        if let Some(tape) = &self.callee_tape {
+            kw.push(("_stack".to_owned(), Expr::name(tape)));
+        }
         let call = Expr::synth(ExprKind::Call {
             func: Box::new(Expr::name(&gname)),
             args: args.to_vec(),

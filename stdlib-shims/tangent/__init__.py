@@ -23,7 +23,7 @@ class TangentError(Exception):
 # --------------------------------------------------------------------------- API
 
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
-              output_index=None, output_weights=None):
+              output_index=None, output_weights=None, motion="joint"):
     if isinstance(wrt, int):
         wrt = (wrt,)
     wrt = tuple(wrt)
@@ -38,13 +38,15 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         context = func.__tangent_file__
         ok, payload, entry = _tangent.grad_generated(
             source, context, func.__name__, wrt,
-            (bool(optimized), bool(preserve_result), bool(check_dims)), mode,
+            (bool(optimized), bool(preserve_result), bool(check_dims),
+             motion == "split"), mode,
             (output_index, output_weights))
     else:
         context = code.co_filename
         ok, payload, entry = _tangent.grad_source(
             context, func.__name__, wrt,
-            (bool(optimized), bool(preserve_result), bool(check_dims)), mode,
+            (bool(optimized), bool(preserve_result), bool(check_dims),
+             motion == "split"), mode,
             (output_index, output_weights))
     if not ok:
         raise TangentError(payload)
@@ -129,9 +131,6 @@ def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
     and returns the output's tangent."""
     if motion not in ("joint", "split"):
         raise ValueError("motion must be 'joint' or 'split', not %r" % (motion,))
-    if motion == "split":
-        raise TangentError("motion='split' is not available yet; use motion='joint' "
-                           "(it computes the same derivatives)")
     if mode not in ("reverse", "forward"):
         raise ValueError("mode must be 'reverse' or 'forward', not %r" % (mode,))
     output_index, output_weights = _output_options(output_index, output_weights)
@@ -139,7 +138,7 @@ def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
         raise ValueError("output_index and output_weights select outputs for reverse "
                          "mode; forward mode returns the tangent of every output")
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
-                     output_index, output_weights)
+                     output_index, output_weights, motion)
 
 
 def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):

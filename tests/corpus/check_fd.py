@@ -1,6 +1,7 @@
 """Checks every gradient of the reverse-mode corpus against central finite differences.
 
-Run with `tangent run tests/corpus/check_fd.py [optimized=0|1] [reverse|forward] [name]`.
+Run with `tangent run tests/corpus/check_fd.py [optimized=0|1] [reverse|forward] [name]
+[motion=joint|split] [preserve=0|1]` (`-` for a name means every case).
 Reverse mode compares each gradient with finite differences; forward mode compares the
 tangent for each unit input direction. Prints one line per case and exits non-zero if any
 derivative is off.
@@ -57,9 +58,10 @@ def zero_tangent(a):
     return 0.0
 
 
-def forward_derivatives(f, args, wrt, optimized):
+def forward_derivatives(f, args, wrt, optimized, preserve):
     """For each wrt position: the list of directional derivatives along unit vectors."""
-    df = tangent.autodiff(f, wrt=wrt, mode="forward", optimized=optimized)
+    df = tangent.autodiff(f, wrt=wrt, mode="forward", optimized=optimized,
+                          preserve_result=preserve)
     # Tangents are appended after all of f's parameters: spell out the defaults.
     missing = f.__code__.co_argcount - len(args)
     if missing > 0:
@@ -70,15 +72,29 @@ def forward_derivatives(f, args, wrt, optimized):
         for k in range(len(as_list(args[pos]))):
             tangents = [unit_tangent(args[p], k) if p == pos else zero_tangent(args[p])
                         for p in wrt]
-            column.append(float(df(*(list(args) + tangents))))
+            out_tangent = df(*(list(args) + tangents))
+            if preserve:
+                out_tangent, value = out_tangent
+                check_value(f, args, value)
+            column.append(float(out_tangent))
         out.append(column)
     return out
+
+
+def check_value(f, args, value):
+    """preserve_result must return the function's own value."""
+    want = f(*args)
+    if as_list(value) != as_list(want):
+        raise AssertionError("preserve_result returned %r, the function %r" % (value, want))
 
 
 def main():
     optimized = not (len(sys.argv) > 1 and sys.argv[1] == "optimized=0")
     mode = sys.argv[2] if len(sys.argv) > 2 else "reverse"
-    only = sys.argv[3] if len(sys.argv) > 3 else None
+    only = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] != "-" else None
+    options = dict(a.split("=", 1) for a in sys.argv[4:])
+    motion = options.get("motion", "joint")
+    preserve = options.get("preserve", "0") == "1"
     failures = 0
     for name in sorted(corpus.CASES):
         if only and name != only:
@@ -86,10 +102,14 @@ def main():
         args, wrt = corpus.CASES[name]
         f = getattr(corpus, name)
         if mode == "forward":
-            got = forward_derivatives(f, args, wrt, optimized)
+            got = forward_derivatives(f, args, wrt, optimized, preserve)
         else:
-            df = tangent.grad(f, wrt=wrt, optimized=optimized)
+            df = tangent.autodiff(f, wrt=wrt, optimized=optimized, motion=motion,
+                                  preserve_result=preserve)
             got = df(*args)
+            if preserve:
+                check_value(f, args, got[-1])
+                got = got[:-1] if len(wrt) > 1 else got[0]
             if len(wrt) == 1:
                 got = (got,)
         worst = 0.0

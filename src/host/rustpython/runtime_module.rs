@@ -30,7 +30,7 @@ pub(crate) mod _tangent {
         Ok(outcome(result, vm))
     }
 
-    /// `flags` is (optimized, preserve_result, check_dims).
+    /// `flags` is (optimized, preserve_result, check_dims[, split motion]).
     fn options(
         wrt: ArgSequence<usize>,
         flags: &[bool],
@@ -38,10 +38,15 @@ pub(crate) mod _tangent {
         outputs: &OptionalArg<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult<GradOptions> {
-        let [optimized, preserve_result, check_dims] = flags else {
-            return Err(vm.new_type_error("flags must be (optimized, preserve_result, check_dims)"));
+        let (optimized, preserve_result, check_dims, split) = match flags {
+            [o, p, c] => (*o, *p, *c, false),
+            [o, p, c, s] => (*o, *p, *c, *s),
+            _ => {
+                return Err(vm.new_type_error(
+                    "flags must be (optimized, preserve_result, check_dims[, split])",
+                ))
+            }
         };
-        let (optimized, preserve_result, check_dims) = (*optimized, *preserve_result, *check_dims);
         let mode = match mode {
             "reverse" => crate::ad::Mode::Reverse,
             "forward" => crate::ad::Mode::Forward,
@@ -71,6 +76,7 @@ pub(crate) mod _tangent {
             optimized,
             preserve_result,
             check_dims,
+            split,
             output_index,
             output_weights,
         })
