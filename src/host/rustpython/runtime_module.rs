@@ -12,8 +12,9 @@ pub(crate) mod _tangent {
     };
 
     /// grad_generated(source, context_file, funcname, wrt,
-    ///   (optimized, preserve_result, check_dims), mode)
+    ///   (optimized, preserve_result, check_dims[, split]), mode[, outputs])
     ///   -> like grad_source, for a function of generated source.
+    #[allow(clippy::too_many_arguments)] // the Python-facing signature
     #[pyfunction]
     fn grad_generated(
         source: String,
