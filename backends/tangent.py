@@ -102,3 +102,32 @@ def unbroadcast_right(z, g, x, y):
 @tangent_(tangent.output_seed)
 def output_seed(z, y, seed, index, weights, check, name):
     d[z] = tangent.output_seed(y, d[seed], index, weights, False, name)
+
+
+# Reverse-mode rules for the helpers of forward-mode code, so that a generated tangent
+# function can be differentiated in reverse mode (reverse-over-forward).
+
+@adjoint(tangent.broadcast_like)
+def broadcast_like_adjoint(z, t, y):
+    d[t] = tangent.unbroadcast(d[z], t)
+
+
+@adjoint(tangent.unbroadcast)
+def unbroadcast_adjoint(z, g, like):
+    d[g] = tangent.broadcast_like(d[z], g)
+
+
+@adjoint(tangent.sum_tangent)
+def sum_tangent_adjoint(z, t):
+    d[t] = tangent.sum_grad(d[z], t)
+
+
+@adjoint(tangent.set_tangent_at)
+def set_tangent_at_adjoint(z, t, x, index, v):
+    d[t] = tangent.zero_grad_at(d[z], index)
+    d[v] = tangent.unbroadcast(tangent.copy(d[z][index]), v)
+
+
+@adjoint(tangent.extremum_tangent)
+def extremum_tangent_adjoint(z, t, y, x, axis, keepdims):
+    d[t] = tangent.extremum_grad(d[z], y, x, axis, keepdims)

@@ -31,7 +31,8 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     if code is None:
         raise TypeError("tangent expects a Python function, got %r" % (func,))
     source = getattr(func, "__tangent_source__", None)
-    if source is not None and mode == "reverse":
+    if (source is not None and mode == "reverse"
+            and getattr(func, "__tangent_mode__", None) != "forward"):
         return _reverse_of_generated(func, wrt, optimized, preserve_result, verbose)
     if source is not None:
         # A derivative of a derivative: differentiate the generated source.
@@ -52,6 +53,9 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         raise TangentError(payload)
     if verbose:
         print(payload)
+    if source is not None:
+        # The derivative calls the functions of the derivative it was made from.
+        payload = payload + "\n\n" + source
     fn = _compile(payload, entry, func.__globals__)
     fn.__tangent_file__ = context
     fn.__tangent_mode__ = mode

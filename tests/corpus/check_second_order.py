@@ -1,10 +1,12 @@
 """Second derivatives of the reverse-mode corpus against second-order finite differences.
 
-For each single-input case: a scalar input is checked with grad(grad(f)) against
-(f(x+h) - 2 f(x) + f(x-h)) / h^2; an array input with the Hessian-vector product
-vjp(grad(f)) along a direction v, whose projection v.Hv is checked against the same
-second difference along v. Run with `tangent run tests/corpus/check_second_order.py
-[optimized=0|1]`.
+For each single-input case and a direction v (1.0 for a scalar input), three ways to the
+Hessian-vector product H v are checked through v.Hv against the second difference
+(f(x+hv) - 2 f(x) + f(x-hv)) / h^2:
+- reverse-over-reverse: grad(grad(f)) for a scalar input, vjp(grad(f)) for an array;
+- forward-over-reverse: jvp(grad(f)) along v;
+- reverse-over-forward: grad(jvp(f)) with the tangent v.
+Run with `tangent run tests/corpus/check_second_order.py [optimized=0|1]`.
 """
 import sys
 import numpy as np
@@ -33,21 +35,28 @@ def main():
             continue
         f = getattr(corpus, name)
         x = args[0]
+        # Tangents and seeds come after all of f's parameters: spell out the defaults.
+        missing = f.__code__.co_argcount - len(args)
+        full = list(args) + (list(f.__defaults__[-missing:]) if missing > 0 else [])
         g = tangent.grad(f, optimized=optimized)
         if isinstance(x, np.ndarray):
             v = np.reshape(np.array([0.5 + 0.25 * k for k in range(x.size)]), x.shape)
-            hv = tangent.vjp(g, optimized=optimized)(*(list(args) + [v]))
-            got = float(np.sum(v * hv))
-            want = second_difference(f, args, v)
+            rr = tangent.vjp(g, optimized=optimized)(*(list(args) + [v]))
         else:
-            got = float(tangent.grad(g, optimized=optimized)(*args))
-            want = second_difference(f, args, 1.0)
-        err = abs(got - want) / max(1.0, abs(want))
-        checked += 1
-        status = "ok  " if err < TOL else "FAIL"
-        if err >= TOL:
-            failures += 1
-        print("%s %-24s second derivative %.6g vs %.6g (rel err %.1e)" % (status, name, got, want, err))
+            v = 1.0
+            rr = tangent.grad(g, optimized=optimized)(*args)
+        fr = tangent.jvp(g, optimized=optimized)(*(full + [1.0, v]))
+        rf = tangent.grad(tangent.jvp(f, optimized=optimized), optimized=optimized)(*(full + [v]))
+        want = second_difference(f, args, v)
+        for how, hv in (("reverse-over-reverse", rr), ("forward-over-reverse", fr),
+                        ("reverse-over-forward", rf)):
+            got = float(np.sum(v * hv))
+            err = abs(got - want) / max(1.0, abs(want))
+            checked += 1
+            status = "ok  " if err < TOL else "FAIL"
+            if err >= TOL:
+                failures += 1
+            print("%s %-24s %-21s %.6g vs %.6g (rel err %.1e)" % (status, name, how, got, want, err))
     print("%d checked, %d failures" % (checked, failures))
     sys.exit(1 if failures else 0)
 
