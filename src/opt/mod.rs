@@ -14,6 +14,7 @@ pub fn optimize(fwd: Vec<Stmt>, bwd: Vec<Stmt>, live_out: &[String]) -> (Vec<Stm
     loop {
         let before = (fwd.len(), count(&bwd), count(&fwd));
         bwd = remove_empty_ifs(bwd);
+        bwd = propagate_copies(bwd);
         let live: HashSet<String> = live_out.iter().cloned().collect();
         bwd = dead_stores(bwd, &|_| true, &live).0;
         (fwd, bwd) = tape_dce(fwd, bwd);
@@ -117,6 +118,81 @@ fn dead_stores(
     }
     out.reverse();
     (out, live)
+}
+
+/// Names a statement may assign (targets, loop variables, subscript bases), nested
+/// blocks included.
+fn assigned(s: &Stmt) -> HashSet<String> {
+    let mut out = HashSet::new();
+    walk_stmts(std::slice::from_ref(s), &mut |x| {
+        if let StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) =
+            &x.kind
+        {
+            let mut v = Vec::new();
+            match &t.kind {
+                ExprKind::Subscript(base, _) => base.names(&mut v),
+                _ => t.names(&mut v),
+            }
+            out.extend(v);
+        }
+    });
+    out
+}
+
+/// Assignment propagation in the backward pass: after `a = b` (two names), later reads
+/// of `a` in the same block read `b`, until either is assigned again. The copy itself is
+/// then dead and `dead_stores` removes it.
+fn propagate_copies(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
+    for s in &mut stmts {
+        match &mut s.kind {
+            StmtKind::If(_, a, b) => {
+                *a = propagate_copies(std::mem::take(a));
+                *b = propagate_copies(std::mem::take(b));
+            }
+            StmtKind::For(_, _, body) | StmtKind::While(_, body) => {
+                *body = propagate_copies(std::mem::take(body));
+            }
+            _ => {}
+        }
+    }
+    for i in 0..stmts.len() {
+        let (a, b) = match &stmts[i].kind {
+            StmtKind::Assign(t, v) => match (t.as_name(), v.as_name()) {
+                (Some(a), Some(b)) if a != b => (a.to_owned(), b.to_owned()),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let rename = |n: &str| (n == a).then(|| Expr::name(&b));
+        for j in i + 1..stmts.len() {
+            let writes = assigned(&stmts[j]);
+            let compound = matches!(
+                stmts[j].kind,
+                StmtKind::If(..) | StmtKind::For(..) | StmtKind::While(..)
+            );
+            if compound && (writes.contains(&a) || writes.contains(&b)) {
+                break;
+            }
+            // The right-hand side is evaluated before the assignment: rename it first.
+            match &mut stmts[j].kind {
+                StmtKind::Assign(t, v) => {
+                    v.rename(&rename);
+                    if let ExprKind::Subscript(_, idx) = &mut t.kind {
+                        idx.rename(&rename);
+                    }
+                }
+                _ => crate::ad::adjoint::map_stmt_exprs(&mut stmts[j], &|e| {
+                    let mut e = e.clone();
+                    e.rename(&rename);
+                    e
+                }),
+            }
+            if writes.contains(&a) || writes.contains(&b) {
+                break;
+            }
+        }
+    }
+    stmts
 }
 
 fn jumps(body: &[Stmt]) -> bool {
