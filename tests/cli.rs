@@ -198,3 +198,26 @@ fn forward_and_seed_argument_errors_name_the_argument() {
         "{so}"
     );
 }
+
+#[test]
+fn tape_liveness_cuts_the_tape_of_the_smoothing_loop() {
+    let out = tangent(&["run", "tests/scripts/tape_liveness.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(so.contains("identical gradients: True"), "{so}");
+    let line = so
+        .lines()
+        .find(|l| l.starts_with("tape peak bytes"))
+        .unwrap_or("");
+    let nums: Vec<f64> = line
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    let (off, on) = (nums[0], nums[1]);
+    assert!(
+        on <= 0.1 * off,
+        "tape peak {on} bytes with the pass vs {off} without: {line}"
+    );
+    // Loop of 50 over 20,000 float64: at least 50 arrays of 160 kB were on the tape.
+    assert!(off >= 50.0 * 160_000.0, "{line}");
+}

@@ -50,6 +50,24 @@ fn reverse_mode_over_motion_optimized_and_preserve_result() {
 }
 
 #[test]
+fn tape_liveness_gives_the_same_gradients() {
+    for motion in ["motion=joint", "motion=split"] {
+        let stdout = run_script(
+            "tests/corpus/check_fd.py",
+            &[
+                "optimized=1",
+                "reverse",
+                "-",
+                motion,
+                "preserve=0",
+                "liveness=1",
+            ],
+        );
+        assert!(stdout.contains("0 failures"), "{stdout}");
+    }
+}
+
+#[test]
 fn forward_mode_over_optimized_and_preserve_result() {
     for optimized in [true, false] {
         for preserve in [false, true] {

@@ -37,6 +37,9 @@ pub struct GradOptions {
     pub optimized: bool,
     pub preserve_result: bool,
     pub check_dims: bool,
+    /// Push shape carriers for values the backward pass reads only for their shape
+    /// (`optimizations={'tape_liveness': True}`).
+    pub tape_liveness: bool,
     /// Split motion: each function's forward pass runs once; the backward pass gets the
     /// forward pass's tape instead of recomputing it (`motion='split'`).
     pub split: bool,
@@ -56,6 +59,7 @@ impl Default for GradOptions {
             preserve_result: false,
             check_dims: true,
             split: false,
+            tape_liveness: false,
             output_index: None,
             output_weights: None,
         }
@@ -607,6 +611,11 @@ impl Generator<'_> {
             crate::opt::optimize(fwd, bwd, &live_out)
         } else {
             (fwd, bwd)
+        };
+        let fwd = if self.opts.tape_liveness {
+            crate::opt::tape_liveness::apply(fwd, &bwd)
+        } else {
+            fwd
         };
 
         // Gradients that no contribution reached are zeros shaped like their input.

@@ -3,6 +3,8 @@
 //!   it; a push is always removed together with the pop that consumes it.
 //! - Constant folding of arithmetic on literals (`2 - 1` from a template).
 
+pub mod tape_liveness;
+
 use crate::syntax::ir::*;
 use std::collections::HashSet;
 
@@ -243,7 +245,7 @@ fn contains_pop(e: &Expr) -> bool {
     found
 }
 
-fn is_stack_call(e: &Expr, helper: &str) -> bool {
+pub(crate) fn is_stack_call(e: &Expr, helper: &str) -> bool {
     if let ExprKind::Call { func, args, .. } = &e.kind {
         if let ExprKind::Attr(m, name) = &func.kind {
             return m.as_name() == Some("tangent")
@@ -394,7 +396,14 @@ pub fn maybe_unbound_pushes(
             if let StmtKind::ExprStmt(e) = &s.kind {
                 if is_stack_call(e, "push") {
                     if let ExprKind::Call { args, .. } = &e.kind {
-                        if let Some(n) = args.get(1).and_then(|a| a.as_name()) {
+                        // `v` itself, or `tangent.shape_of(v)` (tape liveness).
+                        let whole = args.get(1).and_then(|a| match &a.kind {
+                            ExprKind::Call { args: inner, .. } if inner.len() == 1 => {
+                                inner[0].as_name()
+                            }
+                            _ => a.as_name(),
+                        });
+                        if let Some(n) = whole {
                             if !defined.contains(n) && !out.iter().any(|o| o == n) {
                                 out.push(n.to_owned());
                             }

@@ -22,8 +22,26 @@ class TangentError(Exception):
 
 # --------------------------------------------------------------------------- API
 
+# Optional passes of `optimizations={...}` that are implemented.
+_OPTIMIZATIONS = ("tape_liveness",)
+
+
+def _optimizations(optimizations):
+    """The names of the optional passes switched on."""
+    if not optimizations:
+        return ()
+    on = []
+    for name, enabled in dict(optimizations).items():
+        if name not in _OPTIMIZATIONS:
+            raise TangentError("optimizations: %r is not available; available: %s"
+                               % (name, ", ".join(_OPTIMIZATIONS)))
+        if enabled:
+            on.append(name)
+    return tuple(on)
+
+
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
-              output_index=None, output_weights=None, motion="joint"):
+              output_index=None, output_weights=None, motion="joint", optimizations=()):
     if isinstance(wrt, int):
         wrt = (wrt,)
     wrt = tuple(wrt)
@@ -41,14 +59,14 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             source, context, func.__name__, wrt,
             (bool(optimized), bool(preserve_result), bool(check_dims),
              motion == "split"), mode,
-            (output_index, output_weights))
+            (output_index, output_weights, optimizations))
     else:
         context = code.co_filename
         ok, payload, entry = _tangent.grad_source(
             context, func.__name__, wrt,
             (bool(optimized), bool(preserve_result), bool(check_dims),
              motion == "split"), mode,
-            (output_index, output_weights))
+            (output_index, output_weights, optimizations))
     if not ok:
         raise TangentError(payload)
     if verbose:
@@ -116,7 +134,7 @@ def _output_options(output_index, output_weights):
 
 
 def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
-         verbose=0, output_index=None, output_weights=None):
+         verbose=0, output_index=None, output_weights=None, optimizations=None):
     """Returns a function computing the gradient of `func` with respect to the
     arguments at positions `wrt`. The returned function takes `func`'s arguments plus a
     seed for the output's derivative (default 1.0). For a function returning a tuple,
@@ -124,12 +142,13 @@ def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
     weighted sum of the elements."""
     output_index, output_weights = _output_options(output_index, output_weights)
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose,
-                     "reverse", output_index, output_weights)
+                     "reverse", output_index, output_weights, "joint",
+                     _optimizations(optimizations))
 
 
 def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
              preserve_result=False, check_dims=True, verbose=0, output_index=None,
-             output_weights=None):
+             output_weights=None, optimizations=None):
     """Reverse mode (`mode='reverse'`): like `grad`. Forward mode (`mode='forward'`):
     the returned function takes `func`'s arguments plus one tangent per `wrt` argument
     and returns the output's tangent."""
@@ -142,7 +161,7 @@ def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
         raise ValueError("output_index and output_weights select outputs for reverse "
                          "mode; forward mode returns the tangent of every output")
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
-                     output_index, output_weights, motion)
+                     output_index, output_weights, motion, _optimizations(optimizations))
 
 
 def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
@@ -228,8 +247,36 @@ def _compile(source, entry, globals_):
 
 # ----------------------------------------------------------------------- runtime
 
+class ShapeCarrier:
+    """What the tape keeps of a value the backward pass reads only for its shape and
+    dtype (tape liveness): a few bytes instead of the array."""
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = shape
+        self.dtype = dtype
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+
+def shape_of(x):
+    """The shape carrier of an array; other values are kept (they are small)."""
+    if numpy is not None and isinstance(x, numpy.ndarray):
+        return ShapeCarrier(tuple(x.shape), x.dtype)
+    return x
+
+
 def _is_array(x):
-    return numpy is not None and isinstance(x, numpy.ndarray)
+    return numpy is not None and isinstance(x, (numpy.ndarray, ShapeCarrier))
 
 
 class Stack(list):

@@ -57,11 +57,16 @@ pub(crate) mod _tangent {
                 )))
             }
         };
-        // `outputs` is (output_index or None, output_weights or None).
+        // `outputs` is (output_index or None, output_weights or None[, optimizations]).
         let (mut output_index, mut output_weights) = (None, None);
+        let mut tape_liveness = false;
         if let OptionalArg::Present(o) = outputs {
             let pair: Vec<PyObjectRef> = o.try_to_value(vm)?;
-            if let [index, weights] = pair.as_slice() {
+            if let Some(opts) = pair.get(2) {
+                let names: Vec<String> = opts.try_to_value(vm)?;
+                tape_liveness = names.iter().any(|n| n == "tape_liveness");
+            }
+            if let [index, weights, ..] = pair.as_slice() {
                 if !vm.is_none(index) {
                     output_index = Some(index.try_to_value::<i64>(vm)?);
                 }
@@ -78,6 +83,7 @@ pub(crate) mod _tangent {
             preserve_result,
             check_dims,
             split,
+            tape_liveness,
             output_index,
             output_weights,
         })
