@@ -68,6 +68,49 @@ fn tape_liveness_gives_the_same_gradients() {
 }
 
 #[test]
+fn checkpointing_gives_the_same_gradients() {
+    for motion in ["motion=joint", "motion=split"] {
+        for opt in ["optimized=1", "optimized=0"] {
+            let stdout = run_script(
+                "tests/corpus/check_fd.py",
+                &[
+                    opt,
+                    "reverse",
+                    "-",
+                    motion,
+                    "preserve=0",
+                    "liveness=0",
+                    "checkpoint=1",
+                ],
+            );
+            assert!(stdout.contains("0 failures"), "{stdout}");
+        }
+    }
+}
+
+/// sqrt(n) checkpointing: the tape holds O(sqrt(n)) entries, the gradient is identical.
+#[test]
+fn checkpointing_keeps_the_tape_at_sqrt_n() {
+    let field = |out: &str, key: &str| -> String {
+        out.split_whitespace()
+            .find_map(|t| t.strip_prefix(key))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let off = run_script("benches/checkpoint_memory.py", &["10000", "off"]);
+    let on = run_script("benches/checkpoint_memory.py", &["10000", "on"]);
+    assert_eq!(field(&off, "grad="), field(&on, "grad="), "{off}\n{on}");
+    let entries = |out: &str| {
+        field(out, "tape_peak_entries=")
+            .parse::<f64>()
+            .unwrap_or(f64::NAN)
+    };
+    assert!(entries(&off) >= 40_000.0, "{off}");
+    // 4 entries per iteration of one segment of 100, plus the segment bookkeeping.
+    assert!(entries(&on) <= 10.0 * 100.0, "{on}");
+}
+
+#[test]
 fn forward_mode_over_optimized_and_preserve_result() {
     for optimized in [true, false] {
         for preserve in [false, true] {

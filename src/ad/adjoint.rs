@@ -41,6 +41,12 @@ pub enum Adj {
         count: Expr,
         body: Vec<Adj>,
     },
+    /// `for target in iter: body` (checkpointed loops walk their segments).
+    ForIn {
+        target: Expr,
+        iter: Expr,
+        body: Vec<Adj>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,6 +265,15 @@ impl<'a> Lowering<'a> {
                 *s = join_states(&a, &b);
                 out.push(Stmt::synth(StmtKind::If(self.finish(test), sa, sb)));
             }
+            Adj::ForIn { target, iter, body } => {
+                let (stmts, head) = self.loop_body(body, s);
+                *s = head;
+                out.push(Stmt::synth(StmtKind::For(
+                    self.finish(target),
+                    self.finish(iter),
+                    stmts,
+                )));
+            }
             Adj::Loop { count, body } => {
                 // The loop may run zero or more times: iterate to the fixed point of
                 // "state at the head of the body".
@@ -282,6 +297,29 @@ impl<'a> Lowering<'a> {
                 out.push(Stmt::synth(StmtKind::For(Expr::name("_"), range, stmts)));
             }
         }
+    }
+}
+
+impl Lowering<'_> {
+    /// Lowers a loop body at the fixed point of "state at the head of the body" (the loop
+    /// may run zero or more times); returns the statements and that state.
+    fn loop_body(&mut self, body: &[Adj], s: &State) -> (Vec<Stmt>, State) {
+        let emit = self.emit;
+        self.emit = false;
+        let mut head = s.clone();
+        for _ in 0..8 {
+            let mut after = head.clone();
+            self.block(body, &mut after);
+            let next = join_states(s, &after);
+            if same(&next, &head) {
+                break;
+            }
+            head = next;
+        }
+        self.emit = emit;
+        let mut inner = head.clone();
+        let stmts = self.block(body, &mut inner);
+        (stmts, head)
     }
 }
 

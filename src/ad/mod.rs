@@ -37,6 +37,8 @@ pub struct GradOptions {
     pub optimized: bool,
     pub preserve_result: bool,
     pub check_dims: bool,
+    /// sqrt(n) checkpointing of top-level loops over a range (`checkpoint=True`).
+    pub checkpoint: bool,
     /// Push shape carriers for values the backward pass reads only for their shape
     /// (`optimizations={'tape_liveness': True}`).
     pub tape_liveness: bool,
@@ -60,6 +62,7 @@ impl Default for GradOptions {
             check_dims: true,
             split: false,
             tape_liveness: false,
+            checkpoint: false,
             output_index: None,
             output_weights: None,
         }
@@ -589,6 +592,7 @@ impl Generator<'_> {
 
         let overwritten = reverse::overwritten(&body, &params);
         let split_motion = self.opts.split;
+        let checkpoint = self.opts.checkpoint;
         let (fwd, bwd) = {
             let mut rev = Reverse {
                 resolver: &resolver,
@@ -600,6 +604,7 @@ impl Generator<'_> {
                 bound: params.iter().cloned().collect(),
                 split: split_motion,
                 callee_tape: None,
+                checkpoint,
             };
             rev.block(&body, 0).map_err(locate)?
         };
@@ -655,7 +660,7 @@ impl Generator<'_> {
 
         let mut new_body = Vec::new();
         let pushes = crate::opt::pushed_names(&fwd);
-        if crate::opt::uses_stack(&fwd) {
+        if crate::opt::uses_stack(&fwd) || crate::opt::uses_stack(&bwd) {
             new_body.push(Stmt::assign(
                 "_stack",
                 Expr::call_path("tangent.Stack", vec![]),

@@ -50,6 +50,8 @@ pub struct Reverse<'a> {
     pub split: bool,
     /// The tape variable of the split callee call being processed.
     pub callee_tape: Option<String>,
+    /// sqrt(n) checkpointing of top-level `for` loops over a range (`checkpoint=True`).
+    pub checkpoint: bool,
 }
 
 pub fn push(value: Expr) -> Stmt {
@@ -209,12 +211,24 @@ impl Reverse<'_> {
             }
             StmtKind::For(target, iter, body) => {
                 let i = target.as_name().unwrap_or_default().to_owned();
+                let bound_before = self.bound.clone();
                 self.bound.insert(i.clone());
                 let count = self
                     .names
                     .fresh(&format!("_n_{}", i.trim_start_matches('_')));
                 let has_exit = body.iter().any(is_exit_check);
                 let (fbody, bbody) = self.block(body, depth + 1)?;
+                if self.checkpoint && depth == 0 && !has_exit {
+                    self.checkpointed_for(
+                        s,
+                        (&i, iter, body, &count),
+                        (fbody, bbody),
+                        &bound_before,
+                        fwd,
+                        bwd,
+                    );
+                    return Ok(());
+                }
                 // Pre-loop value of the target, then the trip count.
                 fwd.push(push(Expr::name(&i)));
                 let mut loop_body = Vec::new();
@@ -529,6 +543,137 @@ impl Reverse<'_> {
             }
         }
         Ok(out)
+    }
+}
+
+impl Reverse<'_> {
+    /// sqrt(n) checkpointing of `for i in iter: body`. The forward pass runs the plain
+    /// body in segments of k = ceil(sqrt(n)) iterations, saving the loop's state at the
+    /// start of each segment; the backward pass walks the segments last to first,
+    /// restores a segment's state, re-runs it with the tape, and replays its adjoint. The
+    /// tape then holds one segment and the checkpoints n/k states: O(sqrt(n)) memory.
+    fn checkpointed_for(
+        &mut self,
+        s: &Stmt,
+        (i, iter, body, n): (&str, &Expr, &[Stmt], &str),
+        (fbody, bbody): (Vec<Stmt>, Vec<Adj>),
+        bound_before: &HashSet<String>,
+        fwd: &mut Vec<Stmt>,
+        bwd: &mut Vec<Adj>,
+    ) {
+        let stem = i.trim_start_matches('_').to_owned();
+        let range_v = self.names.fresh(&format!("_range_{stem}"));
+        let k = self.names.fresh(&format!("_k_{stem}"));
+        let ckpts = self.names.fresh(&format!("_checkpoints_{stem}"));
+        let seg = self.names.fresh(&format!("_segment_{stem}"));
+        let m = self.names.fresh(&format!("_m_{stem}"));
+        // The loop's state: everything its body assigns, and the target. Arrays written
+        // in place are copied (a checkpoint must not see later writes).
+        let mut state: Vec<String> = vec![i.to_owned()];
+        let mut mutated: HashSet<String> = HashSet::new();
+        walk_stmts(body, &mut |x| {
+            if let StmtKind::Assign(t, _) | StmtKind::For(t, _, _) = &x.kind {
+                match &t.kind {
+                    ExprKind::Subscript(b, _) => {
+                        if let Some(n) = b.as_name() {
+                            mutated.insert(n.to_owned());
+                            if !state.iter().any(|v| v == n) {
+                                state.push(n.to_owned());
+                            }
+                        }
+                    }
+                    _ => {
+                        let mut v = Vec::new();
+                        t.names(&mut v);
+                        for n in v {
+                            if !state.contains(&n) {
+                                state.push(n);
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        let name = |v: &str| Expr::name(v);
+        let bin = |op, a: Expr, b: Expr| Expr::synth(ExprKind::BinOp(op, Box::new(a), Box::new(b)));
+        let slice = Expr::synth(ExprKind::Subscript(
+            Box::new(name(&range_v)),
+            Box::new(Expr::synth(ExprKind::Slice(
+                Some(Box::new(name(&seg))),
+                Some(Box::new(bin(BinOp::Add, name(&seg), name(&k)))),
+                None,
+            ))),
+        ));
+        let saved = Expr::synth(ExprKind::Tuple(
+            state
+                .iter()
+                .map(|v| {
+                    if mutated.contains(v) {
+                        Expr::call_path("tangent.copy", vec![name(v)])
+                    } else {
+                        name(v)
+                    }
+                })
+                .collect(),
+        ));
+        let restore_target = Expr::synth(ExprKind::Tuple(state.iter().map(|v| name(v)).collect()));
+        // Forward.
+        fwd.push(push(name(i)));
+        fwd.push(Stmt::assign(&range_v, iter.clone()));
+        fwd.push(Stmt::assign(
+            n,
+            Expr::call_path("len", vec![name(&range_v)]),
+        ));
+        fwd.push(Stmt::assign(
+            &k,
+            Expr::call_path("tangent.checkpoint_stride", vec![name(n)]),
+        ));
+        fwd.push(Stmt::assign(&ckpts, Expr::synth(ExprKind::List(vec![]))));
+        for v in &state[1..] {
+            if !bound_before.contains(v) {
+                fwd.push(Stmt::assign(v, Expr::synth(ExprKind::NoneLit)));
+            }
+        }
+        let segments = Expr::call_path("range", vec![Expr::num("0"), name(n), name(&k)]);
+        let save = Stmt::synth(StmtKind::ExprStmt(Expr::synth(ExprKind::Call {
+            func: Box::new(Expr::attr(name(&ckpts), "append")),
+            args: vec![saved],
+            kwargs: vec![],
+        })));
+        let plain = Stmt::new(StmtKind::For(name(i), slice.clone(), body.to_vec()), s.span);
+        fwd.push(Stmt::new(
+            StmtKind::For(name(&seg), segments.clone(), vec![save, plain]),
+            s.span,
+        ));
+        // Backward: segments last to first.
+        let mut rerun = fbody;
+        rerun.push(push(name(i)));
+        let mut replay = vec![Adj::Stmt(pop_into(name(i)))];
+        replay.extend(bbody);
+        let seg_body = vec![
+            Adj::Stmt(Stmt::synth(StmtKind::Comment(
+                "Restore the segment's state and re-run it with the tape".into(),
+            ))),
+            Adj::Stmt(Stmt::synth(StmtKind::Assign(
+                restore_target,
+                Expr::synth(ExprKind::Subscript(
+                    Box::new(name(&ckpts)),
+                    Box::new(bin(BinOp::FloorDiv, name(&seg), name(&k))),
+                )),
+            ))),
+            Adj::Stmt(Stmt::synth(StmtKind::For(name(i), slice.clone(), rerun))),
+            Adj::Stmt(Stmt::assign(&m, Expr::call_path("len", vec![slice]))),
+            Adj::Loop {
+                count: name(&m),
+                body: replay,
+            },
+        ];
+        bwd.push(Adj::ForIn {
+            target: name(&seg),
+            iter: Expr::call_path("reversed", vec![segments]),
+            body: seg_body,
+        });
+        bwd.push(Adj::Stmt(pop_into(name(i))));
     }
 }
 

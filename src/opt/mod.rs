@@ -366,7 +366,12 @@ fn tape_dce(fwd: Vec<Stmt>, bwd: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
         keep = reads;
     }
     let fwd = filter(fwd, &|s| pushed_var(s).is_some_and(|v| !keep.contains(&v)));
-    let bwd = filter(bwd, &|s| popped_var(s).is_some_and(|v| !keep.contains(&v)));
+    // Checkpointed loops re-run segments (with pushes) inside the backward pass.
+    let bwd = filter(bwd, &|s| {
+        popped_var(s)
+            .or_else(|| pushed_var(s))
+            .is_some_and(|v| !keep.contains(&v))
+    });
     (fwd, bwd)
 }
 

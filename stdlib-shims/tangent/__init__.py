@@ -41,7 +41,8 @@ def _optimizations(optimizations):
 
 
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
-              output_index=None, output_weights=None, motion="joint", optimizations=()):
+              output_index=None, output_weights=None, motion="joint", optimizations=(),
+              checkpoint=False):
     if isinstance(wrt, int):
         wrt = (wrt,)
     wrt = tuple(wrt)
@@ -58,14 +59,14 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         ok, payload, entry = _tangent.grad_generated(
             source, context, func.__name__, wrt,
             (bool(optimized), bool(preserve_result), bool(check_dims),
-             motion == "split"), mode,
+             motion == "split", bool(checkpoint)), mode,
             (output_index, output_weights, optimizations))
     else:
         context = code.co_filename
         ok, payload, entry = _tangent.grad_source(
             context, func.__name__, wrt,
             (bool(optimized), bool(preserve_result), bool(check_dims),
-             motion == "split"), mode,
+             motion == "split", bool(checkpoint)), mode,
             (output_index, output_weights, optimizations))
     if not ok:
         raise TangentError(payload)
@@ -134,7 +135,8 @@ def _output_options(output_index, output_weights):
 
 
 def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
-         verbose=0, output_index=None, output_weights=None, optimizations=None):
+         verbose=0, output_index=None, output_weights=None, optimizations=None,
+         checkpoint=False):
     """Returns a function computing the gradient of `func` with respect to the
     arguments at positions `wrt`. The returned function takes `func`'s arguments plus a
     seed for the output's derivative (default 1.0). For a function returning a tuple,
@@ -143,12 +145,12 @@ def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
     output_index, output_weights = _output_options(output_index, output_weights)
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose,
                      "reverse", output_index, output_weights, "joint",
-                     _optimizations(optimizations))
+                     _optimizations(optimizations), checkpoint)
 
 
 def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
              preserve_result=False, check_dims=True, verbose=0, output_index=None,
-             output_weights=None, optimizations=None):
+             output_weights=None, optimizations=None, checkpoint=False):
     """Reverse mode (`mode='reverse'`): like `grad`. Forward mode (`mode='forward'`):
     the returned function takes `func`'s arguments plus one tangent per `wrt` argument
     and returns the output's tangent."""
@@ -161,7 +163,8 @@ def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
         raise ValueError("output_index and output_weights select outputs for reverse "
                          "mode; forward mode returns the tangent of every output")
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
-                     output_index, output_weights, motion, _optimizations(optimizations))
+                     output_index, output_weights, motion, _optimizations(optimizations),
+                     checkpoint)
 
 
 def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
@@ -266,6 +269,11 @@ class ShapeCarrier:
         for d in self.shape:
             n *= d
         return n
+
+
+def checkpoint_stride(n):
+    """Segment length of sqrt(n) checkpointing."""
+    return max(1, int(math.ceil(math.sqrt(n))))
 
 
 def shape_of(x):

@@ -1,7 +1,7 @@
 """Checks every gradient of the reverse-mode corpus against central finite differences.
 
 Run with `tangent run tests/corpus/check_fd.py [optimized=0|1] [reverse|forward] [name]
-[motion=joint|split] [preserve=0|1] [liveness=0|1]` (`-` for a name means every case).
+[motion=joint|split] [preserve=0|1] [liveness=0|1] [checkpoint=0|1]` (`-` for a name means every case).
 Reverse mode compares each gradient with finite differences; forward mode compares the
 tangent for each unit input direction. Prints one line per case and exits non-zero if any
 derivative is off.
@@ -96,6 +96,7 @@ def main():
     motion = options.get("motion", "joint")
     preserve = options.get("preserve", "0") == "1"
     passes = {"tape_liveness": options.get("liveness", "0") == "1"}
+    checkpoint = options.get("checkpoint", "0") == "1"
     failures = 0
     for name in sorted(corpus.CASES):
         if only and name != only:
@@ -106,7 +107,8 @@ def main():
             got = forward_derivatives(f, args, wrt, optimized, preserve)
         else:
             df = tangent.autodiff(f, wrt=wrt, optimized=optimized, motion=motion,
-                                  preserve_result=preserve, optimizations=passes)
+                                  preserve_result=preserve, optimizations=passes,
+                                  checkpoint=checkpoint)
             got = df(*args)
             if preserve:
                 check_value(f, args, got[-1])

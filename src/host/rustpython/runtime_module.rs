@@ -39,15 +39,15 @@ pub(crate) mod _tangent {
         outputs: &OptionalArg<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult<GradOptions> {
-        let (optimized, preserve_result, check_dims, split) = match flags {
-            [o, p, c] => (*o, *p, *c, false),
-            [o, p, c, s] => (*o, *p, *c, *s),
-            _ => {
-                return Err(vm.new_type_error(
-                    "flags must be (optimized, preserve_result, check_dims[, split])",
-                ))
-            }
-        };
+        let (optimized, preserve_result, check_dims, split, checkpoint) =
+            match flags {
+                [o, p, c] => (*o, *p, *c, false, false),
+                [o, p, c, s] => (*o, *p, *c, *s, false),
+                [o, p, c, s, k] => (*o, *p, *c, *s, *k),
+                _ => return Err(vm.new_type_error(
+                    "flags must be (optimized, preserve_result, check_dims[, split[, checkpoint]])",
+                )),
+            };
         let mode = match mode {
             "reverse" => crate::ad::Mode::Reverse,
             "forward" => crate::ad::Mode::Forward,
@@ -83,6 +83,7 @@ pub(crate) mod _tangent {
             preserve_result,
             check_dims,
             split,
+            checkpoint,
             tape_liveness,
             output_index,
             output_weights,
