@@ -66,3 +66,39 @@ fn split_motion_source_snapshots() {
         insta::assert_snapshot!(format!("split_{name}"), g.source);
     }
 }
+
+/// The optional passes on the corpus functions that have loops (elsewhere they change
+/// nothing).
+#[test]
+fn optional_pass_snapshots() {
+    let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
+    for name in &module.function_names {
+        let def = module.lower_function(name).expect("corpus lowers");
+        let mut has_loop = false;
+        tangent::syntax::ir::walk_stmts(&def.body, &mut |s| {
+            has_loop |= matches!(
+                s.kind,
+                tangent::syntax::ir::StmtKind::For(..) | tangent::syntax::ir::StmtKind::While(..)
+            )
+        });
+        if !has_loop {
+            continue;
+        }
+        let liveness = GradOptions {
+            tape_liveness: true,
+            wrt: wrt_of(name),
+            ..Default::default()
+        };
+        let g = tangent::ad::generate(&module, name, &liveness)
+            .unwrap_or_else(|d| panic!("{name}: {d}"));
+        insta::assert_snapshot!(format!("liveness_{name}"), g.source);
+        let checkpoint = GradOptions {
+            checkpoint: true,
+            wrt: wrt_of(name),
+            ..Default::default()
+        };
+        let g = tangent::ad::generate(&module, name, &checkpoint)
+            .unwrap_or_else(|d| panic!("{name}: {d}"));
+        insta::assert_snapshot!(format!("checkpoint_{name}"), g.source);
+    }
+}
