@@ -221,3 +221,13 @@ fn tape_liveness_cuts_the_tape_of_the_smoothing_loop() {
     // Loop of 50 over 20,000 float64: at least 50 arrays of 160 kB were on the tape.
     assert!(off >= 50.0 * 160_000.0, "{line}");
 }
+
+#[test]
+fn repeated_grad_is_served_from_the_memory_cache() {
+    let out = tangent(&["run", "tests/scripts/cache.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(so.contains("same options, same function: True"), "{so}");
+    assert!(so.contains("other options, other function: True"), "{so}");
+    assert!(so.contains("a new rule rebuilds: True True"), "{so}");
+}

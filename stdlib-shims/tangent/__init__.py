@@ -40,6 +40,18 @@ def _optimizations(optimizations):
     return tuple(on)
 
 
+# The in-memory cache: repeated requests for the same derivative return the function
+# already built. Keys hold the code object itself, so an id cannot be reused while cached.
+_CACHE = {}
+_CACHE_ORDER = []
+_CACHE_SIZE = 256
+_rules_generation = [0]
+
+
+def _cache_key(func, args):
+    return (id(func), func.__code__, id(func.__globals__), _rules_generation[0]) + args
+
+
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
               output_index=None, output_weights=None, motion="joint", optimizations=(),
               checkpoint=False):
@@ -49,6 +61,26 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     code = getattr(func, "__code__", None)
     if code is None:
         raise TypeError("tangent expects a Python function, got %r" % (func,))
+    key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
+                            mode, output_index, output_weights, motion,
+                            tuple(optimizations), bool(checkpoint)))
+    cached = _CACHE.get(key)
+    if cached is not None:
+        if verbose:
+            print(cached[1].__tangent_source__)
+        return cached[1]
+    fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
+                output_index, output_weights, motion, optimizations, checkpoint)
+    _CACHE[key] = (func, fn)  # the entry keeps `func` alive, so its id stays unique
+    _CACHE_ORDER.append(key)
+    if len(_CACHE_ORDER) > _CACHE_SIZE:
+        _CACHE.pop(_CACHE_ORDER.pop(0), None)
+    return fn
+
+
+def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
+           output_index, output_weights, motion, optimizations, checkpoint):
+    code = func.__code__
     source = getattr(func, "__tangent_source__", None)
     if (source is not None and mode == "reverse"
             and getattr(func, "__tangent_mode__", None) != "forward"):
@@ -216,6 +248,8 @@ def _register(kind, target):
                                            template.__name__)
             if error is not None:
                 raise TangentError(error)
+        # Derivatives built before this rule existed are stale.
+        _rules_generation[0] += 1
         return template
 
     return register

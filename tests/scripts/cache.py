@@ -1,0 +1,27 @@
+import time
+import math
+import tangent
+
+
+def f(x):
+    return math.sin(x) * x
+
+
+a = tangent.grad(f)
+b = tangent.grad(f)
+c = tangent.grad(f, optimized=False)
+print("same options, same function:", a is b)
+print("other options, other function:", a is not c)
+t = time.perf_counter()
+for _ in range(1000):
+    tangent.grad(f)
+print("cached grad call: %.1f us" % ((time.perf_counter() - t) / 1000 * 1e6))
+
+
+@tangent.adjoint(math.sin)
+def wrong_on_purpose(y, x):
+    d[x] = d[y] * 2.0
+
+
+d = tangent.grad(f)
+print("a new rule rebuilds:", d is not a, d(0.5) != a(0.5))
