@@ -105,6 +105,48 @@ pub fn grad_generated(
     ad::generate_with_rules(&module, func, opts, &rules).map_err(|d| d.to_string())
 }
 
+/// What `tangent.explain` shows besides the derivative: the primal as tangent reads it,
+/// and the data flow: each active variable with the active values it is computed from,
+/// in program order.
+pub struct ExplainInfo {
+    pub primal: String,
+    pub flow: Vec<(String, Vec<String>)>,
+}
+
+pub fn explain_info(filename: &str, func: &str, wrt: &[usize]) -> Result<ExplainInfo, String> {
+    let text = read_source(filename, func)?;
+    let module = SourceModule::parse(filename, &text).map_err(|d| d.to_string())?;
+    let user_functions = module.function_names.iter().cloned().collect();
+    let prepared =
+        ad::prepare(&module, &user_functions, func, wrt, true).map_err(|d| d.to_string())?;
+    let rules = rules();
+    let active = ad::activity::Activity {
+        resolver: &prepared.resolver,
+        rules: &rules,
+    }
+    .run(&prepared.body, &prepared.wrt_names);
+    let mut flow = Vec::new();
+    crate::syntax::ir::walk_stmts(&prepared.body, &mut |s| {
+        if let crate::syntax::ir::StmtKind::Assign(t, v) = &s.kind {
+            let target = match &t.kind {
+                crate::syntax::ir::ExprKind::Subscript(b, _) => b.as_name(),
+                _ => t.as_name(),
+            };
+            if let Some(t) = target.filter(|t| active.contains(*t)) {
+                let mut reads = Vec::new();
+                v.names(&mut reads);
+                reads.retain(|r| active.contains(r));
+                reads.dedup();
+                flow.push((t.to_owned(), reads));
+            }
+        }
+    });
+    Ok(ExplainInfo {
+        primal: crate::emit::printer::function(&prepared.def),
+        flow,
+    })
+}
+
 /// Differentiates `func` defined in `text` (named `filename` in messages).
 pub fn grad_text(
     filename: &str,

@@ -231,3 +231,41 @@ fn repeated_grad_is_served_from_the_memory_cache() {
     assert!(so.contains("other options, other function: True"), "{so}");
     assert!(so.contains("a new rule rebuilds: True True"), "{so}");
 }
+
+#[test]
+fn explain_shows_primal_gradient_flow_and_a_finite_difference_check() {
+    let out = tangent(&["run", "tests/scripts/explain.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(
+        so.contains("== primal: f (tests/scripts/explain.py:5) =="),
+        "{so}"
+    );
+    assert!(so.contains("def dfdxw(x, w, bresult=1.0):"), "{so}");
+    assert!(so.contains("  h <- x_times_w"), "{so}");
+    assert!(so.contains("  result <- _sum, w"), "{so}");
+    assert!(so.contains("worst below 1e-6: True"), "{so}");
+    // The same from the command line.
+    let cli = tangent(&[
+        "explain",
+        "tests/scripts/explain.py:f",
+        "--at",
+        "np.array([0.5, -1.0]), 0.7",
+        "--wrt",
+        "0,1",
+    ]);
+    let co = text(&cli.stdout);
+    assert!(cli.status.success(), "{co}\n{}", text(&cli.stderr));
+    assert!(co.contains("d/dx[1]: tangent -0.537062617"), "{co}");
+    assert!(co.contains("largest difference: "), "{co}");
+}
+
+#[test]
+fn doctor_reports_hosts_and_backends() {
+    let out = tangent(&["doctor"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(so.contains("host: embedded RustPython"), "{so}");
+    assert!(so.contains("backend numpy        available"), "{so}");
+    assert!(so.contains("backend jax          not installed"), "{so}");
+}

@@ -175,7 +175,7 @@ struct SplitParts<'a> {
 }
 
 /// A function normalised for differentiation.
-pub(crate) struct Prepared<'m> {
+pub struct Prepared<'m> {
     pub def: FuncDef,
     pub params: Vec<String>,
     pub wrt_names: Vec<String>,
@@ -189,7 +189,7 @@ pub(crate) struct Prepared<'m> {
 
 /// Lowers `func`, checks `wrt`, and normalises the body: desugaring, control-flow
 /// lowering (reverse mode only) and ANF.
-pub(crate) fn prepare<'m>(
+pub fn prepare<'m>(
     module: &'m SourceModule,
     user_functions: &HashSet<String>,
     func: &str,

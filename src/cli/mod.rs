@@ -18,6 +18,10 @@ tangent: source-to-source automatic differentiation for Python
 USAGE:
     tangent run SCRIPT.py [ARGS...]      run a script in the embedded interpreter
     tangent grad FILE.py:FUNC [OPTIONS]  print the derivative's Python source
+    tangent explain FILE.py:FUNC --at ARGS [--wrt 0,1]
+                                         primal, gradient, data flow and a finite-
+                                         difference check at ARGS (Python expressions)
+    tangent doctor                       hosts, backends and their status
     tangent --help | --version
 
 OPTIONS for `grad`:
@@ -31,6 +35,8 @@ EXAMPLES:
     tangent run examples/quickstart.py
     tangent grad examples/quickstart.py:f
     tangent grad model.py:loss --wrt 0,1
+    tangent explain examples/quickstart.py:f --at 2.0
+    tangent explain model.py:loss --at 'np.ones((3, 3)), np.ones(3)' --wrt 0
 
 EXIT CODES:
     0 success, 1 the script raised an exception, 2 usage error,
@@ -58,6 +64,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
         }
         Some("run") => run(&args[2..]),
         Some("grad") => grad(&args[2..]),
+        Some("explain") => explain(&args[2..]),
+        Some("doctor") => doctor(),
         Some(other) => usage(&format!("unknown command `{other}`")),
     }
 }
@@ -127,5 +135,95 @@ fn grad(args: &[String]) -> ExitCode {
             eprintln!("{e}");
             ExitCode::from(EXIT_DIFFERENTIATION)
         }
+    }
+}
+
+fn explain(args: &[String]) -> ExitCode {
+    let mut target = None;
+    let mut at = None;
+    let mut wrt = "0".to_owned();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--at" => at = it.next().cloned(),
+            "--wrt" => match it.next() {
+                Some(w) if w.split(',').all(|p| p.trim().parse::<usize>().is_ok()) => {
+                    wrt = w.clone()
+                }
+                _ => return usage("--wrt expects comma-separated positions such as 0,1"),
+            },
+            s if s.starts_with("--") => return usage(&format!("unknown option `{s}`")),
+            s => target = Some(s.to_owned()),
+        }
+    }
+    let (Some(target), Some(at)) = (target, at) else {
+        return usage("`explain` needs FILE.py:FUNC and --at ARGS");
+    };
+    let Some((file, func)) = target.rsplit_once(':') else {
+        return usage(&format!("expected FILE.py:FUNC, got `{target}`"));
+    };
+    if !std::path::Path::new(file).is_file() {
+        eprintln!("tangent: cannot open `{file}`: no such file");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    // Load the file as a module, evaluate the arguments in its namespace, explain.
+    let code = format!(
+        "import importlib.util, sys\nimport numpy as np\nimport tangent\n\
+         _spec = importlib.util.spec_from_file_location('__explained__', {file:?})\n\
+         _mod = importlib.util.module_from_spec(_spec)\n\
+         sys.modules['__explained__'] = _mod\n\
+         _spec.loader.exec_module(_mod)\n\
+         _ns = dict(vars(_mod)); _ns.setdefault('np', np)\n\
+         _args = eval('(' + {at:?} + ',)', _ns)\n\
+         tangent.explain(getattr(_mod, {func:?}), *_args, wrt=({wrt},))\n"
+    );
+    let outcome = host::try_with_vm(move |vm| {
+        let r = host::exec_module(vm, &code, "<tangent explain>");
+        host::flush_stdio(vm);
+        match r {
+            Ok(_) => Ok(()),
+            Err(e) => Err(host::format_exception(vm, e)),
+        }
+    });
+    match outcome {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(tb)) => {
+            eprint!("{tb}");
+            if tb.contains("TangentError") {
+                ExitCode::from(EXIT_DIFFERENTIATION)
+            } else {
+                ExitCode::from(EXIT_SCRIPT_ERROR)
+            }
+        }
+        Err(_) => ExitCode::from(EXIT_INTERNAL),
+    }
+}
+
+fn doctor() -> ExitCode {
+    println!("tangent {}", env!("CARGO_PKG_VERSION"));
+    let rules = crate::ad::rules::RuleSet::builtin();
+    println!(
+        "rules: {} reverse, {} forward",
+        rules.adjoint_names().len(),
+        rules.tangent_names().len()
+    );
+    let report = host::try_with_vm(|vm| {
+        let code = "import sys, tangent\n\
+                    print('host: embedded RustPython, Python', sys.version.split()[0])\n\
+                    for name, status in sorted(tangent.backend_status().items()):\n\
+                    \x20   print('backend %-12s %s' % (name, status))\n";
+        let r = host::exec_module(vm, code, "<tangent doctor>");
+        host::flush_stdio(vm);
+        r.map(|_| ()).map_err(|e| host::format_exception(vm, e))
+    });
+    println!("CPython bridge: not built yet (frameworks run in the embedded host only)");
+    println!("cache: in memory, per process (no disk cache yet)");
+    match report {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(tb)) => {
+            eprint!("{tb}");
+            ExitCode::from(EXIT_INTERNAL)
+        }
+        Err(_) => ExitCode::from(EXIT_INTERNAL),
     }
 }

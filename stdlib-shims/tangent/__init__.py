@@ -211,6 +211,69 @@ def jvp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
     return _generate(func, wrt, optimized, preserve_result, False, verbose, "forward")
 
 
+def explain(func, *args, wrt=(0,), eps=1e-6):
+    """Prints the primal as tangent reads it, the generated gradient, the data flow
+    (which values depend on the differentiated inputs, and from what), and a central
+    finite-difference check of the gradient at `args` with the largest difference.
+    Returns that largest difference."""
+    if isinstance(wrt, int):
+        wrt = (wrt,)
+    wrt = tuple(wrt)
+    code = func.__code__
+    primal, flow = _tangent.explain_info(code.co_filename, func.__name__, wrt)
+    df = grad(func, wrt=wrt)
+    print("== primal: %s (%s:%d) ==" % (func.__name__, code.co_filename, code.co_firstlineno))
+    print(primal.rstrip())
+    print("== gradient (reverse mode) ==")
+    print(df.__tangent_source__.rstrip())
+    print("== data flow (active values, from what) ==")
+    for target, reads in flow:
+        print("  %s <- %s" % (target, ", ".join(reads) if reads else "(constant)"))
+    print("== finite-difference check at the given arguments ==")
+    grads = df(*args)
+    if len(wrt) == 1:
+        grads = (grads,)
+    worst = 0.0
+    for pos, g in zip(wrt, grads):
+        x = args[pos]
+        flat_g = numpy.ravel(numpy.asarray(g)).tolist() if _is_array(g) else [float(g)]
+        n = len(flat_g)
+        for k in range(n):
+            def shifted(delta):
+                a = list(args)
+                if _is_array(x):
+                    flat = numpy.ravel(x).tolist()
+                    flat[k] = flat[k] + delta
+                    a[pos] = numpy.reshape(numpy.array(flat), x.shape)
+                else:
+                    a[pos] = x + delta
+                return float(func(*a))
+            fd = (shifted(eps) - shifted(-eps)) / (2 * eps)
+            diff = abs(flat_g[k] - fd)
+            worst = max(worst, diff)
+            label = code.co_varnames[pos] + ("[%d]" % k if n > 1 else "")
+            print("  d/d%s: tangent %.12g, central difference %.12g, |difference| %.3g"
+                  % (label, flat_g[k], fd, diff))
+    print("largest difference: %.3g" % worst)
+    return worst
+
+
+def backend_status():
+    """Each backend: 'available', 'not installed', or 'broken: <reason>'."""
+    status = {}
+    for name, module in (("math", "math"), ("numpy", "numpy"), ("scipy", "scipy"),
+                         ("jax", "jax"), ("torch", "torch"), ("tensorflow", "tensorflow"),
+                         ("keras", "keras"), ("tinygrad", "tinygrad")):
+        try:
+            __import__(module)
+            status[name] = "available"
+        except ImportError:
+            status[name] = "not installed"
+        except Exception as e:  # a backend that fails to import is reported, not fatal
+            status[name] = "broken: %s: %s" % (type(e).__name__, e)
+    return status
+
+
 # --------------------------------------------------------------- user rules
 
 def _canonical_names(target):

@@ -106,6 +106,38 @@ pub(crate) mod _tangent {
         vm.ctx.new_tuple(items)
     }
 
+    /// explain_info(filename, funcname, wrt) -> (primal source, [(variable, [reads])])
+    #[pyfunction]
+    fn explain_info(
+        filename: String,
+        funcname: String,
+        wrt: ArgSequence<usize>,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyTupleRef> {
+        let info = crate::api::explain_info(&filename, &funcname, &wrt.into_vec())
+            .map_err(|e| vm.new_value_error(e))?;
+        let flow: Vec<PyObjectRef> = info
+            .flow
+            .into_iter()
+            .map(|(t, reads)| {
+                let reads: Vec<PyObjectRef> = reads
+                    .into_iter()
+                    .map(|r| vm.ctx.new_str(r).into())
+                    .collect();
+                vm.ctx
+                    .new_tuple(vec![
+                        vm.ctx.new_str(t).into(),
+                        vm.ctx.new_list(reads).into(),
+                    ])
+                    .into()
+            })
+            .collect();
+        Ok(vm.ctx.new_tuple(vec![
+            vm.ctx.new_str(info.primal).into(),
+            vm.ctx.new_list(flow).into(),
+        ]))
+    }
+
     /// register_rule(kind, qualname, filename, funcname) -> None or an error message.
     #[pyfunction]
     fn register_rule(
