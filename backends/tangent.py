@@ -39,14 +39,7 @@ def extremum_tangent(z, t, y, x, axis, keepdims):
     d[z] = tangent.extremum_tangent(d[t], y, x, axis, keepdims)
 
 
-@tangent_(tangent.matmul_grad_left)
-def matmul_grad_left(z, g, a, b):
-    d[z] = tangent.matmul_grad_left(d[g], a, b) + tangent.matmul_grad_left(g, a, d[b])
-
-
-@tangent_(tangent.matmul_grad_right)
-def matmul_grad_right(z, g, a, b):
-    d[z] = tangent.matmul_grad_right(d[g], a, b) + tangent.matmul_grad_right(g, d[a], b)
+# The forward rules of matmul_grad_left/right are in tangent_numpy.py (zero-safe).
 
 
 @tangent_(tangent.add_grad_at)

@@ -55,3 +55,23 @@ fn catalog_matches_finite_differences() {
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stdout.contains(", 0 failures"), "{stdout}");
 }
+
+/// Second order: Hessian-vector products of every catalog entry with respect to each
+/// argument (forward-over-reverse and reverse-over-forward) against second differences
+/// (tests/catalog/check_second_order.py).
+#[test]
+fn catalog_second_order_matches_finite_differences() {
+    let dir = std::env::temp_dir().join(format!("tangent-catalog2-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .arg("run")
+        .arg("tests/catalog/check_second_order.py")
+        .arg(&dir)
+        .arg("every_arg")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run tangent");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains(", 0 failures"), "{stdout}");
+}

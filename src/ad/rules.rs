@@ -32,6 +32,10 @@ pub const RULE_FILES: &[(&str, &str)] = &[
         "backends/tangent.py",
         include_str!("../../backends/tangent.py"),
     ),
+    (
+        "backends/tangent_numpy.py",
+        include_str!("../../backends/tangent_numpy.py"),
+    ),
 ];
 
 #[derive(Debug, Clone)]

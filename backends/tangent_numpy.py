@@ -1,0 +1,326 @@
+# Rules for the runtime helpers of the NumPy and linalg rules (stdlib-shims/
+# tangent_numpy_grads.py, reached as `tangent.<name>`), so that generated derivatives
+# that call them can be differentiated again:
+# - forward rules (`@tangent_`) for the helpers that gradient code calls
+#   (forward-over-reverse: Hessian-vector products, grad of grad);
+# - reverse rules (`@adjoint`) for the helpers that forward code calls
+#   (reverse-over-forward: grad of jvp).
+# The rules are exact. A helper linear in its gradient argument whose other arguments
+# enter only through shapes or locally constant masks/permutations gets the same helper
+# applied to the tangent (`tangent.linear_tangent` turns a zero tangent into a zero of
+# the right structure). Helpers that also depend on primal values (y = inv(a), the
+# operands of a product, ...) get a product rule: `tangent.<helper>_tangent_full(...)`
+# takes every tangent (a literal 0.0 for an inactive argument) and the primal values.
+# Template conventions as in python.py.
+
+nondifferentiable(
+    tangent.hsplit_axis, tangent.negate_shift, tangent.clip_mask,
+)
+
+
+# --------------------------------------------------------- linear helpers (forward)
+
+@tangent_(tangent.reshape_as)
+def reshape_as(z, g, x):
+    d[z] = tangent.linear_tangent(tangent.reshape_as, d[g], g, x)
+
+
+@tangent_(tangent.concatenate_grad)
+def concatenate_grad(z, g, arrays, axis=0):
+    d[z] = tangent.linear_tangent(tangent.concatenate_grad, d[g], g, arrays, axis)
+
+
+@tangent_(tangent.stack_grad)
+def stack_grad(z, g, arrays, axis=0):
+    d[z] = tangent.linear_tangent(tangent.stack_grad, d[g], g, arrays, axis)
+
+
+@tangent_(tangent.vstack_grad)
+def vstack_grad(z, g, arrays):
+    d[z] = tangent.linear_tangent(tangent.vstack_grad, d[g], g, arrays)
+
+
+@tangent_(tangent.hstack_grad)
+def hstack_grad(z, g, arrays):
+    d[z] = tangent.linear_tangent(tangent.hstack_grad, d[g], g, arrays)
+
+
+@tangent_(tangent.dstack_grad)
+def dstack_grad(z, g, arrays):
+    d[z] = tangent.linear_tangent(tangent.dstack_grad, d[g], g, arrays)
+
+
+@tangent_(tangent.column_stack_grad)
+def column_stack_grad(z, g, arrays):
+    d[z] = tangent.linear_tangent(tangent.column_stack_grad, d[g], g, arrays)
+
+
+@tangent_(tangent.split_grad)
+def split_grad(z, g, x, axis=0):
+    d[z] = tangent.linear_tangent(tangent.split_grad, d[g], g, x, axis)
+
+
+@tangent_(tangent.tile_grad)
+def tile_grad(z, g, x, reps):
+    d[z] = tangent.linear_tangent(tangent.tile_grad, d[g], g, x, reps)
+
+
+@tangent_(tangent.repeat_grad)
+def repeat_grad(z, g, x, repeats, axis=None):
+    d[z] = tangent.linear_tangent(tangent.repeat_grad, d[g], g, x, repeats, axis)
+
+
+@tangent_(tangent.pad_grad)
+def pad_grad(z, g, x, pad_width, mode="constant"):
+    d[z] = tangent.linear_tangent(tangent.pad_grad, d[g], g, x, pad_width, mode)
+
+
+@tangent_(tangent.pad_constant_grad)
+def pad_constant_grad(z, g, x, pad_width):
+    d[z] = tangent.linear_tangent(tangent.pad_constant_grad, d[g], g, x, pad_width)
+
+
+@tangent_(tangent.cumsum_grad)
+def cumsum_grad(z, g, x, axis=None):
+    d[z] = tangent.linear_tangent(tangent.cumsum_grad, d[g], g, x, axis)
+
+
+# the masks of clip are locally constant in x, lo and hi
+@tangent_(tangent.clip_grad)
+def clip_grad(z, g, x, lo, hi, which):
+    d[z] = tangent.linear_tangent(tangent.clip_grad, d[g], g, x, lo, hi, which)
+
+
+@tangent_(tangent.diagonal_grad)
+def diagonal_grad(z, g, x, offset=0, axis1=0, axis2=1):
+    d[z] = tangent.linear_tangent(tangent.diagonal_grad, d[g], g, x, offset, axis1, axis2)
+
+
+@tangent_(tangent.trace_grad)
+def trace_grad(z, g, x, offset=0, axis1=0, axis2=1):
+    d[z] = tangent.linear_tangent(tangent.trace_grad, d[g], g, x, offset, axis1, axis2)
+
+
+@tangent_(tangent.diag_grad)
+def diag_grad(z, g, v, k=0):
+    d[z] = tangent.linear_tangent(tangent.diag_grad, d[g], g, v, k)
+
+
+# the sorting permutation is locally constant in x
+@tangent_(tangent.sort_grad)
+def sort_grad(z, g, x, axis=-1):
+    d[z] = tangent.linear_tangent(tangent.sort_grad, d[g], g, x, axis)
+
+
+# ------------------------------------------------- product rules (forward)
+
+# bilinear in (g, x): var_grad(g, x) = unreduce(g) * 2 (x - mean x) / (n - ddof)
+@tangent_(tangent.var_grad)
+def var_grad(z, g, x, axis=None, ddof=0, keepdims=False):
+    d[z] = tangent.var_grad_tangent_full(d[g], d[x], g, x, axis, ddof, keepdims)
+
+
+@tangent_(tangent.prod_grad)
+def prod_grad(z, g, x, axis=None, keepdims=False):
+    d[z] = tangent.prod_grad_tangent_full(d[g], d[x], g, x, axis, keepdims)
+
+
+@tangent_(tangent.cumprod_grad)
+def cumprod_grad(z, g, x, axis=None):
+    d[z] = tangent.cumprod_grad_tangent_full(d[g], d[x], g, x, axis)
+
+
+@tangent_(tangent.inner_grad)
+def inner_grad(z, g, a, b, which):
+    d[z] = tangent.inner_grad_tangent_full(d[g], d[a], d[b], g, a, b, which)
+
+
+@tangent_(tangent.outer_grad)
+def outer_grad(z, g, a, b, which):
+    d[z] = tangent.outer_grad_tangent_full(d[g], d[a], d[b], g, a, b, which)
+
+
+@tangent_(tangent.tensordot_grad)
+def tensordot_grad(z, g, a, b, axes, which):
+    d[z] = tangent.tensordot_grad_tangent_full(d[g], d[a], d[b], g, a, b, axes, which)
+
+
+@tangent_(tangent.einsum_grad)
+def einsum_grad(z, g, subscripts, operands, i):
+    d[z] = tangent.einsum_grad_tangent_full(d[g], d[operands], g, subscripts, operands, i)
+
+
+# Forward rules of the gradients of `@` (zero-safe: the tangent of an inactive operand
+# arrives as the literal 0.0, which matmul_grad_left/right cannot take)
+@tangent_(tangent.matmul_grad_left)
+def matmul_grad_left(z, g, a, b):
+    d[z] = tangent.matmul_grad_tangent_full(d[g], d[a], d[b], g, a, b, 0)
+
+
+@tangent_(tangent.matmul_grad_right)
+def matmul_grad_right(z, g, a, b):
+    d[z] = tangent.matmul_grad_tangent_full(d[g], d[a], d[b], g, a, b, 1)
+
+
+@tangent_(tangent.inv_grad)
+def inv_grad(z, g, y):
+    d[z] = tangent.inv_grad_tangent_full(d[g], d[y], g, y)
+
+
+@tangent_(tangent.det_grad)
+def det_grad(z, g, y, a):
+    d[z] = tangent.det_grad_tangent_full(d[g], d[y], d[a], g, y, a)
+
+
+@tangent_(tangent.slogdet_grad)
+def slogdet_grad(z, g, a):
+    d[z] = tangent.slogdet_grad_tangent_full(d[g], d[a], g, a)
+
+
+@tangent_(tangent.solve_grad)
+def solve_grad(z, g, a, b, y, which):
+    d[z] = tangent.solve_grad_tangent_full(d[g], d[a], d[y], g, a, b, y, which)
+
+
+@tangent_(tangent.norm_grad)
+def norm_grad(z, g, x, y, ord=None, axis=None, keepdims=False):
+    d[z] = tangent.norm_grad_tangent_full(d[g], d[x], d[y], g, x, y, ord, axis, keepdims)
+
+
+@tangent_(tangent.cholesky_grad)
+def cholesky_grad(z, g, y, upper=False):
+    d[z] = tangent.cholesky_grad_tangent_full(d[g], d[y], g, y, upper)
+
+
+@tangent_(tangent.eigh_grad)
+def eigh_grad(z, gy, y):
+    d[z] = tangent.eigh_grad_tangent_full(d[gy], d[y], gy, y)
+
+
+@tangent_(tangent.eigvalsh_grad)
+def eigvalsh_grad(z, g, a, uplo="L"):
+    d[z] = tangent.eigvalsh_grad_tangent_full(d[g], d[a], g, a, uplo)
+
+
+# ------------------------------------------ reverse rules of forward-mode helpers
+
+@adjoint(tangent.bilinear_tangent)
+def bilinear_tangent_adjoint(z, f, ta, a, tb, b, *args):
+    d[ta] = tangent.bilinear_grad(d[z], f, a, b, 0, args)
+    d[tb] = tangent.bilinear_grad(d[z], f, a, b, 1, args)
+    d[a] = tangent.bilinear_tangent_grad(d[z], f, ta, a, tb, b, 0, args)
+    d[b] = tangent.bilinear_tangent_grad(d[z], f, ta, a, tb, b, 1, args)
+
+
+@adjoint(tangent.einsum_tangent)
+def einsum_tangent_adjoint(z, subscripts, operands, ta, tb, tc, te):
+    d[ta] = tangent.einsum_grad(d[z], subscripts, operands, 0)
+    d[tb] = tangent.einsum_grad(d[z], subscripts, operands, 1)
+    d[tc] = tangent.einsum_grad(d[z], subscripts, operands, 2)
+    d[te] = tangent.einsum_grad(d[z], subscripts, operands, 3)
+    d[operands] = tangent.einsum_tangent_grad_operands(d[z], subscripts, operands, ta, tb, tc, te)
+
+
+@adjoint(tangent.pad_tangent)
+def pad_tangent_adjoint(z, t, tc, x, pad_width, mode="constant"):
+    d[t] = tangent.pad_grad(d[z], x, pad_width, mode)
+    d[tc] = tangent.pad_constant_grad(d[z], x, pad_width)
+
+
+@adjoint(tangent.sort_tangent)
+def sort_tangent_adjoint(z, t, x, axis=-1):
+    d[t] = tangent.sort_grad(d[z], x, axis)
+
+
+@adjoint(tangent.var_tangent)
+def var_tangent_adjoint(z, t, x, axis=None, ddof=0, keepdims=False):
+    d[t] = tangent.var_grad(d[z], x, axis, ddof, keepdims)
+    d[x] = tangent.var_grad(d[z], t, axis, ddof, keepdims)
+
+
+@adjoint(tangent.prod_tangent)
+def prod_tangent_adjoint(z, t, x, axis=None, keepdims=False):
+    d[t] = tangent.prod_grad(d[z], x, axis, keepdims)
+    d[x] = tangent.prod_tangent_grad_x(d[z], t, x, axis, keepdims)
+
+
+@adjoint(tangent.cumprod_tangent)
+def cumprod_tangent_adjoint(z, t, x, axis=None):
+    d[t] = tangent.cumprod_grad(d[z], x, axis)
+    d[x] = tangent.cumprod_tangent_grad_x(d[z], t, x, axis)
+
+
+@adjoint(tangent.inv_tangent)
+def inv_tangent_adjoint(z, t, y):
+    d[t] = tangent.inv_grad(d[z], y)
+    d[y] = tangent.inv_tangent_grad_y(d[z], t, y)
+
+
+@adjoint(tangent.det_tangent)
+def det_tangent_adjoint(z, t, y, a):
+    d[t] = tangent.det_grad(d[z], y, a)
+    d[y] = tangent.det_tangent_grad(d[z], t, y, a, 1)
+    d[a] = tangent.det_tangent_grad(d[z], t, y, a, 2)
+
+
+@adjoint(tangent.slogdet_tangent)
+def slogdet_tangent_adjoint(z, t, y, a):
+    d[t] = tangent.slogdet_grad(tangent.grad_item(d[z], 1), a)
+    d[a] = tangent.slogdet_tangent_grad_a(tangent.grad_item(d[z], 1), t, a)
+
+
+@adjoint(tangent.solve_tangent)
+def solve_tangent_adjoint(z, ta, tb, a, b, y):
+    d[ta] = tangent.solve_grad(d[z], a, b, y, 0)
+    d[tb] = tangent.solve_grad(d[z], a, b, y, 1)
+    d[a] = tangent.solve_grad(d[z], a, b, z, 0)
+    d[y] = tangent.solve_tangent_grad_y(d[z], ta, a, b, y)
+
+
+@adjoint(tangent.norm_tangent)
+def norm_tangent_adjoint(z, t, x, y, ord=None, axis=None, keepdims=False):
+    d[t] = tangent.norm_grad(d[z], x, y, ord, axis, keepdims)
+    d[x] = tangent.norm_tangent_grad(d[z], t, x, y, ord, axis, keepdims, 0)
+    d[y] = tangent.norm_tangent_grad(d[z], t, x, y, ord, axis, keepdims, 1)
+
+
+@adjoint(tangent.cholesky_tangent)
+def cholesky_tangent_adjoint(z, t, y, upper=False):
+    d[t] = tangent.cholesky_grad(d[z], y, upper)
+    d[y] = tangent.cholesky_tangent_grad_y(d[z], t, y, upper)
+
+
+@adjoint(tangent.eigh_tangent)
+def eigh_tangent_adjoint(z, t, y):
+    d[t] = tangent.eigh_grad(d[z], y)
+    d[y] = tangent.eigh_tangent_grad_y(d[z], t, y)
+
+
+@adjoint(tangent.eigvalsh_tangent)
+def eigvalsh_tangent_adjoint(z, t, a, uplo="L"):
+    d[t] = tangent.eigvalsh_grad(d[z], a, uplo)
+    d[a] = tangent.eigvalsh_tangent_grad_a(d[z], t, a, uplo)
+
+
+@tangent_(tangent.svd_grad)
+def svd_grad(z, gy, y, a, full_matrices=True, compute_uv=True):
+    d[z] = tangent.svd_grad_tangent_full(d[gy], d[y], d[a], gy, y, a, full_matrices, compute_uv)
+
+
+@adjoint(tangent.svd_tangent)
+def svd_tangent_adjoint(z, t, y, a, full_matrices=True, compute_uv=True):
+    d[t] = tangent.svd_grad(d[z], y, a, full_matrices, compute_uv)
+    d[y] = tangent.svd_tangent_grad(d[z], t, y, a, full_matrices, compute_uv, 0)
+    d[a] = tangent.svd_tangent_grad(d[z], t, y, a, full_matrices, compute_uv, 1)
+
+
+@tangent_(tangent.qr_grad)
+def qr_grad(z, gy, y, a, mode="reduced"):
+    d[z] = tangent.qr_grad_tangent_full(d[gy], d[y], gy, y, a, mode)
+
+
+@adjoint(tangent.qr_tangent)
+def qr_tangent_adjoint(z, t, y, a, mode="reduced"):
+    d[t] = tangent.qr_grad(d[z], y, a, mode)
+    d[y] = tangent.qr_tangent_grad(d[z], t, y, a, mode, 0)
+
