@@ -24,12 +24,13 @@ pub mod _numpy_native {
     use crate::numpy::core::{self, DType, IndexItem, NpErr, Reduce};
     use crate::numpy::format;
     use crate::numpy::{linalg, ops, random};
-    use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn};
+    use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, Axis, IxDyn, ShapeBuilder};
     use num_traits::ToPrimitive;
     use rustpython_vm::{
         atomic_func,
         builtins::{PyFloat, PyInt, PyList, PySlice, PyStr, PyStrRef, PyTuple, PyTupleRef, PyType},
-        common::lock::PyRwLock,
+        common::lock::{PyRwLock, PyRwLockReadGuard, PyRwLockWriteGuard},
+        common::rc::PyRc,
         function::{Either, OptionalArg, PosArgs, PyComparisonValue},
         protocol::{PyMappingMethods, PyNumberMethods},
         pyclass,
@@ -42,24 +43,321 @@ pub mod _numpy_native {
 
     // ------------------------------------------------------------------ the array type
 
+    /// An array: a window (offset, shape, strides, all in elements) on a shared buffer.
+    ///
+    /// Owners (results of constructors, arithmetic, copies) have `base == None` and a
+    /// C-ordered window covering their whole buffer. Views (basic indexing, `.T`,
+    /// `reshape` when no copy is needed, ...) share the buffer of the array they were
+    /// taken from and keep the owner in `base`, as NumPy does. Invariant: every element
+    /// the window addresses lies inside the buffer, and a writeable window never maps
+    /// two indices to one element (zero strides only come from `broadcast_to`, which is
+    /// read-only). The layout of an array object never changes; the buffer's length
+    /// never changes either (writes go through the window).
     #[pyattr]
     #[pyclass(module = "numpy", name = "ndarray", unhashable = true)]
     #[derive(Debug, PyPayload)]
     pub struct PyNdArray {
-        data: PyRwLock<ArrayD<f64>>,
+        buf: PyRc<PyRwLock<Vec<f64>>>,
+        offset: usize,
+        shape: Vec<usize>,
+        strides: Vec<isize>,
         dtype: DType,
+        base: Option<PyObjectRef>,
+        writeable: bool,
+        /// The strides are C-contiguous ones for the shape.
+        c_contig: bool,
+    }
+
+    /// A read lock on an array's buffer; `view()` is the array's window.
+    pub struct ArrRead<'a> {
+        g: PyRwLockReadGuard<'a, Vec<f64>>,
+        a: &'a PyNdArray,
+    }
+
+    impl ArrRead<'_> {
+        #[inline]
+        pub fn view(&self) -> ArrayViewD<'_, f64> {
+            self.a.window(&self.g)
+        }
+    }
+
+    /// A write lock on an array's buffer (only for writeable arrays).
+    pub struct ArrWrite<'a> {
+        g: PyRwLockWriteGuard<'a, Vec<f64>>,
+        a: &'a PyNdArray,
+    }
+
+    impl ArrWrite<'_> {
+        #[inline]
+        pub fn view_mut(&mut self) -> ArrayViewMutD<'_, f64> {
+            let a = self.a;
+            if a.len() == 0 {
+                return ArrayViewMutD::from_shape(IxDyn(&a.shape), &mut []).unwrap();
+            }
+            if a.is_whole_c() {
+                return ArrayViewMutD::from_shape(IxDyn(&a.shape), &mut self.g[..]).unwrap();
+            }
+            let low = a.low();
+            ArrayViewMutD::from_shape(IxDyn(&a.shape).strides(a.ustrides()), &mut self.g[low..])
+                .expect("array window inside its buffer, without overlap")
+        }
+    }
+
+    /// What a view-making operation produced: a window on the source's buffer (the
+    /// pointer of its first element, shape and strides), or a copy.
+    enum Derived {
+        View {
+            ptr: usize,
+            shape: Vec<usize>,
+            strides: Vec<isize>,
+        },
+        Copy(ArrayD<f64>),
+    }
+
+    fn derived<S: ndarray::RawData<Elem = f64>>(v: &ndarray::ArrayBase<S, IxDyn>) -> Derived {
+        Derived::View {
+            ptr: v.as_ptr() as usize,
+            shape: v.shape().to_vec(),
+            strides: v.strides().to_vec(),
+        }
+    }
+
+    fn c_strides(shape: &[usize]) -> Vec<isize> {
+        let mut st = vec![0isize; shape.len()];
+        let mut acc = 1isize;
+        for i in (0..shape.len()).rev() {
+            st[i] = acc;
+            acc *= shape[i].max(1) as isize;
+        }
+        st
+    }
+
+    fn is_c_contig(shape: &[usize], strides: &[isize]) -> bool {
+        let mut acc = 1isize;
+        for i in (0..shape.len()).rev() {
+            if shape[i] == 1 {
+                continue;
+            }
+            if strides[i] != acc {
+                return false;
+            }
+            acc *= shape[i] as isize;
+        }
+        true
     }
 
     impl PyNdArray {
         pub fn new(data: ArrayD<f64>, dtype: DType) -> Self {
+            let shape = data.shape().to_vec();
+            let n = data.len();
+            let vec = if data.is_standard_layout() {
+                match data.into_raw_vec_and_offset() {
+                    (v, Some(0) | None) if v.len() == n => v,
+                    (v, off) => {
+                        let off = off.unwrap_or(0);
+                        v[off..off + n].to_vec()
+                    }
+                }
+            } else {
+                data.iter().copied().collect()
+            };
             PyNdArray {
-                data: PyRwLock::new(data),
+                buf: PyRc::new(PyRwLock::new(vec)),
+                offset: 0,
+                strides: c_strides(&shape),
+                shape,
                 dtype,
+                base: None,
+                writeable: true,
+                c_contig: true,
             }
         }
         fn shape_vec(&self) -> Vec<usize> {
-            self.data.read().shape().to_vec()
+            self.shape.clone()
         }
+        #[inline]
+        fn len(&self) -> usize {
+            self.shape.iter().product()
+        }
+        /// The window is the start of the buffer in C order.
+        #[inline]
+        fn is_whole_c(&self) -> bool {
+            self.offset == 0 && self.c_contig
+        }
+        /// Lowest element index the window touches (non-empty windows).
+        fn low(&self) -> usize {
+            let mut low = self.offset as isize;
+            for (&d, &s) in self.shape.iter().zip(&self.strides) {
+                if s < 0 && d > 1 {
+                    low += s * (d as isize - 1);
+                }
+            }
+            low as usize
+        }
+        fn ustrides(&self) -> IxDyn {
+            IxDyn(&self.strides.iter().map(|&s| s as usize).collect::<Vec<_>>())
+        }
+        #[inline]
+        fn window<'b, T>(&self, buf: &'b [T]) -> ArrayViewD<'b, T> {
+            if self.len() == 0 {
+                return ArrayViewD::from_shape(IxDyn(&self.shape), &[]).unwrap();
+            }
+            if self.is_whole_c() {
+                return ArrayViewD::from_shape(IxDyn(&self.shape), buf).unwrap();
+            }
+            let low = self.low();
+            ArrayViewD::from_shape(IxDyn(&self.shape).strides(self.ustrides()), &buf[low..])
+                .expect("array window inside its buffer")
+        }
+        #[inline]
+        pub fn read(&self) -> ArrRead<'_> {
+            ArrRead {
+                g: self.buf.read(),
+                a: self,
+            }
+        }
+        /// Write access; `ValueError(msg)` for read-only arrays (`broadcast_to`).
+        fn write_or(&self, msg: &str, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
+            if !self.writeable {
+                return Err(vm.new_value_error(msg.to_owned()));
+            }
+            Ok(ArrWrite {
+                g: self.buf.write(),
+                a: self,
+            })
+        }
+        fn write(&self, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
+            self.write_or("assignment destination is read-only", vm)
+        }
+        /// Whether two arrays use the same buffer.
+        fn shares_buffer(&self, other: &PyNdArray) -> bool {
+            PyRc::ptr_eq(&self.buf, &other.buf)
+        }
+        /// A new array object for what `f` derived from this array's window: a view
+        /// sharing the buffer (read-only if `readonly` or if this array is), or a copy.
+        fn derive(
+            &self,
+            this: &PyObject,
+            readonly: bool,
+            f: impl FnOnce(ArrayViewD<'_, f64>) -> PyResult<Derived>,
+        ) -> PyResult<PyNdArray> {
+            let g = self.buf.read();
+            let d = f(self.window(&g))?;
+            let (ptr, shape, strides) = match d {
+                Derived::Copy(a) => return Ok(PyNdArray::new(a, self.dtype)),
+                Derived::View {
+                    ptr,
+                    shape,
+                    strides,
+                } => (ptr, shape, strides),
+            };
+            let n: usize = shape.iter().product();
+            if n == 0 {
+                return Ok(PyNdArray::new(ArrayD::zeros(IxDyn(&shape)), self.dtype));
+            }
+            let base_ptr = g.as_ptr() as usize;
+            let esz = std::mem::size_of::<f64>();
+            assert!(
+                ptr >= base_ptr && (ptr - base_ptr).is_multiple_of(esz),
+                "derived view outside its buffer"
+            );
+            let out = PyNdArray {
+                buf: self.buf.clone(),
+                offset: (ptr - base_ptr) / esz,
+                c_contig: is_c_contig(&shape, &strides),
+                shape,
+                strides,
+                dtype: self.dtype,
+                base: Some(self.base.clone().unwrap_or_else(|| this.to_owned())),
+                writeable: self.writeable && !readonly,
+            };
+            // Checks the invariant (bounds) once, at creation.
+            let _ = out.window(&g);
+            Ok(out)
+        }
+    }
+
+    /// `f` applied to the window of `obj` (array-likes are converted to a new array
+    /// first, which becomes the base).
+    fn view_op(
+        obj: &PyObject,
+        readonly: bool,
+        vm: &VirtualMachine,
+        f: impl FnOnce(ArrayViewD<'_, f64>, DType) -> PyResult<Derived>,
+    ) -> PyResult {
+        let tmp;
+        let (o, a): (&PyObject, &PyNdArray) = match obj.downcast_ref::<PyNdArray>() {
+            Some(a) => (obj, a),
+            None => {
+                let (arr, d) = to_array(obj, vm)?;
+                tmp = new_arr(arr, d, vm);
+                (&*tmp, tmp.downcast_ref::<PyNdArray>().unwrap())
+            }
+        };
+        let dt = a.dtype;
+        Ok(a.derive(o, readonly, |v| f(v, dt))?.into_pyobject(vm))
+    }
+
+    /// Buffer positions of an array's elements.
+    fn positions(a: &PyNdArray) -> Vec<usize> {
+        let n = a.buf.read().len();
+        let idx: Vec<usize> = (0..n).collect();
+        a.window(&idx).iter().copied().collect()
+    }
+
+    /// Buffer extent (lowest, highest position) of a non-empty array.
+    fn extent(a: &PyNdArray) -> Option<(usize, usize)> {
+        if a.len() == 0 {
+            return None;
+        }
+        let low = a.low();
+        let mut high = a.offset as isize;
+        for (&d, &s) in a.shape.iter().zip(&a.strides) {
+            if s > 0 && d > 1 {
+                high += s * (d as isize - 1);
+            }
+        }
+        Some((low, high as usize))
+    }
+
+    fn may_share(a: &PyObject, b: &PyObject, exact: bool) -> bool {
+        let (Some(x), Some(y)) = (a.downcast_ref::<PyNdArray>(), b.downcast_ref::<PyNdArray>())
+        else {
+            return false;
+        };
+        if !x.shares_buffer(y) {
+            return false;
+        }
+        let (Some((l1, h1)), Some((l2, h2))) = (extent(x), extent(y)) else {
+            return false;
+        };
+        if h1 < l2 || h2 < l1 {
+            return false;
+        }
+        if !exact {
+            return true;
+        }
+        let mut mark = vec![false; x.buf.read().len()];
+        for p in positions(x) {
+            mark[p] = true;
+        }
+        positions(y).into_iter().any(|p| mark[p])
+    }
+
+    /// `np.may_share_memory(a, b)`: same buffer and overlapping extents.
+    #[pyfunction]
+    fn may_share_memory(
+        a: PyObjectRef,
+        b: PyObjectRef,
+        _max_work: OptionalArg<PyObjectRef>,
+    ) -> bool {
+        may_share(&a, &b, false)
+    }
+
+    /// `np.shares_memory(a, b)`: whether some element is in both (exact).
+    #[pyfunction]
+    fn shares_memory(a: PyObjectRef, b: PyObjectRef, _max_work: OptionalArg<PyObjectRef>) -> bool {
+        may_share(&a, &b, true)
     }
 
     fn new_arr(data: ArrayD<f64>, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
@@ -159,7 +457,8 @@ pub mod _numpy_native {
             return Ok(());
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            let g = a.data.read();
+            let g_lock = a.read();
+            let g = g_lock.view();
             if g.shape() != &shape[depth..] {
                 return Err(inhomogeneous(shape, depth, vm));
             }
@@ -194,7 +493,7 @@ pub mod _numpy_native {
     /// Any array-like (ndarray, scalar, nested lists/tuples) as an owned array.
     fn to_array(obj: &PyObject, vm: &VirtualMachine) -> PyResult<(ArrayD<f64>, DType)> {
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            return Ok((a.data.read().clone(), a.dtype));
+            return Ok((core::to_standard(a.read().view()), a.dtype));
         }
         if let Some((v, d)) = scalar_of(obj, vm) {
             return Ok((ArrayD::from_elem(IxDyn(&[]), v), d));
@@ -240,7 +539,8 @@ pub mod _numpy_native {
         f: impl FnOnce(ArrayViewD<'_, f64>, DType) -> PyResult<R>,
     ) -> PyResult<R> {
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            let g = a.data.read();
+            let g_lock = a.read();
+            let g = g_lock.view();
             return f(g.view(), a.dtype);
         }
         let (arr, dt) = to_array(obj, vm)?;
@@ -301,7 +601,8 @@ pub mod _numpy_native {
             return Err(vm.new_type_error("'float' object cannot be interpreted as an integer"));
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            let g = a.data.read();
+            let g_lock = a.read();
+            let g = g_lock.view();
             if g.len() == 1 && !a.dtype.is_float() {
                 return Ok(*g.iter().next().unwrap() as isize);
             }
@@ -316,7 +617,7 @@ pub mod _numpy_native {
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
             if !a.dtype.is_float() {
-                return Ok(a.data.read().iter().map(|&x| x as isize).collect());
+                return Ok(a.read().view().iter().map(|&x| x as isize).collect());
             }
         }
         Ok(vec![to_isize(obj, vm)?])
@@ -641,7 +942,7 @@ pub mod _numpy_native {
         let neg = match b {
             Src::Sc(v, _) => *v < 0.0,
             Src::Own(a, _) => a.iter().any(|&x| x < 0.0),
-            Src::Arr(a) => a.data.read().iter().any(|&x| x < 0.0),
+            Src::Arr(a) => a.read().view().iter().any(|&x| x < 0.0),
         };
         if neg {
             return Err(vm.new_value_error("Integers to negative integer powers are not allowed."));
@@ -675,7 +976,7 @@ pub mod _numpy_native {
         let ga;
         let va = match a {
             Src::Arr(r) => {
-                ga = r.data.read();
+                ga = r.read();
                 Val::A(ga.view())
             }
             Src::Own(x, _) => Val::A(x.view()),
@@ -684,7 +985,7 @@ pub mod _numpy_native {
         let gb;
         let vb = match b {
             Src::Arr(r) => {
-                gb = r.data.read();
+                gb = r.read();
                 Val::A(gb.view())
             }
             Src::Own(x, _) => Val::A(x.view()),
@@ -718,7 +1019,9 @@ pub mod _numpy_native {
             return Ok(vm.ctx.not_implemented());
         };
         let sb = match b.downcast_ref::<PyNdArray>() {
-            Some(bb) if bb.is(zelf) => Src::Own(bb.data.read().clone(), bb.dtype),
+            Some(bb) if bb.shares_buffer(zelf) => {
+                Src::Own(core::to_standard(bb.read().view()), bb.dtype)
+            }
             _ => match to_src(b, vm)? {
                 Some(s) => s,
                 None => return Ok(vm.ctx.not_implemented()),
@@ -744,7 +1047,8 @@ pub mod _numpy_native {
         }
         let dt = zelf.dtype;
         {
-            let mut g = zelf.data.write();
+            let mut w = zelf.write_or("output array is read-only", vm)?;
+            let mut g = w.view_mut();
             with_op!(op, f => {
                 match &sb {
                     Src::Sc(y, _) => {
@@ -753,7 +1057,7 @@ pub mod _numpy_native {
                     }
                     Src::Own(bv, _) => inplace_arr(&mut g, bv.view(), f, vm)?,
                     Src::Arr(r) => {
-                        let gb = r.data.read();
+                        let gb = r.read();
                         inplace_arr(&mut g, gb.view(), f, vm)?
                     }
                 }
@@ -768,7 +1072,7 @@ pub mod _numpy_native {
     }
 
     fn inplace_arr(
-        g: &mut ArrayD<f64>,
+        g: &mut ArrayViewMutD<'_, f64>,
         b: ArrayViewD<'_, f64>,
         f: impl Fn(f64, f64) -> f64,
         vm: &VirtualMachine,
@@ -816,7 +1120,7 @@ pub mod _numpy_native {
         let ga;
         let va = match &sa {
             Src::Arr(r) => {
-                ga = r.data.read();
+                ga = r.read();
                 ga.view()
             }
             Src::Own(x, _) => x.view(),
@@ -825,7 +1129,7 @@ pub mod _numpy_native {
         let gb;
         let vb = match &sb {
             Src::Arr(r) => {
-                gb = r.data.read();
+                gb = r.read();
                 gb.view()
             }
             Src::Own(x, _) => x.view(),
@@ -933,7 +1237,8 @@ pub mod _numpy_native {
     fn tanh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         use crate::numpy::fastmath;
         if let Some(a) = x.downcast_ref::<PyNdArray>() {
-            let g = a.data.read();
+            let g_lock = a.read();
+            let g = g_lock.view();
             if let Some(src) = g.as_slice() {
                 // The hot path of tanh layers: a vectorised kernel over contiguous data.
                 let mut out = vec![0.0; src.len()];
@@ -1158,8 +1463,10 @@ pub mod _numpy_native {
         tb: bool,
         vm: &VirtualMachine,
     ) -> PyResult {
-        let ga = a.data.read();
-        let gb = b.data.read();
+        let ga_lock = a.read();
+        let ga = ga_lock.view();
+        let gb_lock = b.read();
+        let gb = gb_lock.view();
         let (Ok(va), Ok(vb)) = (
             ga.view().into_dimensionality::<ndarray::Ix2>(),
             gb.view().into_dimensionality::<ndarray::Ix2>(),
@@ -1193,8 +1500,8 @@ pub mod _numpy_native {
         };
         let av = src_owned_view(&sa);
         let bv = src_owned_view(&sb);
-        let ga = av.as_ref().map(|r| r.data.read());
-        let gb = bv.as_ref().map(|r| r.data.read());
+        let ga = av.as_ref().map(|r| r.read());
+        let gb = bv.as_ref().map(|r| r.read());
         let va = match (&sa, &ga) {
             (Src::Own(x, _), _) => x.view(),
             (_, Some(g)) => g.view(),
@@ -1871,10 +2178,29 @@ pub mod _numpy_native {
 
     // ------------------------------------------------------------------ shape functions
 
+    /// `reshape`: a view when the window can be re-strided (NumPy's rule), else a copy.
     fn reshape_impl(obj: &PyObject, req: Vec<isize>, vm: &VirtualMachine) -> PyResult {
-        with_arr(obj, vm, |v, d| {
+        view_op(obj, false, vm, |v, _| {
             let shape = core::resolve_shape(&req, v.len()).py(vm)?;
-            Ok(new_arr(core::reshape(v, &shape), d, vm))
+            if v.is_empty() {
+                return Ok(Derived::Copy(ArrayD::zeros(IxDyn(&shape))));
+            }
+            Ok(match core::nocopy_reshape(v.shape(), v.strides(), &shape) {
+                Some(strides) => Derived::View {
+                    ptr: v.as_ptr() as usize,
+                    shape,
+                    strides,
+                },
+                None => Derived::Copy(core::reshape(v, &shape)),
+            })
+        })
+    }
+
+    /// A C-ordered 1-D copy (`flatten`, `flat`).
+    fn flatten_impl(obj: &PyObject, vm: &VirtualMachine) -> PyResult {
+        with_arr(obj, vm, |v, d| {
+            let n = v.len();
+            Ok(new_arr(core::reshape(v, &[n]), d, vm))
         })
     }
 
@@ -1894,7 +2220,7 @@ pub mod _numpy_native {
     }
 
     fn transpose_impl(obj: &PyObject, axes: Option<Vec<isize>>, vm: &VirtualMachine) -> PyResult {
-        with_arr(obj, vm, |v, d| {
+        view_op(obj, false, vm, |v, _| {
             let nd = v.ndim();
             let perm: Vec<usize> = match axes {
                 None => (0..nd).rev().collect(),
@@ -1905,11 +2231,7 @@ pub mod _numpy_native {
                     core::norm_axes(&ax, nd).map_err(|e| axis_err(e, vm))?
                 }
             };
-            Ok(new_arr(
-                core::to_standard(v.permuted_axes(IxDyn(&perm))),
-                d,
-                vm,
-            ))
+            Ok(derived(&v.permuted_axes(IxDyn(&perm))))
         })
     }
 
@@ -1929,12 +2251,14 @@ pub mod _numpy_native {
     }
 
     fn squeeze_impl(obj: &PyObject, axis: Option<&PyObject>, vm: &VirtualMachine) -> PyResult {
-        with_arr(obj, vm, |v, d| {
+        view_op(obj, false, vm, |v, _| {
             let axes = parse_axes(axis, v.ndim(), vm)?;
             let mut shape = Vec::new();
+            let mut removed = Vec::new();
             for (i, &n) in v.shape().iter().enumerate() {
                 let selected = axes.as_ref().is_none_or(|ax| ax.contains(&i));
                 if selected && n == 1 {
+                    removed.push(i);
                     continue;
                 }
                 if selected && axes.is_some() {
@@ -1944,7 +2268,11 @@ pub mod _numpy_native {
                 }
                 shape.push(n);
             }
-            Ok(new_arr(core::reshape(v, &shape), d, vm))
+            let mut w = v;
+            for &i in removed.iter().rev() {
+                w = w.index_axis_move(Axis(i), 0);
+            }
+            Ok(derived(&w))
         })
     }
 
@@ -1956,7 +2284,7 @@ pub mod _numpy_native {
 
     #[pyfunction]
     fn expand_dims(a: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        with_arr(&a, vm, |v, d| {
+        view_op(&a, false, vm, |v, _| {
             let req: Vec<isize> = match seq_items(&axis) {
                 Some(items) => items
                     .iter()
@@ -1965,24 +2293,20 @@ pub mod _numpy_native {
                 None => vec![to_isize(&axis, vm)?],
             };
             let out_nd = v.ndim() + req.len();
-            let axes = core::norm_axes(&req, out_nd).map_err(|e| axis_err(e, vm))?;
-            let mut shape = Vec::with_capacity(out_nd);
-            let mut it = v.shape().iter();
-            for i in 0..out_nd {
-                if axes.contains(&i) {
-                    shape.push(1);
-                } else {
-                    shape.push(*it.next().unwrap());
-                }
+            let mut axes = core::norm_axes(&req, out_nd).map_err(|e| axis_err(e, vm))?;
+            axes.sort_unstable();
+            let mut w = v;
+            for &i in &axes {
+                w = w.insert_axis(Axis(i));
             }
-            Ok(new_arr(core::reshape(v, &shape), d, vm))
+            Ok(derived(&w))
         })
     }
 
     #[pyfunction]
     fn broadcast_to(a: PyObjectRef, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let shape = parse_shape(&shape, vm)?;
-        with_arr(&a, vm, |v, d| {
+        view_op(&a, true, vm, |v, _| {
             let b = v.broadcast(IxDyn(&shape)).ok_or_else(|| {
                 vm.new_value_error(format!(
                     "operands could not be broadcast together with remapped shapes [original->remapped]: {}  and requested shape {}",
@@ -1990,7 +2314,7 @@ pub mod _numpy_native {
                     core::shape_compact(&shape)
                 ))
             })?;
-            Ok(new_arr(core::to_standard(b), d, vm))
+            Ok(derived(&b))
         })
     }
 
@@ -1999,7 +2323,8 @@ pub mod _numpy_native {
             Some(items) => items,
             None => {
                 if let Some(a) = seq.downcast_ref::<PyNdArray>() {
-                    let g = a.data.read();
+                    let g_lock = a.read();
+                    let g = g_lock.view();
                     if g.ndim() == 0 {
                         return Err(
                             vm.new_value_error("zero-dimensional arrays cannot be concatenated")
@@ -2077,14 +2402,14 @@ pub mod _numpy_native {
     #[pyfunction]
     fn ndim(a: PyObjectRef, vm: &VirtualMachine) -> PyResult<usize> {
         Ok(match a.downcast_ref::<PyNdArray>() {
-            Some(arr) => arr.data.read().ndim(),
+            Some(arr) => arr.ndim(),
             None => to_array(&a, vm)?.0.ndim(),
         })
     }
     #[pyfunction]
     fn size(a: PyObjectRef, vm: &VirtualMachine) -> PyResult<usize> {
         Ok(match a.downcast_ref::<PyNdArray>() {
-            Some(arr) => arr.data.read().len(),
+            Some(arr) => arr.len(),
             None => to_array(&a, vm)?.0.len(),
         })
     }
@@ -2791,16 +3116,12 @@ pub mod _numpy_native {
         axis2: PyObjectRef,
         vm: &VirtualMachine,
     ) -> PyResult {
-        with_arr(&a, vm, |v, d| {
+        view_op(&a, false, vm, |v, _| {
             let a1 = prefixed_axis(&axis1, v.ndim(), "axis1", vm)?;
             let a2 = prefixed_axis(&axis2, v.ndim(), "axis2", vm)?;
             let mut perm: Vec<usize> = (0..v.ndim()).collect();
             perm.swap(a1, a2);
-            Ok(new_arr(
-                core::to_standard(v.permuted_axes(IxDyn(&perm))),
-                d,
-                vm,
-            ))
+            Ok(derived(&v.permuted_axes(IxDyn(&perm))))
         })
     }
 
@@ -2820,13 +3141,14 @@ pub mod _numpy_native {
             source,
             destination,
         } = args;
-        with_arr(&a, vm, |v, d| {
+        view_op(&a, false, vm, |v, _| {
             let nd = v.ndim();
             let src = core::norm_axes(&parse_shape_req(&source, vm)?, nd)
                 .map_err(|e| axis_err(prefix_err(e, "source"), vm))?;
             let dst = core::norm_axes(&parse_shape_req(&destination, vm)?, nd)
                 .map_err(|e| axis_err(prefix_err(e, "destination"), vm))?;
-            Ok(new_arr(ops::moveaxis(v, &src, &dst).py(vm)?, d, vm))
+            let order = ops::moveaxis_order(nd, &src, &dst).py(vm)?;
+            Ok(derived(&v.permuted_axes(IxDyn(&order))))
         })
     }
 
@@ -2851,7 +3173,7 @@ pub mod _numpy_native {
             let indices: Vec<isize> = if seq_items(ios).is_some()
                 || ios
                     .downcast_ref::<PyNdArray>()
-                    .is_some_and(|x| x.data.read().ndim() > 0)
+                    .is_some_and(|x| x.ndim() > 0)
             {
                 parse_shape_req(ios, vm)?
             } else {
@@ -3374,7 +3696,7 @@ pub mod _numpy_native {
             return Ok(IndexItem::Ellipsis);
         }
         let (arr, dt) = if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            (a.data.read().clone(), a.dtype)
+            (core::to_standard(a.read().view()), a.dtype)
         } else if obj.downcast_ref::<PyList>().is_some() {
             let (a, d) = to_array(obj, vm)?;
             (
@@ -3423,13 +3745,12 @@ pub mod _numpy_native {
         if let Some(i) = key.downcast_ref::<PyInt>() {
             if !key.class().is(vm.ctx.types.bool_type) {
                 let i = i.try_to_primitive::<isize>(vm)?;
-                let g = zelf.data.read();
-                if g.ndim() == 0 {
+                if zelf.ndim() == 0 {
                     return Err(vm.new_index_error(
                         "too many indices for array: array is 0-dimensional, but 1 were indexed",
                     ));
                 }
-                let n = g.shape()[0];
+                let n = zelf.shape[0];
                 let ni = n as isize;
                 if i < -ni || i >= ni {
                     return Err(vm.new_index_error(format!(
@@ -3437,17 +3758,50 @@ pub mod _numpy_native {
                     )));
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
-                let sub = g.index_axis(Axis(0), iu);
-                if sub.ndim() == 0 {
-                    return Ok(py_scalar(*sub.iter().next().unwrap(), zelf.dtype, vm));
+                if zelf.ndim() == 1 {
+                    let pos = zelf.offset as isize + iu as isize * zelf.strides[0];
+                    let x = zelf.buf.read()[pos as usize];
+                    return Ok(py_scalar(x, zelf.dtype, vm));
                 }
-                return Ok(new_arr(core::to_standard(sub), zelf.dtype, vm));
+                let sub = zelf.derive(zelf.as_object(), false, |v| {
+                    Ok(derived(&v.index_axis_move(Axis(0), iu)))
+                })?;
+                return Ok(sub.into_pyobject(vm));
             }
         }
         let items = index_items(key, vm)?;
-        let g = zelf.data.read();
-        let out = core::index_get(g.view(), &items).py(vm)?;
-        Ok(arr_or_scalar(out, zelf.dtype, vm))
+        // a[i, j, ...] with one int per axis: one element
+        if items.len() == zelf.ndim() && items.iter().all(|it| matches!(it, IndexItem::Int(_))) {
+            let mut pos = zelf.offset as isize;
+            for (ax, it) in items.iter().enumerate() {
+                let IndexItem::Int(i) = *it else {
+                    unreachable!()
+                };
+                let n = zelf.shape[ax];
+                let ni = n as isize;
+                if i < -ni || i >= ni {
+                    return Err(vm.new_index_error(format!(
+                        "index {i} is out of bounds for axis {ax} with size {n}"
+                    )));
+                }
+                let iu = if i < 0 { i + ni } else { i };
+                pos += iu * zelf.strides[ax];
+            }
+            let x = zelf.buf.read()[pos as usize];
+            return Ok(py_scalar(x, zelf.dtype, vm));
+        }
+        // basic indexing gives a view, advanced indexing a copy
+        let out = zelf.derive(zelf.as_object(), false, |v| {
+            match core::index_view(v.clone(), &items).py(vm)? {
+                Some(w) => Ok(derived(&w)),
+                None => Ok(Derived::Copy(core::index_get(v, &items).py(vm)?)),
+            }
+        })?;
+        if out.ndim() == 0 {
+            let x = *out.read().view().iter().next().unwrap();
+            return Ok(py_scalar(x, zelf.dtype, vm));
+        }
+        Ok(out.into_pyobject(vm))
     }
 
     fn setitem(
@@ -3458,7 +3812,7 @@ pub mod _numpy_native {
     ) -> PyResult<()> {
         let dt = zelf.dtype;
         let (val, _) = match value.downcast_ref::<PyNdArray>() {
-            Some(v) if v.is(zelf) => (v.data.read().clone(), v.dtype),
+            Some(v) if v.shares_buffer(zelf) => (core::to_standard(v.read().view()), v.dtype),
             _ => to_array(value, vm)?,
         };
         let val = if dt != DType::Float64 {
@@ -3467,27 +3821,26 @@ pub mod _numpy_native {
             val
         };
         // fast path: a[i] = scalar on 1-D
-        if let (Some(i), 0) = (key.downcast_ref::<PyInt>(), val.ndim()) {
+        if let (Some(i), 0, 1) = (key.downcast_ref::<PyInt>(), val.ndim(), zelf.ndim()) {
             if !key.class().is(vm.ctx.types.bool_type) {
-                let mut g = zelf.data.write();
-                if g.ndim() == 1 {
-                    let i = i.try_to_primitive::<isize>(vm)?;
-                    let n = g.len();
-                    let ni = n as isize;
-                    if i < -ni || i >= ni {
-                        return Err(vm.new_index_error(format!(
-                            "index {i} is out of bounds for axis 0 with size {n}"
-                        )));
-                    }
-                    let iu = if i < 0 { (i + ni) as usize } else { i as usize };
-                    g[[iu]] = *val.iter().next().unwrap();
-                    return Ok(());
+                let mut w = zelf.write(vm)?;
+                let i = i.try_to_primitive::<isize>(vm)?;
+                let n = zelf.shape[0];
+                let ni = n as isize;
+                if i < -ni || i >= ni {
+                    return Err(vm.new_index_error(format!(
+                        "index {i} is out of bounds for axis 0 with size {n}"
+                    )));
                 }
+                let iu = if i < 0 { (i + ni) as usize } else { i as usize };
+                let pos = zelf.offset as isize + iu as isize * zelf.strides[0];
+                w.g[pos as usize] = *val.iter().next().unwrap();
+                return Ok(());
             }
         }
         let items = index_items(key, vm)?;
-        let mut g = zelf.data.write();
-        core::index_set(&mut g, &items, val.view()).py(vm)
+        let mut w = zelf.write(vm)?;
+        core::index_set(w.view_mut(), &items, val.view()).py(vm)
     }
 
     fn tolist_rec(v: ArrayViewD<'_, f64>, dt: DType, vm: &VirtualMachine) -> PyObjectRef {
@@ -3499,7 +3852,8 @@ pub mod _numpy_native {
     }
 
     fn size1_value(zelf: &PyNdArray, vm: &VirtualMachine, what: &str) -> PyResult<f64> {
-        let g = zelf.data.read();
+        let g_lock = zelf.read();
+        let g = g_lock.view();
         if g.len() != 1 {
             return Err(vm.new_type_error(format!(
                 "only length-1 arrays can be converted to Python scalars{what}"
@@ -3534,15 +3888,15 @@ pub mod _numpy_native {
     impl PyNdArray {
         #[pygetset]
         fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
-            shape_tuple_obj(self.data.read().shape(), vm)
+            shape_tuple_obj(&self.shape, vm)
         }
         #[pygetset]
         fn ndim(&self) -> usize {
-            self.data.read().ndim()
+            self.shape.len()
         }
         #[pygetset]
         fn size(&self) -> usize {
-            self.data.read().len()
+            self.len()
         }
         #[pygetset]
         fn dtype(&self, vm: &VirtualMachine) -> PyObjectRef {
@@ -3554,7 +3908,7 @@ pub mod _numpy_native {
         }
         #[pygetset]
         fn nbytes(&self) -> usize {
-            self.dtype.itemsize() * self.data.read().len()
+            self.dtype.itemsize() * self.len()
         }
         #[pygetset(name = "T")]
         fn t(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
@@ -3562,17 +3916,18 @@ pub mod _numpy_native {
         }
         #[pygetset]
         fn real(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
-            make_array(zelf.as_object(), None, 0, vm)
+            Self::view(zelf, vm)
         }
         #[pygetset]
         fn flat(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
-            reshape_impl(zelf.as_object(), vec![-1], vm)
+            flatten_impl(zelf.as_object(), vm)
         }
 
         #[pyslot]
         fn slot_str(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyStrRef> {
             let z = zelf.downcast_ref::<Self>().unwrap();
-            let g = z.data.read();
+            let g_lock = z.read();
+            let g = g_lock.view();
             if g.ndim() == 0 {
                 let obj = py_scalar(*g.iter().next().unwrap(), z.dtype, vm);
                 drop(g);
@@ -3582,7 +3937,8 @@ pub mod _numpy_native {
         }
         #[pymethod]
         fn tolist(&self, vm: &VirtualMachine) -> PyObjectRef {
-            let g = self.data.read();
+            let g_lock = self.read();
+            let g = g_lock.view();
             tolist_rec(g.view(), self.dtype, vm)
         }
         #[pymethod]
@@ -3610,7 +3966,8 @@ pub mod _numpy_native {
         }
         #[pymethod]
         fn item(&self, args: PosArgs<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
-            let g = self.data.read();
+            let g_lock = self.read();
+            let g = g_lock.view();
             let args = args.into_vec();
             if args.is_empty() {
                 if g.len() != 1 {
@@ -3643,9 +4000,10 @@ pub mod _numpy_native {
         #[pymethod]
         fn astype(&self, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
             let dt = parse_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
-            let g = self.data.read();
+            let g_lock = self.read();
+            let g = g_lock.view();
             let data = if dt == DType::Float64 {
-                g.clone()
+                core::to_standard(g)
             } else {
                 g.mapv(|x| dt.cast(x))
             };
@@ -3656,7 +4014,7 @@ pub mod _numpy_native {
             let (v, _) = scalar_of(&value, vm)
                 .ok_or_else(|| vm.new_type_error("fill: value must be a number"))?;
             let v = self.dtype.cast(v);
-            self.data.write().fill(v);
+            self.write(vm)?.view_mut().fill(v);
             Ok(())
         }
         #[pymethod]
@@ -3743,7 +4101,18 @@ pub mod _numpy_native {
         }
         #[pymethod]
         fn flatten(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
-            reshape_impl(zelf.as_object(), vec![-1], vm)
+            flatten_impl(zelf.as_object(), vm)
+        }
+        /// The array owning the memory of a view; `None` for an owner.
+        #[pygetset]
+        fn base(&self, vm: &VirtualMachine) -> PyObjectRef {
+            self.base.clone().unwrap_or_else(|| vm.ctx.none())
+        }
+        /// A new array object on the same memory.
+        #[pymethod]
+        fn view(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            let v = zelf.derive(zelf.as_object(), false, |v| Ok(derived(&v)))?;
+            Ok(v.into_pyobject(vm))
         }
         #[pymethod]
         fn squeeze(zelf: PyRef<Self>, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
@@ -3754,7 +4123,8 @@ pub mod _numpy_native {
         #[pymethod]
         fn sort(zelf: PyRef<Self>, args: SortArgs, vm: &VirtualMachine) -> PyResult<()> {
             let sorted = {
-                let g = zelf.data.read();
+                let g_lock = zelf.read();
+                let g = g_lock.view();
                 if g.ndim() == 0 {
                     return Err(axis_err(
                         core::NpErr::Index(
@@ -3773,7 +4143,7 @@ pub mod _numpy_native {
                     }
                 }
             };
-            *zelf.data.write() = sorted;
+            zelf.write(vm)?.view_mut().assign(&sorted);
             Ok(())
         }
         #[pymethod]
@@ -3833,12 +4203,13 @@ pub mod _numpy_native {
             vm: &VirtualMachine,
         ) -> PyResult {
             let nd = ndigits.unwrap_or(0);
-            let g = zelf.data.read();
+            let g_lock = zelf.read();
+            let g = g_lock.view();
             let dt = zelf.dtype;
             // NumPy: rint(x * 10**d) / 10**d, and rint(x / 10**-d) * 10**-d for d < 0
             let out = if nd >= 0 {
                 if !dt.is_float() {
-                    g.clone()
+                    core::to_standard(g)
                 } else {
                     let p = 10f64.powi(nd);
                     g.mapv(|x| dt.cast((x * p).round_ties_even() / p))
@@ -3853,7 +4224,8 @@ pub mod _numpy_native {
 
     impl PyNdArray {
         fn len_checked(&self, vm: &VirtualMachine) -> PyResult<usize> {
-            let g = self.data.read();
+            let g_lock = self.read();
+            let g = g_lock.view();
             if g.ndim() == 0 {
                 return Err(vm.new_type_error("len() of unsized object"));
             }
@@ -3885,16 +4257,26 @@ pub mod _numpy_native {
     impl Iterable for PyNdArray {
         fn iter(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
             let items: Vec<PyObjectRef> = {
-                let g = zelf.data.read();
+                let g_lock = zelf.read();
+                let g = g_lock.view();
                 if g.ndim() == 0 {
                     return Err(vm.new_type_error("iteration over a 0-d array"));
                 }
                 if g.ndim() == 1 {
                     g.iter().map(|&x| py_scalar(x, zelf.dtype, vm)).collect()
                 } else {
-                    g.outer_iter()
-                        .map(|s| new_arr(core::to_standard(s), zelf.dtype, vm))
-                        .collect()
+                    // rows are views, as in NumPy
+                    let n = g.shape()[0];
+                    drop(g);
+                    drop(g_lock);
+                    (0..n)
+                        .map(|i| {
+                            zelf.derive(zelf.as_object(), false, |v| {
+                                Ok(derived(&v.index_axis_move(Axis(0), i)))
+                            })
+                            .map(|a| a.into_pyobject(vm))
+                        })
+                        .collect::<PyResult<_>>()?
                 }
             };
             let list: PyObjectRef = vm.ctx.new_list(items).into();
@@ -3904,7 +4286,8 @@ pub mod _numpy_native {
 
     impl Representable for PyNdArray {
         fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
-            let g = zelf.data.read();
+            let g_lock = zelf.read();
+            let g = g_lock.view();
             Ok(format::repr(&g.view(), zelf.dtype))
         }
     }
@@ -3947,7 +4330,8 @@ pub mod _numpy_native {
         } else {
             z.dtype
         };
-        let g = z.data.read();
+        let g_lock = z.read();
+        let g = g_lock.view();
         Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
     }
 
@@ -3971,7 +4355,8 @@ pub mod _numpy_native {
                 absolute: Some(|num, vm| unary_slot(num.obj, f64::abs, vm)),
                 boolean: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
-                    let g = z.data.read();
+                    let g_lock = z.read();
+                    let g = g_lock.view();
                     match g.len() {
                         1 => Ok(*g.iter().next().unwrap() != 0.0),
                         0 => Err(vm.new_value_error(
@@ -3984,7 +4369,8 @@ pub mod _numpy_native {
                 }),
                 invert: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
-                    let g = z.data.read();
+                    let g_lock = z.read();
+                    let g = g_lock.view();
                     let dt = z.dtype;
                     if dt.is_float() {
                         return Err(vm.new_type_error(
@@ -4032,7 +4418,8 @@ pub mod _numpy_native {
                 inplace_true_divide: Some(|a, b, vm| inplace_slot(a, b, Op::Div, vm)),
                 index: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
-                    let g = z.data.read();
+                    let g_lock = z.read();
+                    let g = g_lock.view();
                     if g.ndim() != 0 || z.dtype.is_float() {
                         return Err(vm.new_type_error(
                             "only integer scalar arrays can be converted to a scalar index",

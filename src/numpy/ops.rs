@@ -523,14 +523,24 @@ pub fn moveaxis(a: ArrayViewD<'_, f64>, src: &[usize], dst: &[usize]) -> NpResul
             "`source` and `destination` arguments must have the same number of elements",
         );
     }
-    let nd = a.ndim();
+    let order = moveaxis_order(a.ndim(), src, dst)?;
+    Ok(to_standard(a.permuted_axes(IxDyn(&order))))
+}
+
+/// The axis permutation of `np.moveaxis`.
+pub fn moveaxis_order(nd: usize, src: &[usize], dst: &[usize]) -> NpResult<Vec<usize>> {
+    if src.len() != dst.len() {
+        return value_err(
+            "`source` and `destination` arguments must have the same number of elements",
+        );
+    }
     let mut order: Vec<usize> = (0..nd).filter(|i| !src.contains(i)).collect();
     let mut pairs: Vec<(usize, usize)> = dst.iter().copied().zip(src.iter().copied()).collect();
     pairs.sort();
     for (d, s) in pairs {
         order.insert(d, s);
     }
-    Ok(to_standard(a.permuted_axes(IxDyn(&order))))
+    Ok(order)
 }
 
 /// Splits along `axis` at the given indices (`np.split` with an index list).
