@@ -24,7 +24,7 @@ pub mod _numpy_native {
     use crate::numpy::core::{self, DType, IndexItem, NpErr, Reduce};
     use crate::numpy::format;
     use crate::numpy::{linalg, ops, random};
-    use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, Axis, IxDyn, ShapeBuilder};
+    use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, Axis, Dimension, IxDyn, ShapeBuilder};
     use num_traits::ToPrimitive;
     use rustpython_vm::{
         atomic_func,
@@ -59,8 +59,10 @@ pub mod _numpy_native {
     pub struct PyNdArray {
         buf: PyRc<PyRwLock<Vec<f64>>>,
         offset: usize,
-        shape: Vec<usize>,
-        strides: Vec<isize>,
+        /// Shape and strides as ndarray keeps them (inline up to 4 axes; strides are
+        /// `isize` values stored as `usize`).
+        shape: IxDyn,
+        strides: IxDyn,
         dtype: DType,
         base: Option<PyObjectRef>,
         writeable: bool,
@@ -92,14 +94,17 @@ pub mod _numpy_native {
         pub fn view_mut(&mut self) -> ArrayViewMutD<'_, f64> {
             let a = self.a;
             if a.len() == 0 {
-                return ArrayViewMutD::from_shape(IxDyn(&a.shape), &mut []).unwrap();
+                return ArrayViewMutD::from_shape(a.shape.clone(), &mut []).unwrap();
             }
             if a.is_whole_c() {
-                return ArrayViewMutD::from_shape(IxDyn(&a.shape), &mut self.g[..]).unwrap();
+                return ArrayViewMutD::from_shape(a.shape.clone(), &mut self.g[..]).unwrap();
             }
             let low = a.low();
-            ArrayViewMutD::from_shape(IxDyn(&a.shape).strides(a.ustrides()), &mut self.g[low..])
-                .expect("array window inside its buffer, without overlap")
+            ArrayViewMutD::from_shape(
+                a.shape.clone().strides(a.strides.clone()),
+                &mut self.g[low..],
+            )
+            .expect("array window inside its buffer, without overlap")
         }
     }
 
@@ -122,16 +127,6 @@ pub mod _numpy_native {
         }
     }
 
-    fn c_strides(shape: &[usize]) -> Vec<isize> {
-        let mut st = vec![0isize; shape.len()];
-        let mut acc = 1isize;
-        for i in (0..shape.len()).rev() {
-            st[i] = acc;
-            acc *= shape[i].max(1) as isize;
-        }
-        st
-    }
-
     fn is_c_contig(shape: &[usize], strides: &[isize]) -> bool {
         let mut acc = 1isize;
         for i in (0..shape.len()).rev() {
@@ -148,7 +143,7 @@ pub mod _numpy_native {
 
     impl PyNdArray {
         pub fn new(data: ArrayD<f64>, dtype: DType) -> Self {
-            let shape = data.shape().to_vec();
+            let shape = data.raw_dim();
             let n = data.len();
             let vec = if data.is_standard_layout() {
                 match data.into_raw_vec_and_offset() {
@@ -164,7 +159,7 @@ pub mod _numpy_native {
             PyNdArray {
                 buf: PyRc::new(PyRwLock::new(vec)),
                 offset: 0,
-                strides: c_strides(&shape),
+                strides: shape.default_strides(),
                 shape,
                 dtype,
                 base: None,
@@ -173,11 +168,11 @@ pub mod _numpy_native {
             }
         }
         fn shape_vec(&self) -> Vec<usize> {
-            self.shape.clone()
+            self.shape.slice().to_vec()
         }
         #[inline]
         fn len(&self) -> usize {
-            self.shape.iter().product()
+            self.shape.size()
         }
         /// The window is the start of the buffer in C order.
         #[inline]
@@ -187,27 +182,32 @@ pub mod _numpy_native {
         /// Lowest element index the window touches (non-empty windows).
         fn low(&self) -> usize {
             let mut low = self.offset as isize;
-            for (&d, &s) in self.shape.iter().zip(&self.strides) {
+            for (&d, &s) in self.shape.slice().iter().zip(self.strides.slice()) {
+                let s = s as isize;
                 if s < 0 && d > 1 {
                     low += s * (d as isize - 1);
                 }
             }
             low as usize
         }
-        fn ustrides(&self) -> IxDyn {
-            IxDyn(&self.strides.iter().map(|&s| s as usize).collect::<Vec<_>>())
+        #[inline]
+        fn stride(&self, axis: usize) -> isize {
+            self.strides[axis] as isize
         }
         #[inline]
         fn window<'b, T>(&self, buf: &'b [T]) -> ArrayViewD<'b, T> {
             if self.len() == 0 {
-                return ArrayViewD::from_shape(IxDyn(&self.shape), &[]).unwrap();
+                return ArrayViewD::from_shape(self.shape.clone(), &[]).unwrap();
             }
             if self.is_whole_c() {
-                return ArrayViewD::from_shape(IxDyn(&self.shape), buf).unwrap();
+                return ArrayViewD::from_shape(self.shape.clone(), buf).unwrap();
             }
             let low = self.low();
-            ArrayViewD::from_shape(IxDyn(&self.shape).strides(self.ustrides()), &buf[low..])
-                .expect("array window inside its buffer")
+            ArrayViewD::from_shape(
+                self.shape.clone().strides(self.strides.clone()),
+                &buf[low..],
+            )
+            .expect("array window inside its buffer")
         }
         #[inline]
         pub fn read(&self) -> ArrRead<'_> {
@@ -265,8 +265,8 @@ pub mod _numpy_native {
                 buf: self.buf.clone(),
                 offset: (ptr - base_ptr) / esz,
                 c_contig: is_c_contig(&shape, &strides),
-                shape,
-                strides,
+                shape: IxDyn(&shape),
+                strides: IxDyn(&strides.iter().map(|&s| s as usize).collect::<Vec<_>>()),
                 dtype: self.dtype,
                 base: Some(self.base.clone().unwrap_or_else(|| this.to_owned())),
                 writeable: self.writeable && !readonly,
@@ -312,7 +312,8 @@ pub mod _numpy_native {
         }
         let low = a.low();
         let mut high = a.offset as isize;
-        for (&d, &s) in a.shape.iter().zip(&a.strides) {
+        for (&d, &s) in a.shape.slice().iter().zip(a.strides.slice()) {
+            let s = s as isize;
             if s > 0 && d > 1 {
                 high += s * (d as isize - 1);
             }
@@ -3759,7 +3760,7 @@ pub mod _numpy_native {
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                 if zelf.ndim() == 1 {
-                    let pos = zelf.offset as isize + iu as isize * zelf.strides[0];
+                    let pos = zelf.offset as isize + iu as isize * zelf.stride(0);
                     let x = zelf.buf.read()[pos as usize];
                     return Ok(py_scalar(x, zelf.dtype, vm));
                 }
@@ -3785,7 +3786,7 @@ pub mod _numpy_native {
                     )));
                 }
                 let iu = if i < 0 { i + ni } else { i };
-                pos += iu * zelf.strides[ax];
+                pos += iu * zelf.stride(ax);
             }
             let x = zelf.buf.read()[pos as usize];
             return Ok(py_scalar(x, zelf.dtype, vm));
@@ -3833,7 +3834,7 @@ pub mod _numpy_native {
                     )));
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
-                let pos = zelf.offset as isize + iu as isize * zelf.strides[0];
+                let pos = zelf.offset as isize + iu as isize * zelf.stride(0);
                 w.g[pos as usize] = *val.iter().next().unwrap();
                 return Ok(());
             }
@@ -3888,11 +3889,11 @@ pub mod _numpy_native {
     impl PyNdArray {
         #[pygetset]
         fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
-            shape_tuple_obj(&self.shape, vm)
+            shape_tuple_obj(self.shape.slice(), vm)
         }
         #[pygetset]
         fn ndim(&self) -> usize {
-            self.shape.len()
+            self.shape.ndim()
         }
         #[pygetset]
         fn size(&self) -> usize {
