@@ -30,7 +30,6 @@ pub mod _numpy_native {
         atomic_func,
         builtins::{PyFloat, PyInt, PyList, PySlice, PyStr, PyStrRef, PyTuple, PyTupleRef, PyType},
         common::lock::{PyRwLock, PyRwLockReadGuard, PyRwLockWriteGuard},
-        common::rc::PyRc,
         function::{Either, OptionalArg, PosArgs, PyComparisonValue},
         protocol::{PyMappingMethods, PyNumberMethods},
         pyclass,
@@ -57,7 +56,9 @@ pub mod _numpy_native {
     #[pyclass(module = "numpy", name = "ndarray", unhashable = true)]
     #[derive(Debug, PyPayload)]
     pub struct PyNdArray {
-        buf: PyRc<PyRwLock<Vec<f64>>>,
+        /// The elements of an owner (empty and unused in a view: a view reaches its
+        /// memory through `base`, which keeps it alive).
+        data: PyRwLock<Vec<f64>>,
         offset: usize,
         /// Shape and strides as ndarray keeps them (inline up to 4 axes; strides are
         /// `isize` values stored as `usize`).
@@ -157,7 +158,7 @@ pub mod _numpy_native {
                 data.iter().copied().collect()
             };
             PyNdArray {
-                buf: PyRc::new(PyRwLock::new(vec)),
+                data: PyRwLock::new(vec),
                 offset: 0,
                 strides: shape.default_strides(),
                 shape,
@@ -165,6 +166,18 @@ pub mod _numpy_native {
                 base: None,
                 writeable: true,
                 c_contig: true,
+            }
+        }
+        /// The buffer: the owner's `data`.
+        #[inline]
+        fn buf(&self) -> &PyRwLock<Vec<f64>> {
+            match &self.base {
+                None => &self.data,
+                Some(b) => {
+                    &b.downcast_ref::<PyNdArray>()
+                        .expect("the base of a view is an ndarray")
+                        .data
+                }
             }
         }
         fn shape_vec(&self) -> Vec<usize> {
@@ -212,7 +225,7 @@ pub mod _numpy_native {
         #[inline]
         pub fn read(&self) -> ArrRead<'_> {
             ArrRead {
-                g: self.buf.read(),
+                g: self.buf().read(),
                 a: self,
             }
         }
@@ -222,7 +235,7 @@ pub mod _numpy_native {
                 return Err(vm.new_value_error(msg.to_owned()));
             }
             Ok(ArrWrite {
-                g: self.buf.write(),
+                g: self.buf().write(),
                 a: self,
             })
         }
@@ -231,7 +244,7 @@ pub mod _numpy_native {
         }
         /// Whether two arrays use the same buffer.
         fn shares_buffer(&self, other: &PyNdArray) -> bool {
-            PyRc::ptr_eq(&self.buf, &other.buf)
+            std::ptr::eq(self.buf(), other.buf())
         }
         /// A new array object for what `f` derived from this array's window: a view
         /// sharing the buffer (read-only if `readonly` or if this array is), or a copy.
@@ -241,7 +254,7 @@ pub mod _numpy_native {
             readonly: bool,
             f: impl FnOnce(ArrayViewD<'_, f64>) -> PyResult<Derived>,
         ) -> PyResult<PyNdArray> {
-            let g = self.buf.read();
+            let g = self.buf().read();
             let d = f(self.window(&g))?;
             let (ptr, shape, strides) = match d {
                 Derived::Copy(a) => return Ok(PyNdArray::new(a, self.dtype)),
@@ -262,7 +275,7 @@ pub mod _numpy_native {
                 "derived view outside its buffer"
             );
             let out = PyNdArray {
-                buf: self.buf.clone(),
+                data: PyRwLock::new(Vec::new()),
                 offset: (ptr - base_ptr) / esz,
                 c_contig: is_c_contig(&shape, &strides),
                 shape: IxDyn(&shape),
@@ -300,7 +313,7 @@ pub mod _numpy_native {
 
     /// Buffer positions of an array's elements.
     fn positions(a: &PyNdArray) -> Vec<usize> {
-        let n = a.buf.read().len();
+        let n = a.buf().read().len();
         let idx: Vec<usize> = (0..n).collect();
         a.window(&idx).iter().copied().collect()
     }
@@ -338,7 +351,7 @@ pub mod _numpy_native {
         if !exact {
             return true;
         }
-        let mut mark = vec![false; x.buf.read().len()];
+        let mut mark = vec![false; x.buf().read().len()];
         for p in positions(x) {
             mark[p] = true;
         }
@@ -3761,7 +3774,7 @@ pub mod _numpy_native {
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                 if zelf.ndim() == 1 {
                     let pos = zelf.offset as isize + iu as isize * zelf.stride(0);
-                    let x = zelf.buf.read()[pos as usize];
+                    let x = zelf.buf().read()[pos as usize];
                     return Ok(py_scalar(x, zelf.dtype, vm));
                 }
                 let sub = zelf.derive(zelf.as_object(), false, |v| {
@@ -3788,7 +3801,7 @@ pub mod _numpy_native {
                 let iu = if i < 0 { i + ni } else { i };
                 pos += iu * zelf.stride(ax);
             }
-            let x = zelf.buf.read()[pos as usize];
+            let x = zelf.buf().read()[pos as usize];
             return Ok(py_scalar(x, zelf.dtype, vm));
         }
         // basic indexing gives a view, advanced indexing a copy
