@@ -42,23 +42,25 @@ pub mod _numpy_native {
 
     // ------------------------------------------------------------------ the array type
 
-    /// An array: a window (offset, shape, strides, all in elements) on a shared buffer.
+    /// An array: an owner of its elements, or a view (a window: offset, shape and
+    /// strides in elements) on the elements of an owner.
     ///
-    /// Owners (results of constructors, arithmetic, copies) have `base == None` and a
-    /// C-ordered window covering their whole buffer. Views (basic indexing, `.T`,
-    /// `reshape` when no copy is needed, ...) share the buffer of the array they were
-    /// taken from and keep the owner in `base`, as NumPy does. Invariant: every element
-    /// the window addresses lies inside the buffer, and a writeable window never maps
-    /// two indices to one element (zero strides only come from `broadcast_to`, which is
-    /// read-only). The layout of an array object never changes; the buffer's length
-    /// never changes either (writes go through the window).
+    /// Owners (results of constructors, arithmetic, copies) keep their elements in
+    /// `data`, a C-ordered (standard layout) `ArrayD`, and have `base == None`. Views
+    /// (basic indexing, `.T`, `reshape` when no copy is needed, ...) keep the owner in
+    /// `base`, as NumPy does, and read and write the owner's `data` through their
+    /// window. Invariants: an owner's `data` keeps its shape and layout for its whole
+    /// life (writes go through views of it), so a window checked once stays inside it;
+    /// a writeable window never maps two indices to one element (zero strides only come
+    /// from `broadcast_to`, which is read-only). The layout of an array never changes.
     #[pyattr]
     #[pyclass(module = "numpy", name = "ndarray", unhashable = true)]
     #[derive(Debug, PyPayload)]
     pub struct PyNdArray {
         /// The elements of an owner (empty and unused in a view: a view reaches its
         /// memory through `base`, which keeps it alive).
-        data: PyRwLock<Vec<f64>>,
+        data: PyRwLock<ArrayD<f64>>,
+        /// Window of a view on its owner's elements (for an owner: 0 and C strides).
         offset: usize,
         /// Shape and strides as ndarray keeps them (inline up to 4 axes; strides are
         /// `isize` values stored as `usize`).
@@ -67,26 +69,34 @@ pub mod _numpy_native {
         dtype: DType,
         base: Option<PyObjectRef>,
         writeable: bool,
-        /// The strides are C-contiguous ones for the shape.
-        c_contig: bool,
     }
 
-    /// A read lock on an array's buffer; `view()` is the array's window.
+    /// A read lock on an array's elements; `view()` is the array's window.
     pub struct ArrRead<'a> {
-        g: PyRwLockReadGuard<'a, Vec<f64>>,
+        g: PyRwLockReadGuard<'a, ArrayD<f64>>,
         a: &'a PyNdArray,
     }
 
     impl ArrRead<'_> {
         #[inline]
         pub fn view(&self) -> ArrayViewD<'_, f64> {
-            self.a.window(&self.g)
+            if self.a.base.is_none() {
+                return self.g.view();
+            }
+            self.a.window(elements(&self.g))
         }
     }
 
-    /// A write lock on an array's buffer (only for writeable arrays).
+    /// An owner's elements in memory (C) order.
+    #[inline]
+    fn elements(a: &ArrayD<f64>) -> &[f64] {
+        a.as_slice()
+            .expect("an owner's elements are in standard layout")
+    }
+
+    /// A write lock on an array's elements (only for writeable arrays).
     pub struct ArrWrite<'a> {
-        g: PyRwLockWriteGuard<'a, Vec<f64>>,
+        g: PyRwLockWriteGuard<'a, ArrayD<f64>>,
         a: &'a PyNdArray,
     }
 
@@ -94,22 +104,30 @@ pub mod _numpy_native {
         #[inline]
         pub fn view_mut(&mut self) -> ArrayViewMutD<'_, f64> {
             let a = self.a;
+            if a.base.is_none() {
+                return self.g.view_mut();
+            }
             if a.len() == 0 {
                 return ArrayViewMutD::from_shape(a.shape.clone(), &mut []).unwrap();
             }
-            if a.is_whole_c() {
-                return ArrayViewMutD::from_shape(a.shape.clone(), &mut self.g[..]).unwrap();
-            }
             let low = a.low();
-            ArrayViewMutD::from_shape(
-                a.shape.clone().strides(a.strides.clone()),
-                &mut self.g[low..],
-            )
-            .expect("array window inside its buffer, without overlap")
+            let buf = self
+                .g
+                .as_slice_mut()
+                .expect("an owner's elements are in standard layout");
+            ArrayViewMutD::from_shape(a.shape.clone().strides(a.strides.clone()), &mut buf[low..])
+                .expect("array window inside its owner, without overlap")
+        }
+        /// The element at a position of the owner's memory.
+        fn at(&mut self, pos: usize) -> &mut f64 {
+            &mut self
+                .g
+                .as_slice_mut()
+                .expect("an owner's elements are in standard layout")[pos]
         }
     }
 
-    /// What a view-making operation produced: a window on the source's buffer (the
+    /// What a view-making operation produced: a window on the source's memory (the
     /// pointer of its first element, shape and strides), or a copy.
     enum Derived {
         View {
@@ -128,49 +146,26 @@ pub mod _numpy_native {
         }
     }
 
-    fn is_c_contig(shape: &[usize], strides: &[isize]) -> bool {
-        let mut acc = 1isize;
-        for i in (0..shape.len()).rev() {
-            if shape[i] == 1 {
-                continue;
-            }
-            if strides[i] != acc {
-                return false;
-            }
-            acc *= shape[i] as isize;
-        }
-        true
-    }
-
     impl PyNdArray {
         pub fn new(data: ArrayD<f64>, dtype: DType) -> Self {
-            let shape = data.raw_dim();
-            let n = data.len();
-            let vec = if data.is_standard_layout() {
-                match data.into_raw_vec_and_offset() {
-                    (v, Some(0) | None) if v.len() == n => v,
-                    (v, off) => {
-                        let off = off.unwrap_or(0);
-                        v[off..off + n].to_vec()
-                    }
-                }
+            let data = if data.is_standard_layout() {
+                data
             } else {
-                data.iter().copied().collect()
+                core::to_standard(data.view())
             };
             PyNdArray {
-                data: PyRwLock::new(vec),
                 offset: 0,
-                strides: shape.default_strides(),
-                shape,
+                shape: data.raw_dim(),
+                strides: data.raw_dim().default_strides(),
+                data: PyRwLock::new(data),
                 dtype,
                 base: None,
                 writeable: true,
-                c_contig: true,
             }
         }
-        /// The buffer: the owner's `data`.
+        /// The owner's elements.
         #[inline]
-        fn buf(&self) -> &PyRwLock<Vec<f64>> {
+        fn buf(&self) -> &PyRwLock<ArrayD<f64>> {
             match &self.base {
                 None => &self.data,
                 Some(b) => {
@@ -187,11 +182,6 @@ pub mod _numpy_native {
         fn len(&self) -> usize {
             self.shape.size()
         }
-        /// The window is the start of the buffer in C order.
-        #[inline]
-        fn is_whole_c(&self) -> bool {
-            self.offset == 0 && self.c_contig
-        }
         /// Lowest element index the window touches (non-empty windows).
         fn low(&self) -> usize {
             let mut low = self.offset as isize;
@@ -207,20 +197,17 @@ pub mod _numpy_native {
         fn stride(&self, axis: usize) -> isize {
             self.strides[axis] as isize
         }
-        #[inline]
+        /// The window on memory laid out as the owner's elements (`buf`).
         fn window<'b, T>(&self, buf: &'b [T]) -> ArrayViewD<'b, T> {
             if self.len() == 0 {
                 return ArrayViewD::from_shape(self.shape.clone(), &[]).unwrap();
-            }
-            if self.is_whole_c() {
-                return ArrayViewD::from_shape(self.shape.clone(), buf).unwrap();
             }
             let low = self.low();
             ArrayViewD::from_shape(
                 self.shape.clone().strides(self.strides.clone()),
                 &buf[low..],
             )
-            .expect("array window inside its buffer")
+            .expect("array window inside its owner")
         }
         #[inline]
         pub fn read(&self) -> ArrRead<'_> {
@@ -228,6 +215,10 @@ pub mod _numpy_native {
                 g: self.buf().read(),
                 a: self,
             }
+        }
+        /// The element at a position of the owner's memory.
+        fn read_at(&self, pos: usize) -> f64 {
+            elements(&self.buf().read())[pos]
         }
         /// Write access; `ValueError(msg)` for read-only arrays (`broadcast_to`).
         fn write_or(&self, msg: &str, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
@@ -242,20 +233,20 @@ pub mod _numpy_native {
         fn write(&self, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
             self.write_or("assignment destination is read-only", vm)
         }
-        /// Whether two arrays use the same buffer.
+        /// Whether two arrays use the same owner's memory.
         fn shares_buffer(&self, other: &PyNdArray) -> bool {
             std::ptr::eq(self.buf(), other.buf())
         }
         /// A new array object for what `f` derived from this array's window: a view
-        /// sharing the buffer (read-only if `readonly` or if this array is), or a copy.
+        /// on the same owner (read-only if `readonly` or if this array is), or a copy.
         fn derive(
             &self,
             this: &PyObject,
             readonly: bool,
             f: impl FnOnce(ArrayViewD<'_, f64>) -> PyResult<Derived>,
         ) -> PyResult<PyNdArray> {
-            let g = self.buf().read();
-            let d = f(self.window(&g))?;
+            let g = self.read();
+            let d = f(g.view())?;
             let (ptr, shape, strides) = match d {
                 Derived::Copy(a) => return Ok(PyNdArray::new(a, self.dtype)),
                 Derived::View {
@@ -268,16 +259,16 @@ pub mod _numpy_native {
             if n == 0 {
                 return Ok(PyNdArray::new(ArrayD::zeros(IxDyn(&shape)), self.dtype));
             }
-            let base_ptr = g.as_ptr() as usize;
+            let buf = elements(&g.g);
+            let base_ptr = buf.as_ptr() as usize;
             let esz = std::mem::size_of::<f64>();
             assert!(
                 ptr >= base_ptr && (ptr - base_ptr).is_multiple_of(esz),
-                "derived view outside its buffer"
+                "derived view outside its owner"
             );
             let out = PyNdArray {
-                data: PyRwLock::new(Vec::new()),
+                data: PyRwLock::new(ArrayD::zeros(IxDyn(&[0]))),
                 offset: (ptr - base_ptr) / esz,
-                c_contig: is_c_contig(&shape, &strides),
                 shape: IxDyn(&shape),
                 strides: IxDyn(&strides.iter().map(|&s| s as usize).collect::<Vec<_>>()),
                 dtype: self.dtype,
@@ -285,7 +276,7 @@ pub mod _numpy_native {
                 writeable: self.writeable && !readonly,
             };
             // Checks the invariant (bounds) once, at creation.
-            let _ = out.window(&g);
+            let _ = out.window(buf);
             Ok(out)
         }
     }
@@ -311,7 +302,7 @@ pub mod _numpy_native {
         Ok(a.derive(o, readonly, |v| f(v, dt))?.into_pyobject(vm))
     }
 
-    /// Buffer positions of an array's elements.
+    /// Positions of an array's elements in its owner's memory.
     fn positions(a: &PyNdArray) -> Vec<usize> {
         let n = a.buf().read().len();
         let idx: Vec<usize> = (0..n).collect();
@@ -3774,7 +3765,7 @@ pub mod _numpy_native {
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                 if zelf.ndim() == 1 {
                     let pos = zelf.offset as isize + iu as isize * zelf.stride(0);
-                    let x = zelf.buf().read()[pos as usize];
+                    let x = zelf.read_at(pos as usize);
                     return Ok(py_scalar(x, zelf.dtype, vm));
                 }
                 let sub = zelf.derive(zelf.as_object(), false, |v| {
@@ -3801,7 +3792,7 @@ pub mod _numpy_native {
                 let iu = if i < 0 { i + ni } else { i };
                 pos += iu * zelf.stride(ax);
             }
-            let x = zelf.buf().read()[pos as usize];
+            let x = zelf.read_at(pos as usize);
             return Ok(py_scalar(x, zelf.dtype, vm));
         }
         // basic indexing gives a view, advanced indexing a copy
@@ -3848,7 +3839,7 @@ pub mod _numpy_native {
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                 let pos = zelf.offset as isize + iu as isize * zelf.stride(0);
-                w.g[pos as usize] = *val.iter().next().unwrap();
+                *w.at(pos as usize) = *val.iter().next().unwrap();
                 return Ok(());
             }
         }
