@@ -46,29 +46,78 @@ pub mod _numpy_native {
     /// strides in elements) on the elements of an owner.
     ///
     /// Owners (results of constructors, arithmetic, copies) keep their elements in
-    /// `data`, a C-ordered (standard layout) `ArrayD`, and have `base == None`. Views
-    /// (basic indexing, `.T`, `reshape` when no copy is needed, ...) keep the owner in
-    /// `base`, as NumPy does, and read and write the owner's `data` through their
-    /// window. Invariants: an owner's `data` keeps its shape and layout for its whole
-    /// life (writes go through views of it), so a window checked once stays inside it;
-    /// a writeable window never maps two indices to one element (zero strides only come
-    /// from `broadcast_to`, which is read-only). The layout of an array never changes.
+    /// `data`, a C-ordered (standard layout) `ArrayD`. Views (basic indexing, `.T`,
+    /// `reshape` when no copy is needed, ...) keep the owner as their base, as NumPy
+    /// does, and read and write the owner's `data` through their window (`data` of a
+    /// view is empty and unused). Invariants: an owner's `data` keeps its shape and
+    /// layout for its whole life (writes go through views of it), so a window checked
+    /// once stays inside it; a writeable window never maps two indices to one element
+    /// (zero strides only come from `broadcast_to`, which is read-only). The layout of
+    /// an array never changes. The window is boxed so that owners, the common case,
+    /// stay as small as a bare `ArrayD`.
     #[pyattr]
     #[pyclass(module = "numpy", name = "ndarray", unhashable = true)]
     #[derive(Debug, PyPayload)]
     pub struct PyNdArray {
-        /// The elements of an owner (empty and unused in a view: a view reaches its
-        /// memory through `base`, which keeps it alive).
         data: PyRwLock<ArrayD<f64>>,
-        /// Window of a view on its owner's elements (for an owner: 0 and C strides).
+        dtype: DType,
+        view: Option<Box<Window>>,
+    }
+
+    /// A view's owner and window.
+    #[derive(Debug)]
+    struct Window {
+        base: PyObjectRef,
+        lay: Layout,
+        writeable: bool,
+    }
+
+    /// Offset, shape and strides (in elements) of an array in its owner's memory
+    /// (strides are `isize` values stored as `usize`, as ndarray keeps them).
+    #[derive(Debug, Clone)]
+    struct Layout {
         offset: usize,
-        /// Shape and strides as ndarray keeps them (inline up to 4 axes; strides are
-        /// `isize` values stored as `usize`).
         shape: IxDyn,
         strides: IxDyn,
-        dtype: DType,
-        base: Option<PyObjectRef>,
-        writeable: bool,
+    }
+
+    impl Layout {
+        #[inline]
+        fn len(&self) -> usize {
+            self.shape.size()
+        }
+        #[inline]
+        fn stride(&self, axis: usize) -> isize {
+            self.strides[axis] as isize
+        }
+        /// Lowest and highest positions the window touches (non-empty windows).
+        fn extent(&self) -> (usize, usize) {
+            let mut low = self.offset as isize;
+            let mut high = self.offset as isize;
+            for (&d, &s) in self.shape.slice().iter().zip(self.strides.slice()) {
+                let s = s as isize;
+                if d > 1 {
+                    if s < 0 {
+                        low += s * (d as isize - 1);
+                    } else {
+                        high += s * (d as isize - 1);
+                    }
+                }
+            }
+            (low as usize, high as usize)
+        }
+        /// The window on memory laid out as the owner's elements (`buf`).
+        fn window<'b, T>(&self, buf: &'b [T]) -> ArrayViewD<'b, T> {
+            if self.len() == 0 {
+                return ArrayViewD::from_shape(self.shape.clone(), &[]).unwrap();
+            }
+            let (low, _) = self.extent();
+            ArrayViewD::from_shape(
+                self.shape.clone().strides(self.strides.clone()),
+                &buf[low..],
+            )
+            .expect("array window inside its owner")
+        }
     }
 
     /// A read lock on an array's elements; `view()` is the array's window.
@@ -80,10 +129,10 @@ pub mod _numpy_native {
     impl ArrRead<'_> {
         #[inline]
         pub fn view(&self) -> ArrayViewD<'_, f64> {
-            if self.a.base.is_none() {
-                return self.g.view();
+            match &self.a.view {
+                None => self.g.view(),
+                Some(w) => w.lay.window(elements(&self.g)),
             }
-            self.a.window(elements(&self.g))
         }
     }
 
@@ -103,20 +152,23 @@ pub mod _numpy_native {
     impl ArrWrite<'_> {
         #[inline]
         pub fn view_mut(&mut self) -> ArrayViewMutD<'_, f64> {
-            let a = self.a;
-            if a.base.is_none() {
+            let Some(w) = &self.a.view else {
                 return self.g.view_mut();
+            };
+            let lay = &w.lay;
+            if lay.len() == 0 {
+                return ArrayViewMutD::from_shape(lay.shape.clone(), &mut []).unwrap();
             }
-            if a.len() == 0 {
-                return ArrayViewMutD::from_shape(a.shape.clone(), &mut []).unwrap();
-            }
-            let low = a.low();
+            let (low, _) = lay.extent();
             let buf = self
                 .g
                 .as_slice_mut()
                 .expect("an owner's elements are in standard layout");
-            ArrayViewMutD::from_shape(a.shape.clone().strides(a.strides.clone()), &mut buf[low..])
-                .expect("array window inside its owner, without overlap")
+            ArrayViewMutD::from_shape(
+                lay.shape.clone().strides(lay.strides.clone()),
+                &mut buf[low..],
+            )
+            .expect("array window inside its owner, without overlap")
         }
         /// The element at a position of the owner's memory.
         fn at(&mut self, pos: usize) -> &mut f64 {
@@ -154,60 +206,63 @@ pub mod _numpy_native {
                 core::to_standard(data.view())
             };
             PyNdArray {
-                offset: 0,
-                shape: data.raw_dim(),
-                strides: data.raw_dim().default_strides(),
                 data: PyRwLock::new(data),
                 dtype,
-                base: None,
-                writeable: true,
+                view: None,
             }
         }
         /// The owner's elements.
         #[inline]
         fn buf(&self) -> &PyRwLock<ArrayD<f64>> {
-            match &self.base {
+            match &self.view {
                 None => &self.data,
-                Some(b) => {
-                    &b.downcast_ref::<PyNdArray>()
+                Some(w) => {
+                    &w.base
+                        .downcast_ref::<PyNdArray>()
                         .expect("the base of a view is an ndarray")
                         .data
                 }
             }
         }
+        /// The owner of a view's memory.
+        fn base_obj(&self) -> Option<&PyObjectRef> {
+            self.view.as_ref().map(|w| &w.base)
+        }
+        fn writeable(&self) -> bool {
+            self.view.as_ref().is_none_or(|w| w.writeable)
+        }
+        fn layout(&self) -> Layout {
+            match &self.view {
+                Some(w) => w.lay.clone(),
+                None => {
+                    let g = self.data.read();
+                    Layout {
+                        offset: 0,
+                        shape: g.raw_dim(),
+                        strides: g.raw_dim().default_strides(),
+                    }
+                }
+            }
+        }
         fn shape_vec(&self) -> Vec<usize> {
-            self.shape.slice().to_vec()
+            match &self.view {
+                Some(w) => w.lay.shape.slice().to_vec(),
+                None => self.data.read().shape().to_vec(),
+            }
         }
         #[inline]
         fn len(&self) -> usize {
-            self.shape.size()
-        }
-        /// Lowest element index the window touches (non-empty windows).
-        fn low(&self) -> usize {
-            let mut low = self.offset as isize;
-            for (&d, &s) in self.shape.slice().iter().zip(self.strides.slice()) {
-                let s = s as isize;
-                if s < 0 && d > 1 {
-                    low += s * (d as isize - 1);
-                }
+            match &self.view {
+                Some(w) => w.lay.len(),
+                None => self.data.read().len(),
             }
-            low as usize
         }
         #[inline]
-        fn stride(&self, axis: usize) -> isize {
-            self.strides[axis] as isize
-        }
-        /// The window on memory laid out as the owner's elements (`buf`).
-        fn window<'b, T>(&self, buf: &'b [T]) -> ArrayViewD<'b, T> {
-            if self.len() == 0 {
-                return ArrayViewD::from_shape(self.shape.clone(), &[]).unwrap();
+        fn n_dims(&self) -> usize {
+            match &self.view {
+                Some(w) => w.lay.shape.ndim(),
+                None => self.data.read().ndim(),
             }
-            let low = self.low();
-            ArrayViewD::from_shape(
-                self.shape.clone().strides(self.strides.clone()),
-                &buf[low..],
-            )
-            .expect("array window inside its owner")
         }
         #[inline]
         pub fn read(&self) -> ArrRead<'_> {
@@ -222,7 +277,7 @@ pub mod _numpy_native {
         }
         /// Write access; `ValueError(msg)` for read-only arrays (`broadcast_to`).
         fn write_or(&self, msg: &str, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
-            if !self.writeable {
+            if !self.writeable() {
                 return Err(vm.new_value_error(msg.to_owned()));
             }
             Ok(ArrWrite {
@@ -266,18 +321,22 @@ pub mod _numpy_native {
                 ptr >= base_ptr && (ptr - base_ptr).is_multiple_of(esz),
                 "derived view outside its owner"
             );
-            let out = PyNdArray {
-                data: PyRwLock::new(ArrayD::zeros(IxDyn(&[0]))),
+            let lay = Layout {
                 offset: (ptr - base_ptr) / esz,
                 shape: IxDyn(&shape),
                 strides: IxDyn(&strides.iter().map(|&s| s as usize).collect::<Vec<_>>()),
-                dtype: self.dtype,
-                base: Some(self.base.clone().unwrap_or_else(|| this.to_owned())),
-                writeable: self.writeable && !readonly,
             };
             // Checks the invariant (bounds) once, at creation.
-            let _ = out.window(buf);
-            Ok(out)
+            let _ = lay.window(buf);
+            Ok(PyNdArray {
+                data: PyRwLock::new(ArrayD::zeros(IxDyn(&[0]))),
+                dtype: self.dtype,
+                view: Some(Box::new(Window {
+                    base: self.base_obj().cloned().unwrap_or_else(|| this.to_owned()),
+                    lay,
+                    writeable: self.writeable() && !readonly,
+                })),
+            })
         }
     }
 
@@ -306,23 +365,16 @@ pub mod _numpy_native {
     fn positions(a: &PyNdArray) -> Vec<usize> {
         let n = a.buf().read().len();
         let idx: Vec<usize> = (0..n).collect();
-        a.window(&idx).iter().copied().collect()
+        a.layout().window(&idx).iter().copied().collect()
     }
 
-    /// Buffer extent (lowest, highest position) of a non-empty array.
+    /// Extent (lowest, highest position) of a non-empty array in its owner's memory.
     fn extent(a: &PyNdArray) -> Option<(usize, usize)> {
-        if a.len() == 0 {
+        let lay = a.layout();
+        if lay.len() == 0 {
             return None;
         }
-        let low = a.low();
-        let mut high = a.offset as isize;
-        for (&d, &s) in a.shape.slice().iter().zip(a.strides.slice()) {
-            let s = s as isize;
-            if s > 0 && d > 1 {
-                high += s * (d as isize - 1);
-            }
-        }
-        Some((low, high as usize))
+        Some(lay.extent())
     }
 
     fn may_share(a: &PyObject, b: &PyObject, exact: bool) -> bool {
@@ -3750,12 +3802,13 @@ pub mod _numpy_native {
         if let Some(i) = key.downcast_ref::<PyInt>() {
             if !key.class().is(vm.ctx.types.bool_type) {
                 let i = i.try_to_primitive::<isize>(vm)?;
-                if zelf.ndim() == 0 {
+                let lay = zelf.layout();
+                if lay.shape.ndim() == 0 {
                     return Err(vm.new_index_error(
                         "too many indices for array: array is 0-dimensional, but 1 were indexed",
                     ));
                 }
-                let n = zelf.shape[0];
+                let n = lay.shape[0];
                 let ni = n as isize;
                 if i < -ni || i >= ni {
                     return Err(vm.new_index_error(format!(
@@ -3763,8 +3816,8 @@ pub mod _numpy_native {
                     )));
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
-                if zelf.ndim() == 1 {
-                    let pos = zelf.offset as isize + iu as isize * zelf.stride(0);
+                if lay.shape.ndim() == 1 {
+                    let pos = lay.offset as isize + iu as isize * lay.stride(0);
                     let x = zelf.read_at(pos as usize);
                     return Ok(py_scalar(x, zelf.dtype, vm));
                 }
@@ -3776,13 +3829,14 @@ pub mod _numpy_native {
         }
         let items = index_items(key, vm)?;
         // a[i, j, ...] with one int per axis: one element
-        if items.len() == zelf.ndim() && items.iter().all(|it| matches!(it, IndexItem::Int(_))) {
-            let mut pos = zelf.offset as isize;
+        if items.len() == zelf.n_dims() && items.iter().all(|it| matches!(it, IndexItem::Int(_))) {
+            let lay = zelf.layout();
+            let mut pos = lay.offset as isize;
             for (ax, it) in items.iter().enumerate() {
                 let IndexItem::Int(i) = *it else {
                     unreachable!()
                 };
-                let n = zelf.shape[ax];
+                let n = lay.shape[ax];
                 let ni = n as isize;
                 if i < -ni || i >= ni {
                     return Err(vm.new_index_error(format!(
@@ -3790,7 +3844,7 @@ pub mod _numpy_native {
                     )));
                 }
                 let iu = if i < 0 { i + ni } else { i };
-                pos += iu * zelf.stride(ax);
+                pos += iu * lay.stride(ax);
             }
             let x = zelf.read_at(pos as usize);
             return Ok(py_scalar(x, zelf.dtype, vm));
@@ -3826,11 +3880,12 @@ pub mod _numpy_native {
             val
         };
         // fast path: a[i] = scalar on 1-D
-        if let (Some(i), 0, 1) = (key.downcast_ref::<PyInt>(), val.ndim(), zelf.ndim()) {
+        if let (Some(i), 0, 1) = (key.downcast_ref::<PyInt>(), val.ndim(), zelf.n_dims()) {
             if !key.class().is(vm.ctx.types.bool_type) {
+                let lay = zelf.layout();
                 let mut w = zelf.write(vm)?;
                 let i = i.try_to_primitive::<isize>(vm)?;
-                let n = zelf.shape[0];
+                let n = lay.shape[0];
                 let ni = n as isize;
                 if i < -ni || i >= ni {
                     return Err(vm.new_index_error(format!(
@@ -3838,7 +3893,7 @@ pub mod _numpy_native {
                     )));
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
-                let pos = zelf.offset as isize + iu as isize * zelf.stride(0);
+                let pos = lay.offset as isize + iu as isize * lay.stride(0);
                 *w.at(pos as usize) = *val.iter().next().unwrap();
                 return Ok(());
             }
@@ -3893,11 +3948,14 @@ pub mod _numpy_native {
     impl PyNdArray {
         #[pygetset]
         fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
-            shape_tuple_obj(self.shape.slice(), vm)
+            match &self.view {
+                Some(w) => shape_tuple_obj(w.lay.shape.slice(), vm),
+                None => shape_tuple_obj(self.data.read().shape(), vm),
+            }
         }
         #[pygetset]
         fn ndim(&self) -> usize {
-            self.shape.ndim()
+            self.n_dims()
         }
         #[pygetset]
         fn size(&self) -> usize {
@@ -4111,7 +4169,7 @@ pub mod _numpy_native {
         /// The array owning the memory of a view; `None` for an owner.
         #[pygetset]
         fn base(&self, vm: &VirtualMachine) -> PyObjectRef {
-            self.base.clone().unwrap_or_else(|| vm.ctx.none())
+            self.base_obj().cloned().unwrap_or_else(|| vm.ctx.none())
         }
         /// A new array object on the same memory.
         #[pymethod]
