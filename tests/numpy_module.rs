@@ -1193,6 +1193,30 @@ a = np.array([[3.0, 1.0, 2.0], [0.0, 0.0, 0.0]])
 a[0].sort()
 a[1].fill(7.0)
 same(a, [[1.0, 2.0, 3.0], [7.0, 7.0, 7.0]])
+# flip, split, atleast_1d, real
+a = np.arange(6.0).reshape(2, 3)
+f = np.flip(a, 1)
+f[0, 0] = -1.0
+assert a[0, 2] == -1.0
+np.fliplr(a)[1, 2] = -2.0
+np.flipud(a)[0, 1] = -3.0
+same(a, [[0.0, 1.0, -1.0], [-2.0, -3.0, 5.0]])
+np.flip(a)[0, 0] = 9.0
+assert a[1, 2] == 9.0
+p, q = np.split(np.arange(6.0), 2)
+p[0] = 7.0
+assert p.base is q.base
+assert p.base[0] == 7.0
+a = np.zeros((2, 4))
+parts = np.array_split(a, 3, axis=1)
+assert [x.shape for x in parts] == [(2, 2), (2, 1), (2, 1)]
+parts[1][1, 0] = 1.0
+parts[2] += 2.0
+same(a, [[0.0, 0.0, 0.0, 2.0], [0.0, 0.0, 1.0, 2.0]])
+v = np.zeros(2)
+np.atleast_1d(v)[0] = 1.0
+v.real[1] = 2.0
+same(v, [1.0, 2.0])
 # int dtype views keep their dtype and casting
 i = np.arange(4)
 iv = i[1:3]

@@ -4,11 +4,16 @@
 //! `random.rs` for the bit generator behind `numpy.random`).
 //!
 //! Differences from NumPy worth knowing (all deliberate for now):
-//! - Indexing, `.T`, `reshape`, `ravel`, `transpose`, `swapaxes`, `squeeze`,
-//!   `expand_dims` and `broadcast_to` return copies where NumPy returns views, and
-//!   iterating over a 2-D array yields row copies: writing through the result does not
-//!   change the original. In-place operators (`a += b`), item assignment and
-//!   `ndarray.sort()` do modify the array itself.
+//! - Views follow NumPy: basic indexing (ints, slices, `None`, `...`), `a[i]` and
+//!   iteration rows of an N-d array, `.T`, `transpose`, `swapaxes`, `moveaxis`,
+//!   `reshape`/`ravel` when no copy is needed (NumPy's rule), `squeeze`,
+//!   `expand_dims`, `atleast_*d`, `view()`, `.real` and `broadcast_to` (read-only)
+//!   share memory with their base (`.base`), and writes through them (item
+//!   assignment, in-place operators, `fill`, `sort`) change it. Advanced indexing,
+//!   `copy`, `flatten`, `.flat`, `astype`, arithmetic and ufuncs give new arrays.
+//!   `split`/`array_split` parts and `flip` (also `fliplr`/`flipud`) are views too.
+//!   Still copies where NumPy gives views: `diagonal` and a 0-d result of basic
+//!   indexing (a Python scalar here).
 //! - Scalars come back as Python `float`/`int`/`bool` where NumPy returns NumPy scalars
 //!   (`a[0]`, full reductions, `np.exp(2.0)`), also for float32 arrays.
 //! - float32 is a storage tag: values are kept exactly representable in f32, every
@@ -3216,7 +3221,11 @@ pub mod _numpy_native {
         strict: bool,
         vm: &VirtualMachine,
     ) -> PyResult {
-        with_arr(a, vm, |v, d| {
+        let obj = array_obj(a, vm)?;
+        let arr = obj.downcast_ref::<PyNdArray>().unwrap();
+        let parts = {
+            let g = arr.read();
+            let v = g.view();
             if v.ndim() == 0 {
                 return Err(axis_err(
                     core::NpErr::Index(format!(
@@ -3245,10 +3254,29 @@ pub mod _numpy_native {
                 }
                 ops::section_indices(n, sections as usize)
             };
-            let parts = ops::split_at(v, &indices, ax);
-            let items: Vec<PyObjectRef> = parts.into_iter().map(|p| new_arr(p, d, vm)).collect();
-            Ok(vm.ctx.new_list(items).into())
-        })
+            (ax, ops::split_bounds(n, &indices))
+        };
+        // the parts are views, as in NumPy
+        let (ax, bounds) = parts;
+        let items: Vec<PyObjectRef> = bounds
+            .into_iter()
+            .map(|(s, e)| {
+                arr.derive(&obj, false, |v| {
+                    Ok(derived(&v.slice_axis(Axis(ax), ndarray::Slice::from(s..e))))
+                })
+                .map(|p| p.into_pyobject(vm))
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(vm.ctx.new_list(items).into())
+    }
+
+    /// `obj` itself if it is an ndarray, else a new array of it.
+    fn array_obj(obj: &PyObject, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        if obj.downcast_ref::<PyNdArray>().is_some() {
+            return Ok(obj.to_owned());
+        }
+        let (arr, d) = to_array(obj, vm)?;
+        Ok(new_arr(arr, d, vm))
     }
 
     #[derive(FromArgs)]
@@ -3299,12 +3327,16 @@ pub mod _numpy_native {
 
     #[pyfunction]
     fn flip(m: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
-        with_arr(&m, vm, |v, d| {
+        view_op(&m, false, vm, |v, _| {
             let axes = match parse_axes(kw.axis.as_option().map(|o| &**o), v.ndim(), vm)? {
                 Some(ax) => ax,
                 None => (0..v.ndim()).collect(),
             };
-            Ok(new_arr(ops::flip(v, &axes), d, vm))
+            let mut w = v;
+            for &ax in &axes {
+                w.invert_axis(Axis(ax));
+            }
+            Ok(derived(&w))
         })
     }
 

@@ -3,7 +3,7 @@
 //! `flip`, `roll`, `pad`, `moveaxis`).
 
 use super::core::{mm2, norm_axis, to_standard, value_err, NpErr, NpResult};
-use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
+use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn};
 use std::cmp::Ordering;
 
 // ---------------------------------------------------------------- helpers
@@ -543,9 +543,9 @@ pub fn moveaxis_order(nd: usize, src: &[usize], dst: &[usize]) -> NpResult<Vec<u
     Ok(order)
 }
 
-/// Splits along `axis` at the given indices (`np.split` with an index list).
-pub fn split_at(a: ArrayViewD<'_, f64>, indices: &[isize], axis: usize) -> Vec<ArrayD<f64>> {
-    let n = a.shape()[axis] as isize;
+/// The (start, end) of each part of `np.split` along an axis of length `n`.
+pub fn split_bounds(n: usize, indices: &[isize]) -> Vec<(isize, isize)> {
+    let n = n as isize;
     let clamp = |i: isize| -> isize {
         let i = if i < 0 { i + n } else { i };
         i.clamp(0, n)
@@ -553,13 +553,7 @@ pub fn split_at(a: ArrayViewD<'_, f64>, indices: &[isize], axis: usize) -> Vec<A
     let mut bounds = vec![0isize];
     bounds.extend(indices.iter().map(|&i| clamp(i)));
     bounds.push(n);
-    bounds
-        .windows(2)
-        .map(|w| {
-            let (s, e) = (w[0], w[1].max(w[0]));
-            to_standard(a.slice_axis(Axis(axis), Slice::from(s..e)))
-        })
-        .collect()
+    bounds.windows(2).map(|w| (w[0], w[1].max(w[0]))).collect()
 }
 
 /// Section boundaries for `np.array_split(a, sections)`.
@@ -626,14 +620,6 @@ pub fn repeat(
             }
         }
     }))
-}
-
-pub fn flip(a: ArrayViewD<'_, f64>, axes: &[usize]) -> ArrayD<f64> {
-    let mut v = a;
-    for &ax in axes {
-        v.invert_axis(Axis(ax));
-    }
-    to_standard(v)
 }
 
 /// `np.roll` with one shift per axis (`axes` empty: roll the flattened array).
