@@ -1064,3 +1064,216 @@ bench("rng.normal(size=1000)", lambda: rng.normal(size=1000), 2000)
 "#,
     );
 }
+
+#[test]
+fn views_write_through() {
+    check(
+        r#"
+# basic slicing
+a = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
+b = a[1:3]
+b[0] = 5.0
+same(a, [0.0, 5.0, 2.0, 3.0, 4.0])
+assert b.base is a and a.base is None
+b += 1
+same(a, [0.0, 6.0, 3.0, 3.0, 4.0])
+c = a[::-2]
+same(c, [4.0, 3.0, 0.0])
+c[1] = -1.0
+same(a, [0.0, 6.0, -1.0, 3.0, 4.0])
+c[...] = 7
+same(a, [7.0, 6.0, 7.0, 3.0, 7.0])
+# view of a view; base is the owner
+d = c[1:]
+d[1] = 8.0
+same(a, [8.0, 6.0, 7.0, 3.0, 7.0])
+assert d.base is a
+# 2-D: rows, columns, a[i], None, ...
+m = np.zeros((2, 3))
+m[1][2] = 4.0
+same(m, [[0.0, 0.0, 0.0], [0.0, 0.0, 4.0]])
+col = m[:, 1]
+col[:] = [1.0, 2.0]
+same(m, [[0.0, 1.0, 0.0], [0.0, 2.0, 4.0]])
+e = m[None, ..., 0]
+assert e.shape == (1, 2)
+e[0, 1] = 9.0
+assert m[1, 0] == 9.0
+for row in m:
+    row *= 2
+same(m, [[0.0, 2.0, 0.0], [18.0, 4.0, 8.0]])
+# .T, transpose, swapaxes, moveaxis
+a = np.zeros((2, 3))
+a.T[0, 1] = 2.0
+assert a[1, 0] == 2.0
+np.transpose(a)[2, 0] = 3.0
+assert a[0, 2] == 3.0
+a.transpose(1, 0)[1, 1] = 4.0
+assert a[1, 1] == 4.0
+t = np.zeros((2, 3, 4))
+np.swapaxes(t, 0, 2)[3, 1, 0] = 5.0
+assert t[0, 1, 3] == 5.0
+t.swapaxes(1, 2)[1, 2, 0] = 6.0
+assert t[1, 0, 2] == 6.0
+mv = np.moveaxis(t, 0, -1)
+assert mv.shape == (3, 4, 2)
+mv[2, 1, 1] = 7.0
+assert t[1, 2, 1] == 7.0
+# reshape / ravel: views when contiguous
+a = np.arange(6.0).reshape(2, 3)
+assert a.base is not None
+r = a.reshape(6)
+r[0] = 9.0
+assert a[0, 0] == 9.0
+np.reshape(a, (3, 2))[2, 1] = 10.0
+assert a[1, 2] == 10.0
+a.ravel()[4] = 11.0
+assert a[1, 1] == 11.0
+np.ravel(a)[3] = 12.0
+assert a[1, 0] == 12.0
+# reshape of a non-contiguous array copies
+at = a.T
+rt = at.reshape(6)
+rt[0] = -1.0
+assert a[0, 0] == 9.0 and not np.shares_memory(rt, a)
+# reshape keeping sliced axes apart is still a view (as in NumPy)
+big = np.zeros((4, 6))
+s = big[:, ::2].reshape(2, 2, 3)
+s[1, 1, 2] = 1.0
+assert big[3, 4] == 1.0
+# squeeze, expand_dims, atleast_*
+a = np.zeros((1, 3, 1))
+np.squeeze(a)[1] = 1.0
+a.squeeze(axis=0)[2, 0] = 2.0
+same(a, [[[0.0], [1.0], [2.0]]])
+v = np.zeros(3)
+ex = np.expand_dims(v, 0)
+assert ex.shape == (1, 3)
+ex[0, 2] = 3.0
+np.expand_dims(v, (0, 2))[0, 0, 0] = 4.0
+same(v, [4.0, 0.0, 3.0])
+np.atleast_2d(v)[0, 1] = 5.0
+np.atleast_3d(v)[0, 1, 0] += 1.0
+same(v, [4.0, 6.0, 3.0])
+w = v.view()
+w[0] = 1.0
+assert v[0] == 1.0 and w.base is v
+# views of views of views
+a = np.arange(24.0).reshape(2, 3, 4)
+q = a[1].T[1:, ::2]
+assert q.shape == (3, 2)
+q[2, 1] = -5.0
+assert a[1, 2, 3] == -5.0
+# views keep working after the base is rebound or deleted
+a = np.ones(4)
+b = a[2:]
+del a
+b[0] = 3.0
+same(b.base, [1.0, 1.0, 3.0, 1.0])
+# in-place ops between overlapping views
+a = np.array([1.0, 2.0, 3.0, 4.0])
+a[1:] += a[:-1]
+same(a, [1.0, 3.0, 5.0, 7.0])
+a[:2] = a[2:]
+same(a, [5.0, 7.0, 5.0, 7.0])
+a += a[::-1]
+same(a, [12.0, 12.0, 12.0, 12.0])
+m = np.array([[1.0, 2.0], [3.0, 4.0]])
+m += m.T
+same(m, [[2.0, 5.0], [5.0, 8.0]])
+# advanced indexing on a view writes through
+a = np.zeros(6)
+v = a[::2]
+v[[0, 2]] = 1.0
+v[np.array([False, True, False])] = 2.0
+same(a, [1.0, 0.0, 2.0, 0.0, 1.0, 0.0])
+a[1:].reshape(5)[::2].sort()
+# fill and sort through views
+a = np.array([[3.0, 1.0, 2.0], [0.0, 0.0, 0.0]])
+a[0].sort()
+a[1].fill(7.0)
+same(a, [[1.0, 2.0, 3.0], [7.0, 7.0, 7.0]])
+# flip, split, atleast_1d, real
+a = np.arange(6.0).reshape(2, 3)
+f = np.flip(a, 1)
+f[0, 0] = -1.0
+assert a[0, 2] == -1.0
+np.fliplr(a)[1, 2] = -2.0
+np.flipud(a)[0, 1] = -3.0
+same(a, [[0.0, 1.0, -1.0], [-2.0, -3.0, 5.0]])
+np.flip(a)[0, 0] = 9.0
+assert a[1, 2] == 9.0
+p, q = np.split(np.arange(6.0), 2)
+p[0] = 7.0
+assert p.base is q.base
+assert p.base[0] == 7.0
+a = np.zeros((2, 4))
+parts = np.array_split(a, 3, axis=1)
+assert [x.shape for x in parts] == [(2, 2), (2, 1), (2, 1)]
+parts[1][1, 0] = 1.0
+parts[2] += 2.0
+same(a, [[0.0, 0.0, 0.0, 2.0], [0.0, 0.0, 1.0, 2.0]])
+v = np.zeros(2)
+np.atleast_1d(v)[0] = 1.0
+v.real[1] = 2.0
+same(v, [1.0, 2.0])
+# int dtype views keep their dtype and casting
+i = np.arange(4)
+iv = i[1:3]
+assert iv.dtype == np.int64
+iv[0] = 2.7
+same(i, [0, 2, 2, 3])
+"#,
+    );
+}
+
+#[test]
+fn views_read_only_and_copies() {
+    check(
+        r#"
+a = np.array([1.0, 2.0, 3.0])
+b = np.broadcast_to(a, (2, 3))
+same(b, [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]])
+assert b.base is a
+raises(ValueError, "assignment destination is read-only", b.__setitem__, (0, 0), 5.0)
+def iadd(x):
+    x += 1
+raises(ValueError, "output array is read-only", iadd, b)
+raises(ValueError, "assignment destination is read-only", b[0].__setitem__, 0, 5.0)
+raises(ValueError, "assignment destination is read-only", b.fill, 0.0)
+a[1] = 9.0
+same(b, [[1.0, 9.0, 3.0], [1.0, 9.0, 3.0]])
+# arithmetic on a broadcast view gives a new, writeable array
+c = b + 1
+c[0, 0] = 0.0
+same(a, [1.0, 9.0, 3.0])
+# copies do not alias
+a = np.arange(6.0)
+for cp in [a[[0, 1, 2]], a[a > 2.0], a.copy(), np.copy(a), np.array(a), a.flatten(),
+           a.reshape(2, 3).flatten(), a + 0, a.astype(np.float64)]:
+    cp[...] = -1.0
+    same(a, [0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    assert cp.base is None
+    assert not np.shares_memory(cp, a)
+m = np.arange(6.0).reshape(2, 3)
+adv = m[[1, 0]]
+adv[0, 0] = 100.0
+assert m[1, 0] == 3.0
+mixed = m[1, [0, 2]]
+mixed[0] = 100.0
+assert m[1, 0] == 3.0
+# shares_memory / may_share_memory
+a = np.arange(10.0)
+assert np.shares_memory(a, a[2:5])
+assert np.may_share_memory(a[::2], a[1::2])
+assert not np.shares_memory(a[::2], a[1::2])
+assert not np.may_share_memory(a[:5], a[5:])
+assert not np.shares_memory(a, np.arange(10.0))
+assert not np.shares_memory(a, [1.0])
+# np.asarray keeps the view; np.array copies
+v = a[1:4]
+assert np.asarray(v) is v
+assert np.array(v).base is None
+"#,
+    );
+}

@@ -806,6 +806,66 @@ fn apply_basic<S: Data>(
     Ok((v, adv))
 }
 
+/// Basic indexing as a view of `a` (`None` when an advanced index is present: NumPy
+/// copies then).
+pub fn index_view<'a, T>(
+    a: ArrayViewD<'a, T>,
+    items: &[IndexItem],
+) -> NpResult<Option<ArrayViewD<'a, T>>> {
+    let (items, adv) = normalize_items(items, a.shape())?;
+    if adv {
+        return Ok(None);
+    }
+    let (v, _) = apply_basic(a, &items, false)?;
+    Ok(Some(v))
+}
+
+/// NumPy's `_attempt_nocopy_reshape` (C order): strides (in elements) that give `new`
+/// the same elements as `old` with `old_strides` without copying, or `None`. Both
+/// shapes have the same non-zero size.
+pub fn nocopy_reshape(old: &[usize], old_strides: &[isize], new: &[usize]) -> Option<Vec<isize>> {
+    let (od, os): (Vec<usize>, Vec<isize>) = old
+        .iter()
+        .zip(old_strides)
+        .filter(|(&d, _)| d != 1)
+        .map(|(&d, &s)| (d, s))
+        .unzip();
+    let (oldnd, newnd) = (od.len(), new.len());
+    let mut ns = vec![0isize; newnd];
+    let (mut oi, mut oj, mut ni, mut nj) = (0usize, 1usize, 0usize, 1usize);
+    while ni < newnd && oi < oldnd {
+        let mut np_ = new[ni];
+        let mut op = od[oi];
+        while np_ != op {
+            if np_ < op {
+                np_ *= new[nj];
+                nj += 1;
+            } else {
+                op *= od[oj];
+                oj += 1;
+            }
+        }
+        for ok in oi..oj - 1 {
+            if os[ok] != od[ok + 1] as isize * os[ok + 1] {
+                return None;
+            }
+        }
+        ns[nj - 1] = os[oj - 1];
+        for nk in (ni + 1..nj).rev() {
+            ns[nk - 1] = ns[nk] * new[nk] as isize;
+        }
+        ni = nj;
+        nj += 1;
+        oi = oj;
+        oj += 1;
+    }
+    let last = if ni >= 1 { ns[ni - 1] } else { 1 };
+    for s in ns.iter_mut().skip(ni) {
+        *s = last;
+    }
+    Some(ns)
+}
+
 /// Basic + advanced indexing read on any element type.
 pub fn index_get<T: Clone>(a: ArrayViewD<'_, T>, items: &[IndexItem]) -> NpResult<ArrayD<T>> {
     let (items, adv) = normalize_items(items, a.shape())?;
@@ -877,15 +937,16 @@ fn gather<T: Clone>(
     Ok(out)
 }
 
-/// Indexing write: `a[items] = value` (value broadcast to the selection).
+/// Indexing write: `a[items] = value` (value broadcast to the selection), through a
+/// mutable view (the array itself or a window on a shared buffer).
 pub fn index_set(
-    a: &mut ArrayD<f64>,
+    mut a: ndarray::ArrayViewMutD<'_, f64>,
     items: &[IndexItem],
     value: ArrayViewD<'_, f64>,
 ) -> NpResult<()> {
     let (norm, adv) = normalize_items(items, a.shape())?;
     if !adv {
-        let (mut v, _) = apply_basic(a.view_mut(), &norm, false)?;
+        let (mut v, _) = apply_basic(a, &norm, false)?;
         let b = value.broadcast(v.raw_dim()).ok_or_else(|| {
             NpErr::Value(format!(
                 "could not broadcast input array from shape {} into shape {}",
@@ -896,10 +957,7 @@ pub fn index_set(
         v.assign(&b);
         return Ok(());
     }
-    // Advanced: index an array of linear positions, then scatter.
-    if !a.is_standard_layout() {
-        *a = to_standard(a.view());
-    }
+    // Advanced: index an array of linear (C-order) positions, then scatter.
     let n = a.len();
     let lin = ArrayD::from_shape_vec(a.raw_dim(), (0..n).collect::<Vec<usize>>()).unwrap();
     let pos = index_get(lin.view(), items)?;
@@ -910,9 +968,15 @@ pub fn index_set(
             shape_compact(pos.shape())
         ))
     })?;
-    let s = a.as_slice_mut().unwrap();
+    if let Some(s) = a.as_slice_mut() {
+        for (&p, &x) in pos.iter().zip(b.iter()) {
+            s[p] = x;
+        }
+        return Ok(());
+    }
+    let mut cells: Vec<&mut f64> = a.iter_mut().collect();
     for (&p, &x) in pos.iter().zip(b.iter()) {
-        s[p] = x;
+        *cells[p] = x;
     }
     Ok(())
 }

@@ -4,11 +4,16 @@
 //! `random.rs` for the bit generator behind `numpy.random`).
 //!
 //! Differences from NumPy worth knowing (all deliberate for now):
-//! - Indexing, `.T`, `reshape`, `ravel`, `transpose`, `swapaxes`, `squeeze`,
-//!   `expand_dims` and `broadcast_to` return copies where NumPy returns views, and
-//!   iterating over a 2-D array yields row copies: writing through the result does not
-//!   change the original. In-place operators (`a += b`), item assignment and
-//!   `ndarray.sort()` do modify the array itself.
+//! - Views follow NumPy: basic indexing (ints, slices, `None`, `...`), `a[i]` and
+//!   iteration rows of an N-d array, `.T`, `transpose`, `swapaxes`, `moveaxis`,
+//!   `reshape`/`ravel` when no copy is needed (NumPy's rule), `squeeze`,
+//!   `expand_dims`, `atleast_*d`, `view()`, `.real` and `broadcast_to` (read-only)
+//!   share memory with their base (`.base`), and writes through them (item
+//!   assignment, in-place operators, `fill`, `sort`) change it. Advanced indexing,
+//!   `copy`, `flatten`, `.flat`, `astype`, arithmetic and ufuncs give new arrays.
+//!   `split`/`array_split` parts and `flip` (also `fliplr`/`flipud`) are views too.
+//!   Still copies where NumPy gives views: `diagonal` and a 0-d result of basic
+//!   indexing (a Python scalar here).
 //! - Scalars come back as Python `float`/`int`/`bool` where NumPy returns NumPy scalars
 //!   (`a[0]`, full reductions, `np.exp(2.0)`), also for float32 arrays.
 //! - float32 is a storage tag: values are kept exactly representable in f32, every
@@ -24,12 +29,12 @@ pub mod _numpy_native {
     use crate::numpy::core::{self, DType, IndexItem, NpErr, Reduce};
     use crate::numpy::format;
     use crate::numpy::{linalg, ops, random};
-    use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn};
+    use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, Axis, Dimension, IxDyn, ShapeBuilder};
     use num_traits::ToPrimitive;
     use rustpython_vm::{
         atomic_func,
         builtins::{PyFloat, PyInt, PyList, PySlice, PyStr, PyStrRef, PyTuple, PyTupleRef, PyType},
-        common::lock::PyRwLock,
+        common::lock::{PyRwLock, PyRwLockReadGuard, PyRwLockWriteGuard},
         function::{Either, OptionalArg, PosArgs, PyComparisonValue},
         protocol::{PyMappingMethods, PyNumberMethods},
         pyclass,
@@ -42,24 +47,379 @@ pub mod _numpy_native {
 
     // ------------------------------------------------------------------ the array type
 
+    /// An array: an owner of its elements, or a view (a window: offset, shape and
+    /// strides in elements) on the elements of an owner.
+    ///
+    /// Owners (results of constructors, arithmetic, copies) keep their elements in
+    /// `data`, a C-ordered (standard layout) `ArrayD`. Views (basic indexing, `.T`,
+    /// `reshape` when no copy is needed, ...) keep the owner as their base, as NumPy
+    /// does, and read and write the owner's `data` through their window (`data` of a
+    /// view is empty and unused). Invariants: an owner's `data` keeps its shape and
+    /// layout for its whole life (writes go through views of it), so a window checked
+    /// once stays inside it; a writeable window never maps two indices to one element
+    /// (zero strides only come from `broadcast_to`, which is read-only). The layout of
+    /// an array never changes. The window is boxed so that owners, the common case,
+    /// stay as small as a bare `ArrayD`.
     #[pyattr]
     #[pyclass(module = "numpy", name = "ndarray", unhashable = true)]
     #[derive(Debug, PyPayload)]
     pub struct PyNdArray {
         data: PyRwLock<ArrayD<f64>>,
         dtype: DType,
+        view: Option<Box<Window>>,
+    }
+
+    /// A view's owner and window.
+    #[derive(Debug)]
+    struct Window {
+        base: PyObjectRef,
+        lay: Layout,
+        writeable: bool,
+    }
+
+    /// Offset, shape and strides (in elements) of an array in its owner's memory
+    /// (strides are `isize` values stored as `usize`, as ndarray keeps them).
+    #[derive(Debug, Clone)]
+    struct Layout {
+        offset: usize,
+        shape: IxDyn,
+        strides: IxDyn,
+    }
+
+    impl Layout {
+        #[inline]
+        fn len(&self) -> usize {
+            self.shape.size()
+        }
+        #[inline]
+        fn stride(&self, axis: usize) -> isize {
+            self.strides[axis] as isize
+        }
+        /// Lowest and highest positions the window touches (non-empty windows).
+        fn extent(&self) -> (usize, usize) {
+            let mut low = self.offset as isize;
+            let mut high = self.offset as isize;
+            for (&d, &s) in self.shape.slice().iter().zip(self.strides.slice()) {
+                let s = s as isize;
+                if d > 1 {
+                    if s < 0 {
+                        low += s * (d as isize - 1);
+                    } else {
+                        high += s * (d as isize - 1);
+                    }
+                }
+            }
+            (low as usize, high as usize)
+        }
+        /// The window on memory laid out as the owner's elements (`buf`).
+        fn window<'b, T>(&self, buf: &'b [T]) -> ArrayViewD<'b, T> {
+            if self.len() == 0 {
+                return ArrayViewD::from_shape(self.shape.clone(), &[]).unwrap();
+            }
+            let (low, _) = self.extent();
+            ArrayViewD::from_shape(
+                self.shape.clone().strides(self.strides.clone()),
+                &buf[low..],
+            )
+            .expect("array window inside its owner")
+        }
+    }
+
+    /// A read lock on an array's elements; `view()` is the array's window.
+    pub struct ArrRead<'a> {
+        g: PyRwLockReadGuard<'a, ArrayD<f64>>,
+        a: &'a PyNdArray,
+    }
+
+    impl ArrRead<'_> {
+        #[inline]
+        pub fn view(&self) -> ArrayViewD<'_, f64> {
+            match &self.a.view {
+                None => self.g.view(),
+                Some(w) => w.lay.window(elements(&self.g)),
+            }
+        }
+    }
+
+    /// An owner's elements in memory (C) order.
+    #[inline]
+    fn elements(a: &ArrayD<f64>) -> &[f64] {
+        a.as_slice()
+            .expect("an owner's elements are in standard layout")
+    }
+
+    /// A write lock on an array's elements (only for writeable arrays).
+    pub struct ArrWrite<'a> {
+        g: PyRwLockWriteGuard<'a, ArrayD<f64>>,
+        a: &'a PyNdArray,
+    }
+
+    impl ArrWrite<'_> {
+        #[inline]
+        pub fn view_mut(&mut self) -> ArrayViewMutD<'_, f64> {
+            let Some(w) = &self.a.view else {
+                return self.g.view_mut();
+            };
+            let lay = &w.lay;
+            if lay.len() == 0 {
+                return ArrayViewMutD::from_shape(lay.shape.clone(), &mut []).unwrap();
+            }
+            let (low, _) = lay.extent();
+            let buf = self
+                .g
+                .as_slice_mut()
+                .expect("an owner's elements are in standard layout");
+            ArrayViewMutD::from_shape(
+                lay.shape.clone().strides(lay.strides.clone()),
+                &mut buf[low..],
+            )
+            .expect("array window inside its owner, without overlap")
+        }
+        /// The element at a position of the owner's memory.
+        fn at(&mut self, pos: usize) -> &mut f64 {
+            &mut self
+                .g
+                .as_slice_mut()
+                .expect("an owner's elements are in standard layout")[pos]
+        }
+    }
+
+    /// What a view-making operation produced: a window on the source's memory (the
+    /// pointer of its first element, shape and strides), or a copy.
+    enum Derived {
+        View {
+            ptr: usize,
+            shape: Vec<usize>,
+            strides: Vec<isize>,
+        },
+        Copy(ArrayD<f64>),
+    }
+
+    fn derived<S: ndarray::RawData<Elem = f64>>(v: &ndarray::ArrayBase<S, IxDyn>) -> Derived {
+        Derived::View {
+            ptr: v.as_ptr() as usize,
+            shape: v.shape().to_vec(),
+            strides: v.strides().to_vec(),
+        }
     }
 
     impl PyNdArray {
         pub fn new(data: ArrayD<f64>, dtype: DType) -> Self {
+            let data = if data.is_standard_layout() {
+                data
+            } else {
+                core::to_standard(data.view())
+            };
             PyNdArray {
                 data: PyRwLock::new(data),
                 dtype,
+                view: None,
+            }
+        }
+        /// The owner's elements.
+        #[inline]
+        fn buf(&self) -> &PyRwLock<ArrayD<f64>> {
+            match &self.view {
+                None => &self.data,
+                Some(w) => {
+                    &w.base
+                        .downcast_ref::<PyNdArray>()
+                        .expect("the base of a view is an ndarray")
+                        .data
+                }
+            }
+        }
+        /// The owner of a view's memory.
+        fn base_obj(&self) -> Option<&PyObjectRef> {
+            self.view.as_ref().map(|w| &w.base)
+        }
+        fn writeable(&self) -> bool {
+            self.view.as_ref().is_none_or(|w| w.writeable)
+        }
+        fn layout(&self) -> Layout {
+            match &self.view {
+                Some(w) => w.lay.clone(),
+                None => {
+                    let g = self.data.read();
+                    Layout {
+                        offset: 0,
+                        shape: g.raw_dim(),
+                        strides: g.raw_dim().default_strides(),
+                    }
+                }
             }
         }
         fn shape_vec(&self) -> Vec<usize> {
-            self.data.read().shape().to_vec()
+            match &self.view {
+                Some(w) => w.lay.shape.slice().to_vec(),
+                None => self.data.read().shape().to_vec(),
+            }
         }
+        #[inline]
+        fn len(&self) -> usize {
+            match &self.view {
+                Some(w) => w.lay.len(),
+                None => self.data.read().len(),
+            }
+        }
+        #[inline]
+        fn n_dims(&self) -> usize {
+            match &self.view {
+                Some(w) => w.lay.shape.ndim(),
+                None => self.data.read().ndim(),
+            }
+        }
+        #[inline]
+        pub fn read(&self) -> ArrRead<'_> {
+            ArrRead {
+                g: self.buf().read(),
+                a: self,
+            }
+        }
+        /// The element at a position of the owner's memory.
+        fn read_at(&self, pos: usize) -> f64 {
+            elements(&self.buf().read())[pos]
+        }
+        /// Write access; `ValueError(msg)` for read-only arrays (`broadcast_to`).
+        fn write_or(&self, msg: &str, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
+            if !self.writeable() {
+                return Err(vm.new_value_error(msg.to_owned()));
+            }
+            Ok(ArrWrite {
+                g: self.buf().write(),
+                a: self,
+            })
+        }
+        fn write(&self, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
+            self.write_or("assignment destination is read-only", vm)
+        }
+        /// Whether two arrays use the same owner's memory.
+        fn shares_buffer(&self, other: &PyNdArray) -> bool {
+            std::ptr::eq(self.buf(), other.buf())
+        }
+        /// A new array object for what `f` derived from this array's window: a view
+        /// on the same owner (read-only if `readonly` or if this array is), or a copy.
+        fn derive(
+            &self,
+            this: &PyObject,
+            readonly: bool,
+            f: impl FnOnce(ArrayViewD<'_, f64>) -> PyResult<Derived>,
+        ) -> PyResult<PyNdArray> {
+            let g = self.read();
+            let d = f(g.view())?;
+            let (ptr, shape, strides) = match d {
+                Derived::Copy(a) => return Ok(PyNdArray::new(a, self.dtype)),
+                Derived::View {
+                    ptr,
+                    shape,
+                    strides,
+                } => (ptr, shape, strides),
+            };
+            let n: usize = shape.iter().product();
+            if n == 0 {
+                return Ok(PyNdArray::new(ArrayD::zeros(IxDyn(&shape)), self.dtype));
+            }
+            let buf = elements(&g.g);
+            let base_ptr = buf.as_ptr() as usize;
+            let esz = std::mem::size_of::<f64>();
+            assert!(
+                ptr >= base_ptr && (ptr - base_ptr).is_multiple_of(esz),
+                "derived view outside its owner"
+            );
+            let lay = Layout {
+                offset: (ptr - base_ptr) / esz,
+                shape: IxDyn(&shape),
+                strides: IxDyn(&strides.iter().map(|&s| s as usize).collect::<Vec<_>>()),
+            };
+            // Checks the invariant (bounds) once, at creation.
+            let _ = lay.window(buf);
+            Ok(PyNdArray {
+                data: PyRwLock::new(ArrayD::zeros(IxDyn(&[0]))),
+                dtype: self.dtype,
+                view: Some(Box::new(Window {
+                    base: self.base_obj().cloned().unwrap_or_else(|| this.to_owned()),
+                    lay,
+                    writeable: self.writeable() && !readonly,
+                })),
+            })
+        }
+    }
+
+    /// `f` applied to the window of `obj` (array-likes are converted to a new array
+    /// first, which becomes the base).
+    fn view_op(
+        obj: &PyObject,
+        readonly: bool,
+        vm: &VirtualMachine,
+        f: impl FnOnce(ArrayViewD<'_, f64>, DType) -> PyResult<Derived>,
+    ) -> PyResult {
+        let tmp;
+        let (o, a): (&PyObject, &PyNdArray) = match obj.downcast_ref::<PyNdArray>() {
+            Some(a) => (obj, a),
+            None => {
+                let (arr, d) = to_array(obj, vm)?;
+                tmp = new_arr(arr, d, vm);
+                (&*tmp, tmp.downcast_ref::<PyNdArray>().unwrap())
+            }
+        };
+        let dt = a.dtype;
+        Ok(a.derive(o, readonly, |v| f(v, dt))?.into_pyobject(vm))
+    }
+
+    /// Positions of an array's elements in its owner's memory.
+    fn positions(a: &PyNdArray) -> Vec<usize> {
+        let n = a.buf().read().len();
+        let idx: Vec<usize> = (0..n).collect();
+        a.layout().window(&idx).iter().copied().collect()
+    }
+
+    /// Extent (lowest, highest position) of a non-empty array in its owner's memory.
+    fn extent(a: &PyNdArray) -> Option<(usize, usize)> {
+        let lay = a.layout();
+        if lay.len() == 0 {
+            return None;
+        }
+        Some(lay.extent())
+    }
+
+    fn may_share(a: &PyObject, b: &PyObject, exact: bool) -> bool {
+        let (Some(x), Some(y)) = (a.downcast_ref::<PyNdArray>(), b.downcast_ref::<PyNdArray>())
+        else {
+            return false;
+        };
+        if !x.shares_buffer(y) {
+            return false;
+        }
+        let (Some((l1, h1)), Some((l2, h2))) = (extent(x), extent(y)) else {
+            return false;
+        };
+        if h1 < l2 || h2 < l1 {
+            return false;
+        }
+        if !exact {
+            return true;
+        }
+        let mut mark = vec![false; x.buf().read().len()];
+        for p in positions(x) {
+            mark[p] = true;
+        }
+        positions(y).into_iter().any(|p| mark[p])
+    }
+
+    /// `np.may_share_memory(a, b)`: same buffer and overlapping extents.
+    #[pyfunction]
+    fn may_share_memory(
+        a: PyObjectRef,
+        b: PyObjectRef,
+        _max_work: OptionalArg<PyObjectRef>,
+    ) -> bool {
+        may_share(&a, &b, false)
+    }
+
+    /// `np.shares_memory(a, b)`: whether some element is in both (exact).
+    #[pyfunction]
+    fn shares_memory(a: PyObjectRef, b: PyObjectRef, _max_work: OptionalArg<PyObjectRef>) -> bool {
+        may_share(&a, &b, true)
     }
 
     fn new_arr(data: ArrayD<f64>, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
@@ -159,7 +519,8 @@ pub mod _numpy_native {
             return Ok(());
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            let g = a.data.read();
+            let g_lock = a.read();
+            let g = g_lock.view();
             if g.shape() != &shape[depth..] {
                 return Err(inhomogeneous(shape, depth, vm));
             }
@@ -194,7 +555,7 @@ pub mod _numpy_native {
     /// Any array-like (ndarray, scalar, nested lists/tuples) as an owned array.
     fn to_array(obj: &PyObject, vm: &VirtualMachine) -> PyResult<(ArrayD<f64>, DType)> {
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            return Ok((a.data.read().clone(), a.dtype));
+            return Ok((core::to_standard(a.read().view()), a.dtype));
         }
         if let Some((v, d)) = scalar_of(obj, vm) {
             return Ok((ArrayD::from_elem(IxDyn(&[]), v), d));
@@ -240,7 +601,8 @@ pub mod _numpy_native {
         f: impl FnOnce(ArrayViewD<'_, f64>, DType) -> PyResult<R>,
     ) -> PyResult<R> {
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            let g = a.data.read();
+            let g_lock = a.read();
+            let g = g_lock.view();
             return f(g.view(), a.dtype);
         }
         let (arr, dt) = to_array(obj, vm)?;
@@ -301,7 +663,8 @@ pub mod _numpy_native {
             return Err(vm.new_type_error("'float' object cannot be interpreted as an integer"));
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            let g = a.data.read();
+            let g_lock = a.read();
+            let g = g_lock.view();
             if g.len() == 1 && !a.dtype.is_float() {
                 return Ok(*g.iter().next().unwrap() as isize);
             }
@@ -316,7 +679,7 @@ pub mod _numpy_native {
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
             if !a.dtype.is_float() {
-                return Ok(a.data.read().iter().map(|&x| x as isize).collect());
+                return Ok(a.read().view().iter().map(|&x| x as isize).collect());
             }
         }
         Ok(vec![to_isize(obj, vm)?])
@@ -641,7 +1004,7 @@ pub mod _numpy_native {
         let neg = match b {
             Src::Sc(v, _) => *v < 0.0,
             Src::Own(a, _) => a.iter().any(|&x| x < 0.0),
-            Src::Arr(a) => a.data.read().iter().any(|&x| x < 0.0),
+            Src::Arr(a) => a.read().view().iter().any(|&x| x < 0.0),
         };
         if neg {
             return Err(vm.new_value_error("Integers to negative integer powers are not allowed."));
@@ -675,7 +1038,7 @@ pub mod _numpy_native {
         let ga;
         let va = match a {
             Src::Arr(r) => {
-                ga = r.data.read();
+                ga = r.read();
                 Val::A(ga.view())
             }
             Src::Own(x, _) => Val::A(x.view()),
@@ -684,7 +1047,7 @@ pub mod _numpy_native {
         let gb;
         let vb = match b {
             Src::Arr(r) => {
-                gb = r.data.read();
+                gb = r.read();
                 Val::A(gb.view())
             }
             Src::Own(x, _) => Val::A(x.view()),
@@ -718,7 +1081,9 @@ pub mod _numpy_native {
             return Ok(vm.ctx.not_implemented());
         };
         let sb = match b.downcast_ref::<PyNdArray>() {
-            Some(bb) if bb.is(zelf) => Src::Own(bb.data.read().clone(), bb.dtype),
+            Some(bb) if bb.shares_buffer(zelf) => {
+                Src::Own(core::to_standard(bb.read().view()), bb.dtype)
+            }
             _ => match to_src(b, vm)? {
                 Some(s) => s,
                 None => return Ok(vm.ctx.not_implemented()),
@@ -744,7 +1109,8 @@ pub mod _numpy_native {
         }
         let dt = zelf.dtype;
         {
-            let mut g = zelf.data.write();
+            let mut w = zelf.write_or("output array is read-only", vm)?;
+            let mut g = w.view_mut();
             with_op!(op, f => {
                 match &sb {
                     Src::Sc(y, _) => {
@@ -753,7 +1119,7 @@ pub mod _numpy_native {
                     }
                     Src::Own(bv, _) => inplace_arr(&mut g, bv.view(), f, vm)?,
                     Src::Arr(r) => {
-                        let gb = r.data.read();
+                        let gb = r.read();
                         inplace_arr(&mut g, gb.view(), f, vm)?
                     }
                 }
@@ -768,7 +1134,7 @@ pub mod _numpy_native {
     }
 
     fn inplace_arr(
-        g: &mut ArrayD<f64>,
+        g: &mut ArrayViewMutD<'_, f64>,
         b: ArrayViewD<'_, f64>,
         f: impl Fn(f64, f64) -> f64,
         vm: &VirtualMachine,
@@ -816,7 +1182,7 @@ pub mod _numpy_native {
         let ga;
         let va = match &sa {
             Src::Arr(r) => {
-                ga = r.data.read();
+                ga = r.read();
                 ga.view()
             }
             Src::Own(x, _) => x.view(),
@@ -825,7 +1191,7 @@ pub mod _numpy_native {
         let gb;
         let vb = match &sb {
             Src::Arr(r) => {
-                gb = r.data.read();
+                gb = r.read();
                 gb.view()
             }
             Src::Own(x, _) => x.view(),
@@ -933,7 +1299,8 @@ pub mod _numpy_native {
     fn tanh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         use crate::numpy::fastmath;
         if let Some(a) = x.downcast_ref::<PyNdArray>() {
-            let g = a.data.read();
+            let g_lock = a.read();
+            let g = g_lock.view();
             if let Some(src) = g.as_slice() {
                 // The hot path of tanh layers: a vectorised kernel over contiguous data.
                 let mut out = vec![0.0; src.len()];
@@ -1158,8 +1525,10 @@ pub mod _numpy_native {
         tb: bool,
         vm: &VirtualMachine,
     ) -> PyResult {
-        let ga = a.data.read();
-        let gb = b.data.read();
+        let ga_lock = a.read();
+        let ga = ga_lock.view();
+        let gb_lock = b.read();
+        let gb = gb_lock.view();
         let (Ok(va), Ok(vb)) = (
             ga.view().into_dimensionality::<ndarray::Ix2>(),
             gb.view().into_dimensionality::<ndarray::Ix2>(),
@@ -1193,8 +1562,8 @@ pub mod _numpy_native {
         };
         let av = src_owned_view(&sa);
         let bv = src_owned_view(&sb);
-        let ga = av.as_ref().map(|r| r.data.read());
-        let gb = bv.as_ref().map(|r| r.data.read());
+        let ga = av.as_ref().map(|r| r.read());
+        let gb = bv.as_ref().map(|r| r.read());
         let va = match (&sa, &ga) {
             (Src::Own(x, _), _) => x.view(),
             (_, Some(g)) => g.view(),
@@ -1871,10 +2240,29 @@ pub mod _numpy_native {
 
     // ------------------------------------------------------------------ shape functions
 
+    /// `reshape`: a view when the window can be re-strided (NumPy's rule), else a copy.
     fn reshape_impl(obj: &PyObject, req: Vec<isize>, vm: &VirtualMachine) -> PyResult {
-        with_arr(obj, vm, |v, d| {
+        view_op(obj, false, vm, |v, _| {
             let shape = core::resolve_shape(&req, v.len()).py(vm)?;
-            Ok(new_arr(core::reshape(v, &shape), d, vm))
+            if v.is_empty() {
+                return Ok(Derived::Copy(ArrayD::zeros(IxDyn(&shape))));
+            }
+            Ok(match core::nocopy_reshape(v.shape(), v.strides(), &shape) {
+                Some(strides) => Derived::View {
+                    ptr: v.as_ptr() as usize,
+                    shape,
+                    strides,
+                },
+                None => Derived::Copy(core::reshape(v, &shape)),
+            })
+        })
+    }
+
+    /// A C-ordered 1-D copy (`flatten`, `flat`).
+    fn flatten_impl(obj: &PyObject, vm: &VirtualMachine) -> PyResult {
+        with_arr(obj, vm, |v, d| {
+            let n = v.len();
+            Ok(new_arr(core::reshape(v, &[n]), d, vm))
         })
     }
 
@@ -1894,7 +2282,7 @@ pub mod _numpy_native {
     }
 
     fn transpose_impl(obj: &PyObject, axes: Option<Vec<isize>>, vm: &VirtualMachine) -> PyResult {
-        with_arr(obj, vm, |v, d| {
+        view_op(obj, false, vm, |v, _| {
             let nd = v.ndim();
             let perm: Vec<usize> = match axes {
                 None => (0..nd).rev().collect(),
@@ -1905,11 +2293,7 @@ pub mod _numpy_native {
                     core::norm_axes(&ax, nd).map_err(|e| axis_err(e, vm))?
                 }
             };
-            Ok(new_arr(
-                core::to_standard(v.permuted_axes(IxDyn(&perm))),
-                d,
-                vm,
-            ))
+            Ok(derived(&v.permuted_axes(IxDyn(&perm))))
         })
     }
 
@@ -1929,12 +2313,14 @@ pub mod _numpy_native {
     }
 
     fn squeeze_impl(obj: &PyObject, axis: Option<&PyObject>, vm: &VirtualMachine) -> PyResult {
-        with_arr(obj, vm, |v, d| {
+        view_op(obj, false, vm, |v, _| {
             let axes = parse_axes(axis, v.ndim(), vm)?;
             let mut shape = Vec::new();
+            let mut removed = Vec::new();
             for (i, &n) in v.shape().iter().enumerate() {
                 let selected = axes.as_ref().is_none_or(|ax| ax.contains(&i));
                 if selected && n == 1 {
+                    removed.push(i);
                     continue;
                 }
                 if selected && axes.is_some() {
@@ -1944,7 +2330,11 @@ pub mod _numpy_native {
                 }
                 shape.push(n);
             }
-            Ok(new_arr(core::reshape(v, &shape), d, vm))
+            let mut w = v;
+            for &i in removed.iter().rev() {
+                w = w.index_axis_move(Axis(i), 0);
+            }
+            Ok(derived(&w))
         })
     }
 
@@ -1956,7 +2346,7 @@ pub mod _numpy_native {
 
     #[pyfunction]
     fn expand_dims(a: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        with_arr(&a, vm, |v, d| {
+        view_op(&a, false, vm, |v, _| {
             let req: Vec<isize> = match seq_items(&axis) {
                 Some(items) => items
                     .iter()
@@ -1965,24 +2355,20 @@ pub mod _numpy_native {
                 None => vec![to_isize(&axis, vm)?],
             };
             let out_nd = v.ndim() + req.len();
-            let axes = core::norm_axes(&req, out_nd).map_err(|e| axis_err(e, vm))?;
-            let mut shape = Vec::with_capacity(out_nd);
-            let mut it = v.shape().iter();
-            for i in 0..out_nd {
-                if axes.contains(&i) {
-                    shape.push(1);
-                } else {
-                    shape.push(*it.next().unwrap());
-                }
+            let mut axes = core::norm_axes(&req, out_nd).map_err(|e| axis_err(e, vm))?;
+            axes.sort_unstable();
+            let mut w = v;
+            for &i in &axes {
+                w = w.insert_axis(Axis(i));
             }
-            Ok(new_arr(core::reshape(v, &shape), d, vm))
+            Ok(derived(&w))
         })
     }
 
     #[pyfunction]
     fn broadcast_to(a: PyObjectRef, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let shape = parse_shape(&shape, vm)?;
-        with_arr(&a, vm, |v, d| {
+        view_op(&a, true, vm, |v, _| {
             let b = v.broadcast(IxDyn(&shape)).ok_or_else(|| {
                 vm.new_value_error(format!(
                     "operands could not be broadcast together with remapped shapes [original->remapped]: {}  and requested shape {}",
@@ -1990,7 +2376,7 @@ pub mod _numpy_native {
                     core::shape_compact(&shape)
                 ))
             })?;
-            Ok(new_arr(core::to_standard(b), d, vm))
+            Ok(derived(&b))
         })
     }
 
@@ -1999,7 +2385,8 @@ pub mod _numpy_native {
             Some(items) => items,
             None => {
                 if let Some(a) = seq.downcast_ref::<PyNdArray>() {
-                    let g = a.data.read();
+                    let g_lock = a.read();
+                    let g = g_lock.view();
                     if g.ndim() == 0 {
                         return Err(
                             vm.new_value_error("zero-dimensional arrays cannot be concatenated")
@@ -2077,14 +2464,14 @@ pub mod _numpy_native {
     #[pyfunction]
     fn ndim(a: PyObjectRef, vm: &VirtualMachine) -> PyResult<usize> {
         Ok(match a.downcast_ref::<PyNdArray>() {
-            Some(arr) => arr.data.read().ndim(),
+            Some(arr) => arr.ndim(),
             None => to_array(&a, vm)?.0.ndim(),
         })
     }
     #[pyfunction]
     fn size(a: PyObjectRef, vm: &VirtualMachine) -> PyResult<usize> {
         Ok(match a.downcast_ref::<PyNdArray>() {
-            Some(arr) => arr.data.read().len(),
+            Some(arr) => arr.len(),
             None => to_array(&a, vm)?.0.len(),
         })
     }
@@ -2791,16 +3178,12 @@ pub mod _numpy_native {
         axis2: PyObjectRef,
         vm: &VirtualMachine,
     ) -> PyResult {
-        with_arr(&a, vm, |v, d| {
+        view_op(&a, false, vm, |v, _| {
             let a1 = prefixed_axis(&axis1, v.ndim(), "axis1", vm)?;
             let a2 = prefixed_axis(&axis2, v.ndim(), "axis2", vm)?;
             let mut perm: Vec<usize> = (0..v.ndim()).collect();
             perm.swap(a1, a2);
-            Ok(new_arr(
-                core::to_standard(v.permuted_axes(IxDyn(&perm))),
-                d,
-                vm,
-            ))
+            Ok(derived(&v.permuted_axes(IxDyn(&perm))))
         })
     }
 
@@ -2820,13 +3203,14 @@ pub mod _numpy_native {
             source,
             destination,
         } = args;
-        with_arr(&a, vm, |v, d| {
+        view_op(&a, false, vm, |v, _| {
             let nd = v.ndim();
             let src = core::norm_axes(&parse_shape_req(&source, vm)?, nd)
                 .map_err(|e| axis_err(prefix_err(e, "source"), vm))?;
             let dst = core::norm_axes(&parse_shape_req(&destination, vm)?, nd)
                 .map_err(|e| axis_err(prefix_err(e, "destination"), vm))?;
-            Ok(new_arr(ops::moveaxis(v, &src, &dst).py(vm)?, d, vm))
+            let order = ops::moveaxis_order(nd, &src, &dst).py(vm)?;
+            Ok(derived(&v.permuted_axes(IxDyn(&order))))
         })
     }
 
@@ -2837,7 +3221,11 @@ pub mod _numpy_native {
         strict: bool,
         vm: &VirtualMachine,
     ) -> PyResult {
-        with_arr(a, vm, |v, d| {
+        let obj = array_obj(a, vm)?;
+        let arr = obj.downcast_ref::<PyNdArray>().unwrap();
+        let parts = {
+            let g = arr.read();
+            let v = g.view();
             if v.ndim() == 0 {
                 return Err(axis_err(
                     core::NpErr::Index(format!(
@@ -2851,7 +3239,7 @@ pub mod _numpy_native {
             let indices: Vec<isize> = if seq_items(ios).is_some()
                 || ios
                     .downcast_ref::<PyNdArray>()
-                    .is_some_and(|x| x.data.read().ndim() > 0)
+                    .is_some_and(|x| x.ndim() > 0)
             {
                 parse_shape_req(ios, vm)?
             } else {
@@ -2866,10 +3254,29 @@ pub mod _numpy_native {
                 }
                 ops::section_indices(n, sections as usize)
             };
-            let parts = ops::split_at(v, &indices, ax);
-            let items: Vec<PyObjectRef> = parts.into_iter().map(|p| new_arr(p, d, vm)).collect();
-            Ok(vm.ctx.new_list(items).into())
-        })
+            (ax, ops::split_bounds(n, &indices))
+        };
+        // the parts are views, as in NumPy
+        let (ax, bounds) = parts;
+        let items: Vec<PyObjectRef> = bounds
+            .into_iter()
+            .map(|(s, e)| {
+                arr.derive(&obj, false, |v| {
+                    Ok(derived(&v.slice_axis(Axis(ax), ndarray::Slice::from(s..e))))
+                })
+                .map(|p| p.into_pyobject(vm))
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(vm.ctx.new_list(items).into())
+    }
+
+    /// `obj` itself if it is an ndarray, else a new array of it.
+    fn array_obj(obj: &PyObject, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        if obj.downcast_ref::<PyNdArray>().is_some() {
+            return Ok(obj.to_owned());
+        }
+        let (arr, d) = to_array(obj, vm)?;
+        Ok(new_arr(arr, d, vm))
     }
 
     #[derive(FromArgs)]
@@ -2920,12 +3327,16 @@ pub mod _numpy_native {
 
     #[pyfunction]
     fn flip(m: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
-        with_arr(&m, vm, |v, d| {
+        view_op(&m, false, vm, |v, _| {
             let axes = match parse_axes(kw.axis.as_option().map(|o| &**o), v.ndim(), vm)? {
                 Some(ax) => ax,
                 None => (0..v.ndim()).collect(),
             };
-            Ok(new_arr(ops::flip(v, &axes), d, vm))
+            let mut w = v;
+            for &ax in &axes {
+                w.invert_axis(Axis(ax));
+            }
+            Ok(derived(&w))
         })
     }
 
@@ -3374,7 +3785,7 @@ pub mod _numpy_native {
             return Ok(IndexItem::Ellipsis);
         }
         let (arr, dt) = if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            (a.data.read().clone(), a.dtype)
+            (core::to_standard(a.read().view()), a.dtype)
         } else if obj.downcast_ref::<PyList>().is_some() {
             let (a, d) = to_array(obj, vm)?;
             (
@@ -3423,13 +3834,13 @@ pub mod _numpy_native {
         if let Some(i) = key.downcast_ref::<PyInt>() {
             if !key.class().is(vm.ctx.types.bool_type) {
                 let i = i.try_to_primitive::<isize>(vm)?;
-                let g = zelf.data.read();
-                if g.ndim() == 0 {
+                let lay = zelf.layout();
+                if lay.shape.ndim() == 0 {
                     return Err(vm.new_index_error(
                         "too many indices for array: array is 0-dimensional, but 1 were indexed",
                     ));
                 }
-                let n = g.shape()[0];
+                let n = lay.shape[0];
                 let ni = n as isize;
                 if i < -ni || i >= ni {
                     return Err(vm.new_index_error(format!(
@@ -3437,17 +3848,51 @@ pub mod _numpy_native {
                     )));
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
-                let sub = g.index_axis(Axis(0), iu);
-                if sub.ndim() == 0 {
-                    return Ok(py_scalar(*sub.iter().next().unwrap(), zelf.dtype, vm));
+                if lay.shape.ndim() == 1 {
+                    let pos = lay.offset as isize + iu as isize * lay.stride(0);
+                    let x = zelf.read_at(pos as usize);
+                    return Ok(py_scalar(x, zelf.dtype, vm));
                 }
-                return Ok(new_arr(core::to_standard(sub), zelf.dtype, vm));
+                let sub = zelf.derive(zelf.as_object(), false, |v| {
+                    Ok(derived(&v.index_axis_move(Axis(0), iu)))
+                })?;
+                return Ok(sub.into_pyobject(vm));
             }
         }
         let items = index_items(key, vm)?;
-        let g = zelf.data.read();
-        let out = core::index_get(g.view(), &items).py(vm)?;
-        Ok(arr_or_scalar(out, zelf.dtype, vm))
+        // a[i, j, ...] with one int per axis: one element
+        if items.len() == zelf.n_dims() && items.iter().all(|it| matches!(it, IndexItem::Int(_))) {
+            let lay = zelf.layout();
+            let mut pos = lay.offset as isize;
+            for (ax, it) in items.iter().enumerate() {
+                let IndexItem::Int(i) = *it else {
+                    unreachable!()
+                };
+                let n = lay.shape[ax];
+                let ni = n as isize;
+                if i < -ni || i >= ni {
+                    return Err(vm.new_index_error(format!(
+                        "index {i} is out of bounds for axis {ax} with size {n}"
+                    )));
+                }
+                let iu = if i < 0 { i + ni } else { i };
+                pos += iu * lay.stride(ax);
+            }
+            let x = zelf.read_at(pos as usize);
+            return Ok(py_scalar(x, zelf.dtype, vm));
+        }
+        // basic indexing gives a view, advanced indexing a copy
+        let out = zelf.derive(zelf.as_object(), false, |v| {
+            match core::index_view(v.clone(), &items).py(vm)? {
+                Some(w) => Ok(derived(&w)),
+                None => Ok(Derived::Copy(core::index_get(v, &items).py(vm)?)),
+            }
+        })?;
+        if out.ndim() == 0 {
+            let x = *out.read().view().iter().next().unwrap();
+            return Ok(py_scalar(x, zelf.dtype, vm));
+        }
+        Ok(out.into_pyobject(vm))
     }
 
     fn setitem(
@@ -3458,7 +3903,7 @@ pub mod _numpy_native {
     ) -> PyResult<()> {
         let dt = zelf.dtype;
         let (val, _) = match value.downcast_ref::<PyNdArray>() {
-            Some(v) if v.is(zelf) => (v.data.read().clone(), v.dtype),
+            Some(v) if v.shares_buffer(zelf) => (core::to_standard(v.read().view()), v.dtype),
             _ => to_array(value, vm)?,
         };
         let val = if dt != DType::Float64 {
@@ -3467,27 +3912,27 @@ pub mod _numpy_native {
             val
         };
         // fast path: a[i] = scalar on 1-D
-        if let (Some(i), 0) = (key.downcast_ref::<PyInt>(), val.ndim()) {
+        if let (Some(i), 0, 1) = (key.downcast_ref::<PyInt>(), val.ndim(), zelf.n_dims()) {
             if !key.class().is(vm.ctx.types.bool_type) {
-                let mut g = zelf.data.write();
-                if g.ndim() == 1 {
-                    let i = i.try_to_primitive::<isize>(vm)?;
-                    let n = g.len();
-                    let ni = n as isize;
-                    if i < -ni || i >= ni {
-                        return Err(vm.new_index_error(format!(
-                            "index {i} is out of bounds for axis 0 with size {n}"
-                        )));
-                    }
-                    let iu = if i < 0 { (i + ni) as usize } else { i as usize };
-                    g[[iu]] = *val.iter().next().unwrap();
-                    return Ok(());
+                let lay = zelf.layout();
+                let mut w = zelf.write(vm)?;
+                let i = i.try_to_primitive::<isize>(vm)?;
+                let n = lay.shape[0];
+                let ni = n as isize;
+                if i < -ni || i >= ni {
+                    return Err(vm.new_index_error(format!(
+                        "index {i} is out of bounds for axis 0 with size {n}"
+                    )));
                 }
+                let iu = if i < 0 { (i + ni) as usize } else { i as usize };
+                let pos = lay.offset as isize + iu as isize * lay.stride(0);
+                *w.at(pos as usize) = *val.iter().next().unwrap();
+                return Ok(());
             }
         }
         let items = index_items(key, vm)?;
-        let mut g = zelf.data.write();
-        core::index_set(&mut g, &items, val.view()).py(vm)
+        let mut w = zelf.write(vm)?;
+        core::index_set(w.view_mut(), &items, val.view()).py(vm)
     }
 
     fn tolist_rec(v: ArrayViewD<'_, f64>, dt: DType, vm: &VirtualMachine) -> PyObjectRef {
@@ -3499,7 +3944,8 @@ pub mod _numpy_native {
     }
 
     fn size1_value(zelf: &PyNdArray, vm: &VirtualMachine, what: &str) -> PyResult<f64> {
-        let g = zelf.data.read();
+        let g_lock = zelf.read();
+        let g = g_lock.view();
         if g.len() != 1 {
             return Err(vm.new_type_error(format!(
                 "only length-1 arrays can be converted to Python scalars{what}"
@@ -3534,15 +3980,18 @@ pub mod _numpy_native {
     impl PyNdArray {
         #[pygetset]
         fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
-            shape_tuple_obj(self.data.read().shape(), vm)
+            match &self.view {
+                Some(w) => shape_tuple_obj(w.lay.shape.slice(), vm),
+                None => shape_tuple_obj(self.data.read().shape(), vm),
+            }
         }
         #[pygetset]
         fn ndim(&self) -> usize {
-            self.data.read().ndim()
+            self.n_dims()
         }
         #[pygetset]
         fn size(&self) -> usize {
-            self.data.read().len()
+            self.len()
         }
         #[pygetset]
         fn dtype(&self, vm: &VirtualMachine) -> PyObjectRef {
@@ -3554,7 +4003,7 @@ pub mod _numpy_native {
         }
         #[pygetset]
         fn nbytes(&self) -> usize {
-            self.dtype.itemsize() * self.data.read().len()
+            self.dtype.itemsize() * self.len()
         }
         #[pygetset(name = "T")]
         fn t(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
@@ -3562,17 +4011,18 @@ pub mod _numpy_native {
         }
         #[pygetset]
         fn real(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
-            make_array(zelf.as_object(), None, 0, vm)
+            Self::view(zelf, vm)
         }
         #[pygetset]
         fn flat(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
-            reshape_impl(zelf.as_object(), vec![-1], vm)
+            flatten_impl(zelf.as_object(), vm)
         }
 
         #[pyslot]
         fn slot_str(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyStrRef> {
             let z = zelf.downcast_ref::<Self>().unwrap();
-            let g = z.data.read();
+            let g_lock = z.read();
+            let g = g_lock.view();
             if g.ndim() == 0 {
                 let obj = py_scalar(*g.iter().next().unwrap(), z.dtype, vm);
                 drop(g);
@@ -3582,7 +4032,8 @@ pub mod _numpy_native {
         }
         #[pymethod]
         fn tolist(&self, vm: &VirtualMachine) -> PyObjectRef {
-            let g = self.data.read();
+            let g_lock = self.read();
+            let g = g_lock.view();
             tolist_rec(g.view(), self.dtype, vm)
         }
         #[pymethod]
@@ -3610,7 +4061,8 @@ pub mod _numpy_native {
         }
         #[pymethod]
         fn item(&self, args: PosArgs<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
-            let g = self.data.read();
+            let g_lock = self.read();
+            let g = g_lock.view();
             let args = args.into_vec();
             if args.is_empty() {
                 if g.len() != 1 {
@@ -3643,9 +4095,10 @@ pub mod _numpy_native {
         #[pymethod]
         fn astype(&self, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
             let dt = parse_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
-            let g = self.data.read();
+            let g_lock = self.read();
+            let g = g_lock.view();
             let data = if dt == DType::Float64 {
-                g.clone()
+                core::to_standard(g)
             } else {
                 g.mapv(|x| dt.cast(x))
             };
@@ -3656,7 +4109,7 @@ pub mod _numpy_native {
             let (v, _) = scalar_of(&value, vm)
                 .ok_or_else(|| vm.new_type_error("fill: value must be a number"))?;
             let v = self.dtype.cast(v);
-            self.data.write().fill(v);
+            self.write(vm)?.view_mut().fill(v);
             Ok(())
         }
         #[pymethod]
@@ -3743,7 +4196,18 @@ pub mod _numpy_native {
         }
         #[pymethod]
         fn flatten(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
-            reshape_impl(zelf.as_object(), vec![-1], vm)
+            flatten_impl(zelf.as_object(), vm)
+        }
+        /// The array owning the memory of a view; `None` for an owner.
+        #[pygetset]
+        fn base(&self, vm: &VirtualMachine) -> PyObjectRef {
+            self.base_obj().cloned().unwrap_or_else(|| vm.ctx.none())
+        }
+        /// A new array object on the same memory.
+        #[pymethod]
+        fn view(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            let v = zelf.derive(zelf.as_object(), false, |v| Ok(derived(&v)))?;
+            Ok(v.into_pyobject(vm))
         }
         #[pymethod]
         fn squeeze(zelf: PyRef<Self>, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
@@ -3754,7 +4218,8 @@ pub mod _numpy_native {
         #[pymethod]
         fn sort(zelf: PyRef<Self>, args: SortArgs, vm: &VirtualMachine) -> PyResult<()> {
             let sorted = {
-                let g = zelf.data.read();
+                let g_lock = zelf.read();
+                let g = g_lock.view();
                 if g.ndim() == 0 {
                     return Err(axis_err(
                         core::NpErr::Index(
@@ -3773,7 +4238,7 @@ pub mod _numpy_native {
                     }
                 }
             };
-            *zelf.data.write() = sorted;
+            zelf.write(vm)?.view_mut().assign(&sorted);
             Ok(())
         }
         #[pymethod]
@@ -3833,12 +4298,13 @@ pub mod _numpy_native {
             vm: &VirtualMachine,
         ) -> PyResult {
             let nd = ndigits.unwrap_or(0);
-            let g = zelf.data.read();
+            let g_lock = zelf.read();
+            let g = g_lock.view();
             let dt = zelf.dtype;
             // NumPy: rint(x * 10**d) / 10**d, and rint(x / 10**-d) * 10**-d for d < 0
             let out = if nd >= 0 {
                 if !dt.is_float() {
-                    g.clone()
+                    core::to_standard(g)
                 } else {
                     let p = 10f64.powi(nd);
                     g.mapv(|x| dt.cast((x * p).round_ties_even() / p))
@@ -3853,7 +4319,8 @@ pub mod _numpy_native {
 
     impl PyNdArray {
         fn len_checked(&self, vm: &VirtualMachine) -> PyResult<usize> {
-            let g = self.data.read();
+            let g_lock = self.read();
+            let g = g_lock.view();
             if g.ndim() == 0 {
                 return Err(vm.new_type_error("len() of unsized object"));
             }
@@ -3885,16 +4352,26 @@ pub mod _numpy_native {
     impl Iterable for PyNdArray {
         fn iter(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
             let items: Vec<PyObjectRef> = {
-                let g = zelf.data.read();
+                let g_lock = zelf.read();
+                let g = g_lock.view();
                 if g.ndim() == 0 {
                     return Err(vm.new_type_error("iteration over a 0-d array"));
                 }
                 if g.ndim() == 1 {
                     g.iter().map(|&x| py_scalar(x, zelf.dtype, vm)).collect()
                 } else {
-                    g.outer_iter()
-                        .map(|s| new_arr(core::to_standard(s), zelf.dtype, vm))
-                        .collect()
+                    // rows are views, as in NumPy
+                    let n = g.shape()[0];
+                    drop(g);
+                    drop(g_lock);
+                    (0..n)
+                        .map(|i| {
+                            zelf.derive(zelf.as_object(), false, |v| {
+                                Ok(derived(&v.index_axis_move(Axis(0), i)))
+                            })
+                            .map(|a| a.into_pyobject(vm))
+                        })
+                        .collect::<PyResult<_>>()?
                 }
             };
             let list: PyObjectRef = vm.ctx.new_list(items).into();
@@ -3904,7 +4381,8 @@ pub mod _numpy_native {
 
     impl Representable for PyNdArray {
         fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
-            let g = zelf.data.read();
+            let g_lock = zelf.read();
+            let g = g_lock.view();
             Ok(format::repr(&g.view(), zelf.dtype))
         }
     }
@@ -3947,7 +4425,8 @@ pub mod _numpy_native {
         } else {
             z.dtype
         };
-        let g = z.data.read();
+        let g_lock = z.read();
+        let g = g_lock.view();
         Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
     }
 
@@ -3971,7 +4450,8 @@ pub mod _numpy_native {
                 absolute: Some(|num, vm| unary_slot(num.obj, f64::abs, vm)),
                 boolean: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
-                    let g = z.data.read();
+                    let g_lock = z.read();
+                    let g = g_lock.view();
                     match g.len() {
                         1 => Ok(*g.iter().next().unwrap() != 0.0),
                         0 => Err(vm.new_value_error(
@@ -3984,7 +4464,8 @@ pub mod _numpy_native {
                 }),
                 invert: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
-                    let g = z.data.read();
+                    let g_lock = z.read();
+                    let g = g_lock.view();
                     let dt = z.dtype;
                     if dt.is_float() {
                         return Err(vm.new_type_error(
@@ -4032,7 +4513,8 @@ pub mod _numpy_native {
                 inplace_true_divide: Some(|a, b, vm| inplace_slot(a, b, Op::Div, vm)),
                 index: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
-                    let g = z.data.read();
+                    let g_lock = z.read();
+                    let g = g_lock.view();
                     if g.ndim() != 0 || z.dtype.is_float() {
                         return Err(vm.new_type_error(
                             "only integer scalar arrays can be converted to a scalar index",

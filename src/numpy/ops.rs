@@ -3,7 +3,7 @@
 //! `flip`, `roll`, `pad`, `moveaxis`).
 
 use super::core::{mm2, norm_axis, to_standard, value_err, NpErr, NpResult};
-use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
+use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn};
 use std::cmp::Ordering;
 
 // ---------------------------------------------------------------- helpers
@@ -523,19 +523,29 @@ pub fn moveaxis(a: ArrayViewD<'_, f64>, src: &[usize], dst: &[usize]) -> NpResul
             "`source` and `destination` arguments must have the same number of elements",
         );
     }
-    let nd = a.ndim();
+    let order = moveaxis_order(a.ndim(), src, dst)?;
+    Ok(to_standard(a.permuted_axes(IxDyn(&order))))
+}
+
+/// The axis permutation of `np.moveaxis`.
+pub fn moveaxis_order(nd: usize, src: &[usize], dst: &[usize]) -> NpResult<Vec<usize>> {
+    if src.len() != dst.len() {
+        return value_err(
+            "`source` and `destination` arguments must have the same number of elements",
+        );
+    }
     let mut order: Vec<usize> = (0..nd).filter(|i| !src.contains(i)).collect();
     let mut pairs: Vec<(usize, usize)> = dst.iter().copied().zip(src.iter().copied()).collect();
     pairs.sort();
     for (d, s) in pairs {
         order.insert(d, s);
     }
-    Ok(to_standard(a.permuted_axes(IxDyn(&order))))
+    Ok(order)
 }
 
-/// Splits along `axis` at the given indices (`np.split` with an index list).
-pub fn split_at(a: ArrayViewD<'_, f64>, indices: &[isize], axis: usize) -> Vec<ArrayD<f64>> {
-    let n = a.shape()[axis] as isize;
+/// The (start, end) of each part of `np.split` along an axis of length `n`.
+pub fn split_bounds(n: usize, indices: &[isize]) -> Vec<(isize, isize)> {
+    let n = n as isize;
     let clamp = |i: isize| -> isize {
         let i = if i < 0 { i + n } else { i };
         i.clamp(0, n)
@@ -543,13 +553,7 @@ pub fn split_at(a: ArrayViewD<'_, f64>, indices: &[isize], axis: usize) -> Vec<A
     let mut bounds = vec![0isize];
     bounds.extend(indices.iter().map(|&i| clamp(i)));
     bounds.push(n);
-    bounds
-        .windows(2)
-        .map(|w| {
-            let (s, e) = (w[0], w[1].max(w[0]));
-            to_standard(a.slice_axis(Axis(axis), Slice::from(s..e)))
-        })
-        .collect()
+    bounds.windows(2).map(|w| (w[0], w[1].max(w[0]))).collect()
 }
 
 /// Section boundaries for `np.array_split(a, sections)`.
@@ -616,14 +620,6 @@ pub fn repeat(
             }
         }
     }))
-}
-
-pub fn flip(a: ArrayViewD<'_, f64>, axes: &[usize]) -> ArrayD<f64> {
-    let mut v = a;
-    for &ax in axes {
-        v.invert_axis(Axis(ax));
-    }
-    to_standard(v)
 }
 
 /// `np.roll` with one shift per axis (`axes` empty: roll the flattened array).

@@ -24,6 +24,7 @@ from _numpy_native import (
     trace, diag, diagonal, inner, tensordot, einsum,
     sort, argsort, searchsorted,
     swapaxes, moveaxis, split, array_split, tile, repeat, flip, roll, pad, var, std,
+    shares_memory, may_share_memory,
 )
 
 mod = _nn.mod
