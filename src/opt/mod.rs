@@ -166,24 +166,24 @@ fn propagate_copies(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
             _ => continue,
         };
         let rename = |n: &str| (n == a).then(|| Expr::name(&b));
-        for j in i + 1..stmts.len() {
-            let writes = assigned(&stmts[j]);
+        for later in stmts.iter_mut().skip(i + 1) {
+            let writes = assigned(later);
             let compound = matches!(
-                stmts[j].kind,
+                later.kind,
                 StmtKind::If(..) | StmtKind::For(..) | StmtKind::While(..)
             );
             if compound && (writes.contains(&a) || writes.contains(&b)) {
                 break;
             }
             // The right-hand side is evaluated before the assignment: rename it first.
-            match &mut stmts[j].kind {
+            match &mut later.kind {
                 StmtKind::Assign(t, v) => {
                     v.rename(&rename);
                     if let ExprKind::Subscript(_, idx) = &mut t.kind {
                         idx.rename(&rename);
                     }
                 }
-                _ => crate::ad::adjoint::map_stmt_exprs(&mut stmts[j], &|e| {
+                _ => crate::ad::adjoint::map_stmt_exprs(later, &|e| {
                     let mut e = e.clone();
                     e.rename(&rename);
                     e
