@@ -275,23 +275,7 @@ impl<'a> Lowering<'a> {
                 )));
             }
             Adj::Loop { count, body } => {
-                // The loop may run zero or more times: iterate to the fixed point of
-                // "state at the head of the body".
-                let emit = self.emit;
-                self.emit = false;
-                let mut head = s.clone();
-                for _ in 0..8 {
-                    let mut after = head.clone();
-                    self.block(body, &mut after);
-                    let next = join_states(s, &after);
-                    if same(&next, &head) {
-                        break;
-                    }
-                    head = next;
-                }
-                self.emit = emit;
-                let mut inner = head.clone();
-                let stmts = self.block(body, &mut inner);
+                let (stmts, head) = self.loop_body(body, s);
                 *s = head;
                 let range = Expr::call_path("range", vec![self.finish(count)]);
                 out.push(Stmt::synth(StmtKind::For(Expr::name("_"), range, stmts)));
