@@ -273,7 +273,7 @@ fn mutating_method_call() {
         "def f(x):\n    ys = [0.0]\n    ys.extend(x)\n    return ys[1]\n",
         "f",
     );
-    check(&e, 3, 5, "the call `ys.extend(x)` is made for its side effect on a differentiated value, which cannot be differentiated", "^^^^^^^^^^^^", "assign the result to a variable instead of mutating in place");
+    check(&e, 3, 5, "the call to `ys.extend` is made for its side effect on a differentiated value, which cannot be differentiated", "^^^^^^^^^^^^", "assign the result to a variable instead of mutating in place");
 }
 
 #[test]

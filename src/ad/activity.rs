@@ -115,8 +115,8 @@ pub fn check_effect(
         return Err(crate::syntax::Diagnostic::new(
             e.span,
             format!(
-                "the call `{}` is made for its side effect on a differentiated value, which cannot be differentiated",
-                crate::emit::printer::expr(e)
+                "the call to `{}` is made for its side effect on a differentiated value, which cannot be differentiated",
+                crate::emit::printer::expr(func)
             ),
             "assign the result to a variable instead of mutating in place (e.g. `xs = xs + [v]`)",
         ));

@@ -1,0 +1,207 @@
+"""Functions tangent must refuse, each with a diagnostic (tests/diagnostics.rs snapshots
+the exact message: location, source line, caret and hint)."""
+import numpy as np
+
+
+def uses_with(x):
+    with open("data") as fh:
+        y = x * 2.0
+    return y
+
+
+def uses_try(x):
+    try:
+        y = 1.0 / x
+    except ZeroDivisionError:
+        y = 0.0
+    return y
+
+
+def lambda_in_expression(x):
+    return (lambda t: t * t)(x)
+
+
+def lambda_with_default(x):
+    f = lambda t, k=2.0: t * k
+    return f(x)
+
+
+def lambda_reassigned(x):
+    f = lambda t: t * 2.0
+    f = lambda t: t * 3.0
+    return f(x)
+
+
+def generator_expression(x):
+    return sum(x * i for i in range(3))
+
+
+def nested_def(x):
+    def inner(t):
+        return t * x
+    return inner(x)
+
+
+def uses_global(x):
+    global SCALE
+    return x * SCALE
+
+
+def star_args(*xs):
+    return xs[0]
+
+
+def kwargs_param(x, **options):
+    return x
+
+
+def keyword_only(x, *, scale):
+    return x * scale
+
+
+def bitwise_xor(x):
+    return x ^ 2
+
+
+def bitwise_invert(x):
+    return ~x
+
+
+def dict_literal(x):
+    d = {"a": x}
+    return d["a"]
+
+
+def set_literal(x):
+    s = {x, 2.0}
+    return len(s)
+
+
+def dict_comprehension(x):
+    d = {i: x * i for i in range(3)}
+    return d[1]
+
+
+def for_else(x):
+    for i in range(3):
+        x = x * 2.0
+    else:
+        x = x + 1.0
+    return x
+
+
+def while_else(x):
+    while x < 10.0:
+        x = x * 2.0
+    else:
+        x = x + 1.0
+    return x
+
+
+def walrus(x):
+    if (y := x * 2.0) > 1.0:
+        return y
+    return x
+
+
+def f_string(x):
+    print(f"x = {x}")
+    return x
+
+
+def generator_function(x):
+    yield x
+
+
+async def coroutine(x):
+    return x
+
+
+def class_inside(x):
+    class Box:
+        pass
+    return x
+
+
+def uses_assert(x):
+    assert x > 0
+    return x
+
+
+def uses_raise(x):
+    if x < 0:
+        raise ValueError("negative")
+    return x
+
+
+def uses_del(x):
+    y = x * 2.0
+    del y
+    return x
+
+
+def import_inside(x):
+    import math
+    return math.sin(x)
+
+
+def attribute_assignment(x):
+    x.value = 2.0
+    return x
+
+
+def chained_assignment(x):
+    a = b = x
+    return a + b
+
+
+def starred_target(x):
+    a, *rest = x, x, x
+    return a
+
+
+def match_statement(x):
+    match x:
+        case 0:
+            return 1.0
+    return x
+
+
+def unknown_numpy_function(x):
+    return np.fancy_op(x) * 2.0
+
+
+def local_callable(x, f):
+    return f(x)
+
+
+def mutating_call(x):
+    ys = [0.0]
+    ys.extend([x])
+    return ys[1]
+
+
+def enumerate_loop(xs):
+    s = 0.0
+    for i, v in enumerate(xs):
+        s = s + v * i
+    return s
+
+
+def complex_literal(x):
+    return x * 2j
+
+
+def starred_call(x):
+    args = (x, 2.0)
+    return max(*args)
+
+
+def nested_subscript_write(x):
+    m = np.zeros((2, 2))
+    m[0][1] = x
+    return np.sum(m)
+
+
+def calls_bad_helper(x):
+    return uses_with(x) * 2.0
