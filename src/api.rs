@@ -55,8 +55,92 @@ pub fn register_rule(
 /// Reads (and caches) a source file, then differentiates one of its functions. The error
 /// is the rendered diagnostic.
 pub fn grad_file(filename: &str, func: &str, opts: &GradOptions) -> Result<ad::Generated, String> {
+    grad_file_cached(filename, func, opts, true).map(|(g, _)| g)
+}
+
+/// Like [`grad_file`], through the disk cache when `use_cache` (and no rule was
+/// registered at run time). Also says whether the source came from the cache.
+pub fn grad_file_cached(
+    filename: &str,
+    func: &str,
+    opts: &GradOptions,
+    use_cache: bool,
+) -> Result<(ad::Generated, bool), String> {
     let text = read_source(filename, func)?;
-    grad_text(filename, &text, func, opts)
+    let user_rules = USER_RULES.lock().map(|g| g.is_some()).unwrap_or(true);
+    let key = (use_cache && !user_rules)
+        .then(|| crate::cache::key(&text, func, &format!("{opts:?}"), rules_fingerprint()));
+    if let Some(k) = &key {
+        if let Some(g) = crate::cache::load(k) {
+            return Ok((g, true));
+        }
+    }
+    let g = grad_text(filename, &text, func, opts)?;
+    if let Some(k) = &key {
+        crate::cache::store(k, &g);
+    }
+    Ok((g, false))
+}
+
+/// A fingerprint of the transformer (part of every disk-cache key): the built-in rule
+/// files, and the running executable's size and modification time, so that a rebuilt
+/// binary (a changed transformer) never reads what an older one wrote.
+fn rules_fingerprint() -> &'static str {
+    static FP: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    FP.get_or_init(|| {
+        let mut h = blake3::Hasher::new();
+        for (name, text) in crate::ad::rules::RULE_FILES {
+            h.update(name.as_bytes());
+            h.update(text.as_bytes());
+        }
+        if let Some(meta) = std::env::current_exe().ok().and_then(|p| p.metadata().ok()) {
+            h.update(&meta.len().to_le_bytes());
+            if let Ok(t) = meta.modified() {
+                if let Ok(d) = t.duration_since(std::time::UNIX_EPOCH) {
+                    h.update(&d.as_nanos().to_le_bytes());
+                }
+            }
+        }
+        h.finalize().to_hex().to_string()
+    })
+}
+
+/// The global names a generated source reads (everything it neither defines nor assigns,
+/// and not a runtime module): what must resolve in the user's globals or builtins.
+pub fn free_names(source: &str) -> Result<Vec<String>, String> {
+    let module = SourceModule::parse("<generated>", source).map_err(|d| d.to_string())?;
+    let mut out: Vec<String> = Vec::new();
+    for f in &module.function_names {
+        let def = module.lower_function(f).map_err(|d| d.to_string())?;
+        let mut local: std::collections::HashSet<String> =
+            def.params.iter().map(|p| p.name.clone()).collect();
+        crate::syntax::ir::walk_stmts(&def.body, &mut |s| {
+            if let crate::syntax::ir::StmtKind::Assign(t, _)
+            | crate::syntax::ir::StmtKind::For(t, _, _) = &s.kind
+            {
+                let mut v = Vec::new();
+                t.names(&mut v);
+                local.extend(v);
+            }
+        });
+        crate::syntax::ir::walk_stmts(&def.body, &mut |s| {
+            ad::names::stmt_exprs(s, &mut |e| {
+                let mut v = Vec::new();
+                e.names(&mut v);
+                for n in v {
+                    let runtime = ["tangent", "numpy", "math"].contains(&n.as_str());
+                    if !local.contains(&n)
+                        && !runtime
+                        && !module.function_names.contains(&n)
+                        && !out.contains(&n)
+                    {
+                        out.push(n);
+                    }
+                }
+            });
+        });
+    }
+    Ok(out)
 }
 
 /// The text of a source file, read once per process.

@@ -5,6 +5,7 @@
 //! runs it ([`host`]).
 pub mod ad;
 pub mod api;
+pub mod cache;
 pub mod cli;
 pub mod emit;
 pub mod host;

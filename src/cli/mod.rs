@@ -21,7 +21,8 @@ USAGE:
     tangent explain FILE.py:FUNC --at ARGS [--wrt 0,1]
                                          primal, gradient, data flow and a finite-
                                          difference check at ARGS (Python expressions)
-    tangent doctor                       hosts, backends and their status
+    tangent doctor                       hosts, backends, cache location and size
+    tangent cache clear                  remove every disk-cache entry
     tangent --help | --version
 
 OPTIONS for `grad`:
@@ -66,6 +67,17 @@ pub fn main(args: Vec<String>) -> ExitCode {
         Some("grad") => grad(&args[2..]),
         Some("explain") => explain(&args[2..]),
         Some("doctor") => doctor(),
+        Some("cache") => match args.get(2).map(String::as_str) {
+            Some("clear") => {
+                let n = crate::cache::clear();
+                match crate::cache::dir() {
+                    Some(d) => println!("removed {n} entries from {}", d.display()),
+                    None => println!("the disk cache is disabled (TANGENT_DISK_CACHE=0)"),
+                }
+                ExitCode::SUCCESS
+            }
+            _ => usage("`cache` takes `clear`"),
+        },
         Some(other) => usage(&format!("unknown command `{other}`")),
     }
 }
@@ -217,7 +229,18 @@ fn doctor() -> ExitCode {
         r.map(|_| ()).map_err(|e| host::format_exception(vm, e))
     });
     println!("CPython bridge: not built yet (frameworks run in the embedded host only)");
-    println!("cache: in memory, per process (no disk cache yet)");
+    match crate::cache::dir() {
+        Some(d) => {
+            let (n, bytes) = crate::cache::size();
+            println!(
+                "cache: {} ({n} entries, {bytes} bytes); in memory per process",
+                d.display()
+            );
+        }
+        None => {
+            println!("cache: disk cache disabled (TANGENT_DISK_CACHE=0); in memory per process")
+        }
+    }
     match report {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(tb)) => {

@@ -46,6 +46,9 @@ _CACHE = {}
 _CACHE_ORDER = []
 _CACHE_SIZE = 256
 _rules_generation = [0]
+# Counters a user (or a test) can read: derivatives served by the disk cache, and disk
+# entries rejected because a global they read no longer resolves.
+stats = {"disk_hits": 0, "disk_rejected": 0}
 
 
 def _cache_key(func, args):
@@ -95,11 +98,19 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             (output_index, output_weights, optimizations))
     else:
         context = code.co_filename
-        ok, payload, entry = _tangent.grad_source(
-            context, func.__name__, wrt,
-            (bool(optimized), bool(preserve_result), bool(check_dims),
-             motion == "split", bool(checkpoint)), mode,
-            (output_index, output_weights, optimizations))
+        flags = (bool(optimized), bool(preserve_result), bool(check_dims),
+                 motion == "split", bool(checkpoint))
+        answer = _tangent.grad_source(context, func.__name__, wrt, flags + (True,), mode,
+                                      (output_index, output_weights, optimizations))
+        ok, payload, entry = answer[:3]
+        if ok and answer[3]:
+            stats["disk_hits"] += 1
+        if ok and answer[3] and not _resolves(payload, func.__globals__):
+            stats["disk_rejected"] += 1
+            # A disk-cache entry whose globals no longer resolve: transform again.
+            ok, payload, entry = _tangent.grad_source(
+                context, func.__name__, wrt, flags + (False,), mode,
+                (output_index, output_weights, optimizations))[:3]
     if not ok:
         raise TangentError(payload)
     if verbose:
@@ -112,6 +123,22 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     fn.__tangent_mode__ = mode
     fn.__tangent_wrt__ = wrt
     return fn
+
+
+def _resolves(source, globals_):
+    """Does every global name the generated source reads exist (user globals,
+    builtins)? Checked before trusting a disk-cache entry."""
+    import builtins
+    try:
+        names = _tangent.free_names(source)
+    except ValueError:
+        return False
+    return all(n in globals_ or hasattr(builtins, n) for n in names)
+
+
+def cache_info():
+    """(disk cache directory or None when disabled, entries, bytes)."""
+    return _tangent.cache_info()
 
 
 def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):

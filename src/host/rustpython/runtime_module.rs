@@ -43,7 +43,7 @@ pub(crate) mod _tangent {
             match flags {
                 [o, p, c] => (*o, *p, *c, false, false),
                 [o, p, c, s] => (*o, *p, *c, *s, false),
-                [o, p, c, s, k] => (*o, *p, *c, *s, *k),
+                [o, p, c, s, k, ..] => (*o, *p, *c, *s, *k),
                 _ => return Err(vm.new_type_error(
                     "flags must be (optimized, preserve_result, check_dims[, split[, checkpoint]])",
                 )),
@@ -181,7 +181,43 @@ pub(crate) mod _tangent {
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
         let opts = options(wrt, &flags, &mode, &outputs, vm)?;
-        let result = crate::api::grad_file(&filename, &funcname, &opts);
-        Ok(outcome(result, vm))
+        // flags[5]: whether the disk cache may answer (default yes).
+        let use_cache = flags.get(5).copied().unwrap_or(true);
+        match crate::api::grad_file_cached(&filename, &funcname, &opts, use_cache) {
+            Ok((g, from_cache)) => Ok(vm.ctx.new_tuple(vec![
+                vm.ctx.new_bool(true).into(),
+                vm.ctx.new_str(g.source).into(),
+                vm.ctx.new_str(g.entry).into(),
+                vm.ctx.new_bool(from_cache).into(),
+            ])),
+            Err(e) => Ok(outcome(Err(e), vm)),
+        }
+    }
+
+    /// free_names(source) -> the global names generated source reads.
+    #[pyfunction]
+    fn free_names(source: String, vm: &VirtualMachine) -> PyResult<PyListRef> {
+        let names = crate::api::free_names(&source).map_err(|e| vm.new_value_error(e))?;
+        Ok(vm.ctx.new_list(
+            names
+                .into_iter()
+                .map(|n| vm.ctx.new_str(n).into())
+                .collect(),
+        ))
+    }
+
+    /// cache_info() -> (directory or None, entries, bytes)
+    #[pyfunction]
+    fn cache_info(vm: &VirtualMachine) -> PyTupleRef {
+        let dir: PyObjectRef = match crate::cache::dir() {
+            Some(d) => vm.ctx.new_str(d.to_string_lossy().into_owned()).into(),
+            None => vm.ctx.none(),
+        };
+        let (n, bytes) = crate::cache::size();
+        vm.ctx.new_tuple(vec![
+            dir,
+            vm.ctx.new_int(n).into(),
+            vm.ctx.new_int(bytes).into(),
+        ])
     }
 }

@@ -1,0 +1,120 @@
+//! The disk cache of generated source: `$TANGENT_CACHE_DIR`, else
+//! `$XDG_CACHE_HOME/tangent-ad`, else `~/.cache/tangent-ad`; `TANGENT_DISK_CACHE=0`
+//! disables it. An entry is plain Python source with a header (never a pickle). Its key
+//! covers the version, the rule set, the options, the function's name and the whole text
+//! of its file (so callees in the file are covered too). Writes go to a temporary file
+//! renamed into place, so concurrent processes never see half an entry; a load checks the
+//! header and a checksum of the body, and anything unexpected is a miss.
+
+use crate::ad::Generated;
+use std::path::PathBuf;
+
+const MAGIC: &str = "# tangent-ad cache v1";
+
+/// Where entries live, or None when the disk cache is disabled.
+pub fn dir() -> Option<PathBuf> {
+    if std::env::var("TANGENT_DISK_CACHE").is_ok_and(|v| v == "0") {
+        return None;
+    }
+    if let Some(d) = std::env::var_os("TANGENT_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(d).join("tangent-ad"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("tangent-ad"))
+}
+
+/// The key of a derivative: a hash of everything its source depends on.
+pub fn key(file_text: &str, func: &str, options: &str, rules: &str) -> String {
+    let mut h = blake3::Hasher::new();
+    for part in [env!("CARGO_PKG_VERSION"), rules, options, func, file_text] {
+        h.update(part.as_bytes());
+        h.update(b"\0");
+    }
+    h.finalize().to_hex().to_string()
+}
+
+fn checksum(body: &str) -> String {
+    blake3::hash(body.as_bytes()).to_hex().to_string()
+}
+
+/// The entry for `key`, if present and intact.
+pub fn load(key: &str) -> Option<Generated> {
+    let path = dir()?.join(format!("{key}.py"));
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = text.splitn(6, '\n');
+    if lines.next()? != MAGIC {
+        return None;
+    }
+    let stored_key = lines.next()?.strip_prefix("# key: ")?;
+    let entry = lines.next()?.strip_prefix("# entry: ")?.to_owned();
+    let params = lines.next()?.strip_prefix("# params: ")?;
+    let sum = lines.next()?.strip_prefix("# checksum: ")?;
+    let body = lines.next()?;
+    if stored_key != key || sum != checksum(body) || entry.is_empty() {
+        return None;
+    }
+    Some(Generated {
+        source: body.to_owned(),
+        entry,
+        params: params
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned)
+            .collect(),
+    })
+}
+
+/// Stores an entry (best effort: a cache that cannot be written is only slower).
+pub fn store(key: &str, g: &Generated) {
+    let Some(dir) = dir() else { return };
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    let text = format!(
+        "{MAGIC}\n# key: {key}\n# entry: {}\n# params: {}\n# checksum: {}\n{}",
+        g.entry,
+        g.params.join(","),
+        checksum(&g.source),
+        g.source
+    );
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let tmp = dir.join(format!(".{key}.{}.{nanos}.tmp", std::process::id()));
+    if std::fs::write(&tmp, text).is_ok()
+        && std::fs::rename(&tmp, dir.join(format!("{key}.py"))).is_err()
+    {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+/// (entries, bytes) in the cache directory.
+pub fn size() -> (usize, u64) {
+    let Some(dir) = dir() else { return (0, 0) };
+    let mut n = 0;
+    let mut bytes = 0;
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.path().extension().is_some_and(|x| x == "py") {
+            n += 1;
+            bytes += e.metadata().map(|m| m.len()).unwrap_or(0);
+        }
+    }
+    (n, bytes)
+}
+
+/// Removes every entry; returns how many were removed.
+pub fn clear() -> usize {
+    let Some(dir) = dir() else { return 0 };
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        let ours = p.extension().is_some_and(|x| x == "py" || x == "tmp");
+        if ours && std::fs::remove_file(&p).is_ok() {
+            n += 1;
+        }
+    }
+    n
+}

@@ -1,0 +1,145 @@
+//! The disk cache: written on a miss, read by a new process, never trusted when an entry
+//! is damaged or its globals no longer resolve, off with TANGENT_DISK_CACHE=0, safe with
+//! several processes at once, and cleared by `tangent cache clear`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cache_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tangent-disk-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn run(dir: &Path, extra_env: &[(&str, &str)], args: &[&str]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tangent"));
+    c.args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TANGENT_CACHE_DIR", dir)
+        .env_remove("TANGENT_DISK_CACHE");
+    for (k, v) in extra_env {
+        c.env(k, v);
+    }
+    c.output().expect("run tangent")
+}
+
+fn script(dir: &Path, extra_env: &[(&str, &str)]) -> String {
+    let out = run(dir, extra_env, &["run", "tests/scripts/disk_cache.py"]);
+    let so = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{so}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // d/dx sin(x) x^2 at 0.7
+    assert!(so.contains("value: 1.276677433902"), "{so}");
+    so
+}
+
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|r| {
+            r.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "py"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_new_process_reads_what_an_earlier_one_wrote() {
+    let dir = cache_dir("warm");
+    assert!(script(&dir, &[]).contains("hits: 0"));
+    assert_eq!(entries(&dir).len(), 1);
+    let text = std::fs::read_to_string(&entries(&dir)[0]).unwrap();
+    assert!(text.starts_with("# tangent-ad cache v1\n# key: "), "{text}");
+    assert!(
+        text.contains("def dfdx(x, bresult=1.0):"),
+        "generated source only: {text}"
+    );
+    assert!(script(&dir, &[]).contains("hits: 1 rejected: 0"));
+}
+
+#[test]
+fn damaged_entries_fall_back_to_a_full_transform() {
+    let dir = cache_dir("damaged");
+    script(&dir, &[]);
+    let entry = entries(&dir).remove(0);
+    let text = std::fs::read_to_string(&entry).unwrap();
+    // Truncated, edited body (checksum mismatch), other version: all misses.
+    for damaged in [
+        text[..text.len() / 2].to_owned(),
+        text.replace("bresult=1.0", "bresult=2.0"),
+        text.replace("cache v1", "cache v0"),
+        String::new(),
+    ] {
+        std::fs::write(&entry, damaged).unwrap();
+        assert!(script(&dir, &[]).contains("hits: 0"));
+    }
+}
+
+#[test]
+fn an_entry_whose_globals_do_not_resolve_is_rejected() {
+    let dir = cache_dir("globals");
+    script(&dir, &[]);
+    let entry = entries(&dir).remove(0);
+    let text = std::fs::read_to_string(&entry).unwrap();
+    // A well-formed entry (valid checksum) that reads a global the module lacks.
+    let (header, body) = text.split_at(text.find("def ").unwrap());
+    let body = body.replace("math.cos(x)", "missing_helper(x)");
+    let sum = blake3::hash(body.as_bytes()).to_hex().to_string();
+    let header: String = header
+        .lines()
+        .map(|l| {
+            if l.starts_with("# checksum: ") {
+                format!("# checksum: {sum}\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    assert!(body.contains("missing_helper"), "{body}");
+    std::fs::write(&entry, format!("{header}{body}")).unwrap();
+    assert!(script(&dir, &[]).contains("hits: 1 rejected: 1"));
+}
+
+#[test]
+fn disabled_cache_writes_nothing() {
+    let dir = cache_dir("off");
+    script(&dir, &[("TANGENT_DISK_CACHE", "0")]);
+    assert!(entries(&dir).is_empty());
+}
+
+#[test]
+fn concurrent_processes_and_clear() {
+    let dir = cache_dir("concurrent");
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_tangent"))
+                .args(["run", "tests/scripts/disk_cache.py"])
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .env("TANGENT_CACHE_DIR", &dir)
+                .env_remove("TANGENT_DISK_CACHE")
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    for c in children {
+        let c = c.wait_with_output().expect("wait");
+        assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    }
+    assert_eq!(entries(&dir).len(), 1);
+    assert!(script(&dir, &[]).contains("hits: 1"));
+    let doctor = run(&dir, &[], &["doctor"]);
+    let so = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        so.contains(&format!("cache: {} (1 entries", dir.display())),
+        "{so}"
+    );
+    let clear = run(&dir, &[], &["cache", "clear"]);
+    assert!(String::from_utf8_lossy(&clear.stdout).contains("removed 1 entries"));
+    assert!(entries(&dir).is_empty());
+}
