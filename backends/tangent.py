@@ -124,3 +124,70 @@ def set_tangent_at_adjoint(z, t, x, index, v):
 @adjoint(tangent.extremum_tangent)
 def extremum_tangent_adjoint(z, t, y, x, axis, keepdims):
     d[t] = tangent.extremum_grad(d[z], y, x, axis, keepdims)
+
+
+# Reverse-mode rules for the helpers of reverse-mode code, so that a generated gradient
+# can itself be differentiated in reverse mode (literal reverse-over-reverse).
+
+@adjoint(tangent.add_grad)
+def add_grad_adjoint(z, a, b):
+    d[a] = tangent.unbroadcast(d[z], a)
+    d[b] = tangent.unbroadcast(d[z], b)
+
+
+@adjoint(tangent.unbroadcast_left)
+def unbroadcast_left_adjoint(z, g, x, y):
+    d[g] = tangent.unbroadcast_left_adjoint(d[z], g, x, y)
+
+
+@adjoint(tangent.unbroadcast_right)
+def unbroadcast_right_adjoint(z, g, x, y):
+    d[g] = tangent.unbroadcast_right_adjoint(d[z], g, x, y)
+
+
+@adjoint(tangent.unreduce)
+def unreduce_adjoint(z, g, x, axis, keepdims):
+    d[g] = tangent.unreduce_adjoint(d[z], g, axis, keepdims)
+
+
+@adjoint(tangent.matmul_grad_left)
+def matmul_grad_left_adjoint(z, g, a, b):
+    d[g] = tangent.matmul_grad_left_adjoint(d[z], g, a, b, 0)
+    d[b] = tangent.matmul_grad_left_adjoint(d[z], g, a, b, 1)
+
+
+@adjoint(tangent.matmul_grad_right)
+def matmul_grad_right_adjoint(z, g, a, b):
+    d[g] = tangent.matmul_grad_right_adjoint(d[z], g, a, b, 0)
+    d[a] = tangent.matmul_grad_right_adjoint(d[z], g, a, b, 1)
+
+
+@adjoint(tangent.extremum_grad)
+def extremum_grad_adjoint(z, g, y, x, axis, keepdims):
+    d[g] = tangent.extremum_tangent(d[z], y, x, axis, keepdims)
+
+
+@adjoint(tangent.grad_item)
+def grad_item_adjoint(z, g, i):
+    d[g] = tangent.add_grad_at(None, g, i, d[z])
+
+
+@adjoint(tangent.add_grad_at)
+def add_grad_at_adjoint(z, g, x, index, v):
+    d[g] = d[z]
+    d[v] = tangent.unbroadcast(tangent.copy(d[z][index]), v)
+
+
+@adjoint(tangent.zero_grad_at)
+def zero_grad_at_adjoint(z, g, index):
+    d[g] = tangent.zero_grad_at(d[z], index)
+
+
+@adjoint(tangent.sum_grad)
+def sum_grad_adjoint(z, g, x):
+    d[g] = tangent.unbroadcast(d[z], g)
+
+
+@adjoint(tangent.copy)
+def copy_adjoint(z, x):
+    d[x] = d[z]

@@ -41,6 +41,14 @@ pub enum Adj {
         count: Expr,
         body: Vec<Adj>,
     },
+    /// Reverse mode over generated code: the gradient of `var` (or of `var[index]`) as
+    /// it is popped from an inner tape is pushed on the adjoint tape, for the adjoint of
+    /// the matching inner push.
+    PushGrad {
+        var: String,
+        index: Option<Expr>,
+        tape: String,
+    },
     /// `for target in iter: body` (checkpointed loops walk their segments).
     ForIn {
         target: Expr,
@@ -264,6 +272,24 @@ impl<'a> Lowering<'a> {
                 let sb = self.block(orelse, &mut b);
                 *s = join_states(&a, &b);
                 out.push(Stmt::synth(StmtKind::If(self.finish(test), sa, sb)));
+            }
+            Adj::PushGrad { var, index, tape } => {
+                let d = get(s, var);
+                self.note(var, d);
+                let g = match d {
+                    Def::Undef => Expr::synth(ExprKind::NoneLit),
+                    _ => self.gexpr(var),
+                };
+                let value = match index {
+                    None => Expr::call_path("tangent.grad_or_zero", vec![g, Expr::name(var)]),
+                    Some(i) => {
+                        Expr::call_path("tangent.grad_at", vec![g, Expr::name(var), self.finish(i)])
+                    }
+                };
+                out.push(Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
+                    "tangent.push",
+                    vec![Expr::name(tape), value],
+                ))));
             }
             Adj::ForIn { target, iter, body } => {
                 let (stmts, head) = self.loop_body(body, s);

@@ -216,6 +216,23 @@ pub fn prepare<'m>(
     }
     let wrt_names: Vec<String> = wrt.iter().map(|&w| params[w].clone()).collect();
     let mut names = NameGen::for_function(&def);
+    // `_stack` is the tape of the code we generate. A function that already has one (a
+    // generated gradient being differentiated again) gets its own renamed.
+    let mut def = def;
+    let mut uses_stack = false;
+    walk_stmts(&def.body, &mut |s| {
+        names::stmt_exprs(s, &mut |e| uses_stack |= e.reads("_stack"))
+    });
+    if uses_stack {
+        let inner = names.fresh("_inner_stack");
+        for s in &mut def.body {
+            adjoint::map_stmt_exprs(s, &|e| {
+                let mut e = e.clone();
+                e.rename(&|n| (n == "_stack").then(|| Expr::name(&inner)));
+                e
+            });
+        }
+    }
     let mut locals: HashSet<String> = params.iter().cloned().collect();
     walk_stmts(&def.body, &mut |s| {
         if let StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) =
@@ -593,7 +610,7 @@ impl Generator<'_> {
         let overwritten = reverse::overwritten(&body, &params);
         let split_motion = self.opts.split;
         let checkpoint = self.opts.checkpoint;
-        let (fwd, bwd) = {
+        let (fwd, bwd, adjoint_tape) = {
             let mut rev = Reverse {
                 resolver: &resolver,
                 rules,
@@ -605,11 +622,20 @@ impl Generator<'_> {
                 split: split_motion,
                 callee_tape: None,
                 checkpoint,
+                adjoint_tape: None,
             };
-            rev.block(&body, 0).map_err(locate)?
+            let (fwd, bwd) = rev.block(&body, 0).map_err(locate)?;
+            (fwd, bwd, rev.adjoint_tape)
         };
         let initial = vec![result.clone()];
-        let (bwd, _tracked, finals) = Lowering::new(&grad_names).lower(&bwd, &initial, &wrt_names);
+        let (mut bwd, _tracked, finals) =
+            Lowering::new(&grad_names).lower(&bwd, &initial, &wrt_names);
+        if let Some(tape) = adjoint_tape {
+            bwd.insert(
+                0,
+                Stmt::assign(&tape, Expr::call_path("tangent.Stack", vec![])),
+            );
+        }
 
         let (fwd, mut bwd) = if self.opts.optimized {
             let live_out: Vec<String> = wrt_names.iter().map(|v| grad_names[v].clone()).collect();

@@ -5,7 +5,7 @@
 //! statements test a saved condition variable in both passes.
 
 use super::adjoint::{grad_ref, Adj};
-use super::desugar::is_exit_check;
+use super::desugar::{is_exit_check, is_tape_pop, is_tape_push};
 use super::names::NameGen;
 use super::rules::{self, ActiveSite, RuleSet};
 use crate::emit::printer;
@@ -52,6 +52,17 @@ pub struct Reverse<'a> {
     pub callee_tape: Option<String>,
     /// sqrt(n) checkpointing of top-level `for` loops over a range (`checkpoint=True`).
     pub checkpoint: bool,
+    /// Reverse mode over generated code: the tape carrying gradients from the adjoint of
+    /// an inner pop to the adjoint of the matching inner push (created when first used).
+    pub adjoint_tape: Option<String>,
+}
+
+/// The tape a `tangent.push`/`tangent.pop` call uses (its first argument).
+fn tape_of(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Call { args, .. } => args.first().and_then(|a| a.as_name()),
+        _ => None,
+    }
 }
 
 pub fn push(value: Expr) -> Stmt {
@@ -78,6 +89,13 @@ fn comment(s: &Stmt) -> Adj {
 }
 
 impl Reverse<'_> {
+    fn adjoint_tape(&mut self) -> String {
+        if self.adjoint_tape.is_none() {
+            self.adjoint_tape = Some(self.names.fresh("_adjoint_stack"));
+        }
+        self.adjoint_tape.clone().unwrap_or_default()
+    }
+
     fn is_active(&self, e: &Expr) -> bool {
         e.as_name().is_some_and(|n| self.active.contains(n))
     }
@@ -112,6 +130,28 @@ impl Reverse<'_> {
         }
         match &s.kind {
             StmtKind::Assign(target, value) => match &target.kind {
+                ExprKind::Name(t) if is_tape_pop(value) && tape_of(value) != Some("_stack") => {
+                    // Restoring a value of differentiated generated code from its tape.
+                    let pushed = self.overwritten.contains(t);
+                    if pushed {
+                        fwd.push(push(Expr::name(t)));
+                    }
+                    fwd.push(s.clone());
+                    if self.active.contains(t) {
+                        let tape = self.adjoint_tape();
+                        bwd.push(Adj::PushGrad {
+                            var: t.clone(),
+                            index: None,
+                            tape,
+                        });
+                    }
+                    if pushed {
+                        bwd.push(Adj::Stmt(pop_into(Expr::name(t))));
+                    }
+                    if self.active.contains(t) {
+                        bwd.push(Adj::Kill(t.clone()));
+                    }
+                }
                 ExprKind::Name(t) => {
                     let first_def = depth == 0 && !self.bound.contains(t);
                     self.bound.insert(t.clone());
@@ -148,6 +188,26 @@ impl Reverse<'_> {
                             bwd.push(Adj::Kill(t.clone()));
                         }
                     }
+                }
+                ExprKind::Subscript(base, index)
+                    if is_tape_pop(value) && tape_of(value) != Some("_stack") =>
+                {
+                    let x = base.as_name().unwrap_or_default().to_owned();
+                    fwd.push(push(Expr::call_path("tangent.copy", vec![target.clone()])));
+                    fwd.push(s.clone());
+                    if self.active.contains(&x) {
+                        let tape = self.adjoint_tape();
+                        bwd.push(Adj::PushGrad {
+                            var: x.clone(),
+                            index: Some((**index).clone()),
+                            tape,
+                        });
+                        bwd.push(Adj::ZeroAt {
+                            var: x,
+                            index: (**index).clone(),
+                        });
+                    }
+                    bwd.push(Adj::Stmt(pop_into(target.clone())));
                 }
                 ExprKind::Subscript(base, index) => {
                     let Some(x) = base.as_name() else {
@@ -195,6 +255,22 @@ impl Reverse<'_> {
                     ))
                 }
             },
+            StmtKind::ExprStmt(e) if is_tape_push(e) && tape_of(e) != Some("_stack") => {
+                // Saving a value of differentiated generated code on its tape: the
+                // gradient the matching pop passed on comes back here.
+                fwd.push(s.clone());
+                if let ExprKind::Call { args, .. } = &e.kind {
+                    if let Some(v) = args.get(1).and_then(|a| a.as_name()) {
+                        if self.active.contains(v) {
+                            let tape = self.adjoint_tape();
+                            bwd.push(Adj::Accum {
+                                var: v.to_owned(),
+                                value: Expr::call_path("tangent.pop", vec![Expr::name(tape)]),
+                            });
+                        }
+                    }
+                }
+            }
             StmtKind::ExprStmt(e) => {
                 self.check_effect(e)?;
                 fwd.push(s.clone());

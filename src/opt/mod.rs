@@ -241,7 +241,8 @@ fn remove_empty_ifs(stmts: Vec<Stmt>) -> Vec<Stmt> {
 /// Does evaluating `e` pop the tape (an effect no dead-code pass may remove)?
 fn contains_pop(e: &Expr) -> bool {
     let mut found = false;
-    e.walk(&mut |x| found |= is_stack_call(x, "pop"));
+    // Any tape: ours, an inner one of differentiated generated code, the adjoint tape.
+    e.walk(&mut |x| found |= crate::ad::desugar::is_tape_pop(x));
     found
 }
 

@@ -85,8 +85,9 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
            output_index, output_weights, motion, optimizations, checkpoint):
     code = func.__code__
     source = getattr(func, "__tangent_source__", None)
-    if (source is not None and mode == "reverse"
-            and getattr(func, "__tangent_mode__", None) != "forward"):
+    if (source is not None and mode == "reverse" and not literal_reverse_over_reverse
+            and getattr(func, "__tangent_mode__", None) == "reverse"
+            and _symmetric_shortcut_applies(func, wrt, preserve_result)):
         return _reverse_of_generated(func, wrt, optimized, preserve_result, verbose)
     if source is not None:
         # A derivative of a derivative: differentiate the generated source.
@@ -139,6 +140,17 @@ def _resolves(source, globals_):
 def cache_info():
     """(disk cache directory or None when disabled, entries, bytes)."""
     return _tangent.cache_info()
+
+
+# Reverse mode over a gradient of a scalar function with respect to the same single
+# argument is computed as forward-over-reverse (exact: the Hessian is symmetric, and it is
+# cheaper). Set this to True to run reverse mode over the generated gradient itself.
+literal_reverse_over_reverse = False
+
+
+def _symmetric_shortcut_applies(g, wrt, preserve_result):
+    return (g.__tangent_mode__ == "reverse" and getattr(g, "__tangent_wrt__", None) == wrt
+            and len(wrt) == 1 and not preserve_result)
 
 
 def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
@@ -647,6 +659,63 @@ def sum_tangent(t):
     for v in t:
         total = total + v
     return total
+
+
+def grad_or_zero(g, x):
+    """Reverse over generated code: the gradient of a popped value, zeros if none."""
+    return init_grad(x) if g is None else g
+
+
+def grad_at(g, x, index):
+    """The gradient of `x[index]` (a copy), zeros if `x` has no gradient yet."""
+    return init_grad(x[index]) if g is None else copy(g[index])
+
+
+def unbroadcast_left_adjoint(dz, g, x, y):
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return list(dz) + [init_grad(v) for v in y]
+    return broadcast_like(dz, g)
+
+
+def unbroadcast_right_adjoint(dz, g, x, y):
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return [init_grad(v) for v in x] + list(dz)
+    return broadcast_like(dz, g)
+
+
+def unreduce_adjoint(dz, g, axis, keepdims):
+    """Transpose of unreduce: sum back over the axes it broadcast."""
+    if not _is_array(g):
+        return float(numpy.sum(dz)) if _is_array(dz) else dz
+    return numpy.reshape(numpy.sum(dz, axis=axis, keepdims=keepdims), g.shape)
+
+
+def matmul_grad_left_adjoint(dz, g, a, b, which):
+    """Transpose of z = matmul_grad_left(g, a, b) in g (which=0) or b (which=1)."""
+    an, bn = numpy.ndim(a), numpy.ndim(b)
+    if an == 1 and bn == 1:  # z = g * b
+        return unbroadcast(dz * b, g) if which == 0 else unbroadcast(dz * g, b)
+    if an == 1:  # z = b @ g
+        return numpy.dot(numpy.transpose(b), dz) if which == 0 else numpy.outer(dz, g)
+    if bn == 1:  # z = outer(g, b)
+        return numpy.dot(dz, b) if which == 0 else numpy.dot(g, dz)
+    # z = g @ b.T
+    return numpy.matmul(dz, b) if which == 0 else numpy.matmul(numpy.transpose(dz), g)
+
+
+def matmul_grad_right_adjoint(dz, g, a, b, which):
+    """Transpose of z = matmul_grad_right(g, a, b) in g (which=0) or a (which=1)."""
+    an, bn = numpy.ndim(a), numpy.ndim(b)
+    if an == 1 and bn == 1:  # z = g * a
+        return unbroadcast(dz * a, g) if which == 0 else unbroadcast(dz * g, a)
+    if an == 1:  # z = outer(a, g)
+        return numpy.dot(a, dz) if which == 0 else numpy.dot(dz, g)
+    # z = a.T @ g
+    if which == 0:
+        return numpy.matmul(a, dz)
+    if numpy.ndim(g) == 1:
+        return numpy.outer(g, dz)
+    return numpy.matmul(g, numpy.transpose(dz))
 
 
 def or_none(t):

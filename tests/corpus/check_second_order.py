@@ -3,7 +3,10 @@
 For each single-input case and a direction v (1.0 for a scalar input), three ways to the
 Hessian-vector product H v are checked through v.Hv against the second difference
 (f(x+hv) - 2 f(x) + f(x-hv)) / h^2:
-- reverse-over-reverse: grad(grad(f)) for a scalar input, vjp(grad(f)) for an array;
+- grad of grad: grad(grad(f)) for a scalar input, vjp(grad(f)) for an array (computed as
+  forward-over-reverse, exact by symmetry of the Hessian);
+- reverse-over-reverse: the same with `tangent.literal_reverse_over_reverse = True`, i.e.
+  reverse mode run over the generated gradient's own code and tape;
 - forward-over-reverse: jvp(grad(f)) along v;
 - reverse-over-forward: grad(jvp(f)) with the tangent v.
 Run with `tangent run tests/corpus/check_second_order.py [optimized=0|1]`.
@@ -45,11 +48,20 @@ def main():
         else:
             v = 1.0
             rr = tangent.grad(g, optimized=optimized)(*args)
+        # Literal reverse-over-reverse: reverse mode run over the generated gradient.
+        tangent.literal_reverse_over_reverse = True
+        try:
+            if isinstance(x, np.ndarray):
+                lrr = tangent.vjp(g, optimized=optimized)(*(list(args) + [v]))
+            else:
+                lrr = tangent.grad(g, optimized=optimized)(*args)
+        finally:
+            tangent.literal_reverse_over_reverse = False
         fr = tangent.jvp(g, optimized=optimized)(*(full + [1.0, v]))
         rf = tangent.grad(tangent.jvp(f, optimized=optimized), optimized=optimized)(*(full + [v]))
         want = second_difference(f, args, v)
-        for how, hv in (("reverse-over-reverse", rr), ("forward-over-reverse", fr),
-                        ("reverse-over-forward", rf)):
+        for how, hv in (("grad-of-grad", rr), ("reverse-over-reverse", lrr),
+                        ("forward-over-reverse", fr), ("reverse-over-forward", rf)):
             got = float(np.sum(v * hv))
             err = abs(got - want) / max(1.0, abs(want))
             checked += 1
