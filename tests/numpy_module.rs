@@ -1277,3 +1277,30 @@ assert np.array(v).base is None
 "#,
     );
 }
+
+#[test]
+fn diagonal_is_a_read_only_view() {
+    check(
+        r#"
+a = np.arange(12.0).reshape(3, 4)
+d = a.diagonal()
+assert d.tolist() == [0.0, 5.0, 10.0]
+assert np.shares_memory(a, d)
+assert a.diagonal(1).tolist() == [1.0, 6.0, 11.0]
+assert a.diagonal(-1).tolist() == [4.0, 9.0]
+assert np.diagonal(a, 2).tolist() == [2.0, 7.0]
+assert a.diagonal(5).shape == (0,)
+b = np.arange(24.0).reshape(2, 3, 4)
+assert np.diagonal(b, 0, 1, 2).tolist() == [[0.0, 5.0, 10.0], [12.0, 17.0, 22.0]]
+assert np.diagonal(b, 0, 0, 2).tolist() == [[0.0, 13.0], [4.0, 17.0], [8.0, 21.0]]
+assert a.T.diagonal().tolist() == [0.0, 5.0, 10.0]
+try:
+    d[0] = 5.0
+    raise AssertionError("wrote through a read-only view")
+except ValueError as e:
+    assert str(e) == "assignment destination is read-only", str(e)
+a[1, 1] = 50.0
+assert d.tolist() == [0.0, 50.0, 10.0]
+"#,
+    );
+}

@@ -11,9 +11,9 @@
 //!   share memory with their base (`.base`), and writes through them (item
 //!   assignment, in-place operators, `fill`, `sort`) change it. Advanced indexing,
 //!   `copy`, `flatten`, `.flat`, `astype`, arithmetic and ufuncs give new arrays.
-//!   `split`/`array_split` parts and `flip` (also `fliplr`/`flipud`) are views too.
-//!   Still copies where NumPy gives views: `diagonal` and a 0-d result of basic
-//!   indexing (a Python scalar here).
+//!   `split`/`array_split` parts and `flip` (also `fliplr`/`flipud`) are views too, and
+//!   `diagonal` is a read-only view as in NumPy. A 0-d result of basic indexing is a
+//!   Python scalar here, not a 0-d view.
 //! - Scalars come back as Python `float`/`int`/`bool` where NumPy returns NumPy scalars
 //!   (`a[0]`, full reductions, `np.exp(2.0)`), also for float32 arrays.
 //! - float32 is a storage tag: values are kept exactly representable in f32, every
@@ -2902,7 +2902,54 @@ pub mod _numpy_native {
     }
     #[pyfunction]
     fn diagonal(args: DiagonalArgs, vm: &VirtualMachine) -> PyResult {
-        diagonal_impl(&args, false, vm)
+        if opt_dtype(&args.dtype, vm)?.is_some() {
+            return diagonal_impl(&args, false, vm);
+        }
+        // NumPy returns a read-only view: the other axes, then the diagonal as one axis
+        // whose stride is the sum of the two strides.
+        view_op(&args.a, true, vm, |v, _| {
+            if v.ndim() < 2 {
+                return Err(vm.new_value_error("diag requires an array of at least two dimensions"));
+            }
+            let a1 = core::norm_axis(args.axis1, v.ndim()).map_err(|e| axis_err(e, vm))?;
+            let a2 = core::norm_axis(args.axis2, v.ndim()).map_err(|e| axis_err(e, vm))?;
+            if a1 == a2 {
+                return Err(vm.new_value_error("axis1 and axis2 cannot be the same"));
+            }
+            let (n1, n2) = (v.shape()[a1] as isize, v.shape()[a2] as isize);
+            let (s1, s2) = (v.strides()[a1], v.strides()[a2]);
+            let k = args.offset;
+            let len = if k >= 0 {
+                n1.min(n2 - k)
+            } else {
+                (n1 + k).min(n2)
+            }
+            .max(0) as usize;
+            let start = if len == 0 {
+                0
+            } else if k >= 0 {
+                k * s2
+            } else {
+                -k * s1
+            };
+            let mut shape = Vec::new();
+            let mut strides = Vec::new();
+            for i in 0..v.ndim() {
+                if i != a1 && i != a2 {
+                    shape.push(v.shape()[i]);
+                    strides.push(v.strides()[i]);
+                }
+            }
+            shape.push(len);
+            strides.push(s1 + s2);
+            // SAFETY: `start` is within the view (offset k < n2, or -k < n1, when len > 0).
+            let ptr = unsafe { v.as_ptr().offset(start) } as usize;
+            Ok(Derived::View {
+                ptr,
+                shape,
+                strides,
+            })
+        })
     }
     #[derive(FromArgs)]
     struct DiagArgs {
@@ -4277,7 +4324,7 @@ pub mod _numpy_native {
         }
         #[pymethod]
         fn diagonal(zelf: PyRef<Self>, args: MethodDiagArgs, vm: &VirtualMachine) -> PyResult {
-            diagonal_impl(&args.with(zelf.into()), false, vm)
+            self::diagonal(args.with(zelf.into()), vm)
         }
         #[pymethod]
         fn nonzero(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
