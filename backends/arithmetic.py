@@ -36,8 +36,12 @@ def sub_tangent(z, x, y):
 @adjoint(operator.mul)
 @adjoint(numpy.multiply)
 def mul(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] * y, x)
-    d[y] = tangent.unbroadcast(d[z] * x, y)
+    if x is y:
+        # The same variable twice (a square): one contribution, not two.
+        d[x] = tangent.unbroadcast(2.0 * d[z] * x, x)
+    else:
+        d[x] = tangent.unbroadcast(d[z] * y, x)
+        d[y] = tangent.unbroadcast(d[z] * x, y)
 
 
 @tangent_(operator.mul)

@@ -743,6 +743,20 @@ fn static_truth(e: &Expr) -> Option<bool> {
     };
     if let ExprKind::Compare(a, rest) = &e.kind {
         if let [(op @ (CmpOp::Is | CmpOp::IsNot), b)] = rest.as_slice() {
+            // `x is y` between two arguments asks whether the call passes the same
+            // variable twice (`x * x`). Templates use it to pick a cheaper formula; the
+            // other branch must be correct in every case, so "different names" (which
+            // may still alias at run time) safely takes it.
+            let is_none = |x: &Expr| matches!(x.kind, ExprKind::NoneLit);
+            if let (Some(n1), Some(n2)) = (a.as_name(), b.as_name()) {
+                let same = n1 == n2;
+                return Some(if *op == CmpOp::Is { same } else { !same });
+            }
+            if (a.as_name().is_some() && literal(b) && !is_none(b))
+                || (b.as_name().is_some() && literal(a) && !is_none(a))
+            {
+                return Some(*op != CmpOp::Is);
+            }
             if literal(a) && literal(b) {
                 let a_none = matches!(a.kind, ExprKind::NoneLit);
                 let b_none = matches!(b.kind, ExprKind::NoneLit);

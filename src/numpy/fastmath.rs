@@ -14,21 +14,39 @@ fn exp_nonpositive(y: f64) -> f64 {
     let shifted = y * LOG2_E + ROUND_MAGIC;
     let k = shifted - ROUND_MAGIC;
     let r = (y - k * LN2_HI) - k * LN2_LO;
-    // Horner evaluation of sum r^n / n!, n = 0..13.
-    let mut p = 1.0 / 6_227_020_800.0;
-    p = p * r + 1.0 / 479_001_600.0;
-    p = p * r + 1.0 / 39_916_800.0;
-    p = p * r + 1.0 / 3_628_800.0;
-    p = p * r + 1.0 / 362_880.0;
-    p = p * r + 1.0 / 40_320.0;
-    p = p * r + 1.0 / 5_040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
+    // sum r^n / n!, n = 0..13, by Estrin's scheme: a short dependency chain, so the
+    // vectorised loop is not bound by the latency of fourteen chained multiply-adds.
+    const C: [f64; 14] = [
+        1.0,
+        1.0,
+        1.0 / 2.0,
+        1.0 / 6.0,
+        1.0 / 24.0,
+        1.0 / 120.0,
+        1.0 / 720.0,
+        1.0 / 5_040.0,
+        1.0 / 40_320.0,
+        1.0 / 362_880.0,
+        1.0 / 3_628_800.0,
+        1.0 / 39_916_800.0,
+        1.0 / 479_001_600.0,
+        1.0 / 6_227_020_800.0,
+    ];
+    let r2 = r * r;
+    let r4 = r2 * r2;
+    let r8 = r4 * r4;
+    let p01 = C[0] + C[1] * r;
+    let p23 = C[2] + C[3] * r;
+    let p45 = C[4] + C[5] * r;
+    let p67 = C[6] + C[7] * r;
+    let p89 = C[8] + C[9] * r;
+    let p1011 = C[10] + C[11] * r;
+    let p1213 = C[12] + C[13] * r;
+    let p0_3 = p01 + r2 * p23;
+    let p4_7 = p45 + r2 * p67;
+    let p8_11 = p89 + r2 * p1011;
+    let p8_13 = p8_11 + r4 * p1213;
+    let p = p0_3 + r4 * p4_7 + r8 * p8_13;
     // 2^k for k in [-1022, 0] through the exponent bits. The integer k is read from the
     // low bits of `shifted` (no float-to-int conversion, which AVX2 cannot vectorise).
     let k_bits = shifted.to_bits().wrapping_sub(ROUND_MAGIC.to_bits());

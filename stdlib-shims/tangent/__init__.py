@@ -585,6 +585,8 @@ def _swap_last(m):
 
 def matmul_grad_left(g, a, b):
     """d(a @ b)/da contracted with g (batch axes summed back to a's shape)."""
+    if type(g) is numpy.ndarray and g.ndim == 2 and type(b) is numpy.ndarray and b.ndim == 2:
+        return _matmul_t(g, b, False, True)  # the common case: g @ b.T, no copy
     an, bn = numpy.ndim(a), numpy.ndim(b)
     if an == 1 and bn == 1:
         return g * b
@@ -600,6 +602,8 @@ def matmul_grad_left(g, a, b):
 
 def matmul_grad_right(g, a, b):
     """d(a @ b)/db contracted with g (batch axes summed back to b's shape)."""
+    if type(g) is numpy.ndarray and g.ndim == 2 and type(a) is numpy.ndarray and a.ndim == 2:
+        return _matmul_t(a, g, True, False)  # the common case: a.T @ g, no copy
     an, bn = numpy.ndim(a), numpy.ndim(b)
     if an == 1 and bn == 1:
         return g * a
@@ -751,6 +755,8 @@ def _shape(x):
 
 def check_output(y, seed, name):
     """check_dims: grad needs a scalar output unless a seed of the output's shape is given."""
+    if type(y) is float and type(seed) is float:
+        return  # the common case, checked first
     if y is None:
         raise TypeError("grad: `%s` returned None; the differentiated function must "
                         "return a value" % name)
