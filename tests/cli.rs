@@ -269,3 +269,96 @@ fn doctor_reports_hosts_and_backends() {
     assert!(so.contains("backend numpy        available"), "{so}");
     assert!(so.contains("backend jax          not installed"), "{so}");
 }
+
+#[test]
+fn every_command_has_help_with_examples() {
+    for command in ["run", "grad", "explain", "doctor", "cache"] {
+        for form in [
+            vec![command, "--help"],
+            vec![command, "-h"],
+            vec!["help", command],
+        ] {
+            let out = tangent(&form);
+            assert!(out.status.success(), "{form:?}");
+            let so = text(&out.stdout);
+            assert!(
+                so.starts_with(&format!("tangent {command}: ")),
+                "{form:?}: {so}"
+            );
+            assert!(
+                so.contains("USAGE:") && so.contains("EXAMPLE"),
+                "{form:?}: {so}"
+            );
+        }
+    }
+    let grad_help = text(&tangent(&["grad", "--help"]).stdout);
+    for option in ["--wrt", "--mode", "--motion", "--no-optimize"] {
+        assert!(
+            grad_help.contains(option),
+            "{option} missing from: {grad_help}"
+        );
+    }
+    assert_eq!(tangent(&["help", "frobnicate"]).status.code(), Some(2));
+}
+
+#[test]
+fn run_passes_help_after_the_script_to_the_script() {
+    let out = tangent(&["run", "tests/scripts/grad_errors.py", "--help", "x"]);
+    let so = text(&out.stdout);
+    assert!(so.contains("argv: ['--help', 'x']"), "{so}");
+}
+
+#[test]
+fn grad_subcommand_split_motion_and_option_errors() {
+    let out = tangent(&["grad", "tests/corpus/reverse.py:poly", "--motion", "split"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let so = text(&out.stdout);
+    assert!(so.contains("def dpolydx_forward(x):"), "{so}");
+    assert!(
+        so.contains("def dpolydx_backward(x, bresult=1.0, _stack=None):"),
+        "{so}"
+    );
+    for bad in [
+        vec![
+            "grad",
+            "tests/corpus/reverse.py:poly",
+            "--motion",
+            "sideways",
+        ],
+        vec![
+            "grad",
+            "tests/corpus/reverse.py:poly",
+            "--motion",
+            "split",
+            "--mode",
+            "forward",
+        ],
+        vec!["grad", "tests/corpus/reverse.py:poly", "--mode"],
+    ] {
+        let out = tangent(&bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(text(&out.stderr).starts_with("tangent: --m"), "{bad:?}");
+    }
+}
+
+#[test]
+fn commands_work_from_any_directory() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let elsewhere = std::env::temp_dir();
+    let script = format!("{root}/examples/quickstart.py");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tangent"))
+            .args(args)
+            .current_dir(&elsewhere)
+            .output()
+            .expect("run tangent")
+    };
+    let out = run(&["run", &script]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&["grad", &format!("{script}:f")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("def dfdx(x, bresult=1.0):"));
+    let out = run(&["explain", &format!("{script}:f"), "--at", "2.0"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("largest difference"));
+}

@@ -1,4 +1,5 @@
-//! The `tangent` command line: `run`, `grad`, `--help`, `--version`.
+//! The `tangent` command line: `run`, `grad`, `explain`, `doctor`, `cache clear`,
+//! `--help` (also per command), `--version`.
 //!
 //! Exit codes: 0 success; 1 the script raised an exception; 2 usage error;
 //! 3 the function cannot be differentiated (diagnostic printed); 70 internal error.
@@ -28,9 +29,14 @@ USAGE:
 OPTIONS for `grad`:
     --wrt 0,1          positions of the arguments to differentiate (default 0)
     --mode forward     forward mode (tangents) instead of reverse mode (gradients)
+    --motion split     separate forward and backward functions (reverse mode)
     --no-optimize      show the naive adjoint (optimized=False)
     --preserve-result  also return the function's value
     --no-check-dims    do not check that the output is a scalar
+    --checkpoint       sqrt(n) checkpointing of loops over a range
+    --tape-liveness    push only the shape of values used only for their shape
+
+`tangent help COMMAND` or `tangent COMMAND --help` shows one command's help.
 
 EXAMPLES:
     tangent run examples/quickstart.py
@@ -44,6 +50,118 @@ EXIT CODES:
     3 the function cannot be differentiated, 70 internal error
 ";
 
+const HELP_RUN: &str = "\
+tangent run: run a Python script in the embedded interpreter
+
+USAGE:
+    tangent run SCRIPT.py [ARGS...]
+
+`import tangent`, `import numpy as np` and `import math` work without CPython.
+ARGS reach the script as sys.argv[1:]; sys.argv[0] is SCRIPT.py. Everything
+after SCRIPT.py belongs to the script, so `tangent run s.py --help` passes
+--help to s.py.
+
+EXAMPLES:
+    tangent run examples/quickstart.py
+    tangent run train.py --epochs 3
+
+EXIT CODES:
+    0 success, 1 the script raised an exception (traceback printed),
+    2 usage error (e.g. no such file), N the script called sys.exit(N),
+    70 internal error
+";
+
+const HELP_GRAD: &str = "\
+tangent grad: print the derivative's Python source (nothing is executed)
+
+USAGE:
+    tangent grad FILE.py:FUNC [OPTIONS]
+
+OPTIONS:
+    --wrt 0,1          positions of the arguments to differentiate (default 0)
+    --mode MODE        `reverse` (gradients, default) or `forward` (tangents)
+    --motion MOTION    `joint` (default) or `split`: a `_forward` function that
+                       returns the value and the tape, and a `_backward` one
+    --no-optimize      show the naive adjoint (optimized=False)
+    --preserve-result  also return the function's value
+    --no-check-dims    do not check that the output is a scalar
+    --checkpoint       sqrt(n) checkpointing of loops over a range
+    --tape-liveness    push only the shape of values used only for their shape
+
+EXAMPLES:
+    tangent grad examples/quickstart.py:f
+    tangent grad model.py:loss --wrt 0,1 --no-optimize
+    tangent grad model.py:loss --mode forward
+    tangent grad model.py:loss --motion split
+
+EXIT CODES:
+    0 success, 2 usage error, 3 the function cannot be differentiated
+    (the diagnostic names file, line and column)
+";
+
+const HELP_EXPLAIN: &str = "\
+tangent explain: show how a derivative is built and check it numerically
+
+USAGE:
+    tangent explain FILE.py:FUNC --at ARGS [--wrt 0,1]
+
+ARGS is a comma-separated list of Python expressions evaluated in FILE.py's
+namespace (`np` is available). Prints the primal as tangent reads it, the
+generated gradient, the data flow, and a central finite-difference check with
+the largest difference.
+
+EXAMPLES:
+    tangent explain examples/quickstart.py:f --at 2.0
+    tangent explain model.py:loss --at 'np.ones((3, 3)), np.ones(3)' --wrt 0
+
+EXIT CODES:
+    0 success, 1 evaluating ARGS or running FUNC raised, 2 usage error,
+    3 the function cannot be differentiated
+";
+
+const HELP_DOCTOR: &str = "\
+tangent doctor: what this installation can do
+
+USAGE:
+    tangent doctor
+
+Prints the version, the number of derivative rules, the host interpreter,
+each backend's status, and the disk cache's location and size.
+
+EXAMPLE:
+    tangent doctor
+";
+
+const HELP_CACHE: &str = "\
+tangent cache: manage the disk cache of generated derivatives
+
+USAGE:
+    tangent cache clear
+
+The cache lives in $TANGENT_CACHE_DIR, else $XDG_CACHE_HOME/tangent-ad, else
+~/.cache/tangent-ad; TANGENT_DISK_CACHE=0 turns it off. It holds generated
+source only and is checked on every load, so clearing it is never required
+for correctness.
+
+EXAMPLE:
+    tangent cache clear
+";
+
+fn command_help(command: &str) -> Option<&'static str> {
+    Some(match command {
+        "run" => HELP_RUN,
+        "grad" => HELP_GRAD,
+        "explain" => HELP_EXPLAIN,
+        "doctor" => HELP_DOCTOR,
+        "cache" => HELP_CACHE,
+        _ => return None,
+    })
+}
+
+fn is_help(arg: Option<&String>) -> bool {
+    matches!(arg.map(String::as_str), Some("-h" | "--help"))
+}
+
 fn usage(msg: &str) -> ExitCode {
     eprintln!("tangent: {msg}\n\n{HELP}");
     ExitCode::from(EXIT_USAGE)
@@ -55,12 +173,27 @@ pub fn main(args: Vec<String>) -> ExitCode {
     }));
     match args.get(1).map(String::as_str) {
         None => usage("no command given"),
-        Some("-h" | "--help" | "help") => {
-            print!("{HELP}");
-            ExitCode::SUCCESS
-        }
+        Some("-h" | "--help" | "help") => match args.get(2) {
+            None => {
+                print!("{HELP}");
+                ExitCode::SUCCESS
+            }
+            Some(command) => match command_help(command) {
+                Some(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                None => usage(&format!("no help for unknown command `{command}`")),
+            },
+        },
         Some("-V" | "--version") => {
             println!("tangent {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        // Only the argument right after the command asks for help: for `run`, anything
+        // after the script path is the script's own argv.
+        Some(command) if command_help(command).is_some() && is_help(args.get(2)) => {
+            print!("{}", command_help(command).unwrap_or(HELP));
             ExitCode::SUCCESS
         }
         Some("run") => run(&args[2..]),
@@ -125,9 +258,16 @@ fn grad(args: &[String]) -> ExitCode {
                 Some("forward") => opts.mode = crate::ad::Mode::Forward,
                 _ => return usage("--mode expects `reverse` or `forward`"),
             },
+            "--motion" => match it.next().map(String::as_str) {
+                Some("joint") => opts.split = false,
+                Some("split") => opts.split = true,
+                _ => return usage("--motion expects `joint` or `split`"),
+            },
             "--no-optimize" => opts.optimized = false,
             "--preserve-result" => opts.preserve_result = true,
             "--no-check-dims" => opts.check_dims = false,
+            "--checkpoint" => opts.checkpoint = true,
+            "--tape-liveness" => opts.tape_liveness = true,
             s if s.starts_with("--") => return usage(&format!("unknown option `{s}`")),
             s => target = Some(s.to_owned()),
         }
@@ -135,6 +275,9 @@ fn grad(args: &[String]) -> ExitCode {
     let Some(target) = target else {
         return usage("`grad` needs FILE.py:FUNC");
     };
+    if opts.split && opts.mode == crate::ad::Mode::Forward {
+        return usage("--motion split is a reverse-mode option; forward mode has one pass");
+    }
     let Some((file, func)) = target.rsplit_once(':') else {
         return usage(&format!("expected FILE.py:FUNC, got `{target}`"));
     };
