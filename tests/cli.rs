@@ -230,6 +230,7 @@ fn repeated_grad_is_served_from_the_memory_cache() {
     assert!(so.contains("same options, same function: True"), "{so}");
     assert!(so.contains("other options, other function: True"), "{so}");
     assert!(so.contains("a new rule rebuilds: True True"), "{so}");
+    assert!(so.contains("lru keeps the recently used: True True 2"), "{so}");
 }
 
 #[test]

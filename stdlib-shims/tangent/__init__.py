@@ -40,10 +40,11 @@ def _optimizations(optimizations):
     return tuple(on)
 
 
-# The in-memory cache: repeated requests for the same derivative return the function
+# The in-memory LRU cache: repeated requests for the same derivative return the function
 # already built. Keys hold the code object itself, so an id cannot be reused while cached.
+# The dict's insertion order is the recency order: a hit moves its entry to the end and
+# the first entry is the one evicted.
 _CACHE = {}
-_CACHE_ORDER = []
 _CACHE_SIZE = 256
 _rules_generation = [0]
 # Counters a user (or a test) can read: derivatives served by the disk cache, and disk
@@ -67,17 +68,17 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
                             mode, output_index, output_weights, motion,
                             tuple(optimizations), bool(checkpoint)))
-    cached = _CACHE.get(key)
+    cached = _CACHE.pop(key, None)
     if cached is not None:
+        _CACHE[key] = cached
         if verbose:
             print(cached[1].__tangent_source__)
         return cached[1]
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint)
     _CACHE[key] = (func, fn)  # the entry keeps `func` alive, so its id stays unique
-    _CACHE_ORDER.append(key)
-    if len(_CACHE_ORDER) > _CACHE_SIZE:
-        _CACHE.pop(_CACHE_ORDER.pop(0), None)
+    while len(_CACHE) > _CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]
     return fn
 
 

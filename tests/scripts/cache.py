@@ -25,3 +25,22 @@ def wrong_on_purpose(y, x):
 
 d = tangent.grad(f)
 print("a new rule rebuilds:", d is not a, d(0.5) != a(0.5))
+
+
+# Least recently used goes first: with room for two, using `f` again keeps it when a
+# third derivative arrives, and `g` (the least recently used) is rebuilt.
+def g(x):
+    return x * x
+
+
+def h(x):
+    return x * x * x
+
+
+tangent._CACHE_SIZE = 2
+tangent._CACHE.clear()
+df, dg = tangent.grad(f), tangent.grad(g)
+tangent.grad(f)
+dh = tangent.grad(h)
+print("lru keeps the recently used:", tangent.grad(f) is df, tangent.grad(g) is not dg,
+      len(tangent._CACHE))
