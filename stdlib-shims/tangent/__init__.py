@@ -64,7 +64,10 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     wrt = tuple(wrt)
     code = getattr(func, "__code__", None)
     if code is None:
-        raise TypeError("tangent expects a Python function, got %r" % (func,))
+        raise TypeError(_at_call_site(
+            "tangent expects a Python function, got %r" % (func,),
+            "pass a function defined with `def` at the top level of a .py file; to "
+            "differentiate a built-in, register a rule with @tangent.adjoint"))
     key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
                             mode, output_index, output_weights, motion,
                             tuple(optimizations), bool(checkpoint)))
@@ -754,30 +757,55 @@ def _shape(x):
     return tuple(x.shape) if _is_array(x) else ()
 
 
+def _at_call_site(message, hint):
+    """A run-time error in the transformer's diagnostic format: the user's innermost frame
+    (not tangent's shims or generated code, whose file names start with `<`) as
+    file:line:col, that line with a caret under it, and a hint."""
+    import linecache
+    import sys
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith("<"):
+        frame = frame.f_back
+    if frame is None:
+        return "%s\nhint: %s" % (message, hint)
+    filename, line = frame.f_code.co_filename, frame.f_lineno
+    text = linecache.getline(filename, line).rstrip("\n")
+    col = len(text) - len(text.lstrip()) + 1
+    number = str(line)
+    gutter = " " * len(number)
+    return "%s:%d:%d: %s\n%s |\n%s | %s\n%s | %s%s\nhint: %s" % (
+        filename, line, col, message, gutter, number, text, gutter, " " * (col - 1),
+        "^" * max(1, len(text.strip())), hint)
+
+
 def check_output(y, seed, name):
     """check_dims: grad needs a scalar output unless a seed of the output's shape is given."""
     if type(y) is float and type(seed) is float:
         return  # the common case, checked first
     if y is None:
-        raise TypeError("grad: `%s` returned None; the differentiated function must "
-                        "return a value" % name)
+        raise TypeError(_at_call_site(
+            "grad: `%s` returned None" % name,
+            "the differentiated function must return a value"))
     if isinstance(y, (tuple, list)):
-        raise ValueError("grad: `%s` returned a %s of %d values, not a scalar; pass "
-                         "output_index=i to differentiate one of them, or "
-                         "output_weights=(...) for a weighted sum"
-                         % (name, type(y).__name__, len(y)))
+        raise ValueError(_at_call_site(
+            "grad: `%s` returned a %s of %d values, not a scalar"
+            % (name, type(y).__name__, len(y)),
+            "pass output_index=i to differentiate one of them, or output_weights=(...) "
+            "for a weighted sum"))
     shape = _shape(y)
+    mismatch = "grad: the seed has shape %s but `%s` returned shape %s"
+    mismatch_hint = "pass a seed of shape %s (or a float when the output is a scalar)"
     if _is_array(seed) and seed.size != 1 and tuple(seed.shape) != shape:
-        raise ValueError("grad: the seed has shape %s but `%s` returned shape %s"
-                         % (tuple(seed.shape), name, shape))
+        raise ValueError(_at_call_site(mismatch % (tuple(seed.shape), name, shape),
+                                       mismatch_hint % (shape,)))
     if _is_array(y) and y.size != 1:
         if not _is_array(seed):
-            raise ValueError("grad: `%s` returned an array of shape %s, not a scalar; pass "
-                             "a seed of that shape as the last argument, or use "
-                             "tangent.vjp" % (name, shape))
+            raise ValueError(_at_call_site(
+                "grad: `%s` returned an array of shape %s, not a scalar" % (name, shape),
+                "pass a seed of that shape as the last argument, or use tangent.vjp"))
         if tuple(seed.shape) != shape:
-            raise ValueError("grad: the seed has shape %s but `%s` returned shape %s"
-                             % (tuple(seed.shape), name, shape))
+            raise ValueError(_at_call_site(mismatch % (tuple(seed.shape), name, shape),
+                                           mismatch_hint % (shape,)))
 
 
 def check_tangent(x, t, tname, xname):
