@@ -241,7 +241,10 @@ fn repeated_grad_is_served_from_the_memory_cache() {
     assert!(so.contains("same options, same function: True"), "{so}");
     assert!(so.contains("other options, other function: True"), "{so}");
     assert!(so.contains("a new rule rebuilds: True True"), "{so}");
-    assert!(so.contains("lru keeps the recently used: True True 2"), "{so}");
+    assert!(
+        so.contains("lru keeps the recently used: True True 2"),
+        "{so}"
+    );
 }
 
 #[test]
@@ -373,4 +376,20 @@ fn commands_work_from_any_directory() {
     let out = run(&["explain", &format!("{script}:f"), "--at", "2.0"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("largest difference"));
+}
+
+#[test]
+fn nested_functions_and_lambdas_are_refused_at_their_definition() {
+    let out = tangent(&["run", "tests/scripts/nested_function.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(
+        so.contains("nested: tests/scripts/nested_function.py:11:5: `make.<locals>.f` is a nested function; tangent reads module-level functions from their file\n   |\n11 |     def f(x):\n   |     ^^^^^^^^^\nhint: define it with `def` at the top level of the module"),
+        "{so}"
+    );
+    assert!(
+        so.contains("lambda: tests/scripts/nested_function.py:22:5: `<lambda>` is a lambda"),
+        "{so}"
+    );
+    assert!(so.contains("top level: 6.0"), "{so}");
 }

@@ -103,6 +103,15 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             (output_index, output_weights, optimizations))
     else:
         context = code.co_filename
+        if func.__name__ == "<lambda>" or "<locals>" in getattr(func, "__qualname__", ""):
+            # Only module-level defs can be found by name in the file; a nested function
+            # could share its name with a top-level one and must not be confused with it.
+            raise TangentError(_located(
+                context, code.co_firstlineno,
+                "`%s` is a %s; tangent reads module-level functions from their file"
+                % (func.__qualname__,
+                   "lambda" if func.__name__ == "<lambda>" else "nested function"),
+                "define it with `def` at the top level of the module"))
         flags = (bool(optimized), bool(preserve_result), bool(check_dims),
                  motion == "split", bool(checkpoint))
         answer = _tangent.grad_source(context, func.__name__, wrt, flags + (True,), mode,
@@ -757,25 +766,31 @@ def _shape(x):
     return tuple(x.shape) if _is_array(x) else ()
 
 
-def _at_call_site(message, hint):
-    """A run-time error in the transformer's diagnostic format: the user's innermost frame
-    (not tangent's shims or generated code, whose file names start with `<`) as
-    file:line:col, that line with a caret under it, and a hint."""
+def _located(filename, line, message, hint):
+    """An error in the transformer's diagnostic format: file:line:col, the line with a
+    caret under it, and a hint."""
     import linecache
+    text = linecache.getline(filename, line).rstrip("\n")
+    if not text.strip():
+        return "%s:%d: %s\nhint: %s" % (filename, line, message, hint)
+    col = len(text) - len(text.lstrip()) + 1
+    number = str(line)
+    gutter = " " * len(number)
+    return "%s:%d:%d: %s\n%s |\n%s | %s\n%s | %s%s\nhint: %s" % (
+        filename, line, col, message, gutter, number, text, gutter, " " * (col - 1),
+        "^" * len(text.strip()), hint)
+
+
+def _at_call_site(message, hint):
+    """A run-time error located at the user's innermost frame (not tangent's shims or
+    generated code, whose file names start with `<`)."""
     import sys
     frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith("<"):
         frame = frame.f_back
     if frame is None:
         return "%s\nhint: %s" % (message, hint)
-    filename, line = frame.f_code.co_filename, frame.f_lineno
-    text = linecache.getline(filename, line).rstrip("\n")
-    col = len(text) - len(text.lstrip()) + 1
-    number = str(line)
-    gutter = " " * len(number)
-    return "%s:%d:%d: %s\n%s |\n%s | %s\n%s | %s%s\nhint: %s" % (
-        filename, line, col, message, gutter, number, text, gutter, " " * (col - 1),
-        "^" * max(1, len(text.strip())), hint)
+    return _located(frame.f_code.co_filename, frame.f_lineno, message, hint)
 
 
 def check_output(y, seed, name):
