@@ -392,4 +392,8 @@ fn nested_functions_and_lambdas_are_refused_at_their_definition() {
         "{so}"
     );
     assert!(so.contains("top level: 6.0"), "{so}");
+    assert!(
+        so.contains("method: tests/scripts/nested_function.py:30:5: `Model.f` is a method"),
+        "{so}"
+    );
 }

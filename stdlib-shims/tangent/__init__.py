@@ -103,14 +103,17 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             (output_index, output_weights, optimizations))
     else:
         context = code.co_filename
-        if func.__name__ == "<lambda>" or "<locals>" in getattr(func, "__qualname__", ""):
-            # Only module-level defs can be found by name in the file; a nested function
-            # could share its name with a top-level one and must not be confused with it.
+        qualname = getattr(func, "__qualname__", func.__name__)
+        if func.__name__ == "<lambda>" or qualname != func.__name__:
+            # Only module-level defs can be found by name in the file; a nested function or
+            # a method could share its name with a top-level one and must not be confused
+            # with it.
+            kind = ("lambda" if func.__name__ == "<lambda>" else
+                    "nested function" if "<locals>" in qualname else "method")
             raise TangentError(_located(
                 context, code.co_firstlineno,
                 "`%s` is a %s; tangent reads module-level functions from their file"
-                % (func.__qualname__,
-                   "lambda" if func.__name__ == "<lambda>" else "nested function"),
+                % (qualname, kind),
                 "define it with `def` at the top level of the module"))
         flags = (bool(optimized), bool(preserve_result), bool(check_dims),
                  motion == "split", bool(checkpoint))

@@ -24,3 +24,15 @@ try:
 except tangent.TangentError as e:
     print("lambda:", e)
 print("top level:", tangent.grad(f)(3.0))
+
+
+class Model:
+    def f(self, x):
+        return x * x * x
+
+
+try:
+    tangent.grad(Model().f)
+    print("method: accepted")
+except tangent.TangentError as e:
+    print("method:", e)
