@@ -181,11 +181,11 @@ fn tuple_outputs_with_output_index_and_weights() {
     );
     assert!(so.contains("hint: pass output_index=i"), "{so}");
     assert!(
-        so.contains("IndexError: grad: output_index=2 is out of range: `two` returned 2 values"),
+        so.contains("IndexError: tests/scripts/outputs.py:20:9: grad: output_index=2 is out of range: `two` returned 2 values\n"),
         "{so}"
     );
     assert!(
-        so.contains("ValueError: grad: output_weights has 1 entries but `two` returned 2 values"),
+        so.contains("ValueError: tests/scripts/outputs.py:20:9: grad: output_weights has 1 entries but `two` returned 2 values\n"),
         "{so}"
     );
 }
@@ -197,7 +197,9 @@ fn forward_and_seed_argument_errors_name_the_argument() {
     assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
     assert!(so.contains("jvp: 2.0"), "{so}");
     assert!(
-        so.contains("shape: the tangent `dx` has shape (2,) but `x` has shape (3,)"),
+        so.contains("shape: tests/scripts/forward_errors.py:")
+            && so.contains(": the tangent `dx` has shape (2,) but `x` has shape (3,)\n")
+            && so.contains("hint: pass a tangent of shape (3,)"),
         "{so}"
     );
     assert!(

@@ -33,8 +33,9 @@ def _optimizations(optimizations):
     on = []
     for name, enabled in dict(optimizations).items():
         if name not in _OPTIMIZATIONS:
-            raise TangentError("optimizations: %r is not available; available: %s"
-                               % (name, ", ".join(_OPTIMIZATIONS)))
+            raise TangentError(_at_call_site(
+                "optimizations: %r is not available" % (name,),
+                "choose among %s" % ", ".join(_OPTIMIZATIONS)))
         if enabled:
             on.append(name)
     return tuple(on)
@@ -176,14 +177,16 @@ def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
     exactly (forward-over-reverse)."""
     inner_wrt = getattr(g, "__tangent_wrt__", None)
     if g.__tangent_mode__ != "reverse" or inner_wrt != wrt or len(wrt) != 1:
-        raise TangentError(
+        raise TangentError(_at_call_site(
             "reverse mode over `%s` is only available for the gradient of a scalar "
-            "function with respect to the same single argument (grad(grad(f))); use "
-            "tangent.autodiff(..., mode='forward') for other higher-order derivatives"
-            % g.__name__)
+            "function with respect to the same single argument (grad(grad(f)))"
+            % g.__name__,
+            "use tangent.autodiff(..., mode='forward') for other higher-order derivatives, "
+            "or set tangent.literal_reverse_over_reverse = True"))
     if preserve_result:
-        raise TangentError("preserve_result is not available for a derivative of a "
-                           "gradient")
+        raise TangentError(_at_call_site(
+            "preserve_result is not available for a derivative of a gradient",
+            "call the gradient itself for the value, or drop preserve_result"))
     hvp = _generate(g, wrt, optimized, False, False, verbose, "forward")
     nargs = g.__code__.co_argcount - 1  # the gradient's own seed is not an input
 
@@ -196,8 +199,10 @@ def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
             args = args[:-1]
         missing = nargs - len(args)
         if missing < 0 or missing > len(defaults):
-            raise TypeError("%s takes %d arguments (and an optional seed), got %d"
-                            % (g.__name__, nargs, len(args)))
+            raise TypeError(_at_call_site(
+                "%s takes %d arguments (and an optional seed), got %d"
+                % (g.__name__, nargs, len(args)),
+                "pass the arguments of `%s`, then optionally the seed" % g.__name__))
         if missing:
             args = tuple(args) + defaults[len(defaults) - missing:]
         # The gradient's own seed is 1.0; the tangent is the outer seed.
@@ -213,9 +218,12 @@ def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
 
 def _output_options(output_index, output_weights):
     if output_index is not None and output_weights is not None:
-        raise ValueError("pass output_index or output_weights, not both")
+        raise ValueError(_at_call_site("output_index and output_weights were both given",
+                                       "pass one of them"))
     if output_index is not None and not isinstance(output_index, int):
-        raise TypeError("output_index must be an int, not %s" % type(output_index).__name__)
+        raise TypeError(_at_call_site(
+            "output_index must be an int, not %s" % type(output_index).__name__,
+            "pass the position of the output to differentiate, e.g. output_index=0"))
     if output_weights is not None:
         output_weights = tuple(float(w) for w in output_weights)
     return output_index, output_weights
@@ -242,13 +250,16 @@ def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
     the returned function takes `func`'s arguments plus one tangent per `wrt` argument
     and returns the output's tangent."""
     if motion not in ("joint", "split"):
-        raise ValueError("motion must be 'joint' or 'split', not %r" % (motion,))
+        raise ValueError(_at_call_site("motion must be 'joint' or 'split', not %r" % (motion,),
+                                       "pass motion='joint' (default) or motion='split'"))
     if mode not in ("reverse", "forward"):
-        raise ValueError("mode must be 'reverse' or 'forward', not %r" % (mode,))
+        raise ValueError(_at_call_site("mode must be 'reverse' or 'forward', not %r" % (mode,),
+                                       "pass mode='reverse' (default) or mode='forward'"))
     output_index, output_weights = _output_options(output_index, output_weights)
     if mode == "forward" and (output_index is not None or output_weights is not None):
-        raise ValueError("output_index and output_weights select outputs for reverse "
-                         "mode; forward mode returns the tangent of every output")
+        raise ValueError(_at_call_site(
+            "output_index and output_weights select outputs for reverse mode",
+            "drop them: forward mode returns the tangent of every output"))
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                      output_index, output_weights, motion, _optimizations(optimizations),
                      checkpoint)
@@ -830,31 +841,40 @@ def check_tangent(x, t, tname, xname):
     """Forward mode: a tangent must have its argument's shape."""
     xs, ts = _shape(x), _shape(t)
     if _is_array(t) and ts != xs:
-        raise ValueError("the tangent `%s` has shape %s but `%s` has shape %s"
-                         % (tname, ts, xname, xs))
+        raise ValueError(_at_call_site(
+            "the tangent `%s` has shape %s but `%s` has shape %s" % (tname, ts, xname, xs),
+            "pass a tangent of shape %s" % (xs,)))
     if isinstance(t, (list, tuple)) != isinstance(x, (list, tuple)):
-        raise TypeError("the tangent `%s` is a %s but `%s` is a %s"
-                        % (tname, type(t).__name__, xname, type(x).__name__))
+        raise TypeError(_at_call_site(
+            "the tangent `%s` is a %s but `%s` is a %s"
+            % (tname, type(t).__name__, xname, type(x).__name__),
+            "pass a tangent of the same structure as `%s`" % xname))
 
 
 def output_seed(y, seed, index, weights, check, name):
     """The seed of a tuple output: `seed` at `index` (zeros elsewhere), or `seed` times
     each weight."""
     if not isinstance(y, (tuple, list)):
-        raise ValueError("grad: output_index/output_weights need a function returning a "
-                         "tuple, but `%s` returned a %s" % (name, type(y).__name__))
+        raise ValueError(_at_call_site(
+            "grad: output_index/output_weights need a function returning a tuple, but "
+            "`%s` returned a %s" % (name, type(y).__name__),
+            "drop output_index/output_weights for a single output"))
     n = len(y)
     if weights is not None:
         if len(weights) != n:
-            raise ValueError("grad: output_weights has %d entries but `%s` returned %d "
-                             "values" % (len(weights), name, n))
+            raise ValueError(_at_call_site(
+                "grad: output_weights has %d entries but `%s` returned %d values"
+                % (len(weights), name, n),
+                "pass one weight per returned value"))
         if check:
             for v in y:
                 check_output(v, seed, name)
         return [w * seed for w in weights]
     if not -n <= index < n:
-        raise IndexError("grad: output_index=%d is out of range: `%s` returned %d values"
-                         % (index, name, n))
+        raise IndexError(_at_call_site(
+            "grad: output_index=%d is out of range: `%s` returned %d values"
+            % (index, name, n),
+            "pass an index between %d and %d" % (-n, n - 1)))
     if check:
         check_output(y[index], seed, name)
     out = [init_grad(v) for v in y]
