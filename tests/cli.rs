@@ -399,3 +399,20 @@ fn nested_functions_and_lambdas_are_refused_at_their_definition() {
         "{so}"
     );
 }
+
+#[test]
+fn tracebacks_show_the_users_frames_not_tangents_shims() {
+    let out = tangent(&["run", "tests/scripts/uncaught_tangent_error.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.starts_with("Traceback (most recent call last):\n  File \"tests/scripts/uncaught_tangent_error.py\", line 9, in <module>\n    tangent.grad(f)\n"), "{err}");
+    assert!(!err.contains("<tangent shim"), "{err}");
+    assert!(err.contains("tangent.TangentError: tests/scripts/uncaught_tangent_error.py:6:12: cannot differentiate a call to `sorted`"), "{err}");
+    let full = Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .args(["run", "tests/scripts/uncaught_tangent_error.py"])
+        .env("TANGENT_TRACEBACK", "full")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run tangent");
+    assert!(text(&full.stderr).contains("File \"<tangent shim tangent>\""));
+}

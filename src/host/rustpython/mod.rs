@@ -98,11 +98,39 @@ pub fn with_vm<R: Send + 'static>(f: impl FnOnce(&VirtualMachine) -> R + Send + 
 
 /// Renders a Python exception as CPython would print it (traceback included).
 pub fn format_exception(vm: &VirtualMachine, exc: PyBaseExceptionRef) -> String {
-    let mut out = String::new();
-    if vm.write_exception(&mut out, &exc).is_err() {
-        out.push_str("<exception could not be printed>\n");
+    // Python's own `traceback` module gives the 3.11+ layout (with `~~~^^^` anchors);
+    // the VM's writer is the fallback.
+    let formatted = vm
+        .import("traceback", 0)
+        .and_then(|tb| tb.get_attr("format_exception", vm))
+        .and_then(|f| f.call((exc.clone(),), vm))
+        .and_then(|lines| vm.call_method(vm.ctx.new_str("").as_object(), "join", (lines,)))
+        .and_then(|s| <String as rustpython_vm::TryFromObject>::try_from_object(vm, s))
+        .ok();
+    let out = formatted.unwrap_or_else(|| {
+        let mut out = String::new();
+        if vm.write_exception(&mut out, &exc).is_err() {
+            out.push_str("<exception could not be printed>\n");
+        }
+        out
+    });
+    let full = std::env::var("TANGENT_TRACEBACK").is_ok_and(|v| v == "full");
+    if full {
+        out
+    } else {
+        hide_shim_frames(&out)
     }
-    out
+}
+
+/// Tangent's own Python shims are not the user's code: their frames are left out of
+/// tracebacks (the message itself names the user's code). `TANGENT_TRACEBACK=full`
+/// keeps them, for debugging tangent. The shims have no source lines to show, so each
+/// of their frames is exactly one `File "<tangent shim ...>"` line.
+fn hide_shim_frames(traceback: &str) -> String {
+    traceback
+        .split_inclusive('\n')
+        .filter(|line| !line.trim_start().starts_with("File \"<tangent shim "))
+        .collect()
 }
 
 /// Flushes `sys.stdout` and `sys.stderr`; RustPython buffers them.
@@ -149,7 +177,7 @@ pub fn run_script(path: String) -> Option<ScriptOutcome> {
                     ScriptOutcome::Exit(code.min(255) as u8)
                 } else {
                     flush_stdio(vm);
-                    vm.print_exception(exc);
+                    eprint!("{}", format_exception(vm, exc));
                     ScriptOutcome::Error
                 }
             }
