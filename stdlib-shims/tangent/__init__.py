@@ -361,8 +361,9 @@ def _canonical_names(target):
     module = getattr(target, "__module__", None)
     if name and module:
         return [module + "." + name]
-    raise TypeError("tangent: cannot register a rule for %r: it has no module and name"
-                    % (target,))
+    raise TypeError(_at_call_site(
+        "tangent: cannot register a rule for %r: it has no module and name" % (target,),
+        "pass the function itself, e.g. @tangent.adjoint(np.tanh)"))
 
 
 def _register(kind, target):
@@ -371,7 +372,9 @@ def _register(kind, target):
     def register(template):
         code = getattr(template, "__code__", None)
         if code is None:
-            raise TypeError("tangent.%s: decorate a function written with `def`" % kind)
+            raise TypeError(_at_call_site(
+                "tangent.%s: the rule template is not a function written with `def`" % kind,
+                "write the template as `def name(result, x): d[x] = d[result] * ...`"))
         for qualname in qualnames:
             error = _tangent.register_rule(kind, qualname, code.co_filename,
                                            template.__name__)
