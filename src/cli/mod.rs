@@ -322,15 +322,17 @@ fn explain(args: &[String]) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     // Load the file as a module, evaluate the arguments in its namespace, explain.
+    use crate::emit::printer::str_literal;
+    let (file, at, func) = (str_literal(file), str_literal(&at), str_literal(func));
     let code = format!(
         "import importlib.util, sys\nimport numpy as np\nimport tangent\n\
-         _spec = importlib.util.spec_from_file_location('__explained__', {file:?})\n\
+         _spec = importlib.util.spec_from_file_location('__explained__', {file})\n\
          _mod = importlib.util.module_from_spec(_spec)\n\
          sys.modules['__explained__'] = _mod\n\
          _spec.loader.exec_module(_mod)\n\
          _ns = dict(vars(_mod)); _ns.setdefault('np', np)\n\
-         _args = eval('(' + {at:?} + ',)', _ns)\n\
-         tangent.explain(getattr(_mod, {func:?}), *_args, wrt=({wrt},))\n"
+         _args = eval('(' + {at} + ',)', _ns)\n\
+         tangent.explain(getattr(_mod, {func}), *_args, wrt=({wrt},))\n"
     );
     let outcome = host::try_with_vm(move |vm| {
         let r = host::exec_module(vm, &code, "<tangent explain>");

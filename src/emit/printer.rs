@@ -73,10 +73,20 @@ fn write_str_lit(out: &mut String, s: &str) {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            // Other control characters cannot appear raw in a Python literal.
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push(c),
         }
     }
     out.push('\'');
+}
+
+/// `s` as a Python string literal (single-quoted, escaped).
+pub fn str_literal(s: &str) -> String {
+    let mut out = String::new();
+    write_str_lit(&mut out, s);
+    out
 }
 
 /// Writes a subscript index: tuples without parentheses, slices with colons.
@@ -334,4 +344,18 @@ pub fn function(f: &FuncDef) -> String {
     out.push_str(&format!("def {}({}):\n", f.name, params.join(", ")));
     block(&mut out, &f.body, 1);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::str_literal;
+
+    #[test]
+    fn string_literals_escape_quotes_backslashes_and_control_characters() {
+        assert_eq!(str_literal("it's"), r"'it\'s'");
+        assert_eq!(str_literal("a\\b"), r"'a\\b'");
+        assert_eq!(str_literal("l1\nl2\r\t"), r"'l1\nl2\r\t'");
+        assert_eq!(str_literal("nul\0bell\u{7}"), r"'nul\u0000bell\u0007'");
+        assert_eq!(str_literal("é→"), "'é→'");
+    }
 }
