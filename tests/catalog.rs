@@ -44,6 +44,10 @@ fn every_rule_is_in_the_catalog() {
 fn catalog_matches_finite_differences() {
     let dir = std::env::temp_dir().join(format!("tangent-catalog-{}", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .env(
+            "TANGENT_CACHE_DIR",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache"),
+        )
         .arg("run")
         .arg("tests/catalog/check_catalog.py")
         .arg(&dir)
@@ -63,6 +67,10 @@ fn catalog_matches_finite_differences() {
 fn catalog_second_order_matches_finite_differences() {
     let dir = std::env::temp_dir().join(format!("tangent-catalog2-{}", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .env(
+            "TANGENT_CACHE_DIR",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache"),
+        )
         .arg("run")
         .arg("tests/catalog/check_second_order.py")
         .arg(&dir)

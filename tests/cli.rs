@@ -4,6 +4,10 @@ use std::process::{Command, Output};
 
 fn tangent(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .env(
+            "TANGENT_CACHE_DIR",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache"),
+        )
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -365,6 +369,10 @@ fn commands_work_from_any_directory() {
     let script = format!("{root}/examples/quickstart.py");
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_tangent"))
+            .env(
+                "TANGENT_CACHE_DIR",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache"),
+            )
             .args(args)
             .current_dir(&elsewhere)
             .output()
@@ -409,6 +417,10 @@ fn tracebacks_show_the_users_frames_not_tangents_shims() {
     assert!(!err.contains("<tangent shim"), "{err}");
     assert!(err.contains("tangent.TangentError: tests/scripts/uncaught_tangent_error.py:6:12: cannot differentiate a call to `sorted`"), "{err}");
     let full = Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .env(
+            "TANGENT_CACHE_DIR",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache"),
+        )
         .args(["run", "tests/scripts/uncaught_tangent_error.py"])
         .env("TANGENT_TRACEBACK", "full")
         .current_dir(env!("CARGO_MANIFEST_DIR"))

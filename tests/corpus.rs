@@ -5,6 +5,10 @@ use std::process::Command;
 
 fn run_script(script: &str, args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .env(
+            "TANGENT_CACHE_DIR",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache"),
+        )
         .arg("run")
         .arg(script)
         .args(args)
