@@ -956,6 +956,20 @@ def _prod_rows(m, skip):
     return out
 
 
+def _weighted_pair_products(m, w):
+    """Row i: the sum over j != i of w[j] times the product of every row of `m` but i
+    and j (symmetric in i and j, so it serves both the tangent and its adjoint)."""
+    n = m.shape[0]
+    rows = []
+    for i in range(n):
+        acc = numpy.zeros(m.shape[1:])
+        for j in range(n):
+            if j != i:
+                acc = acc + w[j] * _prod_rows(m, (i, j))
+        rows.append(acc)
+    return numpy.stack(rows)
+
+
 def prod_grad_tangent_full(tg, tx, g, x, axis=None, keepdims=False):
     tgm = _tg()
     if not _is_array(x):
@@ -969,15 +983,7 @@ def prod_grad_tangent_full(tg, tx, g, x, axis=None, keepdims=False):
         return out
     m, undo = _lanes(x, axis)
     tm, _ = _lanes(tx, axis)
-    n = m.shape[0]
-    rows = []
-    for i in range(n):
-        acc = numpy.zeros(m.shape[1:])
-        for j in range(n):
-            if j != i:
-                acc = acc + tm[j] * _prod_rows(m, (i, j))
-        rows.append(acc)
-    dothers = undo(numpy.stack(rows)) if n else numpy.zeros(x.shape)
+    dothers = undo(_weighted_pair_products(m, tm)) if m.shape[0] else numpy.zeros(x.shape)
     return out + tgm.unreduce(g, x, axis, keepdims) * dothers
 
 
@@ -992,15 +998,7 @@ def prod_tangent_grad_x(gz, t, x, axis=None, keepdims=False):
     G = tgm.unreduce(gz, x, axis, keepdims) * t
     m, undo = _lanes(x, axis)
     gm, _ = _lanes(G, axis)
-    n = m.shape[0]
-    rows = []
-    for j in range(n):
-        acc = numpy.zeros(m.shape[1:])
-        for i in range(n):
-            if i != j:
-                acc = acc + gm[i] * _prod_rows(m, (i, j))
-        rows.append(acc)
-    return undo(numpy.stack(rows)) if n else numpy.zeros(x.shape)
+    return undo(_weighted_pair_products(m, gm)) if m.shape[0] else numpy.zeros(x.shape)
 
 
 def _seg_prod(m, i, skip):

@@ -40,17 +40,16 @@ fn every_rule_is_in_the_catalog() {
     );
 }
 
-#[test]
-fn catalog_matches_finite_differences() {
-    let dir = std::env::temp_dir().join(format!("tangent-catalog-{}", std::process::id()));
+/// Runs a catalog checker under `tangent run` and asserts it reports no failure.
+fn run_checker(script: &str, args: &[&str]) {
     let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
         .env(
             "TANGENT_CACHE_DIR",
             concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache"),
         )
         .arg("run")
-        .arg("tests/catalog/check_catalog.py")
-        .arg(&dir)
+        .arg(script)
+        .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run tangent");
@@ -60,26 +59,20 @@ fn catalog_matches_finite_differences() {
     assert!(stdout.contains(", 0 failures"), "{stdout}");
 }
 
+#[test]
+fn catalog_matches_finite_differences() {
+    let dir = std::env::temp_dir().join(format!("tangent-catalog-{}", std::process::id()));
+    run_checker("tests/catalog/check_catalog.py", &[&dir.to_string_lossy()]);
+}
+
 /// Second order: Hessian-vector products of every catalog entry with respect to each
 /// argument (forward-over-reverse and reverse-over-forward) against second differences
 /// (tests/catalog/check_second_order.py).
 #[test]
 fn catalog_second_order_matches_finite_differences() {
     let dir = std::env::temp_dir().join(format!("tangent-catalog2-{}", std::process::id()));
-    let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
-        .env(
-            "TANGENT_CACHE_DIR",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache"),
-        )
-        .arg("run")
-        .arg("tests/catalog/check_second_order.py")
-        .arg(&dir)
-        .arg("every_arg")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run tangent");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
-    assert!(stdout.contains(", 0 failures"), "{stdout}");
+    run_checker(
+        "tests/catalog/check_second_order.py",
+        &[&dir.to_string_lossy(), "every_arg"],
+    );
 }
