@@ -1304,3 +1304,78 @@ assert d.tolist() == [0.0, 50.0, 10.0]
 "#,
     );
 }
+
+/// `tangent`'s hot helpers have a native path for their common case; it must agree with
+/// the helper's Python definition (`__wrapped__`) on every input, common or not.
+#[test]
+fn native_helper_paths_match_their_python_definitions() {
+    check(
+        r#"
+import tangent
+rng = np.random.default_rng(3)
+a = rng.standard_normal((4, 3))
+b = rng.standard_normal((3, 5))
+g = rng.standard_normal((4, 5))
+f32 = a.astype(np.float32)
+ints = np.arange(12).reshape((4, 3))
+
+def agree(name, *args):
+    fast = getattr(tangent, name)
+    slow = fast.__wrapped__
+    x, y = fast(*args), slow(*args)
+    if isinstance(y, np.ndarray):
+        assert isinstance(x, np.ndarray) and x.dtype == y.dtype and x.shape == y.shape, (name, x, y)
+        assert x.tolist() == y.tolist(), name
+    else:
+        assert type(x) is type(y) and x == y, (name, x, y)
+
+for like in (a, f32, ints, a[:, :1], a[0], 2.0, [1.0, 2.0, 3.0]):
+    for grad in (a, 1.5, 2, np.ones((4, 3), dtype=np.float32)):
+        try:
+            tangent.unbroadcast.__wrapped__(grad, like)
+        except Exception:
+            continue
+        agree('unbroadcast', grad, like)
+for x in (a, f32, ints, 3.0):
+    for seed in (1.0, 2, np.float64(1.0) if hasattr(np, 'float64') else 1.0):
+        agree('unreduce', seed, x, None, False)
+agree('unreduce', np.ones(3), a, 0, False)
+agree('matmul_grad_left', g, a, b)
+agree('matmul_grad_right', g, a, b)
+agree('matmul_grad_left', g[0], a[0], b)
+agree('matmul_grad_right', g.astype(np.float32), f32, b.astype(np.float32))
+agree('check_output', 1.0, 1.0, 'f')
+assert tangent.unbroadcast.__name__ == 'unbroadcast'
+assert 'broadcast' in tangent.unbroadcast.__doc__
+"#,
+    );
+}
+
+/// float32 arithmetic and tanh round each result once, to the nearest float32.
+#[test]
+fn float32_results_are_rounded_in_the_same_pass() {
+    check(
+        r#"
+import struct
+def f32(v):
+    return struct.unpack('f', struct.pack('f', v))[0]
+x = np.array([0.1, 0.7, -2.3, 1e-3, 5.0], dtype=np.float32)
+y = np.array([0.3, -0.2, 1.1, 7.0, 0.5], dtype=np.float32)
+xs, ys = x.tolist(), y.tolist()
+for got, want in ((x * y, [f32(p * q) for p, q in zip(xs, ys)]),
+                  (x + y, [f32(p + q) for p, q in zip(xs, ys)]),
+                  (x / y, [f32(p / q) for p, q in zip(xs, ys)]),
+                  (1.0 - x, [f32(1.0 - p) for p in xs]),
+                  (x * 3.0, [f32(p * 3.0) for p in xs])):
+    assert got.dtype == np.float32
+    assert got.tolist() == want, (got.tolist(), want)
+import math
+big = np.linspace(-3.0, 3.0, 200).astype(np.float32)
+t = np.tanh(big)
+assert t.dtype == np.float32
+for v, w in zip(t.tolist(), big.tolist()):
+    assert v == f32(v)
+    assert abs(v - math.tanh(w)) <= 2 ** -23 * abs(math.tanh(w)) + 1e-45, (v, w)
+"#,
+    );
+}

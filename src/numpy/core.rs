@@ -242,7 +242,7 @@ pub fn zip_with(
 ) -> NpResult<ArrayD<f64>> {
     if a.shape() == b.shape() {
         if let (Some(sa), Some(sb)) = (a.as_slice(), b.as_slice()) {
-            let v: Vec<f64> = sa.iter().zip(sb).map(|(&x, &y)| f(x, y)).collect();
+            let v = crate::numpy::fastmath::map2(sa, sb, &f);
             return Ok(ArrayD::from_shape_vec(a.raw_dim(), v).unwrap());
         }
         return Ok(ndarray::Zip::from(&a).and(&b).map_collect(|&x, &y| f(x, y)));
@@ -261,7 +261,7 @@ pub fn map_scalar_right(
     f: impl Fn(f64, f64) -> f64,
 ) -> ArrayD<f64> {
     if let Some(sa) = a.as_slice() {
-        let v: Vec<f64> = sa.iter().map(|&x| f(x, s)).collect();
+        let v = crate::numpy::fastmath::map1(sa, |x| f(x, s));
         return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
     }
     a.map(|&x| f(x, s))
@@ -269,7 +269,7 @@ pub fn map_scalar_right(
 
 pub fn map_scalar_left(s: f64, a: ArrayViewD<'_, f64>, f: impl Fn(f64, f64) -> f64) -> ArrayD<f64> {
     if let Some(sa) = a.as_slice() {
-        let v: Vec<f64> = sa.iter().map(|&x| f(s, x)).collect();
+        let v = crate::numpy::fastmath::map1(sa, |x| f(s, x));
         return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
     }
     a.map(|&x| f(s, x))
@@ -277,7 +277,7 @@ pub fn map_scalar_left(s: f64, a: ArrayViewD<'_, f64>, f: impl Fn(f64, f64) -> f
 
 pub fn map_unary(a: ArrayViewD<'_, f64>, f: impl Fn(f64) -> f64) -> ArrayD<f64> {
     if let Some(sa) = a.as_slice() {
-        let v: Vec<f64> = sa.iter().map(|&x| f(x)).collect();
+        let v = crate::numpy::fastmath::map1(sa, &f);
         return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
     }
     a.map(|&x| f(x))
@@ -415,6 +415,15 @@ impl Reduce {
     }
 }
 
+/// `reduce_iter` over contiguous values: sums take NumPy's pairwise path.
+fn reduce_slice(s: &[f64], kind: Reduce) -> f64 {
+    match kind {
+        Reduce::Sum => crate::numpy::fastmath::pairwise_sum(s),
+        Reduce::Mean if !s.is_empty() => crate::numpy::fastmath::pairwise_sum(s) / s.len() as f64,
+        _ => reduce_iter(s.iter(), kind, s.len()),
+    }
+}
+
 fn reduce_iter<'a>(mut it: impl Iterator<Item = &'a f64>, kind: Reduce, count: usize) -> f64 {
     match kind {
         Reduce::Sum => it.sum(),
@@ -465,7 +474,7 @@ pub fn reduce(
     }
     let result = if axes.len() == ndim {
         let v = match a.as_slice() {
-            Some(s) => reduce_iter(s.iter(), kind, count),
+            Some(s) => reduce_slice(s, kind),
             None => reduce_iter(a.iter(), kind, count),
         };
         ArrayD::from_elem(IxDyn(&out_shape), v)
@@ -482,7 +491,7 @@ pub fn reduce(
             let lanes = to_standard(p);
             let flat = lanes.as_slice().unwrap();
             for chunk in flat.chunks(count) {
-                vals.push(reduce_iter(chunk.iter(), kind, count));
+                vals.push(reduce_slice(chunk, kind));
             }
         }
         ArrayD::from_shape_vec(IxDyn(&out_shape), vals).unwrap()

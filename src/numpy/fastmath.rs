@@ -7,8 +7,6 @@ const LOG2_E: f64 = std::f64::consts::LOG2_E;
 /// 1.5 * 2^52: adding and subtracting it rounds a double to the nearest integer.
 const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
 
-/// e^y for -745 < y <= 0 (callers clamp), by Cody-Waite reduction to |r| <= ln2/2 and a
-/// degree-13 Taylor polynomial (truncation error below 1e-17 relative).
 /// `a * b + c`: one fused instruction in the FMA build of the kernels, two otherwise
 /// (without FMA hardware `mul_add` would be a slow library call).
 #[inline(always)]
@@ -20,49 +18,34 @@ fn madd<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
     }
 }
 
+/// e^y = 2^k * e^r for -745 < y <= 0 (callers clamp), as the pair (2^k, n, d) with
+/// e^r = n / d: Cody-Waite reduction to |r| <= ln2/2, then the [6/6] Pade approximant
+/// e^r = P(r) / P(-r) (error below 1e-18 relative on that interval). Callers fold the
+/// quotient into their own division, so e^y costs no division of its own.
 #[inline(always)]
-fn exp_nonpositive<const FMA: bool>(y: f64) -> f64 {
-    let shifted = y * LOG2_E + ROUND_MAGIC;
+fn exp_nonpositive_ratio<const FMA: bool>(y: f64) -> (f64, f64, f64) {
+    let shifted = madd::<FMA>(y, LOG2_E, ROUND_MAGIC);
     let k = shifted - ROUND_MAGIC;
-    let r = (y - k * LN2_HI) - k * LN2_LO;
-    // sum r^n / n!, n = 0..13, by Estrin's scheme: a short dependency chain, so the
-    // vectorised loop is not bound by the latency of fourteen chained multiply-adds.
-    const C: [f64; 14] = [
-        1.0,
+    // k * LN2_HI is exact (LN2_HI has trailing zero bits), so fusing changes nothing.
+    let r = madd::<FMA>(-k, LN2_LO, madd::<FMA>(-k, LN2_HI, y));
+    // P(r) = sum_j (12-j)! 6! / (12! j! (6-j)!) r^j, split into even and odd parts.
+    const C: [f64; 7] = [
         1.0,
         1.0 / 2.0,
-        1.0 / 6.0,
-        1.0 / 24.0,
-        1.0 / 120.0,
-        1.0 / 720.0,
-        1.0 / 5_040.0,
-        1.0 / 40_320.0,
-        1.0 / 362_880.0,
-        1.0 / 3_628_800.0,
-        1.0 / 39_916_800.0,
-        1.0 / 479_001_600.0,
-        1.0 / 6_227_020_800.0,
+        5.0 / 44.0,
+        1.0 / 66.0,
+        1.0 / 792.0,
+        1.0 / 15_840.0,
+        1.0 / 665_280.0,
     ];
     let r2 = r * r;
-    let r4 = r2 * r2;
-    let r8 = r4 * r4;
-    let p01 = madd::<FMA>(C[1], r, C[0]);
-    let p23 = madd::<FMA>(C[3], r, C[2]);
-    let p45 = madd::<FMA>(C[5], r, C[4]);
-    let p67 = madd::<FMA>(C[7], r, C[6]);
-    let p89 = madd::<FMA>(C[9], r, C[8]);
-    let p1011 = madd::<FMA>(C[11], r, C[10]);
-    let p1213 = madd::<FMA>(C[13], r, C[12]);
-    let p0_3 = madd::<FMA>(r2, p23, p01);
-    let p4_7 = madd::<FMA>(r2, p67, p45);
-    let p8_11 = madd::<FMA>(r2, p1011, p89);
-    let p8_13 = madd::<FMA>(r4, p1213, p8_11);
-    let p = madd::<FMA>(r8, p8_13, madd::<FMA>(r4, p4_7, p0_3));
+    let even = madd::<FMA>(madd::<FMA>(madd::<FMA>(C[6], r2, C[4]), r2, C[2]), r2, C[0]);
+    let odd = r * madd::<FMA>(madd::<FMA>(C[5], r2, C[3]), r2, C[1]);
     // 2^k for k in [-1022, 0] through the exponent bits. The integer k is read from the
     // low bits of `shifted` (no float-to-int conversion, which AVX2 cannot vectorise).
     let k_bits = shifted.to_bits().wrapping_sub(ROUND_MAGIC.to_bits());
     let scale = f64::from_bits(k_bits.wrapping_add(1023) << 52);
-    p * scale
+    (scale, even + odd, even - odd)
 }
 
 /// tanh(x) without branches: for |x| < 0.625 an odd rational approximation (no
@@ -77,20 +60,28 @@ fn tanh_impl<const FMA: bool>(x: f64) -> f64 {
     let a = x.abs();
     // Small arguments: x + x^3 P(x^2) / Q(x^2).
     let z = x * x;
-    let p =
-        (-9.643_991_794_250_523e-1 * z - 9.928_772_310_019_186e1) * z - 1.614_687_684_417_084_5e3;
-    let q = ((z + 1.128_116_784_916_329_3e2) * z + 2.235_488_390_601_004_6e3) * z
-        + 4.844_063_053_251_255e3;
+    let p = madd::<FMA>(
+        madd::<FMA>(-9.643_991_794_250_523e-1, z, -9.928_772_310_019_186e1),
+        z,
+        -1.614_687_684_417_084_5e3,
+    );
+    let q = madd::<FMA>(
+        madd::<FMA>(z + 1.128_116_784_916_329_3e2, z, 2.235_488_390_601_004_6e3),
+        z,
+        4.844_063_053_251_255e3,
+    );
     // Large arguments: clamp so that e^-2|x| stays normal (tanh is +-1 there anyway).
-    let t = exp_nonpositive::<FMA>(-2.0 * a.min(40.0));
-    // One division for both cases: x (q + z p) / q, or +-(1 - t) / (1 + t).
+    // With t = e^-2|x| = s n / d: (1 - t) / (1 + t) = (d - s n) / (d + s n).
+    let (s, n, d) = exp_nonpositive_ratio::<FMA>(-2.0 * a.min(40.0));
+    let sn = s * n;
+    // One division for both cases: x (q + z p) / q, or +-(d - s n) / (d + s n).
     let is_small = a < 0.625;
     let num = if is_small {
-        x * (q + z * p)
+        x * madd::<FMA>(z, p, q)
     } else {
-        (1.0 - t).copysign(x)
+        (d - sn).copysign(x)
     };
-    let den = if is_small { q } else { 1.0 + t };
+    let den = if is_small { q } else { d + sn };
     let r = num / den;
     // NaN in, NaN out.
     if x.is_nan() {
@@ -100,35 +91,141 @@ fn tanh_impl<const FMA: bool>(x: f64) -> f64 {
     }
 }
 
-/// `tanh` over a slice; a plain loop that vectorises, compiled for AVX2 when the CPU
-/// has it (4 lanes instead of SSE2's 2).
-pub fn tanh_slice(src: &[f64], dst: &mut [f64]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            // SAFETY: AVX2 and FMA are available (checked above).
-            unsafe { tanh_slice_avx2(src, dst) };
-            return;
+/// Defines `pub fn $name(args)` running `$body` compiled three times: for AVX-512 (8
+/// lanes), AVX2 with FMA (4 lanes) and the baseline (SSE2), picked at run time. The body
+/// is a plain loop the compiler vectorises; `$fma` is a const bool it may use for
+/// `madd`.
+macro_rules! simd_kernel {
+    ($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) |$fma:ident| $body:block) => {
+        $(#[$doc])*
+        pub fn $name($($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx512f,avx2,fma")]
+                unsafe fn wide($($arg: $ty),*) {
+                    const $fma: bool = true;
+                    $body
+                    // Leave no dirty upper halves for the SSE code that follows.
+                    std::arch::x86_64::_mm256_zeroupper();
+                }
+                #[target_feature(enable = "avx2,fma")]
+                unsafe fn avx2($($arg: $ty),*) {
+                    const $fma: bool = true;
+                    $body
+                    std::arch::x86_64::_mm256_zeroupper();
+                }
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the features `wide` is compiled for are present.
+                    return unsafe { wide($($arg),*) };
+                }
+                if std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("fma")
+                {
+                    // SAFETY: as above.
+                    return unsafe { avx2($($arg),*) };
+                }
+            }
+            const $fma: bool = false;
+            $body
+        }
+    };
+}
+
+simd_kernel! {
+    /// `tanh` over a slice; with `round_f32` each result is rounded to float32 in the
+    /// same pass.
+    fn tanh_slice(src: &[f64], dst: &mut [f64], round_f32: bool) |FMA| {
+        if round_f32 {
+            for (d, &s) in dst.iter_mut().zip(src) {
+                *d = tanh_impl::<FMA>(s) as f32 as f64;
+            }
+        } else {
+            for (d, &s) in dst.iter_mut().zip(src) {
+                *d = tanh_impl::<FMA>(s);
+            }
         }
     }
-    tanh_slice_generic(src, dst)
 }
 
-fn tanh_slice_generic(src: &[f64], dst: &mut [f64]) {
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = tanh(s);
+simd_kernel! {
+    /// Rounds every value to the nearest float32 (the storage rounding of float32
+    /// arrays).
+    fn round_to_f32(v: &mut [f64]) |_FMA| {
+        for x in v.iter_mut() {
+            *x = *x as f32 as f64;
+        }
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn tanh_slice_avx2(src: &[f64], dst: &mut [f64]) {
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = tanh_impl::<true>(s);
+/// `f` over one slice into a new vector, compiled for the widest vector unit present
+/// (the kernels of the elementwise operators; `f` is inlined into each version).
+pub fn map1<F: Fn(f64) -> f64 + Copy>(a: &[f64], f: F) -> Vec<f64> {
+    #[inline(always)]
+    fn body<F: Fn(f64) -> f64>(a: &[f64], f: F) -> Vec<f64> {
+        a.iter().map(|&x| f(x)).collect()
     }
-    // Leave no dirty upper halves for the SSE code that follows.
-    std::arch::x86_64::_mm256_zeroupper();
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f,avx2,fma")]
+        unsafe fn wide<F: Fn(f64) -> f64>(a: &[f64], f: F) -> Vec<f64> {
+            let v = body(a, f);
+            std::arch::x86_64::_mm256_zeroupper();
+            v
+        }
+        if a.len() >= 64 && std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the features `wide` is compiled for are present.
+            return unsafe { wide(a, f) };
+        }
+    }
+    body(a, f)
+}
+
+/// `f` over two slices of one length into a new vector (see `map1`).
+pub fn map2<F: Fn(f64, f64) -> f64 + Copy>(a: &[f64], b: &[f64], f: F) -> Vec<f64> {
+    #[inline(always)]
+    fn body<F: Fn(f64, f64) -> f64>(a: &[f64], b: &[f64], f: F) -> Vec<f64> {
+        a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect()
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f,avx2,fma")]
+        unsafe fn wide<F: Fn(f64, f64) -> f64>(a: &[f64], b: &[f64], f: F) -> Vec<f64> {
+            let v = body(a, b, f);
+            std::arch::x86_64::_mm256_zeroupper();
+            v
+        }
+        if a.len() >= 64 && std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the features `wide` is compiled for are present.
+            return unsafe { wide(a, b, f) };
+        }
+    }
+    body(a, b, f)
+}
+
+/// Sum of a slice by NumPy's scheme: blocks of up to 128 values are summed with eight
+/// independent accumulators (no serial add chain, so it vectorises), larger slices are
+/// split in halves. The rounding error grows as O(log n), not O(n).
+pub fn pairwise_sum(v: &[f64]) -> f64 {
+    const BLOCK: usize = 128;
+    if v.len() <= BLOCK {
+        let mut acc = [0.0f64; 8];
+        let mut chunks = v.chunks_exact(8);
+        for c in &mut chunks {
+            for (a, x) in acc.iter_mut().zip(c) {
+                *a += x;
+            }
+        }
+        let mut s =
+            ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+        for x in chunks.remainder() {
+            s += x;
+        }
+        s
+    } else {
+        // Split on a multiple of 8 so every block but the last is full.
+        let half = (v.len() / 2 / 8) * 8;
+        pairwise_sum(&v[..half]) + pairwise_sum(&v[half..])
+    }
 }
 
 #[cfg(test)]
@@ -162,10 +259,33 @@ mod tests {
     fn slice_kernel_matches_scalar() {
         let src: Vec<f64> = (0..1000).map(|i| (i as f64 - 500.0) * 0.013).collect();
         let mut dst = vec![0.0; src.len()];
-        tanh_slice(&src, &mut dst);
+        tanh_slice(&src, &mut dst, false);
         for (s, d) in src.iter().zip(&dst) {
             assert!(ulps(*d, s.tanh()) < 4.0, "{s}: {d} vs {}", s.tanh());
         }
+    }
+
+    #[test]
+    fn pairwise_sum_is_exact_on_integers_and_close_to_a_compensated_sum() {
+        for n in [0usize, 1, 7, 8, 9, 127, 128, 129, 1000, 8192, 10_001] {
+            let v: Vec<f64> = (0..n).map(|i| (i % 17) as f64 - 8.0).collect();
+            let exact: f64 = v.iter().sum();
+            assert_eq!(pairwise_sum(&v), exact, "n = {n}");
+        }
+        let v: Vec<f64> = (0..10_000)
+            .map(|i| ((i as f64) * 0.731).sin() * 1e3)
+            .collect();
+        // Kahan summation as the reference.
+        let (mut s, mut c) = (0.0f64, 0.0f64);
+        for &x in &v {
+            let y = x - c;
+            let t = s + y;
+            c = (t - s) - y;
+            s = t;
+        }
+        assert!(
+            (pairwise_sum(&v) - s).abs() <= 1e-9 * v.iter().map(|x| x.abs()).sum::<f64>() / 1e4
+        );
     }
 
     #[test]

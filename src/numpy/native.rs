@@ -35,12 +35,12 @@ pub mod _numpy_native {
         atomic_func,
         builtins::{PyFloat, PyInt, PyList, PySlice, PyStr, PyStrRef, PyTuple, PyTupleRef, PyType},
         common::lock::{PyRwLock, PyRwLockReadGuard, PyRwLockWriteGuard},
-        function::{Either, OptionalArg, PosArgs, PyComparisonValue},
+        function::{Either, FuncArgs, OptionalArg, PosArgs, PyComparisonValue},
         protocol::{PyMappingMethods, PyNumberMethods},
         pyclass,
         types::{
-            AsMapping, AsNumber, Comparable, Constructor, Hashable, Iterable, PyComparisonOp,
-            Representable,
+            AsMapping, AsNumber, Callable, Comparable, Constructor, Hashable, Iterable,
+            PyComparisonOp, Representable,
         },
         AsObject, FromArgs, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
     };
@@ -986,14 +986,28 @@ pub mod _numpy_native {
         A(ArrayD<f64>),
     }
 
-    fn compute(op: Op, a: Val<'_>, b: Val<'_>) -> core::NpResult<Out> {
+    /// `op` on two operands; with `round_f32` each result is rounded to float32 in the
+    /// same pass (float32 arithmetic, without a second sweep over the result).
+    fn compute(op: Op, a: Val<'_>, b: Val<'_>, round_f32: bool) -> core::NpResult<Out> {
         with_op!(op, f => {
-            Ok(match (a, b) {
-                (Val::S(x), Val::S(y)) => Out::S(f(x, y)),
-                (Val::A(x), Val::S(y)) => Out::A(core::map_scalar_right(x, y, f)),
-                (Val::S(x), Val::A(y)) => Out::A(core::map_scalar_left(x, y, f)),
-                (Val::A(x), Val::A(y)) => Out::A(core::zip_with(x, y, f)?),
-            })
+            if round_f32 {
+                compute_with(a, b, move |x, y| f(x, y) as f32 as f64)
+            } else {
+                compute_with(a, b, f)
+            }
+        })
+    }
+
+    fn compute_with(
+        a: Val<'_>,
+        b: Val<'_>,
+        f: impl Fn(f64, f64) -> f64 + Copy,
+    ) -> core::NpResult<Out> {
+        Ok(match (a, b) {
+            (Val::S(x), Val::S(y)) => Out::S(f(x, y)),
+            (Val::A(x), Val::S(y)) => Out::A(core::map_scalar_right(x, y, f)),
+            (Val::S(x), Val::A(y)) => Out::A(core::map_scalar_left(x, y, f)),
+            (Val::A(x), Val::A(y)) => Out::A(core::zip_with(x, y, f)?),
         })
     }
 
@@ -1019,7 +1033,7 @@ pub mod _numpy_native {
         if rd == DType::Float32 {
             match out {
                 Out::S(v) => *v = rd.cast(*v),
-                Out::A(a) => a.mapv_inplace(|v| rd.cast(v)),
+                Out::A(a) => *a = round_to(std::mem::take(a), rd),
             }
             return;
         }
@@ -1053,8 +1067,12 @@ pub mod _numpy_native {
             Src::Own(x, _) => Val::A(x.view()),
             Src::Sc(s, _) => Val::S(*s),
         };
-        let mut out = compute(op, va, vb).py(vm)?;
-        fix_result(&mut out, op, rd);
+        // Comparisons give bools; float32 arithmetic is rounded inside `compute`.
+        let round_f32 = rd == DType::Float32 && !op.is_cmp();
+        let mut out = compute(op, va, vb, round_f32).py(vm)?;
+        if !round_f32 {
+            fix_result(&mut out, op, rd);
+        }
         Ok(match out {
             Out::S(v) => py_scalar(v, rd, vm),
             Out::A(arr) => new_arr(arr, rd, vm),
@@ -1304,10 +1322,10 @@ pub mod _numpy_native {
             if let Some(src) = g.as_slice() {
                 // The hot path of tanh layers: a vectorised kernel over contiguous data.
                 let mut out = vec![0.0; src.len()];
-                fastmath::tanh_slice(src, &mut out);
                 let dt = a.dtype.float_result();
+                fastmath::tanh_slice(src, &mut out, dt == DType::Float32);
                 let arr = ArrayD::from_shape_vec(g.raw_dim(), out).expect("same size");
-                return Ok(new_arr(round_to(arr, dt), dt, vm));
+                return Ok(new_arr(arr, dt, vm));
             }
         }
         unary(&x, None, fastmath::tanh, vm)
@@ -2600,7 +2618,10 @@ pub mod _numpy_native {
     /// Rounds a float result to its dtype's precision.
     fn round_to(mut a: ArrayD<f64>, dt: DType) -> ArrayD<f64> {
         if dt.needs_rounding() {
-            a.mapv_inplace(|x| dt.cast(x));
+            match a.as_slice_mut() {
+                Some(s) => crate::numpy::fastmath::round_to_f32(s),
+                None => a.mapv_inplace(|x| dt.cast(x)),
+            }
         }
         a
     }
@@ -4578,6 +4599,146 @@ pub mod _numpy_native {
                 ..PyNumberMethods::NOT_IMPLEMENTED
             };
             &AS_NUMBER
+        }
+    }
+
+    // ------------------------------------------------------------------ tangent's hot helpers
+
+    /// Which of `tangent`'s runtime helpers a `FastHelper` stands for.
+    #[derive(Debug, Clone, Copy)]
+    enum HelperKind {
+        Unbroadcast,
+        Unreduce,
+        MatmulGradLeft,
+        MatmulGradRight,
+        CheckOutput,
+    }
+
+    /// One of `tangent`'s runtime helpers: a native path for the case every adjoint of
+    /// array code hits (arrays of matching shape, a float seed, 2-D products), and the
+    /// helper's Python definition for everything else. Calling a Python function costs
+    /// the embedded interpreter about a microsecond before it does any work, which is
+    /// a noticeable share of an adjoint's time next to its array kernels. The native
+    /// paths do exactly what the Python definition does in the same case.
+    #[pyattr]
+    #[pyclass(module = "tangent", name = "fast_helper")]
+    #[derive(Debug, PyPayload)]
+    pub struct PyFastHelper {
+        kind: HelperKind,
+        fallback: PyObjectRef,
+    }
+
+    impl Constructor for PyFastHelper {
+        type Args = (PyStrRef, PyObjectRef);
+
+        fn py_new(
+            _cls: &Py<PyType>,
+            (name, fallback): Self::Args,
+            vm: &VirtualMachine,
+        ) -> PyResult<Self> {
+            let kind = match &*name.to_string_lossy() {
+                "unbroadcast" => HelperKind::Unbroadcast,
+                "unreduce" => HelperKind::Unreduce,
+                "matmul_grad_left" => HelperKind::MatmulGradLeft,
+                "matmul_grad_right" => HelperKind::MatmulGradRight,
+                "check_output" => HelperKind::CheckOutput,
+                other => {
+                    return Err(
+                        vm.new_value_error(format!("fast_helper: no native path for `{other}`"))
+                    )
+                }
+            };
+            Ok(Self { kind, fallback })
+        }
+    }
+
+    /// `numpy.full(like.shape, v, dtype=_grad_dtype(like))`: float32 arrays keep their
+    /// precision, every other dtype gets a float64 gradient.
+    fn grad_filled_like(like: &PyNdArray, v: f64, vm: &VirtualMachine) -> PyObjectRef {
+        let dt = if like.dtype == DType::Float32 {
+            DType::Float32
+        } else {
+            DType::Float64
+        };
+        new_arr(
+            ArrayD::from_elem(IxDyn(&like.shape_vec()), dt.cast(v)),
+            dt,
+            vm,
+        )
+    }
+
+    fn exact_float(obj: &PyObject, vm: &VirtualMachine) -> Option<f64> {
+        obj.downcast_ref_if_exact::<PyFloat>(vm).map(|f| f.to_f64())
+    }
+
+    fn array_2d(obj: &PyObject) -> Option<PyRef<PyNdArray>> {
+        obj.downcast_ref::<PyNdArray>()
+            .filter(|a| a.ndim() == 2)
+            .map(|a| a.to_owned())
+    }
+
+    impl PyFastHelper {
+        /// The native result, or None when the Python definition must run.
+        fn fast(&self, args: &[PyObjectRef], vm: &VirtualMachine) -> PyResult<Option<PyObjectRef>> {
+            Ok(match (self.kind, args) {
+                (HelperKind::Unbroadcast, [g, like]) => {
+                    let Some(like) = like.downcast_ref::<PyNdArray>() else {
+                        return Ok(None);
+                    };
+                    if let Some(ga) = g.downcast_ref::<PyNdArray>() {
+                        (ga.shape_vec() == like.shape_vec()).then(|| g.clone())
+                    } else {
+                        exact_float(g, vm).map(|v| grad_filled_like(like, v, vm))
+                    }
+                }
+                (HelperKind::Unreduce, [g, x, _axis, _keepdims]) => {
+                    match (x.downcast_ref::<PyNdArray>(), exact_float(g, vm)) {
+                        (Some(x), Some(v)) => Some(grad_filled_like(x, v, vm)),
+                        _ => None,
+                    }
+                }
+                (HelperKind::MatmulGradLeft, [g, _a, b]) => match (array_2d(g), array_2d(b)) {
+                    (Some(g), Some(b)) => Some(_matmul_t(g, b, false, true, vm)?),
+                    _ => None,
+                },
+                (HelperKind::MatmulGradRight, [g, a, _b]) => match (array_2d(a), array_2d(g)) {
+                    (Some(a), Some(g)) => Some(_matmul_t(a, g, true, false, vm)?),
+                    _ => None,
+                },
+                (HelperKind::CheckOutput, [y, seed, _name]) => (exact_float(y, vm).is_some()
+                    && exact_float(seed, vm).is_some())
+                .then(|| vm.ctx.none()),
+                _ => None,
+            })
+        }
+    }
+
+    impl Callable for PyFastHelper {
+        type Args = FuncArgs;
+        fn call(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+            if args.kwargs.is_empty() {
+                if let Some(r) = zelf.fast(&args.args, vm)? {
+                    return Ok(r);
+                }
+            }
+            zelf.fallback.call(args, vm)
+        }
+    }
+
+    #[pyclass(with(Constructor, Callable))]
+    impl PyFastHelper {
+        /// The Python definition (also what `inspect` and `help` should look at).
+        #[pygetset(name = "__wrapped__")]
+        fn wrapped(&self) -> PyObjectRef {
+            self.fallback.clone()
+        }
+        #[pygetset(name = "__name__")]
+        fn name(&self, vm: &VirtualMachine) -> PyResult {
+            self.fallback.get_attr("__name__", vm)
+        }
+        #[pygetset(name = "__doc__")]
+        fn doc(&self, vm: &VirtualMachine) -> PyResult {
+            self.fallback.get_attr("__doc__", vm)
         }
     }
 }

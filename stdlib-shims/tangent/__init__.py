@@ -6,7 +6,7 @@ the generated code calls; they dispatch on the value's type.
 """
 import _tangent
 import math
-from _numpy_native import _matmul_t
+from _numpy_native import _matmul_t, fast_helper
 
 try:
     import numpy
@@ -883,6 +883,18 @@ def output_seed(y, seed, index, weights, check, name):
     out = [init_grad(v) for v in y]
     out[index] = seed
     return out
+
+
+# ------------------------------------------------------------- native fast paths
+
+# The helpers every adjoint of array code calls get a native path for their common case
+# (same-shape arrays, a float seed, 2-D products); anything else runs the Python
+# definitions above. See `fast_helper` in src/numpy/native.rs.
+unbroadcast = fast_helper('unbroadcast', unbroadcast)
+unreduce = fast_helper('unreduce', unreduce)
+matmul_grad_left = fast_helper('matmul_grad_left', matmul_grad_left)
+matmul_grad_right = fast_helper('matmul_grad_right', matmul_grad_right)
+check_output = fast_helper('check_output', check_output)
 
 
 # ------------------------------------------------------------- Rust API support
