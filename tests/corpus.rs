@@ -71,6 +71,30 @@ fn tape_liveness_gives_the_same_gradients() {
     }
 }
 
+/// CSE and algebraic simplification (e-graphs) change no gradient: every corpus case
+/// against finite differences and against the default pipeline (1e-12 relative).
+#[test]
+fn egraph_passes_give_the_same_gradients() {
+    for passes in [&["cse=1"][..], &["algebraic=1"], &["cse=1", "algebraic=1"]] {
+        for motion in ["motion=joint", "motion=split"] {
+            let mut args = vec!["optimized=1", "reverse", "-", motion, "preserve=0"];
+            args.extend_from_slice(passes);
+            let stdout = run_script("tests/corpus/check_fd.py", &args);
+            assert!(
+                stdout.contains("0 failures"),
+                "{passes:?} {motion}: {stdout}"
+            );
+        }
+        let mut args = vec!["optimized=1", "forward", "-", "motion=joint", "preserve=0"];
+        args.extend_from_slice(passes);
+        let stdout = run_script("tests/corpus/check_fd.py", &args);
+        assert!(
+            stdout.contains("0 failures"),
+            "{passes:?} forward: {stdout}"
+        );
+    }
+}
+
 #[test]
 fn checkpointing_gives_the_same_gradients() {
     for motion in ["motion=joint", "motion=split"] {

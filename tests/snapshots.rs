@@ -102,3 +102,56 @@ fn optional_pass_snapshots() {
         insta::assert_snapshot!(format!("checkpoint_{name}"), g.source);
     }
 }
+
+/// CSE and algebraic simplification, each on its own, on every corpus function they
+/// change (the others are unchanged by construction), plus the MLP workload where the
+/// backward pass reuses `out * out` from the forward pass.
+#[test]
+fn egraph_pass_snapshots() {
+    let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
+    let mut changed = 0;
+    for name in &module.function_names {
+        let plain = GradOptions {
+            wrt: wrt_of(name),
+            ..Default::default()
+        };
+        let base =
+            tangent::ad::generate(&module, name, &plain).unwrap_or_else(|d| panic!("{name}: {d}"));
+        for (pass, opts) in [
+            (
+                "cse",
+                GradOptions {
+                    cse: true,
+                    ..plain.clone()
+                },
+            ),
+            (
+                "algebraic",
+                GradOptions {
+                    algebraic: true,
+                    ..plain.clone()
+                },
+            ),
+        ] {
+            let g = tangent::ad::generate(&module, name, &opts)
+                .unwrap_or_else(|d| panic!("{name}: {d}"));
+            if g.source != base.source {
+                changed += 1;
+                insta::assert_snapshot!(format!("{pass}_{name}"), g.source);
+            }
+        }
+    }
+    assert!(
+        changed >= 10,
+        "the passes changed only {changed} corpus functions"
+    );
+    let workloads = include_str!("../benches/workloads.py");
+    let module = SourceModule::parse("benches/workloads.py", workloads).expect("parses");
+    let opts = GradOptions {
+        cse: true,
+        algebraic: true,
+        ..Default::default()
+    };
+    let g = tangent::ad::generate(&module, "mlp_loss", &opts).expect("mlp differentiates");
+    insta::assert_snapshot!("egraph_mlp_loss", g.source);
+}

@@ -42,6 +42,10 @@ pub struct GradOptions {
     /// Push shape carriers for values the backward pass reads only for their shape
     /// (`optimizations={'tape_liveness': True}`).
     pub tape_liveness: bool,
+    /// Common-subexpression elimination on e-graphs (`optimizations={'cse': True}`).
+    pub cse: bool,
+    /// Exact algebraic identities on e-graphs (`optimizations={'algebraic': True}`).
+    pub algebraic: bool,
     /// Split motion: each function's forward pass runs once; the backward pass gets the
     /// forward pass's tape instead of recomputing it (`motion='split'`).
     pub split: bool,
@@ -62,6 +66,8 @@ impl Default for GradOptions {
             check_dims: true,
             split: false,
             tape_liveness: false,
+            cse: false,
+            algebraic: false,
             checkpoint: false,
             output_index: None,
             output_weights: None,
@@ -637,6 +643,21 @@ impl Generator<'_> {
             );
         }
 
+        let passes = crate::opt::egraph::Passes {
+            cse: self.opts.cse,
+            algebraic: self.opts.algebraic,
+        };
+        let classify = |f: &Expr| crate::opt::egraph::call_kind(&resolver, f);
+        let (fwd, bwd) = if split {
+            let fwd = crate::opt::egraph::simplify(fwd, passes, &classify, &mut names);
+            (
+                fwd,
+                crate::opt::egraph::simplify(bwd, passes, &classify, &mut names),
+            )
+        } else {
+            // One function: the backward pass may reuse values of the forward pass.
+            crate::opt::egraph::simplify_pair(fwd, bwd, passes, &classify, &mut names)
+        };
         let (fwd, mut bwd) = if self.opts.optimized {
             let live_out: Vec<String> = wrt_names.iter().map(|v| grad_names[v].clone()).collect();
             crate::opt::optimize(fwd, bwd, &live_out)
@@ -903,6 +924,16 @@ impl FwdGenerator<'_> {
             }
         }
         new_body.extend(fwd.block(&body).map_err(locate)?);
+        let passes = crate::opt::egraph::Passes {
+            cse: self.opts.cse,
+            algebraic: self.opts.algebraic,
+        };
+        new_body = crate::opt::egraph::simplify(
+            new_body,
+            passes,
+            &|f| crate::opt::egraph::call_kind(&resolver, f),
+            &mut names,
+        );
         if self.opts.optimized {
             let tangent_names: HashSet<String> = tangents.values().cloned().collect();
             new_body = crate::opt::optimize_forward(new_body, &tangent_names);

@@ -35,6 +35,8 @@ OPTIONS for `grad`:
     --no-check-dims    do not check that the output is a scalar
     --checkpoint       sqrt(n) checkpointing of loops over a range
     --tape-liveness    push only the shape of values used only for their shape
+    --cse              share common subexpressions (e-graphs)
+    --algebraic        apply exact algebraic identities (e-graphs)
 
 `tangent help COMMAND` or `tangent COMMAND --help` shows one command's help.
 
@@ -87,6 +89,8 @@ OPTIONS:
     --no-check-dims    do not check that the output is a scalar
     --checkpoint       sqrt(n) checkpointing of loops over a range
     --tape-liveness    push only the shape of values used only for their shape
+    --cse              share common subexpressions (e-graphs)
+    --algebraic        apply exact algebraic identities (e-graphs)
 
 EXAMPLES:
     tangent grad examples/quickstart.py:f
@@ -268,6 +272,8 @@ fn grad(args: &[String]) -> ExitCode {
             "--no-check-dims" => opts.check_dims = false,
             "--checkpoint" => opts.checkpoint = true,
             "--tape-liveness" => opts.tape_liveness = true,
+            "--cse" => opts.cse = true,
+            "--algebraic" => opts.algebraic = true,
             s if s.starts_with("--") => return usage(&format!("unknown option `{s}`")),
             s => target = Some(s.to_owned()),
         }

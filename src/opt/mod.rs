@@ -3,6 +3,7 @@
 //!   it; a push is always removed together with the pop that consumes it.
 //! - Constant folding of arithmetic on literals (`2 - 1` from a template).
 
+pub mod egraph;
 pub mod tape_liveness;
 
 use crate::syntax::ir::*;

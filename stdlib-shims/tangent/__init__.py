@@ -23,7 +23,7 @@ class TangentError(Exception):
 # --------------------------------------------------------------------------- API
 
 # Optional passes of `optimizations={...}` that are implemented.
-_OPTIMIZATIONS = ("tape_liveness",)
+_OPTIMIZATIONS = ("tape_liveness", "cse", "algebraic")
 
 
 def _optimizations(optimizations):

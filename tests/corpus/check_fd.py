@@ -1,7 +1,8 @@
 """Checks every gradient of the reverse-mode corpus against central finite differences.
 
 Run with `tangent run tests/corpus/check_fd.py [optimized=0|1] [reverse|forward] [name]
-[motion=joint|split] [preserve=0|1] [liveness=0|1] [checkpoint=0|1]` (`-` for a name means every case).
+[motion=joint|split] [preserve=0|1] [liveness=0|1] [cse=0|1] [algebraic=0|1]
+[checkpoint=0|1]` (`-` for a name means every case).
 Reverse mode compares each gradient with finite differences; forward mode compares the
 tangent for each unit input direction. Prints one line per case and exits non-zero if any
 derivative is off.
@@ -58,10 +59,10 @@ def zero_tangent(a):
     return 0.0
 
 
-def forward_derivatives(f, args, wrt, optimized, preserve):
+def forward_derivatives(f, args, wrt, optimized, preserve, passes=None):
     """For each wrt position: the list of directional derivatives along unit vectors."""
     df = tangent.autodiff(f, wrt=wrt, mode="forward", optimized=optimized,
-                          preserve_result=preserve)
+                          preserve_result=preserve, optimizations=passes)
     # Tangents are appended after all of f's parameters: spell out the defaults.
     missing = f.__code__.co_argcount - len(args)
     if missing > 0:
@@ -95,7 +96,9 @@ def main():
     options = dict(a.split("=", 1) for a in sys.argv[4:])
     motion = options.get("motion", "joint")
     preserve = options.get("preserve", "0") == "1"
-    passes = {"tape_liveness": options.get("liveness", "0") == "1"}
+    passes = {"tape_liveness": options.get("liveness", "0") == "1",
+              "cse": options.get("cse", "0") == "1",
+              "algebraic": options.get("algebraic", "0") == "1"}
     checkpoint = options.get("checkpoint", "0") == "1"
     failures = 0
     for name in sorted(corpus.CASES):
@@ -104,7 +107,15 @@ def main():
         args, wrt = corpus.CASES[name]
         f = getattr(corpus, name)
         if mode == "forward":
-            got = forward_derivatives(f, args, wrt, optimized, preserve)
+            fwd_passes = {k: v for k, v in passes.items() if k != "tape_liveness"}
+            got = forward_derivatives(f, args, wrt, optimized, preserve, fwd_passes)
+            if any(fwd_passes.values()):
+                # The optional passes must give the default pipeline's numbers (1e-12).
+                base = forward_derivatives(f, args, wrt, True, False)
+                for b, g in zip(base, got):
+                    for p, q in zip(b, g):
+                        if abs(p - q) > 1e-12 * max(1.0, abs(p)):
+                            raise AssertionError("%s: %r differs from the default %r" % (name, q, p))
         else:
             df = tangent.autodiff(f, wrt=wrt, optimized=optimized, motion=motion,
                                   preserve_result=preserve, optimizations=passes,

@@ -59,12 +59,13 @@ pub(crate) mod _tangent {
         };
         // `outputs` is (output_index or None, output_weights or None[, optimizations]).
         let (mut output_index, mut output_weights) = (None, None);
-        let mut tape_liveness = false;
+        let (mut tape_liveness, mut cse, mut algebraic) = (false, false, false);
         if let OptionalArg::Present(o) = outputs {
             let pair: Vec<PyObjectRef> = o.try_to_value(vm)?;
             if let Some(opts) = pair.get(2) {
                 let names: Vec<String> = opts.try_to_value(vm)?;
-                tape_liveness = names.iter().any(|n| n == "tape_liveness");
+                let on = |pass: &str| names.iter().any(|n| n == pass);
+                (tape_liveness, cse, algebraic) = (on("tape_liveness"), on("cse"), on("algebraic"));
             }
             if let [index, weights, ..] = pair.as_slice() {
                 if !vm.is_none(index) {
@@ -85,6 +86,8 @@ pub(crate) mod _tangent {
             split,
             checkpoint,
             tape_liveness,
+            cse,
+            algebraic,
             output_index,
             output_weights,
         })
