@@ -1,7 +1,7 @@
 """Memory of a gradient against the trip count n, with and without checkpointing.
 
 Run one configuration per process (peak memory is per process):
-    tangent run benches/checkpoint_memory.py N on|off
+    tangent run benches/checkpoint_memory.py N on|off [for|while]
 Prints the process's peak resident memory growth during the gradient call (VmHWM after
 minus VmRSS before, in kB), the tape's peak entry count, and the gradient.
 benches/checkpoint_memory.sh runs the sweep up to n = 100,000.
@@ -15,6 +15,16 @@ def recurrence(x, n):
     s = x
     for i in range(n):
         s = math.sin(s) * 0.9 + x * 0.1
+    return s
+
+
+def recurrence_while(x, n):
+    """The same recurrence as a `while` loop (trip count unknown to the transformer)."""
+    s = x
+    i = 0
+    while i < n:
+        s = math.sin(s) * 0.9 + x * 0.1
+        i = i + 1
     return s
 
 
@@ -44,9 +54,10 @@ def pop(stack):
 tangent.push, tangent.pop = push, pop
 n = int(sys.argv[1])
 checkpoint = sys.argv[2] == "on"
-dr = tangent.grad(recurrence, checkpoint=checkpoint)
+kind = sys.argv[3] if len(sys.argv) > 3 else "for"
+dr = tangent.grad(recurrence_while if kind == "while" else recurrence, checkpoint=checkpoint)
 before = status_kb("VmRSS")
 g = dr(0.3, n)
 peak = status_kb("VmHWM") - before
-print("n=%d checkpoint=%s peak_kB=%d tape_peak_entries=%d grad=%.15g"
-      % (n, sys.argv[2], peak, state["peak"], g))
+print("loop=%s n=%d checkpoint=%s peak_kB=%d tape_peak_entries=%d grad=%.15g"
+      % (kind, n, sys.argv[2], peak, state["peak"], g))

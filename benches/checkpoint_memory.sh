@@ -4,8 +4,10 @@
 set -euo pipefail
 bin="${1:-${CARGO_TARGET_DIR:-target}/release/tangent}"
 cd "$(dirname "$0")/.."
-for n in 100 1000 10000 100000; do
-    for mode in off on; do
-        "$bin" run benches/checkpoint_memory.py "$n" "$mode"
+for kind in for while; do
+    for n in 100 1000 10000 100000; do
+        for mode in off on; do
+            "$bin" run benches/checkpoint_memory.py "$n" "$mode" "$kind"
+        done
     done
 done

@@ -37,7 +37,7 @@ pub struct GradOptions {
     pub optimized: bool,
     pub preserve_result: bool,
     pub check_dims: bool,
-    /// sqrt(n) checkpointing of top-level loops over a range (`checkpoint=True`).
+    /// sqrt(n) checkpointing of top-level `for` and `while` loops (`checkpoint=True`).
     pub checkpoint: bool,
     /// Push shape carriers for values the backward pass reads only for their shape
     /// (`optimizations={'tape_liveness': True}`).

@@ -33,7 +33,7 @@ OPTIONS for `grad`:
     --no-optimize      show the naive adjoint (optimized=False)
     --preserve-result  also return the function's value
     --no-check-dims    do not check that the output is a scalar
-    --checkpoint       sqrt(n) checkpointing of loops over a range
+    --checkpoint       sqrt(n) checkpointing of top-level for and while loops
     --tape-liveness    push only the shape of values used only for their shape
     --cse              share common subexpressions (e-graphs)
     --algebraic        apply exact algebraic identities (e-graphs)
@@ -87,7 +87,7 @@ OPTIONS:
     --no-optimize      show the naive adjoint (optimized=False)
     --preserve-result  also return the function's value
     --no-check-dims    do not check that the output is a scalar
-    --checkpoint       sqrt(n) checkpointing of loops over a range
+    --checkpoint       sqrt(n) checkpointing of top-level for and while loops
     --tape-liveness    push only the shape of values used only for their shape
     --cse              share common subexpressions (e-graphs)
     --algebraic        apply exact algebraic identities (e-graphs)
