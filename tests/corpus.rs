@@ -71,11 +71,17 @@ fn tape_liveness_gives_the_same_gradients() {
     }
 }
 
-/// CSE and algebraic simplification (e-graphs) change no gradient: every corpus case
-/// against finite differences and against the default pipeline (1e-12 relative).
+/// CSE, algebraic simplification (e-graphs) and coarsening change no gradient: every
+/// corpus case against finite differences and against the default pipeline (1e-12
+/// relative). (Coarsening is a reverse-mode pass; forward mode ignores it.)
 #[test]
 fn egraph_passes_give_the_same_gradients() {
-    for passes in [&["cse=1"][..], &["algebraic=1"], &["cse=1", "algebraic=1"]] {
+    for passes in [
+        &["cse=1"][..],
+        &["algebraic=1"],
+        &["cse=1", "algebraic=1"],
+        &["coarsening=1"],
+    ] {
         for motion in ["motion=joint", "motion=split"] {
             let mut args = vec!["optimized=1", "reverse", "-", motion, "preserve=0"];
             args.extend_from_slice(passes);

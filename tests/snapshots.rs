@@ -103,9 +103,9 @@ fn optional_pass_snapshots() {
     }
 }
 
-/// CSE and algebraic simplification, each on its own, on every corpus function they
-/// change (the others are unchanged by construction), plus the MLP workload where the
-/// backward pass reuses `out * out` from the forward pass.
+/// CSE, algebraic simplification and coarsening, each on its own, on every corpus
+/// function they change (the others are unchanged by construction), plus the MLP
+/// workload where the backward pass reuses `out * out` from the forward pass.
 #[test]
 fn egraph_pass_snapshots() {
     let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
@@ -132,6 +132,13 @@ fn egraph_pass_snapshots() {
                     ..plain.clone()
                 },
             ),
+            (
+                "coarsening",
+                GradOptions {
+                    coarsening: true,
+                    ..plain.clone()
+                },
+            ),
         ] {
             let g = tangent::ad::generate(&module, name, &opts)
                 .unwrap_or_else(|d| panic!("{name}: {d}"));
@@ -154,4 +161,10 @@ fn egraph_pass_snapshots() {
     };
     let g = tangent::ad::generate(&module, "mlp_loss", &opts).expect("mlp differentiates");
     insta::assert_snapshot!("egraph_mlp_loss", g.source);
+    let opts = GradOptions {
+        coarsening: true,
+        ..Default::default()
+    };
+    let g = tangent::ad::generate(&module, "mlp_loss", &opts).expect("mlp differentiates");
+    insta::assert_snapshot!("coarsening_mlp_loss", g.source);
 }

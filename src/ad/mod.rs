@@ -3,6 +3,7 @@
 
 pub mod activity;
 pub mod adjoint;
+pub mod coarsen;
 pub mod desugar;
 pub mod forward;
 pub mod names;
@@ -46,6 +47,9 @@ pub struct GradOptions {
     pub cse: bool,
     /// Exact algebraic identities on e-graphs (`optimizations={'algebraic': True}`).
     pub algebraic: bool,
+    /// One adjoint per straight-line elementwise stretch (`optimizations={'coarsening':
+    /// True}`), simplified by the e-graph passes.
+    pub coarsening: bool,
     /// Split motion: each function's forward pass runs once; the backward pass gets the
     /// forward pass's tape instead of recomputing it (`motion='split'`).
     pub split: bool,
@@ -68,6 +72,7 @@ impl Default for GradOptions {
             tape_liveness: false,
             cse: false,
             algebraic: false,
+            coarsening: false,
             checkpoint: false,
             output_index: None,
             output_weights: None,
@@ -616,6 +621,7 @@ impl Generator<'_> {
         let overwritten = reverse::overwritten(&body, &params);
         let split_motion = self.opts.split;
         let checkpoint = self.opts.checkpoint;
+        let coarsening = self.opts.coarsening;
         let (fwd, bwd, adjoint_tape) = {
             let mut rev = Reverse {
                 resolver: &resolver,
@@ -629,6 +635,7 @@ impl Generator<'_> {
                 callee_tape: None,
                 checkpoint,
                 adjoint_tape: None,
+                coarsen: coarsening.then_some(body.as_slice()),
             };
             let (fwd, bwd) = rev.block(&body, 0).map_err(locate)?;
             (fwd, bwd, rev.adjoint_tape)
@@ -643,9 +650,10 @@ impl Generator<'_> {
             );
         }
 
+        // Coarsened adjoints are simplified by the e-graph passes.
         let passes = crate::opt::egraph::Passes {
-            cse: self.opts.cse,
-            algebraic: self.opts.algebraic,
+            cse: self.opts.cse || self.opts.coarsening,
+            algebraic: self.opts.algebraic || self.opts.coarsening,
         };
         let classify = |f: &Expr| crate::opt::egraph::call_kind(&resolver, f);
         let (fwd, bwd) = if split {

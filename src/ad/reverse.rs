@@ -52,6 +52,9 @@ pub struct Reverse<'a> {
     pub callee_tape: Option<String>,
     /// sqrt(n) checkpointing of top-level `for` and `while` loops (`checkpoint=True`).
     pub checkpoint: bool,
+    /// Coarsening (`optimizations={'coarsening': True}`): the function's body, whose
+    /// straight-line elementwise stretches outside loops get one adjoint each.
+    pub coarsen: Option<&'a [Stmt]>,
     /// Reverse mode over generated code: the tape carrying gradients from the adjoint of
     /// an inner pop to the adjoint of the matching inner push (created when first used).
     pub adjoint_tape: Option<String>,
@@ -96,6 +99,27 @@ impl Reverse<'_> {
         self.adjoint_tape.clone().unwrap_or_default()
     }
 
+    /// Elementwise arithmetic: `+ - * / **`, unary minus, and the one-argument
+    /// functions of the elementwise table.
+    fn is_elementwise(&self, v: &Expr) -> bool {
+        match &v.kind {
+            ExprKind::BinOp(op, _, _) => {
+                matches!(
+                    op,
+                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Pow
+                )
+            }
+            ExprKind::Unary(op, _) => matches!(op, UnaryOp::Neg | UnaryOp::Pos),
+            ExprKind::Call { func, args, kwargs } => {
+                args.len() == 1
+                    && kwargs.is_empty()
+                    && matches!(self.resolver.callee(func),
+                        Callee::Library(q) if self.rules.is_elementwise(&q))
+            }
+            _ => false,
+        }
+    }
+
     fn is_active(&self, e: &Expr) -> bool {
         e.as_name().is_some_and(|n| self.active.contains(n))
     }
@@ -112,6 +136,10 @@ impl Reverse<'_> {
             let mut b = Vec::new();
             self.stmt(s, depth, &mut fwd, &mut b)?;
             parts.push(b);
+        }
+        if let (Some(whole), 0) = (self.coarsen, depth) {
+            let elementwise = |v: &Expr| self.is_elementwise(v);
+            super::coarsen::coarsen(whole, stmts, &mut parts, &elementwise);
         }
         let bwd = parts.into_iter().rev().flatten().collect();
         Ok((fwd, bwd))

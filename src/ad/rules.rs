@@ -50,6 +50,9 @@ pub struct RuleSet {
     adjoints: HashMap<String, Template>,
     tangents: HashMap<String, Template>,
     nondifferentiable: HashSet<String>,
+    /// Canonical names that come from the elementwise table (one argument, one result
+    /// of the same shape): coarsening may chain their adjoints symbolically.
+    elementwise: HashSet<String>,
 }
 
 impl RuleSet {
@@ -181,10 +184,16 @@ impl RuleSet {
                 origin: origin.to_owned(),
             };
             let key = format!("{backend}.{fname}");
+            self.elementwise.insert(key.clone());
             self.adjoints.insert(key.clone(), template(&x, &y));
             self.tangents.insert(key, template(&y, &x));
         }
         Ok(())
+    }
+
+    /// Is `qualname` a one-argument elementwise function of the table?
+    pub fn is_elementwise(&self, qualname: &str) -> bool {
+        self.elementwise.contains(qualname)
     }
 
     pub fn adjoint(&self, qualname: &str) -> Option<&Template> {
@@ -221,6 +230,7 @@ impl RuleSet {
             .extend(other.tangents.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.nondifferentiable
             .extend(other.nondifferentiable.iter().cloned());
+        self.elementwise.extend(other.elementwise.iter().cloned());
     }
 
     pub fn is_nondifferentiable(&self, qualname: &str) -> bool {

@@ -37,6 +37,7 @@ OPTIONS for `grad`:
     --tape-liveness    push only the shape of values used only for their shape
     --cse              share common subexpressions (e-graphs)
     --algebraic        apply exact algebraic identities (e-graphs)
+    --coarsening       one adjoint per straight-line elementwise stretch
 
 `tangent help COMMAND` or `tangent COMMAND --help` shows one command's help.
 
@@ -91,6 +92,7 @@ OPTIONS:
     --tape-liveness    push only the shape of values used only for their shape
     --cse              share common subexpressions (e-graphs)
     --algebraic        apply exact algebraic identities (e-graphs)
+    --coarsening       one adjoint per straight-line elementwise stretch
 
 EXAMPLES:
     tangent grad examples/quickstart.py:f
@@ -274,6 +276,7 @@ fn grad(args: &[String]) -> ExitCode {
             "--tape-liveness" => opts.tape_liveness = true,
             "--cse" => opts.cse = true,
             "--algebraic" => opts.algebraic = true,
+            "--coarsening" => opts.coarsening = true,
             s if s.starts_with("--") => return usage(&format!("unknown option `{s}`")),
             s => target = Some(s.to_owned()),
         }

@@ -133,7 +133,19 @@ pub fn call_kind(resolver: &crate::resolve::Resolver, func: &Expr) -> CallKind {
             _ => CallKind::Pure,
         };
     }
-    match resolver.callee(func) {
+    // Rule templates name the backends' modules canonically (`numpy.cos`); in
+    // generated code those names are the runtime's modules.
+    let root = text.split('.').next().unwrap_or_default();
+    let canonical_module = matches!(root, "numpy" | "math")
+        && text.contains('.')
+        && !resolver.locals.contains(root)
+        && !resolver.imports.contains_key(root);
+    let callee = if canonical_module {
+        Callee::Library(text.clone())
+    } else {
+        resolver.callee(func)
+    };
+    match callee {
         Callee::Library(q) => {
             if let Some(f) = q.strip_prefix("numpy.") {
                 if f.starts_with("random") || MUTATING_NUMPY.contains(&f) {
@@ -773,7 +785,7 @@ impl Emitter<'_> {
         let shared = self.uses.get(&id).copied().unwrap_or(0) >= 2;
         if self.share && shared && !n.children.is_empty() {
             let value = self.define(id);
-            let tmp = self.names.fresh(&format!("_{}", hint_for(&value)));
+            let tmp = self.names.fresh(&temp_hint(&value));
             self.out.push(Stmt::assign(&tmp, value));
             self.holders.insert(id, tmp.clone());
             self.held_by.insert(tmp.clone(), id);
@@ -856,6 +868,29 @@ impl Emitter<'_> {
                 })
             }
         }
+    }
+}
+
+/// A readable name for a shared value: `unbroadcast(g, like)` is (a part of) the
+/// gradient of `like`, so `blike`; anything else is named after its expression.
+fn temp_hint(value: &Expr) -> String {
+    if let ExprKind::Call { func, args, .. } = &value.kind {
+        let f = crate::emit::printer::expr(func);
+        let like = match f.as_str() {
+            "tangent.unbroadcast" => args.get(1),
+            "tangent.unbroadcast_left" => args.get(1),
+            "tangent.unbroadcast_right" => args.get(2),
+            _ => None,
+        };
+        if let Some(n) = like.and_then(|e| e.as_name()) {
+            return format!("b{n}");
+        }
+    }
+    let h = hint_for(value);
+    if h.starts_with('_') {
+        h
+    } else {
+        format!("_{h}")
     }
 }
 

@@ -23,7 +23,7 @@ class TangentError(Exception):
 # --------------------------------------------------------------------------- API
 
 # Optional passes of `optimizations={...}` that are implemented.
-_OPTIMIZATIONS = ("tape_liveness", "cse", "algebraic")
+_OPTIMIZATIONS = ("tape_liveness", "cse", "algebraic", "coarsening")
 
 
 def _optimizations(optimizations):

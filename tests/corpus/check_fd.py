@@ -2,7 +2,7 @@
 
 Run with `tangent run tests/corpus/check_fd.py [optimized=0|1] [reverse|forward] [name]
 [motion=joint|split] [preserve=0|1] [liveness=0|1] [cse=0|1] [algebraic=0|1]
-[checkpoint=0|1]` (`-` for a name means every case).
+[coarsening=0|1] [checkpoint=0|1]` (`-` for a name means every case).
 Reverse mode compares each gradient with finite differences; forward mode compares the
 tangent for each unit input direction. Prints one line per case and exits non-zero if any
 derivative is off.
@@ -98,7 +98,8 @@ def main():
     preserve = options.get("preserve", "0") == "1"
     passes = {"tape_liveness": options.get("liveness", "0") == "1",
               "cse": options.get("cse", "0") == "1",
-              "algebraic": options.get("algebraic", "0") == "1"}
+              "algebraic": options.get("algebraic", "0") == "1",
+              "coarsening": options.get("coarsening", "0") == "1"}
     checkpoint = options.get("checkpoint", "0") == "1"
     failures = 0
     for name in sorted(corpus.CASES):
@@ -107,7 +108,7 @@ def main():
         args, wrt = corpus.CASES[name]
         f = getattr(corpus, name)
         if mode == "forward":
-            fwd_passes = {k: v for k, v in passes.items() if k != "tape_liveness"}
+            fwd_passes = {k: v for k, v in passes.items() if k in ("cse", "algebraic")}
             got = forward_derivatives(f, args, wrt, optimized, preserve, fwd_passes)
             if any(fwd_passes.values()):
                 # The optional passes must give the default pipeline's numbers (1e-12).

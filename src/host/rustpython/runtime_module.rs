@@ -59,13 +59,19 @@ pub(crate) mod _tangent {
         };
         // `outputs` is (output_index or None, output_weights or None[, optimizations]).
         let (mut output_index, mut output_weights) = (None, None);
-        let (mut tape_liveness, mut cse, mut algebraic) = (false, false, false);
+        let (mut tape_liveness, mut cse, mut algebraic, mut coarsening) =
+            (false, false, false, false);
         if let OptionalArg::Present(o) = outputs {
             let pair: Vec<PyObjectRef> = o.try_to_value(vm)?;
             if let Some(opts) = pair.get(2) {
                 let names: Vec<String> = opts.try_to_value(vm)?;
                 let on = |pass: &str| names.iter().any(|n| n == pass);
-                (tape_liveness, cse, algebraic) = (on("tape_liveness"), on("cse"), on("algebraic"));
+                (tape_liveness, cse, algebraic, coarsening) = (
+                    on("tape_liveness"),
+                    on("cse"),
+                    on("algebraic"),
+                    on("coarsening"),
+                );
             }
             if let [index, weights, ..] = pair.as_slice() {
                 if !vm.is_none(index) {
@@ -88,6 +94,7 @@ pub(crate) mod _tangent {
             tape_liveness,
             cse,
             algebraic,
+            coarsening,
             output_index,
             output_weights,
         })

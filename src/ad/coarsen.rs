@@ -1,0 +1,173 @@
+//! Coarsening (`optimizations={'coarsening': True}`): a straight-line stretch of
+//! elementwise arithmetic at the top level of a function is differentiated once, as a
+//! whole. Its statements' adjoints are chained symbolically (the gradient of each
+//! intermediate is substituted into the adjoints that read it), so the backward pass
+//! gets one vector-Jacobian expression per input and output of the stretch instead of
+//! one gradient per intermediate; the e-graph passes then share what those expressions
+//! have in common. Anything else keeps its per-statement adjoint.
+
+use super::adjoint::{grad_ref, Adj};
+use super::rules::substitute;
+use crate::syntax::ir::*;
+use std::collections::{HashMap, HashSet};
+
+/// One statement's adjoint as the pass needs it: `t = value` whose adjoint is only
+/// accumulations `d[var] += expr(d[t])`.
+struct Link {
+    target: String,
+    accums: Vec<(String, Expr)>,
+}
+
+/// Rewrites the per-statement adjoints `parts` of the block `stmts` (parts[k] belongs to
+/// stmts[k]), a block outside any loop of the function whose body is `whole`;
+/// `elementwise` says whether a value is elementwise arithmetic.
+pub fn coarsen(
+    whole: &[Stmt],
+    stmts: &[Stmt],
+    parts: &mut [Vec<Adj>],
+    elementwise: &dyn Fn(&Expr) -> bool,
+) {
+    let links: Vec<Option<Link>> = stmts
+        .iter()
+        .zip(parts.iter())
+        .map(|(s, p)| link(s, p, elementwise))
+        .collect();
+    let mut k = 0;
+    while k < stmts.len() {
+        let start = k;
+        while k < stmts.len() && links[k].is_some() {
+            k += 1;
+        }
+        if k - start >= 2 {
+            coarsen_stretch(whole, stmts, parts, &links, start, k);
+        }
+        k += 1;
+    }
+}
+
+fn link(s: &Stmt, part: &[Adj], elementwise: &dyn Fn(&Expr) -> bool) -> Option<Link> {
+    let StmtKind::Assign(t, value) = &s.kind else {
+        return None;
+    };
+    let target = t.as_name()?.to_owned();
+    if !elementwise(value) {
+        return None;
+    }
+    let [Adj::Rule { out, body }] = part else {
+        return None;
+    };
+    if *out != target {
+        return None;
+    }
+    let mut accums = Vec::new();
+    for a in body {
+        match a {
+            Adj::Stmt(Stmt {
+                kind: StmtKind::Comment(_),
+                ..
+            }) => {}
+            Adj::Accum { var, value } => accums.push((var.clone(), value.clone())),
+            _ => return None,
+        }
+    }
+    Some(Link { target, accums })
+}
+
+fn coarsen_stretch(
+    whole: &[Stmt],
+    stmts: &[Stmt],
+    parts: &mut [Vec<Adj>],
+    links: &[Option<Link>],
+    start: usize,
+    end: usize,
+) {
+    let stretch: Vec<&Link> = links[start..end].iter().flatten().collect();
+    let targets: HashSet<&str> = stretch.iter().map(|l| l.target.as_str()).collect();
+    // Outputs: targets read anywhere outside the stretch. Its targets are assigned
+    // once, outside loops, so every such read sees the stretch's value.
+    let inside = &stmts[start..end];
+    let mut read_after: HashSet<String> = HashSet::new();
+    walk_stmts(whole, &mut |s| {
+        if inside.iter().any(|x| std::ptr::eq(x, s)) {
+            return;
+        }
+        let mut names = Vec::new();
+        crate::ad::names::stmt_exprs(s, &mut |e| e.names(&mut names));
+        read_after.extend(names);
+    });
+    let outputs: Vec<&str> = stretch
+        .iter()
+        .map(|l| l.target.as_str())
+        .filter(|t| read_after.contains(*t))
+        .collect();
+    if outputs.is_empty() {
+        return;
+    }
+    let mut rules = Vec::new();
+    for (n, out) in outputs.iter().enumerate() {
+        // Gradients within the stretch as expressions of d[out].
+        let mut grads: HashMap<String, Expr> = HashMap::new();
+        grads.insert((*out).to_owned(), grad_ref(out));
+        for l in stretch.iter().rev() {
+            let Some(g) = grads.remove(&l.target) else {
+                continue;
+            };
+            let marker = grad_ref(&l.target);
+            for (var, value) in &l.accums {
+                let mut v = value.clone();
+                substitute(&mut v, &mut |e| (e.kind == marker.kind).then(|| g.clone()));
+                let sum = match grads.remove(var) {
+                    Some(prev) => {
+                        Expr::synth(ExprKind::BinOp(BinOp::Add, Box::new(prev), Box::new(v)))
+                    }
+                    None => v,
+                };
+                grads.insert(var.clone(), sum);
+            }
+        }
+        let mut body = Vec::new();
+        if n == 0 {
+            body.push(comment("Grad of the elementwise stretch (coarsened):"));
+            for s in &stmts[start..end] {
+                let mut text = String::new();
+                crate::emit::printer::stmt(&mut text, s, 0);
+                body.push(comment(&format!("    {}", text.trim_end())));
+            }
+        }
+        // Inputs in the order the stretch first reads them, for stable output.
+        let mut inputs: Vec<String> = grads
+            .keys()
+            .filter(|v| !targets.contains(v.as_str()))
+            .cloned()
+            .collect();
+        inputs.sort_by_key(|v| first_read(&stmts[start..end], v));
+        for var in inputs {
+            if let Some(value) = grads.remove(&var) {
+                body.push(Adj::Accum { var, value });
+            }
+        }
+        rules.push(Adj::Rule {
+            out: (*out).to_owned(),
+            body,
+        });
+    }
+    for p in &mut parts[start..end] {
+        p.clear();
+    }
+    parts[end - 1] = rules;
+}
+
+fn comment(text: &str) -> Adj {
+    Adj::Stmt(Stmt::synth(StmtKind::Comment(text.to_owned())))
+}
+
+fn first_read(stmts: &[Stmt], var: &str) -> usize {
+    stmts
+        .iter()
+        .position(|s| {
+            let mut names = Vec::new();
+            crate::ad::names::stmt_exprs(s, &mut |e| e.names(&mut names));
+            names.iter().any(|n| n == var)
+        })
+        .unwrap_or(usize::MAX)
+}
