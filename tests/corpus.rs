@@ -159,7 +159,11 @@ fn tape_liveness_cuts_peak_memory_by_ninety_percent() {
     };
     let off = run_script("benches/tape_liveness_memory.py", &["off"]);
     let on = run_script("benches/tape_liveness_memory.py", &["on"]);
-    assert_eq!(field(&off, "checksum="), field(&on, "checksum="), "{off}\n{on}");
+    assert_eq!(
+        field(&off, "checksum="),
+        field(&on, "checksum="),
+        "{off}\n{on}"
+    );
     let kb = |out: &str| field(out, "peak_kB=").parse::<f64>().unwrap_or(f64::NAN);
     // 50 iterations keep at least 50 arrays of 160 kB without the pass.
     assert!(kb(&off) >= 8_000.0, "{off}");

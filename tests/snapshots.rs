@@ -160,11 +160,11 @@ fn egraph_pass_snapshots() {
         ..Default::default()
     };
     let g = tangent::ad::generate(&module, "mlp_loss", &opts).expect("mlp differentiates");
-    insta::assert_snapshot!("egraph_mlp_loss", g.source);
+    insta::assert_snapshot!("workload_egraph_mlp_loss", g.source);
     let opts = GradOptions {
         coarsening: true,
         ..Default::default()
     };
     let g = tangent::ad::generate(&module, "mlp_loss", &opts).expect("mlp differentiates");
-    insta::assert_snapshot!("coarsening_mlp_loss", g.source);
+    insta::assert_snapshot!("workload_coarsening_mlp_loss", g.source);
 }

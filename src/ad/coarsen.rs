@@ -161,13 +161,15 @@ fn comment(text: &str) -> Adj {
     Adj::Stmt(Stmt::synth(StmtKind::Comment(text.to_owned())))
 }
 
-fn first_read(stmts: &[Stmt], var: &str) -> usize {
-    stmts
-        .iter()
-        .position(|s| {
-            let mut names = Vec::new();
-            crate::ad::names::stmt_exprs(s, &mut |e| e.names(&mut names));
-            names.iter().any(|n| n == var)
-        })
-        .unwrap_or(usize::MAX)
+/// Where `var` is first read: (statement, position among the statement's names), so
+/// that inputs read by one statement keep their order there.
+fn first_read(stmts: &[Stmt], var: &str) -> (usize, usize) {
+    for (k, s) in stmts.iter().enumerate() {
+        let mut names = Vec::new();
+        crate::ad::names::stmt_exprs(s, &mut |e| e.names(&mut names));
+        if let Some(p) = names.iter().position(|n| n == var) {
+            return (k, p);
+        }
+    }
+    (usize::MAX, 0)
 }
