@@ -9,6 +9,7 @@ benches/checkpoint_memory.sh runs the sweep up to n = 100,000.
 import math
 import sys
 import tangent
+from proc_memory import status_kb
 
 
 def recurrence(x, n):
@@ -26,14 +27,6 @@ def recurrence_while(x, n):
         s = math.sin(s) * 0.9 + x * 0.1
         i = i + 1
     return s
-
-
-def status_kb(field):
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
 
 
 state = {"held": 0, "peak": 0}

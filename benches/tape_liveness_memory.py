@@ -10,6 +10,7 @@ benches/tape_liveness_memory.sh runs both and prints the reduction.
 import sys
 import numpy as np
 import tangent
+from proc_memory import status_kb
 
 
 def smooth(s):
@@ -17,14 +18,6 @@ def smooth(s):
         a = s + 1.0
         s = a * 0.5 + s * 0.5
     return np.sum(s * s)
-
-
-def status_kb(field):
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
 
 
 on = sys.argv[1] == "on"

@@ -728,24 +728,19 @@ impl Reverse<'_> {
         rerun.push(push(name(i)));
         let mut replay = vec![Adj::Stmt(pop_into(name(i)))];
         replay.extend(bbody);
-        let seg_body = vec![
-            Adj::Stmt(Stmt::synth(StmtKind::Comment(
-                "Restore the segment's state and re-run it with the tape".into(),
-            ))),
-            Adj::Stmt(Stmt::synth(StmtKind::Assign(
-                restore_target,
-                Expr::synth(ExprKind::Subscript(
-                    Box::new(name(&ckpts)),
-                    Box::new(bin(BinOp::FloorDiv, name(&seg), name(&k))),
-                )),
-            ))),
+        let mut seg_body = restore_segment(
+            restore_target,
+            &ckpts,
+            bin(BinOp::FloorDiv, name(&seg), name(&k)),
+        );
+        seg_body.extend([
             Adj::Stmt(Stmt::synth(StmtKind::For(name(i), slice.clone(), rerun))),
             Adj::Stmt(Stmt::assign(&m, Expr::call_path("len", vec![slice]))),
             Adj::Loop {
                 count: name(&m),
                 body: replay,
             },
-        ];
+        ]);
         bwd.push(Adj::ForIn {
             target: name(&seg),
             iter: Expr::call_path("reversed", vec![segments]),
@@ -826,17 +821,8 @@ impl Reverse<'_> {
                 bin(BinOp::Sub, name(n), name(&start)),
             ],
         );
-        let seg_body = vec![
-            Adj::Stmt(Stmt::synth(StmtKind::Comment(
-                "Restore the segment's state and re-run it with the tape".into(),
-            ))),
-            Adj::Stmt(Stmt::synth(StmtKind::Assign(
-                restore_target,
-                Expr::synth(ExprKind::Subscript(
-                    Box::new(name(&ckpts)),
-                    Box::new(name(&seg)),
-                )),
-            ))),
+        let mut seg_body = restore_segment(restore_target, &ckpts, name(&seg));
+        seg_body.extend([
             Adj::Stmt(Stmt::assign(&start, seg_start)),
             Adj::Stmt(Stmt::assign(&m, seg_len)),
             Adj::Stmt(Stmt::synth(StmtKind::For(
@@ -848,7 +834,7 @@ impl Reverse<'_> {
                 count: name(&m),
                 body: bbody,
             },
-        ];
+        ]);
         bwd.push(Adj::ForIn {
             target: name(&seg),
             iter: Expr::call_path(
@@ -858,6 +844,23 @@ impl Reverse<'_> {
             body: seg_body,
         });
     }
+}
+
+/// The start of a segment's backward pass: restore the loop's state from
+/// `checkpoints[index]`.
+fn restore_segment(restore_target: Expr, checkpoints: &str, index: Expr) -> Vec<Adj> {
+    vec![
+        Adj::Stmt(Stmt::synth(StmtKind::Comment(
+            "Restore the segment's state and re-run it with the tape".into(),
+        ))),
+        Adj::Stmt(Stmt::synth(StmtKind::Assign(
+            restore_target,
+            Expr::synth(ExprKind::Subscript(
+                Box::new(Expr::name(checkpoints)),
+                Box::new(index),
+            )),
+        ))),
+    ]
 }
 
 /// The state of a checkpointed loop: `first` (the loop's own counters) and everything
