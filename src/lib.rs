@@ -9,6 +9,7 @@ pub mod cache;
 pub mod cli;
 pub mod emit;
 pub mod host;
+pub mod jit;
 pub mod numpy;
 pub mod opt;
 pub mod resolve;

@@ -59,7 +59,7 @@ def _cache_key(func, args):
 
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
               output_index=None, output_weights=None, motion="joint", optimizations=(),
-              checkpoint=False):
+              checkpoint=False, compile="python"):
     if isinstance(wrt, int):
         wrt = (wrt,)
     wrt = tuple(wrt)
@@ -71,7 +71,7 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             "differentiate a built-in, register a rule with @tangent.adjoint"))
     key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
                             mode, output_index, output_weights, motion,
-                            tuple(optimizations), bool(checkpoint)))
+                            tuple(optimizations), bool(checkpoint), compile))
     cached = _CACHE.pop(key, None)
     if cached is not None:
         _CACHE[key] = cached
@@ -80,6 +80,8 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         return cached[1]
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint)
+    if compile != "python" and motion == "joint":
+        fn = _native(fn, compile)
     _CACHE[key] = (func, fn)  # the entry keeps `func` alive, so its id stays unique
     while len(_CACHE) > _CACHE_SIZE:
         del _CACHE[next(iter(_CACHE))]
@@ -140,6 +142,44 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     fn.__tangent_file__ = context
     fn.__tangent_mode__ = mode
     fn.__tangent_wrt__ = wrt
+    return fn
+
+
+# `compile=` of grad and autodiff. 'auto' (the default): the adjoint runs as native
+# code (Cranelift) when it is scalar code the compiler takes, interpreted otherwise;
+# 'native': the same, but says on stderr why a function runs interpreted; 'native!':
+# that is an error; 'python': always interpreted. `__tangent_source__` is always the
+# readable Python.
+_COMPILE_MODES = ("auto", "native", "native!", "python")
+default_compile = "auto"
+
+
+def _compile_mode(compile):
+    mode = default_compile if compile is None else compile
+    if mode not in _COMPILE_MODES:
+        raise ValueError(_at_call_site(
+            "compile must be one of %s, not %r" % (", ".join(map(repr, _COMPILE_MODES)), mode),
+            "compile='native' runs scalar adjoints as machine code; compile='python' "
+            "keeps them interpreted"))
+    return mode
+
+
+def _say_interpreted(message):
+    import sys
+    print("tangent: " + message, file=sys.stderr)
+
+
+def _native(fn, mode):
+    """`fn` as native code where the compiler takes it (see _COMPILE_MODES)."""
+    native, why = _tangent.jit(fn.__tangent_source__, fn.__name__, fn, mode == "native!",
+                               _say_interpreted if mode == "native" else None)
+    if native is not None:
+        return native
+    message = "compile=%r: `%s` runs interpreted: %s" % (mode, fn.__name__, why)
+    if mode == "native!":
+        raise TangentError(message)
+    if mode == "native":
+        _say_interpreted(message)
     return fn
 
 
@@ -231,7 +271,7 @@ def _output_options(output_index, output_weights):
 
 def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
          verbose=0, output_index=None, output_weights=None, optimizations=None,
-         checkpoint=False):
+         checkpoint=False, compile=None):
     """Returns a function computing the gradient of `func` with respect to the
     arguments at positions `wrt`. The returned function takes `func`'s arguments plus a
     seed for the output's derivative (default 1.0). For a function returning a tuple,
@@ -240,12 +280,12 @@ def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
     output_index, output_weights = _output_options(output_index, output_weights)
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose,
                      "reverse", output_index, output_weights, "joint",
-                     _optimizations(optimizations), checkpoint)
+                     _optimizations(optimizations), checkpoint, _compile_mode(compile))
 
 
 def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
              preserve_result=False, check_dims=True, verbose=0, output_index=None,
-             output_weights=None, optimizations=None, checkpoint=False):
+             output_weights=None, optimizations=None, checkpoint=False, compile=None):
     """Reverse mode (`mode='reverse'`): like `grad`. Forward mode (`mode='forward'`):
     the returned function takes `func`'s arguments plus one tangent per `wrt` argument
     and returns the output's tangent."""
@@ -262,7 +302,7 @@ def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
             "drop them: forward mode returns the tangent of every output"))
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                      output_index, output_weights, motion, _optimizations(optimizations),
-                     checkpoint)
+                     checkpoint, _compile_mode(compile))
 
 
 def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):

@@ -2,7 +2,7 @@
 
 Run with `tangent run tests/corpus/check_fd.py [optimized=0|1] [reverse|forward] [name]
 [motion=joint|split] [preserve=0|1] [liveness=0|1] [cse=0|1] [algebraic=0|1]
-[coarsening=0|1] [checkpoint=0|1]` (`-` for a name means every case).
+[coarsening=0|1] [checkpoint=0|1] [compile=auto|native|native!|python]` (`-` for a name means every case).
 Reverse mode compares each gradient with finite differences; forward mode compares the
 tangent for each unit input direction. Prints one line per case and exits non-zero if any
 derivative is off.
@@ -13,6 +13,7 @@ import tangent
 import reverse as corpus
 
 EPS = 1e-6
+NATIVE = [0]  # how many derivatives ran as native code
 TOL = 1e-6
 
 
@@ -59,10 +60,11 @@ def zero_tangent(a):
     return 0.0
 
 
-def forward_derivatives(f, args, wrt, optimized, preserve, passes=None):
+def forward_derivatives(f, args, wrt, optimized, preserve, passes=None, compile="python"):
     """For each wrt position: the list of directional derivatives along unit vectors."""
     df = tangent.autodiff(f, wrt=wrt, mode="forward", optimized=optimized,
-                          preserve_result=preserve, optimizations=passes)
+                          preserve_result=preserve, optimizations=passes, compile=compile)
+    NATIVE[0] += type(df).__name__ == "NativeFunction"
     # Tangents are appended after all of f's parameters: spell out the defaults.
     missing = f.__code__.co_argcount - len(args)
     if missing > 0:
@@ -101,6 +103,7 @@ def main():
               "algebraic": options.get("algebraic", "0") == "1",
               "coarsening": options.get("coarsening", "0") == "1"}
     checkpoint = options.get("checkpoint", "0") == "1"
+    compile = options.get("compile", "python")
     failures = 0
     for name in sorted(corpus.CASES):
         if only and name != only:
@@ -109,8 +112,8 @@ def main():
         f = getattr(corpus, name)
         if mode == "forward":
             fwd_passes = {k: v for k, v in passes.items() if k in ("cse", "algebraic")}
-            got = forward_derivatives(f, args, wrt, optimized, preserve, fwd_passes)
-            if any(fwd_passes.values()):
+            got = forward_derivatives(f, args, wrt, optimized, preserve, fwd_passes, compile)
+            if any(fwd_passes.values()) or compile != "python":
                 # The optional passes must give the default pipeline's numbers (1e-12).
                 base = forward_derivatives(f, args, wrt, True, False)
                 for b, g in zip(base, got):
@@ -120,7 +123,8 @@ def main():
         else:
             df = tangent.autodiff(f, wrt=wrt, optimized=optimized, motion=motion,
                                   preserve_result=preserve, optimizations=passes,
-                                  checkpoint=checkpoint)
+                                  checkpoint=checkpoint, compile=compile)
+            NATIVE[0] += type(df).__name__ == "NativeFunction"
             got = df(*args)
             if preserve:
                 check_value(f, args, got[-1])
@@ -128,7 +132,7 @@ def main():
             if len(wrt) == 1:
                 got = (got,)
             # Every optional pass must give the default pipeline's numbers (1e-12).
-            base = tangent.grad(f, wrt=wrt)(*args)
+            base = tangent.grad(f, wrt=wrt, compile="python")(*args)
             base = (base,) if len(wrt) == 1 else base
             for b, g in zip(base, got):
                 for p, q in zip(as_list(b), as_list(g)):
@@ -151,6 +155,7 @@ def main():
         if worst >= TOL:
             failures += 1
         print("%s %-24s max rel err %.2e" % (status, name, worst))
+    print("%d ran natively" % NATIVE[0])
     print("%d failures" % failures)
     sys.exit(1 if failures else 0)
 

@@ -159,6 +159,43 @@ pub(crate) mod _tangent {
         crate::api::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
     }
 
+    /// jit(source, entry, fallback, strict, on_refusal) -> (native function or None,
+    /// None or why the generated function is not compiled). The native function runs
+    /// `fallback` (the interpreted adjoint) wherever it does not run natively. The
+    /// check compiles the signature of all-float arguments, the common case.
+    #[pyfunction]
+    fn jit(
+        source: String,
+        entry: String,
+        fallback: PyObjectRef,
+        strict: bool,
+        on_refusal: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyTupleRef> {
+        use crate::jit::{Program, Scalar, Ty};
+        let refused = |msg: String| -> PyResult<PyTupleRef> {
+            Ok(vm
+                .ctx
+                .new_tuple(vec![vm.ctx.none(), vm.ctx.new_str(msg).into()]))
+        };
+        let program = match Program::new(&source, &entry) {
+            Ok(p) => p,
+            Err(r) => return refused(r.what),
+        };
+        let floats = vec![Scalar::Float(0.0); program.arity()];
+        let tys: Vec<Ty> = floats.iter().filter_map(|s| s.ty()).collect();
+        if let Err(r) = program.specialize(&tys) {
+            return refused(program.describe(&r));
+        }
+        let f = super::super::native_fn::PyNativeFunction {
+            program: std::sync::Arc::new(program),
+            fallback,
+            strict,
+            on_refusal: (!vm.is_none(&on_refusal)).then_some(on_refusal),
+        };
+        Ok(vm.ctx.new_tuple(vec![f.into_object(vm), vm.ctx.none()]))
+    }
+
     /// The tape's push: appends to the stack (a `tangent.Stack`, a list) natively.
     #[pyfunction]
     fn push(stack: PyListRef, value: PyObjectRef) {

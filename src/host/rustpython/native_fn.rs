@@ -1,0 +1,148 @@
+//! The Python face of `compile='native'`: a callable that runs the Cranelift-compiled
+//! adjoint for float, int and bool arguments and the interpreted adjoint (its
+//! `__wrapped__`) for anything else, for signatures the compiler refuses, and where
+//! the native code bails out (Python would raise or leave machine numbers). Every
+//! other attribute (`__tangent_source__`, `__name__`, ...) is the interpreted
+//! function's, so the readable Python source stays the product.
+
+use crate::jit::{Program, Run, Scalar};
+use rustpython_vm::{
+    builtins::{PyBool, PyFloat, PyInt, PyStr},
+    function::FuncArgs,
+    pyclass,
+    types::{Callable, GetAttr},
+    AsObject, Py, PyObjectRef, PyPayload, PyResult, VirtualMachine,
+};
+use std::sync::Arc;
+
+#[pyclass(module = "tangent", name = "NativeFunction")]
+#[derive(PyPayload)]
+pub struct PyNativeFunction {
+    pub program: Arc<Program>,
+    pub fallback: PyObjectRef,
+    /// `compile='native!'`: a refused signature raises instead of running interpreted.
+    pub strict: bool,
+    /// Called with a message when a signature is refused (`compile='native'`).
+    pub on_refusal: Option<PyObjectRef>,
+}
+
+impl std::fmt::Debug for PyNativeFunction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NativeFunction({})", self.program.name())
+    }
+}
+
+fn scalar_of(obj: &PyObject, vm: &VirtualMachine) -> Option<Scalar> {
+    if obj
+        .class()
+        .is(<PyBool as rustpython_vm::class::StaticType>::static_type())
+    {
+        return Some(Scalar::Bool(obj.is(&vm.ctx.true_value)));
+    }
+    if let Some(f) = obj.downcast_ref_if_exact::<PyFloat>(vm) {
+        return Some(Scalar::Float(f.to_f64()));
+    }
+    if let Some(i) = obj.downcast_ref_if_exact::<PyInt>(vm) {
+        return i64::try_from(i.as_bigint()).ok().map(Scalar::Int);
+    }
+    None
+}
+
+use rustpython_vm::PyObject;
+
+fn to_py(s: Scalar, vm: &VirtualMachine) -> PyObjectRef {
+    match s {
+        Scalar::Float(v) => vm.ctx.new_float(v).into(),
+        Scalar::Int(v) => vm.ctx.new_int(v).into(),
+        Scalar::Bool(v) => vm.ctx.new_bool(v).into(),
+        Scalar::None => vm.ctx.none(),
+    }
+}
+
+impl PyNativeFunction {
+    /// The native result, or None when the interpreted adjoint must run.
+    fn native(&self, args: &FuncArgs, vm: &VirtualMachine) -> PyResult<Option<PyObjectRef>> {
+        if !args.kwargs.is_empty() {
+            return Ok(None);
+        }
+        let Some(given) = args
+            .args
+            .iter()
+            .map(|a| scalar_of(a, vm))
+            .collect::<Option<Vec<Scalar>>>()
+        else {
+            return Ok(None);
+        };
+        let Some(all) = self.program.with_defaults(&given) else {
+            return Ok(None);
+        };
+        let Some(tys) = all.iter().map(|s| s.ty()).collect::<Option<Vec<_>>>() else {
+            return Ok(None);
+        };
+        let compiled = match self.program.specialize(&tys) {
+            Ok(c) => c,
+            Err(r) => {
+                let msg = format!(
+                    "compile='native': `{}` runs interpreted for arguments ({}): {}",
+                    self.program.name(),
+                    tys.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "),
+                    self.program.describe(&r)
+                );
+                if self.strict {
+                    return Err(vm.new_type_error(msg));
+                }
+                if let Some(cb) = &self.on_refusal {
+                    cb.call((msg,), vm)?;
+                }
+                return Ok(None);
+            }
+        };
+        Ok(match compiled.run(&all) {
+            Run::Bail => None,
+            Run::Done(outs) => Some(if compiled.returns_tuple() {
+                vm.ctx
+                    .new_tuple(outs.into_iter().map(|s| to_py(s, vm)).collect())
+                    .into()
+            } else {
+                outs.into_iter()
+                    .next()
+                    .map(|s| to_py(s, vm))
+                    .unwrap_or_else(|| vm.ctx.none())
+            }),
+        })
+    }
+}
+
+impl Callable for PyNativeFunction {
+    type Args = FuncArgs;
+    fn call(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        if let Some(r) = zelf.native(&args, vm)? {
+            return Ok(r);
+        }
+        zelf.fallback.call(args, vm)
+    }
+}
+
+impl GetAttr for PyNativeFunction {
+    fn getattro(zelf: &Py<Self>, name: &Py<PyStr>, vm: &VirtualMachine) -> PyResult {
+        match name.to_string_lossy().as_ref() {
+            "__wrapped__" => Ok(zelf.fallback.clone()),
+            "__tangent_native__" => Ok(vm.ctx.new_bool(true).into()),
+            "__class__" => Ok(zelf.class().to_owned().into()),
+            _ => zelf.fallback.get_attr(name, vm),
+        }
+    }
+}
+
+#[pyclass(with(Callable, GetAttr))]
+impl PyNativeFunction {}
+
+impl PyNativeFunction {
+    /// The Python object (the class is set up on first use).
+    pub fn into_object(self, vm: &VirtualMachine) -> PyObjectRef {
+        use rustpython_vm::class::PyClassImpl;
+        let _ = vm;
+        let cls = PyNativeFunction::make_static_type();
+        rustpython_vm::PyRef::new_ref(self, cls, None).into()
+    }
+}

@@ -1,0 +1,1023 @@
+//! Lowering of a typed generated function to Cranelift IR.
+//!
+//! The compiled function is `extern "C" fn(ctx, args, outs) -> i32`: `args` holds one
+//! 64-bit word per parameter (f64 bits, i64, or 0/1), `outs` two words per returned
+//! value (the value, then 1 if it is `None`). It returns 0, or 1 ("bail") when Python
+//! would do something the native code does not (raise ZeroDivisionError or
+//! OverflowError, compute with `None`, overflow an int): the caller then runs the
+//! interpreted adjoint, which does exactly what Python does. `ctx` is the tape.
+
+use super::runtime;
+use super::typing::{callee_path, range_args, Refusal, Ty, VarTy, IDENTITY_HELPERS, MATH1, MATH2};
+use crate::syntax::ir::*;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, AbiParam, Block, InstBuilder, MemFlagsData, Signature, Value};
+use cranelift_codegen::isa::{CallConv, TargetIsa};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use std::collections::HashMap;
+
+pub struct Lowered {
+    pub func: cranelift_codegen::ir::Function,
+    /// The types of the returned values (empty: the function returns None).
+    pub outputs: Vec<Ty>,
+}
+
+fn clty(t: Ty) -> types::Type {
+    match t {
+        Ty::Float => types::F64,
+        Ty::Int | Ty::Tape => types::I64,
+        Ty::Bool => types::I8,
+    }
+}
+
+struct Var {
+    var: Variable,
+    ty: Ty,
+    flag: Option<Variable>,
+}
+
+struct Cg<'a> {
+    b: FunctionBuilder<'a>,
+    vars: HashMap<String, Var>,
+    bail: Block,
+    loops: Vec<(Block, Block)>,
+    ctx: Value,
+    outs: Value,
+    outputs: Option<Vec<Ty>>,
+    ptr: types::Type,
+    call_conv: CallConv,
+}
+
+/// Lowers `def`, typed by `types` for arguments of types `args`.
+pub fn lower(
+    def: &FuncDef,
+    args: &[Ty],
+    var_types: &HashMap<String, VarTy>,
+    isa: &dyn TargetIsa,
+) -> Result<Lowered, Refusal> {
+    let ptr = isa.pointer_type();
+    let call_conv = isa.default_call_conv();
+    let mut sig = Signature::new(call_conv);
+    sig.params.extend([AbiParam::new(ptr); 3]);
+    sig.returns.push(AbiParam::new(types::I32));
+    let mut func = cranelift_codegen::ir::Function::with_name_signature(
+        cranelift_codegen::ir::UserFuncName::user(0, 0),
+        sig,
+    );
+    let mut fctx = FunctionBuilderContext::new();
+    let b = FunctionBuilder::new(&mut func, &mut fctx);
+    let mut cg = Cg {
+        b,
+        vars: HashMap::new(),
+        bail: Block::from_u32(0),
+        loops: Vec::new(),
+        ctx: Value::from_u32(0),
+        outs: Value::from_u32(0),
+        outputs: None,
+        ptr,
+        call_conv,
+    };
+    let entry = cg.b.create_block();
+    cg.b.append_block_params_for_function_params(entry);
+    cg.b.switch_to_block(entry);
+    let params = cg.b.block_params(entry).to_vec();
+    cg.ctx = params[0];
+    let argp = params[1];
+    cg.outs = params[2];
+    cg.bail = cg.b.create_block();
+    // Variables: parameters from `args`, the others start at zero (or None).
+    let mut names: Vec<&String> = var_types.keys().collect();
+    names.sort();
+    for name in names {
+        let vt = var_types[name];
+        let Some(ty) = vt.ty else {
+            // Only ever None: a flag alone (its value is never read).
+            let var = cg.b.declare_var(types::I64);
+            let zero = cg.b.ins().iconst(types::I64, 0);
+            cg.b.def_var(var, zero);
+            let flag = cg.b.declare_var(types::I8);
+            let one = cg.b.ins().iconst(types::I8, 1);
+            cg.b.def_var(flag, one);
+            cg.vars.insert(
+                name.clone(),
+                Var {
+                    var,
+                    ty: Ty::Int,
+                    flag: Some(flag),
+                },
+            );
+            continue;
+        };
+        if ty == Ty::Tape {
+            continue;
+        }
+        let var = cg.b.declare_var(clty(ty));
+        let flag = vt.nullable.then(|| cg.b.declare_var(types::I8));
+        let pos = def.params.iter().position(|p| &p.name == name);
+        let init = match pos {
+            Some(i) => {
+                let off = (8 * i) as i32;
+                match args[i] {
+                    Ty::Float => {
+                        cg.b.ins()
+                            .load(types::F64, MemFlagsData::trusted(), argp, off)
+                    }
+                    Ty::Bool => {
+                        cg.b.ins()
+                            .load(types::I8, MemFlagsData::trusted(), argp, off)
+                    }
+                    _ => {
+                        cg.b.ins()
+                            .load(types::I64, MemFlagsData::trusted(), argp, off)
+                    }
+                }
+            }
+            None => cg.zero(ty),
+        };
+        cg.b.def_var(var, init);
+        if let Some(f) = flag {
+            let v = cg.b.ins().iconst(types::I8, i64::from(pos.is_none()));
+            cg.b.def_var(f, v);
+        }
+        cg.vars.insert(name.clone(), Var { var, ty, flag });
+    }
+    let terminated = cg.block(&def.body)?;
+    if !terminated {
+        // Falling off the end returns None.
+        cg.ret(None, def.span)?;
+    }
+    cg.b.switch_to_block(cg.bail);
+    let one = cg.b.ins().iconst(types::I32, 1);
+    cg.b.ins().return_(&[one]);
+    cg.b.seal_all_blocks();
+    let Cg { b, outputs, .. } = cg;
+    b.finalize(isa.frontend_config());
+    Ok(Lowered {
+        func,
+        outputs: outputs.unwrap_or_default(),
+    })
+}
+
+impl Cg<'_> {
+    fn zero(&mut self, ty: Ty) -> Value {
+        match ty {
+            Ty::Float => self.b.ins().f64const(0.0),
+            Ty::Bool => self.b.ins().iconst(types::I8, 0),
+            _ => self.b.ins().iconst(types::I64, 0),
+        }
+    }
+
+    /// Jumps to the bail block when `cond` (an i8) is true.
+    fn bail_if(&mut self, cond: Value) {
+        let cont = self.b.create_block();
+        self.b.ins().brif(cond, self.bail, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Lowers statements; true if the block ends in a jump or return.
+    fn block(&mut self, stmts: &[Stmt]) -> Result<bool, Refusal> {
+        for s in stmts {
+            if self.stmt(s)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<bool, Refusal> {
+        match &s.kind {
+            StmtKind::Assign(t, v) => {
+                match (&t.kind, &v.kind) {
+                    (ExprKind::Tuple(ts), ExprKind::Tuple(vs)) => {
+                        let mut vals = Vec::new();
+                        for v in vs {
+                            vals.push(self.rhs(v)?);
+                        }
+                        for (t, v) in ts.iter().zip(vals) {
+                            self.assign(t.as_name().unwrap_or_default(), v, s.span)?;
+                        }
+                    }
+                    (ExprKind::Name(n), _) => {
+                        let v = self.rhs(v)?;
+                        self.assign(n, v, s.span)?;
+                    }
+                    _ => return Err(Refusal::new(s.span, "this assignment")),
+                }
+                Ok(false)
+            }
+            StmtKind::ExprStmt(e) => {
+                self.effect(e)?;
+                Ok(false)
+            }
+            StmtKind::If(c, a, b) => {
+                let cond = self.truth(c)?;
+                let (then_b, else_b, merge) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b.ins().brif(cond, then_b, &[], else_b, &[]);
+                self.b.switch_to_block(then_b);
+                if !self.block(a)? {
+                    self.b.ins().jump(merge, &[]);
+                }
+                self.b.switch_to_block(else_b);
+                if !self.block(b)? {
+                    self.b.ins().jump(merge, &[]);
+                }
+                self.b.switch_to_block(merge);
+                Ok(false)
+            }
+            StmtKind::While(c, body) => {
+                let (head, body_b, exit) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b.ins().jump(head, &[]);
+                self.b.switch_to_block(head);
+                let cond = self.truth(c)?;
+                self.b.ins().brif(cond, body_b, &[], exit, &[]);
+                self.b.switch_to_block(body_b);
+                self.loops.push((head, exit));
+                if !self.block(body)? {
+                    self.b.ins().jump(head, &[]);
+                }
+                self.loops.pop();
+                self.b.switch_to_block(exit);
+                Ok(false)
+            }
+            StmtKind::For(t, it, body) => {
+                self.for_range(t.as_name().unwrap_or_default(), it, body, s.span)?;
+                Ok(false)
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                let Some(&(head, exit)) = self.loops.last() else {
+                    return Err(Refusal::new(s.span, "`break` outside a loop"));
+                };
+                let to = if matches!(s.kind, StmtKind::Break) {
+                    exit
+                } else {
+                    head
+                };
+                self.b.ins().jump(to, &[]);
+                Ok(true)
+            }
+            StmtKind::Return(e) => {
+                self.ret(e.as_ref(), s.span)?;
+                Ok(true)
+            }
+            StmtKind::Pass | StmtKind::Comment(_) => Ok(false),
+            StmtKind::AugAssign(..) => Err(Refusal::new(s.span, "an augmented assignment")),
+        }
+    }
+
+    /// A right-hand side: a value, `None`, or a value popped from the tape.
+    fn rhs(&mut self, v: &Expr) -> Result<Rhs, Refusal> {
+        Ok(match &v.kind {
+            ExprKind::NoneLit => Rhs::None,
+            ExprKind::Call { func, .. }
+                if callee_path(func).as_deref() == Some("tangent.Stack") =>
+            {
+                Rhs::Tape
+            }
+            ExprKind::Call { func, .. } if callee_path(func).as_deref() == Some("tangent.pop") => {
+                Rhs::Pop
+            }
+            _ => {
+                let (val, ty) = self.expr(v)?;
+                Rhs::Val(val, ty)
+            }
+        })
+    }
+
+    fn assign(&mut self, name: &str, v: Rhs, span: Span) -> Result<(), Refusal> {
+        if matches!(v, Rhs::Tape) {
+            return Ok(());
+        }
+        let Some(var) = self.vars.get(name) else {
+            return Err(Refusal::new(span, format!("`{name}` has no type")));
+        };
+        let (var_v, ty, flag) = (var.var, var.ty, var.flag);
+        match v {
+            Rhs::None => {
+                let Some(f) = flag else {
+                    return Err(Refusal::new(span, format!("`{name}` set to None")));
+                };
+                let one = self.b.ins().iconst(types::I8, 1);
+                self.b.def_var(f, one);
+            }
+            Rhs::Pop => {
+                if let Some(f) = flag {
+                    let bits = self.pop_word();
+                    let fl = self.b.ins().ireduce(types::I8, bits);
+                    self.b.def_var(f, fl);
+                }
+                let bits = self.pop_word();
+                let val = self.value_of_word(bits, ty);
+                self.b.def_var(var_v, val);
+            }
+            Rhs::Val(val, vty) => {
+                if vty != ty {
+                    return Err(Refusal::new(
+                        span,
+                        format!("`{name}` is a {} but gets a {}", ty.name(), vty.name()),
+                    ));
+                }
+                self.b.def_var(var_v, val);
+                if let Some(f) = flag {
+                    let zero = self.b.ins().iconst(types::I8, 0);
+                    self.b.def_var(f, zero);
+                }
+            }
+            Rhs::Tape => {}
+        }
+        Ok(())
+    }
+
+    fn word_of(&mut self, v: Value, ty: Ty) -> Value {
+        match ty {
+            Ty::Float => self.b.ins().bitcast(types::I64, MemFlagsData::new(), v),
+            Ty::Bool => self.b.ins().uextend(types::I64, v),
+            _ => v,
+        }
+    }
+
+    fn value_of_word(&mut self, w: Value, ty: Ty) -> Value {
+        match ty {
+            Ty::Float => self.b.ins().bitcast(types::F64, MemFlagsData::new(), w),
+            Ty::Bool => self.b.ins().ireduce(types::I8, w),
+            _ => w,
+        }
+    }
+
+    /// Tape layout in `ctx`: data pointer, length, capacity (words).
+    fn push_word(&mut self, w: Value) {
+        let fl = MemFlagsData::trusted();
+        let len = self.b.ins().load(types::I64, fl, self.ctx, 8);
+        let cap = self.b.ins().load(types::I64, fl, self.ctx, 16);
+        let full = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, len, cap);
+        let (grow, store) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(full, grow, &[], store, &[]);
+        self.b.switch_to_block(grow);
+        let mut sig = Signature::new(self.call_conv);
+        sig.params.push(AbiParam::new(self.ptr));
+        let sig = self.b.import_signature(sig);
+        let f = self
+            .b
+            .ins()
+            .iconst(self.ptr, runtime::tape_grow as *const () as i64);
+        self.b.ins().call_indirect(sig, f, &[self.ctx]);
+        self.b.ins().jump(store, &[]);
+        self.b.switch_to_block(store);
+        let len = self.b.ins().load(types::I64, fl, self.ctx, 8);
+        let data = self.b.ins().load(self.ptr, fl, self.ctx, 0);
+        let off = self.b.ins().ishl_imm_u(len, 3);
+        let addr = self.b.ins().iadd(data, off);
+        self.b.ins().store(fl, w, addr, 0);
+        let len1 = self.b.ins().iadd_imm_s(len, 1);
+        self.b.ins().store(fl, len1, self.ctx, 8);
+    }
+
+    fn pop_word(&mut self) -> Value {
+        let fl = MemFlagsData::trusted();
+        let len = self.b.ins().load(types::I64, fl, self.ctx, 8);
+        // An empty tape would be a transformer bug; bail rather than read garbage.
+        let empty = self.b.ins().icmp_imm_s(IntCC::Equal, len, 0);
+        self.bail_if(empty);
+        let len1 = self.b.ins().iadd_imm_s(len, -1);
+        self.b.ins().store(fl, len1, self.ctx, 8);
+        let data = self.b.ins().load(self.ptr, fl, self.ctx, 0);
+        let off = self.b.ins().ishl_imm_u(len1, 3);
+        let addr = self.b.ins().iadd(data, off);
+        self.b.ins().load(types::I64, fl, addr, 0)
+    }
+
+    fn effect(&mut self, e: &Expr) -> Result<(), Refusal> {
+        let ExprKind::Call { func, args, .. } = &e.kind else {
+            return Err(Refusal::new(
+                e.span,
+                "an expression statement that is not a call",
+            ));
+        };
+        let path = callee_path(func).unwrap_or_default();
+        match path.as_str() {
+            "tangent.push" => {
+                let Some(n) = args.get(1).and_then(|a| a.as_name()) else {
+                    return Err(Refusal::new(e.span, "pushing an expression on the tape"));
+                };
+                let Some(var) = self.vars.get(n) else {
+                    return Err(Refusal::new(e.span, format!("`{n}` has no type")));
+                };
+                let (v, ty, flag) = (var.var, var.ty, var.flag);
+                let val = self.b.use_var(v);
+                let w = self.word_of(val, ty);
+                self.push_word(w);
+                if let Some(f) = flag {
+                    let fv = self.b.use_var(f);
+                    let w = self.b.ins().uextend(types::I64, fv);
+                    self.push_word(w);
+                }
+                Ok(())
+            }
+            p if p.starts_with("tangent.check_") => {
+                // Scalars always pass the checks; evaluating the operands still bails
+                // on `None` as Python would raise.
+                for a in args {
+                    if !matches!(a.kind, ExprKind::Str(_)) {
+                        self.expr(a)?;
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(Refusal::new(
+                e.span,
+                format!("a call of `{path}` for its effect"),
+            )),
+        }
+    }
+
+    fn ret(&mut self, e: Option<&Expr>, span: Span) -> Result<(), Refusal> {
+        let items: Vec<&Expr> = match e {
+            None => vec![],
+            Some(Expr {
+                kind: ExprKind::NoneLit,
+                ..
+            }) => vec![],
+            Some(Expr {
+                kind: ExprKind::Tuple(es),
+                ..
+            }) => es.iter().collect(),
+            Some(x) => vec![x],
+        };
+        let mut tys = Vec::new();
+        let mut vals = Vec::new();
+        for x in &items {
+            // A returned name may be None (a gradient nothing reached).
+            if let Some(n) = x.as_name() {
+                if let Some(var) = self.vars.get(n) {
+                    let (v, ty, flag) = (var.var, var.ty, var.flag);
+                    let val = self.b.use_var(v);
+                    let fl = match flag {
+                        Some(f) => self.b.use_var(f),
+                        None => self.b.ins().iconst(types::I8, 0),
+                    };
+                    tys.push(ty);
+                    vals.push((val, ty, fl));
+                    continue;
+                }
+            }
+            let (val, ty) = self.expr(x)?;
+            let fl = self.b.ins().iconst(types::I8, 0);
+            tys.push(ty);
+            vals.push((val, ty, fl));
+        }
+        match &self.outputs {
+            Some(o) if *o != tys => {
+                return Err(Refusal::new(span, "returns of different kinds"));
+            }
+            Some(_) => {}
+            None => self.outputs = Some(tys),
+        }
+        for (k, (val, ty, fl)) in vals.into_iter().enumerate() {
+            let w = self.word_of(val, ty);
+            let f = self.b.ins().uextend(types::I64, fl);
+            let off = (16 * k) as i32;
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), w, self.outs, off);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), f, self.outs, off + 8);
+        }
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().return_(&[zero]);
+        Ok(())
+    }
+
+    fn for_range(
+        &mut self,
+        target: &str,
+        it: &Expr,
+        body: &[Stmt],
+        span: Span,
+    ) -> Result<(), Refusal> {
+        let (start, stop, step) = self.range_bounds(it)?;
+        let zero_step = self.b.ins().icmp_imm_s(IntCC::Equal, step, 0);
+        // range() with step 0 raises ValueError.
+        self.bail_if(zero_step);
+        let idx = self.b.declare_var(types::I64);
+        self.b.def_var(idx, start);
+        let (head, body_b, next, exit) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let i = self.b.use_var(idx);
+        let up = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, step, 0);
+        let below = self.b.ins().icmp(IntCC::SignedLessThan, i, stop);
+        let above = self.b.ins().icmp(IntCC::SignedGreaterThan, i, stop);
+        let more = self.b.ins().select(up, below, above);
+        self.b.ins().brif(more, body_b, &[], exit, &[]);
+        self.b.switch_to_block(body_b);
+        if target != "_" || self.vars.contains_key(target) {
+            let Some(var) = self.vars.get(target) else {
+                return Err(Refusal::new(span, format!("`{target}` has no type")));
+            };
+            let (v, flag) = (var.var, var.flag);
+            self.b.def_var(v, i);
+            if let Some(f) = flag {
+                let z = self.b.ins().iconst(types::I8, 0);
+                self.b.def_var(f, z);
+            }
+        }
+        self.loops.push((next, exit));
+        if !self.block(body)? {
+            self.b.ins().jump(next, &[]);
+        }
+        self.loops.pop();
+        self.b.switch_to_block(next);
+        let i = self.b.use_var(idx);
+        let i1 = self.b.ins().iadd(i, step);
+        self.b.def_var(idx, i1);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(exit);
+        Ok(())
+    }
+
+    fn range_bounds(&mut self, it: &Expr) -> Result<(Value, Value, Value), Refusal> {
+        let args = range_args(it)?;
+        let mut ints = Vec::new();
+        for a in args {
+            let (v, t) = self.expr(a)?;
+            if t == Ty::Float {
+                return Err(Refusal::new(a.span, "`range` of a float"));
+            }
+            ints.push(self.int(v, t));
+        }
+        let one = self.b.ins().iconst(types::I64, 1);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        Ok(match ints.as_slice() {
+            [stop] => (zero, *stop, one),
+            [start, stop] => (*start, *stop, one),
+            [start, stop, step] => (*start, *stop, *step),
+            _ => unreachable!("range_args checks the count"),
+        })
+    }
+
+    fn float(&mut self, v: Value, t: Ty) -> Value {
+        match t {
+            Ty::Float => v,
+            Ty::Bool => {
+                let w = self.b.ins().uextend(types::I64, v);
+                self.b.ins().fcvt_from_sint(types::F64, w)
+            }
+            _ => self.b.ins().fcvt_from_sint(types::F64, v),
+        }
+    }
+
+    fn int(&mut self, v: Value, t: Ty) -> Value {
+        match t {
+            Ty::Bool => self.b.ins().uextend(types::I64, v),
+            _ => v,
+        }
+    }
+
+    fn truthy(&mut self, v: Value, t: Ty) -> Value {
+        match t {
+            Ty::Float => {
+                let z = self.b.ins().f64const(0.0);
+                self.b.ins().fcmp(FloatCC::NotEqual, v, z)
+            }
+            Ty::Bool => v,
+            _ => self.b.ins().icmp_imm_s(IntCC::NotEqual, v, 0),
+        }
+    }
+
+    fn truth(&mut self, e: &Expr) -> Result<Value, Refusal> {
+        let (v, t) = self.expr(e)?;
+        Ok(self.truthy(v, t))
+    }
+
+    /// Bails when `r` is not finite although every input is (Python raises
+    /// OverflowError or ValueError where C returns inf or NaN).
+    fn bail_unless_finite_from_finite(&mut self, r: Value, inputs: &[Value]) {
+        let inf = self.b.ins().f64const(f64::INFINITY);
+        let finite = |cg: &mut Self, x: Value| {
+            let a = cg.b.ins().fabs(x);
+            cg.b.ins().fcmp(FloatCC::LessThan, a, inf)
+        };
+        let mut all = finite(self, inputs[0]);
+        for x in &inputs[1..] {
+            let f = finite(self, *x);
+            all = self.b.ins().band(all, f);
+        }
+        let rf = finite(self, r);
+        let bad_r = self.b.ins().bxor_imm_u(rf, 1);
+        let bad = self.b.ins().band(all, bad_r);
+        self.bail_if(bad);
+    }
+
+    fn call_f64(&mut self, addr: usize, args: &[Value]) -> Value {
+        let mut sig = Signature::new(self.call_conv);
+        for _ in args {
+            sig.params.push(AbiParam::new(types::F64));
+        }
+        sig.returns.push(AbiParam::new(types::F64));
+        let sig = self.b.import_signature(sig);
+        let f = self.b.ins().iconst(self.ptr, addr as i64);
+        let call = self.b.ins().call_indirect(sig, f, args);
+        self.b.inst_results(call)[0]
+    }
+
+    fn call_i64(&mut self, addr: usize, args: &[Value]) -> Value {
+        let mut sig = Signature::new(self.call_conv);
+        for _ in args {
+            sig.params.push(AbiParam::new(types::I64));
+        }
+        sig.returns.push(AbiParam::new(types::I64));
+        let sig = self.b.import_signature(sig);
+        let f = self.b.ins().iconst(self.ptr, addr as i64);
+        let call = self.b.ins().call_indirect(sig, f, args);
+        self.b.inst_results(call)[0]
+    }
+
+    fn read_var(&mut self, n: &str, span: Span) -> Result<(Value, Ty), Refusal> {
+        let Some(var) = self.vars.get(n) else {
+            return Err(Refusal::new(span, format!("`{n}` has no type")));
+        };
+        let (v, ty, flag) = (var.var, var.ty, var.flag);
+        if let Some(f) = flag {
+            // Computing with None raises TypeError in Python.
+            let fv = self.b.use_var(f);
+            self.bail_if(fv);
+        }
+        Ok((self.b.use_var(v), ty))
+    }
+
+    fn binop(
+        &mut self,
+        op: BinOp,
+        a: (Value, Ty),
+        b: (Value, Ty),
+        span: Span,
+    ) -> Result<(Value, Ty), Refusal> {
+        let Some(rt) = super::typing::arith_type(op, a.1, b.1) else {
+            return Err(Refusal::new(
+                span,
+                format!("the operator `{}`", op.symbol()),
+            ));
+        };
+        if rt == Ty::Float {
+            let (x, y) = (self.float(a.0, a.1), self.float(b.0, b.1));
+            let zero = self.b.ins().f64const(0.0);
+            let v = match op {
+                BinOp::Add => self.b.ins().fadd(x, y),
+                BinOp::Sub => self.b.ins().fsub(x, y),
+                BinOp::Mul => self.b.ins().fmul(x, y),
+                BinOp::Div | BinOp::FloorDiv | BinOp::Mod => {
+                    let z = self.b.ins().fcmp(FloatCC::Equal, y, zero);
+                    self.bail_if(z);
+                    match op {
+                        BinOp::Div => self.b.ins().fdiv(x, y),
+                        BinOp::FloorDiv => {
+                            self.call_f64(runtime::py_floordiv as *const () as usize, &[x, y])
+                        }
+                        _ => self.call_f64(runtime::py_fmod as *const () as usize, &[x, y]),
+                    }
+                }
+                BinOp::Pow => {
+                    let r = self.call_f64(runtime::py_pow as *const () as usize, &[x, y]);
+                    self.bail_unless_finite_from_finite(r, &[x, y]);
+                    r
+                }
+                BinOp::MatMul => unreachable!("arith_type refuses @"),
+            };
+            return Ok((v, Ty::Float));
+        }
+        let (x, y) = (self.int(a.0, a.1), self.int(b.0, b.1));
+        let v = match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                let (v, of) = match op {
+                    BinOp::Add => self.b.ins().sadd_overflow(x, y),
+                    BinOp::Sub => self.b.ins().ssub_overflow(x, y),
+                    _ => self.b.ins().smul_overflow(x, y),
+                };
+                // Python ints do not overflow: let the interpreter handle it.
+                self.bail_if(of);
+                v
+            }
+            BinOp::FloorDiv | BinOp::Mod | BinOp::Pow => {
+                let f = match op {
+                    BinOp::FloorDiv => runtime::py_ifloordiv as *const () as usize,
+                    BinOp::Mod => runtime::py_imod as *const () as usize,
+                    _ => runtime::py_ipow as *const () as usize,
+                };
+                let r = self.call_i64(f, &[x, y]);
+                // i64::MIN marks what Python does differently (division by zero, a
+                // negative exponent, overflow).
+                let bad = self.b.ins().icmp_imm_s(IntCC::Equal, r, i64::MIN);
+                self.bail_if(bad);
+                r
+            }
+            _ => {
+                return Err(Refusal::new(
+                    span,
+                    format!("the operator `{}` on ints", op.symbol()),
+                ))
+            }
+        };
+        Ok((v, Ty::Int))
+    }
+
+    fn compare(&mut self, op: CmpOp, a: (Value, Ty), b: (Value, Ty)) -> Value {
+        if a.1 == Ty::Float || b.1 == Ty::Float {
+            let (x, y) = (self.float(a.0, a.1), self.float(b.0, b.1));
+            let cc = match op {
+                CmpOp::Eq => FloatCC::Equal,
+                CmpOp::NotEq => FloatCC::NotEqual,
+                CmpOp::Lt => FloatCC::LessThan,
+                CmpOp::LtE => FloatCC::LessThanOrEqual,
+                CmpOp::Gt => FloatCC::GreaterThan,
+                _ => FloatCC::GreaterThanOrEqual,
+            };
+            return self.b.ins().fcmp(cc, x, y);
+        }
+        let (x, y) = (self.int(a.0, a.1), self.int(b.0, b.1));
+        let cc = match op {
+            CmpOp::Eq => IntCC::Equal,
+            CmpOp::NotEq => IntCC::NotEqual,
+            CmpOp::Lt => IntCC::SignedLessThan,
+            CmpOp::LtE => IntCC::SignedLessThanOrEqual,
+            CmpOp::Gt => IntCC::SignedGreaterThan,
+            _ => IntCC::SignedGreaterThanOrEqual,
+        };
+        self.b.ins().icmp(cc, x, y)
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<(Value, Ty), Refusal> {
+        Ok(match &e.kind {
+            ExprKind::Name(n) => self.read_var(n, e.span)?,
+            ExprKind::Num(t) => match t.parse::<i64>() {
+                Ok(i) => (self.b.ins().iconst(types::I64, i), Ty::Int),
+                Err(_) => {
+                    let v: f64 = t
+                        .parse()
+                        .map_err(|_| Refusal::new(e.span, format!("the literal `{t}`")))?;
+                    (self.b.ins().f64const(v), Ty::Float)
+                }
+            },
+            ExprKind::Bool(v) => (self.b.ins().iconst(types::I8, i64::from(*v)), Ty::Bool),
+            ExprKind::BinOp(op, a, b) => {
+                let a = self.expr(a)?;
+                let b = self.expr(b)?;
+                self.binop(*op, a, b, e.span)?
+            }
+            ExprKind::Unary(op, a) => {
+                let (v, t) = self.expr(a)?;
+                match op {
+                    UnaryOp::Not => {
+                        let tv = self.truthy(v, t);
+                        (self.b.ins().bxor_imm_u(tv, 1), Ty::Bool)
+                    }
+                    UnaryOp::Pos => match t {
+                        Ty::Bool => (self.int(v, t), Ty::Int),
+                        _ => (v, t),
+                    },
+                    UnaryOp::Neg => match t {
+                        Ty::Float => (self.b.ins().fneg(v), Ty::Float),
+                        _ => {
+                            let x = self.int(v, t);
+                            let zero = self.b.ins().iconst(types::I64, 0);
+                            let (r, of) = self.b.ins().ssub_overflow(zero, x);
+                            self.bail_if(of);
+                            (r, Ty::Int)
+                        }
+                    },
+                }
+            }
+            ExprKind::Compare(first, rest) => {
+                let mut left = if rest
+                    .iter()
+                    .any(|(op, _)| matches!(op, CmpOp::Is | CmpOp::IsNot))
+                {
+                    None
+                } else {
+                    Some(self.expr(first)?)
+                };
+                let mut acc: Option<Value> = None;
+                let mut lhs_expr = &**first;
+                for (op, rhs) in rest {
+                    let r = match op {
+                        CmpOp::Is | CmpOp::IsNot => {
+                            let is_none = self.is_none(lhs_expr);
+                            if matches!(op, CmpOp::Is) {
+                                is_none
+                            } else {
+                                self.b.ins().bxor_imm_u(is_none, 1)
+                            }
+                        }
+                        _ => {
+                            let l = match left {
+                                Some(l) => l,
+                                None => self.expr(lhs_expr)?,
+                            };
+                            let rv = self.expr(rhs)?;
+                            let r = self.compare(*op, l, rv);
+                            left = Some(rv);
+                            r
+                        }
+                    };
+                    acc = Some(match acc {
+                        Some(a) => self.b.ins().band(a, r),
+                        None => r,
+                    });
+                    lhs_expr = rhs;
+                }
+                (
+                    acc.unwrap_or_else(|| self.b.ins().iconst(types::I8, 1)),
+                    Ty::Bool,
+                )
+            }
+            ExprKind::BoolOp(op, es) => {
+                let mut acc: Option<Value> = None;
+                for x in es {
+                    let v = self.truth(x)?;
+                    acc = Some(match (acc, op) {
+                        (None, _) => v,
+                        (Some(a), BoolOp::And) => self.b.ins().band(a, v),
+                        (Some(a), BoolOp::Or) => self.b.ins().bor(a, v),
+                    });
+                }
+                (
+                    acc.unwrap_or_else(|| self.b.ins().iconst(types::I8, 1)),
+                    Ty::Bool,
+                )
+            }
+            ExprKind::IfExp { test, body, orelse } => {
+                let c = self.truth(test)?;
+                let (a, ta) = self.expr(body)?;
+                let (b, tb) = self.expr(orelse)?;
+                if ta != tb {
+                    return Err(Refusal::new(
+                        e.span,
+                        "a conditional expression with two types",
+                    ));
+                }
+                (self.b.ins().select(c, a, b), ta)
+            }
+            ExprKind::Attr(v, a) => match (v.as_name(), a.as_str()) {
+                (Some("math"), "pi") => (self.b.ins().f64const(std::f64::consts::PI), Ty::Float),
+                (Some("math"), "e") => (self.b.ins().f64const(std::f64::consts::E), Ty::Float),
+                (Some("math"), "tau") => (self.b.ins().f64const(std::f64::consts::TAU), Ty::Float),
+                (Some("math"), "inf") => (self.b.ins().f64const(f64::INFINITY), Ty::Float),
+                _ => return Err(Refusal::new(e.span, "an attribute")),
+            },
+            ExprKind::Call { func, args, .. } => self.call(e, func, args)?,
+            _ => return Err(Refusal::new(e.span, "this expression")),
+        })
+    }
+
+    fn is_none(&mut self, e: &Expr) -> Value {
+        match e
+            .as_name()
+            .and_then(|n| self.vars.get(n))
+            .and_then(|v| v.flag)
+        {
+            Some(f) => self.b.use_var(f),
+            None => self.b.ins().iconst(types::I8, 0),
+        }
+    }
+
+    fn call(&mut self, e: &Expr, func: &Expr, args: &[Expr]) -> Result<(Value, Ty), Refusal> {
+        let path = callee_path(func).unwrap_or_default();
+        if let Some(f) = path.strip_prefix("math.") {
+            let mut xs = Vec::new();
+            for a in args {
+                let (v, t) = self.expr(a)?;
+                xs.push(self.float(v, t));
+            }
+            let addr = if MATH1.contains(&f) && xs.len() == 1 {
+                runtime::math1(f)
+            } else if MATH2.contains(&f) && xs.len() == 2 {
+                runtime::math2(f)
+            } else {
+                None
+            };
+            let Some(addr) = addr else {
+                return Err(Refusal::new(e.span, format!("`{path}`")));
+            };
+            let r = self.call_f64(addr, &xs);
+            self.bail_unless_finite_from_finite(r, &xs);
+            return Ok((r, Ty::Float));
+        }
+        if let Some(f) = path.strip_prefix("tangent.") {
+            return match f {
+                "init_grad" => Ok((self.b.ins().f64const(0.0), Ty::Float)),
+                "add_grad" => self.add_grad(&args[0], &args[1], e.span),
+                _ if IDENTITY_HELPERS.contains(&f) => self.expr(&args[0]),
+                _ => Err(Refusal::new(e.span, format!("`{path}`"))),
+            };
+        }
+        match (path.as_str(), args) {
+            ("float", [a]) => {
+                let (v, t) = self.expr(a)?;
+                Ok((self.float(v, t), Ty::Float))
+            }
+            ("int", [a]) => {
+                let (v, t) = self.expr(a)?;
+                if t != Ty::Float {
+                    return Ok((self.int(v, t), Ty::Int));
+                }
+                // int(x) truncates; outside the i64 range (or inf, NaN) let Python do it.
+                let a_ = self.b.ins().fabs(v);
+                let lim = self.b.ins().f64const(9.2e18);
+                let ok = self.b.ins().fcmp(FloatCC::LessThan, a_, lim);
+                let bad = self.b.ins().bxor_imm_u(ok, 1);
+                self.bail_if(bad);
+                Ok((self.b.ins().fcvt_to_sint(types::I64, v), Ty::Int))
+            }
+            ("bool", [a]) => Ok((self.truth(a)?, Ty::Bool)),
+            ("abs", [a]) => {
+                let (v, t) = self.expr(a)?;
+                match t {
+                    Ty::Float => Ok((self.b.ins().fabs(v), Ty::Float)),
+                    _ => {
+                        let x = self.int(v, t);
+                        let min = self.b.ins().icmp_imm_s(IntCC::Equal, x, i64::MIN);
+                        self.bail_if(min);
+                        Ok((self.b.ins().iabs(x), Ty::Int))
+                    }
+                }
+            }
+            ("min" | "max", [a, b]) => {
+                let (x, tx) = self.expr(a)?;
+                let (y, ty) = self.expr(b)?;
+                if tx != ty {
+                    return Err(Refusal::new(e.span, format!("`{path}` of two types")));
+                }
+                // Python's min/max keep the first of equal values and compare with `<`
+                // (`>`), so NaN handling follows the comparison.
+                let take_b = if path == "min" {
+                    self.compare(CmpOp::Lt, (y, ty), (x, tx))
+                } else {
+                    self.compare(CmpOp::Gt, (y, ty), (x, tx))
+                };
+                Ok((self.b.ins().select(take_b, y, x), tx))
+            }
+            ("len", [r]) => {
+                let (start, stop, step) = self.range_bounds(r)?;
+                let z = self.b.ins().icmp_imm_s(IntCC::Equal, step, 0);
+                self.bail_if(z);
+                let n = self.call_i64(
+                    runtime::range_len as *const () as usize,
+                    &[start, stop, step],
+                );
+                Ok((n, Ty::Int))
+            }
+            _ => Err(Refusal::new(e.span, format!("a call of `{path}`"))),
+        }
+    }
+
+    /// `tangent.add_grad(a, b)`: a + b, where None means "no gradient yet".
+    fn add_grad(&mut self, a: &Expr, b: &Expr, span: Span) -> Result<(Value, Ty), Refusal> {
+        let side = |cg: &mut Self, x: &Expr| -> Result<(Value, Ty, Value), Refusal> {
+            if let Some(var) = x.as_name().and_then(|n| cg.vars.get(n)) {
+                let (v, ty, flag) = (var.var, var.ty, var.flag);
+                let val = cg.b.use_var(v);
+                let fl = match flag {
+                    Some(f) => cg.b.use_var(f),
+                    None => cg.b.ins().iconst(types::I8, 0),
+                };
+                return Ok((val, ty, fl));
+            }
+            let (v, t) = cg.expr(x)?;
+            let fl = cg.b.ins().iconst(types::I8, 0);
+            Ok((v, t, fl))
+        };
+        let (x, tx, fx) = side(self, a)?;
+        let (y, ty, fy) = side(self, b)?;
+        if tx != ty {
+            return Err(Refusal::new(span, "add_grad of two types"));
+        }
+        // Both None: Python returns None, which the native code cannot hold here.
+        let both = self.b.ins().band(fx, fy);
+        self.bail_if(both);
+        let (sum, _) = self.binop(BinOp::Add, (x, tx), (y, ty), span)?;
+        let pick_y = self.b.ins().select(fx, y, sum);
+        Ok((self.b.ins().select(fy, x, pick_y), tx))
+    }
+}
+
+enum Rhs {
+    None,
+    Tape,
+    Pop,
+    Val(Value, Ty),
+}

@@ -1,0 +1,194 @@
+//! Functions the compiled code calls: tape growth, libm, and Python's integer and float
+//! operators where they differ from the machine's.
+
+/// The tape as the compiled code sees it: a growable array of 64-bit words.
+#[repr(C)]
+pub struct Tape {
+    pub data: *mut u64,
+    pub len: usize,
+    pub cap: usize,
+}
+
+impl Tape {
+    pub fn new() -> Tape {
+        let mut v: Vec<u64> = Vec::with_capacity(256);
+        let t = Tape {
+            data: v.as_mut_ptr(),
+            len: 0,
+            cap: v.capacity(),
+        };
+        std::mem::forget(v);
+        t
+    }
+}
+
+impl Default for Tape {
+    fn default() -> Self {
+        Tape::new()
+    }
+}
+
+impl Drop for Tape {
+    fn drop(&mut self) {
+        // SAFETY: data/len/cap always describe a Vec<u64> leaked by `new` or `tape_grow`.
+        unsafe { drop(Vec::from_raw_parts(self.data, self.len, self.cap)) };
+    }
+}
+
+/// Doubles the tape's capacity (called by compiled code when it is full).
+///
+/// # Safety
+/// `t` must point to a live `Tape`.
+pub unsafe extern "C" fn tape_grow(t: *mut Tape) {
+    // SAFETY: compiled code passes the live `Tape` its caller handed it.
+    let t = unsafe { &mut *t };
+    // SAFETY: as in `Drop`.
+    let mut v = unsafe { Vec::from_raw_parts(t.data, t.len, t.cap) };
+    v.reserve(v.capacity().max(256));
+    t.data = v.as_mut_ptr();
+    t.cap = v.capacity();
+    std::mem::forget(v);
+}
+
+/// Python's float `//` (the caller has excluded a zero divisor).
+pub extern "C" fn py_floordiv(a: f64, b: f64) -> f64 {
+    crate::numpy::core::floordiv(a, b)
+}
+
+/// Python's float `%` (the caller has excluded a zero divisor).
+pub extern "C" fn py_fmod(a: f64, b: f64) -> f64 {
+    crate::numpy::core::fmod_py(a, b)
+}
+
+pub extern "C" fn py_pow(a: f64, b: f64) -> f64 {
+    a.powf(b)
+}
+
+/// Python's int `//`; i64::MIN where Python would raise or leave i64.
+pub extern "C" fn py_ifloordiv(a: i64, b: i64) -> i64 {
+    if b == 0 || (a == i64::MIN && b == -1) {
+        return i64::MIN;
+    }
+    a.div_euclid(b) - i64::from(b < 0 && a.rem_euclid(b) != 0)
+}
+
+/// Python's int `%` (the sign of the divisor); i64::MIN where Python would raise.
+pub extern "C" fn py_imod(a: i64, b: i64) -> i64 {
+    if b == 0 || (a == i64::MIN && b == -1) {
+        return i64::MIN;
+    }
+    let r = a % b;
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    }
+}
+
+/// Python's int `**` for a non-negative exponent; i64::MIN for a negative exponent
+/// (Python gives a float) or an overflow (Python gives a big int).
+pub extern "C" fn py_ipow(a: i64, b: i64) -> i64 {
+    if b < 0 {
+        return i64::MIN;
+    }
+    u32::try_from(b)
+        .ok()
+        .and_then(|e| a.checked_pow(e))
+        .unwrap_or(i64::MIN)
+}
+
+/// `len(range(start, stop, step))`, step != 0.
+pub extern "C" fn range_len(start: i64, stop: i64, step: i64) -> i64 {
+    let (lo, hi, s) = if step > 0 {
+        (i128::from(start), i128::from(stop), i128::from(step))
+    } else {
+        (i128::from(stop), i128::from(start), -i128::from(step))
+    };
+    if hi <= lo {
+        0
+    } else {
+        ((hi - lo + s - 1) / s) as i64
+    }
+}
+
+macro_rules! math_fns {
+    ($($py:literal => $name:ident = $f:expr;)*) => {
+        $(extern "C" fn $name(x: f64) -> f64 { let f: fn(f64) -> f64 = $f; f(x) })*
+        /// The address of `math.<name>` of one argument.
+        pub fn math1(name: &str) -> Option<usize> {
+            match name {
+                $($py => Some($name as *const () as usize),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+math_fns! {
+    "sin" => m_sin = f64::sin;
+    "cos" => m_cos = f64::cos;
+    "tan" => m_tan = f64::tan;
+    "asin" => m_asin = f64::asin;
+    "acos" => m_acos = f64::acos;
+    "atan" => m_atan = f64::atan;
+    "sinh" => m_sinh = f64::sinh;
+    "cosh" => m_cosh = f64::cosh;
+    "tanh" => m_tanh = f64::tanh;
+    "asinh" => m_asinh = f64::asinh;
+    "acosh" => m_acosh = f64::acosh;
+    "atanh" => m_atanh = f64::atanh;
+    "exp" => m_exp = f64::exp;
+    "expm1" => m_expm1 = f64::exp_m1;
+    "log" => m_log = f64::ln;
+    "log1p" => m_log1p = f64::ln_1p;
+    "log2" => m_log2 = f64::log2;
+    "log10" => m_log10 = f64::log10;
+    "sqrt" => m_sqrt = f64::sqrt;
+    "fabs" => m_fabs = f64::abs;
+}
+
+extern "C" fn m_pow(a: f64, b: f64) -> f64 {
+    a.powf(b)
+}
+extern "C" fn m_atan2(a: f64, b: f64) -> f64 {
+    a.atan2(b)
+}
+extern "C" fn m_hypot(a: f64, b: f64) -> f64 {
+    a.hypot(b)
+}
+extern "C" fn m_copysign(a: f64, b: f64) -> f64 {
+    a.copysign(b)
+}
+
+/// The address of `math.<name>` of two arguments.
+pub fn math2(name: &str) -> Option<usize> {
+    Some(match name {
+        "pow" => m_pow as *const () as usize,
+        "atan2" => m_atan2 as *const () as usize,
+        "hypot" => m_hypot as *const () as usize,
+        "copysign" => m_copysign as *const () as usize,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_operators_follow_python() {
+        // Python: 7 // -2 == -4, -7 // 2 == -4, 7 % -2 == -1, -7 % 2 == 1.
+        assert_eq!(py_ifloordiv(7, -2), -4);
+        assert_eq!(py_ifloordiv(-7, 2), -4);
+        assert_eq!(py_ifloordiv(7, 2), 3);
+        assert_eq!(py_imod(7, -2), -1);
+        assert_eq!(py_imod(-7, 2), 1);
+        assert_eq!(py_ifloordiv(1, 0), i64::MIN);
+        assert_eq!(py_ipow(3, 4), 81);
+        assert_eq!(py_ipow(2, -1), i64::MIN);
+        assert_eq!(py_ipow(10, 30), i64::MIN);
+        assert_eq!(range_len(0, 10, 3), 4);
+        assert_eq!(range_len(10, 0, -3), 4);
+        assert_eq!(range_len(5, 5, 1), 0);
+    }
+}

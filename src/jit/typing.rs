@@ -1,0 +1,432 @@
+//! Which generated functions the native compiler takes, and the static type of every
+//! variable once the arguments' types are known (float, int or bool; a variable that
+//! is also `None` somewhere carries a "none" flag beside its value).
+
+use crate::syntax::ir::*;
+use std::collections::HashMap;
+
+/// A scalar type. `Tape` is the `_stack` of a reverse-mode adjoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    Int,
+    Float,
+    Tape,
+}
+
+impl Ty {
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::Bool => "bool",
+            Ty::Int => "int",
+            Ty::Float => "float",
+            Ty::Tape => "tape",
+        }
+    }
+}
+
+/// A variable's type: its scalar type (None when only `None` was ever assigned) and
+/// whether it can hold `None`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VarTy {
+    pub ty: Option<Ty>,
+    pub nullable: bool,
+}
+
+/// Why a function is not compiled: the construct and where it is.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    pub span: Span,
+    pub what: String,
+}
+
+impl Refusal {
+    pub fn new(span: Span, what: impl Into<String>) -> Refusal {
+        Refusal {
+            span,
+            what: what.into(),
+        }
+    }
+}
+
+/// One-argument functions of `math` the compiler calls natively.
+pub const MATH1: &[&str] = &[
+    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+    "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "fabs",
+];
+/// Two-argument functions of `math`.
+pub const MATH2: &[&str] = &["pow", "atan2", "hypot", "copysign"];
+/// `tangent` helpers that are the identity on their first argument for scalars.
+pub const IDENTITY_HELPERS: &[&str] = &[
+    "broadcast_like",
+    "unbroadcast",
+    "unbroadcast_left",
+    "unbroadcast_right",
+    "unreduce",
+    "copy",
+];
+/// `tangent` helpers that only check (nothing to do for scalars).
+pub const CHECK_HELPERS: &[&str] = &["check_output", "check_tangent"];
+
+/// The dotted name of a call's function (`math.sin`, `tangent.push`, `float`).
+pub fn callee_path(func: &Expr) -> Option<String> {
+    match &func.kind {
+        ExprKind::Name(n) => Some(n.clone()),
+        ExprKind::Attr(v, a) => Some(format!("{}.{a}", callee_path(v)?)),
+        _ => None,
+    }
+}
+
+/// Infers the type of every variable of `def` for arguments of types `args`.
+pub fn infer(def: &FuncDef, args: &[Ty]) -> Result<HashMap<String, VarTy>, Refusal> {
+    if def.vararg.is_some() {
+        return Err(Refusal::new(def.span, "a `*args` parameter"));
+    }
+    if args.len() != def.params.len() {
+        return Err(Refusal::new(
+            def.span,
+            format!(
+                "{} arguments for {} parameters",
+                args.len(),
+                def.params.len()
+            ),
+        ));
+    }
+    let mut vars: HashMap<String, VarTy> = HashMap::new();
+    for (p, t) in def.params.iter().zip(args) {
+        vars.insert(
+            p.name.clone(),
+            VarTy {
+                ty: Some(*t),
+                nullable: false,
+            },
+        );
+    }
+    // Flow-insensitive: join every assignment's type until nothing changes.
+    for _ in 0..32 {
+        let before = vars.clone();
+        assign_types(&def.body, &mut vars)?;
+        if before == vars {
+            return Ok(vars);
+        }
+    }
+    Err(Refusal::new(def.span, "types that do not settle"))
+}
+
+fn join(
+    vars: &mut HashMap<String, VarTy>,
+    name: &str,
+    t: Option<Ty>,
+    none: bool,
+    span: Span,
+) -> Result<(), Refusal> {
+    let e = vars.entry(name.to_owned()).or_insert(VarTy {
+        ty: None,
+        nullable: false,
+    });
+    e.nullable |= none;
+    match (e.ty, t) {
+        (_, None) => {}
+        (None, Some(t)) => e.ty = Some(t),
+        (Some(a), Some(b)) if a == b => {}
+        (Some(a), Some(b)) => {
+            return Err(Refusal::new(
+                span,
+                format!("`{name}` holds a {} and a {}", a.name(), b.name()),
+            ))
+        }
+    }
+    Ok(())
+}
+
+fn assign_types(stmts: &[Stmt], vars: &mut HashMap<String, VarTy>) -> Result<(), Refusal> {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign(t, v) => match (&t.kind, &v.kind) {
+                (ExprKind::Name(n), ExprKind::NoneLit) => join(vars, n, None, true, s.span)?,
+                (ExprKind::Name(n), _) => {
+                    if let Some(ty) = expr_type(v, vars)? {
+                        join(vars, n, Some(ty), false, s.span)?;
+                    }
+                }
+                (ExprKind::Tuple(ts), ExprKind::Tuple(vs)) if ts.len() == vs.len() => {
+                    for (t, v) in ts.iter().zip(vs) {
+                        let Some(n) = t.as_name() else {
+                            return Err(Refusal::new(t.span, "assignment to a subscript"));
+                        };
+                        match &v.kind {
+                            ExprKind::NoneLit => join(vars, n, None, true, s.span)?,
+                            _ => {
+                                if let Some(ty) = expr_type(v, vars)? {
+                                    join(vars, n, Some(ty), false, s.span)?;
+                                }
+                            }
+                        }
+                    }
+                }
+                (_, ExprKind::Call { func, .. }) => {
+                    let path = callee_path(func).unwrap_or_default();
+                    return Err(Refusal::new(
+                        s.span,
+                        format!("a call of `{path}` that returns several values (calls of other functions are not compiled yet)"),
+                    ));
+                }
+                _ => {
+                    return Err(Refusal::new(
+                        s.span,
+                        "an assignment to something other than names",
+                    ))
+                }
+            },
+            StmtKind::If(c, a, b) => {
+                expr_type(c, vars)?;
+                assign_types(a, vars)?;
+                assign_types(b, vars)?;
+            }
+            StmtKind::While(c, body) => {
+                expr_type(c, vars)?;
+                assign_types(body, vars)?;
+            }
+            StmtKind::For(t, it, body) => {
+                let Some(n) = t.as_name() else {
+                    return Err(Refusal::new(t.span, "a `for` target that is not a name"));
+                };
+                range_args(it)?;
+                join(vars, n, Some(Ty::Int), false, s.span)?;
+                assign_types(body, vars)?;
+            }
+            StmtKind::ExprStmt(e) => {
+                expr_type(e, vars)?;
+            }
+            StmtKind::Return(Some(e)) => {
+                expr_type(e, vars)?;
+            }
+            StmtKind::AugAssign(..) => return Err(Refusal::new(s.span, "an augmented assignment")),
+            StmtKind::Return(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Pass
+            | StmtKind::Comment(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// The arguments of `range(...)` in a `for` loop.
+pub fn range_args(it: &Expr) -> Result<&[Expr], Refusal> {
+    match &it.kind {
+        ExprKind::Call { func, args, kwargs }
+            if callee_path(func).as_deref() == Some("range")
+                && kwargs.is_empty()
+                && (1..=3).contains(&args.len()) =>
+        {
+            Ok(args)
+        }
+        _ => Err(Refusal::new(
+            it.span,
+            "a `for` loop over something other than `range(...)`",
+        )),
+    }
+}
+
+/// Numeric result of a binary operator on two scalar types.
+pub fn arith_type(op: BinOp, a: Ty, b: Ty) -> Option<Ty> {
+    let int_like = |t: Ty| matches!(t, Ty::Int | Ty::Bool);
+    match op {
+        BinOp::MatMul => None,
+        _ if a == Ty::Tape || b == Ty::Tape => None,
+        BinOp::Div => Some(Ty::Float),
+        _ if int_like(a) && int_like(b) => Some(Ty::Int),
+        _ => Some(Ty::Float),
+    }
+}
+
+/// The type of an expression, `None` while an operand's type is still unknown.
+pub fn expr_type(e: &Expr, vars: &HashMap<String, VarTy>) -> Result<Option<Ty>, Refusal> {
+    Ok(match &e.kind {
+        ExprKind::Name(n) => match vars.get(n) {
+            Some(v) => v.ty,
+            None => None,
+        },
+        ExprKind::Num(t) => {
+            if t.parse::<i64>().is_ok() {
+                Some(Ty::Int)
+            } else if t.parse::<f64>().is_ok() {
+                Some(Ty::Float)
+            } else {
+                return Err(Refusal::new(e.span, format!("the literal `{t}`")));
+            }
+        }
+        ExprKind::Bool(_) => Some(Ty::Bool),
+        ExprKind::NoneLit => return Err(Refusal::new(e.span, "`None` used as a value")),
+        ExprKind::Str(_) => return Err(Refusal::new(e.span, "a string")),
+        ExprKind::BinOp(op, a, b) => {
+            let (ta, tb) = (expr_type(a, vars)?, expr_type(b, vars)?);
+            match (ta, tb) {
+                (Some(x), Some(y)) => Some(arith_type(*op, x, y).ok_or_else(|| {
+                    Refusal::new(
+                        e.span,
+                        format!(
+                            "the operator `{}` on {} and {}",
+                            op.symbol(),
+                            x.name(),
+                            y.name()
+                        ),
+                    )
+                })?),
+                _ => None,
+            }
+        }
+        ExprKind::Unary(op, a) => {
+            let t = expr_type(a, vars)?;
+            match op {
+                UnaryOp::Not => Some(Ty::Bool),
+                _ => t.map(|t| if t == Ty::Bool { Ty::Int } else { t }),
+            }
+        }
+        ExprKind::Compare(a, rest) => {
+            expr_type(a, vars)?;
+            for (op, b) in rest {
+                if matches!(op, CmpOp::In | CmpOp::NotIn) {
+                    return Err(Refusal::new(e.span, "`in` comparisons"));
+                }
+                if matches!(op, CmpOp::Is | CmpOp::IsNot) && !matches!(b.kind, ExprKind::NoneLit) {
+                    return Err(Refusal::new(
+                        e.span,
+                        "`is` with something other than `None`",
+                    ));
+                }
+                if !matches!(b.kind, ExprKind::NoneLit) {
+                    expr_type(b, vars)?;
+                }
+            }
+            Some(Ty::Bool)
+        }
+        ExprKind::BoolOp(_, es) => {
+            for x in es {
+                if let Some(t) = expr_type(x, vars)? {
+                    if t != Ty::Bool {
+                        return Err(Refusal::new(
+                            x.span,
+                            "`and`/`or` on values that are not bools",
+                        ));
+                    }
+                }
+            }
+            Some(Ty::Bool)
+        }
+        ExprKind::IfExp { test, body, orelse } => {
+            expr_type(test, vars)?;
+            let (a, b) = (expr_type(body, vars)?, expr_type(orelse, vars)?);
+            match (a, b) {
+                (Some(x), Some(y)) if x != y => {
+                    return Err(Refusal::new(
+                        e.span,
+                        "a conditional expression with two types",
+                    ))
+                }
+                (Some(x), _) | (_, Some(x)) => Some(x),
+                _ => None,
+            }
+        }
+        ExprKind::Attr(v, a) => match (v.as_name(), a.as_str()) {
+            (Some("math"), "pi" | "e" | "tau" | "inf") => Some(Ty::Float),
+            _ => return Err(Refusal::new(e.span, "an attribute")),
+        },
+        ExprKind::Call { func, args, kwargs } => {
+            let path = callee_path(func).unwrap_or_default();
+            if !kwargs.is_empty() {
+                return Err(Refusal::new(
+                    e.span,
+                    format!("keyword arguments to `{path}`"),
+                ));
+            }
+            if path == "len" {
+                // Only `len(range(...))` (a loop's trip count) is scalar code.
+                return match args.as_slice() {
+                    [r] => {
+                        for a in range_args(r)? {
+                            expr_type(a, vars)?;
+                        }
+                        Ok(Some(Ty::Int))
+                    }
+                    _ => Err(Refusal::new(
+                        e.span,
+                        "`len` of something other than a range",
+                    )),
+                };
+            }
+            let mut tys = Vec::new();
+            for a in args {
+                // The name argument of the check helpers is a string.
+                if matches!(a.kind, ExprKind::Str(_)) && path.starts_with("tangent.check_") {
+                    continue;
+                }
+                if matches!(a.kind, ExprKind::NoneLit) {
+                    return Err(Refusal::new(a.span, format!("`None` passed to `{path}`")));
+                }
+                tys.push(expr_type(a, vars)?);
+            }
+            call_type(&path, &tys, args.len(), e.span)?
+        }
+        ExprKind::Tuple(es) => {
+            for x in es {
+                expr_type(x, vars)?;
+            }
+            None
+        }
+        ExprKind::List(_) => return Err(Refusal::new(e.span, "a list")),
+        ExprKind::Subscript(..) => return Err(Refusal::new(e.span, "indexing")),
+        ExprKind::Slice(..) => return Err(Refusal::new(e.span, "a slice")),
+        ExprKind::Lambda(..) => return Err(Refusal::new(e.span, "a lambda")),
+        ExprKind::ListComp(..) => return Err(Refusal::new(e.span, "a list comprehension")),
+    })
+}
+
+fn call_type(path: &str, tys: &[Option<Ty>], n: usize, span: Span) -> Result<Option<Ty>, Refusal> {
+    let all_known = tys.iter().all(|t| t.is_some());
+    let first = tys.first().copied().flatten();
+    if let Some(f) = path.strip_prefix("math.") {
+        return if MATH1.contains(&f) && n == 1 || MATH2.contains(&f) && n == 2 {
+            Ok(Some(Ty::Float))
+        } else {
+            Err(Refusal::new(
+                span,
+                format!("`{path}`, which the native compiler does not know"),
+            ))
+        };
+    }
+    if let Some(f) = path.strip_prefix("tangent.") {
+        return match f {
+            "Stack" if n == 0 => Ok(Some(Ty::Tape)),
+            "push" if n == 2 => Ok(None),
+            "pop" if n == 1 => Ok(None),
+            "init_grad" if n == 1 => Ok(Some(Ty::Float)),
+            "add_grad" if n == 2 => Ok(match (tys[0], tys[1]) {
+                (Some(a), Some(b)) => arith_type(BinOp::Add, a, b),
+                (Some(a), None) | (None, Some(a)) => Some(a),
+                _ => None,
+            }),
+            _ if IDENTITY_HELPERS.contains(&f) && n >= 1 => Ok(first),
+            _ if CHECK_HELPERS.contains(&f) => Ok(None),
+            _ => Err(Refusal::new(
+                span,
+                format!("`{path}` on scalars is not compiled"),
+            )),
+        };
+    }
+    match path {
+        "float" if n == 1 => Ok(Some(Ty::Float)),
+        "int" if n == 1 => Ok(Some(Ty::Int)),
+        "bool" if n == 1 => Ok(Some(Ty::Bool)),
+        "abs" if n == 1 => Ok(first.map(|t| if t == Ty::Bool { Ty::Int } else { t })),
+        "min" | "max" if n == 2 => {
+            if all_known && tys[0] != tys[1] {
+                return Err(Refusal::new(span, format!("`{path}` of an int and a float")));
+            }
+            Ok(first.or(tys[1]))
+        }
+        "range" => Err(Refusal::new(span, "`range` outside a `for` loop header")),
+        _ => Err(Refusal::new(span, format!("a call of `{path}` (only `math`, a few builtins and tangent's scalar helpers are compiled)"))),
+    }
+}
