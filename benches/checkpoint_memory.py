@@ -48,7 +48,9 @@ tangent.push, tangent.pop = push, pop
 n = int(sys.argv[1])
 checkpoint = sys.argv[2] == "on"
 kind = sys.argv[3] if len(sys.argv) > 3 else "for"
-dr = tangent.grad(recurrence_while if kind == "while" else recurrence, checkpoint=checkpoint)
+# The interpreted adjoint: its tape is what this bench measures.
+dr = tangent.grad(recurrence_while if kind == "while" else recurrence, checkpoint=checkpoint,
+                  compile="python")
 before = status_kb("VmRSS")
 g = dr(0.3, n)
 peak = status_kb("VmHWM") - before

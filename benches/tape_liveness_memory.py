@@ -22,7 +22,7 @@ def smooth(s):
 
 on = sys.argv[1] == "on"
 x = np.linspace(0.0, 1.0, 20000)
-df = tangent.grad(smooth, optimizations={"tape_liveness": on})
+df = tangent.grad(smooth, optimizations={"tape_liveness": on}, compile="python")
 # Warm up allocator and interpreter on a small input, so the measured growth is the
 # call's own arrays and tape.
 df(np.linspace(0.0, 1.0, 10))

@@ -15,10 +15,15 @@ static USER_RULES: Mutex<Option<Arc<RuleSet>>> = Mutex::new(None);
 
 /// The rules in force: the built-in set, plus any registered at run time.
 pub fn rules() -> Arc<RuleSet> {
+    // Shared, not cloned per call: a copy of the built-in set costs more than
+    // differentiating a small function.
+    static BUILTIN: std::sync::OnceLock<Arc<RuleSet>> = std::sync::OnceLock::new();
     let guard = USER_RULES.lock().unwrap_or_else(|e| e.into_inner());
     match &*guard {
         Some(r) => r.clone(),
-        None => Arc::new(RuleSet::builtin().clone()),
+        None => BUILTIN
+            .get_or_init(|| Arc::new(RuleSet::builtin().clone()))
+            .clone(),
     }
 }
 
@@ -303,6 +308,7 @@ pub struct GradBuilder {
     src: String,
     func: String,
     opts: GradOptions,
+    native: bool,
 }
 
 impl GradBuilder {
@@ -311,7 +317,15 @@ impl GradBuilder {
             src: src.to_owned(),
             func: func.to_owned(),
             opts: GradOptions::default(),
+            native: false,
         }
+    }
+    /// `compile='native'`: calls with float arguments run the adjoint as machine code
+    /// (Cranelift), without the interpreter, when it is scalar code the compiler takes;
+    /// anything else runs interpreted. `Gradient::native_refusal` says why not.
+    pub fn native(mut self, on: bool) -> Self {
+        self.native = on;
+        self
     }
     /// Forward mode: the derivative takes one tangent per `wrt` argument.
     pub fn forward(mut self) -> Self {
@@ -336,9 +350,15 @@ impl GradBuilder {
     }
     pub fn build(self) -> Result<Gradient, String> {
         let g = grad_text("<source>", &self.src, &self.func, &self.opts)?;
+        let native = if self.native {
+            Some(crate::jit::Program::new(&g.source, &g.entry).map(std::sync::Arc::new))
+        } else {
+            None
+        };
         Ok(Gradient {
             module_source: self.src,
             generated: g,
+            native,
         })
     }
 }
@@ -347,6 +367,7 @@ impl GradBuilder {
 pub struct Gradient {
     module_source: String,
     generated: ad::Generated,
+    native: Option<Result<std::sync::Arc<crate::jit::Program>, crate::jit::Refusal>>,
 }
 
 impl Gradient {
@@ -363,10 +384,61 @@ impl Gradient {
     /// Runs the derivative in the embedded interpreter. `args` are the primal's arguments
     /// (optionally followed by the seed). Python errors come back as their traceback text.
     pub fn call(&self, args: &[Value]) -> Result<Value, String> {
+        if let Some(v) = self.call_native(args) {
+            return Ok(v);
+        }
         let module_source = self.module_source.clone();
         let source = self.generated.source.clone();
         let entry = self.generated.entry.clone();
         let args = args.to_vec();
         host::with_vm(move |vm| host::call_generated(vm, &module_source, &source, &entry, &args))
+    }
+}
+
+impl Gradient {
+    /// Runs the machine code for float arguments (None: use the interpreter).
+    fn call_native(&self, args: &[Value]) -> Option<Value> {
+        use crate::jit::{Run, Scalar};
+        let program = self.native.as_ref()?.as_ref().ok()?;
+        let given: Vec<Scalar> = args
+            .iter()
+            .map(|a| match a {
+                Value::Float(v) => Some(Scalar::Float(*v)),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let all = program.with_defaults(&given)?;
+        let tys: Vec<_> = all.iter().map(|s| s.ty()).collect::<Option<_>>()?;
+        let compiled = program.specialize(&tys).ok()?;
+        let Run::Done(outs) = compiled.run(&all) else {
+            return None;
+        };
+        let value = |s: Scalar| match s {
+            Scalar::Float(v) => Some(Value::Float(v)),
+            Scalar::Int(v) => Some(Value::Float(v as f64)),
+            Scalar::Bool(v) => Some(Value::Float(f64::from(u8::from(v)))),
+            Scalar::None => None,
+        };
+        if compiled.returns_tuple() {
+            Some(Value::Tuple(
+                outs.into_iter().map(value).collect::<Option<_>>()?,
+            ))
+        } else {
+            value(*outs.first()?)
+        }
+    }
+
+    /// With `native(true)`: None when calls with `n_float_args` float arguments run as
+    /// machine code, else why they do not.
+    pub fn native_refusal(&self, n_float_args: usize) -> Option<String> {
+        use crate::jit::{Scalar, Ty};
+        match self.native.as_ref()? {
+            Err(r) => Some(r.what.clone()),
+            Ok(p) => {
+                let all = p.with_defaults(&vec![Scalar::Float(0.0); n_float_args])?;
+                let tys: Vec<Ty> = all.iter().filter_map(|s| s.ty()).collect();
+                p.specialize(&tys).err().map(|r| p.describe(&r))
+            }
+        }
     }
 }

@@ -428,3 +428,24 @@ fn tracebacks_show_the_users_frames_not_tangents_shims() {
         .expect("run tangent");
     assert!(text(&full.stderr).contains("File \"<tangent shim tangent>\""));
 }
+
+/// compile='native' agrees with the interpreted adjoint on edge inputs (NaN, inf,
+/// ZeroDivisionError, OverflowError, ints beyond 64 bits), matches analytic
+/// derivatives, says why array code runs interpreted, and 'native!' refuses it.
+#[test]
+fn native_compilation_keeps_python_semantics() {
+    let out = tangent(&["run", "tests/scripts/native_edges.py"]);
+    let so = text(&out.stdout);
+    let se = text(&out.stderr);
+    assert!(out.status.success(), "{so}\n{se}");
+    assert!(so.contains("native edges: 14 cases agree"), "{so}");
+    assert!(
+        so.contains("cannot be compiled: a call of `np.sum`"),
+        "{so}"
+    );
+    assert!(
+        se.contains("compile='native': `darraysdx` runs interpreted: a call of `np.sum`"),
+        "{se}"
+    );
+    assert!(se.contains("line 3 of the generated code"), "{se}");
+}

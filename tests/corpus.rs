@@ -101,6 +101,41 @@ fn egraph_passes_give_the_same_gradients() {
     }
 }
 
+/// compile='native': every corpus case against finite differences and against the
+/// interpreted adjoint (1e-12 relative), in both modes; most scalar cases must actually
+/// run as native code.
+#[test]
+fn native_compilation_matches_the_interpreted_adjoint() {
+    for (mode, optimized, preserve, at_least) in [
+        ("reverse", "optimized=1", "preserve=0", 30),
+        ("reverse", "optimized=0", "preserve=0", 30),
+        ("reverse", "optimized=1", "preserve=1", 30),
+        ("forward", "optimized=1", "preserve=0", 30),
+    ] {
+        let stdout = run_script(
+            "tests/corpus/check_fd.py",
+            &[
+                optimized,
+                mode,
+                "-",
+                "motion=joint",
+                preserve,
+                "compile=native",
+            ],
+        );
+        assert!(
+            stdout.contains("0 failures"),
+            "{mode} {optimized} {preserve}: {stdout}"
+        );
+        let native: usize = stdout
+            .lines()
+            .find_map(|l| l.strip_suffix(" ran natively"))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0);
+        assert!(native >= at_least, "only {native} ran natively: {stdout}");
+    }
+}
+
 #[test]
 fn checkpointing_gives_the_same_gradients() {
     for motion in ["motion=joint", "motion=split"] {

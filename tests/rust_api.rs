@@ -98,3 +98,44 @@ fn source_generation_needs_no_interpreter() {
         "{err}"
     );
 }
+
+/// `native(true)`: scalar gradients run as machine code without the interpreter and
+/// agree with it and with finite differences; array code says why it is not compiled.
+#[test]
+fn native_gradient_runs_without_the_interpreter() {
+    let src = include_str!("../benches/workloads.py");
+    let g = Tangent::builder(src, "recurrence")
+        .native(true)
+        .build()
+        .unwrap();
+    assert_eq!(g.native_refusal(1), None);
+    let native = g.call(&[Value::Float(0.3)]).unwrap().as_f64().unwrap();
+    let plain = Tangent::grad(src, "recurrence").unwrap();
+    let interpreted = plain.call(&[Value::Float(0.3)]).unwrap().as_f64().unwrap();
+    assert!(
+        (native - interpreted).abs() <= 1e-12 * interpreted.abs(),
+        "{native} vs {interpreted}"
+    );
+    // Central differences of the recurrence, written out in Rust.
+    let f = |x: f64| {
+        let mut s = x;
+        for _ in 0..1000 {
+            s = if s > 0.5 { s.sin() * x } else { s * s + x };
+        }
+        s
+    };
+    let h = 1e-6;
+    let fd = (f(0.3 + h) - f(0.3 - h)) / (2.0 * h);
+    assert!(
+        (native - fd).abs() <= 1e-5 * fd.abs().max(1.0),
+        "{native} vs {fd}"
+    );
+    let arrays = Tangent::builder(src, "mlp_loss")
+        .native(true)
+        .build()
+        .unwrap();
+    let why = arrays
+        .native_refusal(4)
+        .expect("array code is not compiled");
+    assert!(why.contains("line"), "{why}");
+}

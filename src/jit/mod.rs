@@ -117,6 +117,11 @@ fn isa() -> Result<&'static OwnedTargetIsa, String> {
     ISA.get_or_init(|| {
         let mut flags = settings::builder();
         flags.set("opt_level", "speed").map_err(|e| e.to_string())?;
+        // The IR verifier costs a good share of compile time; the tests run the
+        // generated code against the interpreter instead.
+        flags
+            .set("enable_verifier", "false")
+            .map_err(|e| e.to_string())?;
         let builder = cranelift_codegen::isa::lookup(target_lexicon::Triple::host())
             .map_err(|e| format!("no native code generator for this machine: {e}"))?;
         builder
@@ -174,13 +179,53 @@ impl Program {
 
     /// The machine code for arguments of types `tys`, compiled on first use.
     pub fn specialize(&self, tys: &[Ty]) -> Result<Arc<Compiled>, Refusal> {
+        self.specialize_once(tys).0
+    }
+
+    /// `specialize`, and whether this call did the compiling (so that a refusal is
+    /// reported once per signature).
+    pub fn specialize_once(&self, tys: &[Ty]) -> (Result<Arc<Compiled>, Refusal>, bool) {
         let mut specs = self.specs.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(r) = specs.get(tys) {
-            return r.clone();
+            return (r.clone(), false);
         }
         let r = self.compile(tys).map(Arc::new);
         specs.insert(tys.to_vec(), r.clone());
-        r
+        (r, true)
+    }
+
+    /// Compiles the likely signature: ints for the parameters a `range(...)` reads,
+    /// floats for the others (a seed's float default included). Other signatures are
+    /// compiled when a call needs them.
+    pub fn check(&self) -> Result<(), Refusal> {
+        let mut counters: Vec<String> = Vec::new();
+        walk_stmts(&self.def.body, &mut |s| {
+            let mut visit = |e: &Expr| {
+                e.walk(&mut |x| {
+                    if let ExprKind::Call { func, args, .. } = &x.kind {
+                        if typing::callee_path(func).as_deref() == Some("range") {
+                            for a in args {
+                                a.names(&mut counters);
+                            }
+                        }
+                    }
+                })
+            };
+            crate::ad::names::stmt_exprs(s, &mut visit);
+        });
+        let tys: Vec<Ty> = self
+            .def
+            .params
+            .iter()
+            .map(|p| {
+                if counters.contains(&p.name) {
+                    Ty::Int
+                } else {
+                    Ty::Float
+                }
+            })
+            .collect();
+        self.specialize(&tys).map(|_| ())
     }
 
     fn compile(&self, tys: &[Ty]) -> Result<Compiled, Refusal> {

@@ -175,9 +175,10 @@ def _native(fn, mode):
                                _say_interpreted if mode == "native" else None)
     if native is not None:
         return native
-    message = "compile=%r: `%s` runs interpreted: %s" % (mode, fn.__name__, why)
     if mode == "native!":
-        raise TangentError(message)
+        raise TangentError("compile='native!': `%s` cannot be compiled: %s"
+                           % (fn.__name__, why))
+    message = "compile=%r: `%s` runs interpreted: %s" % (mode, fn.__name__, why)
     if mode == "native":
         _say_interpreted(message)
     return fn

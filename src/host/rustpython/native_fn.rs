@@ -79,9 +79,11 @@ impl PyNativeFunction {
         let Some(tys) = all.iter().map(|s| s.ty()).collect::<Option<Vec<_>>>() else {
             return Ok(None);
         };
-        let compiled = match self.program.specialize(&tys) {
-            Ok(c) => c,
-            Err(r) => {
+        let compiled = match self.program.specialize_once(&tys) {
+            (Ok(c), _) => c,
+            // Reported when this signature was first refused.
+            (Err(_), false) if !self.strict => return Ok(None),
+            (Err(r), _) => {
                 let msg = format!(
                     "compile='native': `{}` runs interpreted for arguments ({}): {}",
                     self.program.name(),

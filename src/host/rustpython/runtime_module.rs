@@ -162,7 +162,7 @@ pub(crate) mod _tangent {
     /// jit(source, entry, fallback, strict, on_refusal) -> (native function or None,
     /// None or why the generated function is not compiled). The native function runs
     /// `fallback` (the interpreted adjoint) wherever it does not run natively. The
-    /// check compiles the signature of all-float arguments, the common case.
+    /// check compiles the likely signature (see `Program::check`).
     #[pyfunction]
     fn jit(
         source: String,
@@ -172,7 +172,7 @@ pub(crate) mod _tangent {
         on_refusal: PyObjectRef,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
-        use crate::jit::{Program, Scalar, Ty};
+        use crate::jit::Program;
         let refused = |msg: String| -> PyResult<PyTupleRef> {
             Ok(vm
                 .ctx
@@ -182,9 +182,7 @@ pub(crate) mod _tangent {
             Ok(p) => p,
             Err(r) => return refused(r.what),
         };
-        let floats = vec![Scalar::Float(0.0); program.arity()];
-        let tys: Vec<Ty> = floats.iter().filter_map(|s| s.ty()).collect();
-        if let Err(r) = program.specialize(&tys) {
+        if let Err(r) = program.check() {
             return refused(program.describe(&r));
         }
         let f = super::super::native_fn::PyNativeFunction {
