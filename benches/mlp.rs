@@ -5,7 +5,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
-use tangent::host::rustpython as host;
+#[path = "common/interp.rs"]
+mod interp;
 
 const SETUP: &str = r#"
 import time
@@ -52,46 +53,16 @@ def time_floor(name, n):
     return time.perf_counter() - t
 "#;
 
-fn setup() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/benches");
-    host::with_vm(move |vm| {
-        let sys = vm.import("sys", 0).expect("sys");
-        let path = sys.get_attr("path", vm).expect("sys.path");
-        vm.call_method(&path, "insert", (0, dir))
-            .expect("insert path");
-        let scope = host::exec_module(vm, SETUP, "<mlp bench>")
-            .unwrap_or_else(|e| panic!("{}", host::format_exception(vm, e)));
-        BENCH.with(|b| *b.borrow_mut() = Some(scope));
-    });
-}
-
-thread_local! {
-    static BENCH: std::cell::RefCell<Option<rustpython_vm::scope::Scope>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Runs `fname(dtype, n)` in the interpreter and returns the seconds it measured.
-fn timed(fname: &'static str, dtype: &'static str, n: u64) -> Duration {
-    host::with_vm(move |vm| {
-        let scope = BENCH.with(|b| b.borrow().clone()).expect("setup ran");
-        let f = scope.globals.get_item(fname, vm).expect("timing function");
-        let secs = f
-            .call((dtype, n as usize), vm)
-            .unwrap_or_else(|e| panic!("{}", host::format_exception(vm, e)));
-        let secs: f64 = secs.try_into_value(vm).expect("float");
-        Duration::from_secs_f64(secs)
-    })
-}
-
 fn bench_mlp(c: &mut Criterion) {
-    setup();
+    interp::setup(SETUP, "<mlp bench>");
     let mut group = c.benchmark_group("mlp");
     group.measurement_time(Duration::from_secs(5));
     for dtype in ["f64", "f32"] {
         group.bench_function(format!("gradient/{dtype}"), |b| {
-            b.iter_custom(|n| timed("time_grad", dtype, n))
+            b.iter_custom(|n| interp::timed("time_grad", dtype, n))
         });
         group.bench_function(format!("matmul_floor/{dtype}"), |b| {
-            b.iter_custom(|n| timed("time_floor", dtype, n))
+            b.iter_custom(|n| interp::timed("time_floor", dtype, n))
         });
     }
     group.finish();

@@ -6,7 +6,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
-use tangent::host::rustpython as host;
+#[path = "common/interp.rs"]
+mod interp;
 
 const SETUP: &str = r#"
 import time
@@ -34,48 +35,19 @@ def time_eval(mode, n):
     return time.perf_counter() - t
 "#;
 
-thread_local! {
-    static BENCH: std::cell::RefCell<Option<rustpython_vm::scope::Scope>> = const { std::cell::RefCell::new(None) };
-}
-
-fn setup() {
-    // SAFETY: set before the interpreter (the only other thread user) starts.
-    unsafe { std::env::set_var("TANGENT_DISK_CACHE", "0") };
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/benches");
-    host::with_vm(move |vm| {
-        let sys = vm.import("sys", 0).expect("sys");
-        let path = sys.get_attr("path", vm).expect("sys.path");
-        vm.call_method(&path, "insert", (0, dir))
-            .expect("insert path");
-        let scope = host::exec_module(vm, SETUP, "<recurrence bench>")
-            .unwrap_or_else(|e| panic!("{}", host::format_exception(vm, e)));
-        BENCH.with(|b| *b.borrow_mut() = Some(scope));
-    });
-}
-
-fn timed(fname: &'static str, mode: &'static str, n: u64) -> Duration {
-    host::with_vm(move |vm| {
-        let scope = BENCH.with(|b| b.borrow().clone()).expect("setup ran");
-        let f = scope.globals.get_item(fname, vm).expect("timing function");
-        let secs = f
-            .call((mode, n as usize), vm)
-            .unwrap_or_else(|e| panic!("{}", host::format_exception(vm, e)));
-        let secs: f64 = secs.try_into_value(vm).expect("float");
-        Duration::from_secs_f64(secs)
-    })
-}
-
 fn bench_recurrence(c: &mut Criterion) {
-    setup();
+    // SAFETY: set before the interpreter thread, the only other reader, starts.
+    unsafe { std::env::set_var("TANGENT_DISK_CACHE", "0") };
+    interp::setup(SETUP, "<recurrence bench>");
     let mut group = c.benchmark_group("recurrence");
     group.measurement_time(Duration::from_secs(5));
     group.sample_size(20);
     for mode in ["native", "python"] {
         group.bench_function(format!("compile_and_first_call/{mode}"), |b| {
-            b.iter_custom(|n| timed("time_first", mode, n))
+            b.iter_custom(|n| interp::timed("time_first", mode, n))
         });
         group.bench_function(format!("eval/{mode}"), |b| {
-            b.iter_custom(|n| timed("time_eval", mode, n))
+            b.iter_custom(|n| interp::timed("time_eval", mode, n))
         });
     }
     group.finish();
