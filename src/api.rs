@@ -351,7 +351,10 @@ impl GradBuilder {
     pub fn build(self) -> Result<Gradient, String> {
         let g = grad_text("<source>", &self.src, &self.func, &self.opts)?;
         let native = if self.native {
-            Some(crate::jit::Program::new(&g.source, &g.entry).map(std::sync::Arc::new))
+            Some(
+                crate::jit::Program::new(&g.source, &g.entry, Some(&self.src))
+                    .map(std::sync::Arc::new),
+            )
         } else {
             None
         };

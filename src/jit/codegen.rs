@@ -11,10 +11,35 @@ use super::runtime;
 use super::typing::{callee_path, range_args, Refusal, Ty, VarTy, IDENTITY_HELPERS, MATH1, MATH2};
 use crate::syntax::ir::*;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, AbiParam, Block, InstBuilder, MemFlagsData, Signature, Value};
+use cranelift_codegen::ir::{
+    types, AbiParam, Block, InstBuilder, MemFlagsData, Signature, StackSlotData, StackSlotKind,
+    Value,
+};
 use cranelift_codegen::isa::{CallConv, TargetIsa};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use std::collections::HashMap;
+
+/// Where a callee's parameter comes from at a call: a positional argument, a keyword
+/// argument, or the parameter's literal default (as a 64-bit word).
+#[derive(Clone, Debug)]
+pub enum ArgSrc {
+    Pos(usize),
+    Kw(usize),
+    Default(u64),
+}
+
+/// How to call a compiled function of the program.
+#[derive(Clone, Debug)]
+pub struct CallPlan {
+    pub addr: usize,
+    pub outputs: Vec<Ty>,
+    pub params: Vec<ArgSrc>,
+}
+
+/// Compiled functions of the program, for calls.
+pub trait Calls: super::typing::CalleeTypes {
+    fn plan(&self, name: &str, pos: &[Ty], kw: &[(String, Ty)]) -> Result<CallPlan, Refusal>;
+}
 
 pub struct Lowered {
     pub func: cranelift_codegen::ir::Function,
@@ -46,6 +71,7 @@ struct Cg<'a> {
     outputs: Option<Vec<Ty>>,
     ptr: types::Type,
     call_conv: CallConv,
+    calls: &'a dyn Calls,
 }
 
 /// Lowers `def`, typed by `types` for arguments of types `args`.
@@ -54,6 +80,7 @@ pub fn lower(
     args: &[Ty],
     var_types: &HashMap<String, VarTy>,
     isa: &dyn TargetIsa,
+    calls: &dyn Calls,
 ) -> Result<Lowered, Refusal> {
     let ptr = isa.pointer_type();
     let call_conv = isa.default_call_conv();
@@ -76,6 +103,7 @@ pub fn lower(
         outputs: None,
         ptr,
         call_conv,
+        calls,
     };
     let entry = cg.b.create_block();
     cg.b.append_block_params_for_function_params(entry);
@@ -195,6 +223,22 @@ impl Cg<'_> {
                         }
                         for (t, v) in ts.iter().zip(vals) {
                             self.assign(t.as_name().unwrap_or_default(), v, s.span)?;
+                        }
+                    }
+                    (ExprKind::Tuple(ts), ExprKind::Call { .. }) => {
+                        let vals = self.user_call(v)?;
+                        if vals.len() != ts.len() {
+                            return Err(Refusal::new(
+                                s.span,
+                                "unpacking into another number of names",
+                            ));
+                        }
+                        for (t, (val, ty)) in ts.iter().zip(vals) {
+                            self.assign(
+                                t.as_name().unwrap_or_default(),
+                                Rhs::Val(val, ty),
+                                s.span,
+                            )?;
                         }
                     }
                     (ExprKind::Name(n), _) => {
@@ -895,8 +939,83 @@ impl Cg<'_> {
         }
     }
 
+    /// A call of a compiled function of the program: its outputs (a bail in the callee
+    /// bails here; a None it returns, used as a value, bails too).
+    fn user_call(&mut self, e: &Expr) -> Result<Vec<(Value, Ty)>, Refusal> {
+        let ExprKind::Call { func, args, kwargs } = &e.kind else {
+            return Err(Refusal::new(e.span, "this expression"));
+        };
+        let name = func.as_name().unwrap_or_default().to_owned();
+        let mut pos = Vec::new();
+        for a in args {
+            pos.push(self.expr(a)?);
+        }
+        let mut kw = Vec::new();
+        for (k, a) in kwargs {
+            kw.push((k.clone(), self.expr(a)?));
+        }
+        let pos_tys: Vec<Ty> = pos.iter().map(|p| p.1).collect();
+        let kw_tys: Vec<(String, Ty)> = kw.iter().map(|(k, v)| (k.clone(), v.1)).collect();
+        let plan = self.calls.plan(&name, &pos_tys, &kw_tys)?;
+        let slot = |cg: &mut Self, bytes: usize| {
+            cg.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                bytes.max(16) as u32,
+                3,
+            ))
+        };
+        let args_slot = slot(self, 8 * plan.params.len());
+        let outs_slot = slot(self, 16 * plan.outputs.len());
+        for (i, src) in plan.params.iter().enumerate() {
+            let w = match src {
+                ArgSrc::Pos(j) => self.word_of(pos[*j].0, pos[*j].1),
+                ArgSrc::Kw(j) => self.word_of(kw[*j].1 .0, kw[*j].1 .1),
+                ArgSrc::Default(bits) => self.b.ins().iconst(types::I64, *bits as i64),
+            };
+            self.b
+                .ins()
+                .stack_store(self.ptr, w, args_slot, (8 * i) as i32);
+        }
+        let ap = self.b.ins().stack_addr(self.ptr, args_slot, 0);
+        let op = self.b.ins().stack_addr(self.ptr, outs_slot, 0);
+        let mut sig = Signature::new(self.call_conv);
+        sig.params.extend([AbiParam::new(self.ptr); 3]);
+        sig.returns.push(AbiParam::new(types::I32));
+        let sig = self.b.import_signature(sig);
+        let f = self.b.ins().iconst(self.ptr, plan.addr as i64);
+        let call = self.b.ins().call_indirect(sig, f, &[self.ctx, ap, op]);
+        let status = self.b.inst_results(call)[0];
+        let failed = self.b.ins().icmp_imm_s(IntCC::NotEqual, status, 0);
+        self.bail_if(failed);
+        let mut outs = Vec::new();
+        for (k, ty) in plan.outputs.iter().enumerate() {
+            let w = self
+                .b
+                .ins()
+                .stack_load(self.ptr, types::I64, outs_slot, (16 * k) as i32);
+            let none =
+                self.b
+                    .ins()
+                    .stack_load(self.ptr, types::I64, outs_slot, (16 * k + 8) as i32);
+            let is_none = self.b.ins().icmp_imm_s(IntCC::NotEqual, none, 0);
+            self.bail_if(is_none);
+            outs.push((self.value_of_word(w, *ty), *ty));
+        }
+        Ok(outs)
+    }
+
     fn call(&mut self, e: &Expr, func: &Expr, args: &[Expr]) -> Result<(Value, Ty), Refusal> {
         let path = callee_path(func).unwrap_or_default();
+        if !path.contains('.') && self.calls.is_function(&path) {
+            let mut outs = self.user_call(e)?;
+            return match outs.len() {
+                1 => Ok(outs.remove(0)),
+                _ => Err(Refusal::new(
+                    e.span,
+                    format!("`{path}` returns several values here"),
+                )),
+            };
+        }
         if let Some(f) = path.strip_prefix("math.") {
             let mut xs = Vec::new();
             for a in args {

@@ -102,12 +102,15 @@ impl Compiled {
     }
 }
 
-/// Per argument-type signature: the machine code, or why there is none.
-type Specializations = HashMap<Vec<Ty>, Result<Arc<Compiled>, Refusal>>;
+/// Per function and argument-type signature: the machine code, or why there is none
+/// (`None` while it is being compiled: a recursive call).
+type Specializations = HashMap<(String, Vec<Ty>), Option<Result<Arc<Compiled>, Refusal>>>;
 
-/// The generated entry function and its compiled signatures.
+/// The generated entry function, the functions it may call (the other generated
+/// functions and the user module's), and their compiled signatures.
 pub struct Program {
-    def: FuncDef,
+    entry: String,
+    funcs: HashMap<String, FuncDef>,
     source: String,
     specs: Mutex<Specializations>,
 }
@@ -133,46 +136,68 @@ fn isa() -> Result<&'static OwnedTargetIsa, String> {
 }
 
 impl Program {
-    /// Reads the entry function `entry` of generated source.
-    pub fn new(source: &str, entry: &str) -> Result<Program, Refusal> {
-        let module = SourceModule::parse("<generated>", source)
+    /// Reads the entry function `entry` of generated source; `user` is the source of
+    /// the module the differentiated function comes from (its callees live there).
+    pub fn new(source: &str, entry: &str, user: Option<&str>) -> Result<Program, Refusal> {
+        let generated = SourceModule::parse("<generated>", source)
             .map_err(|d| Refusal::new(Span::SYNTHETIC, d.to_string()))?;
-        let def = module
-            .lower_function(entry)
-            .map_err(|d| Refusal::new(Span::SYNTHETIC, d.to_string()))?;
+        let mut funcs = HashMap::new();
+        for name in &generated.function_names {
+            let def = generated
+                .lower_function(name)
+                .map_err(|d| Refusal::new(Span::SYNTHETIC, d.to_string()))?;
+            funcs.insert(name.clone(), def);
+        }
+        // The user functions reachable by calls (generated functions win on names).
+        if let Some(m) = user.and_then(|text| SourceModule::parse("<module>", text).ok()) {
+            let mut todo: Vec<String> = funcs.values().flat_map(called_names).collect();
+            while let Some(name) = todo.pop() {
+                if funcs.contains_key(&name) || !m.has_function(&name) {
+                    continue;
+                }
+                if let Ok(def) = m.lower_function(&name) {
+                    todo.extend(called_names(&def));
+                    funcs.insert(name, def);
+                }
+            }
+        }
+        if !funcs.contains_key(entry) {
+            return Err(Refusal::new(
+                Span::SYNTHETIC,
+                format!("no function `{entry}`"),
+            ));
+        }
         Ok(Program {
-            def,
+            entry: entry.to_owned(),
+            funcs,
             source: source.to_owned(),
             specs: Mutex::new(HashMap::new()),
         })
     }
 
+    fn def(&self) -> &FuncDef {
+        &self.funcs[&self.entry]
+    }
+
     pub fn name(&self) -> &str {
-        &self.def.name
+        &self.entry
     }
 
     /// The number of parameters.
     pub fn arity(&self) -> usize {
-        self.def.params.len()
+        self.def().params.len()
     }
 
     /// The arguments of a call with the parameters' literal defaults filled in, or None
     /// if a missing parameter has no literal default.
     pub fn with_defaults(&self, args: &[Scalar]) -> Option<Vec<Scalar>> {
-        if args.len() > self.def.params.len() {
+        let params = &self.def().params;
+        if args.len() > params.len() {
             return None;
         }
         let mut all = args.to_vec();
-        for p in &self.def.params[args.len()..] {
-            let lit = match p.default.as_ref().map(|d| &d.kind) {
-                Some(ExprKind::Num(t)) => match t.parse::<i64>() {
-                    Ok(i) => Scalar::Int(i),
-                    Err(_) => Scalar::Float(t.parse().ok()?),
-                },
-                Some(ExprKind::Bool(b)) => Scalar::Bool(*b),
-                _ => return None,
-            };
-            all.push(lit);
+        for p in &params[args.len()..] {
+            all.push(literal_default(p)?);
         }
         Some(all)
     }
@@ -185,12 +210,38 @@ impl Program {
     /// `specialize`, and whether this call did the compiling (so that a refusal is
     /// reported once per signature).
     pub fn specialize_once(&self, tys: &[Ty]) -> (Result<Arc<Compiled>, Refusal>, bool) {
-        let mut specs = self.specs.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(r) = specs.get(tys) {
-            return (r.clone(), false);
+        self.specialize_fn(&self.entry, tys)
+    }
+
+    fn specialize_fn(&self, name: &str, tys: &[Ty]) -> (Result<Arc<Compiled>, Refusal>, bool) {
+        let key = (name.to_owned(), tys.to_vec());
+        {
+            let mut specs = self.specs.lock().unwrap_or_else(|e| e.into_inner());
+            match specs.get(&key) {
+                Some(Some(r)) => return (r.clone(), false),
+                Some(None) => {
+                    let span = self
+                        .funcs
+                        .get(name)
+                        .map(|d| d.span)
+                        .unwrap_or(Span::SYNTHETIC);
+                    return (
+                        Err(Refusal::new(
+                            span,
+                            format!("recursion (`{name}` calls itself)"),
+                        )),
+                        false,
+                    );
+                }
+                None => {
+                    specs.insert(key.clone(), None);
+                }
+            }
         }
-        let r = self.compile(tys).map(Arc::new);
-        specs.insert(tys.to_vec(), r.clone());
+        // Compiled without the lock: callees are specialized along the way.
+        let r = self.compile(name, tys).map(Arc::new);
+        let mut specs = self.specs.lock().unwrap_or_else(|e| e.into_inner());
+        specs.insert(key, Some(r.clone()));
         (r, true)
     }
 
@@ -199,7 +250,7 @@ impl Program {
     /// compiled when a call needs them.
     pub fn check(&self) -> Result<(), Refusal> {
         let mut counters: Vec<String> = Vec::new();
-        walk_stmts(&self.def.body, &mut |s| {
+        walk_stmts(&self.def().body, &mut |s| {
             let mut visit = |e: &Expr| {
                 e.walk(&mut |x| {
                     if let ExprKind::Call { func, args, .. } = &x.kind {
@@ -214,7 +265,7 @@ impl Program {
             crate::ad::names::stmt_exprs(s, &mut visit);
         });
         let tys: Vec<Ty> = self
-            .def
+            .def()
             .params
             .iter()
             .map(|p| {
@@ -228,27 +279,63 @@ impl Program {
         self.specialize(&tys).map(|_| ())
     }
 
-    fn compile(&self, tys: &[Ty]) -> Result<Compiled, Refusal> {
-        let isa = isa().map_err(|e| Refusal::new(self.def.span, e))?;
-        let vars = typing::infer(&self.def, tys)?;
-        let lowered = codegen::lower(&self.def, tys, &vars, &**isa)?;
+    fn compile(&self, name: &str, tys: &[Ty]) -> Result<Compiled, Refusal> {
+        let def = &self.funcs[name];
+        let isa = isa().map_err(|e| Refusal::new(def.span, e))?;
+        let vars = typing::infer(def, tys, self)?;
+        let lowered = codegen::lower(def, tys, &vars, &**isa, self)?;
         let mut ctx = cranelift_codegen::Context::for_function(lowered.func);
         let mut ctrl = cranelift_codegen::control::ControlPlane::default();
         let code = ctx.compile(&**isa, &mut ctrl).map_err(|e| {
-            Refusal::new(
-                self.def.span,
-                format!("code generation failed: {:?}", e.inner),
-            )
+            Refusal::new(def.span, format!("code generation failed: {:?}", e.inner))
         })?;
         if !code.buffer.relocs().is_empty() {
-            return Err(Refusal::new(self.def.span, "code with relocations"));
+            return Err(Refusal::new(def.span, "code with relocations"));
         }
         let mem = memory::ExecMem::new(code.code_buffer())
-            .map_err(|e| Refusal::new(self.def.span, format!("executable memory: {e}")))?;
+            .map_err(|e| Refusal::new(def.span, format!("executable memory: {e}")))?;
         Ok(Compiled {
             code: mem,
             outputs: lowered.outputs,
         })
+    }
+
+    /// Where each parameter of `name` comes from for a call with `pos` positional and
+    /// `kw` keyword arguments, and the parameters' types.
+    fn arrange(
+        &self,
+        name: &str,
+        pos: &[Ty],
+        kw: &[(String, Ty)],
+    ) -> Result<(Vec<codegen::ArgSrc>, Vec<Ty>), Refusal> {
+        let def = &self.funcs[name];
+        if pos.len() > def.params.len() {
+            return Err(Refusal::new(
+                def.span,
+                format!("too many arguments for `{name}`"),
+            ));
+        }
+        let mut srcs = Vec::new();
+        let mut tys = Vec::new();
+        for (i, p) in def.params.iter().enumerate() {
+            if i < pos.len() {
+                srcs.push(codegen::ArgSrc::Pos(i));
+                tys.push(pos[i]);
+            } else if let Some(j) = kw.iter().position(|(k, _)| *k == p.name) {
+                srcs.push(codegen::ArgSrc::Kw(j));
+                tys.push(kw[j].1);
+            } else {
+                let Some(d) = literal_default(p) else {
+                    return Err(Refusal::new(
+                        def.span,
+                        format!("`{}` of `{name}` has no literal default", p.name),
+                    ));
+                };
+                srcs.push(codegen::ArgSrc::Default(d.word()));
+                tys.push(d.ty().unwrap_or(Ty::Float));
+            }
+        }
+        Ok((srcs, tys))
     }
 
     /// "line N: `code`: what" for a refusal, N and code from the generated source.
@@ -257,11 +344,71 @@ impl Program {
             return r.what.clone();
         }
         let start = r.span.start as usize;
+        // Spans of callees in the user's module are not offsets into this source.
+        if start > self.source.len() {
+            return r.what.clone();
+        }
         let line = self.source[..start.min(self.source.len())]
             .matches('\n')
             .count()
             + 1;
         let text = self.source.lines().nth(line - 1).unwrap_or("").trim();
         format!("{} (line {line} of the generated code: `{text}`)", r.what)
+    }
+}
+
+/// The plain names a function calls.
+fn called_names(def: &FuncDef) -> Vec<String> {
+    let mut out = Vec::new();
+    walk_stmts(&def.body, &mut |s| {
+        crate::ad::names::stmt_exprs(s, &mut |e| {
+            e.walk(&mut |x| {
+                if let ExprKind::Call { func, .. } = &x.kind {
+                    if let Some(n) = func.as_name() {
+                        out.push(n.to_owned());
+                    }
+                }
+            })
+        });
+    });
+    out
+}
+
+fn literal_default(p: &Param) -> Option<Scalar> {
+    match p.default.as_ref().map(|d| &d.kind) {
+        Some(ExprKind::Num(t)) => match t.parse::<i64>() {
+            Ok(i) => Some(Scalar::Int(i)),
+            Err(_) => Some(Scalar::Float(t.parse().ok()?)),
+        },
+        Some(ExprKind::Bool(b)) => Some(Scalar::Bool(*b)),
+        _ => None,
+    }
+}
+
+impl typing::CalleeTypes for Program {
+    fn is_function(&self, name: &str) -> bool {
+        self.funcs.contains_key(name)
+    }
+
+    fn outputs(&self, name: &str, pos: &[Ty], kw: &[(String, Ty)]) -> Result<Vec<Ty>, Refusal> {
+        let (_, tys) = self.arrange(name, pos, kw)?;
+        Ok(self.specialize_fn(name, &tys).0?.outputs.clone())
+    }
+}
+
+impl codegen::Calls for Program {
+    fn plan(
+        &self,
+        name: &str,
+        pos: &[Ty],
+        kw: &[(String, Ty)],
+    ) -> Result<codegen::CallPlan, Refusal> {
+        let (params, tys) = self.arrange(name, pos, kw)?;
+        let compiled = self.specialize_fn(name, &tys).0?;
+        Ok(codegen::CallPlan {
+            addr: compiled.code.ptr() as usize,
+            outputs: compiled.outputs.clone(),
+            params,
+        })
     }
 }

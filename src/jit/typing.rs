@@ -68,6 +68,17 @@ pub const IDENTITY_HELPERS: &[&str] = &[
 /// `tangent` helpers that only check (nothing to do for scalars).
 pub const CHECK_HELPERS: &[&str] = &["check_output", "check_tangent"];
 
+/// The functions of the program a generated function may call (user functions and
+/// the gradients generated for them).
+pub trait CalleeTypes {
+    fn is_function(&self, name: &str) -> bool;
+    /// The types of the values `name` returns for arguments of these types (compiling
+    /// it), or why it does not compile.
+    fn outputs(&self, name: &str, pos: &[Ty], kw: &[(String, Ty)]) -> Result<Vec<Ty>, Refusal>;
+}
+
+pub type Callees<'a> = &'a dyn CalleeTypes;
+
 /// The dotted name of a call's function (`math.sin`, `tangent.push`, `float`).
 pub fn callee_path(func: &Expr) -> Option<String> {
     match &func.kind {
@@ -78,7 +89,11 @@ pub fn callee_path(func: &Expr) -> Option<String> {
 }
 
 /// Infers the type of every variable of `def` for arguments of types `args`.
-pub fn infer(def: &FuncDef, args: &[Ty]) -> Result<HashMap<String, VarTy>, Refusal> {
+pub fn infer(
+    def: &FuncDef,
+    args: &[Ty],
+    callees: Callees,
+) -> Result<HashMap<String, VarTy>, Refusal> {
     if def.vararg.is_some() {
         return Err(Refusal::new(def.span, "a `*args` parameter"));
     }
@@ -105,7 +120,7 @@ pub fn infer(def: &FuncDef, args: &[Ty]) -> Result<HashMap<String, VarTy>, Refus
     // Flow-insensitive: join every assignment's type until nothing changes.
     for _ in 0..32 {
         let before = vars.clone();
-        assign_types(&def.body, &mut vars)?;
+        assign_types(&def.body, &mut vars, callees)?;
         if before == vars {
             return Ok(vars);
         }
@@ -139,13 +154,17 @@ fn join(
     Ok(())
 }
 
-fn assign_types(stmts: &[Stmt], vars: &mut HashMap<String, VarTy>) -> Result<(), Refusal> {
+fn assign_types(
+    stmts: &[Stmt],
+    vars: &mut HashMap<String, VarTy>,
+    callees: Callees,
+) -> Result<(), Refusal> {
     for s in stmts {
         match &s.kind {
             StmtKind::Assign(t, v) => match (&t.kind, &v.kind) {
                 (ExprKind::Name(n), ExprKind::NoneLit) => join(vars, n, None, true, s.span)?,
                 (ExprKind::Name(n), _) => {
-                    if let Some(ty) = expr_type(v, vars)? {
+                    if let Some(ty) = expr_type(v, vars, callees)? {
                         join(vars, n, Some(ty), false, s.span)?;
                     }
                 }
@@ -157,19 +176,28 @@ fn assign_types(stmts: &[Stmt], vars: &mut HashMap<String, VarTy>) -> Result<(),
                         match &v.kind {
                             ExprKind::NoneLit => join(vars, n, None, true, s.span)?,
                             _ => {
-                                if let Some(ty) = expr_type(v, vars)? {
+                                if let Some(ty) = expr_type(v, vars, callees)? {
                                     join(vars, n, Some(ty), false, s.span)?;
                                 }
                             }
                         }
                     }
                 }
-                (_, ExprKind::Call { func, .. }) => {
-                    let path = callee_path(func).unwrap_or_default();
-                    return Err(Refusal::new(
-                        s.span,
-                        format!("a call of `{path}` that returns several values (calls of other functions are not compiled yet)"),
-                    ));
+                (ExprKind::Tuple(ts), ExprKind::Call { .. }) => {
+                    if let Some(outs) = user_call_types(v, vars, callees)? {
+                        if outs.len() != ts.len() {
+                            return Err(Refusal::new(
+                                s.span,
+                                "unpacking a call into another number of names",
+                            ));
+                        }
+                        for (t, ty) in ts.iter().zip(outs) {
+                            let Some(n) = t.as_name() else {
+                                return Err(Refusal::new(t.span, "assignment to a subscript"));
+                            };
+                            join(vars, n, Some(ty), false, s.span)?;
+                        }
+                    }
                 }
                 _ => {
                     return Err(Refusal::new(
@@ -179,13 +207,13 @@ fn assign_types(stmts: &[Stmt], vars: &mut HashMap<String, VarTy>) -> Result<(),
                 }
             },
             StmtKind::If(c, a, b) => {
-                expr_type(c, vars)?;
-                assign_types(a, vars)?;
-                assign_types(b, vars)?;
+                expr_type(c, vars, callees)?;
+                assign_types(a, vars, callees)?;
+                assign_types(b, vars, callees)?;
             }
             StmtKind::While(c, body) => {
-                expr_type(c, vars)?;
-                assign_types(body, vars)?;
+                expr_type(c, vars, callees)?;
+                assign_types(body, vars, callees)?;
             }
             StmtKind::For(t, it, body) => {
                 let Some(n) = t.as_name() else {
@@ -193,13 +221,13 @@ fn assign_types(stmts: &[Stmt], vars: &mut HashMap<String, VarTy>) -> Result<(),
                 };
                 range_args(it)?;
                 join(vars, n, Some(Ty::Int), false, s.span)?;
-                assign_types(body, vars)?;
+                assign_types(body, vars, callees)?;
             }
             StmtKind::ExprStmt(e) => {
-                expr_type(e, vars)?;
+                expr_type(e, vars, callees)?;
             }
             StmtKind::Return(Some(e)) => {
-                expr_type(e, vars)?;
+                expr_type(e, vars, callees)?;
             }
             StmtKind::AugAssign(..) => return Err(Refusal::new(s.span, "an augmented assignment")),
             StmtKind::Return(None)
@@ -242,7 +270,11 @@ pub fn arith_type(op: BinOp, a: Ty, b: Ty) -> Option<Ty> {
 }
 
 /// The type of an expression, `None` while an operand's type is still unknown.
-pub fn expr_type(e: &Expr, vars: &HashMap<String, VarTy>) -> Result<Option<Ty>, Refusal> {
+pub fn expr_type(
+    e: &Expr,
+    vars: &HashMap<String, VarTy>,
+    callees: Callees,
+) -> Result<Option<Ty>, Refusal> {
     Ok(match &e.kind {
         ExprKind::Name(n) => match vars.get(n) {
             Some(v) => v.ty,
@@ -261,7 +293,7 @@ pub fn expr_type(e: &Expr, vars: &HashMap<String, VarTy>) -> Result<Option<Ty>, 
         ExprKind::NoneLit => return Err(Refusal::new(e.span, "`None` used as a value")),
         ExprKind::Str(_) => return Err(Refusal::new(e.span, "a string")),
         ExprKind::BinOp(op, a, b) => {
-            let (ta, tb) = (expr_type(a, vars)?, expr_type(b, vars)?);
+            let (ta, tb) = (expr_type(a, vars, callees)?, expr_type(b, vars, callees)?);
             match (ta, tb) {
                 (Some(x), Some(y)) => Some(arith_type(*op, x, y).ok_or_else(|| {
                     Refusal::new(
@@ -278,14 +310,14 @@ pub fn expr_type(e: &Expr, vars: &HashMap<String, VarTy>) -> Result<Option<Ty>, 
             }
         }
         ExprKind::Unary(op, a) => {
-            let t = expr_type(a, vars)?;
+            let t = expr_type(a, vars, callees)?;
             match op {
                 UnaryOp::Not => Some(Ty::Bool),
                 _ => t.map(|t| if t == Ty::Bool { Ty::Int } else { t }),
             }
         }
         ExprKind::Compare(a, rest) => {
-            expr_type(a, vars)?;
+            expr_type(a, vars, callees)?;
             for (op, b) in rest {
                 if matches!(op, CmpOp::In | CmpOp::NotIn) {
                     return Err(Refusal::new(e.span, "`in` comparisons"));
@@ -297,14 +329,14 @@ pub fn expr_type(e: &Expr, vars: &HashMap<String, VarTy>) -> Result<Option<Ty>, 
                     ));
                 }
                 if !matches!(b.kind, ExprKind::NoneLit) {
-                    expr_type(b, vars)?;
+                    expr_type(b, vars, callees)?;
                 }
             }
             Some(Ty::Bool)
         }
         ExprKind::BoolOp(_, es) => {
             for x in es {
-                if let Some(t) = expr_type(x, vars)? {
+                if let Some(t) = expr_type(x, vars, callees)? {
                     if t != Ty::Bool {
                         return Err(Refusal::new(
                             x.span,
@@ -316,8 +348,11 @@ pub fn expr_type(e: &Expr, vars: &HashMap<String, VarTy>) -> Result<Option<Ty>, 
             Some(Ty::Bool)
         }
         ExprKind::IfExp { test, body, orelse } => {
-            expr_type(test, vars)?;
-            let (a, b) = (expr_type(body, vars)?, expr_type(orelse, vars)?);
+            expr_type(test, vars, callees)?;
+            let (a, b) = (
+                expr_type(body, vars, callees)?,
+                expr_type(orelse, vars, callees)?,
+            );
             match (a, b) {
                 (Some(x), Some(y)) if x != y => {
                     return Err(Refusal::new(
@@ -335,7 +370,7 @@ pub fn expr_type(e: &Expr, vars: &HashMap<String, VarTy>) -> Result<Option<Ty>, 
         },
         ExprKind::Call { func, args, kwargs } => {
             let path = callee_path(func).unwrap_or_default();
-            if !kwargs.is_empty() {
+            if !kwargs.is_empty() && !callees.is_function(&path) {
                 return Err(Refusal::new(
                     e.span,
                     format!("keyword arguments to `{path}`"),
@@ -346,7 +381,7 @@ pub fn expr_type(e: &Expr, vars: &HashMap<String, VarTy>) -> Result<Option<Ty>, 
                 return match args.as_slice() {
                     [r] => {
                         for a in range_args(r)? {
-                            expr_type(a, vars)?;
+                            expr_type(a, vars, callees)?;
                         }
                         Ok(Some(Ty::Int))
                     }
@@ -355,6 +390,21 @@ pub fn expr_type(e: &Expr, vars: &HashMap<String, VarTy>) -> Result<Option<Ty>, 
                         "`len` of something other than a range",
                     )),
                 };
+            }
+            if !path.contains('.') {
+                if let Some(outs) = user_call_types(e, vars, callees)? {
+                    return match outs.as_slice() {
+                        [t] => Ok(Some(*t)),
+                        _ => Err(Refusal::new(
+                            e.span,
+                            format!("`{path}` returns several values here"),
+                        )),
+                    };
+                }
+                // A function of the program whose argument types are not known yet.
+                if callees.is_function(&path) {
+                    return Ok(None);
+                }
             }
             let mut tys = Vec::new();
             for a in args {
@@ -365,13 +415,13 @@ pub fn expr_type(e: &Expr, vars: &HashMap<String, VarTy>) -> Result<Option<Ty>, 
                 if matches!(a.kind, ExprKind::NoneLit) {
                     return Err(Refusal::new(a.span, format!("`None` passed to `{path}`")));
                 }
-                tys.push(expr_type(a, vars)?);
+                tys.push(expr_type(a, vars, callees)?);
             }
             call_type(&path, &tys, args.len(), e.span)?
         }
         ExprKind::Tuple(es) => {
             for x in es {
-                expr_type(x, vars)?;
+                expr_type(x, vars, callees)?;
             }
             None
         }
@@ -428,5 +478,42 @@ fn call_type(path: &str, tys: &[Option<Ty>], n: usize, span: Span) -> Result<Opt
         }
         "range" => Err(Refusal::new(span, "`range` outside a `for` loop header")),
         _ => Err(Refusal::new(span, format!("a call of `{path}` (only `math`, a few builtins and tangent's scalar helpers are compiled)"))),
+    }
+}
+
+/// The output types of a call of a user function of the program: None if the callee is
+/// not one, or while an argument's type is unknown.
+pub fn user_call_types(
+    call: &Expr,
+    vars: &HashMap<String, VarTy>,
+    callees: Callees,
+) -> Result<Option<Vec<Ty>>, Refusal> {
+    let ExprKind::Call { func, args, kwargs } = &call.kind else {
+        return Ok(None);
+    };
+    let Some(name) = func.as_name().filter(|n| callees.is_function(n)) else {
+        return Ok(None);
+    };
+    let mut pos = Vec::new();
+    for a in args {
+        match expr_type(a, vars, callees)? {
+            Some(t) => pos.push(t),
+            None => return Ok(None),
+        }
+    }
+    let mut kw = Vec::new();
+    for (k, a) in kwargs {
+        match expr_type(a, vars, callees)? {
+            Some(t) => kw.push((k.clone(), t)),
+            None => return Ok(None),
+        }
+    }
+    match callees.outputs(name, &pos, &kw) {
+        Ok(outs) => Ok(Some(outs)),
+        Err(r) if r.what.contains(" is not compiled: ") => Err(Refusal::new(call.span, r.what)),
+        Err(r) => Err(Refusal::new(
+            call.span,
+            format!("`{name}` is not compiled: {}", r.what),
+        )),
     }
 }

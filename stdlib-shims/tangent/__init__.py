@@ -172,7 +172,8 @@ def _say_interpreted(message):
 def _native(fn, mode):
     """`fn` as native code where the compiler takes it (see _COMPILE_MODES)."""
     native, why = _tangent.jit(fn.__tangent_source__, fn.__name__, fn, mode == "native!",
-                               _say_interpreted if mode == "native" else None)
+                               _say_interpreted if mode == "native" else None,
+                               fn.__tangent_file__)
     if native is not None:
         return native
     if mode == "native!":

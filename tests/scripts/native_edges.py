@@ -44,6 +44,14 @@ def counted(x):
     return s
 
 
+def helper(x, scale=1.0):
+    return scale * x * math.sin(x)
+
+
+def uses_helper(x):
+    return helper(x) + helper(2.0 * x, scale=0.5)
+
+
 def arrays(x):
     return np.sum(x * x)
 
@@ -65,6 +73,7 @@ cases = [
     (expo, (1000.0,)), (expo, (2.0,)), (powered, (1.5, 10)), (powered, (1.5, 10 ** 4)),
     (floor_mod, (2.0, -7)), (floor_mod, (2.0, 8)), (floor_mod, (0.5, 0)),
     (branchy, (0.3, True)), (branchy, (0.3, False)), (counted, (2.0,)),
+    (uses_helper, (0.7,)),
 ]
 for f, args in cases:
     native = tangent.grad(f, compile="native")
@@ -80,6 +89,10 @@ assert tangent.grad(recip, compile="native")(3.0) == -1.0 / 4.0
 assert tangent.grad(counted, compile="native")(2.0) == 0.0 + 1.0 + 2.0 + 3.0 + 4.0
 assert abs(tangent.grad(branchy, compile="native")(0.3, False) + math.sin(0.3)) < 1e-15
 assert tangent.grad(powered, compile="native")(1.5, 10 ** 4) == float(10 ** 20)
+# Calls of user functions (and of their generated gradients) run natively too.
+x = 0.7
+want = (math.sin(x) + x * math.cos(x)) + 0.5 * 2.0 * (math.sin(2 * x) + 2 * x * math.cos(2 * x))
+assert abs(tangent.grad(uses_helper, compile="native")(x) - want) < 1e-14
 
 # Not scalar code: compile='native' says why and runs interpreted; 'native!' refuses.
 df = tangent.grad(arrays, compile="native")

@@ -159,17 +159,19 @@ pub(crate) mod _tangent {
         crate::api::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
     }
 
-    /// jit(source, entry, fallback, strict, on_refusal) -> (native function or None,
+    /// jit(source, entry, fallback, strict, on_refusal, module_file) -> (native function or None,
     /// None or why the generated function is not compiled). The native function runs
     /// `fallback` (the interpreted adjoint) wherever it does not run natively. The
     /// check compiles the likely signature (see `Program::check`).
     #[pyfunction]
+    #[allow(clippy::too_many_arguments)] // the Python-facing signature
     fn jit(
         source: String,
         entry: String,
         fallback: PyObjectRef,
         strict: bool,
         on_refusal: PyObjectRef,
+        module_file: String,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
         use crate::jit::Program;
@@ -178,7 +180,9 @@ pub(crate) mod _tangent {
                 .ctx
                 .new_tuple(vec![vm.ctx.none(), vm.ctx.new_str(msg).into()]))
         };
-        let program = match Program::new(&source, &entry) {
+        // The user's module holds the primal callees the adjoint calls.
+        let module = std::fs::read_to_string(&module_file).ok();
+        let program = match Program::new(&source, &entry, module.as_deref()) {
             Ok(p) => p,
             Err(r) => return refused(r.what),
         };
