@@ -68,14 +68,22 @@ impl Compiled {
     pub fn run(&self, args: &[Scalar]) -> Run {
         let words: Vec<u64> = args.iter().map(|a| a.word()).collect();
         let mut outs = vec![0u64; 2 * self.outputs.len().max(1)];
-        let mut tape = runtime::Tape::new();
-        // SAFETY: the code was generated for this signature: it reads one word per
-        // parameter from `words`, writes two per output into `outs`, and uses `tape`
-        // only through the layout of `runtime::Tape`.
-        let status = unsafe {
-            let f: Entry = std::mem::transmute(self.code.ptr());
-            f(&mut tape, words.as_ptr(), outs.as_mut_ptr())
-        };
+        thread_local! {
+            // One tape per thread, reused: compiled code never calls back into Python,
+            // so runs do not nest.
+            static TAPE: std::cell::RefCell<runtime::Tape> = std::cell::RefCell::new(runtime::Tape::new());
+        }
+        let status = TAPE.with(|t| {
+            let mut tape = t.borrow_mut();
+            tape.len = 0;
+            // SAFETY: the code was generated for this signature: it reads one word per
+            // parameter from `words`, writes two per output into `outs`, and uses
+            // `tape` only through the layout of `runtime::Tape`.
+            unsafe {
+                let f: Entry = std::mem::transmute(self.code.ptr());
+                f(&mut *tape, words.as_ptr(), outs.as_mut_ptr())
+            }
+        });
         if status != 0 {
             return Run::Bail;
         }

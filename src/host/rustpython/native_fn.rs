@@ -24,6 +24,9 @@ pub struct PyNativeFunction {
     pub strict: bool,
     /// Called with a message when a signature is refused (`compile='native'`).
     pub on_refusal: Option<PyObjectRef>,
+    /// The signature of the last native call and its code (the common case: every call
+    /// has the same argument types).
+    pub last: std::sync::Mutex<Option<(Vec<crate::jit::Ty>, Arc<crate::jit::Compiled>)>>,
 }
 
 impl std::fmt::Debug for PyNativeFunction {
@@ -79,7 +82,16 @@ impl PyNativeFunction {
         let Some(tys) = all.iter().map(|s| s.ty()).collect::<Option<Vec<_>>>() else {
             return Ok(None);
         };
-        let compiled = match self.program.specialize_once(&tys) {
+        let cached = {
+            let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+            last.as_ref()
+                .filter(|(t, _)| *t == tys)
+                .map(|(_, c)| c.clone())
+        };
+        let compiled = match cached
+            .map(|c| (Ok(c), false))
+            .unwrap_or_else(|| self.program.specialize_once(&tys))
+        {
             (Ok(c), _) => c,
             // Reported when this signature was first refused.
             (Err(_), false) if !self.strict => return Ok(None),
@@ -99,6 +111,7 @@ impl PyNativeFunction {
                 return Ok(None);
             }
         };
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((tys, compiled.clone()));
         Ok(match compiled.run(&all) {
             Run::Bail => None,
             Run::Done(outs) => Some(if compiled.returns_tuple() {

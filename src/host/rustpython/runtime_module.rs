@@ -194,6 +194,7 @@ pub(crate) mod _tangent {
             fallback,
             strict,
             on_refusal: (!vm.is_none(&on_refusal)).then_some(on_refusal),
+            last: std::sync::Mutex::new(None),
         };
         Ok(vm.ctx.new_tuple(vec![f.into_object(vm), vm.ctx.none()]))
     }
