@@ -668,28 +668,23 @@ impl Cg<'_> {
         self.bail_if(bad);
     }
 
-    fn call_f64(&mut self, addr: usize, args: &[Value]) -> Value {
+    /// Calls the native function at `addr` whose parameters and result are all `ty`.
+    fn call_native(&mut self, addr: usize, ty: types::Type, args: &[Value]) -> Value {
         let mut sig = Signature::new(self.call_conv);
-        for _ in args {
-            sig.params.push(AbiParam::new(types::F64));
-        }
-        sig.returns.push(AbiParam::new(types::F64));
+        sig.params.extend(args.iter().map(|_| AbiParam::new(ty)));
+        sig.returns.push(AbiParam::new(ty));
         let sig = self.b.import_signature(sig);
         let f = self.b.ins().iconst(self.ptr, addr as i64);
         let call = self.b.ins().call_indirect(sig, f, args);
         self.b.inst_results(call)[0]
     }
 
+    fn call_f64(&mut self, addr: usize, args: &[Value]) -> Value {
+        self.call_native(addr, types::F64, args)
+    }
+
     fn call_i64(&mut self, addr: usize, args: &[Value]) -> Value {
-        let mut sig = Signature::new(self.call_conv);
-        for _ in args {
-            sig.params.push(AbiParam::new(types::I64));
-        }
-        sig.returns.push(AbiParam::new(types::I64));
-        let sig = self.b.import_signature(sig);
-        let f = self.b.ins().iconst(self.ptr, addr as i64);
-        let call = self.b.ins().call_indirect(sig, f, args);
-        self.b.inst_results(call)[0]
+        self.call_native(addr, types::I64, args)
     }
 
     fn read_var(&mut self, n: &str, span: Span) -> Result<(Value, Ty), Refusal> {
