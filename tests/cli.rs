@@ -438,7 +438,7 @@ fn native_compilation_keeps_python_semantics() {
     let so = text(&out.stdout);
     let se = text(&out.stderr);
     assert!(out.status.success(), "{so}\n{se}");
-    assert!(so.contains("native edges: 15 cases agree"), "{so}");
+    assert!(so.contains("native edges: 16 cases agree"), "{so}");
     assert!(
         so.contains("cannot be compiled: a call of `np.sum`"),
         "{so}"

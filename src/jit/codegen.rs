@@ -31,7 +31,10 @@ pub enum ArgSrc {
 /// How to call a compiled function of the program.
 #[derive(Clone, Debug)]
 pub struct CallPlan {
+    /// The code's address, or (`indirect`) where it will be stored: a function being
+    /// compiled (a recursive call) has no address yet.
     pub addr: usize,
+    pub indirect: bool,
     pub outputs: Vec<Ty>,
     pub params: Vec<ArgSrc>,
 }
@@ -977,7 +980,10 @@ impl Cg<'_> {
         sig.params.extend([AbiParam::new(self.ptr); 3]);
         sig.returns.push(AbiParam::new(types::I32));
         let sig = self.b.import_signature(sig);
-        let f = self.b.ins().iconst(self.ptr, plan.addr as i64);
+        let mut f = self.b.ins().iconst(self.ptr, plan.addr as i64);
+        if plan.indirect {
+            f = self.b.ins().load(self.ptr, MemFlagsData::trusted(), f, 0);
+        }
         let call = self.b.ins().call_indirect(sig, f, &[self.ctx, ap, op]);
         let status = self.b.inst_results(call)[0];
         let failed = self.b.ins().icmp_imm_s(IntCC::NotEqual, status, 0);

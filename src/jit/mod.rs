@@ -114,6 +114,10 @@ impl Compiled {
 /// (`None` while it is being compiled: a recursive call).
 type Specializations = HashMap<(String, Vec<Ty>), Option<Result<Arc<Compiled>, Refusal>>>;
 
+/// Functions being compiled, by name and signature: their output types once typed,
+/// and the word where their code's address is stored when done.
+type Pending = HashMap<(String, Vec<Ty>), (Option<Vec<Ty>>, Box<u64>)>;
+
 /// The generated entry function, the functions it may call (the other generated
 /// functions and the user module's), and their compiled signatures.
 pub struct Program {
@@ -121,6 +125,9 @@ pub struct Program {
     funcs: HashMap<String, FuncDef>,
     source: String,
     specs: Mutex<Specializations>,
+    /// Functions being compiled: their output types once typed, and the word where
+    /// their address is stored when done (recursive calls load it from there).
+    pending: Mutex<Pending>,
 }
 
 fn isa() -> Result<&'static OwnedTargetIsa, String> {
@@ -180,6 +187,7 @@ impl Program {
             funcs,
             source: source.to_owned(),
             specs: Mutex::new(HashMap::new()),
+            pending: Mutex::new(HashMap::new()),
         })
     }
 
@@ -290,7 +298,19 @@ impl Program {
     fn compile(&self, name: &str, tys: &[Ty]) -> Result<Compiled, Refusal> {
         let def = &self.funcs[name];
         let isa = isa().map_err(|e| Refusal::new(def.span, e))?;
-        let vars = typing::infer(def, tys, self)?;
+        let key = (name.to_owned(), tys.to_vec());
+        self.pending_lock()
+            .entry(key.clone())
+            .or_insert((None, Box::new(0)));
+        let mut vars = typing::infer(def, tys, self)?;
+        let outputs = typing::return_types(def, &vars, self)?;
+        if let Some(p) = self.pending_lock().get_mut(&key) {
+            p.0 = outputs.clone();
+        }
+        if outputs.is_some() {
+            // Now that recursive calls have known result types, type their targets.
+            vars = typing::infer(def, tys, self)?;
+        }
         let lowered = codegen::lower(def, tys, &vars, &**isa, self)?;
         let mut ctx = cranelift_codegen::Context::for_function(lowered.func);
         let mut ctrl = cranelift_codegen::control::ControlPlane::default();
@@ -302,6 +322,10 @@ impl Program {
         }
         let mem = memory::ExecMem::new(code.code_buffer())
             .map_err(|e| Refusal::new(def.span, format!("executable memory: {e}")))?;
+        // Recursive calls in the code just compiled read the address from here.
+        if let Some(p) = self.pending_lock().get_mut(&key) {
+            *p.1 = mem.ptr() as u64;
+        }
         Ok(Compiled {
             code: mem,
             outputs: lowered.outputs,
@@ -365,6 +389,26 @@ impl Program {
     }
 }
 
+impl Program {
+    fn pending_lock(&self) -> std::sync::MutexGuard<'_, Pending> {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// For a function still being compiled: its output types (if typed) and the
+    /// address of the word that will hold its code's address.
+    fn in_progress(&self, name: &str, tys: &[Ty]) -> Option<(Option<Vec<Ty>>, usize)> {
+        let specs = self.specs.lock().unwrap_or_else(|e| e.into_inner());
+        let key = (name.to_owned(), tys.to_vec());
+        if !matches!(specs.get(&key), Some(None)) {
+            return None;
+        }
+        drop(specs);
+        let pending = self.pending_lock();
+        let (outs, slot) = pending.get(&key)?;
+        Some((outs.clone(), &**slot as *const u64 as usize))
+    }
+}
+
 /// The plain names a function calls.
 fn called_names(def: &FuncDef) -> Vec<String> {
     let mut out = Vec::new();
@@ -398,9 +442,17 @@ impl typing::CalleeTypes for Program {
         self.funcs.contains_key(name)
     }
 
-    fn outputs(&self, name: &str, pos: &[Ty], kw: &[(String, Ty)]) -> Result<Vec<Ty>, Refusal> {
+    fn outputs(
+        &self,
+        name: &str,
+        pos: &[Ty],
+        kw: &[(String, Ty)],
+    ) -> Result<Option<Vec<Ty>>, Refusal> {
         let (_, tys) = self.arrange(name, pos, kw)?;
-        Ok(self.specialize_fn(name, &tys).0?.outputs.clone())
+        if let Some(p) = self.in_progress(name, &tys) {
+            return Ok(p.0);
+        }
+        Ok(Some(self.specialize_fn(name, &tys).0?.outputs.clone()))
     }
 }
 
@@ -412,8 +464,24 @@ impl codegen::Calls for Program {
         kw: &[(String, Ty)],
     ) -> Result<codegen::CallPlan, Refusal> {
         let (params, tys) = self.arrange(name, pos, kw)?;
+        if let Some((outputs, slot)) = self.in_progress(name, &tys) {
+            let Some(outputs) = outputs else {
+                let span = self.funcs[name].span;
+                return Err(Refusal::new(
+                    span,
+                    format!("the results of recursive `{name}` have no known type"),
+                ));
+            };
+            return Ok(codegen::CallPlan {
+                addr: slot,
+                indirect: true,
+                outputs,
+                params,
+            });
+        }
         let compiled = self.specialize_fn(name, &tys).0?;
         Ok(codegen::CallPlan {
+            indirect: false,
             addr: compiled.code.ptr() as usize,
             outputs: compiled.outputs.clone(),
             params,

@@ -73,8 +73,14 @@ pub const CHECK_HELPERS: &[&str] = &["check_output", "check_tangent"];
 pub trait CalleeTypes {
     fn is_function(&self, name: &str) -> bool;
     /// The types of the values `name` returns for arguments of these types (compiling
-    /// it), or why it does not compile.
-    fn outputs(&self, name: &str, pos: &[Ty], kw: &[(String, Ty)]) -> Result<Vec<Ty>, Refusal>;
+    /// it), None while they are not known (a recursive call inside `name` itself), or
+    /// why it does not compile.
+    fn outputs(
+        &self,
+        name: &str,
+        pos: &[Ty],
+        kw: &[(String, Ty)],
+    ) -> Result<Option<Vec<Ty>>, Refusal>;
 }
 
 pub type Callees<'a> = &'a dyn CalleeTypes;
@@ -509,11 +515,52 @@ pub fn user_call_types(
         }
     }
     match callees.outputs(name, &pos, &kw) {
-        Ok(outs) => Ok(Some(outs)),
+        Ok(outs) => Ok(outs),
         Err(r) if r.what.contains(" is not compiled: ") => Err(Refusal::new(call.span, r.what)),
         Err(r) => Err(Refusal::new(
             call.span,
             format!("`{name}` is not compiled: {}", r.what),
         )),
+    }
+}
+
+/// The types of the values `def` returns (from its first return whose types are all
+/// known; empty if it returns None).
+pub fn return_types(
+    def: &FuncDef,
+    vars: &HashMap<String, VarTy>,
+    callees: Callees,
+) -> Result<Option<Vec<Ty>>, Refusal> {
+    let mut found: Option<Vec<Ty>> = None;
+    let mut err = None;
+    walk_stmts(&def.body, &mut |s| {
+        if found.is_some() || err.is_some() {
+            return;
+        }
+        let items: Vec<&Expr> = match &s.kind {
+            StmtKind::Return(None) => vec![],
+            StmtKind::Return(Some(e)) => match &e.kind {
+                ExprKind::NoneLit => vec![],
+                ExprKind::Tuple(es) => es.iter().collect(),
+                _ => vec![e],
+            },
+            _ => return,
+        };
+        let mut tys = Vec::new();
+        for x in items {
+            match expr_type(x, vars, callees) {
+                Ok(Some(t)) => tys.push(t),
+                Ok(None) => return,
+                Err(r) => {
+                    err = Some(r);
+                    return;
+                }
+            }
+        }
+        found = Some(tys);
+    });
+    match err {
+        Some(r) => Err(r),
+        None => Ok(found),
     }
 }

@@ -52,6 +52,12 @@ def uses_helper(x):
     return helper(x) + helper(2.0 * x, scale=0.5)
 
 
+def rpow(x, n):
+    if n == 0:
+        return 1.0
+    return x * rpow(x, n - 1)
+
+
 def arrays(x):
     return np.sum(x * x)
 
@@ -73,7 +79,7 @@ cases = [
     (expo, (1000.0,)), (expo, (2.0,)), (powered, (1.5, 10)), (powered, (1.5, 10 ** 4)),
     (floor_mod, (2.0, -7)), (floor_mod, (2.0, 8)), (floor_mod, (0.5, 0)),
     (branchy, (0.3, True)), (branchy, (0.3, False)), (counted, (2.0,)),
-    (uses_helper, (0.7,)),
+    (uses_helper, (0.7,)), (rpow, (1.3, 5)),
 ]
 for f, args in cases:
     native = tangent.grad(f, compile="native")
@@ -93,6 +99,8 @@ assert tangent.grad(powered, compile="native")(1.5, 10 ** 4) == float(10 ** 20)
 x = 0.7
 want = (math.sin(x) + x * math.cos(x)) + 0.5 * 2.0 * (math.sin(2 * x) + 2 * x * math.cos(2 * x))
 assert abs(tangent.grad(uses_helper, compile="native")(x) - want) < 1e-14
+# Recursion too.
+assert abs(tangent.grad(rpow, compile="native")(1.3, 5) - 5 * 1.3 ** 4) < 1e-13
 
 # Not scalar code: compile='native' says why and runs interpreted; 'native!' refuses.
 df = tangent.grad(arrays, compile="native")
