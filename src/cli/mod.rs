@@ -13,7 +13,24 @@ pub const EXIT_USAGE: u8 = 2;
 pub const EXIT_DIFFERENTIATION: u8 = 3;
 pub const EXIT_INTERNAL: u8 = 70;
 
-const HELP: &str = "\
+/// The options `grad` shares between the overview and its own help (one list, so the
+/// two cannot drift).
+macro_rules! grad_option_lines {
+    () => {
+        "    --no-optimize      show the naive adjoint (optimized=False)
+    --preserve-result  also return the function's value
+    --no-check-dims    do not check that the output is a scalar
+    --checkpoint       sqrt(n) checkpointing of top-level for and while loops
+    --tape-liveness    push only the shape of values used only for their shape
+    --cse              share common subexpressions (e-graphs)
+    --algebraic        apply exact algebraic identities (e-graphs)
+    --coarsening       one adjoint per straight-line elementwise stretch
+"
+    };
+}
+
+const HELP: &str = concat!(
+    "\
 tangent: source-to-source automatic differentiation for Python
 
 USAGE:
@@ -30,15 +47,9 @@ OPTIONS for `grad`:
     --wrt 0,1          positions of the arguments to differentiate (default 0)
     --mode forward     forward mode (tangents) instead of reverse mode (gradients)
     --motion split     separate forward and backward functions (reverse mode)
-    --no-optimize      show the naive adjoint (optimized=False)
-    --preserve-result  also return the function's value
-    --no-check-dims    do not check that the output is a scalar
-    --checkpoint       sqrt(n) checkpointing of top-level for and while loops
-    --tape-liveness    push only the shape of values used only for their shape
-    --cse              share common subexpressions (e-graphs)
-    --algebraic        apply exact algebraic identities (e-graphs)
-    --coarsening       one adjoint per straight-line elementwise stretch
-
+",
+    grad_option_lines!(),
+    "
 `tangent help COMMAND` or `tangent COMMAND --help` shows one command's help.
 
 EXAMPLES:
@@ -51,7 +62,8 @@ EXAMPLES:
 EXIT CODES:
     0 success, 1 the script raised an exception, 2 usage error,
     3 the function cannot be differentiated, 70 internal error
-";
+"
+);
 
 const HELP_RUN: &str = "\
 tangent run: run a Python script in the embedded interpreter
@@ -74,7 +86,8 @@ EXIT CODES:
     70 internal error
 ";
 
-const HELP_GRAD: &str = "\
+const HELP_GRAD: &str = concat!(
+    "\
 tangent grad: print the derivative's Python source (nothing is executed)
 
 USAGE:
@@ -85,15 +98,9 @@ OPTIONS:
     --mode MODE        `reverse` (gradients, default) or `forward` (tangents)
     --motion MOTION    `joint` (default) or `split`: a `_forward` function that
                        returns the value and the tape, and a `_backward` one
-    --no-optimize      show the naive adjoint (optimized=False)
-    --preserve-result  also return the function's value
-    --no-check-dims    do not check that the output is a scalar
-    --checkpoint       sqrt(n) checkpointing of top-level for and while loops
-    --tape-liveness    push only the shape of values used only for their shape
-    --cse              share common subexpressions (e-graphs)
-    --algebraic        apply exact algebraic identities (e-graphs)
-    --coarsening       one adjoint per straight-line elementwise stretch
-
+",
+    grad_option_lines!(),
+    "
 EXAMPLES:
     tangent grad examples/quickstart.py:f
     tangent grad model.py:loss --wrt 0,1 --no-optimize
@@ -103,7 +110,8 @@ EXAMPLES:
 EXIT CODES:
     0 success, 2 usage error, 3 the function cannot be differentiated
     (the diagnostic names file, line and column)
-";
+"
+);
 
 const HELP_EXPLAIN: &str = "\
 tangent explain: show how a derivative is built and check it numerically

@@ -1026,15 +1026,9 @@ pub mod _numpy_native {
         Ok(())
     }
 
+    /// Casts an integer or bool result (float32 is rounded inside `compute`).
     fn fix_result(out: &mut Out, op: Op, rd: DType) {
-        if rd == DType::Float64 || op.is_cmp() {
-            return;
-        }
-        if rd == DType::Float32 {
-            match out {
-                Out::S(v) => *v = rd.cast(*v),
-                Out::A(a) => *a = round_to(std::mem::take(a), rd),
-            }
+        if rd.is_float() || op.is_cmp() {
             return;
         }
         let fix = |v: f64| if v.is_finite() { rd.cast(v) } else { 0.0 };
