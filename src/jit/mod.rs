@@ -7,6 +7,7 @@
 //! the caller then runs the interpreted adjoint, so results and errors are Python's.
 
 mod codegen;
+mod entry;
 mod memory;
 pub mod runtime;
 pub mod typing;
@@ -17,6 +18,7 @@ use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
+pub use entry::{Call, NativeEntry};
 pub use typing::{Refusal, Ty};
 
 /// A value crossing into or out of native code.
