@@ -85,7 +85,11 @@ pub fn grad_options(
     let mode = match mode {
         "reverse" => ad::Mode::Reverse,
         "forward" => ad::Mode::Forward,
-        other => return Err(format!("mode must be 'reverse' or 'forward', not {other:?}")),
+        other => {
+            return Err(format!(
+                "mode must be 'reverse' or 'forward', not {other:?}"
+            ))
+        }
     };
     let on = |pass: &str| passes.iter().any(|n| n == pass);
     Ok(GradOptions {
@@ -101,8 +105,7 @@ pub fn grad_options(
         algebraic: on("algebraic"),
         coarsening: on("coarsening"),
         output_index,
-        output_weights: output_weights
-            .map(|ws| ws.iter().map(|w| format!("{w:?}")).collect()),
+        output_weights: output_weights.map(|ws| ws.iter().map(|w| format!("{w:?}")).collect()),
     })
 }
 

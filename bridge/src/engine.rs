@@ -83,9 +83,8 @@ fn grad_source<'py>(
     let opts = options(wrt, &flags, &mode, outputs.as_ref())?;
     // flags[5]: whether the disk cache may answer (default yes).
     let use_cache = flags.get(5).copied().unwrap_or(true);
-    let result = py.detach(|| {
-        tangent::api::grad_file_cached(&filename, &funcname, &opts, use_cache)
-    });
+    let result =
+        py.detach(|| tangent::api::grad_file_cached(&filename, &funcname, &opts, use_cache));
     match result {
         Ok((g, from_cache)) => (true, g.source, g.entry, from_cache).into_pyobject(py),
         Err(e) => outcome(py, Err(e)),
@@ -113,21 +112,25 @@ fn grad_generated<'py>(
     outcome(py, result)
 }
 
+/// The data flow `explain` prints: (variable, the variables it reads).
+type Flow = Vec<(String, Vec<String>)>;
+
 /// explain_info(filename, funcname, wrt) -> (primal source, [(variable, [reads])])
 #[pyfunction]
-fn explain_info(
-    filename: String,
-    funcname: String,
-    wrt: Vec<usize>,
-) -> PyResult<(String, Vec<(String, Vec<String>)>)> {
-    let info = tangent::api::explain_info(&filename, &funcname, &wrt)
-        .map_err(PyValueError::new_err)?;
+fn explain_info(filename: String, funcname: String, wrt: Vec<usize>) -> PyResult<(String, Flow)> {
+    let info =
+        tangent::api::explain_info(&filename, &funcname, &wrt).map_err(PyValueError::new_err)?;
     Ok((info.primal, info.flow))
 }
 
 /// register_rule(kind, qualname, filename, funcname) -> None or an error message.
 #[pyfunction]
-fn register_rule(kind: String, qualname: String, filename: String, funcname: String) -> Option<String> {
+fn register_rule(
+    kind: String,
+    qualname: String,
+    filename: String,
+    funcname: String,
+) -> Option<String> {
     tangent::api::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
 }
 

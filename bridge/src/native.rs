@@ -69,7 +69,10 @@ impl NativeFunction {
                     return Ok(PyTuple::new(py, items)?.into_any().unbind());
                 }
                 Call::Done(outs, false) => {
-                    return outs.into_iter().next().map_or(Ok(py.None()), |s| to_py(py, s));
+                    return outs
+                        .into_iter()
+                        .next()
+                        .map_or(Ok(py.None()), |s| to_py(py, s));
                 }
             }
         }

@@ -124,7 +124,12 @@ fn run(py: Python<'_>, executable: &CString, sys_path: &str, argv: &[String]) ->
     py.import("sys")?
         .getattr("modules")?
         .set_item("tangent", tangent)?;
-    let boot = PyModule::from_code(py, &CString::new(BOOT)?, c"<tangent bridge>", c"_tangent_boot")?;
+    let boot = PyModule::from_code(
+        py,
+        &CString::new(BOOT)?,
+        c"<tangent bridge>",
+        c"_tangent_boot",
+    )?;
     let entries: Vec<&str> = sys_path.split('\n').filter(|p| !p.is_empty()).collect();
     let status = boot.getattr("main")?.call1((
         script,

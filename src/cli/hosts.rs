@@ -134,7 +134,10 @@ fn install(python: Option<&Path>) -> Result<PathBuf, String> {
     let found = cpython::find(python)?;
     let bridge = cpython::bridge_library()?;
     let out = std::process::Command::new(&found.executable)
-        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['platlib'])"])
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['platlib'])",
+        ])
         .output()
         .map_err(|e| format!("running `{}` failed: {e}", found.executable.display()))?;
     let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());

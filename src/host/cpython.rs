@@ -196,17 +196,21 @@ pub fn bridge_library() -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate tangent itself: {e}"))?;
     let dir = exe.parent().unwrap_or(Path::new("."));
     let candidates = [dir.join(BRIDGE_FILE), dir.join("..").join(BRIDGE_FILE)];
-    candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
-        format!(
-            "the CPython bridge library is missing (looked for {}); build it with \
+    candidates
+        .iter()
+        .find(|p| p.is_file())
+        .cloned()
+        .ok_or_else(|| {
+            format!(
+                "the CPython bridge library is missing (looked for {}); build it with \
              `cargo build -p tangent-bridge` (the same profile as tangent) or set TANGENT_BRIDGE",
-            candidates
-                .iter()
-                .map(|p| format!("`{}`", p.display()))
-                .collect::<Vec<_>>()
-                .join(" and ")
-        )
-    })
+                candidates
+                    .iter()
+                    .map(|p| format!("`{}`", p.display()))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            )
+        })
 }
 
 /// The file name cargo gives the bridge cdylib.
@@ -306,7 +310,10 @@ mod tests {
 
     #[test]
     fn parses_the_query_answer() {
-        let found = parse("/v/bin/python\n/p/lib/libpython3.11.so.1.0\n3.11.7\n/p/lib/python311.zip\n/v/site\n").unwrap();
+        let found = parse(
+            "/v/bin/python\n/p/lib/libpython3.11.so.1.0\n3.11.7\n/p/lib/python311.zip\n/v/site\n",
+        )
+        .unwrap();
         assert_eq!(found.executable, PathBuf::from("/v/bin/python"));
         assert_eq!(found.library, PathBuf::from("/p/lib/libpython3.11.so.1.0"));
         assert_eq!(found.sys_path, ["/p/lib/python311.zip", "/v/site"]);

@@ -16,9 +16,9 @@ use crate::syntax::ir::*;
 use crate::syntax::SourceModule;
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
+pub use entry::{Call, NativeEntry};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-pub use entry::{Call, NativeEntry};
 pub use typing::{Refusal, Ty};
 
 /// A value crossing into or out of native code.
