@@ -90,11 +90,13 @@ def einsum_tangent(y, subscripts, a, b=None, c=None, e=None, optimize=False):
 
 
 @adjoint(numpy.linalg.inv)
+@adjoint(scipy.linalg.inv)
 def inv(y, a):
     d[a] = tangent.inv_grad(d[y], y)
 
 
 @tangent_(numpy.linalg.inv)
+@tangent_(scipy.linalg.inv)
 def inv_tangent(y, a):
     d[y] = tangent.inv_tangent(d[a], y)
 
@@ -121,12 +123,14 @@ def slogdet_tangent(y, a):
 
 
 @adjoint(numpy.linalg.solve)
+@adjoint(scipy.linalg.solve)
 def solve(y, a, b):
     d[a] = tangent.solve_grad(d[y], a, b, y, 0)
     d[b] = tangent.solve_grad(d[y], a, b, y, 1)
 
 
 @tangent_(numpy.linalg.solve)
+@tangent_(scipy.linalg.solve)
 def solve_tangent(y, a, b):
     d[y] = tangent.solve_tangent(d[a], d[b], a, b, y)
 

@@ -1616,3 +1616,12 @@ def qr_tangent_grad(gz, t, y, a, mode="reduced", which=0):
     gri = gri + numpy.matmul(_T(t), numpy.matmul(q, gx))
     gr = gr - numpy.matmul(_T(ri), numpy.matmul(gri, _T(ri)))
     return [gq, gr]
+
+
+# ------------------------------------------------------------------ scipy.special
+
+def xlogy_dy(x, y):
+    """d xlogy(x, y) / dy = x / y, and 0 where x == 0 (as xlogy itself is 0 there)."""
+    zero = numpy.equal(x, 0)
+    r = numpy.where(zero, 0.0, numpy.divide(x, numpy.where(zero, 1.0, y)))
+    return r if _is_array(x) or _is_array(y) else float(r)

@@ -19,9 +19,10 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// The NumPy op catalog (and the SciPy entries) on real NumPy and SciPy.
 #[test]
 fn numpy_catalog_passes_on_real_numpy() {
-    let Some(py) = cpython::python(&["numpy"]) else {
+    let Some(py) = cpython::python(&["numpy", "scipy"]) else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("tangent-catalog-cpython-{}", std::process::id()));
@@ -41,7 +42,7 @@ fn numpy_catalog_passes_on_real_numpy() {
 
 #[test]
 fn corpus_passes_in_cpython() {
-    let Some(py) = cpython::python(&["numpy"]) else {
+    let Some(py) = cpython::python(&["numpy", "scipy"]) else {
         return;
     };
     for args in [
@@ -296,6 +297,71 @@ fn bridge_install_makes_import_tangent_work_in_a_venv() {
         text(&out.stdout).trim(),
         format!("available {}", env!("CARGO_PKG_VERSION"))
     );
+}
+
+/// The embedded host's SciPy subset against the real SciPy: every value of
+/// tests/scripts/scipy_values.py (ordinary points, poles, infinities) to 1e-13 relative,
+/// and the gradients there against central differences on both hosts.
+#[test]
+fn embedded_scipy_subset_matches_scipy() {
+    let Some(py) = cpython::python(&["numpy", "scipy"]) else {
+        return;
+    };
+    let script = "tests/scripts/scipy_values.py";
+    let embedded = tangent()
+        .args(["run", "--embedded", script])
+        .output()
+        .unwrap();
+    assert!(embedded.status.success(), "{}", text(&embedded.stderr));
+    let real = cpython::run_ok(&py, script, &[]);
+    let ours = text(&embedded.stdout);
+    let numbers = |line: &str| -> Vec<f64> {
+        line.split([' ', '[', ']', ',', '\'', '(', ')'])
+            .filter_map(|w| match w {
+                "inf" => Some(f64::INFINITY),
+                "-inf" => Some(f64::NEG_INFINITY),
+                "nan" => Some(f64::NAN),
+                w => w.parse().ok(),
+            })
+            .collect()
+    };
+    assert_eq!(ours.lines().count(), real.lines().count(), "{ours}\n{real}");
+    for (a, b) in ours.lines().zip(real.lines()) {
+        let (na, nb) = (numbers(a), numbers(b));
+        assert_eq!(na.len(), nb.len(), "{a} | {b}");
+        for (x, y) in na.iter().zip(&nb) {
+            let same = x == y
+                || (x.is_nan() && y.is_nan())
+                || (x - y).abs() <= 1e-13 * y.abs().max(f64::MIN_POSITIVE);
+            assert!(same, "embedded {a} | SciPy {b}");
+        }
+        if a.starts_with("grad") || a.starts_with("jvp") {
+            assert!(a.ends_with(" ok") && b.ends_with(" ok"), "{a} | {b}");
+        }
+    }
+    assert_eq!(ours.lines().filter(|l| l.ends_with(" ok")).count(), 6);
+}
+
+/// A script whose only framework is SciPy runs embedded when no CPython is usable.
+#[test]
+fn scipy_scripts_fall_back_to_the_embedded_subset() {
+    let out = tangent()
+        .env("TANGENT_PYTHON", "/nonexistent/python3")
+        .args(["run", "tests/scripts/scipy_values.py"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("grad loss ok"));
+    // jax has no embedded stand-in: the same situation is an error there.
+    let dir = tempdir("fallback");
+    std::fs::write(dir.join("j.py"), "import jax\n").unwrap();
+    let out = tangent()
+        .env("TANGENT_PYTHON", "/nonexistent/python3")
+        .arg("run")
+        .arg(dir.join("j.py"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
 }
 
 fn tempdir(tag: &str) -> std::path::PathBuf {

@@ -28,6 +28,7 @@ pub const RULE_FILES: &[(&str, &str)] = &[
         "backends/linalg.py",
         include_str!("../../backends/linalg.py"),
     ),
+    ("backends/scipy.py", include_str!("../../backends/scipy.py")),
     (
         "backends/tangent.py",
         include_str!("../../backends/tangent.py"),

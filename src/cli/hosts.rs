@@ -2,8 +2,8 @@
 //!
 //! A script runs in the embedded RustPython unless it imports a framework the embedded
 //! host does not have (`host::cpython::FRAMEWORKS`) or the user asks for CPython. A script
-//! whose only framework is SciPy falls back to the embedded host's SciPy subset when no
-//! CPython can be loaded.
+//! whose only framework is SciPy runs in CPython when that CPython has SciPy, else in
+//! the embedded host with its SciPy subset.
 
 use super::{EXIT_INTERNAL, EXIT_NO_PYTHON, EXIT_SCRIPT_ERROR, EXIT_USAGE};
 use crate::host::cpython;
@@ -73,10 +73,12 @@ pub fn run(args: &[String]) -> ExitCode {
         cpython::bridge_library()?;
         Ok(p)
     });
+    let scipy_only = !asked && frameworks == ["scipy"];
     let python = match found {
-        Ok(p) => p,
         // The embedded host has the SciPy subset tangent differentiates.
-        Err(_) if !asked && frameworks == ["scipy"] => return run_embedded(argv),
+        Ok(p) if scipy_only && !p.has_module("scipy") => return run_embedded(argv),
+        Err(_) if scipy_only => return run_embedded(argv),
+        Ok(p) => p,
         Err(why) => {
             let reason = if asked {
                 "CPython was asked for".to_owned()

@@ -123,6 +123,27 @@ fn query(program: &Path, source: &str) -> Result<Interpreter, String> {
     Ok(found)
 }
 
+impl Interpreter {
+    /// Can this interpreter import the top-level module `name`? (A look at its
+    /// `sys.path`, always current: no interpreter is started.)
+    pub fn has_module(&self, name: &str) -> bool {
+        self.sys_path.iter().any(|entry| {
+            let dir = Path::new(entry);
+            dir.join(name).join("__init__.py").is_file()
+                || dir.join(format!("{name}.py")).is_file()
+                || std::fs::read_dir(dir).is_ok_and(|mut it| {
+                    it.any(|e| {
+                        e.ok().is_some_and(|e| {
+                            let f = e.file_name();
+                            let f = f.to_string_lossy();
+                            f.starts_with(&format!("{name}.")) && f.ends_with(".so")
+                        })
+                    })
+                })
+        })
+    }
+}
+
 fn parse(text: &str) -> Option<Interpreter> {
     let mut lines = text.lines();
     Some(Interpreter {

@@ -12,9 +12,10 @@ pub mod linalg;
 mod native;
 pub mod ops;
 pub mod random;
+pub mod special;
 
 #[cfg(feature = "embedded")]
-/// Python shims for numpy, installed before the `tangent` shim.
+/// Python shims for numpy and the SciPy subset, installed before the `tangent` shim.
 pub const SHIMS: &[(&str, &str)] = &[
     (
         "numpy",
@@ -27,6 +28,18 @@ pub const SHIMS: &[(&str, &str)] = &[
     (
         "numpy.random",
         include_str!("../../stdlib-shims/numpy/random.py"),
+    ),
+    (
+        "scipy",
+        include_str!("../../stdlib-shims/scipy/__init__.py"),
+    ),
+    (
+        "scipy.special",
+        include_str!("../../stdlib-shims/scipy/special.py"),
+    ),
+    (
+        "scipy.linalg",
+        include_str!("../../stdlib-shims/scipy/linalg.py"),
     ),
 ];
 

@@ -1283,6 +1283,12 @@ pub mod _numpy_native {
             "rad2deg" => f64::to_degrees,
             "sinc" => core::sinc,
             "fix" => f64::trunc,
+            // scipy.special (the embedded host's subset)
+            "erf" => crate::numpy::special::erf,
+            "erfc" => crate::numpy::special::erfc,
+            "gammaln" => crate::numpy::special::gammaln,
+            "gamma" => crate::numpy::special::gamma,
+            "digamma" => crate::numpy::special::digamma,
             _ => return None,
         })
     }
@@ -1371,6 +1377,14 @@ pub mod _numpy_native {
             vm.new_value_error(format!("unknown ufunc {}", name.to_string_lossy()))
         })?;
         unary(&x, None, f, vm)
+    }
+    /// scipy.special.polygamma(n, x) for an integer order n >= 0 (the embedded subset).
+    #[pyfunction]
+    fn _polygamma(n: i64, x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let n = u32::try_from(n).map_err(|_| {
+            vm.new_value_error("polygamma: the order n must be a non-negative integer")
+        })?;
+        unary(&x, None, |v| crate::numpy::special::polygamma(n, v), vm)
     }
     #[pyfunction]
     fn isnan(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {

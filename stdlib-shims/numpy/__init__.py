@@ -186,6 +186,14 @@ def rot90(m, k=1, axes=(0, 1)):
     return flip(swapaxes(m, axes[0], axes[1]), axes[1])
 
 
+def ndindex(*shape):
+    """Every index of an array of `shape`, in C order."""
+    import itertools
+    if len(shape) == 1 and isinstance(shape[0], tuple):
+        shape = shape[0]
+    return itertools.product(*[_builtins.range(n) for n in shape])
+
+
 def broadcast_shapes(*shapes):
     out = ()
     for s in shapes:

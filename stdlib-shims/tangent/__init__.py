@@ -453,16 +453,37 @@ def tangent_(target):
     return _register("tangent", target)
 
 
+# Modules rule bodies may name besides numpy and math (e.g. `scipy.special.digamma` in
+# the derivative of gammaln), imported only for generated code that names them.
+_RULE_MODULES = {"scipy": ("scipy.special", "scipy.linalg")}
+
+
+def _rule_modules(source):
+    """[(name, module)] of the _RULE_MODULES the generated source names."""
+    import re
+    out = []
+    for name, submodules in _RULE_MODULES.items():
+        if re.search(r"(?<![\w.])" + name + r"\.", source):
+            import importlib
+            for sub in submodules:
+                importlib.import_module(sub)
+            out.append((name, importlib.import_module(name)))
+    return out
+
+
 def _compile(source, entry, globals_):
     """Executes generated source in `globals_`. The runtime modules reach the code as
     closure variables, so nothing is added to the user's namespace."""
+    extra = _rule_modules(source)
     body = "".join("    " + line + "\n" for line in source.splitlines())
-    factory = ("def __tangent_factory__(tangent, numpy, math):\n" + body +
+    params = ", ".join(["tangent", "numpy", "math"] + [name for name, _ in extra])
+    factory = ("def __tangent_factory__(" + params + "):\n" + body +
                "    return " + entry + "\n")
     namespace = {}
     exec(compile(factory, "<tangent: " + entry + ">", "exec"), globals_, namespace)
     import sys
-    fn = namespace["__tangent_factory__"](sys.modules[__name__], numpy, math)
+    fn = namespace["__tangent_factory__"](sys.modules[__name__], numpy, math,
+                                          *[module for _, module in extra])
     fn.__qualname__ = entry  # not `__tangent_factory__.<locals>.dfdx` in messages
     fn.__tangent_source__ = source
     return fn

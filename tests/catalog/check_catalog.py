@@ -371,7 +371,28 @@ CATALOG = [
           shapes=[(3, 3), (4, 2), (2, 4)]),
     unary("numpy.linalg.svd", "np.linalg.svd(a)[0] @ np.linalg.svd(a)[2]", shapes=[(3, 3)]),
     unary("numpy.linalg.svdvals", "np.linalg.svdvals(a)", shapes=[(2, 3), (3, 3)]),
-] + reductions("numpy.prod", "np.prod") + reductions("numpy.var", "np.var") + reductions(
+    # scipy.special and scipy.linalg (poles avoided: the shifted arguments stay in (-2, -1)
+    # and (-1, 0))
+    unary("scipy.special.erf", "scipy.special.erf(a)"),
+    unary("scipy.special.erfc", "scipy.special.erfc(a)"),
+    unary("scipy.special.gammaln", "scipy.special.gammaln(a)", domain="pos"),
+    unary("scipy.special.gammaln", "scipy.special.gammaln(a * 0.4 - 1.5)", domain="unit"),
+    unary("scipy.special.gamma", "scipy.special.gamma(a)", domain="pos"),
+    unary("scipy.special.gamma", "scipy.special.gamma(a * 0.4 - 1.5)", domain="unit"),
+    unary("scipy.special.digamma", "scipy.special.digamma(a)", domain="pos"),
+    unary("scipy.special.psi", "scipy.special.psi(a * 0.4 - 0.5)", domain="unit"),
+    unary("scipy.special.polygamma", "scipy.special.polygamma(1, a)", domain="pos"),
+    unary("scipy.special.polygamma", "scipy.special.polygamma(2, a * 0.4 - 1.5)", domain="unit"),
+    unary("scipy.special.expit", "scipy.special.expit(3.0 * a)"),
+    unary("scipy.special.logit", "scipy.special.logit(a * 0.5 + 0.5)", domain="unit"),
+    binary("scipy.special.xlogy", "scipy.special.xlogy(a, b)", dy="pos"),
+    unary("scipy.special.logsumexp", "scipy.special.logsumexp(a)"),
+    unary("scipy.special.logsumexp", "scipy.special.logsumexp(3.0 * a, axis=-1)", shapes=[(3,), (2, 3)]),
+    unary("scipy.linalg.inv", "scipy.linalg.inv(a + 3.0 * np.eye(3))", shapes=[(3, 3)]),
+    binary("scipy.linalg.solve", "scipy.linalg.solve(a + 3.0 * np.eye(3), b)",
+           shapes=[((3, 3), (3,)), ((3, 3), (3, 2))]),
+] + reductions("scipy.special.logsumexp", "scipy.special.logsumexp") + reductions(
+    "numpy.prod", "np.prod") + reductions("numpy.var", "np.var") + reductions(
     "numpy.std", "np.std") + [
     ("numpy.linalg.norm", "np.linalg.norm(a, axis=%s, keepdims=%s)" % (axis, keep), [[((2, 3), "any")]])
     for axis, keep in REDUCE
@@ -435,7 +456,7 @@ def main():
     outdir = sys.argv[1]
     os.makedirs(outdir, exist_ok=True)
     names = "abcdefgh"
-    lines = ["import math", "import numpy as np", ""]
+    lines = ["import math", "import numpy as np", "import scipy.special", "import scipy.linalg", ""]
     cases = []
     for i, (rule, expr, specs) in enumerate(CATALOG):
         nargs = len(specs[0])

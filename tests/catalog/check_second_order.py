@@ -24,6 +24,8 @@ import os
 import sys
 
 import numpy as np
+import scipy.special
+import scipy.linalg
 import tangent
 
 HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else "tests/catalog"
@@ -78,7 +80,7 @@ def main():
 
     names = "abcdefgh"
     rng = Rng(20270311)
-    lines = ["import math", "import numpy as np", ""]
+    lines = ["import math", "import numpy as np", "import scipy.special", "import scipy.linalg", ""]
     cases = []
     skipped = []
     for i, (rule, expr, specs) in enumerate(catalog):
@@ -91,7 +93,7 @@ def main():
         nargs = len(specs[0])
         params = ", ".join(names[:nargs])
         # the primal, to draw inputs and a seed shaped like its output
-        ns = {"np": np, "math": __import__("math")}
+        ns = {"np": np, "math": __import__("math"), "scipy": scipy}
         exec("def f(%s):\n    return %s\n" % (params, expr), ns)
         for j, spec in enumerate(specs):
             args = [draw(rng, shape, dom) for shape, dom in spec]
