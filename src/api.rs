@@ -3,6 +3,7 @@
 
 use crate::ad::rules::{RuleSet, Template};
 use crate::ad::{self, GradOptions};
+#[cfg(feature = "embedded")]
 use crate::host::rustpython as host;
 use crate::syntax::SourceModule;
 use ndarray::ArrayD;
@@ -59,6 +60,55 @@ pub fn register_rule(
 
 /// Reads (and caches) a source file, then differentiates one of its functions. The error
 /// is the rendered diagnostic.
+/// The options of a derivative request as both Python hosts receive them from the
+/// `tangent` shim: `flags` is (optimized, preserve_result, check_dims[, split[,
+/// checkpoint]]), `passes` the optional passes switched on (`optimizations={...}`).
+pub fn grad_options(
+    wrt: Vec<usize>,
+    flags: &[bool],
+    mode: &str,
+    output_index: Option<i64>,
+    output_weights: Option<Vec<f64>>,
+    passes: &[String],
+) -> Result<GradOptions, String> {
+    let (optimized, preserve_result, check_dims, split, checkpoint) = match flags {
+        [o, p, c] => (*o, *p, *c, false, false),
+        [o, p, c, s] => (*o, *p, *c, *s, false),
+        [o, p, c, s, k, ..] => (*o, *p, *c, *s, *k),
+        _ => {
+            return Err(
+                "flags must be (optimized, preserve_result, check_dims[, split[, checkpoint]])"
+                    .into(),
+            )
+        }
+    };
+    let mode = match mode {
+        "reverse" => ad::Mode::Reverse,
+        "forward" => ad::Mode::Forward,
+        other => {
+            return Err(format!(
+                "mode must be 'reverse' or 'forward', not {other:?}"
+            ))
+        }
+    };
+    let on = |pass: &str| passes.iter().any(|n| n == pass);
+    Ok(GradOptions {
+        mode,
+        wrt,
+        optimized,
+        preserve_result,
+        check_dims,
+        split,
+        checkpoint,
+        tape_liveness: on("tape_liveness"),
+        cse: on("cse"),
+        algebraic: on("algebraic"),
+        coarsening: on("coarsening"),
+        output_index,
+        output_weights: output_weights.map(|ws| ws.iter().map(|w| format!("{w:?}")).collect()),
+    })
+}
+
 pub fn grad_file(filename: &str, func: &str, opts: &GradOptions) -> Result<ad::Generated, String> {
     grad_file_cached(filename, func, opts, true).map(|(g, _)| g)
 }
@@ -368,6 +418,7 @@ impl GradBuilder {
 
 /// A generated derivative.
 pub struct Gradient {
+    #[cfg_attr(not(feature = "embedded"), allow(dead_code))]
     module_source: String,
     generated: ad::Generated,
     native: Option<Result<std::sync::Arc<crate::jit::Program>, crate::jit::Refusal>>,
@@ -384,6 +435,7 @@ impl Gradient {
         &self.generated.entry
     }
 
+    #[cfg(feature = "embedded")]
     /// Runs the derivative in the embedded interpreter. `args` are the primal's arguments
     /// (optionally followed by the seed). Python errors come back as their traceback text.
     pub fn call(&self, args: &[Value]) -> Result<Value, String> {
@@ -400,6 +452,7 @@ impl Gradient {
 
 impl Gradient {
     /// Runs the machine code for float arguments (None: use the interpreter).
+    #[cfg_attr(not(feature = "embedded"), allow(dead_code))]
     fn call_native(&self, args: &[Value]) -> Option<Value> {
         use crate::jit::{Run, Scalar};
         let program = self.native.as_ref()?.as_ref().ok()?;

@@ -6,6 +6,7 @@
 pub mod ad;
 pub mod api;
 pub mod cache;
+#[cfg(feature = "embedded")]
 pub mod cli;
 pub mod emit;
 pub mod host;

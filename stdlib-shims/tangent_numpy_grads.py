@@ -8,7 +8,10 @@ Conventions: `g` is an incoming gradient (shaped like the result), `t` a tangent
 like the argument). In forward rules the tangent of an inactive argument arrives as the
 literal 0.0 (see `_is_zero`). The gradient of a list argument is a list of gradients.
 """
-import numpy
+try:
+    import numpy
+except ImportError:  # CPython without NumPy: `tangent` does not export these then
+    numpy = None
 
 
 def _tg():

@@ -1,8 +1,11 @@
 //! The `tangent` command line: `run`, `grad`, `explain`, `doctor`, `cache clear`,
-//! `--help` (also per command), `--version`.
+//! `bridge install`, `--help` (also per command), `--version`.
 //!
 //! Exit codes: 0 success; 1 the script raised an exception; 2 usage error;
-//! 3 the function cannot be differentiated (diagnostic printed); 70 internal error.
+//! 3 the function cannot be differentiated (diagnostic printed); 4 no usable CPython
+//! for a script that needs it; 70 internal error.
+
+mod hosts;
 
 use crate::ad::GradOptions;
 use crate::host::rustpython as host;
@@ -11,6 +14,7 @@ use std::process::ExitCode;
 pub const EXIT_SCRIPT_ERROR: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 pub const EXIT_DIFFERENTIATION: u8 = 3;
+pub const EXIT_NO_PYTHON: u8 = 4;
 pub const EXIT_INTERNAL: u8 = 70;
 
 /// The options `grad` shares between the overview and its own help (one list, so the
@@ -34,13 +38,17 @@ const HELP: &str = concat!(
 tangent: source-to-source automatic differentiation for Python
 
 USAGE:
-    tangent run SCRIPT.py [ARGS...]      run a script in the embedded interpreter
+    tangent run [--python PATH] SCRIPT.py [ARGS...]
+                                         run a script (embedded interpreter, or
+                                         CPython when it imports a framework)
     tangent grad FILE.py:FUNC [OPTIONS]  print the derivative's Python source
     tangent explain FILE.py:FUNC --at ARGS [--wrt 0,1]
                                          primal, gradient, data flow and a finite-
                                          difference check at ARGS (Python expressions)
     tangent doctor                       hosts, backends, cache location and size
     tangent cache clear                  remove every disk-cache entry
+    tangent bridge install [--python PATH]
+                                         make `import tangent` work in that CPython
     tangent --help | --version
 
 OPTIONS for `grad`:
@@ -66,24 +74,53 @@ EXIT CODES:
 );
 
 const HELP_RUN: &str = "\
-tangent run: run a Python script in the embedded interpreter
+tangent run: run a Python script
 
 USAGE:
-    tangent run SCRIPT.py [ARGS...]
+    tangent run [--python PATH | --cpython | --embedded] SCRIPT.py [ARGS...]
 
-`import tangent`, `import numpy as np` and `import math` work without CPython.
-ARGS reach the script as sys.argv[1:]; sys.argv[0] is SCRIPT.py. Everything
-after SCRIPT.py belongs to the script, so `tangent run s.py --help` passes
---help to s.py.
+By default the script runs in the embedded interpreter: `import tangent`,
+`import numpy as np`, `import math` and a SciPy subset (scipy.special,
+scipy.linalg) work without CPython. A script that imports jax, torch,
+tensorflow, keras, tinygrad or scipy runs in CPython instead, through the
+bridge, with the same `tangent` API (a SciPy-only script stays embedded when
+no CPython is usable).
+
+OPTIONS:
+    --python PATH   run in CPython, the interpreter at PATH (a venv's python works)
+    --cpython       run in CPython (TANGENT_PYTHON, else python3 on PATH)
+    --embedded      run in the embedded interpreter whatever the script imports
+
+The CPython library is found through the interpreter's sysconfig (cached) and
+loaded with the bridge library next to the tangent executable (TANGENT_BRIDGE
+overrides). ARGS reach the script as sys.argv[1:]; sys.argv[0] is SCRIPT.py.
+Everything after SCRIPT.py belongs to the script, so `tangent run s.py --help`
+passes --help to s.py.
 
 EXAMPLES:
     tangent run examples/quickstart.py
     tangent run train.py --epochs 3
+    tangent run --python .venv/bin/python jax_model.py
 
 EXIT CODES:
     0 success, 1 the script raised an exception (traceback printed),
-    2 usage error (e.g. no such file), N the script called sys.exit(N),
-    70 internal error
+    2 usage error (e.g. no such file), 4 the script needs CPython and none is
+    usable, N the script called sys.exit(N), 70 internal error
+";
+
+const HELP_BRIDGE: &str = "\
+tangent bridge: use tangent from a CPython you run yourself
+
+USAGE:
+    tangent bridge install [--python PATH]
+
+Copies the bridge library (an abi3 extension module, CPython 3.8+) into the
+interpreter's site-packages as tangent.abi3.so; then `import tangent` there
+gives the same API as in `tangent run`. The interpreter is PATH, else
+TANGENT_PYTHON, else python3 on PATH.
+
+EXAMPLE:
+    python3 -m venv .venv && tangent bridge install --python .venv/bin/python
 ";
 
 const HELP_GRAD: &str = concat!(
@@ -139,8 +176,9 @@ tangent doctor: what this installation can do
 USAGE:
     tangent doctor
 
-Prints the version, the number of derivative rules, the host interpreter,
-each backend's status, and the disk cache's location and size.
+Prints the version, the number of derivative rules, the embedded host and
+each backend's status there, the CPython that scripts needing CPython run in
+and the bridge library, and the disk cache's location and size.
 
 EXAMPLE:
     tangent doctor
@@ -168,6 +206,7 @@ fn command_help(command: &str) -> Option<&'static str> {
         "explain" => HELP_EXPLAIN,
         "doctor" => HELP_DOCTOR,
         "cache" => HELP_CACHE,
+        "bridge" => HELP_BRIDGE,
         _ => return None,
     })
 }
@@ -210,7 +249,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
             print!("{}", command_help(command).unwrap_or(HELP));
             ExitCode::SUCCESS
         }
-        Some("run") => run(&args[2..]),
+        Some("run") => hosts::run(&args[2..]),
+        Some("bridge") => hosts::bridge(&args[2..]),
         Some("grad") => grad(&args[2..]),
         Some("explain") => explain(&args[2..]),
         Some("doctor") => doctor(),
@@ -226,23 +266,6 @@ pub fn main(args: Vec<String>) -> ExitCode {
             _ => usage("`cache` takes `clear`"),
         },
         Some(other) => usage(&format!("unknown command `{other}`")),
-    }
-}
-
-fn run(args: &[String]) -> ExitCode {
-    let Some(script) = args.first() else {
-        return usage("`run` needs a script path");
-    };
-    if !std::path::Path::new(script).is_file() {
-        eprintln!("tangent: cannot open `{script}`: no such file");
-        return ExitCode::from(EXIT_USAGE);
-    }
-    host::set_argv(args.to_vec());
-    match host::run_script(script.clone()) {
-        Some(host::ScriptOutcome::Ok) => ExitCode::SUCCESS,
-        Some(host::ScriptOutcome::Exit(c)) => ExitCode::from(c),
-        Some(host::ScriptOutcome::Error) => ExitCode::from(EXIT_SCRIPT_ERROR),
-        None => ExitCode::from(EXIT_INTERNAL),
     }
 }
 
@@ -390,7 +413,9 @@ fn doctor() -> ExitCode {
         host::flush_stdio(vm);
         r.map(|_| ()).map_err(|e| host::format_exception(vm, e))
     });
-    println!("CPython bridge: not built yet (frameworks run in the embedded host only)");
+    for line in hosts::doctor_lines() {
+        println!("{line}");
+    }
     match crate::cache::dir() {
         Some(d) => {
             let (n, bytes) = crate::cache::size();

@@ -7,6 +7,7 @@
 //! the caller then runs the interpreted adjoint, so results and errors are Python's.
 
 mod codegen;
+mod entry;
 mod memory;
 pub mod runtime;
 pub mod typing;
@@ -15,6 +16,7 @@ use crate::syntax::ir::*;
 use crate::syntax::SourceModule;
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
+pub use entry::{Call, NativeEntry};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 pub use typing::{Refusal, Ty};

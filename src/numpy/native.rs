@@ -4005,13 +4005,15 @@ pub mod _numpy_native {
         vm.ctx.new_list(items).into()
     }
 
-    fn size1_value(zelf: &PyNdArray, vm: &VirtualMachine, what: &str) -> PyResult<f64> {
+    /// The value of a 0-d array for `float()`/`int()` (NumPy 2 refuses other shapes,
+    /// size-1 arrays included).
+    fn scalar_value(zelf: &PyNdArray, vm: &VirtualMachine) -> PyResult<f64> {
         let g_lock = zelf.read();
         let g = g_lock.view();
-        if g.len() != 1 {
-            return Err(vm.new_type_error(format!(
-                "only length-1 arrays can be converted to Python scalars{what}"
-            )));
+        if g.ndim() != 0 {
+            return Err(
+                vm.new_type_error("only 0-dimensional arrays can be converted to Python scalars")
+            );
         }
         Ok(*g.iter().next().unwrap())
     }
@@ -4548,7 +4550,7 @@ pub mod _numpy_native {
                 xor: Some(|a, b, vm| bin_slot(a, b, Op::Xor, vm)),
                 int: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
-                    let v = size1_value(z, vm, "")?;
+                    let v = scalar_value(z, vm)?;
                     if !v.is_finite() {
                         return Err(
                             vm.new_value_error("cannot convert float NaN or infinity to integer")
@@ -4558,7 +4560,7 @@ pub mod _numpy_native {
                 }),
                 float: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
-                    let v = size1_value(z, vm, "")?;
+                    let v = scalar_value(z, vm)?;
                     Ok(vm.ctx.new_float(v).into())
                 }),
                 inplace_add: Some(|a, b, vm| inplace_slot(a, b, Op::Add, vm)),

@@ -1,18 +1,30 @@
-"""tangent: source-to-source automatic differentiation (embedded runtime).
+"""tangent: source-to-source automatic differentiation.
 
 `grad` reads a function's source, generates the source of its derivative (in Rust, via
 `_tangent`) and executes it in the function's own globals. The helpers below are what
 the generated code calls; they dispatch on the value's type.
+
+The same file runs in both hosts: the embedded RustPython (with the native `numpy`) and
+CPython through the bridge (real NumPy when it is installed).
 """
 import _tangent
 import math
 import sys as _sys
-from _numpy_native import _matmul_t, fast_helper
 
 try:
     import numpy
-except ImportError:  # pragma: no cover - numpy is built in
+except ImportError:  # CPython without NumPy: scalar code still works
     numpy = None
+
+try:
+    from _numpy_native import _matmul_t, fast_helper
+except ImportError:  # CPython: NumPy's own products, the Python definitions as they are
+    def _matmul_t(a, b, transpose_a, transpose_b):
+        """(a.T if transpose_a else a) @ (b.T if transpose_b else b)"""
+        return (a.T if transpose_a else a) @ (b.T if transpose_b else b)
+
+    def fast_helper(name, fn):
+        return fn
 
 __version__ = _tangent.VERSION
 
@@ -1102,4 +1114,5 @@ def _to_flat(x):
 
 
 # Helpers of the NumPy rules (kept in their own module, one concern per file).
-from tangent_numpy_grads import *  # noqa: E402,F401,F403
+if numpy is not None:
+    from tangent_numpy_grads import *  # noqa: E402,F401,F403

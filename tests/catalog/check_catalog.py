@@ -55,7 +55,7 @@ CATALOG = [
                                   [((2, 3), "any"), ((3,), "any")], [((3,), "any"), ((3,), "any")]]),
     # builtins
     unary("builtins.abs", "abs(a)", shapes=[()]),
-    unary("builtins.float", "float(a)", shapes=[(), (1,)]),
+    unary("builtins.float", "float(a)", shapes=[()]),  # NumPy 2: 0-d only
     binary("builtins.max", "max(a, b)", shapes=[((), ())]),
     binary("builtins.min", "min(a, b)", shapes=[((), ())]),
     binary("builtins.pow", "pow(a, b)", dx="pos", shapes=[((), ())]),

@@ -5,33 +5,29 @@
 //! other attribute (`__tangent_source__`, `__name__`, ...) is the interpreted
 //! function's, so the readable Python source stays the product.
 
-use crate::jit::{Program, Run, Scalar};
+use crate::jit::{Call, NativeEntry, Scalar};
 use rustpython_vm::{
     builtins::{PyBool, PyFloat, PyInt, PyStr},
     function::FuncArgs,
     pyclass,
     types::{Callable, GetAttr},
-    AsObject, Py, PyObjectRef, PyPayload, PyResult, VirtualMachine,
+    AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine,
 };
-use std::sync::Arc;
 
 #[pyclass(module = "tangent", name = "NativeFunction")]
 #[derive(PyPayload)]
 pub struct PyNativeFunction {
-    pub program: Arc<Program>,
+    pub entry: NativeEntry,
     pub fallback: PyObjectRef,
     /// `compile='native!'`: a refused signature raises instead of running interpreted.
     pub strict: bool,
     /// Called with a message when a signature is refused (`compile='native'`).
     pub on_refusal: Option<PyObjectRef>,
-    /// The signature of the last native call and its code (the common case: every call
-    /// has the same argument types).
-    pub last: std::sync::Mutex<Option<(Vec<crate::jit::Ty>, Arc<crate::jit::Compiled>)>>,
 }
 
 impl std::fmt::Debug for PyNativeFunction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "NativeFunction({})", self.program.name())
+        write!(f, "NativeFunction({})", self.entry.program.name())
     }
 }
 
@@ -51,8 +47,6 @@ fn scalar_of(obj: &PyObject, vm: &VirtualMachine) -> Option<Scalar> {
     None
 }
 
-use rustpython_vm::PyObject;
-
 fn to_py(s: Scalar, vm: &VirtualMachine) -> PyObjectRef {
     match s {
         Scalar::Float(v) => vm.ctx.new_float(v).into(),
@@ -68,63 +62,30 @@ impl PyNativeFunction {
         if !args.kwargs.is_empty() {
             return Ok(None);
         }
-        let Some(given) = args
-            .args
-            .iter()
-            .map(|a| scalar_of(a, vm))
-            .collect::<Option<Vec<Scalar>>>()
-        else {
-            return Ok(None);
-        };
-        let Some(all) = self.program.with_defaults(&given) else {
-            return Ok(None);
-        };
-        let Some(tys) = all.iter().map(|s| s.ty()).collect::<Option<Vec<_>>>() else {
-            return Ok(None);
-        };
-        let cached = {
-            let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-            last.as_ref()
-                .filter(|(t, _)| *t == tys)
-                .map(|(_, c)| c.clone())
-        };
-        let compiled = match cached
-            .map(|c| (Ok(c), false))
-            .unwrap_or_else(|| self.program.specialize_once(&tys))
-        {
-            (Ok(c), _) => c,
-            // Reported when this signature was first refused.
-            (Err(_), false) if !self.strict => return Ok(None),
-            (Err(r), _) => {
-                let msg = format!(
-                    "compile='native': `{}` runs interpreted for arguments ({}): {}",
-                    self.program.name(),
-                    tys.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "),
-                    self.program.describe(&r)
-                );
+        let given: Vec<Option<Scalar>> = args.args.iter().map(|a| scalar_of(a, vm)).collect();
+        match self.entry.call(&given) {
+            Call::Interpret => Ok(None),
+            Call::Refused { message, first } => {
                 if self.strict {
-                    return Err(vm.new_type_error(msg));
+                    return Err(vm.new_type_error(message));
                 }
-                if let Some(cb) = &self.on_refusal {
-                    cb.call((msg,), vm)?;
+                if let (true, Some(cb)) = (first, &self.on_refusal) {
+                    cb.call((message,), vm)?;
                 }
-                return Ok(None);
+                Ok(None)
             }
-        };
-        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((tys, compiled.clone()));
-        Ok(match compiled.run(&all) {
-            Run::Bail => None,
-            Run::Done(outs) => Some(if compiled.returns_tuple() {
+            Call::Done(outs, true) => Ok(Some(
                 vm.ctx
                     .new_tuple(outs.into_iter().map(|s| to_py(s, vm)).collect())
-                    .into()
-            } else {
+                    .into(),
+            )),
+            Call::Done(outs, false) => Ok(Some(
                 outs.into_iter()
                     .next()
                     .map(|s| to_py(s, vm))
-                    .unwrap_or_else(|| vm.ctx.none())
-            }),
-        })
+                    .unwrap_or_else(|| vm.ctx.none()),
+            )),
+        }
     }
 }
 

@@ -31,7 +31,8 @@ pub(crate) mod _tangent {
         Ok(outcome(result, vm))
     }
 
-    /// `flags` is (optimized, preserve_result, check_dims[, split motion]).
+    /// `flags` is (optimized, preserve_result, check_dims[, split[, checkpoint]]);
+    /// `outputs` is (output_index or None, output_weights or None[, optimizations]).
     fn options(
         wrt: ArgSequence<usize>,
         flags: &[bool],
@@ -39,65 +40,30 @@ pub(crate) mod _tangent {
         outputs: &OptionalArg<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult<GradOptions> {
-        let (optimized, preserve_result, check_dims, split, checkpoint) =
-            match flags {
-                [o, p, c] => (*o, *p, *c, false, false),
-                [o, p, c, s] => (*o, *p, *c, *s, false),
-                [o, p, c, s, k, ..] => (*o, *p, *c, *s, *k),
-                _ => return Err(vm.new_type_error(
-                    "flags must be (optimized, preserve_result, check_dims[, split[, checkpoint]])",
-                )),
-            };
-        let mode = match mode {
-            "reverse" => crate::ad::Mode::Reverse,
-            "forward" => crate::ad::Mode::Forward,
-            other => {
-                return Err(vm.new_value_error(format!(
-                    "mode must be 'reverse' or 'forward', not {other:?}"
-                )))
-            }
-        };
-        // `outputs` is (output_index or None, output_weights or None[, optimizations]).
-        let (mut output_index, mut output_weights) = (None, None);
-        let (mut tape_liveness, mut cse, mut algebraic, mut coarsening) =
-            (false, false, false, false);
+        let (mut output_index, mut output_weights, mut passes) = (None, None, Vec::new());
         if let OptionalArg::Present(o) = outputs {
-            let pair: Vec<PyObjectRef> = o.try_to_value(vm)?;
-            if let Some(opts) = pair.get(2) {
-                let names: Vec<String> = opts.try_to_value(vm)?;
-                let on = |pass: &str| names.iter().any(|n| n == pass);
-                (tape_liveness, cse, algebraic, coarsening) = (
-                    on("tape_liveness"),
-                    on("cse"),
-                    on("algebraic"),
-                    on("coarsening"),
-                );
+            let items: Vec<PyObjectRef> = o.try_to_value(vm)?;
+            if let Some(names) = items.get(2) {
+                passes = names.try_to_value(vm)?;
             }
-            if let [index, weights, ..] = pair.as_slice() {
+            if let [index, weights, ..] = items.as_slice() {
                 if !vm.is_none(index) {
                     output_index = Some(index.try_to_value::<i64>(vm)?);
                 }
                 if !vm.is_none(weights) {
-                    let ws: Vec<f64> = weights.try_to_value(vm)?;
-                    output_weights = Some(ws.iter().map(|w| format!("{w:?}")).collect());
+                    output_weights = Some(weights.try_to_value::<Vec<f64>>(vm)?);
                 }
             }
         }
-        Ok(GradOptions {
+        crate::api::grad_options(
+            wrt.into_vec(),
+            flags,
             mode,
-            wrt: wrt.into_vec(),
-            optimized,
-            preserve_result,
-            check_dims,
-            split,
-            checkpoint,
-            tape_liveness,
-            cse,
-            algebraic,
-            coarsening,
             output_index,
             output_weights,
-        })
+            &passes,
+        )
+        .map_err(|e| vm.new_value_error(e))
     }
 
     fn outcome(result: Result<crate::ad::Generated, String>, vm: &VirtualMachine) -> PyTupleRef {
@@ -174,27 +140,19 @@ pub(crate) mod _tangent {
         module_file: String,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
-        use crate::jit::Program;
-        let refused = |msg: String| -> PyResult<PyTupleRef> {
-            Ok(vm
-                .ctx
-                .new_tuple(vec![vm.ctx.none(), vm.ctx.new_str(msg).into()]))
+        let entry = match crate::jit::NativeEntry::prepare(&source, &entry, &module_file) {
+            Ok(e) => e,
+            Err(why) => {
+                return Ok(vm
+                    .ctx
+                    .new_tuple(vec![vm.ctx.none(), vm.ctx.new_str(why).into()]))
+            }
         };
-        // The user's module holds the primal callees the adjoint calls.
-        let module = std::fs::read_to_string(&module_file).ok();
-        let program = match Program::new(&source, &entry, module.as_deref()) {
-            Ok(p) => p,
-            Err(r) => return refused(r.what),
-        };
-        if let Err(r) = program.check() {
-            return refused(program.describe(&r));
-        }
         let f = super::super::native_fn::PyNativeFunction {
-            program: std::sync::Arc::new(program),
+            entry,
             fallback,
             strict,
             on_refusal: (!vm.is_none(&on_refusal)).then_some(on_refusal),
-            last: std::sync::Mutex::new(None),
         };
         Ok(vm.ctx.new_tuple(vec![f.into_object(vm), vm.ctx.none()]))
     }

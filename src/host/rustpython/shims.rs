@@ -4,26 +4,9 @@
 
 use rustpython_vm::{compiler::Mode, PyResult, VirtualMachine};
 
-/// (module name, source). Order matters: a module is executed after those it imports.
-const SHIMS: &[(&str, &str)] = &[
-    (
-        "tangent_numpy_grads",
-        include_str!("../../../stdlib-shims/tangent_numpy_grads.py"),
-    ),
-    // Inert until `tangent` meets a JAX value: it imports jax only then.
-    (
-        "tangent_jax_grads",
-        include_str!("../../../stdlib-shims/tangent_jax_grads.py"),
-    ),
-    (
-        "tangent",
-        include_str!("../../../stdlib-shims/tangent/__init__.py"),
-    ),
-];
-
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let modules = vm.sys_module.get_attr("modules", vm)?;
-    for (name, source) in crate::numpy::SHIMS.iter().chain(SHIMS) {
+    for (name, source) in crate::numpy::SHIMS.iter().chain(crate::host::SHIMS) {
         let dict = vm.ctx.new_dict();
         dict.set_item("__name__", vm.ctx.new_str(*name).into(), vm)?;
         let module = vm.new_module(name, dict.clone(), None);

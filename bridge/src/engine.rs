@@ -1,0 +1,169 @@
+//! `_tangent` for CPython: the transformer (source in, source out) behind the same
+//! functions the embedded host's `_tangent` offers (src/host/rustpython/runtime_module.rs).
+
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+use tangent::ad::GradOptions;
+
+pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    let m = PyModule::new(py, "_tangent")?;
+    m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(grad_source, &m)?)?;
+    m.add_function(wrap_pyfunction!(grad_generated, &m)?)?;
+    m.add_function(wrap_pyfunction!(explain_info, &m)?)?;
+    m.add_function(wrap_pyfunction!(register_rule, &m)?)?;
+    m.add_function(wrap_pyfunction!(free_names, &m)?)?;
+    m.add_function(wrap_pyfunction!(cache_info, &m)?)?;
+    m.add_function(wrap_pyfunction!(push, &m)?)?;
+    m.add_function(wrap_pyfunction!(pop, &m)?)?;
+    m.add_function(wrap_pyfunction!(crate::native::jit, &m)?)?;
+    Ok(m)
+}
+
+/// `outputs` is (output_index or None, output_weights or None[, optimizations]).
+fn options(
+    wrt: Vec<usize>,
+    flags: &[bool],
+    mode: &str,
+    outputs: Option<&Bound<'_, PyAny>>,
+) -> PyResult<GradOptions> {
+    let (mut index, mut weights, mut passes) = (None, None, Vec::new());
+    if let Some(o) = outputs {
+        let items: Vec<Bound<'_, PyAny>> = o.extract()?;
+        if let Some(names) = items.get(2) {
+            passes = names.extract()?;
+        }
+        if let [i, w, ..] = items.as_slice() {
+            index = i.extract::<Option<i64>>()?;
+            weights = w.extract::<Option<Vec<f64>>>()?;
+        }
+    }
+    tangent::api::grad_options(wrt, flags, mode, index, weights, &passes)
+        .map_err(PyValueError::new_err)
+}
+
+fn outcome<'py>(
+    py: Python<'py>,
+    result: Result<tangent::ad::Generated, String>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    match result {
+        Ok(g) => PyTuple::new(
+            py,
+            [
+                true.into_pyobject(py)?.to_owned().into_any(),
+                g.source.into_pyobject(py)?.into_any(),
+                g.entry.into_pyobject(py)?.into_any(),
+            ],
+        ),
+        Err(e) => PyTuple::new(
+            py,
+            [
+                false.into_pyobject(py)?.to_owned().into_any(),
+                e.into_pyobject(py)?.into_any(),
+                "".into_pyobject(py)?.into_any(),
+            ],
+        ),
+    }
+}
+
+/// grad_source(filename, funcname, wrt, flags, mode[, outputs])
+///   -> (True, source, entry, from_cache) or (False, message, "")
+#[pyfunction]
+#[pyo3(signature = (filename, funcname, wrt, flags, mode, outputs=None))]
+fn grad_source<'py>(
+    py: Python<'py>,
+    filename: String,
+    funcname: String,
+    wrt: Vec<usize>,
+    flags: Vec<bool>,
+    mode: String,
+    outputs: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let opts = options(wrt, &flags, &mode, outputs.as_ref())?;
+    // flags[5]: whether the disk cache may answer (default yes).
+    let use_cache = flags.get(5).copied().unwrap_or(true);
+    let result =
+        py.detach(|| tangent::api::grad_file_cached(&filename, &funcname, &opts, use_cache));
+    match result {
+        Ok((g, from_cache)) => (true, g.source, g.entry, from_cache).into_pyobject(py),
+        Err(e) => outcome(py, Err(e)),
+    }
+}
+
+/// grad_generated(source, context_file, funcname, wrt, flags, mode[, outputs]): like
+/// grad_source, for a function of generated source.
+#[pyfunction]
+#[pyo3(signature = (source, context_file, funcname, wrt, flags, mode, outputs=None))]
+#[allow(clippy::too_many_arguments)] // the Python-facing signature
+fn grad_generated<'py>(
+    py: Python<'py>,
+    source: String,
+    context_file: String,
+    funcname: String,
+    wrt: Vec<usize>,
+    flags: Vec<bool>,
+    mode: String,
+    outputs: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let opts = options(wrt, &flags, &mode, outputs.as_ref())?;
+    let result =
+        py.detach(|| tangent::api::grad_generated(&source, &context_file, &funcname, &opts));
+    outcome(py, result)
+}
+
+/// The data flow `explain` prints: (variable, the variables it reads).
+type Flow = Vec<(String, Vec<String>)>;
+
+/// explain_info(filename, funcname, wrt) -> (primal source, [(variable, [reads])])
+#[pyfunction]
+fn explain_info(filename: String, funcname: String, wrt: Vec<usize>) -> PyResult<(String, Flow)> {
+    let info =
+        tangent::api::explain_info(&filename, &funcname, &wrt).map_err(PyValueError::new_err)?;
+    Ok((info.primal, info.flow))
+}
+
+/// register_rule(kind, qualname, filename, funcname) -> None or an error message.
+#[pyfunction]
+fn register_rule(
+    kind: String,
+    qualname: String,
+    filename: String,
+    funcname: String,
+) -> Option<String> {
+    tangent::api::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
+}
+
+/// free_names(source) -> the global names generated source reads.
+#[pyfunction]
+fn free_names(source: String) -> PyResult<Vec<String>> {
+    tangent::api::free_names(&source).map_err(PyValueError::new_err)
+}
+
+/// cache_info() -> (directory or None, entries, bytes)
+#[pyfunction]
+fn cache_info() -> (Option<String>, usize, u64) {
+    let dir = tangent::cache::dir().map(|d| d.to_string_lossy().into_owned());
+    let (n, bytes) = tangent::cache::size();
+    (dir, n, bytes)
+}
+
+/// The tape's push (the tape is a `tangent.Stack`, a list).
+#[pyfunction]
+fn push(stack: &Bound<'_, PyList>, value: Bound<'_, PyAny>) -> PyResult<()> {
+    stack.append(value)
+}
+
+/// The tape's pop.
+#[pyfunction]
+fn pop<'py>(stack: &Bound<'py, PyList>) -> PyResult<Bound<'py, PyAny>> {
+    let n = stack.len();
+    if n == 0 {
+        return Err(PyIndexError::new_err(
+            "tangent: pop from an empty tape: the backward pass read more values than the forward pass saved (this is a bug in tangent, please report it)",
+        ));
+    }
+    let v = stack.get_item(n - 1)?;
+    stack.del_item(n - 1)?;
+    Ok(v)
+}

@@ -1,0 +1,84 @@
+//! A compiled adjoint as a Python host calls it: argument values in, results or "run the
+//! interpreted adjoint" out. The host-specific wrappers (RustPython's `NativeFunction`,
+//! the CPython bridge's) only convert values and report refusals.
+
+use super::{Compiled, Program, Run, Scalar, Ty};
+use std::sync::{Arc, Mutex};
+
+pub struct NativeEntry {
+    pub program: Arc<Program>,
+    /// The signature of the last native call and its code (the common case: every call
+    /// has the same argument types).
+    last: Mutex<Option<(Vec<Ty>, Arc<Compiled>)>>,
+}
+
+/// What a call of a `NativeEntry` did.
+pub enum Call {
+    /// The native results, and whether they form a tuple.
+    Done(Vec<Scalar>, bool),
+    /// Run the interpreted adjoint (arguments outside the subset, or a bail: Python
+    /// would raise or compute differently).
+    Interpret,
+    /// The compiler refuses this signature: why, and whether this is the first call with
+    /// it (a refusal is reported once).
+    Refused { message: String, first: bool },
+}
+
+impl NativeEntry {
+    pub fn new(program: Program) -> NativeEntry {
+        NativeEntry {
+            program: Arc::new(program),
+            last: Mutex::new(None),
+        }
+    }
+
+    /// The generated function `entry` of `source`, compiled for its likely signature
+    /// (see `Program::check`), or why it cannot be. `module_file` is the user's module,
+    /// which holds the primal functions the adjoint calls.
+    pub fn prepare(source: &str, entry: &str, module_file: &str) -> Result<NativeEntry, String> {
+        let module = std::fs::read_to_string(module_file).ok();
+        let program = Program::new(source, entry, module.as_deref()).map_err(|r| r.what)?;
+        program.check().map_err(|r| program.describe(&r))?;
+        Ok(NativeEntry::new(program))
+    }
+
+    /// Calls the machine code with positional arguments (`None` in `given`: an argument
+    /// that is not a float, int or bool).
+    pub fn call(&self, given: &[Option<Scalar>]) -> Call {
+        let Some(given) = given.iter().copied().collect::<Option<Vec<Scalar>>>() else {
+            return Call::Interpret;
+        };
+        let Some(all) = self.program.with_defaults(&given) else {
+            return Call::Interpret;
+        };
+        let Some(tys) = all.iter().map(|s| s.ty()).collect::<Option<Vec<_>>>() else {
+            return Call::Interpret;
+        };
+        let cached = {
+            let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+            last.as_ref()
+                .filter(|(t, _)| *t == tys)
+                .map(|(_, c)| c.clone())
+        };
+        let compiled = match cached
+            .map(|c| (Ok(c), false))
+            .unwrap_or_else(|| self.program.specialize_once(&tys))
+        {
+            (Ok(c), _) => c,
+            (Err(r), first) => {
+                let message = format!(
+                    "compile='native': `{}` runs interpreted for arguments ({}): {}",
+                    self.program.name(),
+                    tys.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "),
+                    self.program.describe(&r)
+                );
+                return Call::Refused { message, first };
+            }
+        };
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((tys, compiled.clone()));
+        match compiled.run(&all) {
+            Run::Bail => Call::Interpret,
+            Run::Done(outs) => Call::Done(outs, compiled.returns_tuple()),
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! The CPython host: `tangent run` in CPython through the bridge, `import tangent` in a
+//! CPython of one's own, and the same Python API on both hosts (the same scripts give the
+//! same output). Needs the test CPython with NumPy (tests/common/cpython.rs).
+
+mod common;
+use common::cpython;
+use std::process::Command;
+
+fn tangent() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tangent"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR")).env(
+        "TANGENT_CACHE_DIR",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache-bridge"),
+    );
+    c
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn numpy_catalog_passes_on_real_numpy() {
+    let Some(py) = cpython::python(&["numpy"]) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tangent-catalog-cpython-{}", std::process::id()));
+    let out = cpython::run_ok(
+        &py,
+        "tests/catalog/check_catalog.py",
+        &[&dir.to_string_lossy()],
+    );
+    assert!(out.contains(" 0 failures"), "{out}");
+    let out = cpython::run_ok(
+        &py,
+        "tests/catalog/check_second_order.py",
+        &[&dir.to_string_lossy()],
+    );
+    assert!(out.contains(" 0 failures"), "{out}");
+}
+
+#[test]
+fn corpus_passes_in_cpython() {
+    let Some(py) = cpython::python(&["numpy"]) else {
+        return;
+    };
+    for args in [
+        &["optimized=1", "reverse", "-", "motion=joint", "preserve=0"][..],
+        &["optimized=0", "reverse", "-", "motion=split", "preserve=1"],
+        &["optimized=1", "forward"],
+        &[
+            "optimized=1",
+            "reverse",
+            "-",
+            "motion=joint",
+            "preserve=0",
+            "compile=native",
+        ],
+        &[
+            "optimized=1",
+            "reverse",
+            "-",
+            "motion=joint",
+            "preserve=0",
+            "cse=1",
+            "algebraic=1",
+        ],
+    ] {
+        let out = cpython::run_ok(&py, "tests/corpus/check_fd.py", args);
+        assert!(out.contains("\n0 failures"), "{args:?}: {out}");
+        if args.contains(&"compile=native") {
+            // Scalar adjoints run as machine code in CPython too.
+            let native: usize = out
+                .lines()
+                .find_map(|l| l.strip_suffix(" ran natively")?.parse().ok())
+                .unwrap_or(0);
+            assert!(native >= 30, "{out}");
+        }
+    }
+    let out = cpython::run_ok(&py, "tests/corpus/check_second_order.py", &[]);
+    assert!(out.contains(" 0 failures"), "{out}");
+}
+
+/// Scripts of the CLI tests give byte-identical stdout in both hosts.
+#[test]
+fn same_scripts_same_output_on_both_hosts() {
+    let Some(py) = cpython::python(&["numpy"]) else {
+        return;
+    };
+    for script in [
+        "user_rules",
+        "grad_errors",
+        "outputs",
+        "forward_errors",
+        "numeric_edge",
+        "native_edges",
+        "tape_liveness",
+        "nested_function",
+    ] {
+        let path = format!("tests/scripts/{script}.py");
+        let embedded = tangent()
+            .args(["run", "--embedded", &path])
+            .output()
+            .unwrap();
+        let cpython = cpython::run(&py, &path, &[]);
+        assert!(embedded.status.success(), "{}", text(&embedded.stderr));
+        assert!(cpython.status.success(), "{}", text(&cpython.stderr));
+        assert_eq!(text(&embedded.stdout), text(&cpython.stdout), "{script}");
+        assert_eq!(text(&embedded.stderr), text(&cpython.stderr), "{script}");
+    }
+    // Uncaught errors: the same frames (tangent's own left out), exit status 1.
+    for script in ["raises", "uncaught_tangent_error"] {
+        let path = format!("tests/scripts/{script}.py");
+        let embedded = tangent()
+            .args(["run", "--embedded", &path])
+            .output()
+            .unwrap();
+        let cpython = cpython::run(&py, &path, &[]);
+        assert_eq!(embedded.status.code(), Some(1));
+        assert_eq!(cpython.status.code(), Some(1));
+        let frames = |o: &std::process::Output| -> Vec<String> {
+            text(&o.stderr)
+                .lines()
+                .filter(|l| l.starts_with("  File"))
+                .map(str::to_owned)
+                .collect()
+        };
+        assert_eq!(frames(&embedded), frames(&cpython), "{script}");
+        assert!(!frames(&cpython).is_empty());
+        assert!(
+            !text(&cpython.stderr).contains("<tangent"),
+            "{}",
+            text(&cpython.stderr)
+        );
+    }
+}
+
+#[test]
+fn scripts_importing_a_framework_run_in_cpython_with_argv_and_exit_status() {
+    let Some(py) = cpython::python(&["numpy", "scipy"]) else {
+        return;
+    };
+    let dir = tempdir("route");
+    let script = dir.join("uses_scipy.py");
+    std::fs::write(
+        &script,
+        "import sys, math\nimport scipy.special\nimport tangent\n\
+         def f(x):\n    return math.sin(x) * x\n\
+         print(sys.implementation.name, sys.argv[1:], __name__)\n\
+         print(repr(tangent.grad(f)(0.5)), repr(math.cos(0.5) * 0.5 + math.sin(0.5)))\n\
+         sys.exit(7)\n",
+    )
+    .unwrap();
+    // No --python: the import of scipy sends the script to TANGENT_PYTHON's CPython.
+    let out = tangent()
+        .env("TANGENT_PYTHON", &py)
+        .arg("run")
+        .arg(&script)
+        .args(["a", "--b"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(7), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let mut lines = stdout.lines();
+    assert_eq!(lines.next(), Some("cpython ['a', '--b'] __main__"));
+    let values: Vec<&str> = lines.next().unwrap().split(' ').collect();
+    assert_eq!(values[0], values[1], "analytic derivative");
+}
+
+#[test]
+fn a_failing_framework_import_shows_the_traceback() {
+    let Some(py) = cpython::python(&[]) else {
+        return;
+    };
+    let dir = tempdir("import");
+    let script = dir.join("needs_tinygrad.py");
+    std::fs::write(
+        &script,
+        "import math\nimport tinygrad_is_not_installed_here\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("fw.py"), "import torch.nn as nn\n").unwrap();
+    let out = cpython::run(&py, &script.to_string_lossy(), &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("Traceback (most recent call last):"),
+        "{err}"
+    );
+    assert!(err.contains("line 2, in <module>"), "{err}");
+    assert!(
+        err.contains("ModuleNotFoundError: No module named 'tinygrad_is_not_installed_here'"),
+        "{err}"
+    );
+    // A framework the interpreter lacks: the traceback, then what to do.
+    if Command::new(&py)
+        .args(["-c", "import torch"])
+        .output()
+        .is_ok_and(|o| !o.status.success())
+    {
+        let out = cpython::run(&py, &dir.join("fw.py").to_string_lossy(), &[]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            err.contains("ModuleNotFoundError: No module named 'torch'"),
+            "{err}"
+        );
+        assert!(err.contains("because it imports torch"), "{err}");
+        assert!(err.contains("-m pip install torch"), "{err}");
+    }
+}
+
+#[test]
+fn no_libpython_is_an_error_naming_what_was_tried() {
+    let dir = tempdir("nolib");
+    let script = dir.join("s.py");
+    std::fs::write(&script, "import jax\n").unwrap();
+    // An interpreter path that does not exist.
+    let out = tangent()
+        .args(["run", "--python", "/nonexistent/python3"])
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("`/nonexistent/python3` (from --python) is not an executable file"),
+        "{err}"
+    );
+    assert!(err.contains("TANGENT_PYTHON"), "{err}");
+    // A Python built without a shared library (a stand-in answering the sysconfig query).
+    let fake = dir.join("python3");
+    std::fs::write(&fake, "#!/bin/sh\necho /opt/static/bin/python3\necho\necho 3.11.9\necho /opt/static/lib/python3.11\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = tangent()
+        .env("TANGENT_PYTHON", &fake)
+        .env("TANGENT_DISK_CACHE", "0")
+        .arg("run")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("needs CPython (it imports jax, which only CPython has)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("(Python 3.11.9, from TANGENT_PYTHON) was built without --enable-shared"),
+        "{err}"
+    );
+    assert!(err.contains("--python"), "{err}");
+}
+
+/// The documented install: `tangent bridge install --python VENV/bin/python`, then a
+/// plain CPython imports tangent.
+#[test]
+fn bridge_install_makes_import_tangent_work_in_a_venv() {
+    let Some(py) = cpython::python(&[]) else {
+        return;
+    };
+    let dir = tempdir("venv");
+    let venv = dir.join("venv");
+    let made = Command::new(&py)
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let vpy = venv.join("bin/python");
+    let out = tangent()
+        .args(["bridge", "install", "--python"])
+        .arg(&vpy)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("tangent.abi3.so"));
+    let check = "import math, tangent\n\
+                 def f(x, n):\n    y = 0.0\n    for i in range(n):\n        y = y + math.sin(x * i)\n    return y\n\
+                 df = tangent.grad(f)\n\
+                 exact = sum(i * math.cos(0.3 * i) for i in range(5))\n\
+                 assert abs(df(0.3, 5) - exact) < 1e-12, (df(0.3, 5), exact)\n\
+                 assert 'def dfdx' in df.__tangent_source__\n\
+                 assert type(df).__name__ == 'NativeFunction', type(df)\n\
+                 assert tangent.grad(f, compile='python')(0.3, 5) == df.__wrapped__(0.3, 5)\n\
+                 print(tangent.backend_status()['math'], tangent.__version__)\n";
+    std::fs::write(dir.join("check.py"), check).unwrap();
+    let out = Command::new(&vpy)
+        .arg("check.py")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout).trim(),
+        format!("available {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+fn tempdir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("tangent-bridge-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}

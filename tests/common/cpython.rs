@@ -1,0 +1,95 @@
+//! The CPython the bridge tests run in, and running scripts there through `tangent run`.
+//!
+//! The interpreter is `$TANGENT_TEST_PYTHON`, else the venv CI builds
+//! (`.ci/python-env`: ~/.cache/tangent-venv). When it, a module a test needs, or the bridge
+//! library is missing, the test is skipped with a message, except under `CI=true`,
+//! where that is a failure.
+
+#![allow(dead_code)] // each test file uses a part
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn skip_or_fail(why: String) -> Option<PathBuf> {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{why} (CI=true: a missing framework is a failure)");
+    }
+    eprintln!("skipped: {why}");
+    None
+}
+
+/// The bridge library `tangent run` loads (next to the tangent executable).
+pub fn bridge() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_tangent")).with_file_name(if cfg!(target_os = "macos") {
+        "libtangent_bridge.dylib"
+    } else {
+        "libtangent_bridge.so"
+    })
+}
+
+/// The test interpreter, if it can import every module of `needs` and the bridge is
+/// built; None (test skipped) otherwise.
+pub fn python(needs: &[&str]) -> Option<PathBuf> {
+    let python = std::env::var_os("TANGENT_TEST_PYTHON")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(|h| PathBuf::from(h).join(".cache/tangent-venv/bin/python"))
+        })?;
+    if !python.is_file() {
+        return skip_or_fail(format!(
+            "no test CPython at {} (create it with .ci/python-env or set TANGENT_TEST_PYTHON)",
+            python.display()
+        ));
+    }
+    if !bridge().is_file() {
+        return skip_or_fail(format!(
+            "the bridge library {} is not built (cargo build -p tangent-bridge)",
+            bridge().display()
+        ));
+    }
+    if !needs.is_empty() {
+        let ok = Command::new(&python)
+            .args(["-c", &format!("import {}", needs.join(", "))])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !ok {
+            return skip_or_fail(format!(
+                "{} cannot import {}",
+                python.display(),
+                needs.join(", ")
+            ));
+        }
+    }
+    Some(python)
+}
+
+/// `tangent run --python PYTHON SCRIPT ARGS...` from the repository root, with a
+/// per-test-run disk cache.
+pub fn run(python: &Path, script: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .env(
+            "TANGENT_CACHE_DIR",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache-cpython"),
+        )
+        .arg("run")
+        .arg("--python")
+        .arg(python)
+        .arg(script)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run tangent")
+}
+
+/// `run`, asserting success; the script's stdout.
+pub fn run_ok(python: &Path, script: &str, args: &[&str]) -> String {
+    let out = run(python, script, args);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{script} {args:?} failed in CPython:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
