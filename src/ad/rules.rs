@@ -237,9 +237,9 @@ impl RuleSet {
             .iter()
             .map(|s| s.as_str())
             .filter(|r| {
-                imports.values().any(|m| {
-                    m == r || m.strip_prefix(*r).is_some_and(|rest| rest.starts_with('.'))
-                })
+                imports
+                    .values()
+                    .any(|m| m == r || m.strip_prefix(*r).is_some_and(|rest| rest.starts_with('.')))
             })
             .collect();
         roots.sort();
@@ -642,7 +642,9 @@ pub fn simplify_zero(e: &Expr) -> Option<Expr> {
             {
                 return None;
             }
-            if (name == "numpy.matmul" || name == "jax.numpy.matmul") && sargs.iter().any(|a| a.is_none()) {
+            if (name == "numpy.matmul" || name == "jax.numpy.matmul")
+                && sargs.iter().any(|a| a.is_none())
+            {
                 return None;
             }
             let args = sargs.into_iter().map(|a| a.unwrap_or_else(lit0)).collect();

@@ -56,18 +56,24 @@ def reductions(rule, fn, domain="any"):
             for axis, keep in REDUCE]
 
 
+# The jax names of the elementwise table (backends/elementwise.py).
 ELEMENTWISE = [
-    ("sin", "any"), ("cos", "any"), ("tan", "unit"), ("arcsin", "unit"), ("asin", "unit"),
-    ("arccos", "unit"), ("acos", "unit"), ("arctan", "any"), ("atan", "any"),
-    ("sinh", "any"), ("cosh", "any"), ("tanh", "any"), ("arcsinh", "any"), ("asinh", "any"),
-    ("arccosh", "gt1"), ("acosh", "gt1"), ("arctanh", "unit"), ("atanh", "unit"),
-    ("exp", "any"), ("exp2", "any"), ("expm1", "any"), ("log", "pos"), ("log1p", "pos"),
-    ("log2", "pos"), ("log10", "pos"), ("sqrt", "pos"), ("cbrt", "pos"), ("square", "any"),
-    ("reciprocal", "pos"), ("negative", "any"), ("abs", "any"), ("absolute", "any"),
+    ("jax.numpy.sin", "any"), ("jax.numpy.cos", "any"), ("jax.numpy.tan", "unit"),
+    ("jax.numpy.arcsin", "unit"), ("jax.numpy.asin", "unit"),
+    ("jax.numpy.arccos", "unit"), ("jax.numpy.acos", "unit"), ("jax.numpy.arctan", "any"),
+    ("jax.numpy.atan", "any"), ("jax.numpy.sinh", "any"), ("jax.numpy.cosh", "any"),
+    ("jax.numpy.tanh", "any"), ("jax.numpy.arcsinh", "any"), ("jax.numpy.asinh", "any"),
+    ("jax.numpy.arccosh", "gt1"), ("jax.numpy.acosh", "gt1"),
+    ("jax.numpy.arctanh", "unit"), ("jax.numpy.atanh", "unit"), ("jax.numpy.exp", "any"),
+    ("jax.numpy.exp2", "any"), ("jax.numpy.expm1", "any"), ("jax.numpy.log", "pos"),
+    ("jax.numpy.log1p", "pos"), ("jax.numpy.log2", "pos"), ("jax.numpy.log10", "pos"),
+    ("jax.numpy.sqrt", "pos"), ("jax.numpy.cbrt", "pos"), ("jax.numpy.square", "any"),
+    ("jax.numpy.reciprocal", "pos"), ("jax.numpy.negative", "any"),
+    ("jax.numpy.abs", "any"), ("jax.numpy.absolute", "any"),
 ]
 
 CATALOG = [
-    unary("jax.numpy." + name, "jnp.%s(a)" % name, domain) for name, domain in ELEMENTWISE
+    unary(rule, "jnp.%s(a)" % rule.rsplit(".", 1)[1], domain) for rule, domain in ELEMENTWISE
 ] + [
     # ufuncs (arithmetic.py)
     binary("jax.numpy.add", "jnp.add(a, b)"),
