@@ -1,5 +1,5 @@
-# Arithmetic rules shared by Python's operators and builtins and NumPy's ufuncs, so the
-# definitions cannot drift apart. Template conventions as in python.py.
+# Arithmetic rules shared by Python's operators and builtins and the ufuncs of NumPy and
+# jax.numpy, so the definitions cannot drift apart. Template conventions as in python.py.
 
 
 @adjoint(operator.add)
@@ -9,6 +9,7 @@ def add(z, x, y):
 
 
 @adjoint(numpy.add)
+@adjoint(jax.numpy.add)
 def numpy_add(z, x, y):
     d[x] = tangent.unbroadcast(d[z], x)
     d[y] = tangent.unbroadcast(d[z], y)
@@ -16,12 +17,14 @@ def numpy_add(z, x, y):
 
 @tangent_(operator.add)
 @tangent_(numpy.add)
+@tangent_(jax.numpy.add)
 def add_tangent(z, x, y):
     d[z] = tangent.broadcast_like(d[x] + d[y], z)
 
 
 @adjoint(operator.sub)
 @adjoint(numpy.subtract)
+@adjoint(jax.numpy.subtract)
 def sub(z, x, y):
     d[x] = tangent.unbroadcast(d[z], x)
     d[y] = tangent.unbroadcast(-d[z], y)
@@ -29,12 +32,14 @@ def sub(z, x, y):
 
 @tangent_(operator.sub)
 @tangent_(numpy.subtract)
+@tangent_(jax.numpy.subtract)
 def sub_tangent(z, x, y):
     d[z] = tangent.broadcast_like(d[x] - d[y], z)
 
 
 @adjoint(operator.mul)
 @adjoint(numpy.multiply)
+@adjoint(jax.numpy.multiply)
 def mul(z, x, y):
     if x is y:
         # The same variable twice (a square): one contribution, not two.
@@ -46,6 +51,7 @@ def mul(z, x, y):
 
 @tangent_(operator.mul)
 @tangent_(numpy.multiply)
+@tangent_(jax.numpy.multiply)
 def mul_tangent(z, x, y):
     d[z] = d[x] * y + x * d[y]
 
@@ -53,6 +59,8 @@ def mul_tangent(z, x, y):
 @adjoint(operator.truediv)
 @adjoint(numpy.divide)
 @adjoint(numpy.true_divide)
+@adjoint(jax.numpy.divide)
+@adjoint(jax.numpy.true_divide)
 def truediv(z, x, y):
     d[x] = tangent.unbroadcast(d[z] / y, x)
     d[y] = tangent.unbroadcast(-d[z] * z / y, y)
@@ -61,6 +69,8 @@ def truediv(z, x, y):
 @tangent_(operator.truediv)
 @tangent_(numpy.divide)
 @tangent_(numpy.true_divide)
+@tangent_(jax.numpy.divide)
+@tangent_(jax.numpy.true_divide)
 def truediv_tangent(z, x, y):
     d[z] = d[x] / y - d[y] * z / y
 
@@ -68,6 +78,7 @@ def truediv_tangent(z, x, y):
 @adjoint(operator.pow)
 @adjoint(builtins.pow)
 @adjoint(numpy.power)
+@adjoint(jax.numpy.power)
 def pow(z, x, y):
     d[x] = tangent.unbroadcast(d[z] * y * x ** (y - 1), x)
     d[y] = tangent.unbroadcast(d[z] * z * tangent.log(x), y)
@@ -76,11 +87,13 @@ def pow(z, x, y):
 @tangent_(operator.pow)
 @tangent_(builtins.pow)
 @tangent_(numpy.power)
+@tangent_(jax.numpy.power)
 def pow_tangent(z, x, y):
     d[z] = d[x] * y * x ** (y - 1) + d[y] * z * tangent.log(x)
 
 
 @adjoint(operator.matmul)
+@adjoint(jax.numpy.matmul)
 def matmul(z, x, y):
     d[x] = tangent.matmul_grad_left(d[z], x, y)
     d[y] = tangent.matmul_grad_right(d[z], x, y)
@@ -116,6 +129,7 @@ def pos_tangent(y, x):
 
 @adjoint(builtins.max)
 @adjoint(numpy.maximum)
+@adjoint(jax.numpy.maximum)
 def max(z, x, y):
     d[x] = tangent.unbroadcast(d[z] * (x >= y), x)
     d[y] = tangent.unbroadcast(d[z] * (x < y), y)
@@ -123,12 +137,14 @@ def max(z, x, y):
 
 @tangent_(builtins.max)
 @tangent_(numpy.maximum)
+@tangent_(jax.numpy.maximum)
 def max_tangent(z, x, y):
     d[z] = d[x] * (x >= y) + d[y] * (x < y)
 
 
 @adjoint(builtins.min)
 @adjoint(numpy.minimum)
+@adjoint(jax.numpy.minimum)
 def min(z, x, y):
     d[x] = tangent.unbroadcast(d[z] * (x <= y), x)
     d[y] = tangent.unbroadcast(d[z] * (x > y), y)
@@ -136,5 +152,6 @@ def min(z, x, y):
 
 @tangent_(builtins.min)
 @tangent_(numpy.minimum)
+@tangent_(jax.numpy.minimum)
 def min_tangent(z, x, y):
     d[z] = d[x] * (x <= y) + d[y] * (x > y)

@@ -324,3 +324,17 @@ def qr_tangent_adjoint(z, t, y, a, mode="reduced"):
     d[t] = tangent.qr_grad(d[z], y, a, mode)
     d[y] = tangent.qr_tangent_grad(d[z], t, y, a, mode, 0)
 
+
+
+# --------------------------------------------------------- scipy.special helpers
+
+# xlogy_dy(x, y) is x / y, continued by 0 at x == 0 (where x / y -> 0 as well).
+@adjoint(tangent.xlogy_dy)
+def xlogy_dy(z, x, y):
+    d[x] = tangent.unbroadcast(d[z] / y, x)
+    d[y] = tangent.unbroadcast(-d[z] * tangent.xlogy_dy(x, y) / y, y)
+
+
+@tangent_(tangent.xlogy_dy)
+def xlogy_dy_tangent(z, x, y):
+    d[z] = tangent.broadcast_like(d[x] / y - d[y] * tangent.xlogy_dy(x, y) / y, z)

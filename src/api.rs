@@ -183,7 +183,7 @@ pub fn free_names(source: &str) -> Result<Vec<String>, String> {
                 let mut v = Vec::new();
                 e.names(&mut v);
                 for n in v {
-                    let runtime = ["tangent", "numpy", "math"].contains(&n.as_str());
+                    let runtime = ["tangent", "numpy", "math", "jax"].contains(&n.as_str());
                     if !local.contains(&n)
                         && !runtime
                         && !module.function_names.contains(&n)

@@ -38,7 +38,15 @@ fn every_template_instantiates() {
 #[test]
 fn rule_names_are_canonical() {
     let rules = RuleSet::builtin();
-    let prefixes = ["operator.", "builtins.", "math.", "numpy.", "tangent."];
+    let prefixes = [
+        "operator.",
+        "builtins.",
+        "math.",
+        "numpy.",
+        "tangent.",
+        "jax.",
+        "jax:",
+    ];
     let mut seen = HashSet::new();
     for q in rules.adjoint_names() {
         assert!(prefixes.iter().any(|p| q.starts_with(p)), "{q}");

@@ -301,7 +301,7 @@ impl Forward<'_> {
                 Expr::call_path("tangent.init_grad", vec![Expr::name(t)]),
             )]);
         }
-        let Some(template) = self.rules.tangent(q) else {
+        let Some(template) = self.rules.tangent_in(q, self.resolver.imports) else {
             return Err(missing_tangent_rule(q, span));
         };
         let tangents = self.tangents.clone();

@@ -520,7 +520,7 @@ impl Reverse<'_> {
         if !any_active || self.rules.is_nondifferentiable(q) {
             return Ok(vec![]);
         }
-        let Some(template) = self.rules.adjoint(q) else {
+        let Some(template) = self.rules.adjoint_in(q, self.resolver.imports) else {
             return Err(missing_rule(q, span, value));
         };
         let mut site = ActiveSite {

@@ -29,6 +29,7 @@ pub const RULE_FILES: &[(&str, &str)] = &[
         include_str!("../../backends/linalg.py"),
     ),
     ("backends/scipy.py", include_str!("../../backends/scipy.py")),
+    ("backends/jax.py", include_str!("../../backends/jax.py")),
     (
         "backends/tangent.py",
         include_str!("../../backends/tangent.py"),
@@ -54,6 +55,10 @@ pub struct RuleSet {
     /// Canonical names that come from the elementwise table (one argument, one result
     /// of the same shape): coarsening may chain their adjoints symbolically.
     elementwise: HashSet<String>,
+    /// Module roots (`jax`) with rules for operators that apply only in modules importing
+    /// them: `@tangent_(operator.matmul, imported="jax")` is stored as
+    /// `jax:operator.matmul`.
+    override_roots: HashSet<String>,
 }
 
 impl RuleSet {
@@ -97,7 +102,21 @@ impl RuleSet {
                         } else {
                             &mut self.tangents
                         };
-                        for key in args {
+                        // `imported="jax"`: the rule replaces the general one in modules
+                        // that import jax (keys `jax:operator.matmul`).
+                        let root = args
+                            .iter()
+                            .find_map(|a| a.strip_prefix("imported="))
+                            .map(str::to_owned);
+                        let keys = args.into_iter().filter(|a| !a.contains('='));
+                        let keys: Vec<String> = match &root {
+                            Some(r) => {
+                                self.override_roots.insert(r.clone());
+                                keys.map(|k| format!("{r}:{k}")).collect()
+                            }
+                            None => keys.collect(),
+                        };
+                        for key in keys {
                             table.insert(
                                 key,
                                 Template {
@@ -163,10 +182,16 @@ impl RuleSet {
                 continue;
             };
             let backend = backend.trim_end_matches('_');
+            // The module `B.` stands for: the backend itself, or `jax.numpy` for jax.
+            let module = match backend {
+                "jax" => Expr::attr(Expr::name("jax"), "numpy"),
+                other => Expr::name(other),
+            };
+            let prefix = crate::emit::printer::expr(&module);
             let mut partial = partial.clone();
             substitute(&mut partial, &mut |e| match &e.kind {
                 ExprKind::Attr(m, f) if m.as_name() == Some("B") => {
-                    Some(Expr::attr(Expr::name(backend), f))
+                    Some(Expr::attr(module.clone(), f))
                 }
                 _ => None,
             });
@@ -184,7 +209,7 @@ impl RuleSet {
                 },
                 origin: origin.to_owned(),
             };
-            let key = format!("{backend}.{fname}");
+            let key = format!("{prefix}.{fname}");
             self.elementwise.insert(key.clone());
             self.adjoints.insert(key.clone(), template(&x, &y));
             self.tangents.insert(key, template(&y, &x));
@@ -203,6 +228,48 @@ impl RuleSet {
 
     pub fn tangent(&self, qualname: &str) -> Option<&Template> {
         self.tangents.get(qualname)
+    }
+
+    /// The module root (`jax`) whose operator rules apply in a module with these
+    /// imports, if any.
+    fn override_root<'s>(&'s self, imports: &HashMap<String, String>) -> Option<&'s str> {
+        let mut roots: Vec<&str> = self
+            .override_roots
+            .iter()
+            .map(|s| s.as_str())
+            .filter(|r| {
+                imports
+                    .values()
+                    .any(|m| m == r || m.strip_prefix(*r).is_some_and(|rest| rest.starts_with('.')))
+            })
+            .collect();
+        roots.sort();
+        roots.first().copied()
+    }
+
+    /// The reverse-mode rule of `qualname` in a module with these imports: a backend's
+    /// operator rule (`imported="jax"`) when the module imports that backend, else the
+    /// general rule.
+    pub fn adjoint_in(
+        &self,
+        qualname: &str,
+        imports: &HashMap<String, String>,
+    ) -> Option<&Template> {
+        self.override_root(imports)
+            .and_then(|r| self.adjoints.get(&format!("{r}:{qualname}")))
+            .or_else(|| self.adjoint(qualname))
+    }
+
+    /// The forward-mode rule of `qualname` in a module with these imports (see
+    /// [`RuleSet::adjoint_in`]).
+    pub fn tangent_in(
+        &self,
+        qualname: &str,
+        imports: &HashMap<String, String>,
+    ) -> Option<&Template> {
+        self.override_root(imports)
+            .and_then(|r| self.tangents.get(&format!("{r}:{qualname}")))
+            .or_else(|| self.tangent(qualname))
     }
 
     /// Every canonical name that has a forward-mode rule, sorted.
@@ -232,6 +299,8 @@ impl RuleSet {
         self.nondifferentiable
             .extend(other.nondifferentiable.iter().cloned());
         self.elementwise.extend(other.elementwise.iter().cloned());
+        self.override_roots
+            .extend(other.override_roots.iter().cloned());
     }
 
     pub fn is_nondifferentiable(&self, qualname: &str) -> bool {
@@ -524,6 +593,10 @@ const LINEAR_IN_FIRST: &[&str] = &[
     "numpy.mean",
     "numpy.reshape",
     "numpy.transpose",
+    "jax.numpy.sum",
+    "jax.numpy.mean",
+    "jax.numpy.reshape",
+    "jax.numpy.transpose",
 ];
 
 fn is_zero(e: &Expr) -> bool {
@@ -570,7 +643,9 @@ pub fn simplify_zero(e: &Expr) -> Option<Expr> {
             {
                 return None;
             }
-            if name == "numpy.matmul" && sargs.iter().any(|a| a.is_none()) {
+            if (name == "numpy.matmul" || name == "jax.numpy.matmul")
+                && sargs.iter().any(|a| a.is_none())
+            {
                 return None;
             }
             let args = sargs.into_iter().map(|a| a.unwrap_or_else(lit0)).collect();

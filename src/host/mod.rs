@@ -12,6 +12,11 @@ pub const SHIMS: &[(&str, &str)] = &[
         "tangent_numpy_grads",
         include_str!("../../stdlib-shims/tangent_numpy_grads.py"),
     ),
+    // Inert until `tangent` meets a JAX value: it imports jax only then.
+    (
+        "tangent_jax_grads",
+        include_str!("../../stdlib-shims/tangent_jax_grads.py"),
+    ),
     (
         "tangent",
         include_str!("../../stdlib-shims/tangent/__init__.py"),

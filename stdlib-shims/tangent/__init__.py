@@ -9,6 +9,7 @@ CPython through the bridge (real NumPy when it is installed).
 """
 import _tangent
 import math
+import sys as _sys
 
 try:
     import numpy
@@ -92,7 +93,9 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         return cached[1]
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint)
-    if compile != "python" and motion == "joint":
+    if compile == "jax" and motion == "joint":
+        fn = _jax_jit(fn, func)
+    elif compile != "python" and motion == "joint":
         fn = _native(fn, compile)
     _CACHE[key] = (func, fn)  # the entry keeps `func` alive, so its id stays unique
     while len(_CACHE) > _CACHE_SIZE:
@@ -160,9 +163,10 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
 # `compile=` of grad and autodiff. 'auto' (the default): the adjoint runs as native
 # code (Cranelift) when it is scalar code the compiler takes, interpreted otherwise;
 # 'native': the same, but says on stderr why a function runs interpreted; 'native!':
-# that is an error; 'python': always interpreted. `__tangent_source__` is always the
-# readable Python.
-_COMPILE_MODES = ("auto", "native", "native!", "python")
+# that is an error; 'python': always interpreted; 'jax': wrapped in jax.jit (the
+# derivative of a JAX function; an untraceable primal is a TangentError naming the line).
+# `__tangent_source__` is always the readable Python.
+_COMPILE_MODES = ("auto", "native", "native!", "python", "jax")
 default_compile = "auto"
 
 
@@ -195,6 +199,92 @@ def _native(fn, mode):
     if mode == "native":
         _say_interpreted(message)
     return fn
+
+
+def _jax_module():
+    """The `jax` package with the submodules rule bodies use, or None when jax is not
+    installed (or fails to import)."""
+    try:
+        import jax
+        import jax.numpy  # noqa: F401
+        import jax.nn  # noqa: F401
+        import jax.lax  # noqa: F401
+        import jax.scipy.special  # noqa: F401
+    except ImportError:
+        return None
+    return jax
+
+
+def _jax_jit(fn, func):
+    """compile='jax': `fn` wrapped in jax.jit. A primal that cannot be traced (Python
+    control flow on a traced value, a conversion to a Python number or a NumPy array)
+    raises TangentError with jax's reason and the user's line that triggered it."""
+    jax = _jax_module()
+    if jax is None:
+        raise TangentError(_at_call_site(
+            "compile='jax' needs jax, which is not installed",
+            "install it (pip install jax), or use compile='python'"))
+    jitted = jax.jit(fn)
+    untraceable = tuple(getattr(jax.errors, n) for n in (
+        "ConcretizationTypeError", "TracerArrayConversionError",
+        "TracerIntegerConversionError", "TracerBoolConversionError")
+        if hasattr(jax.errors, n))
+
+    def traced(*args, **kwargs):
+        try:
+            return jitted(*args, **kwargs)
+        except untraceable as e:
+            error = e
+        raise TangentError(_untraceable_message(jax, untraceable, fn, func, args, kwargs,
+                                                error)) from None
+
+    traced.__name__ = fn.__name__
+    traced.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
+    traced.__doc__ = fn.__doc__
+    traced.__wrapped__ = fn
+    for attr in ("__tangent_source__", "__tangent_file__", "__tangent_mode__",
+                 "__tangent_wrt__"):
+        if hasattr(fn, attr):
+            setattr(traced, attr, getattr(fn, attr))
+    traced.__tangent_compile__ = "jax"
+    return traced
+
+
+def _user_frame(tb, filename):
+    """The innermost traceback entry in `filename`: (line number) or None."""
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _untraceable_message(jax, untraceable, fn, func, args, kwargs, error):
+    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    code = func.__code__
+    filename = code.co_filename
+    line = _user_frame(error.__traceback__, filename)
+    if line is None:
+        # The failing statement is the primal's copy inside the generated code: trace the
+        # primal itself (with the derivative's leading arguments) to find the user's line.
+        nargs = code.co_argcount
+        try:
+            jax.make_jaxpr(func)(*args[:nargs])
+        except untraceable as e:
+            line = _user_frame(e.__traceback__, filename)
+            text = str(e).strip()
+            if text:
+                reason = text.splitlines()[0]
+        except Exception:  # the primal fails differently: keep the derivative's reason
+            pass
+    message = ("compile='jax': `%s` cannot be traced by jax.jit: %s: %s"
+               % (func.__name__, type(error).__name__, reason))
+    hint = ("use jax.lax.cond / jax.numpy.where instead of Python `if` on array values, "
+            "keep shapes and loop counts static, or call with compile='python'")
+    if line is None:
+        return "%s\nhint: %s" % (message, hint)
+    return _located(filename, line, message, hint)
 
 
 def _resolves(source, globals_):
@@ -454,8 +544,12 @@ def tangent_(target):
 
 
 # Modules rule bodies may name besides numpy and math (e.g. `scipy.special.digamma` in
-# the derivative of gammaln), imported only for generated code that names them.
-_RULE_MODULES = {"scipy": ("scipy.special", "scipy.linalg")}
+# the derivative of gammaln, `jax.numpy` in the jax rules), imported only for generated
+# code that names them.
+_RULE_MODULES = {
+    "scipy": ("scipy.special", "scipy.linalg"),
+    "jax": ("jax.numpy", "jax.nn", "jax.lax", "jax.scipy.special"),
+}
 
 
 def _rule_modules(source):
@@ -481,8 +575,7 @@ def _compile(source, entry, globals_):
                "    return " + entry + "\n")
     namespace = {}
     exec(compile(factory, "<tangent: " + entry + ">", "exec"), globals_, namespace)
-    import sys
-    fn = namespace["__tangent_factory__"](sys.modules[__name__], numpy, math,
+    fn = namespace["__tangent_factory__"](_sys.modules[__name__], numpy, math,
                                           *[module for _, module in extra])
     fn.__qualname__ = entry  # not `__tangent_factory__.<locals>.dfdx` in messages
     fn.__tangent_source__ = source
@@ -528,6 +621,29 @@ def _is_array(x):
     return numpy is not None and isinstance(x, (numpy.ndarray, ShapeCarrier))
 
 
+def _is_jax(x):
+    """Is `x` a JAX array (a tracer under jax.jit included)? Never imports jax: a JAX
+    value exists only once jax is imported."""
+    jax = _sys.modules.get("jax")
+    return jax is not None and isinstance(x, getattr(jax, "Array", ()))
+
+
+def _jax_grads():
+    """The JAX runtime helpers (stdlib-shims/tangent_jax_grads.py), imported on first use."""
+    import tangent_jax_grads
+    return tangent_jax_grads.load()
+
+
+def __getattr__(name):
+    # `tangent.jax_*`: helpers of the JAX rules, loaded only when generated code calls one.
+    if name.startswith("jax_"):
+        helper = getattr(_jax_grads(), name, None)
+        if helper is not None:
+            globals()[name] = helper
+            return helper
+    raise AttributeError("module 'tangent' has no attribute %r" % (name,))
+
+
 class Stack(list):
     """The tape: values saved by the forward pass for the backward pass."""
 
@@ -560,6 +676,8 @@ def init_grad(x):
         return numpy.zeros(x.shape, dtype=_grad_dtype(x))
     if isinstance(x, (list, tuple)):
         return [init_grad(v) for v in x]
+    if _is_jax(x):
+        return _jax_grads().init_grad(x)
     raise TypeError("tangent: cannot build a zero gradient for a value of type %s"
                     % type(x).__name__)
 
@@ -577,6 +695,8 @@ def add_grad(a, b):
 
 def add_grad_at(g, x, index, value):
     """Gradient of `x[index]` added into `g` (a fresh gradient of `x` if `g` is None)."""
+    if _is_jax(g) or (g is None and _is_jax(x)):
+        return _jax_grads().add_grad_at(g, x, index, value)
     g = init_grad(x) if g is None else copy(g)
     if isinstance(g, list):
         g[index] = add_grad(g[index], value)
@@ -586,6 +706,8 @@ def add_grad_at(g, x, index, value):
 
 
 def zero_grad_at(g, index):
+    if _is_jax(g):
+        return _jax_grads().zero_grad_at(g, index)
     g = copy(g)
     if isinstance(g, list):
         g[index] = init_grad(g[index])
@@ -624,6 +746,8 @@ def unbroadcast(g, like):
             return list(g)
         # A NumPy function applied to a list treats it as an array.
         return array_grad(unbroadcast(g, numpy.asarray(like, dtype=float)), like)
+    if _is_jax(g) or _is_jax(like):
+        return _jax_grads().unbroadcast(g, like)
     if not _is_array(like):
         if _is_array(g):
             return float(numpy.sum(g))
@@ -650,6 +774,8 @@ def _axes(axis, ndim):
 
 def unreduce(g, x, axis, keepdims):
     """Broadcasts the gradient of a reduction back to the shape of its input."""
+    if _is_jax(x) or _is_jax(g):
+        return _jax_grads().unreduce(g, x, axis, keepdims)
     if not _is_array(x):
         return g
     shape = x.shape
@@ -666,6 +792,8 @@ def unreduce(g, x, axis, keepdims):
 
 
 def reduced_count(x, axis):
+    if _is_jax(x):
+        return _jax_grads().reduced_count(x, axis)
     if not _is_array(x):
         return 1
     n = 1
@@ -676,6 +804,8 @@ def reduced_count(x, axis):
 
 def extremum_grad(g, y, x, axis, keepdims):
     """Gradient of max/min: shared equally among the elements that attain it."""
+    if _is_jax(x):
+        return _jax_grads().extremum_grad(g, y, x, axis, keepdims)
     if not _is_array(x):
         return g
     mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
@@ -692,6 +822,8 @@ def matmul_grad_left(g, a, b):
     """d(a @ b)/da contracted with g (batch axes summed back to a's shape)."""
     if type(g) is numpy.ndarray and g.ndim == 2 and type(b) is numpy.ndarray and b.ndim == 2:
         return _matmul_t(g, b, False, True)  # the common case: g @ b.T, no copy
+    if _is_jax(g) or _is_jax(a) or _is_jax(b):
+        return _jax_grads().matmul_grad_left(g, a, b)
     an, bn = numpy.ndim(a), numpy.ndim(b)
     if an == 1 and bn == 1:
         return g * b
@@ -709,6 +841,8 @@ def matmul_grad_right(g, a, b):
     """d(a @ b)/db contracted with g (batch axes summed back to b's shape)."""
     if type(g) is numpy.ndarray and g.ndim == 2 and type(a) is numpy.ndarray and a.ndim == 2:
         return _matmul_t(a, g, True, False)  # the common case: a.T @ g, no copy
+    if _is_jax(g) or _is_jax(a) or _is_jax(b):
+        return _jax_grads().matmul_grad_right(g, a, b)
     an, bn = numpy.ndim(a), numpy.ndim(b)
     if an == 1 and bn == 1:
         return g * a
@@ -722,6 +856,8 @@ def matmul_grad_right(g, a, b):
 
 
 def sum_grad(g, x):
+    if _is_jax(x):
+        return _jax_grads().sum_grad(g, x)
     if _is_array(x):
         return g * numpy.ones(x.shape, dtype=_grad_dtype(x))
     return [g for _ in x]
@@ -731,13 +867,15 @@ def array_grad(g, x):
     """Gradient of `numpy.array(x)` with respect to the (nested) sequence `x`."""
     if isinstance(x, (list, tuple)):
         return [array_grad(g[i], x[i]) for i in range(len(x))]
-    if _is_array(x):
-        return g
+    if _is_array(x) or _is_jax(g):
+        return g  # a JAX gradient may be a tracer: never converted to a float
     return float(g)
 
 
 def broadcast_like(t, y):
     """A tangent shaped like the value `y` it belongs to."""
+    if _is_jax(y) or _is_jax(t):
+        return _jax_grads().broadcast_like(t, y)
     if _is_array(y) and not (_is_array(t) and t.shape == y.shape):
         return t * numpy.ones(y.shape, dtype=_grad_dtype(y))
     return t
@@ -745,6 +883,8 @@ def broadcast_like(t, y):
 
 def set_tangent_at(t, x, index, v):
     """Tangent of `x` after `x[index] = v`."""
+    if _is_jax(x):
+        return _jax_grads().set_tangent_at(t, x, index, v)
     t = init_grad(x) if t is None else copy(t)
     if _is_array(t) and not _is_array(x):
         t = init_grad(x)
@@ -756,6 +896,8 @@ def set_tangent_at(t, x, index, v):
 
 def extremum_tangent(t, y, x, axis, keepdims):
     """Tangent of max/min: the mean tangent of the elements that attain the extremum."""
+    if _is_jax(x):
+        return _jax_grads().extremum_tangent(t, y, x, axis, keepdims)
     if not _is_array(x):
         return t
     mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
@@ -845,17 +987,21 @@ def inverse_permutation(axes):
 def log(x):
     if _is_array(x):
         return numpy.log(x)
+    if _is_jax(x):
+        return _jax_grads().jnp.log(x)
     return math.log(x)
 
 
 def sign(x):
     if _is_array(x):
         return numpy.sign(x)
+    if _is_jax(x):
+        return _jax_grads().jnp.sign(x)
     return float((x > 0) - (x < 0))
 
 
 def _shape(x):
-    return tuple(x.shape) if _is_array(x) else ()
+    return tuple(x.shape) if _is_array(x) or _is_jax(x) else ()
 
 
 def _located(filename, line, message, hint):
@@ -893,6 +1039,8 @@ def check_output(y, seed, name):
         raise TypeError(_at_call_site(
             "grad: `%s` returned None" % name,
             "the differentiated function must return a value"))
+    if _is_jax(y) or _is_jax(seed):
+        return _jax_grads().check_output(y, seed, name, _at_call_site)
     if isinstance(y, (tuple, list)):
         raise ValueError(_at_call_site(
             "grad: `%s` returned a %s of %d values, not a scalar"
@@ -918,7 +1066,7 @@ def check_output(y, seed, name):
 def check_tangent(x, t, tname, xname):
     """Forward mode: a tangent must have its argument's shape."""
     xs, ts = _shape(x), _shape(t)
-    if _is_array(t) and ts != xs:
+    if (_is_array(t) or _is_jax(t)) and ts != xs:
         raise ValueError(_at_call_site(
             "the tangent `%s` has shape %s but `%s` has shape %s" % (tname, ts, xname, xs),
             "pass a tangent of shape %s" % (xs,)))

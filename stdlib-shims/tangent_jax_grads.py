@@ -1,0 +1,410 @@
+"""Runtime helpers for JAX arrays (backends/jax.py and the generic helpers of `tangent`).
+
+Installed with the other shims but inert until `load()`: `tangent` calls it (through
+`tangent._jax_grads()`) only when it meets a JAX array or generated code calls a
+`tangent.jax_*` helper, so `import tangent` never imports jax and works without it.
+
+JAX arrays are immutable and, under `jax.jit`, tracers: everything here uses jax.numpy
+and `.at[...]` updates, never NumPy, and never converts a value to a Python number.
+Conventions as in tangent_numpy_grads.py: `g` is a gradient shaped like the result, `t` a
+tangent shaped like the argument; the tangent of an inactive argument is the literal 0.0.
+"""
+jax = None
+jnp = None
+
+
+def load():
+    """Imports jax (and the submodules rule bodies call); returns this module."""
+    global jax, jnp
+    if jnp is None:
+        import jax as jax_
+        import jax.numpy as jnp_
+        import jax.nn  # noqa: F401
+        import jax.lax  # noqa: F401
+        import jax.scipy.special  # noqa: F401
+        jax, jnp = jax_, jnp_
+    import sys
+    return sys.modules[__name__]
+
+
+def is_jax(x):
+    return isinstance(x, jax.Array)
+
+
+def _is_zero(t):
+    return t is None or (isinstance(t, (int, float)) and not isinstance(t, bool) and t == 0)
+
+
+def _float_dtype(x):
+    """The dtype of a gradient of `x`: its own when floating, else the default float."""
+    dt = getattr(x, "dtype", None)
+    if dt is not None and jnp.issubdtype(dt, jnp.inexact):
+        return dt
+    return jnp.result_type(float)
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int):
+        axis = (axis,)
+    return tuple(sorted(a % ndim for a in axis))
+
+
+# ------------------------------------------------------ generic helpers (dispatch)
+
+def init_grad(x):
+    return jnp.zeros(jnp.shape(x), dtype=_float_dtype(x))
+
+
+def add_grad_at(g, x, index, value):
+    if g is None:
+        g = init_grad(x)
+    return jnp.asarray(g).at[index].add(value)
+
+
+def zero_grad_at(g, index):
+    return jnp.asarray(g).at[index].set(0.0)
+
+
+def set_tangent_at(t, x, index, v):
+    if t is None or _is_zero(t) or jnp.shape(t) != jnp.shape(x):
+        t = init_grad(x)
+    return jnp.asarray(t).at[index].set(v)
+
+
+def unbroadcast(g, like):
+    """Sums `g` over the axes along which `like` was broadcast (like may be a Python
+    number: the sum is then a 0-d array, not a float, so it can be traced)."""
+    shape = tuple(jnp.shape(like))
+    g = jnp.asarray(g)
+    if g.shape == shape:
+        return g
+    if g.ndim > len(shape):
+        g = jnp.sum(g, axis=tuple(range(g.ndim - len(shape))))
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    if axes:
+        g = jnp.sum(g, axis=axes, keepdims=True)
+    if g.shape != shape:
+        g = jnp.broadcast_to(g, shape)
+    return g
+
+
+def unreduce(g, x, axis, keepdims):
+    shape = tuple(jnp.shape(x))
+    g = jnp.asarray(g)
+    if not keepdims:
+        kept = list(shape)
+        for a in _axes(axis, len(shape)):
+            kept[a] = 1
+        g = jnp.reshape(g, tuple(kept))
+    return jnp.broadcast_to(g, shape)
+
+
+def reduced_count(x, axis):
+    shape = jnp.shape(x)
+    n = 1
+    for a in _axes(axis, len(shape)):
+        n *= shape[a]
+    return n
+
+
+def extremum_grad(g, y, x, axis, keepdims):
+    mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
+    count = jnp.sum(mask, axis=axis, keepdims=keepdims)
+    return unreduce(g, x, axis, keepdims) * mask / unreduce(count, x, axis, keepdims)
+
+
+def extremum_tangent(t, y, x, axis, keepdims):
+    mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
+    count = jnp.sum(mask, axis=axis, keepdims=keepdims)
+    return jnp.sum(t * mask, axis=axis, keepdims=keepdims) / count
+
+
+def _swap_last(m):
+    return jnp.swapaxes(m, -1, -2)
+
+
+def matmul_grad_left(g, a, b):
+    an, bn = jnp.ndim(a), jnp.ndim(b)
+    if an == 1 and bn == 1:
+        return g * b
+    if an == 1:
+        if bn > 2:
+            return unbroadcast(jnp.matmul(_swap_last(b), g[..., :, None])[..., 0], a)
+        return jnp.dot(b, g)
+    if bn == 1:
+        return unbroadcast(g[..., :, None] * b, a)
+    return unbroadcast(jnp.matmul(g, _swap_last(b)), a)
+
+
+def matmul_grad_right(g, a, b):
+    an, bn = jnp.ndim(a), jnp.ndim(b)
+    if an == 1 and bn == 1:
+        return g * a
+    if an == 1:
+        return unbroadcast(a[:, None] * g[..., None, :], b)
+    if bn == 1:
+        return unbroadcast(jnp.matmul(_swap_last(a), g[..., :, None])[..., 0], b)
+    return unbroadcast(jnp.matmul(_swap_last(a), g), b)
+
+
+def sum_grad(g, x):
+    return jnp.broadcast_to(jnp.asarray(g, dtype=_float_dtype(x)), jnp.shape(x))
+
+
+def broadcast_like(t, y):
+    if jnp.shape(t) != jnp.shape(y):
+        return jnp.broadcast_to(t, jnp.shape(y))
+    return t
+
+
+def check_output(y, seed, name, at_call_site):
+    """check_dims for a JAX output (shapes are static, also under jit)."""
+    shape = tuple(jnp.shape(y))
+    sshape = tuple(jnp.shape(seed))
+    size = 1
+    for n in shape:
+        size *= n
+    ssize = 1
+    for n in sshape:
+        ssize *= n
+    if ssize != 1 and sshape != shape:
+        raise ValueError(at_call_site(
+            "grad: the seed has shape %s but `%s` returned shape %s" % (sshape, name, shape),
+            "pass a seed of shape %s (or a float when the output is a scalar)" % (shape,)))
+    if size != 1 and sshape != shape:
+        raise ValueError(at_call_site(
+            "grad: `%s` returned an array of shape %s, not a scalar" % (name, shape),
+            "pass a seed of that shape as the last argument, or use tangent.vjp"))
+
+
+# ------------------------------------------------------- helpers of the jax rules
+
+def jax_reshape_as(g, x):
+    """`g` reshaped like `x` (a list argument gets a list of gradients)."""
+    if isinstance(x, (list, tuple)):
+        g = jnp.reshape(g, jnp.shape(jnp.asarray(x)))
+        return [jax_reshape_as(g[i], x[i]) for i in range(len(x))]
+    return jnp.reshape(g, jnp.shape(x))
+
+
+def jax_transpose_method_grad(g, axes):
+    """Gradient of `x.transpose(*axes)`: `axes` is (), a tuple of axes or (tuple,)."""
+    if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+        axes = tuple(axes[0])
+    if len(axes) == 0 or axes[0] is None:
+        return jnp.transpose(g)
+    inverse = [0] * len(axes)
+    for i, a in enumerate(axes):
+        inverse[a] = i
+    return jnp.transpose(g, tuple(inverse))
+
+
+def jax_transpose_method_tangent(t, axes):
+    if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+        axes = tuple(axes[0])
+    if len(axes) == 0 or axes[0] is None:
+        return jnp.transpose(t)
+    return jnp.transpose(t, tuple(axes))
+
+
+def _pieces(g, arrays, promoted_shapes, axis):
+    bounds = []
+    total = 0
+    for s in promoted_shapes[:-1]:
+        total += s[axis]
+        bounds.append(total)
+    parts = jnp.split(g, bounds, axis) if bounds else [g]
+    return [jax_reshape_as(p, a) for p, a in zip(parts, arrays)]
+
+
+def jax_concatenate_grad(g, arrays, axis=0):
+    if axis is None:
+        shapes = [(int(jnp.size(a)),) for a in arrays]
+        return _pieces(jnp.ravel(g), arrays, shapes, 0)
+    return _pieces(g, arrays, [tuple(jnp.shape(a)) for a in arrays], axis)
+
+
+def jax_hstack_axis(arrays):
+    return 0 if len(jnp.shape(jnp.atleast_1d(arrays[0]))) == 1 else 1
+
+
+def jax_vstack_grad(g, arrays):
+    return _pieces(g, arrays, [jnp.shape(jnp.atleast_2d(a)) for a in arrays], 0)
+
+
+def jax_stack_grad(g, arrays, axis=0):
+    gm = jnp.moveaxis(g, axis, 0)
+    return [jax_reshape_as(gm[i], a) for i, a in enumerate(arrays)]
+
+
+def _lanes(x, axis):
+    """`x` with the reduced axes moved last and flattened into one: (rows, n), and the
+    shape to move back."""
+    x = jnp.asarray(x)
+    axes = _axes(axis, x.ndim)
+    rest = tuple(a for a in range(x.ndim) if a not in axes)
+    moved = jnp.transpose(x, rest + axes)
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    return jnp.reshape(moved, (-1, n)), moved.shape, rest + axes
+
+
+def _unlanes(m, moved_shape, perm):
+    inverse = [0] * len(perm)
+    for i, a in enumerate(perm):
+        inverse[a] = i
+    return jnp.transpose(jnp.reshape(m, moved_shape), tuple(inverse))
+
+
+def _prod_others(x, axis):
+    """For each element, the product of the other elements of its reduction lane (exact
+    with zeros: exclusive products from both ends)."""
+    m, moved_shape, perm = _lanes(x, axis)
+    ones = jnp.ones(m.shape[:1] + (1,), dtype=m.dtype)
+    left = jnp.concatenate([ones, jnp.cumprod(m, axis=1)[:, :-1]], axis=1)
+    right = jnp.flip(jnp.concatenate(
+        [ones, jnp.cumprod(jnp.flip(m, axis=1), axis=1)[:, :-1]], axis=1), axis=1)
+    return _unlanes(left * right, moved_shape, perm)
+
+
+def jax_prod_grad(g, x, axis=None, keepdims=False):
+    if jnp.ndim(x) == 0:
+        return g
+    return unreduce(g, x, axis, keepdims) * _prod_others(x, axis)
+
+
+def jax_prod_tangent(t, x, axis=None, keepdims=False):
+    if jnp.ndim(x) == 0:
+        return t
+    return jnp.sum(t * _prod_others(x, axis), axis=axis, keepdims=keepdims)
+
+
+def jax_cumsum_grad(g, x, axis=None):
+    if axis is None:
+        flat = jnp.ravel(g)
+        return jnp.reshape(jnp.flip(jnp.cumsum(jnp.flip(flat))), jnp.shape(x))
+    return jnp.flip(jnp.cumsum(jnp.flip(g, axis), axis=axis), axis)
+
+
+def jax_var_grad(g, x, axis=None, ddof=0, keepdims=False):
+    centred = x - jnp.mean(x, axis=axis, keepdims=True)
+    n = reduced_count(x, axis) - ddof
+    return unreduce(g, x, axis, keepdims) * 2.0 * centred / n
+
+
+def jax_var_tangent(t, x, axis=None, ddof=0, keepdims=False):
+    centred = x - jnp.mean(x, axis=axis, keepdims=True)
+    n = reduced_count(x, axis) - ddof
+    return jnp.sum(2.0 * centred * t, axis=axis, keepdims=keepdims) / n
+
+
+def jax_clip_mask(x, lo, hi, which):
+    """Where the result of clip(x, lo, hi) comes from: x (which=0), lo (1), hi (2).
+    clip is min(max(x, lo), hi), so hi wins where lo > hi."""
+    inside = jnp.ones(jnp.shape(x), dtype=bool)
+    below = jnp.zeros(jnp.shape(x), dtype=bool)
+    above = jnp.zeros(jnp.shape(x), dtype=bool)
+    if hi is not None:
+        above = x > hi
+        if lo is not None:
+            above = above | (lo > hi)
+    if lo is not None:
+        below = (x < lo) & ~above
+    inside = ~below & ~above
+    return (inside, below, above)[which] * 1.0
+
+
+def jax_tile_grad(g, x, reps):
+    shape = tuple(jnp.shape(x))
+    reps = (reps,) if isinstance(reps, int) else tuple(int(r) for r in reps)
+    n = max(len(shape), len(reps))
+    s = (1,) * (n - len(shape)) + shape
+    r = (1,) * (n - len(reps)) + reps
+    inter = []
+    for ri, si in zip(r, s):
+        inter.extend([ri, si])
+    g = jnp.sum(jnp.reshape(g, tuple(inter)), axis=tuple(range(0, 2 * n, 2)))
+    return jnp.reshape(g, shape)
+
+
+def jax_trace_grad(g, x, offset=0, axis1=0, axis2=1):
+    shape = jnp.shape(x)
+    n, m = shape[axis1], shape[axis2]
+    eye = jnp.eye(n, m, k=offset, dtype=_float_dtype(x))
+    eshape = [1] * len(shape)
+    eshape[axis1] = n
+    eshape[axis2] = m
+    rest = [a for a in range(len(shape)) if a not in (axis1 % len(shape), axis2 % len(shape))]
+    gshape = [1] * len(shape)
+    for k, a in enumerate(rest):
+        gshape[a] = shape[a]
+    return jnp.reshape(g, tuple(gshape)) * jnp.reshape(eye, tuple(eshape))
+
+
+def jax_einsum_grad(g, subscripts, operands, i):
+    from tangent_numpy_grads import _einsum_parse
+    ops = [o for o in operands if o is not None]
+    ins, out = _einsum_parse(subscripts, ops)
+    sub = ins[i]
+    op = ops[i]
+    others = [(ins[j], ops[j]) for j in range(len(ops)) if j != i]
+    avail = set(out)
+    for s, _ in others:
+        avail.update(s)
+    order = []
+    for c in sub:
+        if c not in order:
+            order.append(c)
+    kept = "".join(c for c in order if c in avail)
+    if not others and out == kept:
+        grad = jnp.asarray(g)
+    else:
+        spec = ",".join([out] + [s for s, _ in others]) + "->" + kept
+        grad = jnp.einsum(spec, g, *[o for _, o in others])
+    shape = tuple(jnp.shape(op))
+    size = {}
+    for c, n in zip(sub, shape):
+        size.setdefault(c, n)
+    # letters summed only inside this operand: the gradient is constant along them
+    grad = jnp.reshape(grad, tuple(grad.shape[kept.index(c)] if c in avail else 1
+                                   for c in order))
+    if len(kept) < len(order):
+        grad = jnp.broadcast_to(grad, tuple(size[c] for c in order))
+    # repeated letters (diagonals): place the gradient on the diagonal
+    if len(order) < len(sub):
+        first = {}
+        rshape = []
+        for p, c in enumerate(sub):
+            if c in first:
+                rshape.append(1)
+            else:
+                first[c] = p
+                rshape.append(grad.shape[len(first) - 1])
+        grad = jnp.reshape(grad, tuple(rshape))
+        for p, c in enumerate(sub):
+            q = first[c]
+            if q != p:
+                mshape = [1] * len(sub)
+                mshape[q] = size[c]
+                mshape[p] = size[c]
+                grad = grad * jnp.reshape(jnp.eye(size[c]), tuple(mshape))
+    # operand axes of size 1 broadcast against the others
+    for ax, n in enumerate(shape):
+        if n == 1 and grad.shape[ax] != 1:
+            grad = jnp.sum(grad, axis=ax, keepdims=True)
+    return jax_reshape_as(grad, op)
+
+
+def jax_einsum_tangent(subscripts, operands, *tangents):
+    ops = list(operands)
+    out = 0.0
+    for j, t in enumerate(tangents):
+        if ops[j] is None or _is_zero(t):
+            continue
+        args = ([o for o in ops[:j] if o is not None] + [t]
+                + [o for o in ops[j + 1:] if o is not None])
+        out = out + jnp.einsum(subscripts, *args)
+    return out

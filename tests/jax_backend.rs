@@ -1,0 +1,140 @@
+//! The JAX backend: every jax rule has an entry in the JAX op catalog
+//! (tests/jax/check_jax.py), the resolver gives JAX calls their canonical names under
+//! every import style, operators and array methods use the jax rules in modules that
+//! import jax (and only there), and the catalog passes in CPython with jax installed
+//! (skipped with a message when the test CPython, jax or the bridge is missing; a
+//! failure under CI=true).
+
+mod common;
+
+use std::collections::BTreeSet;
+use tangent::Tangent;
+
+const CATALOG: &str = include_str!("jax/check_jax.py");
+
+/// Names quoted in the catalog (`"jax.numpy.sum"`, `"jax:operator.matmul"`, ...).
+fn catalog_rules() -> BTreeSet<String> {
+    CATALOG
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .filter(|p| {
+            p.starts_with("jax")
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.:".contains(c))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn every_jax_rule_is_in_the_jax_catalog() {
+    let listed = catalog_rules();
+    let rules = tangent::ad::rules::RuleSet::builtin();
+    let jax: Vec<&str> = rules
+        .adjoint_names()
+        .into_iter()
+        .chain(rules.tangent_names())
+        .filter(|n| n.starts_with("jax"))
+        .collect();
+    let reverse = rules
+        .adjoint_names()
+        .iter()
+        .filter(|n| n.starts_with("jax"))
+        .count();
+    let forward = rules
+        .tangent_names()
+        .iter()
+        .filter(|n| n.starts_with("jax"))
+        .count();
+    assert!(
+        reverse >= 50 && forward >= 45,
+        "{reverse} reverse, {forward} forward"
+    );
+    let missing: Vec<&&str> = jax.iter().filter(|n| !listed.contains(**n)).collect();
+    assert!(
+        missing.is_empty(),
+        "jax rules missing from tests/jax/check_jax.py: {missing:?}"
+    );
+}
+
+fn source(src: &str, forward: bool) -> String {
+    let b = Tangent::builder(src, "f");
+    let b = if forward { b.forward() } else { b };
+    b.build()
+        .unwrap_or_else(|e| panic!("{e}\n{src}"))
+        .source()
+        .to_owned()
+}
+
+#[test]
+fn jax_calls_resolve_under_every_import_style() {
+    let cases = [
+        ("import jax.numpy as jnp", "jnp.tanh(x)", "jax.numpy.tanh"),
+        (
+            "from jax import numpy as jnp",
+            "jnp.tanh(x)",
+            "jax.numpy.tanh",
+        ),
+        ("import jax", "jax.numpy.tanh(x)", "jax.numpy.tanh"),
+        ("import jax", "jax.nn.relu(x)", "jax.nn.relu"),
+        ("from jax import nn", "nn.relu(x)", "jax.nn.relu"),
+        ("from jax.nn import gelu", "gelu(x)", "jax.nn.gelu"),
+        (
+            "import jax.scipy.special",
+            "jax.scipy.special.logsumexp(x)",
+            "logsumexp",
+        ),
+    ];
+    for (import, call, _name) in cases {
+        let src = format!("{import}\n\n\ndef f(x):\n    return {call}\n");
+        // A resolved call gets its rule; an unresolved one would be an error.
+        let reverse = source(&src, false);
+        let forward = source(&src, true);
+        assert!(reverse.contains("bx"), "{reverse}");
+        assert!(forward.contains("dx"), "{forward}");
+    }
+    // The elementwise table's partial for jax is written with jax.numpy.
+    let src = "import jax.numpy as jnp\n\n\ndef f(x):\n    return jnp.sin(x)\n";
+    assert!(source(src, false).contains("jax.numpy.cos(x)"));
+    // gelu's default is the tanh approximation.
+    let src = "import jax\n\n\ndef f(x):\n    return jax.nn.gelu(x)\n";
+    assert!(source(src, false).contains("jax.numpy.tanh"));
+    let src = "import jax\n\n\ndef f(x):\n    return jax.nn.gelu(x, approximate=False)\n";
+    assert!(source(src, false).contains("jax.lax.erf"));
+}
+
+#[test]
+fn operators_use_jax_rules_only_in_modules_importing_jax() {
+    let body = "\n\n\ndef f(x, y):\n    return (x @ y).sum()\n";
+    let with_jax = source(&format!("import jax.numpy as jnp{body}"), true);
+    assert!(with_jax.contains("jax.numpy.matmul"), "{with_jax}");
+    assert!(with_jax.contains("jax.numpy.sum"), "{with_jax}");
+    let with_numpy = source(&format!("import numpy as np{body}"), true);
+    assert!(!with_numpy.contains("jax"), "{with_numpy}");
+    assert!(with_numpy.contains("numpy.matmul"), "{with_numpy}");
+}
+
+#[test]
+fn an_unsupported_keyword_is_an_error_not_a_wrong_gradient() {
+    // logsumexp(..., return_sign=True) and softmax(..., where=...) have no rule.
+    for call in [
+        "jax.nn.logsumexp(x, return_sign=True)[0]",
+        "jax.nn.softmax(x, where=x > 0)",
+    ] {
+        let src = format!("import jax\n\n\ndef f(x):\n    return {call}\n");
+        let err = Tangent::builder(&src, "f").build().err();
+        assert!(err.is_some(), "{call} was differentiated");
+    }
+}
+
+#[test]
+fn jax_catalog_matches_jax_autodiff_and_finite_differences() {
+    let Some(python) = common::cpython::python(&["jax", "numpy"]) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tangent-jax-catalog-{}", std::process::id()));
+    let stdout =
+        common::cpython::run_ok(&python, "tests/jax/check_jax.py", &[&dir.to_string_lossy()]);
+    assert!(stdout.contains("; 0 failures"), "{stdout}");
+}
