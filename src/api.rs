@@ -160,6 +160,10 @@ fn rules_fingerprint() -> &'static str {
     })
 }
 
+/// Modules generated code receives from the runtime rather than from the user's globals
+/// (`tangent._compile`: tangent, numpy, math, and the rule modules scipy and jax).
+const RUNTIME_MODULES: &[&str] = &["tangent", "numpy", "math", "scipy", "jax"];
+
 /// The global names a generated source reads (everything it neither defines nor assigns,
 /// and not a runtime module): what must resolve in the user's globals or builtins.
 pub fn free_names(source: &str) -> Result<Vec<String>, String> {
@@ -183,7 +187,7 @@ pub fn free_names(source: &str) -> Result<Vec<String>, String> {
                 let mut v = Vec::new();
                 e.names(&mut v);
                 for n in v {
-                    let runtime = ["tangent", "numpy", "math", "jax"].contains(&n.as_str());
+                    let runtime = RUNTIME_MODULES.contains(&n.as_str());
                     if !local.contains(&n)
                         && !runtime
                         && !module.function_names.contains(&n)

@@ -364,6 +364,60 @@ fn scipy_scripts_fall_back_to_the_embedded_subset() {
     assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
 }
 
+/// `tangent.backend_status()`: available / not installed / broken with the reason, the
+/// same on both hosts for the same situation.
+#[test]
+fn backend_status_reports_available_missing_and_broken_backends() {
+    let Some(py) = cpython::python(&["numpy", "scipy", "jax"]) else {
+        return;
+    };
+    let dir = tempdir("status");
+    // Stand-ins next to the script: one raises on import, one lacks a dependency.
+    std::fs::create_dir_all(dir.join("tinygrad")).unwrap();
+    std::fs::write(
+        dir.join("tinygrad/__init__.py"),
+        "raise RuntimeError('boom')\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("keras")).unwrap();
+    std::fs::write(
+        dir.join("keras/__init__.py"),
+        "import a_missing_dependency\n",
+    )
+    .unwrap();
+    let script = dir.join("status.py");
+    std::fs::write(
+        &script,
+        "import tangent\nfor k, v in sorted(tangent.backend_status().items()):\n    print(k, '=', v)\n",
+    )
+    .unwrap();
+    let embedded = tangent()
+        .args(["run", "--embedded"])
+        .arg(&script)
+        .output()
+        .unwrap();
+    let cpython = cpython::run_ok(&py, &script.to_string_lossy(), &[]);
+    let embedded = text(&embedded.stdout);
+    for (host, out, jax) in [
+        ("embedded", &embedded, "not installed"),
+        ("CPython", &cpython, "available"),
+    ] {
+        for line in [
+            "keras = broken: ModuleNotFoundError: No module named 'a_missing_dependency'",
+            "tinygrad = broken: RuntimeError: boom",
+            "math = available",
+            "numpy = available",
+            "scipy = available",
+            &format!("jax = {jax}"),
+        ] {
+            assert!(
+                out.lines().any(|l| l == line),
+                "{host}: no `{line}` in\n{out}"
+            );
+        }
+    }
+}
+
 fn tempdir(tag: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("tangent-bridge-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);

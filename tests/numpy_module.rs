@@ -165,9 +165,15 @@ same(np.array([[1.0], [5.0]]) > a, [[False, False, False], [True, True, True]])
 assert bool(np.array([1.0])) is True
 assert bool(np.array([0.0])) is False
 raises(ValueError, "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()", bool, a)
-assert float(np.array([2.5])) == 2.5
-assert int(np.array([[3.7]])) == 3
-raises(TypeError, "only length-1 arrays can be converted to Python scalars", float, a)
+assert float(np.array(2.5)) == 2.5 and int(np.array(3.7)) == 3
+# NumPy 2: only 0-d arrays convert, size-1 arrays of other shapes raise
+for bad in (lambda: float(np.array([2.5])), lambda: int(np.array([[3.7]]))):
+    try:
+        bad()
+        raise AssertionError("converted a 1-element array")
+    except TypeError as e:
+        assert "0-dimensional" in str(e)
+raises(TypeError, "only 0-dimensional arrays can be converted to Python scalars", float, a)
 assert np.all(a > 0) is True and np.any(a > 2) is True and np.all(a > 1) is False
 assert (a > 0).all() and not (a > 5).any()
 same(np.all(np.array([[1, 0], [1, 1]]), axis=0), [True, False])

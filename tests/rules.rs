@@ -43,6 +43,7 @@ fn rule_names_are_canonical() {
         "builtins.",
         "math.",
         "numpy.",
+        "scipy.",
         "tangent.",
         "jax.",
         "jax:",

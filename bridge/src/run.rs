@@ -61,6 +61,9 @@ def main(path, argv, entries, executable):
                 % (executable, name, executable, name))
         return 1
     finally:
+        # What interpreter shutdown would do (Py_Finalize itself is never called).
+        import atexit
+        atexit._run_exitfuncs()
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

@@ -105,12 +105,19 @@ pub fn size() -> (usize, u64) {
     (n, bytes)
 }
 
-/// Removes every entry; returns how many were removed.
+/// Removes every entry (and the CPython host's cached interpreter answers,
+/// `python-*.txt`); returns how many derivative entries were removed.
 pub fn clear() -> usize {
     let Some(dir) = dir() else { return 0 };
     let mut n = 0;
     for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let p = e.path();
+        let interpreter = p.extension().is_some_and(|x| x == "txt")
+            && e.file_name().to_string_lossy().starts_with("python-");
+        if interpreter {
+            let _ = std::fs::remove_file(&p);
+            continue;
+        }
         let ours = p.extension().is_some_and(|x| x == "py" || x == "tmp");
         if ours && std::fs::remove_file(&p).is_ok() {
             n += 1;

@@ -171,8 +171,40 @@ pub fn doctor_lines() -> Vec<String> {
         Err(why) => lines.push(format!("CPython: none usable: {why}")),
     }
     match cpython::bridge_library() {
-        Ok(b) => lines.push(format!("CPython bridge: {}", b.display())),
+        Ok(b) => {
+            lines.push(format!("CPython bridge: {}", b.display()));
+            lines.extend(cpython_backends());
+        }
         Err(why) => lines.push(format!("CPython bridge: {why}")),
     }
     lines
+}
+
+/// `tangent.backend_status()` in CPython, from a child `tangent run --cpython` (this
+/// process already runs the embedded interpreter).
+fn cpython_backends() -> Vec<String> {
+    let script = std::env::temp_dir().join(format!("tangent-doctor-{}.py", std::process::id()));
+    let code = "import tangent\n\
+                for name, status in sorted(tangent.backend_status().items()):\n\
+                \x20   print('CPython backend %-12s %s' % (name, status))\n";
+    let out = std::fs::write(&script, code).ok().and_then(|_| {
+        let exe = std::env::current_exe().ok()?;
+        std::process::Command::new(exe)
+            .args(["run", "--cpython"])
+            .arg(&script)
+            .output()
+            .ok()
+    });
+    let _ = std::fs::remove_file(&script);
+    match out {
+        Some(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(str::to_owned)
+            .collect(),
+        Some(o) => vec![format!(
+            "CPython backends: the bridge failed: {}",
+            String::from_utf8_lossy(&o.stderr).trim()
+        )],
+        None => vec!["CPython backends: could not start `tangent run --cpython`".into()],
+    }
 }

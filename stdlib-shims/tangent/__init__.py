@@ -93,7 +93,11 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         return cached[1]
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint)
-    if compile == "jax" and motion == "joint":
+    if compile == "jax" and motion != "joint":
+        raise TangentError(_at_call_site(
+            "compile='jax' applies to motion='joint' derivatives, not motion=%r" % (motion,),
+            "use motion='joint' with compile='jax', or compile='python' for split motion"))
+    if compile == "jax":
         fn = _jax_jit(fn, func)
     elif compile != "python" and motion == "joint":
         fn = _native(fn, compile)
@@ -224,7 +228,17 @@ def _jax_jit(fn, func):
         raise TangentError(_at_call_site(
             "compile='jax' needs jax, which is not installed",
             "install it (pip install jax), or use compile='python'"))
-    jitted = jax.jit(fn)
+    # Python ints and bools (loop counts, flags) are static: jax.jit cannot trace a
+    # `range(n)` over a traced n. One compiled function per set of static positions.
+    jitted_by_static = {}
+
+    def jitted(*args, **kwargs):
+        static = tuple(i for i, a in enumerate(args) if isinstance(a, (bool, int)))
+        f = jitted_by_static.get(static)
+        if f is None:
+            f = jitted_by_static[static] = jax.jit(fn, static_argnums=static)
+        return f(*args, **kwargs)
+
     untraceable = tuple(getattr(jax.errors, n) for n in (
         "ConcretizationTypeError", "TracerArrayConversionError",
         "TracerIntegerConversionError", "TracerBoolConversionError")
@@ -469,16 +483,24 @@ def explain(func, *args, wrt=(0,), eps=1e-6):
 
 
 def backend_status():
-    """Each backend: 'available', 'not installed', or 'broken: <reason>'."""
+    """Each backend: 'available', 'not installed', or 'broken: <reason>' (the framework
+    is there but fails to import, or tangent's runtime for it fails to load)."""
     status = {}
     for name, module in (("math", "math"), ("numpy", "numpy"), ("scipy", "scipy"),
                          ("jax", "jax"), ("torch", "torch"), ("tensorflow", "tensorflow"),
                          ("keras", "keras"), ("tinygrad", "tinygrad")):
         try:
             __import__(module)
+            if name == "jax":
+                _jax_grads()
             status[name] = "available"
-        except ImportError:
-            status[name] = "not installed"
+        except ImportError as e:
+            # The framework itself is missing, or something it needs (then it is broken).
+            missing = (getattr(e, "name", None) or "").split(".")[0]
+            if missing == module and module not in _sys.modules:
+                status[name] = "not installed"
+            else:
+                status[name] = "broken: %s: %s" % (type(e).__name__, e)
         except Exception as e:  # a backend that fails to import is reported, not fatal
             status[name] = "broken: %s: %s" % (type(e).__name__, e)
     return status
