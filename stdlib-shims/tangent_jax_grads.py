@@ -121,32 +121,14 @@ def extremum_tangent(t, y, x, axis, keepdims):
     return jnp.sum(t * mask, axis=axis, keepdims=keepdims) / count
 
 
-def _swap_last(m):
-    return jnp.swapaxes(m, -1, -2)
-
-
 def matmul_grad_left(g, a, b):
-    an, bn = jnp.ndim(a), jnp.ndim(b)
-    if an == 1 and bn == 1:
-        return g * b
-    if an == 1:
-        if bn > 2:
-            return unbroadcast(jnp.matmul(_swap_last(b), g[..., :, None])[..., 0], a)
-        return jnp.dot(b, g)
-    if bn == 1:
-        return unbroadcast(g[..., :, None] * b, a)
-    return unbroadcast(jnp.matmul(g, _swap_last(b)), a)
+    import tangent
+    return tangent.matmul_grad_in(jnp, unbroadcast, g, a, b, 0)
 
 
 def matmul_grad_right(g, a, b):
-    an, bn = jnp.ndim(a), jnp.ndim(b)
-    if an == 1 and bn == 1:
-        return g * a
-    if an == 1:
-        return unbroadcast(a[:, None] * g[..., None, :], b)
-    if bn == 1:
-        return unbroadcast(jnp.matmul(_swap_last(a), g[..., :, None])[..., 0], b)
-    return unbroadcast(jnp.matmul(_swap_last(a), g), b)
+    import tangent
+    return tangent.matmul_grad_in(jnp, unbroadcast, g, a, b, 1)
 
 
 def sum_grad(g, x):
@@ -345,66 +327,10 @@ def jax_trace_grad(g, x, offset=0, axis1=0, axis2=1):
 
 
 def jax_einsum_grad(g, subscripts, operands, i):
-    from tangent_numpy_grads import _einsum_parse
-    ops = [o for o in operands if o is not None]
-    ins, out = _einsum_parse(subscripts, ops)
-    sub = ins[i]
-    op = ops[i]
-    others = [(ins[j], ops[j]) for j in range(len(ops)) if j != i]
-    avail = set(out)
-    for s, _ in others:
-        avail.update(s)
-    order = []
-    for c in sub:
-        if c not in order:
-            order.append(c)
-    kept = "".join(c for c in order if c in avail)
-    if not others and out == kept:
-        grad = jnp.asarray(g)
-    else:
-        spec = ",".join([out] + [s for s, _ in others]) + "->" + kept
-        grad = jnp.einsum(spec, g, *[o for _, o in others])
-    shape = tuple(jnp.shape(op))
-    size = {}
-    for c, n in zip(sub, shape):
-        size.setdefault(c, n)
-    # letters summed only inside this operand: the gradient is constant along them
-    grad = jnp.reshape(grad, tuple(grad.shape[kept.index(c)] if c in avail else 1
-                                   for c in order))
-    if len(kept) < len(order):
-        grad = jnp.broadcast_to(grad, tuple(size[c] for c in order))
-    # repeated letters (diagonals): place the gradient on the diagonal
-    if len(order) < len(sub):
-        first = {}
-        rshape = []
-        for p, c in enumerate(sub):
-            if c in first:
-                rshape.append(1)
-            else:
-                first[c] = p
-                rshape.append(grad.shape[len(first) - 1])
-        grad = jnp.reshape(grad, tuple(rshape))
-        for p, c in enumerate(sub):
-            q = first[c]
-            if q != p:
-                mshape = [1] * len(sub)
-                mshape[q] = size[c]
-                mshape[p] = size[c]
-                grad = grad * jnp.reshape(jnp.eye(size[c]), tuple(mshape))
-    # operand axes of size 1 broadcast against the others
-    for ax, n in enumerate(shape):
-        if n == 1 and grad.shape[ax] != 1:
-            grad = jnp.sum(grad, axis=ax, keepdims=True)
-    return jax_reshape_as(grad, op)
+    from tangent_numpy_grads import einsum_grad_in
+    return einsum_grad_in(jnp, jax_reshape_as, g, subscripts, operands, i)
 
 
 def jax_einsum_tangent(subscripts, operands, *tangents):
-    ops = list(operands)
-    out = 0.0
-    for j, t in enumerate(tangents):
-        if ops[j] is None or _is_zero(t):
-            continue
-        args = ([o for o in ops[:j] if o is not None] + [t]
-                + [o for o in ops[j + 1:] if o is not None])
-        out = out + jnp.einsum(subscripts, *args)
-    return out
+    from tangent_numpy_grads import einsum_tangent_in
+    return einsum_tangent_in(jnp, subscripts, operands, *tangents)

@@ -469,6 +469,16 @@ def _einsum_parse(subscripts, operands):
 
 
 def einsum_grad(g, subscripts, operands, i):
+    return einsum_grad_in(numpy, reshape_as, g, subscripts, operands, i)
+
+
+def einsum_tangent(subscripts, operands, *tangents):
+    return einsum_tangent_in(numpy, subscripts, operands, *tangents)
+
+
+def einsum_grad_in(xp, reshape_like, g, subscripts, operands, i):
+    """The gradient of operand i of an einsum, for the array namespace `xp` (numpy, or
+    jax.numpy for JAX arrays) and its `reshape_as`."""
     ops = [o for o in operands if o is not None]
     ins, out = _einsum_parse(subscripts, ops)
     sub = ins[i]
@@ -483,18 +493,18 @@ def einsum_grad(g, subscripts, operands, i):
             order.append(c)
     kept = "".join(c for c in order if c in avail)
     if not others and out == kept:
-        grad = numpy.asarray(g) * 1.0
+        grad = xp.asarray(g) * 1.0
     else:
         spec = ",".join([out] + [s for s, _ in others]) + "->" + kept
-        grad = numpy.asarray(numpy.einsum(spec, numpy.asarray(g), *[o for _, o in others])) * 1.0
-    shape = tuple(numpy.shape(op))
+        grad = xp.asarray(xp.einsum(spec, xp.asarray(g), *[o for _, o in others])) * 1.0
+    shape = tuple(xp.shape(op))
     size = {}
     for c, n in zip(sub, shape):
         size.setdefault(c, n)
     # letters summed only inside this operand: the gradient is constant along them
-    grad = numpy.reshape(grad, tuple(grad.shape[kept.index(c)] if c in avail else 1 for c in order))
+    grad = xp.reshape(grad, tuple(grad.shape[kept.index(c)] if c in avail else 1 for c in order))
     if len(kept) < len(order):
-        grad = grad * numpy.ones(tuple(size[c] for c in order))
+        grad = grad * xp.ones(tuple(size[c] for c in order))
     # repeated letters (diagonals): place the gradient on the diagonal
     if len(order) < len(sub):
         first = {}
@@ -505,29 +515,30 @@ def einsum_grad(g, subscripts, operands, i):
             else:
                 first[c] = p
                 rshape.append(grad.shape[len(first) - 1])
-        grad = numpy.reshape(grad, tuple(rshape))
+        grad = xp.reshape(grad, tuple(rshape))
         for p, c in enumerate(sub):
             q = first[c]
             if q != p:
                 mshape = [1] * len(sub)
                 mshape[q] = size[c]
                 mshape[p] = size[c]
-                grad = grad * numpy.reshape(numpy.eye(size[c]), tuple(mshape))
+                grad = grad * xp.reshape(xp.eye(size[c]), tuple(mshape))
     # operand axes of size 1 broadcast against the others
     for ax, n in enumerate(shape):
         if n == 1 and grad.shape[ax] != 1:
-            grad = numpy.sum(grad, axis=ax, keepdims=True)
-    return reshape_as(grad, op)
+            grad = xp.sum(grad, axis=ax, keepdims=True)
+    return reshape_like(grad, op)
 
 
-def einsum_tangent(subscripts, operands, *tangents):
+def einsum_tangent_in(xp, subscripts, operands, *tangents):
+    """The tangent of an einsum (product rule over the operands), for namespace `xp`."""
     ops = list(operands)
     out = 0.0
     for j, t in enumerate(tangents):
         if ops[j] is None or _is_zero(t):
             continue
         args = [o for o in ops[:j] if o is not None] + [t] + [o for o in ops[j + 1:] if o is not None]
-        out = out + numpy.einsum(subscripts, *args)
+        out = out + xp.einsum(subscripts, *args)
     return out
 
 

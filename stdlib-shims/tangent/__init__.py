@@ -835,9 +835,9 @@ def extremum_grad(g, y, x, axis, keepdims):
     return unreduce(g, x, axis, keepdims) * mask / unreduce(count, x, axis, keepdims)
 
 
-def _swap_last(m):
-    """The matrix transpose of a stack of matrices (last two axes)."""
-    return numpy.swapaxes(m, -1, -2) if numpy.ndim(m) > 2 else numpy.transpose(m)
+def _swap_last(xp, m):
+    """The matrix transpose of a stack of matrices (last two axes), in namespace `xp`."""
+    return xp.swapaxes(m, -1, -2) if xp.ndim(m) > 2 else xp.transpose(m)
 
 
 def matmul_grad_left(g, a, b):
@@ -846,17 +846,9 @@ def matmul_grad_left(g, a, b):
         return _matmul_t(g, b, False, True)  # the common case: g @ b.T, no copy
     if _is_jax(g) or _is_jax(a) or _is_jax(b):
         return _jax_grads().matmul_grad_left(g, a, b)
-    an, bn = numpy.ndim(a), numpy.ndim(b)
-    if an == 1 and bn == 1:
-        return g * b
-    if an == 1:
-        return unbroadcast(numpy.matmul(_swap_last(b), g[..., :, None])[..., 0], a) if bn > 2 \
-            else numpy.dot(b, g)
-    if bn == 1:
-        return unbroadcast(g[..., :, None] * b, a)
-    if an == 2 and bn == 2 and _is_array(g):
+    if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g):
         return _matmul_t(g, b, False, True)
-    return unbroadcast(numpy.matmul(g, _swap_last(b)), a)
+    return matmul_grad_in(numpy, unbroadcast, g, a, b, 0)
 
 
 def matmul_grad_right(g, a, b):
@@ -865,16 +857,31 @@ def matmul_grad_right(g, a, b):
         return _matmul_t(a, g, True, False)  # the common case: a.T @ g, no copy
     if _is_jax(g) or _is_jax(a) or _is_jax(b):
         return _jax_grads().matmul_grad_right(g, a, b)
-    an, bn = numpy.ndim(a), numpy.ndim(b)
-    if an == 1 and bn == 1:
-        return g * a
-    if an == 1:
-        return unbroadcast(a[:, None] * g[..., None, :], b)
-    if bn == 1:
-        return unbroadcast(numpy.matmul(_swap_last(a), g[..., :, None])[..., 0], b)
-    if an == 2 and bn == 2 and _is_array(g):
+    if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g):
         return _matmul_t(a, g, True, False)
-    return unbroadcast(numpy.matmul(_swap_last(a), g), b)
+    return matmul_grad_in(numpy, unbroadcast, g, a, b, 1)
+
+
+def matmul_grad_in(xp, unbroadcast_, g, a, b, which):
+    """The gradient of operand `which` (0: a, 1: b) of a @ b for any shapes (vectors,
+    stacks of matrices, broadcast batch axes), with the array namespace `xp` (numpy, or
+    jax.numpy for JAX arrays) and its `unbroadcast`."""
+    an, bn = xp.ndim(a), xp.ndim(b)
+    if an == 1 and bn == 1:
+        return g * (b if which == 0 else a)
+    if which == 0:
+        if an == 1:
+            if bn > 2:
+                return unbroadcast_(xp.matmul(_swap_last(xp, b), g[..., :, None])[..., 0], a)
+            return xp.dot(b, g)
+        if bn == 1:
+            return unbroadcast_(g[..., :, None] * b, a)
+        return unbroadcast_(xp.matmul(g, _swap_last(xp, b)), a)
+    if an == 1:
+        return unbroadcast_(a[:, None] * g[..., None, :], b)
+    if bn == 1:
+        return unbroadcast_(xp.matmul(_swap_last(xp, a), g[..., :, None])[..., 0], b)
+    return unbroadcast_(xp.matmul(_swap_last(xp, a), g), b)
 
 
 def sum_grad(g, x):
