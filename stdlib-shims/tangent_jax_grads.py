@@ -192,20 +192,13 @@ def jax_transpose_method_tangent(t, axes):
 
 
 def _pieces(g, arrays, promoted_shapes, axis):
-    bounds = []
-    total = 0
-    for s in promoted_shapes[:-1]:
-        total += s[axis]
-        bounds.append(total)
-    parts = jnp.split(g, bounds, axis) if bounds else [g]
-    return [jax_reshape_as(p, a) for p, a in zip(parts, arrays)]
+    from tangent_numpy_grads import pieces_in
+    return pieces_in(jnp, jax_reshape_as, g, arrays, promoted_shapes, axis)
 
 
 def jax_concatenate_grad(g, arrays, axis=0):
-    if axis is None:
-        shapes = [(int(jnp.size(a)),) for a in arrays]
-        return _pieces(jnp.ravel(g), arrays, shapes, 0)
-    return _pieces(g, arrays, [tuple(jnp.shape(a)) for a in arrays], axis)
+    from tangent_numpy_grads import concatenate_grad_in
+    return concatenate_grad_in(jnp, jax_reshape_as, g, arrays, axis)
 
 
 def jax_hstack_axis(arrays):

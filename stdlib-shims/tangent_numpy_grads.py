@@ -65,22 +65,31 @@ def reshape_as(g, x):
 
 
 def _pieces(g, arrays, promoted_shapes, axis):
+    return pieces_in(numpy, reshape_as, g, arrays, promoted_shapes, axis)
+
+
+def pieces_in(xp, reshape_like, g, arrays, promoted_shapes, axis):
     """Splits `g` along `axis` into the pieces of a concatenation of arrays of the given
-    (promoted) shapes, each reshaped like the original argument."""
+    (promoted) shapes, each reshaped like the original argument (array namespace `xp`:
+    numpy, or jax.numpy for JAX arrays, and its `reshape_as`)."""
     bounds = []
     total = 0
     for s in promoted_shapes[:-1]:
         total += s[axis]
         bounds.append(total)
-    parts = numpy.split(g, bounds, axis) if bounds else [g]
-    return [reshape_as(p, a) for p, a in zip(parts, arrays)]
+    parts = xp.split(g, bounds, axis) if bounds else [g]
+    return [reshape_like(p, a) for p, a in zip(parts, arrays)]
 
 
 def concatenate_grad(g, arrays, axis=0):
+    return concatenate_grad_in(numpy, reshape_as, g, arrays, axis)
+
+
+def concatenate_grad_in(xp, reshape_like, g, arrays, axis=0):
     if axis is None:
-        shapes = [(int(numpy.size(a)),) for a in arrays]
-        return _pieces(numpy.ravel(g), arrays, shapes, 0)
-    return _pieces(g, arrays, [tuple(numpy.shape(a)) for a in arrays], axis)
+        shapes = [(int(xp.size(a)),) for a in arrays]
+        return pieces_in(xp, reshape_like, xp.ravel(g), arrays, shapes, 0)
+    return pieces_in(xp, reshape_like, g, arrays, [tuple(xp.shape(a)) for a in arrays], axis)
 
 
 def stack_grad(g, arrays, axis=0):

@@ -11,7 +11,7 @@ mod native;
 mod run;
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 
 /// `import tangent`: installs `_tangent`, then executes the shared Python shims, the last
 /// of which (`tangent`) into this module.
@@ -31,11 +31,60 @@ fn tangent_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
             modules.set_item(*name, &module)?;
             module.dict()
         };
-        let code = builtins.call_method1(
-            "compile",
-            (*source, format!("<tangent shim {name}>"), "exec"),
-        )?;
+        let code = shim_code(py, &builtins, name, source)?;
         builtins.call_method1("exec", (code, dict))?;
     }
     Ok(())
+}
+
+/// The code object of a shim. Compiling the ~3000 lines of shims costs CPython ~30 ms
+/// per process, so the bytecode is kept in the cache directory like a .pyc: keyed by
+/// the source and the interpreter's bytecode magic, checked by a hash of its bytes.
+fn shim_code<'py>(
+    py: Python<'py>,
+    builtins: &Bound<'py, PyModule>,
+    name: &str,
+    source: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let compile = || {
+        builtins.call_method1(
+            "compile",
+            (source, format!("<tangent shim {name}>"), "exec"),
+        )
+    };
+    let Some(dir) = tangent::cache::dir() else {
+        return compile();
+    };
+    let magic: Vec<u8> = py
+        .import("importlib.util")?
+        .getattr("MAGIC_NUMBER")?
+        .extract()?;
+    let mut key = blake3::Hasher::new();
+    key.update(&magic);
+    key.update(name.as_bytes());
+    key.update(source.as_bytes());
+    let path = dir.join(format!("shim-{}.pyc", &key.finalize().to_hex()[..24]));
+    let marshal = py.import("marshal")?;
+    if let Ok(bytes) = std::fs::read(&path) {
+        if let Some((sum, body)) = bytes.split_at_checked(32) {
+            if blake3::hash(body).as_bytes() == sum {
+                if let Ok(code) = marshal.call_method1("loads", (PyBytes::new(py, body),)) {
+                    return Ok(code);
+                }
+            }
+        }
+    }
+    let code = compile()?;
+    if let Ok(body) = marshal.call_method1("dumps", (&code,)) {
+        let body: Vec<u8> = body.extract()?;
+        let mut bytes = blake3::hash(&body).as_bytes().to_vec();
+        bytes.extend_from_slice(&body);
+        // Written aside and renamed: a concurrent process never reads half a file.
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, &path).is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+    Ok(code)
 }

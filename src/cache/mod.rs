@@ -106,15 +106,17 @@ pub fn size() -> (usize, u64) {
 }
 
 /// Removes every entry (and the CPython host's cached interpreter answers,
-/// `python-*.txt`); returns how many derivative entries were removed.
+/// `python-*.txt`, and shim bytecode, `shim-*.pyc`); returns how many derivative entries
+/// were removed.
 pub fn clear() -> usize {
     let Some(dir) = dir() else { return 0 };
     let mut n = 0;
     for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let p = e.path();
-        let interpreter = p.extension().is_some_and(|x| x == "txt")
-            && e.file_name().to_string_lossy().starts_with("python-");
-        if interpreter {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let interpreter = name.starts_with("python-") && name.ends_with(".txt");
+        let bytecode = name.starts_with("shim-") && name.ends_with(".pyc");
+        if interpreter || bytecode {
             let _ = std::fs::remove_file(&p);
             continue;
         }
