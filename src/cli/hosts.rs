@@ -64,7 +64,7 @@ pub fn run(args: &[String]) -> ExitCode {
         eprintln!("tangent: cannot open `{script}`: no such file");
         return ExitCode::from(EXIT_USAGE);
     };
-    let frameworks = cpython::frameworks_imported(&source);
+    let frameworks = cpython::frameworks_imported(Path::new(script), &source);
     let asked = opts.cpython || opts.python.is_some();
     if opts.embedded || (!asked && frameworks.is_empty()) {
         return run_embedded(argv);

@@ -5,6 +5,8 @@
 //!
 //! Which interpreter: `--python PATH`, else `$TANGENT_PYTHON`, else `python3` on `PATH`.
 
+use ruff_python_ast::statement_visitor::{walk_stmt, StatementVisitor};
+use ruff_python_ast::Stmt;
 use std::ffi::{c_char, c_int, CString};
 use std::path::{Path, PathBuf};
 
@@ -292,28 +294,59 @@ pub fn run_script(python: &Interpreter, argv: &[String]) -> Result<i32, String> 
     Ok(status)
 }
 
-/// The frameworks among the modules a script imports (at any depth of its code).
-pub fn frameworks_imported(source: &str) -> Vec<String> {
+/// The frameworks a script imports: every `import` / `from ... import` anywhere in its
+/// code (functions, branches, try blocks), and in the local modules it imports (files
+/// next to the importing one), transitively. A file that does not parse adds nothing:
+/// the host that runs it reports the syntax error.
+pub fn frameworks_imported(script: &Path, source: &str) -> Vec<String> {
     let mut found = Vec::new();
-    for line in source.lines() {
-        let line = line.trim_start();
-        let modules: Vec<&str> = if let Some(rest) = line.strip_prefix("import ") {
-            rest.split(',')
-                .filter_map(|item| item.split_whitespace().next())
-                .collect()
-        } else if let Some(rest) = line.strip_prefix("from ") {
-            rest.split_whitespace().next().into_iter().collect()
-        } else {
+    let mut seen = std::collections::HashSet::new();
+    let mut queue = vec![(script.to_path_buf(), source.to_owned())];
+    while let Some((path, text)) = queue.pop() {
+        let Ok(parsed) = ruff_python_parser::parse_module(&text) else {
             continue;
         };
-        for m in modules {
-            let root = m.split('.').next().unwrap_or(m);
-            if FRAMEWORKS.contains(&root) && !found.iter().any(|f| f == root) {
-                found.push(root.to_owned());
+        let mut imports = Imports(Vec::new());
+        imports.visit_body(&parsed.syntax().body);
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        for module in imports.0 {
+            let root = module.split('.').next().unwrap_or(&module).to_owned();
+            if FRAMEWORKS.contains(&root.as_str()) {
+                if !found.contains(&root) {
+                    found.push(root);
+                }
+                continue;
+            }
+            for local in [
+                dir.join(format!("{root}.py")),
+                dir.join(&root).join("__init__.py"),
+            ] {
+                if seen.insert(local.clone()) {
+                    if let Ok(text) = std::fs::read_to_string(&local) {
+                        queue.push((local, text));
+                    }
+                }
             }
         }
     }
     found
+}
+
+/// The absolute module names a body imports, at any depth.
+struct Imports(Vec<String>);
+
+impl<'a> StatementVisitor<'a> for Imports {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::Import(i) => self
+                .0
+                .extend(i.names.iter().map(|a| a.name.as_str().to_owned())),
+            Stmt::ImportFrom(i) if i.level == 0 => self
+                .0
+                .extend(i.module.iter().map(|m| m.as_str().to_owned())),
+            _ => walk_stmt(self, stmt),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -322,11 +355,35 @@ mod tests {
 
     #[test]
     fn finds_framework_imports() {
-        let src = "import numpy as np, scipy.special\nimport jax.numpy as jnp, math\n\
-                   def f():\n    from scipy.special import erf\n    import torch as t\n\
-                   # import keras (a comment)\nx = 'import tinygrad'\n";
-        assert_eq!(frameworks_imported(src), ["scipy", "jax", "torch"]);
-        assert!(frameworks_imported("import numpy\nfrom math import sin\n").is_empty());
+        let script = Path::new("/nonexistent/s.py");
+        let src = r#"import numpy as np, scipy.special
+import jax.numpy as jnp, math
+def f():
+    try:
+        from scipy.special import erf
+    except ImportError:
+        import torch as t
+# import keras (a comment)
+x = """
+import tinygrad
+"""
+from . import tensorflow
+"#;
+        assert_eq!(frameworks_imported(script, src), ["scipy", "jax", "torch"]);
+        let plain = "import numpy\nfrom math import sin\n";
+        assert!(frameworks_imported(script, plain).is_empty());
+        assert!(frameworks_imported(script, "import jax\ndef (:\n").is_empty());
+    }
+
+    #[test]
+    fn follows_local_modules() {
+        let dir = std::env::temp_dir().join(format!("tangent-fw-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("pkg")).unwrap();
+        std::fs::write(dir.join("model.py"), "import pkg.layers\nimport model\n").unwrap();
+        std::fs::write(dir.join("pkg/__init__.py"), "from tinygrad import Tensor\n").unwrap();
+        let found = frameworks_imported(&dir.join("s.py"), "import model\n");
+        assert_eq!(found, ["tinygrad"]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
