@@ -61,6 +61,7 @@ def contestants(opts):
         ("tangent-rs embedded, compile=auto", [t, "run", "--embedded"], "tangent", "auto"),
         ("tangent-rs CPython", [t, "run", "--python", py], "tangent", "python"),
         ("tangent-rs CPython, compile=auto", [t, "run", "--python", py], "tangent", "auto"),
+        ("tangent-rs CPython, compile=jax", [t, "run", "--python", py], "tangent", "jax"),
         ("jax (jax.jit(jax.grad))", [py], "jax", None),
     ]
     for name, peer_py in opts["peers"]:

@@ -59,15 +59,34 @@ def mlp_inputs(dtype):
     return ws + [x]
 
 
+def jax_workloads():
+    """benches/workloads.py over jax.numpy (written to a file: tangent reads source)."""
+    import tempfile
+    src = open(os.path.join(HERE, "workloads.py")).read()
+    d = tempfile.mkdtemp(prefix="tangent-compare-")
+    with open(os.path.join(d, "workloads_jax.py"), "w") as fh:
+        fh.write(src.replace("import numpy as np", "import jax.numpy as np"))
+    sys.path.insert(0, d)
+    import workloads_jax
+    return workloads_jax
+
+
 def run_tangent(workload, compile_mode):
     import tangent
     import workloads
     kwargs = {} if compile_mode is None else {"compile": compile_mode}
+    if compile_mode == "jax":
+        import jax
+        jax.config.update("jax_enable_x64", True)
+        import jax.numpy as jnp
+        workloads = jax_workloads()
     if workload == "recurrence":
         args, rounds = (0.3,), 200
         f = workloads.recurrence
     else:
         args = mlp_inputs("float32" if workload == "mlp32" else "float64")
+        if compile_mode == "jax":
+            args = [jnp.asarray(a) for a in args]
         rounds = 200
         f = workloads.mlp_loss
     t0 = time.perf_counter()
@@ -87,13 +106,9 @@ def run_jax(workload):
         # A Python `if` on the running value cannot be traced: jax.grad runs op by op.
         df, args, rounds = jax.grad(workloads.recurrence), (0.3,), 2
     else:
-        src = open(os.path.join(HERE, "workloads.py")).read()
-        ns = {}
-        exec(compile(src.replace("import numpy as np", "import jax.numpy as np"),
-                     "workloads_jax", "exec"), ns)
         args = [jnp.asarray(a) for a in
                 mlp_inputs("float32" if workload == "mlp32" else "float64")]
-        df, rounds = jax.jit(jax.grad(ns["mlp_loss"])), 200
+        df, rounds = jax.jit(jax.grad(jax_workloads().mlp_loss)), 200
     t0 = time.perf_counter()
     g = df(*args)
     _ready(g)
