@@ -93,7 +93,8 @@ pub fn run(args: &[String]) -> ExitCode {
         }
     };
     match cpython::run_script(&python, &argv) {
-        Ok(status) => ExitCode::from(u8::try_from(status).unwrap_or(EXIT_SCRIPT_ERROR)),
+        // As the OS reports `sys.exit(N)` of a python process: N modulo 256.
+        Ok(status) => ExitCode::from((status & 0xff) as u8),
         Err(why) => {
             eprintln!("tangent: {why}");
             ExitCode::from(EXIT_NO_PYTHON)
