@@ -483,6 +483,30 @@ fn shim_bytecode_cache_is_checked_and_optional() {
     }
 }
 
+/// The CPython-side examples run and check themselves (jax.grad; the analytic gradient).
+#[test]
+fn jax_and_scipy_examples_run() {
+    let Some(py) = cpython::python(&["numpy", "scipy", "jax"]) else {
+        return;
+    };
+    let out = cpython::run_ok(&py, "examples/jax_mlp.py", &[]);
+    assert!(
+        out.contains("matches jax.grad: True\ncompile='jax' matches: True\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("def dlossdw1w2(w1, w2, x, labels, bresult=1.0):"),
+        "{out}"
+    );
+    let out = cpython::run_ok(&py, "examples/scipy_special.py", &[]);
+    assert!(out.contains("matches the analytic gradient: True"), "{out}");
+    let embedded = tangent()
+        .args(["run", "--embedded", "examples/scipy_special.py"])
+        .output()
+        .unwrap();
+    assert_eq!(text(&embedded.stdout), out, "{}", text(&embedded.stderr));
+}
+
 fn tempdir(tag: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("tangent-bridge-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
