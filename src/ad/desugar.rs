@@ -777,9 +777,10 @@ impl Anf<'_> {
         Ok(e)
     }
 
-    /// An operand: a name, a literal or a module constant; anything else gets a temporary.
+    /// An operand: a name, a literal (a negative number too: `axis=-1` stays readable) or
+    /// a module constant; anything else gets a temporary.
     fn atom(&mut self, e: Expr, out: &mut Vec<Stmt>) -> Result<Expr, Diagnostic> {
-        if e.is_atom() || self.resolver.is_module_attr(&e) {
+        if e.is_atom() || e.is_number_literal() || self.resolver.is_module_attr(&e) {
             return Ok(e);
         }
         let span = e.span;

@@ -822,10 +822,12 @@ pub fn substitute(e: &mut Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) {
 /// The truth value of a test made only of literals (`None is None`, `2 is None`).
 fn static_truth(e: &Expr) -> Option<bool> {
     let literal = |x: &Expr| {
-        matches!(
-            x.kind,
-            ExprKind::NoneLit | ExprKind::Num(_) | ExprKind::Bool(_) | ExprKind::Str(_)
-        ) || matches!(&x.kind, ExprKind::Tuple(es) if es.iter().all(|e| !matches!(e.kind, ExprKind::Name(_))))
+        x.is_number_literal()
+            || matches!(
+                x.kind,
+                ExprKind::NoneLit | ExprKind::Bool(_) | ExprKind::Str(_)
+            )
+            || matches!(&x.kind, ExprKind::Tuple(es) if es.iter().all(|e| !matches!(e.kind, ExprKind::Name(_))))
     };
     if let ExprKind::Compare(a, rest) = &e.kind {
         if let [(op @ (CmpOp::Is | CmpOp::IsNot), b)] = rest.as_slice() {

@@ -34,6 +34,8 @@ fn prec(e: &Expr) -> u8 {
         ExprKind::Compare(..) => P_CMP,
         ExprKind::BinOp(op, ..) => binop_prec(*op),
         ExprKind::Unary(..) => P_UNARY,
+        // A folded negative constant prints with its minus: it binds like one.
+        ExprKind::Num(n) if n.starts_with('-') => P_UNARY,
         // An unparenthesised tuple binds loosest of all.
         ExprKind::Tuple(_) => P_ATOM,
         _ => P_ATOM,
@@ -348,7 +350,29 @@ pub fn function(f: &FuncDef) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::str_literal;
+    use super::{expr, str_literal};
+    use crate::syntax::ir::{BinOp, Expr, ExprKind, UnaryOp};
+
+    #[test]
+    fn negative_constants_keep_their_sign_under_a_power() {
+        let pow = |base: Expr| {
+            Expr::synth(ExprKind::BinOp(
+                BinOp::Pow,
+                Box::new(base),
+                Box::new(Expr::num("2")),
+            ))
+        };
+        // A folded constant (`-2.5` as one number) and a minus applied to a literal.
+        assert_eq!(expr(&pow(Expr::num("-2.5"))), "(-2.5) ** 2");
+        let neg = Expr::synth(ExprKind::Unary(UnaryOp::Neg, Box::new(Expr::num("1.0"))));
+        assert_eq!(expr(&pow(neg)), "(-1.0) ** 2");
+        let x_pow = Expr::synth(ExprKind::BinOp(
+            BinOp::Pow,
+            Box::new(Expr::name("x")),
+            Box::new(Expr::num("-1.5")),
+        ));
+        assert_eq!(expr(&x_pow), "x ** -1.5");
+    }
 
     #[test]
     fn string_literals_escape_quotes_backslashes_and_control_characters() {

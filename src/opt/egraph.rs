@@ -416,6 +416,12 @@ impl Graph {
                 };
                 self.node(key, shape, vec![])
             }
+            // A negative number is a constant like a positive one: a leaf, never a
+            // shared temporary (`axis=-1` stays as written).
+            ExprKind::Unary(UnaryOp::Neg, _) if e.is_number_literal() => {
+                let key = format!("lit:{}", crate::emit::printer::expr(e));
+                self.node(key, Shape::Leaf(e.clone()), vec![])
+            }
             ExprKind::Bool(_) | ExprKind::NoneLit | ExprKind::Str(_) => {
                 let key = format!("lit:{}", crate::emit::printer::expr(e));
                 self.node(key, Shape::Leaf(e.clone()), vec![])

@@ -442,6 +442,9 @@ pub fn maybe_unbound_pushes(
 }
 
 fn num_value(e: &Expr) -> Option<(f64, bool)> {
+    if let ExprKind::Unary(UnaryOp::Neg, a) = &e.kind {
+        return num_value(a).map(|(v, is_int)| (-v, is_int));
+    }
     if let ExprKind::Num(s) = &e.kind {
         let is_int = !s.contains(['.', 'e', 'E', 'j']);
         let cleaned = s.replace('_', "");

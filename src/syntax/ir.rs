@@ -202,6 +202,14 @@ impl Expr {
         }
     }
     /// Names, literals and module constants: operands that need no ANF temporary.
+    /// A number literal, a negative one (`-1`: a minus applied to a literal) included.
+    pub fn is_number_literal(&self) -> bool {
+        match &self.kind {
+            ExprKind::Num(_) => true,
+            ExprKind::Unary(UnaryOp::Neg, a) => matches!(a.kind, ExprKind::Num(_)),
+            _ => false,
+        }
+    }
     pub fn is_atom(&self) -> bool {
         matches!(
             self.kind,

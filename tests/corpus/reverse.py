@@ -473,6 +473,12 @@ def recursive_power(x, n):
     return x * recursive_power(x, n - 1)
 
 
+def negative_literals(m):
+    rows = np.sum(m * m, axis=-1) + 1.0
+    last = m[-1]
+    return np.sum(rows ** -1.5) + np.sum(last * -2.0) + (-1.0) ** 2 * np.sum(m)
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -554,4 +560,5 @@ CASES = {
     "nested_comprehension": ((1.3,), (0,)),
     "lambda_called": ((0.6,), (0,)),
     "recursive_power": ((1.1, 4), (0,)),
+    "negative_literals": ((M23,), (0,)),
 }
