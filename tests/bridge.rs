@@ -507,6 +507,53 @@ fn jax_and_scipy_examples_run() {
     assert_eq!(text(&embedded.stdout), out, "{}", text(&embedded.stderr));
 }
 
+/// The disk cache's key covers the transformer that wrote an entry: in CPython that is
+/// the bridge library (not python, the running executable), so a rebuilt bridge never
+/// reads what an older one wrote.
+#[test]
+fn a_rebuilt_bridge_does_not_read_the_old_bridges_cache_entries() {
+    let Some(py) = cpython::python(&[]) else {
+        return;
+    };
+    let dir = tempdir("fingerprint");
+    let script = dir.join("s.py");
+    std::fs::write(
+        &script,
+        "import math, tangent\ndef f(x):\n    return math.sin(x) * x\ntangent.grad(f)(0.5)\nprint(tangent.stats['disk_hits'])\n",
+    )
+    .unwrap();
+    // A copy of the bridge stands for a rebuilt one (another file, a new mtime).
+    let rebuilt = dir.join("libtangent_bridge.so");
+    std::fs::copy(cpython::bridge(), &rebuilt).unwrap();
+    let hits = |bridge: &std::path::Path| -> String {
+        let out = tangent()
+            .env("TANGENT_CACHE_DIR", dir.join("cache"))
+            .env("TANGENT_BRIDGE", bridge)
+            .args(["run", "--python"])
+            .arg(&py)
+            .arg(&script)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout).trim().to_owned()
+    };
+    assert_eq!(
+        hits(&cpython::bridge()),
+        "0",
+        "first run: generated and stored"
+    );
+    assert_eq!(
+        hits(&cpython::bridge()),
+        "1",
+        "same bridge: served from the disk cache"
+    );
+    assert_eq!(
+        hits(&rebuilt),
+        "0",
+        "another bridge: not served the old entry"
+    );
+}
+
 fn tempdir(tag: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("tangent-bridge-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
