@@ -141,17 +141,15 @@ fn scripts_importing_a_framework_run_in_cpython_with_argv_and_exit_status() {
     let Some(py) = cpython::python(&["numpy", "scipy"]) else {
         return;
     };
-    let dir = tempdir("route");
-    let script = dir.join("uses_scipy.py");
-    std::fs::write(
-        &script,
+    let (_, script) = script_in(
+        "route",
+        "uses_scipy.py",
         "import sys, math\nimport scipy.special\nimport tangent\n\
          def f(x):\n    return math.sin(x) * x\n\
          print(sys.implementation.name, sys.argv[1:], __name__)\n\
          print(repr(tangent.grad(f)(0.5)), repr(math.cos(0.5) * 0.5 + math.sin(0.5)))\n\
          sys.exit(7)\n",
-    )
-    .unwrap();
+    );
     // No --python: the import of scipy sends the script to TANGENT_PYTHON's CPython.
     let out = tangent()
         .env("TANGENT_PYTHON", &py)
@@ -173,13 +171,11 @@ fn a_failing_framework_import_shows_the_traceback() {
     let Some(py) = cpython::python(&[]) else {
         return;
     };
-    let dir = tempdir("import");
-    let script = dir.join("needs_tinygrad.py");
-    std::fs::write(
-        &script,
+    let (dir, script) = script_in(
+        "import",
+        "needs_tinygrad.py",
         "import math\nimport tinygrad_is_not_installed_here\n",
-    )
-    .unwrap();
+    );
     std::fs::write(dir.join("fw.py"), "import torch.nn as nn\n").unwrap();
     let out = cpython::run(&py, &script.to_string_lossy(), &[]);
     assert_eq!(out.status.code(), Some(1));
@@ -213,9 +209,7 @@ fn a_failing_framework_import_shows_the_traceback() {
 
 #[test]
 fn no_libpython_is_an_error_naming_what_was_tried() {
-    let dir = tempdir("nolib");
-    let script = dir.join("s.py");
-    std::fs::write(&script, "import jax\n").unwrap();
+    let (dir, script) = script_in("nolib", "s.py", "import jax\n");
     // An interpreter path that does not exist.
     let out = tangent()
         .args(["run", "--python", "/nonexistent/python3"])
@@ -515,13 +509,7 @@ fn a_rebuilt_bridge_does_not_read_the_old_bridges_cache_entries() {
     let Some(py) = cpython::python(&[]) else {
         return;
     };
-    let dir = tempdir("fingerprint");
-    let script = dir.join("s.py");
-    std::fs::write(
-        &script,
-        "import math, tangent\ndef f(x):\n    return math.sin(x) * x\ntangent.grad(f)(0.5)\nprint(tangent.stats['disk_hits'])\n",
-    )
-    .unwrap();
+    let (dir, script) = script_in("fingerprint", "s.py", "import math, tangent\ndef f(x):\n    return math.sin(x) * x\ntangent.grad(f)(0.5)\nprint(tangent.stats['disk_hits'])\n");
     // A copy of the bridge stands for a rebuilt one (another file, a new mtime).
     let rebuilt = dir.join("libtangent_bridge.so");
     std::fs::copy(cpython::bridge(), &rebuilt).unwrap();
@@ -552,6 +540,14 @@ fn a_rebuilt_bridge_does_not_read_the_old_bridges_cache_entries() {
         "0",
         "another bridge: not served the old entry"
     );
+}
+
+/// A fresh directory for a test and a script written into it.
+fn script_in(tag: &str, name: &str, source: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempdir(tag);
+    let script = dir.join(name);
+    std::fs::write(&script, source).unwrap();
+    (dir, script)
 }
 
 fn tempdir(tag: &str) -> std::path::PathBuf {
