@@ -124,7 +124,7 @@ pub fn grad_file_cached(
     let text = read_source(filename, func)?;
     let user_rules = USER_RULES.lock().map(|g| g.is_some()).unwrap_or(true);
     let key = (use_cache && !user_rules)
-        .then(|| crate::cache::key(&text, func, &format!("{opts:?}"), rules_fingerprint()));
+        .then(|| crate::cache::key(&text, func, &format!("{opts:?}"), transformer_fingerprint()));
     if let Some(k) = &key {
         if let Some(g) = crate::cache::load(k) {
             return Ok((g, true));
@@ -141,7 +141,7 @@ pub fn grad_file_cached(
 /// files, and the size and modification time of the file holding this code (the
 /// `tangent` executable, or the CPython bridge library), so that a rebuilt transformer
 /// never reads what an older one wrote.
-fn rules_fingerprint() -> &'static str {
+pub fn transformer_fingerprint() -> &'static str {
     static FP: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     FP.get_or_init(|| {
         let mut h = blake3::Hasher::new();

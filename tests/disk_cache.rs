@@ -143,3 +143,50 @@ fn concurrent_processes_and_clear() {
     assert!(String::from_utf8_lossy(&clear.stdout).contains("removed 1 entries"));
     assert!(entries(&dir).is_empty());
 }
+
+/// The embedded host keeps the shims' bytecode next to the entries (start-up ~60 -> ~30 ms
+/// in a release build); a damaged file is recompiled, never executed, and
+/// TANGENT_DISK_CACHE=0 writes none.
+#[test]
+fn shim_bytecode_is_cached_checked_and_optional() {
+    let dir = cache_dir("bytecode");
+    let pyc = |dir: &Path| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        v.retain(|p| p.to_string_lossy().ends_with(".pyc"));
+        v.sort();
+        v
+    };
+    script(&dir, &[("TANGENT_DISK_CACHE", "0")]);
+    assert!(
+        pyc(&dir).is_empty(),
+        "bytecode written with the disk cache off"
+    );
+    script(&dir, &[]);
+    let files = pyc(&dir);
+    assert_eq!(
+        files.len(),
+        tangent::host::SHIMS.len() + tangent::numpy::SHIMS.len()
+    );
+    let mut bytes = std::fs::read(&files[0]).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(&files[0], &bytes).unwrap();
+    std::fs::write(&files[1], b"short").unwrap();
+    script(&dir, &[]);
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let (sum, body) = bytes.split_at(32);
+        assert_eq!(
+            blake3::hash(body).as_bytes(),
+            sum,
+            "{} not rewritten",
+            f.display()
+        );
+    }
+    // `tangent cache clear` removes the bytecode too.
+    let out = run(&dir, &[], &["cache", "clear"]);
+    assert!(out.status.success());
+    assert!(pyc(&dir).is_empty());
+}

@@ -38,8 +38,9 @@ fn tangent_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// The code object of a shim. Compiling the ~3000 lines of shims costs CPython ~30 ms
-/// per process, so the bytecode is kept in the cache directory like a .pyc: keyed by
-/// the source and the interpreter's bytecode magic, checked by a hash of its bytes.
+/// per process, so the bytecode is kept in the cache directory like a .pyc
+/// (`tangent::cache::bytecode_path`: keyed by CPython's bytecode magic, this library and
+/// the source; checked by a hash of its bytes).
 fn shim_code<'py>(
     py: Python<'py>,
     builtins: &Bound<'py, PyModule>,
@@ -52,39 +53,22 @@ fn shim_code<'py>(
             (source, format!("<tangent shim {name}>"), "exec"),
         )
     };
-    let Some(dir) = tangent::cache::dir() else {
-        return compile();
-    };
     let magic: Vec<u8> = py
         .import("importlib.util")?
         .getattr("MAGIC_NUMBER")?
         .extract()?;
-    let mut key = blake3::Hasher::new();
-    key.update(&magic);
-    key.update(name.as_bytes());
-    key.update(source.as_bytes());
-    let path = dir.join(format!("shim-{}.pyc", &key.finalize().to_hex()[..24]));
+    let Some(path) = tangent::cache::bytecode_path(&magic, name, source) else {
+        return compile();
+    };
     let marshal = py.import("marshal")?;
-    if let Ok(bytes) = std::fs::read(&path) {
-        if let Some((sum, body)) = bytes.split_at_checked(32) {
-            if blake3::hash(body).as_bytes() == sum {
-                if let Ok(code) = marshal.call_method1("loads", (PyBytes::new(py, body),)) {
-                    return Ok(code);
-                }
-            }
+    if let Some(body) = tangent::cache::load_bytecode(&path) {
+        if let Ok(code) = marshal.call_method1("loads", (PyBytes::new(py, &body),)) {
+            return Ok(code);
         }
     }
     let code = compile()?;
     if let Ok(body) = marshal.call_method1("dumps", (&code,)) {
-        let body: Vec<u8> = body.extract()?;
-        let mut bytes = blake3::hash(&body).as_bytes().to_vec();
-        bytes.extend_from_slice(&body);
-        // Written aside and renamed: a concurrent process never reads half a file.
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        let _ = std::fs::create_dir_all(&dir);
-        if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, &path).is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
+        tangent::cache::store_bytecode(&path, &body.extract::<Vec<u8>>()?);
     }
     Ok(code)
 }

@@ -127,3 +127,36 @@ pub fn clear() -> usize {
     }
     n
 }
+
+/// Where the compiled bytecode of a shim lives (None when the disk cache is off). The
+/// key covers the interpreter's bytecode `tag`, the transformer that embeds the shim,
+/// the shim's name and its source.
+pub fn bytecode_path(tag: &[u8], name: &str, source: &str) -> Option<PathBuf> {
+    let mut key = blake3::Hasher::new();
+    key.update(tag);
+    key.update(crate::api::transformer_fingerprint().as_bytes());
+    key.update(name.as_bytes());
+    key.update(source.as_bytes());
+    Some(dir()?.join(format!("shim-{}.pyc", &key.finalize().to_hex()[..24])))
+}
+
+/// The marshal data stored at `path`, if its checksum holds.
+pub fn load_bytecode(path: &std::path::Path) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(path).ok()?;
+    let (sum, body) = bytes.split_at_checked(32)?;
+    (blake3::hash(body).as_bytes() == sum).then(|| body.to_vec())
+}
+
+/// Stores marshal data behind its checksum; written aside and renamed, so a concurrent
+/// process never reads half a file.
+pub fn store_bytecode(path: &std::path::Path, body: &[u8]) {
+    let mut bytes = blake3::hash(body).as_bytes().to_vec();
+    bytes.extend_from_slice(body);
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, path).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}

@@ -2,7 +2,15 @@
 //! interpreter starts: the `tangent` package and the `numpy` wrapper over the native
 //! array module.
 
-use rustpython_vm::{compiler::Mode, PyResult, VirtualMachine};
+use rustpython_vm::{
+    builtins::{PyBytes, PyCode},
+    compiler::Mode,
+    PyRef, PyResult, VirtualMachine,
+};
+
+/// The interpreter's part of the bytecode cache key: RustPython's code objects are its
+/// own (the engine fingerprint in the key covers the RustPython version built in).
+const BYTECODE_TAG: &[u8] = b"rustpython";
 
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let modules = vm.sys_module.get_attr("modules", vm)?;
@@ -11,10 +19,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         dict.set_item("__name__", vm.ctx.new_str(*name).into(), vm)?;
         let module = vm.new_module(name, dict.clone(), None);
         modules.set_item(*name, module.clone().into(), vm)?;
-        let path = format!("<tangent shim {name}>");
-        let code = vm
-            .compile(source, Mode::Exec, path)
-            .map_err(|err| vm.new_syntax_error(&err, Some(source)))?;
+        let code = shim_code(vm, name, source)?;
         let scope = rustpython_vm::scope::Scope::with_builtins(None, dict, vm);
         vm.run_code_obj(code, scope)?;
         if let Some((parent, child)) = name.rsplit_once('.') {
@@ -23,4 +28,32 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         }
     }
     Ok(())
+}
+
+/// A shim's code object: compiling the shims is about half of the interpreter's start-up
+/// (~35 ms), so their bytecode is kept in the cache directory (see
+/// `crate::cache::bytecode_path`) and compiled only when missing or damaged.
+fn shim_code(vm: &VirtualMachine, name: &str, source: &str) -> PyResult<PyRef<PyCode>> {
+    let path = crate::cache::bytecode_path(BYTECODE_TAG, name, source);
+    let marshal = vm.import("marshal", 0)?;
+    if let Some(body) = path.as_deref().and_then(crate::cache::load_bytecode) {
+        let loaded = vm.call_method(&marshal, "loads", (vm.ctx.new_bytes(body),));
+        if let Ok(code) = loaded.and_then(|c| {
+            c.downcast::<PyCode>()
+                .map_err(|_| vm.new_type_error("not code"))
+        }) {
+            return Ok(code);
+        }
+    }
+    let code = vm
+        .compile(source, Mode::Exec, format!("<tangent shim {name}>"))
+        .map_err(|err| vm.new_syntax_error(&err, Some(source)))?;
+    if let Some(path) = path {
+        if let Ok(body) = vm.call_method(&marshal, "dumps", (code.clone(),)) {
+            if let Some(bytes) = body.downcast_ref::<PyBytes>() {
+                crate::cache::store_bytecode(&path, bytes.as_bytes());
+            }
+        }
+    }
+    Ok(code)
 }
