@@ -61,6 +61,9 @@ pub fn find(python: Option<&Path>) -> Result<Interpreter, String> {
             if source == "PATH" { " on PATH" } else { "" }
         ));
     };
+    // Absolute but not resolved: a venv's python is a symlink to the base interpreter,
+    // and the venv is what matters.
+    let program = std::path::absolute(&program).unwrap_or(program);
     let cache_file = cache_path(&program);
     if let Some(found) = cache_file.as_deref().and_then(load_cached) {
         return Ok(found);
