@@ -1,6 +1,13 @@
 # Derivative rules for numpy.linalg and the other matrix functions of NumPy (einsum,
 # tensordot, trace, ...). Template conventions as in python.py. Runtime helpers for
 # these rules live in stdlib-shims/tangent_numpy_grads.py and are reached as `tangent.*`.
+#
+# The numpy.linalg rules also serve jax.numpy.linalg (stacked `jax.numpy.linalg.*`
+# decorators): their bodies only call `tangent.*` helpers, which compute with jax.numpy
+# when an argument is a JAX array (tracers included). jax's cholesky, eigh and eigvalsh
+# symmetrise their input by default, which is exactly what these rules differentiate;
+# keyword arguments the templates do not list (symmetrize_input, subset_by_index,
+# method) are refused.
 
 nondifferentiable(numpy.linalg.matrix_rank)
 
@@ -90,39 +97,46 @@ def einsum_tangent(y, subscripts, a, b=None, c=None, e=None, optimize=False):
 
 
 @adjoint(numpy.linalg.inv)
+@adjoint(jax.numpy.linalg.inv)
 @adjoint(scipy.linalg.inv)
 def inv(y, a):
     d[a] = tangent.inv_grad(d[y], y)
 
 
 @tangent_(numpy.linalg.inv)
+@tangent_(jax.numpy.linalg.inv)
 @tangent_(scipy.linalg.inv)
 def inv_tangent(y, a):
     d[y] = tangent.inv_tangent(d[a], y)
 
 
 @adjoint(numpy.linalg.det)
+@adjoint(jax.numpy.linalg.det)
 def det(y, a):
     d[a] = tangent.det_grad(d[y], y, a)
 
 
 @tangent_(numpy.linalg.det)
+@tangent_(jax.numpy.linalg.det)
 def det_tangent(y, a):
     d[y] = tangent.det_tangent(d[a], y, a)
 
 
 # slogdet returns (sign, logabsdet); the sign is piecewise constant.
 @adjoint(numpy.linalg.slogdet)
+@adjoint(jax.numpy.linalg.slogdet)
 def slogdet(y, a):
     d[a] = tangent.slogdet_grad(tangent.grad_item(d[y], 1), a)
 
 
 @tangent_(numpy.linalg.slogdet)
+@tangent_(jax.numpy.linalg.slogdet)
 def slogdet_tangent(y, a):
     d[y] = tangent.slogdet_tangent(d[a], y, a)
 
 
 @adjoint(numpy.linalg.solve)
+@adjoint(jax.numpy.linalg.solve)
 @adjoint(scipy.linalg.solve)
 def solve(y, a, b):
     d[a] = tangent.solve_grad(d[y], a, b, y, 0)
@@ -130,17 +144,20 @@ def solve(y, a, b):
 
 
 @tangent_(numpy.linalg.solve)
+@tangent_(jax.numpy.linalg.solve)
 @tangent_(scipy.linalg.solve)
 def solve_tangent(y, a, b):
     d[y] = tangent.solve_tangent(d[a], d[b], a, b, y)
 
 
 @adjoint(numpy.linalg.norm)
+@adjoint(jax.numpy.linalg.norm)
 def norm(y, x, ord=None, axis=None, keepdims=False):
     d[x] = tangent.norm_grad(d[y], x, y, ord, axis, keepdims)
 
 
 @tangent_(numpy.linalg.norm)
+@tangent_(jax.numpy.linalg.norm)
 def norm_tangent(y, x, ord=None, axis=None, keepdims=False):
     d[y] = tangent.norm_tangent(d[x], x, y, ord, axis, keepdims)
 
@@ -148,42 +165,50 @@ def norm_tangent(y, x, ord=None, axis=None, keepdims=False):
 # cholesky, eigh, eigvalsh: symmetric inputs. Gradients are symmetrised and tangents are
 # taken along the symmetric part of the input's tangent.
 @adjoint(numpy.linalg.cholesky)
+@adjoint(jax.numpy.linalg.cholesky)
 def cholesky(y, a, upper=False):
     d[a] = tangent.cholesky_grad(d[y], y, upper)
 
 
 @tangent_(numpy.linalg.cholesky)
+@tangent_(jax.numpy.linalg.cholesky)
 def cholesky_tangent(y, a, upper=False):
     d[y] = tangent.cholesky_tangent(d[a], y, upper)
 
 
 @adjoint(numpy.linalg.eigh)
+@adjoint(jax.numpy.linalg.eigh)
 def eigh(y, a, UPLO="L"):
     d[a] = tangent.eigh_grad(d[y], y)
 
 
 @tangent_(numpy.linalg.eigh)
+@tangent_(jax.numpy.linalg.eigh)
 def eigh_tangent(y, a, UPLO="L"):
     d[y] = tangent.eigh_tangent(d[a], y)
 
 
 @adjoint(numpy.linalg.eigvalsh)
+@adjoint(jax.numpy.linalg.eigvalsh)
 def eigvalsh(y, a, UPLO="L"):
     d[a] = tangent.eigvalsh_grad(d[y], a, UPLO)
 
 
 @tangent_(numpy.linalg.eigvalsh)
+@tangent_(jax.numpy.linalg.eigvalsh)
 def eigvalsh_tangent(y, a, UPLO="L"):
     d[y] = tangent.eigvalsh_tangent(d[a], a, UPLO)
 
 
 # qr: mode='reduced' with M >= N (the helpers raise otherwise).
 @adjoint(numpy.linalg.qr)
+@adjoint(jax.numpy.linalg.qr)
 def qr(y, a, mode="reduced"):
     d[a] = tangent.qr_grad(d[y], y, a, mode)
 
 
 @tangent_(numpy.linalg.qr)
+@tangent_(jax.numpy.linalg.qr)
 def qr_tangent(y, a, mode="reduced"):
     d[y] = tangent.qr_tangent(d[a], y, a, mode)
 
@@ -191,20 +216,24 @@ def qr_tangent(y, a, mode="reduced"):
 # svd: compute_uv=False, or the reduced factorisation (full_matrices=False, or a square
 # input); distinct nonzero singular values. Vh's gradient arrives as that of Vh.
 @adjoint(numpy.linalg.svd)
+@adjoint(jax.numpy.linalg.svd)
 def svd(y, a, full_matrices=True, compute_uv=True, hermitian=False):
     d[a] = tangent.svd_grad(d[y], y, a, full_matrices, compute_uv)
 
 
 @tangent_(numpy.linalg.svd)
+@tangent_(jax.numpy.linalg.svd)
 def svd_tangent(y, a, full_matrices=True, compute_uv=True, hermitian=False):
     d[y] = tangent.svd_tangent(d[a], y, a, full_matrices, compute_uv)
 
 
 @adjoint(numpy.linalg.svdvals)
+@adjoint(jax.numpy.linalg.svdvals)
 def svdvals(y, a):
     d[a] = tangent.svd_grad(d[y], y, a, False, False)
 
 
 @tangent_(numpy.linalg.svdvals)
+@tangent_(jax.numpy.linalg.svdvals)
 def svdvals_tangent(y, a):
     d[y] = tangent.svd_tangent(d[a], y, a, False, False)

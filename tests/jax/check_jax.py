@@ -13,8 +13,9 @@ Then compile='jax' (results equal the uncompiled derivative, also under an outer
 jax.jit; an untraceable primal gives TangentError naming the line) and a few end-to-end
 scripts (an MLP loss with jax.nn activations, broadcasting, a for loop).
 
-The script also fails when a JAX rule of backends/jax.py, backends/arithmetic.py or a
-`jax=` name of backends/elementwise.py has no catalog entry.
+The script also fails when a JAX rule of backends/jax.py, backends/arithmetic.py,
+backends/linalg.py (jax.numpy.linalg) or a `jax=` name of backends/elementwise.py has no
+catalog entry.
 
 Run: tangent run --python PYTHON tests/jax/check_jax.py [OUTDIR]. Exits non-zero on failure.
 """
@@ -194,6 +195,84 @@ CATALOG = [
     unary("jax.scipy.special.expit", "jax.scipy.special.expit(a)"),
     unary("jax.scipy.special.erf", "jax.scipy.special.erf(a)"),
     unary("jax.lax.erf", "jax.lax.erf(a)", shapes=[(3,), (2, 3)]),
+    # jax.numpy.linalg (the numpy.linalg rules of linalg.py; inputs made well-conditioned
+    # or symmetric positive definite)
+    unary("jax.numpy.linalg.inv", "jnp.linalg.inv(a + 3.0 * jnp.eye(3))", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.inv", "jnp.linalg.inv(a + 3.0 * jnp.eye(2))", shapes=[(2, 2, 2)]),
+    unary("jax.numpy.linalg.det", "jnp.linalg.det(a)", shapes=[(2, 2), (3, 3), (2, 3, 3)]),
+    unary("jax.numpy.linalg.slogdet", "jnp.linalg.slogdet(a)[1]", shapes=[(3, 3), (2, 3, 3)]),
+    unary("jax.numpy.linalg.slogdet", "jnp.linalg.slogdet(a)[0] * jnp.linalg.slogdet(a)[1]",
+          shapes=[(3, 3)]),
+    binary("jax.numpy.linalg.solve", "jnp.linalg.solve(a + 3.0 * jnp.eye(3), b)",
+           shapes=[((3, 3), (3,)), ((3, 3), (3, 2)), ((2, 3, 3), (2, 3, 1)), ((2, 3, 3), (3,)),
+                   ((3, 3), (2, 3, 2))]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a)", shapes=[(3,), (2, 3), (2, 3, 2)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, axis=0)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, axis=-1, keepdims=True)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, keepdims=True)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 1)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 2)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, jnp.inf)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, -jnp.inf)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 3)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 0) + jnp.sum(a)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 1, axis=1)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, jnp.inf, axis=0, keepdims=True)",
+          shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 'fro')", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 'nuc')", shapes=[(2, 3), (3, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 2)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, -2)", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 1)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, -1)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, jnp.inf)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, -jnp.inf)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, axis=(0, 1))", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 'fro', axis=(1, 2))", shapes=[(2, 2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 2, axis=(2, 0), keepdims=True)",
+          shapes=[(2, 2, 3)]),
+    unary("jax.numpy.linalg.cholesky", "jnp.linalg.cholesky(a @ a.T + 3.0 * jnp.eye(3))",
+          shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.cholesky",
+          "jnp.linalg.cholesky(a @ a.T + 3.0 * jnp.eye(2), upper=True)", shapes=[(2, 2)]),
+    # jax symmetrises the input: a non-symmetric argument is differentiated through that
+    unary("jax.numpy.linalg.cholesky", "jnp.linalg.cholesky(a + 4.0 * jnp.eye(3))",
+          shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.cholesky",
+          "jnp.linalg.cholesky(jnp.einsum('bij,bkj->bik', a, a) + 3.0 * jnp.eye(3))",
+          shapes=[(2, 3, 3)]),
+    unary("jax.numpy.linalg.eigh", "jnp.linalg.eigh(a + a.T)[0]", shapes=[(3, 3)]),
+    # eigenvectors are defined up to sign: the checked outputs are sign-invariant
+    unary("jax.numpy.linalg.eigh", "jnp.linalg.eigh(a + a.T)[1] * jnp.linalg.eigh(a + a.T)[1][0]",
+          shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigh", "jnp.linalg.eigh(a)[1] * jnp.linalg.eigh(a)[1][0]",
+          shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigh",
+          "jnp.linalg.eigh(a + jnp.swapaxes(a, -1, -2))[1]"
+          " * jnp.linalg.eigh(a + jnp.swapaxes(a, -1, -2))[1][..., 0:1, :]", shapes=[(2, 3, 3)]),
+    unary("jax.numpy.linalg.eigvalsh", "jnp.linalg.eigvalsh(a + a.T)", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigvalsh", "jnp.linalg.eigvalsh(a)", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigvalsh", "jnp.linalg.eigvalsh(a + jnp.swapaxes(a, -1, -2))",
+          shapes=[(2, 3, 3)]),
+    unary("jax.numpy.linalg.qr", "jnp.linalg.qr(a)[0] * jnp.linalg.qr(a)[0][0]",
+          shapes=[(3, 3), (4, 3)]),
+    unary("jax.numpy.linalg.qr", "jnp.linalg.qr(a)[1] * jnp.linalg.qr(a)[1][:, -1:]",
+          shapes=[(3, 3), (4, 2)]),
+    unary("jax.numpy.linalg.qr", "jnp.linalg.qr(a)[0] @ jnp.linalg.qr(a)[1]", shapes=[(4, 3)]),
+    unary("jax.numpy.linalg.svd", "jnp.linalg.svd(a, compute_uv=False)",
+          shapes=[(2, 3), (3, 3), (3, 2), (2, 3, 2)]),
+    unary("jax.numpy.linalg.svd", "jnp.linalg.svd(a)[1]", shapes=[(3, 3)]),
+    # singular vectors are defined up to sign: the checked outputs are sign-invariant
+    unary("jax.numpy.linalg.svd",
+          "jnp.linalg.svd(a, full_matrices=False)[0] * jnp.linalg.svd(a, full_matrices=False)[0][0]",
+          shapes=[(3, 3), (4, 2), (2, 4)]),
+    unary("jax.numpy.linalg.svd", "jnp.linalg.svd(a, full_matrices=False)[1]",
+          shapes=[(4, 2), (2, 3, 2)]),
+    unary("jax.numpy.linalg.svd",
+          "jnp.linalg.svd(a, full_matrices=False)[2]"
+          " * jnp.linalg.svd(a, full_matrices=False)[2][:, 0:1]", shapes=[(3, 3), (4, 2), (2, 4)]),
+    unary("jax.numpy.linalg.svd", "jnp.linalg.svd(a)[0] @ jnp.linalg.svd(a)[2]", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.svdvals", "jnp.linalg.svdvals(a)", shapes=[(2, 3), (3, 3)]),
 ]
 
 HEADER = """import jax
@@ -217,7 +296,7 @@ def _dotted(node):
 def jax_rules():
     """(reverse names, forward names) of every JAX rule in the rule files."""
     reverse, forward = set(), set()
-    for fname in ("jax.py", "arithmetic.py", "elementwise.py"):
+    for fname in ("jax.py", "arithmetic.py", "elementwise.py", "linalg.py"):
         with open(os.path.join(BACKENDS, fname)) as f:
             tree = ast.parse(f.read())
         for node in tree.body:
@@ -412,6 +491,41 @@ class Checker:
                      1e-12, 1e-12):
             self.fail("branchy gradient (uncompiled) is wrong")
 
+    def compiled_linalg(self, rng):
+        """compile='jax' through jax.numpy.linalg: the helpers trace under jax.jit."""
+        mod = self.module(
+            "def linalg_loss(a, b):\n"
+            "    m = a @ a.T + 3.0 * jnp.eye(3)\n"
+            "    x = jnp.linalg.solve(m, b)\n"
+            "    sign, logdet = jnp.linalg.slogdet(m)\n"
+            "    l = jnp.linalg.cholesky(m)\n"
+            "    w = jnp.linalg.eigvalsh(m)\n"
+            "    s = jnp.linalg.svd(a, compute_uv=False)\n"
+            "    return (jnp.sum(x * x) + sign * logdet + jnp.linalg.norm(l, 'nuc')\n"
+            "            + jnp.sum(w * w) + jnp.sum(jnp.linalg.inv(m)) * jnp.linalg.det(m)\n"
+            "            + jnp.sum(s))\n")
+        a = jnp.asarray(rng.normal(size=(3, 3)))
+        b = jnp.asarray(rng.normal(size=(3, 2)))
+        ref = jax.jit(jax.grad(mod.linalg_loss, argnums=(0, 1)))(a, b)
+        jitted = tangent.grad(mod.linalg_loss, wrt=(0, 1), compile="jax")
+        for label, got in (("compile='jax'", jitted(a, b)),
+                           ("compile='jax' under jax.jit", jax.jit(jitted)(a, b)),
+                           ("compile='python' under jax.jit",
+                            jax.jit(tangent.grad(mod.linalg_loss, wrt=(0, 1),
+                                                 compile="python"))(a, b))):
+            if not all(close(g, r, 1e-9, 1e-10) for g, r in zip(got, ref)):
+                self.fail("linalg %s differs from jax.jit(jax.grad): %s vs %s" % (label, got, ref))
+        ta = jnp.asarray(rng.normal(size=(3, 3)))
+        tb = jnp.asarray(rng.normal(size=(3, 2)))
+        fwd = tangent.autodiff(mod.linalg_loss, wrt=(0, 1), mode="forward",
+                               compile="jax")(a, b, ta, tb)
+        ref_t = jax.jit(lambda a_, b_, ta_, tb_: jax.jvp(
+            mod.linalg_loss, (a_, b_), (ta_, tb_))[1])(a, b, ta, tb)
+        if not close(fwd, ref_t, 1e-9, 1e-10):
+            self.fail("linalg compile='jax' forward mode differs from jax.jvp: %s vs %s"
+                      % (fwd, ref_t))
+        self.cases += 1
+
     # -------------------------------------------------------------- end to end
 
     def end_to_end(self, rng):
@@ -483,6 +597,7 @@ def main():
         for specs in inputs:
             checker.entry(rule, expr, specs, rng)
     checker.compiled(rng)
+    checker.compiled_linalg(rng)
     checker.end_to_end(rng)
     rev = len(checker.checked_reverse & reverse_rules)
     fwd = len(checker.checked_forward & forward_rules)
