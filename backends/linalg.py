@@ -5,9 +5,8 @@
 # The numpy.linalg rules also serve jax.numpy.linalg (stacked `jax.numpy.linalg.*`
 # decorators): their bodies only call `tangent.*` helpers, which compute with jax.numpy
 # when an argument is a JAX array (tracers included). jax's cholesky, eigh and eigvalsh
-# symmetrise their input by default, which is exactly what these rules differentiate;
-# keyword arguments the templates do not list (symmetrize_input, subset_by_index,
-# method) are refused.
+# have their own templates (symmetrize_input); keyword arguments a template does not
+# list (svd's subset_by_index, slogdet's method) are refused.
 
 nondifferentiable(numpy.linalg.matrix_rank)
 
@@ -165,39 +164,66 @@ def norm_tangent(y, x, ord=None, axis=None, keepdims=False):
 # cholesky, eigh, eigvalsh: symmetric inputs. Gradients are symmetrised and tangents are
 # taken along the symmetric part of the input's tangent.
 @adjoint(numpy.linalg.cholesky)
-@adjoint(jax.numpy.linalg.cholesky)
 def cholesky(y, a, upper=False):
     d[a] = tangent.cholesky_grad(d[y], y, upper)
 
 
 @tangent_(numpy.linalg.cholesky)
-@tangent_(jax.numpy.linalg.cholesky)
 def cholesky_tangent(y, a, upper=False):
     d[y] = tangent.cholesky_tangent(d[a], y, upper)
 
 
 @adjoint(numpy.linalg.eigh)
-@adjoint(jax.numpy.linalg.eigh)
 def eigh(y, a, UPLO="L"):
     d[a] = tangent.eigh_grad(d[y], y)
 
 
 @tangent_(numpy.linalg.eigh)
-@tangent_(jax.numpy.linalg.eigh)
 def eigh_tangent(y, a, UPLO="L"):
     d[y] = tangent.eigh_tangent(d[a], y)
 
 
 @adjoint(numpy.linalg.eigvalsh)
-@adjoint(jax.numpy.linalg.eigvalsh)
 def eigvalsh(y, a, UPLO="L"):
     d[a] = tangent.eigvalsh_grad(d[y], a, UPLO)
 
 
 @tangent_(numpy.linalg.eigvalsh)
-@tangent_(jax.numpy.linalg.eigvalsh)
 def eigvalsh_tangent(y, a, UPLO="L"):
     d[y] = tangent.eigvalsh_tangent(d[a], a, UPLO)
+
+
+# jax.numpy.linalg's cholesky, eigh and eigvalsh symmetrise their input by default
+# (symmetrize_input=True), which is exactly what the rules above differentiate. With
+# symmetrize_input=False the result reads one triangle of the input only: refused.
+@adjoint(jax.numpy.linalg.cholesky)
+def jax_cholesky(y, a, upper=False, symmetrize_input=True):
+    d[a] = tangent.jax_symmetrized(tangent.cholesky_grad(d[y], y, upper), symmetrize_input, "cholesky")
+
+
+@tangent_(jax.numpy.linalg.cholesky)
+def jax_cholesky_tangent(y, a, upper=False, symmetrize_input=True):
+    d[y] = tangent.jax_symmetrized(tangent.cholesky_tangent(d[a], y, upper), symmetrize_input, "cholesky")
+
+
+@adjoint(jax.numpy.linalg.eigh)
+def jax_eigh(y, a, UPLO=None, symmetrize_input=True):
+    d[a] = tangent.jax_symmetrized(tangent.eigh_grad(d[y], y), symmetrize_input, "eigh")
+
+
+@tangent_(jax.numpy.linalg.eigh)
+def jax_eigh_tangent(y, a, UPLO=None, symmetrize_input=True):
+    d[y] = tangent.jax_symmetrized(tangent.eigh_tangent(d[a], y), symmetrize_input, "eigh")
+
+
+@adjoint(jax.numpy.linalg.eigvalsh)
+def jax_eigvalsh(y, a, UPLO="L", symmetrize_input=True):
+    d[a] = tangent.jax_symmetrized(tangent.eigvalsh_grad(d[y], a, UPLO), symmetrize_input, "eigvalsh")
+
+
+@tangent_(jax.numpy.linalg.eigvalsh)
+def jax_eigvalsh_tangent(y, a, UPLO="L", symmetrize_input=True):
+    d[y] = tangent.jax_symmetrized(tangent.eigvalsh_tangent(d[a], a, UPLO), symmetrize_input, "eigvalsh")
 
 
 # qr: mode='reduced' with M >= N (the helpers raise otherwise).

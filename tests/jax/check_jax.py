@@ -241,7 +241,12 @@ CATALOG = [
     unary("jax.numpy.linalg.cholesky",
           "jnp.linalg.cholesky(jnp.einsum('bij,bkj->bik', a, a) + 3.0 * jnp.eye(3))",
           shapes=[(2, 3, 3)]),
+    unary("jax.numpy.linalg.cholesky",
+          "jnp.linalg.cholesky(a @ a.T + 3.0 * jnp.eye(3), symmetrize_input=True)",
+          shapes=[(3, 3)]),
     unary("jax.numpy.linalg.eigh", "jnp.linalg.eigh(a + a.T)[0]", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigh", "jnp.linalg.eigh(a, 'U', symmetrize_input=True)[0]",
+          shapes=[(3, 3)]),
     # eigenvectors are defined up to sign: the checked outputs are sign-invariant
     unary("jax.numpy.linalg.eigh", "jnp.linalg.eigh(a + a.T)[1] * jnp.linalg.eigh(a + a.T)[1][0]",
           shapes=[(3, 3)]),
@@ -252,6 +257,8 @@ CATALOG = [
           " * jnp.linalg.eigh(a + jnp.swapaxes(a, -1, -2))[1][..., 0:1, :]", shapes=[(2, 3, 3)]),
     unary("jax.numpy.linalg.eigvalsh", "jnp.linalg.eigvalsh(a + a.T)", shapes=[(3, 3)]),
     unary("jax.numpy.linalg.eigvalsh", "jnp.linalg.eigvalsh(a)", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigvalsh", "jnp.linalg.eigvalsh(a, 'U', symmetrize_input=True)",
+          shapes=[(3, 3)]),
     unary("jax.numpy.linalg.eigvalsh", "jnp.linalg.eigvalsh(a + jnp.swapaxes(a, -1, -2))",
           shapes=[(2, 3, 3)]),
     unary("jax.numpy.linalg.qr", "jnp.linalg.qr(a)[0] * jnp.linalg.qr(a)[0][0]",
@@ -524,6 +531,27 @@ class Checker:
         if not close(fwd, ref_t, 1e-9, 1e-10):
             self.fail("linalg compile='jax' forward mode differs from jax.jvp: %s vs %s"
                       % (fwd, ref_t))
+        # symmetrize_input=False reads one triangle only: an error, never a gradient.
+        mod = self.module(
+            "def one_triangle(a):\n"
+            "    return jnp.sum(jnp.linalg.eigvalsh(a, symmetrize_input=False))\n"
+            "\n\n"
+            "def one_triangle_cholesky(a):\n"
+            "    return jnp.sum(jnp.linalg.cholesky(a, symmetrize_input=False))\n")
+        spd = a @ a.T + 3.0 * jnp.eye(3)
+        for f in (mod.one_triangle, mod.one_triangle_cholesky):
+            for mode in ("reverse", "forward"):
+                try:
+                    if mode == "reverse":
+                        tangent.grad(f)(spd)
+                    else:
+                        tangent.autodiff(f, mode="forward")(spd, ta)
+                    self.fail("%s (%s) with symmetrize_input=False was differentiated"
+                              % (f.__name__, mode))
+                except Exception as e:
+                    if "symmetrize_input=True only" not in str(e):
+                        self.fail("%s (%s): unclear error %s: %s"
+                                  % (f.__name__, mode, type(e).__name__, e))
         self.cases += 1
 
     # -------------------------------------------------------------- end to end
