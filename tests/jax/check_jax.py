@@ -9,8 +9,10 @@ file (tangent reads source from files), then, in float64 (jax_enable_x64):
   the central finite difference of <seed, f(x + h v)> along a random direction v;
 - forward: tangent.autodiff(mode='forward') with random tangents against jax.jvp and
   against the central finite difference of f along the tangents.
-Then compile='jax' (results equal the uncompiled derivative, also under an outer
-jax.jit; an untraceable primal gives TangentError naming the line) and a few end-to-end
+jax.numpy.linalg entries are also differentiated under jax.jit (tracers) and compared with
+the untraced derivatives. Then compile='jax' (results equal the uncompiled derivative,
+also under an outer jax.jit; an untraceable primal gives TangentError naming the line;
+a jax.numpy.linalg loss against jax.jit(jax.grad)) and a few end-to-end
 scripts (an MLP loss with jax.nn activations, broadcasting, a for loop).
 
 The script also fails when a JAX rule of backends/jax.py, backends/arithmetic.py,
@@ -332,6 +334,15 @@ def jax_rules():
 
 # --------------------------------------------------------------------- checking
 
+# Rules whose derivatives are also run under jax.jit (tracers: no float(), no in-place
+# writes) for every catalog entry and compared with the untraced result.
+TRACED = ("jax.numpy.linalg.",)
+
+
+def _tuple(grads, n):
+    return (grads,) if n == 1 else grads
+
+
 def sample(rng, shape, domain):
     if domain == "pos":
         v = rng.uniform(0.3, 2.0, size=shape)
@@ -420,6 +431,10 @@ class Checker:
                 self.fail("reverse vs jax.vjp: %s: %s vs %s" % (label, grads, ref))
             elif not fd_ok:
                 self.fail("reverse vs finite differences: %s" % label)
+            elif rule.startswith(TRACED) and not all(
+                    close(g, r, 1e-10, 1e-12) for g, r in zip(
+                        _tuple(jax.jit(df)(*args, seed), len(wrt)), grads)):
+                self.fail("reverse under jax.jit differs: %s" % label)
             else:
                 self.checked_reverse.add(rule)
         except Exception as e:  # report and go on: one summary line at the end
@@ -434,6 +449,9 @@ class Checker:
                 self.fail("forward vs jax.jvp: %s: %s vs %s" % (label, t, ref))
             elif not close(t, fd, 1e-5, 1e-6):
                 self.fail("forward vs finite differences: %s" % label)
+            elif rule.startswith(TRACED) and not close(
+                    jax.jit(jf)(*args, *direction), t, 1e-10, 1e-12):
+                self.fail("forward under jax.jit differs: %s" % label)
             else:
                 self.checked_forward.add(rule)
         except Exception as e:
