@@ -621,6 +621,18 @@ def _reshape_like(xp):
     return _tg()._jax_grads().jax_reshape_as
 
 
+def _dtype(xp, like):
+    """dtype of constants built for a derivative of `like`: NumPy's default (unchanged
+    NumPy results), for JAX the floating dtype of `like` (float32 stays float32)."""
+    if xp is numpy:
+        return None
+    return xp.result_type(like, 1.0)
+
+
+def _eye(n, like, xp=numpy):
+    return xp.eye(n, dtype=_dtype(xp, like))
+
+
 def inv_grad(g, y):
     xp = _xp(g, y)
     yt = _T(y)
@@ -698,7 +710,7 @@ def solve_tangent(ta, tb, a, b, y):
             rhs = rhs - xp.reshape(xp.matmul(ta, xp.reshape(y, xp.shape(y) + (1,))), xp.shape(y))
         else:
             rhs = rhs - xp.matmul(ta, y)
-    rhs = rhs * xp.ones(xp.shape(y))
+    rhs = rhs * xp.ones(xp.shape(y), dtype=_dtype(xp, y))
     if vec:
         out = xp.linalg.solve(a, xp.reshape(rhs, xp.shape(rhs) + (1,)))
         return xp.reshape(out, xp.shape(y))
@@ -722,6 +734,14 @@ def _norm_setup(x, ord, axis):
     return axis, False
 
 
+def _mask(cond, like, xp=numpy):
+    """1.0 where `cond`, else 0.0 (for JAX in the dtype of `like`: a weakly typed mask
+    would become float64 once summed)."""
+    if xp is numpy:
+        return cond * 1.0
+    return cond.astype(_dtype(xp, like))
+
+
 def _share(mask, axes, xp=numpy):
     """mask / (number of elements attaining the extremum) over `axes`."""
     return mask / xp.sum(mask, axis=axes, keepdims=True)
@@ -742,10 +762,10 @@ def _norm_direction(x, y, ord, axis, keepdims):
         if ord == 1:
             return xp.sign(x)
         if ord == inf or ord == -inf:
-            mask = (xp.abs(x) == yk) * 1.0
+            mask = _mask(xp.abs(x) == yk, x, xp)
             return xp.sign(x) * _share(mask, ax, xp)
         if ord == 0:
-            return xp.zeros(x.shape)
+            return xp.zeros(x.shape, dtype=_dtype(xp, x))
         p = float(ord)
         safe = xp.where(yk == 0.0, 1.0, yk)
         return xp.sign(x) * xp.abs(x) ** (p - 1.0) / safe ** (p - 1.0)
@@ -761,13 +781,13 @@ def _norm_direction(x, y, ord, axis, keepdims):
         return xp.moveaxis(d, (-2, -1), (r, c))
     if ord == 1 or ord == -1:
         sums = xp.sum(xp.abs(x), axis=r, keepdims=True)
-        mask = (sums == xp.max(sums, axis=c, keepdims=True) if ord == 1 else
-                sums == xp.min(sums, axis=c, keepdims=True)) * 1.0
+        mask = _mask(sums == xp.max(sums, axis=c, keepdims=True) if ord == 1 else
+                     sums == xp.min(sums, axis=c, keepdims=True), x, xp)
         return xp.sign(x) * _share(mask, c, xp)
     if ord == inf or ord == -inf:
         sums = xp.sum(xp.abs(x), axis=c, keepdims=True)
-        mask = (sums == xp.max(sums, axis=r, keepdims=True) if ord == inf else
-                sums == xp.min(sums, axis=r, keepdims=True)) * 1.0
+        mask = _mask(sums == xp.max(sums, axis=r, keepdims=True) if ord == inf else
+                     sums == xp.min(sums, axis=r, keepdims=True), x, xp)
         return xp.sign(x) * _share(mask, r, xp)
     raise NotImplementedError("tangent: no derivative of linalg.norm with ord=%r" % (ord,))
 
@@ -795,7 +815,7 @@ def _phi(x):
     """Lower triangle with the diagonal halved."""
     xp = _xp(x)
     n = xp.shape(x)[-1]
-    return x * (_tril(n, -1, xp) + 0.5 * xp.eye(n))
+    return x * (_tril(n, -1, xp) + 0.5 * _eye(n, x, xp))
 
 
 def cholesky_grad(g, y, upper=False):
@@ -820,7 +840,7 @@ def _eig_gaps(w):
     n = xp.shape(w)[-1]
     wi = xp.reshape(w, xp.shape(w) + (1,))
     wj = xp.reshape(w, xp.shape(w)[:-1] + (1, n))
-    eye = xp.eye(n)
+    eye = _eye(n, w, xp)
     return (1.0 - eye) / (wj - wi + eye)
 
 
@@ -829,7 +849,7 @@ def eigh_grad(gy, y):
     w, v = y[0], y[1]
     gw, gv = gy[0], gy[1]
     n = xp.shape(w)[-1]
-    inner = xp.reshape(xp.asarray(gw) * 1.0, xp.shape(w) + (1,)) * xp.eye(n)
+    inner = xp.reshape(xp.asarray(gw) * 1.0, xp.shape(w) + (1,)) * _eye(n, w, xp)
     if not _is_zero(gv):
         inner = inner + _eig_gaps(w) * xp.matmul(_T(v), gv)
     return _sym(xp.matmul(v, xp.matmul(inner, _T(v))))
@@ -917,7 +937,7 @@ def svd_grad(gy, y, a, full_matrices=True, compute_uv=True):
     k = xp.shape(s)[-1]
     srow = _row(s)
     f = _svd_gaps(s)
-    dsbar = xp.reshape(xp.asarray(gs) * 1.0, xp.shape(s) + (1,)) * xp.eye(k)
+    dsbar = xp.reshape(xp.asarray(gs) * 1.0, xp.shape(s) + (1,)) * _eye(k, s, xp)
     j = f * xp.matmul(_T(u), gu)
     dsbar = dsbar + (j + _T(j)) * srow
     v = _T(vt)

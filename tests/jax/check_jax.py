@@ -549,6 +549,28 @@ class Checker:
         if not close(fwd, ref_t, 1e-9, 1e-10):
             self.fail("linalg compile='jax' forward mode differs from jax.jvp: %s vs %s"
                       % (fwd, ref_t))
+        # float32 arrays keep float32 derivatives (as jax.grad / jax.jvp give them).
+        mod32 = self.module(
+            "def linalg_f32(a):\n"
+            "    m = a @ a.T + 3.0 * jnp.eye(3, dtype=jnp.float32)\n"
+            "    v = jnp.linalg.eigh(m)[1]\n"
+            "    q, r = jnp.linalg.qr(a)\n"
+            "    u, s, vt = jnp.linalg.svd(a)\n"
+            "    return (jnp.linalg.norm(a, 1) + jnp.linalg.norm(a[0], jnp.inf)\n"
+            "            + jnp.sum(v * v[0]) + jnp.sum(r * r) + jnp.sum(u * u[0] * s)\n"
+            "            + jnp.sum(jnp.linalg.cholesky(m)) + jnp.sum(jnp.linalg.solve(m, a[0]))\n"
+            "            + jnp.linalg.slogdet(m)[1] + jnp.sum(jnp.linalg.eigvalsh(m) ** 2))\n")
+        a32 = a.astype(jnp.float32)
+        ta32 = ta.astype(jnp.float32)
+        got = tangent.grad(mod32.linalg_f32)(a32)
+        got_t = jnp.asarray(tangent.autodiff(mod32.linalg_f32, mode="forward")(a32, ta32))
+        ref = jax.grad(mod32.linalg_f32)(a32)
+        ref_t = jax.jvp(mod32.linalg_f32, (a32,), (ta32,))[1]
+        if (got.dtype, got_t.dtype) != (ref.dtype, ref_t.dtype) or ref.dtype != jnp.float32:
+            self.fail("float32 linalg: derivatives in %s / %s, jax's in %s / %s"
+                      % (got.dtype, got_t.dtype, ref.dtype, ref_t.dtype))
+        elif not close(got, ref, 1e-3, 1e-4) or not close(got_t, ref_t, 1e-3, 1e-4):
+            self.fail("float32 linalg differs from jax.grad/jax.jvp")
         # symmetrize_input=False reads one triangle only: an error, never a gradient.
         mod = self.module(
             "def one_triangle(a):\n"
