@@ -327,3 +327,14 @@ def jax_einsum_grad(g, subscripts, operands, i):
 def jax_einsum_tangent(subscripts, operands, *tangents):
     from tangent_numpy_grads import einsum_tangent_in
     return einsum_tangent_in(jnp, subscripts, operands, *tangents)
+
+
+def jax_symmetrized(d, symmetrize_input, name):
+    """`d`, a derivative of jax.numpy.linalg.<name> taken through its symmetrised input
+    (the tangent_numpy_grads helpers symmetrise): refused for symmetrize_input=False,
+    where jax reads one triangle of the input only."""
+    if not symmetrize_input:
+        raise NotImplementedError(
+            "tangent: jax.numpy.linalg.%s is differentiated with symmetrize_input=True only"
+            % name)
+    return d

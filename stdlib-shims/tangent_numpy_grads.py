@@ -8,6 +8,8 @@ Conventions: `g` is an incoming gradient (shaped like the result), `t` a tangent
 like the argument). In forward rules the tangent of an inactive argument arrives as the
 literal 0.0 (see `_is_zero`). The gradient of a list argument is a list of gradients.
 """
+import sys as _sys
+
 try:
     import numpy
 except ImportError:  # CPython without NumPy: `tangent` does not export these then
@@ -29,18 +31,19 @@ def _is_zero(t):
 
 
 def _T(a):
-    """Transpose of the last two axes (stacks of matrices)."""
-    return numpy.swapaxes(a, -1, -2)
+    """Transpose of the last two axes (stacks of matrices; NumPy or JAX arrays)."""
+    return _xp(a).swapaxes(a, -1, -2)
 
 
 def _eye_like(a):
-    return numpy.eye(numpy.shape(a)[-1])
+    xp = _xp(a)
+    return xp.eye(xp.shape(a)[-1])
 
 
-def _tril(n, k=0):
-    """1.0 on and below the k-th diagonal of an n x n matrix."""
-    r = numpy.arange(n)
-    return (numpy.reshape(r, (n, 1)) - numpy.reshape(r, (1, n)) >= -k) * 1.0
+def _tril(n, k=0, xp=numpy):
+    """1.0 on and below the k-th diagonal of an n x n matrix (array namespace `xp`)."""
+    r = xp.arange(n)
+    return (xp.reshape(r, (n, 1)) - xp.reshape(r, (1, n)) >= -k) * 1.0
 
 
 def _axes(axis, ndim):
@@ -592,83 +595,131 @@ def sort_tangent(t, x, axis=-1):
 
 
 # ------------------------------------------------------------------------ linalg
+# One implementation for numpy.linalg and jax.numpy.linalg: each helper computes in the
+# array namespace of its arguments (`_xp`: jax.numpy when one is a JAX array, tracers
+# included, else numpy). On JAX arrays nothing is converted to a Python number or
+# written in place, so the helpers trace under jax.jit.
+
+def _xp(*values):
+    """jax.numpy when one of `values` (or an element of a tuple/list among them) is a JAX
+    array, else numpy. Never imports jax: a JAX value exists only once jax is imported."""
+    jax = _sys.modules.get("jax")
+    if jax is not None:
+        array = getattr(jax, "Array", None)
+        if array is not None:
+            for v in values:
+                if isinstance(v, array) or (isinstance(v, (tuple, list))
+                                            and any(isinstance(e, array) for e in v)):
+                    return _tg()._jax_grads().jnp
+    return numpy
+
+
+def _reshape_like(xp):
+    """`reshape_as` of the namespace: NumPy's returns floats/lists for Python arguments."""
+    if xp is numpy:
+        return reshape_as
+    return _tg()._jax_grads().jax_reshape_as
+
+
+def _dtype(xp, like):
+    """dtype of constants built for a derivative of `like`: NumPy's default (unchanged
+    NumPy results), for JAX the floating dtype of `like` (float32 stays float32)."""
+    if xp is numpy:
+        return None
+    return xp.result_type(like, 1.0)
+
+
+def _eye(n, like, xp=numpy):
+    return xp.eye(n, dtype=_dtype(xp, like))
+
 
 def inv_grad(g, y):
+    xp = _xp(g, y)
     yt = _T(y)
-    return -numpy.matmul(yt, numpy.matmul(g, yt))
+    return -xp.matmul(yt, xp.matmul(g, yt))
 
 
 def inv_tangent(t, y):
-    return -numpy.matmul(y, numpy.matmul(t, y))
+    xp = _xp(t, y)
+    return -xp.matmul(y, xp.matmul(t, y))
 
 
-def _expand2(g):
-    g = numpy.asarray(g) * 1.0
-    return numpy.reshape(g, tuple(g.shape) + (1, 1))
+def _expand2(g, xp=numpy):
+    g = xp.asarray(g) * 1.0
+    return xp.reshape(g, tuple(g.shape) + (1, 1))
 
 
-def _scalar(v):
+def _scalar(v, xp=numpy):
+    """A 0-d NumPy result as a float; JAX values stay arrays (they may be traced)."""
+    if xp is not numpy:
+        return v
     return float(v) if numpy.ndim(v) == 0 else v
 
 
 def det_grad(g, y, a):
-    return _expand2(g * y) * _T(numpy.linalg.inv(a))
+    xp = _xp(g, y, a)
+    return _expand2(g * y, xp) * _T(xp.linalg.inv(a))
 
 
 def det_tangent(t, y, a):
-    return _scalar(y * numpy.sum(_T(numpy.linalg.inv(a)) * t, axis=(-2, -1)))
+    xp = _xp(t, y, a)
+    return _scalar(y * xp.sum(_T(xp.linalg.inv(a)) * t, axis=(-2, -1)), xp)
 
 
 def slogdet_grad(g, a):
-    return _expand2(g) * _T(numpy.linalg.inv(a))
+    xp = _xp(g, a)
+    return _expand2(g, xp) * _T(xp.linalg.inv(a))
 
 
 def slogdet_tangent(t, y, a):
+    xp = _xp(t, y, a)
     sign = y[0]
-    return (sign * 0.0, _scalar(numpy.sum(_T(numpy.linalg.inv(a)) * t, axis=(-2, -1))))
+    return (sign * 0.0, _scalar(xp.sum(_T(xp.linalg.inv(a)) * t, axis=(-2, -1)), xp))
 
 
 def _solve_vec(a, b):
-    return numpy.ndim(b) == 1
+    return _xp(b).ndim(b) == 1
 
 
 def solve_grad(g, a, b, y, which):
     tg = _tg()
+    xp = _xp(g, a, b, y)
     vec = _solve_vec(a, b)
     if vec:
-        gb = numpy.linalg.solve(_T(a), numpy.reshape(g, numpy.shape(g) + (1,)))
-        gb = numpy.reshape(gb, numpy.shape(g))
+        gb = xp.linalg.solve(_T(a), xp.reshape(g, xp.shape(g) + (1,)))
+        gb = xp.reshape(gb, xp.shape(g))
     else:
-        gb = numpy.linalg.solve(_T(a), g)
+        gb = xp.linalg.solve(_T(a), g)
     if which == 1:
         return tg.unbroadcast(gb, b)
     if vec:
-        ga = -numpy.reshape(gb, numpy.shape(gb) + (1,)) * numpy.reshape(y, numpy.shape(y)[:-1] + (1, numpy.shape(y)[-1]))
+        ga = -xp.reshape(gb, xp.shape(gb) + (1,)) * xp.reshape(y, xp.shape(y)[:-1] + (1, xp.shape(y)[-1]))
     else:
-        ga = -numpy.matmul(gb, _T(y))
+        ga = -xp.matmul(gb, _T(y))
     return tg.unbroadcast(ga, a)
 
 
 def solve_tangent(ta, tb, a, b, y):
+    xp = _xp(ta, tb, a, b, y)
     vec = _solve_vec(a, b)
     rhs = 0.0
     if not _is_zero(tb):
         rhs = tb
     if not _is_zero(ta):
         if vec:
-            rhs = rhs - numpy.reshape(numpy.matmul(ta, numpy.reshape(y, numpy.shape(y) + (1,))), numpy.shape(y))
+            rhs = rhs - xp.reshape(xp.matmul(ta, xp.reshape(y, xp.shape(y) + (1,))), xp.shape(y))
         else:
-            rhs = rhs - numpy.matmul(ta, y)
-    rhs = rhs * numpy.ones(numpy.shape(y))
+            rhs = rhs - xp.matmul(ta, y)
+    rhs = rhs * xp.ones(xp.shape(y), dtype=_dtype(xp, y))
     if vec:
-        out = numpy.linalg.solve(a, numpy.reshape(rhs, numpy.shape(rhs) + (1,)))
-        return numpy.reshape(out, numpy.shape(y))
-    return numpy.linalg.solve(a, rhs)
+        out = xp.linalg.solve(a, xp.reshape(rhs, xp.shape(rhs) + (1,)))
+        return xp.reshape(out, xp.shape(y))
+    return xp.linalg.solve(a, rhs)
 
 
 def _norm_setup(x, ord, axis):
     """(reduced axes, is_matrix_norm) of `linalg.norm(x, ord, axis)`."""
-    nd = numpy.ndim(x)
+    nd = _xp(x).ndim(x)
     if axis is None:
         if ord is None:
             return tuple(range(nd)), False
@@ -683,66 +734,77 @@ def _norm_setup(x, ord, axis):
     return axis, False
 
 
-def _share(mask, axes):
+def _mask(cond, like, xp=numpy):
+    """1.0 where `cond`, else 0.0 (for JAX in the dtype of `like`: a weakly typed mask
+    would become float64 once summed)."""
+    if xp is numpy:
+        return cond * 1.0
+    return cond.astype(_dtype(xp, like))
+
+
+def _share(mask, axes, xp=numpy):
     """mask / (number of elements attaining the extremum) over `axes`."""
-    return mask / numpy.sum(mask, axis=axes, keepdims=True)
+    return mask / xp.sum(mask, axis=axes, keepdims=True)
 
 
 def _norm_direction(x, y, ord, axis, keepdims):
     """The gradient of each norm value with respect to x (shaped like x)."""
     tg = _tg()
-    x = numpy.asarray(x) * 1.0
+    xp = _xp(x, y)
+    x = xp.asarray(x) * 1.0
     axes, matrix = _norm_setup(x, ord, axis)
     yk = tg.unreduce(y, x, axes, keepdims)
     inf = float("inf")
     if ord is None or ord == "fro" or (not matrix and ord == 2):
-        return x / numpy.where(yk == 0.0, 1.0, yk)
+        return x / xp.where(yk == 0.0, 1.0, yk)
     if not matrix:
         ax = axes
         if ord == 1:
-            return numpy.sign(x)
+            return xp.sign(x)
         if ord == inf or ord == -inf:
-            mask = (numpy.abs(x) == yk) * 1.0
-            return numpy.sign(x) * _share(mask, ax)
+            mask = _mask(xp.abs(x) == yk, x, xp)
+            return xp.sign(x) * _share(mask, ax, xp)
         if ord == 0:
-            return numpy.zeros(x.shape)
+            return xp.zeros(x.shape, dtype=_dtype(xp, x))
         p = float(ord)
-        safe = numpy.where(yk == 0.0, 1.0, yk)
-        return numpy.sign(x) * numpy.abs(x) ** (p - 1.0) / safe ** (p - 1.0)
+        safe = xp.where(yk == 0.0, 1.0, yk)
+        return xp.sign(x) * xp.abs(x) ** (p - 1.0) / safe ** (p - 1.0)
     r, c = axes
     if ord == "nuc" or ord == 2 or ord == -2:
-        m = numpy.moveaxis(x, (r, c), (-2, -1))
-        u, s, vh = numpy.linalg.svd(m, full_matrices=False)
+        m = xp.moveaxis(x, (r, c), (-2, -1))
+        u, s, vh = xp.linalg.svd(m, full_matrices=False)
         if ord == "nuc":
-            d = numpy.matmul(u, vh)
+            d = xp.matmul(u, vh)
         else:
             k = 0 if ord == 2 else s.shape[-1] - 1
-            d = numpy.matmul(u[..., :, k:k + 1], vh[..., k:k + 1, :])
-        return numpy.moveaxis(d, (-2, -1), (r, c))
+            d = xp.matmul(u[..., :, k:k + 1], vh[..., k:k + 1, :])
+        return xp.moveaxis(d, (-2, -1), (r, c))
     if ord == 1 or ord == -1:
-        sums = numpy.sum(numpy.abs(x), axis=r, keepdims=True)
-        mask = (sums == numpy.max(sums, axis=c, keepdims=True) if ord == 1 else
-                sums == numpy.min(sums, axis=c, keepdims=True)) * 1.0
-        return numpy.sign(x) * _share(mask, c)
+        sums = xp.sum(xp.abs(x), axis=r, keepdims=True)
+        mask = _mask(sums == xp.max(sums, axis=c, keepdims=True) if ord == 1 else
+                     sums == xp.min(sums, axis=c, keepdims=True), x, xp)
+        return xp.sign(x) * _share(mask, c, xp)
     if ord == inf or ord == -inf:
-        sums = numpy.sum(numpy.abs(x), axis=c, keepdims=True)
-        mask = (sums == numpy.max(sums, axis=r, keepdims=True) if ord == inf else
-                sums == numpy.min(sums, axis=r, keepdims=True)) * 1.0
-        return numpy.sign(x) * _share(mask, r)
+        sums = xp.sum(xp.abs(x), axis=c, keepdims=True)
+        mask = _mask(sums == xp.max(sums, axis=r, keepdims=True) if ord == inf else
+                     sums == xp.min(sums, axis=r, keepdims=True), x, xp)
+        return xp.sign(x) * _share(mask, r, xp)
     raise NotImplementedError("tangent: no derivative of linalg.norm with ord=%r" % (ord,))
 
 
 def norm_grad(g, x, y, ord=None, axis=None, keepdims=False):
     tg = _tg()
+    xp = _xp(g, x, y)
     axes, _ = _norm_setup(x, ord, axis)
     d = _norm_direction(x, y, ord, axis, keepdims)
-    return reshape_as(tg.unreduce(g, numpy.asarray(x) * 1.0, axes, keepdims) * d, x)
+    return _reshape_like(xp)(tg.unreduce(g, xp.asarray(x) * 1.0, axes, keepdims) * d, x)
 
 
 def norm_tangent(t, x, y, ord=None, axis=None, keepdims=False):
+    xp = _xp(t, x, y)
     axes, _ = _norm_setup(x, ord, axis)
     d = _norm_direction(x, y, ord, axis, keepdims)
-    return _scalar(numpy.sum(d * t, axis=axes, keepdims=keepdims))
+    return _scalar(xp.sum(d * t, axis=axes, keepdims=keepdims), xp)
 
 
 def _sym(a):
@@ -751,95 +813,103 @@ def _sym(a):
 
 def _phi(x):
     """Lower triangle with the diagonal halved."""
-    n = numpy.shape(x)[-1]
-    return x * (_tril(n, -1) + 0.5 * numpy.eye(n))
+    xp = _xp(x)
+    n = xp.shape(x)[-1]
+    return x * (_tril(n, -1, xp) + 0.5 * _eye(n, x, xp))
 
 
 def cholesky_grad(g, y, upper=False):
+    xp = _xp(g, y)
     lower, g = (_T(y), _T(g)) if upper else (y, g)
-    li = numpy.linalg.inv(lower)
-    s = numpy.matmul(_T(li), numpy.matmul(_phi(numpy.matmul(_T(lower), g)), li))
+    li = xp.linalg.inv(lower)
+    s = xp.matmul(_T(li), xp.matmul(_phi(xp.matmul(_T(lower), g)), li))
     return _sym(s)
 
 
 def cholesky_tangent(t, y, upper=False):
+    xp = _xp(t, y)
     lower = _T(y) if upper else y
-    li = numpy.linalg.inv(lower)
-    dl = numpy.matmul(lower, _phi(numpy.matmul(li, numpy.matmul(_sym(t), _T(li)))))
+    li = xp.linalg.inv(lower)
+    dl = xp.matmul(lower, _phi(xp.matmul(li, xp.matmul(_sym(t), _T(li)))))
     return _T(dl) if upper else dl
 
 
 def _eig_gaps(w):
     """F[i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it."""
-    n = numpy.shape(w)[-1]
-    wi = numpy.reshape(w, numpy.shape(w) + (1,))
-    wj = numpy.reshape(w, numpy.shape(w)[:-1] + (1, n))
-    eye = numpy.eye(n)
+    xp = _xp(w)
+    n = xp.shape(w)[-1]
+    wi = xp.reshape(w, xp.shape(w) + (1,))
+    wj = xp.reshape(w, xp.shape(w)[:-1] + (1, n))
+    eye = _eye(n, w, xp)
     return (1.0 - eye) / (wj - wi + eye)
 
 
 def eigh_grad(gy, y):
+    xp = _xp(gy, y)
     w, v = y[0], y[1]
     gw, gv = gy[0], gy[1]
-    n = numpy.shape(w)[-1]
-    inner = numpy.reshape(numpy.asarray(gw) * 1.0, numpy.shape(w) + (1,)) * numpy.eye(n)
+    n = xp.shape(w)[-1]
+    inner = xp.reshape(xp.asarray(gw) * 1.0, xp.shape(w) + (1,)) * _eye(n, w, xp)
     if not _is_zero(gv):
-        inner = inner + _eig_gaps(w) * numpy.matmul(_T(v), gv)
-    return _sym(numpy.matmul(v, numpy.matmul(inner, _T(v))))
+        inner = inner + _eig_gaps(w) * xp.matmul(_T(v), gv)
+    return _sym(xp.matmul(v, xp.matmul(inner, _T(v))))
 
 
 def eigh_tangent(t, y):
+    xp = _xp(t, y)
     w, v = y[0], y[1]
-    x = numpy.matmul(_T(v), numpy.matmul(_sym(t), v))
-    dw = numpy.diagonal(x, 0, -2, -1)
-    dv = numpy.matmul(v, _eig_gaps(w) * x)
+    x = xp.matmul(_T(v), xp.matmul(_sym(t), v))
+    dw = xp.diagonal(x, 0, -2, -1)
+    dv = xp.matmul(v, _eig_gaps(w) * x)
     return (dw, dv)
 
 
 def eigvalsh_grad(g, a, uplo="L"):
-    w, v = numpy.linalg.eigh(a, uplo)
+    w, v = _xp(g, a).linalg.eigh(a, uplo)
     return eigh_grad((g, 0.0), (w, v))
 
 
 def eigvalsh_tangent(t, a, uplo="L"):
-    w, v = numpy.linalg.eigh(a, uplo)
+    w, v = _xp(t, a).linalg.eigh(a, uplo)
     return eigh_tangent(t, (w, v))[0]
 
 
 def _check_qr(a, mode):
     if mode != "reduced":
         raise NotImplementedError("tangent: linalg.qr is differentiated for mode='reduced' only")
-    shape = numpy.shape(a)
+    shape = _xp(a).shape(a)
     if shape[-2] < shape[-1]:
         raise NotImplementedError("tangent: linalg.qr is differentiated for M >= N only")
 
 
 def qr_grad(gy, y, a, mode="reduced"):
     _check_qr(a, mode)
+    xp = _xp(gy, y, a)
     q, r = y[0], y[1]
     gq, gr = gy[0], gy[1]
-    n = numpy.shape(r)[-1]
-    m = numpy.matmul(r, _T(gr)) - numpy.matmul(_T(gq), q)
-    copyltu = m * _tril(n) + _T(m * _tril(n, -1))
-    b = gq + numpy.matmul(q, copyltu)
-    return _T(numpy.linalg.solve(r, _T(b)))
+    n = xp.shape(r)[-1]
+    m = xp.matmul(r, _T(gr)) - xp.matmul(_T(gq), q)
+    copyltu = m * _tril(n, 0, xp) + _T(m * _tril(n, -1, xp))
+    b = gq + xp.matmul(q, copyltu)
+    return _T(xp.linalg.solve(r, _T(b)))
 
 
 def qr_tangent(t, y, a, mode="reduced"):
     _check_qr(a, mode)
+    xp = _xp(t, y, a)
     q, r = y[0], y[1]
-    n = numpy.shape(r)[-1]
-    ri = numpy.linalg.inv(r)
-    x = numpy.matmul(_T(q), numpy.matmul(t, ri))
-    low = x * _tril(n, -1)
+    n = xp.shape(r)[-1]
+    ri = xp.linalg.inv(r)
+    x = xp.matmul(_T(q), xp.matmul(t, ri))
+    low = x * _tril(n, -1, xp)
     omega = low - _T(low)
-    dr = numpy.matmul(x - omega, r)
-    dq = numpy.matmul(t - numpy.matmul(q, dr), ri)
+    dr = xp.matmul(x - omega, r)
+    dq = xp.matmul(t - xp.matmul(q, dr), ri)
     return (dq, dr)
 
 
 def _check_svd(a, full_matrices):
-    shape = numpy.shape(a)
+    shape = _xp(a).shape(a)
     if full_matrices and shape[-2] != shape[-1]:
         raise NotImplementedError("tangent: linalg.svd of a non-square matrix is differentiated "
                                   "with full_matrices=False only")
@@ -851,61 +921,64 @@ def _svd_gaps(s):
 
 
 def _row(s):
-    return numpy.reshape(s, numpy.shape(s)[:-1] + (1, numpy.shape(s)[-1]))
+    xp = _xp(s)
+    return xp.reshape(s, xp.shape(s)[:-1] + (1, xp.shape(s)[-1]))
 
 
 def svd_grad(gy, y, a, full_matrices=True, compute_uv=True):
+    xp = _xp(gy, y, a)
     if not compute_uv:
-        u, s, vt = numpy.linalg.svd(a, full_matrices=False)
-        return numpy.matmul(u * _row(gy), vt)
+        u, s, vt = xp.linalg.svd(a, full_matrices=False)
+        return xp.matmul(u * _row(gy), vt)
     _check_svd(a, full_matrices)
     u, s, vt = y[0], y[1], y[2]
     gu, gs, gvt = gy[0], gy[1], gy[2]
-    m, n = numpy.shape(a)[-2], numpy.shape(a)[-1]
-    k = numpy.shape(s)[-1]
+    m, n = xp.shape(a)[-2], xp.shape(a)[-1]
+    k = xp.shape(s)[-1]
     srow = _row(s)
     f = _svd_gaps(s)
-    dsbar = numpy.reshape(numpy.asarray(gs) * 1.0, numpy.shape(s) + (1,)) * numpy.eye(k)
-    j = f * numpy.matmul(_T(u), gu)
+    dsbar = xp.reshape(xp.asarray(gs) * 1.0, xp.shape(s) + (1,)) * _eye(k, s, xp)
+    j = f * xp.matmul(_T(u), gu)
     dsbar = dsbar + (j + _T(j)) * srow
     v = _T(vt)
     gv = _T(gvt)
-    kk = f * numpy.matmul(vt, gv)
+    kk = f * xp.matmul(vt, gv)
     dsbar = dsbar + _T(srow) * (kk + _T(kk))
-    out = numpy.matmul(u, numpy.matmul(dsbar, vt))
-    sinv = 1.0 / numpy.where(srow == 0.0, 1.0, srow) * (srow != 0.0)
+    out = xp.matmul(u, xp.matmul(dsbar, vt))
+    sinv = 1.0 / xp.where(srow == 0.0, 1.0, srow) * (srow != 0.0)
     if m > n:
-        proj = gu - numpy.matmul(u, numpy.matmul(_T(u), gu))
-        out = out + numpy.matmul(proj * sinv, vt)
+        proj = gu - xp.matmul(u, xp.matmul(_T(u), gu))
+        out = out + xp.matmul(proj * sinv, vt)
     if n > m:
-        proj = gv - numpy.matmul(v, numpy.matmul(vt, gv))
-        out = out + numpy.matmul(u * sinv, _T(proj))
+        proj = gv - xp.matmul(v, xp.matmul(vt, gv))
+        out = out + xp.matmul(u * sinv, _T(proj))
     return out
 
 
 def svd_tangent(t, y, a, full_matrices=True, compute_uv=True):
+    xp = _xp(t, y, a)
     if not compute_uv:
-        u, s, vt = numpy.linalg.svd(a, full_matrices=False)
-        return numpy.diagonal(numpy.matmul(_T(u), numpy.matmul(t, _T(vt))), 0, -2, -1)
+        u, s, vt = xp.linalg.svd(a, full_matrices=False)
+        return xp.diagonal(xp.matmul(_T(u), xp.matmul(t, _T(vt))), 0, -2, -1)
     _check_svd(a, full_matrices)
     u, s, vt = y[0], y[1], y[2]
     v = _T(vt)
-    m, n = numpy.shape(a)[-2], numpy.shape(a)[-1]
+    m, n = xp.shape(a)[-2], xp.shape(a)[-1]
     srow = _row(s)
-    ds_mat = numpy.matmul(_T(u), numpy.matmul(t, v))
-    ds = numpy.diagonal(ds_mat, 0, -2, -1)
+    ds_mat = xp.matmul(_T(u), xp.matmul(t, v))
+    ds = xp.diagonal(ds_mat, 0, -2, -1)
     f = _svd_gaps(s)
     dss = ds_mat * srow
     sds = _T(srow) * ds_mat
-    du = numpy.matmul(u, f * (dss + _T(dss)))
-    dv = numpy.matmul(v, f * (sds + _T(sds)))
-    sinv = 1.0 / numpy.where(srow == 0.0, 1.0, srow) * (srow != 0.0)
+    du = xp.matmul(u, f * (dss + _T(dss)))
+    dv = xp.matmul(v, f * (sds + _T(sds)))
+    sinv = 1.0 / xp.where(srow == 0.0, 1.0, srow) * (srow != 0.0)
     if m > n:
-        dav = numpy.matmul(t, v)
-        du = du + (dav - numpy.matmul(u, numpy.matmul(_T(u), dav))) * sinv
+        dav = xp.matmul(t, v)
+        du = du + (dav - xp.matmul(u, xp.matmul(_T(u), dav))) * sinv
     if n > m:
-        dahu = numpy.matmul(_T(t), u)
-        dv = dv + (dahu - numpy.matmul(v, numpy.matmul(vt, dahu))) * sinv
+        dahu = xp.matmul(_T(t), u)
+        dv = dv + (dahu - xp.matmul(v, xp.matmul(vt, dahu))) * sinv
     return (du, ds, _T(dv))
 
 

@@ -9,12 +9,15 @@ file (tangent reads source from files), then, in float64 (jax_enable_x64):
   the central finite difference of <seed, f(x + h v)> along a random direction v;
 - forward: tangent.autodiff(mode='forward') with random tangents against jax.jvp and
   against the central finite difference of f along the tangents.
-Then compile='jax' (results equal the uncompiled derivative, also under an outer
-jax.jit; an untraceable primal gives TangentError naming the line) and a few end-to-end
+jax.numpy.linalg entries are also differentiated under jax.jit (tracers) and compared with
+the untraced derivatives. Then compile='jax' (results equal the uncompiled derivative,
+also under an outer jax.jit; an untraceable primal gives TangentError naming the line;
+a jax.numpy.linalg loss against jax.jit(jax.grad)) and a few end-to-end
 scripts (an MLP loss with jax.nn activations, broadcasting, a for loop).
 
-The script also fails when a JAX rule of backends/jax.py, backends/arithmetic.py or a
-`jax=` name of backends/elementwise.py has no catalog entry.
+The script also fails when a JAX rule of backends/jax.py, backends/arithmetic.py,
+backends/linalg.py (jax.numpy.linalg) or a `jax=` name of backends/elementwise.py has no
+catalog entry.
 
 Run: tangent run --python PYTHON tests/jax/check_jax.py [OUTDIR]. Exits non-zero on failure.
 """
@@ -194,6 +197,91 @@ CATALOG = [
     unary("jax.scipy.special.expit", "jax.scipy.special.expit(a)"),
     unary("jax.scipy.special.erf", "jax.scipy.special.erf(a)"),
     unary("jax.lax.erf", "jax.lax.erf(a)", shapes=[(3,), (2, 3)]),
+    # jax.numpy.linalg (the numpy.linalg rules of linalg.py; inputs made well-conditioned
+    # or symmetric positive definite)
+    unary("jax.numpy.linalg.inv", "jnp.linalg.inv(a + 3.0 * jnp.eye(3))", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.inv", "jnp.linalg.inv(a + 3.0 * jnp.eye(2))", shapes=[(2, 2, 2)]),
+    unary("jax.numpy.linalg.det", "jnp.linalg.det(a)", shapes=[(2, 2), (3, 3), (2, 3, 3)]),
+    unary("jax.numpy.linalg.slogdet", "jnp.linalg.slogdet(a)[1]", shapes=[(3, 3), (2, 3, 3)]),
+    unary("jax.numpy.linalg.slogdet", "jnp.linalg.slogdet(a)[0] * jnp.linalg.slogdet(a)[1]",
+          shapes=[(3, 3)]),
+    binary("jax.numpy.linalg.solve", "jnp.linalg.solve(a + 3.0 * jnp.eye(3), b)",
+           shapes=[((3, 3), (3,)), ((3, 3), (3, 2)), ((2, 3, 3), (2, 3, 1)), ((2, 3, 3), (3,)),
+                   ((3, 3), (2, 3, 2))]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a)", shapes=[(3,), (2, 3), (2, 3, 2)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, axis=0)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, axis=-1, keepdims=True)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, keepdims=True)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 1)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 2)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, jnp.inf)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, -jnp.inf)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 3)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 0) + jnp.sum(a)", shapes=[(3,)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 1, axis=1)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, jnp.inf, axis=0, keepdims=True)",
+          shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 'fro')", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 'nuc')", shapes=[(2, 3), (3, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 2)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, -2)", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 1)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, -1)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, jnp.inf)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, -jnp.inf)", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, axis=(0, 1))", shapes=[(2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 'fro', axis=(1, 2))", shapes=[(2, 2, 3)]),
+    unary("jax.numpy.linalg.norm", "jnp.linalg.norm(a, 2, axis=(2, 0), keepdims=True)",
+          shapes=[(2, 2, 3)]),
+    unary("jax.numpy.linalg.cholesky", "jnp.linalg.cholesky(a @ a.T + 3.0 * jnp.eye(3))",
+          shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.cholesky",
+          "jnp.linalg.cholesky(a @ a.T + 3.0 * jnp.eye(2), upper=True)", shapes=[(2, 2)]),
+    # jax symmetrises the input: a non-symmetric argument is differentiated through that
+    unary("jax.numpy.linalg.cholesky", "jnp.linalg.cholesky(a + 4.0 * jnp.eye(3))",
+          shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.cholesky",
+          "jnp.linalg.cholesky(jnp.einsum('bij,bkj->bik', a, a) + 3.0 * jnp.eye(3))",
+          shapes=[(2, 3, 3)]),
+    unary("jax.numpy.linalg.cholesky",
+          "jnp.linalg.cholesky(a @ a.T + 3.0 * jnp.eye(3), symmetrize_input=True)",
+          shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigh", "jnp.linalg.eigh(a + a.T)[0]", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigh", "jnp.linalg.eigh(a, 'U', symmetrize_input=True)[0]",
+          shapes=[(3, 3)]),
+    # eigenvectors are defined up to sign: the checked outputs are sign-invariant
+    unary("jax.numpy.linalg.eigh", "jnp.linalg.eigh(a + a.T)[1] * jnp.linalg.eigh(a + a.T)[1][0]",
+          shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigh", "jnp.linalg.eigh(a)[1] * jnp.linalg.eigh(a)[1][0]",
+          shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigh",
+          "jnp.linalg.eigh(a + jnp.swapaxes(a, -1, -2))[1]"
+          " * jnp.linalg.eigh(a + jnp.swapaxes(a, -1, -2))[1][..., 0:1, :]", shapes=[(2, 3, 3)]),
+    unary("jax.numpy.linalg.eigvalsh", "jnp.linalg.eigvalsh(a + a.T)", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigvalsh", "jnp.linalg.eigvalsh(a)", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigvalsh", "jnp.linalg.eigvalsh(a, 'U', symmetrize_input=True)",
+          shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.eigvalsh", "jnp.linalg.eigvalsh(a + jnp.swapaxes(a, -1, -2))",
+          shapes=[(2, 3, 3)]),
+    unary("jax.numpy.linalg.qr", "jnp.linalg.qr(a)[0] * jnp.linalg.qr(a)[0][0]",
+          shapes=[(3, 3), (4, 3)]),
+    unary("jax.numpy.linalg.qr", "jnp.linalg.qr(a)[1] * jnp.linalg.qr(a)[1][:, -1:]",
+          shapes=[(3, 3), (4, 2)]),
+    unary("jax.numpy.linalg.qr", "jnp.linalg.qr(a)[0] @ jnp.linalg.qr(a)[1]", shapes=[(4, 3)]),
+    unary("jax.numpy.linalg.svd", "jnp.linalg.svd(a, compute_uv=False)",
+          shapes=[(2, 3), (3, 3), (3, 2), (2, 3, 2)]),
+    unary("jax.numpy.linalg.svd", "jnp.linalg.svd(a)[1]", shapes=[(3, 3)]),
+    # singular vectors are defined up to sign: the checked outputs are sign-invariant
+    unary("jax.numpy.linalg.svd",
+          "jnp.linalg.svd(a, full_matrices=False)[0] * jnp.linalg.svd(a, full_matrices=False)[0][0]",
+          shapes=[(3, 3), (4, 2), (2, 4)]),
+    unary("jax.numpy.linalg.svd", "jnp.linalg.svd(a, full_matrices=False)[1]",
+          shapes=[(4, 2), (2, 3, 2)]),
+    unary("jax.numpy.linalg.svd",
+          "jnp.linalg.svd(a, full_matrices=False)[2]"
+          " * jnp.linalg.svd(a, full_matrices=False)[2][:, 0:1]", shapes=[(3, 3), (4, 2), (2, 4)]),
+    unary("jax.numpy.linalg.svd", "jnp.linalg.svd(a)[0] @ jnp.linalg.svd(a)[2]", shapes=[(3, 3)]),
+    unary("jax.numpy.linalg.svdvals", "jnp.linalg.svdvals(a)", shapes=[(2, 3), (3, 3)]),
 ]
 
 HEADER = """import jax
@@ -217,7 +305,7 @@ def _dotted(node):
 def jax_rules():
     """(reverse names, forward names) of every JAX rule in the rule files."""
     reverse, forward = set(), set()
-    for fname in ("jax.py", "arithmetic.py", "elementwise.py"):
+    for fname in ("jax.py", "arithmetic.py", "elementwise.py", "linalg.py"):
         with open(os.path.join(BACKENDS, fname)) as f:
             tree = ast.parse(f.read())
         for node in tree.body:
@@ -245,6 +333,15 @@ def jax_rules():
 
 
 # --------------------------------------------------------------------- checking
+
+# Rules whose derivatives are also run under jax.jit (tracers: no float(), no in-place
+# writes) for every catalog entry and compared with the untraced result.
+TRACED = ("jax.numpy.linalg.",)
+
+
+def _tuple(grads, n):
+    return (grads,) if n == 1 else grads
+
 
 def sample(rng, shape, domain):
     if domain == "pos":
@@ -334,6 +431,10 @@ class Checker:
                 self.fail("reverse vs jax.vjp: %s: %s vs %s" % (label, grads, ref))
             elif not fd_ok:
                 self.fail("reverse vs finite differences: %s" % label)
+            elif rule.startswith(TRACED) and not all(
+                    close(g, r, 1e-10, 1e-12) for g, r in zip(
+                        _tuple(jax.jit(df)(*args, seed), len(wrt)), grads)):
+                self.fail("reverse under jax.jit differs: %s" % label)
             else:
                 self.checked_reverse.add(rule)
         except Exception as e:  # report and go on: one summary line at the end
@@ -348,6 +449,9 @@ class Checker:
                 self.fail("forward vs jax.jvp: %s: %s vs %s" % (label, t, ref))
             elif not close(t, fd, 1e-5, 1e-6):
                 self.fail("forward vs finite differences: %s" % label)
+            elif rule.startswith(TRACED) and not close(
+                    jax.jit(jf)(*args, *direction), t, 1e-10, 1e-12):
+                self.fail("forward under jax.jit differs: %s" % label)
             else:
                 self.checked_forward.add(rule)
         except Exception as e:
@@ -411,6 +515,84 @@ class Checker:
         if not close(tangent.grad(mod.branchy, compile="python")(xb), 2.0 * jnp.cos(xb),
                      1e-12, 1e-12):
             self.fail("branchy gradient (uncompiled) is wrong")
+
+    def compiled_linalg(self, rng):
+        """compile='jax' through jax.numpy.linalg: the helpers trace under jax.jit."""
+        mod = self.module(
+            "def linalg_loss(a, b):\n"
+            "    m = a @ a.T + 3.0 * jnp.eye(3)\n"
+            "    x = jnp.linalg.solve(m, b)\n"
+            "    sign, logdet = jnp.linalg.slogdet(m)\n"
+            "    l = jnp.linalg.cholesky(m)\n"
+            "    w = jnp.linalg.eigvalsh(m)\n"
+            "    s = jnp.linalg.svd(a, compute_uv=False)\n"
+            "    return (jnp.sum(x * x) + sign * logdet + jnp.linalg.norm(l, 'nuc')\n"
+            "            + jnp.sum(w * w) + jnp.sum(jnp.linalg.inv(m)) * jnp.linalg.det(m)\n"
+            "            + jnp.sum(s))\n")
+        a = jnp.asarray(rng.normal(size=(3, 3)))
+        b = jnp.asarray(rng.normal(size=(3, 2)))
+        ref = jax.jit(jax.grad(mod.linalg_loss, argnums=(0, 1)))(a, b)
+        jitted = tangent.grad(mod.linalg_loss, wrt=(0, 1), compile="jax")
+        for label, got in (("compile='jax'", jitted(a, b)),
+                           ("compile='jax' under jax.jit", jax.jit(jitted)(a, b)),
+                           ("compile='python' under jax.jit",
+                            jax.jit(tangent.grad(mod.linalg_loss, wrt=(0, 1),
+                                                 compile="python"))(a, b))):
+            if not all(close(g, r, 1e-9, 1e-10) for g, r in zip(got, ref)):
+                self.fail("linalg %s differs from jax.jit(jax.grad): %s vs %s" % (label, got, ref))
+        ta = jnp.asarray(rng.normal(size=(3, 3)))
+        tb = jnp.asarray(rng.normal(size=(3, 2)))
+        fwd = tangent.autodiff(mod.linalg_loss, wrt=(0, 1), mode="forward",
+                               compile="jax")(a, b, ta, tb)
+        ref_t = jax.jit(lambda a_, b_, ta_, tb_: jax.jvp(
+            mod.linalg_loss, (a_, b_), (ta_, tb_))[1])(a, b, ta, tb)
+        if not close(fwd, ref_t, 1e-9, 1e-10):
+            self.fail("linalg compile='jax' forward mode differs from jax.jvp: %s vs %s"
+                      % (fwd, ref_t))
+        # float32 arrays keep float32 derivatives (as jax.grad / jax.jvp give them).
+        mod32 = self.module(
+            "def linalg_f32(a):\n"
+            "    m = a @ a.T + 3.0 * jnp.eye(3, dtype=jnp.float32)\n"
+            "    v = jnp.linalg.eigh(m)[1]\n"
+            "    q, r = jnp.linalg.qr(a)\n"
+            "    u, s, vt = jnp.linalg.svd(a)\n"
+            "    return (jnp.linalg.norm(a, 1) + jnp.linalg.norm(a[0], jnp.inf)\n"
+            "            + jnp.sum(v * v[0]) + jnp.sum(r * r) + jnp.sum(u * u[0] * s)\n"
+            "            + jnp.sum(jnp.linalg.cholesky(m)) + jnp.sum(jnp.linalg.solve(m, a[0]))\n"
+            "            + jnp.linalg.slogdet(m)[1] + jnp.sum(jnp.linalg.eigvalsh(m) ** 2))\n")
+        a32 = a.astype(jnp.float32)
+        ta32 = ta.astype(jnp.float32)
+        got = tangent.grad(mod32.linalg_f32)(a32)
+        got_t = jnp.asarray(tangent.autodiff(mod32.linalg_f32, mode="forward")(a32, ta32))
+        ref = jax.grad(mod32.linalg_f32)(a32)
+        ref_t = jax.jvp(mod32.linalg_f32, (a32,), (ta32,))[1]
+        if (got.dtype, got_t.dtype) != (ref.dtype, ref_t.dtype) or ref.dtype != jnp.float32:
+            self.fail("float32 linalg: derivatives in %s / %s, jax's in %s / %s"
+                      % (got.dtype, got_t.dtype, ref.dtype, ref_t.dtype))
+        elif not close(got, ref, 1e-3, 1e-4) or not close(got_t, ref_t, 1e-3, 1e-4):
+            self.fail("float32 linalg differs from jax.grad/jax.jvp")
+        # symmetrize_input=False reads one triangle only: an error, never a gradient.
+        mod = self.module(
+            "def one_triangle(a):\n"
+            "    return jnp.sum(jnp.linalg.eigvalsh(a, symmetrize_input=False))\n"
+            "\n\n"
+            "def one_triangle_cholesky(a):\n"
+            "    return jnp.sum(jnp.linalg.cholesky(a, symmetrize_input=False))\n")
+        spd = a @ a.T + 3.0 * jnp.eye(3)
+        for f in (mod.one_triangle, mod.one_triangle_cholesky):
+            for mode in ("reverse", "forward"):
+                try:
+                    if mode == "reverse":
+                        tangent.grad(f)(spd)
+                    else:
+                        tangent.autodiff(f, mode="forward")(spd, ta)
+                    self.fail("%s (%s) with symmetrize_input=False was differentiated"
+                              % (f.__name__, mode))
+                except Exception as e:
+                    if "symmetrize_input=True only" not in str(e):
+                        self.fail("%s (%s): unclear error %s: %s"
+                                  % (f.__name__, mode, type(e).__name__, e))
+        self.cases += 1
 
     # -------------------------------------------------------------- end to end
 
@@ -483,6 +665,7 @@ def main():
         for specs in inputs:
             checker.entry(rule, expr, specs, rng)
     checker.compiled(rng)
+    checker.compiled_linalg(rng)
     checker.end_to_end(rng)
     rev = len(checker.checked_reverse & reverse_rules)
     fwd = len(checker.checked_forward & forward_rules)
