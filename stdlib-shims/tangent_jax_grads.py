@@ -9,6 +9,8 @@ and `.at[...]` updates, never NumPy, and never converts a value to a Python numb
 Conventions as in tangent_numpy_grads.py: `g` is a gradient shaped like the result, `t` a
 tangent shaped like the argument; the tangent of an inactive argument is the literal 0.0.
 """
+from tangent_numpy_grads import _axes  # one normalisation of reduction axes
+
 jax = None
 jnp = None
 
@@ -41,14 +43,6 @@ def _float_dtype(x):
     if dt is not None and jnp.issubdtype(dt, jnp.inexact):
         return dt
     return jnp.result_type(float)
-
-
-def _axes(axis, ndim):
-    if axis is None:
-        return tuple(range(ndim))
-    if isinstance(axis, int):
-        axis = (axis,)
-    return tuple(sorted(a % ndim for a in axis))
 
 
 # ------------------------------------------------------ generic helpers (dispatch)
