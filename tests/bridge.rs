@@ -440,41 +440,18 @@ fn shim_bytecode_cache_is_checked_and_optional() {
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert_eq!(text(&out.stdout), "1.0\n");
     };
-    let shims = || -> Vec<std::path::PathBuf> {
-        std::fs::read_dir(&cache)
-            .map(|d| {
-                d.flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.to_string_lossy().ends_with(".pyc"))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
     run("0");
     assert!(
-        shims().is_empty(),
+        common::bytecode::files(&cache).is_empty(),
         "bytecode written with the disk cache off"
     );
     run("1");
-    let files = shims();
+    let files = common::bytecode::files(&cache);
     assert_eq!(files.len(), tangent::host::SHIMS.len());
     // Damaged: a flipped byte in the body, and a truncated file.
-    let mut bytes = std::fs::read(&files[0]).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0xff;
-    std::fs::write(&files[0], &bytes).unwrap();
-    std::fs::write(&files[1], b"short").unwrap();
+    common::bytecode::damage(&files);
     run("1");
-    for f in &files {
-        let bytes = std::fs::read(f).unwrap();
-        let (sum, body) = bytes.split_at(32);
-        assert_eq!(
-            blake3::hash(body).as_bytes(),
-            sum,
-            "{} not rewritten",
-            f.display()
-        );
-    }
+    common::bytecode::assert_intact(&files);
 }
 
 /// The CPython-side examples run and check themselves (jax.grad; the analytic gradient).

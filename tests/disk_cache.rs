@@ -2,6 +2,8 @@
 //! is damaged or its globals no longer resolve, off with TANGENT_DISK_CACHE=0, safe with
 //! several processes at once, and cleared by `tangent cache clear`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -150,43 +152,22 @@ fn concurrent_processes_and_clear() {
 #[test]
 fn shim_bytecode_is_cached_checked_and_optional() {
     let dir = cache_dir("bytecode");
-    let pyc = |dir: &Path| -> Vec<PathBuf> {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map(|d| d.flatten().map(|e| e.path()).collect())
-            .unwrap_or_default();
-        v.retain(|p| p.to_string_lossy().ends_with(".pyc"));
-        v.sort();
-        v
-    };
     script(&dir, &[("TANGENT_DISK_CACHE", "0")]);
     assert!(
-        pyc(&dir).is_empty(),
+        common::bytecode::files(&dir).is_empty(),
         "bytecode written with the disk cache off"
     );
     script(&dir, &[]);
-    let files = pyc(&dir);
+    let files = common::bytecode::files(&dir);
     assert_eq!(
         files.len(),
         tangent::host::SHIMS.len() + tangent::numpy::SHIMS.len()
     );
-    let mut bytes = std::fs::read(&files[0]).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0xff;
-    std::fs::write(&files[0], &bytes).unwrap();
-    std::fs::write(&files[1], b"short").unwrap();
+    common::bytecode::damage(&files);
     script(&dir, &[]);
-    for f in &files {
-        let bytes = std::fs::read(f).unwrap();
-        let (sum, body) = bytes.split_at(32);
-        assert_eq!(
-            blake3::hash(body).as_bytes(),
-            sum,
-            "{} not rewritten",
-            f.display()
-        );
-    }
+    common::bytecode::assert_intact(&files);
     // `tangent cache clear` removes the bytecode too.
     let out = run(&dir, &[], &["cache", "clear"]);
     assert!(out.status.success());
-    assert!(pyc(&dir).is_empty());
+    assert!(common::bytecode::files(&dir).is_empty());
 }

@@ -1,2 +1,3 @@
 //! Helpers shared by integration tests.
+pub mod bytecode;
 pub mod cpython;
