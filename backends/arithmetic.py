@@ -92,6 +92,22 @@ def pow_tangent(z, x, y):
     d[z] = d[x] * y * x ** (y - 1) + d[y] * z * tangent.log(x)
 
 
+# x % y = x - y * floor(x / y), and floor(x / y) = x // y is piecewise constant.
+@adjoint(operator.mod)
+@adjoint(numpy.mod)
+@adjoint(numpy.remainder)
+def mod(z, x, y):
+    d[x] = tangent.unbroadcast(d[z], x)
+    d[y] = tangent.unbroadcast(-d[z] * (x // y), y)
+
+
+@tangent_(operator.mod)
+@tangent_(numpy.mod)
+@tangent_(numpy.remainder)
+def mod_tangent(z, x, y):
+    d[z] = tangent.broadcast_like(d[x] - d[y] * (x // y), z)
+
+
 @adjoint(operator.matmul)
 @adjoint(jax.numpy.matmul)
 def matmul(z, x, y):

@@ -14,8 +14,7 @@
 nondifferentiable(
     jax.numpy.shape, jax.numpy.ndim, jax.numpy.size, jax.numpy.argmax, jax.numpy.argmin,
     jax.numpy.sign, jax.numpy.zeros, jax.numpy.ones, jax.numpy.zeros_like,
-    jax.numpy.ones_like, jax.numpy.full, jax.numpy.full_like, jax.numpy.arange,
-    jax.numpy.linspace, jax.numpy.eye, jax.numpy.identity, jax.numpy.floor,
+    jax.numpy.ones_like, jax.numpy.eye, jax.numpy.identity, jax.numpy.floor,
     jax.numpy.ceil, jax.numpy.round, jax.numpy.trunc, jax.numpy.isnan,
     jax.numpy.isfinite, jax.numpy.isinf, jax.numpy.allclose, jax.numpy.isclose,
     jax.numpy.all, jax.numpy.any, jax.numpy.equal, jax.numpy.not_equal,

@@ -5,7 +5,7 @@
 
 nondifferentiable(
     math.floor, math.ceil, math.trunc, math.isnan, math.isinf, math.isfinite,
-    math.factorial, math.gcd, math.copysign,
+    math.factorial, math.gcd,
 )
 
 
@@ -57,3 +57,14 @@ def hypot(z, x, y):
 @tangent_(math.hypot)
 def hypot_tangent(z, x, y):
     d[z] = (d[x] * x + d[y] * y) / z
+
+
+# copysign(x, y) = |x| sign(y): the sign of y is piecewise constant.
+@adjoint(math.copysign)
+def copysign(z, x, y):
+    d[x] = d[z] * math.copysign(1.0, x) * math.copysign(1.0, y)
+
+
+@tangent_(math.copysign)
+def copysign_tangent(z, x, y):
+    d[z] = d[x] * math.copysign(1.0, x) * math.copysign(1.0, y)

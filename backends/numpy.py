@@ -5,19 +5,96 @@
 
 nondifferentiable(
     numpy.shape, numpy.ndim, numpy.size, numpy.argmax, numpy.argmin, numpy.sign,
-    numpy.zeros, numpy.ones, numpy.zeros_like, numpy.ones_like, numpy.full,
-    numpy.arange, numpy.linspace, numpy.eye, numpy.floor, numpy.ceil,
+    numpy.zeros, numpy.ones, numpy.zeros_like, numpy.ones_like,
+    numpy.eye, numpy.floor, numpy.ceil,
     numpy.isnan, numpy.isfinite, numpy.allclose, numpy.isclose,
     numpy.ndarray.shape, numpy.ndarray.ndim, numpy.ndarray.size, numpy.ndarray.dtype,
     numpy.ndarray.argmax, numpy.ndarray.argmin,
     numpy.argsort, numpy.ndarray.argsort, numpy.searchsorted, numpy.nonzero,
     numpy.ndarray.nonzero, numpy.isinf, numpy.array_equal, numpy.round, numpy.around,
     numpy.rint, numpy.trunc, numpy.fix, numpy.ndarray.round, numpy.empty,
-    numpy.empty_like, numpy.full_like, numpy.identity, numpy.all, numpy.any,
+    numpy.empty_like, numpy.identity, numpy.all, numpy.any,
     numpy.ndarray.all, numpy.ndarray.any, numpy.equal, numpy.not_equal, numpy.greater,
     numpy.greater_equal, numpy.less, numpy.less_equal, numpy.logical_and,
-    numpy.logical_or, numpy.logical_not, numpy.heaviside, numpy.broadcast_shapes,
+    numpy.logical_or, numpy.logical_not, numpy.broadcast_shapes,
 )
+
+
+# Functions whose result may be an argument itself or a view of it (NumPy returns views
+# where it can). The engine refuses in-place updates of such results and of the arrays
+# they came from, since the update would show through the other name.
+returns_view(
+    numpy.reshape, numpy.ndarray.reshape, numpy.ravel, numpy.ndarray.ravel,
+    numpy.transpose, numpy.ndarray.transpose, numpy.ndarray.T, numpy.squeeze,
+    numpy.ndarray.squeeze, numpy.expand_dims, numpy.swapaxes, numpy.ndarray.swapaxes,
+    numpy.moveaxis, numpy.broadcast_to, numpy.broadcast_arrays, numpy.atleast_1d,
+    numpy.atleast_2d, numpy.atleast_3d, numpy.diagonal, numpy.ndarray.diagonal,
+    numpy.diag, numpy.asarray, numpy.asanyarray, numpy.ascontiguousarray, numpy.flip,
+    numpy.fliplr, numpy.flipud, numpy.rot90, numpy.split, numpy.array_split,
+    numpy.hsplit, numpy.vsplit, numpy.dsplit, numpy.real, numpy.imag,
+    numpy.ndarray.real, numpy.ndarray.imag, numpy.ndarray.view, numpy.ndarray.flat,
+)
+
+# Constructors whose values are their arguments: the fill value of full/full_like, the
+# end points of linspace, start and step of arange (start + i * step).
+@adjoint(numpy.full)
+def full(y, shape, fill_value, dtype=None, order="C"):
+    d[fill_value] = tangent.unbroadcast(d[y], fill_value)
+
+
+@tangent_(numpy.full)
+def full_tangent(y, shape, fill_value, dtype=None, order="C"):
+    d[y] = tangent.broadcast_like(d[fill_value], y)
+
+
+@adjoint(numpy.full_like)
+def full_like(y, a, fill_value, dtype=None, order="K", subok=True, shape=None):
+    d[fill_value] = tangent.unbroadcast(d[y], fill_value)
+
+
+@tangent_(numpy.full_like)
+def full_like_tangent(y, a, fill_value, dtype=None, order="K", subok=True, shape=None):
+    d[y] = tangent.broadcast_like(d[fill_value], y)
+
+
+@adjoint(numpy.linspace)
+def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    d[start] = tangent.linspace_grad(d[y], start, num, endpoint, retstep, axis, 0)
+    d[stop] = tangent.linspace_grad(d[y], stop, num, endpoint, retstep, axis, 1)
+
+
+@tangent_(numpy.linspace)
+def linspace_tangent(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    d[y] = tangent.linspace_tangent(d[start], d[stop], y, num, endpoint, retstep, axis)
+
+
+# arange(stop) counts from 0: only arange(start, stop[, step]) depends on its arguments.
+@adjoint(numpy.arange)
+def arange(y, start, stop=None, step=None, dtype=None):
+    if stop is None:
+        pass
+    else:
+        d[start] = tangent.unbroadcast(d[y], start)
+        d[step] = tangent.arange_step_grad(d[y], step)
+
+
+@tangent_(numpy.arange)
+def arange_tangent(y, start, stop=None, step=None, dtype=None):
+    if stop is None:
+        d[y] = tangent.broadcast_like(0.0, y)
+    else:
+        d[y] = tangent.arange_tangent(d[start], d[step], y)
+
+
+# heaviside(x1, x2) is x2 where x1 == 0.
+@adjoint(numpy.heaviside)
+def heaviside(y, x1, x2):
+    d[x2] = tangent.unbroadcast(numpy.where(x1 == 0, d[y], 0.0), x2)
+
+
+@tangent_(numpy.heaviside)
+def heaviside_tangent(y, x1, x2):
+    d[y] = tangent.broadcast_like(numpy.where(x1 == 0, d[x2], 0.0), y)
 
 
 @adjoint(numpy.where)

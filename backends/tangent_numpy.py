@@ -338,3 +338,37 @@ def xlogy_dy(z, x, y):
 @tangent_(tangent.xlogy_dy)
 def xlogy_dy_tangent(z, x, y):
     d[z] = tangent.broadcast_like(d[x] / y - d[y] * tangent.xlogy_dy(x, y) / y, z)
+
+
+# ----------------------------------- constructors whose values are their arguments
+
+@tangent_(tangent.linspace_grad)
+def linspace_grad_tangent(z, g, end, num, endpoint, retstep, axis, which):
+    d[z] = tangent.linear_tangent(tangent.linspace_grad, d[g], g, end, num, endpoint, retstep, axis, which)
+
+
+@tangent_(tangent.arange_step_grad)
+def arange_step_grad_tangent(z, g, step):
+    d[z] = tangent.linear_tangent(tangent.arange_step_grad, d[g], g, step)
+
+
+@adjoint(tangent.linspace_grad)
+def linspace_grad_adjoint(z, g, end, num, endpoint, retstep, axis, which):
+    d[g] = tangent.linspace_grad_adjoint(d[z], g, num, endpoint, retstep, axis, which)
+
+
+@adjoint(tangent.arange_step_grad)
+def arange_step_grad_adjoint(z, g, step):
+    d[g] = tangent.arange_tangent(0.0, d[z], g)
+
+
+@adjoint(tangent.linspace_tangent)
+def linspace_tangent_adjoint(z, t_start, t_stop, y, num, endpoint, retstep, axis):
+    d[t_start] = tangent.linspace_grad(d[z], t_start, num, endpoint, retstep, axis, 0)
+    d[t_stop] = tangent.linspace_grad(d[z], t_stop, num, endpoint, retstep, axis, 1)
+
+
+@adjoint(tangent.arange_tangent)
+def arange_tangent_adjoint(z, t_start, t_step, y):
+    d[t_start] = tangent.unbroadcast(d[z], t_start)
+    d[t_step] = tangent.arange_step_grad(d[z], t_step)

@@ -380,6 +380,70 @@ def trace_grad(g, x, offset=0, axis1=0, axis2=1):
     return diagonal_grad(g, x, offset, axis1, axis2)
 
 
+def _linspace_weights(num, endpoint):
+    """d samples / d stop of numpy.linspace (d samples / d start is 1 minus these)."""
+    div = num - 1 if endpoint else num
+    t = numpy.arange(num) / div if div > 0 else numpy.zeros(num)
+    if endpoint and num > 1:
+        t[-1] = 1.0  # linspace stores `stop` itself there
+    return t, div
+
+
+def linspace_grad(g, end, num, endpoint, retstep, axis, which):
+    """Gradient of linspace's `start` (which=0) or `stop` (which=1)."""
+    tg = _tg()
+    g_step = None
+    if retstep:
+        g, g_step = g[0], g[1]
+    t, div = _linspace_weights(int(num), endpoint)
+    w = t if which == 1 else 1.0 - t
+    gm = numpy.moveaxis(numpy.asarray(g), axis, 0)
+    total = numpy.tensordot(w, gm, axes=1)
+    if g_step is not None and div > 0:
+        sign = 1.0 if which == 1 else -1.0
+        total = total + sign * numpy.asarray(g_step) / div
+    return tg.unbroadcast(total if numpy.ndim(total) else float(total), end)
+
+
+def linspace_tangent(t_start, t_stop, y, num, endpoint, retstep, axis):
+    samples = y[0] if retstep else y
+    t, div = _linspace_weights(int(num), endpoint)
+    shape = [1] * numpy.ndim(samples)
+    shape[axis] = int(num)
+    t = numpy.reshape(t, shape)
+    out = t_start * (1.0 - t) + t_stop * t
+    out = out * numpy.ones(numpy.shape(samples))
+    if retstep:
+        step = (t_stop - t_start) / div if div > 0 else 0.0 * (t_stop - t_start)
+        return (out, step)
+    return out
+
+
+def linspace_grad_adjoint(t_end, g, num, endpoint, retstep, axis, which):
+    """The adjoint of linspace_grad in its gradient argument: the samples' (and step's)
+    weights times the end point's cotangent, shaped like `g`."""
+    zero = 0.0 * numpy.asarray(t_end)
+    start, stop = (zero, t_end) if which == 1 else (t_end, zero)
+    samples = g[0] if retstep else g
+    out = linspace_tangent(start, stop, samples, num, endpoint, False, axis)
+    if retstep:
+        _, div = _linspace_weights(int(num), endpoint)
+        step = (stop - start) / div if div > 0 else 0.0 * (stop - start)
+        return (out, step)
+    return out
+
+
+def arange_step_grad(g, step):
+    """Gradient of arange's `step`: element i is start + i * step."""
+    g = numpy.asarray(g)
+    return _tg().unbroadcast(float(numpy.sum(g * numpy.arange(g.shape[0]))), step)
+
+
+def arange_tangent(t_start, t_step, y):
+    n = numpy.shape(y)[0]
+    return (t_start + t_step * numpy.arange(n)) * numpy.ones(n)
+
+
 def diag_grad(g, v, k=0):
     if numpy.ndim(v) == 1:
         return numpy.diagonal(g, k)

@@ -42,13 +42,18 @@ fn map_all_exprs(s: &mut Stmt, f: &mut dyn FnMut(&Expr) -> Expr) {
 pub struct Desugar<'a> {
     pub names: &'a mut NameGen,
     pub resolver: &'a Resolver<'a>,
+    /// Names whose object another name may hold (`alias`): their in-place updates are
+    /// refused or guarded.
+    pub shared: super::alias::Aliasing,
+    /// The function's source text, for the line numbers of run-time guards.
+    pub text: &'a str,
 }
 
 fn err(span: Span, msg: impl Into<String>, hint: impl Into<String>) -> Diagnostic {
     Diagnostic::new(span, msg, hint)
 }
 
-fn is_range_call(r: &Resolver, e: &Expr) -> bool {
+pub fn is_range_call(r: &Resolver, e: &Expr) -> bool {
     if let ExprKind::Call { func, .. } = &e.kind {
         return r.callee(func) == Callee::Library("builtins.range".into());
     }
@@ -73,11 +78,7 @@ impl Desugar<'_> {
         let mut assigned: HashMap<String, usize> = HashMap::new();
         walk_stmts(&body, &mut |s| {
             if let StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) = &s.kind {
-                let mut v = Vec::new();
-                t.names(&mut v);
-                for n in v {
-                    *assigned.entry(n).or_default() += 1;
-                }
+                t.bound_names(&mut |n| *assigned.entry(n.to_owned()).or_default() += 1);
             }
         });
         let mut kept = Vec::new();
@@ -257,6 +258,13 @@ impl Desugar<'_> {
             if let ExprKind::Attr(recv, m) = &func.kind {
                 if m == "append" && args.len() == 1 && kwargs.is_empty() {
                     if let Some(xs) = recv.as_name() {
+                        if let Some(why) = self.shared.whole(xs) {
+                            return Err(err(
+                                span,
+                                format!("`{xs}.append(...)` changes the list in place, and another name may see the change: {why}"),
+                                format!("build a new list instead: `{xs} = {xs} + [...]`, or start `{xs}` as a new list (`{xs} = list(...)`)"),
+                            ));
+                        }
                         if self.resolver.locals.contains(xs) {
                             let rhs = Expr::new(
                                 ExprKind::BinOp(
@@ -277,13 +285,44 @@ impl Desugar<'_> {
         }
         match s.kind {
             StmtKind::AugAssign(target, op, value) => {
+                if let Some(n) = target.as_name().filter(|n| self.shared.any(n).is_some()) {
+                    // `n op= v` changes a mutable object in place (an array: every name
+                    // holding it sees the change) but rebinds a float or an int: which
+                    // one is known only at run time.
+                    let line = 1 + self.text[..(span.start as usize).min(self.text.len())]
+                        .matches('\n')
+                        .count();
+                    out.push(Stmt::new(
+                        StmtKind::ExprStmt(Expr::call_path(
+                            "tangent.check_inplace",
+                            vec![
+                                Expr::name(n),
+                                Expr::synth(ExprKind::Str(format!("{n} {}=", op.symbol()))),
+                                Expr::num(line.to_string()),
+                            ],
+                        )),
+                        span,
+                    ));
+                }
                 let rhs = Expr::new(
                     ExprKind::BinOp(op, Box::new(target.clone()), Box::new(value)),
                     span,
                 );
                 self.simplify_stmt(Stmt::new(StmtKind::Assign(target, rhs), span), out)?;
             }
-            StmtKind::Assign(target, value) => self.assign(target, value, span, out)?,
+            StmtKind::Assign(target, value) => {
+                if let ExprKind::Subscript(base, _) = &target.kind {
+                    let x = base.as_name().unwrap_or_default();
+                    if let Some(why) = self.shared.bad_store(span) {
+                        return Err(err(
+                            target.span,
+                            format!("this store changes `{x}` in place, and another name may see the change: {why}"),
+                            format!("store into a new array: `{x} = {x}.copy()` (or `{x} = np.zeros(...)`) before writing to it"),
+                        ));
+                    }
+                }
+                self.assign(target, value, span, out)?
+            }
             StmtKind::If(t, a, b) => {
                 let a = self.simplify(a)?;
                 let b = self.simplify(b)?;
@@ -310,9 +349,24 @@ impl Desugar<'_> {
                     }
                 }
                 // for x in xs  ->  for i in range(len(xs)): x = xs[i]
+                // Python iterates the object `xs` held when the loop began: a body (or a
+                // target) that rebinds `xs` must not change what the index loop reads.
+                let rebound = |n: &str| {
+                    let mut found = false;
+                    target.bound_names(&mut |t| found |= t == n);
+                    walk_stmts(&body, &mut |s| {
+                        if let StmtKind::Assign(t, _)
+                        | StmtKind::AugAssign(t, _, _)
+                        | StmtKind::For(t, _, _) = &s.kind
+                        {
+                            t.bound_names(&mut |t| found |= t == n);
+                        }
+                    });
+                    found
+                };
                 let seq = match iter.as_name() {
-                    Some(n) => n.to_owned(),
-                    None => {
+                    Some(n) if !rebound(n) => n.to_owned(),
+                    _ => {
                         let n = self.names.fresh("_seq");
                         out.push(Stmt::new(
                             StmtKind::Assign(Expr::name(&n), iter.clone()),
@@ -734,7 +788,7 @@ impl Anf<'_> {
                     } else {
                         self.atom(value, out)?
                     };
-                    let index = self.index(*index.clone(), out)?;
+                    let index = self.index(*index.clone(), base, out)?;
                     let target = Expr::new(
                         ExprKind::Subscript(base.clone(), Box::new(index)),
                         target.span,
@@ -771,10 +825,21 @@ impl Anf<'_> {
         Ok(())
     }
 
-    /// An index stays an expression (it is never differentiated), but calls in it are
-    /// hoisted like any other operation.
-    fn index(&mut self, e: Expr, _out: &mut [Stmt]) -> Result<Expr, Diagnostic> {
-        Ok(e)
+    /// The index of a subscript store. The backward pass evaluates it again (to read and
+    /// restore the slice), after the store has changed the array: an index that reads
+    /// array values (`h[h < 0]`, `h[np.argmax(h)]`) would then select other elements.
+    /// Such an index is computed once, into a temporary, before the store. An index of
+    /// names, literals, slices and integer arithmetic on them stays as written.
+    fn index(&mut self, e: Expr, base: &Expr, out: &mut Vec<Stmt>) -> Result<Expr, Diagnostic> {
+        let reads_base = base.as_name().is_some_and(|b| e.reads(b));
+        if !reads_base && is_plain_index(&e) {
+            return Ok(e);
+        }
+        let span = e.span;
+        let op = self.op(e, out)?;
+        let tmp = self.names.fresh("_index");
+        out.push(Stmt::new(StmtKind::Assign(Expr::name(&tmp), op), span));
+        Ok(Expr::new(ExprKind::Name(tmp), span))
     }
 
     /// An operand: a name, a literal (a negative number too: `axis=-1` stays readable) or
@@ -876,5 +941,26 @@ impl Anf<'_> {
             other => other,
         };
         Ok(Expr::new(kind, span))
+    }
+}
+
+/// An index whose value cannot depend on array contents: names, literals, slices, tuples
+/// and integer arithmetic of these.
+fn is_plain_index(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Name(_)
+        | ExprKind::Num(_)
+        | ExprKind::Bool(_)
+        | ExprKind::NoneLit
+        | ExprKind::Str(_) => true,
+        ExprKind::Unary(UnaryOp::Neg | UnaryOp::Pos, a) => is_plain_index(a),
+        ExprKind::BinOp(
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::FloorDiv | BinOp::Mod,
+            a,
+            b,
+        ) => is_plain_index(a) && is_plain_index(b),
+        ExprKind::Tuple(es) => es.iter().all(is_plain_index),
+        ExprKind::Slice(a, b, c) => [a, b, c].into_iter().flatten().all(|x| is_plain_index(x)),
+        _ => false,
     }
 }

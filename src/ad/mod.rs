@@ -3,6 +3,7 @@
 
 pub mod activity;
 pub mod adjoint;
+pub mod alias;
 pub mod coarsen;
 pub mod desugar;
 pub mod forward;
@@ -200,6 +201,33 @@ pub struct Prepared<'m> {
 
 /// Lowers `func`, checks `wrt`, and normalises the body: desugaring, control-flow
 /// lowering (reverse mode only) and ANF.
+/// A parameter default that is not a literal was evaluated once, when the primal's `def`
+/// ran; evaluating its text again when the derivative is defined could give another value
+/// (`def f(x, k=K)`, then `K = 3.0`). Generated signatures read the primal's own default.
+fn live_defaults(def: &mut FuncDef) {
+    fn literal(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Num(_) | ExprKind::Str(_) | ExprKind::Bool(_) | ExprKind::NoneLit => true,
+            ExprKind::Tuple(es) => es.iter().all(literal),
+            _ => e.is_number_literal(),
+        }
+    }
+    fn reads_primal_default(e: &Expr) -> bool {
+        matches!(&e.kind, ExprKind::Call { func, .. }
+            if crate::emit::printer::expr(func) == "tangent.primal_default")
+    }
+    for p in &mut def.params {
+        let Some(d) = &p.default else { continue };
+        if literal(d) || reads_primal_default(d) {
+            continue;
+        }
+        let name = Expr::synth(ExprKind::Str(p.name.clone()));
+        let mut live = Expr::call_path("tangent.primal_default", vec![Expr::name(&def.name), name]);
+        live.span = d.span;
+        p.default = Some(live);
+    }
+}
+
 pub fn prepare<'m>(
     module: &'m SourceModule,
     user_functions: &HashSet<String>,
@@ -208,7 +236,8 @@ pub fn prepare<'m>(
     lower_control: bool,
 ) -> Result<Prepared<'m>, Diagnostic> {
     let locate = |d: Diagnostic| d.locate(&module.file, &module.text);
-    let def = module.lower_function(func)?;
+    let mut def = module.lower_function(func)?;
+    live_defaults(&mut def);
     let params: Vec<String> = def.params.iter().map(|p| p.name.clone()).collect();
     for &w in wrt {
         if w >= params.len() {
@@ -229,7 +258,6 @@ pub fn prepare<'m>(
     let mut names = NameGen::for_function(&def);
     // `_stack` is the tape of the code we generate. A function that already has one (a
     // generated gradient being differentiated again) gets its own renamed.
-    let mut def = def;
     let mut uses_stack = false;
     walk_stmts(&def.body, &mut |s| {
         names::stmt_exprs(s, &mut |e| uses_stack |= e.reads("_stack"))
@@ -249,11 +277,37 @@ pub fn prepare<'m>(
         if let StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) =
             &s.kind
         {
-            let mut v = Vec::new();
-            t.names(&mut v);
-            locals.extend(v);
+            // Only the names a target binds: `h[np.argmax(h)] = 0.0` binds nothing (and
+            // does not make `np` a local).
+            t.bound_names(&mut |n| {
+                locals.insert(n.to_owned());
+            });
         }
     });
+    // Generated code reaches its runtime through these names (closure variables of
+    // `tangent._compile`); a local of the same name would hide them there.
+    for runtime in ["tangent", "numpy", "math", "scipy", "jax"] {
+        if !locals.contains(runtime) {
+            continue;
+        }
+        if params.iter().any(|p| p == runtime) {
+            return Err(locate(Diagnostic::new(
+                def.span,
+                format!("a parameter named `{runtime}` would hide the `{runtime}` module the derivative calls"),
+                format!("rename the parameter (e.g. `{runtime}_`)"),
+            )));
+        }
+        let renamed = names.fresh(&format!("{runtime}_"));
+        for s in &mut def.body {
+            adjoint::map_stmt_exprs(s, &|e| {
+                let mut e = e.clone();
+                e.rename(&|n| (n == runtime).then(|| Expr::name(&renamed)));
+                e
+            });
+        }
+        locals.remove(runtime);
+        locals.insert(renamed);
+    }
     let resolver = Resolver {
         imports: &module.imports,
         user_functions: user_functions.clone(),
@@ -262,10 +316,16 @@ pub fn prepare<'m>(
     let mut simplifier = desugar::Desugar {
         names: &mut names,
         resolver: &resolver,
+        shared: Default::default(),
+        text: &module.text,
     };
     let body = simplifier
         .inline_lambdas(def.body.clone())
-        .and_then(|b| simplifier.simplify(b))
+        .and_then(|b| {
+            simplifier.shared =
+                alias::analyze(&params, &b, &resolver, RuleSet::builtin(), uses_stack);
+            simplifier.simplify(b)
+        })
         .map_err(locate)?;
     let (body, result) = if lower_control {
         desugar::Control::lower_function(&mut names, body)

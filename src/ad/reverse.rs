@@ -180,6 +180,14 @@ impl Reverse<'_> {
                         bwd.push(Adj::Kill(t.clone()));
                     }
                 }
+                ExprKind::Name(t) if value.as_name() == Some(t.as_str()) => {
+                    // `x = x` rebinds a name to the object it already holds: no value
+                    // changes, so there is nothing to save and no gradient to move (an
+                    // adjoint `bx += bx` followed by a restore would lose it). The
+                    // statement stays so the primal's errors (an unbound local) stay too.
+                    self.bound.insert(t.clone());
+                    fwd.push(s.clone());
+                }
                 ExprKind::Name(t) => {
                     let first_def = depth == 0 && !self.bound.contains(t);
                     self.bound.insert(t.clone());

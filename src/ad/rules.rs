@@ -52,6 +52,8 @@ pub struct RuleSet {
     adjoints: HashMap<String, Template>,
     tangents: HashMap<String, Template>,
     nondifferentiable: HashSet<String>,
+    /// Functions whose result may be (a view of) an argument: `returns_view(...)`.
+    views: HashSet<String>,
     /// Canonical names that come from the elementwise table (one argument, one result
     /// of the same shape): coarsening may chain their adjoints symbolically.
     elementwise: HashSet<String>,
@@ -83,8 +85,10 @@ impl RuleSet {
     pub fn add_file(&mut self, file: &str, text: &str) -> Result<(), Diagnostic> {
         let module = SourceModule::parse(file, text)?;
         for (callee, args) in &module.declarations {
-            if callee == "nondifferentiable" {
-                self.nondifferentiable.extend(args.iter().cloned());
+            match callee.as_str() {
+                "nondifferentiable" => self.nondifferentiable.extend(args.iter().cloned()),
+                "returns_view" => self.views.extend(args.iter().cloned()),
+                _ => {}
             }
         }
         for name in &module.function_names {
@@ -298,6 +302,7 @@ impl RuleSet {
             .extend(other.tangents.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.nondifferentiable
             .extend(other.nondifferentiable.iter().cloned());
+        self.views.extend(other.views.iter().cloned());
         self.elementwise.extend(other.elementwise.iter().cloned());
         self.override_roots
             .extend(other.override_roots.iter().cloned());
@@ -305,6 +310,11 @@ impl RuleSet {
 
     pub fn is_nondifferentiable(&self, qualname: &str) -> bool {
         self.nondifferentiable.contains(qualname)
+    }
+
+    /// May the result of `qualname` be one of its arguments or a view of one?
+    pub fn returns_view(&self, qualname: &str) -> bool {
+        self.views.contains(qualname)
     }
 
     /// Every canonical name that has a reverse-mode rule, sorted.

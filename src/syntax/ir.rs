@@ -220,6 +220,15 @@ impl Expr {
                 | ExprKind::Str(_)
         )
     }
+    /// The names an assignment to this target binds: a name, or the names of a tuple or
+    /// list target (a subscript or attribute target binds none).
+    pub fn bound_names(&self, f: &mut dyn FnMut(&str)) {
+        match &self.kind {
+            ExprKind::Name(n) => f(n),
+            ExprKind::Tuple(es) | ExprKind::List(es) => es.iter().for_each(|e| e.bound_names(f)),
+            _ => {}
+        }
+    }
     /// Every variable name read by this expression, in order of appearance.
     pub fn names(&self, out: &mut Vec<String>) {
         self.walk(&mut |e| {

@@ -73,15 +73,13 @@ def _cache_key(func, args):
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
               output_index=None, output_weights=None, motion="joint", optimizations=(),
               checkpoint=False, compile="python"):
-    if isinstance(wrt, int):
-        wrt = (wrt,)
-    wrt = tuple(wrt)
     code = getattr(func, "__code__", None)
     if code is None:
         raise TypeError(_at_call_site(
             "tangent expects a Python function, got %r" % (func,),
             "pass a function defined with `def` at the top level of a .py file; to "
             "differentiate a built-in, register a rule with @tangent.adjoint"))
+    wrt = _positions(wrt, func, code)
     key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
                             mode, output_index, output_weights, motion,
                             tuple(optimizations), bool(checkpoint), compile))
@@ -105,6 +103,30 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     while len(_CACHE) > _CACHE_SIZE:
         del _CACHE[next(iter(_CACHE))]
     return fn
+
+
+def _positions(wrt, func, code):
+    """`wrt` as a tuple of argument positions: an int, a parameter name, or a sequence of
+    these; negative positions count from the end, as in Python indexing."""
+    items = (wrt,) if isinstance(wrt, (int, str)) else wrt
+    try:
+        items = tuple(items)
+    except TypeError:
+        items = None
+    params = code.co_varnames[:code.co_argcount]
+    out = []
+    for w in items if items is not None else (wrt,):
+        if isinstance(w, str) and w in params:
+            w = params.index(w)
+        if isinstance(w, bool) or not isinstance(w, int) or not -len(params) <= w < len(params):
+            raise ValueError(_at_call_site(
+                "wrt=%r: `%s` has %d argument(s) (%s), so wrt must name them by position "
+                "0..%d (or -%d..-1 from the end) or by name"
+                % (wrt, func.__name__, len(params), ", ".join(params),
+                   max(len(params) - 1, 0), len(params)),
+                "for example wrt=(0,) for `%s`" % (params[0] if params else "x")))
+        out.append(w % len(params))
+    return tuple(out)
 
 
 def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
@@ -1060,6 +1082,56 @@ def _at_call_site(message, hint):
     return _located(frame.f_code.co_filename, frame.f_lineno, message, hint)
 
 
+_IMMUTABLE = (int, float, complex, bool, str, bytes, tuple, frozenset, type(None))
+
+
+def check_inplace(value, update, line):
+    """Before `name op= v` where another name may hold the same object: rebinding a number
+    is what the derivative models; changing an array or a list in place, seen through
+    the other name, is not."""
+    if isinstance(value, _IMMUTABLE) or _is_jax(value):
+        return  # `+=` rebinds: a new value, as the derivative computes it
+    if numpy is not None and isinstance(value, numpy.generic):
+        return  # a NumPy scalar is immutable too
+    import sys
+    name = update.split(" ")[0]
+    message = ("`%s ...` would change the %s `%s` holds in place, and another name (or "
+               "the caller) may hold the same object, so the derivative cannot follow "
+               "the change" % (update, type(value).__name__, name))
+    hint = "write `%s = %s %s ...` to compute a new value instead" % (
+        name, name, update.split(" ")[1][:-1])
+    filename = sys._getframe(1).f_globals.get("__file__")
+    if filename:
+        raise TangentError(_located(filename, line, message, hint))
+    raise TangentError(_at_call_site(message + " (line %d)" % line, hint))
+
+
+def primal_default(func, name):
+    """The default of parameter `name` of `func` as its `def` evaluated it: a generated
+    signature reads it here instead of evaluating the default's text again (its value
+    may have changed since)."""
+    f = func
+    while f is not None:
+        code = getattr(f, "__code__", None)
+        if code is not None:
+            params = code.co_varnames[:code.co_argcount]
+            defaults = getattr(f, "__defaults__", None) or ()
+            if name in params:
+                i = params.index(name) - (len(params) - len(defaults))
+                if i >= 0:
+                    return defaults[i]
+        f = getattr(f, "__wrapped__", None)
+    code = getattr(func, "__code__", None)
+    message = "the derivative of `%s` needs the default of its parameter `%s`, but `%s` " \
+        "in the module no longer has that default" % (
+            getattr(func, "__name__", func), name, getattr(func, "__name__", func))
+    hint = "do not rebind the function's name after defining it, or pass `%s` explicitly" \
+        % name
+    if code is None:
+        raise TangentError("%s\nhint: %s" % (message, hint))
+    raise TangentError(_located(code.co_filename, code.co_firstlineno, message, hint))
+
+
 def check_output(y, seed, name):
     """check_dims: grad needs a scalar output unless a seed of the output's shape is given."""
     if type(y) is float and type(seed) is float:
@@ -1076,6 +1148,10 @@ def check_output(y, seed, name):
             % (name, type(y).__name__, len(y)),
             "pass output_index=i to differentiate one of them, or output_weights=(...) "
             "for a weighted sum"))
+    if not (isinstance(y, (int, float)) or _is_array(y) or _is_numeric_scalar(y)):
+        raise TypeError(_at_call_site(
+            "grad: `%s` returned a %s, which has no derivative" % (name, type(y).__name__),
+            "the differentiated function must return a number or an array"))
     shape = _shape(y)
     mismatch = "grad: the seed has shape %s but `%s` returned shape %s"
     mismatch_hint = "pass a seed of shape %s (or a float when the output is a scalar)"
@@ -1090,6 +1166,12 @@ def check_output(y, seed, name):
         if tuple(seed.shape) != shape:
             raise ValueError(_at_call_site(mismatch % (tuple(seed.shape), name, shape),
                                            mismatch_hint % (shape,)))
+
+
+def _is_numeric_scalar(y):
+    """A NumPy scalar of a numeric dtype (numpy.float64, numpy.int64, ...)."""
+    generic = getattr(numpy, "generic", None) if numpy is not None else None
+    return generic is not None and isinstance(y, generic) and y.dtype.kind in "biufc"
 
 
 def check_tangent(x, t, tname, xname):

@@ -479,6 +479,82 @@ def negative_literals(m):
     return np.sum(rows ** -1.5) + np.sum(last * -2.0) + (-1.0) ** 2 * np.sum(m)
 
 
+# --- regressions of silently wrong derivatives (differential testing) -------------
+
+def self_assign(x):
+    x = x
+    return x * x
+
+
+def leaky_relu(x):
+    x = x if x > 0 else 0.01 * x
+    return x * x
+
+
+def clamp_below(x):
+    lo = 0.5
+    if x < lo:
+        x = lo
+    else:
+        x = x
+    return 3.0 * x * x
+
+
+def masked_relu(x, w):
+    h = x * 1.0
+    h[h < 0] = 0.0
+    return np.sum(h * w)
+
+
+def zero_the_largest(x):
+    h = x * 1.0
+    h[np.argmax(h)] = 0.0
+    return np.sum(h * h)
+
+
+def modulo(x, c):
+    return (3.0 * x) % c + x % 0.7 * x
+
+
+def copysign_magnitude(x):
+    return math.copysign(x, -2.0) * x
+
+
+def full_of_x(x, w):
+    return np.sum(np.full(3, x) * w) + np.sum(np.full_like(w, x * x))
+
+
+def linspace_to_x(x):
+    return np.sum(np.linspace(0.0, x, 4) ** 2) + np.sum(np.arange(x, x + 2.5))
+
+
+def loop_rebinds_iterable(x):
+    xs = [x, 2.0 * x]
+    s = 0.0
+    for v in xs:
+        xs = [v * 3.0]
+        s = s + v * xs[0]
+    return s
+
+
+LIVE_DEFAULT = 2.0
+
+
+def default_from_global(x, k=LIVE_DEFAULT):
+    return x * k
+
+
+LIVE_DEFAULT = 3.0  # the default stays 2.0: it was evaluated when `def` ran
+
+
+def scalar_alias_update(x):
+    y = x
+    y += x * x
+    z = y
+    z *= 2.0
+    return y + z
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -561,4 +637,16 @@ CASES = {
     "lambda_called": ((0.6,), (0,)),
     "recursive_power": ((1.1, 4), (0,)),
     "negative_literals": ((M23,), (0,)),
+    "self_assign": ((1.0,), (0,)),
+    "leaky_relu": ((1.0,), (0,)),
+    "clamp_below": ((1.0,), (0,)),
+    "masked_relu": ((np.array([0.5, -1.2, 2.0, -0.3]), np.array([1.0, 2.0, 3.0, 4.0])), (0, 1)),
+    "zero_the_largest": ((A4,), (0,)),
+    "modulo": ((0.9, 1.3), (0, 1)),
+    "copysign_magnitude": ((0.8,), (0,)),
+    "full_of_x": ((0.6, A3), (0, 1)),
+    "linspace_to_x": ((1.3,), (0,)),
+    "loop_rebinds_iterable": ((0.7,), (0,)),
+    "default_from_global": ((1.5,), (0,)),
+    "scalar_alias_update": ((0.4,), (0,)),
 }
