@@ -123,7 +123,7 @@ def sum_tangent(y, x, axis=None, keepdims=False):
 @adjoint(numpy.mean)
 @adjoint(numpy.ndarray.mean)
 def mean(y, x, axis=None, keepdims=False):
-    d[x] = tangent.unreduce(d[y], x, axis, keepdims) / tangent.reduced_count(x, axis)
+    d[x] = tangent.unreduce(d[y] / tangent.reduced_count(x, axis), x, axis, keepdims)
 
 
 @tangent_(numpy.mean)

@@ -449,3 +449,29 @@ fn native_compilation_keeps_python_semantics() {
     );
     assert!(se.contains("line 3 of the generated code"), "{se}");
 }
+
+/// Inputs that used to give a silently wrong number or an unlocated error (issue 13):
+/// each line of tests/scripts/silent_wrong.py is a right number or a located error.
+#[test]
+fn no_silent_wrong_numbers_in_a_script() {
+    let out = tangent(&["run", "tests/scripts/silent_wrong.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    let expected = [
+        "alias scalar: 2.0",
+        "alias array: TangentError: tests/scripts/silent_wrong.py:8:5: `y += ...` would change the ndarray `y` holds in place, and another name (or the caller) may hold the same object, so the derivative cannot follow the change",
+        "text: TypeError: tests/scripts/silent_wrong.py:48:1: grad: `returns_text` returned a str, which has no derivative",
+        "shadows: 7.0",
+        "overwritten: 0.0",
+        "wrt -1: 0.0",
+        "wrt name: 2.0",
+        "wrt 5: ValueError: tests/scripts/silent_wrong.py:53:1: wrt=(5,): `overwritten_param` has 2 argument(s) (x, y), so wrt must name them by position 0..1 (or -2..-1 from the end) or by name",
+        "max of list: (1.0, 0.0)",
+        "sum of list: (3.0, 4.0)",
+        "overwritten array: array([0., 0.])",
+        "mean of list: (1.5, 1.5)",
+    ];
+    for line in expected {
+        assert!(so.lines().any(|l| l == line), "missing `{line}` in:\n{so}");
+    }
+}

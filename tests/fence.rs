@@ -336,3 +336,86 @@ fn rejected_in_callee_points_at_callee() {
         "move the body out of the `with` block",
     );
 }
+
+/// In-place updates another name would see (issue 13): refused where they are written.
+#[test]
+fn append_to_a_list_another_name_holds() {
+    let e = reject(
+        "def f(x):\n    a = [x]\n    b = a\n    b.append(x)\n    return a[0] + a[1]\n",
+        "f",
+    );
+    check(
+        &e,
+        4,
+        5,
+        "`b.append(...)` changes the list in place, and another name may see the change: after `b = a`, `b` may hold the same object as another name",
+        "^^^^^^^^^^^",
+        "build a new list instead: `b = b + [...]`",
+    );
+}
+
+#[test]
+fn store_through_a_view() {
+    let e = reject(
+        "import numpy as np\ndef f(x):\n    y = x * 1.0\n    v = y[0:2]\n    v[0] = 5.0\n    return np.sum(y)\n",
+        "f",
+    );
+    check(
+        &e,
+        5,
+        5,
+        "this store changes `v` in place, and another name may see the change: after `v = y[0:2]`, `v` may hold the same object as another name",
+        "^^^^",
+        "store into a new array: `v = v.copy()`",
+    );
+}
+
+#[test]
+fn store_into_a_parameter() {
+    let e = reject(
+        "import numpy as np\ndef f(x):\n    x[0] = 0.0\n    return np.sum(x * x)\n",
+        "f",
+    );
+    check(
+        &e,
+        3,
+        5,
+        "this store changes `x` in place, and another name may see the change: `x` is a parameter: its object belongs to the caller",
+        "^^^^",
+        "store into a new array: `x = x.copy()`",
+    );
+}
+
+#[test]
+fn store_into_an_array_whose_view_is_read_later() {
+    let src = "import numpy as np\ndef f(x):\n    y = x * 1.0\n    v = y[0:2]\n    y[0] = 5.0\n    return np.sum(v * x[0:2])\n";
+    let e = reject(src, "f");
+    check(
+        &e,
+        5,
+        5,
+        "this store changes `y` in place, and another name may see the change: after `v = y[0:2]`, `v` may be a view of `y`, and `v` is read after this store",
+        "^^^^",
+        "store into a new array: `y = y.copy()`",
+    );
+    // Reading the view only before the store is exact: the tape restores `y` first.
+    let ok = "import numpy as np\ndef f(x):\n    y = x * 1.0\n    v = y[0:2]\n    s = np.sum(v * v)\n    y[0] = 5.0\n    return s + np.sum(y)\n";
+    tangent::api::grad_text("ok.py", ok, "f", &GradOptions::default()).expect("accepted");
+}
+
+#[test]
+fn a_local_named_like_a_runtime_module_is_renamed_but_a_parameter_is_refused() {
+    let e = reject("def f(numpy):\n    return numpy * 2.0\n", "f");
+    assert!(
+        e.contains("a parameter named `numpy` would hide the `numpy` module the derivative calls"),
+        "{e}"
+    );
+    let g = tangent::api::grad_text(
+        "ok.py",
+        "def f(x):\n    tangent = x * 2.0\n    return tangent * x\n",
+        "f",
+        &GradOptions::default(),
+    )
+    .expect("accepted");
+    assert!(g.source.contains("tangent_ = x * 2.0"), "{}", g.source);
+}

@@ -47,6 +47,8 @@ pub struct Desugar<'a> {
     pub shared: super::alias::Aliasing,
     /// The function's source text, for the line numbers of run-time guards.
     pub text: &'a str,
+    /// Names updated in place earlier in the current block, already checked.
+    pub checked: std::collections::HashSet<String>,
 }
 
 fn err(span: Span, msg: impl Into<String>, hint: impl Into<String>) -> Diagnostic {
@@ -65,9 +67,29 @@ impl Desugar<'_> {
 
     pub fn simplify(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Stmt>, Diagnostic> {
         let mut out = Vec::new();
+        let outer = std::mem::take(&mut self.checked);
         for s in stmts {
+            // After a checked `y op= v`, `y` holds the operation's new value: later updates
+            // in this block need no check until a statement mentions `y` otherwise.
+            let updated = match &s.kind {
+                StmtKind::AugAssign(t, _, v) => {
+                    t.as_name().filter(|n| !v.reads(n)).map(str::to_owned)
+                }
+                _ => None,
+            };
+            if updated.is_none() {
+                let mut mentioned = Vec::new();
+                walk_stmts(std::slice::from_ref(&s), &mut |x| {
+                    super::names::stmt_exprs(x, &mut |e| e.names(&mut mentioned))
+                });
+                for n in mentioned {
+                    self.checked.remove(&n);
+                }
+            }
             self.simplify_stmt(s, &mut out)?;
+            self.checked.extend(updated);
         }
+        self.checked = outer;
         Ok(out)
     }
 
@@ -285,7 +307,8 @@ impl Desugar<'_> {
         }
         match s.kind {
             StmtKind::AugAssign(target, op, value) => {
-                if let Some(n) = target.as_name().filter(|n| self.shared.any(n).is_some()) {
+                let shared = |n: &&str| self.shared.any(n).is_some() && !self.checked.contains(*n);
+                if let Some(n) = target.as_name().filter(shared) {
                     // `n op= v` changes a mutable object in place (an array: every name
                     // holding it sees the change) but rebinds a float or an int: which
                     // one is known only at run time.

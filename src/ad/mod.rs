@@ -318,6 +318,7 @@ pub fn prepare<'m>(
         resolver: &resolver,
         shared: Default::default(),
         text: &module.text,
+        checked: Default::default(),
     };
     let body = simplifier
         .inline_lambdas(def.body.clone())

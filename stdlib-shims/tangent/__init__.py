@@ -820,6 +820,9 @@ def unreduce(g, x, axis, keepdims):
     """Broadcasts the gradient of a reduction back to the shape of its input."""
     if _is_jax(x) or _is_jax(g):
         return _jax_grads().unreduce(g, x, axis, keepdims)
+    if isinstance(x, (list, tuple)):
+        # A reduction of a list reduces the array it makes: one gradient per element.
+        return array_grad(unreduce(g, numpy.asarray(x, dtype=float), axis, keepdims), x)
     if not _is_array(x):
         return g
     shape = x.shape
@@ -838,6 +841,8 @@ def unreduce(g, x, axis, keepdims):
 def reduced_count(x, axis):
     if _is_jax(x):
         return _jax_grads().reduced_count(x, axis)
+    if isinstance(x, (list, tuple)):
+        return reduced_count(numpy.asarray(x, dtype=float), axis)
     if not _is_array(x):
         return 1
     n = 1
@@ -850,6 +855,8 @@ def extremum_grad(g, y, x, axis, keepdims):
     """Gradient of max/min: shared equally among the elements that attain it."""
     if _is_jax(x):
         return _jax_grads().extremum_grad(g, y, x, axis, keepdims)
+    if isinstance(x, (list, tuple)):
+        return array_grad(extremum_grad(g, y, numpy.asarray(x, dtype=float), axis, keepdims), x)
     if not _is_array(x):
         return g
     mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
@@ -1091,7 +1098,7 @@ def check_inplace(value, update, line):
     the other name, is not."""
     if isinstance(value, _IMMUTABLE) or _is_jax(value):
         return  # `+=` rebinds: a new value, as the derivative computes it
-    if numpy is not None and isinstance(value, numpy.generic):
+    if numpy is not None and isinstance(value, getattr(numpy, "generic", ())):
         return  # a NumPy scalar is immutable too
     import sys
     name = update.split(" ")[0]
