@@ -1,11 +1,16 @@
 //! The disk cache: written on a miss, read by a new process, never trusted when an entry
 //! is damaged or its globals no longer resolve, off with TANGENT_DISK_CACHE=0, safe with
-//! several processes at once, and cleared by `tangent cache clear`.
+//! several processes at once, and cleared by `tangent cache clear`; and never running what
+//! it did not write: forged, swapped, linked, FIFO or badly owned entries and directories
+//! are misses (issue 13).
 
 mod common;
 
+use common::entries;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::Duration;
 
 fn cache_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tangent-disk-{name}-{}", std::process::id()));
@@ -26,16 +31,68 @@ fn run(dir: &Path, extra_env: &[(&str, &str)], args: &[&str]) -> Output {
 }
 
 fn script(dir: &Path, extra_env: &[(&str, &str)]) -> String {
-    let out = run(dir, extra_env, &["run", "tests/scripts/disk_cache.py"]);
+    script_output(run(dir, extra_env, &["run", "tests/scripts/disk_cache.py"])).0
+}
+
+/// Stdout and stderr of a run of tests/scripts/disk_cache.py, checked: it succeeded and
+/// printed the right gradient.
+fn script_output(out: Output) -> (String, String) {
     let so = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{so}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let se = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{so}\n{se}");
     // d/dx sin(x) x^2 at 0.7
-    assert!(so.contains("value: 1.276677433902"), "{so}");
-    so
+    assert!(so.contains("value: 1.276677433902"), "{so}\n{se}");
+    (so, se)
+}
+
+/// The output of `c`, or a failure when it has not ended after `secs` seconds (it is
+/// killed then).
+fn output_within(mut c: Command, secs: u64) -> Output {
+    let child = c
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn tangent");
+    let pid = child.id() as libc::pid_t;
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(child.wait_with_output());
+    });
+    match receive.recv_timeout(Duration::from_secs(secs)) {
+        Ok(out) => out.expect("wait for tangent"),
+        Err(_) => {
+            // SAFETY: signals our own child, which has not been reaped (the waiting
+            // thread is still blocked on it).
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            panic!("tangent still running after {secs} s: it hangs");
+        }
+    }
+}
+
+fn tangent_in(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tangent"));
+    c.args(["run", "tests/scripts/disk_cache.py"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TANGENT_CACHE_DIR", dir)
+        .env_remove("TANGENT_DISK_CACHE");
+    c
+}
+
+fn mode(p: &Path) -> u32 {
+    std::fs::symlink_metadata(p).unwrap().mode() & 0o7777
+}
+
+fn chmod(p: &Path, mode: u32) {
+    std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+fn euid() -> u32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::geteuid() }
 }
 
 fn entries(dir: &Path) -> Vec<PathBuf> {
@@ -55,7 +112,9 @@ fn a_new_process_reads_what_an_earlier_one_wrote() {
     assert!(script(&dir, &[]).contains("hits: 0"));
     assert_eq!(entries(&dir).len(), 1);
     let text = std::fs::read_to_string(&entries(&dir)[0]).unwrap();
-    assert!(text.starts_with("# tangent-ad cache v1\n# key: "), "{text}");
+    assert!(text.starts_with("# tangent-ad v2 derivative "), "{text}");
+    assert!(text.contains("\n# tangent-ad cache v2\n# entry: dfdx\n"), "{text}");
+    assert!(entries::authentic(&entries(&dir)[0], "derivative"));
     assert!(
         text.contains("def dfdx(x, bresult=1.0):"),
         "generated source only: {text}"
@@ -69,16 +128,21 @@ fn damaged_entries_fall_back_to_a_full_transform() {
     script(&dir, &[]);
     let entry = entries(&dir).remove(0);
     let text = std::fs::read_to_string(&entry).unwrap();
-    // Truncated, edited body (checksum mismatch), other version: all misses.
+    // Truncated, edited body (MAC mismatch), empty: all misses.
     for damaged in [
         text[..text.len() / 2].to_owned(),
         text.replace("bresult=1.0", "bresult=2.0"),
-        text.replace("cache v1", "cache v0"),
         String::new(),
     ] {
         std::fs::write(&entry, damaged).unwrap();
         assert!(script(&dir, &[]).contains("hits: 0"));
     }
+    // Authentic but of another format version: a miss too.
+    let contents = String::from_utf8(entries::contents(&entry)).unwrap();
+    let older = contents.replace("cache v2", "cache v1");
+    let sealed = entries::seal(&dir, "derivative", &file_name(&entry), older.as_bytes());
+    std::fs::write(&entry, sealed).unwrap();
+    assert!(script(&dir, &[]).contains("hits: 0"));
 }
 
 #[test]
@@ -86,23 +150,13 @@ fn an_entry_whose_globals_do_not_resolve_is_rejected() {
     let dir = cache_dir("globals");
     script(&dir, &[]);
     let entry = entries(&dir).remove(0);
-    let text = std::fs::read_to_string(&entry).unwrap();
-    // A well-formed entry (valid checksum) that reads a global the module lacks.
-    let (header, body) = text.split_at(text.find("def ").unwrap());
-    let body = body.replace("math.cos(x)", "missing_helper(x)");
-    let sum = blake3::hash(body.as_bytes()).to_hex().to_string();
-    let header: String = header
-        .lines()
-        .map(|l| {
-            if l.starts_with("# checksum: ") {
-                format!("# checksum: {sum}\n")
-            } else {
-                format!("{l}\n")
-            }
-        })
-        .collect();
-    assert!(body.contains("missing_helper"), "{body}");
-    std::fs::write(&entry, format!("{header}{body}")).unwrap();
+    // An authentic entry (written with the cache's key) that reads a global the module
+    // lacks.
+    let contents = String::from_utf8(entries::contents(&entry)).unwrap();
+    let forged = contents.replace("math.cos(x)", "missing_helper(x)");
+    assert!(forged.contains("missing_helper"), "{forged}");
+    let sealed = entries::seal(&dir, "derivative", &file_name(&entry), forged.as_bytes());
+    std::fs::write(&entry, sealed).unwrap();
     assert!(script(&dir, &[]).contains("hits: 1 rejected: 1"));
 }
 
@@ -144,6 +198,9 @@ fn concurrent_processes_and_clear() {
     let clear = run(&dir, &[], &["cache", "clear"]);
     assert!(String::from_utf8_lossy(&clear.stdout).contains("removed 1 entries"));
     assert!(entries(&dir).is_empty());
+    // The key goes too (the next write makes a new one); nothing of ours is left.
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 /// The embedded host keeps the shims' bytecode next to the entries (start-up ~60 -> ~30 ms

@@ -255,14 +255,20 @@ pub fn main(args: Vec<String>) -> ExitCode {
         Some("explain") => explain(&args[2..]),
         Some("doctor") => doctor(),
         Some("cache") => match args.get(2).map(String::as_str) {
-            Some("clear") => {
-                let n = crate::cache::clear();
-                match crate::cache::dir() {
-                    Some(d) => println!("removed {n} entries from {}", d.display()),
-                    None => println!("the disk cache is disabled (TANGENT_DISK_CACHE=0)"),
+            Some("clear") => match (crate::cache::clear(), crate::cache::dir()) {
+                (Ok(n), Some(d)) => {
+                    println!("removed {n} entries from {}", d.display());
+                    ExitCode::SUCCESS
                 }
-                ExitCode::SUCCESS
-            }
+                (Ok(_), None) => {
+                    println!("the disk cache is disabled (TANGENT_DISK_CACHE=0)");
+                    ExitCode::SUCCESS
+                }
+                (Err(why), _) => {
+                    eprintln!("tangent: cache not cleared: {why}");
+                    ExitCode::FAILURE
+                }
+            },
             _ => usage("`cache` takes `clear`"),
         },
         Some(other) => usage(&format!("unknown command `{other}`")),
@@ -419,10 +425,16 @@ fn doctor() -> ExitCode {
     match crate::cache::dir() {
         Some(d) => {
             let (n, bytes) = crate::cache::size();
-            println!(
-                "cache: {} ({n} entries, {bytes} bytes); in memory per process",
-                d.display()
-            );
+            match crate::cache::problem() {
+                None => println!(
+                    "cache: {} ({n} entries, {bytes} bytes); in memory per process",
+                    d.display()
+                ),
+                Some(why) => println!(
+                    "cache: {} not used: {why}; in memory per process",
+                    d.display()
+                ),
+            }
         }
         None => {
             println!("cache: disk cache disabled (TANGENT_DISK_CACHE=0); in memory per process")
