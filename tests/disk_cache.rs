@@ -113,7 +113,10 @@ fn a_new_process_reads_what_an_earlier_one_wrote() {
     assert_eq!(entries(&dir).len(), 1);
     let text = std::fs::read_to_string(&entries(&dir)[0]).unwrap();
     assert!(text.starts_with("# tangent-ad v2 derivative "), "{text}");
-    assert!(text.contains("\n# tangent-ad cache v2\n# entry: dfdx\n"), "{text}");
+    assert!(
+        text.contains("\n# tangent-ad cache v2\n# entry: dfdx\n"),
+        "{text}"
+    );
     assert!(entries::authentic(&entries(&dir)[0], "derivative"));
     assert!(
         text.contains("def dfdx(x, bresult=1.0):"),
@@ -199,7 +202,11 @@ fn concurrent_processes_and_clear() {
     assert!(String::from_utf8_lossy(&clear.stdout).contains("removed 1 entries"));
     assert!(entries(&dir).is_empty());
     // The key goes too (the next write makes a new one); nothing of ours is left.
-    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     assert!(left.is_empty(), "{left:?}");
 }
 
@@ -227,4 +234,437 @@ fn shim_bytecode_is_cached_checked_and_optional() {
     let out = run(&dir, &[], &["cache", "clear"]);
     assert!(out.status.success());
     assert!(common::bytecode::files(&dir).is_empty());
+}
+
+/// Issue 13: whoever can write the cache directory but not read the key cannot make an
+/// entry: a derivative forged with a checksum anyone can recompute (the old format's, or
+/// a MAC without the key, or under a guessable key) is a miss, and the right gradient is
+/// printed.
+#[test]
+fn forged_derivative_entries_are_misses() {
+    let dir = cache_dir("forged");
+    script(&dir, &[]);
+    let entry = entries(&dir).remove(0);
+    let file = file_name(&entry);
+    let contents = String::from_utf8(entries::contents(&entry)).unwrap();
+    let (head, body) = contents.split_at(contents.find("def ").unwrap());
+    let params = head
+        .lines()
+        .find_map(|l| l.strip_prefix("# params: "))
+        .unwrap();
+    // The derivative returns 42.0 whatever its argument.
+    let (signature, _) = body.split_once('\n').unwrap();
+    let body = format!("{signature}\n    return 42.0\n");
+    let forged = format!("{head}{body}");
+    let old_format = format!(
+        "# tangent-ad cache v1\n# key: {}\n# entry: dfdx\n# params: {params}\n# checksum: {}\n{body}",
+        file.trim_end_matches(".py"),
+        blake3::hash(body.as_bytes()).to_hex()
+    );
+    let mut unkeyed = blake3::Hasher::new();
+    for part in ["tangent-ad v2", "derivative", &file] {
+        unkeyed.update(part.as_bytes());
+        unkeyed.update(b"\0");
+    }
+    unkeyed.update(forged.as_bytes());
+    let unkeyed = format!(
+        "# tangent-ad v2 derivative {}\n{forged}",
+        unkeyed.finalize().to_hex()
+    );
+    let mut zero_key = blake3::Hasher::new_keyed(&[0; 32]);
+    for part in ["tangent-ad v2", "derivative", &file] {
+        zero_key.update(part.as_bytes());
+        zero_key.update(b"\0");
+    }
+    zero_key.update(forged.as_bytes());
+    let zero_key = format!(
+        "# tangent-ad v2 derivative {}\n{forged}",
+        zero_key.finalize().to_hex()
+    );
+    for forgery in [old_format, unkeyed, zero_key] {
+        std::fs::write(&entry, &forgery).unwrap();
+        let so = script(&dir, &[]);
+        assert!(so.contains("hits: 0"), "{so}\nforgery accepted:\n{forgery}");
+    }
+    // The test's own forgery is what the cache would accept with the key.
+    let sealed = entries::seal(&dir, "derivative", &file, forged.as_bytes());
+    std::fs::write(&entry, sealed).unwrap();
+    let out = run(&dir, &[], &["run", "tests/scripts/disk_cache.py"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("value: 42.0"));
+}
+
+/// The marshal data of a module that prints PWNED, made by the embedded interpreter.
+fn pwned_marshal(dir: &Path) -> Vec<u8> {
+    let work = cache_dir("pwned-script");
+    std::fs::create_dir_all(&work).unwrap();
+    let maker = work.join("make.py");
+    std::fs::write(
+        &maker,
+        "import marshal\nprint(marshal.dumps(compile(\"print('PWNED')\\n\", 'x', 'exec')).hex())\n",
+    )
+    .unwrap();
+    let out = run(
+        dir,
+        &[("TANGENT_DISK_CACHE", "0")],
+        &["run", "--embedded", maker.to_str().unwrap()],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hex = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    let _ = std::fs::remove_dir_all(&work);
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// A forged `shim-*.pyc` (code that prints PWNED, behind the old format's checksum or a
+/// MAC made without the key) is never executed: the shims are compiled again.
+#[test]
+fn forged_shim_bytecode_is_not_executed() {
+    let dir = cache_dir("forged-pyc");
+    script(&dir, &[]);
+    let files = common::bytecode::files(&dir);
+    assert!(files.len() >= 2);
+    let pwned = pwned_marshal(&dir);
+    let old_format = |_: &Path| {
+        let mut bytes = blake3::hash(&pwned).as_bytes().to_vec();
+        bytes.extend_from_slice(&pwned);
+        bytes
+    };
+    let unkeyed = |f: &Path| {
+        let mut mac = blake3::Hasher::new();
+        for part in ["tangent-ad v2", "bytecode", &file_name(f)] {
+            mac.update(part.as_bytes());
+            mac.update(b"\0");
+        }
+        mac.update(&pwned);
+        let mut bytes =
+            format!("# tangent-ad v2 bytecode {}\n", mac.finalize().to_hex()).into_bytes();
+        bytes.extend_from_slice(&pwned);
+        bytes
+    };
+    let forgeries: [&dyn Fn(&Path) -> Vec<u8>; 2] = [&old_format, &unkeyed];
+    for forge in forgeries {
+        for f in &files {
+            std::fs::write(f, forge(f)).unwrap();
+        }
+        let (so, se) = script_output(run(&dir, &[], &["run", "tests/scripts/disk_cache.py"]));
+        assert!(!so.contains("PWNED") && !se.contains("PWNED"), "{so}\n{se}");
+        common::bytecode::assert_intact(&files);
+    }
+}
+
+/// An authentic bytecode entry under another entry's name is a miss (the MAC covers the
+/// name): swapping two files costs a recompilation, never a failed run.
+#[test]
+fn swapped_shim_files_are_misses() {
+    let dir = cache_dir("swapped");
+    script(&dir, &[]);
+    let files = common::bytecode::files(&dir);
+    let (a, b) = (
+        std::fs::read(&files[0]).unwrap(),
+        std::fs::read(&files[1]).unwrap(),
+    );
+    std::fs::write(&files[0], &b).unwrap();
+    std::fs::write(&files[1], &a).unwrap();
+    script(&dir, &[]);
+    common::bytecode::assert_intact(&files);
+    assert_eq!(
+        std::fs::read(&files[0]).unwrap(),
+        a,
+        "recompiled, same bytes"
+    );
+}
+
+/// A forged `python-*.txt` (the CPython host's cached interpreter answer) naming another
+/// libpython is ignored: the interpreter is asked again. The "interpreter" is a shell
+/// script answering the sysconfig query with a library that is not one, so the run stops
+/// at loading it and names the library it tried.
+#[test]
+fn forged_interpreter_answers_are_ignored() {
+    let dir = cache_dir("python");
+    let work = cache_dir("python-work");
+    std::fs::create_dir_all(&work).unwrap();
+    let (lib_a, lib_b) = (work.join("libpython-a.so"), work.join("libpython-b.so"));
+    std::fs::write(&lib_a, "not a library").unwrap();
+    std::fs::write(&lib_b, "not a library either").unwrap();
+    let py = work.join("python3");
+    std::fs::write(
+        &py,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' /fake/python3 '{}' 3.11.0 /fake/lib\n",
+            lib_a.display()
+        ),
+    )
+    .unwrap();
+    chmod(&py, 0o755);
+    let py_s = py.to_str().unwrap();
+    let tried = || {
+        let out = run(
+            &dir,
+            &[("TANGENT_BRIDGE", py_s)],
+            &["run", "--python", py_s, "tests/scripts/disk_cache.py"],
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let se = tried();
+    assert!(
+        se.contains(&format!("cannot load libpython `{}`", lib_a.display())),
+        "{se}"
+    );
+    let answers: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| file_name(p).starts_with("python-"))
+        .collect();
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    let answer = &answers[0];
+    assert!(entries::authentic(answer, "interpreter"));
+    let text = std::fs::read_to_string(answer).unwrap();
+    let (header, contents) = text.split_once('\n').unwrap();
+    let swap = |t: &str| t.replace(lib_a.to_str().unwrap(), lib_b.to_str().unwrap());
+    // The old format (no check at all), and the new one with the body edited.
+    for forgery in [swap(contents), format!("{header}\n{}", swap(contents))] {
+        std::fs::write(answer, &forgery).unwrap();
+        let se = tried();
+        assert!(se.contains(&format!("`{}`", lib_a.display())), "{se}");
+        assert!(!se.contains(&format!("`{}`", lib_b.display())), "{se}");
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// A cache directory writable by group or others, an entry writable by them or not
+/// owned by the user, and a key file others can read are refused with a message naming
+/// them; the run still succeeds, without that part of the disk cache.
+#[test]
+fn badly_owned_or_writable_files_are_refused() {
+    let dir = cache_dir("modes");
+    script(&dir, &[]);
+    let entry = entries(&dir).remove(0);
+    let (so, se) = script_output(run(&dir, &[], &["run", "tests/scripts/disk_cache.py"]));
+    assert!(so.contains("hits: 1") && se.is_empty(), "{so}\n{se}");
+
+    // The directory: refused whole, nothing read or written.
+    for bad in [0o777, 0o720, 0o702] {
+        std::fs::remove_file(&entry).unwrap();
+        chmod(&dir, bad);
+        let (so, se) = script_output(tangent_in(&dir).output().unwrap());
+        chmod(&dir, 0o700);
+        assert!(so.contains("hits: 0"), "{so}");
+        assert!(
+            se.contains(&format!(
+                "`{}` is writable by group or others",
+                dir.display()
+            )),
+            "{se}"
+        );
+        assert!(entries(&dir).is_empty(), "written into a {bad:o} directory");
+        script(&dir, &[]);
+    }
+
+    // An entry: a miss with a message, then replaced by a private one.
+    let shim = common::bytecode::files(&dir).remove(0);
+    for (path, bad) in [(&entry, 0o666), (&entry, 0o620), (&shim, 0o602)] {
+        chmod(path, bad);
+        let (so, se) = script_output(tangent_in(&dir).output().unwrap());
+        assert!(
+            se.contains(&format!(
+                "`{}` is writable by group or others",
+                path.display()
+            )),
+            "{se}"
+        );
+        if path == &entry {
+            assert!(so.contains("hits: 0"), "{so}");
+        }
+        assert_eq!(mode(path), 0o600, "{} not replaced", path.display());
+    }
+    if euid() == 0 {
+        // Root can give an entry away: one owned by someone else is refused too.
+        std::os::unix::fs::chown(&entry, Some(65534), None).unwrap();
+        let (so, se) = script_output(tangent_in(&dir).output().unwrap());
+        assert!(so.contains("hits: 0"), "{so}");
+        assert!(
+            se.contains(&format!("`{}` is owned by uid 65534", entry.display())),
+            "{se}"
+        );
+        assert_eq!(std::fs::metadata(&entry).unwrap().uid(), 0, "not replaced");
+    }
+
+    // The key: readable by others means anyone may have it; the cache is off.
+    let key = dir.join("mac.key");
+    chmod(&key, 0o644);
+    std::fs::remove_file(&entry).unwrap();
+    let (so, se) = script_output(tangent_in(&dir).output().unwrap());
+    assert!(so.contains("hits: 0"), "{so}");
+    assert!(
+        se.contains(&format!(
+            "`{}` is accessible to group or others",
+            key.display()
+        )),
+        "{se}"
+    );
+    assert!(entries(&dir).is_empty(), "written under a refused key");
+    let doctor = run(&dir, &[], &["doctor"]);
+    let so = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        so.contains(&format!("cache: {} not used: ", dir.display())),
+        "{so}"
+    );
+    // `cache clear` removes the refused key; the next run makes a new one.
+    assert!(run(&dir, &[], &["cache", "clear"]).status.success());
+    assert!(!key.exists());
+    script(&dir, &[]);
+    assert_eq!(mode(&key), 0o600);
+    assert_eq!(entries(&dir).len(), 1);
+}
+
+/// A symbolic link at an entry's name is not followed, a FIFO there does not hang the
+/// run (it used to block in open forever); both are skipped with a message and replaced.
+#[test]
+fn links_and_fifos_at_entry_names_are_skipped() {
+    let dir = cache_dir("links");
+    script(&dir, &[]);
+    let entry = entries(&dir).remove(0);
+    // A link to an authentic copy of the entry, kept elsewhere.
+    let elsewhere = cache_dir("links-target");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let target = elsewhere.join("entry");
+    std::fs::rename(&entry, &target).unwrap();
+    std::os::unix::fs::symlink(&target, &entry).unwrap();
+    let kept = std::fs::read(&target).unwrap();
+    let (so, se) = script_output(tangent_in(&dir).output().unwrap());
+    assert!(so.contains("hits: 0"), "link followed: {so}");
+    assert!(
+        se.contains(&format!("`{}` is a symbolic link", entry.display())),
+        "{se}"
+    );
+    assert!(std::fs::symlink_metadata(&entry).unwrap().is_file());
+    assert_eq!(std::fs::read(&target).unwrap(), kept);
+
+    // FIFOs at a derivative's and at a shim's name.
+    let shim = common::bytecode::files(&dir).remove(0);
+    for path in [&entry, &shim] {
+        std::fs::remove_file(path).unwrap();
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    }
+    let (so, se) = script_output(output_within(tangent_in(&dir), 120));
+    assert!(so.contains("hits: 0"), "{so}");
+    for path in [&entry, &shim] {
+        assert!(
+            se.contains(&format!("`{}` is a FIFO", path.display())),
+            "{se}"
+        );
+        assert!(std::fs::symlink_metadata(path).unwrap().is_file());
+    }
+    let _ = std::fs::remove_dir_all(&elsewhere);
+}
+
+/// Temporary files have random names and are created exclusively: links placed at the
+/// names earlier versions used (`shim-*.tmp<pid>`, for the pids the next process may
+/// get) do not make a store write into their target.
+#[test]
+fn links_at_temporary_names_are_not_written_through() {
+    let dir = cache_dir("tmp-links");
+    script(&dir, &[]);
+    let files = common::bytecode::files(&dir);
+    let victim_dir = cache_dir("tmp-victim");
+    std::fs::create_dir_all(&victim_dir).unwrap();
+    let victim = victim_dir.join("precious");
+    std::fs::write(&victim, "precious").unwrap();
+    for f in &files {
+        std::fs::remove_file(f).unwrap();
+    }
+    let last_pid: u32 = std::fs::read_to_string("/proc/sys/kernel/ns_last_pid")
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or(0);
+    for pid in last_pid + 1..=last_pid + 300 {
+        for f in &files {
+            let name = f.with_extension(format!("tmp{pid}"));
+            std::os::unix::fs::symlink(&victim, name).unwrap();
+        }
+    }
+    script(&dir, &[]);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    common::bytecode::assert_intact(&files);
+    for f in &files {
+        assert!(std::fs::symlink_metadata(f).unwrap().is_file());
+    }
+    // `cache clear` removes the planted names too (they look like ours).
+    assert!(run(&dir, &[], &["cache", "clear"]).status.success());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    let _ = std::fs::remove_dir_all(&victim_dir);
+}
+
+/// An empty TANGENT_CACHE_DIR (or XDG_CACHE_HOME, or a relative XDG_CACHE_HOME, which
+/// the XDG specification calls invalid) means the default location, never the working
+/// directory.
+#[test]
+fn empty_cache_dir_variable_means_the_default() {
+    let home = cache_dir("home");
+    let cwd = cache_dir("cwd");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&cwd).unwrap();
+    let script_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/disk_cache.py");
+    for xdg in [None, Some(""), Some("relative")] {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_tangent"));
+        c.arg("run")
+            .arg(&script_path)
+            .current_dir(&cwd)
+            .env("TANGENT_CACHE_DIR", "")
+            .env("HOME", &home)
+            .env_remove("TANGENT_DISK_CACHE")
+            .env_remove("XDG_CACHE_HOME");
+        if let Some(x) = xdg {
+            c.env("XDG_CACHE_HOME", x);
+        }
+        script_output(c.output().unwrap());
+        let in_cwd: Vec<_> = std::fs::read_dir(&cwd)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        assert!(
+            in_cwd.is_empty(),
+            "written into the working directory: {in_cwd:?}"
+        );
+        assert_eq!(entries(&home.join(".cache/tangent-ad")).len(), 1);
+    }
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&cwd);
+}
+
+/// A new cache directory is 0700, its key file 0600 (32 bytes), every entry 0600, and no
+/// temporary file is left behind.
+#[test]
+fn new_directory_key_and_entries_are_private() {
+    let parent = cache_dir("private");
+    let dir = parent.join("nested");
+    script(&dir, &[]);
+    assert_eq!(mode(&dir), 0o700);
+    let key = dir.join("mac.key");
+    assert_eq!(mode(&key), 0o600);
+    assert_eq!(std::fs::read(&key).unwrap().len(), 32);
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let name = file_name(&e.path());
+        assert!(!name.starts_with(".tmp"), "left behind: {name}");
+        assert_eq!(mode(&e.path()), 0o600, "{name}");
+    }
+    // Two directories have two keys.
+    let other = parent.join("other");
+    script(&other, &[]);
+    assert_ne!(
+        std::fs::read(&key).unwrap(),
+        std::fs::read(other.join("mac.key")).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&parent);
 }

@@ -113,7 +113,10 @@ fn euid() -> u32 {
 fn warn(message: String) {
     static SEEN: Mutex<Option<HashSet<String>>> = Mutex::new(None);
     let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
-    if seen.get_or_insert_with(HashSet::new).insert(message.clone()) {
+    if seen
+        .get_or_insert_with(HashSet::new)
+        .insert(message.clone())
+    {
         eprintln!("tangent: {message}");
     }
 }
@@ -226,7 +229,9 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], String> {
         .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
         .open(path)
         .map_err(|e| format!("cannot open {path}: {e}"))?;
-    let is_device = file.metadata().is_ok_and(|m| m.file_type().is_char_device());
+    let is_device = file
+        .metadata()
+        .is_ok_and(|m| m.file_type().is_char_device());
     if !is_device {
         return Err(format!("{path} is not a character device"));
     }
@@ -384,7 +389,9 @@ pub fn read(kind: Kind, name: &str) -> Option<Vec<u8>> {
     let contents = &bytes[end..];
     let expected = header(&cache.key, kind, &file, contents);
     // Compared as MACs (constant time), after the layout of the line.
-    let (line, mac) = std::str::from_utf8(&bytes[..end - 1]).ok()?.rsplit_once(' ')?;
+    let (line, mac) = std::str::from_utf8(&bytes[..end - 1])
+        .ok()?
+        .rsplit_once(' ')?;
     let (want_line, want_mac) = expected.trim_end().rsplit_once(' ')?;
     let mac = blake3::Hash::from_hex(mac).ok()?;
     let want_mac = blake3::Hash::from_hex(want_mac).ok()?;
@@ -440,8 +447,7 @@ pub fn clear() -> Result<usize, String> {
     for e in listing.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         // `remove_file` unlinks a name; it never follows a link.
-        if ours(&name) && std::fs::remove_file(e.path()).is_ok() && Kind::Derivative.owns(&name)
-        {
+        if ours(&name) && std::fs::remove_file(e.path()).is_ok() && Kind::Derivative.owns(&name) {
             n += 1;
         }
     }
@@ -482,7 +488,10 @@ mod tests {
 
     #[test]
     fn file_names_and_kinds() {
-        assert_eq!(Kind::Derivative.file_name("ab12").as_deref(), Some("ab12.py"));
+        assert_eq!(
+            Kind::Derivative.file_name("ab12").as_deref(),
+            Some("ab12.py")
+        );
         assert_eq!(
             Kind::Bytecode.file_name("ab12").as_deref(),
             Some("shim-ab12.pyc")

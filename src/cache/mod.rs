@@ -29,7 +29,10 @@ pub fn dir() -> Option<PathBuf> {
         return Some(PathBuf::from(d));
     }
     // The XDG base-directory specification: a relative path is invalid and ignored.
-    if let Some(d) = set("XDG_CACHE_HOME").map(PathBuf::from).filter(|d| d.is_absolute()) {
+    if let Some(d) = set("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|d| d.is_absolute())
+    {
         return Some(d.join("tangent-ad"));
     }
     set("HOME").map(|h| PathBuf::from(h).join(".cache").join("tangent-ad"))

@@ -27,7 +27,11 @@ pub fn seal(dir: &Path, kind: &str, file: &str, contents: &[u8]) -> Vec<u8> {
 /// The contents of the entry at `path`, without its first line.
 pub fn contents(path: &Path) -> Vec<u8> {
     let bytes = std::fs::read(path).unwrap();
-    let end = bytes.iter().position(|&b| b == b'\n').expect("a header line") + 1;
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .expect("a header line")
+        + 1;
     bytes[end..].to_vec()
 }
 
@@ -35,5 +39,6 @@ pub fn contents(path: &Path) -> Vec<u8> {
 pub fn authentic(path: &Path, kind: &str) -> bool {
     let dir = path.parent().unwrap();
     let file = path.file_name().unwrap().to_str().unwrap();
-    std::fs::read(path).is_ok_and(|b| b.contains(&b'\n') && b == seal(dir, kind, file, &contents(path)))
+    std::fs::read(path)
+        .is_ok_and(|b| b.contains(&b'\n') && b == seal(dir, kind, file, &contents(path)))
 }
