@@ -261,29 +261,12 @@ fn forged_derivative_entries_are_misses() {
         file.trim_end_matches(".py"),
         blake3::hash(body.as_bytes()).to_hex()
     );
-    let mut unkeyed = blake3::Hasher::new();
-    for part in ["tangent-ad v2", "derivative", &file] {
-        unkeyed.update(part.as_bytes());
-        unkeyed.update(b"\0");
-    }
-    unkeyed.update(forged.as_bytes());
-    let unkeyed = format!(
-        "# tangent-ad v2 derivative {}\n{forged}",
-        unkeyed.finalize().to_hex()
-    );
-    let mut zero_key = blake3::Hasher::new_keyed(&[0; 32]);
-    for part in ["tangent-ad v2", "derivative", &file] {
-        zero_key.update(part.as_bytes());
-        zero_key.update(b"\0");
-    }
-    zero_key.update(forged.as_bytes());
-    let zero_key = format!(
-        "# tangent-ad v2 derivative {}\n{forged}",
-        zero_key.finalize().to_hex()
-    );
-    for forgery in [old_format, unkeyed, zero_key] {
+    let unkeyed = forge(None, "derivative", &file, forged.as_bytes());
+    let zero_key = forge(Some(&[0; 32]), "derivative", &file, forged.as_bytes());
+    for forgery in [old_format.into_bytes(), unkeyed, zero_key] {
         std::fs::write(&entry, &forgery).unwrap();
         let so = script(&dir, &[]);
+        let forgery = String::from_utf8_lossy(&forgery);
         assert!(so.contains("hits: 0"), "{so}\nforgery accepted:\n{forgery}");
     }
     // The test's own forgery is what the cache would accept with the key.
@@ -291,6 +274,22 @@ fn forged_derivative_entries_are_misses() {
     std::fs::write(&entry, sealed).unwrap();
     let out = run(&dir, &[], &["run", "tests/scripts/disk_cache.py"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("value: 42.0"));
+}
+
+/// An entry in the new layout whose MAC an attacker without the key can make: unkeyed
+/// blake3, or keyed with a guess.
+fn forge(key: Option<&[u8; 32]>, kind: &str, file: &str, contents: &[u8]) -> Vec<u8> {
+    let mut mac = match key {
+        Some(k) => blake3::Hasher::new_keyed(k),
+        None => blake3::Hasher::new(),
+    };
+    for part in ["tangent-ad v2", kind, file] {
+        mac.update(part.as_bytes());
+        mac.update(b"\0");
+    }
+    mac.update(contents);
+    let header = format!("# tangent-ad v2 {kind} {}\n", mac.finalize().to_hex());
+    [header.as_bytes(), contents].concat()
 }
 
 /// The marshal data of a module that prints PWNED, made by the embedded interpreter.
@@ -330,27 +329,14 @@ fn forged_shim_bytecode_is_not_executed() {
     let files = common::bytecode::files(&dir);
     assert!(files.len() >= 2);
     let pwned = pwned_marshal(&dir);
-    let old_format = |_: &Path| {
-        let mut bytes = blake3::hash(&pwned).as_bytes().to_vec();
-        bytes.extend_from_slice(&pwned);
-        bytes
-    };
-    let unkeyed = |f: &Path| {
-        let mut mac = blake3::Hasher::new();
-        for part in ["tangent-ad v2", "bytecode", &file_name(f)] {
-            mac.update(part.as_bytes());
-            mac.update(b"\0");
-        }
-        mac.update(&pwned);
-        let mut bytes =
-            format!("# tangent-ad v2 bytecode {}\n", mac.finalize().to_hex()).into_bytes();
-        bytes.extend_from_slice(&pwned);
-        bytes
-    };
-    let forgeries: [&dyn Fn(&Path) -> Vec<u8>; 2] = [&old_format, &unkeyed];
-    for forge in forgeries {
+    for old_format in [true, false] {
         for f in &files {
-            std::fs::write(f, forge(f)).unwrap();
+            let forged = if old_format {
+                [blake3::hash(&pwned).as_bytes(), &pwned[..]].concat()
+            } else {
+                forge(None, "bytecode", &file_name(f), &pwned)
+            };
+            std::fs::write(f, forged).unwrap();
         }
         let (so, se) = script_output(run(&dir, &[], &["run", "tests/scripts/disk_cache.py"]));
         assert!(!so.contains("PWNED") && !se.contains("PWNED"), "{so}\n{se}");

@@ -476,10 +476,7 @@ pub fn problem() -> Option<String> {
     if let Err(Refusal::Bad(why)) = check_dir(&dir) {
         return Some(why);
     }
-    match key(&dir, false) {
-        Err(why) => Some(why),
-        Ok(_) => None,
-    }
+    key(&dir, false).err()
 }
 
 #[cfg(test)]
