@@ -309,7 +309,12 @@ fn key(dir: &Path, create: bool) -> Result<Option<[u8; 32]>, String> {
     match linked {
         Ok(()) => Ok(Some(key)),
         Err(e) if e.kind() == ErrorKind::AlreadyExists => read_key(&path).map(Some).map_err(bad),
-        Err(e) => Err(format!("cannot create `{}`: {e}", path.display())),
+        // A file system without hard links: create the key file itself exclusively (a
+        // process racing this one may then find it short, and runs without the cache).
+        Err(_) => match create_exclusive(&path, &key) {
+            Ok(()) => Ok(Some(key)),
+            Err(_) => read_key(&path).map(Some).map_err(bad),
+        },
     }
 }
 

@@ -191,9 +191,13 @@ USAGE:
     tangent cache clear
 
 The cache lives in $TANGENT_CACHE_DIR, else $XDG_CACHE_HOME/tangent-ad, else
-~/.cache/tangent-ad; TANGENT_DISK_CACHE=0 turns it off. It holds generated
-source only and is checked on every load, so clearing it is never required
-for correctness.
+~/.cache/tangent-ad (an empty variable counts as unset); TANGENT_DISK_CACHE=0
+turns it off. It holds generated source, the shims' bytecode and CPython's
+sysconfig answers. Every entry is authenticated with a key kept in mac.key
+(mode 0600, made on first use), so clearing it is never required for
+correctness. A directory or file that others can write, or that is not yours,
+is not used (tangent says which, and runs without the disk cache).
+`clear` removes every entry and the key (the next run makes a new one).
 
 EXAMPLE:
     tangent cache clear
