@@ -38,37 +38,39 @@ fn tangent_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// The code object of a shim. Compiling the ~3000 lines of shims costs CPython ~30 ms
-/// per process, so the bytecode is kept in the cache directory like a .pyc
-/// (`tangent::cache::bytecode_path`: keyed by CPython's bytecode magic, this library and
-/// the source; checked by a hash of its bytes).
+/// per process, so the bytecode is kept in the disk cache like a .pyc
+/// (`tangent::cache::Kind::Bytecode`: named by CPython's bytecode magic, this library and
+/// the source; authenticated like every entry).
 fn shim_code<'py>(
     py: Python<'py>,
     builtins: &Bound<'py, PyModule>,
     name: &str,
     source: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
+    use tangent::cache::Kind;
     let compile = || {
         builtins.call_method1(
             "compile",
             (source, format!("<tangent shim {name}>"), "exec"),
         )
     };
+    if !tangent::cache::enabled() {
+        return compile();
+    }
     let magic: Vec<u8> = py
         .import("importlib.util")?
         .getattr("MAGIC_NUMBER")?
         .extract()?;
-    let Some(path) = tangent::cache::bytecode_path(&magic, name, source) else {
-        return compile();
-    };
+    let entry = tangent::cache::bytecode_name(&magic, name, source);
     let marshal = py.import("marshal")?;
-    if let Some(body) = tangent::cache::load_bytecode(&path) {
+    if let Some(body) = tangent::cache::read(Kind::Bytecode, &entry) {
         if let Ok(code) = marshal.call_method1("loads", (PyBytes::new(py, &body),)) {
             return Ok(code);
         }
     }
     let code = compile()?;
     if let Ok(body) = marshal.call_method1("dumps", (&code,)) {
-        tangent::cache::store_bytecode(&path, &body.extract::<Vec<u8>>()?);
+        tangent::cache::write(Kind::Bytecode, &entry, &body.extract::<Vec<u8>>()?);
     }
     Ok(code)
 }

@@ -191,9 +191,13 @@ USAGE:
     tangent cache clear
 
 The cache lives in $TANGENT_CACHE_DIR, else $XDG_CACHE_HOME/tangent-ad, else
-~/.cache/tangent-ad; TANGENT_DISK_CACHE=0 turns it off. It holds generated
-source only and is checked on every load, so clearing it is never required
-for correctness.
+~/.cache/tangent-ad (an empty variable counts as unset); TANGENT_DISK_CACHE=0
+turns it off. It holds generated source, the shims' bytecode and CPython's
+sysconfig answers. Every entry is authenticated with a key kept in mac.key
+(mode 0600, made on first use), so clearing it is never required for
+correctness. A directory or file that others can write, or that is not yours,
+is not used (tangent says which, and runs without the disk cache).
+`clear` removes every entry and the key (the next run makes a new one).
 
 EXAMPLE:
     tangent cache clear
@@ -255,14 +259,20 @@ pub fn main(args: Vec<String>) -> ExitCode {
         Some("explain") => explain(&args[2..]),
         Some("doctor") => doctor(),
         Some("cache") => match args.get(2).map(String::as_str) {
-            Some("clear") => {
-                let n = crate::cache::clear();
-                match crate::cache::dir() {
-                    Some(d) => println!("removed {n} entries from {}", d.display()),
-                    None => println!("the disk cache is disabled (TANGENT_DISK_CACHE=0)"),
+            Some("clear") => match (crate::cache::clear(), crate::cache::dir()) {
+                (Ok(n), Some(d)) => {
+                    println!("removed {n} entries from {}", d.display());
+                    ExitCode::SUCCESS
                 }
-                ExitCode::SUCCESS
-            }
+                (Ok(_), None) => {
+                    println!("the disk cache is disabled (TANGENT_DISK_CACHE=0)");
+                    ExitCode::SUCCESS
+                }
+                (Err(why), _) => {
+                    eprintln!("tangent: cache not cleared: {why}");
+                    ExitCode::FAILURE
+                }
+            },
             _ => usage("`cache` takes `clear`"),
         },
         Some(other) => usage(&format!("unknown command `{other}`")),
@@ -419,10 +429,16 @@ fn doctor() -> ExitCode {
     match crate::cache::dir() {
         Some(d) => {
             let (n, bytes) = crate::cache::size();
-            println!(
-                "cache: {} ({n} entries, {bytes} bytes); in memory per process",
-                d.display()
-            );
+            match crate::cache::problem() {
+                None => println!(
+                    "cache: {} ({n} entries, {bytes} bytes); in memory per process",
+                    d.display()
+                ),
+                Some(why) => println!(
+                    "cache: {} not used: {why}; in memory per process",
+                    d.display()
+                ),
+            }
         }
         None => {
             println!("cache: disk cache disabled (TANGENT_DISK_CACHE=0); in memory per process")

@@ -64,14 +64,11 @@ pub fn find(python: Option<&Path>) -> Result<Interpreter, String> {
     // Absolute but not resolved: a venv's python is a symlink to the base interpreter,
     // and the venv is what matters.
     let program = std::path::absolute(&program).unwrap_or(program);
-    let cache_file = cache_path(&program);
-    if let Some(found) = cache_file.as_deref().and_then(load_cached) {
+    if let Some(found) = load_cached(&program) {
         return Ok(found);
     }
     let found = query(&program, source)?;
-    if let Some(file) = cache_file {
-        store_cached(&file, &program, &found);
-    }
+    store_cached(&program, &found);
     Ok(found)
 }
 
@@ -159,12 +156,12 @@ fn parse(text: &str) -> Option<Interpreter> {
     })
 }
 
-/// One cache file per executable path, next to the derivative cache (None when the disk
-/// cache is off). Asking a pyenv shim costs ~200 ms; a cached answer costs a file read.
-fn cache_path(program: &Path) -> Option<PathBuf> {
-    let dir = crate::cache::dir()?;
+/// One disk-cache entry per executable path (`crate::cache::Kind::Interpreter`,
+/// authenticated like every entry). Asking a pyenv shim costs ~200 ms; a cached answer
+/// costs a file read.
+fn cache_name(program: &Path) -> String {
     let hash = blake3::hash(program.as_os_str().as_encoded_bytes());
-    Some(dir.join(format!("python-{}.txt", &hash.to_hex()[..16])))
+    hash.to_hex()[..16].to_owned()
 }
 
 /// The modification time of a file, as text (the cache's validity check).
@@ -175,16 +172,20 @@ fn stamp(p: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn load_cached(file: &Path) -> Option<Interpreter> {
-    let text = std::fs::read_to_string(file).ok()?;
+/// The cached answer of `program`: the entry's first line is the executable it describes
+/// and its modification time when asked.
+fn load_cached(program: &Path) -> Option<Interpreter> {
+    let bytes = crate::cache::read(crate::cache::Kind::Interpreter, &cache_name(program))?;
+    let text = String::from_utf8(bytes).ok()?;
     let (header, body) = text.split_once('\n')?;
-    let (program, when) = header.split_once('\t')?;
+    let (asked, when) = header.split_once('\t')?;
     let found = parse(body)?;
     // Stale when the executable or the library changed or went away.
-    (stamp(Path::new(program)) == when && found.library.is_file()).then_some(found)
+    let fresh = Path::new(asked) == program && stamp(program) == when;
+    (fresh && found.library.is_file()).then_some(found)
 }
 
-fn store_cached(file: &Path, program: &Path, found: &Interpreter) {
+fn store_cached(program: &Path, found: &Interpreter) {
     let mut text = format!(
         "{}\t{}\n{}\n{}\n{}\n",
         program.display(),
@@ -197,13 +198,11 @@ fn store_cached(file: &Path, program: &Path, found: &Interpreter) {
         text.push_str(p);
         text.push('\n');
     }
-    if let Some(dir) = file.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let tmp = file.with_extension(format!("tmp{}", std::process::id()));
-    if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, file).is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
+    crate::cache::write(
+        crate::cache::Kind::Interpreter,
+        &cache_name(program),
+        text.as_bytes(),
+    );
 }
 
 /// The bridge library: `$TANGENT_BRIDGE`, else next to the `tangent` executable.

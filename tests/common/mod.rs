@@ -1,3 +1,4 @@
 //! Helpers shared by integration tests.
 pub mod bytecode;
 pub mod cpython;
+pub mod entries;

@@ -31,12 +31,13 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
 }
 
 /// A shim's code object: compiling the shims is about half of the interpreter's start-up
-/// (~35 ms), so their bytecode is kept in the cache directory (see
-/// `crate::cache::bytecode_path`) and compiled only when missing or damaged.
+/// (~35 ms), so their bytecode is kept in the disk cache (`crate::cache::Kind::Bytecode`,
+/// authenticated like every entry) and compiled only when missing, damaged or forged.
 fn shim_code(vm: &VirtualMachine, name: &str, source: &str) -> PyResult<PyRef<PyCode>> {
-    let path = crate::cache::bytecode_path(BYTECODE_TAG, name, source);
+    use crate::cache::Kind;
+    let entry = crate::cache::bytecode_name(BYTECODE_TAG, name, source);
     let marshal = vm.import("marshal", 0)?;
-    if let Some(body) = path.as_deref().and_then(crate::cache::load_bytecode) {
+    if let Some(body) = crate::cache::read(Kind::Bytecode, &entry) {
         let loaded = vm.call_method(&marshal, "loads", (vm.ctx.new_bytes(body),));
         if let Ok(code) = loaded.and_then(|c| {
             c.downcast::<PyCode>()
@@ -48,10 +49,10 @@ fn shim_code(vm: &VirtualMachine, name: &str, source: &str) -> PyResult<PyRef<Py
     let code = vm
         .compile(source, Mode::Exec, format!("<tangent shim {name}>"))
         .map_err(|err| vm.new_syntax_error(&err, Some(source)))?;
-    if let Some(path) = path {
+    if crate::cache::enabled() {
         if let Ok(body) = vm.call_method(&marshal, "dumps", (code.clone(),)) {
             if let Some(bytes) = body.downcast_ref::<PyBytes>() {
-                crate::cache::store_bytecode(&path, bytes.as_bytes());
+                crate::cache::write(Kind::Bytecode, &entry, bytes.as_bytes());
             }
         }
     }
