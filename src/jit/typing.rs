@@ -66,7 +66,7 @@ pub const IDENTITY_HELPERS: &[&str] = &[
     "copy",
 ];
 /// `tangent` helpers that only check (nothing to do for scalars).
-pub const CHECK_HELPERS: &[&str] = &["check_output", "check_tangent"];
+pub const CHECK_HELPERS: &[&str] = &["check_output", "check_tangent", "check_inplace"];
 
 /// The functions of the program a generated function may call (user functions and
 /// the gradients generated for them).
