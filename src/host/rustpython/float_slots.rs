@@ -9,7 +9,10 @@
 use crate::host::float_ops::{self, FloatError, Power};
 use num_traits::{Signed, ToPrimitive};
 use rustpython_vm::{
-    builtins::{try_bigint_to_f64, try_f64_to_bigint, PyBaseExceptionRef, PyFloat, PyInt},
+    builtins::{
+        try_bigint_to_f64, try_f64_to_bigint, PyBaseExceptionRef, PyComplex, PyFloat, PyInt,
+        PyStr,
+    },
     function::{OptionalOption, PyMethodDef, PyMethodFlags},
     AsObject, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
 };
@@ -121,12 +124,44 @@ fn round(zelf: PyRef<PyFloat>, ndigits: OptionalOption<PyObjectRef>, vm: &Virtua
     }
 }
 
-static ROUND: PyMethodDef = PyMethodDef::new_const(
+// A constant (promoted to a 'static reference): PyMethodDef is not Sync, so no static.
+const ROUND: &PyMethodDef = &PyMethodDef::new_const(
     "__round__",
     round,
     PyMethodFlags::from_bits_retain(PyMethodFlags::METHOD.bits() | PyMethodFlags::FASTCALL.bits()),
     Some("Return the Integral closest to x, rounding half toward even.\n\nWhen an argument is passed, work like built-in round(x, ndigits)."),
 );
+
+/// CPython's `repr` of a complex number (`complex_repr`): each part as `repr` of a float
+/// without a trailing `.0`, the imaginary part signed, no parentheses when the real part
+/// is +0. RustPython 0.5 prints integral parts of 1e16 and more in full
+/// (`1000000000000000000000000000000j` for `1e+30j`), and complex numbers come out of
+/// `float ** float`.
+pub fn complex_repr_text(re: f64, im: f64) -> String {
+    let part = |v: f64| {
+        let s = rustpython_vm::literal::float::to_string(v);
+        match s.strip_suffix(".0") {
+            Some(t) => t.to_owned(),
+            None => s,
+        }
+    };
+    let mut imag = part(im);
+    if re == 0.0 && re.is_sign_positive() {
+        return format!("{imag}j");
+    }
+    if !imag.starts_with('-') {
+        imag.insert(0, '+');
+    }
+    format!("({}{imag}j)", part(re))
+}
+
+fn complex_repr(obj: &PyObject, vm: &VirtualMachine) -> PyResult<PyRef<PyStr>> {
+    let c = obj
+        .downcast_ref::<PyComplex>()
+        .ok_or_else(|| vm.new_type_error("descriptor '__repr__' requires a 'complex' object"))?
+        .to_complex();
+    Ok(vm.ctx.new_str(complex_repr_text(c.re, c.im)))
+}
 
 /// The wrapper methods made from the replaced slots.
 const SLOT_METHODS: &[&str] = &[
@@ -168,4 +203,30 @@ pub fn install(vm: &VirtualMachine) {
     );
     // Attribute lookups are cached per type version.
     float.modified();
+
+    let complex = vm.ctx.types.complex_type;
+    complex.slots.repr.store(Some(complex_repr));
+    complex
+        .attributes
+        .write()
+        .shift_remove(vm.ctx.intern_str("__repr__"));
+    rustpython_vm::class::add_operators(complex, &vm.ctx);
+    complex.modified();
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn complex_repr_is_cpythons() {
+        use super::complex_repr_text as r;
+        // Strings printed by CPython 3.11.
+        assert_eq!(r(-183697019872102.97, -1e30), "(-183697019872102.97-1e+30j)");
+        assert_eq!(r(0.0, 1e16), "1e+16j");
+        assert_eq!(r(-0.0, 2.0), "(-0+2j)");
+        assert_eq!(r(1.0, -0.0), "(1-0j)");
+        assert_eq!(r(0.0, 0.0), "0j");
+        assert_eq!(r(1.5, f64::NAN), "(1.5+nanj)");
+        assert_eq!(r(f64::NEG_INFINITY, f64::INFINITY), "(-inf+infj)");
+        assert_eq!(r(1e-5, 123456.0), "(1e-05+123456j)");
+    }
 }
