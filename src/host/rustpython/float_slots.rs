@@ -10,8 +10,7 @@ use crate::host::float_ops::{self, FloatError, Power};
 use num_traits::{Signed, ToPrimitive};
 use rustpython_vm::{
     builtins::{
-        try_bigint_to_f64, try_f64_to_bigint, PyBaseExceptionRef, PyComplex, PyFloat, PyInt,
-        PyStr,
+        try_bigint_to_f64, try_f64_to_bigint, PyBaseExceptionRef, PyComplex, PyFloat, PyInt, PyStr,
     },
     function::{OptionalOption, PyMethodDef, PyMethodFlags},
     AsObject, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
@@ -80,9 +79,9 @@ fn divmod(a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyResult {
 
 fn power(a: &PyObject, b: &PyObject, c: &PyObject, vm: &VirtualMachine) -> PyResult {
     if !vm.is_none(c) {
-        return Err(vm.new_type_error(
-            "pow() 3rd argument not allowed unless all arguments are integers",
-        ));
+        return Err(
+            vm.new_type_error("pow() 3rd argument not allowed unless all arguments are integers")
+        );
     }
     let Some((x, y)) = operands(a, b, vm)? else {
         return Ok(vm.ctx.not_implemented());
@@ -99,7 +98,11 @@ fn power(a: &PyObject, b: &PyObject, c: &PyObject, vm: &VirtualMachine) -> PyRes
 }
 
 /// `float.__round__(ndigits=None, /)`.
-fn round(zelf: PyRef<PyFloat>, ndigits: OptionalOption<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+fn round(
+    zelf: PyRef<PyFloat>,
+    ndigits: OptionalOption<PyObjectRef>,
+    vm: &VirtualMachine,
+) -> PyResult {
     let x = zelf.to_f64();
     match ndigits.flatten() {
         None => {
@@ -220,7 +223,10 @@ mod tests {
     fn complex_repr_is_cpythons() {
         use super::complex_repr_text as r;
         // Strings printed by CPython 3.11.
-        assert_eq!(r(-183697019872102.97, -1e30), "(-183697019872102.97-1e+30j)");
+        assert_eq!(
+            r(-183697019872102.97, -1e30),
+            "(-183697019872102.97-1e+30j)"
+        );
         assert_eq!(r(0.0, 1e16), "1e+16j");
         assert_eq!(r(-0.0, 2.0), "(-0+2j)");
         assert_eq!(r(1.0, -0.0), "(1-0j)");
