@@ -293,6 +293,44 @@ fn bridge_install_makes_import_tangent_work_in_a_venv() {
     );
 }
 
+/// The embedded interpreter's float arithmetic is CPython's: `%`, `//`, `divmod`, `**`,
+/// `pow`, their dunder and `operator` forms, the in-place forms, `math.fmod` and `round`
+/// over edge values (tests/scripts/float_edges.py, tens of thousands of lines), byte for
+/// byte against the test CPython running the same script.
+#[test]
+fn embedded_float_arithmetic_matches_cpython() {
+    let Some(py) = cpython::python(&[]) else {
+        return;
+    };
+    let script = "tests/scripts/float_edges.py";
+    let embedded = tangent()
+        .args(["run", "--embedded", script])
+        .output()
+        .unwrap();
+    assert!(embedded.status.success(), "{}", text(&embedded.stderr));
+    let cpython = Command::new(&py)
+        .arg(script)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(cpython.status.success(), "{}", text(&cpython.stderr));
+    let (ours, theirs) = (text(&embedded.stdout), text(&cpython.stdout));
+    assert!(theirs.lines().count() > 5000, "{theirs}");
+    let differing: Vec<String> = ours
+        .lines()
+        .zip(theirs.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("embedded {a}\n CPython {b}"))
+        .collect();
+    assert!(
+        differing.is_empty(),
+        "{} lines differ, the first:\n{}",
+        differing.len(),
+        differing[..differing.len().min(40)].join("\n")
+    );
+    assert_eq!(ours, theirs);
+}
+
 /// The embedded host's SciPy subset against the real SciPy: every value of
 /// tests/scripts/scipy_values.py (ordinary points, poles, infinities) to 1e-13 relative,
 /// and the gradients there against central differences on both hosts.

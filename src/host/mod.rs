@@ -2,6 +2,7 @@
 //! depends on them: it turns source into source.
 #[cfg(feature = "embedded")]
 pub mod cpython;
+pub mod float_ops;
 #[cfg(feature = "embedded")]
 pub mod rustpython;
 

@@ -52,16 +52,23 @@ pub unsafe extern "C" fn tape_grow(t: *mut Tape) {
 
 /// Python's float `//` (the caller has excluded a zero divisor).
 pub extern "C" fn py_floordiv(a: f64, b: f64) -> f64 {
-    crate::numpy::core::floordiv(a, b)
+    crate::host::float_ops::floordiv(a, b).unwrap_or(f64::NAN)
 }
 
 /// Python's float `%` (the caller has excluded a zero divisor).
 pub extern "C" fn py_fmod(a: f64, b: f64) -> f64 {
-    crate::numpy::core::fmod_py(a, b)
+    crate::host::float_ops::rem(a, b).unwrap_or(f64::NAN)
 }
 
+/// Python's float `**`; nan where Python raises (zero to a negative power, overflow) or
+/// gives a complex (negative base, non-integer exponent). Those happen only for finite
+/// operands, where CPython's real results are finite, so the caller's "non-finite result
+/// from finite operands" check bails exactly for them.
 pub extern "C" fn py_pow(a: f64, b: f64) -> f64 {
-    a.powf(b)
+    match crate::host::float_ops::pow(a, b) {
+        Ok(crate::host::float_ops::Power::Real(v)) => v,
+        _ => f64::NAN,
+    }
 }
 
 /// Python's int `//`; i64::MIN where Python would raise or leave i64.
@@ -190,5 +197,58 @@ mod tests {
         assert_eq!(range_len(0, 10, 3), 4);
         assert_eq!(range_len(10, 0, -3), 4);
         assert_eq!(range_len(5, 5, 1), 0);
+    }
+
+    /// The native float operators are the interpreter's (`host::float_ops`), and `**`
+    /// marks exactly what CPython raises or makes complex: only for finite operands, so
+    /// the compiled code's "non-finite result from finite operands" check bails for it.
+    #[test]
+    fn float_operators_are_the_interpreters() {
+        use crate::host::float_ops::{self, Power};
+        let values = [
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            0.1,
+            -0.5,
+            1.0,
+            -1.0,
+            2.5,
+            -2.5,
+            3.0,
+            -8.0,
+            1.0 / 3.0,
+            1e308,
+            -1e308,
+            5e-324,
+        ];
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+        for &a in &values {
+            for &b in &values {
+                if b != 0.0 {
+                    assert!(same(py_floordiv(a, b), float_ops::floordiv(a, b).unwrap()));
+                    assert!(same(py_fmod(a, b), float_ops::rem(a, b).unwrap()));
+                }
+                let p = py_pow(a, b);
+                match float_ops::pow(a, b) {
+                    Ok(Power::Real(v)) => {
+                        assert!(same(p, v), "{a} ** {b}");
+                        if a.is_finite() && b.is_finite() {
+                            assert!(v.is_finite(), "{a} ** {b}");
+                        }
+                    }
+                    _ => {
+                        assert!(p.is_nan() && a.is_finite() && b.is_finite(), "{a} ** {b}")
+                    }
+                }
+            }
+        }
+        // CPython: 2.5 // 0.1 == 24.0, -2.5 // inf == -1.0, (-0.0) ** (-0.0) == 1.0.
+        assert_eq!(py_floordiv(2.5, 0.1), 24.0);
+        assert_eq!(py_floordiv(-2.5, f64::INFINITY), -1.0);
+        assert_eq!(py_pow(-0.0, -0.0), 1.0);
+        assert_eq!(py_fmod(-1.0, 0.5), 0.0);
     }
 }

@@ -285,23 +285,14 @@ pub fn map_unary(a: ArrayViewD<'_, f64>, f: impl Fn(f64) -> f64) -> ArrayD<f64> 
 
 // ---------------------------------------------------------------- scalar kernels
 
-/// Python/NumPy floor division for floats.
+/// Python/NumPy floor division for floats (NumPy's `npy_divmod` is CPython's
+/// `_float_div_mod`).
 #[inline]
 pub fn floordiv(a: f64, b: f64) -> f64 {
-    if b == 0.0 {
-        return a / b; // inf/nan like NumPy (with a warning there)
+    match crate::host::float_ops::floordiv(a, b) {
+        Ok(q) => q,
+        Err(_) => a / b, // zero divisor: inf/nan like NumPy (with a warning there)
     }
-    let m = fmod_py(a, b);
-    let d = (a - m) / b;
-    // mirrors CPython's float floordiv
-    let mut fl = d.floor();
-    if d - fl > 0.5 {
-        fl += 1.0;
-    }
-    if d == 0.0 {
-        return 0.0f64.copysign(a / b);
-    }
-    fl
 }
 
 /// Python/NumPy modulo (result has the sign of the divisor).

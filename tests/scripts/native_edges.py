@@ -58,6 +58,18 @@ def rpow(x, n):
     return x * rpow(x, n - 1)
 
 
+def float_floor(x, a, b):
+    return x * (a // b)
+
+
+def float_mod(x, a, b):
+    return x * (a % b)
+
+
+def float_pow(x, a, b):
+    return x * (a ** b)
+
+
 def arrays(x):
     return np.sum(x * x)
 
@@ -81,6 +93,15 @@ cases = [
     (branchy, (0.3, True)), (branchy, (0.3, False)), (counted, (2.0,)),
     (uses_helper, (0.7,)), (rpow, (1.3, 5)),
 ]
+# Python's float //, % and ** (CPython's values, e.g. 2.5 // 0.1 == 24.0 and
+# -2.5 // inf == -1.0), natively and interpreted.
+INF = float("inf")
+for a, b in [(2.5, 0.1), (1.0, 0.1), (-1.0, 0.5), (-2.5, INF), (2.5, -INF), (0.0, -1.0),
+             (-0.0, -0.0), (0.0, -1.0), (-8.0, 1 / 3), (1e300, 2.0), (INF, 2.0), (3.0, 0.0)]:
+    cases += [(float_floor, (1.5, a, b)), (float_mod, (1.5, a, b)), (float_pow, (1.5, a, b))]
+assert tangent.grad(float_floor, compile="native")(1.0, 2.5, 0.1) == 24.0
+assert tangent.grad(float_floor, compile="native")(1.0, -2.5, INF) == -1.0
+assert tangent.grad(float_pow, compile="native")(1.0, -0.0, -0.0) == 1.0
 for f, args in cases:
     native = tangent.grad(f, compile="native")
     python = tangent.grad(f, compile="python")

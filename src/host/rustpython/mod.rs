@@ -2,6 +2,7 @@
 //! large-stack thread (debug builds of RustPython overflow the default 8 MB stack).
 //! Everything that touches Python objects runs on that thread through [`with_vm`].
 
+mod float_slots;
 mod native_fn;
 mod runtime_module;
 mod shims;
@@ -66,6 +67,8 @@ fn worker() -> &'static mpsc::Sender<Job> {
             .spawn(move || {
                 let interp = build_interpreter();
                 interp.enter(|vm| {
+                    // Before any Python runs: CPython's float `%`, `//`, `divmod`, `**`.
+                    float_slots::install(vm);
                     if let Err(exc) = shims::install(vm) {
                         vm.print_exception(exc);
                         // The shims are part of the binary: failing here is a build defect.
