@@ -31,7 +31,16 @@ fn every_template_instantiates() {
         let args: Vec<Expr> = (0..required).map(|i| Expr::name(format!("a{i}"))).collect();
         let adj = instantiate(t, q, "out", &args, &[], &mut AllActive(0))
             .unwrap_or_else(|e| panic!("{q}: {e}"));
-        assert!(!adj.is_empty(), "{q}: the template contributes no gradient");
+        if adj.is_empty() {
+            // Some calls have no gradient with their required arguments only (arange(stop)
+            // counts from 0); every parameter active must then give one.
+            let all: Vec<Expr> = (1..t.def.params.len())
+                .map(|i| Expr::name(format!("a{i}")))
+                .collect();
+            let adj = instantiate(t, q, "out", &all, &[], &mut AllActive(0))
+                .unwrap_or_else(|e| panic!("{q}: {e}"));
+            assert!(!adj.is_empty(), "{q}: the template contributes no gradient");
+        }
     }
 }
 
