@@ -259,11 +259,7 @@ impl Analysis<'_> {
     /// another name holds.
     fn bind(&mut self, target: &Expr, value: &Expr, s: &Stmt) {
         match (&target.kind, &value.kind) {
-            (ExprKind::Name(n), _) => {
-                if !self.fresh(value) {
-                    self.mark_whole(n, s);
-                }
-            }
+            (ExprKind::Name(n), _) if !self.fresh(value) => self.mark_whole(n, s),
             (
                 ExprKind::Tuple(ts) | ExprKind::List(ts),
                 ExprKind::Tuple(vs) | ExprKind::List(vs),
@@ -339,10 +335,10 @@ impl Analysis<'_> {
     fn exposes(&self, e: &Expr, whole: bool, out: &mut Vec<(String, bool)>) {
         match &e.kind {
             ExprKind::Name(n) => out.push((n.clone(), whole)),
-            ExprKind::Subscript(b, _) | ExprKind::Attr(b, _) => {
-                if !self.resolver.is_module_attr(e) {
-                    self.exposes(b, false, out)
-                }
+            ExprKind::Subscript(b, _) | ExprKind::Attr(b, _)
+                if !self.resolver.is_module_attr(e) =>
+            {
+                self.exposes(b, false, out)
             }
             ExprKind::List(es) | ExprKind::Tuple(es) => {
                 es.iter().for_each(|x| self.exposes(x, whole, out))
