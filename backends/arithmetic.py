@@ -96,6 +96,8 @@ def pow_tangent(z, x, y):
 @adjoint(operator.mod)
 @adjoint(numpy.mod)
 @adjoint(numpy.remainder)
+@adjoint(jax.numpy.mod)
+@adjoint(jax.numpy.remainder)
 def mod(z, x, y):
     d[x] = tangent.unbroadcast(d[z], x)
     d[y] = tangent.unbroadcast(-d[z] * (x // y), y)
@@ -104,6 +106,8 @@ def mod(z, x, y):
 @tangent_(operator.mod)
 @tangent_(numpy.mod)
 @tangent_(numpy.remainder)
+@tangent_(jax.numpy.mod)
+@tangent_(jax.numpy.remainder)
 def mod_tangent(z, x, y):
     d[z] = tangent.broadcast_like(d[x] - d[y] * (x // y), z)
 

@@ -381,7 +381,8 @@ def trace_grad(g, x, offset=0, axis1=0, axis2=1):
 
 
 def _linspace_weights(num, endpoint):
-    """d samples / d stop of numpy.linspace (d samples / d start is 1 minus these)."""
+    """d samples / d stop of linspace (d samples / d start is 1 minus these), as NumPy
+    constants."""
     div = num - 1 if endpoint else num
     t = numpy.arange(num) / div if div > 0 else numpy.zeros(num)
     if endpoint and num > 1:
@@ -389,30 +390,36 @@ def _linspace_weights(num, endpoint):
     return t, div
 
 
+def _scalar_or_array(xp, v):
+    """A 0-d NumPy result as a float (a JAX value, tracers included, stays as it is)."""
+    return float(v) if xp is numpy and numpy.ndim(v) == 0 else v
+
+
 def linspace_grad(g, end, num, endpoint, retstep, axis, which):
-    """Gradient of linspace's `start` (which=0) or `stop` (which=1)."""
-    tg = _tg()
+    """Gradient of linspace's `start` (which=0) or `stop` (which=1) (NumPy or JAX)."""
     g_step = None
     if retstep:
         g, g_step = g[0], g[1]
+    xp = _xp(g, g_step)
     t, div = _linspace_weights(int(num), endpoint)
-    w = t if which == 1 else 1.0 - t
-    gm = numpy.moveaxis(numpy.asarray(g), axis, 0)
-    total = numpy.tensordot(w, gm, axes=1)
+    w = xp.asarray(t if which == 1 else 1.0 - t)
+    total = xp.tensordot(w, xp.moveaxis(xp.asarray(g), axis, 0), axes=1)
     if g_step is not None and div > 0:
         sign = 1.0 if which == 1 else -1.0
-        total = total + sign * numpy.asarray(g_step) / div
-    return tg.unbroadcast(total if numpy.ndim(total) else float(total), end)
+        total = total + sign * xp.asarray(g_step) / div
+    return _tg().unbroadcast(_scalar_or_array(xp, total), end)
 
 
 def linspace_tangent(t_start, t_stop, y, num, endpoint, retstep, axis):
     samples = y[0] if retstep else y
+    xp = _xp(t_start, t_stop, samples)
     t, div = _linspace_weights(int(num), endpoint)
-    shape = [1] * numpy.ndim(samples)
+    shape = [1] * xp.ndim(samples)
     shape[axis] = int(num)
-    t = numpy.reshape(t, shape)
-    out = t_start * (1.0 - t) + t_stop * t
-    out = out * numpy.ones(numpy.shape(samples))
+    t = xp.reshape(xp.asarray(t), tuple(shape))
+    # Array end points have the samples' axis inserted at `axis`.
+    along = lambda v: xp.expand_dims(v, axis) if xp.ndim(v) > 0 else v
+    out = (along(t_start) * (1.0 - t) + along(t_stop) * t) * xp.ones(xp.shape(samples))
     if retstep:
         step = (t_stop - t_start) / div if div > 0 else 0.0 * (t_stop - t_start)
         return (out, step)
@@ -422,7 +429,7 @@ def linspace_tangent(t_start, t_stop, y, num, endpoint, retstep, axis):
 def linspace_grad_adjoint(t_end, g, num, endpoint, retstep, axis, which):
     """The adjoint of linspace_grad in its gradient argument: the samples' (and step's)
     weights times the end point's cotangent, shaped like `g`."""
-    zero = 0.0 * numpy.asarray(t_end)
+    zero = 0.0 * t_end
     start, stop = (zero, t_end) if which == 1 else (t_end, zero)
     samples = g[0] if retstep else g
     out = linspace_tangent(start, stop, samples, num, endpoint, False, axis)
@@ -435,13 +442,15 @@ def linspace_grad_adjoint(t_end, g, num, endpoint, retstep, axis, which):
 
 def arange_step_grad(g, step):
     """Gradient of arange's `step`: element i is start + i * step."""
-    g = numpy.asarray(g)
-    return _tg().unbroadcast(float(numpy.sum(g * numpy.arange(g.shape[0]))), step)
+    xp = _xp(g)
+    g = xp.asarray(g)
+    return _tg().unbroadcast(_scalar_or_array(xp, xp.sum(g * xp.arange(g.shape[0]))), step)
 
 
 def arange_tangent(t_start, t_step, y):
-    n = numpy.shape(y)[0]
-    return (t_start + t_step * numpy.arange(n)) * numpy.ones(n)
+    xp = _xp(t_start, t_step, y)
+    n = xp.shape(y)[0]
+    return (t_start + t_step * xp.arange(n)) * xp.ones(n)
 
 
 def diag_grad(g, v, k=0):

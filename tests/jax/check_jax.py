@@ -90,6 +90,18 @@ CATALOG = [
     binary("jax.numpy.arctan2", "jnp.arctan2(a, b)"),
     binary("jax.numpy.hypot", "jnp.hypot(a, b)"),
     binary("jax.numpy.logaddexp", "jnp.logaddexp(a, b)"),
+    binary("jax.numpy.mod", "jnp.mod(a, b)", dy="pos"),
+    binary("jax.numpy.remainder", "jnp.remainder(-2.0 * a, b)", dy="pos"),
+    binary("operator.mod", "a % b", dy="pos"),
+    # constructors whose values are their arguments
+    ("jax.numpy.full", "jnp.full(3, a) * b", [[((), "any"), ((3,), "any")]]),
+    ("jax.numpy.full", "jnp.full((2, 3), a)", [[((), "any")], [((3,), "any")]]),
+    ("jax.numpy.full_like", "jnp.full_like(b, a) * b", [[((), "any"), ((2, 3), "any")]]),
+    binary("jax.numpy.linspace", "jnp.linspace(a, b, 4)", shapes=[((), ()), ((3,), (3,))]),
+    binary("jax.numpy.linspace", "jnp.linspace(a, b, 5, endpoint=False)", shapes=[((), ())]),
+    binary("jax.numpy.linspace", "jnp.linspace(a, b, 3, axis=1)", shapes=[((2,), (2,))]),
+    binary("jax.numpy.linspace", "jnp.linspace(a, b, 3, retstep=True)[1]", shapes=[((), ())]),
+    binary("jax.numpy.linspace", "jnp.linspace(a, b, 3, retstep=True)[0] * a", shapes=[((), ())]),
     # operators on JAX arrays
     binary("operator.mul", "a * b"),
     binary("operator.add", "a + b"),
