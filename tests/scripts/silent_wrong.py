@@ -55,3 +55,6 @@ attempt("max of list:", lambda: tangent.grad(max_of_list, wrt=(0, 1))(3.0, 1.0))
 attempt("sum of list:", lambda: tangent.grad(sum_of_list, wrt=(0, 1))(3.0, 2.0))
 attempt("overwritten array:", lambda: repr(tangent.grad(overwritten_param, wrt=(1,))(3.0, np.array([1.0, 2.0]))))
 attempt("mean of list:", lambda: tangent.grad(lambda_free_mean, wrt=(0, 1))(3.0, 2.0))
+attempt("alias array forward:", lambda: tangent.autodiff(alias_update, mode="forward")(
+    np.array([1.0, 2.0]), np.array([1.0, 0.0])))
+attempt("alias scalar forward:", lambda: tangent.autodiff(alias_update, mode="forward")(1.5, 1.0))
