@@ -473,6 +473,7 @@ fn no_silent_wrong_numbers_in_a_script() {
         "mean of list: (1.5, 1.5)",
         "alias array forward: TangentError: tests/scripts/silent_wrong.py:8:5: `y += ...` would change the ndarray `y` holds in place, and another name (or the caller) may hold the same object, so the derivative cannot follow the change",
         "alias scalar forward: 2.0",
+        "text forward: TypeError: tests/scripts/silent_wrong.py:61:1: tangent: a value of type str has no derivative (a zero gradient or tangent of it was needed)",
     ];
     for line in expected {
         assert!(so.lines().any(|l| l == line), "missing `{line}` in:\n{so}");

@@ -722,8 +722,11 @@ def init_grad(x):
         return [init_grad(v) for v in x]
     if _is_jax(x):
         return _jax_grads().init_grad(x)
-    raise TypeError("tangent: cannot build a zero gradient for a value of type %s"
-                    % type(x).__name__)
+    raise TypeError(_at_call_site(
+        "tangent: a value of type %s has no derivative (a zero gradient or tangent of it "
+        "was needed)" % type(x).__name__,
+        "differentiate functions of numbers and arrays (and lists or tuples of them); "
+        "return a number or an array"))
 
 
 def add_grad(a, b):

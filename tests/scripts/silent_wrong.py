@@ -58,3 +58,4 @@ attempt("mean of list:", lambda: tangent.grad(lambda_free_mean, wrt=(0, 1))(3.0,
 attempt("alias array forward:", lambda: tangent.autodiff(alias_update, mode="forward")(
     np.array([1.0, 2.0]), np.array([1.0, 0.0])))
 attempt("alias scalar forward:", lambda: tangent.autodiff(alias_update, mode="forward")(1.5, 1.0))
+attempt("text forward:", lambda: tangent.autodiff(returns_text, mode="forward")(1.0, 1.0))
