@@ -1058,7 +1058,8 @@ def sign(x):
         return numpy.sign(x)
     if _is_jax(x):
         return _jax_grads().jnp.sign(x)
-    return float((x > 0) - (x < 0))
+    # int() first: a NumPy scalar's comparisons give NumPy bools, which do not subtract.
+    return float(int(x > 0) - int(x < 0))
 
 
 def _shape(x):

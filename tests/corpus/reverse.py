@@ -555,6 +555,11 @@ def scalar_alias_update(x):
     return y + z
 
 
+def abs_of_numpy_scalar(a):
+    # builtin abs of NumPy scalars: their comparisons give NumPy bools (real NumPy)
+    return abs(np.sum(a)) * 2.0 + abs(a[0])
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -649,4 +654,5 @@ CASES = {
     "loop_rebinds_iterable": ((0.7,), (0,)),
     "default_from_global": ((1.5,), (0,)),
     "scalar_alias_update": ((0.4,), (0,)),
+    "abs_of_numpy_scalar": ((A3,), (0,)),
 }
