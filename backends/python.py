@@ -15,8 +15,10 @@ nondifferentiable(
     operator.floordiv,
 )
 
-# max and min return one of their arguments.
+# max and min return one of their arguments; on more than two arguments they are the
+# left fold of their two-argument form (which keeps the first extreme one on ties).
 returns_view(builtins.max, builtins.min)
+left_fold(builtins.max, builtins.min)
 
 
 @adjoint(builtins.float)

@@ -883,6 +883,12 @@ impl Anf<'_> {
         Ok(Expr::new(ExprKind::Name(tmp), span))
     }
 
+    /// Is `func` declared `left_fold(...)` in `backends/`?
+    fn is_left_fold(&self, func: &Expr) -> bool {
+        matches!(self.resolver.callee(func),
+            Callee::Library(q) if super::rules::RuleSet::builtin().is_left_fold(&q))
+    }
+
     /// One operation whose operands are atoms.
     fn op(&mut self, e: Expr, out: &mut Vec<Stmt>) -> Result<Expr, Diagnostic> {
         let span = e.span;
@@ -894,6 +900,25 @@ impl Anf<'_> {
             }
             ExprKind::Unary(op @ (UnaryOp::Neg | UnaryOp::Pos), a) => {
                 ExprKind::Unary(op, Box::new(self.atom(*a, out)?))
+            }
+            ExprKind::Call { func, args, kwargs }
+                if args.len() > 2 && kwargs.is_empty() && self.is_left_fold(&func) =>
+            {
+                // `min(a, b, c)` is `min(min(a, b), c)` (ties included: both keep the
+                // first extreme argument), so the two-argument rule applies.
+                let mut args = args.into_iter();
+                let mut acc = args.next().unwrap_or_else(|| Expr::num("0"));
+                for a in args {
+                    acc = Expr::new(
+                        ExprKind::Call {
+                            func: func.clone(),
+                            args: vec![acc, a],
+                            kwargs: vec![],
+                        },
+                        span,
+                    );
+                }
+                return self.op(acc, out);
             }
             ExprKind::Call { func, args, kwargs } => {
                 if let ExprKind::Lambda(..) = func.kind {

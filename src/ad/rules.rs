@@ -54,6 +54,9 @@ pub struct RuleSet {
     nondifferentiable: HashSet<String>,
     /// Functions whose result may be (a view of) an argument: `returns_view(...)`.
     views: HashSet<String>,
+    /// Functions whose call on more than two arguments is the left fold of their
+    /// two-argument call: `left_fold(...)`.
+    left_folds: HashSet<String>,
     /// Canonical names that come from the elementwise table (one argument, one result
     /// of the same shape): coarsening may chain their adjoints symbolically.
     elementwise: HashSet<String>,
@@ -88,6 +91,7 @@ impl RuleSet {
             match callee.as_str() {
                 "nondifferentiable" => self.nondifferentiable.extend(args.iter().cloned()),
                 "returns_view" => self.views.extend(args.iter().cloned()),
+                "left_fold" => self.left_folds.extend(args.iter().cloned()),
                 _ => {}
             }
         }
@@ -303,6 +307,7 @@ impl RuleSet {
         self.nondifferentiable
             .extend(other.nondifferentiable.iter().cloned());
         self.views.extend(other.views.iter().cloned());
+        self.left_folds.extend(other.left_folds.iter().cloned());
         self.elementwise.extend(other.elementwise.iter().cloned());
         self.override_roots
             .extend(other.override_roots.iter().cloned());
@@ -310,6 +315,11 @@ impl RuleSet {
 
     pub fn is_nondifferentiable(&self, qualname: &str) -> bool {
         self.nondifferentiable.contains(qualname)
+    }
+
+    /// Is `f(a, b, c)` the same as `f(f(a, b), c)` for `qualname`?
+    pub fn is_left_fold(&self, qualname: &str) -> bool {
+        self.left_folds.contains(qualname)
     }
 
     /// May the result of `qualname` be one of its arguments or a view of one?

@@ -560,6 +560,10 @@ def abs_of_numpy_scalar(a):
     return abs(np.sum(a)) * 2.0 + abs(a[0])
 
 
+def min_max_of_three(x, y):
+    return min(x, y, 0.5) + max(x * y, y, -3.0)
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -655,4 +659,5 @@ CASES = {
     "default_from_global": ((1.5,), (0,)),
     "scalar_alias_update": ((0.4,), (0,)),
     "abs_of_numpy_scalar": ((A3,), (0,)),
+    "min_max_of_three": ((0.3, 1.2), (0, 1)),
 }
