@@ -36,6 +36,15 @@ pub fn register_rule(
     filename: &str,
     funcname: &str,
 ) -> Result<(), String> {
+    crate::stack::run(|| register_rule_inner(forward, qualname, filename, funcname))
+}
+
+fn register_rule_inner(
+    forward: bool,
+    qualname: &str,
+    filename: &str,
+    funcname: &str,
+) -> Result<(), String> {
     let text = read_source(filename, funcname)?;
     let module = SourceModule::parse(filename, &text).map_err(|d| d.to_string())?;
     let def = module.lower_template(funcname).map_err(|d| d.to_string())?;
@@ -121,6 +130,15 @@ pub fn grad_file_cached(
     opts: &GradOptions,
     use_cache: bool,
 ) -> Result<(ad::Generated, bool), String> {
+    crate::stack::run(|| grad_file_cached_inner(filename, func, opts, use_cache))
+}
+
+fn grad_file_cached_inner(
+    filename: &str,
+    func: &str,
+    opts: &GradOptions,
+    use_cache: bool,
+) -> Result<(ad::Generated, bool), String> {
     let text = read_source(filename, func)?;
     let user_rules = USER_RULES.lock().map(|g| g.is_some()).unwrap_or(true);
     let key = (use_cache && !user_rules)
@@ -186,6 +204,10 @@ const RUNTIME_MODULES: &[&str] = &["tangent", "numpy", "math", "scipy", "jax"];
 /// The global names a generated source reads (everything it neither defines nor assigns,
 /// and not a runtime module): what must resolve in the user's globals or builtins.
 pub fn free_names(source: &str) -> Result<Vec<String>, String> {
+    crate::stack::run(|| free_names_inner(source))
+}
+
+fn free_names_inner(source: &str) -> Result<Vec<String>, String> {
     let module = SourceModule::parse("<generated>", source).map_err(|d| d.to_string())?;
     let mut out: Vec<String> = Vec::new();
     for f in &module.function_names {
@@ -253,6 +275,15 @@ pub fn grad_generated(
     func: &str,
     opts: &GradOptions,
 ) -> Result<ad::Generated, String> {
+    crate::stack::run(|| grad_generated_inner(source, context_file, func, opts))
+}
+
+fn grad_generated_inner(
+    source: &str,
+    context_file: &str,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<ad::Generated, String> {
     let name = format!("<generated from {context_file}>");
     let mut module = SourceModule::parse(&name, source).map_err(|d| d.to_string())?;
     if let Ok(text) = read_source(context_file, func) {
@@ -276,6 +307,10 @@ pub struct ExplainInfo {
 }
 
 pub fn explain_info(filename: &str, func: &str, wrt: &[usize]) -> Result<ExplainInfo, String> {
+    crate::stack::run(|| explain_info_inner(filename, func, wrt))
+}
+
+fn explain_info_inner(filename: &str, func: &str, wrt: &[usize]) -> Result<ExplainInfo, String> {
     let text = read_source(filename, func)?;
     let module = SourceModule::parse(filename, &text).map_err(|d| d.to_string())?;
     let user_functions = module.function_names.iter().cloned().collect();
@@ -311,6 +346,15 @@ pub fn explain_info(filename: &str, func: &str, wrt: &[usize]) -> Result<Explain
 
 /// Differentiates `func` defined in `text` (named `filename` in messages).
 pub fn grad_text(
+    filename: &str,
+    text: &str,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<ad::Generated, String> {
+    crate::stack::run(|| grad_text_inner(filename, text, func, opts))
+}
+
+fn grad_text_inner(
     filename: &str,
     text: &str,
     func: &str,
@@ -422,6 +466,10 @@ impl GradBuilder {
         self
     }
     pub fn build(self) -> Result<Gradient, String> {
+        crate::stack::run(|| self.build_inner())
+    }
+
+    fn build_inner(self) -> Result<Gradient, String> {
         let g = grad_text("<source>", &self.src, &self.func, &self.opts)?;
         let native = if self.native {
             Some(

@@ -5,11 +5,25 @@
 //! gets one vector-Jacobian expression per input and output of the stretch instead of
 //! one gradient per intermediate; the e-graph passes then share what those expressions
 //! have in common. Anything else keeps its per-statement adjoint.
+//!
+//! Substitution can grow expressions without bound (each read of an intermediate copies
+//! its gradient expression; a chain of n statements nests n deep), so a stretch whose
+//! chained gradients would exceed [`MAX_GRAD_NODES`] nodes is cut in halves, each
+//! coarsened on its own, down to single statements.
 
 use super::adjoint::{grad_ref, Adj};
 use super::rules::substitute;
 use crate::syntax::ir::*;
 use std::collections::{HashMap, HashSet};
+
+/// The largest chained gradient expression a coarsened stretch may produce (nodes).
+pub const MAX_GRAD_NODES: usize = 256;
+
+fn size(e: &Expr) -> usize {
+    let mut n = 0;
+    e.walk(&mut |_| n += 1);
+    n
+}
 
 /// One statement's adjoint as the pass needs it: `t = value` whose adjoint is only
 /// accumulations `d[var] += expr(d[t])`.
@@ -38,9 +52,7 @@ pub fn coarsen(
         while k < stmts.len() && links[k].is_some() {
             k += 1;
         }
-        if k - start >= 2 {
-            coarsen_stretch(whole, stmts, parts, &links, start, k);
-        }
+        coarsen_range(whole, stmts, parts, &links, start, k);
         k += 1;
     }
 }
@@ -73,7 +85,8 @@ fn link(s: &Stmt, part: &[Adj], elementwise: &dyn Fn(&Expr) -> bool) -> Option<L
     Some(Link { target, accums })
 }
 
-fn coarsen_stretch(
+/// Coarsens `stmts[start..end]`, or its halves if its gradients grow too large.
+fn coarsen_range(
     whole: &[Stmt],
     stmts: &[Stmt],
     parts: &mut [Vec<Adj>],
@@ -81,14 +94,32 @@ fn coarsen_stretch(
     start: usize,
     end: usize,
 ) {
+    if end - start < 2 || coarsen_stretch(whole, stmts, parts, links, start, end) {
+        return;
+    }
+    let mid = start + (end - start) / 2;
+    coarsen_range(whole, stmts, parts, links, start, mid);
+    coarsen_range(whole, stmts, parts, links, mid, end);
+}
+
+/// Chains the adjoints of the stretch `stmts[start..end]` into one rule per output;
+/// false (and `parts` unchanged) if a chained gradient exceeds [`MAX_GRAD_NODES`].
+fn coarsen_stretch(
+    whole: &[Stmt],
+    stmts: &[Stmt],
+    parts: &mut [Vec<Adj>],
+    links: &[Option<Link>],
+    start: usize,
+    end: usize,
+) -> bool {
     let stretch: Vec<&Link> = links[start..end].iter().flatten().collect();
     let targets: HashSet<&str> = stretch.iter().map(|l| l.target.as_str()).collect();
     // Outputs: targets read anywhere outside the stretch. Its targets are assigned
     // once, outside loops, so every such read sees the stretch's value.
-    let inside = &stmts[start..end];
+    let inside = stmts[start..end].as_ptr_range();
     let mut read_after: HashSet<String> = HashSet::new();
     walk_stmts(whole, &mut |s| {
-        if inside.iter().any(|x| std::ptr::eq(x, s)) {
+        if inside.contains(&(s as *const Stmt)) {
             return;
         }
         let mut names = Vec::new();
@@ -101,7 +132,7 @@ fn coarsen_stretch(
         .filter(|t| read_after.contains(*t))
         .collect();
     if outputs.is_empty() {
-        return;
+        return true;
     }
     let mut rules = Vec::new();
     for (n, out) in outputs.iter().enumerate() {
@@ -122,6 +153,9 @@ fn coarsen_stretch(
                     }
                     None => v,
                 };
+                if size(&sum) > MAX_GRAD_NODES {
+                    return false;
+                }
                 grads.insert(var.clone(), sum);
             }
         }
@@ -155,6 +189,7 @@ fn coarsen_stretch(
         p.clear();
     }
     parts[end - 1] = rules;
+    true
 }
 
 fn comment(text: &str) -> Adj {

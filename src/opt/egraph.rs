@@ -14,11 +14,31 @@
 //! place, so the passes leave a function unchanged when its code stores into subscripts
 //! or attributes, or calls anything not known to be pure (user functions, methods
 //! outside a fixed list, `numpy.random`).
+//!
+//! The work is bounded (a deep expression must not cost minutes): a run whose e-graph
+//! has more than [`RUN_NODES`] nodes before rewriting, or whose extraction needs more
+//! than [`TREE_WORK`] steps, is left as written with a comment saying so (visible in
+//! `verbose=1` output and in `tangent grad`); the rewriting stops at [`REWRITE_NODES`]
+//! nodes, [`REWRITE_ITERS`] iterations or [`REWRITE_TIME`]; the greedy improvement of
+//! the extraction stops after [`DAG_WORK`] node visits (its choice so far is valid).
 
 use crate::ad::names::{hint_for, NameGen};
 use crate::syntax::ir::*;
 use egg::{rewrite as rw, EGraph, Id, Language, Rewrite, Runner, SymbolLang};
 use std::collections::{HashMap, HashSet};
+
+/// The largest run (e-graph nodes of the code as written) the passes take on.
+pub const RUN_NODES: usize = 20_000;
+/// Rewriting stops when the e-graph reaches this many nodes...
+const REWRITE_NODES: usize = 2 * RUN_NODES;
+/// ... or after this many iterations...
+const REWRITE_ITERS: usize = 8;
+/// ... or this long (a safety net: the node and iteration limits come first).
+const REWRITE_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+/// Node evaluations of the tree-cost fixed point (rounds times nodes).
+const TREE_WORK: usize = 4_000_000;
+/// Node visits of the greedy DAG improvement (candidates times DAG size).
+const DAG_WORK: usize = 4_000_000;
 
 /// Which passes to run.
 #[derive(Clone, Copy, Debug, Default)]
@@ -308,11 +328,19 @@ impl Cx<'_> {
                 _ => roots.push(None),
             }
         }
+        let size = g.egraph.total_number_of_nodes();
+        if size > RUN_NODES {
+            return skipped(
+                run,
+                &format!("{size} e-graph nodes, more than the {RUN_NODES} the passes take on"),
+            );
+        }
         let egraph = std::mem::take(&mut g.egraph);
         let runner = Runner::default()
             .with_egraph(egraph)
-            .with_iter_limit(8)
-            .with_node_limit(20_000)
+            .with_iter_limit(REWRITE_ITERS)
+            .with_node_limit(REWRITE_NODES)
+            .with_time_limit(REWRITE_TIME)
             .run(&if self.passes.algebraic {
                 algebraic_rules()
             } else {
@@ -329,7 +357,12 @@ impl Cx<'_> {
             .iter()
             .map(|n| n.clone().map_children(|c| egraph.find(c)))
             .collect();
-        let choice = extract_dag(&egraph, &root_ids, &written);
+        let Some(choice) = extract_dag(&egraph, &root_ids, &written) else {
+            return skipped(
+                run,
+                "the extraction would take more than its bound of work",
+            );
+        };
         let mut em = Emitter {
             egraph: &egraph,
             choice: &choice,
@@ -354,6 +387,21 @@ impl Cx<'_> {
         }
         em.out
     }
+}
+
+/// A run left as written because it is too large for the passes, with a comment saying
+/// so before it.
+fn skipped(mut run: Vec<Stmt>, why: &str) -> Vec<Stmt> {
+    run.insert(
+        0,
+        Stmt::synth(StmtKind::Comment(format!(
+            "tangent: the cse/algebraic passes left the {} statements below as written: {why}",
+            run.iter()
+                .filter(|s| matches!(s.kind, StmtKind::Assign(..)))
+                .count()
+        ))),
+    );
+    run
 }
 
 // ---------------------------------------------------------------- the e-graph
@@ -582,15 +630,22 @@ fn op_cost(n: &SymbolLang) -> usize {
 
 /// Chooses one node per class reachable from `roots`, minimising the cost of the DAG:
 /// a class reached twice is paid for once. Starts from the best tree choice and then
-/// switches single classes while that lowers the DAG cost (greedy, a few rounds).
+/// switches single classes while that lowers the DAG cost (greedy, a few rounds, at
+/// most [`DAG_WORK`] node visits). None if the tree costs take more than [`TREE_WORK`].
 fn extract_dag(
     eg: &EGraph<SymbolLang, ()>,
     roots: &[Id],
     written: &HashSet<SymbolLang>,
-) -> HashMap<Id, SymbolLang> {
+) -> Option<HashMap<Id, SymbolLang>> {
     // Tree costs by fixed-point iteration (what egg's `Extractor` computes).
     let mut best: HashMap<Id, (usize, SymbolLang)> = HashMap::new();
+    let nodes = eg.total_number_of_nodes().max(1);
+    let mut tree_work = 0usize;
     loop {
+        tree_work += nodes;
+        if tree_work > TREE_WORK {
+            return None;
+        }
         let mut changed = false;
         for class in eg.classes() {
             for n in &class.nodes {
@@ -620,14 +675,23 @@ fn extract_dag(
     let mut choice: HashMap<Id, SymbolLang> =
         best.into_iter().map(|(id, (_, n))| (id, n)).collect();
     let mut cost = dag_cost(eg, &choice, roots, written).unwrap_or(usize::MAX);
-    for _round in 0..3 {
+    let mut dag_work = 0usize;
+    'rounds: for _round in 0..3 {
         let mut improved = false;
         let reachable = reachable(eg, &choice, roots);
+        let dag_size = reachable.len().max(1);
         for id in reachable {
             let class = &eg[id];
+            if class.nodes.len() < 2 {
+                continue;
+            }
             for n in &class.nodes {
                 if choice.get(&id) == Some(n) {
                     continue;
+                }
+                dag_work += dag_size;
+                if dag_work > DAG_WORK {
+                    break 'rounds;
                 }
                 let old = choice.insert(id, n.clone());
                 match dag_cost(eg, &choice, roots, written) {
@@ -647,7 +711,7 @@ fn extract_dag(
             break;
         }
     }
-    choice
+    Some(choice)
 }
 
 fn reachable(

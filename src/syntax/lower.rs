@@ -142,6 +142,7 @@ impl SourceModule {
         let lowerer = Lowerer {
             text: &self.text,
             template: false,
+            depth: Default::default(),
         };
         lowerer
             .function(def)
@@ -157,6 +158,7 @@ impl SourceModule {
         let lowerer = Lowerer {
             text: &self.text,
             template: true,
+            depth: Default::default(),
         };
         lowerer
             .function(def)
@@ -203,17 +205,45 @@ impl SourceModule {
 
 /// `a.b.c` for a chain of attribute accesses on a name.
 fn dotted(e: &ast::Expr) -> Option<String> {
-    match e {
-        ast::Expr::Name(n) => Some(n.id.as_str().to_owned()),
-        ast::Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr.id.as_str())),
-        _ => None,
+    // A loop, not recursion: an attribute chain can be as long as the file.
+    let mut parts = Vec::new();
+    let mut e = e;
+    loop {
+        match e {
+            ast::Expr::Name(n) => {
+                parts.push(n.id.as_str());
+                break;
+            }
+            ast::Expr::Attribute(a) => {
+                parts.push(a.attr.id.as_str());
+                e = &a.value;
+            }
+            _ => return None,
+        }
     }
+    parts.reverse();
+    Some(parts.join("."))
 }
 
 struct Lowerer<'a> {
     text: &'a str,
     /// Rule templates may take `*args`.
     template: bool,
+    /// How many statements and expressions enclose the one being lowered.
+    depth: std::cell::Cell<usize>,
+}
+
+/// The diagnostic for code nested deeper than the transformer's bound, at the construct
+/// that crosses it.
+fn too_deep(r: TextRange) -> Diagnostic {
+    Diagnostic::new(
+        span(r),
+        format!(
+            "this code is nested too deeply: more than {} levels of expressions and statements (CPython refuses such code too: too many nested parentheses, or a RecursionError while compiling)",
+            crate::stack::MAX_NESTING
+        ),
+        "split the expression into several statements with intermediate variables, e.g. a loop that adds one term per iteration",
+    )
 }
 
 fn unsupported(r: TextRange, what: &str, hint: &str) -> Diagnostic {
@@ -289,6 +319,10 @@ impl Lowerer<'_> {
     }
 
     fn stmt(&self, s: &ast::Stmt) -> Result<Stmt, Diagnostic> {
+        self.nested(s.range(), || self.stmt_inner(s))
+    }
+
+    fn stmt_inner(&self, s: &ast::Stmt) -> Result<Stmt, Diagnostic> {
         let sp = span(s.range());
         let kind = match s {
             ast::Stmt::Assign(a) => {
@@ -533,7 +567,28 @@ impl Lowerer<'_> {
         Ok(Box::new(self.expr(e)?))
     }
 
+    /// Lowers an expression, refusing nesting deeper than [`crate::stack::MAX_NESTING`]
+    /// (counting statements and expressions) before recursing any further.
     fn expr(&self, e: &ast::Expr) -> Result<Expr, Diagnostic> {
+        self.nested(e.range(), || self.expr_inner(e))
+    }
+
+    fn nested<T>(
+        &self,
+        r: TextRange,
+        f: impl FnOnce() -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
+        let depth = self.depth.get() + 1;
+        if depth > crate::stack::MAX_NESTING {
+            return Err(too_deep(r));
+        }
+        self.depth.set(depth);
+        let out = f();
+        self.depth.set(depth - 1);
+        out
+    }
+
+    fn expr_inner(&self, e: &ast::Expr) -> Result<Expr, Diagnostic> {
         let r = e.range();
         let kind = match e {
             ast::Expr::Name(n) => ExprKind::Name(n.id.as_str().to_owned()),

@@ -1,0 +1,63 @@
+//! A large stack for the transformer. Parsing, lowering and every pass after them
+//! recurse over expressions, and a Python expression can be nested thousands of levels
+//! deep (`x + x + ... + x` with 6,000 terms is a left-nested chain of 6,000 `+`).
+//! Callers reach the transformer on threads whose stack they do not choose (the CLI's
+//! main thread, a Rust API user's thread, CPython's thread in the bridge), so every
+//! entry point in [`crate::api`] and [`crate::jit`] runs its work through [`run`]: on a
+//! thread with a [`STACK_BYTES`] stack (only reserved address space until touched),
+//! or inline when already on one. [`crate::syntax`] bounds the nesting depth it lowers
+//! ([`MAX_NESTING`]), so that the passes after it never need more than this stack.
+
+use std::cell::Cell;
+
+/// Stack of the transformer's thread. 1 GB of address space; a 6,000-level chain
+/// touches a few megabytes, [`MAX_NESTING`] levels at most a few hundred.
+pub const STACK_BYTES: usize = 1 << 30;
+
+/// The deepest nesting of expressions and statements the transformer accepts (the
+/// syntax tree's depth). Deeper input is a located diagnostic, like CPython's "too many
+/// nested parentheses" and its RecursionError during compilation. Every pass after
+/// lowering recurses at most this deep on the [`STACK_BYTES`] stack; tests/cli.rs
+/// differentiates a function at this depth with every optional pass on.
+pub const MAX_NESTING: usize = 20_000;
+
+/// Source text longer than this is refused before parsing: the parser recurses once per
+/// nesting level (an opening parenthesis or a unary operator is one byte of text, so a
+/// text of n bytes can nest n deep), and on the [`STACK_BYTES`] stack it certainly
+/// survives this many levels.
+pub const MAX_SOURCE_BYTES: usize = 16 << 20;
+
+thread_local! {
+    static ON_BIG_STACK: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` on a thread with a [`STACK_BYTES`] stack (inline if this thread is one) and
+/// returns its result; a panic in `f` continues in the caller.
+pub fn run<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    if ON_BIG_STACK.with(Cell::get) {
+        return f();
+    }
+    let mut job = Some(f);
+    let slot = &mut job;
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("tangent-transform".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, move || {
+                ON_BIG_STACK.with(|b| b.set(true));
+                slot.take().map(|f| f())
+            })
+            .map(|handle| handle.join())
+    });
+    match outcome {
+        Ok(Ok(Some(r))) => r,
+        Ok(Ok(None)) => unreachable!("the job is taken once"),
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        // No thread (address space or thread limit): run here; the depth bound still
+        // holds, only the margin is smaller.
+        Err(_) => match job.take() {
+            Some(f) => f(),
+            None => unreachable!("a thread that did not start took nothing"),
+        },
+    }
+}
