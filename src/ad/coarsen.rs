@@ -46,13 +46,25 @@ pub fn coarsen(
         .zip(parts.iter())
         .map(|(s, p)| link(s, p, elementwise))
         .collect();
+    // Who reads each name: the top-level statements of `whole` (a nested read counts
+    // for the statement that holds it), found once rather than per stretch tried.
+    let mut readers: Readers = HashMap::new();
+    for top in whole {
+        let mut names = Vec::new();
+        walk_stmts(std::slice::from_ref(top), &mut |s| {
+            crate::ad::names::stmt_exprs(s, &mut |e| e.names(&mut names))
+        });
+        for n in names {
+            readers.entry(n).or_default().push(top as *const Stmt);
+        }
+    }
     let mut k = 0;
     while k < stmts.len() {
         let start = k;
         while k < stmts.len() && links[k].is_some() {
             k += 1;
         }
-        coarsen_range(whole, stmts, parts, &links, start, k);
+        coarsen_range(&readers, stmts, parts, &links, start, k);
         k += 1;
     }
 }
@@ -86,26 +98,29 @@ fn link(s: &Stmt, part: &[Adj], elementwise: &dyn Fn(&Expr) -> bool) -> Option<L
 }
 
 /// Coarsens `stmts[start..end]`, or its halves if its gradients grow too large.
+/// The top-level statements of the function that read each name.
+type Readers = HashMap<String, Vec<*const Stmt>>;
+
 fn coarsen_range(
-    whole: &[Stmt],
+    readers: &Readers,
     stmts: &[Stmt],
     parts: &mut [Vec<Adj>],
     links: &[Option<Link>],
     start: usize,
     end: usize,
 ) {
-    if end - start < 2 || coarsen_stretch(whole, stmts, parts, links, start, end) {
+    if end - start < 2 || coarsen_stretch(readers, stmts, parts, links, start, end) {
         return;
     }
     let mid = start + (end - start) / 2;
-    coarsen_range(whole, stmts, parts, links, start, mid);
-    coarsen_range(whole, stmts, parts, links, mid, end);
+    coarsen_range(readers, stmts, parts, links, start, mid);
+    coarsen_range(readers, stmts, parts, links, mid, end);
 }
 
 /// Chains the adjoints of the stretch `stmts[start..end]` into one rule per output;
 /// false (and `parts` unchanged) if a chained gradient exceeds [`MAX_GRAD_NODES`].
 fn coarsen_stretch(
-    whole: &[Stmt],
+    readers: &Readers,
     stmts: &[Stmt],
     parts: &mut [Vec<Adj>],
     links: &[Option<Link>],
@@ -117,19 +132,14 @@ fn coarsen_stretch(
     // Outputs: targets read anywhere outside the stretch. Its targets are assigned
     // once, outside loops, so every such read sees the stretch's value.
     let inside = stmts[start..end].as_ptr_range();
-    let mut read_after: HashSet<String> = HashSet::new();
-    walk_stmts(whole, &mut |s| {
-        if inside.contains(&(s as *const Stmt)) {
-            return;
-        }
-        let mut names = Vec::new();
-        crate::ad::names::stmt_exprs(s, &mut |e| e.names(&mut names));
-        read_after.extend(names);
-    });
     let outputs: Vec<&str> = stretch
         .iter()
         .map(|l| l.target.as_str())
-        .filter(|t| read_after.contains(*t))
+        .filter(|t| {
+            readers
+                .get(*t)
+                .is_some_and(|rs| rs.iter().any(|r| !inside.contains(r)))
+        })
         .collect();
     if outputs.is_empty() {
         return true;

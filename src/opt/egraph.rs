@@ -38,7 +38,7 @@ const REWRITE_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// Node evaluations of the tree-cost fixed point (rounds times nodes).
 const TREE_WORK: usize = 4_000_000;
 /// Node visits of the greedy DAG improvement (candidates times DAG size).
-const DAG_WORK: usize = 4_000_000;
+const DAG_WORK: usize = 400_000;
 
 /// Which passes to run.
 #[derive(Clone, Copy, Debug, Default)]
@@ -227,6 +227,33 @@ fn plain_target(t: &Expr) -> bool {
 
 // ---------------------------------------------------------------- runs
 
+/// What `joins_run` needs to know of the run so far, kept as it grows (rescanning the
+/// run for every statement made long runs quadratic).
+#[derive(Default)]
+struct RunState {
+    /// Names read in the run before any statement of the run assigned them.
+    leaf_reads: HashSet<String>,
+    /// Names the run assigns.
+    assigned: HashSet<String>,
+}
+
+impl RunState {
+    fn add(&mut self, s: &Stmt) {
+        if let StmtKind::Assign(t, v) = &s.kind {
+            let mut reads = Vec::new();
+            v.names(&mut reads);
+            for r in reads {
+                if !self.assigned.contains(&r) {
+                    self.leaf_reads.insert(r);
+                }
+            }
+            if let Some(m) = t.as_name() {
+                self.assigned.insert(m.to_owned());
+            }
+        }
+    }
+}
+
 struct Cx<'a> {
     passes: Passes,
     classify: &'a dyn Fn(&Expr) -> CallKind,
@@ -237,12 +264,15 @@ impl Cx<'_> {
     fn block(&mut self, stmts: Vec<Stmt>) -> Vec<Stmt> {
         let mut out = Vec::new();
         let mut run: Vec<Stmt> = Vec::new();
+        let mut state = RunState::default();
         for mut s in stmts {
-            if self.joins_run(&s, &run) {
+            if self.joins_run(&s, &state) {
+                state.add(&s);
                 run.push(s);
                 continue;
             }
             out.extend(self.run(std::mem::take(&mut run)));
+            state = RunState::default();
             match &mut s.kind {
                 StmtKind::If(_, a, b) => {
                     *a = self.block(std::mem::take(a));
@@ -254,7 +284,8 @@ impl Cx<'_> {
                 _ => {}
             }
             // A statement that can join a run but not this one starts the next.
-            if self.joins_run(&s, &[]) {
+            if self.joins_run(&s, &state) {
+                state.add(&s);
                 run.push(s);
             } else {
                 out.push(s);
@@ -264,30 +295,15 @@ impl Cx<'_> {
         out
     }
 
-    /// Can `s` extend `run`? Plain `name = expr` with a pure value, where `name` was not
-    /// read in the run before (its old value would then be a leaf of this e-graph).
-    fn joins_run(&self, s: &Stmt, run: &[Stmt]) -> bool {
+    /// Can `s` extend the run described by `state`? Plain `name = expr` with a pure
+    /// value, where `name` was not read in the run before it was assigned there (its old
+    /// value would then be a leaf of this e-graph).
+    fn joins_run(&self, s: &Stmt, state: &RunState) -> bool {
         match &s.kind {
             StmtKind::Comment(_) => true,
             StmtKind::Assign(t, v) => {
                 let Some(n) = t.as_name() else { return false };
-                if !self.pure(v) {
-                    return false;
-                }
-                let mut assigned = HashSet::new();
-                for r in run {
-                    if let StmtKind::Assign(t2, v2) = &r.kind {
-                        let mut reads = Vec::new();
-                        v2.names(&mut reads);
-                        if reads.iter().any(|r| r == n) && !assigned.contains(n) {
-                            return false;
-                        }
-                        if let Some(m) = t2.as_name() {
-                            assigned.insert(m.to_owned());
-                        }
-                    }
-                }
-                true
+                self.pure(v) && !state.leaf_reads.contains(n)
             }
             _ => false,
         }
@@ -641,13 +657,18 @@ fn extract_dag(
     let mut best: HashMap<Id, (usize, SymbolLang)> = HashMap::new();
     let nodes = eg.total_number_of_nodes().max(1);
     let mut tree_work = 0usize;
+    // In id order: children are mostly created before their parents, so a few rounds
+    // settle even a deep chain (egg's own order is a hash map's, which needs as many
+    // rounds as the chain is long, and differs between runs on ties).
+    let mut classes: Vec<&egg::EClass<SymbolLang, ()>> = eg.classes().collect();
+    classes.sort_by_key(|c| c.id);
     loop {
         tree_work += nodes;
         if tree_work > TREE_WORK {
             return None;
         }
         let mut changed = false;
-        for class in eg.classes() {
+        for class in &classes {
             for n in &class.nodes {
                 let canon = n.clone().map_children(|c| eg.find(c));
                 let mut sum = node_cost(&canon, written);
