@@ -101,7 +101,11 @@ pub fn grad_options(
         }
     };
     let on = |pass: &str| passes.iter().any(|n| n == pass);
+    // flags[5] is the hosts' use-the-disk-cache flag; flags[6] asks for joint motion
+    // through recursion (the form a derivative of a derivative is built from).
+    let joint_recursion = flags.get(6).copied().unwrap_or(false);
     Ok(GradOptions {
+        joint_recursion,
         mode,
         wrt,
         optimized,
@@ -284,6 +288,11 @@ fn grad_generated_inner(
     func: &str,
     opts: &GradOptions,
 ) -> Result<ad::Generated, String> {
+    // The two-phase gradients of recursive callees share the caller's tape between
+    // calls, which a transform of the generated code cannot follow.
+    let mut opts = opts.clone();
+    opts.joint_recursion = true;
+    let opts = &opts;
     let name = format!("<generated from {context_file}>");
     let mut module = SourceModule::parse(&name, source).map_err(|d| d.to_string())?;
     if let Ok(text) = read_source(context_file, func) {
