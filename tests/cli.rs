@@ -478,7 +478,10 @@ fn deep_expressions_differentiate_or_are_located_diagnostics() {
     let def = |name: &str, body: String| format!("def {name}(x):\n    return {body}\n\n\n");
     let module = [
         def("chain", vec!["x"; 6000].join(" + ")),
-        def("parens", format!("{}x{} * 2.0", "(".repeat(10_000), ")".repeat(10_000))),
+        def(
+            "parens",
+            format!("{}x{} * 2.0", "(".repeat(10_000), ")".repeat(10_000)),
+        ),
         def("minus", format!("{}x", "-".repeat(10_000))),
         def("too_deep_chain", vec!["x"; 200_000].join(" + ")),
         def("too_deep_minus", format!("{}x", "-".repeat(200_000))),
@@ -494,7 +497,12 @@ fn deep_expressions_differentiate_or_are_located_diagnostics() {
     for (f, line) in [("too_deep_chain", 14), ("too_deep_minus", 18)] {
         let out = tangent_in(&dir, &["grad", &format!("deep.py:{f}")]);
         let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(3), "{f}: {}", &err[..err.len().min(500)]);
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "{f}: {}",
+            &err[..err.len().min(500)]
+        );
         assert!(
             err.starts_with(&format!("deep.py:{line}:")) && err.contains("nested too deeply"),
             "{f}: {}",
@@ -558,8 +566,14 @@ for f in (m.product, m.total):
     let so = text(&out.stdout);
     assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
     assert_eq!(so.matches("same fast").count(), 4, "{so}");
-    assert!(so.contains("product ['algebraic', 'cse'] same fast noted"), "{so}");
-    assert!(so.contains("total ['algebraic', 'cse'] same fast \n"), "{so}");
+    assert!(
+        so.contains("product ['algebraic', 'cse'] same fast noted"),
+        "{so}"
+    );
+    assert!(
+        so.contains("total ['algebraic', 'cse'] same fast \n"),
+        "{so}"
+    );
     assert!(start.elapsed().as_secs() < 120, "{:?}", start.elapsed());
 }
 

@@ -148,5 +148,9 @@ fn deep_expressions_from_a_small_stack() {
     let df = Tangent::grad(&chain(6000), "f").unwrap();
     assert!(df.source().starts_with("def dfdx(x, bresult=1.0):"));
     let err = Tangent::grad(&chain(200_000), "f").err().unwrap();
-    assert!(err.starts_with("<source>:2:12: this code is nested too deeply"), "{}", &err[..200]);
+    assert!(
+        err.starts_with("<source>:2:12: this code is nested too deeply"),
+        "{}",
+        &err[..200]
+    );
 }

@@ -146,8 +146,7 @@ pub fn grad_with_rules(
         done_phased: HashMap::new(),
         recursive: HashMap::new(),
     };
-    let (entry, _, _) =
-        g.function(func, &opts.wrt, true, opts.split, false, Span::SYNTHETIC)?;
+    let (entry, _, _) = g.function(func, &opts.wrt, true, opts.split, false, Span::SYNTHETIC)?;
     let mut source = String::new();
     let mut params = Vec::new();
     for (i, f) in g.out.iter().enumerate() {
@@ -699,11 +698,7 @@ impl Generator<'_> {
             Expr::synth(ExprKind::Tuple(grads))
         };
         bbody.push(Stmt::synth(StmtKind::Return(Some(ret))));
-        let mut body = vec![Stmt::synth(StmtKind::If(
-            Expr::name(phase),
-            bbody,
-            vec![],
-        ))];
+        let mut body = vec![Stmt::synth(StmtKind::If(Expr::name(phase), bbody, vec![]))];
         // Forward phase.
         let mut probe = fwd.clone();
         probe.extend(saved.iter().map(|v| reverse::push(Expr::name(v))));
@@ -795,10 +790,8 @@ impl Generator<'_> {
             String::new()
         };
         if phased {
-            self.done_phased.insert(
-                key.clone(),
-                (gen_name.clone(), seed.clone(), phase.clone()),
-            );
+            self.done_phased
+                .insert(key.clone(), (gen_name.clone(), seed.clone(), phase.clone()));
         } else if !top && !split {
             self.done.insert(
                 key.clone(),

@@ -211,10 +211,7 @@ impl Reverse<'_> {
                     self.callee_tape = None;
                     self.callee_phase = None;
                     if let Some((call, phase)) = self.phased_call(value)? {
-                        fwd.push(Stmt::new(
-                            StmtKind::Assign(Expr::name(t), call),
-                            s.span,
-                        ));
+                        fwd.push(Stmt::new(StmtKind::Assign(Expr::name(t), call), s.span));
                         self.callee_phase = Some(phase);
                     } else if let Some((gfwd, tape)) = self.split_call(value)? {
                         let target =

@@ -374,10 +374,7 @@ impl Cx<'_> {
             .map(|n| n.clone().map_children(|c| egraph.find(c)))
             .collect();
         let Some(choice) = extract_dag(&egraph, &root_ids, &written) else {
-            return skipped(
-                run,
-                "the extraction would take more than its bound of work",
-            );
+            return skipped(run, "the extraction would take more than its bound of work");
         };
         let mut em = Emitter {
             egraph: &egraph,
