@@ -5,8 +5,9 @@
 //! main thread, a Rust API user's thread, CPython's thread in the bridge), so every
 //! entry point in [`crate::api`] and [`crate::jit`] runs its work through [`run`]: on a
 //! thread with a [`STACK_BYTES`] stack (only reserved address space until touched),
-//! or inline when already on one. [`crate::syntax`] bounds the nesting depth it lowers
-//! ([`MAX_NESTING`]), so that the passes after it never need more than this stack.
+//! or inline when already on one. [`crate::syntax`] bounds the nesting depth it parses
+//! (brackets and prefix operators, scanned before the parser runs) and lowers (the
+//! syntax tree) by [`MAX_NESTING`], so that no pass needs more than this stack.
 
 use std::cell::Cell;
 
@@ -20,12 +21,6 @@ pub const STACK_BYTES: usize = 1 << 30;
 /// lowering recurses at most this deep on the [`STACK_BYTES`] stack; tests/cli.rs
 /// differentiates a function at this depth with every optional pass on.
 pub const MAX_NESTING: usize = 20_000;
-
-/// Source text longer than this is refused before parsing: the parser recurses once per
-/// nesting level (an opening parenthesis or a unary operator is one byte of text, so a
-/// text of n bytes can nest n deep), and on the [`STACK_BYTES`] stack it certainly
-/// survives this many levels.
-pub const MAX_SOURCE_BYTES: usize = 16 << 20;
 
 thread_local! {
     static ON_BIG_STACK: Cell<bool> = const { Cell::new(false) };

@@ -34,6 +34,7 @@ fn span(r: TextRange) -> Span {
 
 impl SourceModule {
     pub fn parse(file: &str, text: &str) -> Result<SourceModule, Diagnostic> {
+        check_nesting(text).map_err(|d| d.locate(file, text))?;
         let parsed = ruff_python_parser::parse_module(text).map_err(|e| {
             Diagnostic::new(
                 span(e.location),
@@ -201,6 +202,124 @@ impl SourceModule {
             .get(s.start as usize..s.end as usize)
             .unwrap_or("")
     }
+}
+
+/// Refuses, before the parser sees it, text whose brackets or runs of prefix operators
+/// (`- - x`, `not not x`) nest deeper than [`crate::stack::MAX_NESTING`]: the parser
+/// recurses once per such level (about 2 kB of stack each), so a text of a megabyte of
+/// `(` would exhaust even the transformer's stack. (Parentheses leave no trace in the
+/// syntax tree, so the depth bound of lowering cannot see them.) Strings and comments are
+/// skipped; an f-string counts as a string.
+fn check_nesting(text: &str) -> Result<(), Diagnostic> {
+    let b = text.as_bytes();
+    let limit = crate::stack::MAX_NESTING;
+    let too_deep = |at: usize| {
+        Err(too_deep(TextRange::new(
+            ruff_text_size::TextSize::new(at as u32),
+            ruff_text_size::TextSize::new(at as u32 + 1),
+        )))
+    };
+    let (mut depth, mut run, mut i) = (0usize, 0usize, 0usize);
+    // Whether the last token ends an operand (then `-` is binary, not prefix).
+    let mut operand = false;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                let triple = b.len() >= i + 3 && b[i + 1] == c && b[i + 2] == c;
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if b[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if triple {
+                        if b.len() >= i + 3 && b[i] == c && b[i + 1] == c && b[i + 2] == c {
+                            i += 3;
+                            break;
+                        }
+                    } else if b[i] == c || b[i] == b'\n' {
+                        i += 1;
+                        break;
+                    }
+                    i += 1;
+                }
+                operand = true;
+                run = 0;
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth + run > limit {
+                    return too_deep(i);
+                }
+                operand = false;
+            }
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                operand = true;
+                run = 0;
+            }
+            b'-' | b'+' | b'~' if !operand => {
+                run += 1;
+                if depth + run > limit {
+                    return too_deep(i);
+                }
+            }
+            b' ' | b'\t' | b'\r' | b'\\' => {}
+            b'\n' => {
+                if depth == 0 {
+                    run = 0;
+                    operand = false;
+                }
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80)
+                {
+                    i += 1;
+                }
+                let word = &b[start..i];
+                if word == b"not" {
+                    run += 1;
+                    if depth + run > limit {
+                        return too_deep(start);
+                    }
+                    operand = false;
+                } else if matches!(
+                    word,
+                    b"and"
+                        | b"or"
+                        | b"if"
+                        | b"else"
+                        | b"in"
+                        | b"is"
+                        | b"lambda"
+                        | b"return"
+                        | b"yield"
+                        | b"await"
+                ) {
+                    operand = false;
+                } else {
+                    operand = true;
+                    run = 0;
+                }
+                continue;
+            }
+            _ => {
+                // Other operators and punctuation: a prefix operator may follow.
+                operand = false;
+            }
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// `a.b.c` for a chain of attribute accesses on a name.
