@@ -491,6 +491,14 @@ fn deep_expressions_differentiate_or_are_located_diagnostics() {
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{f}: {err}");
         assert!(text(&out.stdout).contains(&format!("def d{f}dx(x, bresult=1.0):")));
+        let start = std::time::Instant::now();
+        let out = tangent_in(
+            &dir,
+            &["grad", &format!("deep.py:{f}"), "--mode", "forward"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{f}: {}", text(&out.stderr));
+        // Forward mode copied its table of tangents for every statement (a minute here).
+        assert!(start.elapsed().as_secs() < 20, "{f}: {:?}", start.elapsed());
     }
     // Each in a file of its own: like CPython, the scan before parsing refuses the file.
     let too_deep = [
