@@ -36,6 +36,15 @@ pub fn register_rule(
     filename: &str,
     funcname: &str,
 ) -> Result<(), String> {
+    crate::stack::run(|| register_rule_inner(forward, qualname, filename, funcname))
+}
+
+fn register_rule_inner(
+    forward: bool,
+    qualname: &str,
+    filename: &str,
+    funcname: &str,
+) -> Result<(), String> {
     let text = read_source(filename, funcname)?;
     let module = SourceModule::parse(filename, &text).map_err(|d| d.to_string())?;
     let def = module.lower_template(funcname).map_err(|d| d.to_string())?;
@@ -92,7 +101,11 @@ pub fn grad_options(
         }
     };
     let on = |pass: &str| passes.iter().any(|n| n == pass);
+    // flags[5] is the hosts' use-the-disk-cache flag; flags[6] asks for joint motion
+    // through recursion (the form a derivative of a derivative is built from).
+    let joint_recursion = flags.get(6).copied().unwrap_or(false);
     Ok(GradOptions {
+        joint_recursion,
         mode,
         wrt,
         optimized,
@@ -116,6 +129,15 @@ pub fn grad_file(filename: &str, func: &str, opts: &GradOptions) -> Result<ad::G
 /// Like [`grad_file`], through the disk cache when `use_cache` (and no rule was
 /// registered at run time). Also says whether the source came from the cache.
 pub fn grad_file_cached(
+    filename: &str,
+    func: &str,
+    opts: &GradOptions,
+    use_cache: bool,
+) -> Result<(ad::Generated, bool), String> {
+    crate::stack::run(|| grad_file_cached_inner(filename, func, opts, use_cache))
+}
+
+fn grad_file_cached_inner(
     filename: &str,
     func: &str,
     opts: &GradOptions,
@@ -186,6 +208,10 @@ const RUNTIME_MODULES: &[&str] = &["tangent", "numpy", "math", "scipy", "jax"];
 /// The global names a generated source reads (everything it neither defines nor assigns,
 /// and not a runtime module): what must resolve in the user's globals or builtins.
 pub fn free_names(source: &str) -> Result<Vec<String>, String> {
+    crate::stack::run(|| free_names_inner(source))
+}
+
+fn free_names_inner(source: &str) -> Result<Vec<String>, String> {
     let module = SourceModule::parse("<generated>", source).map_err(|d| d.to_string())?;
     let mut out: Vec<String> = Vec::new();
     for f in &module.function_names {
@@ -253,6 +279,20 @@ pub fn grad_generated(
     func: &str,
     opts: &GradOptions,
 ) -> Result<ad::Generated, String> {
+    crate::stack::run(|| grad_generated_inner(source, context_file, func, opts))
+}
+
+fn grad_generated_inner(
+    source: &str,
+    context_file: &str,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<ad::Generated, String> {
+    // The two-phase gradients of recursive callees share the caller's tape between
+    // calls, which a transform of the generated code cannot follow.
+    let mut opts = opts.clone();
+    opts.joint_recursion = true;
+    let opts = &opts;
     let name = format!("<generated from {context_file}>");
     let mut module = SourceModule::parse(&name, source).map_err(|d| d.to_string())?;
     if let Ok(text) = read_source(context_file, func) {
@@ -276,6 +316,10 @@ pub struct ExplainInfo {
 }
 
 pub fn explain_info(filename: &str, func: &str, wrt: &[usize]) -> Result<ExplainInfo, String> {
+    crate::stack::run(|| explain_info_inner(filename, func, wrt))
+}
+
+fn explain_info_inner(filename: &str, func: &str, wrt: &[usize]) -> Result<ExplainInfo, String> {
     let text = read_source(filename, func)?;
     let module = SourceModule::parse(filename, &text).map_err(|d| d.to_string())?;
     let user_functions = module.function_names.iter().cloned().collect();
@@ -311,6 +355,15 @@ pub fn explain_info(filename: &str, func: &str, wrt: &[usize]) -> Result<Explain
 
 /// Differentiates `func` defined in `text` (named `filename` in messages).
 pub fn grad_text(
+    filename: &str,
+    text: &str,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<ad::Generated, String> {
+    crate::stack::run(|| grad_text_inner(filename, text, func, opts))
+}
+
+fn grad_text_inner(
     filename: &str,
     text: &str,
     func: &str,
@@ -422,6 +475,10 @@ impl GradBuilder {
         self
     }
     pub fn build(self) -> Result<Gradient, String> {
+        crate::stack::run(|| self.build_inner())
+    }
+
+    fn build_inner(self) -> Result<Gradient, String> {
         let g = grad_text("<source>", &self.src, &self.func, &self.opts)?;
         let native = if self.native {
             Some(

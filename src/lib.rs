@@ -14,6 +14,7 @@ pub mod jit;
 pub mod numpy;
 pub mod opt;
 pub mod resolve;
+pub mod stack;
 pub mod syntax;
 
 pub use api::{Gradient, Tangent, Value};

@@ -139,3 +139,18 @@ fn native_gradient_runs_without_the_interpreter() {
         .expect("array code is not compiled");
     assert!(why.contains("line"), "{why}");
 }
+
+/// `Tangent::grad` runs the transformer on its own large stack: a 6,000-term chain
+/// differentiates from a test thread (2 MB stack), a 200,000-term one is a diagnostic.
+#[test]
+fn deep_expressions_from_a_small_stack() {
+    let chain = |n: usize| format!("def f(x):\n    return {}\n", vec!["x"; n].join(" + "));
+    let df = Tangent::grad(&chain(6000), "f").unwrap();
+    assert!(df.source().starts_with("def dfdx(x, bresult=1.0):"));
+    let err = Tangent::grad(&chain(200_000), "f").err().unwrap();
+    assert!(
+        err.starts_with("<source>:2:12: this code is nested too deeply"),
+        "{}",
+        &err[..200]
+    );
+}

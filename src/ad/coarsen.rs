@@ -5,11 +5,25 @@
 //! gets one vector-Jacobian expression per input and output of the stretch instead of
 //! one gradient per intermediate; the e-graph passes then share what those expressions
 //! have in common. Anything else keeps its per-statement adjoint.
+//!
+//! Substitution can grow expressions without bound (each read of an intermediate copies
+//! its gradient expression; a chain of n statements nests n deep), so a stretch whose
+//! chained gradients would exceed [`MAX_GRAD_NODES`] nodes is cut in halves, each
+//! coarsened on its own, down to single statements.
 
 use super::adjoint::{grad_ref, Adj};
 use super::rules::substitute;
 use crate::syntax::ir::*;
 use std::collections::{HashMap, HashSet};
+
+/// The largest chained gradient expression a coarsened stretch may produce (nodes).
+pub const MAX_GRAD_NODES: usize = 256;
+
+fn size(e: &Expr) -> usize {
+    let mut n = 0;
+    e.walk(&mut |_| n += 1);
+    n
+}
 
 /// One statement's adjoint as the pass needs it: `t = value` whose adjoint is only
 /// accumulations `d[var] += expr(d[t])`.
@@ -32,15 +46,25 @@ pub fn coarsen(
         .zip(parts.iter())
         .map(|(s, p)| link(s, p, elementwise))
         .collect();
+    // Who reads each name: the top-level statements of `whole` (a nested read counts
+    // for the statement that holds it), found once rather than per stretch tried.
+    let mut readers: Readers = HashMap::new();
+    for top in whole {
+        let mut names = Vec::new();
+        walk_stmts(std::slice::from_ref(top), &mut |s| {
+            crate::ad::names::stmt_exprs(s, &mut |e| e.names(&mut names))
+        });
+        for n in names {
+            readers.entry(n).or_default().push(top as *const Stmt);
+        }
+    }
     let mut k = 0;
     while k < stmts.len() {
         let start = k;
         while k < stmts.len() && links[k].is_some() {
             k += 1;
         }
-        if k - start >= 2 {
-            coarsen_stretch(whole, stmts, parts, &links, start, k);
-        }
+        coarsen_range(&readers, stmts, parts, &links, start, k);
         k += 1;
     }
 }
@@ -73,35 +97,52 @@ fn link(s: &Stmt, part: &[Adj], elementwise: &dyn Fn(&Expr) -> bool) -> Option<L
     Some(Link { target, accums })
 }
 
-fn coarsen_stretch(
-    whole: &[Stmt],
+/// Coarsens `stmts[start..end]`, or its halves if its gradients grow too large.
+/// The top-level statements of the function that read each name.
+type Readers = HashMap<String, Vec<*const Stmt>>;
+
+fn coarsen_range(
+    readers: &Readers,
     stmts: &[Stmt],
     parts: &mut [Vec<Adj>],
     links: &[Option<Link>],
     start: usize,
     end: usize,
 ) {
+    if end - start < 2 || coarsen_stretch(readers, stmts, parts, links, start, end) {
+        return;
+    }
+    let mid = start + (end - start) / 2;
+    coarsen_range(readers, stmts, parts, links, start, mid);
+    coarsen_range(readers, stmts, parts, links, mid, end);
+}
+
+/// Chains the adjoints of the stretch `stmts[start..end]` into one rule per output;
+/// false (and `parts` unchanged) if a chained gradient exceeds [`MAX_GRAD_NODES`].
+fn coarsen_stretch(
+    readers: &Readers,
+    stmts: &[Stmt],
+    parts: &mut [Vec<Adj>],
+    links: &[Option<Link>],
+    start: usize,
+    end: usize,
+) -> bool {
     let stretch: Vec<&Link> = links[start..end].iter().flatten().collect();
     let targets: HashSet<&str> = stretch.iter().map(|l| l.target.as_str()).collect();
     // Outputs: targets read anywhere outside the stretch. Its targets are assigned
     // once, outside loops, so every such read sees the stretch's value.
-    let inside = &stmts[start..end];
-    let mut read_after: HashSet<String> = HashSet::new();
-    walk_stmts(whole, &mut |s| {
-        if inside.iter().any(|x| std::ptr::eq(x, s)) {
-            return;
-        }
-        let mut names = Vec::new();
-        crate::ad::names::stmt_exprs(s, &mut |e| e.names(&mut names));
-        read_after.extend(names);
-    });
+    let inside = stmts[start..end].as_ptr_range();
     let outputs: Vec<&str> = stretch
         .iter()
         .map(|l| l.target.as_str())
-        .filter(|t| read_after.contains(*t))
+        .filter(|t| {
+            readers
+                .get(*t)
+                .is_some_and(|rs| rs.iter().any(|r| !inside.contains(r)))
+        })
         .collect();
     if outputs.is_empty() {
-        return;
+        return true;
     }
     let mut rules = Vec::new();
     for (n, out) in outputs.iter().enumerate() {
@@ -122,6 +163,9 @@ fn coarsen_stretch(
                     }
                     None => v,
                 };
+                if size(&sum) > MAX_GRAD_NODES {
+                    return false;
+                }
                 grads.insert(var.clone(), sum);
             }
         }
@@ -155,6 +199,7 @@ fn coarsen_stretch(
         p.clear();
     }
     parts[end - 1] = rules;
+    true
 }
 
 fn comment(text: &str) -> Adj {

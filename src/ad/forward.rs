@@ -304,7 +304,8 @@ impl Forward<'_> {
         let Some(template) = self.rules.tangent_in(q, self.resolver.imports) else {
             return Err(missing_tangent_rule(q, span));
         };
-        let tangents = self.tangents.clone();
+        // Borrowed, not cloned: a copy per statement made long functions quadratic.
+        let tangents = &self.tangents;
         let mut site = ActiveSite {
             active: self.active,
             names: self.names,

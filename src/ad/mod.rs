@@ -54,6 +54,11 @@ pub struct GradOptions {
     /// Split motion: each function's forward pass runs once; the backward pass gets the
     /// forward pass's tape instead of recomputing it (`motion='split'`).
     pub split: bool,
+    /// Joint motion also for recursive callees (their gradients recompute their forward
+    /// pass, O(n^2) for recursion n deep). Off by default: a recursive callee gets a
+    /// two-phase gradient on the caller's tape, O(n). On for derivatives that are
+    /// differentiated again (the two-phase form shares one tape between calls).
+    pub joint_recursion: bool,
     /// Differentiate only this element of a tuple output (Tangent 2's `output_index`).
     pub output_index: Option<i64>,
     /// Weight each element of a tuple output (Tangent 2's `output_weights`), as Python
@@ -70,6 +75,7 @@ impl Default for GradOptions {
             preserve_result: false,
             check_dims: true,
             split: false,
+            joint_recursion: false,
             tape_liveness: false,
             cse: false,
             algebraic: false,
@@ -138,8 +144,10 @@ pub fn grad_with_rules(
         opts: opts.clone(),
         taken: HashSet::new(),
         done_split: HashMap::new(),
+        done_phased: HashMap::new(),
+        recursive: HashMap::new(),
     };
-    let (entry, _, _) = g.function(func, &opts.wrt, true, opts.split, Span::SYNTHETIC)?;
+    let (entry, _, _) = g.function(func, &opts.wrt, true, opts.split, false, Span::SYNTHETIC)?;
     let mut source = String::new();
     let mut params = Vec::new();
     for (i, f) in g.out.iter().enumerate() {
@@ -184,6 +192,19 @@ struct SplitParts<'a> {
     wrt_names: &'a [String],
     grad_names: &'a HashMap<String, String>,
     names: &'a mut NameGen,
+}
+
+/// What the two-phase assembly needs from the reverse transform of one function.
+struct Phased<'a> {
+    def: &'a FuncDef,
+    gen_name: &'a str,
+    seed: &'a str,
+    phase: &'a str,
+    result: &'a str,
+    fwd: Vec<Stmt>,
+    bwd: Vec<Stmt>,
+    wrt_names: &'a [String],
+    grad_names: &'a HashMap<String, String>,
 }
 
 /// A function normalised for differentiation.
@@ -372,6 +393,11 @@ struct Generator<'m> {
     taken: HashSet<String>,
     /// Split motion: (function, wrt) -> (forward name, backward name, seed parameter).
     done_split: HashMap<(String, Vec<usize>), (String, String, String)>,
+    /// Two-phase gradients of recursive callees: (function, wrt) -> (name, seed
+    /// parameter, phase parameter).
+    done_phased: HashMap<(String, Vec<usize>), (String, String, String)>,
+    /// Whether each user function reaches itself through calls.
+    recursive: HashMap<String, bool>,
 }
 
 impl Callees for Generator<'_> {
@@ -387,7 +413,42 @@ impl Callees for Generator<'_> {
             let params = def.params.iter().map(|p| p.name.clone()).collect();
             return Ok((String::new(), String::new(), params));
         }
-        self.function(func, wrt, false, false, span)
+        self.function(func, wrt, false, false, false, span)
+    }
+
+    fn is_recursive(&mut self, func: &str) -> bool {
+        if let Some(r) = self.recursive.get(func) {
+            return *r;
+        }
+        // Depth-first over the user functions `func` calls by name.
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut todo: Vec<String> = self.calls_of(func);
+        let mut found = false;
+        while let Some(g) = todo.pop() {
+            if g == func {
+                found = true;
+                break;
+            }
+            if seen.insert(g.clone()) {
+                todo.extend(self.calls_of(&g));
+            }
+        }
+        self.recursive.insert(func.to_owned(), found);
+        found
+    }
+
+    fn phased_gradient_of(
+        &mut self,
+        func: &str,
+        wrt: &[usize],
+        span: Span,
+    ) -> Result<(String, String, String), Diagnostic> {
+        let key = (func.to_owned(), wrt.to_vec());
+        if let Some(done) = self.done_phased.get(&key) {
+            return Ok(done.clone());
+        }
+        self.function(func, wrt, false, false, true, span)?;
+        Ok(self.done_phased[&key].clone())
     }
 
     fn split_gradient_of(
@@ -400,12 +461,34 @@ impl Callees for Generator<'_> {
         if let Some(done) = self.done_split.get(&key) {
             return Ok(done.clone());
         }
-        let (name, seed, _) = self.function(func, wrt, false, true, span)?;
+        let (name, seed, _) = self.function(func, wrt, false, true, false, span)?;
         Ok((format!("{name}_forward"), format!("{name}_backward"), seed))
     }
 }
 
 impl Generator<'_> {
+    /// The user functions `func`'s body calls by name (none if it does not lower).
+    fn calls_of(&self, func: &str) -> Vec<String> {
+        let Ok(def) = self.module.lower_function(func) else {
+            return vec![];
+        };
+        let mut out = Vec::new();
+        walk_stmts(&def.body, &mut |s| {
+            names::stmt_exprs(s, &mut |e| {
+                e.walk(&mut |x| {
+                    if let ExprKind::Call { func: f, .. } = &x.kind {
+                        if let Some(n) = f.as_name() {
+                            if self.user_functions.contains(n) && !out.iter().any(|o| o == n) {
+                                out.push(n.to_owned());
+                            }
+                        }
+                    }
+                })
+            })
+        });
+        out
+    }
+
     fn gen_name(&mut self, func: &str, params: &[String]) -> String {
         let base = format!("d{func}d{}", params.join(""));
         let mut name = base.clone();
@@ -615,16 +698,116 @@ impl Generator<'_> {
         });
     }
 
+    /// The two-phase gradient of a recursive callee, one function so that both phases
+    /// type its variables alike (the native compiler's types are per function):
+    ///
+    /// ```text
+    /// def dfdx2(x, n, _stack=None, _reverse_phase=False, bresult=1.0):
+    ///     if _reverse_phase:
+    ///         <pop what the backward pass reads>; <backward pass>; return bx
+    ///     <forward pass, pushing on the caller's _stack>; <push what the backward
+    ///     pass reads>; return result
+    /// ```
+    ///
+    /// The caller's forward pass calls it with its tape, its backward pass calls it again
+    /// with the phase true at the mirrored point, so the tape stays last-in first-out.
+    fn assemble_phased(&mut self, p: Phased<'_>) {
+        let Phased {
+            def,
+            gen_name,
+            seed,
+            phase,
+            result,
+            fwd,
+            bwd,
+            wrt_names,
+            grad_names,
+        } = p;
+        let params: Vec<String> = def.params.iter().map(|p| p.name.clone()).collect();
+        let mut assigned: HashSet<String> = HashSet::new();
+        assigned.insert(result.to_owned());
+        walk_stmts(&fwd, &mut |s| {
+            if let StmtKind::Assign(t, _) | StmtKind::For(t, _, _) = &s.kind {
+                let mut v = Vec::new();
+                t.names(&mut v);
+                assigned.extend(v);
+            }
+        });
+        let mut read = Vec::new();
+        walk_stmts(&bwd, &mut |s| {
+            names::stmt_exprs(s, &mut |e| e.names(&mut read));
+        });
+        let mut saved: Vec<String> = Vec::new();
+        for n in read {
+            if assigned.contains(&n) && n != "_stack" && !saved.contains(&n) {
+                saved.push(n);
+            }
+        }
+        // Backward phase: restore, replay, return the gradients.
+        let mut bbody = Vec::new();
+        for v in saved.iter().rev() {
+            bbody.push(reverse::pop_into(Expr::name(v)));
+        }
+        bbody.extend(bwd);
+        let grads: Vec<Expr> = wrt_names
+            .iter()
+            .map(|v| Expr::name(&grad_names[v]))
+            .collect();
+        let ret = if grads.len() == 1 {
+            grads[0].clone()
+        } else {
+            Expr::synth(ExprKind::Tuple(grads))
+        };
+        bbody.push(Stmt::synth(StmtKind::Return(Some(ret))));
+        let mut body = vec![Stmt::synth(StmtKind::If(Expr::name(phase), bbody, vec![]))];
+        // Forward phase.
+        let mut probe = fwd.clone();
+        probe.extend(saved.iter().map(|v| reverse::push(Expr::name(v))));
+        let pushes = crate::opt::pushed_names(&probe);
+        for v in crate::opt::maybe_unbound_pushes(&probe, &params, &pushes) {
+            body.push(Stmt::assign(&v, Expr::synth(ExprKind::NoneLit)));
+        }
+        body.extend(fwd);
+        if !saved.is_empty() {
+            body.push(Stmt::synth(StmtKind::Comment(
+                "Values the backward phase reads".into(),
+            )));
+            body.extend(saved.iter().map(|v| reverse::push(Expr::name(v))));
+        }
+        body.push(Stmt::synth(StmtKind::Return(Some(Expr::name(result)))));
+        let mut fparams = def.params.clone();
+        fparams.push(Param {
+            name: "_stack".into(),
+            default: Some(Expr::synth(ExprKind::NoneLit)),
+        });
+        fparams.push(Param {
+            name: phase.to_owned(),
+            default: Some(Expr::synth(ExprKind::Bool(false))),
+        });
+        fparams.push(Param {
+            name: seed.to_owned(),
+            default: Some(Expr::num("1.0")),
+        });
+        self.out.push(FuncDef {
+            name: gen_name.to_owned(),
+            params: fparams,
+            vararg: None,
+            body,
+            span: def.span,
+        });
+    }
+
     fn function(
         &mut self,
         func: &str,
         wrt: &[usize],
         top: bool,
         split: bool,
+        phased: bool,
         _call_span: Span,
     ) -> Result<GradFn, Diagnostic> {
         let key = (func.to_owned(), wrt.to_vec());
-        if !top && !split {
+        if !top && !split && !phased {
             if let Some(done) = self.done.get(&key) {
                 return Ok(done.clone());
             }
@@ -662,7 +845,15 @@ impl Generator<'_> {
         let gen_name = self.gen_name(func, &wrt_names);
         // The entry point has its own conventions (check_dims, preserve_result); a
         // recursive call gets the callee variant, generated separately.
-        if !top && !split {
+        let phase = if phased {
+            names.fresh("_reverse_phase")
+        } else {
+            String::new()
+        };
+        if phased {
+            self.done_phased
+                .insert(key.clone(), (gen_name.clone(), seed.clone(), phase.clone()));
+        } else if !top && !split {
             self.done.insert(
                 key.clone(),
                 (gen_name.clone(), seed.clone(), params.clone()),
@@ -683,6 +874,7 @@ impl Generator<'_> {
         let split_motion = self.opts.split;
         let checkpoint = self.opts.checkpoint;
         let coarsening = self.opts.coarsening;
+        let phase_recursion = !self.opts.joint_recursion;
         let (fwd, bwd, adjoint_tape) = {
             let mut rev = Reverse {
                 resolver: &resolver,
@@ -694,6 +886,8 @@ impl Generator<'_> {
                 bound: params.iter().cloned().collect(),
                 split: split_motion,
                 callee_tape: None,
+                phase_recursion,
+                callee_phase: None,
                 checkpoint,
                 adjoint_tape: None,
                 coarsen: coarsening.then_some(body.as_slice()),
@@ -757,6 +951,20 @@ impl Generator<'_> {
             }
         }
 
+        if phased {
+            self.assemble_phased(Phased {
+                def: &def,
+                gen_name: &gen_name,
+                seed: &seed,
+                phase: &phase,
+                result: &result,
+                fwd,
+                bwd,
+                wrt_names: &wrt_names,
+                grad_names: &grad_names,
+            });
+            return Ok((gen_name, seed, params));
+        }
         if split {
             self.assemble_split(SplitParts {
                 func,
@@ -776,7 +984,10 @@ impl Generator<'_> {
 
         let mut new_body = Vec::new();
         let pushes = crate::opt::pushed_names(&fwd);
-        if crate::opt::uses_stack(&fwd) || crate::opt::uses_stack(&bwd) {
+        if crate::opt::uses_stack(&fwd)
+            || crate::opt::uses_stack(&bwd)
+            || crate::opt::passes_stack(&fwd)
+        {
             new_body.push(Stmt::assign(
                 "_stack",
                 Expr::call_path("tangent.Stack", vec![]),

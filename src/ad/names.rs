@@ -1,7 +1,7 @@
 //! Fresh, readable, collision-free names for temporaries and gradients.
 
 use crate::syntax::ir::*;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Names the generated code relies on; never used for temporaries.
 const RESERVED: &[&str] = &[
@@ -10,6 +10,10 @@ const RESERVED: &[&str] = &[
 
 pub struct NameGen {
     used: HashSet<String>,
+    /// Per hint, the suffix `fresh` returned last: the suffixes below it are taken (names
+    /// are never released), so the next search starts there. Without it a function with
+    /// n temporaries of one hint (`x + x + ... + x`) cost n^2 probes.
+    next: HashMap<String, usize>,
 }
 
 impl NameGen {
@@ -25,7 +29,10 @@ impl NameGen {
             stmt_exprs(s, &mut |e| e.names(&mut names));
             used.extend(names);
         });
-        NameGen { used }
+        NameGen {
+            used,
+            next: HashMap::new(),
+        }
     }
 
     pub fn reserve(&mut self, name: &str) {
@@ -43,10 +50,12 @@ impl NameGen {
             self.used.insert(base.clone());
             return base;
         }
-        for i in 2.. {
+        let start = self.next.get(&base).copied().unwrap_or(2);
+        for i in start.. {
             let cand = format!("{base}{i}");
             if !self.used.contains(&cand) {
                 self.used.insert(cand.clone());
+                self.next.insert(base, i + 1);
                 return cand;
             }
         }

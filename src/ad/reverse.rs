@@ -32,6 +32,20 @@ pub trait Callees {
         wrt: &[usize],
         span: Span,
     ) -> Result<(String, String, String), Diagnostic>;
+
+    /// Does `func` call itself, directly or through other user functions?
+    fn is_recursive(&mut self, func: &str) -> bool;
+
+    /// The two-phase gradient of a recursive callee (see `Generator::assemble_phased`):
+    /// (its name, its seed parameter, its phase parameter). Called with the caller's
+    /// `_stack` it runs the forward pass and leaves what its backward pass needs on that
+    /// tape; called again with the phase parameter true it runs the backward pass.
+    fn phased_gradient_of(
+        &mut self,
+        func: &str,
+        wrt: &[usize],
+        span: Span,
+    ) -> Result<(String, String, String), Diagnostic>;
 }
 
 pub struct Reverse<'a> {
@@ -50,6 +64,12 @@ pub struct Reverse<'a> {
     pub split: bool,
     /// The tape variable of the split callee call being processed.
     pub callee_tape: Option<String>,
+    /// Calls of recursive user functions use their two-phase gradient (`phased_call`);
+    /// false: joint motion, whose recomputation costs O(n^2) for recursion n deep (kept
+    /// when the derivative is to be differentiated again).
+    pub phase_recursion: bool,
+    /// The phase parameter of the two-phase callee of the call being processed.
+    pub callee_phase: Option<String>,
     /// sqrt(n) checkpointing of top-level `for` and `while` loops (`checkpoint=True`).
     pub checkpoint: bool,
     /// Coarsening (`optimizations={'coarsening': True}`): the function's body, whose
@@ -197,7 +217,11 @@ impl Reverse<'_> {
                     }
                     // Split motion: `t, tape = g_forward(...)`; the tape rides on ours.
                     self.callee_tape = None;
-                    if let Some((gfwd, tape)) = self.split_call(value)? {
+                    self.callee_phase = None;
+                    if let Some((call, phase)) = self.phased_call(value)? {
+                        fwd.push(Stmt::new(StmtKind::Assign(Expr::name(t), call), s.span));
+                        self.callee_phase = Some(phase);
+                    } else if let Some((gfwd, tape)) = self.split_call(value)? {
                         let target =
                             Expr::synth(ExprKind::Tuple(vec![Expr::name(t), Expr::name(&tape)]));
                         fwd.push(Stmt::new(StmtKind::Assign(target, gfwd), s.span));
@@ -569,6 +593,37 @@ impl Reverse<'_> {
         Ok(Some((call, tape)))
     }
 
+    /// For `t = g(...)` with `g` a recursive user function taking active arguments (and
+    /// joint motion): the forward phase of g's two-phase gradient on our tape, and its
+    /// phase parameter. Each level of the recursion then runs its forward pass once,
+    /// instead of once per level above it.
+    fn phased_call(&mut self, value: &Expr) -> Result<Option<(Expr, String)>, Diagnostic> {
+        if self.split || !self.phase_recursion {
+            return Ok(None);
+        }
+        let ExprKind::Call { func, args, kwargs } = &value.kind else {
+            return Ok(None);
+        };
+        let Callee::User(f) = self.resolver.callee(func) else {
+            return Ok(None);
+        };
+        if !self.callees.is_recursive(&f) {
+            return Ok(None);
+        }
+        let Some((wrt, _)) = self.active_positions(&f, args, kwargs, value.span)? else {
+            return Ok(None);
+        };
+        let (gname, _, phase) = self.callees.phased_gradient_of(&f, &wrt, value.span)?;
+        let mut kw = kwargs.to_vec();
+        kw.push(("_stack".to_owned(), Expr::name("_stack")));
+        let call = Expr::synth(ExprKind::Call {
+            func: Box::new(Expr::name(gname)),
+            args: args.to_vec(),
+            kwargs: kw,
+        });
+        Ok(Some((call, phase)))
+    }
+
     /// The positions (sorted) of the active arguments of a call to user function `f`,
     /// with the argument expressions; None when no argument is active.
     #[allow(clippy::type_complexity)]
@@ -622,6 +677,10 @@ impl Reverse<'_> {
         };
         let _ = func;
         let (gname, seed) = match &self.callee_tape {
+            None if self.callee_phase.is_some() => {
+                let (gname, seed, _) = self.callees.phased_gradient_of(f, &wrt_sorted, span)?;
+                (gname, seed)
+            }
             Some(_) => {
                 let (_, gbwd, seed) = self.callees.split_gradient_of(f, &wrt_sorted, span)?;
                 (gbwd, seed)
@@ -635,6 +694,10 @@ impl Reverse<'_> {
         kw.push((seed, grad_ref(t)));
         if let Some(tape) = &self.callee_tape {
             kw.push(("_stack".to_owned(), Expr::name(tape)));
+        }
+        if let Some(phase) = &self.callee_phase {
+            kw.push(("_stack".to_owned(), Expr::name("_stack")));
+            kw.push((phase.clone(), Expr::synth(ExprKind::Bool(true))));
         }
         let call = Expr::synth(ExprKind::Call {
             func: Box::new(Expr::name(&gname)),

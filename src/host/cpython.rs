@@ -301,6 +301,11 @@ pub fn run_script(python: &Interpreter, argv: &[String]) -> Result<i32, String> 
 /// next to the importing one), transitively. A file that does not parse adds nothing:
 /// the host that runs it reports the syntax error.
 pub fn frameworks_imported(script: &Path, source: &str) -> Vec<String> {
+    // The parser and the visitor recurse as deep as the scripts' expressions nest.
+    crate::stack::run(|| frameworks_imported_inner(script, source))
+}
+
+fn frameworks_imported_inner(script: &Path, source: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut queue = vec![(script.to_path_buf(), source.to_owned())];

@@ -75,6 +75,9 @@ struct Cg<'a> {
     ptr: types::Type,
     call_conv: CallConv,
     calls: &'a dyn Calls,
+    /// Variables that are the tape (`_stack`): one tape in `ctx` serves every function,
+    /// so a tape passed to a callee is a placeholder word.
+    tapes: std::collections::HashSet<String>,
 }
 
 /// Lowers `def`, typed by `types` for arguments of types `args`.
@@ -107,6 +110,11 @@ pub fn lower(
         ptr,
         call_conv,
         calls,
+        tapes: var_types
+            .iter()
+            .filter(|(_, t)| t.ty == Some(Ty::Tape))
+            .map(|(n, _)| n.clone())
+            .collect(),
     };
     let entry = cg.b.create_block();
     cg.b.append_block_params_for_function_params(entry);
@@ -946,11 +954,11 @@ impl Cg<'_> {
         let name = func.as_name().unwrap_or_default().to_owned();
         let mut pos = Vec::new();
         for a in args {
-            pos.push(self.expr(a)?);
+            pos.push(self.arg(a)?);
         }
         let mut kw = Vec::new();
         for (k, a) in kwargs {
-            kw.push((k.clone(), self.expr(a)?));
+            kw.push((k.clone(), self.arg(a)?));
         }
         let pos_tys: Vec<Ty> = pos.iter().map(|p| p.1).collect();
         let kw_tys: Vec<(String, Ty)> = kw.iter().map(|(k, v)| (k.clone(), v.1)).collect();
@@ -1003,6 +1011,14 @@ impl Cg<'_> {
             outs.push((self.value_of_word(w, *ty), *ty));
         }
         Ok(outs)
+    }
+
+    /// An argument of a call of a compiled function: a value, or the tape's placeholder.
+    fn arg(&mut self, a: &Expr) -> Result<(Value, Ty), Refusal> {
+        if a.as_name().is_some_and(|n| self.tapes.contains(n)) {
+            return Ok((self.b.ins().iconst(types::I64, 0), Ty::Tape));
+        }
+        self.expr(a)
     }
 
     fn call(&mut self, e: &Expr, func: &Expr, args: &[Expr]) -> Result<(Value, Ty), Refusal> {

@@ -156,6 +156,11 @@ impl Program {
     /// Reads the entry function `entry` of generated source; `user` is the source of
     /// the module the differentiated function comes from (its callees live there).
     pub fn new(source: &str, entry: &str, user: Option<&str>) -> Result<Program, Refusal> {
+        // Parsing and lowering recurse over the user's expressions.
+        crate::stack::run(|| Program::read(source, entry, user))
+    }
+
+    fn read(source: &str, entry: &str, user: Option<&str>) -> Result<Program, Refusal> {
         let generated = SourceModule::parse("<generated>", source)
             .map_err(|d| Refusal::new(Span::SYNTHETIC, d.to_string()))?;
         let mut funcs = HashMap::new();
@@ -228,7 +233,8 @@ impl Program {
     /// `specialize`, and whether this call did the compiling (so that a refusal is
     /// reported once per signature).
     pub fn specialize_once(&self, tys: &[Ty]) -> (Result<Arc<Compiled>, Refusal>, bool) {
-        self.specialize_fn(&self.entry, tys)
+        // Typing and code generation recurse over expressions.
+        crate::stack::run(|| self.specialize_fn(&self.entry, tys))
     }
 
     fn specialize_fn(&self, name: &str, tys: &[Ty]) -> (Result<Arc<Compiled>, Refusal>, bool) {

@@ -14,11 +14,31 @@
 //! place, so the passes leave a function unchanged when its code stores into subscripts
 //! or attributes, or calls anything not known to be pure (user functions, methods
 //! outside a fixed list, `numpy.random`).
+//!
+//! The work is bounded (a deep expression must not cost minutes): a run whose e-graph
+//! has more than [`RUN_NODES`] nodes before rewriting, or whose extraction needs more
+//! than [`TREE_WORK`] steps, is left as written with a comment saying so (visible in
+//! `verbose=1` output and in `tangent grad`); the rewriting stops at [`REWRITE_NODES`]
+//! nodes, [`REWRITE_ITERS`] iterations or [`REWRITE_TIME`]; the greedy improvement of
+//! the extraction stops after [`DAG_WORK`] node visits (its choice so far is valid).
 
 use crate::ad::names::{hint_for, NameGen};
 use crate::syntax::ir::*;
 use egg::{rewrite as rw, EGraph, Id, Language, Rewrite, Runner, SymbolLang};
 use std::collections::{HashMap, HashSet};
+
+/// The largest run (e-graph nodes of the code as written) the passes take on.
+pub const RUN_NODES: usize = 20_000;
+/// Rewriting stops when the e-graph reaches this many nodes...
+const REWRITE_NODES: usize = 2 * RUN_NODES;
+/// ... or after this many iterations...
+const REWRITE_ITERS: usize = 8;
+/// ... or this long (a safety net: the node and iteration limits come first).
+const REWRITE_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+/// Node evaluations of the tree-cost fixed point (rounds times nodes).
+const TREE_WORK: usize = 4_000_000;
+/// Node visits of the greedy DAG improvement (candidates times DAG size).
+const DAG_WORK: usize = 400_000;
 
 /// Which passes to run.
 #[derive(Clone, Copy, Debug, Default)]
@@ -207,6 +227,33 @@ fn plain_target(t: &Expr) -> bool {
 
 // ---------------------------------------------------------------- runs
 
+/// What `joins_run` needs to know of the run so far, kept as it grows (rescanning the
+/// run for every statement made long runs quadratic).
+#[derive(Default)]
+struct RunState {
+    /// Names read in the run before any statement of the run assigned them.
+    leaf_reads: HashSet<String>,
+    /// Names the run assigns.
+    assigned: HashSet<String>,
+}
+
+impl RunState {
+    fn add(&mut self, s: &Stmt) {
+        if let StmtKind::Assign(t, v) = &s.kind {
+            let mut reads = Vec::new();
+            v.names(&mut reads);
+            for r in reads {
+                if !self.assigned.contains(&r) {
+                    self.leaf_reads.insert(r);
+                }
+            }
+            if let Some(m) = t.as_name() {
+                self.assigned.insert(m.to_owned());
+            }
+        }
+    }
+}
+
 struct Cx<'a> {
     passes: Passes,
     classify: &'a dyn Fn(&Expr) -> CallKind,
@@ -217,12 +264,15 @@ impl Cx<'_> {
     fn block(&mut self, stmts: Vec<Stmt>) -> Vec<Stmt> {
         let mut out = Vec::new();
         let mut run: Vec<Stmt> = Vec::new();
+        let mut state = RunState::default();
         for mut s in stmts {
-            if self.joins_run(&s, &run) {
+            if self.joins_run(&s, &state) {
+                state.add(&s);
                 run.push(s);
                 continue;
             }
             out.extend(self.run(std::mem::take(&mut run)));
+            state = RunState::default();
             match &mut s.kind {
                 StmtKind::If(_, a, b) => {
                     *a = self.block(std::mem::take(a));
@@ -234,7 +284,8 @@ impl Cx<'_> {
                 _ => {}
             }
             // A statement that can join a run but not this one starts the next.
-            if self.joins_run(&s, &[]) {
+            if self.joins_run(&s, &state) {
+                state.add(&s);
                 run.push(s);
             } else {
                 out.push(s);
@@ -244,30 +295,15 @@ impl Cx<'_> {
         out
     }
 
-    /// Can `s` extend `run`? Plain `name = expr` with a pure value, where `name` was not
-    /// read in the run before (its old value would then be a leaf of this e-graph).
-    fn joins_run(&self, s: &Stmt, run: &[Stmt]) -> bool {
+    /// Can `s` extend the run described by `state`? Plain `name = expr` with a pure
+    /// value, where `name` was not read in the run before it was assigned there (its old
+    /// value would then be a leaf of this e-graph).
+    fn joins_run(&self, s: &Stmt, state: &RunState) -> bool {
         match &s.kind {
             StmtKind::Comment(_) => true,
             StmtKind::Assign(t, v) => {
                 let Some(n) = t.as_name() else { return false };
-                if !self.pure(v) {
-                    return false;
-                }
-                let mut assigned = HashSet::new();
-                for r in run {
-                    if let StmtKind::Assign(t2, v2) = &r.kind {
-                        let mut reads = Vec::new();
-                        v2.names(&mut reads);
-                        if reads.iter().any(|r| r == n) && !assigned.contains(n) {
-                            return false;
-                        }
-                        if let Some(m) = t2.as_name() {
-                            assigned.insert(m.to_owned());
-                        }
-                    }
-                }
-                true
+                self.pure(v) && !state.leaf_reads.contains(n)
             }
             _ => false,
         }
@@ -308,11 +344,19 @@ impl Cx<'_> {
                 _ => roots.push(None),
             }
         }
+        let size = g.egraph.total_number_of_nodes();
+        if size > RUN_NODES {
+            return skipped(
+                run,
+                &format!("{size} e-graph nodes, more than the {RUN_NODES} the passes take on"),
+            );
+        }
         let egraph = std::mem::take(&mut g.egraph);
         let runner = Runner::default()
             .with_egraph(egraph)
-            .with_iter_limit(8)
-            .with_node_limit(20_000)
+            .with_iter_limit(REWRITE_ITERS)
+            .with_node_limit(REWRITE_NODES)
+            .with_time_limit(REWRITE_TIME)
             .run(&if self.passes.algebraic {
                 algebraic_rules()
             } else {
@@ -329,7 +373,9 @@ impl Cx<'_> {
             .iter()
             .map(|n| n.clone().map_children(|c| egraph.find(c)))
             .collect();
-        let choice = extract_dag(&egraph, &root_ids, &written);
+        let Some(choice) = extract_dag(&egraph, &root_ids, &written) else {
+            return skipped(run, "the extraction would take more than its bound of work");
+        };
         let mut em = Emitter {
             egraph: &egraph,
             choice: &choice,
@@ -354,6 +400,21 @@ impl Cx<'_> {
         }
         em.out
     }
+}
+
+/// A run left as written because it is too large for the passes, with a comment saying
+/// so before it.
+fn skipped(mut run: Vec<Stmt>, why: &str) -> Vec<Stmt> {
+    run.insert(
+        0,
+        Stmt::synth(StmtKind::Comment(format!(
+            "tangent: the cse/algebraic passes left the {} statements below as written: {why}",
+            run.iter()
+                .filter(|s| matches!(s.kind, StmtKind::Assign(..)))
+                .count()
+        ))),
+    );
+    run
 }
 
 // ---------------------------------------------------------------- the e-graph
@@ -582,17 +643,29 @@ fn op_cost(n: &SymbolLang) -> usize {
 
 /// Chooses one node per class reachable from `roots`, minimising the cost of the DAG:
 /// a class reached twice is paid for once. Starts from the best tree choice and then
-/// switches single classes while that lowers the DAG cost (greedy, a few rounds).
+/// switches single classes while that lowers the DAG cost (greedy, a few rounds, at
+/// most [`DAG_WORK`] node visits). None if the tree costs take more than [`TREE_WORK`].
 fn extract_dag(
     eg: &EGraph<SymbolLang, ()>,
     roots: &[Id],
     written: &HashSet<SymbolLang>,
-) -> HashMap<Id, SymbolLang> {
+) -> Option<HashMap<Id, SymbolLang>> {
     // Tree costs by fixed-point iteration (what egg's `Extractor` computes).
     let mut best: HashMap<Id, (usize, SymbolLang)> = HashMap::new();
+    let nodes = eg.total_number_of_nodes().max(1);
+    let mut tree_work = 0usize;
+    // In id order: children are mostly created before their parents, so a few rounds
+    // settle even a deep chain (egg's own order is a hash map's, which needs as many
+    // rounds as the chain is long, and differs between runs on ties).
+    let mut classes: Vec<&egg::EClass<SymbolLang, ()>> = eg.classes().collect();
+    classes.sort_by_key(|c| c.id);
     loop {
+        tree_work += nodes;
+        if tree_work > TREE_WORK {
+            return None;
+        }
         let mut changed = false;
-        for class in eg.classes() {
+        for class in &classes {
             for n in &class.nodes {
                 let canon = n.clone().map_children(|c| eg.find(c));
                 let mut sum = node_cost(&canon, written);
@@ -620,14 +693,23 @@ fn extract_dag(
     let mut choice: HashMap<Id, SymbolLang> =
         best.into_iter().map(|(id, (_, n))| (id, n)).collect();
     let mut cost = dag_cost(eg, &choice, roots, written).unwrap_or(usize::MAX);
-    for _round in 0..3 {
+    let mut dag_work = 0usize;
+    'rounds: for _round in 0..3 {
         let mut improved = false;
         let reachable = reachable(eg, &choice, roots);
+        let dag_size = reachable.len().max(1);
         for id in reachable {
             let class = &eg[id];
+            if class.nodes.len() < 2 {
+                continue;
+            }
             for n in &class.nodes {
                 if choice.get(&id) == Some(n) {
                     continue;
+                }
+                dag_work += dag_size;
+                if dag_work > DAG_WORK {
+                    break 'rounds;
                 }
                 let old = choice.insert(id, n.clone());
                 match dag_cost(eg, &choice, roots, written) {
@@ -647,7 +729,7 @@ fn extract_dag(
             break;
         }
     }
-    choice
+    Some(choice)
 }
 
 fn reachable(

@@ -239,11 +239,27 @@ fn remove_empty_ifs(stmts: Vec<Stmt>) -> Vec<Stmt> {
         .collect()
 }
 
-/// Does evaluating `e` pop the tape (an effect no dead-code pass may remove)?
+/// Does evaluating `e` pop the tape (an effect no dead-code pass may remove)? A call
+/// handed our tape (a recursive callee's two-phase gradient) may pop it.
 fn contains_pop(e: &Expr) -> bool {
     let mut found = false;
     // Any tape: ours, an inner one of differentiated generated code, the adjoint tape.
-    e.walk(&mut |x| found |= crate::ad::desugar::is_tape_pop(x));
+    e.walk(&mut |x| found |= crate::ad::desugar::is_tape_pop(x) || hands_stack(x));
+    found
+}
+
+/// A call with `_stack=_stack` among its keyword arguments.
+fn hands_stack(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call { kwargs, .. }
+        if kwargs.iter().any(|(k, v)| k == "_stack" && v.as_name() == Some("_stack")))
+}
+
+/// Does the code hand our tape to a callee (so the function needs one)?
+pub fn passes_stack(stmts: &[Stmt]) -> bool {
+    let mut found = false;
+    walk_stmts(stmts, &mut |s| {
+        crate::ad::names::stmt_exprs(s, &mut |e| e.walk(&mut |x| found |= hands_stack(x)))
+    });
     found
 }
 

@@ -66,6 +66,9 @@ impl Location {
     }
 }
 
+/// Source lines longer than this many characters are shown in part.
+const MAX_SHOWN: usize = 120;
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.location {
@@ -78,14 +81,26 @@ impl fmt::Display for Diagnostic {
                 let gutter = loc.line.to_string();
                 let pad = " ".repeat(gutter.len());
                 writeln!(f, "{pad} |")?;
-                writeln!(f, "{gutter} | {}", loc.source_line)?;
-                let indent: String = loc
-                    .source_line
+                // A very long line (generated or deeply nested code) is shown as a
+                // window around the column.
+                let chars: Vec<char> = loc.source_line.chars().collect();
+                let (from, to) = if chars.len() > MAX_SHOWN {
+                    let from = (loc.column - 1).saturating_sub(MAX_SHOWN / 4);
+                    (from, (from + MAX_SHOWN).min(chars.len()))
+                } else {
+                    (0, chars.len())
+                };
+                let before = if from > 0 { "..." } else { "" };
+                let after = if to < chars.len() { "..." } else { "" };
+                let shown: String = chars[from..to].iter().collect();
+                writeln!(f, "{gutter} | {before}{shown}{after}")?;
+                let indent: String = before
                     .chars()
-                    .take(loc.column - 1)
+                    .chain(chars[from..(loc.column - 1).min(to)].iter().copied())
                     .map(|c| if c == '\t' { '\t' } else { ' ' })
                     .collect();
-                writeln!(f, "{pad} | {indent}{}", "^".repeat(loc.width))?;
+                let width = loc.width.min(to.saturating_sub(loc.column - 1)).max(1);
+                writeln!(f, "{pad} | {indent}{}", "^".repeat(width))?;
                 write!(f, "hint: {}", self.hint)
             }
             None => write!(f, "{}\nhint: {}", self.message, self.hint),

@@ -34,6 +34,7 @@ fn span(r: TextRange) -> Span {
 
 impl SourceModule {
     pub fn parse(file: &str, text: &str) -> Result<SourceModule, Diagnostic> {
+        check_nesting(text).map_err(|d| d.locate(file, text))?;
         let parsed = ruff_python_parser::parse_module(text).map_err(|e| {
             Diagnostic::new(
                 span(e.location),
@@ -142,6 +143,7 @@ impl SourceModule {
         let lowerer = Lowerer {
             text: &self.text,
             template: false,
+            depth: Default::default(),
         };
         lowerer
             .function(def)
@@ -157,6 +159,7 @@ impl SourceModule {
         let lowerer = Lowerer {
             text: &self.text,
             template: true,
+            depth: Default::default(),
         };
         lowerer
             .function(def)
@@ -201,19 +204,165 @@ impl SourceModule {
     }
 }
 
+/// Refuses, before the parser sees it, text whose brackets or runs of prefix operators
+/// (`- - x`, `not not x`) nest deeper than [`crate::stack::MAX_NESTING`]: the parser
+/// recurses once per such level (about 2 kB of stack each), so a text of a megabyte of
+/// `(` would exhaust even the transformer's stack. (Parentheses leave no trace in the
+/// syntax tree, so the depth bound of lowering cannot see them.) Strings and comments are
+/// skipped; an f-string counts as a string.
+fn check_nesting(text: &str) -> Result<(), Diagnostic> {
+    let b = text.as_bytes();
+    let limit = crate::stack::MAX_NESTING;
+    let too_deep = |at: usize| {
+        Err(too_deep(TextRange::new(
+            ruff_text_size::TextSize::new(at as u32),
+            ruff_text_size::TextSize::new(at as u32 + 1),
+        )))
+    };
+    let (mut depth, mut run, mut i) = (0usize, 0usize, 0usize);
+    // Whether the last token ends an operand (then `-` is binary, not prefix).
+    let mut operand = false;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                let triple = b.len() >= i + 3 && b[i + 1] == c && b[i + 2] == c;
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if b[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if triple {
+                        if b.len() >= i + 3 && b[i] == c && b[i + 1] == c && b[i + 2] == c {
+                            i += 3;
+                            break;
+                        }
+                    } else if b[i] == c || b[i] == b'\n' {
+                        i += 1;
+                        break;
+                    }
+                    i += 1;
+                }
+                operand = true;
+                run = 0;
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth + run > limit {
+                    return too_deep(i);
+                }
+                operand = false;
+            }
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                operand = true;
+                run = 0;
+            }
+            b'-' | b'+' | b'~' if !operand => {
+                run += 1;
+                if depth + run > limit {
+                    return too_deep(i);
+                }
+            }
+            b' ' | b'\t' | b'\r' | b'\\' => {}
+            b'\n' => {
+                if depth == 0 {
+                    run = 0;
+                    operand = false;
+                }
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80)
+                {
+                    i += 1;
+                }
+                let word = &b[start..i];
+                if word == b"not" {
+                    run += 1;
+                    if depth + run > limit {
+                        return too_deep(start);
+                    }
+                    operand = false;
+                } else if matches!(
+                    word,
+                    b"and"
+                        | b"or"
+                        | b"if"
+                        | b"else"
+                        | b"in"
+                        | b"is"
+                        | b"lambda"
+                        | b"return"
+                        | b"yield"
+                        | b"await"
+                ) {
+                    operand = false;
+                } else {
+                    operand = true;
+                    run = 0;
+                }
+                continue;
+            }
+            _ => {
+                // Other operators and punctuation: a prefix operator may follow.
+                operand = false;
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
 /// `a.b.c` for a chain of attribute accesses on a name.
 fn dotted(e: &ast::Expr) -> Option<String> {
-    match e {
-        ast::Expr::Name(n) => Some(n.id.as_str().to_owned()),
-        ast::Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr.id.as_str())),
-        _ => None,
+    // A loop, not recursion: an attribute chain can be as long as the file.
+    let mut parts = Vec::new();
+    let mut e = e;
+    loop {
+        match e {
+            ast::Expr::Name(n) => {
+                parts.push(n.id.as_str());
+                break;
+            }
+            ast::Expr::Attribute(a) => {
+                parts.push(a.attr.id.as_str());
+                e = &a.value;
+            }
+            _ => return None,
+        }
     }
+    parts.reverse();
+    Some(parts.join("."))
 }
 
 struct Lowerer<'a> {
     text: &'a str,
     /// Rule templates may take `*args`.
     template: bool,
+    /// How many statements and expressions enclose the one being lowered.
+    depth: std::cell::Cell<usize>,
+}
+
+/// The diagnostic for code nested deeper than the transformer's bound, at the construct
+/// that crosses it.
+fn too_deep(r: TextRange) -> Diagnostic {
+    Diagnostic::new(
+        span(r),
+        format!(
+            "this code is nested too deeply: more than {} levels of expressions and statements (CPython refuses such code too: too many nested parentheses, or a RecursionError while compiling)",
+            crate::stack::MAX_NESTING
+        ),
+        "split the expression into several statements with intermediate variables, e.g. a loop that adds one term per iteration",
+    )
 }
 
 fn unsupported(r: TextRange, what: &str, hint: &str) -> Diagnostic {
@@ -289,6 +438,10 @@ impl Lowerer<'_> {
     }
 
     fn stmt(&self, s: &ast::Stmt) -> Result<Stmt, Diagnostic> {
+        self.nested(s.range(), || self.stmt_inner(s))
+    }
+
+    fn stmt_inner(&self, s: &ast::Stmt) -> Result<Stmt, Diagnostic> {
         let sp = span(s.range());
         let kind = match s {
             ast::Stmt::Assign(a) => {
@@ -533,7 +686,28 @@ impl Lowerer<'_> {
         Ok(Box::new(self.expr(e)?))
     }
 
+    /// Lowers an expression, refusing nesting deeper than [`crate::stack::MAX_NESTING`]
+    /// (counting statements and expressions) before recursing any further.
     fn expr(&self, e: &ast::Expr) -> Result<Expr, Diagnostic> {
+        self.nested(e.range(), || self.expr_inner(e))
+    }
+
+    fn nested<T>(
+        &self,
+        r: TextRange,
+        f: impl FnOnce() -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
+        let depth = self.depth.get() + 1;
+        if depth > crate::stack::MAX_NESTING {
+            return Err(too_deep(r));
+        }
+        self.depth.set(depth);
+        let out = f();
+        self.depth.set(depth - 1);
+        out
+    }
+
+    fn expr_inner(&self, e: &ast::Expr) -> Result<Expr, Diagnostic> {
         let r = e.range();
         let kind = match e {
             ast::Expr::Name(n) => ExprKind::Name(n.id.as_str().to_owned()),

@@ -137,6 +137,11 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             and getattr(func, "__tangent_mode__", None) == "reverse"
             and _symmetric_shortcut_applies(func, wrt, preserve_result)):
         return _reverse_of_generated(func, wrt, optimized, preserve_result, verbose)
+    joint = None
+    if source is not None and getattr(func, "__tangent_joint__", None) is not None:
+        # The derivative gives recursive callees two-phase gradients that share its tape
+        # between calls; a derivative of it is built from the joint-motion form.
+        source = func.__tangent_joint__()
     if source is not None:
         # A derivative of a derivative: differentiate the generated source.
         context = func.__tangent_file__
@@ -172,6 +177,15 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             ok, payload, entry = _tangent.grad_source(
                 context, func.__name__, wrt, flags + (False,), mode,
                 (output_index, output_weights, optimizations))[:3]
+        if ok and "_reverse_phase" in payload:
+            request = (context, func.__name__, wrt, flags + (True, True), mode,
+                       (output_index, output_weights, optimizations))
+
+            def joint():
+                done, text = _tangent.grad_source(*request)[:2]
+                if not done:
+                    raise TangentError(text)
+                return text
     if not ok:
         raise TangentError(payload)
     if verbose:
@@ -181,6 +195,7 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         payload = payload + "\n\n" + source
     fn = _compile(payload, entry, func.__globals__)
     fn.__tangent_file__ = context
+    fn.__tangent_joint__ = joint
     fn.__tangent_mode__ = mode
     fn.__tangent_wrt__ = wrt
     return fn
