@@ -35,6 +35,8 @@ FEATURES = (
     "array", "broadcast", "reduce", "reduce_axis", "npmax", "dot", "matmul", "index",
     "slice", "store", "store_loop", "mask", "mask_self", "where", "maximum", "full",
     "linspace", "copy", "for_rows", "np_array", "transpose", "aug_array", "int_param",
+    "pow", "chain", "keyword", "call_tuple", "call_array", "lambda", "while_true",
+    "for_array", "store_aug", "list_array", "method_axis", "reshape", "float", "store_2d",
 )
 
 SHAPES = ((2,), (3,), (2, 3), (3, 2), (2, 2))
@@ -170,6 +172,13 @@ class Gen:
                              self.sexpr(env, depth - 1))
         if r < 0.86 and self.arrays(env):
             return self.array_scalar(env, depth - 1)
+        if r < 0.91 and self.ok("pow"):
+            self.use("pow")
+            a, b = self.sexpr(env, depth - 1), self.leaf(env)
+            return self.pick(("(2.0 ** math.tanh(%s))" % a,
+                              "((1.5 + math.tanh(%s)) ** math.sin(%s))" % (a, b),
+                              "math.pow(1.2 + math.sin(%s), 1.5)" % a,
+                              "(-%s * 2)" % a, "(%s ** 3 * 0.3)" % a))
         self.use("arith")
         return "(%s * %s)" % (self.const(0.3, 1.2), self.sexpr(env, depth - 1))
 
@@ -185,6 +194,13 @@ class Gen:
             c = "(%s or %s)" % (c, self.cmp(self.leaf(env), self.pick(("<", ">")), self.const()))
         elif r < 0.30:
             c = "(not %s)" % c
+        elif r < 0.40 and self.ok("chain"):
+            self.use("chain")
+            lo = self.rng.uniform(-1.0, 0.5)
+            b = self.leaf(env)
+            if self.probe:
+                return "(_cmp(%.2f, '<', %s) and _cmp(%s, '<', %.2f))" % (lo, b, b, lo + 0.7)
+            return "(%.2f < %s < %.2f)" % (lo, b, lo + 0.7)
         return c
 
     # --- array expressions -----------------------------------------------------------
@@ -481,6 +497,8 @@ class Gen:
             return
         if r < 0.90 and self.ok("list"):
             return self.list_stmt(env, out, pad, loop)
+        if r < 0.93 and self.more_stmt(env, out, pad, indent, depth, loop):
+            return
         if r < 0.96 and self.ok("call"):
             return self.call_stmt(env, out, pad)
         if self.ok("return", 0.5):
@@ -517,6 +535,7 @@ class Gen:
             inner = list(env) + [Var(j, "int")]
             out.append("%s%s = [%s for %s in range(%d)]" % (pad, ys, self.bounded(self.sexpr(inner, 2)), j, n))
         else:
+            n = 2
             out.append("%s%s = [%s, %s]" % (pad, ys, self.sexpr(env, 2), self.sexpr(env, 1)))
         # Use the list: iterate, comprehend (with a filter), index or sum it.
         s, new = self.assign_target(env, loop)
@@ -543,22 +562,47 @@ class Gen:
         self.use("call")
         name, new = self.assign_target(env, False)
         r = self.rng.random()
-        if r < 0.3 and self.ok("recursion"):
+        arrs = [v for v in self.arrays(env) if v.shape in ((3,), (2, 3))]
+        if r < 0.25 and self.ok("recursion"):
             callee = self.make_recursive()
             depth = "n" if [v for v in env if v.name == "n"] and self.rng.random() < 0.5 \
                 else str(self.rng.randint(0, 4))
             e = "%s(%s, %s)" % (callee, self.sexpr(env, 2), depth)
+        elif r < 0.45 and arrs and self.ok("call_array"):
+            # An array callee (like a layer): returns an array, reduced here.
+            self.use("call_array")
+            shape = self.pick(arrs).shape
+            callee = self.make_array_callee(shape)
+            e = "np.sum(%s(%s, %s) * %s)" % (callee, self.aexpr(env, shape, 1), self.sexpr(env, 1),
+                                            self.aexpr(env, shape, 0))
+        elif r < 0.6 and self.ok("call_tuple"):
+            # A callee returning a pair, unpacked into two names.
+            self.use("call_tuple")
+            callee, nargs, _ = self.make_callee(pair=True)
+            other, other_new = self.assign_target(env, False)
+            if other == name:
+                other, other_new = self.fresh_name("v"), True
+            out.append("%s%s, %s = %s(%s)" % (pad, name, other, callee,
+                                              ", ".join(self.sexpr(env, 2) for _ in range(nargs))))
+            for n_, is_new in ((name, new), (other, other_new)):
+                if is_new:
+                    env.append(Var(n_, ()))
+            return
         else:
             callee, nargs, ndefault = self.make_callee()
             args = [self.sexpr(env, 2) for _ in range(nargs)]
             if ndefault and self.rng.random() < 0.5:
-                args.append(self.sexpr(env, 1))  # override the default
+                if self.ok("keyword", 0.5):
+                    self.use("keyword")
+                    args.append("scale=%s" % self.sexpr(env, 1))
+                else:
+                    args.append(self.sexpr(env, 1))  # override the default
             e = "%s(%s)" % (callee, ", ".join(args))
         out.append("%s%s = %s" % (pad, name, e))
         if new:
             env.append(Var(name, ()))
 
-    def make_callee(self):
+    def make_callee(self, pair=False):
         """A small scalar function of one or two floats, maybe with a default argument."""
         name = "%s_h%d" % (self.prefix, len(self.callees))
         nargs = self.rng.randint(1, 2)
@@ -566,7 +610,7 @@ class Gen:
         ndefault = 0
         sig = list(params)
         env = [Var(p, ()) for p in params]
-        if self.ok("default", 0.5):
+        if not pair and self.ok("default", 0.5):
             self.use("default")
             ndefault = 1
             sig.append("scale=%s" % self.const(0.5, 1.5))
@@ -575,11 +619,33 @@ class Gen:
         sub = Gen(self.rng, name, self.probe, self.exclude | {"call", "return", "array"})
         sub.counter = 100
         sub.block(env, lines, 1, 1, False, self.rng.randint(1, 3))
-        lines.append("    return %s" % sub.result(env))
+        if pair:
+            lines.append("    return %s, %s" % (sub.result(env), sub.sexpr(env, 2)))
+        else:
+            lines.append("    return %s" % sub.result(env))
         self.features |= sub.features
         self.callees.extend(sub.callees)
         self.callees.append("\n".join(lines))
         return name, nargs, ndefault
+
+    def make_array_callee(self, shape):
+        """def f<k>_h<j>(p, q): a few statements over array p and float q; returns p's shape."""
+        name = "%s_h%d" % (self.prefix, len(self.callees))
+        env = [Var("p", shape, fresh=False), Var("q", ())]
+        if shape != (2, 3):
+            env.append(Var("m", (2, 3), fresh=False))  # produce() builds from a matrix
+            pre = ["    m = np.reshape(np.cos(np.arange(6.0)), (2, 3))"]
+        else:
+            env.append(Var("a", (3,), fresh=False))
+            pre = ["    a = np.sin(np.arange(3.0))"]
+        lines = ["def %s(p, q):" % name] + pre
+        sub = Gen(self.rng, name, self.probe, self.exclude | {"call", "return"})
+        sub.counter = 100
+        sub.block(env, lines, 1, 1, False, self.rng.randint(1, 3))
+        lines.append("    return np.tanh(%s * q + %s)" % (sub.aexpr(env, shape, 1), sub.aexpr(env, shape, 1)))
+        self.features |= sub.features
+        self.callees.append("\n".join(lines))
+        return name
 
     def make_recursive(self):
         self.use("recursion")
@@ -601,6 +667,8 @@ class Gen:
         pad = "    " * indent
         arrs = self.arrays(env)
         fresh = [v for v in arrs if v.fresh]
+        if self.rng.random() < 0.3 and self.more_array_stmt(env, out, pad, loop, fresh):
+            return
         r = self.rng.random()
         if r < 0.35:
             shape = self.pick(SHAPES[:3])
@@ -716,6 +784,119 @@ class Gen:
         out.append("%s    %s = np.tanh(%s @ %s + %s)" % (pad, h, self.aexpr_base(env, (2, 2)), h,
                                                        self.aexpr(env, (2,), 1)))
         env.append(Var(h, (2,)))
+
+    def more_array_stmt(self, env, out, pad, loop, fresh):
+        """Rarer array statements; False if the one drawn does not apply here."""
+        kind = self.pick(("for_array", "store_aug", "list_array", "method_axis", "reshape",
+                          "float", "store_2d"))
+        if not self.ok(kind):
+            return False
+        vecs = self.arrays(env, (3,))
+        mats = self.arrays(env, (2, 3))
+        if kind == "for_array" and vecs:
+            s, new = self.assign_target(env, loop)
+            if new:
+                out.append("%s%s = 0.0" % (pad, s))
+                env.append(Var(s, ()))
+            u = self.fresh_name("u")
+            inner = list(env) + [Var(u, ())]
+            out.append("%sfor %s in %s:" % (pad, u, self.pick(vecs).name))
+            out.append("%s    %s = %s * %s + %s" % (pad, s, self.const(0.3, 0.9), s,
+                                                    self.bounded(self.sexpr(inner, 2))))
+        elif kind in ("store_aug", "store_2d") and [v for v in fresh if v.shape == (2, 3)]:
+            v = self.pick([v for v in fresh if v.shape == (2, 3)])
+            if kind == "store_aug":
+                target = self.pick(("%s[%d]" % (v.name, self.rng.randrange(2)),
+                                    "%s[:, 1:3]" % v.name, "%s[1, %d]" % (v.name, self.rng.randrange(3))))
+                shape = {"]": None}.get(target[-1])
+                value = ("np.tanh(%s)" % self.aexpr(env, (3,), 1) if target.count(",") == 0 else
+                         "np.tanh(%s)" % self.aexpr(env, (2, 2), 1) if ":" in target else
+                         self.bounded(self.sexpr(env, 1)))
+                out.append("%s%s %s %s" % (pad, target, self.pick(("+=", "-=", "*=")), value))
+            else:
+                i, j = self.fresh_name("i"), self.fresh_name("j")
+                out.append("%sfor %s in range(2):" % (pad, i))
+                out.append("%s    for %s in range(3):" % (pad, j))
+                inner = list(env) + [Var(i, "int"), Var(j, "int")]
+                out.append("%s        %s[%s, %s] = %s * %s[%s, %s] + %s" % (
+                    pad, v.name, i, j, self.const(0.2, 0.9), self.pick(mats or [v]).name, i, j,
+                    self.bounded(self.sexpr(inner, 1))))
+        elif kind == "list_array" and vecs:
+            hs, i = self.fresh_name("hs"), self.fresh_name("i")
+            out.append("%s%s = []" % (pad, hs))
+            out.append("%sfor %s in range(%d):" % (pad, i, self.rng.randint(1, 3)))
+            inner = list(env) + [Var(i, "int")]
+            out.append("%s    %s.append(np.tanh(%s * %s))" % (pad, hs, self.aexpr(inner, (3,), 1),
+                                                             self.leaf(inner)))
+            s, new = self.assign_target(env, loop)
+            u = self.fresh_name("u")
+            e = "sum([np.sum(%s * %s) for %s in %s])" % (u, self.aexpr(env, (3,), 0), u, hs)
+            out.append("%s%s = %s" % (pad, s, e if new else "%s + %s" % (s, e)))
+            if new:
+                env.append(Var(s, ()))
+        elif kind == "method_axis" and mats:
+            m = self.pick(mats).name
+            shape, axis = self.pick((((3,), 0), ((2,), 1), ((3,), -2), ((2,), -1)))
+            method = self.pick(("sum", "mean", "max", "min"))
+            name = self.fresh_name("h")
+            if method in ("max", "min") and self.probe:
+                e = "_npmax(%s%s, axis=%d)" % ("-" if method == "min" else "", m, axis)
+                if method == "min":
+                    e = "(-%s)" % e
+            else:
+                e = "%s.%s(axis=%d)" % (m, method, axis)
+            if method in ("max", "min"):
+                self.use("npmax")
+            out.append("%s%s = %s" % (pad, name, e))
+            env.append(Var(name, shape))
+        elif kind == "reshape" and mats:
+            m = self.pick(mats).name
+            name = self.fresh_name("h")
+            e = self.pick(("np.reshape(%s, (3, 2))", "%s.reshape((3, 2))", "np.ravel(%s)[0:3].reshape((3,))",
+                           "np.transpose(%s)")) % m
+            shape = (3,) if "ravel" in e else (3, 2)
+            out.append("%s%s = %s * 1.0" % (pad, name, e))
+            env.append(Var(name, shape))
+        elif kind == "float" and self.arrays(env):
+            name, new = self.assign_target(env, loop)
+            e = "float(np.sum(%s))" % self.aexpr(env, self.pick(self.arrays(env)).shape, 1)
+            if loop and not new:
+                e = "(%s * %s + %s)" % (self.const(0.3, 0.8), name, self.bounded(e))
+            out.append("%s%s = %s" % (pad, name, e))
+            if new:
+                env.append(Var(name, ()))
+        else:
+            return False
+        self.use(kind)
+        return True
+
+    def more_stmt(self, env, out, pad, indent, depth, loop):
+        """Rarer scalar statements: a lambda, `while True` with a break."""
+        kind = self.pick(("lambda", "while_true"))
+        if not self.ok(kind):
+            return False
+        self.use(kind)
+        if kind == "lambda":
+            lam = self.fresh_name("lam")
+            t = Var("t", ())
+            body = self.bounded(self.sexpr([t] + [v for v in env if v.shape == ()][:2], 2))
+            out.append("%s%s = lambda t: %s" % (pad, lam, body))
+            name, new = self.assign_target(env, loop)
+            out.append("%s%s = %s(%s) + %s * %s(%s)" % (pad, name, lam, self.sexpr(env, 1),
+                                                         self.const(), lam, self.leaf(env)))
+            if new:
+                env.append(Var(name, ()))
+            return True
+        self.seed_floats(env, out, pad)
+        k = self.fresh_name("k")
+        out.append("%s%s = 0" % (pad, k))
+        out.append("%swhile True:" % pad)
+        out.append("%s    %s = %s + 1" % (pad, k, k))
+        inner = list(env) + [Var(k, "int")]
+        self.block(inner, out, indent + 1, depth + 1, True, self.rng.randint(1, 2))
+        out.append("%s    if %s >= %d or %s:" % (pad, k, self.rng.randint(1, 5), self.condition(inner)))
+        out.append("%s        break" % pad)
+        return True
 
     # --- the function ----------------------------------------------------------------
 
@@ -837,7 +1018,7 @@ def function_source(seed, k, exclude=()):
     for probe in (False, True):
         rng = random.Random(seed * 1000003 + k)
         gen = Gen(rng, "f%d" % k, probe, exclude)
-        lines, params = gen.function(array=rng.random() < 0.5)
+        lines, params = gen.function(array=k % 2 == 1)  # half scalar, half array code
         text = "\n\n\n".join(gen.callees + ["\n".join(lines)])
         out.append(text)
     return out[0], out[1], params, sorted(gen.features)

@@ -271,15 +271,20 @@ def report_failure(case, variant, detail):
     print(case.plain)
 
 
-def install_wrong_rule():
-    """A deliberately wrong adjoint for math.sin (the true one is cos): the run must fail."""
-    @tangent.adjoint(math.sin)
-    def sin_wrong(y, x):
-        d[x] = d[y] * 2.0 * math.cos(x)  # noqa: F821 (template notation)
+# Deliberately wrong rules for math.sin (the true derivative is cos), installed by
+# --rule-check: the run must then fail. Templates are read from this file's source, so
+# they are top-level functions (never called).
+def sin_wrong(y, x):
+    d[x] = d[y] * 2.0 * math.cos(x)  # noqa: F821 (template notation)
 
-    @tangent.tangent_(math.sin)
-    def sin_wrong_tangent(y, x):
-        d[y] = d[x] * 2.0 * math.cos(x)  # noqa: F821
+
+def sin_wrong_tangent(y, x):
+    d[y] = d[x] * 2.0 * math.cos(x)  # noqa: F821
+
+
+def install_wrong_rule():
+    tangent.adjoint(math.sin)(sin_wrong)
+    tangent.tangent_(math.sin)(sin_wrong_tangent)
 
 
 def main():
@@ -378,7 +383,18 @@ def main():
         print("skipped %s: %s" % (c.name, c.skipped[:200]))
     if failed_cases:
         print("failed cases: %s" % " ".join(failed_cases))
-    print("modules in %s" % directory)
+    if opts["keep"]:
+        print("modules in %s" % directory)
+    else:
+        for name in os.listdir(directory):
+            path = os.path.join(directory, name)
+            if os.path.isfile(path):
+                os.remove(path)
+            else:  # __pycache__
+                for inner in os.listdir(path):
+                    os.remove(os.path.join(path, inner))
+                os.rmdir(path)
+        os.rmdir(directory)
     print("summary: seed=%d cases=%d checked=%d skipped=%d variants=%d ok=%d refused=%d "
           "failed=%d native=%d seconds=%.1f" % (
               seed, len(cases), checked, len(skipped), len(variants), counts["ok"],

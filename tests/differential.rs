@@ -1,0 +1,102 @@
+//! Differential testing: random functions in the supported subset
+//! (tests/differential/generate.py), each derivative variant against finite differences
+//! (tests/differential/run.py). A fixed seed and a budget here; the longer run for
+//! developers is in README.md (Tests).
+
+use std::process::{Command, Output};
+
+/// Seed and number of functions of the CI run: about 40 s in a debug build.
+const SEED: &str = "2026";
+const COUNT: usize = 40;
+
+/// Generator features left out of the CI run because the engine still gets them wrong
+/// (issue 13, classes 1-3 and 7: self-assignment, a store indexed by the array it writes,
+/// `%`/copysign/full/linspace declared non-differentiable, the embedded float `%`).
+/// Remove each name when its fix lands; the run must then still report 0 failures.
+const KNOWN_BROKEN: &[&str] = &[
+    "selfassign",
+    "mask_self",
+    "mod",
+    "copysign",
+    "full",
+    "linspace",
+];
+
+fn run(extra: &[&str]) -> (Output, String) {
+    let keep = concat!(env!("CARGO_TARGET_TMPDIR"), "/differential");
+    let exclude = KNOWN_BROKEN.join(",");
+    let count = COUNT.to_string();
+    let mut args = vec![
+        "run",
+        "tests/differential/run.py",
+        "--seed",
+        SEED,
+        "--keep",
+        keep,
+    ];
+    if !exclude.is_empty() {
+        args.extend(["--exclude", &exclude]);
+    }
+    if !extra.iter().any(|a| *a == "--count") {
+        args.extend(["--count", &count]);
+    }
+    args.extend_from_slice(extra);
+    let out = Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .env(
+            "TANGENT_CACHE_DIR",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache"),
+        )
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run tangent");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out, stdout)
+}
+
+/// The `key=value` fields of run.py's last line.
+fn summary(stdout: &str, key: &str) -> usize {
+    stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("summary:"))
+        .and_then(|l| {
+            l.split_whitespace()
+                .find_map(|t| t.strip_prefix(&format!("{key}=")))
+        })
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {key}= in the summary:\n{stdout}"))
+}
+
+#[test]
+fn random_functions_match_finite_differences_in_every_variant() {
+    let (out, stdout) = run(&["--variants", "all"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && summary(&stdout, "failed") == 0,
+        "differential run failed:\n{stdout}\n{stderr}"
+    );
+    // Most functions must get inputs away from kinks, and most derivatives must be
+    // built rather than refused, or the run proves nothing.
+    let checked = summary(&stdout, "checked");
+    assert!(checked * 10 >= COUNT * 8, "only {checked} of {COUNT} checked:\n{stdout}");
+    let variants = summary(&stdout, "variants");
+    let ok = summary(&stdout, "ok");
+    assert!(variants >= 16, "{stdout}");
+    assert!(
+        ok * 10 >= checked * variants * 9,
+        "only {ok} of {} derivatives ran:\n{stdout}",
+        checked * variants
+    );
+    assert!(summary(&stdout, "native") >= 10, "native code never ran:\n{stdout}");
+}
+
+/// The oracle can fail: with a wrong rule for math.sin registered, the same kind of run
+/// reports failures and exits 1.
+#[test]
+fn a_wrong_rule_is_reported() {
+    let (out, stdout) = run(&["--variants", "quick", "--count", "12", "--rule-check"]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(summary(&stdout, "failed") > 0, "{stdout}");
+    assert!(stdout.contains("FAIL "), "{stdout}");
+}
