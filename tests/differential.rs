@@ -10,9 +10,11 @@ const SEED: &str = "2026";
 const COUNT: usize = 40;
 
 /// Generator features left out of the CI run because the engine still gets them wrong
-/// (issue 13, classes 1-3 and 7: self-assignment, a store indexed by the array it writes,
-/// `%`/copysign/full/linspace declared non-differentiable, the embedded float `%`).
-/// Remove each name when its fix lands; the run must then still report 0 failures.
+/// (issue 13: 1 self-assignment, 2 a store indexed by the array it writes, 3 `%`,
+/// copysign, full, linspace declared non-differentiable, 4 an in-place update through a
+/// second name, 5 `for v in xs` rebinding xs, 6 a default read from a global rebound
+/// later, 7 the embedded float `%`). Remove each name when its fix lands; the run must
+/// then still report 0 failures (a located refusal is fine).
 const KNOWN_BROKEN: &[&str] = &[
     "selfassign",
     "mask_self",
@@ -20,6 +22,9 @@ const KNOWN_BROKEN: &[&str] = &[
     "copysign",
     "full",
     "linspace",
+    "alias",
+    "rebind_iter",
+    "live_default",
 ];
 
 fn run(extra: &[&str]) -> (Output, String) {

@@ -37,6 +37,7 @@ FEATURES = (
     "linspace", "copy", "for_rows", "np_array", "transpose", "aug_array", "int_param",
     "pow", "chain", "keyword", "call_tuple", "call_array", "lambda", "while_true",
     "for_array", "store_aug", "list_array", "method_axis", "reshape", "float", "store_2d",
+    "alias", "rebind_iter", "live_default",
 )
 
 SHAPES = ((2,), (3,), (2, 3), (3, 2), (2, 2))
@@ -395,11 +396,7 @@ class Gen:
                 e = self.sexpr(env, 3)
             if not new:
                 self.use("reassign")
-            if e == name:  # the leaf drawn was the target itself: `v = v`
-                if "selfassign" in self.exclude:
-                    e = "(%s + %s)" % (name, self.const())
-                else:
-                    self.use("selfassign")
+            e = self.maybe_self(name, e)
             out.append("%s%s = %s" % (pad, name, e))
             if new:
                 env.append(Var(name, ()))
@@ -434,7 +431,8 @@ class Gen:
                 out.append("%s%s, %s = %s, %s" % (pad, a, b, b, a))
             else:
                 self.use("tuple")
-                out.append("%s%s, %s = %s, %s" % (pad, a, b, self.sexpr(env, 2), self.sexpr(env, 2)))
+                out.append("%s%s, %s = %s, %s" % (pad, a, b, self.maybe_self(a, self.sexpr(env, 2)),
+                                                  self.maybe_self(b, self.sexpr(env, 2))))
             return
         if r < 0.66 and self.ok("if"):
             self.use("if")
@@ -511,6 +509,15 @@ class Gen:
         if new:
             env.append(Var(name, ()))
 
+    def maybe_self(self, name, e):
+        """e, noting a self-assignment (`v = v`, `v = (w if c else v)`: the leaf drawn was
+        the target itself), or changed into an ordinary assignment when those are excluded."""
+        if e == name or e.startswith("(%s if " % name) or e.endswith(" else %s)" % name):
+            if "selfassign" in self.exclude:
+                return "(%s + %s)" % (e, self.const())
+            self.use("selfassign")
+        return e
+
     def seed_floats(self, env, out, pad):
         """Make sure a float variable exists before a loop body needs one."""
         if not [v for v in env if v.shape == ()]:
@@ -549,6 +556,10 @@ class Gen:
             self.use("for_list")
             out.append("%sfor %s in %s:" % (pad, u, ys))
             out.append("%s    %s = %s * %s + %s" % (pad, s, self.const(0.3, 0.8), s, self.bounded(self.sexpr(inner, 2))))
+            if self.ok("rebind_iter", 0.3):
+                # Python goes on iterating over the original list.
+                self.use("rebind_iter")
+                out.append("%s    %s = [%s * %s]" % (pad, ys, u, self.const(0.5, 1.5)))
         elif k < 0.7 and self.ok("listcomp"):
             self.use("listcomp")
             filt = " if %s" % self.cmp(u, ">", self.const(-0.9, 0.0)) if self.rng.random() < 0.4 else ""
@@ -610,12 +621,21 @@ class Gen:
         ndefault = 0
         sig = list(params)
         env = [Var(p, ()) for p in params]
+        before, after = [], []
         if not pair and self.ok("default", 0.5):
             self.use("default")
             ndefault = 1
-            sig.append("scale=%s" % self.const(0.5, 1.5))
+            if self.ok("live_default", 0.3):
+                # The default is the global's value when `def` ran, not its later value.
+                self.use("live_default")
+                glob = "%s_K" % name.upper()
+                before = ["%s = %s" % (glob, self.const(0.5, 1.5)), "", ""]
+                after = ["", "", "%s = %s" % (glob, self.const(0.5, 1.5))]
+                sig.append("scale=%s" % glob)
+            else:
+                sig.append("scale=%s" % self.const(0.5, 1.5))
             env.append(Var("scale", ()))
-        lines = ["def %s(%s):" % (name, ", ".join(sig))]
+        lines = before + ["def %s(%s):" % (name, ", ".join(sig))]
         sub = Gen(self.rng, name, self.probe, self.exclude | {"call", "return", "array"})
         sub.counter = 100
         sub.block(env, lines, 1, 1, False, self.rng.randint(1, 3))
@@ -625,7 +645,7 @@ class Gen:
             lines.append("    return %s" % sub.result(env))
         self.features |= sub.features
         self.callees.extend(sub.callees)
-        self.callees.append("\n".join(lines))
+        self.callees.append("\n".join(lines + after))
         return name, nargs, ndefault
 
     def make_array_callee(self, shape):
@@ -788,7 +808,7 @@ class Gen:
     def more_array_stmt(self, env, out, pad, loop, fresh):
         """Rarer array statements; False if the one drawn does not apply here."""
         kind = self.pick(("for_array", "store_aug", "list_array", "method_axis", "reshape",
-                          "float", "store_2d"))
+                          "float", "store_2d", "alias"))
         if not self.ok(kind):
             return False
         vecs = self.arrays(env, (3,))
@@ -865,6 +885,15 @@ class Gen:
             out.append("%s%s = %s" % (pad, name, e))
             if new:
                 env.append(Var(name, ()))
+        elif kind == "alias":
+            # A second name for an array, then an in-place update through it: NumPy
+            # changes both (the parameter too, if it is one).
+            v = self.pick(self.arrays(env))
+            g = self.fresh_name("g")
+            out.append("%s%s = %s" % (pad, g, v.name))
+            out.append("%s%s += %s" % (pad, g, self.aexpr(env, v.shape, 1)))
+            v.fresh = False
+            env.append(Var(g, v.shape, fresh=False))
         else:
             return False
         self.use(kind)
