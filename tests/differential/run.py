@@ -375,10 +375,14 @@ def main():
     skipped = [c for c in cases if c.skipped]
     print("=" * 78)
     if refusals:
-        print("refusals (message: count, first cases):")
+        print("refusals (message: how many, of which functions):")
         for key in sorted(refusals, key=lambda k: -len(refusals[k])):
             where = refusals[key]
-            print("  %s: %d, %s" % (key, len(where), " ".join(where[:4])))
+            names = []
+            for w in where:
+                if w.split("/")[0] not in names:
+                    names.append(w.split("/")[0])
+            print("  %s: %d derivatives of %s" % (key, len(where), " ".join(names[:12])))
     for c in skipped:
         print("skipped %s: %s" % (c.name, c.skipped[:200]))
     if failed_cases:
