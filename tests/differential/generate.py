@@ -37,7 +37,8 @@ FEATURES = (
     "linspace", "copy", "for_rows", "np_array", "transpose", "aug_array", "int_param",
     "pow", "chain", "keyword", "call_tuple", "call_array", "lambda", "while_true",
     "for_array", "store_aug", "list_array", "method_axis", "reshape", "float", "store_2d",
-    "alias", "rebind_iter", "live_default", "erf",
+    "alias", "rebind_iter", "live_default", "erf", "branch_def", "loop_def",
+    "loop_var_after", "nested_call",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
@@ -445,16 +446,24 @@ class Gen:
             return
         if r < 0.66 and self.ok("if"):
             self.use("if")
-            out.append("%sif %s:" % (pad, self.condition(env)))
-            inner = list(env)
-            self.block(inner, out, indent + 1, depth + 1, loop, self.rng.randint(1, 2))
             k = self.rng.random()
+            # A new name assigned at the end of every branch is defined after the `if`
+            # (its definedness is path-dependent inside the derivative).
+            defined = self.fresh_name("b") if k < 0.7 and self.ok("branch_def", 0.5) else None
+            branches = [("if", self.condition(env))]
             if k < 0.3:
-                out.append("%selif %s:" % (pad, self.condition(env)))
-                self.block(list(env), out, indent + 1, depth + 1, loop, self.rng.randint(1, 2))
+                branches.append(("elif", self.condition(env)))
             if k < 0.7:
-                out.append("%selse:" % pad)
-                self.block(list(env), out, indent + 1, depth + 1, loop, self.rng.randint(1, 2))
+                branches.append(("else", None))
+            for word, cond in branches:
+                out.append("%s%s%s:" % (pad, word, "" if cond is None else " " + cond))
+                inner = list(env)
+                self.block(inner, out, indent + 1, depth + 1, loop, self.rng.randint(1, 2))
+                if defined:
+                    out.append("%s    %s = %s" % (pad, defined, self.sexpr(inner, 2)))
+            if defined:
+                self.use("branch_def")
+                env.append(Var(defined, ()))
             return
         word = self.pick(("break", "continue"))
         if r < 0.70 and loop and self.ok(word):
@@ -479,7 +488,11 @@ class Gen:
             self.seed_floats(env, out, pad)
             out.append("%sfor %s in %s:" % (pad, i, rng_text))
             inner = list(env) + [Var(i, "int")]
-            self.block(inner, out, indent + 1, depth + 1, True, self.rng.randint(1, 3))
+            self.loop_body(env, inner, out, pad, indent, depth)
+            if self.ok("loop_var_after", 0.3):
+                # Every range here has an iteration: the target keeps its last value.
+                self.use("loop_var_after")
+                env.append(Var(i, "int"))
             return
         if r < 0.84 and self.ok("while"):
             self.use("while")
@@ -500,6 +513,8 @@ class Gen:
                 out.append("%swhile %s < %d:" % (pad, k, self.rng.randint(1, 5)))
                 # The counter goes first so that a `continue` cannot skip it.
                 out.append("%s    %s = %s + 1" % (pad, k, k))
+                self.loop_body(env, inner, out, pad, indent, depth)
+                return
             self.block(inner, out, indent + 1, depth + 1, True, self.rng.randint(1, 2))
             return
         if r < 0.90 and self.ok("list"):
@@ -517,6 +532,19 @@ class Gen:
         out.append("%s%s = %s" % (pad, name, self.bounded(self.sexpr(env, 2))))
         if new:
             env.append(Var(name, ()))
+
+    def loop_body(self, env, inner, out, pad, indent, depth):
+        """The body of a loop that runs at least once; a name it assigns first (before
+        any break or continue) is defined after the loop."""
+        defined = None
+        if self.ok("loop_def", 0.3):
+            self.use("loop_def")
+            defined = self.fresh_name("l")
+            out.append("%s    %s = %s" % (pad, defined, self.bounded(self.sexpr(inner, 2))))
+            inner.append(Var(defined, ()))
+        self.block(inner, out, indent + 1, depth + 1, True, self.rng.randint(1, 3))
+        if defined:
+            env.append(Var(defined, ()))
 
     def maybe_self(self, name, e):
         """e, noting a self-assignment (`v = v`, `v = (w if c else v)`: the leaf drawn was
@@ -645,9 +673,12 @@ class Gen:
                 sig.append("scale=%s" % self.const(0.5, 1.5))
             env.append(Var("scale", ()))
         lines = before + ["def %s(%s):" % (name, ", ".join(sig))]
-        sub = Gen(self.rng, name, self.probe, self.exclude | {"call", "return", "array"})
-        sub.counter = 100
+        nested = "nested_call" not in self.exclude and "_h" not in self.prefix
+        sub = Gen(self.rng, name, self.probe, self.exclude | {"array"} | (set() if nested else {"call"}))
+        sub.counter = 100 * (len(self.callees) + 1)
         sub.block(env, lines, 1, 1, False, self.rng.randint(1, 3))
+        if sub.features & {"call"}:
+            sub.use("nested_call")
         if pair:
             lines.append("    return %s, %s" % (sub.result(env), sub.sexpr(env, 2)))
         else:
@@ -931,7 +962,12 @@ class Gen:
         out.append("%swhile True:" % pad)
         out.append("%s    %s = %s + 1" % (pad, k, k))
         inner = list(env) + [Var(k, "int")]
+        # No `continue` in this body: it would skip the exit test below forever.
+        had = "continue" in self.exclude
+        self.exclude.add("continue")
         self.block(inner, out, indent + 1, depth + 1, True, self.rng.randint(1, 2))
+        if not had:
+            self.exclude.discard("continue")
         out.append("%s    if %s >= %d or %s:" % (pad, k, self.rng.randint(1, 5), self.condition(inner)))
         out.append("%s        break" % pad)
         return True
