@@ -61,6 +61,8 @@ VARIANTS = [
     ("rev-native", dict(mode="reverse", compile="auto")),
     ("rev-native-noopt", dict(mode="reverse", optimized=False, compile="auto")),
     ("fwd-native", dict(mode="forward", compile="auto")),
+    ("rev-split-preserve", dict(mode="reverse", motion="split", preserve_result=True)),
+    ("fwd-preserve", dict(mode="forward", preserve_result=True)),
 ]
 QUICK = ("rev-joint", "rev-split-noopt", "fwd", "rev-checkpoint", "rev-native", "fwd-native")
 
@@ -222,8 +224,14 @@ def run_variant(f, case, opts, fds, dirs):
     try:
         df = tangent.autodiff(f, mode=mode, wrt=tuple(case.wrt), **opts)
         native = type(df).__name__ == "NativeFunction"
+        preserve = opts.get("preserve_result")
+        value = float(f(*copies(case.args)))
         if mode == "reverse":
             got = df(*copies(case.args))
+            if preserve:  # (gradients..., value) or (gradient, value)
+                if float(got[-1]) != value:
+                    return Outcome("failed", "preserve_result gave %r, the function %r" % (got[-1], value))
+                got = got[:-1] if len(case.wrt) > 1 else got[0]
             got = (got,) if len(case.wrt) == 1 else tuple(got)
             numbers = [as_list(g) for g in got]
             want = fds
@@ -231,7 +239,12 @@ def run_variant(f, case, opts, fds, dirs):
             numbers, want = [], []
             for j, p in enumerate(case.wrt):
                 tangents = [dirs[q] if q == p else zero_like(case.args[q]) for q in case.wrt]
-                numbers.append([float(df(*(copies(case.args) + tangents)))])
+                out = df(*(copies(case.args) + tangents))
+                if preserve:
+                    out, v = out
+                    if float(v) != value:
+                        return Outcome("failed", "preserve_result gave %r, the function %r" % (v, value))
+                numbers.append([float(out)])
                 want.append([sum(d * v for d, v in zip(fds[j], as_list(dirs[p])))])
     except tangent.TangentError as e:
         text = str(e)
