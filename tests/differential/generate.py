@@ -38,7 +38,7 @@ FEATURES = (
     "pow", "chain", "keyword", "call_tuple", "call_array", "lambda", "while_true",
     "for_array", "store_aug", "list_array", "method_axis", "reshape", "float", "store_2d",
     "alias", "rebind_iter", "live_default", "erf", "branch_def", "loop_def",
-    "loop_var_after", "nested_call",
+    "loop_var_after", "nested_call", "name_clash",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
@@ -80,6 +80,7 @@ class Gen:
         self.exclude = set(exclude)
         self.features = set()
         self.callees = []  # sources of generated callees, in definition order
+        self.names = set()  # every name this function binds
         self.counter = 0
 
     # --- choices -----------------------------------------------------------------
@@ -101,7 +102,22 @@ class Gen:
 
     def fresh_name(self, stem):
         self.counter += 1
-        return "%s%d" % (stem, self.counter)
+        if stem == "v" and self.ok("name_clash", 0.15):
+            # A name the derivative would like for itself: a gradient (`b` + name), a
+            # tangent (`d` + name), a temporary, the tape, a saved condition.
+            known = sorted(self.names)
+            for _ in range(4):
+                n = self.pick(known) if known else "x"
+                name = self.pick(("b" + n, "d" + n, "%s_times_%s" % (n, n), "sin_" + n,
+                                  "_plus", "cond", "_stack", "bresult", "result", "_n_i",
+                                  "tanh_" + n, "_" + n))
+                if name not in self.names:
+                    self.use("name_clash")
+                    self.names.add(name)
+                    return name
+        name = "%s%d" % (stem, self.counter)
+        self.names.add(name)
+        return name
 
     # --- kinks and comparisons: plain Python, or a probe helper recording the margin ---
 
@@ -1000,6 +1016,7 @@ class Gen:
             self.use("int_param")
             params.append(("n", "int"))
         env = [Var(n, s, fresh=False) for n, s in params]
+        self.names |= set(n for n, _ in params)
         lines = ["def %s(%s):" % (self.prefix, ", ".join(n for n, _ in params))]
         self.block(env, lines, 1, 0, False, self.rng.randint(3, 7))
         lines.append("    return %s" % self.result(env))

@@ -3,6 +3,7 @@ Richardson-extrapolated central finite differences of the primal.
 
     tangent run tests/differential/run.py --seed S --count N [--variants all|quick]
         [--keep DIR] [--only K] [--exclude FEATURE,...] [--rule-check]
+    tangent run tests/differential/run.py --module tests/corpus/reverse.py [--only NAME]
 
 For each of the N functions f0..f<N-1> of seed S: draw inputs whose comparisons and
 kinks are all at least generate.MARGIN from flipping (checked on the probe rendering),
@@ -18,7 +19,8 @@ hidden under the finite-difference tolerance still shows.
 module has a CASES table like tests/corpus/reverse.py. `--only K` runs f<K> alone (same
 source as in the full run). `--exclude` leaves features out of the generated code
 (names in generate.FEATURES), to look past a known bug. `--rule-check` registers a wrong
-adjoint for math.sin first: the run must then fail (the test can fail).
+adjoint for math.sin first: the run must then fail (the test can fail). `--module`
+runs the variants over a hand-written module's CASES instead (the corpus).
 """
 import importlib
 import math
@@ -71,7 +73,7 @@ LOCATED = re.compile(r"\.py:\d+:\d+")
 
 def parse_args(argv):
     opts = {"seed": 0, "count": 20, "variants": "all", "keep": None, "only": None,
-            "exclude": "", "rule-check": False}
+            "exclude": "", "rule-check": False, "module": None}
     i = 0
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
@@ -300,17 +302,9 @@ def install_wrong_rule():
     tangent.tangent_(math.sin)(sin_wrong_tangent)
 
 
-def main():
-    opts = parse_args(sys.argv[1:])
+def generated_cases(opts, directory):
+    """The Cases of the generated functions, with inputs; the plain and probe modules."""
     seed = opts["seed"]
-    if opts["rule-check"]:
-        install_wrong_rule()
-    variants = [(n, o) for n, o in VARIANTS if opts["variants"] == "all" or n in QUICK]
-    directory = opts["keep"] or tempfile.mkdtemp(prefix="tangent-differential-")
-    os.makedirs(directory, exist_ok=True)
-    sys.path.insert(0, directory)
-    started = time.time()
-
     ks = [int(opts["only"])] if opts["only"] is not None else range(opts["count"])
     cases = []
     for k in ks:
@@ -328,11 +322,53 @@ def main():
         c.wrt = choose_wrt(c, rng) if c.args is not None else None
         c.rng = rng
 
-    ready = [c for c in cases if c.args is not None]
     plain_name = "differential_%d" % seed
     write_module(os.path.join(directory, plain_name + ".py"), "import math\nimport numpy as np\n",
-                 [c.plain for c in cases], ready)
-    mod = load(directory, plain_name)
+                 [c.plain for c in cases], [c for c in cases if c.args is not None])
+    return cases, load(directory, plain_name), probe_mod
+
+
+def module_cases(path, only):
+    """--module: the CASES of an existing module (e.g. tests/corpus/reverse.py), as they are
+    (no margin check: its inputs were chosen by hand)."""
+    path = os.path.abspath(path)
+    sys.path.insert(0, os.path.dirname(path))
+    mod = load(None, os.path.basename(path)[:-3])
+    cases = []
+    for k, name in enumerate(sorted(mod.CASES)):
+        if only is not None and name != only:
+            continue
+        args, wrt = mod.CASES[name]
+        f = getattr(mod, name)
+        args = list(args)
+        missing = f.__code__.co_argcount - len(args)
+        if missing > 0:  # forward mode appends tangents after every parameter
+            args += list(f.__defaults__[-missing:])
+        params = [(f.__code__.co_varnames[i], a.shape if isinstance(a, np.ndarray) else ())
+                  for i, a in enumerate(args)]
+        c = Case(k, "(%s in %s)" % (name, path), None, params, [])
+        c.name, c.args, c.wrt, c.rng = name, args, list(wrt), random.Random(k)
+        cases.append(c)
+    return cases, mod
+
+
+def main():
+    opts = parse_args(sys.argv[1:])
+    seed = opts["seed"]
+    if opts["rule-check"]:
+        install_wrong_rule()
+    variants = [(n, o) for n, o in VARIANTS if opts["variants"] == "all" or n in QUICK]
+    directory = opts["keep"] or tempfile.mkdtemp(prefix="tangent-differential-")
+    os.makedirs(directory, exist_ok=True)
+    sys.path.insert(0, directory)
+    started = time.time()
+
+    if opts["module"]:
+        cases, mod = module_cases(opts["module"], opts["only"])
+        probe_mod = None
+    else:
+        cases, mod, probe_mod = generated_cases(opts, directory)
+    ready = [c for c in cases if c.args is not None]
 
     counts = {"ok": 0, "refused": 0, "failed": 0}
     native = 0
@@ -341,7 +377,7 @@ def main():
     checked = 0
     for c in ready:
         f = getattr(mod, c.name)
-        want_value = float(getattr(probe_mod, c.name)(*copies(c.args)))
+        want_value = float(getattr(probe_mod or mod, c.name)(*copies(c.args)))
         got_value = float(f(*copies(c.args)))
         if got_value != want_value:
             # The two renderings must compute the same thing, or the margins mean nothing.
