@@ -69,6 +69,7 @@ VARIANTS = [
 QUICK = ("rev-joint", "rev-split-noopt", "fwd", "rev-checkpoint", "rev-native", "fwd-native")
 
 LOCATED = re.compile(r"\.py:\d+:\d+")
+REPRODUCE = [None]  # the command line that runs one generated case again
 
 
 def parse_args(argv):
@@ -281,6 +282,8 @@ def report_failure(case, variant, detail):
     print("=" * 78)
     print("FAIL %s variant=%s features=%s" % (case.name, variant, ",".join(case.features)))
     print("args=%s wrt=%r" % (generate.args_text(case.args), tuple(case.wrt)))
+    if REPRODUCE[0]:
+        print("again: %s" % (REPRODUCE[0] % case.k))
     print(detail.rstrip())
     print("--- source")
     print(case.plain)
@@ -358,6 +361,9 @@ def main():
     if opts["rule-check"]:
         install_wrong_rule()
     variants = [(n, o) for n, o in VARIANTS if opts["variants"] == "all" or n in QUICK]
+    if not opts["module"]:
+        REPRODUCE[0] = "tangent run tests/differential/run.py --seed %d --only %%d%s" % (
+            seed, " --exclude " + ",".join(opts["exclude"]) if opts["exclude"] else "")
     directory = opts["keep"] or tempfile.mkdtemp(prefix="tangent-differential-")
     os.makedirs(directory, exist_ok=True)
     sys.path.insert(0, directory)
