@@ -5,9 +5,10 @@
 
 use std::process::{Command, Output};
 
-/// Seed and number of functions of the CI run: about 40 s in a debug build.
+/// Seed and number of functions of the CI run (about 20 s in a debug build on an idle
+/// machine, a minute on a busy one).
 const SEED: &str = "2026";
-const COUNT: usize = 40;
+const COUNT: usize = 30;
 
 /// Generator features left out of the CI run because the engine still gets them wrong
 /// (issue 13: 1 self-assignment, 2 a store indexed by the array it writes, 3 `%`,
@@ -18,8 +19,11 @@ const COUNT: usize = 40;
 /// finding: a checkpointed loop saves an array shared with a name that is written in
 /// place after the loop (`h3 = h1`, the loop rebinds h3, then `h1[i] = ...`), and the
 /// backward pass restores h1 by rebinding instead of in place, so the saved h3 is stale.
+/// `lambda_nested` (a lambda assigned and called inside an if or a loop) is refused
+/// today, with a located error; left out so that the run checks more derivatives.
 const KNOWN_BROKEN: &[&str] = &[
     "alias_rebound",
+    "lambda_nested",
     "selfassign",
     "mask_self",
     "mod",

@@ -41,7 +41,7 @@ FEATURES = (
     "loop_var_after", "nested_call", "name_clash",
     # h = g (or a view of g), h rebound in a loop, then g written in place: the
     # checkpointed loop saved the shared object, which the in-place write then changed.
-    "alias_rebound",
+    "alias_rebound", "lambda_nested",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
@@ -493,8 +493,10 @@ class Gen:
         if r < 0.78 and self.ok("for"):
             self.use("for")
             i = self.fresh_name("i")
+            # Longer loops at the top level, where checkpointing cuts them into segments.
             start, stop, step = self.pick(((0, 3, 1), (1, 5, 1), (0, 6, 2), (1, 7, 2), (3, 0, -1),
-                                           (0, 4, 1)))
+                                           (0, 4, 1)) + (((0, 9, 1), (1, 12, 2), (10, 0, -1))
+                                                         if depth == 0 else ()))
             if step == 1 and start == 0 and self.rng.random() < 0.5:
                 rng_text = "range(%d)" % stop
             elif step == 1:
@@ -529,7 +531,7 @@ class Gen:
                 out.append("%s    %s = %s + %s * (1.0 + %s)" % (pad, v, v, self.const(0.2, 0.6),
                                                                self.bounded(self.sexpr(inner, 1))))
             else:
-                out.append("%swhile %s < %d:" % (pad, k, self.rng.randint(1, 5)))
+                out.append("%swhile %s < %d:" % (pad, k, self.rng.randint(1, 5 if depth else 10)))
                 # The counter goes first so that a `continue` cannot skip it.
                 out.append("%s    %s = %s + 1" % (pad, k, k))
                 self.loop_body(env, inner, out, pad, indent, depth)
@@ -981,9 +983,11 @@ class Gen:
     def more_stmt(self, env, out, pad, indent, depth, loop):
         """Rarer scalar statements: a lambda, `while True` with a break."""
         kind = self.pick(("lambda", "while_true"))
-        if not self.ok(kind):
+        if not self.ok(kind) or (kind == "lambda" and (depth or loop) and not self.ok("lambda_nested")):
             return False
         self.use(kind)
+        if kind == "lambda" and (depth or loop):
+            self.use("lambda_nested")  # refused today (assigned and called, but in a block)
         if kind == "lambda":
             lam = self.fresh_name("lam")
             t = Var("t", ())
