@@ -99,6 +99,12 @@ def min_of_three(x, y):
     return min(x, y, 0.5) + max(x * y, y, -3.0)
 
 
+# abs (CPython with real NumPy only): builtin abs of a NumPy scalar raises TypeError in
+# tangent.sign, which subtracts NumPy bools: `tangent run --python PY run.py --module ...`.
+def abs_of_numpy_scalar(a):
+    return abs(np.sum(a)) * 2.0 + abs(a[0])
+
+
 CASES = {
     "ifexp_rebinds_its_operand": ((-1.0,), (0,)),
     "masked_relu_threshold": ((np.array([0.5, -1.2, 2.0]),), (0,)),
@@ -110,4 +116,5 @@ CASES = {
     "view_rebound": ((0.7571,), (0,)),
     "lambda_in_branch": ((1.5,), (0,)),
     "min_of_three": ((0.3, 1.2), (0, 1)),
+    "abs_of_numpy_scalar": ((np.array([0.5, -1.2, 2.0]),), (0,)),
 }
