@@ -13,10 +13,15 @@ choices never depend on the rendering), so they describe the same program.
 Scalar functions use float arithmetic, math.*, if/elif/else, conditional expressions,
 for over range (start/step), while loops with counters, break/continue, augmented
 assignment, reassignment and self-assignment, tuple swaps, lists (append, `for v in xs`,
-comprehensions, sum), calls of generated callees (with default arguments) and recursion
-on an int depth. Array functions add NumPy elementwise functions, broadcasting,
-reductions (axis, keepdims), dot/matmul, indexing and slices, stores into fresh arrays,
-masked stores, np.where/np.maximum, np.full/np.linspace.
+comprehensions, sum), calls of generated callees (default and keyword arguments, pairs
+returned and unpacked, nested calls) and recursion on an int depth, lambdas, `while
+True` with a break, names defined in every branch or in a loop and used after it, and
+names the derivative would like for itself (`bx`, `cond`, `_stack`). Array functions add
+NumPy elementwise functions, broadcasting, reductions (axis, keepdims, methods), dot and
+matmul, indexing and slices, reshape/transpose, iteration over arrays and rows, stores
+(also augmented, in loops, masked) into fresh arrays, np.where/np.maximum,
+np.full/np.linspace, array callees and lists of arrays. Every fourth scalar function
+keeps to what the native compiler takes.
 
 Values are kept tame: inputs in [-1.5, 1.5], logs of 1 + e*e, divisions by 1 + e*e,
 exp of tanh, and loop-carried updates that contract.
@@ -25,7 +30,6 @@ Each feature a function uses is recorded by name (FEATURES lists them), so that 
 failure report says which constructs were involved and `exclude` can leave a known
 broken construct out of the generated code.
 """
-import math
 
 # Every construct the generator can emit, by the name used in reports and in `exclude`.
 FEATURES = (

@@ -163,7 +163,7 @@ def write_module(path, header, sources, cases):
             out.write("}\n")
 
 
-def load(directory, name):
+def load(name):
     if name in sys.modules:
         del sys.modules[name]
     return importlib.import_module(name)
@@ -318,7 +318,7 @@ def generated_cases(opts, directory):
     probe_name = "differential_probe_%d" % seed
     write_module(os.path.join(directory, probe_name + ".py"), generate.PROBE_HELPERS,
                  [c.probe for c in cases], None)
-    probe_mod = load(directory, probe_name)
+    probe_mod = load(probe_name)
     for c in cases:
         rng = random.Random(seed * 7919 + c.k)
         c.args = choose_inputs(c, getattr(probe_mod, c.name), rng)
@@ -328,7 +328,7 @@ def generated_cases(opts, directory):
     plain_name = "differential_%d" % seed
     write_module(os.path.join(directory, plain_name + ".py"), "import math\nimport numpy as np\n",
                  [c.plain for c in cases], [c for c in cases if c.args is not None])
-    return cases, load(directory, plain_name), probe_mod
+    return cases, load(plain_name), probe_mod
 
 
 def module_cases(path, only):
@@ -336,7 +336,7 @@ def module_cases(path, only):
     (no margin check: its inputs were chosen by hand)."""
     path = os.path.abspath(path)
     sys.path.insert(0, os.path.dirname(path))
-    mod = load(None, os.path.basename(path)[:-3])
+    mod = load(os.path.basename(path)[:-3])
     cases = []
     for k, name in enumerate(sorted(mod.CASES)):
         if only is not None and name != only:
