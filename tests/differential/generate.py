@@ -1033,7 +1033,7 @@ class Gen:
             terms = [self.sexpr(env, 2)]
         return " + ".join("%s * %s" % (self.const(0.3, 1.5), t) for t in terms)
 
-    def function(self, array):
+    def function(self, array, size=1):
         """Source lines of f<k> and its parameter description [(name, shape)]."""
         if array:
             params = [("a", (3,)), ("m", (2, 3))]
@@ -1049,7 +1049,7 @@ class Gen:
         env = [Var(n, s, fresh=False) for n, s in params]
         self.names |= set(n for n, _ in params)
         lines = ["def %s(%s):" % (self.prefix, ", ".join(n for n, _ in params))]
-        self.block(env, lines, 1, 0, False, self.rng.randint(3, 7))
+        self.block(env, lines, 1, 0, False, self.rng.randint(3 * size, 7 * size))
         lines.append("    return %s" % self.result(env))
         return lines, params
 
@@ -1133,7 +1133,7 @@ def _copysign(a, b):
 '''
 
 
-def function_source(seed, k, exclude=()):
+def function_source(seed, k, exclude=(), size=1):
     """(plain source, probe source, params, features) of function f<k> for this seed."""
     out = []
     import random
@@ -1141,7 +1141,7 @@ def function_source(seed, k, exclude=()):
         rng = random.Random(seed * 1000003 + k)
         array = k % 2 == 1  # half scalar, half array code
         gen = Gen(rng, "f%d" % k, probe, set(exclude) | (set(NOT_NATIVE) if k % 4 == 0 else set()))
-        lines, params = gen.function(array)
+        lines, params = gen.function(array, size)
         text = "\n\n\n".join(gen.callees + ["\n".join(lines)])
         out.append(text)
     return out[0], out[1], params, sorted(gen.features)

@@ -2,7 +2,7 @@
 Richardson-extrapolated central finite differences of the primal.
 
     tangent run tests/differential/run.py --seed S --count N [--variants all|quick]
-        [--keep DIR] [--only K] [--exclude FEATURE,...] [--rule-check]
+        [--keep DIR] [--only K] [--exclude FEATURE,...] [--size N] [--rule-check]
     tangent run tests/differential/run.py --module tests/corpus/reverse.py [--only NAME]
 
 For each of the N functions f0..f<N-1> of seed S: draw inputs whose comparisons and
@@ -18,7 +18,8 @@ hidden under the finite-difference tolerance still shows.
 `--keep DIR` writes the generated modules there (else a temporary directory); the plain
 module has a CASES table like tests/corpus/reverse.py. `--only K` runs f<K> alone (same
 source as in the full run). `--exclude` leaves features out of the generated code
-(names in generate.FEATURES), to look past a known bug. `--rule-check` registers a wrong
+(names in generate.FEATURES), to look past a known bug. `--size N` makes the top-level
+functions N times longer. `--rule-check` registers a wrong
 adjoint for math.sin first: the run must then fail (the test can fail). `--module`
 runs the variants over a hand-written module's CASES instead (the corpus).
 """
@@ -74,7 +75,7 @@ REPRODUCE = [None]  # the command line that runs one generated case again
 
 def parse_args(argv):
     opts = {"seed": 0, "count": 20, "variants": "all", "keep": None, "only": None,
-            "exclude": "", "rule-check": False, "module": None}
+            "exclude": "", "rule-check": False, "module": None, "size": 1}
     i = 0
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
@@ -88,6 +89,7 @@ def parse_args(argv):
         i += 2
     opts["seed"] = int(opts["seed"])
     opts["count"] = int(opts["count"])
+    opts["size"] = int(opts["size"])
     opts["exclude"] = [e for e in opts["exclude"].split(",") if e]
     for e in opts["exclude"]:
         if e not in generate.FEATURES:
@@ -311,7 +313,8 @@ def generated_cases(opts, directory):
     ks = [int(opts["only"])] if opts["only"] is not None else range(opts["count"])
     cases = []
     for k in ks:
-        plain, probe, params, features = generate.function_source(seed, k, opts["exclude"])
+        plain, probe, params, features = generate.function_source(seed, k, opts["exclude"],
+                                                                  opts["size"])
         cases.append(Case(k, plain, probe, params, features))
 
     # Inputs come from the probe module (same functions, comparisons instrumented).
@@ -362,8 +365,9 @@ def main():
         install_wrong_rule()
     variants = [(n, o) for n, o in VARIANTS if opts["variants"] == "all" or n in QUICK]
     if not opts["module"]:
-        REPRODUCE[0] = "tangent run tests/differential/run.py --seed %d --only %%d%s" % (
-            seed, " --exclude " + ",".join(opts["exclude"]) if opts["exclude"] else "")
+        REPRODUCE[0] = "tangent run tests/differential/run.py --seed %d --only %%d%s%s" % (
+            seed, " --exclude " + ",".join(opts["exclude"]) if opts["exclude"] else "",
+            " --size %d" % opts["size"] if opts["size"] != 1 else "")
     directory = opts["keep"] or tempfile.mkdtemp(prefix="tangent-differential-")
     os.makedirs(directory, exist_ok=True)
     sys.path.insert(0, directory)
