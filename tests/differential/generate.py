@@ -57,13 +57,33 @@ MARGIN = 1e-2  # smallest distance from a kink that run.py accepts
 
 
 def view_base(e):
-    """The variable `e` is a view of or another name for (`x`, `x[..]`, `x.T`), else None."""
-    head = e.split("[", 1)[0].split(".T", 1)[0]
-    if e.startswith("np.transpose(") and e.endswith(")") and e[13:-1].isidentifier():
-        return e[13:-1]
-    if head.isidentifier() and (e == head or e.endswith("]") or e == head + ".T"):
-        return head
-    return None
+    """The variable `e` is another name for or a view of (`x`, `x[..]`, `x.T`,
+    `np.transpose(x)`, and compositions such as `np.transpose(x).T[0]`), else None."""
+    while True:
+        if e.endswith(".T"):
+            e = e[:-2]
+        elif e.startswith("np.transpose(") and e.endswith(")") and closes(e, 12) == len(e) - 1:
+            e = e[len("np.transpose("):-1]
+        elif e.endswith("]"):
+            level = 0
+            for i in range(len(e) - 1, -1, -1):
+                level += {"]": 1, "[": -1}.get(e[i], 0)
+                if level == 0:
+                    break
+            e = e[:i]
+        else:
+            break
+    return e if e.isidentifier() else None
+
+
+def closes(e, start):
+    """Index of the bracket closing the one at e[start]."""
+    level = 0
+    for i in range(start, len(e)):
+        level += {"(": 1, "[": 1, ")": -1, "]": -1}.get(e[i], 0)
+        if level == 0:
+            return i
+    return -1
 
 
 def shape_text(s):
