@@ -34,6 +34,15 @@ def alias_update(a):
     return np.sum(g * a)
 
 
+# alias (a view): a masked store through a view of the parameter, the mask reading the
+# parameter. Reverse mode raises ValueError (shape mismatch) from the generated code;
+# forward mode gives a wrong number.
+def masked_store_through_view(m):
+    h = m.T.T
+    h[m > 0.35] = -0.71
+    return np.sum(h * h) + np.sum(m)
+
+
 # rebind_iter: the loop body rebinds the list being iterated.
 def rebind_iterated_list(x):
     ys = [x, x * 2.0]
@@ -110,6 +119,7 @@ CASES = {
     "masked_relu_threshold": ((np.array([0.5, -1.2, 2.0]),), (0,)),
     "mod_of_cos": ((0.4178,), (0,)),
     "alias_update": ((np.array([0.5, -1.2, 2.0]),), (0,)),
+    "masked_store_through_view": ((np.array([[0.05, -1.24, 0.54], [1.21, 0.11, 0.09]]),), (0,)),
     "rebind_iterated_list": ((0.7,), (0,)),
     "calls_with_live_default": ((0.9,), (0,)),
     "alias_rebound": ((0.7571,), (0,)),
