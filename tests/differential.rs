@@ -12,35 +12,17 @@ use std::process::{Command, Output};
 const SEED: &str = "2026";
 const COUNT: usize = 30;
 
-/// Generator features left out of the CI run because the engine still gets them wrong
-/// (issue 13: 1 self-assignment, 2 a store indexed by the array it writes, 3 `%`,
-/// copysign, full, linspace declared non-differentiable, 4 an in-place update through a
-/// second name, 5 `for v in xs` rebinding xs, 6 a default read from a global rebound
-/// later, 7 the embedded float `%`). Remove each name when its fix lands; the run must
-/// then still report 0 failures (a located refusal is fine). `alias_rebound` is a newer
-/// finding: a checkpointed loop saves an array shared with a name that is written in
-/// place after the loop (`h3 = h1`, the loop rebinds h3, then `h1[i] = ...`), and the
-/// backward pass restores h1 by rebinding instead of in place, so the saved h3 is stale.
-/// `lambda_nested` (a lambda assigned and called inside an if or a loop) is refused
-/// today, with a located error; left out so that the run checks more derivatives.
-const KNOWN_BROKEN: &[&str] = &[
-    "alias_rebound",
-    "lambda_nested",
-    "selfassign",
-    "mask_self",
-    "mod",
-    "copysign",
-    "full",
-    "linspace",
-    "alias",
-    "rebind_iter",
-    "live_default",
-];
+/// Generator features left out of the CI run. The classes of issue 13 (self-assignment,
+/// a store indexed by the array it writes, `%`/copysign/full/linspace, in-place updates
+/// through a second name, `for v in xs` rebinding xs, live defaults, `alias_rebound`)
+/// are all in: each is exact or a located refusal now. `lambda_nested` (a lambda
+/// assigned and called inside an if or a loop) is refused with a located error until
+/// lambdas are supported there; left out so that the run checks more derivatives.
+const KNOWN_BROKEN: &[&str] = &["lambda_nested"];
 
-/// Also left out in CPython with real NumPy: builtin `abs` of a NumPy scalar (`abs(a[0])`,
-/// `abs(np.sum(a))`) raises TypeError in `tangent.sign` (`(x > 0) - (x < 0)` subtracts
-/// NumPy bools).
-const KNOWN_BROKEN_IN_CPYTHON: &[&str] = &["abs"];
+/// Also left out in CPython with real NumPy: nothing now (builtin `abs` of a NumPy scalar
+/// raised TypeError in `tangent.sign` before).
+const KNOWN_BROKEN_IN_CPYTHON: &[&str] = &[];
 
 /// `tangent run [--python P] tests/differential/run.py ...`: the output and its stdout.
 fn run_in(python: Option<&std::path::Path>, extra: &[&str]) -> (Output, String) {
