@@ -48,12 +48,12 @@ fn run_in(python: Option<&std::path::Path>, extra: &[&str]) -> (Output, String) 
     if !exclude.is_empty() {
         args.extend(["--exclude", &exclude]);
     }
-    if !extra.iter().any(|a| *a == "--count") {
+    if !extra.contains(&"--count") {
         args.extend(["--count", &count]);
     }
     args.extend_from_slice(extra);
     let out = match python {
-        Some(python) => cpython::run(python, &args[1], &args[2..]),
+        Some(python) => cpython::run(python, args[1], &args[2..]),
         None => Command::new(env!("CARGO_BIN_EXE_tangent"))
             .env(
                 "TANGENT_CACHE_DIR",
