@@ -33,6 +33,13 @@ pub enum Adj {
         out: String,
         body: Vec<Adj>,
     },
+    /// Like `Rule`, but the block always runs: the backward phase of a recursive callee's
+    /// two-phase gradient pops what its forward phase pushed on the shared tape, so it
+    /// must run even when no gradient reaches `out` (it then gets zeros).
+    Phased {
+        out: String,
+        body: Vec<Adj>,
+    },
     /// `var` is being restored to an older value: its gradient starts again from nothing.
     Kill(String),
     If(Expr, Vec<Adj>, Vec<Adj>),
@@ -258,6 +265,21 @@ impl<'a> Lowering<'a> {
                         out.push(not_none_guard(&self.gname(v), stmts));
                     }
                 }
+            }
+            Adj::Phased { out: v, body } => {
+                let d = get(s, v);
+                self.note(v, d);
+                if d != Def::Defined {
+                    // No gradient, or maybe none, reached `v`: start from zeros.
+                    let g = match d {
+                        Def::Undef => Expr::synth(ExprKind::NoneLit),
+                        _ => self.gexpr(v),
+                    };
+                    let zero = Expr::call_path("tangent.grad_or_zero", vec![g, Expr::name(v)]);
+                    out.push(Stmt::assign(&self.gname(v), zero));
+                    s.insert(v.clone(), Def::Defined);
+                }
+                out.extend(self.block(body, s));
             }
             Adj::Kill(v) => {
                 if self.emit && self.tracked.contains(v) {

@@ -231,14 +231,22 @@ impl Reverse<'_> {
                     } else {
                         fwd.push(s.clone());
                     }
+                    let phased = self.callee_phase.is_some();
                     if self.active.contains(t) {
                         let body = self.adjoint(t, value, s)?;
                         if !body.is_empty() {
                             let mut rule = vec![comment(s)];
                             rule.extend(body);
-                            bwd.push(Adj::Rule {
-                                out: t.clone(),
-                                body: rule,
+                            bwd.push(if phased {
+                                Adj::Phased {
+                                    out: t.clone(),
+                                    body: rule,
+                                }
+                            } else {
+                                Adj::Rule {
+                                    out: t.clone(),
+                                    body: rule,
+                                }
                             });
                         }
                     }

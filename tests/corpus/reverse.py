@@ -564,6 +564,24 @@ def min_max_of_three(x, y):
     return min(x, y, 0.5) + max(x * y, y, -3.0)
 
 
+def rec_helper(x, n):
+    if n == 0:
+        return x * x
+    return math.sin(x) + 0.5 * rec_helper(x, n - 1)
+
+
+def recursive_result_overwritten(x):
+    # the recursive callee's result gets no gradient: its backward phase must still run
+    # to take its values off the shared tape (found by the differential tester)
+    y = x * 1.5
+    for i in range(2):
+        y = y * x
+        v = rec_helper(y, 2)
+        v = y * 2.0
+        y = y + v
+    return y
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -660,4 +678,5 @@ CASES = {
     "scalar_alias_update": ((0.4,), (0,)),
     "abs_of_numpy_scalar": ((A3,), (0,)),
     "min_max_of_three": ((0.3, 1.2), (0, 1)),
+    "recursive_result_overwritten": ((0.8,), (0,)),
 }
