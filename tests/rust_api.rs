@@ -154,3 +154,13 @@ fn deep_expressions_from_a_small_stack() {
         &err[..200]
     );
 }
+
+/// A default read from a global is the value the primal's `def` saw, not the global's
+/// value when the derivative runs (issue 13).
+#[test]
+fn defaults_are_the_primals_own() {
+    let src = "K = 2.0\n\ndef f(x, k=K):\n    return x * x * k\n\nK = 3.0\n";
+    let df = Tangent::grad(src, "f").unwrap();
+    let got = df.call(&[Value::Float(1.5)]).unwrap().as_f64().unwrap();
+    assert!((got - 2.0 * 2.0 * 1.5).abs() < 1e-12, "{got}");
+}
