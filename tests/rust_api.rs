@@ -164,3 +164,25 @@ fn defaults_are_the_primals_own() {
     let got = df.call(&[Value::Float(1.5)]).unwrap().as_f64().unwrap();
     assert!((got - 2.0 * 2.0 * 1.5).abs() < 1e-12, "{got}");
 }
+
+/// `import numpy as np` inside a module-level `try` is an import (the gradient was
+/// silently zero: `np.sum` was taken for an array method on `np`); a name imported as
+/// two different modules there is a located error, never a guess.
+#[test]
+fn imports_in_module_level_blocks() {
+    let src = "try:\n    import numpy as np\nexcept ImportError:\n    np = None\n\nif True:\n    import math\n\ndef f(x):\n    return np.sum(x * x) + math.sin(np.sum(x))\n";
+    let df = Tangent::grad(src, "f").unwrap();
+    let x: ArrayD<f64> = array![1.0, 2.0].into_dyn();
+    let got = df.call(&[Value::Array(x.clone())]).unwrap();
+    let got = got.as_array().expect("array gradient").clone();
+    for (g, xi) in got.iter().zip(x.iter()) {
+        let want = 2.0 * xi + f64::cos(3.0);
+        assert!((g - want).abs() < 1e-12, "{got:?}");
+    }
+    let two = "try:\n    import jax.numpy as xp\nexcept ImportError:\n    import numpy as xp\n\ndef f(x):\n    return xp.sum(x * x)\n";
+    let err = Tangent::grad(two, "f").err().expect("refused").to_string();
+    assert!(
+        err.contains("`xp` is bound to different things at module level"),
+        "{err}"
+    );
+}

@@ -239,23 +239,32 @@ impl Forward<'_> {
         };
         match &value.kind {
             ExprKind::Name(_) => Ok(vec![Stmt::assign(dt, self.atom_tangent(value))]),
-            ExprKind::BinOp(op, a, b) => self.library(op.canonical(), t, dt, &[(**a).clone(), (**b).clone()], &[], span),
-            ExprKind::Unary(UnaryOp::Neg, a) => self.library("operator.neg", t, dt, &[(**a).clone()], &[], span),
-            ExprKind::Unary(UnaryOp::Pos, a) => self.library("operator.pos", t, dt, &[(**a).clone()], &[], span),
+            ExprKind::BinOp(op, a, b) => self.library(
+                op.canonical(),
+                t,
+                dt,
+                &[(**a).clone(), (**b).clone()],
+                &[],
+                span,
+            ),
+            ExprKind::Unary(UnaryOp::Neg, a) => {
+                self.library("operator.neg", t, dt, &[(**a).clone()], &[], span)
+            }
+            ExprKind::Unary(UnaryOp::Pos, a) => {
+                self.library("operator.pos", t, dt, &[(**a).clone()], &[], span)
+            }
             ExprKind::Call { func, args, kwargs } => match self.resolver.callee(func) {
                 Callee::Library(q) => self.library(&q, t, dt, args, kwargs, span),
                 Callee::Method(q) => {
-                    let ExprKind::Attr(recv, _) = &func.kind else { unreachable!() };
+                    let ExprKind::Attr(recv, _) = &func.kind else {
+                        unreachable!()
+                    };
                     let mut all = vec![(**recv).clone()];
                     all.extend(args.iter().cloned());
                     self.library(&q, t, dt, &all, kwargs, span)
                 }
                 Callee::User(_) => Ok(zero()),
-                Callee::Unknown(name) => Err(Diagnostic::new(
-                    span,
-                    format!("cannot differentiate a call to `{name}`: it is not a function of this module and has no derivative rule"),
-                    "call a module-level function, a NumPy or math function, or register a rule with `@tangent.tangent_`",
-                )),
+                Callee::Unknown(name) => Err(self.resolver.unknown_callee(&name, span, "tangent_")),
             },
             ExprKind::Attr(v, a) => {
                 let q = format!("numpy.ndarray.{a}");
@@ -264,7 +273,10 @@ impl Forward<'_> {
             ExprKind::Subscript(v, idx) => {
                 if self.is_active(v) {
                     let dv = Expr::name(self.tangent_of(v.as_name().unwrap_or_default()));
-                    Ok(vec![Stmt::assign(dt, Expr::synth(ExprKind::Subscript(Box::new(dv), idx.clone())))])
+                    Ok(vec![Stmt::assign(
+                        dt,
+                        Expr::synth(ExprKind::Subscript(Box::new(dv), idx.clone())),
+                    )])
                 } else {
                     Ok(zero())
                 }

@@ -331,6 +331,7 @@ pub fn prepare<'m>(
     }
     let resolver = Resolver {
         imports: &module.imports,
+        ambiguous: &module.ambiguous,
         user_functions: user_functions.clone(),
         locals,
     };

@@ -482,9 +482,14 @@ impl Reverse<'_> {
             } else {
                 vec![]
             }),
-            ExprKind::BinOp(op, a, b) => {
-                self.library(op.canonical(), t, &[(**a).clone(), (**b).clone()], &[], span, value)
-            }
+            ExprKind::BinOp(op, a, b) => self.library(
+                op.canonical(),
+                t,
+                &[(**a).clone(), (**b).clone()],
+                &[],
+                span,
+                value,
+            ),
             ExprKind::Unary(UnaryOp::Neg, a) => {
                 self.library("operator.neg", t, &[(**a).clone()], &[], span, value)
             }
@@ -502,18 +507,16 @@ impl Reverse<'_> {
                     self.library(&q, t, &all, kwargs, span, value)
                 }
                 Callee::User(f) => self.user_call(&f, t, func, args, kwargs, span),
-                Callee::Unknown(name) => Err(Diagnostic::new(
-                    span,
-                    format!("cannot differentiate a call to `{name}`: it is not a function of this module and has no derivative rule"),
-                    "call a module-level function, a NumPy or math function, or register a rule with `@tangent.adjoint`",
-                )),
+                Callee::Unknown(name) => Err(self.resolver.unknown_callee(&name, span, "adjoint")),
             },
             ExprKind::Attr(v, a) => {
                 let q = format!("numpy.ndarray.{a}");
                 self.library(&q, t, &[(**v).clone()], &[], span, value)
             }
             ExprKind::Subscript(v, idx) => {
-                let Some(x) = v.as_name() else { return Ok(vec![]) };
+                let Some(x) = v.as_name() else {
+                    return Ok(vec![]);
+                };
                 if !self.active.contains(x) {
                     return Ok(vec![]);
                 }

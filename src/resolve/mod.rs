@@ -3,6 +3,7 @@
 //! module's imports. Local variables shadow everything.
 
 use crate::syntax::ir::*;
+use crate::syntax::Diagnostic;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +40,8 @@ const BUILTINS: &[&str] = &[
 
 pub struct Resolver<'a> {
     pub imports: &'a HashMap<String, String>,
+    /// Module-level names bound in more than one way (see `SourceModule::ambiguous`).
+    pub ambiguous: &'a HashSet<String>,
     pub user_functions: HashSet<String>,
     /// Names assigned or bound as parameters in the function being transformed.
     pub locals: HashSet<String>,
@@ -57,7 +60,7 @@ impl Resolver<'_> {
     pub fn callee(&self, func: &Expr) -> Callee {
         match &func.kind {
             ExprKind::Name(n) => {
-                if self.locals.contains(n) {
+                if self.locals.contains(n) || self.ambiguous.contains(n) {
                     Callee::Unknown(n.clone())
                 } else if self.user_functions.contains(n) && !self.imports.contains_key(n) {
                     Callee::User(n.clone())
@@ -71,10 +74,36 @@ impl Resolver<'_> {
             }
             ExprKind::Attr(v, m) => match self.module_path(v) {
                 Some(path) => Callee::Library(format!("{path}.{m}")),
+                // `np.sum(...)` with `np` bound in several ways is not a method call on
+                // an array: what `np` is cannot be known here.
+                None if v
+                    .as_name()
+                    .is_some_and(|n| self.ambiguous.contains(n) && !self.locals.contains(n)) =>
+                {
+                    Callee::Unknown(crate::emit::printer::expr(func))
+                }
                 None => Callee::Method(format!("numpy.ndarray.{m}")),
             },
             _ => Callee::Unknown(crate::emit::printer::expr(func)),
         }
+    }
+
+    /// The error for a call of `name` that has neither a rule nor a user function
+    /// (`decorator`: the registration to suggest, `adjoint` or `tangent_`).
+    pub fn unknown_callee(&self, name: &str, span: Span, decorator: &str) -> Diagnostic {
+        let root = name.split('.').next().unwrap_or(name);
+        if self.ambiguous.contains(root) && !self.locals.contains(root) {
+            return Diagnostic::new(
+                span,
+                format!("cannot differentiate a call to `{name}`: `{root}` is bound to different things at module level (imports in a `try` and its `except`, or an import and an assignment), so which function this is cannot be known"),
+                format!("import `{root}` once at the top of the module, or give each alternative its own name"),
+            );
+        }
+        Diagnostic::new(
+            span,
+            format!("cannot differentiate a call to `{name}`: it is not a function of this module and has no derivative rule"),
+            format!("call a module-level function, a NumPy or math function, or register a rule with `@tangent.{decorator}`"),
+        )
     }
 
     /// Is this expression a module constant such as `np.pi` or `math.e`?

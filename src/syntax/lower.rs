@@ -6,14 +6,19 @@ use super::diag::Diagnostic;
 use super::ir::*;
 use ruff_python_ast as ast;
 use ruff_text_size::{Ranged, TextRange};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A parsed source file: its import aliases and its top-level function definitions.
 pub struct SourceModule {
     pub file: String,
     pub text: String,
-    /// Local name -> qualified name, from top-level `import` / `from ... import`.
+    /// Local name -> qualified name, from module-level `import` / `from ... import`
+    /// (also inside module-level `try`, `if` and `with` blocks).
     pub imports: HashMap<String, String>,
+    /// Module-level names bound to different things in different places (`import
+    /// jax.numpy as np` in a `try`, `import numpy as np` in its `except`; or imported and
+    /// assigned): which one is live cannot be known from the text.
+    pub ambiguous: HashSet<String>,
     functions: HashMap<String, ast::StmtFunctionDef>,
     /// Top-level expression statements that are calls, as (dotted callee, dotted args):
     /// rule files use them for declarations such as `nondifferentiable(len, ...)`.
@@ -44,36 +49,14 @@ impl SourceModule {
             .locate(file, text)
         })?;
         let module = parsed.into_syntax();
-        let mut imports = HashMap::new();
+        let mut bindings = ModuleBindings::default();
+        bindings.block(&module.body);
+        let ModuleBindings { imports, ambiguous } = bindings;
         let mut functions = HashMap::new();
         let mut function_names = Vec::new();
         let mut declarations = Vec::new();
         for stmt in module.body {
             match stmt {
-                ast::Stmt::Import(imp) => {
-                    for alias in &imp.names {
-                        let full = alias.name.id.as_str().to_owned();
-                        match &alias.asname {
-                            Some(a) => {
-                                imports.insert(a.id.as_str().to_owned(), full);
-                            }
-                            None => {
-                                let top = full.split('.').next().unwrap_or(&full).to_owned();
-                                imports.insert(top.clone(), top);
-                            }
-                        }
-                    }
-                }
-                ast::Stmt::ImportFrom(imp) if imp.level == 0 => {
-                    let Some(m) = &imp.module else { continue };
-                    for alias in &imp.names {
-                        let local = alias.asname.as_ref().unwrap_or(&alias.name);
-                        imports.insert(
-                            local.id.as_str().to_owned(),
-                            format!("{}.{}", m.id.as_str(), alias.name.id.as_str()),
-                        );
-                    }
-                }
                 ast::Stmt::FunctionDef(def) => {
                     let name = def.name.id.as_str().to_owned();
                     if !functions.contains_key(&name) {
@@ -96,6 +79,7 @@ impl SourceModule {
             file: file.to_owned(),
             text: text.to_owned(),
             imports,
+            ambiguous,
             declarations,
             functions,
             function_names,
@@ -112,6 +96,11 @@ impl SourceModule {
     pub fn set_fallback(&mut self, other: SourceModule) {
         for (k, v) in &other.imports {
             self.imports.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        for k in &other.ambiguous {
+            if !self.imports.contains_key(k) {
+                self.ambiguous.insert(k.clone());
+            }
         }
         for n in &other.function_names {
             if !self.function_names.contains(n) {
@@ -953,5 +942,97 @@ impl Lowerer<'_> {
             }
         };
         Ok(Expr::new(kind, span(r)))
+    }
+}
+
+/// The module-level bindings of import names, walking into `try`, `if` and `with` blocks
+/// (an import there runs when the module loads, as at the top level).
+#[derive(Default)]
+struct ModuleBindings {
+    imports: HashMap<String, String>,
+    ambiguous: HashSet<String>,
+}
+
+impl ModuleBindings {
+    fn bind(&mut self, local: &str, target: String) {
+        if self.ambiguous.contains(local) {
+            return;
+        }
+        match self.imports.get(local) {
+            Some(t) if *t != target => {
+                self.imports.remove(local);
+                self.ambiguous.insert(local.to_owned());
+            }
+            _ => {
+                self.imports.insert(local.to_owned(), target);
+            }
+        }
+    }
+
+    fn block(&mut self, stmts: &[ast::Stmt]) {
+        for stmt in stmts {
+            self.stmt(stmt);
+        }
+        // A name imported and also assigned at module level (other than `= None`, the
+        // "not installed" marker whose calls fail anyway) is rebound: not an import.
+        for stmt in stmts {
+            if let ast::Stmt::Assign(a) = stmt {
+                if matches!(&*a.value, ast::Expr::NoneLiteral(_)) {
+                    continue;
+                }
+                for t in &a.targets {
+                    if let ast::Expr::Name(n) = t {
+                        let n = n.id.as_str();
+                        if self.imports.remove(n).is_some() {
+                            self.ambiguous.insert(n.to_owned());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn stmt(&mut self, stmt: &ast::Stmt) {
+        match stmt {
+            ast::Stmt::Import(imp) => {
+                for alias in &imp.names {
+                    let full = alias.name.id.as_str().to_owned();
+                    match &alias.asname {
+                        Some(a) => self.bind(a.id.as_str(), full),
+                        None => {
+                            let top = full.split('.').next().unwrap_or(&full).to_owned();
+                            self.bind(&top.clone(), top);
+                        }
+                    }
+                }
+            }
+            ast::Stmt::ImportFrom(imp) if imp.level == 0 => {
+                let Some(m) = &imp.module else { return };
+                for alias in &imp.names {
+                    let local = alias.asname.as_ref().unwrap_or(&alias.name);
+                    self.bind(
+                        local.id.as_str(),
+                        format!("{}.{}", m.id.as_str(), alias.name.id.as_str()),
+                    );
+                }
+            }
+            ast::Stmt::Try(t) => {
+                self.block(&t.body);
+                for h in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    self.block(&h.body);
+                }
+                self.block(&t.orelse);
+                self.block(&t.finalbody);
+            }
+            ast::Stmt::If(i) => {
+                self.block(&i.body);
+                for clause in &i.elif_else_clauses {
+                    self.block(&clause.body);
+                }
+            }
+            ast::Stmt::With(w) => self.block(&w.body),
+            _ => {}
+        }
     }
 }
