@@ -380,6 +380,32 @@ pub fn prepare<'m>(
     })
 }
 
+/// The locals a separate backward pass reads that its forward pass assigned (the result
+/// included), in the order the backward pass reads them: what split motion and the
+/// two-phase gradients of recursive callees carry from one pass to the other.
+fn saved_for_backward(result: &str, fwd: &[Stmt], bwd: &[Stmt]) -> Vec<String> {
+    let mut assigned: HashSet<String> = HashSet::new();
+    assigned.insert(result.to_owned());
+    walk_stmts(fwd, &mut |s| {
+        if let StmtKind::Assign(t, _) | StmtKind::For(t, _, _) = &s.kind {
+            let mut v = Vec::new();
+            t.names(&mut v);
+            assigned.extend(v);
+        }
+    });
+    let mut read = Vec::new();
+    walk_stmts(bwd, &mut |s| {
+        names::stmt_exprs(s, &mut |e| e.names(&mut read));
+    });
+    let mut saved: Vec<String> = Vec::new();
+    for n in read {
+        if assigned.contains(&n) && n != "_stack" && !saved.contains(&n) {
+            saved.push(n);
+        }
+    }
+    saved
+}
+
 /// A generated gradient: (its name, its seed parameter, the primal's parameters).
 type GradFn = (String, String, Vec<String>);
 
@@ -566,26 +592,7 @@ impl Generator<'_> {
             names,
         } = p;
         let params: Vec<String> = def.params.iter().map(|p| p.name.clone()).collect();
-        // Locals the backward pass reads: assigned in the forward pass.
-        let mut assigned: HashSet<String> = HashSet::new();
-        assigned.insert(result.to_owned());
-        walk_stmts(&fwd, &mut |s| {
-            if let StmtKind::Assign(t, _) | StmtKind::For(t, _, _) = &s.kind {
-                let mut v = Vec::new();
-                t.names(&mut v);
-                assigned.extend(v);
-            }
-        });
-        let mut read = Vec::new();
-        walk_stmts(&bwd, &mut |s| {
-            names::stmt_exprs(s, &mut |e| e.names(&mut read));
-        });
-        let mut saved: Vec<String> = Vec::new();
-        for n in read {
-            if assigned.contains(&n) && n != "_stack" && !saved.contains(&n) {
-                saved.push(n);
-            }
-        }
+        let saved = saved_for_backward(result, &fwd, &bwd);
         let tape = || Expr::name("_stack");
         // Forward.
         let mut fbody = vec![Stmt::assign(
@@ -725,25 +732,7 @@ impl Generator<'_> {
             grad_names,
         } = p;
         let params: Vec<String> = def.params.iter().map(|p| p.name.clone()).collect();
-        let mut assigned: HashSet<String> = HashSet::new();
-        assigned.insert(result.to_owned());
-        walk_stmts(&fwd, &mut |s| {
-            if let StmtKind::Assign(t, _) | StmtKind::For(t, _, _) = &s.kind {
-                let mut v = Vec::new();
-                t.names(&mut v);
-                assigned.extend(v);
-            }
-        });
-        let mut read = Vec::new();
-        walk_stmts(&bwd, &mut |s| {
-            names::stmt_exprs(s, &mut |e| e.names(&mut read));
-        });
-        let mut saved: Vec<String> = Vec::new();
-        for n in read {
-            if assigned.contains(&n) && n != "_stack" && !saved.contains(&n) {
-                saved.push(n);
-            }
-        }
+        let saved = saved_for_backward(result, &fwd, &bwd);
         // Backward phase: restore, replay, return the gradients.
         let mut bbody = Vec::new();
         for v in saved.iter().rev() {
