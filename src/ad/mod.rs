@@ -380,6 +380,20 @@ pub fn prepare<'m>(
     })
 }
 
+/// `return bx` (or `return bx, by`): the gradients of the `wrt` inputs.
+fn return_gradients(wrt_names: &[String], grad_names: &HashMap<String, String>) -> Stmt {
+    let mut grads: Vec<Expr> = wrt_names
+        .iter()
+        .map(|v| Expr::name(&grad_names[v]))
+        .collect();
+    let ret = if grads.len() == 1 {
+        grads.remove(0)
+    } else {
+        Expr::synth(ExprKind::Tuple(grads))
+    };
+    Stmt::synth(StmtKind::Return(Some(ret)))
+}
+
 /// The locals a separate backward pass reads that its forward pass assigned (the result
 /// included), in the order the backward pass reads them: what split motion and the
 /// two-phase gradients of recursive callees carry from one pass to the other.
@@ -632,16 +646,7 @@ impl Generator<'_> {
             ))));
         }
         bbody.extend(bwd);
-        let grads: Vec<Expr> = wrt_names
-            .iter()
-            .map(|v| Expr::name(&grad_names[v]))
-            .collect();
-        let ret = if grads.len() == 1 {
-            grads[0].clone()
-        } else {
-            Expr::synth(ExprKind::Tuple(grads))
-        };
-        bbody.push(Stmt::synth(StmtKind::Return(Some(ret))));
+        bbody.push(return_gradients(wrt_names, grad_names));
         let mut bparams = def.params.clone();
         bparams.push(Param {
             name: seed.to_owned(),
@@ -739,16 +744,7 @@ impl Generator<'_> {
             bbody.push(reverse::pop_into(Expr::name(v)));
         }
         bbody.extend(bwd);
-        let grads: Vec<Expr> = wrt_names
-            .iter()
-            .map(|v| Expr::name(&grad_names[v]))
-            .collect();
-        let ret = if grads.len() == 1 {
-            grads[0].clone()
-        } else {
-            Expr::synth(ExprKind::Tuple(grads))
-        };
-        bbody.push(Stmt::synth(StmtKind::Return(Some(ret))));
+        bbody.push(return_gradients(wrt_names, grad_names));
         let mut body = vec![Stmt::synth(StmtKind::If(Expr::name(phase), bbody, vec![]))];
         // Forward phase.
         let mut probe = fwd.clone();
