@@ -67,6 +67,15 @@ fn register_rule_inner(
     Ok(())
 }
 
+/// The canonical names of the rule set in force (see [`RuleSet::known_names`]).
+pub fn rule_names() -> Vec<String> {
+    rules()
+        .known_names()
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Reads (and caches) a source file, then differentiates one of its functions. The error
 /// is the rendered diagnostic.
 /// The options of a derivative request as both Python hosts receive them from the
@@ -144,15 +153,53 @@ fn grad_file_cached_inner(
     use_cache: bool,
 ) -> Result<(ad::Generated, bool), String> {
     let text = read_source(filename, func)?;
+    grad_live_cached_inner(filename, &text, func, None, opts, use_cache)
+}
+
+/// Like [`grad_file_cached`] for a host that read the file's `text` itself and says what
+/// the running program binds names to (`live`, the text format of
+/// [`crate::resolve::live::LiveNames`]): names then resolve as Python resolves them, and
+/// the function is the `def` its code object was made from.
+pub fn grad_live_cached(
+    filename: &str,
+    text: &str,
+    func: &str,
+    live: &str,
+    opts: &GradOptions,
+    use_cache: bool,
+) -> Result<(ad::Generated, bool), String> {
+    crate::stack::run(|| grad_live_cached_inner(filename, text, func, Some(live), opts, use_cache))
+}
+
+fn grad_live_cached_inner(
+    filename: &str,
+    text: &str,
+    func: &str,
+    live: Option<&str>,
+    opts: &GradOptions,
+    use_cache: bool,
+) -> Result<(ad::Generated, bool), String> {
     let user_rules = USER_RULES.lock().map(|g| g.is_some()).unwrap_or(true);
+    // The live bindings decide which functions and rules are used: part of the key.
+    let request = format!("{opts:?}\n{}", live.unwrap_or(""));
     let key = (use_cache && !user_rules)
-        .then(|| crate::cache::key(&text, func, &format!("{opts:?}"), transformer_fingerprint()));
+        .then(|| crate::cache::key(text, func, &request, transformer_fingerprint()));
     if let Some(k) = &key {
         if let Some(g) = crate::cache::load(k) {
             return Ok((g, true));
         }
     }
-    let g = grad_text(filename, &text, func, opts)?;
+    let g = match live {
+        None => grad_text(filename, text, func, opts)?,
+        Some(live) => {
+            let live = crate::resolve::live::LiveNames::parse(live)?;
+            let mut module = SourceModule::parse(filename, text).map_err(|d| d.to_string())?;
+            module
+                .apply_live(func, live)
+                .map_err(|d| d.locate(filename, text).to_string())?;
+            ad::generate_with_rules(&module, func, opts, &rules()).map_err(|d| d.to_string())?
+        }
+    };
     if let Some(k) = &key {
         crate::cache::store(k, &g);
     }

@@ -480,6 +480,40 @@ fn no_silent_wrong_numbers_in_a_script() {
     }
 }
 
+/// Names resolve as the running program binds them (issue 14): an import in a `try` or
+/// an `if`, a rebound or redefined callee, `sin = math.cos`, a cached function are exact
+/// (analytic values); a method of a user object, a decorator's wrapper, a typo, an
+/// undefined name and a file edited after import are located errors, never a zero.
+#[test]
+fn names_resolve_as_the_running_program_binds_them() {
+    let out = tangent(&["run", "tests/scripts/live_names.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    let expected = [
+        "try import: [2. 4.] expected [2. 4.]",
+        "if import: [2. 4.] expected [2. 4.]",
+        "method sum: TangentError: tests/scripts/live_names.py:40:12: cannot differentiate `model.sum`: `model` is a `__main__.Model` object, and tangent knows the derivatives of array methods and functions with rules, not the methods of a `__main__.Model`",
+        "parameter's method: TangentError: tests/scripts/live_names.py:44:12: `x` depends on the differentiated input, but it is passed to the method `numpy.ndarray.sum` as its argument `axis`, which has no derivative (backends/numpy.py:sum); if the object is not an array, its method is not that one",
+        "parameter's method forward: TangentError: tests/scripts/live_names.py:44:12: `x` depends on the differentiated input, but it is passed to the method `numpy.ndarray.sum` as its argument `axis`, which has no derivative (backends/numpy.py:sum_tangent); if the object is not an array, its method is not that one",
+        "method evaluate: TangentError: tests/scripts/live_names.py:48:12: cannot differentiate `model.evaluate`: `model` is a `__main__.Model` object, and tangent knows the derivatives of array methods and functions with rules, not the methods of a `__main__.Model`",
+        "wraps: TangentError: tests/scripts/live_names.py:52:5: `decorated` is a wrapper made by a decorator: its code is `wrapper` (line 52), not the `def decorated` it wraps",
+        "    hint: tangent differentiates the code of the function object it is given; if the decorator does not change the values, differentiate `decorated.__wrapped__`",
+        "wrapped callee: TangentError: tests/scripts/live_names.py:114:12: cannot differentiate a call to `decorated`: `wrapper` (line 52) is defined inside `twice`; tangent differentiates functions defined at module level",
+        "rebound callee: 3.0 expected 3.0",
+        "redefined in if: 5.0 expected 5.0",
+        "sin = math.cos: -0.479425538604203 expected -0.479425538604203",
+        "forward sin = math.cos: -0.479425538604203 expected -0.479425538604203",
+        "typo: TangentError: tests/scripts/live_names.py:101:12: module `numpy` has no attribute `summ`",
+        "    hint: did you mean `numpy.sum`?",
+        "undefined: TangentError: tests/scripts/live_names.py:105:12: name `sqaure` is not defined",
+        "lru_cache: 6.0 expected 6.0",
+        "edited file: <tmp>/live_edited.py:1:1: `f` is not the code in <tmp>/live_edited.py now: the file changed after the function was defined",
+    ];
+    for line in expected {
+        assert!(so.lines().any(|l| l == line), "missing `{line}` in:\n{so}");
+    }
+}
+
 /// Runs tangent in `dir` with a disk cache of its own (timings must not come from it).
 fn tangent_in(dir: &std::path::Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tangent"))

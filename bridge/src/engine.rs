@@ -14,6 +14,7 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(explain_info, &m)?)?;
     m.add_function(wrap_pyfunction!(register_rule, &m)?)?;
     m.add_function(wrap_pyfunction!(free_names, &m)?)?;
+    m.add_function(wrap_pyfunction!(rule_names, &m)?)?;
     m.add_function(wrap_pyfunction!(cache_info, &m)?)?;
     m.add_function(wrap_pyfunction!(push, &m)?)?;
     m.add_function(wrap_pyfunction!(pop, &m)?)?;
@@ -67,10 +68,10 @@ fn outcome<'py>(
     }
 }
 
-/// grad_source(filename, funcname, wrt, flags, mode[, outputs])
+/// grad_source(filename, funcname, wrt, flags, mode[, outputs[, (text, live names)]])
 ///   -> (True, source, entry, from_cache) or (False, message, "")
 #[pyfunction]
-#[pyo3(signature = (filename, funcname, wrt, flags, mode, outputs=None))]
+#[pyo3(signature = (filename, funcname, wrt, flags, mode, outputs=None, live=None))]
 fn grad_source<'py>(
     py: Python<'py>,
     filename: String,
@@ -79,12 +80,18 @@ fn grad_source<'py>(
     flags: Vec<bool>,
     mode: String,
     outputs: Option<Bound<'py, PyAny>>,
+    live: Option<(String, String)>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let opts = options(wrt, &flags, &mode, outputs.as_ref())?;
     // flags[5]: whether the disk cache may answer (default yes).
     let use_cache = flags.get(5).copied().unwrap_or(true);
-    let result =
-        py.detach(|| tangent::api::grad_file_cached(&filename, &funcname, &opts, use_cache));
+    // `live`: (the file's text, what the program binds names to), or None.
+    let result = py.detach(|| match &live {
+        Some((text, names)) => {
+            tangent::api::grad_live_cached(&filename, text, &funcname, names, &opts, use_cache)
+        }
+        None => tangent::api::grad_file_cached(&filename, &funcname, &opts, use_cache),
+    });
     match result {
         Ok((g, from_cache)) => (true, g.source, g.entry, from_cache).into_pyobject(py),
         Err(e) => outcome(py, Err(e)),
@@ -132,6 +139,12 @@ fn register_rule(
     funcname: String,
 ) -> Option<String> {
     tangent::api::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
+}
+
+/// rule_names() -> the canonical names the rule set in force knows.
+#[pyfunction]
+fn rule_names() -> Vec<String> {
+    tangent::api::rule_names()
 }
 
 /// free_names(source) -> the global names generated source reads.

@@ -261,6 +261,11 @@ impl Forward<'_> {
                     };
                     let mut all = vec![(**recv).clone()];
                     all.extend(args.iter().cloned());
+                    if let Some(template) = self.rules.tangent_in(&q, self.resolver.imports) {
+                        let active = |n: &str| self.active.contains(n);
+                        rules::check_method_arguments(template, &q, &all, kwargs, &active)
+                            .map_err(|m| Diagnostic::new(span, m, super::reverse::METHOD_HINT))?;
+                    }
                     self.library(&q, t, dt, &all, kwargs, span)
                 }
                 Callee::User(_) => Ok(zero()),

@@ -334,6 +334,7 @@ pub fn prepare<'m>(
         ambiguous: &module.ambiguous,
         user_functions: user_functions.clone(),
         locals,
+        live: module.live.as_ref(),
     };
     let mut simplifier = desugar::Desugar {
         names: &mut names,

@@ -504,6 +504,11 @@ impl Reverse<'_> {
                     };
                     let mut all = vec![(**recv).clone()];
                     all.extend(args.iter().cloned());
+                    if let Some(template) = self.rules.adjoint_in(&q, self.resolver.imports) {
+                        let active = |n: &str| self.active.contains(n);
+                        rules::check_method_arguments(template, &q, &all, kwargs, &active)
+                            .map_err(|m| Diagnostic::new(span, m, METHOD_HINT))?;
+                    }
                     self.library(&q, t, &all, kwargs, span, value)
                 }
                 Callee::User(f) => self.user_call(&f, t, func, args, kwargs, span),
@@ -1003,6 +1008,9 @@ fn increment(count: &str) -> Stmt {
 
 /// The error for a differentiable-looking call with no rule, showing the template to
 /// register.
+/// The hint of an active argument passed to a method where the rule has no derivative.
+pub const METHOD_HINT: &str = "call a function with a derivative rule instead (a method of your own class is not differentiated yet), or pass values that do not depend on the input there";
+
 pub fn missing_rule(q: &str, span: Span, value: &Expr) -> Diagnostic {
     let short = q.rsplit('.').next().unwrap_or(q);
     let _ = value;

@@ -328,6 +328,22 @@ impl RuleSet {
     }
 
     /// Every canonical name that has a reverse-mode rule, sorted.
+    /// Every canonical name the rules know (rules either way, nondifferentiable
+    /// functions): the host maps live objects to these names by identity.
+    pub fn known_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self
+            .adjoints
+            .keys()
+            .chain(self.tangents.keys())
+            .chain(self.nondifferentiable.iter())
+            .map(String::as_str)
+            .filter(|n| !n.contains(':'))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
     pub fn adjoint_names(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.adjoints.keys().map(|s| s.as_str()).collect();
         v.sort();
@@ -414,6 +430,43 @@ fn bind(
         }
     }
     Ok(bound)
+}
+
+/// For a method call `v.name(args)`: an active argument bound to a parameter the rule
+/// never differentiates (no `d[p]` in the template) would get no gradient, a silent zero.
+/// That is what a user object's method taken for an array method looks like (`m.sum(x)`
+/// binds `x` to `axis`), so it is an error. (Functions are not checked: `copysign(x, y)`
+/// has a zero derivative in `y` and says so by leaving `d[y]` out.)
+pub fn check_method_arguments(
+    t: &Template,
+    qualname: &str,
+    args: &[Expr],
+    kwargs: &[(String, Expr)],
+    is_active: &dyn Fn(&str) -> bool,
+) -> Result<(), String> {
+    let bound = bind(t, qualname, args, kwargs)?;
+    let mut differentiated: HashSet<String> = HashSet::new();
+    walk_stmts(&t.def.body, &mut |s| {
+        super::names::stmt_exprs(s, &mut |e| {
+            e.walk(&mut |x| {
+                if let Some(p) = grad_of(x) {
+                    differentiated.insert(p.to_owned());
+                }
+            })
+        })
+    });
+    for p in &t.def.params[1..] {
+        let Some(arg) = bound.get(&p.name).and_then(|a| a.as_name()) else {
+            continue;
+        };
+        if is_active(arg) && !differentiated.contains(p.name.as_str()) {
+            return Err(format!(
+                "`{arg}` depends on the differentiated input, but it is passed to the method `{qualname}` as its argument `{}`, which has no derivative ({}); if the object is not an array, its method is not that one",
+                p.name, t.origin
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Binds the call's arguments and the result to the template's parameters, and gives

@@ -2,8 +2,11 @@
 //! "numpy.ndarray.sum" for methods) or to a user function of the same module, using the
 //! module's imports. Local variables shadow everything.
 
+pub mod live;
+
 use crate::syntax::ir::*;
 use crate::syntax::Diagnostic;
+use live::{Live, LiveNames};
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -45,6 +48,9 @@ pub struct Resolver<'a> {
     pub user_functions: HashSet<String>,
     /// Names assigned or bound as parameters in the function being transformed.
     pub locals: HashSet<String>,
+    /// What the running program binds names to, when a host asked (then `imports` and
+    /// `user_functions` come from it too).
+    pub live: Option<&'a LiveNames>,
 }
 
 impl Resolver<'_> {
@@ -57,10 +63,27 @@ impl Resolver<'_> {
         }
     }
 
+    /// The live binding of a global name (not a local), when a host told us.
+    fn live_global(&self, n: &str) -> Option<&Live> {
+        if self.locals.contains(n) {
+            return None;
+        }
+        self.live.and_then(|l| l.get(n))
+    }
+
     pub fn callee(&self, func: &Expr) -> Callee {
         match &func.kind {
             ExprKind::Name(n) => {
                 if self.locals.contains(n) || self.ambiguous.contains(n) {
+                    Callee::Unknown(n.clone())
+                } else if matches!(
+                    self.live_global(n),
+                    Some(Live::Value { .. } | Live::Missing)
+                ) {
+                    Callee::Unknown(n.clone())
+                } else if self.live_global(n) == Some(&Live::Builtin)
+                    && !BUILTINS.contains(&n.as_str())
+                {
                     Callee::Unknown(n.clone())
                 } else if self.user_functions.contains(n) && !self.imports.contains_key(n) {
                     Callee::User(n.clone())
@@ -73,7 +96,21 @@ impl Resolver<'_> {
                 }
             }
             ExprKind::Attr(v, m) => match self.module_path(v) {
+                // The live module has no such attribute: Python would raise.
+                Some(path) if self.live.is_some_and(|l| l.lacks(&path, m)) => {
+                    Callee::Unknown(format!("{path}.{m}"))
+                }
                 Some(path) => Callee::Library(format!("{path}.{m}")),
+                // A method of a live object that is not an array: not an array method.
+                None if v.as_name().is_some_and(|n| {
+                    matches!(
+                        self.live_global(n),
+                        Some(Live::Value { array: false, .. } | Live::Missing | Live::Builtin)
+                    )
+                }) =>
+                {
+                    Callee::Unknown(crate::emit::printer::expr(func))
+                }
                 // `np.sum(...)` with `np` bound in several ways is not a method call on
                 // an array: what `np` is cannot be known here.
                 None if v
@@ -92,6 +129,9 @@ impl Resolver<'_> {
     /// (`decorator`: the registration to suggest, `adjoint` or `tangent_`).
     pub fn unknown_callee(&self, name: &str, span: Span, decorator: &str) -> Diagnostic {
         let root = name.split('.').next().unwrap_or(name);
+        if let Some(d) = self.live_explanation(name, root, span) {
+            return d;
+        }
         if self.ambiguous.contains(root) && !self.locals.contains(root) {
             return Diagnostic::new(
                 span,
@@ -104,6 +144,59 @@ impl Resolver<'_> {
             format!("cannot differentiate a call to `{name}`: it is not a function of this module and has no derivative rule"),
             format!("call a module-level function, a NumPy or math function, or register a rule with `@tangent.{decorator}`"),
         )
+    }
+
+    /// What the live program says about a callee without a rule or a `def`: a name that
+    /// does not exist, an attribute a module lacks, a method of a non-array object.
+    fn live_explanation(&self, name: &str, root: &str, span: Span) -> Option<Diagnostic> {
+        let live = self.live?;
+        if let Some((module, attr)) = name.rsplit_once('.') {
+            if live.lacks(module, attr) {
+                let names = live.attrs[module].iter().map(String::as_str);
+                let hint = match live::suggestion(attr, names) {
+                    Some(s) => format!("did you mean `{module}.{s}`?"),
+                    None => format!("check the spelling; `dir({module})` lists what it has"),
+                };
+                return Some(Diagnostic::new(
+                    span,
+                    format!("module `{module}` has no attribute `{attr}`"),
+                    hint,
+                ));
+            }
+        }
+        if let Some(note) = live.notes.get(root) {
+            return Some(Diagnostic::new(
+                span,
+                format!("cannot differentiate a call to `{name}`: {note}"),
+                "define the function with `def` at module level (and re-run or reload the module after editing it)",
+            ));
+        }
+        match self.live_global(root)? {
+            Live::Missing => {
+                let names = live.globals.iter().map(String::as_str).chain(BUILTINS.iter().copied());
+                let hint = match live::suggestion(root, names) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "define it, or import it, before calling the derivative".to_owned(),
+                };
+                Some(Diagnostic::new(span, format!("name `{root}` is not defined"), hint))
+            }
+            Live::Value { type_name, .. } if name != root => Some(Diagnostic::new(
+                span,
+                format!("cannot differentiate `{name}`: `{root}` is a `{type_name}` object, and tangent knows the derivatives of array methods and functions with rules, not the methods of a `{type_name}`"),
+                "compute it with array functions in a module-level function, or register a rule with `@tangent.adjoint` for a module-level function that does it",
+            )),
+            Live::Value { type_name, .. } => Some(Diagnostic::new(
+                span,
+                format!("cannot differentiate a call to `{name}`: it is a `{type_name}` object, not a function of this module or one with a derivative rule"),
+                "call a module-level function, a NumPy or math function, or register a rule with `@tangent.adjoint`",
+            )),
+            Live::Builtin => Some(Diagnostic::new(
+                span,
+                format!("cannot differentiate a call to `{name}`: it is a builtin without a derivative rule"),
+                "compute it with functions that have rules, or register one with `@tangent.adjoint`",
+            )),
+            _ => None,
+        }
     }
 
     /// Is this expression a module constant such as `np.pi` or `math.e`?

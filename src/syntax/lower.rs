@@ -4,6 +4,7 @@
 
 use super::diag::Diagnostic;
 use super::ir::*;
+use crate::resolve::live::{Live, LiveNames};
 use ruff_python_ast as ast;
 use ruff_text_size::{Ranged, TextRange};
 use std::collections::{HashMap, HashSet};
@@ -28,6 +29,15 @@ pub struct SourceModule {
     /// Where functions not defined here are looked up (for generated source: the module
     /// the first derivative came from).
     fallback: Option<Box<SourceModule>>,
+    /// Every module-level `def`, also inside module-level `if`/`try`/`with`/loops, in
+    /// file order: the live program may be bound to any of them.
+    module_defs: Vec<ast::StmtFunctionDef>,
+    /// `def`s inside functions and classes: (name, offset of the `def` or of its first
+    /// decorator, the enclosing def or class).
+    nested_defs: Vec<(String, u32, String)>,
+    /// What the running program binds names to, when a host asked (see
+    /// [`SourceModule::apply_live`]).
+    pub live: Option<LiveNames>,
 }
 
 fn span(r: TextRange) -> Span {
@@ -52,6 +62,8 @@ impl SourceModule {
         let mut bindings = ModuleBindings::default();
         bindings.block(&module.body);
         let ModuleBindings { imports, ambiguous } = bindings;
+        let mut defs = AllDefs::default();
+        defs.module_block(&module.body);
         let mut functions = HashMap::new();
         let mut function_names = Vec::new();
         let mut declarations = Vec::new();
@@ -84,7 +96,114 @@ impl SourceModule {
             functions,
             function_names,
             fallback: None,
+            module_defs: defs.module,
+            nested_defs: defs.nested,
+            live: None,
         })
+    }
+
+    /// The 1-based line of a byte offset.
+    fn line_of(&self, offset: u32) -> u32 {
+        let end = (offset as usize).min(self.text.len());
+        1 + self.text.as_bytes()[..end]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count() as u32
+    }
+
+    /// The module-level `def name` whose code starts at `line` (the first decorator's line
+    /// in CPython, the `def` line in RustPython: either matches).
+    fn def_at(&self, name: &str, line: u32) -> Option<&ast::StmtFunctionDef> {
+        self.module_defs.iter().find(|d| {
+            d.name.id.as_str() == name
+                && (self.line_of(d.range.start().to_u32()) == line
+                    || self.line_of(d.name.range.start().to_u32()) == line)
+        })
+    }
+
+    /// Why the `def name` of `line` cannot be differentiated (it is nested, or the file
+    /// has no such `def` any more).
+    fn unavailable_def(&self, name: &str, line: u32) -> String {
+        let nested = self
+            .nested_defs
+            .iter()
+            .find(|(n, at, _)| n == name && self.line_of(*at) == line);
+        match nested {
+            Some((_, _, outer)) => format!(
+                "`{name}` (line {line}) is defined inside `{outer}`; tangent differentiates functions defined at module level"
+            ),
+            None => format!(
+                "{} has no `def {name}` at line {line}, where the function object's code begins: the file changed after the module was imported",
+                self.file
+            ),
+        }
+    }
+
+    /// Resolves names as the running program binds them (`live`, the host's answer)
+    /// instead of by the file's import statements: the module's imports become the live
+    /// modules and named objects, its functions the `def`s the live functions were made
+    /// from (`g_two = g_three` makes `g_two` the `def g_three`; a `def` redefined in a
+    /// module-level `if` is the one that ran). `func`, the differentiated function, is
+    /// `live.entry`'s `def`.
+    pub fn apply_live(&mut self, func: &str, mut live: LiveNames) -> Result<(), Diagnostic> {
+        let mut functions = HashMap::new();
+        if let Some((def, line)) = live.entry.clone() {
+            let Some(d) = self.def_at(&def, line) else {
+                return Err(Diagnostic::new(
+                    Span::SYNTHETIC,
+                    self.unavailable_def(&def, line),
+                    "tangent differentiates the code of the function object it is given: define it with `def` at module level, and re-run or reload the module after editing it",
+                ));
+            };
+            functions.insert(func.to_owned(), renamed(d, func));
+        }
+        let mut notes = Vec::new();
+        for (name, binding) in &live.names {
+            let Live::Function { def, line } = binding else {
+                continue;
+            };
+            if name == func && live.entry.as_ref() == Some(&(def.clone(), *line)) {
+                continue;
+            }
+            if name == func && live.entry.is_some() {
+                return Err(Diagnostic::new(
+                    Span::SYNTHETIC,
+                    format!("the global `{func}` is a different function from the one given (its code is `def {def}` at line {line})"),
+                    format!("differentiate the function the module's `{func}` is now, or give the other one its own name"),
+                ));
+            }
+            match self.def_at(def, *line) {
+                Some(d) => {
+                    functions.insert(name.clone(), renamed(d, name));
+                }
+                None => notes.push((name.clone(), self.unavailable_def(def, *line))),
+            }
+        }
+        for (name, note) in notes {
+            live.names.insert(
+                name.clone(),
+                Live::Value {
+                    type_name: "function".into(),
+                    array: false,
+                },
+            );
+            live.notes.insert(name, note);
+        }
+        self.imports = live
+            .names
+            .iter()
+            .filter_map(|(n, b)| match b {
+                Live::Import(q) => Some((n.clone(), q.clone())),
+                _ => None,
+            })
+            .collect();
+        self.ambiguous.clear();
+        let mut names: Vec<String> = functions.keys().cloned().collect();
+        names.sort();
+        self.function_names = names;
+        self.functions = functions;
+        self.live = Some(live);
+        Ok(())
     }
 
     pub fn has_function(&self, name: &str) -> bool {
@@ -947,6 +1066,85 @@ impl Lowerer<'_> {
 
 /// The module-level bindings of import names, walking into `try`, `if` and `with` blocks
 /// (an import there runs when the module loads, as at the top level).
+/// A copy of `def` that defines `name` (a global bound to another function's `def`).
+fn renamed(def: &ast::StmtFunctionDef, name: &str) -> ast::StmtFunctionDef {
+    let mut d = def.clone();
+    d.name.id = name.into();
+    d
+}
+
+/// The `def`s of a module: those that run at module level (also inside `if`, `try`,
+/// `with` and loops there) and, for messages, the nested ones.
+#[derive(Default)]
+struct AllDefs {
+    module: Vec<ast::StmtFunctionDef>,
+    nested: Vec<(String, u32, String)>,
+}
+
+impl AllDefs {
+    fn module_block(&mut self, stmts: &[ast::Stmt]) {
+        for stmt in stmts {
+            match stmt {
+                ast::Stmt::FunctionDef(d) => {
+                    self.module.push(d.clone());
+                    self.nested_block(&d.body, d.name.id.as_str());
+                }
+                ast::Stmt::ClassDef(c) => self.nested_block(&c.body, c.name.id.as_str()),
+                _ => each_block(stmt, &mut |b| self.module_block(b)),
+            }
+        }
+    }
+
+    fn nested_block(&mut self, stmts: &[ast::Stmt], outer: &str) {
+        for stmt in stmts {
+            match stmt {
+                ast::Stmt::FunctionDef(d) => {
+                    let at = d.name.range.start().to_u32();
+                    self.nested
+                        .push((d.name.id.as_str().to_owned(), at, outer.to_owned()));
+                    let at = d.range.start().to_u32();
+                    self.nested
+                        .push((d.name.id.as_str().to_owned(), at, outer.to_owned()));
+                    self.nested_block(&d.body, d.name.id.as_str());
+                }
+                ast::Stmt::ClassDef(c) => self.nested_block(&c.body, c.name.id.as_str()),
+                _ => each_block(stmt, &mut |b| self.nested_block(b, outer)),
+            }
+        }
+    }
+}
+
+/// Calls `f` on each statement block directly inside a compound statement.
+fn each_block(stmt: &ast::Stmt, f: &mut dyn FnMut(&[ast::Stmt])) {
+    match stmt {
+        ast::Stmt::If(i) => {
+            f(&i.body);
+            for clause in &i.elif_else_clauses {
+                f(&clause.body);
+            }
+        }
+        ast::Stmt::Try(t) => {
+            f(&t.body);
+            for h in &t.handlers {
+                let ast::ExceptHandler::ExceptHandler(h) = h;
+                f(&h.body);
+            }
+            f(&t.orelse);
+            f(&t.finalbody);
+        }
+        ast::Stmt::With(w) => f(&w.body),
+        ast::Stmt::For(l) => {
+            f(&l.body);
+            f(&l.orelse);
+        }
+        ast::Stmt::While(l) => {
+            f(&l.body);
+            f(&l.orelse);
+        }
+        _ => {}
+    }
+}
+
 #[derive(Default)]
 struct ModuleBindings {
     imports: HashMap<String, String>,

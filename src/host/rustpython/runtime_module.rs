@@ -176,8 +176,9 @@ pub(crate) mod _tangent {
     #[pyattr]
     const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-    /// grad_source(filename, funcname, wrt, (optimized, preserve_result, check_dims), mode)
-    ///   -> (True, source, entry) or (False, message, "")
+    /// grad_source(filename, funcname, wrt, (optimized, preserve_result, check_dims), mode
+    ///             [, outputs[, (text, live names) or None]])
+    ///   -> (True, source, entry, from_cache) or (False, message, "")
     #[pyfunction]
     fn grad_source(
         filename: String,
@@ -186,12 +187,30 @@ pub(crate) mod _tangent {
         flags: ArgSequence<bool>,
         mode: String,
         outputs: OptionalArg<PyObjectRef>,
+        live: OptionalArg<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
         let opts = options(wrt, &flags, &mode, &outputs, vm)?;
         // flags[5]: whether the disk cache may answer (default yes).
         let use_cache = flags.get(5).copied().unwrap_or(true);
-        match crate::api::grad_file_cached(&filename, &funcname, &opts, use_cache) {
+        // `live`: (the file's text, what the program binds names to), or None.
+        let live: Option<(String, String)> = match live {
+            OptionalArg::Present(l) if !vm.is_none(&l) => {
+                let parts: Vec<String> = l.try_to_value(vm)?;
+                let [text, names]: [String; 2] = parts
+                    .try_into()
+                    .map_err(|_| vm.new_type_error("live must be (text, names)"))?;
+                Some((text, names))
+            }
+            _ => None,
+        };
+        let result = match &live {
+            Some((text, names)) => {
+                crate::api::grad_live_cached(&filename, text, &funcname, names, &opts, use_cache)
+            }
+            None => crate::api::grad_file_cached(&filename, &funcname, &opts, use_cache),
+        };
+        match result {
             Ok((g, from_cache)) => Ok(vm.ctx.new_tuple(vec![
                 vm.ctx.new_bool(true).into(),
                 vm.ctx.new_str(g.source).into(),
@@ -200,6 +219,18 @@ pub(crate) mod _tangent {
             ])),
             Err(e) => Ok(outcome(Err(e), vm)),
         }
+    }
+
+    /// rule_names() -> the canonical names the rule set in force knows.
+    #[pyfunction]
+    fn rule_names(vm: &VirtualMachine) -> PyListRef {
+        let names = crate::api::rule_names();
+        vm.ctx.new_list(
+            names
+                .into_iter()
+                .map(|n| vm.ctx.new_str(n).into())
+                .collect(),
+        )
     }
 
     /// free_names(source) -> the global names generated source reads.

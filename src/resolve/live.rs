@@ -1,0 +1,189 @@
+//! What the running program binds names to: the host's answer (the `tangent` shim reads
+//! the function object's globals, builtins and code) that replaces reading the file's
+//! import statements when a host asks for a derivative. With it, a call resolves as
+//! Python resolves it: `try: import numpy as np` is numpy, `sin = math.cos` is
+//! `math.cos`, `g_two = g_three` differentiates `g_three`'s `def`.
+//!
+//! The shim sends one line per fact, fields separated by tabs:
+//! - `entry NAME LINE`: the function object's own `def` (its code's name and first line);
+//! - `import NAME QUALIFIED`: a module (its `__name__`) or an object a rule names, or an
+//!   importable object (`module.qualname`);
+//! - `function NAME DEF LINE`: a Python function of this file (its `def`'s name and line);
+//! - `value NAME TYPE [array]`: anything else, by its type (`array`: a registered array
+//!   type);
+//! - `builtin NAME`: a builtin not shadowed by a global;
+//! - `missing NAME`: neither a global nor a builtin;
+//! - `attrs MODULE NAMES...`: the public attributes of a module the code reads (for
+//!   "did you mean");
+//! - `globals NAMES...`: the module's global names (for "did you mean").
+
+use std::collections::HashMap;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Live {
+    /// A module or a named object: resolved like an import of `QUALIFIED`.
+    Import(String),
+    /// A Python function defined in the file: the `def` named `def` at `line`.
+    Function {
+        def: String,
+        line: u32,
+    },
+    /// Any other object, by its type's qualified name.
+    Value {
+        type_name: String,
+        array: bool,
+    },
+    Builtin,
+    Missing,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LiveNames {
+    /// The differentiated function's own `def`: (name, first line of its code).
+    pub entry: Option<(String, u32)>,
+    pub names: HashMap<String, Live>,
+    /// Public attributes of each module read through a global (by `__name__`).
+    pub attrs: HashMap<String, Vec<String>>,
+    pub globals: Vec<String>,
+    /// Why a name bound to a function cannot be differentiated (filled by
+    /// `SourceModule::apply_live`: a nested `def`, or a file changed since import).
+    pub notes: HashMap<String, String>,
+}
+
+impl LiveNames {
+    pub fn parse(text: &str) -> Result<LiveNames, String> {
+        let mut live = LiveNames::default();
+        for line in text.lines().filter(|l| !l.is_empty()) {
+            let f: Vec<&str> = line.split('\t').collect();
+            let bad = || format!("malformed live-name line {line:?}");
+            let number = |s: &str| s.parse::<u32>().map_err(|_| bad());
+            match f.as_slice() {
+                ["entry", name, at] => live.entry = Some(((*name).to_owned(), number(at)?)),
+                ["import", name, q] => {
+                    live.names
+                        .insert((*name).to_owned(), Live::Import((*q).to_owned()));
+                }
+                ["function", name, def, at] => {
+                    let def = (*def).to_owned();
+                    live.names.insert(
+                        (*name).to_owned(),
+                        Live::Function {
+                            def,
+                            line: number(at)?,
+                        },
+                    );
+                }
+                ["value", name, ty, rest @ ..] => {
+                    let value = Live::Value {
+                        type_name: (*ty).to_owned(),
+                        array: rest.first() == Some(&"array"),
+                    };
+                    live.names.insert((*name).to_owned(), value);
+                }
+                ["builtin", name] => {
+                    live.names.insert((*name).to_owned(), Live::Builtin);
+                }
+                ["missing", name] => {
+                    live.names.insert((*name).to_owned(), Live::Missing);
+                }
+                ["attrs", module, names @ ..] => {
+                    let names = names.iter().map(|s| (*s).to_owned()).collect();
+                    live.attrs.insert((*module).to_owned(), names);
+                }
+                ["globals", names @ ..] => {
+                    live.globals = names.iter().map(|s| (*s).to_owned()).collect();
+                }
+                _ => return Err(bad()),
+            }
+        }
+        Ok(live)
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Live> {
+        self.names.get(name)
+    }
+
+    /// Whether module `module` (a `__name__`) is known to lack attribute `attr`.
+    pub fn lacks(&self, module: &str, attr: &str) -> bool {
+        self.attrs
+            .get(module)
+            .is_some_and(|names| !names.iter().any(|n| n == attr))
+    }
+}
+
+/// The closest of `candidates` to `word` (Python's own "Did you mean" uses a similar
+/// edit-distance bound), if any is close.
+pub fn suggestion<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let limit = (word.chars().count() + 1) / 3;
+    candidates
+        .into_iter()
+        .filter(|c| *c != word)
+        .map(|c| (distance(word, c), c))
+        .filter(|(d, _)| *d <= limit.max(1))
+        .min_by_key(|(d, c)| (*d, c.len()))
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(here + 1);
+            prev = here;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_kind_and_refuses_garbage() {
+        let live = LiveNames::parse(
+            "entry\tf\t3\nimport\tnp\tnumpy\nfunction\tg_two\tg_three\t9\nvalue\tm\t__main__.Model\nvalue\tw\tnumpy.ndarray\tarray\nbuiltin\tabs\nmissing\tsumm\nattrs\tnumpy\tsum\tmean\nglobals\tnp\tf\n",
+        )
+        .unwrap();
+        assert_eq!(live.entry, Some(("f".into(), 3)));
+        assert_eq!(live.get("np"), Some(&Live::Import("numpy".into())));
+        assert_eq!(
+            live.get("g_two"),
+            Some(&Live::Function {
+                def: "g_three".into(),
+                line: 9
+            })
+        );
+        assert_eq!(
+            live.get("w"),
+            Some(&Live::Value {
+                type_name: "numpy.ndarray".into(),
+                array: true
+            })
+        );
+        assert!(live.lacks("numpy", "summ") && !live.lacks("numpy", "sum"));
+        assert!(
+            !live.lacks("jax.numpy", "anything"),
+            "unknown module: nothing is known"
+        );
+        assert!(LiveNames::parse("function\tg\tg\tnot-a-line").is_err());
+        assert!(LiveNames::parse("nonsense").is_err());
+    }
+
+    #[test]
+    fn suggests_close_names_only() {
+        assert_eq!(suggestion("summ", ["sum", "mean", "summary"]), Some("sum"));
+        assert_eq!(suggestion("tanh", ["sum", "mean"]), None);
+        assert_eq!(suggestion("lnspace", ["linspace", "log"]), Some("linspace"));
+    }
+}
