@@ -8,8 +8,10 @@
 # `tangent.*` helpers that dispatch on JAX arrays; helpers specific to these rules are
 # `tangent.jax_*` (stdlib-shims/tangent_jax_grads.py, loaded only when used).
 #
-# Rules marked `imported="jax"` replace the general rule of an operator or array method
-# in modules that import jax: there `x @ y`, `x.sum()`, `x.T` ... work on JAX arrays.
+# Operators and array methods have one rule for every array type (backends/numpy.py,
+# arithmetic.py): the loader reads `numpy` in those templates as the arguments' array
+# namespace at run time (`tangent.namespace_of(...)`), so `x @ y`, `x.sum()`, `x.T` call
+# jax.numpy on JAX arrays, tracers included.
 
 nondifferentiable(
     jax.numpy.shape, jax.numpy.ndim, jax.numpy.size, jax.numpy.argmax, jax.numpy.argmin,
@@ -25,13 +27,19 @@ nondifferentiable(
 )
 
 
+# These jax.numpy functions have numpy's rules, with `numpy` in their templates read as
+# `jax.numpy` (the loader's `rules_like`): one rule per function for both libraries.
+rules_like(
+    numpy, jax.numpy,
+    add, subtract, multiply, divide, true_divide, power, mod, remainder, maximum,
+    minimum, matmul, dot, arctan2, hypot, logaddexp, where, array, asarray, broadcast_to,
+    concatenate, cumsum, hstack, vstack, stack, tile, flip, roll, moveaxis, swapaxes,
+    transpose, full, full_like, linspace,
+    linalg.det, linalg.inv, linalg.norm, linalg.qr, linalg.slogdet, linalg.solve,
+    linalg.svd, linalg.svdvals,
+)
+
 # --------------------------------------------------------- selection, reductions
-
-
-@adjoint(jax.numpy.where)
-def where(z, c, x, y):
-    d[x] = tangent.unbroadcast(jax.numpy.where(c, d[z], 0.0), x)
-    d[y] = tangent.unbroadcast(jax.numpy.where(c, 0.0, d[z]), y)
 
 
 @tangent_(jax.numpy.where)
@@ -90,11 +98,6 @@ def cumsum(y, x, axis=None, dtype=None, out=None):
     d[x] = tangent.jax_cumsum_grad(d[y], x, axis)
 
 
-@tangent_(jax.numpy.cumsum)
-def cumsum_tangent(y, x, axis=None, dtype=None, out=None):
-    d[y] = jax.numpy.cumsum(d[x], axis=axis)
-
-
 @adjoint(jax.numpy.var)
 def var(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     d[x] = tangent.jax_var_grad(d[y], x, axis, ddof, keepdims)
@@ -133,21 +136,9 @@ def clip_tangent(y, x, min=None, max=None):
 # ------------------------------------------------------------------ products
 
 
-@adjoint(jax.numpy.dot)
-def dot(z, x, y):
-    d[x] = tangent.matmul_grad_left(d[z], x, y)
-    d[y] = tangent.matmul_grad_right(d[z], x, y)
-
-
 @tangent_(jax.numpy.dot)
 def dot_tangent(z, x, y):
     d[z] = jax.numpy.dot(d[x], y) + jax.numpy.dot(x, d[y])
-
-
-@tangent_(jax.numpy.matmul)
-@tangent_(operator.matmul, imported="jax")
-def matmul_tangent(z, x, y):
-    d[z] = jax.numpy.matmul(d[x], y) + jax.numpy.matmul(x, d[y])
 
 
 @adjoint(jax.numpy.outer)
@@ -208,83 +199,9 @@ def reshape_tangent(y, x, shape=None, order="C"):
     d[y] = jax.numpy.reshape(d[x], jax.numpy.shape(y))
 
 
-@adjoint(jax.numpy.transpose)
-def transpose(y, x, axes=None):
-    if axes is None:
-        d[x] = jax.numpy.transpose(d[y])
-    else:
-        d[x] = jax.numpy.transpose(d[y], tangent.inverse_permutation(axes))
-
-
-@tangent_(jax.numpy.transpose)
-def transpose_tangent(y, x, axes=None):
-    d[y] = jax.numpy.transpose(d[x], axes)
-
-
-@adjoint(jax.numpy.swapaxes)
-def swapaxes(y, x, axis1, axis2):
-    d[x] = jax.numpy.swapaxes(d[y], axis1, axis2)
-
-
-@tangent_(jax.numpy.swapaxes)
-def swapaxes_tangent(y, x, axis1, axis2):
-    d[y] = jax.numpy.swapaxes(d[x], axis1, axis2)
-
-
-@adjoint(jax.numpy.moveaxis)
-def moveaxis(y, x, source, destination):
-    d[x] = jax.numpy.moveaxis(d[y], destination, source)
-
-
-@tangent_(jax.numpy.moveaxis)
-def moveaxis_tangent(y, x, source, destination):
-    d[y] = jax.numpy.moveaxis(d[x], source, destination)
-
-
-@adjoint(jax.numpy.flip)
-def flip(y, x, axis=None):
-    d[x] = jax.numpy.flip(d[y], axis)
-
-
-@tangent_(jax.numpy.flip)
-def flip_tangent(y, x, axis=None):
-    d[y] = jax.numpy.flip(d[x], axis)
-
-
-@adjoint(jax.numpy.roll)
-def roll(y, x, shift, axis=None):
-    d[x] = jax.numpy.roll(d[y], tangent.negate_shift(shift), axis)
-
-
-@tangent_(jax.numpy.roll)
-def roll_tangent(y, x, shift, axis=None):
-    d[y] = jax.numpy.roll(d[x], shift, axis)
-
-
-@adjoint(jax.numpy.broadcast_to)
-def broadcast_to(y, x, shape):
-    d[x] = tangent.unbroadcast(d[y], x)
-
-
-@tangent_(jax.numpy.broadcast_to)
-def broadcast_to_tangent(y, x, shape):
-    d[y] = jax.numpy.broadcast_to(d[x], shape)
-
-
 @adjoint(jax.numpy.tile)
 def tile(y, x, reps):
     d[x] = tangent.jax_tile_grad(d[y], x, reps)
-
-
-@tangent_(jax.numpy.tile)
-def tile_tangent(y, x, reps):
-    d[y] = jax.numpy.tile(d[x], reps)
-
-
-@adjoint(jax.numpy.array)
-@adjoint(jax.numpy.asarray)
-def array(y, x):
-    d[x] = tangent.array_grad(d[y], x)
 
 
 @tangent_(jax.numpy.array)
@@ -298,19 +215,9 @@ def concatenate(y, arrays, axis=0):
     d[arrays] = tangent.jax_concatenate_grad(d[y], arrays, axis)
 
 
-@tangent_(jax.numpy.concatenate)
-def concatenate_tangent(y, arrays, axis=0):
-    d[y] = jax.numpy.concatenate(d[arrays], axis)
-
-
 @adjoint(jax.numpy.stack)
 def stack(y, arrays, axis=0):
     d[arrays] = tangent.jax_stack_grad(d[y], arrays, axis)
-
-
-@tangent_(jax.numpy.stack)
-def stack_tangent(y, arrays, axis=0):
-    d[y] = jax.numpy.stack(d[arrays], axis)
 
 
 @adjoint(jax.numpy.hstack)
@@ -318,55 +225,12 @@ def hstack(y, arrays):
     d[arrays] = tangent.jax_concatenate_grad(d[y], arrays, tangent.jax_hstack_axis(arrays))
 
 
-@tangent_(jax.numpy.hstack)
-def hstack_tangent(y, arrays):
-    d[y] = jax.numpy.hstack(d[arrays])
-
-
 @adjoint(jax.numpy.vstack)
 def vstack(y, arrays):
     d[arrays] = tangent.jax_vstack_grad(d[y], arrays)
 
 
-@tangent_(jax.numpy.vstack)
-def vstack_tangent(y, arrays):
-    d[y] = jax.numpy.vstack(d[arrays])
-
-
 # ------------------------------------------------ elementwise of two arguments
-
-
-@adjoint(jax.numpy.arctan2)
-def arctan2(z, y, x):
-    d[y] = tangent.unbroadcast(d[z] * x / (x * x + y * y), y)
-    d[x] = tangent.unbroadcast(-d[z] * y / (x * x + y * y), x)
-
-
-@tangent_(jax.numpy.arctan2)
-def arctan2_tangent(z, y, x):
-    d[z] = tangent.broadcast_like((d[y] * x - d[x] * y) / (x * x + y * y), z)
-
-
-@adjoint(jax.numpy.hypot)
-def hypot(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] * x / z, x)
-    d[y] = tangent.unbroadcast(d[z] * y / z, y)
-
-
-@tangent_(jax.numpy.hypot)
-def hypot_tangent(z, x, y):
-    d[z] = tangent.broadcast_like((d[x] * x + d[y] * y) / z, z)
-
-
-@adjoint(jax.numpy.logaddexp)
-def logaddexp(z, x, y):
-    d[x] = tangent.unbroadcast(d[z] * jax.numpy.exp(x - z), x)
-    d[y] = tangent.unbroadcast(d[z] * jax.numpy.exp(y - z), y)
-
-
-@tangent_(jax.numpy.logaddexp)
-def logaddexp_tangent(z, x, y):
-    d[z] = tangent.broadcast_like(d[x] * jax.numpy.exp(x - z) + d[y] * jax.numpy.exp(y - z), z)
 
 
 # --------------------------------------------------------------------- jax.nn
@@ -573,58 +437,3 @@ def erf(y, x):
 @tangent_(jax.lax.erf)
 def erf_tangent(y, x):
     d[y] = d[x] * 1.1283791670955126 * jax.numpy.exp(-x * x)
-
-
-# ------------------------------------- array methods in modules that import jax
-# The general rules of these methods call `numpy`, which cannot take a tracer.
-
-
-@adjoint(numpy.ndarray.reshape, imported="jax")
-@adjoint(numpy.ndarray.ravel, imported="jax")
-@adjoint(numpy.ndarray.flatten, imported="jax")
-@adjoint(numpy.ndarray.squeeze, imported="jax")
-def reshape_method(y, self, *shape):
-    d[self] = tangent.jax_reshape_as(d[y], self)
-
-
-@tangent_(numpy.ndarray.reshape, imported="jax")
-@tangent_(numpy.ndarray.ravel, imported="jax")
-@tangent_(numpy.ndarray.flatten, imported="jax")
-@tangent_(numpy.ndarray.squeeze, imported="jax")
-def reshape_method_tangent(y, self, *shape):
-    d[y] = jax.numpy.reshape(d[self], jax.numpy.shape(y))
-
-
-@adjoint(numpy.ndarray.T, imported="jax")
-def T(y, self):
-    d[self] = jax.numpy.transpose(d[y])
-
-
-@tangent_(numpy.ndarray.T, imported="jax")
-def T_tangent(y, self):
-    d[y] = jax.numpy.transpose(d[self])
-
-
-@adjoint(numpy.ndarray.transpose, imported="jax")
-def transpose_method(y, self, *axes):
-    d[self] = tangent.jax_transpose_method_grad(d[y], axes)
-
-
-@tangent_(numpy.ndarray.transpose, imported="jax")
-def transpose_method_tangent(y, self, *axes):
-    d[y] = tangent.jax_transpose_method_tangent(d[self], axes)
-
-
-@tangent_(numpy.ndarray.sum, imported="jax")
-def sum_method_tangent(y, self, axis=None, dtype=None, out=None, keepdims=False):
-    d[y] = jax.numpy.sum(d[self], axis=axis, keepdims=keepdims)
-
-
-@tangent_(numpy.ndarray.mean, imported="jax")
-def mean_method_tangent(y, self, axis=None, dtype=None, out=None, keepdims=False):
-    d[y] = jax.numpy.mean(d[self], axis=axis, keepdims=keepdims)
-
-
-@tangent_(numpy.ndarray.dot, imported="jax")
-def dot_method_tangent(z, self, y):
-    d[z] = jax.numpy.dot(d[self], y) + jax.numpy.dot(self, d[y])

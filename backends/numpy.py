@@ -39,38 +39,32 @@ returns_view(
 # end points of linspace, start and step of arange (start + i * step). The same for
 # jax.numpy: the helpers compute in the namespace of their arguments.
 @adjoint(numpy.full)
-@adjoint(jax.numpy.full)
 def full(y, shape, fill_value, dtype=None, order="C"):
     d[fill_value] = tangent.unbroadcast(d[y], fill_value)
 
 
 @tangent_(numpy.full)
-@tangent_(jax.numpy.full)
 def full_tangent(y, shape, fill_value, dtype=None, order="C"):
     d[y] = tangent.broadcast_like(d[fill_value], y)
 
 
 @adjoint(numpy.full_like)
-@adjoint(jax.numpy.full_like)
 def full_like(y, a, fill_value, dtype=None, order="K", subok=True, shape=None):
     d[fill_value] = tangent.unbroadcast(d[y], fill_value)
 
 
 @tangent_(numpy.full_like)
-@tangent_(jax.numpy.full_like)
 def full_like_tangent(y, a, fill_value, dtype=None, order="K", subok=True, shape=None):
     d[y] = tangent.broadcast_like(d[fill_value], y)
 
 
 @adjoint(numpy.linspace)
-@adjoint(jax.numpy.linspace)
 def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     d[start] = tangent.linspace_grad(d[y], start, num, endpoint, retstep, axis, 0)
     d[stop] = tangent.linspace_grad(d[y], stop, num, endpoint, retstep, axis, 1)
 
 
 @tangent_(numpy.linspace)
-@tangent_(jax.numpy.linspace)
 def linspace_tangent(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     d[y] = tangent.linspace_tangent(d[start], d[stop], y, num, endpoint, retstep, axis)
 

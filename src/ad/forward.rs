@@ -261,7 +261,7 @@ impl Forward<'_> {
                     };
                     let mut all = vec![(**recv).clone()];
                     all.extend(args.iter().cloned());
-                    if let Some(template) = self.rules.tangent_in(&q, self.resolver.imports) {
+                    if let Some(template) = self.rules.tangent(&q) {
                         let active = |n: &str| self.active.contains(n);
                         rules::check_method_arguments(template, &q, &all, kwargs, &active)
                             .map_err(|m| Diagnostic::new(span, m, super::reverse::METHOD_HINT))?;
@@ -318,7 +318,7 @@ impl Forward<'_> {
                 Expr::call_path("tangent.init_grad", vec![Expr::name(t)]),
             )]);
         }
-        let Some(template) = self.rules.tangent_in(q, self.resolver.imports) else {
+        let Some(template) = self.rules.tangent(q) else {
             return Err(missing_tangent_rule(q, span));
         };
         // Borrowed, not cloned: a copy per statement made long functions quadratic.

@@ -504,7 +504,7 @@ impl Reverse<'_> {
                     };
                     let mut all = vec![(**recv).clone()];
                     all.extend(args.iter().cloned());
-                    if let Some(template) = self.rules.adjoint_in(&q, self.resolver.imports) {
+                    if let Some(template) = self.rules.adjoint(&q) {
                         let active = |n: &str| self.active.contains(n);
                         rules::check_method_arguments(template, &q, &all, kwargs, &active)
                             .map_err(|m| Diagnostic::new(span, m, METHOD_HINT))?;
@@ -568,7 +568,7 @@ impl Reverse<'_> {
         if !any_active || self.rules.is_nondifferentiable(q) {
             return Ok(vec![]);
         }
-        let Some(template) = self.rules.adjoint_in(q, self.resolver.imports) else {
+        let Some(template) = self.rules.adjoint(q) else {
             return Err(missing_rule(q, span, value));
         };
         let mut site = ActiveSite {

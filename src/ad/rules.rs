@@ -60,10 +60,10 @@ pub struct RuleSet {
     /// Canonical names that come from the elementwise table (one argument, one result
     /// of the same shape): coarsening may chain their adjoints symbolically.
     elementwise: HashSet<String>,
-    /// Module roots (`jax`) with rules for operators that apply only in modules importing
-    /// them: `@tangent_(operator.matmul, imported="jax")` is stored as
-    /// `jax:operator.matmul`.
-    override_roots: HashSet<String>,
+    /// `rules_like(numpy, jax.numpy, sum, ...)`: (from, to, names) whose rules are the
+    /// `from` namespace's, with that namespace read as `to` (resolved once every file is
+    /// loaded).
+    pending_like: Vec<(String, String, Vec<String>)>,
 }
 
 impl RuleSet {
@@ -92,6 +92,19 @@ impl RuleSet {
                 "nondifferentiable" => self.nondifferentiable.extend(args.iter().cloned()),
                 "returns_view" => self.views.extend(args.iter().cloned()),
                 "left_fold" => self.left_folds.extend(args.iter().cloned()),
+                "rules_like" => match args.as_slice() {
+                    [from, to, names @ ..] if !names.is_empty() => {
+                        self.pending_like.push((from.clone(), to.clone(), names.to_vec()))
+                    }
+                    _ => {
+                        return Err(Diagnostic::new(
+                            Span::SYNTHETIC,
+                            "rules_like(from, to, name, ...) needs two namespaces and at least one name",
+                            "for example rules_like(numpy, jax.numpy, sum, mean)",
+                        )
+                        .locate(file, text))
+                    }
+                },
                 _ => {}
             }
         }
@@ -110,28 +123,10 @@ impl RuleSet {
                         } else {
                             &mut self.tangents
                         };
-                        // `imported="jax"`: the rule replaces the general one in modules
-                        // that import jax (keys `jax:operator.matmul`).
-                        let root = args
-                            .iter()
-                            .find_map(|a| a.strip_prefix("imported="))
-                            .map(str::to_owned);
-                        let keys = args.into_iter().filter(|a| !a.contains('='));
-                        let keys: Vec<String> = match &root {
-                            Some(r) => {
-                                self.override_roots.insert(r.clone());
-                                keys.map(|k| format!("{r}:{k}")).collect()
-                            }
-                            None => keys.collect(),
-                        };
-                        for key in keys {
-                            table.insert(
-                                key,
-                                Template {
-                                    def: def.clone(),
-                                    origin: origin.clone(),
-                                },
-                            );
+                        for key in args.into_iter().filter(|a| !a.contains('=')) {
+                            let def = dispatched(&def, &key);
+                            let origin = origin.clone();
+                            table.insert(key, Template { def, origin });
                         }
                     }
                     "elementwise" => self.add_elementwise(&def, &args, &origin)?,
@@ -139,7 +134,8 @@ impl RuleSet {
                 }
             }
         }
-        Ok(())
+        self.resolve_like()
+            .map_err(|m| Diagnostic::new(Span::SYNTHETIC, m, "rules_like names rules loaded before it").locate(file, text))
     }
 
     /// An entry of the elementwise table: `def f(y, x): return <partial dy/dx>` with `B.`
@@ -238,48 +234,6 @@ impl RuleSet {
         self.tangents.get(qualname)
     }
 
-    /// The module root (`jax`) whose operator rules apply in a module with these
-    /// imports, if any.
-    fn override_root<'s>(&'s self, imports: &HashMap<String, String>) -> Option<&'s str> {
-        let mut roots: Vec<&str> = self
-            .override_roots
-            .iter()
-            .map(|s| s.as_str())
-            .filter(|r| {
-                imports
-                    .values()
-                    .any(|m| m == r || m.strip_prefix(*r).is_some_and(|rest| rest.starts_with('.')))
-            })
-            .collect();
-        roots.sort();
-        roots.first().copied()
-    }
-
-    /// The reverse-mode rule of `qualname` in a module with these imports: a backend's
-    /// operator rule (`imported="jax"`) when the module imports that backend, else the
-    /// general rule.
-    pub fn adjoint_in(
-        &self,
-        qualname: &str,
-        imports: &HashMap<String, String>,
-    ) -> Option<&Template> {
-        self.override_root(imports)
-            .and_then(|r| self.adjoints.get(&format!("{r}:{qualname}")))
-            .or_else(|| self.adjoint(qualname))
-    }
-
-    /// The forward-mode rule of `qualname` in a module with these imports (see
-    /// [`RuleSet::adjoint_in`]).
-    pub fn tangent_in(
-        &self,
-        qualname: &str,
-        imports: &HashMap<String, String>,
-    ) -> Option<&Template> {
-        self.override_root(imports)
-            .and_then(|r| self.tangents.get(&format!("{r}:{qualname}")))
-            .or_else(|| self.tangent(qualname))
-    }
-
     /// Every canonical name that has a forward-mode rule, sorted.
     pub fn tangent_names(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.tangents.keys().map(|s| s.as_str()).collect();
@@ -309,8 +263,48 @@ impl RuleSet {
         self.views.extend(other.views.iter().cloned());
         self.left_folds.extend(other.left_folds.iter().cloned());
         self.elementwise.extend(other.elementwise.iter().cloned());
-        self.override_roots
-            .extend(other.override_roots.iter().cloned());
+    }
+
+    /// Gives each `rules_like(from, to, names...)` name under `to` the rules (and
+    /// declarations) of the same name under `from`, with the namespace `from` in the
+    /// templates read as `to`: `jax.numpy.sum` is `numpy.sum`'s rule calling `jax.numpy`.
+    /// A name without any rule under `from`, or with its own rule under `to`, is an error.
+    fn resolve_like(&mut self) -> Result<(), String> {
+        for (from, to, names) in std::mem::take(&mut self.pending_like) {
+            for name in names {
+                let (src, dst) = (format!("{from}.{name}"), format!("{to}.{name}"));
+                let mut found = false;
+                for table in [&mut self.adjoints, &mut self.tangents] {
+                    let Some(t) = table.get(&src) else { continue };
+                    if table.contains_key(&dst) {
+                        // `to` has its own rule in this direction (a different one).
+                        continue;
+                    }
+                    let mut def = t.def.clone();
+                    let (f, to_) = (from.as_str(), to.as_str());
+                    for stmt in &mut def.body {
+                        super::adjoint::map_stmt_exprs(stmt, &|e| {
+                            let mut e = e.clone();
+                            substitute(&mut e, &mut |x| renamed_namespace(x, f, to_));
+                            e
+                        });
+                    }
+                    let origin = format!("{} as {dst}", t.origin);
+                    table.insert(dst.clone(), Template { def, origin });
+                    found = true;
+                }
+                for set in [&mut self.nondifferentiable, &mut self.views, &mut self.left_folds, &mut self.elementwise] {
+                    if set.contains(&src) {
+                        set.insert(dst.clone());
+                        found = true;
+                    }
+                }
+                if !found {
+                    return Err(format!("rules_like({from}, {to}, {name}): `{src}` has no rule that `{dst}` lacks"));
+                }
+            }
+        }
+        Ok(())
     }
 
     pub fn is_nondifferentiable(&self, qualname: &str) -> bool {
@@ -494,6 +488,63 @@ fn bind_all(
         bound.insert(l, Expr::name(fresh));
     }
     Ok(bound)
+}
+
+/// `numpy.sum` read as `jax.numpy.sum` (`from` = `numpy`, `to` = `jax.numpy`): the root
+/// of an attribute chain on the namespace `from` replaced.
+fn renamed_namespace(e: &Expr, from: &str, to: &str) -> Option<Expr> {
+    let ExprKind::Attr(v, attr) = &e.kind else {
+        return None;
+    };
+    if crate::emit::printer::expr(v) != from {
+        return None;
+    }
+    let mut root = Expr::name(to.split('.').next().unwrap_or(to));
+    for part in to.split('.').skip(1) {
+        root = Expr::attr(root, part);
+    }
+    Some(Expr::attr(root, attr))
+}
+
+/// The call naming the array namespace of a rule's arguments at run time.
+pub const NAMESPACE_OF: &str = "tangent.namespace_of";
+
+/// A method's or an operator's rule works on every registered array type: `numpy.F` in
+/// its template is read as the namespace of its arguments at run time
+/// (`tangent.namespace_of(x, y).F`), so `x @ y` on JAX arrays (tracers included) calls
+/// jax.numpy and on NumPy arrays numpy. Other keys keep their template as written.
+fn dispatched(def: &FuncDef, key: &str) -> FuncDef {
+    if !(key.starts_with("numpy.ndarray.") || key.starts_with("operator.")) {
+        return def.clone();
+    }
+    let values: Vec<Expr> = def.params[1..].iter().map(|p| Expr::name(&p.name)).collect();
+    let namespace = Expr::call_path(NAMESPACE_OF, values);
+    let mut def = def.clone();
+    for stmt in &mut def.body {
+        super::adjoint::map_stmt_exprs(stmt, &|e| {
+            let mut e = e.clone();
+            substitute(&mut e, &mut |x| match &x.kind {
+                ExprKind::Attr(v, attr) if v.as_name() == Some("numpy") => {
+                    Some(Expr::attr(namespace.clone(), attr))
+                }
+                _ => None,
+            });
+            e
+        });
+    }
+    def
+}
+
+/// A call of `tangent.namespace_of(...).F` is the array function `numpy.F` for the
+/// linearity facts of [`simplify_zero`].
+fn as_numpy_function(callee: &Expr) -> Option<String> {
+    let ExprKind::Attr(v, attr) = &callee.kind else {
+        return None;
+    };
+    let ExprKind::Call { func, .. } = &v.kind else {
+        return None;
+    };
+    (crate::emit::printer::expr(func) == NAMESPACE_OF).then(|| format!("numpy.{attr}"))
 }
 
 /// A call site's view for instantiation: the active set and the function's names.
@@ -709,7 +760,7 @@ pub fn simplify_zero(e: &Expr) -> Option<Expr> {
             ExprKind::Unary(*op, Box::new(simplify_zero(a)?)),
         )),
         ExprKind::Call { func, args, kwargs } => {
-            let name = crate::emit::printer::expr(func);
+            let name = as_numpy_function(func).unwrap_or_else(|| crate::emit::printer::expr(func));
             let sargs: Vec<Option<Expr>> = args.iter().map(simplify_zero).collect();
             if LINEAR_IN_FIRST.contains(&name.as_str())
                 && sargs.first().is_some_and(|a| a.is_none())

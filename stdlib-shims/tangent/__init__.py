@@ -897,6 +897,20 @@ def _is_jax(x):
     return jax is not None and isinstance(x, getattr(jax, "Array", ()))
 
 
+def namespace_of(*values):
+    """The array namespace of the first array among `values`: the rules of operators
+    and array methods call it (src/ad/rules.rs `dispatched`), so one rule serves every
+    array type. jax.numpy for a JAX array (a tracer included), else numpy."""
+    for v in values:
+        if _is_jax(v) or (isinstance(v, (tuple, list)) and any(_is_jax(e) for e in v)):
+            return _jax_grads().jnp
+    if numpy is None:
+        raise TypeError(_at_call_site(
+            "tangent: an array rule was reached without NumPy installed",
+            "install numpy, or differentiate scalar code"))
+    return numpy
+
+
 def _jax_grads():
     """The JAX runtime helpers (stdlib-shims/tangent_jax_grads.py), imported on first use."""
     import tangent_jax_grads
