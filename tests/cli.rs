@@ -426,7 +426,7 @@ fn tracebacks_show_the_users_frames_not_tangents_shims() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run tangent");
-    assert!(text(&full.stderr).contains("File \"<tangent shim tangent>\""));
+    assert!(text(&full.stderr).contains("File \"<tangent shim tangent._build>\""));
 }
 
 /// compile='native' agrees with the interpreted adjoint on edge inputs (NaN, inf,
