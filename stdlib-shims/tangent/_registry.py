@@ -24,7 +24,7 @@ _IMPLS = {}             # kind -> {type: function}
 _WEAK = set()           # types of the default library (numpy)
 _DEFAULT = {}           # kind -> the default library's implementation
 _CACHE = {}             # (kind, type) -> (function or None, weak, state)
-_BY_NAMESPACE = {}      # (namespace, kind) -> function
+_BY_NAMESPACE = {}      # (id(namespace), kind) -> function (_NAMESPACES keeps it alive)
 
 # Kinds a public `register_<kind>` names, with the call signature of the function.
 KINDS = {
@@ -77,7 +77,7 @@ def register_helper(kind, type_, fn):
     if type_ in _WEAK:
         _DEFAULT[kind] = fn
     if type_ in _NAMESPACES:
-        _BY_NAMESPACE[(_NAMESPACES[type_], kind)] = fn
+        _BY_NAMESPACE[(id(_NAMESPACES[type_]), kind)] = fn  # namespaces may be unhashable
     _CACHE.clear()
 
 
@@ -85,7 +85,7 @@ def namespace_helper(namespace, kind, default=None):
     """The implementation of `kind` registered by the library whose array namespace is
     `namespace` (for helpers that compute in a namespace found from several arguments:
     'reshape_as', 'constant_dtype', 'to_python_scalar'), else `default`."""
-    return _BY_NAMESPACE.get((namespace, kind), default)
+    return _BY_NAMESPACE.get((id(namespace), kind), default)
 
 
 def register_init_grad(type_, fn):
