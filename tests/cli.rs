@@ -738,7 +738,10 @@ fn a_user_array_type_registered_through_the_registries_is_differentiated() {
     for line in expected {
         assert!(so.lines().any(|l| l == line), "missing `{line}` in:\n{so}");
     }
-    let checked: Vec<&str> = so.lines().filter(|l| l.contains("finite differences")).collect();
+    let checked: Vec<&str> = so
+        .lines()
+        .filter(|l| l.contains("finite differences"))
+        .collect();
     assert_eq!(checked.len(), 6, "{so}");
     assert!(checked.iter().all(|l| l.ends_with(": True")), "{so}");
 }

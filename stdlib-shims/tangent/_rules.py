@@ -60,3 +60,4 @@ def adjoint(target):
 def tangent_(target):
     """Registers the decorated template as the forward-mode rule of `target`:
     `@tangent.tangent_(np.cbrt)` over `def cbrt(y, x): d[y] = d[x] / (3.0 * y * y)`."""
+    return _register("tangent", target)
