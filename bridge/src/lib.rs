@@ -22,12 +22,21 @@ fn tangent_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let modules = py.import("sys")?.getattr("modules")?;
     let native = engine::module(py)?;
     modules.set_item("_tangent", &native)?;
+    // This module is the `tangent` package: its submodules (`tangent._runtime`, ...) are
+    // the shims before its `__init__`, found in `sys.modules` by the imports between
+    // them, so the package is there (as CPython itself puts it once this returns).
+    m.setattr("__path__", pyo3::types::PyList::empty(py))?;
+    modules.set_item("tangent", m)?;
     let builtins = py.import("builtins")?;
     for (name, source) in tangent::host::SHIMS {
         let dict: Bound<'_, PyDict> = if *name == "tangent" {
             m.dict()
         } else {
             let module = PyModule::new(py, name)?;
+            if let Some((parent, child)) = name.rsplit_once('.') {
+                module.setattr("__package__", parent)?;
+                modules.get_item(parent)?.setattr(child, &module)?;
+            }
             modules.set_item(*name, &module)?;
             module.dict()
         };

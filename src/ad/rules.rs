@@ -134,8 +134,14 @@ impl RuleSet {
                 }
             }
         }
-        self.resolve_like()
-            .map_err(|m| Diagnostic::new(Span::SYNTHETIC, m, "rules_like names rules loaded before it").locate(file, text))
+        self.resolve_like().map_err(|m| {
+            Diagnostic::new(
+                Span::SYNTHETIC,
+                m,
+                "rules_like names rules loaded before it",
+            )
+            .locate(file, text)
+        })
     }
 
     /// An entry of the elementwise table: `def f(y, x): return <partial dy/dx>` with `B.`
@@ -293,14 +299,21 @@ impl RuleSet {
                     table.insert(dst.clone(), Template { def, origin });
                     found = true;
                 }
-                for set in [&mut self.nondifferentiable, &mut self.views, &mut self.left_folds, &mut self.elementwise] {
+                for set in [
+                    &mut self.nondifferentiable,
+                    &mut self.views,
+                    &mut self.left_folds,
+                    &mut self.elementwise,
+                ] {
                     if set.contains(&src) {
                         set.insert(dst.clone());
                         found = true;
                     }
                 }
                 if !found {
-                    return Err(format!("rules_like({from}, {to}, {name}): `{src}` has no rule that `{dst}` lacks"));
+                    return Err(format!(
+                        "rules_like({from}, {to}, {name}): `{src}` has no rule that `{dst}` lacks"
+                    ));
                 }
             }
         }
@@ -517,7 +530,10 @@ fn dispatched(def: &FuncDef, key: &str) -> FuncDef {
     if !(key.starts_with("numpy.ndarray.") || key.starts_with("operator.")) {
         return def.clone();
     }
-    let values: Vec<Expr> = def.params[1..].iter().map(|p| Expr::name(&p.name)).collect();
+    let values: Vec<Expr> = def.params[1..]
+        .iter()
+        .map(|p| Expr::name(&p.name))
+        .collect();
     let namespace = Expr::call_path(NAMESPACE_OF, values);
     let mut def = def.clone();
     for stmt in &mut def.body {

@@ -6,17 +6,76 @@ pub mod float_ops;
 #[cfg(feature = "embedded")]
 pub mod rustpython;
 
-/// The Python half of `tangent`, shared by both hosts: (module name, source), in the
-/// order they are executed (a module after those it imports). `tangent` itself is last.
+/// The Python half of `tangent`, shared by both hosts: the `tangent` package's modules
+/// (module name, source), in the order they are executed (a module after those it
+/// imports); the package's `__init__` (named `tangent`) is last. Both hosts create the
+/// package module first (`__path__` empty: its submodules are these), put each
+/// submodule in `sys.modules` and on the package before executing it.
 pub const SHIMS: &[(&str, &str)] = &[
     (
-        "tangent_numpy_grads",
-        include_str!("../../stdlib-shims/tangent_numpy_grads.py"),
+        "tangent._registry",
+        include_str!("../../stdlib-shims/tangent/_registry.py"),
+    ),
+    (
+        "tangent._errors",
+        include_str!("../../stdlib-shims/tangent/_errors.py"),
+    ),
+    (
+        "tangent._runtime",
+        include_str!("../../stdlib-shims/tangent/_runtime.py"),
+    ),
+    (
+        "tangent._grads_common",
+        include_str!("../../stdlib-shims/tangent/_grads_common.py"),
+    ),
+    (
+        "tangent._grads_shape",
+        include_str!("../../stdlib-shims/tangent/_grads_shape.py"),
+    ),
+    (
+        "tangent._grads_reductions",
+        include_str!("../../stdlib-shims/tangent/_grads_reductions.py"),
+    ),
+    (
+        "tangent._grads_matrix",
+        include_str!("../../stdlib-shims/tangent/_grads_matrix.py"),
+    ),
+    (
+        "tangent._grads_linalg",
+        include_str!("../../stdlib-shims/tangent/_grads_linalg.py"),
+    ),
+    (
+        "tangent._grads_second_order",
+        include_str!("../../stdlib-shims/tangent/_grads_second_order.py"),
+    ),
+    (
+        "tangent._grads_special",
+        include_str!("../../stdlib-shims/tangent/_grads_special.py"),
+    ),
+    (
+        "tangent._numpy",
+        include_str!("../../stdlib-shims/tangent/_numpy.py"),
     ),
     // Inert until `tangent` meets a JAX value: it imports jax only then.
     (
-        "tangent_jax_grads",
-        include_str!("../../stdlib-shims/tangent_jax_grads.py"),
+        "tangent._jax",
+        include_str!("../../stdlib-shims/tangent/_jax.py"),
+    ),
+    (
+        "tangent._live",
+        include_str!("../../stdlib-shims/tangent/_live.py"),
+    ),
+    (
+        "tangent._build",
+        include_str!("../../stdlib-shims/tangent/_build.py"),
+    ),
+    (
+        "tangent._rules",
+        include_str!("../../stdlib-shims/tangent/_rules.py"),
+    ),
+    (
+        "tangent._api",
+        include_str!("../../stdlib-shims/tangent/_api.py"),
     ),
     (
         "tangent",

@@ -15,17 +15,45 @@ const BYTECODE_TAG: &[u8] = b"rustpython";
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let modules = vm.sys_module.get_attr("modules", vm)?;
     for (name, source) in crate::numpy::SHIMS.iter().chain(crate::host::SHIMS) {
-        let dict = vm.ctx.new_dict();
-        dict.set_item("__name__", vm.ctx.new_str(*name).into(), vm)?;
-        let module = vm.new_module(name, dict.clone(), None);
-        modules.set_item(*name, module.clone().into(), vm)?;
-        let code = shim_code(vm, name, source)?;
-        let scope = rustpython_vm::scope::Scope::with_builtins(None, dict, vm);
-        vm.run_code_obj(code, scope)?;
+        // A package's submodules come before its `__init__` (`host::SHIMS`): the package
+        // module is created with the first of them and reused for the `__init__`.
+        let parent = name.rsplit_once('.').map(|(parent, _)| parent);
+        if let Some(parent) = parent {
+            if modules.get_item(parent, vm).is_err() {
+                let dict = vm.ctx.new_dict();
+                dict.set_item("__name__", vm.ctx.new_str(parent).into(), vm)?;
+                dict.set_item("__package__", vm.ctx.new_str(parent).into(), vm)?;
+                dict.set_item("__path__", vm.ctx.new_list(vec![]).into(), vm)?;
+                let package = vm.new_module(parent, dict, None);
+                modules.set_item(parent, package.into(), vm)?;
+            }
+        }
+        let (module, dict) = match modules.get_item(*name, vm) {
+            Ok(existing) => {
+                let dict = existing
+                    .get_attr("__dict__", vm)?
+                    .downcast::<rustpython_vm::builtins::PyDict>()
+                    .map_err(|_| vm.new_type_error("module without a dict"))?;
+                (existing, dict)
+            }
+            Err(_) => {
+                let dict = vm.ctx.new_dict();
+                dict.set_item("__name__", vm.ctx.new_str(*name).into(), vm)?;
+                let package = parent.unwrap_or("");
+                dict.set_item("__package__", vm.ctx.new_str(package).into(), vm)?;
+                let module: rustpython_vm::PyObjectRef =
+                    vm.new_module(name, dict.clone(), None).into();
+                modules.set_item(*name, module.clone(), vm)?;
+                (module, dict)
+            }
+        };
         if let Some((parent, child)) = name.rsplit_once('.') {
             let parent = modules.get_item(parent, vm)?;
             parent.set_attr(child, module, vm)?;
         }
+        let code = shim_code(vm, name, source)?;
+        let scope = rustpython_vm::scope::Scope::with_builtins(None, dict, vm);
+        vm.run_code_obj(code, scope)?;
     }
     Ok(())
 }

@@ -1,15 +1,20 @@
-"""Runtime helpers for JAX arrays (backends/jax.py and the generic helpers of `tangent`).
+"""The JAX runtime: JAX's implementations of the generic helpers and the helpers of
+the jax rules (backends/jax.py; `jax_symmetrized` of linalg.py's jax.numpy.linalg
+templates).
 
-Installed with the other shims but inert until `load()`: `tangent` calls it (through
-`tangent._jax_grads()`) only when it meets a JAX array or generated code calls a
+Installed with the other shims but inert until `load()`, which imports jax and
+registers `jax.Array` and `jax.core.Tracer` (tracers are not subclasses of jax.Array)
+with the registries: `tangent._registry` calls it when it first meets a value of a type
+from jax's modules, and `tangent.__getattr__` when generated code calls a
 `tangent.jax_*` helper, so `import tangent` never imports jax and works without it.
 
 JAX arrays are immutable and, under `jax.jit`, tracers: everything here uses jax.numpy
 and `.at[...]` updates, never NumPy, and never converts a value to a Python number.
-Conventions as in tangent_numpy_grads.py: `g` is a gradient shaped like the result, `t` a
+Conventions as in the tangent._grads_* modules: `g` is a gradient shaped like the result, `t` a
 tangent shaped like the argument; the tangent of an inactive argument is the literal 0.0.
 """
-from tangent_numpy_grads import _axes  # one normalisation of reduction axes
+from tangent import _registry
+from tangent._runtime import _axes, matmul_grad_in  # one normalisation of reduction axes
 
 jax = None
 jnp = None
@@ -25,12 +30,9 @@ def load():
         import jax.lax  # noqa: F401
         import jax.scipy.special  # noqa: F401
         jax, jnp = jax_, jnp_
+        _register()
     import sys
     return sys.modules[__name__]
-
-
-def is_jax(x):
-    return isinstance(x, jax.Array)
 
 
 def _is_zero(t):
@@ -115,14 +117,8 @@ def extremum_tangent(t, y, x, axis, keepdims):
     return jnp.sum(t * mask, axis=axis, keepdims=keepdims) / count
 
 
-def matmul_grad_left(g, a, b):
-    import tangent
-    return tangent.matmul_grad_in(jnp, unbroadcast, g, a, b, 0)
-
-
-def matmul_grad_right(g, a, b):
-    import tangent
-    return tangent.matmul_grad_in(jnp, unbroadcast, g, a, b, 1)
+def matmul_grad(g, a, b, which):
+    return matmul_grad_in(jnp, unbroadcast, g, a, b, which)
 
 
 def sum_grad(g, x):
@@ -135,24 +131,20 @@ def broadcast_like(t, y):
     return t
 
 
-def check_output(y, seed, name, at_call_site):
-    """check_dims for a JAX output (shapes are static, also under jit)."""
-    shape = tuple(jnp.shape(y))
-    sshape = tuple(jnp.shape(seed))
-    size = 1
-    for n in shape:
-        size *= n
-    ssize = 1
-    for n in sshape:
-        ssize *= n
-    if ssize != 1 and sshape != shape:
-        raise ValueError(at_call_site(
-            "grad: the seed has shape %s but `%s` returned shape %s" % (sshape, name, shape),
-            "pass a seed of shape %s (or a float when the output is a scalar)" % (shape,)))
-    if size != 1 and sshape != shape:
-        raise ValueError(at_call_site(
-            "grad: `%s` returned an array of shape %s, not a scalar" % (name, shape),
-            "pass a seed of that shape as the last argument, or use tangent.vjp"))
+def array_grad(g, x):
+    return g  # a JAX gradient may be a tracer: never converted to a float
+
+
+def copy(x):
+    return x  # immutable
+
+
+def log(x):
+    return jnp.log(x)
+
+
+def sign(x):
+    return jnp.sign(x)
 
 
 # ------------------------------------------------------- helpers of the jax rules
@@ -186,12 +178,12 @@ def jax_transpose_method_tangent(t, axes):
 
 
 def _pieces(g, arrays, promoted_shapes, axis):
-    from tangent_numpy_grads import pieces_in
+    from tangent._grads_shape import pieces_in
     return pieces_in(jnp, jax_reshape_as, g, arrays, promoted_shapes, axis)
 
 
 def jax_concatenate_grad(g, arrays, axis=0):
-    from tangent_numpy_grads import concatenate_grad_in
+    from tangent._grads_shape import concatenate_grad_in
     return concatenate_grad_in(jnp, jax_reshape_as, g, arrays, axis)
 
 
@@ -314,21 +306,49 @@ def jax_trace_grad(g, x, offset=0, axis1=0, axis2=1):
 
 
 def jax_einsum_grad(g, subscripts, operands, i):
-    from tangent_numpy_grads import einsum_grad_in
+    from tangent._grads_matrix import einsum_grad_in
     return einsum_grad_in(jnp, jax_reshape_as, g, subscripts, operands, i)
 
 
 def jax_einsum_tangent(subscripts, operands, *tangents):
-    from tangent_numpy_grads import einsum_tangent_in
+    from tangent._grads_matrix import einsum_tangent_in
     return einsum_tangent_in(jnp, subscripts, operands, *tangents)
 
 
 def jax_symmetrized(d, symmetrize_input, name):
     """`d`, a derivative of jax.numpy.linalg.<name> taken through its symmetrised input
-    (the tangent_numpy_grads helpers symmetrise): refused for symmetrize_input=False,
+    (the tangent._grads_linalg helpers symmetrise): refused for symmetrize_input=False,
     where jax reads one triangle of the input only."""
     if not symmetrize_input:
         raise NotImplementedError(
             "tangent: jax.numpy.linalg.%s is differentiated with symmetrize_input=True only"
             % name)
     return d
+
+
+# ------------------------------------------------------------------ registration
+
+def _register():
+    for type_ in (jax.Array, jax.core.Tracer):
+        _registry.register_namespace(type_, jnp)
+        for kind, fn in (
+                ("init_grad", init_grad), ("unbroadcast", unbroadcast),
+                ("unreduce", unreduce), ("matmul_grad", matmul_grad),
+                ("add_grad_at", add_grad_at), ("zero_grad_at", zero_grad_at),
+                ("set_tangent_at", set_tangent_at), ("reduced_count", reduced_count),
+                ("extremum_grad", extremum_grad), ("extremum_tangent", extremum_tangent),
+                ("sum_grad", sum_grad), ("broadcast_like", broadcast_like),
+                ("array_grad", array_grad), ("copy", copy), ("log", log),
+                ("sign", sign), ("immutable", _immutable),
+                ("reshape_as", jax_reshape_as), ("constant_dtype", _constant_dtype)):
+            _registry.register_helper(kind, type_, fn)
+
+
+def _immutable(x):
+    return True
+
+
+def _constant_dtype(like):
+    """Constants built for a derivative of `like` take its floating dtype (float32 stays
+    float32; a weakly typed constant would turn a float32 result into float64)."""
+    return jnp.result_type(like, 1.0)

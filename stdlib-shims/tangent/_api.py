@@ -1,0 +1,192 @@
+"""The public API: `grad`, `autodiff`, `vjp`, `jvp`, `explain`, `backend_status`,
+`cache_info`, and the validation of their options."""
+import _tangent
+import sys as _sys
+
+from tangent import _registry
+from tangent._build import _generate
+from tangent._errors import TangentError, _at_call_site
+
+try:
+    import numpy
+except ImportError:  # CPython without NumPy
+    numpy = None
+
+
+# Optional passes of `optimizations={...}` that are implemented.
+_OPTIMIZATIONS = ("tape_liveness", "cse", "algebraic", "coarsening")
+
+
+def _optimizations(optimizations):
+    """The names of the optional passes switched on."""
+    if not optimizations:
+        return ()
+    on = []
+    for name, enabled in dict(optimizations).items():
+        if name not in _OPTIMIZATIONS:
+            raise TangentError(_at_call_site(
+                "optimizations: %r is not available" % (name,),
+                "choose among %s" % ", ".join(_OPTIMIZATIONS)))
+        if enabled:
+            on.append(name)
+    return tuple(on)
+
+
+
+# `compile=` of grad and autodiff. 'auto' (the default): the adjoint runs as native
+# code (Cranelift) when it is scalar code the compiler takes, interpreted otherwise;
+# 'native': the same, but says on stderr why a function runs interpreted; 'native!':
+# that is an error; 'python': always interpreted; 'jax': wrapped in jax.jit (the
+# derivative of a JAX function; an untraceable primal is a TangentError naming the line).
+# `__tangent_source__` is always the readable Python.
+_COMPILE_MODES = ("auto", "native", "native!", "python", "jax")
+default_compile = "auto"  # tangent.default_compile: users may assign it
+
+
+def _compile_mode(compile):
+    mode = _sys.modules["tangent"].default_compile if compile is None else compile
+    if mode not in _COMPILE_MODES:
+        raise ValueError(_at_call_site(
+            "compile must be one of %s, not %r" % (", ".join(map(repr, _COMPILE_MODES)), mode),
+            "compile='native' runs scalar adjoints as machine code; compile='python' "
+            "keeps them interpreted"))
+    return mode
+
+
+def cache_info():
+    """(disk cache directory or None when disabled, entries, bytes)."""
+    return _tangent.cache_info()
+
+
+def _output_options(output_index, output_weights):
+    if output_index is not None and output_weights is not None:
+        raise ValueError(_at_call_site("output_index and output_weights were both given",
+                                       "pass one of them"))
+    if output_index is not None and not isinstance(output_index, int):
+        raise TypeError(_at_call_site(
+            "output_index must be an int, not %s" % type(output_index).__name__,
+            "pass the position of the output to differentiate, e.g. output_index=0"))
+    if output_weights is not None:
+        output_weights = tuple(float(w) for w in output_weights)
+    return output_index, output_weights
+
+
+def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
+         verbose=0, output_index=None, output_weights=None, optimizations=None,
+         checkpoint=False, compile=None):
+    """Returns a function computing the gradient of `func` with respect to the
+    arguments at positions `wrt`. The returned function takes `func`'s arguments plus a
+    seed for the output's derivative (default 1.0). For a function returning a tuple,
+    `output_index=i` differentiates element i, `output_weights=(w0, w1, ...)` the
+    weighted sum of the elements."""
+    output_index, output_weights = _output_options(output_index, output_weights)
+    return _generate(func, wrt, optimized, preserve_result, check_dims, verbose,
+                     "reverse", output_index, output_weights, "joint",
+                     _optimizations(optimizations), checkpoint, _compile_mode(compile))
+
+
+def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
+             preserve_result=False, check_dims=True, verbose=0, output_index=None,
+             output_weights=None, optimizations=None, checkpoint=False, compile=None):
+    """Reverse mode (`mode='reverse'`): like `grad`. Forward mode (`mode='forward'`):
+    the returned function takes `func`'s arguments plus one tangent per `wrt` argument
+    and returns the output's tangent."""
+    if motion not in ("joint", "split"):
+        raise ValueError(_at_call_site("motion must be 'joint' or 'split', not %r" % (motion,),
+                                       "pass motion='joint' (default) or motion='split'"))
+    if mode not in ("reverse", "forward"):
+        raise ValueError(_at_call_site("mode must be 'reverse' or 'forward', not %r" % (mode,),
+                                       "pass mode='reverse' (default) or mode='forward'"))
+    output_index, output_weights = _output_options(output_index, output_weights)
+    if mode == "forward" and (output_index is not None or output_weights is not None):
+        raise ValueError(_at_call_site(
+            "output_index and output_weights select outputs for reverse mode",
+            "drop them: forward mode returns the tangent of every output"))
+    return _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
+                     output_index, output_weights, motion, _optimizations(optimizations),
+                     checkpoint, _compile_mode(compile))
+
+
+def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
+    """Vector-Jacobian product: the returned function takes `func`'s arguments and a
+    seed shaped like the output."""
+    return _generate(func, wrt, optimized, preserve_result, False, verbose, "reverse")
+
+
+def jvp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
+    """Jacobian-vector product: the returned function takes `func`'s arguments and one
+    tangent per `wrt` argument."""
+    return _generate(func, wrt, optimized, preserve_result, False, verbose, "forward")
+
+
+def explain(func, *args, wrt=(0,), eps=1e-6):
+    """Prints the primal as tangent reads it, the generated gradient, the data flow
+    (which values depend on the differentiated inputs, and from what), and a central
+    finite-difference check of the gradient at `args` with the largest difference.
+    Returns that largest difference."""
+    if isinstance(wrt, int):
+        wrt = (wrt,)
+    wrt = tuple(wrt)
+    code = func.__code__
+    primal, flow = _tangent.explain_info(code.co_filename, func.__name__, wrt)
+    df = grad(func, wrt=wrt)
+    print("== primal: %s (%s:%d) ==" % (func.__name__, code.co_filename, code.co_firstlineno))
+    print(primal.rstrip())
+    print("== gradient (reverse mode) ==")
+    print(df.__tangent_source__.rstrip())
+    print("== data flow (active values, from what) ==")
+    for target, reads in flow:
+        print("  %s <- %s" % (target, ", ".join(reads) if reads else "(constant)"))
+    print("== finite-difference check at the given arguments ==")
+    grads = df(*args)
+    if len(wrt) == 1:
+        grads = (grads,)
+    worst = 0.0
+    for pos, g in zip(wrt, grads):
+        x = args[pos]
+        flat_g = numpy.ravel(numpy.asarray(g)).tolist() if _registry.is_array(g) else [float(g)]
+        n = len(flat_g)
+        for k in range(n):
+            def shifted(delta):
+                a = list(args)
+                if _registry.is_array(x):
+                    flat = numpy.ravel(x).tolist()
+                    flat[k] = flat[k] + delta
+                    a[pos] = numpy.reshape(numpy.array(flat), x.shape)
+                else:
+                    a[pos] = x + delta
+                return float(func(*a))
+            fd = (shifted(eps) - shifted(-eps)) / (2 * eps)
+            diff = abs(flat_g[k] - fd)
+            worst = max(worst, diff)
+            label = code.co_varnames[pos] + ("[%d]" % k if n > 1 else "")
+            print("  d/d%s: tangent %.12g, central difference %.12g, |difference| %.3g"
+                  % (label, flat_g[k], fd, diff))
+    print("largest difference: %.3g" % worst)
+    return worst
+
+
+def backend_status():
+    """Each backend: 'available', 'not installed', or 'broken: <reason>' (the framework
+    is there but fails to import, or tangent's runtime for it fails to load)."""
+    status = {}
+    for name, module in (("math", "math"), ("numpy", "numpy"), ("scipy", "scipy"),
+                         ("jax", "jax"), ("torch", "torch"), ("tensorflow", "tensorflow"),
+                         ("keras", "keras"), ("tinygrad", "tinygrad")):
+        try:
+            __import__(module)
+            if name == "jax":
+                _sys.modules["tangent._jax"].load()
+            status[name] = "available"
+        except ImportError as e:
+            # The framework itself is missing, or something it needs (then it is broken).
+            missing = (getattr(e, "name", None) or "").split(".")[0]
+            if missing == module and module not in _sys.modules:
+                status[name] = "not installed"
+            else:
+                status[name] = "broken: %s: %s" % (type(e).__name__, e)
+        except Exception as e:  # a backend that fails to import is reported, not fatal
+            status[name] = "broken: %s: %s" % (type(e).__name__, e)
+    return status
+
+

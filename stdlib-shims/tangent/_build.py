@@ -1,0 +1,409 @@
+"""Building derivatives: the in-memory cache (`_generate`), the transformer's answer
+(`_build`: `_tangent.grad_source` / `grad_generated`), compilation of the generated
+source in the user's globals (`_compile`), and the `compile=` wrappers (native code,
+jax.jit)."""
+import _tangent
+import math
+import sys as _sys
+
+from tangent._errors import TangentError, _at_call_site, _located
+from tangent._live import _live_request, _unwrap_transparent
+
+try:
+    import numpy
+except ImportError:  # CPython without NumPy
+    numpy = None
+
+
+def _package():
+    """`tangent` itself: the settings a user may assign (`tangent.literal_reverse_over_
+    reverse`, `tangent._CACHE_SIZE`) are read there."""
+    return _sys.modules["tangent"]
+
+
+# The in-memory LRU cache: repeated requests for the same derivative return the function
+# already built. Keys hold the code object itself, so an id cannot be reused while cached.
+# The dict's insertion order is the recency order: a hit moves its entry to the end and
+# the first entry is the one evicted.
+_CACHE = {}
+_CACHE_SIZE = 256
+_rules_generation = [0]
+# Counters a user (or a test) can read: derivatives served by the disk cache, and disk
+# entries rejected because a global they read no longer resolves.
+stats = {"disk_hits": 0, "disk_rejected": 0}
+
+
+
+def _cache_key(func, args):
+    return (id(func), func.__code__, id(func.__globals__), _rules_generation[0]) + args
+
+
+def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
+              output_index=None, output_weights=None, motion="joint", optimizations=(),
+              checkpoint=False, compile="python"):
+    func = _unwrap_transparent(func)
+    code = getattr(func, "__code__", None)
+    if code is None:
+        raise TypeError(_at_call_site(
+            "tangent expects a Python function, got %r" % (func,),
+            "pass a function defined with `def` at the top level of a .py file; to "
+            "differentiate a built-in, register a rule with @tangent.adjoint"))
+    wrt = _positions(wrt, func, code)
+    key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
+                            mode, output_index, output_weights, motion,
+                            tuple(optimizations), bool(checkpoint), compile))
+    cached = _CACHE.pop(key, None)
+    if cached is not None:
+        _CACHE[key] = cached
+        if verbose:
+            print(cached[1].__tangent_source__)
+        return cached[1]
+    fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
+                output_index, output_weights, motion, optimizations, checkpoint)
+    if compile == "jax" and motion != "joint":
+        raise TangentError(_at_call_site(
+            "compile='jax' applies to motion='joint' derivatives, not motion=%r" % (motion,),
+            "use motion='joint' with compile='jax', or compile='python' for split motion"))
+    if compile == "jax":
+        fn = _jax_jit(fn, func)
+    elif compile != "python" and motion == "joint":
+        fn = _native(fn, compile)
+    _CACHE[key] = (func, fn)  # the entry keeps `func` alive, so its id stays unique
+    while len(_CACHE) > _package()._CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]
+    return fn
+
+
+def _positions(wrt, func, code):
+    """`wrt` as a tuple of argument positions: an int, a parameter name, or a sequence of
+    these; negative positions count from the end, as in Python indexing."""
+    items = (wrt,) if isinstance(wrt, (int, str)) else wrt
+    try:
+        items = tuple(items)
+    except TypeError:
+        items = None
+    params = code.co_varnames[:code.co_argcount]
+    out = []
+    for w in items if items is not None else (wrt,):
+        if isinstance(w, str) and w in params:
+            w = params.index(w)
+        if isinstance(w, bool) or not isinstance(w, int) or not -len(params) <= w < len(params):
+            raise ValueError(_at_call_site(
+                "wrt=%r: `%s` has %d argument(s) (%s), so wrt must name them by position "
+                "0..%d (or -%d..-1 from the end) or by name"
+                % (wrt, func.__name__, len(params), ", ".join(params),
+                   max(len(params) - 1, 0), len(params)),
+                "for example wrt=(0,) for `%s`" % (params[0] if params else "x")))
+        out.append(w % len(params))
+    return tuple(out)
+
+
+def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
+           output_index, output_weights, motion, optimizations, checkpoint):
+    code = func.__code__
+    source = getattr(func, "__tangent_source__", None)
+    if (source is not None and mode == "reverse" and not _package().literal_reverse_over_reverse
+            and getattr(func, "__tangent_mode__", None) == "reverse"
+            and _symmetric_shortcut_applies(func, wrt, preserve_result)):
+        return _reverse_of_generated(func, wrt, optimized, preserve_result, verbose)
+    joint = None
+    if source is not None and getattr(func, "__tangent_joint__", None) is not None:
+        # The derivative gives recursive callees two-phase gradients that share its tape
+        # between calls; a derivative of it is built from the joint-motion form.
+        source = func.__tangent_joint__()
+    if source is not None:
+        # A derivative of a derivative: differentiate the generated source.
+        context = func.__tangent_file__
+        ok, payload, entry = _tangent.grad_generated(
+            source, context, func.__name__, wrt,
+            (bool(optimized), bool(preserve_result), bool(check_dims),
+             motion == "split", bool(checkpoint)), mode,
+            (output_index, output_weights, optimizations))
+    else:
+        context = code.co_filename
+        qualname = getattr(func, "__qualname__", func.__name__)
+        if func.__name__ == "<lambda>" or qualname != func.__name__:
+            # Only module-level defs can be found by name in the file; a nested function or
+            # a method could share its name with a top-level one and must not be confused
+            # with it.
+            kind = ("lambda" if func.__name__ == "<lambda>" else
+                    "nested function" if "<locals>" in qualname else "method")
+            raise TangentError(_located(
+                context, code.co_firstlineno,
+                "`%s` is a %s; tangent reads module-level functions from their file"
+                % (qualname, kind),
+                "define it with `def` at the top level of the module"))
+        if code.co_name != func.__name__ and hasattr(func, "__wrapped__"):
+            raise TangentError(_located(
+                context, code.co_firstlineno,
+                "`%s` is a wrapper made by a decorator: its code is `%s` (line %d), not "
+                "the `def %s` it wraps" % (func.__name__, code.co_name,
+                                          code.co_firstlineno, func.__name__),
+                "tangent differentiates the code of the function object it is given; if "
+                "the decorator does not change the values, differentiate `%s.__wrapped__`"
+                % func.__name__))
+        flags = (bool(optimized), bool(preserve_result), bool(check_dims),
+                 motion == "split", bool(checkpoint))
+        live = _live_request(func, context, _rules_generation[0])
+        answer = _tangent.grad_source(context, func.__name__, wrt, flags + (True,), mode,
+                                      (output_index, output_weights, optimizations), live)
+        ok, payload, entry = answer[:3]
+        if ok and answer[3]:
+            stats["disk_hits"] += 1
+        if ok and answer[3] and not _resolves(payload, func.__globals__):
+            stats["disk_rejected"] += 1
+            # A disk-cache entry whose globals no longer resolve: transform again.
+            ok, payload, entry = _tangent.grad_source(
+                context, func.__name__, wrt, flags + (False,), mode,
+                (output_index, output_weights, optimizations), live)[:3]
+        if ok and "_reverse_phase" in payload:
+            request = (context, func.__name__, wrt, flags + (True, True), mode,
+                       (output_index, output_weights, optimizations), live)
+
+            def joint():
+                done, text = _tangent.grad_source(*request)[:2]
+                if not done:
+                    raise TangentError(text)
+                return text
+    if not ok:
+        raise TangentError(payload)
+    if verbose:
+        print(payload)
+    if source is not None:
+        # The derivative calls the functions of the derivative it was made from.
+        payload = payload + "\n\n" + source
+    fn = _compile(payload, entry, func.__globals__)
+    fn.__tangent_file__ = context
+    fn.__tangent_joint__ = joint
+    fn.__tangent_mode__ = mode
+    fn.__tangent_wrt__ = wrt
+    return fn
+
+
+def _say_interpreted(message):
+    import sys
+    print("tangent: " + message, file=sys.stderr)
+
+
+def _native(fn, mode):
+    """`fn` as native code where the compiler takes it (see _COMPILE_MODES)."""
+    native, why = _tangent.jit(fn.__tangent_source__, fn.__name__, fn, mode == "native!",
+                               _say_interpreted if mode == "native" else None,
+                               fn.__tangent_file__)
+    if native is not None:
+        return native
+    if mode == "native!":
+        raise TangentError("compile='native!': `%s` cannot be compiled: %s"
+                           % (fn.__name__, why))
+    message = "compile=%r: `%s` runs interpreted: %s" % (mode, fn.__name__, why)
+    if mode == "native":
+        _say_interpreted(message)
+    return fn
+
+
+def _jax_module():
+    """The `jax` package with the submodules rule bodies use, or None when jax is not
+    installed (or fails to import)."""
+    try:
+        import jax
+        import jax.numpy  # noqa: F401
+        import jax.nn  # noqa: F401
+        import jax.lax  # noqa: F401
+        import jax.scipy.special  # noqa: F401
+    except ImportError:
+        return None
+    return jax
+
+
+def _jax_jit(fn, func):
+    """compile='jax': `fn` wrapped in jax.jit. A primal that cannot be traced (Python
+    control flow on a traced value, a conversion to a Python number or a NumPy array)
+    raises TangentError with jax's reason and the user's line that triggered it."""
+    jax = _jax_module()
+    if jax is None:
+        raise TangentError(_at_call_site(
+            "compile='jax' needs jax, which is not installed",
+            "install it (pip install jax), or use compile='python'"))
+    # Python ints and bools (loop counts, flags) are static: jax.jit cannot trace a
+    # `range(n)` over a traced n. One compiled function per set of static positions.
+    jitted_by_static = {}
+
+    def jitted(*args, **kwargs):
+        static = tuple(i for i, a in enumerate(args) if isinstance(a, (bool, int)))
+        f = jitted_by_static.get(static)
+        if f is None:
+            f = jitted_by_static[static] = jax.jit(fn, static_argnums=static)
+        return f(*args, **kwargs)
+
+    untraceable = tuple(getattr(jax.errors, n) for n in (
+        "ConcretizationTypeError", "TracerArrayConversionError",
+        "TracerIntegerConversionError", "TracerBoolConversionError")
+        if hasattr(jax.errors, n))
+
+    def traced(*args, **kwargs):
+        try:
+            return jitted(*args, **kwargs)
+        except untraceable as e:
+            error = e
+        raise TangentError(_untraceable_message(jax, untraceable, fn, func, args, kwargs,
+                                                error)) from None
+
+    traced.__name__ = fn.__name__
+    traced.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
+    traced.__doc__ = fn.__doc__
+    traced.__wrapped__ = fn
+    for attr in ("__tangent_source__", "__tangent_file__", "__tangent_mode__",
+                 "__tangent_wrt__"):
+        if hasattr(fn, attr):
+            setattr(traced, attr, getattr(fn, attr))
+    traced.__tangent_compile__ = "jax"
+    return traced
+
+
+def _user_frame(tb, filename):
+    """The innermost traceback entry in `filename`: (line number) or None."""
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _untraceable_message(jax, untraceable, fn, func, args, kwargs, error):
+    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    code = func.__code__
+    filename = code.co_filename
+    line = _user_frame(error.__traceback__, filename)
+    if line is None:
+        # The failing statement is the primal's copy inside the generated code: trace the
+        # primal itself (with the derivative's leading arguments) to find the user's line.
+        nargs = code.co_argcount
+        try:
+            jax.make_jaxpr(func)(*args[:nargs])
+        except untraceable as e:
+            line = _user_frame(e.__traceback__, filename)
+            text = str(e).strip()
+            if text:
+                reason = text.splitlines()[0]
+        except Exception:  # the primal fails differently: keep the derivative's reason
+            pass
+    message = ("compile='jax': `%s` cannot be traced by jax.jit: %s: %s"
+               % (func.__name__, type(error).__name__, reason))
+    hint = ("use jax.lax.cond / jax.numpy.where instead of Python `if` on array values, "
+            "keep shapes and loop counts static, or call with compile='python'")
+    if line is None:
+        return "%s\nhint: %s" % (message, hint)
+    return _located(filename, line, message, hint)
+
+
+def _resolves(source, globals_):
+    """Does every global name the generated source reads exist (user globals,
+    builtins)? Checked before trusting a disk-cache entry."""
+    import builtins
+    try:
+        names = _tangent.free_names(source)
+    except ValueError:
+        return False
+    return all(n in globals_ or hasattr(builtins, n) for n in names)
+
+
+def _symmetric_shortcut_applies(g, wrt, preserve_result):
+    return (g.__tangent_mode__ == "reverse" and getattr(g, "__tangent_wrt__", None) == wrt
+            and len(wrt) == 1 and not preserve_result)
+
+
+def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
+    """Reverse mode over a gradient `g = grad(f, wrt=(i,))` with respect to the same
+    argument i: the vector-Jacobian product of g is v^T H, and the Hessian H is
+    symmetric, so it equals the Jacobian-vector product H v, which forward mode computes
+    exactly (forward-over-reverse)."""
+    inner_wrt = getattr(g, "__tangent_wrt__", None)
+    if g.__tangent_mode__ != "reverse" or inner_wrt != wrt or len(wrt) != 1:
+        raise TangentError(_at_call_site(
+            "reverse mode over `%s` is only available for the gradient of a scalar "
+            "function with respect to the same single argument (grad(grad(f)))"
+            % g.__name__,
+            "use tangent.autodiff(..., mode='forward') for other higher-order derivatives, "
+            "or set tangent.literal_reverse_over_reverse = True"))
+    if preserve_result:
+        raise TangentError(_at_call_site(
+            "preserve_result is not available for a derivative of a gradient",
+            "call the gradient itself for the value, or drop preserve_result"))
+    hvp = _generate(g, wrt, optimized, False, False, verbose, "forward")
+    nargs = g.__code__.co_argcount - 1  # the gradient's own seed is not an input
+
+    defaults = tuple(g.__defaults__ or ())[:-1]  # the primal's defaults
+
+    def second_derivative(*args):
+        seed = 1.0
+        if len(args) == nargs + 1:
+            seed = args[-1]
+            args = args[:-1]
+        missing = nargs - len(args)
+        if missing < 0 or missing > len(defaults):
+            raise TypeError(_at_call_site(
+                "%s takes %d arguments (and an optional seed), got %d"
+                % (g.__name__, nargs, len(args)),
+                "pass the arguments of `%s`, then optionally the seed" % g.__name__))
+        if missing:
+            args = tuple(args) + defaults[len(defaults) - missing:]
+        # The gradient's own seed is 1.0; the tangent is the outer seed.
+        return hvp(*(tuple(args) + (1.0, seed)))
+
+    second_derivative.__name__ = "d" + g.__name__ + "d" + g.__code__.co_varnames[wrt[0]]
+    second_derivative.__tangent_source__ = hvp.__tangent_source__
+    second_derivative.__tangent_file__ = hvp.__tangent_file__
+    second_derivative.__tangent_mode__ = "forward-over-reverse"
+    second_derivative.__tangent_wrt__ = wrt
+    return second_derivative
+
+
+
+
+# Modules rule bodies may name besides numpy and math (e.g. `scipy.special.digamma` in
+# the derivative of gammaln, `jax.numpy` in the jax rules), imported only for generated
+# code that names them.
+_RULE_MODULES = {
+    "scipy": ("scipy.special", "scipy.linalg"),
+    "jax": ("jax.numpy", "jax.nn", "jax.lax", "jax.scipy.special"),
+}
+
+
+def _rule_modules(source):
+    """[(name, module)] of the _RULE_MODULES the generated source names."""
+    import re
+    out = []
+    for name, submodules in _RULE_MODULES.items():
+        if re.search(r"(?<![\w.])" + name + r"\.", source):
+            import importlib
+            for sub in submodules:
+                importlib.import_module(sub)
+            out.append((name, importlib.import_module(name)))
+    return out
+
+
+def _compile(source, entry, globals_):
+    """Executes generated source in `globals_`. The runtime modules reach the code as
+    closure variables, so nothing is added to the user's namespace."""
+    extra = _rule_modules(source)
+    body = "".join("    " + line + "\n" for line in source.splitlines())
+    params = ", ".join(["tangent", "numpy", "math"] + [name for name, _ in extra])
+    factory = ("def __tangent_factory__(" + params + "):\n" + body +
+               "    return " + entry + "\n")
+    namespace = {}
+    exec(compile(factory, "<tangent: " + entry + ">", "exec"), globals_, namespace)
+    fn = namespace["__tangent_factory__"](_package(), numpy, math,
+                                          *[module for _, module in extra])
+    fn.__qualname__ = entry  # not `__tangent_factory__.<locals>.dfdx` in messages
+    fn.__tangent_source__ = source
+    return fn
+
+
+
+
+# Reverse mode over a gradient of a scalar function with respect to the same single
+# argument is computed as forward-over-reverse (exact: the Hessian is symmetric, and it is
+# cheaper). `tangent.literal_reverse_over_reverse = True` runs reverse mode over the
+# generated gradient itself (read from the package by `_build`).
+literal_reverse_over_reverse = False

@@ -1,0 +1,357 @@
+"""Linear algebra (numpy.linalg, jax.numpy.linalg, scipy.linalg): inv, det, slogdet,
+solve, norm, cholesky, eigh, eigvalsh, qr, svd.
+
+Conventions in tangent._grads_common."""
+from tangent._grads_common import (  # noqa: F401
+    _T, _dtype, _eye, _is_zero, _reshape_like, _tg, _to_python_scalar, _tril,
+    _xp, numpy)
+
+
+def inv_grad(g, y):
+    xp = _xp(g, y)
+    yt = _T(y)
+    return -xp.matmul(yt, xp.matmul(g, yt))
+
+
+def inv_tangent(t, y):
+    xp = _xp(t, y)
+    return -xp.matmul(y, xp.matmul(t, y))
+
+
+def _expand2(g, xp=numpy):
+    g = xp.asarray(g) * 1.0
+    return xp.reshape(g, tuple(g.shape) + (1, 1))
+
+
+def _scalar(v, xp=numpy):
+    """A 0-d NumPy result as a float; JAX values stay arrays (they may be traced)."""
+    return _to_python_scalar(xp, v)
+
+
+def det_grad(g, y, a):
+    xp = _xp(g, y, a)
+    return _expand2(g * y, xp) * _T(xp.linalg.inv(a))
+
+
+def det_tangent(t, y, a):
+    xp = _xp(t, y, a)
+    return _scalar(y * xp.sum(_T(xp.linalg.inv(a)) * t, axis=(-2, -1)), xp)
+
+
+def slogdet_grad(g, a):
+    xp = _xp(g, a)
+    return _expand2(g, xp) * _T(xp.linalg.inv(a))
+
+
+def slogdet_tangent(t, y, a):
+    xp = _xp(t, y, a)
+    sign = y[0]
+    return (sign * 0.0, _scalar(xp.sum(_T(xp.linalg.inv(a)) * t, axis=(-2, -1)), xp))
+
+
+def _solve_vec(a, b):
+    return _xp(b).ndim(b) == 1
+
+
+def solve_grad(g, a, b, y, which):
+    tg = _tg()
+    xp = _xp(g, a, b, y)
+    vec = _solve_vec(a, b)
+    if vec:
+        gb = xp.linalg.solve(_T(a), xp.reshape(g, xp.shape(g) + (1,)))
+        gb = xp.reshape(gb, xp.shape(g))
+    else:
+        gb = xp.linalg.solve(_T(a), g)
+    if which == 1:
+        return tg.unbroadcast(gb, b)
+    if vec:
+        ga = -xp.reshape(gb, xp.shape(gb) + (1,)) * xp.reshape(y, xp.shape(y)[:-1] + (1, xp.shape(y)[-1]))
+    else:
+        ga = -xp.matmul(gb, _T(y))
+    return tg.unbroadcast(ga, a)
+
+
+def solve_tangent(ta, tb, a, b, y):
+    xp = _xp(ta, tb, a, b, y)
+    vec = _solve_vec(a, b)
+    rhs = 0.0
+    if not _is_zero(tb):
+        rhs = tb
+    if not _is_zero(ta):
+        if vec:
+            rhs = rhs - xp.reshape(xp.matmul(ta, xp.reshape(y, xp.shape(y) + (1,))), xp.shape(y))
+        else:
+            rhs = rhs - xp.matmul(ta, y)
+    rhs = rhs * xp.ones(xp.shape(y), dtype=_dtype(xp, y))
+    if vec:
+        out = xp.linalg.solve(a, xp.reshape(rhs, xp.shape(rhs) + (1,)))
+        return xp.reshape(out, xp.shape(y))
+    return xp.linalg.solve(a, rhs)
+
+
+def _norm_setup(x, ord, axis):
+    """(reduced axes, is_matrix_norm) of `linalg.norm(x, ord, axis)`."""
+    nd = _xp(x).ndim(x)
+    if axis is None:
+        if ord is None:
+            return tuple(range(nd)), False
+        if nd == 2:
+            return (0, 1), True
+        return tuple(range(nd)), False
+    if isinstance(axis, int):
+        return (axis % nd,), False
+    axis = tuple(a % nd for a in axis)
+    if len(axis) == 2:
+        return axis, True
+    return axis, False
+
+
+def _mask(cond, like, xp=numpy):
+    """1.0 where `cond`, else 0.0 (for JAX in the dtype of `like`: a weakly typed mask
+    would become float64 once summed)."""
+    dtype = _dtype(xp, like)
+    if dtype is None:
+        return cond * 1.0
+    return cond.astype(dtype)
+
+
+def _share(mask, axes, xp=numpy):
+    """mask / (number of elements attaining the extremum) over `axes`."""
+    return mask / xp.sum(mask, axis=axes, keepdims=True)
+
+
+def _norm_direction(x, y, ord, axis, keepdims):
+    """The gradient of each norm value with respect to x (shaped like x)."""
+    tg = _tg()
+    xp = _xp(x, y)
+    x = xp.asarray(x) * 1.0
+    axes, matrix = _norm_setup(x, ord, axis)
+    yk = tg.unreduce(y, x, axes, keepdims)
+    inf = float("inf")
+    if ord is None or ord == "fro" or (not matrix and ord == 2):
+        return x / xp.where(yk == 0.0, 1.0, yk)
+    if not matrix:
+        ax = axes
+        if ord == 1:
+            return xp.sign(x)
+        if ord == inf or ord == -inf:
+            mask = _mask(xp.abs(x) == yk, x, xp)
+            return xp.sign(x) * _share(mask, ax, xp)
+        if ord == 0:
+            return xp.zeros(x.shape, dtype=_dtype(xp, x))
+        p = float(ord)
+        safe = xp.where(yk == 0.0, 1.0, yk)
+        return xp.sign(x) * xp.abs(x) ** (p - 1.0) / safe ** (p - 1.0)
+    r, c = axes
+    if ord == "nuc" or ord == 2 or ord == -2:
+        m = xp.moveaxis(x, (r, c), (-2, -1))
+        u, s, vh = xp.linalg.svd(m, full_matrices=False)
+        if ord == "nuc":
+            d = xp.matmul(u, vh)
+        else:
+            k = 0 if ord == 2 else s.shape[-1] - 1
+            d = xp.matmul(u[..., :, k:k + 1], vh[..., k:k + 1, :])
+        return xp.moveaxis(d, (-2, -1), (r, c))
+    if ord == 1 or ord == -1:
+        sums = xp.sum(xp.abs(x), axis=r, keepdims=True)
+        mask = _mask(sums == xp.max(sums, axis=c, keepdims=True) if ord == 1 else
+                     sums == xp.min(sums, axis=c, keepdims=True), x, xp)
+        return xp.sign(x) * _share(mask, c, xp)
+    if ord == inf or ord == -inf:
+        sums = xp.sum(xp.abs(x), axis=c, keepdims=True)
+        mask = _mask(sums == xp.max(sums, axis=r, keepdims=True) if ord == inf else
+                     sums == xp.min(sums, axis=r, keepdims=True), x, xp)
+        return xp.sign(x) * _share(mask, r, xp)
+    raise NotImplementedError("tangent: no derivative of linalg.norm with ord=%r" % (ord,))
+
+
+def norm_grad(g, x, y, ord=None, axis=None, keepdims=False):
+    tg = _tg()
+    xp = _xp(g, x, y)
+    axes, _ = _norm_setup(x, ord, axis)
+    d = _norm_direction(x, y, ord, axis, keepdims)
+    return _reshape_like(xp)(tg.unreduce(g, xp.asarray(x) * 1.0, axes, keepdims) * d, x)
+
+
+def norm_tangent(t, x, y, ord=None, axis=None, keepdims=False):
+    xp = _xp(t, x, y)
+    axes, _ = _norm_setup(x, ord, axis)
+    d = _norm_direction(x, y, ord, axis, keepdims)
+    return _scalar(xp.sum(d * t, axis=axes, keepdims=keepdims), xp)
+
+
+def _sym(a):
+    return 0.5 * (a + _T(a))
+
+
+def _phi(x):
+    """Lower triangle with the diagonal halved."""
+    xp = _xp(x)
+    n = xp.shape(x)[-1]
+    return x * (_tril(n, -1, xp) + 0.5 * _eye(n, x, xp))
+
+
+def cholesky_grad(g, y, upper=False):
+    xp = _xp(g, y)
+    lower, g = (_T(y), _T(g)) if upper else (y, g)
+    li = xp.linalg.inv(lower)
+    s = xp.matmul(_T(li), xp.matmul(_phi(xp.matmul(_T(lower), g)), li))
+    return _sym(s)
+
+
+def cholesky_tangent(t, y, upper=False):
+    xp = _xp(t, y)
+    lower = _T(y) if upper else y
+    li = xp.linalg.inv(lower)
+    dl = xp.matmul(lower, _phi(xp.matmul(li, xp.matmul(_sym(t), _T(li)))))
+    return _T(dl) if upper else dl
+
+
+def _eig_gaps(w):
+    """F[i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it."""
+    xp = _xp(w)
+    n = xp.shape(w)[-1]
+    wi = xp.reshape(w, xp.shape(w) + (1,))
+    wj = xp.reshape(w, xp.shape(w)[:-1] + (1, n))
+    eye = _eye(n, w, xp)
+    return (1.0 - eye) / (wj - wi + eye)
+
+
+def eigh_grad(gy, y):
+    xp = _xp(gy, y)
+    w, v = y[0], y[1]
+    gw, gv = gy[0], gy[1]
+    n = xp.shape(w)[-1]
+    inner = xp.reshape(xp.asarray(gw) * 1.0, xp.shape(w) + (1,)) * _eye(n, w, xp)
+    if not _is_zero(gv):
+        inner = inner + _eig_gaps(w) * xp.matmul(_T(v), gv)
+    return _sym(xp.matmul(v, xp.matmul(inner, _T(v))))
+
+
+def eigh_tangent(t, y):
+    xp = _xp(t, y)
+    w, v = y[0], y[1]
+    x = xp.matmul(_T(v), xp.matmul(_sym(t), v))
+    dw = xp.diagonal(x, 0, -2, -1)
+    dv = xp.matmul(v, _eig_gaps(w) * x)
+    return (dw, dv)
+
+
+def eigvalsh_grad(g, a, uplo="L"):
+    w, v = _xp(g, a).linalg.eigh(a, uplo)
+    return eigh_grad((g, 0.0), (w, v))
+
+
+def eigvalsh_tangent(t, a, uplo="L"):
+    w, v = _xp(t, a).linalg.eigh(a, uplo)
+    return eigh_tangent(t, (w, v))[0]
+
+
+def _check_qr(a, mode):
+    if mode != "reduced":
+        raise NotImplementedError("tangent: linalg.qr is differentiated for mode='reduced' only")
+    shape = _xp(a).shape(a)
+    if shape[-2] < shape[-1]:
+        raise NotImplementedError("tangent: linalg.qr is differentiated for M >= N only")
+
+
+def qr_grad(gy, y, a, mode="reduced"):
+    _check_qr(a, mode)
+    xp = _xp(gy, y, a)
+    q, r = y[0], y[1]
+    gq, gr = gy[0], gy[1]
+    n = xp.shape(r)[-1]
+    m = xp.matmul(r, _T(gr)) - xp.matmul(_T(gq), q)
+    copyltu = m * _tril(n, 0, xp) + _T(m * _tril(n, -1, xp))
+    b = gq + xp.matmul(q, copyltu)
+    return _T(xp.linalg.solve(r, _T(b)))
+
+
+def qr_tangent(t, y, a, mode="reduced"):
+    _check_qr(a, mode)
+    xp = _xp(t, y, a)
+    q, r = y[0], y[1]
+    n = xp.shape(r)[-1]
+    ri = xp.linalg.inv(r)
+    x = xp.matmul(_T(q), xp.matmul(t, ri))
+    low = x * _tril(n, -1, xp)
+    omega = low - _T(low)
+    dr = xp.matmul(x - omega, r)
+    dq = xp.matmul(t - xp.matmul(q, dr), ri)
+    return (dq, dr)
+
+
+def _check_svd(a, full_matrices):
+    shape = _xp(a).shape(a)
+    if full_matrices and shape[-2] != shape[-1]:
+        raise NotImplementedError("tangent: linalg.svd of a non-square matrix is differentiated "
+                                  "with full_matrices=False only")
+
+
+def _svd_gaps(s):
+    """F[i, j] = 1 / (s[j]**2 - s[i]**2) off the diagonal, 0 on it."""
+    return _eig_gaps(s * s)
+
+
+def _row(s):
+    xp = _xp(s)
+    return xp.reshape(s, xp.shape(s)[:-1] + (1, xp.shape(s)[-1]))
+
+
+def svd_grad(gy, y, a, full_matrices=True, compute_uv=True):
+    xp = _xp(gy, y, a)
+    if not compute_uv:
+        u, s, vt = xp.linalg.svd(a, full_matrices=False)
+        return xp.matmul(u * _row(gy), vt)
+    _check_svd(a, full_matrices)
+    u, s, vt = y[0], y[1], y[2]
+    gu, gs, gvt = gy[0], gy[1], gy[2]
+    m, n = xp.shape(a)[-2], xp.shape(a)[-1]
+    k = xp.shape(s)[-1]
+    srow = _row(s)
+    f = _svd_gaps(s)
+    dsbar = xp.reshape(xp.asarray(gs) * 1.0, xp.shape(s) + (1,)) * _eye(k, s, xp)
+    j = f * xp.matmul(_T(u), gu)
+    dsbar = dsbar + (j + _T(j)) * srow
+    v = _T(vt)
+    gv = _T(gvt)
+    kk = f * xp.matmul(vt, gv)
+    dsbar = dsbar + _T(srow) * (kk + _T(kk))
+    out = xp.matmul(u, xp.matmul(dsbar, vt))
+    sinv = 1.0 / xp.where(srow == 0.0, 1.0, srow) * (srow != 0.0)
+    if m > n:
+        proj = gu - xp.matmul(u, xp.matmul(_T(u), gu))
+        out = out + xp.matmul(proj * sinv, vt)
+    if n > m:
+        proj = gv - xp.matmul(v, xp.matmul(vt, gv))
+        out = out + xp.matmul(u * sinv, _T(proj))
+    return out
+
+
+def svd_tangent(t, y, a, full_matrices=True, compute_uv=True):
+    xp = _xp(t, y, a)
+    if not compute_uv:
+        u, s, vt = xp.linalg.svd(a, full_matrices=False)
+        return xp.diagonal(xp.matmul(_T(u), xp.matmul(t, _T(vt))), 0, -2, -1)
+    _check_svd(a, full_matrices)
+    u, s, vt = y[0], y[1], y[2]
+    v = _T(vt)
+    m, n = xp.shape(a)[-2], xp.shape(a)[-1]
+    srow = _row(s)
+    ds_mat = xp.matmul(_T(u), xp.matmul(t, v))
+    ds = xp.diagonal(ds_mat, 0, -2, -1)
+    f = _svd_gaps(s)
+    dss = ds_mat * srow
+    sds = _T(srow) * ds_mat
+    du = xp.matmul(u, f * (dss + _T(dss)))
+    dv = xp.matmul(v, f * (sds + _T(sds)))
+    sinv = 1.0 / xp.where(srow == 0.0, 1.0, srow) * (srow != 0.0)
+    if m > n:
+        dav = xp.matmul(t, v)
+        du = du + (dav - xp.matmul(u, xp.matmul(_T(u), dav))) * sinv
+    if n > m:
+        dahu = xp.matmul(_T(t), u)
+        dv = dv + (dahu - xp.matmul(v, xp.matmul(vt, dahu))) * sinv
+    return (du, ds, _T(dv))
+
+

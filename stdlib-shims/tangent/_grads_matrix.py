@@ -1,0 +1,321 @@
+"""Matrix functions, creation and contractions: diagonal, trace, linspace, arange, diag, inner, tensordot, einsum, outer, sort.
+
+Conventions in tangent._grads_common."""
+from tangent._grads_common import (  # noqa: F401
+    _is_zero, _tg, _to_python_scalar, _xp, numpy)
+from tangent._grads_shape import reshape_as  # noqa: F401
+
+# -------------------------------------------------------------- matrix functions
+
+def _diag_embed(g, n, m, offset):
+    """The adjoint of taking the `offset` diagonal of the last two axes: g (..., L) ->
+    (..., n, m) with g on that diagonal."""
+    g = numpy.asarray(g) * 1.0
+    length = g.shape[-1]
+    i0 = max(-offset, 0)
+    j0 = max(offset, 0)
+    flat = (numpy.arange(length) + i0) * m + (numpy.arange(length) + j0)
+    p = (numpy.reshape(numpy.arange(n * m), (1, n * m)) == numpy.reshape(flat, (length, 1))) * 1.0
+    out = numpy.tensordot(g, p, axes=1)
+    return numpy.reshape(out, tuple(g.shape[:-1]) + (n, m))
+
+
+def diagonal_grad(g, x, offset=0, axis1=0, axis2=1):
+    shape = numpy.shape(x)
+    full = _diag_embed(g, shape[axis1], shape[axis2], offset)
+    return numpy.moveaxis(full, (-2, -1), (axis1, axis2))
+
+
+def trace_grad(g, x, offset=0, axis1=0, axis2=1):
+    length = numpy.diagonal(x, offset, axis1, axis2).shape[-1]
+    g = numpy.reshape(numpy.asarray(g) * 1.0, numpy.shape(g) + (1,)) * numpy.ones(length)
+    return diagonal_grad(g, x, offset, axis1, axis2)
+
+
+def _linspace_weights(num, endpoint):
+    """d samples / d stop of linspace (d samples / d start is 1 minus these), as NumPy
+    constants."""
+    div = num - 1 if endpoint else num
+    t = numpy.arange(num) / div if div > 0 else numpy.zeros(num)
+    if endpoint and num > 1:
+        t[-1] = 1.0  # linspace stores `stop` itself there
+    return t, div
+
+
+def _scalar_or_array(xp, v):
+    """A 0-d NumPy result as a float (a JAX value, tracers included, stays as it is)."""
+    return _to_python_scalar(xp, v)
+
+
+def linspace_grad(g, end, num, endpoint, retstep, axis, which):
+    """Gradient of linspace's `start` (which=0) or `stop` (which=1) (NumPy or JAX)."""
+    g_step = None
+    if retstep:
+        g, g_step = g[0], g[1]
+    xp = _xp(g, g_step)
+    t, div = _linspace_weights(int(num), endpoint)
+    w = xp.asarray(t if which == 1 else 1.0 - t)
+    total = xp.tensordot(w, xp.moveaxis(xp.asarray(g), axis, 0), axes=1)
+    if g_step is not None and div > 0:
+        sign = 1.0 if which == 1 else -1.0
+        total = total + sign * xp.asarray(g_step) / div
+    return _tg().unbroadcast(_scalar_or_array(xp, total), end)
+
+
+def linspace_tangent(t_start, t_stop, y, num, endpoint, retstep, axis):
+    samples = y[0] if retstep else y
+    xp = _xp(t_start, t_stop, samples)
+    t, div = _linspace_weights(int(num), endpoint)
+    shape = [1] * xp.ndim(samples)
+    shape[axis] = int(num)
+    t = xp.reshape(xp.asarray(t), tuple(shape))
+    # Array end points have the samples' axis inserted at `axis`.
+    along = lambda v: xp.expand_dims(v, axis) if xp.ndim(v) > 0 else v
+    out = (along(t_start) * (1.0 - t) + along(t_stop) * t) * xp.ones(xp.shape(samples))
+    if retstep:
+        step = (t_stop - t_start) / div if div > 0 else 0.0 * (t_stop - t_start)
+        return (out, step)
+    return out
+
+
+def linspace_grad_adjoint(t_end, g, num, endpoint, retstep, axis, which):
+    """The adjoint of linspace_grad in its gradient argument: the samples' (and step's)
+    weights times the end point's cotangent, shaped like `g`."""
+    zero = 0.0 * t_end
+    start, stop = (zero, t_end) if which == 1 else (t_end, zero)
+    samples = g[0] if retstep else g
+    out = linspace_tangent(start, stop, samples, num, endpoint, False, axis)
+    if retstep:
+        _, div = _linspace_weights(int(num), endpoint)
+        step = (stop - start) / div if div > 0 else 0.0 * (stop - start)
+        return (out, step)
+    return out
+
+
+def arange_step_grad(g, step):
+    """Gradient of arange's `step`: element i is start + i * step."""
+    xp = _xp(g)
+    g = xp.asarray(g)
+    return _tg().unbroadcast(_scalar_or_array(xp, xp.sum(g * xp.arange(g.shape[0]))), step)
+
+
+def arange_tangent(t_start, t_step, y):
+    xp = _xp(t_start, t_step, y)
+    n = xp.shape(y)[0]
+    return (t_start + t_step * xp.arange(n)) * xp.ones(n)
+
+
+def diag_grad(g, v, k=0):
+    if numpy.ndim(v) == 1:
+        return numpy.diagonal(g, k)
+    shape = numpy.shape(v)
+    return _diag_embed(g, shape[0], shape[1], k)
+
+
+def bilinear_tangent(f, ta, a, tb, b, *args):
+    """Tangent of `f(a, b, *args)` for f linear in a and in b: f(ta, b) + f(a, tb), with
+    the terms of inactive arguments (zero tangents) left out."""
+    out = 0.0
+    if not _is_zero(ta):
+        out = out + f(ta, b, *args)
+    if not _is_zero(tb):
+        out = out + f(a, tb, *args)
+    return out
+
+
+def inner_grad(g, a, b, which):
+    na, nb = numpy.ndim(a), numpy.ndim(b)
+    tg = _tg()
+    if na == 0 or nb == 0:
+        return tg.unbroadcast(g * (b if which == 0 else a), a if which == 0 else b)
+    if na == 1 and nb == 1:
+        return g * (b if which == 0 else a)
+    fa, fb = na - 1, nb - 1
+    if which == 0:
+        return _tdot(g, b, list(range(fa, fa + fb)), list(range(fb)))
+    return _tdot(g, a, list(range(fa)), list(range(fa)))
+
+
+def _tdot(x, y, ax, ay):
+    if not ax:
+        x = numpy.asarray(x) * 1.0
+        return numpy.reshape(x, tuple(x.shape) + (1,) * numpy.ndim(y)) * y
+    return numpy.tensordot(x, y, axes=(ax, ay))
+
+
+def _tensordot_axes(axes, na, nb):
+    if isinstance(axes, int):
+        return list(range(na - axes, na)), list(range(axes))
+    aa, bb = axes
+    aa = [aa] if isinstance(aa, int) else list(aa)
+    bb = [bb] if isinstance(bb, int) else list(bb)
+    return [a % na for a in aa], [b % nb for b in bb]
+
+
+def tensordot_grad(g, a, b, axes, which):
+    na, nb = numpy.ndim(a), numpy.ndim(b)
+    aa, bb = _tensordot_axes(axes, na, nb)
+    free_a = [i for i in range(na) if i not in aa]
+    free_b = [j for j in range(nb) if j not in bb]
+    nfa = len(free_a)
+    if which == 0:
+        raw = _tdot(g, b, list(range(nfa, nfa + len(free_b))), free_b)
+        cur = free_a + [aa[bb.index(j)] for j in sorted(bb)]
+        return numpy.transpose(raw, tuple(cur.index(i) for i in range(na))) if na > 1 else raw
+    raw = _tdot(a, g, free_a, list(range(nfa)))
+    cur = [bb[aa.index(i)] for i in sorted(aa)] + free_b
+    return numpy.transpose(raw, tuple(cur.index(j) for j in range(nb))) if nb > 1 else raw
+
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _einsum_parse(subscripts, operands):
+    """(input subscripts, output subscript) with `...` spelled out and the implicit
+    output made explicit."""
+    s = subscripts.replace(" ", "")
+    if "->" in s:
+        ins, out = s.split("->")
+    else:
+        ins, out = s, None
+    ins = ins.split(",")
+    if "..." in s:
+        used = set(c for c in s if c.isalpha())
+        free = [c for c in _LETTERS if c not in used]
+        dims = []
+        for sub, op in zip(ins, operands):
+            dims.append(numpy.ndim(op) - (len(sub) - 3) if "..." in sub else 0)
+        nell = max(dims)
+        ell = "".join(free[:nell])
+        ins = [sub.replace("...", ell[nell - k:]) if "..." in sub else sub for sub, k in zip(ins, dims)]
+        if out is not None:
+            out = out.replace("...", ell)
+        else:
+            counts = {}
+            for sub in ins:
+                for c in sub:
+                    counts[c] = counts.get(c, 0) + 1
+            out = ell + "".join(sorted(c for c in counts if counts[c] == 1 and c not in ell))
+    if out is None:
+        counts = {}
+        for sub in ins:
+            for c in sub:
+                counts[c] = counts.get(c, 0) + 1
+        out = "".join(sorted(c for c in counts if counts[c] == 1))
+    return ins, out
+
+
+def einsum_grad(g, subscripts, operands, i):
+    return einsum_grad_in(numpy, reshape_as, g, subscripts, operands, i)
+
+
+def einsum_tangent(subscripts, operands, *tangents):
+    return einsum_tangent_in(numpy, subscripts, operands, *tangents)
+
+
+def einsum_grad_in(xp, reshape_like, g, subscripts, operands, i):
+    """The gradient of operand i of an einsum, for the array namespace `xp` (numpy, or
+    jax.numpy for JAX arrays) and its `reshape_as`."""
+    ops = [o for o in operands if o is not None]
+    ins, out = _einsum_parse(subscripts, ops)
+    sub = ins[i]
+    op = ops[i]
+    others = [(ins[j], ops[j]) for j in range(len(ops)) if j != i]
+    avail = set(out)
+    for s, _ in others:
+        avail.update(s)
+    order = []
+    for c in sub:
+        if c not in order:
+            order.append(c)
+    kept = "".join(c for c in order if c in avail)
+    if not others and out == kept:
+        grad = xp.asarray(g) * 1.0
+    else:
+        spec = ",".join([out] + [s for s, _ in others]) + "->" + kept
+        grad = xp.asarray(xp.einsum(spec, xp.asarray(g), *[o for _, o in others])) * 1.0
+    shape = tuple(xp.shape(op))
+    size = {}
+    for c, n in zip(sub, shape):
+        size.setdefault(c, n)
+    # letters summed only inside this operand: the gradient is constant along them
+    grad = xp.reshape(grad, tuple(grad.shape[kept.index(c)] if c in avail else 1 for c in order))
+    if len(kept) < len(order):
+        grad = grad * xp.ones(tuple(size[c] for c in order))
+    # repeated letters (diagonals): place the gradient on the diagonal
+    if len(order) < len(sub):
+        first = {}
+        rshape = []
+        for p, c in enumerate(sub):
+            if c in first:
+                rshape.append(1)
+            else:
+                first[c] = p
+                rshape.append(grad.shape[len(first) - 1])
+        grad = xp.reshape(grad, tuple(rshape))
+        for p, c in enumerate(sub):
+            q = first[c]
+            if q != p:
+                mshape = [1] * len(sub)
+                mshape[q] = size[c]
+                mshape[p] = size[c]
+                grad = grad * xp.reshape(xp.eye(size[c]), tuple(mshape))
+    # operand axes of size 1 broadcast against the others
+    for ax, n in enumerate(shape):
+        if n == 1 and grad.shape[ax] != 1:
+            grad = xp.sum(grad, axis=ax, keepdims=True)
+    return reshape_like(grad, op)
+
+
+def einsum_tangent_in(xp, subscripts, operands, *tangents):
+    """The tangent of an einsum (product rule over the operands), for namespace `xp`."""
+    ops = list(operands)
+    out = 0.0
+    for j, t in enumerate(tangents):
+        if ops[j] is None or _is_zero(t):
+            continue
+        args = [o for o in ops[:j] if o is not None] + [t] + [o for o in ops[j + 1:] if o is not None]
+        out = out + xp.einsum(subscripts, *args)
+    return out
+
+
+def outer_grad(g, a, b, which):
+    if which == 0:
+        return reshape_as(numpy.dot(g, numpy.ravel(b)), a)
+    return reshape_as(numpy.dot(numpy.transpose(g), numpy.ravel(a)), b)
+
+
+def sort_grad(g, x, axis=-1):
+    xa = numpy.asarray(x) * 1.0
+    if axis is None:
+        flat = numpy.zeros(xa.size)
+        flat[numpy.argsort(numpy.ravel(xa))] = numpy.ravel(g)
+        return reshape_as(flat, x)
+    xm = numpy.moveaxis(xa, axis, -1)
+    gm = numpy.moveaxis(g, axis, -1)
+    index = _lane_sort_index(xm)
+    flat = numpy.zeros(xm.size)
+    flat[index] = numpy.ravel(gm)
+    return reshape_as(numpy.moveaxis(numpy.reshape(flat, xm.shape), -1, axis), x)
+
+
+def _lane_sort_index(xm):
+    """Flat indices of the elements of each last-axis lane of `xm` in sorted order."""
+    n = xm.shape[-1]
+    rows = xm.size // n if n else 0
+    x2 = numpy.reshape(xm, (rows, n))
+    order = numpy.argsort(x2, axis=-1)
+    return numpy.ravel(order + numpy.reshape(numpy.arange(rows) * n, (rows, 1)))
+
+
+def sort_tangent(t, x, axis=-1):
+    xa = numpy.asarray(x) * 1.0
+    t = numpy.asarray(t) * 1.0
+    if axis is None:
+        return numpy.ravel(t)[numpy.argsort(numpy.ravel(xa))]
+    xm = numpy.moveaxis(xa, axis, -1)
+    tm = numpy.moveaxis(t, axis, -1)
+    out = numpy.reshape(numpy.ravel(tm)[_lane_sort_index(xm)], xm.shape)
+    return numpy.moveaxis(out, -1, axis)
+
+

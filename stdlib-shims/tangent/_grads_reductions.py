@@ -1,0 +1,147 @@
+"""Reductions and scans: prod, cumsum, cumprod, var, clip.
+
+Conventions in tangent._grads_common."""
+from tangent._grads_common import _axes, _is_array, _tg, numpy  # noqa: F401
+from tangent._grads_shape import reshape_as  # noqa: F401
+
+# ---------------------------------------------------------- reductions and scans
+
+def _prod_others(x, axis):
+    """For every element, the product of the other elements of its reduction group
+    (exact when some elements are zero: prefix and suffix products, no division)."""
+    axes = _axes(axis, x.ndim)
+    rest = [i for i in range(x.ndim) if i not in axes]
+    perm = list(axes) + rest
+    xt = numpy.transpose(x, tuple(perm))
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    if n <= 1:
+        return numpy.ones(x.shape)
+    rest_shape = tuple(xt.shape[len(axes):])
+    m = numpy.reshape(xt, (n,) + rest_shape)
+    ones = numpy.ones((1,) + rest_shape)
+    left = numpy.concatenate([ones, numpy.cumprod(m, axis=0)[:-1]], axis=0)
+    right = numpy.flip(numpy.cumprod(numpy.flip(m, 0), axis=0), 0)
+    right = numpy.concatenate([right[1:], ones], axis=0)
+    others = numpy.reshape(left * right, xt.shape)
+    return numpy.transpose(others, _tg().inverse_permutation(perm))
+
+
+def prod_grad(g, x, axis=None, keepdims=False):
+    if not _is_array(x):
+        if isinstance(x, (list, tuple)):
+            return reshape_as(prod_grad(g, numpy.asarray(x) * 1.0, axis, keepdims), x)
+        return g
+    return _tg().unreduce(g, x, axis, keepdims) * _prod_others(x, axis)
+
+
+def prod_tangent(t, x, axis=None, keepdims=False):
+    if not _is_array(x):
+        if isinstance(x, (list, tuple)):
+            return prod_tangent(numpy.asarray(t), numpy.asarray(x) * 1.0, axis, keepdims)
+        return t
+    return numpy.sum(t * _prod_others(x, axis), axis=axis, keepdims=keepdims)
+
+
+def cumsum_grad(g, x, axis=None):
+    if axis is None:
+        return reshape_as(numpy.flip(numpy.cumsum(numpy.flip(numpy.ravel(g), 0))), x)
+    return reshape_as(numpy.flip(numpy.cumsum(numpy.flip(g, axis), axis=axis), axis), x)
+
+
+def _scan_lanes(x, axis):
+    """x as an array with the scanned axis first, and how to undo it."""
+    xa = numpy.asarray(x) * 1.0
+    base = numpy.ravel(xa) if axis is None else xa
+    ax = 0 if axis is None else axis % base.ndim
+    return numpy.moveaxis(base, ax, 0), base.shape, ax
+
+
+def cumprod_grad(g, x, axis=None):
+    m, shape, ax = _scan_lanes(x, axis)
+    gm = numpy.moveaxis(numpy.reshape(g, shape), ax, 0)
+    n = m.shape[0]
+    rest = tuple(m.shape[1:])
+    if n == 0:
+        return reshape_as(numpy.zeros(shape), x)
+    if numpy.all(m != 0.0):
+        y = numpy.cumprod(m, axis=0)
+        out = numpy.flip(numpy.cumsum(numpy.flip(gm * y, 0), axis=0), 0) / m
+    else:
+        # grad_k = prod_{j<k} x_j * sum_{i>=k} g_i prod_{k<j<=i} x_j  (no division)
+        ones = numpy.ones((1,) + rest)
+        left = numpy.concatenate([ones, numpy.cumprod(m, axis=0)[:-1]], axis=0)
+        rows = []
+        for k in range(n):
+            seg = numpy.concatenate([ones, numpy.cumprod(m[k + 1:], axis=0)], axis=0)
+            rows.append(left[k] * numpy.sum(gm[k:] * seg, axis=0))
+        out = numpy.stack(rows)
+    return reshape_as(numpy.reshape(numpy.moveaxis(out, 0, ax), shape), x)
+
+
+def cumprod_tangent(t, x, axis=None):
+    m, shape, ax = _scan_lanes(x, axis)
+    tm = numpy.moveaxis(numpy.reshape(t, shape), ax, 0)
+    n = m.shape[0]
+    rest = tuple(m.shape[1:])
+    if n == 0:
+        return numpy.zeros(shape)
+    if numpy.all(m != 0.0):
+        out = numpy.cumprod(m, axis=0) * numpy.cumsum(tm / m, axis=0)
+    else:
+        ones = numpy.ones((1,) + rest)
+        left = numpy.concatenate([ones, numpy.cumprod(m, axis=0)[:-1]], axis=0)
+        out = numpy.zeros(m.shape)
+        for k in range(n):
+            seg = numpy.concatenate([ones, numpy.cumprod(m[k + 1:], axis=0)], axis=0)
+            contrib = (tm[k] * left[k]) * seg
+            out = out + numpy.concatenate([numpy.zeros((k,) + rest), contrib], axis=0)
+    return numpy.moveaxis(out, 0, ax)
+
+
+def var_grad(g, x, axis=None, ddof=0, keepdims=False):
+    tg = _tg()
+    if not _is_array(x):
+        if isinstance(x, (list, tuple)):
+            return reshape_as(var_grad(g, numpy.asarray(x) * 1.0, axis, ddof, keepdims), x)
+        return 0.0 * g
+    n = tg.reduced_count(x, axis)
+    mu = numpy.mean(x, axis=axis, keepdims=True)
+    return tg.unreduce(g, x, axis, keepdims) * 2.0 * (x - mu) / (n - (ddof or 0))
+
+
+def var_tangent(t, x, axis=None, ddof=0, keepdims=False):
+    tg = _tg()
+    if not _is_array(x):
+        if isinstance(x, (list, tuple)):
+            return var_tangent(numpy.asarray(t), numpy.asarray(x) * 1.0, axis, ddof, keepdims)
+        return 0.0 * t
+    n = tg.reduced_count(x, axis)
+    mu = numpy.mean(x, axis=axis, keepdims=True)
+    return numpy.sum(2.0 * (x - mu) * t, axis=axis, keepdims=keepdims) / (n - (ddof or 0))
+
+
+def clip_mask(x, lo, hi, which):
+    """Which argument `clip(x, lo, hi)` = minimum(maximum(x, lo), hi) takes its value
+    from (1.0 where argument `which` = 0 (x), 1 (lo), 2 (hi) does), with the tie-breaking
+    of maximum/minimum's rules."""
+    mx, ml, mh = 1.0, 0.0, 0.0
+    r = x
+    if lo is not None:
+        mx = (x >= lo) * 1.0
+        ml = (x < lo) * 1.0
+        r = numpy.maximum(x, lo)
+    if hi is not None:
+        keep = (r <= hi) * 1.0
+        mh = (r > hi) * 1.0
+        mx = mx * keep
+        ml = ml * keep
+    return (mx, ml, mh)[which]
+
+
+def clip_grad(g, x, lo, hi, which):
+    like = (x, lo, hi)[which]
+    return _tg().unbroadcast(g * clip_mask(x, lo, hi, which), like)
+
+

@@ -1,0 +1,157 @@
+"""Shape operations: reshape, concatenate and stack, split, tile, repeat, pad.
+
+Conventions in tangent._grads_common."""
+from tangent._grads_common import _int_tuple, _is_zero, _tg, numpy  # noqa: F401
+
+# --------------------------------------------------------------------- shape ops
+
+def reshape_as(g, x):
+    """`g` reshaped like `x`: a float for a Python number, a list for a (nested) list."""
+    return _tg().array_grad(numpy.reshape(g, numpy.shape(x)), x)
+
+
+def _pieces(g, arrays, promoted_shapes, axis):
+    return pieces_in(numpy, reshape_as, g, arrays, promoted_shapes, axis)
+
+
+def pieces_in(xp, reshape_like, g, arrays, promoted_shapes, axis):
+    """Splits `g` along `axis` into the pieces of a concatenation of arrays of the given
+    (promoted) shapes, each reshaped like the original argument (array namespace `xp`:
+    numpy, or jax.numpy for JAX arrays, and its `reshape_as`)."""
+    bounds = []
+    total = 0
+    for s in promoted_shapes[:-1]:
+        total += s[axis]
+        bounds.append(total)
+    parts = xp.split(g, bounds, axis) if bounds else [g]
+    return [reshape_like(p, a) for p, a in zip(parts, arrays)]
+
+
+def concatenate_grad(g, arrays, axis=0):
+    return concatenate_grad_in(numpy, reshape_as, g, arrays, axis)
+
+
+def concatenate_grad_in(xp, reshape_like, g, arrays, axis=0):
+    if axis is None:
+        shapes = [(int(xp.size(a)),) for a in arrays]
+        return pieces_in(xp, reshape_like, xp.ravel(g), arrays, shapes, 0)
+    return pieces_in(xp, reshape_like, g, arrays, [tuple(xp.shape(a)) for a in arrays], axis)
+
+
+def stack_grad(g, arrays, axis=0):
+    gm = numpy.moveaxis(g, axis, 0)
+    return [reshape_as(gm[i], a) for i, a in enumerate(arrays)]
+
+
+def vstack_grad(g, arrays):
+    return _pieces(g, arrays, [numpy.atleast_2d(a).shape for a in arrays], 0)
+
+
+def hstack_grad(g, arrays):
+    shapes = [numpy.atleast_1d(a).shape for a in arrays]
+    return _pieces(g, arrays, shapes, 0 if len(shapes[0]) == 1 else 1)
+
+
+def dstack_grad(g, arrays):
+    return _pieces(g, arrays, [numpy.atleast_3d(a).shape for a in arrays], 2)
+
+
+def column_stack_grad(g, arrays):
+    shapes = []
+    for a in arrays:
+        s = tuple(numpy.shape(a))
+        shapes.append((s[0], 1) if len(s) == 1 else s)
+    return _pieces(g, arrays, shapes, 1)
+
+
+def split_grad(g, x, axis=0):
+    """Gradient of the pieces of `split(x, ..., axis)` (a list) with respect to `x`."""
+    return numpy.concatenate([numpy.asarray(p) * 1.0 for p in g], axis)
+
+
+def hsplit_axis(x):
+    return 1 if numpy.ndim(x) > 1 else 0
+
+
+def negate_shift(shift):
+    if isinstance(shift, (int, float)):
+        return -shift
+    return tuple(-s for s in shift)
+
+
+def tile_grad(g, x, reps):
+    shape = tuple(numpy.shape(x))
+    reps = _int_tuple(reps)
+    n = max(len(shape), len(reps))
+    s = (1,) * (n - len(shape)) + shape
+    r = (1,) * (n - len(reps)) + reps
+    inter = []
+    for ri, si in zip(r, s):
+        inter.extend([ri, si])
+    g = numpy.sum(numpy.reshape(g, tuple(inter)), axis=tuple(range(0, 2 * n, 2)))
+    return reshape_as(g, x)
+
+
+def repeat_grad(g, x, repeats, axis=None):
+    xa = numpy.asarray(x)
+    base = numpy.ravel(xa) if axis is None else xa
+    ax = 0 if axis is None else axis % base.ndim
+    n = base.shape[ax]
+    gm = numpy.moveaxis(g, ax, 0)
+    rest = tuple(gm.shape[1:])
+    if numpy.ndim(repeats) == 0 or numpy.size(repeats) == 1:
+        r = int(numpy.ravel(numpy.asarray(repeats))[0])
+        out = numpy.sum(numpy.reshape(gm, (n, r) + rest), axis=1)
+    else:
+        # segment sums as a 0/1 matrix product (exact, vectorised)
+        seg = numpy.repeat(numpy.arange(n), repeats)
+        m = (numpy.reshape(numpy.arange(n), (n, 1)) == numpy.reshape(seg, (1, seg.shape[0]))) * 1.0
+        out = numpy.tensordot(m, gm, axes=1)
+    out = numpy.moveaxis(out, 0, ax)
+    return reshape_as(numpy.reshape(out, base.shape), x)
+
+
+def _pad_pairs(pad_width, ndim):
+    if isinstance(pad_width, int):
+        return [(pad_width, pad_width)] * ndim
+    pw = list(pad_width)
+    if all(isinstance(p, int) for p in pw):
+        if len(pw) == 1:
+            return [(pw[0], pw[0])] * ndim
+        return [(pw[0], pw[1])] * ndim
+    pairs = [(p, p) if isinstance(p, int) else (int(p[0]), int(p[-1])) for p in pw]
+    if len(pairs) == 1:
+        pairs = pairs * ndim
+    return pairs
+
+
+def pad_grad(g, x, pad_width, mode="constant"):
+    xa = numpy.asarray(x)
+    if mode == "constant":
+        pairs = _pad_pairs(pad_width, xa.ndim)
+        index = tuple(slice(b, g.shape[i] - a) for i, (b, a) in enumerate(pairs))
+        return reshape_as(g[index], x)
+    if mode in ("edge", "reflect", "symmetric", "wrap"):
+        # these modes gather elements of x: scatter g back through the index map
+        n = xa.size
+        src = numpy.ravel(numpy.pad(numpy.reshape(numpy.arange(n) * 1.0, xa.shape), pad_width, mode=mode))
+        m = (numpy.reshape(numpy.arange(n) * 1.0, (n, 1)) == numpy.reshape(src, (1, src.shape[0]))) * 1.0
+        return reshape_as(numpy.dot(m, numpy.ravel(g)), x)
+    raise NotImplementedError("tangent: no reverse-mode derivative of numpy.pad with mode=%r" % (mode,))
+
+
+def pad_constant_grad(g, x, pad_width):
+    """Gradient with respect to a scalar `constant_values` of `pad`."""
+    return float(numpy.sum(g) - numpy.sum(pad_grad(g, x, pad_width)))
+
+
+def pad_tangent(t, tc, x, pad_width, mode="constant"):
+    if _is_zero(t):
+        t = numpy.zeros(numpy.shape(x))
+    if mode == "constant":
+        return numpy.pad(t, pad_width, mode="constant", constant_values=0.0 if _is_zero(tc) else tc)
+    if mode in ("edge", "reflect", "symmetric", "wrap"):
+        return numpy.pad(t, pad_width, mode=mode)
+    raise NotImplementedError("tangent: no forward-mode derivative of numpy.pad with mode=%r" % (mode,))
+
+

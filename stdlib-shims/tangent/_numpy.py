@@ -1,0 +1,305 @@
+"""The NumPy runtime: NumPy's implementations of the generic helpers, registered for
+`numpy.ndarray` (and tape-liveness `ShapeCarrier`s) at import when NumPy is installed.
+
+NumPy is the default library of the registries (`default=True`): its implementations
+serve calls whose arguments are numbers, lists and tuples, and yield to any other
+library's type among the arguments of a call. Also the helpers of tangent's own NumPy
+rules (backends/tangent_numpy.py) and the Rust API's conversions.
+"""
+import math
+
+from tangent import _registry
+from tangent._errors import _at_call_site, _shape, check_output_by_shape  # noqa: F401
+from tangent._grads_shape import reshape_as
+from tangent._runtime import (ShapeCarrier, _axes, array_grad, matmul_grad_in,
+                              unbroadcast, unreduce)
+
+try:
+    import numpy
+except ImportError:  # CPython without NumPy: scalar code still works
+    numpy = None
+
+try:
+    from _numpy_native import _matmul_t
+except ImportError:  # CPython: NumPy's own products
+    def _matmul_t(a, b, transpose_a, transpose_b):
+        """(a.T if transpose_a else a) @ (b.T if transpose_b else b)"""
+        return (a.T if transpose_a else a) @ (b.T if transpose_b else b)
+
+
+def _is_array(x):
+    return numpy is not None and isinstance(x, (numpy.ndarray, ShapeCarrier))
+
+
+def _grad_dtype(x):
+    """Gradients keep a float32 input's precision; integer and bool inputs get float64
+    gradients, as NumPy's own arithmetic would give."""
+    if _is_array(x) and x.dtype == numpy.float32:
+        return numpy.float32
+    return numpy.float64
+
+
+def _is_numeric_scalar(y):
+    """A NumPy scalar of a numeric dtype (numpy.float64, numpy.int64, ...)."""
+    generic = getattr(numpy, "generic", None) if numpy is not None else None
+    return generic is not None and isinstance(y, generic) and y.dtype.kind in "biufc"
+
+
+# ------------------------------------------------------ the generic helpers' NumPy part
+
+def shape_of(x):
+    if isinstance(x, numpy.ndarray):
+        return ShapeCarrier(tuple(x.shape), x.dtype)
+    return x
+
+
+def copy(x):
+    if _is_array(x):
+        return x.copy()
+    if isinstance(x, list):
+        return list(x)
+    return x
+
+
+def init_grad(x):
+    if _is_array(x):
+        return numpy.zeros(x.shape, dtype=_grad_dtype(x))
+    raise TypeError(_at_call_site(
+        "tangent: a value of type %s has no derivative (a zero gradient or tangent of it "
+        "was needed)" % type(x).__name__,
+        "differentiate functions of numbers and arrays (and lists or tuples of them); "
+        "return a number or an array; for an array type of another library, register "
+        "it: tangent.register_namespace(%s, its_array_namespace) and "
+        "tangent.register_init_grad(%s, fn)" % (type(x).__name__, type(x).__name__)))
+
+
+def unbroadcast_(g, like):
+    if isinstance(like, (list, tuple)):
+        # A NumPy function applied to a list treats it as an array.
+        return array_grad(unbroadcast(g, numpy.asarray(like, dtype=float)), like)
+    if not _is_array(like):
+        if _is_array(g):
+            return float(numpy.sum(g))
+        return g
+    if not _is_array(g):
+        return numpy.full(like.shape, float(g), dtype=_grad_dtype(like))
+    if g.shape == like.shape:
+        return g
+    while g.ndim > like.ndim:
+        g = numpy.sum(g, axis=0)
+    for axis, n in enumerate(like.shape):
+        if n == 1 and g.shape[axis] != 1:
+            g = numpy.sum(g, axis=axis, keepdims=True)
+    return g
+
+
+def unreduce_(g, x, axis, keepdims):
+    if isinstance(x, (list, tuple)):
+        # A reduction of a list reduces the array it makes: one gradient per element.
+        return array_grad(unreduce(g, numpy.asarray(x, dtype=float), axis, keepdims), x)
+    if not _is_array(x):
+        return g
+    shape = x.shape
+    if not _is_array(g):
+        # A full reduction's gradient is a scalar: fill directly.
+        return numpy.full(shape, float(g), dtype=_grad_dtype(x))
+    if not keepdims:
+        kept = list(shape)
+        for a in _axes(axis, len(shape)):
+            kept[a] = 1
+        g = (numpy.reshape(g, tuple(kept)) if _is_array(g)
+             else numpy.full(tuple(kept), float(g), dtype=_grad_dtype(x)))
+    return g * numpy.ones(shape, dtype=_grad_dtype(x))
+
+
+def reduced_count(x, axis):
+    if isinstance(x, (list, tuple)):
+        return reduced_count(numpy.asarray(x, dtype=float), axis)
+    if not _is_array(x):
+        return 1
+    n = 1
+    for a in _axes(axis, x.ndim):
+        n *= x.shape[a]
+    return n
+
+
+def extremum_grad(g, y, x, axis, keepdims):
+    if isinstance(x, (list, tuple)):
+        return array_grad(extremum_grad(g, y, numpy.asarray(x, dtype=float), axis, keepdims), x)
+    if not _is_array(x):
+        return g
+    mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
+    count = numpy.sum(mask, axis=axis, keepdims=keepdims)
+    return unreduce(g, x, axis, keepdims) * mask / unreduce(count, x, axis, keepdims)
+
+
+def matmul_grad(g, a, b, which):
+    if which == 0:
+        if type(g) is numpy.ndarray and g.ndim == 2 and type(b) is numpy.ndarray and b.ndim == 2:
+            return _matmul_t(g, b, False, True)  # the common case: g @ b.T, no copy
+        if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g):
+            return _matmul_t(g, b, False, True)
+        return matmul_grad_in(numpy, unbroadcast, g, a, b, 0)
+    if type(g) is numpy.ndarray and g.ndim == 2 and type(a) is numpy.ndarray and a.ndim == 2:
+        return _matmul_t(a, g, True, False)  # the common case: a.T @ g, no copy
+    if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g):
+        return _matmul_t(a, g, True, False)
+    return matmul_grad_in(numpy, unbroadcast, g, a, b, 1)
+
+
+def sum_grad(g, x):
+    if _is_array(x):
+        return g * numpy.ones(x.shape, dtype=_grad_dtype(x))
+    return [g for _ in x]
+
+
+def array_grad_(g, x):
+    if _is_array(x):
+        return g
+    return float(g)
+
+
+def broadcast_like(t, y):
+    if _is_array(y) and not (_is_array(t) and t.shape == y.shape):
+        return t * numpy.ones(y.shape, dtype=_grad_dtype(y))
+    return t
+
+
+def set_tangent_at(t, x, index, v):
+    from tangent._runtime import init_grad as init_grad_
+    t = init_grad_(x) if t is None else copy(t)
+    if _is_array(t) and not _is_array(x):
+        t = init_grad_(x)
+    if isinstance(x, list) and not isinstance(t, list):
+        t = init_grad_(x)
+    t[index] = v
+    return t
+
+
+def extremum_tangent(t, y, x, axis, keepdims):
+    if not _is_array(x):
+        return t
+    mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
+    count = numpy.sum(mask, axis=axis, keepdims=keepdims)
+    return numpy.sum(t * mask, axis=axis, keepdims=keepdims) / count
+
+
+def log(x):
+    if _is_array(x):
+        return numpy.log(x)
+    return math.log(x)
+
+
+def sign(x):
+    if _is_array(x):
+        return numpy.sign(x)
+    # int() first: a NumPy scalar's comparisons give NumPy bools, which do not subtract.
+    return float(int(x > 0) - int(x < 0))
+
+
+def check_output(y, seed, name):
+    if isinstance(y, (tuple, list)):
+        raise ValueError(_at_call_site(
+            "grad: `%s` returned a %s of %d values, not a scalar"
+            % (name, type(y).__name__, len(y)),
+            "pass output_index=i to differentiate one of them, or output_weights=(...) "
+            "for a weighted sum"))
+    if not (isinstance(y, (int, float)) or _is_array(y) or _is_numeric_scalar(y)):
+        raise TypeError(_at_call_site(
+            "grad: `%s` returned a %s, which has no derivative" % (name, type(y).__name__),
+            "the differentiated function must return a number or an array"))
+    shape = _shape(y)
+    mismatch = "grad: the seed has shape %s but `%s` returned shape %s"
+    mismatch_hint = "pass a seed of shape %s (or a float when the output is a scalar)"
+    if _is_array(seed) and seed.size != 1 and tuple(seed.shape) != shape:
+        raise ValueError(_at_call_site(mismatch % (tuple(seed.shape), name, shape),
+                                       mismatch_hint % (shape,)))
+    if _is_array(y) and y.size != 1:
+        if not _is_array(seed):
+            raise ValueError(_at_call_site(
+                "grad: `%s` returned an array of shape %s, not a scalar" % (name, shape),
+                "pass a seed of that shape as the last argument, or use tangent.vjp"))
+        if tuple(seed.shape) != shape:
+            raise ValueError(_at_call_site(mismatch % (tuple(seed.shape), name, shape),
+                                           mismatch_hint % (shape,)))
+
+
+# --------------------------------------------- helpers of tangent's own NumPy rules
+
+def unreduce_adjoint(dz, g, axis, keepdims):
+    """Transpose of unreduce: sum back over the axes it broadcast."""
+    if not _is_array(g):
+        return float(numpy.sum(dz)) if _is_array(dz) else dz
+    return numpy.reshape(numpy.sum(dz, axis=axis, keepdims=keepdims), g.shape)
+
+
+def matmul_grad_left_adjoint(dz, g, a, b, which):
+    """Transpose of z = matmul_grad_left(g, a, b) in g (which=0) or b (which=1)."""
+    an, bn = numpy.ndim(a), numpy.ndim(b)
+    if an == 1 and bn == 1:  # z = g * b
+        return unbroadcast(dz * b, g) if which == 0 else unbroadcast(dz * g, b)
+    if an == 1:  # z = b @ g
+        return numpy.dot(numpy.transpose(b), dz) if which == 0 else numpy.outer(dz, g)
+    if bn == 1:  # z = outer(g, b)
+        return numpy.dot(dz, b) if which == 0 else numpy.dot(g, dz)
+    # z = g @ b.T
+    return numpy.matmul(dz, b) if which == 0 else numpy.matmul(numpy.transpose(dz), g)
+
+
+def matmul_grad_right_adjoint(dz, g, a, b, which):
+    """Transpose of z = matmul_grad_right(g, a, b) in g (which=0) or a (which=1)."""
+    an, bn = numpy.ndim(a), numpy.ndim(b)
+    if an == 1 and bn == 1:  # z = g * a
+        return unbroadcast(dz * a, g) if which == 0 else unbroadcast(dz * g, a)
+    if an == 1:  # z = outer(a, g)
+        return numpy.dot(a, dz) if which == 0 else numpy.dot(dz, g)
+    # z = a.T @ g
+    if which == 0:
+        return numpy.matmul(a, dz)
+    if numpy.ndim(g) == 1:
+        return numpy.outer(g, dz)
+    return numpy.matmul(g, numpy.transpose(dz))
+
+
+# ------------------------------------------------------------- Rust API support
+
+def _from_flat(flat, shape):
+    return numpy.reshape(numpy.array(flat), shape)
+
+
+def _to_flat(x):
+    x = numpy.asarray(x)
+    return tuple(x.shape), [float(v) for v in numpy.ravel(x).tolist()]
+
+
+# ------------------------------------------------------------------ registration
+
+def _register():
+    for type_ in (numpy.ndarray, ShapeCarrier):
+        _registry.register_namespace(type_, numpy, default=True)
+    # NumPy's scalars (numpy.float64, ...) are numbers for the helpers (the embedded
+    # numpy has none: its scalars are Python floats).
+    if isinstance(getattr(numpy, "generic", None), type):
+        _registry.register_namespace(numpy.generic, numpy, scalar=True, default=True)
+    for kind, fn in (
+            ("init_grad", init_grad), ("unbroadcast", unbroadcast_),
+            ("unreduce", unreduce_), ("shape_function", shape_of),
+            ("matmul_grad", matmul_grad), ("copy", copy),
+            ("reduced_count", reduced_count), ("extremum_grad", extremum_grad),
+            ("extremum_tangent", extremum_tangent), ("sum_grad", sum_grad),
+            ("array_grad", array_grad_), ("broadcast_like", broadcast_like),
+            ("set_tangent_at", set_tangent_at), ("log", log), ("sign", sign),
+            ("check_output", check_output),
+            # What the rule helpers computing in a namespace need (tangent._grads_common).
+            ("reshape_as", reshape_as), ("to_python_scalar", _to_python_scalar)):
+        _registry.register_helper(kind, numpy.ndarray, fn)
+
+
+def _to_python_scalar(v):
+    """NumPy's 0-d results are floats for the rule helpers, as NumPy's own functions
+    give for Python arguments."""
+    return float(v) if numpy.ndim(v) == 0 else v
+
+
+if numpy is not None:
+    _register()

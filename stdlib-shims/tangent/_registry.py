@@ -1,0 +1,289 @@
+"""The registries: which array library a value belongs to, found from its type.
+
+Each array library registers its types once, in its own runtime module (`tangent._numpy`
+at import when NumPy is there, `tangent._jax` when it loads): the array namespace of the
+type (`register_namespace`) and its implementations of the generic helpers
+(`register_init_grad`, `register_add_grad`, `register_unbroadcast`, `register_unreduce`,
+`register_shape_function`, `register_matmul_grad`, and `register_helper` for the others).
+The generic helpers of `tangent._runtime` handle numbers, None, lists and tuples
+themselves and ask `implementation(kind, ...)` for the rest; they never test for a
+library.
+
+Lookup walks the type's MRO and is cached per type. A type no library registered whose
+module is jax's (`jax.*`, `jaxlib.*`: arrays and tracers) loads `tangent._jax` first, so
+`import tangent` never imports jax. NumPy's registrations are the default (weak): when
+values of NumPy and of another library meet, the other library's implementation runs
+(NumPy arrays convert into every other library's arrays), and values that are only
+numbers, None, lists or tuples get NumPy's, as before there were registries.
+"""
+import sys as _sys
+
+_NAMESPACES = {}        # type -> array namespace module
+_SCALARS = set()        # types whose values are numbers for the helpers (numpy.float64)
+_IMPLS = {}             # kind -> {type: function}
+_WEAK = set()           # types of the default library (numpy)
+_DEFAULT = {}           # kind -> the default library's implementation
+_CACHE = {}             # (kind, type) -> (function or None, weak, state)
+_BY_NAMESPACE = {}      # (id(namespace), kind) -> function (_NAMESPACES keeps it alive)
+
+# Kinds a public `register_<kind>` names, with the call signature of the function.
+KINDS = {
+    "init_grad": "fn(x) -> a zero gradient shaped like x",
+    "add_grad": "fn(a, b) -> a + b for gradients",
+    "unbroadcast": "fn(g, like) -> g summed back to like's shape",
+    "unreduce": "fn(g, x, axis, keepdims) -> g broadcast back to x's shape",
+    "shape_function": "fn(x) -> what the tape keeps of x when only its shape is read",
+    "matmul_grad": "fn(g, a, b, which) -> gradient of operand `which` (0: a, 1: b) of a @ b",
+}
+
+_PY_SCALARS = (bool, int, float, complex, type(None), list, tuple, str)
+
+# States of a type for one kind.
+_FOUND, _SCALAR, _MISSING, _UNKNOWN = range(4)
+
+
+def _check_type(type_, what):
+    if not isinstance(type_, type):
+        raise TypeError("tangent.%s: expected a type (the class of the arrays), got %r"
+                        % (what, type_))
+
+
+def register_namespace(type_, namespace, scalar=False, default=False):
+    """Maps an array type to its array namespace (numpy.ndarray -> numpy, jax.Array ->
+    jax.numpy): the module whose functions (`sum`, `reshape`, `zeros`, `matmul`, ...) the
+    rule helpers call on values of the type. `scalar=True`: values of the type are
+    numbers for the helpers (NumPy's scalar types). `default=True` is NumPy's: its
+    implementations yield to any other library's among the arguments of one call and
+    serve calls whose arguments are only numbers, lists and tuples."""
+    _check_type(type_, "register_namespace")
+    _NAMESPACES[type_] = namespace
+    if scalar:
+        _SCALARS.add(type_)
+    if default:
+        _WEAK.add(type_)
+    _CACHE.clear()
+
+
+def register_helper(kind, type_, fn):
+    """Registers `fn` as the implementation of the generic helper `kind` (e.g.
+    'init_grad', 'unbroadcast', 'add_grad_at', 'zero_grad_at', 'set_tangent_at',
+    'sum_grad', 'broadcast_like', 'reduced_count', 'extremum_grad', 'extremum_tangent',
+    'array_grad', 'copy', 'check_output', 'check_inplace', 'log', 'sign') for values of
+    `type_` and its subclasses."""
+    _check_type(type_, "register_" + kind)
+    if not callable(fn):
+        raise TypeError("tangent.register_%s: %r is not callable" % (kind, fn))
+    _IMPLS.setdefault(kind, {})[type_] = fn
+    if type_ in _WEAK:
+        _DEFAULT[kind] = fn
+    if type_ in _NAMESPACES:
+        _BY_NAMESPACE[(id(_NAMESPACES[type_]), kind)] = fn  # namespaces may be unhashable
+    _CACHE.clear()
+
+
+def namespace_helper(namespace, kind, default=None):
+    """The implementation of `kind` registered by the library whose array namespace is
+    `namespace` (for helpers that compute in a namespace found from several arguments:
+    'reshape_as', 'constant_dtype', 'to_python_scalar'), else `default`."""
+    return _BY_NAMESPACE.get((id(namespace), kind), default)
+
+
+def register_init_grad(type_, fn):
+    """`fn(x)`: a zero gradient shaped like the value `x` of type `type_`."""
+    register_helper("init_grad", type_, fn)
+
+
+def register_add_grad(type_, fn):
+    """`fn(a, b)`: the sum of two gradients (default: `a + b`)."""
+    register_helper("add_grad", type_, fn)
+
+
+def register_unbroadcast(type_, fn):
+    """`fn(g, like)`: `g` summed over the axes along which `like` was broadcast."""
+    register_helper("unbroadcast", type_, fn)
+
+
+def register_unreduce(type_, fn):
+    """`fn(g, x, axis, keepdims)`: the gradient of a reduction broadcast back to `x`."""
+    register_helper("unreduce", type_, fn)
+
+
+def register_shape_function(type_, fn):
+    """`fn(x)`: what the tape keeps of `x` when the backward pass reads only its shape
+    and dtype (an object with `.shape`, `.dtype`, `.ndim`; default: `x` itself)."""
+    register_helper("shape_function", type_, fn)
+
+
+def register_matmul_grad(type_, fn):
+    """`fn(g, a, b, which)`: the gradient of operand `which` (0: a, 1: b) of `a @ b`."""
+    register_helper("matmul_grad", type_, fn)
+
+
+def _is_jax_type(type_):
+    """Is `type_` a class of jax (arrays, tracers)? Read from module names: never imports
+    jax (a value of such a type exists only once jax is imported)."""
+    for cls in getattr(type_, "__mro__", ()):
+        module = getattr(cls, "__module__", "") or ""
+        if module == "jax" or module.startswith(("jax.", "jaxlib")):
+            return True
+    return False
+
+
+def _jax_loaded():
+    return getattr(_sys.modules.get("tangent._jax"), "jnp", None) is not None
+
+
+def _resolve(kind, type_):
+    mro = getattr(type_, "__mro__", (type_,))
+    impls = _IMPLS.get(kind, {})
+    for cls in mro:
+        if cls in impls:
+            return impls[cls], cls in _WEAK or _weak_owner(mro), _FOUND
+        if cls in _NAMESPACES:
+            if cls in _SCALARS:
+                return None, True, _SCALAR
+            return None, cls in _WEAK, _MISSING
+    if issubclass(type_, _PY_SCALARS):
+        return None, True, _SCALAR
+    if not _jax_loaded() and _is_jax_type(type_):
+        _sys.modules["tangent._jax"].load()  # registers jax's types
+        return _resolve(kind, type_)
+    return None, False, _UNKNOWN
+
+
+def _weak_owner(mro):
+    for cls in mro:
+        if cls in _NAMESPACES:
+            return cls in _WEAK
+    return False
+
+
+def _lookup(kind, type_):
+    key = (kind, type_)
+    entry = _CACHE.get(key)
+    if entry is None:
+        entry = _CACHE[key] = _resolve(kind, type_)
+    return entry
+
+
+def _type_name(type_):
+    module = getattr(type_, "__module__", None)
+    name = getattr(type_, "__qualname__", type_.__name__)
+    return name if module in (None, "builtins") else "%s.%s" % (module, name)
+
+
+def unregistered_message(kind, operation, type_):
+    """(message, hint) for a value of `type_` that no library registered (or that lacks
+    an implementation of `kind`) reaching `operation`."""
+    name = _type_name(type_)
+    short = type_.__name__
+    if type_ in _NAMESPACES or any(c in _NAMESPACES for c in type_.__mro__):
+        message = ("tangent: %s needs `%s` for a value of type %s, and none is registered "
+                   "for that type" % (operation, kind, name))
+        register = ("tangent.register_%s(%s, fn)" % (kind, short) if kind in KINDS
+                    else "tangent.register_helper(%r, %s, fn)" % (kind, short))
+        return message, "register it: %s" % register
+    message = ("tangent: %s got a value of type %s, which no array library registered "
+               "with tangent" % (operation, name))
+    register = ("tangent.register_%s(%s, fn)" % (kind, short) if kind in KINDS
+                else "tangent.register_helper(%r, %s, fn)" % (kind, short))
+    if kind == "namespace":
+        register = "the helpers it needs (tangent.register_unbroadcast(%s, fn), ...)" % short
+    return message, ("differentiate numbers, arrays and lists or tuples of them; for an "
+                     "array type of another library, register it: "
+                     "tangent.register_namespace(%s, its_array_namespace) and %s"
+                     % (short, register))
+
+
+def _unregistered(kind, operation, type_):
+    from tangent._errors import _at_call_site
+    return TypeError(_at_call_site(*unregistered_message(kind, operation, type_)))
+
+
+def implementation(kind, operation, values, strict=True, missing=None):
+    """The implementation of helper `kind` for `values` (the arguments that decide):
+    the first non-default library's among them, else the default library's (NumPy's),
+    else None (no NumPy: the caller's code for numbers runs). `strict`: a value of a type
+    no library registered, or of a registered type without this helper, is a TypeError
+    naming the type and `operation` (never a silent zero); otherwise it is left to the
+    default implementation, as values without a library always were. `missing`: the
+    library-neutral implementation for a registered array type without its own."""
+    for v in values:
+        fn, weak, state = _lookup(kind, type(v))
+        if state == _FOUND:
+            if not weak:
+                return fn
+        elif state == _MISSING:
+            if weak:
+                continue  # the default library's own type: its implementation serves
+            if missing is not None:
+                return missing
+            if strict:
+                raise _unregistered(kind, operation, type(v))
+        elif state == _UNKNOWN and strict:
+            raise _unregistered(kind, operation, type(v))
+    return _DEFAULT.get(kind)
+
+
+def namespace_of(*values, operation="this operation"):
+    """The array namespace of `values` (elements of lists and tuples among them
+    included): that of the first value of a non-default library, else the default
+    library's (numpy). A value of a type no library registered is a TypeError."""
+    found = None
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            for e in v:
+                ns = _namespace(e, operation)
+                if ns is not None and ns[1] is False:
+                    return ns[0]
+            continue
+        ns = _namespace(v, operation)
+        if ns is not None:
+            if not ns[1]:
+                return ns[0]
+            found = found or ns[0]
+    if found is not None:
+        return found
+    return _default_namespace()
+
+
+def _default_namespace():
+    for type_ in _WEAK:
+        if type_ not in _SCALARS:
+            return _NAMESPACES[type_]
+    raise TypeError("tangent: no array library is available (NumPy is not installed)")
+
+
+def _namespace(v, operation):
+    """(namespace, weak) of `v`'s type, None for numbers and None."""
+    type_ = type(v)
+    entry = _CACHE.get(("namespace", type_))
+    if entry is None:
+        entry = None
+        for cls in getattr(type_, "__mro__", (type_,)):
+            if cls in _NAMESPACES:
+                entry = (_NAMESPACES[cls], cls in _WEAK)
+                break
+        if entry is None:
+            if issubclass(type_, _PY_SCALARS):
+                entry = False
+            elif not _jax_loaded() and _is_jax_type(type_):
+                _sys.modules["tangent._jax"].load()
+                return _namespace(v, operation)
+            else:
+                raise _unregistered("namespace", operation, type_)
+        _CACHE[("namespace", type_)] = entry
+    return entry or None
+
+
+def is_array(x):
+    """Is `x` a value of a registered array type (not a number of a scalar type)?"""
+    fn, weak, state = _lookup("namespace?", type(x))
+    return state == _MISSING
+
+
+def immutable(x):
+    """Are values of `x`'s type immutable (numbers of a registered scalar type, or a
+    library registered `immutable` for the type: JAX arrays)? `y += v` then rebinds."""
+    fn, weak, state = _lookup("immutable", type(x))
+    return (state == _SCALAR and not isinstance(x, list)) or (state == _FOUND and fn(x))

@@ -1,0 +1,396 @@
+"""The generic runtime helpers generated code calls (`tangent.init_grad`,
+`tangent.add_grad`, `tangent.unbroadcast`, `tangent.unreduce`, ...).
+
+They handle numbers, None, lists and tuples themselves and leave arrays to the library
+that registered the value's type (`tangent._registry`; NumPy's in `tangent._numpy`,
+JAX's in `tangent._jax`). None of them tests for a library.
+"""
+import _tangent
+import math
+
+from tangent import _registry
+from tangent._errors import _at_call_site, check_output, fast_helper
+
+_impl = _registry.implementation
+
+
+class ShapeCarrier:
+    """What the tape keeps of a value the backward pass reads only for its shape and
+    dtype (tape liveness): a few bytes instead of the array."""
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = shape
+        self.dtype = dtype
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+
+class Stack(list):
+    """The tape: values saved by the forward pass for the backward pass."""
+
+
+ShapeCarrier.__module__ = Stack.__module__ = "tangent"
+
+push = _tangent.push
+pop = _tangent.pop
+
+
+def checkpoint_stride(n):
+    """Segment length of sqrt(n) checkpointing."""
+    return max(1, int(math.ceil(math.sqrt(n))))
+
+
+def shape_of(x):
+    """The shape carrier of an array (its library's shape function); other values are
+    kept (they are small)."""
+    fn = _impl("shape_function", "tangent.shape_of", (x,), strict=False)
+    return x if fn is None else fn(x)
+
+
+def copy(x):
+    fn = _impl("copy", "tangent.copy", (x,), strict=False)
+    if fn is not None:
+        return fn(x)
+    if isinstance(x, list):
+        return list(x)
+    return x
+
+
+def init_grad(x):
+    """A zero gradient shaped like `x`."""
+    if x is None or isinstance(x, (bool, int, float)):
+        return 0.0
+    if isinstance(x, (list, tuple)):
+        return [init_grad(v) for v in x]
+    fn = _impl("init_grad", "a zero gradient (tangent.init_grad)", (x,), strict=False)
+    if fn is not None:
+        return fn(x)
+    raise TypeError(_at_call_site(
+        "tangent: a value of type %s has no derivative (a zero gradient or tangent of it "
+        "was needed)" % type(x).__name__,
+        "differentiate functions of numbers and arrays (and lists or tuples of them); "
+        "return a number or an array"))
+
+
+def add_grad(a, b):
+    """a + b for gradients; `None` means "no gradient yet"."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return [add_grad(x, y) for x, y in zip(a, b)]
+    fn = _impl("add_grad", "tangent.add_grad", (a, b), strict=False)
+    if fn is not None:
+        return fn(a, b)
+    return a + b
+
+
+def add_grad_at(g, x, index, value):
+    """Gradient of `x[index]` added into `g` (a fresh gradient of `x` if `g` is None)."""
+    fn = _impl("add_grad_at", "the gradient of a subscript (tangent.add_grad_at)",
+               (x,) if g is None else (g,))
+    if fn is not None:
+        return fn(g, x, index, value)
+    g = init_grad(x) if g is None else copy(g)
+    if isinstance(g, list):
+        g[index] = add_grad(g[index], value)
+    else:
+        g[index] = g[index] + value
+    return g
+
+
+def zero_grad_at(g, index):
+    fn = _impl("zero_grad_at", "the gradient of a subscript store (tangent.zero_grad_at)",
+               (g,))
+    if fn is not None:
+        return fn(g, index)
+    g = copy(g)
+    if isinstance(g, list):
+        g[index] = init_grad(g[index])
+    else:
+        g[index] = 0.0
+    return g
+
+
+def grad_item(g, i):
+    return g[i]
+
+
+def unbroadcast_left(g, x, y):
+    """Gradient of `x` in `x + y`: sums over broadcast axes, or, for a concatenation of
+    lists or tuples, the leading part."""
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return list(g[:len(x)])
+    return unbroadcast(g, x)
+
+
+def unbroadcast_right(g, x, y):
+    """Gradient of `y` in `x + y` (the trailing part of a concatenation)."""
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return list(g[len(x):])
+    return unbroadcast(g, y)
+
+
+def unbroadcast(g, like):
+    """Sums `g` over the axes along which `like` was broadcast to `g`'s shape."""
+    if isinstance(like, (list, tuple)) and isinstance(g, (list, tuple)):
+        if len(g) != len(like):
+            raise TypeError(
+                "tangent: this operation on a list (repetition with `*`?) has no "
+                "derivative rule; build the list with a loop or use an array")
+        return list(g)
+    fn = _impl("unbroadcast", "the gradient of a broadcasting operation "
+               "(tangent.unbroadcast)", (g, like))
+    if fn is not None:
+        return fn(g, like)
+    return g
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int):
+        axis = (axis,)
+    return tuple(sorted(a % ndim for a in axis))
+
+
+def unreduce(g, x, axis, keepdims):
+    """Broadcasts the gradient of a reduction back to the shape of its input."""
+    fn = _impl("unreduce", "the gradient of a reduction (tangent.unreduce)", (x, g))
+    if fn is not None:
+        return fn(g, x, axis, keepdims)
+    return g
+
+
+def reduced_count(x, axis):
+    fn = _impl("reduced_count", "the size of a reduction (tangent.reduced_count)", (x,),
+               missing=_reduced_count_by_shape)
+    if fn is not None:
+        return fn(x, axis)
+    return 1
+
+
+def _reduced_count_by_shape(x, axis):
+    shape = tuple(x.shape)
+    n = 1
+    for a in _axes(axis, len(shape)):
+        n *= shape[a]
+    return n
+
+
+def extremum_grad(g, y, x, axis, keepdims):
+    """Gradient of max/min: shared equally among the elements that attain it."""
+    fn = _impl("extremum_grad", "the gradient of max/min (tangent.extremum_grad)", (x,))
+    if fn is not None:
+        return fn(g, y, x, axis, keepdims)
+    return g
+
+
+def matmul_grad(g, a, b, which):
+    """d(a @ b)/da (which=0) or d(a @ b)/db (which=1) contracted with g."""
+    fn = _impl("matmul_grad", "the gradient of a matrix product (a @ b)", (g, a, b))
+    if fn is None:
+        raise TypeError(_at_call_site(
+            "tangent: the gradient of a matrix product needs an array library",
+            "install NumPy, or register the array type with tangent.register_matmul_grad"))
+    return fn(g, a, b, which)
+
+
+def matmul_grad_left(g, a, b):
+    """d(a @ b)/da contracted with g (batch axes summed back to a's shape)."""
+    return matmul_grad(g, a, b, 0)
+
+
+def matmul_grad_right(g, a, b):
+    """d(a @ b)/db contracted with g (batch axes summed back to b's shape)."""
+    return matmul_grad(g, a, b, 1)
+
+
+def _swap_last(xp, m):
+    """The matrix transpose of a stack of matrices (last two axes), in namespace `xp`."""
+    return xp.swapaxes(m, -1, -2) if xp.ndim(m) > 2 else xp.transpose(m)
+
+
+def matmul_grad_in(xp, unbroadcast_, g, a, b, which):
+    """The gradient of operand `which` (0: a, 1: b) of a @ b for any shapes (vectors,
+    stacks of matrices, broadcast batch axes), with the array namespace `xp` (numpy, or
+    jax.numpy for JAX arrays) and its `unbroadcast`."""
+    an, bn = xp.ndim(a), xp.ndim(b)
+    if an == 1 and bn == 1:
+        return g * (b if which == 0 else a)
+    if which == 0:
+        if an == 1:
+            if bn > 2:
+                return unbroadcast_(xp.matmul(_swap_last(xp, b), g[..., :, None])[..., 0], a)
+            return xp.dot(b, g)
+        if bn == 1:
+            return unbroadcast_(g[..., :, None] * b, a)
+        return unbroadcast_(xp.matmul(g, _swap_last(xp, b)), a)
+    if an == 1:
+        return unbroadcast_(a[:, None] * g[..., None, :], b)
+    if bn == 1:
+        return unbroadcast_(xp.matmul(_swap_last(xp, a), g[..., :, None])[..., 0], b)
+    return unbroadcast_(xp.matmul(_swap_last(xp, a), g), b)
+
+
+def sum_grad(g, x):
+    fn = _impl("sum_grad", "the gradient of sum (tangent.sum_grad)", (x,))
+    if fn is not None:
+        return fn(g, x)
+    return [g for _ in x]
+
+
+def array_grad(g, x):
+    """Gradient of `numpy.array(x)` with respect to the (nested) sequence `x`."""
+    if isinstance(x, (list, tuple)):
+        return [array_grad(g[i], x[i]) for i in range(len(x))]
+    fn = _impl("array_grad", "tangent.array_grad", (x, g), strict=False)
+    if fn is not None:
+        return fn(g, x)
+    if _registry.is_array(x) or _registry.is_array(g):
+        return g  # never converted to a float (a JAX gradient may be a tracer)
+    return float(g)
+
+
+def broadcast_like(t, y):
+    """A tangent shaped like the value `y` it belongs to."""
+    fn = _impl("broadcast_like", "the tangent of a broadcasting operation "
+               "(tangent.broadcast_like)", (y, t))
+    if fn is not None:
+        return fn(t, y)
+    return t
+
+
+def set_tangent_at(t, x, index, v):
+    """Tangent of `x` after `x[index] = v`."""
+    fn = _impl("set_tangent_at", "the tangent of a subscript store "
+               "(tangent.set_tangent_at)", (x,))
+    if fn is not None:
+        return fn(t, x, index, v)
+    t = init_grad(x) if t is None else copy(t)
+    if isinstance(x, list) and not isinstance(t, list):
+        t = init_grad(x)
+    t[index] = v
+    return t
+
+
+def extremum_tangent(t, y, x, axis, keepdims):
+    """Tangent of max/min: the mean tangent of the elements that attain the extremum."""
+    fn = _impl("extremum_tangent", "the tangent of max/min (tangent.extremum_tangent)",
+               (x,))
+    if fn is not None:
+        return fn(t, y, x, axis, keepdims)
+    return t
+
+
+def sum_tangent(t):
+    total = 0.0
+    for v in t:
+        total = total + v
+    return total
+
+
+def grad_or_zero(g, x):
+    """Reverse over generated code: the gradient of a popped value, zeros if none."""
+    return init_grad(x) if g is None else g
+
+
+def grad_at(g, x, index):
+    """The gradient of `x[index]` (a copy), zeros if `x` has no gradient yet."""
+    return init_grad(x[index]) if g is None else copy(g[index])
+
+
+def unbroadcast_left_adjoint(dz, g, x, y):
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return list(dz) + [init_grad(v) for v in y]
+    return broadcast_like(dz, g)
+
+
+def unbroadcast_right_adjoint(dz, g, x, y):
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return [init_grad(v) for v in x] + list(dz)
+    return broadcast_like(dz, g)
+
+
+def or_none(t):
+    """A zero tangent of a gradient that does not exist yet (None) stays None."""
+    if isinstance(t, float) and t == 0.0:
+        return None
+    return t
+
+
+def inverse_permutation(axes):
+    """The axes that undo `transpose(x, axes)`."""
+    inverse = [0] * len(axes)
+    for i, a in enumerate(axes):
+        inverse[a] = i
+    return tuple(inverse)
+
+
+def log(x):
+    fn = _impl("log", "tangent.log", (x,))
+    if fn is not None:
+        return fn(x)
+    return math.log(x)
+
+
+def sign(x):
+    fn = _impl("sign", "tangent.sign", (x,))
+    if fn is not None:
+        return fn(x)
+    # int() first: a NumPy scalar's comparisons give NumPy bools, which do not subtract.
+    return float(int(x > 0) - int(x < 0))
+
+
+def output_seed(y, seed, index, weights, check, name):
+    """The seed of a tuple output: `seed` at `index` (zeros elsewhere), or `seed` times
+    each weight."""
+    if not isinstance(y, (tuple, list)):
+        raise ValueError(_at_call_site(
+            "grad: output_index/output_weights need a function returning a tuple, but "
+            "`%s` returned a %s" % (name, type(y).__name__),
+            "drop output_index/output_weights for a single output"))
+    n = len(y)
+    if weights is not None:
+        if len(weights) != n:
+            raise ValueError(_at_call_site(
+                "grad: output_weights has %d entries but `%s` returned %d values"
+                % (len(weights), name, n),
+                "pass one weight per returned value"))
+        if check:
+            for v in y:
+                check_output(v, seed, name)
+        return [w * seed for w in weights]
+    if not -n <= index < n:
+        raise IndexError(_at_call_site(
+            "grad: output_index=%d is out of range: `%s` returned %d values"
+            % (index, name, n),
+            "pass an index between %d and %d" % (-n, n - 1)))
+    if check:
+        check_output(y[index], seed, name)
+    out = [init_grad(v) for v in y]
+    out[index] = seed
+    return out
+
+
+# ------------------------------------------------------------- native fast paths
+
+# The helpers every adjoint of array code calls get a native path for their common case
+# (same-shape arrays, a float seed, 2-D products); anything else runs the Python
+# definitions above. See `fast_helper` in src/numpy/native.rs (check_output's is in
+# tangent._errors).
+unbroadcast = fast_helper('unbroadcast', unbroadcast)
+unreduce = fast_helper('unreduce', unreduce)
+matmul_grad_left = fast_helper('matmul_grad_left', matmul_grad_left)
+matmul_grad_right = fast_helper('matmul_grad_right', matmul_grad_right)
