@@ -9,6 +9,7 @@ pub mod desugar;
 pub mod forward;
 pub mod names;
 pub mod reverse;
+pub mod rule_file;
 pub mod rules;
 
 use crate::emit::printer;

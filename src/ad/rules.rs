@@ -3,6 +3,7 @@
 //! and instantiates a template for one call site. Adding a rule never touches `ad/`.
 
 use super::adjoint::Adj;
+use super::rule_file::{Arg, Registration, RuleFile};
 use crate::syntax::ir::*;
 use crate::syntax::{Diagnostic, SourceModule};
 use std::collections::{HashMap, HashSet};
@@ -47,6 +48,74 @@ pub struct Template {
     pub origin: String,
 }
 
+/// The kinds of registration a name can have once each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    Adjoint,
+    Tangent,
+    Nondifferentiable,
+    /// A declaration of [`FACTS`], by index.
+    Fact(usize),
+}
+
+impl Kind {
+    /// What a registration of this kind does to a name (`given a reverse-mode rule`).
+    fn what(self) -> String {
+        match self {
+            Kind::Adjoint => "given a reverse-mode rule".into(),
+            Kind::Tangent => "given a forward-mode rule".into(),
+            Kind::Nondifferentiable => "declared `nondifferentiable`".into(),
+            Kind::Fact(i) => format!("declared `{}`", FACTS[i]),
+        }
+    }
+}
+
+/// The declarations of facts about named functions a rule file may make (besides
+/// `nondifferentiable`); see the accessors of [`RuleSet`] for what each means.
+const FACTS: &[&str] = &[
+    "returns_view",
+    "left_fold",
+    "linear_in_first",
+    "linear_in_each",
+    "pure",
+    "pure_module",
+    "effectful_module",
+    "mutates",
+    "reads_only",
+    "shape_only",
+    "native_scalar",
+    "array_methods",
+];
+
+/// How the native compiler (`compile='native'`) runs a call on scalars:
+/// `native_scalar(...)` declarations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NativeScalar {
+    /// The runtime's float kernel of this short name (`sin`), of this many arguments.
+    Kernel { name: String, arity: usize },
+    /// The identity on its first argument (`tangent.unbroadcast` of a number).
+    Identity,
+    /// A check with nothing to check on numbers (`tangent.check_output`): no code.
+    Check,
+}
+
+/// The dotted-name arguments of a registration with their spans; anything else is an
+/// error located at the argument.
+fn names_of(reg: &Registration, file: &str, text: &str) -> Result<Vec<(String, Span)>, Diagnostic> {
+    reg.args
+        .iter()
+        .map(|(a, at)| match a.as_name() {
+            Some(n) => Ok((n.to_owned(), *at)),
+            None => Err(Diagnostic::new(
+                *at,
+                format!("`{}` takes canonical names of functions here", reg.callee),
+                "write a dotted name such as `numpy.sum`",
+            )
+            .locate(file, text)),
+        })
+        .collect()
+}
+
 #[derive(Default, Debug, Clone)]
 pub struct RuleSet {
     adjoints: HashMap<String, Template>,
@@ -64,6 +133,31 @@ pub struct RuleSet {
     /// them: `@tangent_(operator.matmul, imported="jax")` is stored as
     /// `jax:operator.matmul`.
     override_roots: HashSet<String>,
+    /// Where each name was registered, by kind (`file:line:col`), for the located error
+    /// on a second registration.
+    places: HashMap<(Kind, String), String>,
+    /// `linear_in_first(...)`: a zero first argument gives a zero result.
+    linear_in_first: HashSet<String>,
+    /// `linear_in_each(...)`: a zero in any argument gives a zero result (`matmul`).
+    linear_in_each: HashSet<String>,
+    /// `pure(...)`: functions and methods that return a new value and change nothing.
+    pure: HashSet<String>,
+    /// `pure_module(...)`: modules all of whose functions are pure, except those under
+    /// an `effectful_module(...)` and those that `mutates(...)` lists.
+    pure_modules: HashSet<String>,
+    effectful_modules: HashSet<String>,
+    mutates: HashSet<String>,
+    /// `reads_only(...)`: calls that only read their arguments, so they may be made for
+    /// their effect on differentiated values (printing, tangent's checks).
+    reads_only: HashSet<String>,
+    /// `shape_only(f, arg=...)`: argument positions `f` reads only for shape, dtype or
+    /// length.
+    shape_only: HashMap<String, Vec<usize>>,
+    /// `native_scalar(...)`: calls the native compiler runs on scalars.
+    native: HashMap<String, NativeScalar>,
+    /// `array_methods(numpy.ndarray)`: the class methods and attributes of values are
+    /// keyed under (`numpy.ndarray.sum`).
+    array_class: Option<String>,
 }
 
 impl RuleSet {
@@ -83,48 +177,71 @@ impl RuleSet {
         })
     }
 
-    /// Adds every `@adjoint(...)` template and `nondifferentiable(...)` declaration of a
-    /// rule file.
+    /// Adds every `@adjoint(...)` / `@tangent_(...)` template, elementwise entry and
+    /// declaration of a rule file. A name given a second rule of the same kind (in this
+    /// file or an earlier one; an elementwise entry counts as both kinds), or given a rule
+    /// and declared `nondifferentiable`, or declared twice the same way, is an error
+    /// located at the second registration, naming the first.
     pub fn add_file(&mut self, file: &str, text: &str) -> Result<(), Diagnostic> {
         let module = SourceModule::parse(file, text)?;
-        for (callee, args) in &module.declarations {
-            match callee.as_str() {
-                "nondifferentiable" => self.nondifferentiable.extend(args.iter().cloned()),
-                "returns_view" => self.views.extend(args.iter().cloned()),
-                "left_fold" => self.left_folds.extend(args.iter().cloned()),
-                _ => {}
-            }
+        let scanned = RuleFile::scan(file, text)?;
+        for decl in &scanned.declarations {
+            self.add_declaration(file, text, decl)?;
         }
-        for name in &module.function_names {
-            let decorators = module.decorators(name);
-            if decorators.is_empty() {
-                continue;
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for (name, decorators) in &scanned.decorated {
+            // Two templates with one name: only the later could be lowered, so the
+            // earlier one's registrations would get the wrong body.
+            let at = decorators.first().map_or(Span::SYNTHETIC, |r| r.span);
+            if let Some(first) = seen.insert(name, at) {
+                let loc = crate::syntax::diag::Location::of(file, text, first);
+                return Err(Diagnostic::new(
+                    at,
+                    format!(
+                        "a second template named `{name}` in this file (the first is at {}:{}:{})",
+                        loc.file, loc.line, loc.column
+                    ),
+                    "give each template its own function name",
+                )
+                .locate(file, text));
             }
             let def = module.lower_template(name)?;
             let origin = format!("{file}:{name}");
-            for (decorator, args) in decorators {
-                match decorator.as_str() {
+            for reg in decorators {
+                match reg.callee.as_str() {
                     "adjoint" | "tangent_" => {
-                        let table = if decorator == "adjoint" {
-                            &mut self.adjoints
+                        let kind = if reg.callee == "adjoint" {
+                            Kind::Adjoint
                         } else {
-                            &mut self.tangents
+                            Kind::Tangent
                         };
                         // `imported="jax"`: the rule replaces the general one in modules
                         // that import jax (keys `jax:operator.matmul`).
-                        let root = args
-                            .iter()
-                            .find_map(|a| a.strip_prefix("imported="))
-                            .map(str::to_owned);
-                        let keys = args.into_iter().filter(|a| !a.contains('='));
-                        let keys: Vec<String> = match &root {
-                            Some(r) => {
-                                self.override_roots.insert(r.clone());
-                                keys.map(|k| format!("{r}:{k}")).collect()
+                        let root = match reg.keyword("imported") {
+                            Some((_, Arg::Str(r) | Arg::Name(r), _)) => Some(r.clone()),
+                            Some((_, _, at)) => {
+                                return Err(Diagnostic::new(
+                                    *at,
+                                    "`imported=` takes a module name",
+                                    "write `imported=\"jax\"`",
+                                )
+                                .locate(file, text))
                             }
-                            None => keys.collect(),
+                            None => None,
                         };
-                        for key in keys {
+                        if let Some(r) = &root {
+                            self.override_roots.insert(r.clone());
+                        }
+                        for (key, at) in names_of(reg, file, text)? {
+                            let key = match &root {
+                                Some(r) => format!("{r}:{key}"),
+                                None => key,
+                            };
+                            self.register(kind, &key, file, text, at)?;
+                            let table = match kind {
+                                Kind::Adjoint => &mut self.adjoints,
+                                _ => &mut self.tangents,
+                            };
                             table.insert(
                                 key,
                                 Template {
@@ -134,10 +251,203 @@ impl RuleSet {
                             );
                         }
                     }
-                    "elementwise" => self.add_elementwise(&def, &args, &origin)?,
+                    "elementwise" => self.add_elementwise(&def, reg, &origin, file, text)?,
                     _ => {}
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Records where `key` got a registration of `kind`; the error if it already had
+    /// one (or, for a rule, if it is nondifferentiable; for nondifferentiable, if it has
+    /// a rule).
+    fn register(
+        &mut self,
+        kind: Kind,
+        key: &str,
+        file: &str,
+        text: &str,
+        at: Span,
+    ) -> Result<(), Diagnostic> {
+        let clash = |k: Kind| {
+            self.places
+                .get(&(k, key.to_owned()))
+                .map(|p| (k, p.clone()))
+        };
+        let earlier = match kind {
+            Kind::Adjoint | Kind::Tangent => clash(kind).or_else(|| clash(Kind::Nondifferentiable)),
+            Kind::Nondifferentiable => clash(kind)
+                .or_else(|| clash(Kind::Adjoint))
+                .or_else(|| clash(Kind::Tangent)),
+            Kind::Fact(_) => clash(kind),
+        };
+        if let Some((k, place)) = earlier {
+            let (message, hint) = if k == kind {
+                (
+                    format!(
+                        "`{key}` is {} a second time here; the first time is at {place}",
+                        kind.what()
+                    ),
+                    "keep one of the two (the later one would silently replace the earlier)",
+                )
+            } else {
+                (
+                    format!("`{key}` is {} here, but it is {} at {place}", kind.what(), k.what()),
+                    "a nondifferentiable function has no rule: keep the rule or the declaration, not both",
+                )
+            };
+            return Err(Diagnostic::new(at, message, hint).locate(file, text));
+        }
+        let loc = crate::syntax::diag::Location::of(file, text, at);
+        self.places.insert(
+            (kind, key.to_owned()),
+            format!("{}:{}:{}", loc.file, loc.line, loc.column),
+        );
+        Ok(())
+    }
+
+    /// One top-level declaration of a rule file: the facts about named functions that
+    /// the passes read through the methods below.
+    fn add_declaration(
+        &mut self,
+        file: &str,
+        text: &str,
+        decl: &Registration,
+    ) -> Result<(), Diagnostic> {
+        let bad = |at: Span, message: String, hint: &str| {
+            Diagnostic::new(at, message, hint).locate(file, text)
+        };
+        let what = decl.callee.as_str();
+        let kind = match what {
+            "nondifferentiable" => Kind::Nondifferentiable,
+            _ => match FACTS.iter().position(|f| *f == what) {
+                Some(i) => Kind::Fact(i),
+                None => {
+                    return Err(bad(
+                        decl.span,
+                        format!("unknown declaration `{what}` in a rule file"),
+                        &format!(
+                            "the declarations are `nondifferentiable`, {}",
+                            FACTS
+                                .iter()
+                                .map(|f| format!("`{f}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ))
+                }
+            },
+        };
+        // The keywords each declaration takes.
+        let allowed: &[&str] = match what {
+            "shape_only" => &["arg"],
+            "native_scalar" => &["kind", "arity"],
+            _ => &[],
+        };
+        for (k, _, at) in &decl.keywords {
+            if !allowed.contains(&k.as_str()) {
+                return Err(bad(
+                    *at,
+                    format!("`{what}` takes no keyword `{k}`"),
+                    "see the declarations at the top of the rule files",
+                ));
+            }
+        }
+        let names = names_of(decl, file, text)?;
+        if what == "array_methods" {
+            if let [(class, _)] = names.as_slice() {
+                if let Some(old) = &self.array_class {
+                    return Err(bad(
+                        decl.span,
+                        format!("`array_methods` is declared twice (`{old}` and `{class}`)"),
+                        "methods are keyed under one class",
+                    ));
+                }
+                self.array_class = Some(class.clone());
+                return Ok(());
+            }
+            return Err(bad(
+                decl.span,
+                "`array_methods` takes one class name".into(),
+                "write `array_methods(numpy.ndarray)`",
+            ));
+        }
+        for (name, at) in &names {
+            self.register(kind, name, file, text, *at)?;
+            let set = match what {
+                "nondifferentiable" => &mut self.nondifferentiable,
+                "returns_view" => &mut self.views,
+                "left_fold" => &mut self.left_folds,
+                "linear_in_first" => &mut self.linear_in_first,
+                "linear_in_each" => &mut self.linear_in_each,
+                "pure" => &mut self.pure,
+                "pure_module" => &mut self.pure_modules,
+                "effectful_module" => &mut self.effectful_modules,
+                "mutates" => &mut self.mutates,
+                "reads_only" => &mut self.reads_only,
+                "shape_only" => {
+                    let positions = match decl.keyword("arg") {
+                        Some((_, Arg::Int(i), _)) => vec![*i],
+                        Some((_, Arg::Tuple(xs), at)) => xs
+                            .iter()
+                            .map(|x| match x {
+                                Arg::Int(i) => Ok(*i),
+                                _ => Err(()),
+                            })
+                            .collect::<Result<Vec<i64>, ()>>()
+                            .map_err(|_| bad(*at, "`arg=` takes argument positions".into(), "write `arg=1` or `arg=(1, 2)`"))?,
+                        _ => return Err(bad(decl.span, format!("`shape_only({name}, ...)` needs `arg=` (the positions read only for their shape)"), "write `shape_only(f, arg=1)`")),
+                    };
+                    self.shape_only.insert(
+                        name.clone(),
+                        positions.into_iter().map(|i| i as usize).collect(),
+                    );
+                    continue;
+                }
+                "native_scalar" => {
+                    let kind = match decl.keyword("kind") {
+                        None => "kernel",
+                        Some((_, Arg::Str(k), _))
+                            if ["kernel", "identity", "check"].contains(&k.as_str()) =>
+                        {
+                            k.as_str()
+                        }
+                        Some((_, _, at)) => {
+                            return Err(bad(
+                                *at,
+                                "`kind=` is \"kernel\", \"identity\" or \"check\"".into(),
+                                "see backends/math.py and backends/tangent.py",
+                            ))
+                        }
+                    };
+                    let arity = match decl.keyword("arity") {
+                        None => 1,
+                        Some((_, Arg::Int(n), _)) if kind == "kernel" && (1..=2).contains(n) => {
+                            *n as usize
+                        }
+                        Some((_, _, at)) => {
+                            return Err(bad(
+                                *at,
+                                "`arity=` is 1 or 2, for kernels only".into(),
+                                "see backends/math.py",
+                            ))
+                        }
+                    };
+                    let fact = match kind {
+                        "kernel" => NativeScalar::Kernel {
+                            name: name.rsplit('.').next().unwrap_or(name).to_owned(),
+                            arity,
+                        },
+                        "identity" => NativeScalar::Identity,
+                        _ => NativeScalar::Check,
+                    };
+                    self.native.insert(name.clone(), fact);
+                    continue;
+                }
+                _ => unreachable!("every fact has a table: {what}"),
+            };
+            set.insert(name.clone());
         }
         Ok(())
     }
@@ -147,8 +457,10 @@ impl RuleSet {
     fn add_elementwise(
         &mut self,
         def: &FuncDef,
-        args: &[String],
+        reg: &Registration,
         origin: &str,
+        file: &str,
+        text: &str,
     ) -> Result<(), Diagnostic> {
         let partial = match def.body.as_slice() {
             [Stmt {
@@ -185,9 +497,17 @@ impl RuleSet {
                 Box::new(Expr::name(v)),
             ))
         };
-        for arg in args {
-            let Some((backend, fname)) = arg.split_once('=') else {
-                continue;
+        for (backend, fname, at) in &reg.keywords {
+            let (Arg::Name(fname) | Arg::Str(fname)) = fname else {
+                return Err(Diagnostic::new(
+                    *at,
+                    format!(
+                        "the elementwise entry `{}` names its function with a name",
+                        def.name
+                    ),
+                    "write `numpy=tanh`",
+                )
+                .locate(file, text));
             };
             let backend = backend.trim_end_matches('_');
             // The module `B.` stands for: the backend itself, or `jax.numpy` for jax.
@@ -218,6 +538,8 @@ impl RuleSet {
                 origin: origin.to_owned(),
             };
             let key = format!("{prefix}.{fname}");
+            self.register(Kind::Adjoint, &key, file, text, *at)?;
+            self.register(Kind::Tangent, &key, file, text, *at)?;
             self.elementwise.insert(key.clone());
             self.adjoints.insert(key.clone(), template(&x, &y));
             self.tangents.insert(key, template(&y, &x));
@@ -311,6 +633,23 @@ impl RuleSet {
         self.elementwise.extend(other.elementwise.iter().cloned());
         self.override_roots
             .extend(other.override_roots.iter().cloned());
+        self.linear_in_first
+            .extend(other.linear_in_first.iter().cloned());
+        self.linear_in_each
+            .extend(other.linear_in_each.iter().cloned());
+        self.pure.extend(other.pure.iter().cloned());
+        self.pure_modules.extend(other.pure_modules.iter().cloned());
+        self.effectful_modules
+            .extend(other.effectful_modules.iter().cloned());
+        self.mutates.extend(other.mutates.iter().cloned());
+        self.reads_only.extend(other.reads_only.iter().cloned());
+        self.shape_only
+            .extend(other.shape_only.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.native
+            .extend(other.native.iter().map(|(k, v)| (k.clone(), v.clone())));
+        if other.array_class.is_some() {
+            self.array_class = other.array_class.clone();
+        }
     }
 
     pub fn is_nondifferentiable(&self, qualname: &str) -> bool {
@@ -325,6 +664,69 @@ impl RuleSet {
     /// May the result of `qualname` be one of its arguments or a view of one?
     pub fn returns_view(&self, qualname: &str) -> bool {
         self.views.contains(qualname)
+    }
+
+    /// Is `qualname(t, ...)` zero whenever `t` is zero (`linear_in_first`)?
+    pub fn is_linear_in_first(&self, qualname: &str) -> bool {
+        self.linear_in_first.contains(qualname)
+    }
+
+    /// Is `qualname(...)` zero whenever any argument is zero (`linear_in_each`)?
+    pub fn is_linear_in_each(&self, qualname: &str) -> bool {
+        self.linear_in_each.contains(qualname)
+    }
+
+    /// Does a call of `qualname` (a canonical name: a library function, a method
+    /// `numpy.ndarray.<name>`, a builtin) return a new value without changing anything
+    /// or reading hidden state?
+    pub fn is_pure(&self, qualname: &str) -> bool {
+        if self.pure.contains(qualname) {
+            return true;
+        }
+        let under = |set: &HashSet<String>| {
+            let mut prefix = qualname;
+            while let Some((p, _)) = prefix.rsplit_once('.') {
+                if set.contains(p) {
+                    return true;
+                }
+                prefix = p;
+            }
+            false
+        };
+        under(&self.pure_modules)
+            && !under(&self.effectful_modules)
+            && !self.mutates.contains(qualname)
+    }
+
+    /// Is `root` the top-level name of a `pure_module` (a module rule templates name
+    /// canonically: `numpy`, `math`)?
+    pub fn is_pure_module_root(&self, root: &str) -> bool {
+        self.pure_modules
+            .iter()
+            .any(|m| m.split('.').next() == Some(root))
+    }
+
+    /// Does `qualname` only read its arguments, so that a call made for its effect may
+    /// take differentiated values (`print`, tangent's checks)?
+    pub fn reads_only(&self, qualname: &str) -> bool {
+        self.reads_only.contains(qualname)
+    }
+
+    /// The argument positions `qualname` reads only for their shape, dtype or length.
+    pub fn shape_only_args(&self, qualname: &str) -> &[usize] {
+        self.shape_only.get(qualname).map_or(&[], |v| v.as_slice())
+    }
+
+    /// How the native compiler runs `qualname` on scalars, if it does.
+    pub fn native_scalar(&self, qualname: &str) -> Option<&NativeScalar> {
+        self.native.get(qualname)
+    }
+
+    /// The canonical name of the method or attribute `name` of a value whose type is not
+    /// known from the text (`numpy.ndarray.sum`; `array_methods(...)` names the class).
+    pub fn array_member(&self, name: &str) -> String {
+        let class = self.array_class.as_deref().unwrap_or("ndarray");
+        format!("{class}.{name}")
     }
 
     /// Every canonical name that has a reverse-mode rule, sorted.
