@@ -11,6 +11,11 @@
 # Rules marked `imported="jax"` replace the general rule of an operator or array method
 # in modules that import jax: there `x @ y`, `x.sum()`, `x.T` ... work on JAX arrays.
 
+# Zero when the first argument is zero / when any argument is (forward mode drops zero
+# tangents through them).
+linear_in_first(jax.numpy.sum, jax.numpy.mean, jax.numpy.reshape, jax.numpy.transpose)
+linear_in_each(jax.numpy.matmul)
+
 nondifferentiable(
     jax.numpy.shape, jax.numpy.ndim, jax.numpy.size, jax.numpy.argmax, jax.numpy.argmin,
     jax.numpy.sign, jax.numpy.zeros, jax.numpy.ones, jax.numpy.zeros_like,

@@ -19,6 +19,34 @@ nondifferentiable(
     numpy.logical_or, numpy.logical_not, numpy.broadcast_shapes,
 )
 
+# Methods and attributes of a value whose type the text does not tell (`x.sum()`,
+# `x.T`) are keyed under this class: `numpy.ndarray.sum`.
+array_methods(numpy.ndarray)
+
+# Functions whose result is zero when their first argument is (forward mode drops zero
+# tangents through them), and those zero when any argument is.
+linear_in_first(numpy.sum, numpy.mean, numpy.reshape, numpy.transpose)
+linear_in_each(numpy.matmul)
+
+# Purity, for the e-graph passes (`optimizations={'cse': True}`), which share a value
+# between two names only when nothing mutates values in place: every numpy function is
+# pure except numpy.random's (hidden state) and those that write into an argument. Array
+# methods (and the same methods of numbers) that return a new value and change nothing:
+pure_module(numpy)
+effectful_module(numpy.random)
+mutates(numpy.copyto, numpy.put, numpy.place, numpy.putmask, numpy.fill_diagonal)
+pure(
+    numpy.ndarray.sum, numpy.ndarray.mean, numpy.ndarray.prod, numpy.ndarray.max,
+    numpy.ndarray.min, numpy.ndarray.argmax, numpy.ndarray.argmin, numpy.ndarray.var,
+    numpy.ndarray.std, numpy.ndarray.cumsum, numpy.ndarray.cumprod, numpy.ndarray.all,
+    numpy.ndarray.any, numpy.ndarray.reshape, numpy.ndarray.transpose,
+    numpy.ndarray.swapaxes, numpy.ndarray.ravel, numpy.ndarray.flatten,
+    numpy.ndarray.squeeze, numpy.ndarray.copy, numpy.ndarray.astype, numpy.ndarray.dot,
+    numpy.ndarray.item, numpy.ndarray.tolist, numpy.ndarray.conj,
+    numpy.ndarray.conjugate, numpy.ndarray.round, numpy.ndarray.clip,
+    numpy.ndarray.trace, numpy.ndarray.diagonal, numpy.ndarray.repeat,
+)
+
 
 # Functions whose result may be an argument itself or a view of it (NumPy returns views
 # where it can). The engine refuses in-place updates of such results and of the arrays

@@ -683,6 +683,15 @@ impl RuleSet {
         if self.pure.contains(qualname) {
             return true;
         }
+        // Methods are pure only by name: `numpy.ndarray.fill` writes into its receiver.
+        if let Some(class) = &self.array_class {
+            if qualname
+                .strip_prefix(class.as_str())
+                .is_some_and(|m| m.starts_with('.'))
+            {
+                return false;
+            }
+        }
         let under = |set: &HashSet<String>| {
             let mut prefix = qualname;
             while let Some((p, _)) = prefix.rsplit_once('.') {
@@ -885,6 +894,7 @@ pub fn instantiate(
 /// assign the tangent of `result` (`result_tangent`).
 #[allow(clippy::too_many_arguments)] // mirrors `instantiate` plus the tangent naming
 pub fn instantiate_tangent(
+    rules: &RuleSet,
     t: &Template,
     qualname: &str,
     result: &str,
@@ -898,6 +908,7 @@ pub fn instantiate_tangent(
     let result_param = t.def.params[0].name.clone();
     let mut out = Vec::new();
     tangent_block(
+        rules,
         &t.def.body,
         &bound,
         &result_param,
@@ -909,7 +920,9 @@ pub fn instantiate_tangent(
     Ok(out)
 }
 
+#[allow(clippy::too_many_arguments)] // the recursion carries the instantiation's state
 fn tangent_block(
+    rules: &RuleSet,
     body: &[Stmt],
     bound: &HashMap<String, Expr>,
     result_param: &str,
@@ -941,30 +954,45 @@ fn tangent_block(
                 if grad_of(target) == Some(result_param) {
                     // A zero tangent: the result depends on the active arguments only
                     // through their shapes (e.g. `unbroadcast(seed, like)`).
-                    let value = simplify_zero(&value).unwrap_or_else(|| {
+                    let value = simplify_zero(rules, &value).unwrap_or_else(|| {
                         Expr::call_path("tangent.init_grad", vec![bound[result_param].clone()])
                     });
                     out.push(Stmt::assign(result_tangent, value));
                 } else if grad_of(target).is_some() {
                     return Err("a forward rule may only write `d[...]` of its result".into());
                 } else {
-                    let value = simplify_zero(&value).unwrap_or_else(|| Expr::num("0.0"));
+                    let value = simplify_zero(rules, &value).unwrap_or_else(|| Expr::num("0.0"));
                     out.push(Stmt::synth(StmtKind::Assign(subst(target, &*site), value)));
                 }
             }
             StmtKind::If(test, a, b) => {
                 let test = subst(test, &*site);
                 match static_truth(&test) {
-                    Some(true) => {
-                        tangent_block(a, bound, result_param, result_tangent, site, tangent, out)?
-                    }
-                    Some(false) => {
-                        tangent_block(b, bound, result_param, result_tangent, site, tangent, out)?
-                    }
+                    Some(true) => tangent_block(
+                        rules,
+                        a,
+                        bound,
+                        result_param,
+                        result_tangent,
+                        site,
+                        tangent,
+                        out,
+                    )?,
+                    Some(false) => tangent_block(
+                        rules,
+                        b,
+                        bound,
+                        result_param,
+                        result_tangent,
+                        site,
+                        tangent,
+                        out,
+                    )?,
                     None => {
                         let mut sa = Vec::new();
                         let mut sb = Vec::new();
                         tangent_block(
+                            rules,
                             a,
                             bound,
                             result_param,
@@ -974,6 +1002,7 @@ fn tangent_block(
                             &mut sa,
                         )?;
                         tangent_block(
+                            rules,
                             b,
                             bound,
                             result_param,
@@ -996,39 +1025,15 @@ fn tangent_block(
 /// Marker for a zero tangent during forward instantiation (not a Python identifier).
 pub const ZERO: &str = "\u{2}zero";
 
-/// Helpers linear in their first argument: a zero tangent there gives a zero result.
-const LINEAR_IN_FIRST: &[&str] = &[
-    "tangent.zero_grad_at",
-    "tangent.grad_item",
-    "tangent.sum_grad",
-    "tangent.array_grad",
-    "tangent.copy",
-    "tangent.unreduce",
-    "tangent.extremum_grad",
-    "tangent.broadcast_like",
-    "tangent.unbroadcast",
-    "tangent.unbroadcast_left",
-    "tangent.unbroadcast_right",
-    "tangent.extremum_tangent",
-    "tangent.sum_tangent",
-    "numpy.sum",
-    "numpy.mean",
-    "numpy.reshape",
-    "numpy.transpose",
-    "jax.numpy.sum",
-    "jax.numpy.mean",
-    "jax.numpy.reshape",
-    "jax.numpy.transpose",
-];
-
 fn is_zero(e: &Expr) -> bool {
     e.as_name() == Some(ZERO)
 }
 
-/// Removes zero tangents: `0 * a` -> 0, `a + 0` -> a, `0 - a` -> -a, linear helpers of 0
-/// -> 0. `None` means the whole expression is zero; zeros that cannot be removed become
-/// the literal `0.0`.
-pub fn simplify_zero(e: &Expr) -> Option<Expr> {
+/// Removes zero tangents: `0 * a` -> 0, `a + 0` -> a, `0 - a` -> -a, functions declared
+/// `linear_in_first` of 0 -> 0, `linear_in_each` with a 0 argument -> 0. `None` means the
+/// whole expression is zero; zeros that cannot be removed become the literal `0.0`.
+pub fn simplify_zero(rules: &RuleSet, e: &Expr) -> Option<Expr> {
+    let simplify_zero = |e: &Expr| simplify_zero(rules, e);
     let bin = |op, a: Expr, b: Expr| Expr::synth(ExprKind::BinOp(op, Box::new(a), Box::new(b)));
     let lit0 = || Expr::num("0.0");
     match &e.kind {
@@ -1059,15 +1064,11 @@ pub fn simplify_zero(e: &Expr) -> Option<Expr> {
         )),
         ExprKind::Call { func, args, kwargs } => {
             let name = crate::emit::printer::expr(func);
-            let sargs: Vec<Option<Expr>> = args.iter().map(simplify_zero).collect();
-            if LINEAR_IN_FIRST.contains(&name.as_str())
-                && sargs.first().is_some_and(|a| a.is_none())
-            {
+            let sargs: Vec<Option<Expr>> = args.iter().map(&simplify_zero).collect();
+            if rules.is_linear_in_first(&name) && sargs.first().is_some_and(|a| a.is_none()) {
                 return None;
             }
-            if (name == "numpy.matmul" || name == "jax.numpy.matmul")
-                && sargs.iter().any(|a| a.is_none())
-            {
+            if rules.is_linear_in_each(&name) && sargs.iter().any(|a| a.is_none()) {
                 return None;
             }
             let args = sargs.into_iter().map(|a| a.unwrap_or_else(lit0)).collect();
