@@ -472,12 +472,6 @@ fn call_type(
             format!("`{path}` on scalars is not compiled"),
         ));
     }
-    if path.contains('.') {
-        return Err(Refusal::new(
-            span,
-            format!("`{path}`, which the native compiler does not know"),
-        ));
-    }
     match path {
         "float" if n == 1 => Ok(Some(Ty::Float)),
         "int" if n == 1 => Ok(Some(Ty::Int)),
@@ -490,7 +484,7 @@ fn call_type(
             Ok(first.or(tys[1]))
         }
         "range" => Err(Refusal::new(span, "`range` outside a `for` loop header")),
-        _ => Err(Refusal::new(span, format!("a call of `{path}` (only `math`, a few builtins and tangent's scalar helpers are compiled)"))),
+        _ => Err(Refusal::new(span, format!("a call of `{path}` (only the functions declared `native_scalar` in backends/, a few builtins and tangent's scalar helpers are compiled)"))),
     }
 }
 

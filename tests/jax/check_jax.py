@@ -78,6 +78,10 @@ ELEMENTWISE = [
 CATALOG = [
     unary(rule, "jnp.%s(a)" % rule.rsplit(".", 1)[1], domain) for rule, domain in ELEMENTWISE
 ] + [
+    # Accumulation through tangent.add_grad under broadcasting: one input used twice,
+    # its two contributions of different shapes before unbroadcasting.
+    binary("tangent.add_grad", "a * b + a", shapes=[((3,), (2, 3)), ((2, 1), (1, 3)), ((), (2, 3))]),
+    binary("tangent.add_grad", "(a * b) * jnp.sin(a)", shapes=[((3,), (2, 3)), ((), (3,))]),
     # ufuncs (arithmetic.py)
     binary("jax.numpy.add", "jnp.add(a, b)"),
     binary("jax.numpy.subtract", "jnp.subtract(a, b)"),
@@ -387,6 +391,21 @@ def close(a, b, rtol, atol):
     return bool(np.all(np.abs(a - b) <= atol + rtol * np.abs(b)))
 
 
+def same_kind(g, x):
+    """Why the gradient (or tangent) `g` is not shaped and typed like `x`, or None."""
+    if isinstance(x, float):
+        if jnp.ndim(g) != 0 or jnp.asarray(g).dtype != jnp.float64:
+            return "%s %s for a float" % (type(g).__name__, jnp.shape(g))
+        return None
+    if isinstance(g, float) and x.shape == () and x.dtype == jnp.float64:
+        return None  # a 0-d result of Python-float inputs: its tangent may be a float
+    if not isinstance(g, jax.Array):
+        return "a %s for a jax.Array" % type(g).__name__
+    if g.shape != x.shape or g.dtype != x.dtype:
+        return "%s %s for %s %s" % (g.dtype, g.shape, x.dtype, x.shape)
+    return None
+
+
 def shifted(args, direction, h):
     return [(x + h * v) if isinstance(x, float) else x + h * v for x, v in zip(args, direction)]
 
@@ -397,6 +416,7 @@ class Checker:
         self.failures = []
         self.checked_reverse = set()
         self.checked_forward = set()
+        self.checked_only = set()
         self.cases = 0
         self.counter = 0
 
@@ -437,6 +457,21 @@ class Checker:
             _, pullback = jax.vjp(f, *args)
             ref = pullback(jnp.asarray(seed, dtype=jnp.float64))
             ok = all(close(g, r, 1e-9, 1e-10) for g, r in zip(grads, ref))
+            kinds = ["gradient %d: %s" % (i, why) for i, why in
+                     enumerate(same_kind(g, x) for g, x in zip(grads, args)) if why]
+            # Inactive arguments get no gradient: with respect to one of several
+            # arguments the result is that one gradient (once per entry).
+            if len(args) > 1 and (rule, expr) not in self.checked_only:
+                self.checked_only.add((rule, expr))
+                for i in range(len(args)):
+                    only = tangent.grad(f, wrt=(i,))(*args, seed)
+                    why = "a tuple" if isinstance(only, tuple) else same_kind(only, args[i])
+                    if why is None and not close(only, grads[i], 1e-12, 1e-14):
+                        why = "not the full gradient's"
+                    if why:
+                        kinds.append("wrt=(%d,) gives %s" % (i, why))
+            if kinds:
+                self.fail("reverse gradients: %s: %s" % (label, "; ".join(kinds)))
             fd_ok = abs(sum(vdot(g, v) for g, v in zip(grads, direction))
                         - vdot(seed, fd)) <= 1e-5 * (1 + abs(vdot(seed, fd)))
             if not ok:
@@ -457,7 +492,10 @@ class Checker:
             t = jf(*args, *direction)
             _, ref = jax.jvp(f, tuple(args), tuple(
                 jnp.asarray(v, dtype=jnp.float64) for v in direction))
-            if not close(t, ref, 1e-9, 1e-10):
+            why = same_kind(t, y) if isinstance(y, (float, jax.Array)) else None
+            if why:
+                self.fail("forward tangent: %s: %s" % (label, why))
+            elif not close(t, ref, 1e-9, 1e-10):
                 self.fail("forward vs jax.jvp: %s: %s vs %s" % (label, t, ref))
             elif not close(t, fd, 1e-5, 1e-6):
                 self.fail("forward vs finite differences: %s" % label)
