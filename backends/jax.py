@@ -13,6 +13,11 @@
 # namespace at run time (`tangent.namespace_of(...)`), so `x @ y`, `x.sum()`, `x.T` call
 # jax.numpy on JAX arrays, tracers included.
 
+# Zero when the first argument is zero / when any argument is (forward mode drops zero
+# tangents through them).
+linear_in_first(jax.numpy.sum, jax.numpy.mean, jax.numpy.reshape, jax.numpy.transpose)
+linear_in_each(jax.numpy.matmul)
+
 nondifferentiable(
     jax.numpy.shape, jax.numpy.ndim, jax.numpy.size, jax.numpy.argmax, jax.numpy.argmin,
     jax.numpy.sign, jax.numpy.zeros, jax.numpy.ones, jax.numpy.zeros_like,

@@ -8,6 +8,18 @@ nondifferentiable(
     math.factorial, math.gcd,
 )
 
+# Every math function is pure (for the e-graph passes).
+pure_module(math)
+
+# The functions the native compiler (compile='native') runs as machine code on floats:
+# each calls the runtime's kernel of the same short name (jit/runtime.rs).
+native_scalar(
+    math.sin, math.cos, math.tan, math.asin, math.acos, math.atan, math.sinh, math.cosh,
+    math.tanh, math.asinh, math.acosh, math.atanh, math.exp, math.expm1, math.log,
+    math.log1p, math.log2, math.log10, math.sqrt, math.fabs,
+)
+native_scalar(math.pow, math.atan2, math.hypot, math.copysign, arity=2)
+
 
 @adjoint(math.atan2)
 def atan2(z, y, x):

@@ -19,6 +19,34 @@ nondifferentiable(
     numpy.logical_or, numpy.logical_not, numpy.broadcast_shapes,
 )
 
+# Methods and attributes of a value whose type the text does not tell (`x.sum()`,
+# `x.T`) are keyed under this class: `numpy.ndarray.sum`.
+array_methods(numpy.ndarray)
+
+# Functions whose result is zero when their first argument is (forward mode drops zero
+# tangents through them), and those zero when any argument is.
+linear_in_first(numpy.sum, numpy.mean, numpy.reshape, numpy.transpose)
+linear_in_each(numpy.matmul)
+
+# Purity, for the e-graph passes (`optimizations={'cse': True}`), which share a value
+# between two names only when nothing mutates values in place: every numpy function is
+# pure except numpy.random's (hidden state) and those that write into an argument. Array
+# methods (and the same methods of numbers) that return a new value and change nothing:
+pure_module(numpy)
+effectful_module(numpy.random)
+mutates(numpy.copyto, numpy.put, numpy.place, numpy.putmask, numpy.fill_diagonal)
+pure(
+    numpy.ndarray.sum, numpy.ndarray.mean, numpy.ndarray.prod, numpy.ndarray.max,
+    numpy.ndarray.min, numpy.ndarray.argmax, numpy.ndarray.argmin, numpy.ndarray.var,
+    numpy.ndarray.std, numpy.ndarray.cumsum, numpy.ndarray.cumprod, numpy.ndarray.all,
+    numpy.ndarray.any, numpy.ndarray.reshape, numpy.ndarray.transpose,
+    numpy.ndarray.swapaxes, numpy.ndarray.ravel, numpy.ndarray.flatten,
+    numpy.ndarray.squeeze, numpy.ndarray.copy, numpy.ndarray.astype, numpy.ndarray.dot,
+    numpy.ndarray.item, numpy.ndarray.tolist, numpy.ndarray.conj,
+    numpy.ndarray.conjugate, numpy.ndarray.round, numpy.ndarray.clip,
+    numpy.ndarray.trace, numpy.ndarray.diagonal, numpy.ndarray.repeat,
+)
+
 
 # Functions whose result may be an argument itself or a view of it (NumPy returns views
 # where it can). The engine refuses in-place updates of such results and of the arrays
@@ -183,7 +211,6 @@ def reshape_method_tangent(y, self, *shape):
 
 
 @adjoint(numpy.transpose)
-@adjoint(numpy.ndarray.transpose)
 def transpose(y, x, axes=None):
     if axes is None:
         d[x] = numpy.transpose(d[y])
@@ -192,9 +219,19 @@ def transpose(y, x, axes=None):
 
 
 @tangent_(numpy.transpose)
-@tangent_(numpy.ndarray.transpose)
 def transpose_tangent(y, x, axes=None):
     d[y] = numpy.transpose(d[x], axes)
+
+
+# `x.transpose()`, `x.transpose(1, 0)` and `x.transpose((1, 0))`.
+@adjoint(numpy.ndarray.transpose)
+def transpose_method(y, self, *axes):
+    d[self] = numpy.transpose(d[y], tangent.method_axes(axes, True))
+
+
+@tangent_(numpy.ndarray.transpose)
+def transpose_method_tangent(y, self, *axes):
+    d[y] = numpy.transpose(d[self], tangent.method_axes(axes, False))
 
 
 @adjoint(numpy.ndarray.T)

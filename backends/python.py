@@ -20,6 +20,16 @@ nondifferentiable(
 returns_view(builtins.max, builtins.min)
 left_fold(builtins.max, builtins.min)
 
+# Builtins that return a new value and change nothing (for the e-graph passes).
+pure(
+    builtins.abs, builtins.float, builtins.int, builtins.len, builtins.range,
+    builtins.max, builtins.min, builtins.sum, builtins.pow, builtins.round, builtins.bool,
+    builtins.tuple,
+)
+
+# Only reads its arguments: a call made for its effect may take differentiated values.
+reads_only(builtins.print)
+
 
 @adjoint(builtins.float)
 def float(y, x):

@@ -8,6 +8,43 @@ nondifferentiable(
     tangent.inverse_permutation, tangent.check_output,
 )
 
+# Facts the passes read (ad/rules.rs `RuleSet` accessors):
+# Helpers that give zero when their first argument (a gradient or tangent) is zero: the
+# forward transform drops a zero tangent through them.
+linear_in_first(
+    tangent.zero_grad_at, tangent.grad_item, tangent.sum_grad, tangent.array_grad,
+    tangent.copy, tangent.unreduce, tangent.extremum_grad, tangent.broadcast_like,
+    tangent.unbroadcast, tangent.unbroadcast_left, tangent.unbroadcast_right,
+    tangent.extremum_tangent, tangent.sum_tangent,
+)
+
+# Argument positions (from 0) a helper reads only for their shape, dtype or length:
+# `optimizations={'tape_liveness': True}` pushes `tangent.shape_of(v)` for a value read
+# only there.
+shape_only(tangent.unbroadcast, arg=1)
+shape_only(tangent.unbroadcast_left, arg=(1, 2))
+shape_only(tangent.unbroadcast_right, arg=(1, 2))
+shape_only(tangent.init_grad, arg=0)
+shape_only(tangent.unreduce, arg=1)
+shape_only(tangent.reduced_count, arg=0)
+shape_only(tangent.sum_grad, arg=1)
+shape_only(tangent.add_grad_at, arg=1)
+shape_only(tangent.broadcast_like, arg=1)
+
+# Checks that only read their arguments: generated code calls them for their effect on
+# differentiated values (ad/activity.rs).
+reads_only(tangent.check_output, tangent.check_tangent, tangent.check_inplace)
+
+# How the native compiler (compile='native') runs helpers on numbers: the identity on
+# the first argument, or nothing at all for a check.
+native_scalar(
+    tangent.broadcast_like, tangent.unbroadcast, tangent.unbroadcast_left,
+    tangent.unbroadcast_right, tangent.unreduce, tangent.copy, kind="identity",
+)
+native_scalar(
+    tangent.check_output, tangent.check_tangent, tangent.check_inplace, kind="check",
+)
+
 
 @tangent_(tangent.add_grad)
 def add_grad(z, a, b):

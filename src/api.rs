@@ -529,7 +529,7 @@ impl GradBuilder {
         let g = grad_text("<source>", &self.src, &self.func, &self.opts)?;
         let native = if self.native {
             Some(
-                crate::jit::Program::new(&g.source, &g.entry, Some(&self.src))
+                crate::jit::Program::new(&g.source, &g.entry, Some(&self.src), rules())
                     .map(std::sync::Arc::new),
             )
         } else {

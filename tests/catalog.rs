@@ -32,7 +32,7 @@ fn every_rule_is_in_the_catalog() {
         // tangent's own helpers (rules that let generated code be differentiated again)
         // are exercised by tests/corpus/check_second_order.py instead.
         .filter(|n| !n.starts_with("tangent."))
-        // JAX rules (`jax.*`, and `jax:` operator rules) have their own catalog,
+        // JAX rules (`jax.*`) have their own catalog,
         // tests/jax/check_jax.py, checked by tests/jax_backend.rs.
         .filter(|n| !n.starts_with("jax"))
         .filter(|n| !listed.contains(*n))

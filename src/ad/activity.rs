@@ -72,10 +72,7 @@ impl Activity<'_> {
                 }
             }
             ExprKind::Attr(v, a) => {
-                !self
-                    .rules
-                    .is_nondifferentiable(&format!("numpy.ndarray.{a}"))
-                    && any([&**v], active)
+                !self.rules.is_nondifferentiable(&self.rules.array_member(a)) && any([&**v], active)
             }
             ExprKind::Subscript(v, _) => any([&**v], active),
             ExprKind::Tuple(es) | ExprKind::List(es) => any(es.iter(), active),
@@ -85,9 +82,10 @@ impl Activity<'_> {
 }
 
 /// A call made for its effect (an expression statement) must not touch active values:
-/// its effect would be invisible to the derivative. Printing and the output check of
-/// generated code only read their arguments.
+/// its effect would be invisible to the derivative. Calls declared `reads_only` in
+/// `backends/` (printing, tangent's checks) only read their arguments.
 pub fn check_effect(
+    rules: &RuleSet,
     resolver: &Resolver,
     active: &HashSet<String>,
     e: &Expr,
@@ -95,11 +93,11 @@ pub fn check_effect(
     let ExprKind::Call { func, args, kwargs } = &e.kind else {
         return Ok(());
     };
-    let callee = resolver.callee(func);
-    // tangent's checks read their arguments only (the engine inserts `check_inplace`
-    // itself, in modules that may not import tangent).
-    let check = crate::emit::printer::expr(func).starts_with("tangent.check_");
-    if check || callee == Callee::Library("builtins.print".into()) {
+    // The name as written counts too: the engine inserts tangent's checks itself, in
+    // modules that may not import tangent.
+    let reads_only = rules.reads_only(&crate::emit::printer::expr(func))
+        || matches!(resolver.callee(func), Callee::Library(q) if rules.reads_only(&q));
+    if reads_only {
         return Ok(());
     }
     let receiver = match &func.kind {

@@ -164,7 +164,7 @@ impl Forward<'_> {
     }
 
     fn check_effect(&self, e: &Expr) -> Result<(), Diagnostic> {
-        super::activity::check_effect(self.resolver, self.active, e)
+        super::activity::check_effect(self.rules, self.resolver, self.active, e)
     }
 
     /// `dt, t = dg(args..., da=...)` for a call to a user function with active arguments.
@@ -272,7 +272,7 @@ impl Forward<'_> {
                 Callee::Unknown(name) => Err(self.resolver.unknown_callee(&name, span, "tangent_")),
             },
             ExprKind::Attr(v, a) => {
-                let q = format!("numpy.ndarray.{a}");
+                let q = self.rules.array_member(a);
                 self.library(&q, t, dt, &[(**v).clone()], &[], span)
             }
             ExprKind::Subscript(v, idx) => {
@@ -327,9 +327,17 @@ impl Forward<'_> {
             active: self.active,
             names: self.names,
         };
-        rules::instantiate_tangent(template, q, t, dt, args, kwargs, &mut site, &|v| {
-            tangents[v].clone()
-        })
+        rules::instantiate_tangent(
+            self.rules,
+            template,
+            q,
+            t,
+            dt,
+            args,
+            kwargs,
+            &mut site,
+            &|v| tangents[v].clone(),
+        )
         .map_err(|msg| {
             Diagnostic::new(
                 span,

@@ -9,6 +9,7 @@ pub mod desugar;
 pub mod forward;
 pub mod names;
 pub mod reverse;
+pub mod rule_file;
 pub mod rules;
 
 use crate::emit::printer;
@@ -897,7 +898,7 @@ impl Generator<'_> {
             cse: self.opts.cse || self.opts.coarsening,
             algebraic: self.opts.algebraic || self.opts.coarsening,
         };
-        let classify = |f: &Expr| crate::opt::egraph::call_kind(&resolver, f);
+        let classify = |f: &Expr| crate::opt::egraph::call_kind(rules, &resolver, f);
         let (fwd, bwd) = if split {
             let fwd = crate::opt::egraph::simplify(fwd, passes, &classify, &mut names);
             (
@@ -915,7 +916,7 @@ impl Generator<'_> {
             (fwd, bwd)
         };
         let fwd = if self.opts.tape_liveness {
-            crate::opt::tape_liveness::apply(fwd, &bwd)
+            crate::opt::tape_liveness::apply(rules, fwd, &bwd)
         } else {
             fwd
         };
@@ -1198,7 +1199,7 @@ impl FwdGenerator<'_> {
         new_body = crate::opt::egraph::simplify(
             new_body,
             passes,
-            &|f| crate::opt::egraph::call_kind(&resolver, f),
+            &|f| crate::opt::egraph::call_kind(rules, &resolver, f),
             &mut names,
         );
         if self.opts.optimized {

@@ -463,7 +463,7 @@ impl Reverse<'_> {
     /// A call made for its effect must not touch active values: its effect would be
     /// invisible to the derivative.
     fn check_effect(&self, e: &Expr) -> Result<(), Diagnostic> {
-        super::activity::check_effect(self.resolver, self.active, e)
+        super::activity::check_effect(self.rules, self.resolver, self.active, e)
     }
 
     /// The adjoint statements of `t = value` (empty when nothing is differentiable).
@@ -515,7 +515,7 @@ impl Reverse<'_> {
                 Callee::Unknown(name) => Err(self.resolver.unknown_callee(&name, span, "adjoint")),
             },
             ExprKind::Attr(v, a) => {
-                let q = format!("numpy.ndarray.{a}");
+                let q = self.rules.array_member(a);
                 self.library(&q, t, &[(**v).clone()], &[], span, value)
             }
             ExprKind::Subscript(v, idx) => {

@@ -3,6 +3,7 @@
 //! and instantiates a template for one call site. Adding a rule never touches `ad/`.
 
 use super::adjoint::Adj;
+use super::rule_file::{Arg, Registration, RuleFile};
 use crate::syntax::ir::*;
 use crate::syntax::{Diagnostic, SourceModule};
 use std::collections::{HashMap, HashSet};
@@ -47,6 +48,74 @@ pub struct Template {
     pub origin: String,
 }
 
+/// The kinds of registration a name can have once each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    Adjoint,
+    Tangent,
+    Nondifferentiable,
+    /// A declaration of [`FACTS`], by index.
+    Fact(usize),
+}
+
+impl Kind {
+    /// What a registration of this kind does to a name (`given a reverse-mode rule`).
+    fn what(self) -> String {
+        match self {
+            Kind::Adjoint => "given a reverse-mode rule".into(),
+            Kind::Tangent => "given a forward-mode rule".into(),
+            Kind::Nondifferentiable => "declared `nondifferentiable`".into(),
+            Kind::Fact(i) => format!("declared `{}`", FACTS[i]),
+        }
+    }
+}
+
+/// The declarations of facts about named functions a rule file may make (besides
+/// `nondifferentiable`); see the accessors of [`RuleSet`] for what each means.
+const FACTS: &[&str] = &[
+    "returns_view",
+    "left_fold",
+    "linear_in_first",
+    "linear_in_each",
+    "pure",
+    "pure_module",
+    "effectful_module",
+    "mutates",
+    "reads_only",
+    "shape_only",
+    "native_scalar",
+    "array_methods",
+];
+
+/// How the native compiler (`compile='native'`) runs a call on scalars:
+/// `native_scalar(...)` declarations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NativeScalar {
+    /// The runtime's float kernel of this short name (`sin`), of this many arguments.
+    Kernel { name: String, arity: usize },
+    /// The identity on its first argument (`tangent.unbroadcast` of a number).
+    Identity,
+    /// A check with nothing to check on numbers (`tangent.check_output`): no code.
+    Check,
+}
+
+/// The dotted-name arguments of a registration with their spans; anything else is an
+/// error located at the argument.
+fn names_of(reg: &Registration, file: &str, text: &str) -> Result<Vec<(String, Span)>, Diagnostic> {
+    reg.args
+        .iter()
+        .map(|(a, at)| match a.as_name() {
+            Some(n) => Ok((n.to_owned(), *at)),
+            None => Err(Diagnostic::new(
+                *at,
+                format!("`{}` takes canonical names of functions here", reg.callee),
+                "write a dotted name such as `numpy.sum`",
+            )
+            .locate(file, text)),
+        })
+        .collect()
+}
+
 #[derive(Default, Debug, Clone)]
 pub struct RuleSet {
     adjoints: HashMap<String, Template>,
@@ -63,7 +132,32 @@ pub struct RuleSet {
     /// `rules_like(numpy, jax.numpy, sum, ...)`: (from, to, names) whose rules are the
     /// `from` namespace's, with that namespace read as `to` (resolved once every file is
     /// loaded).
-    pending_like: Vec<(String, String, Vec<String>)>,
+    pending_like: Vec<(String, String, Vec<(String, Span)>)>,
+    /// Where each name was registered, by kind (`file:line:col`), for the located error
+    /// on a second registration.
+    places: HashMap<(Kind, String), String>,
+    /// `linear_in_first(...)`: a zero first argument gives a zero result.
+    linear_in_first: HashSet<String>,
+    /// `linear_in_each(...)`: a zero in any argument gives a zero result (`matmul`).
+    linear_in_each: HashSet<String>,
+    /// `pure(...)`: functions and methods that return a new value and change nothing.
+    pure: HashSet<String>,
+    /// `pure_module(...)`: modules all of whose functions are pure, except those under
+    /// an `effectful_module(...)` and those that `mutates(...)` lists.
+    pure_modules: HashSet<String>,
+    effectful_modules: HashSet<String>,
+    mutates: HashSet<String>,
+    /// `reads_only(...)`: calls that only read their arguments, so they may be made for
+    /// their effect on differentiated values (printing, tangent's checks).
+    reads_only: HashSet<String>,
+    /// `shape_only(f, arg=...)`: argument positions `f` reads only for shape, dtype or
+    /// length.
+    shape_only: HashMap<String, Vec<usize>>,
+    /// `native_scalar(...)`: calls the native compiler runs on scalars.
+    native: HashMap<String, NativeScalar>,
+    /// `array_methods(numpy.ndarray)`: the class methods and attributes of values are
+    /// keyed under (`numpy.ndarray.sum`).
+    array_class: Option<String>,
 }
 
 impl RuleSet {
@@ -83,65 +177,258 @@ impl RuleSet {
         })
     }
 
-    /// Adds every `@adjoint(...)` template and `nondifferentiable(...)` declaration of a
-    /// rule file.
+    /// Adds every `@adjoint(...)` / `@tangent_(...)` template, elementwise entry and
+    /// declaration of a rule file. A name given a second rule of the same kind (in this
+    /// file or an earlier one; an elementwise entry counts as both kinds), or given a rule
+    /// and declared `nondifferentiable`, or declared twice the same way, is an error
+    /// located at the second registration, naming the first.
     pub fn add_file(&mut self, file: &str, text: &str) -> Result<(), Diagnostic> {
         let module = SourceModule::parse(file, text)?;
-        for (callee, args) in &module.declarations {
-            match callee.as_str() {
-                "nondifferentiable" => self.nondifferentiable.extend(args.iter().cloned()),
-                "returns_view" => self.views.extend(args.iter().cloned()),
-                "left_fold" => self.left_folds.extend(args.iter().cloned()),
-                "rules_like" => match args.as_slice() {
-                    [from, to, names @ ..] if !names.is_empty() => {
-                        self.pending_like.push((from.clone(), to.clone(), names.to_vec()))
-                    }
-                    _ => {
-                        return Err(Diagnostic::new(
-                            Span::SYNTHETIC,
-                            "rules_like(from, to, name, ...) needs two namespaces and at least one name",
-                            "for example rules_like(numpy, jax.numpy, sum, mean)",
-                        )
-                        .locate(file, text))
-                    }
-                },
-                _ => {}
-            }
-        }
-        for name in &module.function_names {
-            let decorators = module.decorators(name);
-            if decorators.is_empty() {
+        let scanned = RuleFile::scan(file, text)?;
+        for decl in &scanned.declarations {
+            if decl.callee == "rules_like" {
+                self.add_rules_like(file, text, decl)?;
                 continue;
+            }
+            self.add_declaration(file, text, decl)?;
+        }
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for (name, decorators) in &scanned.decorated {
+            // Two templates with one name: only the later could be lowered, so the
+            // earlier one's registrations would get the wrong body.
+            let at = decorators.first().map_or(Span::SYNTHETIC, |r| r.span);
+            if let Some(first) = seen.insert(name, at) {
+                let loc = crate::syntax::diag::Location::of(file, text, first);
+                return Err(Diagnostic::new(
+                    at,
+                    format!(
+                        "a second template named `{name}` in this file (the first is at {}:{}:{})",
+                        loc.file, loc.line, loc.column
+                    ),
+                    "give each template its own function name",
+                )
+                .locate(file, text));
             }
             let def = module.lower_template(name)?;
             let origin = format!("{file}:{name}");
-            for (decorator, args) in decorators {
-                match decorator.as_str() {
+            for reg in decorators {
+                match reg.callee.as_str() {
                     "adjoint" | "tangent_" => {
-                        let table = if decorator == "adjoint" {
-                            &mut self.adjoints
+                        let kind = if reg.callee == "adjoint" {
+                            Kind::Adjoint
                         } else {
-                            &mut self.tangents
+                            Kind::Tangent
                         };
-                        for key in args.into_iter().filter(|a| !a.contains('=')) {
+                        for (key, at) in names_of(reg, file, text)? {
+                            self.register(kind, &key, file, text, at)?;
+                            let table = match kind {
+                                Kind::Adjoint => &mut self.adjoints,
+                                _ => &mut self.tangents,
+                            };
                             let def = dispatched(&def, &key);
                             let origin = origin.clone();
                             table.insert(key, Template { def, origin });
                         }
                     }
-                    "elementwise" => self.add_elementwise(&def, &args, &origin)?,
+                    "elementwise" => self.add_elementwise(&def, reg, &origin, file, text)?,
                     _ => {}
                 }
             }
         }
-        self.resolve_like().map_err(|m| {
-            Diagnostic::new(
-                Span::SYNTHETIC,
-                m,
-                "rules_like names rules loaded before it",
-            )
-            .locate(file, text)
-        })
+        self.resolve_like(file, text)
+    }
+
+    /// Records where `key` got a registration of `kind`; the error if it already had
+    /// one (or, for a rule, if it is nondifferentiable; for nondifferentiable, if it has
+    /// a rule).
+    fn register(
+        &mut self,
+        kind: Kind,
+        key: &str,
+        file: &str,
+        text: &str,
+        at: Span,
+    ) -> Result<(), Diagnostic> {
+        let clash = |k: Kind| {
+            self.places
+                .get(&(k, key.to_owned()))
+                .map(|p| (k, p.clone()))
+        };
+        let earlier = match kind {
+            Kind::Adjoint | Kind::Tangent => clash(kind).or_else(|| clash(Kind::Nondifferentiable)),
+            Kind::Nondifferentiable => clash(kind)
+                .or_else(|| clash(Kind::Adjoint))
+                .or_else(|| clash(Kind::Tangent)),
+            Kind::Fact(_) => clash(kind),
+        };
+        if let Some((k, place)) = earlier {
+            let (message, hint) = if k == kind {
+                (
+                    format!(
+                        "`{key}` is {} a second time here; the first time is at {place}",
+                        kind.what()
+                    ),
+                    "keep one of the two (the later one would silently replace the earlier)",
+                )
+            } else {
+                (
+                    format!("`{key}` is {} here, but it is {} at {place}", kind.what(), k.what()),
+                    "a nondifferentiable function has no rule: keep the rule or the declaration, not both",
+                )
+            };
+            return Err(Diagnostic::new(at, message, hint).locate(file, text));
+        }
+        let loc = crate::syntax::diag::Location::of(file, text, at);
+        self.places.insert(
+            (kind, key.to_owned()),
+            format!("{}:{}:{}", loc.file, loc.line, loc.column),
+        );
+        Ok(())
+    }
+
+    /// One top-level declaration of a rule file: the facts about named functions that
+    /// the passes read through the methods below.
+    fn add_declaration(
+        &mut self,
+        file: &str,
+        text: &str,
+        decl: &Registration,
+    ) -> Result<(), Diagnostic> {
+        let bad = |at: Span, message: String, hint: &str| {
+            Diagnostic::new(at, message, hint).locate(file, text)
+        };
+        let what = decl.callee.as_str();
+        let kind = match what {
+            "nondifferentiable" => Kind::Nondifferentiable,
+            _ => match FACTS.iter().position(|f| *f == what) {
+                Some(i) => Kind::Fact(i),
+                None => {
+                    return Err(bad(
+                        decl.span,
+                        format!("unknown declaration `{what}` in a rule file"),
+                        &format!(
+                            "the declarations are `nondifferentiable`, {}",
+                            FACTS
+                                .iter()
+                                .map(|f| format!("`{f}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ))
+                }
+            },
+        };
+        // The keywords each declaration takes.
+        let allowed: &[&str] = match what {
+            "shape_only" => &["arg"],
+            "native_scalar" => &["kind", "arity"],
+            _ => &[],
+        };
+        for (k, _, at) in &decl.keywords {
+            if !allowed.contains(&k.as_str()) {
+                return Err(bad(
+                    *at,
+                    format!("`{what}` takes no keyword `{k}`"),
+                    "see the declarations at the top of the rule files",
+                ));
+            }
+        }
+        let names = names_of(decl, file, text)?;
+        if what == "array_methods" {
+            if let [(class, _)] = names.as_slice() {
+                if let Some(old) = &self.array_class {
+                    return Err(bad(
+                        decl.span,
+                        format!("`array_methods` is declared twice (`{old}` and `{class}`)"),
+                        "methods are keyed under one class",
+                    ));
+                }
+                self.array_class = Some(class.clone());
+                return Ok(());
+            }
+            return Err(bad(
+                decl.span,
+                "`array_methods` takes one class name".into(),
+                "write `array_methods(numpy.ndarray)`",
+            ));
+        }
+        for (name, at) in &names {
+            self.register(kind, name, file, text, *at)?;
+            let set = match what {
+                "nondifferentiable" => &mut self.nondifferentiable,
+                "returns_view" => &mut self.views,
+                "left_fold" => &mut self.left_folds,
+                "linear_in_first" => &mut self.linear_in_first,
+                "linear_in_each" => &mut self.linear_in_each,
+                "pure" => &mut self.pure,
+                "pure_module" => &mut self.pure_modules,
+                "effectful_module" => &mut self.effectful_modules,
+                "mutates" => &mut self.mutates,
+                "reads_only" => &mut self.reads_only,
+                "shape_only" => {
+                    let positions = match decl.keyword("arg") {
+                        Some((_, Arg::Int(i), _)) => vec![*i],
+                        Some((_, Arg::Tuple(xs), at)) => xs
+                            .iter()
+                            .map(|x| match x {
+                                Arg::Int(i) => Ok(*i),
+                                _ => Err(()),
+                            })
+                            .collect::<Result<Vec<i64>, ()>>()
+                            .map_err(|_| bad(*at, "`arg=` takes argument positions".into(), "write `arg=1` or `arg=(1, 2)`"))?,
+                        _ => return Err(bad(decl.span, format!("`shape_only({name}, ...)` needs `arg=` (the positions read only for their shape)"), "write `shape_only(f, arg=1)`")),
+                    };
+                    self.shape_only.insert(
+                        name.clone(),
+                        positions.into_iter().map(|i| i as usize).collect(),
+                    );
+                    continue;
+                }
+                "native_scalar" => {
+                    let kind = match decl.keyword("kind") {
+                        None => "kernel",
+                        Some((_, Arg::Str(k), _))
+                            if ["kernel", "identity", "check"].contains(&k.as_str()) =>
+                        {
+                            k.as_str()
+                        }
+                        Some((_, _, at)) => {
+                            return Err(bad(
+                                *at,
+                                "`kind=` is \"kernel\", \"identity\" or \"check\"".into(),
+                                "see backends/math.py and backends/tangent.py",
+                            ))
+                        }
+                    };
+                    let arity = match decl.keyword("arity") {
+                        None => 1,
+                        Some((_, Arg::Int(n), _)) if kind == "kernel" && (1..=2).contains(n) => {
+                            *n as usize
+                        }
+                        Some((_, _, at)) => {
+                            return Err(bad(
+                                *at,
+                                "`arity=` is 1 or 2, for kernels only".into(),
+                                "see backends/math.py",
+                            ))
+                        }
+                    };
+                    let fact = match kind {
+                        "kernel" => NativeScalar::Kernel {
+                            name: name.rsplit('.').next().unwrap_or(name).to_owned(),
+                            arity,
+                        },
+                        "identity" => NativeScalar::Identity,
+                        _ => NativeScalar::Check,
+                    };
+                    self.native.insert(name.clone(), fact);
+                    continue;
+                }
+                _ => unreachable!("every fact has a table: {what}"),
+            };
+            set.insert(name.clone());
+        }
+        Ok(())
     }
 
     /// An entry of the elementwise table: `def f(y, x): return <partial dy/dx>` with `B.`
@@ -149,8 +436,10 @@ impl RuleSet {
     fn add_elementwise(
         &mut self,
         def: &FuncDef,
-        args: &[String],
+        reg: &Registration,
         origin: &str,
+        file: &str,
+        text: &str,
     ) -> Result<(), Diagnostic> {
         let partial = match def.body.as_slice() {
             [Stmt {
@@ -187,9 +476,17 @@ impl RuleSet {
                 Box::new(Expr::name(v)),
             ))
         };
-        for arg in args {
-            let Some((backend, fname)) = arg.split_once('=') else {
-                continue;
+        for (backend, fname, at) in &reg.keywords {
+            let (Arg::Name(fname) | Arg::Str(fname)) = fname else {
+                return Err(Diagnostic::new(
+                    *at,
+                    format!(
+                        "the elementwise entry `{}` names its function with a name",
+                        def.name
+                    ),
+                    "write `numpy=tanh`",
+                )
+                .locate(file, text));
             };
             let backend = backend.trim_end_matches('_');
             // The module `B.` stands for: the backend itself, or `jax.numpy` for jax.
@@ -220,6 +517,8 @@ impl RuleSet {
                 origin: origin.to_owned(),
             };
             let key = format!("{prefix}.{fname}");
+            self.register(Kind::Adjoint, &key, file, text, *at)?;
+            self.register(Kind::Tangent, &key, file, text, *at)?;
             self.elementwise.insert(key.clone());
             self.adjoints.insert(key.clone(), template(&x, &y));
             self.tangents.insert(key, template(&y, &x));
@@ -269,21 +568,65 @@ impl RuleSet {
         self.views.extend(other.views.iter().cloned());
         self.left_folds.extend(other.left_folds.iter().cloned());
         self.elementwise.extend(other.elementwise.iter().cloned());
+        self.linear_in_first
+            .extend(other.linear_in_first.iter().cloned());
+        self.linear_in_each
+            .extend(other.linear_in_each.iter().cloned());
+        self.pure.extend(other.pure.iter().cloned());
+        self.pure_modules.extend(other.pure_modules.iter().cloned());
+        self.effectful_modules
+            .extend(other.effectful_modules.iter().cloned());
+        self.mutates.extend(other.mutates.iter().cloned());
+        self.reads_only.extend(other.reads_only.iter().cloned());
+        self.shape_only
+            .extend(other.shape_only.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.native
+            .extend(other.native.iter().map(|(k, v)| (k.clone(), v.clone())));
+        if other.array_class.is_some() {
+            self.array_class = other.array_class.clone();
+        }
+    }
+
+    /// A `rules_like(from, to, name, ...)` declaration, resolved at the end of the file.
+    fn add_rules_like(
+        &mut self,
+        file: &str,
+        text: &str,
+        decl: &Registration,
+    ) -> Result<(), Diagnostic> {
+        let names = names_of(decl, file, text)?;
+        match names.as_slice() {
+            [(from, _), (to, _), rest @ ..] if !rest.is_empty() => {
+                self.pending_like
+                    .push((from.clone(), to.clone(), rest.to_vec()));
+                Ok(())
+            }
+            _ => Err(Diagnostic::new(
+                decl.span,
+                "`rules_like(from, to, name, ...)` needs two namespaces and at least one name",
+                "for example `rules_like(numpy, jax.numpy, sum, mean)`",
+            )
+            .locate(file, text)),
+        }
     }
 
     /// Gives each `rules_like(from, to, names...)` name under `to` the rules (and
-    /// declarations) of the same name under `from`, with the namespace `from` in the
+    /// declared facts) of the same name under `from`, with the namespace `from` in the
     /// templates read as `to`: `jax.numpy.sum` is `numpy.sum`'s rule calling `jax.numpy`.
-    /// A name without any rule under `from`, or with its own rule under `to`, is an error.
-    fn resolve_like(&mut self) -> Result<(), String> {
+    /// A direction in which `to.name` has its own template keeps it; a name that gets
+    /// nothing (no rule under `from`, or all of them already under `to`) is an error.
+    fn resolve_like(&mut self, file: &str, text: &str) -> Result<(), Diagnostic> {
         for (from, to, names) in std::mem::take(&mut self.pending_like) {
-            for name in names {
+            for (name, at) in names {
                 let (src, dst) = (format!("{from}.{name}"), format!("{to}.{name}"));
                 let mut found = false;
-                for table in [&mut self.adjoints, &mut self.tangents] {
+                for kind in [Kind::Adjoint, Kind::Tangent] {
+                    let table = match kind {
+                        Kind::Adjoint => &self.adjoints,
+                        _ => &self.tangents,
+                    };
                     let Some(t) = table.get(&src) else { continue };
                     if table.contains_key(&dst) {
-                        // `to` has its own rule in this direction (a different one).
                         continue;
                     }
                     let mut def = t.def.clone();
@@ -296,6 +639,11 @@ impl RuleSet {
                         });
                     }
                     let origin = format!("{} as {dst}", t.origin);
+                    self.register(kind, &dst, file, text, at)?;
+                    let table = match kind {
+                        Kind::Adjoint => &mut self.adjoints,
+                        _ => &mut self.tangents,
+                    };
                     table.insert(dst.clone(), Template { def, origin });
                     found = true;
                 }
@@ -304,16 +652,27 @@ impl RuleSet {
                     &mut self.views,
                     &mut self.left_folds,
                     &mut self.elementwise,
+                    &mut self.linear_in_first,
+                    &mut self.linear_in_each,
+                    &mut self.pure,
+                    &mut self.mutates,
+                    &mut self.reads_only,
                 ] {
                     if set.contains(&src) {
                         set.insert(dst.clone());
                         found = true;
                     }
                 }
+                if let Some(v) = self.shape_only.get(&src).cloned() {
+                    self.shape_only.entry(dst.clone()).or_insert(v);
+                }
                 if !found {
-                    return Err(format!(
-                        "rules_like({from}, {to}, {name}): `{src}` has no rule that `{dst}` lacks"
-                    ));
+                    return Err(Diagnostic::new(
+                        at,
+                        format!("`rules_like({from}, {to}, ...)`: `{src}` has no rule or declaration that `{dst}` lacks"),
+                        "list only functions whose rules the first namespace has",
+                    )
+                    .locate(file, text));
                 }
             }
         }
@@ -332,6 +691,78 @@ impl RuleSet {
     /// May the result of `qualname` be one of its arguments or a view of one?
     pub fn returns_view(&self, qualname: &str) -> bool {
         self.views.contains(qualname)
+    }
+
+    /// Is `qualname(t, ...)` zero whenever `t` is zero (`linear_in_first`)?
+    pub fn is_linear_in_first(&self, qualname: &str) -> bool {
+        self.linear_in_first.contains(qualname)
+    }
+
+    /// Is `qualname(...)` zero whenever any argument is zero (`linear_in_each`)?
+    pub fn is_linear_in_each(&self, qualname: &str) -> bool {
+        self.linear_in_each.contains(qualname)
+    }
+
+    /// Does a call of `qualname` (a canonical name: a library function, a method
+    /// `numpy.ndarray.<name>`, a builtin) return a new value without changing anything
+    /// or reading hidden state?
+    pub fn is_pure(&self, qualname: &str) -> bool {
+        if self.pure.contains(qualname) {
+            return true;
+        }
+        // Methods are pure only by name: `numpy.ndarray.fill` writes into its receiver.
+        if let Some(class) = &self.array_class {
+            if qualname
+                .strip_prefix(class.as_str())
+                .is_some_and(|m| m.starts_with('.'))
+            {
+                return false;
+            }
+        }
+        let under = |set: &HashSet<String>| {
+            let mut prefix = qualname;
+            while let Some((p, _)) = prefix.rsplit_once('.') {
+                if set.contains(p) {
+                    return true;
+                }
+                prefix = p;
+            }
+            false
+        };
+        under(&self.pure_modules)
+            && !under(&self.effectful_modules)
+            && !self.mutates.contains(qualname)
+    }
+
+    /// Is `root` the top-level name of a `pure_module` (a module rule templates name
+    /// canonically: `numpy`, `math`)?
+    pub fn is_pure_module_root(&self, root: &str) -> bool {
+        self.pure_modules
+            .iter()
+            .any(|m| m.split('.').next() == Some(root))
+    }
+
+    /// Does `qualname` only read its arguments, so that a call made for its effect may
+    /// take differentiated values (`print`, tangent's checks)?
+    pub fn reads_only(&self, qualname: &str) -> bool {
+        self.reads_only.contains(qualname)
+    }
+
+    /// The argument positions `qualname` reads only for their shape, dtype or length.
+    pub fn shape_only_args(&self, qualname: &str) -> &[usize] {
+        self.shape_only.get(qualname).map_or(&[], |v| v.as_slice())
+    }
+
+    /// How the native compiler runs `qualname` on scalars, if it does.
+    pub fn native_scalar(&self, qualname: &str) -> Option<&NativeScalar> {
+        self.native.get(qualname)
+    }
+
+    /// The canonical name of the method or attribute `name` of a value whose type is not
+    /// known from the text (`numpy.ndarray.sum`; `array_methods(...)` names the class).
+    pub fn array_member(&self, name: &str) -> String {
+        let class = self.array_class.as_deref().unwrap_or("ndarray");
+        format!("{class}.{name}")
     }
 
     /// Every canonical name that has a reverse-mode rule, sorted.
@@ -603,6 +1034,7 @@ pub fn instantiate(
 /// assign the tangent of `result` (`result_tangent`).
 #[allow(clippy::too_many_arguments)] // mirrors `instantiate` plus the tangent naming
 pub fn instantiate_tangent(
+    rules: &RuleSet,
     t: &Template,
     qualname: &str,
     result: &str,
@@ -616,6 +1048,7 @@ pub fn instantiate_tangent(
     let result_param = t.def.params[0].name.clone();
     let mut out = Vec::new();
     tangent_block(
+        rules,
         &t.def.body,
         &bound,
         &result_param,
@@ -627,7 +1060,9 @@ pub fn instantiate_tangent(
     Ok(out)
 }
 
+#[allow(clippy::too_many_arguments)] // the recursion carries the instantiation's state
 fn tangent_block(
+    rules: &RuleSet,
     body: &[Stmt],
     bound: &HashMap<String, Expr>,
     result_param: &str,
@@ -659,30 +1094,45 @@ fn tangent_block(
                 if grad_of(target) == Some(result_param) {
                     // A zero tangent: the result depends on the active arguments only
                     // through their shapes (e.g. `unbroadcast(seed, like)`).
-                    let value = simplify_zero(&value).unwrap_or_else(|| {
+                    let value = simplify_zero(rules, &value).unwrap_or_else(|| {
                         Expr::call_path("tangent.init_grad", vec![bound[result_param].clone()])
                     });
                     out.push(Stmt::assign(result_tangent, value));
                 } else if grad_of(target).is_some() {
                     return Err("a forward rule may only write `d[...]` of its result".into());
                 } else {
-                    let value = simplify_zero(&value).unwrap_or_else(|| Expr::num("0.0"));
+                    let value = simplify_zero(rules, &value).unwrap_or_else(|| Expr::num("0.0"));
                     out.push(Stmt::synth(StmtKind::Assign(subst(target, &*site), value)));
                 }
             }
             StmtKind::If(test, a, b) => {
                 let test = subst(test, &*site);
                 match static_truth(&test) {
-                    Some(true) => {
-                        tangent_block(a, bound, result_param, result_tangent, site, tangent, out)?
-                    }
-                    Some(false) => {
-                        tangent_block(b, bound, result_param, result_tangent, site, tangent, out)?
-                    }
+                    Some(true) => tangent_block(
+                        rules,
+                        a,
+                        bound,
+                        result_param,
+                        result_tangent,
+                        site,
+                        tangent,
+                        out,
+                    )?,
+                    Some(false) => tangent_block(
+                        rules,
+                        b,
+                        bound,
+                        result_param,
+                        result_tangent,
+                        site,
+                        tangent,
+                        out,
+                    )?,
                     None => {
                         let mut sa = Vec::new();
                         let mut sb = Vec::new();
                         tangent_block(
+                            rules,
                             a,
                             bound,
                             result_param,
@@ -692,6 +1142,7 @@ fn tangent_block(
                             &mut sa,
                         )?;
                         tangent_block(
+                            rules,
                             b,
                             bound,
                             result_param,
@@ -714,39 +1165,15 @@ fn tangent_block(
 /// Marker for a zero tangent during forward instantiation (not a Python identifier).
 pub const ZERO: &str = "\u{2}zero";
 
-/// Helpers linear in their first argument: a zero tangent there gives a zero result.
-const LINEAR_IN_FIRST: &[&str] = &[
-    "tangent.zero_grad_at",
-    "tangent.grad_item",
-    "tangent.sum_grad",
-    "tangent.array_grad",
-    "tangent.copy",
-    "tangent.unreduce",
-    "tangent.extremum_grad",
-    "tangent.broadcast_like",
-    "tangent.unbroadcast",
-    "tangent.unbroadcast_left",
-    "tangent.unbroadcast_right",
-    "tangent.extremum_tangent",
-    "tangent.sum_tangent",
-    "numpy.sum",
-    "numpy.mean",
-    "numpy.reshape",
-    "numpy.transpose",
-    "jax.numpy.sum",
-    "jax.numpy.mean",
-    "jax.numpy.reshape",
-    "jax.numpy.transpose",
-];
-
 fn is_zero(e: &Expr) -> bool {
     e.as_name() == Some(ZERO)
 }
 
-/// Removes zero tangents: `0 * a` -> 0, `a + 0` -> a, `0 - a` -> -a, linear helpers of 0
-/// -> 0. `None` means the whole expression is zero; zeros that cannot be removed become
-/// the literal `0.0`.
-pub fn simplify_zero(e: &Expr) -> Option<Expr> {
+/// Removes zero tangents: `0 * a` -> 0, `a + 0` -> a, `0 - a` -> -a, functions declared
+/// `linear_in_first` of 0 -> 0, `linear_in_each` with a 0 argument -> 0. `None` means the
+/// whole expression is zero; zeros that cannot be removed become the literal `0.0`.
+pub fn simplify_zero(rules: &RuleSet, e: &Expr) -> Option<Expr> {
+    let simplify_zero = |e: &Expr| simplify_zero(rules, e);
     let bin = |op, a: Expr, b: Expr| Expr::synth(ExprKind::BinOp(op, Box::new(a), Box::new(b)));
     let lit0 = || Expr::num("0.0");
     match &e.kind {
@@ -777,15 +1204,11 @@ pub fn simplify_zero(e: &Expr) -> Option<Expr> {
         )),
         ExprKind::Call { func, args, kwargs } => {
             let name = as_numpy_function(func).unwrap_or_else(|| crate::emit::printer::expr(func));
-            let sargs: Vec<Option<Expr>> = args.iter().map(simplify_zero).collect();
-            if LINEAR_IN_FIRST.contains(&name.as_str())
-                && sargs.first().is_some_and(|a| a.is_none())
-            {
+            let sargs: Vec<Option<Expr>> = args.iter().map(&simplify_zero).collect();
+            if rules.is_linear_in_first(&name) && sargs.first().is_some_and(|a| a.is_none()) {
                 return None;
             }
-            if (name == "numpy.matmul" || name == "jax.numpy.matmul")
-                && sargs.iter().any(|a| a.is_none())
-            {
+            if rules.is_linear_in_each(&name) && sargs.iter().any(|a| a.is_none()) {
                 return None;
             }
             let args = sargs.into_iter().map(|a| a.unwrap_or_else(lit0)).collect();

@@ -8,7 +8,8 @@
 //! interpreted adjoint, which does exactly what Python does. `ctx` is the tape.
 
 use super::runtime;
-use super::typing::{callee_path, range_args, Refusal, Ty, VarTy, IDENTITY_HELPERS, MATH1, MATH2};
+use super::typing::{callee_path, range_args, Refusal, Ty, VarTy};
+use crate::ad::rules::NativeScalar;
 use crate::syntax::ir::*;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
@@ -478,7 +479,7 @@ impl Cg<'_> {
                 }
                 Ok(())
             }
-            p if p.starts_with("tangent.check_") => {
+            p if self.calls.rules().native_scalar(p) == Some(&NativeScalar::Check) => {
                 // Scalars always pass the checks; evaluating the operands still bails
                 // on `None` as Python would raise.
                 for a in args {
@@ -1033,31 +1034,27 @@ impl Cg<'_> {
                 )),
             };
         }
-        if let Some(f) = path.strip_prefix("math.") {
-            let mut xs = Vec::new();
-            for a in args {
-                let (v, t) = self.expr(a)?;
-                xs.push(self.float(v, t));
+        match self.calls.rules().native_scalar(&path).cloned() {
+            Some(NativeScalar::Kernel { name, .. }) => {
+                let mut xs = Vec::new();
+                for a in args {
+                    let (v, t) = self.expr(a)?;
+                    xs.push(self.float(v, t));
+                }
+                let Some(addr) = runtime::kernel(&name, xs.len()) else {
+                    return Err(Refusal::new(e.span, format!("`{path}`")));
+                };
+                let r = self.call_f64(addr, &xs);
+                self.bail_unless_finite_from_finite(r, &xs);
+                return Ok((r, Ty::Float));
             }
-            let addr = if MATH1.contains(&f) && xs.len() == 1 {
-                runtime::math1(f)
-            } else if MATH2.contains(&f) && xs.len() == 2 {
-                runtime::math2(f)
-            } else {
-                None
-            };
-            let Some(addr) = addr else {
-                return Err(Refusal::new(e.span, format!("`{path}`")));
-            };
-            let r = self.call_f64(addr, &xs);
-            self.bail_unless_finite_from_finite(r, &xs);
-            return Ok((r, Ty::Float));
+            Some(NativeScalar::Identity) if !args.is_empty() => return self.expr(&args[0]),
+            _ => {}
         }
         if let Some(f) = path.strip_prefix("tangent.") {
             return match f {
                 "init_grad" => Ok((self.b.ins().f64const(0.0), Ty::Float)),
                 "add_grad" => self.add_grad(&args[0], &args[1], e.span),
-                _ if IDENTITY_HELPERS.contains(&f) => self.expr(&args[0]),
                 _ => Err(Refusal::new(e.span, format!("`{path}`"))),
             };
         }

@@ -12,6 +12,7 @@ mod memory;
 pub mod runtime;
 pub mod typing;
 
+use crate::ad::rules::RuleSet;
 use crate::syntax::ir::*;
 use crate::syntax::SourceModule;
 use cranelift_codegen::isa::OwnedTargetIsa;
@@ -130,6 +131,9 @@ pub struct Program {
     /// Functions being compiled: their output types once typed, and the word where
     /// their address is stored when done (recursive calls load it from there).
     pending: Mutex<Pending>,
+    /// The rule set in force: its `native_scalar(...)` declarations say which library
+    /// functions and tangent helpers compile on scalars.
+    rules: Arc<RuleSet>,
 }
 
 fn isa() -> Result<&'static OwnedTargetIsa, String> {
@@ -154,13 +158,24 @@ fn isa() -> Result<&'static OwnedTargetIsa, String> {
 
 impl Program {
     /// Reads the entry function `entry` of generated source; `user` is the source of
-    /// the module the differentiated function comes from (its callees live there).
-    pub fn new(source: &str, entry: &str, user: Option<&str>) -> Result<Program, Refusal> {
+    /// the module the differentiated function comes from (its callees live there);
+    /// `rules` is the rule set the source was generated with.
+    pub fn new(
+        source: &str,
+        entry: &str,
+        user: Option<&str>,
+        rules: Arc<RuleSet>,
+    ) -> Result<Program, Refusal> {
         // Parsing and lowering recurse over the user's expressions.
-        crate::stack::run(|| Program::read(source, entry, user))
+        crate::stack::run(|| Program::read(source, entry, user, rules))
     }
 
-    fn read(source: &str, entry: &str, user: Option<&str>) -> Result<Program, Refusal> {
+    fn read(
+        source: &str,
+        entry: &str,
+        user: Option<&str>,
+        rules: Arc<RuleSet>,
+    ) -> Result<Program, Refusal> {
         let generated = SourceModule::parse("<generated>", source)
             .map_err(|d| Refusal::new(Span::SYNTHETIC, d.to_string()))?;
         let mut funcs = HashMap::new();
@@ -195,6 +210,7 @@ impl Program {
             source: source.to_owned(),
             specs: Mutex::new(HashMap::new()),
             pending: Mutex::new(HashMap::new()),
+            rules,
         })
     }
 
@@ -448,6 +464,10 @@ fn literal_default(p: &Param) -> Option<Scalar> {
 impl typing::CalleeTypes for Program {
     fn is_function(&self, name: &str) -> bool {
         self.funcs.contains_key(name)
+    }
+
+    fn rules(&self) -> &RuleSet {
+        &self.rules
     }
 
     fn outputs(

@@ -167,6 +167,16 @@ extern "C" fn m_copysign(a: f64, b: f64) -> f64 {
     a.copysign(b)
 }
 
+/// The address of the float kernel `name` of `arity` arguments (`native_scalar(...)`
+/// declarations in `backends/` name them by their function's short name).
+pub fn kernel(name: &str, arity: usize) -> Option<usize> {
+    match arity {
+        1 => math1(name),
+        2 => math2(name),
+        _ => None,
+    }
+}
+
 /// The address of `math.<name>` of two arguments.
 pub fn math2(name: &str) -> Option<usize> {
     Some(match name {

@@ -2,6 +2,7 @@
 //! variable once the arguments' types are known (float, int or bool; a variable that
 //! is also `None` somewhere carries a "none" flag beside its value).
 
+use crate::ad::rules::{NativeScalar, RuleSet};
 use crate::syntax::ir::*;
 use std::collections::HashMap;
 
@@ -49,29 +50,12 @@ impl Refusal {
     }
 }
 
-/// One-argument functions of `math` the compiler calls natively.
-pub const MATH1: &[&str] = &[
-    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
-    "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "fabs",
-];
-/// Two-argument functions of `math`.
-pub const MATH2: &[&str] = &["pow", "atan2", "hypot", "copysign"];
-/// `tangent` helpers that are the identity on their first argument for scalars.
-pub const IDENTITY_HELPERS: &[&str] = &[
-    "broadcast_like",
-    "unbroadcast",
-    "unbroadcast_left",
-    "unbroadcast_right",
-    "unreduce",
-    "copy",
-];
-/// `tangent` helpers that only check (nothing to do for scalars).
-pub const CHECK_HELPERS: &[&str] = &["check_output", "check_tangent", "check_inplace"];
-
 /// The functions of the program a generated function may call (user functions and
 /// the gradients generated for them).
 pub trait CalleeTypes {
     fn is_function(&self, name: &str) -> bool;
+    /// The rule set in force (its `native_scalar(...)` declarations).
+    fn rules(&self) -> &RuleSet;
     /// The types of the values `name` returns for arguments of these types (compiling
     /// it), None while they are not known (a recursive call inside `name` itself), or
     /// why it does not compile.
@@ -423,7 +407,7 @@ pub fn expr_type(
                 }
                 tys.push(expr_type(a, vars, callees)?);
             }
-            call_type(&path, &tys, args.len(), e.span)?
+            call_type(callees.rules(), &path, &tys, args.len(), e.span)?
         }
         ExprKind::Tuple(es) => {
             for x in es {
@@ -439,37 +423,54 @@ pub fn expr_type(
     })
 }
 
-fn call_type(path: &str, tys: &[Option<Ty>], n: usize, span: Span) -> Result<Option<Ty>, Refusal> {
+/// The type of a call of a library function or a tangent helper on scalars: the engine's
+/// own tape and gradient primitives, else what `native_scalar(...)` in `backends/`
+/// declares.
+fn call_type(
+    rules: &RuleSet,
+    path: &str,
+    tys: &[Option<Ty>],
+    n: usize,
+    span: Span,
+) -> Result<Option<Ty>, Refusal> {
     let all_known = tys.iter().all(|t| t.is_some());
     let first = tys.first().copied().flatten();
-    if let Some(f) = path.strip_prefix("math.") {
-        return if MATH1.contains(&f) && n == 1 || MATH2.contains(&f) && n == 2 {
-            Ok(Some(Ty::Float))
-        } else {
-            Err(Refusal::new(
-                span,
-                format!("`{path}`, which the native compiler does not know"),
-            ))
-        };
-    }
     if let Some(f) = path.strip_prefix("tangent.") {
-        return match f {
-            "Stack" if n == 0 => Ok(Some(Ty::Tape)),
-            "push" if n == 2 => Ok(None),
-            "pop" if n == 1 => Ok(None),
-            "init_grad" if n == 1 => Ok(Some(Ty::Float)),
-            "add_grad" if n == 2 => Ok(match (tys[0], tys[1]) {
-                (Some(a), Some(b)) => arith_type(BinOp::Add, a, b),
-                (Some(a), None) | (None, Some(a)) => Some(a),
-                _ => None,
-            }),
-            _ if IDENTITY_HELPERS.contains(&f) && n >= 1 => Ok(first),
-            _ if CHECK_HELPERS.contains(&f) => Ok(None),
-            _ => Err(Refusal::new(
-                span,
-                format!("`{path}` on scalars is not compiled"),
-            )),
-        };
+        match f {
+            "Stack" if n == 0 => return Ok(Some(Ty::Tape)),
+            "push" if n == 2 => return Ok(None),
+            "pop" if n == 1 => return Ok(None),
+            "init_grad" if n == 1 => return Ok(Some(Ty::Float)),
+            "add_grad" if n == 2 => {
+                return Ok(match (tys[0], tys[1]) {
+                    (Some(a), Some(b)) => arith_type(BinOp::Add, a, b),
+                    (Some(a), None) | (None, Some(a)) => Some(a),
+                    _ => None,
+                })
+            }
+            _ => {}
+        }
+    }
+    match rules.native_scalar(path) {
+        Some(NativeScalar::Kernel { name, arity }) => {
+            return if *arity == n && super::runtime::kernel(name, n).is_some() {
+                Ok(Some(Ty::Float))
+            } else {
+                Err(Refusal::new(
+                    span,
+                    format!("`{path}` of {n} arguments, which the native compiler does not know"),
+                ))
+            }
+        }
+        Some(NativeScalar::Identity) if n >= 1 => return Ok(first),
+        Some(NativeScalar::Check) => return Ok(None),
+        _ => {}
+    }
+    if path.starts_with("tangent.") {
+        return Err(Refusal::new(
+            span,
+            format!("`{path}` on scalars is not compiled"),
+        ));
     }
     match path {
         "float" if n == 1 => Ok(Some(Ty::Float)),
@@ -483,7 +484,7 @@ fn call_type(path: &str, tys: &[Option<Ty>], n: usize, span: Span) -> Result<Opt
             Ok(first.or(tys[1]))
         }
         "range" => Err(Refusal::new(span, "`range` outside a `for` loop header")),
-        _ => Err(Refusal::new(span, format!("a call of `{path}` (only `math`, a few builtins and tangent's scalar helpers are compiled)"))),
+        _ => Err(Refusal::new(span, format!("a call of `{path}` (only the functions declared `native_scalar` in backends/, a few builtins and tangent's scalar helpers are compiled)"))),
     }
 }
 

@@ -104,46 +104,13 @@ pub fn simplify_pair(
 
 // ---------------------------------------------------------------- safety
 
-/// Methods of arrays (and numbers) that return a new value and change nothing.
-const PURE_METHODS: &[&str] = &[
-    "sum",
-    "mean",
-    "prod",
-    "max",
-    "min",
-    "argmax",
-    "argmin",
-    "var",
-    "std",
-    "cumsum",
-    "cumprod",
-    "all",
-    "any",
-    "reshape",
-    "transpose",
-    "swapaxes",
-    "ravel",
-    "flatten",
-    "squeeze",
-    "copy",
-    "astype",
-    "dot",
-    "item",
-    "tolist",
-    "conj",
-    "conjugate",
-    "round",
-    "clip",
-    "trace",
-    "diagonal",
-    "repeat",
-];
-
-/// NumPy functions that write into an argument.
-const MUTATING_NUMPY: &[&str] = &["copyto", "put", "place", "putmask", "fill_diagonal"];
-
-/// The usual classification of a call in generated code.
-pub fn call_kind(resolver: &crate::resolve::Resolver, func: &Expr) -> CallKind {
+/// The usual classification of a call in generated code: pure when `backends/` declares
+/// the callee pure (`pure(...)`, `pure_module(...)`: see `RuleSet::is_pure`).
+pub fn call_kind(
+    rules: &crate::ad::rules::RuleSet,
+    resolver: &crate::resolve::Resolver,
+    func: &Expr,
+) -> CallKind {
     use crate::resolve::Callee;
     let text = crate::emit::printer::expr(func);
     if let Some(rest) = text.strip_prefix("tangent.") {
@@ -156,7 +123,7 @@ pub fn call_kind(resolver: &crate::resolve::Resolver, func: &Expr) -> CallKind {
     // Rule templates name the backends' modules canonically (`numpy.cos`); in
     // generated code those names are the runtime's modules.
     let root = text.split('.').next().unwrap_or_default();
-    let canonical_module = matches!(root, "numpy" | "math")
+    let canonical_module = rules.is_pure_module_root(root)
         && text.contains('.')
         && !resolver.locals.contains(root)
         && !resolver.imports.contains_key(root);
@@ -166,30 +133,8 @@ pub fn call_kind(resolver: &crate::resolve::Resolver, func: &Expr) -> CallKind {
         resolver.callee(func)
     };
     match callee {
-        Callee::Library(q) => {
-            if let Some(f) = q.strip_prefix("numpy.") {
-                if f.starts_with("random") || MUTATING_NUMPY.contains(&f) {
-                    CallKind::Opaque
-                } else {
-                    CallKind::Pure
-                }
-            } else if q.starts_with("math.") {
-                CallKind::Pure
-            } else if let Some(b) = q.strip_prefix("builtins.") {
-                match b {
-                    "abs" | "float" | "int" | "len" | "range" | "max" | "min" | "sum" | "pow"
-                    | "round" | "bool" | "tuple" => CallKind::Pure,
-                    _ => CallKind::Opaque,
-                }
-            } else {
-                CallKind::Opaque
-            }
-        }
-        Callee::Method(m) => match m.rsplit('.').next() {
-            Some(name) if PURE_METHODS.contains(&name) => CallKind::Pure,
-            _ => CallKind::Opaque,
-        },
-        Callee::User(_) | Callee::Unknown(_) => CallKind::Opaque,
+        Callee::Library(q) | Callee::Method(q) if rules.is_pure(&q) => CallKind::Pure,
+        _ => CallKind::Opaque,
     }
 }
 

@@ -7,47 +7,26 @@
 //! The pass only rewrites a push when *every* backward read of `v` is in a shape-only
 //! position, so whichever tape entry reaches a read, the read needs only the shape.
 
+use crate::ad::rules::RuleSet;
 use crate::syntax::ir::*;
 
-/// Helpers and the argument positions they use only for shape, dtype or length.
-const SHAPE_ONLY: &[(&str, &[usize])] = &[
-    ("tangent.unbroadcast", &[1]),
-    ("tangent.unbroadcast_left", &[1, 2]),
-    ("tangent.unbroadcast_right", &[1, 2]),
-    ("tangent.init_grad", &[0]),
-    ("tangent.unreduce", &[1]),
-    ("tangent.reduced_count", &[0]),
-    ("tangent.sum_grad", &[1]),
-    ("tangent.add_grad_at", &[1]),
-    ("tangent.broadcast_like", &[1]),
-];
-
-fn helper_name(func: &Expr) -> Option<String> {
-    if let ExprKind::Attr(m, f) = &func.kind {
-        if m.as_name() == Some("tangent") {
-            return Some(format!("tangent.{f}"));
-        }
-    }
-    None
-}
-
 /// Counts the reads of `v` in `e`: (all reads, reads in shape-only positions).
-fn count_reads(e: &Expr, v: &str, all: &mut usize, shape_only: &mut usize) {
+/// The positions come from the `shape_only(...)` declarations of `backends/`.
+fn count_reads(rules: &RuleSet, e: &Expr, v: &str, all: &mut usize, shape_only: &mut usize) {
     if let ExprKind::Call { func, args, kwargs } = &e.kind {
-        let positions = helper_name(func)
-            .and_then(|h| SHAPE_ONLY.iter().find(|(n, _)| *n == h).map(|(_, p)| *p));
+        let positions = rules.shape_only_args(&crate::emit::printer::expr(func));
         for (i, a) in args.iter().enumerate() {
-            if a.as_name() == Some(v) && positions.is_some_and(|p| p.contains(&i)) {
+            if a.as_name() == Some(v) && positions.contains(&i) {
                 *all += 1;
                 *shape_only += 1;
             } else {
-                count_reads(a, v, all, shape_only);
+                count_reads(rules, a, v, all, shape_only);
             }
         }
         for (_, a) in kwargs {
-            count_reads(a, v, all, shape_only);
+            count_reads(rules, a, v, all, shape_only);
         }
-        count_reads(func, v, all, shape_only);
+        count_reads(rules, func, v, all, shape_only);
         return;
     }
     if e.as_name() == Some(v) {
@@ -77,7 +56,7 @@ fn count_reads(e: &Expr, v: &str, all: &mut usize, shape_only: &mut usize) {
         _ => {}
     }
     for c in children {
-        count_reads(c, v, all, shape_only);
+        count_reads(rules, c, v, all, shape_only);
     }
 }
 
@@ -93,9 +72,9 @@ fn pops(stmts: &[Stmt], v: &str) -> bool {
 }
 
 /// Are the reads of `v` in one simple statement all shape-only?
-fn reads_shape_only(s: &Stmt, v: &str) -> bool {
+fn reads_shape_only(rules: &RuleSet, s: &Stmt, v: &str) -> bool {
     let (mut all, mut shape) = (0usize, 0usize);
-    crate::ad::names::stmt_exprs(s, &mut |e| count_reads(e, v, &mut all, &mut shape));
+    crate::ad::names::stmt_exprs(s, &mut |e| count_reads(rules, e, v, &mut all, &mut shape));
     if let StmtKind::Assign(t, _) = &s.kind {
         if t.as_name() == Some(v) {
             all = all.saturating_sub(1); // the target is a write
@@ -108,7 +87,7 @@ fn reads_shape_only(s: &Stmt, v: &str) -> bool {
 /// after a pop of `v` (in program order, or anywhere in an enclosing loop's body, which
 /// runs again). Returns whether every such read is shape-only; `popped` tracks whether a
 /// pop may already have happened.
-fn tape_reads_shape_only(stmts: &[Stmt], v: &str, popped: &mut bool) -> bool {
+fn tape_reads_shape_only(rules: &RuleSet, stmts: &[Stmt], v: &str, popped: &mut bool) -> bool {
     for s in stmts {
         if is_pop_of(s, v) {
             *popped = true;
@@ -120,7 +99,9 @@ fn tape_reads_shape_only(stmts: &[Stmt], v: &str, popped: &mut bool) -> bool {
                     return false;
                 }
                 let (mut pa, mut pb) = (*popped, *popped);
-                if !tape_reads_shape_only(a, v, &mut pa) || !tape_reads_shape_only(b, v, &mut pb) {
+                if !tape_reads_shape_only(rules, a, v, &mut pa)
+                    || !tape_reads_shape_only(rules, b, v, &mut pb)
+                {
                     return false;
                 }
                 *popped = pa || pb;
@@ -130,13 +111,13 @@ fn tape_reads_shape_only(stmts: &[Stmt], v: &str, popped: &mut bool) -> bool {
                 if inner && it.reads(v) {
                     return false;
                 }
-                if !tape_reads_shape_only(body, v, &mut inner) {
+                if !tape_reads_shape_only(rules, body, v, &mut inner) {
                     return false;
                 }
                 *popped = inner;
             }
             _ => {
-                if *popped && !reads_shape_only(s, v) {
+                if *popped && !reads_shape_only(rules, s, v) {
                     return false;
                 }
             }
@@ -146,15 +127,16 @@ fn tape_reads_shape_only(stmts: &[Stmt], v: &str, popped: &mut bool) -> bool {
 }
 
 /// Is every backward read of `v` that a tape entry can reach shape-only?
-fn shape_only_in_backward(bwd: &[Stmt], v: &str) -> bool {
-    tape_reads_shape_only(bwd, v, &mut false)
+fn shape_only_in_backward(rules: &RuleSet, bwd: &[Stmt], v: &str) -> bool {
+    tape_reads_shape_only(rules, bwd, v, &mut false)
 }
 
 /// Rewrites `tangent.push(_stack, v)` into `tangent.push(_stack, tangent.shape_of(v))`
 /// for every `v` the backward pass reads only for its shape.
-pub fn apply(fwd: Vec<Stmt>, bwd: &[Stmt]) -> Vec<Stmt> {
+pub fn apply(rules: &RuleSet, fwd: Vec<Stmt>, bwd: &[Stmt]) -> Vec<Stmt> {
     let mut cache: std::collections::HashMap<String, bool> = Default::default();
     fn rewrite(
+        rules: &RuleSet,
         stmts: Vec<Stmt>,
         bwd: &[Stmt],
         cache: &mut std::collections::HashMap<String, bool>,
@@ -170,7 +152,7 @@ pub fn apply(fwd: Vec<Stmt>, bwd: &[Stmt]) -> Vec<Stmt> {
                             {
                                 let ok = *cache
                                     .entry(v.clone())
-                                    .or_insert_with(|| shape_only_in_backward(bwd, &v));
+                                    .or_insert_with(|| shape_only_in_backward(rules, bwd, &v));
                                 if ok {
                                     args[1] =
                                         Expr::call_path("tangent.shape_of", vec![Expr::name(&v)]);
@@ -179,11 +161,11 @@ pub fn apply(fwd: Vec<Stmt>, bwd: &[Stmt]) -> Vec<Stmt> {
                         }
                     }
                     StmtKind::If(_, a, b) => {
-                        *a = rewrite(std::mem::take(a), bwd, cache);
-                        *b = rewrite(std::mem::take(b), bwd, cache);
+                        *a = rewrite(rules, std::mem::take(a), bwd, cache);
+                        *b = rewrite(rules, std::mem::take(b), bwd, cache);
                     }
                     StmtKind::For(_, _, body) | StmtKind::While(_, body) => {
-                        *body = rewrite(std::mem::take(body), bwd, cache);
+                        *body = rewrite(rules, std::mem::take(body), bwd, cache);
                     }
                     _ => {}
                 }
@@ -191,5 +173,5 @@ pub fn apply(fwd: Vec<Stmt>, bwd: &[Stmt]) -> Vec<Stmt> {
             })
             .collect()
     }
-    rewrite(fwd, bwd, &mut cache)
+    rewrite(rules, fwd, bwd, &mut cache)
 }

@@ -119,7 +119,7 @@ impl Resolver<'_> {
                 {
                     Callee::Unknown(crate::emit::printer::expr(func))
                 }
-                None => Callee::Method(format!("numpy.ndarray.{m}")),
+                None => Callee::Method(crate::ad::rules::RuleSet::builtin().array_member(m)),
             },
             _ => Callee::Unknown(crate::emit::printer::expr(func)),
         }

@@ -78,6 +78,10 @@ ELEMENTWISE = [
 CATALOG = [
     unary(rule, "jnp.%s(a)" % rule.rsplit(".", 1)[1], domain) for rule, domain in ELEMENTWISE
 ] + [
+    # Accumulation through tangent.add_grad under broadcasting: one input used twice,
+    # its two contributions of different shapes before unbroadcasting.
+    binary("tangent.add_grad", "a * b + a", shapes=[((3,), (2, 3)), ((2, 1), (1, 3)), ((), (2, 3))]),
+    binary("tangent.add_grad", "(a * b) * jnp.sin(a)", shapes=[((3,), (2, 3)), ((), (3,))]),
     # ufuncs (arithmetic.py)
     binary("jax.numpy.add", "jnp.add(a, b)"),
     binary("jax.numpy.subtract", "jnp.subtract(a, b)"),
@@ -111,7 +115,7 @@ CATALOG = [
                                               [((3,), "any"), ((3, 2), "any")],
                                               [((2, 3), "any"), ((3,), "any")],
                                               [((2, 2, 3), "any"), ((3, 2), "any")]]),
-    ("jax:operator.matmul", "a @ b", [[((2, 3), "any"), ((3, 4), "any")],
+    ("operator.matmul", "a @ b", [[((2, 3), "any"), ((3, 4), "any")],
                                       [((3,), "any"), ((3,), "any")],
                                       [((3,), "any"), ((3, 2), "any")]]),
     ("jax.numpy.dot", "jnp.dot(a, b)", [[((2, 3), "any"), ((3, 4), "any")],
@@ -167,18 +171,18 @@ CATALOG = [
                                                 [((2, 1), "any"), ((2, 3), "any")]]),
     ("jax.numpy.vstack", "jnp.vstack([a, b])", [[((3,), "any"), ((2, 3), "any")]]),
     # array methods in a module that imports jax
-    ("jax:numpy.ndarray.reshape", "a.reshape(3, 2)", [[((2, 3), "any")]]),
-    ("jax:numpy.ndarray.reshape", "a.reshape((6,))", [[((2, 3), "any")]]),
-    ("jax:numpy.ndarray.ravel", "a.ravel()", [[((2, 3), "any")]]),
-    ("jax:numpy.ndarray.flatten", "a.flatten()", [[((2, 3), "any")]]),
-    ("jax:numpy.ndarray.squeeze", "a.squeeze()", [[((2, 1), "any")]]),
-    ("jax:numpy.ndarray.T", "a.T * b", [[((2, 3), "any"), ((3, 2), "any")]]),
-    ("jax:numpy.ndarray.transpose", "a.transpose()", [[((2, 3), "any")]]),
-    ("jax:numpy.ndarray.transpose", "a.transpose(1, 0, 2)", [[((2, 3, 4), "any")]]),
-    ("jax:numpy.ndarray.transpose", "a.transpose((2, 0, 1))", [[((2, 3, 4), "any")]]),
-    ("jax:numpy.ndarray.sum", "a.sum(axis=0)", [[((2, 3), "any")]]),
-    ("jax:numpy.ndarray.mean", "a.mean()", [[((2, 3), "any")]]),
-    ("jax:numpy.ndarray.dot", "a.dot(b)", [[((2, 3), "any"), ((3,), "any")]]),
+    ("numpy.ndarray.reshape", "a.reshape(3, 2)", [[((2, 3), "any")]]),
+    ("numpy.ndarray.reshape", "a.reshape((6,))", [[((2, 3), "any")]]),
+    ("numpy.ndarray.ravel", "a.ravel()", [[((2, 3), "any")]]),
+    ("numpy.ndarray.flatten", "a.flatten()", [[((2, 3), "any")]]),
+    ("numpy.ndarray.squeeze", "a.squeeze()", [[((2, 1), "any")]]),
+    ("numpy.ndarray.T", "a.T * b", [[((2, 3), "any"), ((3, 2), "any")]]),
+    ("numpy.ndarray.transpose", "a.transpose()", [[((2, 3), "any")]]),
+    ("numpy.ndarray.transpose", "a.transpose(1, 0, 2)", [[((2, 3, 4), "any")]]),
+    ("numpy.ndarray.transpose", "a.transpose((2, 0, 1))", [[((2, 3, 4), "any")]]),
+    ("numpy.ndarray.sum", "a.sum(axis=0)", [[((2, 3), "any")]]),
+    ("numpy.ndarray.mean", "a.mean()", [[((2, 3), "any")]]),
+    ("numpy.ndarray.dot", "a.dot(b)", [[((2, 3), "any"), ((3,), "any")]]),
     # jax.nn
     unary("jax.nn.relu", "jax.nn.relu(a)"),
     unary("jax.nn.relu6", "jax.nn.relu6(a * 4.0 + 3.0)"),
@@ -315,12 +319,22 @@ def _dotted(node):
 
 
 def jax_rules():
-    """(reverse names, forward names) of every JAX rule in the rule files."""
+    """(reverse names, forward names) of every JAX rule in the rule files: templates for
+    jax names, the elementwise table's `jax=` names, and the names `rules_like(numpy,
+    jax.numpy, ...)` gives numpy's rules."""
     reverse, forward = set(), set()
-    for fname in ("jax.py", "arithmetic.py", "elementwise.py", "linalg.py"):
+    every = {"adjoint": set(), "tangent_": set()}
+    likes = []
+    for fname in sorted(os.listdir(BACKENDS)):
+        if not fname.endswith(".py"):
+            continue
         with open(os.path.join(BACKENDS, fname)) as f:
             tree = ast.parse(f.read())
         for node in tree.body:
+            if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                    and _dotted(node.value.func) == "rules_like"):
+                args = [_dotted(a) for a in node.value.args]
+                likes.append((args[0], args[1], args[2:]))
             if not isinstance(node, ast.FunctionDef):
                 continue
             for dec in node.decorator_list:
@@ -336,11 +350,15 @@ def jax_rules():
                             forward.add("jax.numpy." + value)
                 elif kind in ("adjoint", "tangent_"):
                     name = _dotted(dec.args[0])
-                    if kw.get("imported") == "jax":
-                        name = "jax:" + name
-                    elif not name.startswith("jax."):
-                        continue
-                    (reverse if kind == "adjoint" else forward).add(name)
+                    every[kind].add(name)
+                    if name.startswith("jax."):
+                        (reverse if kind == "adjoint" else forward).add(name)
+    for src, dst, names in likes:
+        for n in names:
+            if src + "." + n in every["adjoint"]:
+                reverse.add(dst + "." + n)
+            if src + "." + n in every["tangent_"]:
+                forward.add(dst + "." + n)
     return reverse, forward
 
 
@@ -387,6 +405,21 @@ def close(a, b, rtol, atol):
     return bool(np.all(np.abs(a - b) <= atol + rtol * np.abs(b)))
 
 
+def same_kind(g, x):
+    """Why the gradient (or tangent) `g` is not shaped and typed like `x`, or None."""
+    if isinstance(x, float):
+        if jnp.ndim(g) != 0 or jnp.asarray(g).dtype != jnp.float64:
+            return "%s %s for a float" % (type(g).__name__, jnp.shape(g))
+        return None
+    if isinstance(g, float) and x.shape == () and x.dtype == jnp.float64:
+        return None  # a 0-d result of Python-float inputs: its tangent may be a float
+    if not isinstance(g, jax.Array):
+        return "a %s for a jax.Array" % type(g).__name__
+    if g.shape != x.shape or g.dtype != x.dtype:
+        return "%s %s for %s %s" % (g.dtype, g.shape, x.dtype, x.shape)
+    return None
+
+
 def shifted(args, direction, h):
     return [(x + h * v) if isinstance(x, float) else x + h * v for x, v in zip(args, direction)]
 
@@ -397,6 +430,7 @@ class Checker:
         self.failures = []
         self.checked_reverse = set()
         self.checked_forward = set()
+        self.checked_only = set()
         self.cases = 0
         self.counter = 0
 
@@ -437,6 +471,21 @@ class Checker:
             _, pullback = jax.vjp(f, *args)
             ref = pullback(jnp.asarray(seed, dtype=jnp.float64))
             ok = all(close(g, r, 1e-9, 1e-10) for g, r in zip(grads, ref))
+            kinds = ["gradient %d: %s" % (i, why) for i, why in
+                     enumerate(same_kind(g, x) for g, x in zip(grads, args)) if why]
+            # Inactive arguments get no gradient: with respect to one of several
+            # arguments the result is that one gradient (once per entry).
+            if len(args) > 1 and (rule, expr) not in self.checked_only:
+                self.checked_only.add((rule, expr))
+                for i in range(len(args)):
+                    only = tangent.grad(f, wrt=(i,))(*args, seed)
+                    why = "a tuple" if isinstance(only, tuple) else same_kind(only, args[i])
+                    if why is None and not close(only, grads[i], 1e-12, 1e-14):
+                        why = "not the full gradient's"
+                    if why:
+                        kinds.append("wrt=(%d,) gives %s" % (i, why))
+            if kinds:
+                self.fail("reverse gradients: %s: %s" % (label, "; ".join(kinds)))
             fd_ok = abs(sum(vdot(g, v) for g, v in zip(grads, direction))
                         - vdot(seed, fd)) <= 1e-5 * (1 + abs(vdot(seed, fd)))
             if not ok:
@@ -457,7 +506,10 @@ class Checker:
             t = jf(*args, *direction)
             _, ref = jax.jvp(f, tuple(args), tuple(
                 jnp.asarray(v, dtype=jnp.float64) for v in direction))
-            if not close(t, ref, 1e-9, 1e-10):
+            why = same_kind(t, y) if isinstance(y, (float, jax.Array)) else None
+            if why:
+                self.fail("forward tangent: %s: %s" % (label, why))
+            elif not close(t, ref, 1e-9, 1e-10):
                 self.fail("forward vs jax.jvp: %s: %s vs %s" % (label, t, ref))
             elif not close(t, fd, 1e-5, 1e-6):
                 self.fail("forward vs finite differences: %s" % label)
