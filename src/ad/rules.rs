@@ -173,6 +173,7 @@ impl RuleSet {
                     panic!("built-in rule file is invalid:\n{d}");
                 }
             }
+            set.dispatch_array_rules();
             set
         })
     }
@@ -225,8 +226,7 @@ impl RuleSet {
                                 Kind::Adjoint => &mut self.adjoints,
                                 _ => &mut self.tangents,
                             };
-                            let def = dispatched(&def, &key);
-                            let origin = origin.clone();
+                            let (def, origin) = (def.clone(), origin.clone());
                             table.insert(key, Template { def, origin });
                         }
                     }
@@ -584,6 +584,61 @@ impl RuleSet {
             .extend(other.native.iter().map(|(k, v)| (k.clone(), v.clone())));
         if other.array_class.is_some() {
             self.array_class = other.array_class.clone();
+        }
+    }
+
+    /// Makes the rules of operators and array methods work on every registered array
+    /// type, once every file is loaded: `numpy` (the namespace of the `array_methods`
+    /// class) in their templates is read as `tangent.namespace_of(<arguments>)`, the
+    /// namespace of the values at run time. And `tangent.namespace_of.F` (what such
+    /// generated code calls, when it is differentiated again) gets `numpy.F`'s rules and
+    /// facts, dispatched the same way, so second derivatives follow the value's type too.
+    fn dispatch_array_rules(&mut self) {
+        let Some(class) = self.array_class.clone() else {
+            return;
+        };
+        let Some((namespace, _)) = class.rsplit_once('.') else {
+            return;
+        };
+        let (function, method) = (format!("{namespace}."), format!("{class}."));
+        let moved = |key: &str| {
+            (key.starts_with(&function) && !key.starts_with(&method))
+                .then(|| format!("{NAMESPACE_OF}.{}", &key[function.len()..]))
+        };
+        for table in [&mut self.adjoints, &mut self.tangents] {
+            for (key, t) in table.iter_mut() {
+                if key.starts_with(&method) || key.starts_with("operator.") {
+                    t.def = dispatched(&t.def, namespace);
+                }
+            }
+            let extra: Vec<(String, Template)> = table
+                .iter()
+                .filter_map(|(k, t)| {
+                    let def = dispatched(&t.def, namespace);
+                    Some((
+                        moved(k)?,
+                        Template {
+                            def,
+                            origin: t.origin.clone(),
+                        },
+                    ))
+                })
+                .collect();
+            table.extend(extra);
+        }
+        for set in [
+            &mut self.nondifferentiable,
+            &mut self.views,
+            &mut self.left_folds,
+            &mut self.elementwise,
+            &mut self.linear_in_first,
+            &mut self.linear_in_each,
+            &mut self.pure,
+            &mut self.mutates,
+            &mut self.reads_only,
+        ] {
+            let extra: Vec<String> = set.iter().filter_map(|k| moved(k)).collect();
+            set.extend(extra);
         }
     }
 
@@ -953,26 +1008,22 @@ fn renamed_namespace(e: &Expr, from: &str, to: &str) -> Option<Expr> {
 /// The call naming the array namespace of a rule's arguments at run time.
 pub const NAMESPACE_OF: &str = "tangent.namespace_of";
 
-/// A method's or an operator's rule works on every registered array type: `numpy.F` in
-/// its template is read as the namespace of its arguments at run time
-/// (`tangent.namespace_of(x, y).F`), so `x @ y` on JAX arrays (tracers included) calls
-/// jax.numpy and on NumPy arrays numpy. Other keys keep their template as written.
-fn dispatched(def: &FuncDef, key: &str) -> FuncDef {
-    if !(key.starts_with("numpy.ndarray.") || key.starts_with("operator.")) {
-        return def.clone();
-    }
+/// `namespace` (`numpy`) in a template read as the namespace of its arguments at run
+/// time (`tangent.namespace_of(x, y).F`), so one rule serves every array type: `x @ y` on
+/// JAX arrays (tracers included) calls jax.numpy, on NumPy arrays numpy.
+fn dispatched(def: &FuncDef, namespace: &str) -> FuncDef {
     let values: Vec<Expr> = def.params[1..]
         .iter()
         .map(|p| Expr::name(&p.name))
         .collect();
-    let namespace = Expr::call_path(NAMESPACE_OF, values);
+    let runtime = Expr::call_path(NAMESPACE_OF, values);
     let mut def = def.clone();
     for stmt in &mut def.body {
         super::adjoint::map_stmt_exprs(stmt, &|e| {
             let mut e = e.clone();
             substitute(&mut e, &mut |x| match &x.kind {
-                ExprKind::Attr(v, attr) if v.as_name() == Some("numpy") => {
-                    Some(Expr::attr(namespace.clone(), attr))
+                ExprKind::Attr(v, attr) if v.as_name() == Some(namespace) => {
+                    Some(Expr::attr(runtime.clone(), attr))
                 }
                 _ => None,
             });
@@ -982,16 +1033,16 @@ fn dispatched(def: &FuncDef, key: &str) -> FuncDef {
     def
 }
 
-/// A call of `tangent.namespace_of(...).F` is the array function `numpy.F` for the
-/// linearity facts of [`simplify_zero`].
-fn as_numpy_function(callee: &Expr) -> Option<String> {
+/// A call of `tangent.namespace_of(...).F` is the function `tangent.namespace_of.F`
+/// (which has `numpy.F`'s facts) for the linearity facts of [`simplify_zero`].
+fn namespace_function(callee: &Expr) -> Option<String> {
     let ExprKind::Attr(v, attr) = &callee.kind else {
         return None;
     };
     let ExprKind::Call { func, .. } = &v.kind else {
         return None;
     };
-    (crate::emit::printer::expr(func) == NAMESPACE_OF).then(|| format!("numpy.{attr}"))
+    (crate::emit::printer::expr(func) == NAMESPACE_OF).then(|| format!("{NAMESPACE_OF}.{attr}"))
 }
 
 /// A call site's view for instantiation: the active set and the function's names.
@@ -1203,7 +1254,7 @@ pub fn simplify_zero(rules: &RuleSet, e: &Expr) -> Option<Expr> {
             ExprKind::Unary(*op, Box::new(simplify_zero(a)?)),
         )),
         ExprKind::Call { func, args, kwargs } => {
-            let name = as_numpy_function(func).unwrap_or_else(|| crate::emit::printer::expr(func));
+            let name = namespace_function(func).unwrap_or_else(|| crate::emit::printer::expr(func));
             let sargs: Vec<Option<Expr>> = args.iter().map(&simplify_zero).collect();
             if rules.is_linear_in_first(&name) && sargs.first().is_some_and(|a| a.is_none()) {
                 return None;

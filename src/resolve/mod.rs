@@ -57,6 +57,13 @@ impl Resolver<'_> {
     /// `np.linalg` -> `numpy.linalg` when the chain is rooted at an imported module.
     pub fn module_path(&self, e: &Expr) -> Option<String> {
         match &e.kind {
+            // The array namespace operator and method rules call at run time (in generated
+            // code being differentiated again).
+            ExprKind::Call { func, .. }
+                if crate::emit::printer::expr(func) == crate::ad::rules::NAMESPACE_OF =>
+            {
+                Some(crate::ad::rules::NAMESPACE_OF.to_owned())
+            }
             ExprKind::Name(n) if !self.locals.contains(n) => self.imports.get(n).cloned(),
             ExprKind::Attr(v, a) => Some(format!("{}.{}", self.module_path(v)?, a)),
             _ => None,
