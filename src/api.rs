@@ -5,6 +5,7 @@ use crate::ad::rules::{RuleSet, Template};
 use crate::ad::{self, GradOptions};
 #[cfg(feature = "embedded")]
 use crate::host::rustpython as host;
+use crate::syntax::ir::ExprKind;
 use crate::syntax::SourceModule;
 use ndarray::ArrayD;
 use std::collections::HashMap;
@@ -65,6 +66,61 @@ fn register_rule_inner(
     set.insert(forward, qualname, template);
     *guard = Some(Arc::new(set));
     Ok(())
+}
+
+/// What a derivative made without a host (`tangent grad FILE:FUNC`, the Rust API) had
+/// to assume because only the file's text was read: each method call on a value whose
+/// type the text does not tell (`x.sum()` is differentiated as an array method; at run
+/// time a value that is no registered array is an error). One line per call site of
+/// `func` and the module functions it calls, as `file:line:col: ...`.
+pub fn static_assumptions(filename: &str, func: &str) -> Vec<String> {
+    crate::stack::run(|| {
+        let Ok(text) = read_source(filename, func) else {
+            return vec![];
+        };
+        let Ok(module) = SourceModule::parse(filename, &text) else {
+            return vec![];
+        };
+        let mut todo = vec![func.to_owned()];
+        let mut seen = std::collections::HashSet::new();
+        let mut notes = Vec::new();
+        while let Some(f) = todo.pop() {
+            if !seen.insert(f.clone()) {
+                continue;
+            }
+            let Ok(def) = module.lower_function(&f) else {
+                continue;
+            };
+            crate::syntax::ir::walk_stmts(&def.body, &mut |st| {
+                crate::ad::names::stmt_exprs(st, &mut |e| {
+                    e.walk(&mut |x| {
+                        let ExprKind::Call { func: callee, .. } = &x.kind else {
+                            return;
+                        };
+                        match &callee.kind {
+                            ExprKind::Name(n) if module.has_function(n) => todo.push(n.clone()),
+                            ExprKind::Attr(v, m) => {
+                                let root = crate::emit::printer::expr(v);
+                                let head = root.split('.').next().unwrap_or_default();
+                                if module.imports.contains_key(head) {
+                                    return;
+                                }
+                                let place = crate::syntax::diag::Location::of(filename, &text, callee.span);
+                                notes.push(format!(
+                                    "{}:{}:{}: note: `{root}.{m}(...)` is differentiated as an array method: whether `{root}` is an array cannot be known from the file (run the script with `tangent run` to resolve names as the program binds them)",
+                                    place.file, place.line, place.column
+                                ));
+                            }
+                            _ => {}
+                        }
+                    })
+                })
+            });
+        }
+        notes.sort();
+        notes.dedup();
+        notes
+    })
 }
 
 /// The canonical names of the rule set in force (see [`RuleSet::known_names`]).

@@ -334,6 +334,10 @@ fn grad(args: &[String]) -> ExitCode {
     match crate::api::grad_file(file, func, &opts) {
         Ok(g) => {
             print!("{}", g.source);
+            // Without a host only the text was read: say what that left unknown.
+            for note in crate::api::static_assumptions(file, func) {
+                eprintln!("{note}");
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
