@@ -87,8 +87,8 @@ def cumsum_grad(z, g, x, axis=None):
 
 # the masks of clip are locally constant in x, lo and hi
 @tangent_(tangent.clip_grad)
-def clip_grad(z, g, x, lo, hi, which):
-    d[z] = tangent.linear_tangent(tangent.clip_grad, d[g], g, x, lo, hi, which)
+def clip_grad(z, g, x, lo, hi, which, min=None, max=None):
+    d[z] = tangent.linear_tangent(tangent.clip_grad, d[g], g, x, lo, hi, which, min, max)
 
 
 @tangent_(tangent.diagonal_grad)
