@@ -184,7 +184,6 @@ def reshape_method_tangent(y, self, *shape):
 
 
 @adjoint(numpy.transpose)
-@adjoint(numpy.ndarray.transpose)
 def transpose(y, x, axes=None):
     if axes is None:
         d[x] = numpy.transpose(d[y])
@@ -193,9 +192,20 @@ def transpose(y, x, axes=None):
 
 
 @tangent_(numpy.transpose)
-@tangent_(numpy.ndarray.transpose)
 def transpose_tangent(y, x, axes=None):
     d[y] = numpy.transpose(d[x], axes)
+
+
+# The method takes the axes one by one or as one tuple: `a.transpose(1, 0, 2)`,
+# `a.transpose((1, 0, 2))`, `a.transpose()`.
+@adjoint(numpy.ndarray.transpose)
+def transpose_method(y, self, *axes):
+    d[self] = tangent.transpose_method_grad(d[y], axes)
+
+
+@tangent_(numpy.ndarray.transpose)
+def transpose_method_tangent(y, self, *axes):
+    d[y] = tangent.transpose_method_tangent(d[self], axes)
 
 
 @adjoint(numpy.ndarray.T)

@@ -77,6 +77,30 @@ def column_stack_grad(g, arrays):
     return _pieces(xp, g, arrays, shapes, 1)
 
 
+def _method_axes(axes):
+    """The axes of `x.transpose(*axes)`: None (reverse them) or a tuple."""
+    if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+        axes = () if axes[0] is None else tuple(axes[0])
+    return tuple(axes) if len(axes) else None
+
+
+def transpose_method_grad(g, axes):
+    """Gradient of `x.transpose(*axes)` (the method's `axes` as a tuple)."""
+    axes = _method_axes(axes)
+    xp = _xp(g)
+    if axes is None:
+        return xp.transpose(g)
+    return xp.transpose(g, _tg().inverse_permutation(axes))
+
+
+def transpose_method_tangent(t, axes):
+    axes = _method_axes(axes)
+    xp = _xp(t)
+    if axes is None:
+        return xp.transpose(t)
+    return xp.transpose(t, axes)
+
+
 def split_grad(g, x, axis=0):
     """Gradient of the pieces of `split(x, ..., axis)` (a list) with respect to `x`."""
     return numpy.concatenate([numpy.asarray(p) * 1.0 for p in g], axis)

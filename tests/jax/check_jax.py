@@ -116,7 +116,7 @@ CATALOG = [
                                       [((3,), "any"), ((3, 2), "any")]]),
     ("jax.numpy.dot", "jnp.dot(a, b)", [[((2, 3), "any"), ((3, 4), "any")],
                                         [((3,), "any"), ((3,), "any")],
-                                        [((2, 3), "any"), ((3,), "any")]]),
+                                        [((2, 3), "any"), ((3,), "any")], [((), "any"), ((3,), "any")]]),
     ("jax.numpy.outer", "jnp.outer(a, b)", [[((3,), "any"), ((2,), "any")]]),
     ("jax.numpy.einsum", "jnp.einsum('ij,jk->ik', a, b)", [[((2, 3), "any"), ((3, 4), "any")]]),
     ("jax.numpy.einsum", "jnp.einsum('ii->i', a)", [[((3, 3), "any")]]),
@@ -128,6 +128,7 @@ CATALOG = [
     ("jax.numpy.clip", "jnp.clip(a, -0.5, 0.5)", [[((2, 3), "any")]]),
     ("jax.numpy.clip", "jnp.clip(a, b, 0.7)", [[((2, 3), "any"), ((3,), "any")]]),
     ("jax.numpy.clip", "jnp.clip(a, max=b)", [[((2, 3), "any"), ((), "any")]]),
+    ("jax.numpy.clip", "jnp.clip(a, min=b, max=0.7)", [[((2, 3), "any"), ((3,), "any")]]),
 ] + reductions("jax.numpy.sum", "jnp.sum") + reductions("jax.numpy.mean", "jnp.mean") \
   + reductions("jax.numpy.max", "jnp.max") + reductions("jax.numpy.min", "jnp.min") \
   + reductions("jax.numpy.prod", "jnp.prod") + [
