@@ -104,16 +104,10 @@ def matmul(z, x, y):
 
 @tangent_(operator.matmul)
 @tangent_(numpy.matmul)
-def matmul_tangent(z, x, y):
-    d[z] = numpy.matmul(d[x], y) + numpy.matmul(x, d[y])
-
-
-# dot is matmul for vectors and matrices, but also takes scalars and contracts N-d
-# arrays differently: its tangent is dot's own product rule (also jax.numpy.dot's).
 @tangent_(numpy.dot)
 @tangent_(numpy.ndarray.dot)
-def dot_tangent(z, x, y):
-    d[z] = numpy.dot(d[x], y) + numpy.dot(x, d[y])
+def matmul_tangent(z, x, y):
+    d[z] = numpy.matmul(d[x], y) + numpy.matmul(x, d[y])
 
 
 @adjoint(operator.neg)

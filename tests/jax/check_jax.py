@@ -116,7 +116,7 @@ CATALOG = [
                                       [((3,), "any"), ((3, 2), "any")]]),
     ("jax.numpy.dot", "jnp.dot(a, b)", [[((2, 3), "any"), ((3, 4), "any")],
                                         [((3,), "any"), ((3,), "any")],
-                                        [((2, 3), "any"), ((3,), "any")], [((), "any"), ((3,), "any")]]),
+                                        [((2, 3), "any"), ((3,), "any")]]),
     ("jax.numpy.outer", "jnp.outer(a, b)", [[((3,), "any"), ((2,), "any")]]),
     ("jax.numpy.einsum", "jnp.einsum('ij,jk->ik', a, b)", [[((2, 3), "any"), ((3, 4), "any")]]),
     ("jax.numpy.einsum", "jnp.einsum('ii->i', a)", [[((3, 3), "any")]]),
