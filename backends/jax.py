@@ -5,8 +5,9 @@
 #
 # JAX arrays are immutable and, under `jax.jit`, tracers: rule bodies call `jax.numpy`
 # (reached by generated code as the closure variable `jax`, see tangent._compile) and
-# `tangent.*` helpers that dispatch on JAX arrays; helpers specific to these rules are
-# `tangent.jax_*` (stdlib-shims/tangent_jax_grads.py, loaded only when used).
+# `tangent.*` helpers that compute in the namespace of their arguments (the helpers of
+# numpy's rules; stdlib-shims/tangent/_grads_*.py), so no jax.numpy function has a
+# template of its own here.
 #
 # Operators and array methods have one rule for every array type (backends/numpy.py,
 # arithmetic.py): the loader reads `numpy` in those templates as the arguments' array
@@ -38,205 +39,14 @@ rules_like(
     numpy, jax.numpy,
     add, subtract, multiply, divide, true_divide, power, mod, remainder, maximum,
     minimum, matmul, dot, arctan2, hypot, logaddexp, where, array, asarray, broadcast_to,
-    concatenate, cumsum, hstack, vstack, stack, tile, flip, roll, moveaxis, swapaxes,
+    sum, mean, max, amax, min, amin, prod, cumsum, var, std, clip,
+    outer, einsum, trace,
+    reshape, ravel, squeeze, expand_dims, atleast_1d, atleast_2d,
+    concatenate, hstack, vstack, stack, tile, flip, roll, moveaxis, swapaxes,
     transpose, full, full_like, linspace,
     linalg.det, linalg.inv, linalg.norm, linalg.qr, linalg.slogdet, linalg.solve,
     linalg.svd, linalg.svdvals,
 )
-
-# --------------------------------------------------------- selection, reductions
-
-
-@tangent_(jax.numpy.where)
-def where_tangent(z, c, x, y):
-    d[z] = tangent.broadcast_like(jax.numpy.where(c, d[x], d[y]), z)
-
-
-@adjoint(jax.numpy.sum)
-def sum(y, x, axis=None, dtype=None, out=None, keepdims=False):
-    d[x] = tangent.unreduce(d[y], x, axis, keepdims)
-
-
-@tangent_(jax.numpy.sum)
-def sum_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
-    d[y] = jax.numpy.sum(d[x], axis=axis, keepdims=keepdims)
-
-
-@adjoint(jax.numpy.mean)
-def mean(y, x, axis=None, dtype=None, out=None, keepdims=False):
-    d[x] = tangent.unreduce(d[y], x, axis, keepdims) / tangent.reduced_count(x, axis)
-
-
-@tangent_(jax.numpy.mean)
-def mean_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
-    d[y] = jax.numpy.mean(d[x], axis=axis, keepdims=keepdims)
-
-
-@adjoint(jax.numpy.max)
-@adjoint(jax.numpy.amax)
-@adjoint(jax.numpy.min)
-@adjoint(jax.numpy.amin)
-def max(y, x, axis=None, out=None, keepdims=False):
-    d[x] = tangent.extremum_grad(d[y], y, x, axis, keepdims)
-
-
-@tangent_(jax.numpy.max)
-@tangent_(jax.numpy.amax)
-@tangent_(jax.numpy.min)
-@tangent_(jax.numpy.amin)
-def max_tangent(y, x, axis=None, out=None, keepdims=False):
-    d[y] = tangent.extremum_tangent(d[x], y, x, axis, keepdims)
-
-
-@adjoint(jax.numpy.prod)
-def prod(y, x, axis=None, dtype=None, out=None, keepdims=False):
-    d[x] = tangent.jax_prod_grad(d[y], x, axis, keepdims)
-
-
-@tangent_(jax.numpy.prod)
-def prod_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
-    d[y] = tangent.jax_prod_tangent(d[x], x, axis, keepdims)
-
-
-@adjoint(jax.numpy.cumsum)
-def cumsum(y, x, axis=None, dtype=None, out=None):
-    d[x] = tangent.jax_cumsum_grad(d[y], x, axis)
-
-
-@adjoint(jax.numpy.var)
-def var(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    d[x] = tangent.jax_var_grad(d[y], x, axis, ddof, keepdims)
-
-
-@tangent_(jax.numpy.var)
-def var_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    d[y] = tangent.jax_var_tangent(d[x], x, axis, ddof, keepdims)
-
-
-@adjoint(jax.numpy.std)
-def std(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    d[x] = tangent.jax_var_grad(d[y] / (2.0 * y), x, axis, ddof, keepdims)
-
-
-@tangent_(jax.numpy.std)
-def std_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    d[y] = tangent.jax_var_tangent(d[x], x, axis, ddof, keepdims) / (2.0 * y)
-
-
-@adjoint(jax.numpy.clip)
-def clip(y, x, min=None, max=None):
-    d[x] = tangent.unbroadcast(d[y] * tangent.jax_clip_mask(x, min, max, 0), x)
-    d[min] = tangent.unbroadcast(d[y] * tangent.jax_clip_mask(x, min, max, 1), min)
-    d[max] = tangent.unbroadcast(d[y] * tangent.jax_clip_mask(x, min, max, 2), max)
-
-
-@tangent_(jax.numpy.clip)
-def clip_tangent(y, x, min=None, max=None):
-    d[y] = tangent.broadcast_like(
-        d[x] * tangent.jax_clip_mask(x, min, max, 0)
-        + d[min] * tangent.jax_clip_mask(x, min, max, 1)
-        + d[max] * tangent.jax_clip_mask(x, min, max, 2), y)
-
-
-# ------------------------------------------------------------------ products
-
-
-@tangent_(jax.numpy.dot)
-def dot_tangent(z, x, y):
-    d[z] = jax.numpy.dot(d[x], y) + jax.numpy.dot(x, d[y])
-
-
-@adjoint(jax.numpy.outer)
-def outer(z, x, y):
-    d[x] = jax.numpy.reshape(jax.numpy.dot(d[z], jax.numpy.ravel(y)), jax.numpy.shape(x))
-    d[y] = jax.numpy.reshape(jax.numpy.dot(jax.numpy.ravel(x), d[z]), jax.numpy.shape(y))
-
-
-@tangent_(jax.numpy.outer)
-def outer_tangent(z, x, y):
-    d[z] = jax.numpy.outer(d[x], y) + jax.numpy.outer(x, d[y])
-
-
-# einsum with up to four operands (an operand left out is None, so its d[...] is dropped).
-@adjoint(jax.numpy.einsum)
-def einsum(y, subscripts, a, b=None, c=None, e=None):
-    d[a] = tangent.jax_einsum_grad(d[y], subscripts, (a, b, c, e), 0)
-    d[b] = tangent.jax_einsum_grad(d[y], subscripts, (a, b, c, e), 1)
-    d[c] = tangent.jax_einsum_grad(d[y], subscripts, (a, b, c, e), 2)
-    d[e] = tangent.jax_einsum_grad(d[y], subscripts, (a, b, c, e), 3)
-
-
-@tangent_(jax.numpy.einsum)
-def einsum_tangent(y, subscripts, a, b=None, c=None, e=None):
-    d[y] = tangent.jax_einsum_tangent(subscripts, (a, b, c, e), d[a], d[b], d[c], d[e])
-
-
-@adjoint(jax.numpy.trace)
-def trace(y, x, offset=0, axis1=0, axis2=1):
-    d[x] = tangent.jax_trace_grad(d[y], x, offset, axis1, axis2)
-
-
-@tangent_(jax.numpy.trace)
-def trace_tangent(y, x, offset=0, axis1=0, axis2=1):
-    d[y] = jax.numpy.trace(d[x], offset, axis1, axis2)
-
-
-# ------------------------------------------------------------------ shape ops
-
-
-@adjoint(jax.numpy.reshape)
-@adjoint(jax.numpy.ravel)
-@adjoint(jax.numpy.squeeze)
-@adjoint(jax.numpy.expand_dims)
-@adjoint(jax.numpy.atleast_1d)
-@adjoint(jax.numpy.atleast_2d)
-def reshape(y, x, shape=None, order="C"):
-    d[x] = tangent.jax_reshape_as(d[y], x)
-
-
-@tangent_(jax.numpy.reshape)
-@tangent_(jax.numpy.ravel)
-@tangent_(jax.numpy.squeeze)
-@tangent_(jax.numpy.expand_dims)
-@tangent_(jax.numpy.atleast_1d)
-@tangent_(jax.numpy.atleast_2d)
-def reshape_tangent(y, x, shape=None, order="C"):
-    d[y] = jax.numpy.reshape(d[x], jax.numpy.shape(y))
-
-
-@adjoint(jax.numpy.tile)
-def tile(y, x, reps):
-    d[x] = tangent.jax_tile_grad(d[y], x, reps)
-
-
-@tangent_(jax.numpy.array)
-@tangent_(jax.numpy.asarray)
-def array_tangent(y, x):
-    d[y] = jax.numpy.asarray(d[x])
-
-
-@adjoint(jax.numpy.concatenate)
-def concatenate(y, arrays, axis=0):
-    d[arrays] = tangent.jax_concatenate_grad(d[y], arrays, axis)
-
-
-@adjoint(jax.numpy.stack)
-def stack(y, arrays, axis=0):
-    d[arrays] = tangent.jax_stack_grad(d[y], arrays, axis)
-
-
-@adjoint(jax.numpy.hstack)
-def hstack(y, arrays):
-    d[arrays] = tangent.jax_concatenate_grad(d[y], arrays, tangent.jax_hstack_axis(arrays))
-
-
-@adjoint(jax.numpy.vstack)
-def vstack(y, arrays):
-    d[arrays] = tangent.jax_vstack_grad(d[y], arrays)
-
-
-# ------------------------------------------------ elementwise of two arguments
-
 
 # --------------------------------------------------------------------- jax.nn
 

@@ -140,25 +140,25 @@ def where_tangent(z, c, x, y):
 
 @adjoint(numpy.sum)
 @adjoint(numpy.ndarray.sum)
-def sum(y, x, axis=None, keepdims=False):
+def sum(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[x] = tangent.unreduce(d[y], x, axis, keepdims)
 
 
 @tangent_(numpy.sum)
 @tangent_(numpy.ndarray.sum)
-def sum_tangent(y, x, axis=None, keepdims=False):
+def sum_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[y] = numpy.sum(d[x], axis=axis, keepdims=keepdims)
 
 
 @adjoint(numpy.mean)
 @adjoint(numpy.ndarray.mean)
-def mean(y, x, axis=None, keepdims=False):
+def mean(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[x] = tangent.unreduce(d[y] / tangent.reduced_count(x, axis), x, axis, keepdims)
 
 
 @tangent_(numpy.mean)
 @tangent_(numpy.ndarray.mean)
-def mean_tangent(y, x, axis=None, keepdims=False):
+def mean_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[y] = numpy.mean(d[x], axis=axis, keepdims=keepdims)
 
 
@@ -168,7 +168,7 @@ def mean_tangent(y, x, axis=None, keepdims=False):
 @adjoint(numpy.min)
 @adjoint(numpy.amin)
 @adjoint(numpy.ndarray.min)
-def max(y, x, axis=None, keepdims=False):
+def max(y, x, axis=None, out=None, keepdims=False):
     d[x] = tangent.extremum_grad(d[y], y, x, axis, keepdims)
 
 
@@ -178,7 +178,7 @@ def max(y, x, axis=None, keepdims=False):
 @tangent_(numpy.min)
 @tangent_(numpy.amin)
 @tangent_(numpy.ndarray.min)
-def max_tangent(y, x, axis=None, keepdims=False):
+def max_tangent(y, x, axis=None, out=None, keepdims=False):
     d[y] = tangent.extremum_tangent(d[x], y, x, axis, keepdims)
 
 
@@ -190,13 +190,14 @@ def dot(z, x, y):
     d[y] = tangent.matmul_grad_right(d[z], x, y)
 
 
+# `shape` is NumPy 2's and jax.numpy's name, `newshape` older NumPy's.
 @adjoint(numpy.reshape)
-def reshape(y, x, newshape):
+def reshape(y, x, shape=None, order="C", newshape=None, copy=None):
     d[x] = numpy.reshape(d[y], numpy.shape(x))
 
 
 @tangent_(numpy.reshape)
-def reshape_tangent(y, x, newshape):
+def reshape_tangent(y, x, shape=None, order="C", newshape=None, copy=None):
     d[y] = numpy.reshape(d[x], numpy.shape(y))
 
 
@@ -223,15 +224,16 @@ def transpose_tangent(y, x, axes=None):
     d[y] = numpy.transpose(d[x], axes)
 
 
-# `x.transpose()`, `x.transpose(1, 0)` and `x.transpose((1, 0))`.
+# The method takes the axes one by one or as one tuple: `a.transpose(1, 0, 2)`,
+# `a.transpose((1, 0, 2))`, `a.transpose()`.
 @adjoint(numpy.ndarray.transpose)
 def transpose_method(y, self, *axes):
-    d[self] = numpy.transpose(d[y], tangent.method_axes(axes, True))
+    d[self] = tangent.transpose_method_grad(d[y], axes)
 
 
 @tangent_(numpy.ndarray.transpose)
 def transpose_method_tangent(y, self, *axes):
-    d[y] = numpy.transpose(d[self], tangent.method_axes(axes, False))
+    d[y] = tangent.transpose_method_tangent(d[self], axes)
 
 
 @adjoint(numpy.ndarray.T)
@@ -605,21 +607,28 @@ def std_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     d[y] = tangent.var_tangent(d[x], x, axis, ddof, keepdims) / (2.0 * y)
 
 
+# The bounds are NumPy's a_min/a_max (positional) or NumPy 2's and jax.numpy's keywords
+# min/max (jax.numpy.clip(x, min, max) binds them positionally to a_min/a_max): the one
+# not given is None, its d[...] dropped, and the helpers take the given one.
 @adjoint(numpy.clip)
 @adjoint(numpy.ndarray.clip)
-def clip(y, x, a_min=None, a_max=None):
-    d[x] = tangent.clip_grad(d[y], x, a_min, a_max, 0)
-    d[a_min] = tangent.clip_grad(d[y], x, a_min, a_max, 1)
-    d[a_max] = tangent.clip_grad(d[y], x, a_min, a_max, 2)
+def clip(y, x, a_min=None, a_max=None, out=None, min=None, max=None):
+    d[x] = tangent.clip_grad(d[y], x, a_min, a_max, 0, min, max)
+    d[a_min] = tangent.clip_grad(d[y], x, a_min, a_max, 1, min, max)
+    d[a_max] = tangent.clip_grad(d[y], x, a_min, a_max, 2, min, max)
+    d[min] = tangent.clip_grad(d[y], x, a_min, a_max, 1, min, max)
+    d[max] = tangent.clip_grad(d[y], x, a_min, a_max, 2, min, max)
 
 
 @tangent_(numpy.clip)
 @tangent_(numpy.ndarray.clip)
-def clip_tangent(y, x, a_min=None, a_max=None):
+def clip_tangent(y, x, a_min=None, a_max=None, out=None, min=None, max=None):
     d[y] = tangent.broadcast_like(
-        d[x] * tangent.clip_mask(x, a_min, a_max, 0)
-        + d[a_min] * tangent.clip_mask(x, a_min, a_max, 1)
-        + d[a_max] * tangent.clip_mask(x, a_min, a_max, 2), y)
+        d[x] * tangent.clip_mask(x, a_min, a_max, 0, min, max)
+        + d[a_min] * tangent.clip_mask(x, a_min, a_max, 1, min, max)
+        + d[a_max] * tangent.clip_mask(x, a_min, a_max, 2, min, max)
+        + d[min] * tangent.clip_mask(x, a_min, a_max, 1, min, max)
+        + d[max] * tangent.clip_mask(x, a_min, a_max, 2, min, max), y)
 
 
 @adjoint(numpy.sort)

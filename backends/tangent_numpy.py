@@ -25,6 +25,11 @@ def reshape_as(z, g, x):
     d[z] = tangent.linear_tangent(tangent.reshape_as, d[g], g, x)
 
 
+@tangent_(tangent.transpose_method_grad)
+def transpose_method_grad(z, g, axes):
+    d[z] = tangent.linear_tangent(tangent.transpose_method_grad, d[g], g, axes)
+
+
 @tangent_(tangent.concatenate_grad)
 def concatenate_grad(z, g, arrays, axis=0):
     d[z] = tangent.linear_tangent(tangent.concatenate_grad, d[g], g, arrays, axis)
@@ -87,8 +92,8 @@ def cumsum_grad(z, g, x, axis=None):
 
 # the masks of clip are locally constant in x, lo and hi
 @tangent_(tangent.clip_grad)
-def clip_grad(z, g, x, lo, hi, which):
-    d[z] = tangent.linear_tangent(tangent.clip_grad, d[g], g, x, lo, hi, which)
+def clip_grad(z, g, x, lo, hi, which, min=None, max=None):
+    d[z] = tangent.linear_tangent(tangent.clip_grad, d[g], g, x, lo, hi, which, min, max)
 
 
 @tangent_(tangent.diagonal_grad)
@@ -219,6 +224,11 @@ def einsum_tangent_adjoint(z, subscripts, operands, ta, tb, tc, te):
     d[tc] = tangent.einsum_grad(d[z], subscripts, operands, 2)
     d[te] = tangent.einsum_grad(d[z], subscripts, operands, 3)
     d[operands] = tangent.einsum_tangent_grad_operands(d[z], subscripts, operands, ta, tb, tc, te)
+
+
+@adjoint(tangent.transpose_method_tangent)
+def transpose_method_tangent_adjoint(z, t, axes):
+    d[t] = tangent.transpose_method_grad(d[z], axes)
 
 
 @adjoint(tangent.pad_tangent)

@@ -86,6 +86,7 @@ fn builtin_rule_files_have_no_duplicates() {
             panic!("{d}");
         }
     }
+    rules.finish();
     assert_eq!(rules.adjoint_names(), RuleSet::builtin().adjoint_names());
 }
 

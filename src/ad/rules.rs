@@ -173,7 +173,7 @@ impl RuleSet {
                     panic!("built-in rule file is invalid:\n{d}");
                 }
             }
-            set.dispatch_array_rules();
+            set.finish();
             set
         })
     }
@@ -587,13 +587,13 @@ impl RuleSet {
         }
     }
 
-    /// Makes the rules of operators and array methods work on every registered array
-    /// type, once every file is loaded: `numpy` (the namespace of the `array_methods`
+    /// Once every rule file is loaded: makes the rules of operators and array methods work
+    /// on every registered array type: `numpy` (the namespace of the `array_methods`
     /// class) in their templates is read as `tangent.namespace_of(<arguments>)`, the
     /// namespace of the values at run time. And `tangent.namespace_of.F` (what such
     /// generated code calls, when it is differentiated again) gets `numpy.F`'s rules and
     /// facts, dispatched the same way, so second derivatives follow the value's type too.
-    fn dispatch_array_rules(&mut self) {
+    pub fn finish(&mut self) {
         let Some(class) = self.array_class.clone() else {
             return;
         };
@@ -1033,6 +1033,31 @@ fn dispatched(def: &FuncDef, namespace: &str) -> FuncDef {
     def
 }
 
+/// `tangent.namespace_of(a, None, False)` as `tangent.namespace_of(a)`: literals are no
+/// arrays, so they never decide the namespace (and the generated code reads better).
+fn pruned_namespace_args(mut e: Expr) -> Expr {
+    fn literal(e: &Expr) -> bool {
+        matches!(
+            e.kind,
+            ExprKind::Num(_) | ExprKind::Str(_) | ExprKind::Bool(_) | ExprKind::NoneLit
+        ) || e.is_number_literal()
+    }
+    substitute(&mut e, &mut |x| match &x.kind {
+        ExprKind::Call { func, args, kwargs }
+            if crate::emit::printer::expr(func) == NAMESPACE_OF =>
+        {
+            let args = args.iter().filter(|a| !literal(a)).cloned().collect();
+            Some(Expr::synth(ExprKind::Call {
+                func: func.clone(),
+                args,
+                kwargs: kwargs.clone(),
+            }))
+        }
+        _ => None,
+    });
+    e
+}
+
 /// A call of `tangent.namespace_of(...).F` is the function `tangent.namespace_of.F`
 /// (which has `numpy.F`'s facts) for the linearity facts of [`simplify_zero`].
 fn namespace_function(callee: &Expr) -> Option<String> {
@@ -1136,7 +1161,7 @@ fn tangent_block(
             }
             None
         });
-        e
+        pruned_namespace_args(e)
     };
     for s in body {
         match &s.kind {
@@ -1322,7 +1347,7 @@ impl Instantiator<'_> {
         });
         match err {
             Some(e) => Err(e),
-            None => Ok(out),
+            None => Ok(pruned_namespace_args(out)),
         }
     }
 

@@ -1,9 +1,10 @@
 """Matrix functions, creation and contractions: diagonal, trace, linspace, arange, diag, inner, tensordot, einsum, outer, sort.
 
-Conventions in tangent._grads_common."""
+Conventions in tangent._grads_common. trace, einsum and outer (numpy and jax.numpy share
+them) compute in their arguments' array namespace; the others are NumPy's."""
 from tangent._grads_common import (  # noqa: F401
-    _is_zero, _tg, _to_python_scalar, _xp, numpy)
-from tangent._grads_shape import reshape_as  # noqa: F401
+    _dtype, _is_zero, _reshape_like, _tg, _to_python_scalar, _xp, numpy)
+from tangent._grads_shape import _numpy_reshape_as
 
 # -------------------------------------------------------------- matrix functions
 
@@ -27,9 +28,19 @@ def diagonal_grad(g, x, offset=0, axis1=0, axis2=1):
 
 
 def trace_grad(g, x, offset=0, axis1=0, axis2=1):
-    length = numpy.diagonal(x, offset, axis1, axis2).shape[-1]
-    g = numpy.reshape(numpy.asarray(g) * 1.0, numpy.shape(g) + (1,)) * numpy.ones(length)
-    return diagonal_grad(g, x, offset, axis1, axis2)
+    """`g` (shaped like the trace: x's shape without axis1 and axis2) times the
+    `offset` diagonal's indicator along axis1 and axis2."""
+    xp = _xp(g, x)
+    shape = tuple(xp.shape(x))
+    nd = len(shape)
+    a1, a2 = axis1 % nd, axis2 % nd
+    n, m = shape[a1], shape[a2]
+    eye = xp.eye(n, m, k=offset, dtype=_dtype(xp, x))
+    eshape = [1] * nd
+    eshape[a1] = n
+    eshape[a2] = m
+    gshape = [1 if a in (a1, a2) else shape[a] for a in range(nd)]
+    return xp.reshape(xp.asarray(g), tuple(gshape)) * xp.reshape(eye, tuple(eshape))
 
 
 def _linspace_weights(num, endpoint):
@@ -206,11 +217,12 @@ def _einsum_parse(subscripts, operands):
 
 
 def einsum_grad(g, subscripts, operands, i):
-    return einsum_grad_in(numpy, reshape_as, g, subscripts, operands, i)
+    xp = _xp(g, operands)
+    return einsum_grad_in(xp, _reshape_like(xp), g, subscripts, operands, i)
 
 
 def einsum_tangent(subscripts, operands, *tangents):
-    return einsum_tangent_in(numpy, subscripts, operands, *tangents)
+    return einsum_tangent_in(_xp(operands, *tangents), subscripts, operands, *tangents)
 
 
 def einsum_grad_in(xp, reshape_like, g, subscripts, operands, i):
@@ -241,7 +253,7 @@ def einsum_grad_in(xp, reshape_like, g, subscripts, operands, i):
     # letters summed only inside this operand: the gradient is constant along them
     grad = xp.reshape(grad, tuple(grad.shape[kept.index(c)] if c in avail else 1 for c in order))
     if len(kept) < len(order):
-        grad = grad * xp.ones(tuple(size[c] for c in order))
+        grad = grad * xp.ones(tuple(size[c] for c in order), dtype=_dtype(xp, op))
     # repeated letters (diagonals): place the gradient on the diagonal
     if len(order) < len(sub):
         first = {}
@@ -259,7 +271,7 @@ def einsum_grad_in(xp, reshape_like, g, subscripts, operands, i):
                 mshape = [1] * len(sub)
                 mshape[q] = size[c]
                 mshape[p] = size[c]
-                grad = grad * xp.reshape(xp.eye(size[c]), tuple(mshape))
+                grad = grad * xp.reshape(xp.eye(size[c], dtype=_dtype(xp, op)), tuple(mshape))
     # operand axes of size 1 broadcast against the others
     for ax, n in enumerate(shape):
         if n == 1 and grad.shape[ax] != 1:
@@ -280,9 +292,10 @@ def einsum_tangent_in(xp, subscripts, operands, *tangents):
 
 
 def outer_grad(g, a, b, which):
+    xp = _xp(g, a, b)
     if which == 0:
-        return reshape_as(numpy.dot(g, numpy.ravel(b)), a)
-    return reshape_as(numpy.dot(numpy.transpose(g), numpy.ravel(a)), b)
+        return _reshape_like(xp)(xp.dot(g, xp.ravel(b)), a)
+    return _reshape_like(xp)(xp.dot(xp.transpose(g), xp.ravel(a)), b)
 
 
 def sort_grad(g, x, axis=-1):
@@ -290,13 +303,13 @@ def sort_grad(g, x, axis=-1):
     if axis is None:
         flat = numpy.zeros(xa.size)
         flat[numpy.argsort(numpy.ravel(xa))] = numpy.ravel(g)
-        return reshape_as(flat, x)
+        return _numpy_reshape_as(flat, x)
     xm = numpy.moveaxis(xa, axis, -1)
     gm = numpy.moveaxis(g, axis, -1)
     index = _lane_sort_index(xm)
     flat = numpy.zeros(xm.size)
     flat[index] = numpy.ravel(gm)
-    return reshape_as(numpy.moveaxis(numpy.reshape(flat, xm.shape), -1, axis), x)
+    return _numpy_reshape_as(numpy.moveaxis(numpy.reshape(flat, xm.shape), -1, axis), x)
 
 
 def _lane_sort_index(xm):

@@ -1,53 +1,61 @@
 """Reductions and scans: prod, cumsum, cumprod, var, clip.
 
-Conventions in tangent._grads_common."""
-from tangent._grads_common import _axes, _is_array, _tg, numpy  # noqa: F401
-from tangent._grads_shape import reshape_as  # noqa: F401
+Conventions in tangent._grads_common. prod, cumsum, var and clip compute in the array
+namespace of their arguments (numpy and jax.numpy share them: no in-place writes, no
+conversion to Python numbers, JAX constants in the argument's dtype); cumprod is NumPy's.
+"""
+from tangent import _registry
+from tangent._grads_common import (  # noqa: F401
+    _axes, _dtype, _is_array, _reshape_like, _tg, _xp, numpy)
+from tangent._grads_shape import _numpy_reshape_as
 
 # ---------------------------------------------------------- reductions and scans
 
-def _prod_others(x, axis):
+def _prod_others(xp, x, axis):
     """For every element, the product of the other elements of its reduction group
     (exact when some elements are zero: prefix and suffix products, no division)."""
     axes = _axes(axis, x.ndim)
     rest = [i for i in range(x.ndim) if i not in axes]
     perm = list(axes) + rest
-    xt = numpy.transpose(x, tuple(perm))
+    xt = xp.transpose(x, tuple(perm))
     n = 1
     for a in axes:
         n *= x.shape[a]
+    dtype = _dtype(xp, x)
     if n <= 1:
-        return numpy.ones(x.shape)
+        return xp.ones(x.shape, dtype=dtype)
     rest_shape = tuple(xt.shape[len(axes):])
-    m = numpy.reshape(xt, (n,) + rest_shape)
-    ones = numpy.ones((1,) + rest_shape)
-    left = numpy.concatenate([ones, numpy.cumprod(m, axis=0)[:-1]], axis=0)
-    right = numpy.flip(numpy.cumprod(numpy.flip(m, 0), axis=0), 0)
-    right = numpy.concatenate([right[1:], ones], axis=0)
-    others = numpy.reshape(left * right, xt.shape)
-    return numpy.transpose(others, _tg().inverse_permutation(perm))
+    m = xp.reshape(xt, (n,) + rest_shape)
+    ones = xp.ones((1,) + rest_shape, dtype=dtype)
+    left = xp.concatenate([ones, xp.cumprod(m, axis=0)[:-1]], axis=0)
+    right = xp.flip(xp.cumprod(xp.flip(m, 0), axis=0), 0)
+    right = xp.concatenate([right[1:], ones], axis=0)
+    others = xp.reshape(left * right, xt.shape)
+    return xp.transpose(others, tuple(_tg().inverse_permutation(perm)))
 
 
 def prod_grad(g, x, axis=None, keepdims=False):
-    if not _is_array(x):
-        if isinstance(x, (list, tuple)):
-            return reshape_as(prod_grad(g, numpy.asarray(x) * 1.0, axis, keepdims), x)
+    if isinstance(x, (list, tuple)):
+        return _numpy_reshape_as(prod_grad(g, numpy.asarray(x) * 1.0, axis, keepdims), x)
+    if not _registry.is_array(x):
         return g
-    return _tg().unreduce(g, x, axis, keepdims) * _prod_others(x, axis)
+    return _tg().unreduce(g, x, axis, keepdims) * _prod_others(_xp(x), x, axis)
 
 
 def prod_tangent(t, x, axis=None, keepdims=False):
-    if not _is_array(x):
-        if isinstance(x, (list, tuple)):
-            return prod_tangent(numpy.asarray(t), numpy.asarray(x) * 1.0, axis, keepdims)
+    if isinstance(x, (list, tuple)):
+        return prod_tangent(numpy.asarray(t), numpy.asarray(x) * 1.0, axis, keepdims)
+    if not _registry.is_array(x):
         return t
-    return numpy.sum(t * _prod_others(x, axis), axis=axis, keepdims=keepdims)
+    xp = _xp(x)
+    return xp.sum(t * _prod_others(xp, x, axis), axis=axis, keepdims=keepdims)
 
 
 def cumsum_grad(g, x, axis=None):
+    xp = _xp(g, x)
     if axis is None:
-        return reshape_as(numpy.flip(numpy.cumsum(numpy.flip(numpy.ravel(g), 0))), x)
-    return reshape_as(numpy.flip(numpy.cumsum(numpy.flip(g, axis), axis=axis), axis), x)
+        return _reshape_like(xp)(xp.flip(xp.cumsum(xp.flip(xp.ravel(g), 0))), x)
+    return _reshape_like(xp)(xp.flip(xp.cumsum(xp.flip(g, axis), axis=axis), axis), x)
 
 
 def _scan_lanes(x, axis):
@@ -64,7 +72,7 @@ def cumprod_grad(g, x, axis=None):
     n = m.shape[0]
     rest = tuple(m.shape[1:])
     if n == 0:
-        return reshape_as(numpy.zeros(shape), x)
+        return _numpy_reshape_as(numpy.zeros(shape), x)
     if numpy.all(m != 0.0):
         y = numpy.cumprod(m, axis=0)
         out = numpy.flip(numpy.cumsum(numpy.flip(gm * y, 0), axis=0), 0) / m
@@ -77,7 +85,7 @@ def cumprod_grad(g, x, axis=None):
             seg = numpy.concatenate([ones, numpy.cumprod(m[k + 1:], axis=0)], axis=0)
             rows.append(left[k] * numpy.sum(gm[k:] * seg, axis=0))
         out = numpy.stack(rows)
-    return reshape_as(numpy.reshape(numpy.moveaxis(out, 0, ax), shape), x)
+    return _numpy_reshape_as(numpy.reshape(numpy.moveaxis(out, 0, ax), shape), x)
 
 
 def cumprod_tangent(t, x, axis=None):
@@ -102,36 +110,45 @@ def cumprod_tangent(t, x, axis=None):
 
 def var_grad(g, x, axis=None, ddof=0, keepdims=False):
     tg = _tg()
-    if not _is_array(x):
-        if isinstance(x, (list, tuple)):
-            return reshape_as(var_grad(g, numpy.asarray(x) * 1.0, axis, ddof, keepdims), x)
+    if isinstance(x, (list, tuple)):
+        return _numpy_reshape_as(var_grad(g, numpy.asarray(x) * 1.0, axis, ddof, keepdims), x)
+    if not _registry.is_array(x):
         return 0.0 * g
     n = tg.reduced_count(x, axis)
-    mu = numpy.mean(x, axis=axis, keepdims=True)
+    mu = _xp(x).mean(x, axis=axis, keepdims=True)
     return tg.unreduce(g, x, axis, keepdims) * 2.0 * (x - mu) / (n - (ddof or 0))
 
 
 def var_tangent(t, x, axis=None, ddof=0, keepdims=False):
     tg = _tg()
-    if not _is_array(x):
-        if isinstance(x, (list, tuple)):
-            return var_tangent(numpy.asarray(t), numpy.asarray(x) * 1.0, axis, ddof, keepdims)
+    if isinstance(x, (list, tuple)):
+        return var_tangent(numpy.asarray(t), numpy.asarray(x) * 1.0, axis, ddof, keepdims)
+    if not _registry.is_array(x):
         return 0.0 * t
+    xp = _xp(x)
     n = tg.reduced_count(x, axis)
-    mu = numpy.mean(x, axis=axis, keepdims=True)
-    return numpy.sum(2.0 * (x - mu) * t, axis=axis, keepdims=keepdims) / (n - (ddof or 0))
+    mu = xp.mean(x, axis=axis, keepdims=True)
+    return xp.sum(2.0 * (x - mu) * t, axis=axis, keepdims=keepdims) / (n - (ddof or 0))
 
 
-def clip_mask(x, lo, hi, which):
+def _bound(numpy_name, jax_name):
+    """A bound of clip given by NumPy's keyword (a_min, a_max) or by jax.numpy's and
+    NumPy 2's (min, max): the template has both, the one not given is None."""
+    return jax_name if numpy_name is None else numpy_name
+
+
+def clip_mask(x, lo, hi, which, min=None, max=None):
     """Which argument `clip(x, lo, hi)` = minimum(maximum(x, lo), hi) takes its value
     from (1.0 where argument `which` = 0 (x), 1 (lo), 2 (hi) does), with the tie-breaking
-    of maximum/minimum's rules."""
+    of maximum/minimum's rules (hi wins where lo > hi). `min`/`max`: the bounds when
+    given by those keywords."""
+    lo, hi = _bound(lo, min), _bound(hi, max)
     mx, ml, mh = 1.0, 0.0, 0.0
     r = x
     if lo is not None:
         mx = (x >= lo) * 1.0
         ml = (x < lo) * 1.0
-        r = numpy.maximum(x, lo)
+        r = _xp(x, lo).maximum(x, lo)
     if hi is not None:
         keep = (r <= hi) * 1.0
         mh = (r > hi) * 1.0
@@ -140,8 +157,7 @@ def clip_mask(x, lo, hi, which):
     return (mx, ml, mh)[which]
 
 
-def clip_grad(g, x, lo, hi, which):
+def clip_grad(g, x, lo, hi, which, min=None, max=None):
+    lo, hi = _bound(lo, min), _bound(hi, max)
     like = (x, lo, hi)[which]
     return _tg().unbroadcast(g * clip_mask(x, lo, hi, which), like)
-
-

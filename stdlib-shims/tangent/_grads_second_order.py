@@ -12,7 +12,7 @@ from tangent._grads_reductions import (  # noqa: F401
     _scan_lanes, cumprod_grad, prod_grad, var_grad)
 from tangent._grads_matrix import (  # noqa: F401
     einsum_grad, inner_grad, outer_grad, tensordot_grad)
-from tangent._grads_shape import reshape_as  # noqa: F401
+from tangent._grads_shape import _numpy_reshape_as  # noqa: F401
 
 # ------------------------------------------------------------------ higher order
 # Rules of the helpers above, for differentiating generated derivatives again
@@ -49,7 +49,7 @@ def var_grad_tangent_full(tg, tx, g, x, axis=None, ddof=0, keepdims=False):
     if isinstance(x, (list, tuple)):
         xa = numpy.asarray(x) * 1.0
         tx = 0.0 if _is_zero(tx) else numpy.asarray(tx) * 1.0
-        return reshape_as(var_grad_tangent_full(tg, tx, g, xa, axis, ddof, keepdims), x)
+        return _numpy_reshape_as(var_grad_tangent_full(tg, tx, g, xa, axis, ddof, keepdims), x)
     out = var_grad(_nz(tg, g), x, axis, ddof, keepdims)
     if not _is_zero(tx) and _is_array(x):
         out = out + var_grad(g, numpy.asarray(tx) * 1.0, axis, ddof, keepdims)
@@ -104,7 +104,7 @@ def prod_grad_tangent_full(tg, tx, g, x, axis=None, keepdims=False):
         if isinstance(x, (list, tuple)):
             xa = numpy.asarray(x) * 1.0
             tx = 0.0 if _is_zero(tx) else numpy.asarray(tx) * 1.0
-            return reshape_as(prod_grad_tangent_full(tg, tx, g, xa, axis, keepdims), x)
+            return _numpy_reshape_as(prod_grad_tangent_full(tg, tx, g, xa, axis, keepdims), x)
         return _nz(tg, g)
     out = prod_grad(_nz(tg, g), x, axis, keepdims)
     if _is_zero(tx):
@@ -120,7 +120,7 @@ def prod_tangent_grad_x(gz, t, x, axis=None, keepdims=False):
     tgm = _tg()
     if not _is_array(x):
         if isinstance(x, (list, tuple)):
-            return reshape_as(prod_tangent_grad_x(gz, numpy.asarray(t) * 1.0,
+            return _numpy_reshape_as(prod_tangent_grad_x(gz, numpy.asarray(t) * 1.0,
                                                   numpy.asarray(x) * 1.0, axis, keepdims), x)
         return 0.0 * gz
     G = tgm.unreduce(gz, x, axis, keepdims) * t
@@ -157,7 +157,7 @@ def cumprod_grad_tangent_full(tg, tx, g, x, axis=None):
     if not n:
         return out
     extra = numpy.reshape(numpy.moveaxis(numpy.stack(rows), 0, ax), shape)
-    return out + reshape_as(extra, x)
+    return out + _numpy_reshape_as(extra, x)
 
 
 def cumprod_tangent_grad_x(gz, t, x, axis=None):
@@ -167,7 +167,7 @@ def cumprod_tangent_grad_x(gz, t, x, axis=None):
     tm = numpy.moveaxis(numpy.reshape(numpy.asarray(t) * 1.0, shape), ax, 0)
     n = m.shape[0]
     if not n:
-        return reshape_as(numpy.zeros(shape), x)
+        return _numpy_reshape_as(numpy.zeros(shape), x)
     rows = []
     for l in range(n):
         acc = numpy.zeros(m.shape[1:])
@@ -176,7 +176,7 @@ def cumprod_tangent_grad_x(gz, t, x, axis=None):
                 if k != l:
                     acc = acc + gm[i] * tm[k] * _seg_prod(m, i, (k, l))
         rows.append(acc)
-    return reshape_as(numpy.reshape(numpy.moveaxis(numpy.stack(rows), 0, ax), shape), x)
+    return _numpy_reshape_as(numpy.reshape(numpy.moveaxis(numpy.stack(rows), 0, ax), shape), x)
 
 
 def _bilinear_grad_full(fn, tg, ta, tb, g, a, b, which, extra):
@@ -439,7 +439,7 @@ def norm_grad_tangent_full(tg, tx, ty, g, x, y, ord=None, axis=None, keepdims=Fa
             dm = (numpy.matmul(du[..., :, k:k + 1], vh[..., k:k + 1, :])
                   + numpy.matmul(u[..., :, k:k + 1], dvh[..., k:k + 1, :]))
         dd = numpy.moveaxis(dm, (-2, -1), (r, c))
-    return out + reshape_as(tgm.unreduce(g, xa, axes, keepdims) * dd, x)
+    return out + _numpy_reshape_as(tgm.unreduce(g, xa, axes, keepdims) * dd, x)
 
 
 def norm_tangent_grad(gz, t, x, y, ord=None, axis=None, keepdims=False, which=0):
@@ -458,13 +458,13 @@ def norm_tangent_grad(gz, t, x, y, ord=None, axis=None, keepdims=False, which=0)
         return _scalar(numpy.sum(v, axis=axes, keepdims=keepdims))
     if kind == "l2":
         if which == 0:
-            return reshape_as(G / safe, x)
+            return _numpy_reshape_as(G / safe, x)
         return reduce(-G * xa / (safe * safe))
     if kind == "p":
         p = float(ord)
         ax = numpy.abs(xa)
         if which == 0:
-            return reshape_as(G * (p - 1.0) * ax ** (p - 2.0) / safe ** (p - 1.0), x)
+            return _numpy_reshape_as(G * (p - 1.0) * ax ** (p - 2.0) / safe ** (p - 1.0), x)
         return reduce(-(p - 1.0) * G * numpy.sign(xa) * ax ** (p - 1.0) / safe ** p)
     if which == 1:
         return _zero_like(y)
@@ -481,7 +481,7 @@ def norm_tangent_grad(gz, t, x, y, ord=None, axis=None, keepdims=False, which=0)
         gu = numpy.matmul(gm, _T(vh)) * sel
         gvh = numpy.matmul(_T(u), gm) * numpy.reshape(sel, (nk, 1))
     ga = svd_grad((gu, numpy.zeros(numpy.shape(s)), gvh), usv, m, False, True)
-    return reshape_as(numpy.moveaxis(ga, (-2, -1), (r, c)), x)
+    return _numpy_reshape_as(numpy.moveaxis(ga, (-2, -1), (r, c)), x)
 
 
 def cholesky_grad_tangent_full(tg, ty, g, y, upper=False):

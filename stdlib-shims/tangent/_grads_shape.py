@@ -1,23 +1,33 @@
 """Shape operations: reshape, concatenate and stack, split, tile, repeat, pad.
 
-Conventions in tangent._grads_common."""
-from tangent._grads_common import _int_tuple, _is_zero, _tg, numpy  # noqa: F401
+Conventions in tangent._grads_common. `reshape_as`, concatenate/stack and tile compute in
+the arguments' array namespace (numpy and jax.numpy share them); split, repeat and pad
+are NumPy's."""
+from tangent._grads_common import (  # noqa: F401
+    _int_tuple, _is_zero, _reshape_like, _tg, _xp, numpy)
 
 # --------------------------------------------------------------------- shape ops
 
 def reshape_as(g, x):
-    """`g` reshaped like `x`: a float for a Python number, a list for a (nested) list."""
+    """`g` reshaped like `x`, in their array namespace: for NumPy a float for a Python
+    number and a list of gradients for a (nested) list."""
+    xp = _xp(g, x)
+    return _reshape_like(xp)(g, x)
+
+
+def _numpy_reshape_as(g, x):
+    """NumPy's `reshape_as` (registered by tangent._numpy)."""
     return _tg().array_grad(numpy.reshape(g, numpy.shape(x)), x)
 
 
-def _pieces(g, arrays, promoted_shapes, axis):
-    return pieces_in(numpy, reshape_as, g, arrays, promoted_shapes, axis)
+def _pieces(xp, g, arrays, promoted_shapes, axis):
+    return pieces_in(xp, _reshape_like(xp), g, arrays, promoted_shapes, axis)
 
 
 def pieces_in(xp, reshape_like, g, arrays, promoted_shapes, axis):
     """Splits `g` along `axis` into the pieces of a concatenation of arrays of the given
-    (promoted) shapes, each reshaped like the original argument (array namespace `xp`:
-    numpy, or jax.numpy for JAX arrays, and its `reshape_as`)."""
+    (promoted) shapes, each reshaped like the original argument (array namespace `xp`
+    and its `reshape_as`)."""
     bounds = []
     total = 0
     for s in promoted_shapes[:-1]:
@@ -28,40 +38,67 @@ def pieces_in(xp, reshape_like, g, arrays, promoted_shapes, axis):
 
 
 def concatenate_grad(g, arrays, axis=0):
-    return concatenate_grad_in(numpy, reshape_as, g, arrays, axis)
-
-
-def concatenate_grad_in(xp, reshape_like, g, arrays, axis=0):
+    xp = _xp(g, arrays)
     if axis is None:
         shapes = [(int(xp.size(a)),) for a in arrays]
-        return pieces_in(xp, reshape_like, xp.ravel(g), arrays, shapes, 0)
-    return pieces_in(xp, reshape_like, g, arrays, [tuple(xp.shape(a)) for a in arrays], axis)
+        return _pieces(xp, xp.ravel(g), arrays, shapes, 0)
+    return _pieces(xp, g, arrays, [tuple(xp.shape(a)) for a in arrays], axis)
 
 
 def stack_grad(g, arrays, axis=0):
-    gm = numpy.moveaxis(g, axis, 0)
-    return [reshape_as(gm[i], a) for i, a in enumerate(arrays)]
+    xp = _xp(g, arrays)
+    reshape_like = _reshape_like(xp)
+    gm = xp.moveaxis(g, axis, 0)
+    return [reshape_like(gm[i], a) for i, a in enumerate(arrays)]
 
 
 def vstack_grad(g, arrays):
-    return _pieces(g, arrays, [numpy.atleast_2d(a).shape for a in arrays], 0)
+    xp = _xp(g, arrays)
+    return _pieces(xp, g, arrays, [tuple(xp.shape(xp.atleast_2d(a))) for a in arrays], 0)
 
 
 def hstack_grad(g, arrays):
-    shapes = [numpy.atleast_1d(a).shape for a in arrays]
-    return _pieces(g, arrays, shapes, 0 if len(shapes[0]) == 1 else 1)
+    xp = _xp(g, arrays)
+    shapes = [tuple(xp.shape(xp.atleast_1d(a))) for a in arrays]
+    return _pieces(xp, g, arrays, shapes, 0 if len(shapes[0]) == 1 else 1)
 
 
 def dstack_grad(g, arrays):
-    return _pieces(g, arrays, [numpy.atleast_3d(a).shape for a in arrays], 2)
+    xp = _xp(g, arrays)
+    return _pieces(xp, g, arrays, [tuple(xp.shape(xp.atleast_3d(a))) for a in arrays], 2)
 
 
 def column_stack_grad(g, arrays):
+    xp = _xp(g, arrays)
     shapes = []
     for a in arrays:
-        s = tuple(numpy.shape(a))
+        s = tuple(xp.shape(a))
         shapes.append((s[0], 1) if len(s) == 1 else s)
-    return _pieces(g, arrays, shapes, 1)
+    return _pieces(xp, g, arrays, shapes, 1)
+
+
+def _method_axes(axes):
+    """The axes of `x.transpose(*axes)`: None (reverse them) or a tuple."""
+    if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+        axes = () if axes[0] is None else tuple(axes[0])
+    return tuple(axes) if len(axes) else None
+
+
+def transpose_method_grad(g, axes):
+    """Gradient of `x.transpose(*axes)` (the method's `axes` as a tuple)."""
+    axes = _method_axes(axes)
+    xp = _xp(g)
+    if axes is None:
+        return xp.transpose(g)
+    return xp.transpose(g, _tg().inverse_permutation(axes))
+
+
+def transpose_method_tangent(t, axes):
+    axes = _method_axes(axes)
+    xp = _xp(t)
+    if axes is None:
+        return xp.transpose(t)
+    return xp.transpose(t, axes)
 
 
 def split_grad(g, x, axis=0):
@@ -80,7 +117,8 @@ def negate_shift(shift):
 
 
 def tile_grad(g, x, reps):
-    shape = tuple(numpy.shape(x))
+    xp = _xp(g, x)
+    shape = tuple(xp.shape(x))
     reps = _int_tuple(reps)
     n = max(len(shape), len(reps))
     s = (1,) * (n - len(shape)) + shape
@@ -88,8 +126,8 @@ def tile_grad(g, x, reps):
     inter = []
     for ri, si in zip(r, s):
         inter.extend([ri, si])
-    g = numpy.sum(numpy.reshape(g, tuple(inter)), axis=tuple(range(0, 2 * n, 2)))
-    return reshape_as(g, x)
+    g = xp.sum(xp.reshape(g, tuple(inter)), axis=tuple(range(0, 2 * n, 2)))
+    return _reshape_like(xp)(g, x)
 
 
 def repeat_grad(g, x, repeats, axis=None):
@@ -108,7 +146,7 @@ def repeat_grad(g, x, repeats, axis=None):
         m = (numpy.reshape(numpy.arange(n), (n, 1)) == numpy.reshape(seg, (1, seg.shape[0]))) * 1.0
         out = numpy.tensordot(m, gm, axes=1)
     out = numpy.moveaxis(out, 0, ax)
-    return reshape_as(numpy.reshape(out, base.shape), x)
+    return _numpy_reshape_as(numpy.reshape(out, base.shape), x)
 
 
 def _pad_pairs(pad_width, ndim):
@@ -130,13 +168,13 @@ def pad_grad(g, x, pad_width, mode="constant"):
     if mode == "constant":
         pairs = _pad_pairs(pad_width, xa.ndim)
         index = tuple(slice(b, g.shape[i] - a) for i, (b, a) in enumerate(pairs))
-        return reshape_as(g[index], x)
+        return _numpy_reshape_as(g[index], x)
     if mode in ("edge", "reflect", "symmetric", "wrap"):
         # these modes gather elements of x: scatter g back through the index map
         n = xa.size
         src = numpy.ravel(numpy.pad(numpy.reshape(numpy.arange(n) * 1.0, xa.shape), pad_width, mode=mode))
         m = (numpy.reshape(numpy.arange(n) * 1.0, (n, 1)) == numpy.reshape(src, (1, src.shape[0]))) * 1.0
-        return reshape_as(numpy.dot(m, numpy.ravel(g)), x)
+        return _numpy_reshape_as(numpy.dot(m, numpy.ravel(g)), x)
     raise NotImplementedError("tangent: no reverse-mode derivative of numpy.pad with mode=%r" % (mode,))
 
 

@@ -10,7 +10,7 @@ import math
 
 from tangent import _registry
 from tangent._errors import _at_call_site, _shape, check_output_by_shape  # noqa: F401
-from tangent._grads_shape import reshape_as
+from tangent._grads_shape import _numpy_reshape_as
 from tangent._runtime import (ShapeCarrier, _axes, array_grad, matmul_grad_in,
                               unbroadcast, unreduce)
 
@@ -291,7 +291,7 @@ def _register():
             ("set_tangent_at", set_tangent_at), ("log", log), ("sign", sign),
             ("check_output", check_output),
             # What the rule helpers computing in a namespace need (tangent._grads_common).
-            ("reshape_as", reshape_as), ("to_python_scalar", _to_python_scalar)):
+            ("reshape_as", _numpy_reshape_as), ("to_python_scalar", _to_python_scalar)):
         _registry.register_helper(kind, numpy.ndarray, fn)
 
 

@@ -338,15 +338,6 @@ def inverse_permutation(axes):
     return tuple(inverse)
 
 
-def method_axes(axes, inverse):
-    """The axes of `x.transpose(*axes)` (`()`, `(None,)`, `(1, 0)` or `((1, 0),)`) as
-    `transpose` takes them, or those that undo it (`inverse`)."""
-    if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-        axes = axes[0]
-    if axes is None or len(axes) == 0:
-        return None
-    return inverse_permutation(axes) if inverse else tuple(axes)
-
 
 def log(x):
     fn = _impl("log", "tangent.log", (x,))

@@ -132,6 +132,7 @@ CATALOG = [
     ("jax.numpy.clip", "jnp.clip(a, -0.5, 0.5)", [[((2, 3), "any")]]),
     ("jax.numpy.clip", "jnp.clip(a, b, 0.7)", [[((2, 3), "any"), ((3,), "any")]]),
     ("jax.numpy.clip", "jnp.clip(a, max=b)", [[((2, 3), "any"), ((), "any")]]),
+    ("jax.numpy.clip", "jnp.clip(a, min=b, max=0.7)", [[((2, 3), "any"), ((3,), "any")]]),
 ] + reductions("jax.numpy.sum", "jnp.sum") + reductions("jax.numpy.mean", "jnp.mean") \
   + reductions("jax.numpy.max", "jnp.max") + reductions("jax.numpy.min", "jnp.min") \
   + reductions("jax.numpy.prod", "jnp.prod") + [
