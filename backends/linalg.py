@@ -1,10 +1,11 @@
 # Derivative rules for numpy.linalg and the other matrix functions of NumPy (einsum,
 # tensordot, trace, ...). Template conventions as in python.py. Runtime helpers for
-# these rules live in stdlib-shims/tangent_numpy_grads.py and are reached as `tangent.*`.
+# these rules live in stdlib-shims/tangent/_grads_linalg.py (and _grads_matrix.py) and
+# are reached as `tangent.*`.
 #
-# The numpy.linalg rules also serve jax.numpy.linalg (stacked `jax.numpy.linalg.*`
-# decorators): their bodies only call `tangent.*` helpers, which compute with jax.numpy
-# when an argument is a JAX array (tracers included). jax's cholesky, eigh and eigvalsh
+# The numpy.linalg rules also serve jax.numpy.linalg (`rules_like` in jax.py): their
+# bodies only call `tangent.*` helpers, which compute with jax.numpy when an argument is
+# a JAX array (tracers included). jax's cholesky, eigh and eigvalsh
 # have their own templates (symmetrize_input); keyword arguments a template does not
 # list (svd's subset_by_index, slogdet's method) are refused.
 

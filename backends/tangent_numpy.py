@@ -1,5 +1,5 @@
-# Rules for the runtime helpers of the NumPy and linalg rules (stdlib-shims/
-# tangent_numpy_grads.py, reached as `tangent.<name>`), so that generated derivatives
+# Rules for the runtime helpers of the NumPy and linalg rules (stdlib-shims/tangent/
+# _grads_*.py, reached as `tangent.<name>`), so that generated derivatives
 # that call them can be differentiated again:
 # - forward rules (`@tangent_`) for the helpers that gradient code calls
 #   (forward-over-reverse: Hessian-vector products, grad of grad);

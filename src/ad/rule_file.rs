@@ -5,6 +5,7 @@
 //! duplicate is an error located at the second registration, naming the first).
 
 use crate::syntax::ir::Span;
+use crate::syntax::lower::dotted;
 use crate::syntax::Diagnostic;
 use ruff_python_ast as ast;
 use ruff_text_size::Ranged;
@@ -63,25 +64,6 @@ fn span(r: impl Ranged) -> Span {
     }
 }
 
-fn dotted(e: &ast::Expr) -> Option<String> {
-    let mut parts = Vec::new();
-    let mut e = e;
-    loop {
-        match e {
-            ast::Expr::Name(n) => {
-                parts.push(n.id.as_str());
-                break;
-            }
-            ast::Expr::Attribute(a) => {
-                parts.push(a.attr.id.as_str());
-                e = &a.value;
-            }
-            _ => return None,
-        }
-    }
-    parts.reverse();
-    Some(parts.join("."))
-}
 
 fn arg(e: &ast::Expr) -> Option<Arg> {
     match e {

@@ -430,8 +430,8 @@ fn check_nesting(text: &str) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// `a.b.c` for a chain of attribute accesses on a name.
-fn dotted(e: &ast::Expr) -> Option<String> {
+/// `a.b.c` for a chain of attribute accesses on a name (also the rule loader's).
+pub(crate) fn dotted(e: &ast::Expr) -> Option<String> {
     // A loop, not recursion: an attribute chain can be as long as the file.
     let mut parts = Vec::new();
     let mut e = e;
