@@ -137,6 +137,8 @@ fn gradients_follow_the_value_type_in_a_module_importing_numpy_and_jax() {
         "forward jax: jax True",
         "jit: True True",
         "compile=jax: True True",
+        "second order forward-over-reverse: True True",
+        "second order reverse-over-forward: True True",
     ] {
         assert!(
             out.lines().any(|l| l == line),

@@ -62,3 +62,18 @@ print("jit:", isinstance(gjit, jax.Array), np.allclose(np.asarray(gjit), expecte
 compiled = tangent.grad(loss, compile="jax")
 gc = compiled(jnp.asarray(x), jnp.asarray(w))
 print("compile=jax:", isinstance(gc, jax.Array), np.allclose(np.asarray(gc), expected, atol=1e-12))
+
+
+# Second order of a JAX function whose derivative calls the dispatched namespace: both
+# ways to H v against jax's own forward-over-reverse.
+def g(x):
+    return jnp.sum(jnp.tanh(x @ x.T)) + (x * x).sum()
+
+
+xj = jnp.asarray(x[:2])
+vj = jnp.asarray(np.array([[1.0, 0.5], [-0.3, 0.2]]))
+ref = jax.jvp(jax.grad(g), (xj,), (vj,))[1]
+for how, hv in (("forward-over-reverse", tangent.vjp(tangent.grad(g))(xj, vj)),
+                ("reverse-over-forward", tangent.grad(tangent.jvp(g))(xj, vj))):
+    print("second order %s:" % how, isinstance(hv, jax.Array),
+          np.allclose(np.asarray(hv), np.asarray(ref), atol=1e-10))
