@@ -72,6 +72,7 @@ fn outcome<'py>(
 ///   -> (True, source, entry, from_cache) or (False, message, "")
 #[pyfunction]
 #[pyo3(signature = (filename, funcname, wrt, flags, mode, outputs=None, live=None))]
+#[allow(clippy::too_many_arguments)] // the Python-facing signature
 fn grad_source<'py>(
     py: Python<'py>,
     filename: String,

@@ -64,7 +64,6 @@ fn span(r: impl Ranged) -> Span {
     }
 }
 
-
 fn arg(e: &ast::Expr) -> Option<Arg> {
     match e {
         ast::Expr::NumberLiteral(n) => match &n.value {

@@ -116,6 +116,10 @@ fn names_of(reg: &Registration, file: &str, text: &str) -> Result<Vec<(String, S
         .collect()
 }
 
+/// A `rules_like(from, to, names...)` declaration: the two namespaces and each name with
+/// its place.
+type RulesLike = (String, String, Vec<(String, Span)>);
+
 #[derive(Default, Debug, Clone)]
 pub struct RuleSet {
     adjoints: HashMap<String, Template>,
@@ -132,7 +136,7 @@ pub struct RuleSet {
     /// `rules_like(numpy, jax.numpy, sum, ...)`: (from, to, names) whose rules are the
     /// `from` namespace's, with that namespace read as `to` (resolved once every file is
     /// loaded).
-    pending_like: Vec<(String, String, Vec<(String, Span)>)>,
+    pending_like: Vec<RulesLike>,
     /// Where each name was registered, by kind (`file:line:col`), for the located error
     /// on a second registration.
     places: HashMap<(Kind, String), String>,

@@ -81,16 +81,17 @@ impl Resolver<'_> {
     pub fn callee(&self, func: &Expr) -> Callee {
         match &func.kind {
             ExprKind::Name(n) => {
-                if self.locals.contains(n) || self.ambiguous.contains(n) {
-                    Callee::Unknown(n.clone())
-                } else if matches!(
-                    self.live_global(n),
-                    Some(Live::Value { .. } | Live::Missing)
-                ) {
-                    Callee::Unknown(n.clone())
-                } else if self.live_global(n) == Some(&Live::Builtin)
-                    && !BUILTINS.contains(&n.as_str())
-                {
+                // Locals, names bound several ways, and live globals that are neither a
+                // module, a rule's function nor a function of the file (nor a builtin
+                // with a rule) are not functions tangent can differentiate.
+                let unknown = self.locals.contains(n)
+                    || self.ambiguous.contains(n)
+                    || match self.live_global(n) {
+                        Some(Live::Value { .. } | Live::Missing) => true,
+                        Some(Live::Builtin) => !BUILTINS.contains(&n.as_str()),
+                        _ => false,
+                    };
+                if unknown {
                     Callee::Unknown(n.clone())
                 } else if self.user_functions.contains(n) && !self.imports.contains_key(n) {
                     Callee::User(n.clone())

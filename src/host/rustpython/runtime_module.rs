@@ -179,6 +179,7 @@ pub(crate) mod _tangent {
     /// grad_source(filename, funcname, wrt, (optimized, preserve_result, check_dims), mode
     ///             [, outputs[, (text, live names) or None]])
     ///   -> (True, source, entry, from_cache) or (False, message, "")
+    #[allow(clippy::too_many_arguments)] // the Python-facing signature
     #[pyfunction]
     fn grad_source(
         filename: String,
