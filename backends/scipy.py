@@ -46,24 +46,25 @@ def gamma_tangent(y, x):
 @adjoint(scipy.special.digamma)
 @adjoint(scipy.special.psi)
 def digamma(y, x):
-    d[x] = d[y] * scipy.special.polygamma(1, x)
+    d[x] = d[y] * tangent.polygamma_like(1, x)
 
 
 @tangent_(scipy.special.digamma)
 @tangent_(scipy.special.psi)
 def digamma_tangent(y, x):
-    d[y] = d[x] * scipy.special.polygamma(1, x)
+    d[y] = d[x] * tangent.polygamma_like(1, x)
 
 
 # The order n is an integer: no derivative flows to it.
 @adjoint(scipy.special.polygamma)
 def polygamma(y, n, x):
-    d[x] = d[y] * scipy.special.polygamma(n + 1, x)
+    # SciPy's polygamma gives float64 for a float32 x: unbroadcast gives x's dtype.
+    d[x] = tangent.unbroadcast(d[y] * tangent.polygamma_like(n + 1, x), x)
 
 
 @tangent_(scipy.special.polygamma)
 def polygamma_tangent(y, n, x):
-    d[y] = d[x] * scipy.special.polygamma(n + 1, x)
+    d[y] = d[x] * tangent.polygamma_like(n + 1, x)
 
 
 @adjoint(scipy.special.expit)

@@ -51,6 +51,12 @@ def add_grad(z, a, b):
     d[z] = tangent.add_grad(d[a], d[b])
 
 
+# polygamma in x's float dtype (the digamma and polygamma rules): grad of grad.
+@tangent_(tangent.polygamma_like)
+def polygamma_like(y, n, x):
+    d[y] = d[x] * tangent.polygamma_like(n + 1, x)
+
+
 @tangent_(tangent.unbroadcast)
 def unbroadcast(z, g, like):
     d[z] = tangent.unbroadcast(d[g], like)
@@ -136,6 +142,11 @@ def output_seed(z, y, seed, index, weights, check, name):
 
 # Reverse-mode rules for the helpers of forward-mode code, so that a generated tangent
 # function can be differentiated in reverse mode (reverse-over-forward).
+
+@adjoint(tangent.polygamma_like)
+def polygamma_like_adjoint(y, n, x):
+    d[x] = tangent.unbroadcast(d[y] * tangent.polygamma_like(n + 1, x), x)
+
 
 @adjoint(tangent.broadcast_like)
 def broadcast_like_adjoint(z, t, y):

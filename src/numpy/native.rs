@@ -4696,7 +4696,10 @@ pub mod _numpy_native {
                         return Ok(None);
                     };
                     if let Some(ga) = g.downcast_ref::<PyNdArray>() {
-                        (ga.shape_vec() == like.shape_vec()).then(|| g.clone())
+                        // A float64 gradient of a float32 array: the Python definition
+                        // gives it in float32.
+                        let cast = like.dtype == DType::Float32 && ga.dtype == DType::Float64;
+                        (ga.shape_vec() == like.shape_vec() && !cast).then(|| g.clone())
                     } else {
                         exact_float(g, vm).map(|v| grad_filled_like(like, v, vm))
                     }

@@ -56,7 +56,9 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         raise NotImplementedError(
             "logsumexp: the embedded SciPy subset takes (a, axis=None, keepdims=False); "
             "run the script in CPython for b= or return_sign=")
-    a = _np.asarray(a, dtype=float)
+    a = _np.asarray(a)
+    if a.dtype != _np.float32:  # float32 stays float32, as in SciPy
+        a = _np.asarray(a, dtype=float)
     m = _np.max(a, axis=axis, keepdims=True)
     m = _np.where(_np.isfinite(m), m, 0.0)
     out = _np.log(_np.sum(_np.exp(a - m), axis=axis, keepdims=True)) + m

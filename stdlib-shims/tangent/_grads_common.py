@@ -9,8 +9,10 @@ call time).
 
 The helpers shared by numpy and jax.numpy compute in the array namespace of their
 arguments (`_xp`: `tangent.namespace_of`, the registries), never convert a JAX value to a
-float nor write in place, and build JAX constants in the argument's float dtype
-(`_dtype`: float32 stays float32).
+float nor write in place, and build constants in the argument's float dtype (`_dtype`:
+float32 stays float32, for NumPy as for JAX). Float32 in, float32 gradient out: helpers
+that compute in float64 (NumPy-only ones, `numpy.asarray(x) * 1.0`) give their result in
+the float32 input's dtype (`_like_dtype`); float64 results are unchanged.
 """
 from tangent import _registry
 
@@ -44,10 +46,15 @@ def _eye_like(a):
     return xp.eye(xp.shape(a)[-1])
 
 
-def _tril(n, k=0, xp=numpy):
-    """1.0 on and below the k-th diagonal of an n x n matrix (array namespace `xp`)."""
+def _tril(n, k=0, xp=numpy, like=None):
+    """1.0 on and below the k-th diagonal of an n x n matrix (array namespace `xp`), in
+    the constant dtype of `like` when given (float32 stays float32)."""
     r = xp.arange(n)
-    return (xp.reshape(r, (n, 1)) - xp.reshape(r, (1, n)) >= -k) * 1.0
+    cond = xp.reshape(r, (n, 1)) - xp.reshape(r, (1, n)) >= -k
+    dtype = None if like is None else _dtype(xp, like)
+    if dtype is None:
+        return cond * 1.0
+    return cond.astype(dtype)
 
 
 def _axes(axis, ndim):
@@ -103,6 +110,28 @@ def _to_python_scalar(xp, v):
     values may be traced)."""
     fn = _registry.namespace_helper(xp, "to_python_scalar")
     return v if fn is None else fn(v)
+
+
+def _is_float32(like):
+    dt = getattr(like, "dtype", None)
+    return dt is not None and numpy is not None and dt == numpy.float32
+
+
+def _like_dtype(v, like):
+    """`v` in float32 when `like` is float32 (an array or a NumPy scalar), else `v` as it
+    is: float32 in, float32 gradient out (NumPy's own convention), whatever dtype the
+    helper computed in."""
+    if _is_float32(like) and hasattr(v, "astype") and v.dtype != like.dtype:
+        return v.astype(like.dtype)
+    return v
+
+
+def _mask_of(cond, like):
+    """1.0 where `cond`, else 0.0, in the float dtype of `like` (float32 stays float32;
+    otherwise `cond * 1.0`, NumPy's float64)."""
+    if _is_float32(like):
+        return cond.astype(like.dtype)
+    return cond * 1.0
 
 
 def _eye(n, like, xp=numpy):

@@ -3,7 +3,7 @@ solve, norm, cholesky, eigh, eigvalsh, qr, svd.
 
 Conventions in tangent._grads_common."""
 from tangent._grads_common import (  # noqa: F401
-    _T, _dtype, _eye, _is_zero, _reshape_like, _tg, _to_python_scalar, _tril,
+    _T, _dtype, _eye, _is_zero, _like_dtype, _reshape_like, _tg, _to_python_scalar, _tril,
     _xp, numpy)
 
 
@@ -30,7 +30,8 @@ def _scalar(v, xp=numpy):
 
 def det_grad(g, y, a):
     xp = _xp(g, y, a)
-    return _expand2(g * y, xp) * _T(xp.linalg.inv(a))
+    # In a's dtype: the embedded numpy's det/slogdet give Python floats (float64).
+    return _like_dtype(_expand2(g * y, xp) * _T(xp.linalg.inv(a)), a)
 
 
 def det_tangent(t, y, a):
@@ -40,7 +41,7 @@ def det_tangent(t, y, a):
 
 def slogdet_grad(g, a):
     xp = _xp(g, a)
-    return _expand2(g, xp) * _T(xp.linalg.inv(a))
+    return _like_dtype(_expand2(g, xp) * _T(xp.linalg.inv(a)), a)
 
 
 def slogdet_tangent(t, y, a):
@@ -188,7 +189,7 @@ def _phi(x):
     """Lower triangle with the diagonal halved."""
     xp = _xp(x)
     n = xp.shape(x)[-1]
-    return x * (_tril(n, -1, xp) + 0.5 * _eye(n, x, xp))
+    return x * (_tril(n, -1, xp, x) + 0.5 * _eye(n, x, xp))
 
 
 def cholesky_grad(g, y, upper=False):
@@ -262,7 +263,7 @@ def qr_grad(gy, y, a, mode="reduced"):
     gq, gr = gy[0], gy[1]
     n = xp.shape(r)[-1]
     m = xp.matmul(r, _T(gr)) - xp.matmul(_T(gq), q)
-    copyltu = m * _tril(n, 0, xp) + _T(m * _tril(n, -1, xp))
+    copyltu = m * _tril(n, 0, xp, r) + _T(m * _tril(n, -1, xp, r))
     b = gq + xp.matmul(q, copyltu)
     return _T(xp.linalg.solve(r, _T(b)))
 
@@ -274,7 +275,7 @@ def qr_tangent(t, y, a, mode="reduced"):
     n = xp.shape(r)[-1]
     ri = xp.linalg.inv(r)
     x = xp.matmul(_T(q), xp.matmul(t, ri))
-    low = x * _tril(n, -1, xp)
+    low = x * _tril(n, -1, xp, r)
     omega = low - _T(low)
     dr = xp.matmul(x - omega, r)
     dq = xp.matmul(t - xp.matmul(q, dr), ri)

@@ -3,7 +3,7 @@
 Conventions in tangent._grads_common. trace, einsum and outer (numpy and jax.numpy share
 them) compute in their arguments' array namespace; the others are NumPy's."""
 from tangent._grads_common import (  # noqa: F401
-    _dtype, _is_zero, _reshape_like, _tg, _to_python_scalar, _xp, numpy)
+    _dtype, _is_zero, _like_dtype, _reshape_like, _tg, _to_python_scalar, _xp, numpy)
 from tangent._grads_shape import _numpy_reshape_as
 
 # -------------------------------------------------------------- matrix functions
@@ -24,7 +24,7 @@ def _diag_embed(g, n, m, offset):
 def diagonal_grad(g, x, offset=0, axis1=0, axis2=1):
     shape = numpy.shape(x)
     full = _diag_embed(g, shape[axis1], shape[axis2], offset)
-    return numpy.moveaxis(full, (-2, -1), (axis1, axis2))
+    return _like_dtype(numpy.moveaxis(full, (-2, -1), (axis1, axis2)), x)
 
 
 def trace_grad(g, x, offset=0, axis1=0, axis2=1):
@@ -40,7 +40,8 @@ def trace_grad(g, x, offset=0, axis1=0, axis2=1):
     eshape[a1] = n
     eshape[a2] = m
     gshape = [1 if a in (a1, a2) else shape[a] for a in range(nd)]
-    return xp.reshape(xp.asarray(g), tuple(gshape)) * xp.reshape(eye, tuple(eshape))
+    # A float64 g (a NumPy float64 scalar seed) would make a float32 x's gradient float64.
+    return _like_dtype(xp.reshape(xp.asarray(g), tuple(gshape)) * xp.reshape(eye, tuple(eshape)), x)
 
 
 def _linspace_weights(num, endpoint):
@@ -120,7 +121,7 @@ def diag_grad(g, v, k=0):
     if numpy.ndim(v) == 1:
         return numpy.diagonal(g, k)
     shape = numpy.shape(v)
-    return _diag_embed(g, shape[0], shape[1], k)
+    return _like_dtype(_diag_embed(g, shape[0], shape[1], k), v)
 
 
 def bilinear_tangent(f, ta, a, tb, b, *args):
@@ -172,10 +173,10 @@ def tensordot_grad(g, a, b, axes, which):
     if which == 0:
         raw = _tdot(g, b, list(range(nfa, nfa + len(free_b))), free_b)
         cur = free_a + [aa[bb.index(j)] for j in sorted(bb)]
-        return numpy.transpose(raw, tuple(cur.index(i) for i in range(na))) if na > 1 else raw
+        return _like_dtype(numpy.transpose(raw, tuple(cur.index(i) for i in range(na))) if na > 1 else raw, a)
     raw = _tdot(a, g, free_a, list(range(nfa)))
     cur = [bb[aa.index(i)] for i in sorted(aa)] + free_b
-    return numpy.transpose(raw, tuple(cur.index(j) for j in range(nb))) if nb > 1 else raw
+    return _like_dtype(numpy.transpose(raw, tuple(cur.index(j) for j in range(nb))) if nb > 1 else raw, b)
 
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -276,7 +277,7 @@ def einsum_grad_in(xp, reshape_like, g, subscripts, operands, i):
     for ax, n in enumerate(shape):
         if n == 1 and grad.shape[ax] != 1:
             grad = xp.sum(grad, axis=ax, keepdims=True)
-    return reshape_like(grad, op)
+    return reshape_like(_like_dtype(grad, op), op)
 
 
 def einsum_tangent_in(xp, subscripts, operands, *tangents):

@@ -6,7 +6,7 @@ conversion to Python numbers, JAX constants in the argument's dtype); cumprod is
 """
 from tangent import _registry
 from tangent._grads_common import (  # noqa: F401
-    _axes, _dtype, _is_array, _reshape_like, _tg, _xp, numpy)
+    _axes, _dtype, _is_array, _like_dtype, _mask_of, _reshape_like, _tg, _xp, numpy)
 from tangent._grads_shape import _numpy_reshape_as
 
 # ---------------------------------------------------------- reductions and scans
@@ -85,7 +85,7 @@ def cumprod_grad(g, x, axis=None):
             seg = numpy.concatenate([ones, numpy.cumprod(m[k + 1:], axis=0)], axis=0)
             rows.append(left[k] * numpy.sum(gm[k:] * seg, axis=0))
         out = numpy.stack(rows)
-    return _numpy_reshape_as(numpy.reshape(numpy.moveaxis(out, 0, ax), shape), x)
+    return _numpy_reshape_as(_like_dtype(numpy.reshape(numpy.moveaxis(out, 0, ax), shape), x), x)
 
 
 def cumprod_tangent(t, x, axis=None):
@@ -146,12 +146,12 @@ def clip_mask(x, lo, hi, which, min=None, max=None):
     mx, ml, mh = 1.0, 0.0, 0.0
     r = x
     if lo is not None:
-        mx = (x >= lo) * 1.0
-        ml = (x < lo) * 1.0
+        mx = _mask_of(x >= lo, x)
+        ml = _mask_of(x < lo, x)
         r = _xp(x, lo).maximum(x, lo)
     if hi is not None:
-        keep = (r <= hi) * 1.0
-        mh = (r > hi) * 1.0
+        keep = _mask_of(r <= hi, x)
+        mh = _mask_of(r > hi, x)
         mx = mx * keep
         ml = ml * keep
     return (mx, ml, mh)[which]

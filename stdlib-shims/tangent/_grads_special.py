@@ -1,7 +1,7 @@
 """scipy.special helpers.
 
 Conventions in tangent._grads_common."""
-from tangent._grads_common import _is_array, numpy  # noqa: F401
+from tangent._grads_common import _is_array, _like_dtype, numpy  # noqa: F401
 
 # ------------------------------------------------------------------ scipy.special
 
@@ -11,3 +11,10 @@ def xlogy_dy(x, y):
     r = numpy.where(zero, 0.0, numpy.divide(x, numpy.where(zero, 1.0, y)))
     return r if _is_array(x) or _is_array(y) else float(r)
 
+
+
+def polygamma_like(n, x):
+    """scipy.special.polygamma(n, x) in x's float dtype: SciPy computes it with float64
+    constants (float64 for a float32 x); float32 in, float32 derivative out."""
+    import scipy.special
+    return _like_dtype(scipy.special.polygamma(n, x), x)

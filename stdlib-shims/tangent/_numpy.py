@@ -31,6 +31,22 @@ def _is_array(x):
     return numpy is not None and isinstance(x, (numpy.ndarray, ShapeCarrier))
 
 
+def _in_grad_dtype(g, x):
+    """The gradient `g` of `x` in float32 when `x` is a float32 array and `g` float64
+    (float32 in, float32 gradient out, NumPy's convention even when the computation
+    around `x` is float64); else `g` unchanged."""
+    if getattr(x, "dtype", None) == numpy.float32 and getattr(g, "dtype", None) == numpy.float64:
+        return g.astype(numpy.float32)
+    return g
+
+
+def _mask(cond, x):
+    """1.0 where `cond`, else 0.0, in the gradient dtype of `x` (float32 stays float32)."""
+    if _is_array(x) and x.dtype == numpy.float32:
+        return cond.astype(numpy.float32)
+    return cond * 1.0
+
+
 def _grad_dtype(x):
     """Gradients keep a float32 input's precision; integer and bool inputs get float64
     gradients, as NumPy's own arithmetic would give."""
@@ -64,6 +80,9 @@ def copy(x):
 def init_grad(x):
     if _is_array(x):
         return numpy.zeros(x.shape, dtype=_grad_dtype(x))
+    if _is_numeric_scalar(x) and x.dtype == numpy.float32:
+        # numpy.float32 (slogdet's results for a float32 matrix; numpy.float64 is a float)
+        return numpy.float32(0.0)
     raise TypeError(_at_call_site(
         "tangent: a value of type %s has no derivative (a zero gradient or tangent of it "
         "was needed)" % type(x).__name__,
@@ -84,13 +103,13 @@ def unbroadcast_(g, like):
     if not _is_array(g):
         return numpy.full(like.shape, float(g), dtype=_grad_dtype(like))
     if g.shape == like.shape:
-        return g
+        return _in_grad_dtype(g, like)
     while g.ndim > like.ndim:
         g = numpy.sum(g, axis=0)
     for axis, n in enumerate(like.shape):
         if n == 1 and g.shape[axis] != 1:
             g = numpy.sum(g, axis=axis, keepdims=True)
-    return g
+    return _in_grad_dtype(g, like)
 
 
 def unreduce_(g, x, axis, keepdims):
@@ -128,7 +147,7 @@ def extremum_grad(g, y, x, axis, keepdims):
         return array_grad(extremum_grad(g, y, numpy.asarray(x, dtype=float), axis, keepdims), x)
     if not _is_array(x):
         return g
-    mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
+    mask = _mask(x == unreduce(y, x, axis, keepdims), x)
     count = numpy.sum(mask, axis=axis, keepdims=keepdims)
     return unreduce(g, x, axis, keepdims) * mask / unreduce(count, x, axis, keepdims)
 
@@ -155,7 +174,7 @@ def sum_grad(g, x):
 
 def array_grad_(g, x):
     if _is_array(x):
-        return g
+        return _in_grad_dtype(g, x)
     return float(g)
 
 
@@ -179,7 +198,7 @@ def set_tangent_at(t, x, index, v):
 def extremum_tangent(t, y, x, axis, keepdims):
     if not _is_array(x):
         return t
-    mask = (x == unreduce(y, x, axis, keepdims)) * 1.0
+    mask = _mask(x == unreduce(y, x, axis, keepdims), x)
     count = numpy.sum(mask, axis=axis, keepdims=keepdims)
     return numpy.sum(t * mask, axis=axis, keepdims=keepdims) / count
 
@@ -291,8 +310,18 @@ def _register():
             ("set_tangent_at", set_tangent_at), ("log", log), ("sign", sign),
             ("check_output", check_output),
             # What the rule helpers computing in a namespace need (tangent._grads_common).
-            ("reshape_as", _numpy_reshape_as), ("to_python_scalar", _to_python_scalar)):
+            ("reshape_as", _numpy_reshape_as), ("to_python_scalar", _to_python_scalar),
+            ("constant_dtype", _constant_dtype)):
         _registry.register_helper(kind, numpy.ndarray, fn)
+
+
+def _constant_dtype(like):
+    """Constants built for a derivative of `like`: float32 for a float32 array or scalar
+    (float32 in, float32 gradient out), else None (NumPy's default float64: results for
+    float64 inputs unchanged)."""
+    if getattr(like, "dtype", None) == numpy.float32:
+        return numpy.float32
+    return None
 
 
 def _to_python_scalar(v):

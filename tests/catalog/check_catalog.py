@@ -577,8 +577,8 @@ def main():
                     print("FAIL %s: wrt=(%d,) gives %s" % (label, i, why))
                     worst = float("inf")
         # With `float32` on the command line: float32 arrays in, float32 gradients out
-        # (NumPy 2: Python floats are weak), once per entry. Not part of the default run
-        # yet: many runtime helpers still return float64 for float32 inputs.
+        # (NumPy 2: Python floats are weak), once per entry. tests/catalog.rs and
+        # tests/bridge.rs run it on both hosts.
         if FLOAT32 and fname not in f32_checked and any(isinstance(a, np.ndarray) for a in args):
             f32_checked.add(fname)
             args32 = [a.astype(np.float32) if isinstance(a, np.ndarray) else a for a in args]
