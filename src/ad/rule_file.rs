@@ -5,7 +5,7 @@
 //! duplicate is an error located at the second registration, naming the first).
 
 use crate::syntax::ir::Span;
-use crate::syntax::lower::dotted;
+use crate::syntax::lower::{dotted, parse_python};
 use crate::syntax::Diagnostic;
 use ruff_python_ast as ast;
 use ruff_text_size::Ranged;
@@ -123,16 +123,9 @@ fn registration(e: &ast::Expr, file: &str, text: &str) -> Result<Option<Registra
 impl RuleFile {
     /// Reads the registrations of a rule file (already known to parse).
     pub fn scan(file: &str, text: &str) -> Result<RuleFile, Diagnostic> {
-        let parsed = ruff_python_parser::parse_module(text).map_err(|e| {
-            Diagnostic::new(
-                span(e.location),
-                format!("syntax error: {}", e.error),
-                "fix the Python syntax at this point; the file must be valid Python 3",
-            )
-            .locate(file, text)
-        })?;
+        let module = parse_python(file, text)?;
         let mut out = RuleFile::default();
-        for stmt in &parsed.syntax().body {
+        for stmt in &module.body {
             match stmt {
                 ast::Stmt::Expr(e) => {
                     if let ast::Expr::Call(_) = &*e.value {

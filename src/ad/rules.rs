@@ -630,7 +630,16 @@ impl RuleSet {
                 .collect();
             table.extend(extra);
         }
-        for set in [
+        for set in self.name_sets() {
+            let extra: Vec<String> = set.iter().filter_map(|k| moved(k)).collect();
+            set.extend(extra);
+        }
+    }
+
+    /// The declared facts that are sets of names (what `rules_like` and the dispatched
+    /// namespace copy from one name to another).
+    fn name_sets(&mut self) -> [&mut HashSet<String>; 9] {
+        [
             &mut self.nondifferentiable,
             &mut self.views,
             &mut self.left_folds,
@@ -640,10 +649,7 @@ impl RuleSet {
             &mut self.pure,
             &mut self.mutates,
             &mut self.reads_only,
-        ] {
-            let extra: Vec<String> = set.iter().filter_map(|k| moved(k)).collect();
-            set.extend(extra);
-        }
+        ]
     }
 
     /// A `rules_like(from, to, name, ...)` declaration, resolved at the end of the file.
@@ -706,17 +712,7 @@ impl RuleSet {
                     table.insert(dst.clone(), Template { def, origin });
                     found = true;
                 }
-                for set in [
-                    &mut self.nondifferentiable,
-                    &mut self.views,
-                    &mut self.left_folds,
-                    &mut self.elementwise,
-                    &mut self.linear_in_first,
-                    &mut self.linear_in_each,
-                    &mut self.pure,
-                    &mut self.mutates,
-                    &mut self.reads_only,
-                ] {
+                for set in self.name_sets() {
                     if set.contains(&src) {
                         set.insert(dst.clone());
                         found = true;

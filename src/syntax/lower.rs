@@ -50,15 +50,7 @@ fn span(r: TextRange) -> Span {
 impl SourceModule {
     pub fn parse(file: &str, text: &str) -> Result<SourceModule, Diagnostic> {
         check_nesting(text).map_err(|d| d.locate(file, text))?;
-        let parsed = ruff_python_parser::parse_module(text).map_err(|e| {
-            Diagnostic::new(
-                span(e.location),
-                format!("syntax error: {}", e.error),
-                "fix the Python syntax at this point; the file must be valid Python 3",
-            )
-            .locate(file, text)
-        })?;
-        let module = parsed.into_syntax();
+        let module = parse_python(file, text)?;
         let mut bindings = ModuleBindings::default();
         bindings.block(&module.body);
         let ModuleBindings { imports, ambiguous } = bindings;
@@ -428,6 +420,19 @@ fn check_nesting(text: &str) -> Result<(), Diagnostic> {
         i += 1;
     }
     Ok(())
+}
+
+/// The syntax tree of a Python file; a syntax error is located (also the rule loader's).
+pub(crate) fn parse_python(file: &str, text: &str) -> Result<ast::ModModule, Diagnostic> {
+    let parsed = ruff_python_parser::parse_module(text).map_err(|e| {
+        Diagnostic::new(
+            span(e.location),
+            format!("syntax error: {}", e.error),
+            "fix the Python syntax at this point; the file must be valid Python 3",
+        )
+        .locate(file, text)
+    })?;
+    Ok(parsed.into_syntax())
 }
 
 /// `a.b.c` for a chain of attribute accesses on a name (also the rule loader's).
