@@ -93,6 +93,16 @@ def primal_default(func, name):
     raise TangentError(_located(code.co_filename, code.co_firstlineno, message, hint))
 
 
+def several_outputs(y, name):
+    """The error for a function that returned a tuple or list where one output is
+    differentiated."""
+    return ValueError(_at_call_site(
+        "grad: `%s` returned a %s of %d values, not a scalar"
+        % (name, type(y).__name__, len(y)),
+        "pass output_index=i to differentiate one of them, or output_weights=(...) "
+        "for a weighted sum"))
+
+
 def check_output(y, seed, name):
     """check_dims: grad needs a scalar output unless a seed of the output's shape is given."""
     if type(y) is float and type(seed) is float:
@@ -107,11 +117,7 @@ def check_output(y, seed, name):
         return impl(y, seed, name)
     # Without NumPy: numbers only.
     if isinstance(y, (tuple, list)):
-        raise ValueError(_at_call_site(
-            "grad: `%s` returned a %s of %d values, not a scalar"
-            % (name, type(y).__name__, len(y)),
-            "pass output_index=i to differentiate one of them, or output_weights=(...) "
-            "for a weighted sum"))
+        raise several_outputs(y, name)
     if not isinstance(y, (int, float)):
         raise TypeError(_at_call_site(
             "grad: `%s` returned a %s, which has no derivative" % (name, type(y).__name__),

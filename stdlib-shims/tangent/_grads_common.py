@@ -15,6 +15,7 @@ that compute in float64 (NumPy-only ones, `numpy.asarray(x) * 1.0`) give their r
 the float32 input's dtype (`_like_dtype`); float64 results are unchanged.
 """
 from tangent import _registry
+from tangent._runtime import _axes  # noqa: F401 (the helpers' modules import it from here)
 
 try:
     import numpy
@@ -57,12 +58,6 @@ def _tril(n, k=0, xp=numpy, like=None):
     return cond.astype(dtype)
 
 
-def _axes(axis, ndim):
-    if axis is None:
-        return tuple(range(ndim))
-    if isinstance(axis, int):
-        axis = (axis,)
-    return tuple(sorted(a % ndim for a in axis))
 
 
 def _int_tuple(v):

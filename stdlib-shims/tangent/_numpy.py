@@ -9,7 +9,8 @@ rules (backends/tangent_numpy.py) and the Rust API's conversions.
 import math
 
 from tangent import _registry
-from tangent._errors import _at_call_site, _shape, check_output_by_shape  # noqa: F401
+from tangent._errors import (_at_call_site, _shape, check_output_by_shape,  # noqa: F401
+                             several_outputs)
 from tangent._grads_shape import _numpy_reshape_as
 from tangent._runtime import (ShapeCarrier, _axes, array_grad, matmul_grad_in,
                               unbroadcast, unreduce)
@@ -218,11 +219,7 @@ def sign(x):
 
 def check_output(y, seed, name):
     if isinstance(y, (tuple, list)):
-        raise ValueError(_at_call_site(
-            "grad: `%s` returned a %s of %d values, not a scalar"
-            % (name, type(y).__name__, len(y)),
-            "pass output_index=i to differentiate one of them, or output_weights=(...) "
-            "for a weighted sum"))
+        raise several_outputs(y, name)
     if not (isinstance(y, (int, float)) or _is_array(y) or _is_numeric_scalar(y)):
         raise TypeError(_at_call_site(
             "grad: `%s` returned a %s, which has no derivative" % (name, type(y).__name__),
