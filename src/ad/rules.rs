@@ -1183,50 +1183,26 @@ fn tangent_block(
             }
             StmtKind::If(test, a, b) => {
                 let test = subst(test, &*site);
+                let mut branch = |body: &[Stmt], into: &mut Vec<Stmt>| {
+                    tangent_block(
+                        rules,
+                        body,
+                        bound,
+                        result_param,
+                        result_tangent,
+                        site,
+                        tangent,
+                        into,
+                    )
+                };
                 match static_truth(&test) {
-                    Some(true) => tangent_block(
-                        rules,
-                        a,
-                        bound,
-                        result_param,
-                        result_tangent,
-                        site,
-                        tangent,
-                        out,
-                    )?,
-                    Some(false) => tangent_block(
-                        rules,
-                        b,
-                        bound,
-                        result_param,
-                        result_tangent,
-                        site,
-                        tangent,
-                        out,
-                    )?,
+                    Some(true) => branch(a, out)?,
+                    Some(false) => branch(b, out)?,
                     None => {
                         let mut sa = Vec::new();
                         let mut sb = Vec::new();
-                        tangent_block(
-                            rules,
-                            a,
-                            bound,
-                            result_param,
-                            result_tangent,
-                            site,
-                            tangent,
-                            &mut sa,
-                        )?;
-                        tangent_block(
-                            rules,
-                            b,
-                            bound,
-                            result_param,
-                            result_tangent,
-                            site,
-                            tangent,
-                            &mut sb,
-                        )?;
+                        branch(a, &mut sa)?;
+                        branch(b, &mut sb)?;
                         out.push(Stmt::synth(StmtKind::If(test, sa, sb)));
                     }
                 }
