@@ -375,14 +375,17 @@ fn read_source(filename: &str, func: &str) -> Result<String, String> {
 /// Differentiates a function of previously generated source (`__tangent_source__`), for
 /// derivatives of derivatives. Names resolve through the imports of `context_file` (the
 /// module the first derivative came from) plus the runtime modules the generated code
-/// uses.
+/// uses; in a host, `live` is the first derivative's request (text, live names, the
+/// name its function was given), so names resolve as they did then (closures, lambdas,
+/// code without a file).
 pub fn grad_generated(
     source: &str,
     context_file: &str,
     func: &str,
     opts: &GradOptions,
+    live: Option<&(String, String, String)>,
 ) -> Result<ad::Generated, String> {
-    crate::stack::run(|| grad_generated_inner(source, context_file, func, opts))
+    crate::stack::run(|| grad_generated_inner(source, context_file, func, opts, live))
 }
 
 fn grad_generated_inner(
@@ -390,6 +393,7 @@ fn grad_generated_inner(
     context_file: &str,
     func: &str,
     opts: &GradOptions,
+    live: Option<&(String, String, String)>,
 ) -> Result<ad::Generated, String> {
     // The two-phase gradients of recursive callees share the caller's tape between
     // calls, which a transform of the generated code cannot follow.
@@ -398,7 +402,14 @@ fn grad_generated_inner(
     let opts = &opts;
     let name = format!("<generated from {context_file}>");
     let mut module = SourceModule::parse(&name, source).map_err(|d| d.to_string())?;
-    if let Ok(text) = read_source(context_file, func) {
+    if let Some((text, names, entry)) = live {
+        let mut context = SourceModule::parse(context_file, text).map_err(|d| d.to_string())?;
+        let names = crate::resolve::live::LiveNames::parse(names)?;
+        context
+            .apply_live(entry, names)
+            .map_err(|d| d.locate(context_file, text).to_string())?;
+        module.set_fallback(context);
+    } else if let Ok(text) = read_source(context_file, func) {
         if let Ok(context) = SourceModule::parse(context_file, &text) {
             module.set_fallback(context);
         }

@@ -100,7 +100,8 @@ fn grad_source<'py>(
 }
 
 /// grad_generated(source, context_file, funcname, wrt, flags, mode[, outputs]): like
-/// grad_source, for a function of generated source.
+/// grad_source, for a function of generated source; `outputs[3]`, when present and not
+/// None, is the first derivative's request (text, live names, its function's name).
 #[pyfunction]
 #[pyo3(signature = (source, context_file, funcname, wrt, flags, mode, outputs=None))]
 #[allow(clippy::too_many_arguments)] // the Python-facing signature
@@ -115,8 +116,16 @@ fn grad_generated<'py>(
     outputs: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let opts = options(wrt, &flags, &mode, outputs.as_ref())?;
-    let result =
-        py.detach(|| tangent::api::grad_generated(&source, &context_file, &funcname, &opts));
+    let live: Option<(String, String, String)> = match &outputs {
+        Some(o) => match o.get_item(3) {
+            Ok(l) if !l.is_none() => Some(l.extract()?),
+            _ => None,
+        },
+        None => None,
+    };
+    let result = py.detach(|| {
+        tangent::api::grad_generated(&source, &context_file, &funcname, &opts, live.as_ref())
+    });
     outcome(py, result)
 }
 

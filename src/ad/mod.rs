@@ -173,11 +173,37 @@ pub fn grad_with_rules(
                 .join("\n\n");
         }
     }
+    source.push_str(&lifted_primals(module, &g.out));
     Ok(Generated {
         source,
         entry,
         params,
     })
+}
+
+/// The nested functions (lifted to module level by `syntax::lift`) the generated
+/// functions call, as source: the user's module has no such names, so the derivative
+/// defines them.
+fn lifted_primals(module: &SourceModule, out: &[FuncDef]) -> String {
+    let mut called = HashSet::new();
+    for f in out {
+        walk_stmts(&f.body, &mut |s| {
+            names::stmt_exprs(s, &mut |e| {
+                e.walk(&mut |x| {
+                    if let Some(n) = x.as_name() {
+                        called.insert(n.to_owned());
+                    }
+                })
+            })
+        });
+    }
+    let generated: HashSet<&str> = out.iter().map(|f| f.name.as_str()).collect();
+    module
+        .lifted_functions(&called)
+        .iter()
+        .filter(|f| !generated.contains(f.name.as_str()))
+        .map(|f| format!("\n\n{}", printer::function(f)))
+        .collect()
 }
 
 /// What split-motion assembly needs from the reverse transform of one function.
@@ -1061,11 +1087,12 @@ pub fn forward_with_rules(
         fs.insert(0, e);
     }
     let params = fs[0].params.iter().map(|p| p.name.clone()).collect();
-    let source = fs
+    let mut source = fs
         .iter()
         .map(printer::function)
         .collect::<Vec<_>>()
         .join("\n\n");
+    source.push_str(&lifted_primals(module, &fs));
     Ok(Generated {
         source,
         entry,

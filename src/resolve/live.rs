@@ -5,10 +5,19 @@
 //! `math.cos`, `g_two = g_three` differentiates `g_three`'s `def`.
 //!
 //! The shim sends one line per fact, fields separated by tabs:
-//! - `entry NAME LINE`: the function object's own `def` (its code's name and first line);
+//! - `entry NAME LINE [ORDINAL]`: the function object's own `def` or `lambda` (its code's
+//!   name, first line, and which of the units of that name starting on that line:
+//!   `syntax::units`);
 //! - `import NAME QUALIFIED`: a module (its `__name__`) or an object a rule names, or an
 //!   importable object (`module.qualname`);
-//! - `function NAME DEF LINE`: a Python function of this file (its `def`'s name and line);
+//! - `function NAME DEF LINE [ORDINAL]`: a Python function of this file (its `def`'s name
+//!   and line), also a nested one or a lambda;
+//! - `closure UNIT VAR NAME`: the function known as UNIT (the entry, or a name bound to a
+//!   function) reads its free variable VAR from a closure cell; the cell's value is
+//!   described under NAME (unique over the request: two closures of one `def` capture
+//!   different cells) and the generated code reads it as NAME;
+//! - `bound UNIT PARAM`: UNIT is a bound method: its first parameter PARAM is the object
+//!   (a closure variable, given by a `closure` line), not an argument;
 //! - `value NAME TYPE [array]`: anything else, by its type (`array`: a registered array
 //!   type);
 //! - `builtin NAME`: a builtin not shadowed by a global;
@@ -27,6 +36,7 @@ pub enum Live {
     Function {
         def: String,
         line: u32,
+        ordinal: usize,
     },
     /// Any other object, by its type's qualified name.
     Value {
@@ -40,7 +50,11 @@ pub enum Live {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LiveNames {
     /// The differentiated function's own `def`: (name, first line of its code).
-    pub entry: Option<(String, u32)>,
+    pub entry: Option<(String, u32, usize)>,
+    /// Free variables read from closure cells: unit -> [(variable, name it is read as)].
+    pub closures: HashMap<String, Vec<(String, String)>>,
+    /// Bound methods: unit -> the first parameter, bound to the object.
+    pub bound: HashMap<String, String>,
     pub names: HashMap<String, Live>,
     /// Public attributes of each module read through a global (by `__name__`).
     pub attrs: HashMap<String, Vec<String>>,
@@ -57,19 +71,36 @@ impl LiveNames {
             let f: Vec<&str> = line.split('\t').collect();
             let bad = || format!("malformed live-name line {line:?}");
             let number = |s: &str| s.parse::<u32>().map_err(|_| bad());
+            let ordinal = |rest: &[&str]| match rest {
+                [] => Ok(0),
+                [k] => k.parse::<usize>().map_err(|_| bad()),
+                _ => Err(bad()),
+            };
             match f.as_slice() {
-                ["entry", name, at] => live.entry = Some(((*name).to_owned(), number(at)?)),
+                ["entry", name, at, rest @ ..] => {
+                    live.entry = Some(((*name).to_owned(), number(at)?, ordinal(rest)?))
+                }
+                ["bound", unit, param] => {
+                    live.bound.insert((*unit).to_owned(), (*param).to_owned());
+                }
+                ["closure", unit, var, name] => {
+                    live.closures
+                        .entry((*unit).to_owned())
+                        .or_default()
+                        .push(((*var).to_owned(), (*name).to_owned()));
+                }
                 ["import", name, q] => {
                     live.names
                         .insert((*name).to_owned(), Live::Import((*q).to_owned()));
                 }
-                ["function", name, def, at] => {
+                ["function", name, def, at, rest @ ..] => {
                     let def = (*def).to_owned();
                     live.names.insert(
                         (*name).to_owned(),
                         Live::Function {
                             def,
                             line: number(at)?,
+                            ordinal: ordinal(rest)?,
                         },
                     );
                 }
@@ -155,13 +186,14 @@ mod tests {
             "entry\tf\t3\nimport\tnp\tnumpy\nfunction\tg_two\tg_three\t9\nvalue\tm\t__main__.Model\nvalue\tw\tnumpy.ndarray\tarray\nbuiltin\tabs\nmissing\tsumm\nattrs\tnumpy\tsum\tmean\nglobals\tnp\tf\n",
         )
         .unwrap();
-        assert_eq!(live.entry, Some(("f".into(), 3)));
+        assert_eq!(live.entry, Some(("f".into(), 3, 0)));
         assert_eq!(live.get("np"), Some(&Live::Import("numpy".into())));
         assert_eq!(
             live.get("g_two"),
             Some(&Live::Function {
                 def: "g_three".into(),
-                line: 9
+                line: 9,
+                ordinal: 0
             })
         );
         assert_eq!(
@@ -177,6 +209,9 @@ mod tests {
             "unknown module: nothing is known"
         );
         assert!(LiveNames::parse("function\tg\tg\tnot-a-line").is_err());
+        let closure = LiveNames::parse("entry\t<lambda>\t4\t1\nclosure\tloss\tk\tk_1\n").unwrap();
+        assert_eq!(closure.entry, Some(("<lambda>".into(), 4, 1)));
+        assert_eq!(closure.closures["loss"], vec![("k".to_owned(), "k_1".to_owned())]);
         assert!(LiveNames::parse("nonsense").is_err());
     }
 

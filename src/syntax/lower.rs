@@ -4,7 +4,10 @@
 
 use super::diag::Diagnostic;
 use super::ir::*;
+use super::lift;
+use super::units::{self, Unit};
 use crate::resolve::live::{Live, LiveNames};
+use std::cell::RefCell;
 use ruff_python_ast as ast;
 use ruff_text_size::{Ranged, TextRange};
 use std::collections::{HashMap, HashSet};
@@ -29,12 +32,14 @@ pub struct SourceModule {
     /// Where functions not defined here are looked up (for generated source: the module
     /// the first derivative came from).
     fallback: Option<Box<SourceModule>>,
-    /// Every module-level `def`, also inside module-level `if`/`try`/`with`/loops, in
-    /// file order: the live program may be bound to any of them.
-    module_defs: Vec<ast::StmtFunctionDef>,
-    /// `def`s inside functions and classes: (name, offset of the `def` or of its first
-    /// decorator, the enclosing def or class).
-    nested_defs: Vec<(String, u32, String)>,
+    /// Every `def` and `lambda` of the file, wherever it is, in source order: the live
+    /// program's functions were made from them (`syntax::units`).
+    units: Vec<Unit>,
+    /// Functions nested in a function, lifted to module level (`syntax::lift`): lifted
+    /// name -> (enclosing function, nested name).
+    lifted: HashMap<String, (String, String)>,
+    /// The lifted functions, filled when their enclosing function is lowered.
+    lifted_defs: RefCell<HashMap<String, FuncDef>>,
     /// What the running program binds names to, when a host asked (see
     /// [`SourceModule::apply_live`]).
     pub live: Option<LiveNames>,
@@ -54,8 +59,7 @@ impl SourceModule {
         let mut bindings = ModuleBindings::default();
         bindings.block(&module.body);
         let ModuleBindings { imports, ambiguous } = bindings;
-        let mut defs = AllDefs::default();
-        defs.module_block(&module.body);
+        let units = units::collect(&module, text);
         let mut functions = HashMap::new();
         let mut function_names = Vec::new();
         let mut declarations = Vec::new();
@@ -79,7 +83,7 @@ impl SourceModule {
                 _ => {}
             }
         }
-        Ok(SourceModule {
+        let mut module = SourceModule {
             file: file.to_owned(),
             text: text.to_owned(),
             imports,
@@ -88,47 +92,63 @@ impl SourceModule {
             functions,
             function_names,
             fallback: None,
-            module_defs: defs.module,
-            nested_defs: defs.nested,
+            units,
+            lifted: HashMap::new(),
+            lifted_defs: RefCell::new(HashMap::new()),
             live: None,
-        })
+        };
+        module.name_nested();
+        Ok(module)
     }
 
-    /// The 1-based line of a byte offset.
-    fn line_of(&self, offset: u32) -> u32 {
-        let end = (offset as usize).min(self.text.len());
-        1 + self.text.as_bytes()[..end]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count() as u32
-    }
-
-    /// The module-level `def name` whose code starts at `line` (the first decorator's line
-    /// in CPython, the `def` line in RustPython: either matches).
-    fn def_at(&self, name: &str, line: u32) -> Option<&ast::StmtFunctionDef> {
-        self.module_defs.iter().find(|d| {
-            d.name.id.as_str() == name
-                && (self.line_of(d.range.start().to_u32()) == line
-                    || self.line_of(d.name.range.start().to_u32()) == line)
-        })
-    }
-
-    /// Why the `def name` of `line` cannot be differentiated (it is nested, or the file
-    /// has no such `def` any more).
-    fn unavailable_def(&self, name: &str, line: u32) -> String {
-        let nested = self
-            .nested_defs
-            .iter()
-            .find(|(n, at, _)| n == name && self.line_of(*at) == line);
-        match nested {
-            Some((_, _, outer)) => format!(
-                "`{name}` (line {line}) is defined inside `{outer}`; tangent differentiates functions defined at module level"
-            ),
-            None => format!(
-                "{} has no `def {name}` at line {line}, where the function object's code begins: the file changed after the module was imported",
-                self.file
-            ),
+    /// Module-level names for the `def`s at the top level of each function's body
+    /// (`outer_inner`, made unique), which are lifted when their function is lowered.
+    fn name_nested(&mut self) {
+        let mut taken: HashSet<String> = self.functions.keys().cloned().collect();
+        let mut lifted = HashMap::new();
+        let mut order: Vec<&String> = self.functions.keys().collect();
+        order.sort();
+        for outer in order {
+            for stmt in &self.functions[outer].body {
+                if let ast::Stmt::FunctionDef(d) = stmt {
+                    let inner = d.name.id.as_str();
+                    let base = format!("{outer}_{inner}");
+                    let mut name = base.clone();
+                    let mut k = 2;
+                    while taken.contains(&name) {
+                        name = format!("{base}{k}");
+                        k += 1;
+                    }
+                    taken.insert(name.clone());
+                    lifted.insert(name, (outer.clone(), inner.to_owned()));
+                }
+            }
         }
+        for name in lifted.keys() {
+            self.function_names.push(name.clone());
+        }
+        self.function_names.sort_by_key(|n| lifted.contains_key(n));
+        self.lifted = lifted;
+        self.lifted_defs.borrow_mut().clear();
+    }
+
+    /// The `def name` (or lambda) whose code starts at `line` (the first decorator's line
+    /// in CPython, the `def` line in RustPython: either matches), the `ordinal`-th there.
+    fn def_at(&self, name: &str, line: u32, ordinal: usize) -> Option<&ast::StmtFunctionDef> {
+        units::find(&self.units, name, line, ordinal).map(|u| &u.def)
+    }
+
+    /// Why the `def name` of `line` cannot be found.
+    fn unavailable_def(&self, name: &str, line: u32) -> String {
+        let what = if name == units::LAMBDA {
+            "lambda".to_owned()
+        } else {
+            format!("`def {name}`")
+        };
+        format!(
+            "{} has no {what} at line {line}, where the function object's code begins: the file changed after the function was defined",
+            self.file
+        )
     }
 
     /// Resolves names as the running program binds them (`live`, the host's answer)
@@ -139,22 +159,22 @@ impl SourceModule {
     /// `live.entry`'s `def`.
     pub fn apply_live(&mut self, func: &str, mut live: LiveNames) -> Result<(), Diagnostic> {
         let mut functions = HashMap::new();
-        if let Some((def, line)) = live.entry.clone() {
-            let Some(d) = self.def_at(&def, line) else {
+        if let Some((def, line, ordinal)) = live.entry.clone() {
+            let Some(d) = self.def_at(&def, line, ordinal) else {
                 return Err(Diagnostic::new(
                     Span::SYNTHETIC,
                     self.unavailable_def(&def, line),
-                    "tangent differentiates the code of the function object it is given: define it with `def` at module level, and re-run or reload the module after editing it",
+                    "tangent differentiates the code of the function object it is given: re-run or reload the module after editing it",
                 ));
             };
             functions.insert(func.to_owned(), renamed(d, func));
         }
         let mut notes = Vec::new();
         for (name, binding) in &live.names {
-            let Live::Function { def, line } = binding else {
+            let Live::Function { def, line, ordinal } = binding else {
                 continue;
             };
-            if name == func && live.entry.as_ref() == Some(&(def.clone(), *line)) {
+            if name == func && live.entry.as_ref() == Some(&(def.clone(), *line, *ordinal)) {
                 continue;
             }
             if name == func && live.entry.is_some() {
@@ -164,7 +184,7 @@ impl SourceModule {
                     format!("differentiate the function the module's `{func}` is now, or give the other one its own name"),
                 ));
             }
-            match self.def_at(def, *line) {
+            match self.def_at(def, *line, *ordinal) {
                 Some(d) => {
                     functions.insert(name.clone(), renamed(d, name));
                 }
@@ -195,6 +215,7 @@ impl SourceModule {
         self.function_names = names;
         self.functions = functions;
         self.live = Some(live);
+        self.name_nested();
         Ok(())
     }
 
@@ -222,13 +243,24 @@ impl SourceModule {
     }
 
     /// Lowers one top-level function to the IR, rejecting what we cannot differentiate.
+    /// Its nested `def`s are lifted (`syntax::lift`): they are functions of the module
+    /// named in `lifted`, lowered with it.
     pub fn lower_function(&self, name: &str) -> Result<FuncDef, Diagnostic> {
-        if !self.functions.contains_key(name) {
+        if !self.functions.contains_key(name) && !self.lifted.contains_key(name) {
             if let Some(f) = &self.fallback {
                 if f.has_function(name) {
                     return f.lower_function(name);
                 }
             }
+        }
+        if let Some((outer, _)) = self.lifted.get(name) {
+            if let Some(def) = self.lifted_defs.borrow().get(name) {
+                return Ok(def.clone());
+            }
+            self.lower_function(outer)?;
+            return self.lifted_defs.borrow().get(name).cloned().ok_or_else(|| {
+                Diagnostic::new(Span::SYNTHETIC, format!("no nested function `{name}`"), "")
+            });
         }
         let def = self.functions.get(name).ok_or_else(|| {
             Diagnostic::new(
@@ -244,10 +276,76 @@ impl SourceModule {
             text: &self.text,
             template: false,
             depth: Default::default(),
+            nested: Some(RefCell::new(Vec::new())),
+            blocks: Default::default(),
         };
-        lowerer
-            .function(def)
-            .map_err(|d| d.locate(&self.file, &self.text))
+        let locate = |d: Diagnostic| d.locate(&self.file, &self.text);
+        let mut func = lowerer.function(def).map_err(locate)?;
+        if let Some(param) = self.live.as_ref().and_then(|l| l.bound.get(name)) {
+            lift::bind_first(&mut func, param).map_err(locate)?;
+        }
+        let renames = self
+            .live
+            .as_ref()
+            .and_then(|l| l.closures.get(name))
+            .cloned()
+            .unwrap_or_default();
+        lift::rename_free(&mut func, &renames);
+        let nested = lowerer.nested.map(|n| n.into_inner()).unwrap_or_default();
+        let mut found = Vec::new();
+        for mut inner in nested {
+            let lifted = self
+                .lifted
+                .iter()
+                .find(|(_, (o, i))| o == name && *i == inner.name)
+                .map(|(l, _)| l.clone())
+                .unwrap_or_else(|| format!("{name}_{}", inner.name));
+            lift::rename_free(&mut inner, &renames);
+            let at = inner.span;
+            func.body.retain(|s| !(matches!(s.kind, StmtKind::Pass) && s.span == at));
+            found.push(lift::Nested { def: inner, lifted });
+        }
+        let lifted = lift::lift(&mut func, found).map_err(locate)?;
+        let mut defs = self.lifted_defs.borrow_mut();
+        for l in lifted {
+            defs.insert(l.name.clone(), l);
+        }
+        Ok(func)
+    }
+
+    /// The lifted nested functions `names` call (transitively), in a stable order: the
+    /// generated code defines them, since the user's module has no such names.
+    pub fn lifted_functions(&self, names: &HashSet<String>) -> Vec<FuncDef> {
+        let mut todo: Vec<String> = names
+            .iter()
+            .filter(|n| self.lifted.contains_key(*n))
+            .cloned()
+            .collect();
+        todo.sort();
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut out = Vec::new();
+        while let Some(n) = todo.pop() {
+            if !seen.insert(n.clone()) {
+                continue;
+            }
+            let Ok(def) = self.lower_function(&n) else {
+                continue;
+            };
+            walk_stmts(&def.body, &mut |s| {
+                crate::ad::names::stmt_exprs(s, &mut |e| {
+                    e.walk(&mut |x| {
+                        if let Some(m) = x.as_name() {
+                            if self.lifted.contains_key(m) && !seen.contains(m) {
+                                todo.push(m.to_owned());
+                            }
+                        }
+                    })
+                })
+            });
+            out.push(def);
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out
     }
 
     /// Lowers a rule template: like [`Self::lower_function`] but `*args` is allowed.
@@ -260,6 +358,8 @@ impl SourceModule {
             text: &self.text,
             template: true,
             depth: Default::default(),
+            nested: None,
+            blocks: Default::default(),
         };
         lowerer
             .function(def)
@@ -463,6 +563,11 @@ struct Lowerer<'a> {
     template: bool,
     /// How many statements and expressions enclose the one being lowered.
     depth: std::cell::Cell<usize>,
+    /// The `def`s found at the top level of the function's body (lifted afterwards), when
+    /// lowering a user function.
+    nested: Option<RefCell<Vec<FuncDef>>>,
+    /// How many statement blocks enclose the statement being lowered (1: the body).
+    blocks: std::cell::Cell<usize>,
 }
 
 /// The diagnostic for code nested deeper than the transformer's bound, at the construct
@@ -535,6 +640,13 @@ impl Lowerer<'_> {
     }
 
     fn block(&self, stmts: &[ast::Stmt]) -> Result<Vec<Stmt>, Diagnostic> {
+        self.blocks.set(self.blocks.get() + 1);
+        let out = self.block_inner(stmts);
+        self.blocks.set(self.blocks.get() - 1);
+        out
+    }
+
+    fn block_inner(&self, stmts: &[ast::Stmt]) -> Result<Vec<Stmt>, Diagnostic> {
         let mut out = Vec::new();
         for (i, s) in stmts.iter().enumerate() {
             // A docstring is documentation, not computation.
@@ -619,16 +731,37 @@ impl Lowerer<'_> {
             ast::Stmt::Continue(_) => StmtKind::Continue,
             ast::Stmt::Pass(_) => StmtKind::Pass,
             ast::Stmt::Expr(e) => StmtKind::ExprStmt(self.expr(&e.value)?),
-            ast::Stmt::FunctionDef(d) => {
-                return Err(Diagnostic::new(
-                    span(d.range),
-                    format!(
-                        "nested function `{}` cannot be differentiated yet",
-                        d.name.id.as_str()
-                    ),
-                    "move the inner function to module level and pass the values it closes over as arguments",
-                ))
-            }
+            ast::Stmt::FunctionDef(d) => match &self.nested {
+                Some(nested) if self.blocks.get() == 1 && d.decorator_list.is_empty() => {
+                    let inner = Lowerer {
+                        text: self.text,
+                        template: false,
+                        depth: self.depth.clone(),
+                        nested: None,
+                        blocks: Default::default(),
+                    };
+                    let def = inner.function(d)?;
+                    nested.borrow_mut().push(def);
+                    StmtKind::Pass
+                }
+                _ => {
+                    let (what, hint) = if !d.decorator_list.is_empty() {
+                        ("a decorated nested function", "remove the decorator, or define the function at module level")
+                    } else if self.nested.is_some() {
+                        ("a function defined inside a block (`if`, a loop)", "define the nested function at the top of the enclosing function's body")
+                    } else {
+                        ("a function nested two levels deep", "define the inner function in the enclosing function or at module level")
+                    };
+                    return Err(Diagnostic::new(
+                        span(d.range),
+                        format!(
+                            "`{}` is {what}, which cannot be differentiated",
+                            d.name.id.as_str()
+                        ),
+                        hint,
+                    ));
+                }
+            },
             ast::Stmt::ClassDef(c) => {
                 return Err(unsupported(
                     c.range,
@@ -1076,78 +1209,6 @@ fn renamed(def: &ast::StmtFunctionDef, name: &str) -> ast::StmtFunctionDef {
     let mut d = def.clone();
     d.name.id = name.into();
     d
-}
-
-/// The `def`s of a module: those that run at module level (also inside `if`, `try`,
-/// `with` and loops there) and, for messages, the nested ones.
-#[derive(Default)]
-struct AllDefs {
-    module: Vec<ast::StmtFunctionDef>,
-    nested: Vec<(String, u32, String)>,
-}
-
-impl AllDefs {
-    fn module_block(&mut self, stmts: &[ast::Stmt]) {
-        for stmt in stmts {
-            match stmt {
-                ast::Stmt::FunctionDef(d) => {
-                    self.module.push(d.clone());
-                    self.nested_block(&d.body, d.name.id.as_str());
-                }
-                ast::Stmt::ClassDef(c) => self.nested_block(&c.body, c.name.id.as_str()),
-                _ => each_block(stmt, &mut |b| self.module_block(b)),
-            }
-        }
-    }
-
-    fn nested_block(&mut self, stmts: &[ast::Stmt], outer: &str) {
-        for stmt in stmts {
-            match stmt {
-                ast::Stmt::FunctionDef(d) => {
-                    let at = d.name.range.start().to_u32();
-                    self.nested
-                        .push((d.name.id.as_str().to_owned(), at, outer.to_owned()));
-                    let at = d.range.start().to_u32();
-                    self.nested
-                        .push((d.name.id.as_str().to_owned(), at, outer.to_owned()));
-                    self.nested_block(&d.body, d.name.id.as_str());
-                }
-                ast::Stmt::ClassDef(c) => self.nested_block(&c.body, c.name.id.as_str()),
-                _ => each_block(stmt, &mut |b| self.nested_block(b, outer)),
-            }
-        }
-    }
-}
-
-/// Calls `f` on each statement block directly inside a compound statement.
-fn each_block(stmt: &ast::Stmt, f: &mut dyn FnMut(&[ast::Stmt])) {
-    match stmt {
-        ast::Stmt::If(i) => {
-            f(&i.body);
-            for clause in &i.elif_else_clauses {
-                f(&clause.body);
-            }
-        }
-        ast::Stmt::Try(t) => {
-            f(&t.body);
-            for h in &t.handlers {
-                let ast::ExceptHandler::ExceptHandler(h) = h;
-                f(&h.body);
-            }
-            f(&t.orelse);
-            f(&t.finalbody);
-        }
-        ast::Stmt::With(w) => f(&w.body),
-        ast::Stmt::For(l) => {
-            f(&l.body);
-            f(&l.orelse);
-        }
-        ast::Stmt::While(l) => {
-            f(&l.body);
-            f(&l.orelse);
-        }
-        _ => {}
-    }
 }
 
 #[derive(Default)]

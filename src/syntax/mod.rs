@@ -1,7 +1,9 @@
 //! Front end: parse, lower to the IR, and reject (fence) what cannot be differentiated.
 pub mod diag;
 pub mod ir;
+pub mod lift;
 pub mod lower;
+pub mod units;
 
 pub use diag::Diagnostic;
 pub use lower::SourceModule;

@@ -34,24 +34,37 @@ stats = {"disk_hits": 0, "disk_rejected": 0}
 
 
 
-def _cache_key(func, args):
-    return (id(func), func.__code__, id(func.__globals__), _rules_generation[0]) + args
+def _cache_key(func, args, bound_self=None):
+    return (id(func), func.__code__, id(func.__globals__), _rules_generation[0],
+            id(bound_self[0]) if bound_self else None) + args
+
+
+def _bound_method(func):
+    """(the function, (its object,)) of a bound method (`obj.method`, or a classmethod
+    bound to its class), else (func, None): the object is a constant of the derivative,
+    read from a closure cell, and the method's other parameters are its arguments."""
+    target = getattr(func, "__func__", None)
+    owner = getattr(func, "__self__", None)
+    if (target is not None and owner is not None and hasattr(target, "__code__")
+            and not isinstance(owner, type(_sys))):
+        return target, (owner,)
+    return func, None
 
 
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
               output_index=None, output_weights=None, motion="joint", optimizations=(),
               checkpoint=False, compile="python"):
-    func = _unwrap_transparent(func)
+    func, bound_self = _bound_method(_unwrap_transparent(func))
     code = getattr(func, "__code__", None)
     if code is None:
         raise TypeError(_at_call_site(
             "tangent expects a Python function, got %r" % (func,),
-            "pass a function defined with `def` at the top level of a .py file; to "
+            "pass a function (a `def`, a lambda, a closure or a bound method); to "
             "differentiate a built-in, register a rule with @tangent.adjoint"))
-    wrt = _positions(wrt, func, code)
+    wrt = _positions(wrt, func, code, 1 if bound_self else 0)
     key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
                             mode, output_index, output_weights, motion,
-                            tuple(optimizations), bool(checkpoint), compile))
+                            tuple(optimizations), bool(checkpoint), compile), bound_self)
     cached = _CACHE.pop(key, None)
     if cached is not None:
         _CACHE[key] = cached
@@ -59,7 +72,7 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             print(cached[1].__tangent_source__)
         return cached[1]
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
-                output_index, output_weights, motion, optimizations, checkpoint)
+                output_index, output_weights, motion, optimizations, checkpoint, bound_self)
     if compile == "jax" and motion != "joint":
         raise TangentError(_at_call_site(
             "compile='jax' applies to motion='joint' derivatives, not motion=%r" % (motion,),
@@ -68,21 +81,22 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         fn = _jax_jit(fn, func)
     elif compile != "python" and motion == "joint":
         fn = _native(fn, compile)
-    _CACHE[key] = (func, fn)  # the entry keeps `func` alive, so its id stays unique
+    _CACHE[key] = (func, fn, bound_self)  # keeps `func` alive, so its id stays unique
     while len(_CACHE) > _package()._CACHE_SIZE:
         del _CACHE[next(iter(_CACHE))]
     return fn
 
 
-def _positions(wrt, func, code):
+def _positions(wrt, func, code, skip=0):
     """`wrt` as a tuple of argument positions: an int, a parameter name, or a sequence of
-    these; negative positions count from the end, as in Python indexing."""
+    these; negative positions count from the end, as in Python indexing. `skip` leading
+    parameters are bound (a bound method's `self`)."""
     items = (wrt,) if isinstance(wrt, (int, str)) else wrt
     try:
         items = tuple(items)
     except TypeError:
         items = None
-    params = code.co_varnames[:code.co_argcount]
+    params = code.co_varnames[skip:code.co_argcount]
     out = []
     for w in items if items is not None else (wrt,):
         if isinstance(w, str) and w in params:
@@ -98,9 +112,18 @@ def _positions(wrt, func, code):
     return tuple(out)
 
 
+def _entry_name(func):
+    """The derivative's primal name: the function's, `lambda_` for a lambda."""
+    name = func.__name__
+    return name if isinstance(name, str) and name.isidentifier() else "lambda_"
+
+
 def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
-           output_index, output_weights, motion, optimizations, checkpoint):
+           output_index, output_weights, motion, optimizations, checkpoint,
+           bound_self=None):
     code = func.__code__
+    cells = getattr(func, "__tangent_cells__", None) or {}
+    request = getattr(func, "__tangent_live__", None)
     source = getattr(func, "__tangent_source__", None)
     if (source is not None and mode == "reverse" and not _package().literal_reverse_over_reverse
             and getattr(func, "__tangent_mode__", None) == "reverse"
@@ -118,21 +141,10 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             source, context, func.__name__, wrt,
             (bool(optimized), bool(preserve_result), bool(check_dims),
              motion == "split", bool(checkpoint)), mode,
-            (output_index, output_weights, optimizations))
+            (output_index, output_weights, optimizations, request))
     else:
         context = code.co_filename
-        qualname = getattr(func, "__qualname__", func.__name__)
-        if func.__name__ == "<lambda>" or qualname != func.__name__:
-            # Only module-level defs can be found by name in the file; a nested function or
-            # a method could share its name with a top-level one and must not be confused
-            # with it.
-            kind = ("lambda" if func.__name__ == "<lambda>" else
-                    "nested function" if "<locals>" in qualname else "method")
-            raise TangentError(_located(
-                context, code.co_firstlineno,
-                "`%s` is a %s; tangent reads module-level functions from their file"
-                % (qualname, kind),
-                "define it with `def` at the top level of the module"))
+        name = _entry_name(func)
         if code.co_name != func.__name__ and hasattr(func, "__wrapped__"):
             raise TangentError(_located(
                 context, code.co_firstlineno,
@@ -144,20 +156,24 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 % func.__name__))
         flags = (bool(optimized), bool(preserve_result), bool(check_dims),
                  motion == "split", bool(checkpoint))
-        live = _live_request(func, context, _rules_generation[0])
-        answer = _tangent.grad_source(context, func.__name__, wrt, flags + (True,), mode,
+        live = _live_request(func, context, _rules_generation[0], name,
+                             bound_self=bound_self)
+        if live is not None:
+            live, cells = live[:2], live[2]
+            request = live + (name,)
+        answer = _tangent.grad_source(context, name, wrt, flags + (True,), mode,
                                       (output_index, output_weights, optimizations), live)
         ok, payload, entry = answer[:3]
         if ok and answer[3]:
             stats["disk_hits"] += 1
-        if ok and answer[3] and not _resolves(payload, func.__globals__):
+        if ok and answer[3] and not _resolves(payload, func.__globals__, cells):
             stats["disk_rejected"] += 1
             # A disk-cache entry whose globals no longer resolve: transform again.
             ok, payload, entry = _tangent.grad_source(
-                context, func.__name__, wrt, flags + (False,), mode,
+                context, name, wrt, flags + (False,), mode,
                 (output_index, output_weights, optimizations), live)[:3]
         if ok and "_reverse_phase" in payload:
-            request = (context, func.__name__, wrt, flags + (True, True), mode,
+            request = (context, name, wrt, flags + (True, True), mode,
                        (output_index, output_weights, optimizations), live)
 
             def joint():
@@ -172,7 +188,9 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     if source is not None:
         # The derivative calls the functions of the derivative it was made from.
         payload = payload + "\n\n" + source
-    fn = _compile(payload, entry, func.__globals__)
+    fn = _compile(payload, entry, func.__globals__, cells)
+    fn.__tangent_cells__ = cells
+    fn.__tangent_live__ = request
     fn.__tangent_file__ = context
     fn.__tangent_joint__ = joint
     fn.__tangent_mode__ = mode
@@ -253,7 +271,7 @@ def _jax_jit(fn, func):
     traced.__doc__ = fn.__doc__
     traced.__wrapped__ = fn
     for attr in ("__tangent_source__", "__tangent_file__", "__tangent_mode__",
-                 "__tangent_wrt__"):
+                 "__tangent_wrt__", "__tangent_cells__", "__tangent_live__"):
         if hasattr(fn, attr):
             setattr(traced, attr, getattr(fn, attr))
     traced.__tangent_compile__ = "jax"
@@ -297,15 +315,15 @@ def _untraceable_message(jax, untraceable, fn, func, args, kwargs, error):
     return _located(filename, line, message, hint)
 
 
-def _resolves(source, globals_):
-    """Does every global name the generated source reads exist (user globals,
-    builtins)? Checked before trusting a disk-cache entry."""
+def _resolves(source, globals_, cells=()):
+    """Does every global name the generated source reads exist (user globals, closure
+    cells, builtins)? Checked before trusting a disk-cache entry."""
     import builtins
     try:
         names = _tangent.free_names(source)
     except ValueError:
         return False
-    return all(n in globals_ or hasattr(builtins, n) for n in names)
+    return all(n in globals_ or n in cells or hasattr(builtins, n) for n in names)
 
 
 def _symmetric_shortcut_applies(g, wrt, preserve_result):
@@ -354,6 +372,8 @@ def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
     second_derivative.__name__ = "d" + g.__name__ + "d" + g.__code__.co_varnames[wrt[0]]
     second_derivative.__tangent_source__ = hvp.__tangent_source__
     second_derivative.__tangent_file__ = hvp.__tangent_file__
+    second_derivative.__tangent_cells__ = getattr(hvp, "__tangent_cells__", None)
+    second_derivative.__tangent_live__ = getattr(hvp, "__tangent_live__", None)
     second_derivative.__tangent_mode__ = "forward-over-reverse"
     second_derivative.__tangent_wrt__ = wrt
     return second_derivative
@@ -383,18 +403,33 @@ def _rule_modules(source):
     return out
 
 
-def _compile(source, entry, globals_):
+def _compile(source, entry, globals_, cells=None):
     """Executes generated source in `globals_`. The runtime modules reach the code as
-    closure variables, so nothing is added to the user's namespace."""
+    closure variables, so nothing is added to the user's namespace. `cells` (name ->
+    cell) are the closure cells of the differentiated functions: the generated code
+    reads those names from the same cells, so it sees what the closures see when they
+    run (a `nonlocal` rebinding included)."""
     extra = _rule_modules(source)
-    body = "".join("    " + line + "\n" for line in source.splitlines())
-    params = ", ".join(["tangent", "numpy", "math"] + [name for name, _ in extra])
-    factory = ("def __tangent_factory__(" + params + "):\n" + body +
-               "    return " + entry + "\n")
+    params = ["tangent", "numpy", "math"] + [name for name, _ in extra]
+    cells = {n: c for n, c in (cells or {}).items() if n not in params}
+    indent = "        " if cells else "    "
+    body = "".join(indent + line + "\n" for line in source.splitlines())
+    factory = (indent[4:] + "def __tangent_factory__(" + ", ".join(params) + "):\n" + body
+               + indent + "return " + entry + "\n")
+    if cells:
+        # An enclosing function whose locals are the cell names makes them free
+        # variables of the factory; the factory is then rebuilt over the given cells.
+        factory = ("def __tangent_cells__():\n    " + " = ".join(sorted(cells)) + " = None\n"
+                   + factory + "    return __tangent_factory__\n")
     namespace = {}
     exec(compile(factory, "<tangent: " + entry + ">", "exec"), globals_, namespace)
-    fn = namespace["__tangent_factory__"](_package(), numpy, math,
-                                          *[module for _, module in extra])
+    make = namespace.get("__tangent_factory__")
+    if cells:
+        import types
+        made = namespace["__tangent_cells__"]()
+        make = types.FunctionType(made.__code__, globals_, "__tangent_factory__", None,
+                                  tuple(cells[n] for n in made.__code__.co_freevars))
+    fn = make(_package(), numpy, math, *[module for _, module in extra])
     fn.__qualname__ = entry  # not `__tangent_factory__.<locals>.dfdx` in messages
     fn.__tangent_source__ = source
     return fn

@@ -71,74 +71,133 @@ def _code_names(code):
     return names
 
 
-def _live_request(func, filename, generation):
-    """(the file's text, the live names) for the transformer, or None when the file
-    cannot be read (the transformer then reports that). `generation` counts the rules
-    registered at run time."""
+def _read_source(func, filename):
+    """The text `func` was compiled from: `__tangent_text__` (given with `source=` or
+    captured by `tangent.function`), the file as it is now, or `linecache`'s lines for
+    code that has no file (IPython and Jupyter cells register theirs there; so can any
+    program that runs code with `exec`). None when there is none."""
+    text = getattr(func, "__tangent_text__", None)
+    if isinstance(text, str):
+        return text
     try:
         with open(filename, encoding="utf-8", newline="") as f:
-            text = f.read()
+            return f.read()
     except (OSError, ValueError):
+        pass
+    import linecache
+    lines = linecache.cache.get(filename)
+    if lines and isinstance(lines[2], list) and lines[2]:
+        return "".join(lines[2])
+    return None
+
+
+def _cell(value):
+    """A closure cell holding `value` (for the `self` of a bound method)."""
+    return (lambda: value).__closure__[0]
+
+
+def _live_request(func, filename, generation, entry_name, text=None, bound_self=None):
+    """(the source text, the live names, the closure cells the generated code reads) for
+    the transformer, or None when there is no source text (the transformer then reports
+    that). `generation` counts the rules registered at run time. `entry_name` is what the
+    function is called in the generated code; `bound_self` is a one-element tuple holding
+    a bound method's object."""
+    if text is None:
+        text = _read_source(func, filename)
+    if text is None:
         return None
     import builtins
     globals_ = func.__globals__
     builtins_ = globals_.get("__builtins__", builtins)
     builtins_ = builtins_ if isinstance(builtins_, dict) else vars(builtins_)
     ids = _known_ids(generation)
+    index = _code_index(filename, text)
     code = func.__code__
-    lines = ["entry\t%s\t%d" % (code.co_name, code.co_firstlineno)]
-    own = [func]  # the functions whose code must be the file's
-    names, seen, todo, bound = set(), {id(code)}, [code], {}
+    lines = ["entry\t%s\t%d\t%d" % (code.co_name, code.co_firstlineno,
+                                     _ordinal(index, func, filename))]
+    names, seen, bound = set(), {id(code)}, {}
+    cells, taken = {}, {entry_name}
     missing = object()
-    while todo:
-        found = _code_names(todo.pop())
+    modules = []
+    units = [(entry_name, func)]
+
+    def unique(var):
+        name, k = var, 1
+        while name in taken or name in bound or name in globals_ or name in names:
+            name = "%s_%d" % (var, k)
+            k += 1
+        taken.add(name)
+        return name
+
+    def same_file(obj):
+        c = getattr(obj, "__code__", None)
+        return (c is not None and c.co_filename == filename
+                and getattr(obj, "__globals__", None) is globals_)
+
+    def describe(n, obj, builtin):
+        """The live-name line for `n` bound to `obj` (a function of the file becomes a
+        unit to read too)."""
+        if obj is missing:
+            return "missing\t" + n
+        if builtin:
+            return "builtin\t" + n
+        if isinstance(obj, type(_sys)):
+            modules.append(obj)
+            return "import\t%s\t%s" % (n, obj.__name__)
+        if id(obj) in ids:
+            return "import\t%s\t%s" % (n, ids[id(obj)])
+        if same_file(obj):
+            c = obj.__code__
+            if id(c) not in seen or obj.__closure__:
+                seen.add(id(c))
+                units.append((n, obj))
+            return "function\t%s\t%s\t%d\t%d" % (n, c.co_name, c.co_firstlineno,
+                                                   _ordinal(index, obj, filename))
+        if (callable(obj) and not isinstance(obj, type)
+                and isinstance(getattr(obj, "__module__", None), str)
+                and isinstance(getattr(obj, "__qualname__", None), str)
+                and "<" not in obj.__qualname__):
+            # An importable function without a rule: named, for the missing-rule error.
+            return "import\t%s\t%s.%s" % (n, obj.__module__, obj.__qualname__)
+        t = type(obj)
+        return "value\t%s\t%s%s" % (
+            n, t.__qualname__ if t.__module__ == "builtins" else
+            "%s.%s" % (t.__module__, t.__qualname__),
+            "\tarray" if _is_array_value(obj) else "")
+
+    described = []
+    done_units = 0
+    while done_units < len(units):
+        unit, f = units[done_units]
+        done_units += 1
+        c = f.__code__
+        found = _code_names(c)
         names |= found
-        for n in found:
+        for n in sorted(found):
             if n in bound:
                 continue
             if n in globals_:
-                obj = _unwrap_transparent(globals_[n])
-                bound[n] = (obj, False)
+                bound[n] = (_unwrap_transparent(globals_[n]), False)
             elif n in builtins_:
                 bound[n] = (builtins_[n], True)
             else:
                 bound[n] = (missing, False)
-                continue
-            c = getattr(obj, "__code__", None) if not bound[n][1] else None
-            if (c is not None and c.co_filename == filename
-                    and getattr(obj, "__globals__", None) is globals_ and id(c) not in seen):
-                seen.add(id(c))
-                todo.append(c)
-    modules = []
-    for n in sorted(bound):
-        obj, builtin = bound[n]
-        if obj is missing:
-            lines.append("missing\t" + n)
-        elif builtin:
-            lines.append("builtin\t" + n)
-        elif isinstance(obj, type(_sys)):
-            lines.append("import\t%s\t%s" % (n, obj.__name__))
-            modules.append(obj)
-        elif id(obj) in ids:
-            lines.append("import\t%s\t%s" % (n, ids[id(obj)]))
-        elif (getattr(obj, "__code__", None) is not None
-              and obj.__code__.co_filename == filename
-              and getattr(obj, "__globals__", None) is globals_):
-            lines.append("function\t%s\t%s\t%d"
-                         % (n, obj.__code__.co_name, obj.__code__.co_firstlineno))
-            own.append(obj)
-        elif (callable(obj) and not isinstance(obj, type)
-              and isinstance(getattr(obj, "__module__", None), str)
-              and isinstance(getattr(obj, "__qualname__", None), str)
-              and "<" not in obj.__qualname__):
-            # An importable function without a rule: named, for the missing-rule error.
-            lines.append("import\t%s\t%s.%s" % (n, obj.__module__, obj.__qualname__))
-        else:
-            t = type(obj)
-            lines.append("value\t%s\t%s%s" % (
-                n, t.__qualname__ if t.__module__ == "builtins" else
-                "%s.%s" % (t.__module__, t.__qualname__),
-                "\tarray" if _is_array_value(obj) else ""))
+            described.append(describe(n, *bound[n]))
+        free = list(zip(c.co_freevars, f.__closure__ or ()))
+        if unit == entry_name and bound_self is not None:
+            first = c.co_varnames[0]
+            lines.append("bound\t%s\t%s" % (unit, first))
+            free.append((first, _cell(bound_self[0])))
+        for var, cell in free:
+            name = unique(var)
+            cells[name] = cell
+            lines.append("closure\t%s\t%s\t%s" % (unit, var, name))
+            try:
+                value = _unwrap_transparent(cell.cell_contents)
+            except ValueError:  # an empty cell: the variable is not assigned yet
+                value = missing
+            described.append(describe(name, value, False))
+    lines.extend(described)
     # The attributes of the modules read (and of their submodules the code reaches), for
     # "module `numpy` has no attribute `summ`".
     done = set()
@@ -159,8 +218,7 @@ def _live_request(func, filename, generation):
         lines.append("attrs\t%s\t%s" % (m.__name__, "\t".join(sorted(attrs))))
     lines.append("globals\t" + "\t".join(
         k for k in list(globals_)[:5000] if isinstance(k, str) and k.isidentifier()))
-    _check_own_code(own, filename, text)
-    return text, "\n".join(lines)
+    return text, "\n".join(lines), cells
 
 
 def _same_code(a, b):
@@ -176,30 +234,43 @@ def _same_code(a, b):
     return True
 
 
-def _check_own_code(functions, filename, text):
-    """Each function object's code must be what the file's text compiles to at its line:
-    a file edited after import would otherwise be differentiated in its new text."""
+def _code_index(filename, text):
+    """(name, first line) -> the code objects the text compiles to there, in source
+    order (outer before inner, left to right); None when it does not compile (the
+    transformer reports the syntax error, located)."""
     index = _source_codes.get(filename)
-    if index is None or index[0] != text:
-        try:
-            module = compile(text, filename, "exec")
-        except (SyntaxError, ValueError):
-            return  # the transformer reports the syntax error, located
-        codes, stack = {}, [module]
-        while stack:
-            for const in stack.pop().co_consts:
-                if hasattr(const, "co_code"):
-                    codes.setdefault((const.co_name, const.co_firstlineno), const)
-                    stack.append(const)
-        index = _source_codes[filename] = (text, codes)
-    for f in functions:
-        code = f.__code__
-        compiled = index[1].get((code.co_name, code.co_firstlineno))
-        if compiled is None or not _same_code(code, compiled):
-            raise TangentError(_located(
-                filename, code.co_firstlineno,
-                "`%s` is not the code in %s now: the file changed after the function "
-                "was defined" % (code.co_name, filename),
-                "tangent differentiates the function object's own code; re-run the "
-                "script, or reload the module (importlib.reload), so that the two agree"))
+    if index is not None and index[0] == text:
+        return index[1]
+    try:
+        module = compile(text, filename, "exec")
+    except (SyntaxError, ValueError):
+        return None
+    codes = {}
 
+    def visit(code):
+        for const in code.co_consts:
+            if hasattr(const, "co_code"):
+                codes.setdefault((const.co_name, const.co_firstlineno), []).append(const)
+                visit(const)
+
+    visit(module)
+    _source_codes[filename] = (text, codes)
+    return codes
+
+
+def _ordinal(index, f, filename):
+    """Which of the units named like `f`'s code on its first line `f` was made from: its
+    code must be what the text compiles to there (a file edited after import would
+    otherwise be differentiated in its new text)."""
+    code = f.__code__
+    if index is None:
+        return 0
+    for k, compiled in enumerate(index.get((code.co_name, code.co_firstlineno), ())):
+        if _same_code(code, compiled):
+            return k
+    raise TangentError(_located(
+        filename, code.co_firstlineno,
+        "`%s` is not the code in %s now: the file changed after the function "
+        "was defined" % (code.co_name, filename),
+        "tangent differentiates the function object's own code; re-run the "
+        "script, or reload the module (importlib.reload), so that the two agree"))

@@ -13,7 +13,9 @@ pub(crate) mod _tangent {
 
     /// grad_generated(source, context_file, funcname, wrt,
     ///   (optimized, preserve_result, check_dims[, split]), mode[, outputs])
-    ///   -> like grad_source, for a function of generated source.
+    ///   -> like grad_source, for a function of generated source; `outputs[3]`, when
+    ///   present and not None, is the first derivative's request: (text, live names, the
+    ///   name its function was given).
     #[allow(clippy::too_many_arguments)] // the Python-facing signature
     #[pyfunction]
     fn grad_generated(
@@ -27,7 +29,22 @@ pub(crate) mod _tangent {
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
         let opts = options(wrt, &flags, &mode, &outputs, vm)?;
-        let result = crate::api::grad_generated(&source, &context_file, &funcname, &opts);
+        let request = match &outputs {
+            OptionalArg::Present(o) => o.try_to_value::<Vec<PyObjectRef>>(vm)?.get(3).cloned(),
+            OptionalArg::Missing => None,
+        };
+        let live: Option<(String, String, String)> = match request {
+            Some(l) if !vm.is_none(&l) => {
+                let parts: Vec<String> = l.try_to_value(vm)?;
+                let [text, names, entry]: [String; 3] = parts
+                    .try_into()
+                    .map_err(|_| vm.new_type_error("live must be (text, names, function)"))?;
+                Some((text, names, entry))
+            }
+            _ => None,
+        };
+        let result =
+            crate::api::grad_generated(&source, &context_file, &funcname, &opts, live.as_ref());
         Ok(outcome(result, vm))
     }
 
