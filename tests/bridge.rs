@@ -98,6 +98,7 @@ fn same_scripts_same_output_on_both_hosts() {
         "native_edges",
         "tape_liveness",
         "nested_function",
+        "closures",
         "live_names",
     ] {
         let path = format!("tests/scripts/{script}.py");

@@ -82,18 +82,18 @@ fn generator_expression() {
 }
 
 #[test]
-fn nested_function() {
+fn nested_function_inside_a_block() {
     let e = reject(
-        "def f(x):\n    def g(t):\n        return t * x\n    return g(x)\n",
+        "def f(x):\n    if x > 0:\n        def g(t):\n            return t * x\n        return g(x)\n    return x\n",
         "f",
     );
     check(
         &e,
-        2,
-        5,
-        "nested function `g` cannot be differentiated yet",
+        3,
+        9,
+        "`g` is a function defined inside a block (`if`, a loop), which cannot be differentiated",
         "^^^^^^^^^",
-        "move the inner function to module level",
+        "define the nested function at the top of the enclosing function's body",
     );
 }
 

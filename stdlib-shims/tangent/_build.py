@@ -123,7 +123,7 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
            bound_self=None):
     code = func.__code__
     cells = getattr(func, "__tangent_cells__", None) or {}
-    request = getattr(func, "__tangent_live__", None)
+    live_request = getattr(func, "__tangent_live__", None)
     source = getattr(func, "__tangent_source__", None)
     if (source is not None and mode == "reverse" and not _package().literal_reverse_over_reverse
             and getattr(func, "__tangent_mode__", None) == "reverse"
@@ -141,26 +141,19 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             source, context, func.__name__, wrt,
             (bool(optimized), bool(preserve_result), bool(check_dims),
              motion == "split", bool(checkpoint)), mode,
-            (output_index, output_weights, optimizations, request))
+            (output_index, output_weights, optimizations, live_request))
     else:
         context = code.co_filename
         name = _entry_name(func)
-        if code.co_name != func.__name__ and hasattr(func, "__wrapped__"):
-            raise TangentError(_located(
-                context, code.co_firstlineno,
-                "`%s` is a wrapper made by a decorator: its code is `%s` (line %d), not "
-                "the `def %s` it wraps" % (func.__name__, code.co_name,
-                                          code.co_firstlineno, func.__name__),
-                "tangent differentiates the code of the function object it is given; if "
-                "the decorator does not change the values, differentiate `%s.__wrapped__`"
-                % func.__name__))
+        # A decorator's wrapper (functools.wraps) is differentiated as what it is: its
+        # own code, reading the wrapped function from its closure.
         flags = (bool(optimized), bool(preserve_result), bool(check_dims),
                  motion == "split", bool(checkpoint))
         live = _live_request(func, context, _rules_generation[0], name,
                              bound_self=bound_self)
         if live is not None:
             live, cells = live[:2], live[2]
-            request = live + (name,)
+            live_request = live + (name,)
         answer = _tangent.grad_source(context, name, wrt, flags + (True,), mode,
                                       (output_index, output_weights, optimizations), live)
         ok, payload, entry = answer[:3]
@@ -190,7 +183,7 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         payload = payload + "\n\n" + source
     fn = _compile(payload, entry, func.__globals__, cells)
     fn.__tangent_cells__ = cells
-    fn.__tangent_live__ = request
+    fn.__tangent_live__ = live_request
     fn.__tangent_file__ = context
     fn.__tangent_joint__ = joint
     fn.__tangent_mode__ = mode

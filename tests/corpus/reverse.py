@@ -7,6 +7,8 @@ CASES maps a function name to (arguments, wrt).
 import math
 import numpy as np
 
+import factories
+
 
 # --- arithmetic and operators ------------------------------------------------
 
@@ -582,6 +584,47 @@ def recursive_result_overwritten(x):
     return y
 
 
+# --- nested functions, closures and lambdas ---------------------------------------------
+
+def nested_capture(x, y):
+    c = x * y
+
+    def scaled(a, power=2):
+        return a ** power * c + y
+    return scaled(x) + scaled(y, power=3)
+
+
+def nested_recursive(x):
+    def power(a, n):
+        if n == 0:
+            return 1.0
+        return a * power(a, n - 1)
+    return power(x, 3) + power(math.sin(x), 2)
+
+
+def nested_siblings(x):
+    def inner(a):
+        return a * x
+
+    def outer(a):
+        return inner(a) + a * a
+    return outer(x) * inner(2.0)
+
+
+def nested_in_loop(x):
+    def step(v):
+        return np.tanh(v) * 0.5 + v
+    v = x
+    for _ in range(3):
+        v = step(v)
+    return np.sum(v)
+
+
+closure_loss = factories.make_scaled_loss(1.5)
+closure_head = factories.make_head(0.7)(1.3)
+lambda_loss = lambda x: x * math.sin(x) + x ** 2  # noqa: E731
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -679,4 +722,11 @@ CASES = {
     "abs_of_numpy_scalar": ((A3,), (0,)),
     "min_max_of_three": ((0.3, 1.2), (0, 1)),
     "recursive_result_overwritten": ((0.8,), (0,)),
+    "nested_capture": ((0.7, 1.3), (0, 1)),
+    "nested_recursive": ((0.9,), (0,)),
+    "nested_siblings": ((0.6,), (0,)),
+    "nested_in_loop": ((A3,), (0,)),
+    "closure_loss": ((A3,), (0,)),
+    "closure_head": ((A3, A3 * 0.5), (0, 1)),
+    "lambda_loss": ((0.8,), (0,)),
 }
