@@ -350,25 +350,26 @@ fn free_names_inner(source: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// The text of a source file, read once per process.
+/// The text of a source file, read again when its size or modification time changed.
 fn read_source(filename: &str, func: &str) -> Result<String, String> {
-    static FILES: Mutex<Option<HashMap<String, String>>> = Mutex::new(None);
-    let text = {
-        let mut guard = FILES.lock().unwrap_or_else(|e| e.into_inner());
-        let files = guard.get_or_insert_with(HashMap::new);
-        match files.get(filename) {
-            Some(t) => t.clone(),
-            None => {
-                let t = std::fs::read_to_string(filename).map_err(|e| {
-                    format!(
-                        "cannot read the source of `{func}` from `{filename}`: {e}\nhint: tangent reads a function's source from its file; define it in a .py file"
-                    )
-                })?;
-                files.insert(filename.to_owned(), t.clone());
-                t
-            }
+    type Files = HashMap<String, (Option<(u64, std::time::SystemTime)>, String)>;
+    static FILES: Mutex<Option<Files>> = Mutex::new(None);
+    let stamp = std::fs::metadata(filename)
+        .ok()
+        .and_then(|m| Some((m.len(), m.modified().ok()?)));
+    let mut guard = FILES.lock().unwrap_or_else(|e| e.into_inner());
+    let files = guard.get_or_insert_with(HashMap::new);
+    if let Some((at, text)) = files.get(filename) {
+        if stamp.is_some() && *at == stamp {
+            return Ok(text.clone());
         }
-    };
+    }
+    let text = std::fs::read_to_string(filename).map_err(|e| {
+        format!(
+            "cannot read the source of `{func}` from `{filename}`: {e}\nhint: code without a file (exec, python -c) needs its text: pass source=... to tangent.grad, or define the function with tangent.function(f, source=...)"
+        )
+    })?;
+    files.insert(filename.to_owned(), (stamp, text.clone()));
     Ok(text)
 }
 

@@ -99,6 +99,7 @@ fn same_scripts_same_output_on_both_hosts() {
         "tape_liveness",
         "nested_function",
         "closures",
+        "source_anywhere",
         "live_names",
     ] {
         let path = format!("tests/scripts/{script}.py");
@@ -294,6 +295,8 @@ fn bridge_install_makes_import_tangent_work_in_a_venv() {
         text(&out.stdout).trim(),
         format!("available {}", env!("CARGO_PKG_VERSION"))
     );
+    // The venv holds a copy of the bridge (hundreds of MB in a debug build).
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The embedded interpreter's float arithmetic is CPython's: `%`, `//`, `divmod`, `**`,
@@ -558,6 +561,29 @@ fn a_rebuilt_bridge_does_not_read_the_old_bridges_cache_entries() {
         "0",
         "another bridge: not served the old entry"
     );
+    let _ = std::fs::remove_dir_all(&dir); // a copy of the bridge
+}
+
+/// Functions defined in the cells of a real IPython `InteractiveShell`: read from
+/// `linecache`, an edited cell re-run differentiates its new text.
+#[test]
+fn functions_of_ipython_cells_are_differentiated() {
+    let Some(py) = cpython::python(&["IPython"]) else {
+        return;
+    };
+    let out = cpython::run(&py, "tests/scripts/ipython_cells.py", &[]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    for check in [
+        "cell: True",
+        "edited cell: True",
+        "lambda in a cell: True",
+        "closure in a cell: True",
+        "forward in a cell: True",
+        "second order in a cell: True",
+    ] {
+        assert!(so.contains(check), "{check}\n{so}");
+    }
 }
 
 /// A fresh directory for a test and a script written into it.

@@ -422,6 +422,18 @@ fn lambdas_closures_nested_defs_and_bound_methods_match_finite_differences() {
 }
 
 #[test]
+fn functions_without_a_file_are_differentiated_from_their_text() {
+    let out = tangent(&["run", "tests/scripts/source_anywhere.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(!so.contains("WRONG"), "{so}");
+    assert_eq!(so.lines().filter(|l| l.ends_with(" ok")).count(), 9, "{so}");
+    assert!(so.contains("exec without source: tests/scripts/source_anywhere.py:21:5: no source text for `f`: <string> is not a file, and the code that made it kept none (exec, python -c)"), "{so}");
+    assert!(so.contains("hint: pass the text it was defined with: tangent.grad(f, source=text)"), "{so}");
+    assert!(so.contains("source= of other code: tests/scripts/source_anywhere.py:33:5: the source given for `f` does not define it"), "{so}");
+}
+
+#[test]
 fn tracebacks_show_the_users_frames_not_tangents_shims() {
     let out = tangent(&["run", "tests/scripts/uncaught_tangent_error.py"]);
     assert_eq!(out.status.code(), Some(1));

@@ -73,24 +73,27 @@ def _output_options(output_index, output_weights):
 
 def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
          verbose=0, output_index=None, output_weights=None, optimizations=None,
-         checkpoint=False, compile=None):
+         checkpoint=False, compile=None, source=None):
     """Returns a function computing the gradient of `func` with respect to the
     arguments at positions `wrt`. The returned function takes `func`'s arguments plus a
     seed for the output's derivative (default 1.0). For a function returning a tuple,
     `output_index=i` differentiates element i, `output_weights=(w0, w1, ...)` the
-    weighted sum of the elements."""
+    weighted sum of the elements. `source` is the text `func` was defined with, for code
+    that has no file (`exec`, `python -c`); cells of IPython and Jupyter need none."""
     output_index, output_weights = _output_options(output_index, output_weights)
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose,
                      "reverse", output_index, output_weights, "joint",
-                     _optimizations(optimizations), checkpoint, _compile_mode(compile))
+                     _optimizations(optimizations), checkpoint, _compile_mode(compile),
+                     _source_text(source))
 
 
 def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
              preserve_result=False, check_dims=True, verbose=0, output_index=None,
-             output_weights=None, optimizations=None, checkpoint=False, compile=None):
+             output_weights=None, optimizations=None, checkpoint=False, compile=None,
+             source=None):
     """Reverse mode (`mode='reverse'`): like `grad`. Forward mode (`mode='forward'`):
     the returned function takes `func`'s arguments plus one tangent per `wrt` argument
-    and returns the output's tangent."""
+    and returns the output's tangent. `source` as for `grad`."""
     if motion not in ("joint", "split"):
         raise ValueError(_at_call_site("motion must be 'joint' or 'split', not %r" % (motion,),
                                        "pass motion='joint' (default) or motion='split'"))
@@ -104,19 +107,55 @@ def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
             "drop them: forward mode returns the tangent of every output"))
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                      output_index, output_weights, motion, _optimizations(optimizations),
-                     checkpoint, _compile_mode(compile))
+                     checkpoint, _compile_mode(compile), _source_text(source))
 
 
-def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
+def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0, source=None):
     """Vector-Jacobian product: the returned function takes `func`'s arguments and a
     seed shaped like the output."""
-    return _generate(func, wrt, optimized, preserve_result, False, verbose, "reverse")
+    return _generate(func, wrt, optimized, preserve_result, False, verbose, "reverse",
+                     source=_source_text(source))
 
 
-def jvp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0):
+def jvp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0, source=None):
     """Jacobian-vector product: the returned function takes `func`'s arguments and one
     tangent per `wrt` argument."""
-    return _generate(func, wrt, optimized, preserve_result, False, verbose, "forward")
+    return _generate(func, wrt, optimized, preserve_result, False, verbose, "forward",
+                     source=_source_text(source))
+
+
+def _source_text(source):
+    if source is None or isinstance(source, str):
+        return source
+    raise TypeError(_at_call_site(
+        "source must be the text of the function's definition, not %s"
+        % type(source).__name__, "pass a str, e.g. source=inspect.getsource(f)"))
+
+
+def function(func=None, source=None):
+    """Captures the source of `func` when it is defined, for code whose text is not kept
+    anywhere else (`exec`, `python -c`, a cell edited later): `@tangent.function` takes
+    it from the file or `linecache` now; `tangent.function(f, source=text)` attaches the
+    given text. Returns `func` itself."""
+    if func is None:
+        return lambda f: function(f, source)
+    from tangent._live import _read_source
+    code = getattr(func, "__code__", None)
+    text = _source_text(source)
+    if text is None and code is not None:
+        text = _read_source(func, code.co_filename)
+    if text is None:
+        raise TangentError(_at_call_site(
+            "no source text for `%s`: it was made by code that keeps none (exec, "
+            "python -c)" % getattr(func, "__name__", func),
+            "pass the text it was defined with: tangent.function(f, source=text)"))
+    func.__tangent_text__ = text
+    return func
+
+
+def with_source(func, source):
+    """`func` with `source`, the text it was defined with, attached (for exec'd code)."""
+    return function(func, source)
 
 
 def explain(func, *args, wrt=(0,), eps=1e-6):

@@ -53,7 +53,7 @@ def _bound_method(func):
 
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
               output_index=None, output_weights=None, motion="joint", optimizations=(),
-              checkpoint=False, compile="python"):
+              checkpoint=False, compile="python", source=None):
     func, bound_self = _bound_method(_unwrap_transparent(func))
     code = getattr(func, "__code__", None)
     if code is None:
@@ -64,7 +64,8 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     wrt = _positions(wrt, func, code, 1 if bound_self else 0)
     key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
                             mode, output_index, output_weights, motion,
-                            tuple(optimizations), bool(checkpoint), compile), bound_self)
+                            tuple(optimizations), bool(checkpoint), compile, source,
+                            getattr(func, "__tangent_text__", None)), bound_self)
     cached = _CACHE.pop(key, None)
     if cached is not None:
         _CACHE[key] = cached
@@ -72,7 +73,8 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             print(cached[1].__tangent_source__)
         return cached[1]
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
-                output_index, output_weights, motion, optimizations, checkpoint, bound_self)
+                output_index, output_weights, motion, optimizations, checkpoint, bound_self,
+                source)
     if compile == "jax" and motion != "joint":
         raise TangentError(_at_call_site(
             "compile='jax' applies to motion='joint' derivatives, not motion=%r" % (motion,),
@@ -120,7 +122,7 @@ def _entry_name(func):
 
 def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
            output_index, output_weights, motion, optimizations, checkpoint,
-           bound_self=None):
+           bound_self=None, text=None):
     code = func.__code__
     cells = getattr(func, "__tangent_cells__", None) or {}
     live_request = getattr(func, "__tangent_live__", None)
@@ -149,11 +151,16 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         # own code, reading the wrapped function from its closure.
         flags = (bool(optimized), bool(preserve_result), bool(check_dims),
                  motion == "split", bool(checkpoint))
-        live = _live_request(func, context, _rules_generation[0], name,
+        live = _live_request(func, context, _rules_generation[0], name, text=text,
                              bound_self=bound_self)
-        if live is not None:
-            live, cells = live[:2], live[2]
-            live_request = live + (name,)
+        if live is None:
+            raise TangentError(_at_call_site(
+                "no source text for `%s`: %s is not a file, and the code that made it "
+                "kept none (exec, python -c)" % (func.__name__, context),
+                "pass the text it was defined with: tangent.grad(f, source=text), or "
+                "tangent.function(f, source=text) where it is defined"))
+        live, cells = live[:2], live[2]
+        live_request = live + (name,)
         answer = _tangent.grad_source(context, name, wrt, flags + (True,), mode,
                                       (output_index, output_weights, optimizations), live)
         ok, payload, entry = answer[:3]

@@ -7,7 +7,7 @@ import _tangent
 import sys as _sys
 
 from tangent import _registry
-from tangent._errors import TangentError, _located
+from tangent._errors import TangentError, _at_call_site, _located
 
 _known = {"key": None, "ids": {}, "keep": []}
 _source_codes = {}
@@ -71,13 +71,19 @@ def _code_names(code):
     return names
 
 
+def _given_text(func):
+    """The source captured with `tangent.function` / `with_source`, if any."""
+    text = getattr(func, "__tangent_text__", None)
+    return text if isinstance(text, str) else None
+
+
 def _read_source(func, filename):
     """The text `func` was compiled from: `__tangent_text__` (given with `source=` or
     captured by `tangent.function`), the file as it is now, or `linecache`'s lines for
     code that has no file (IPython and Jupyter cells register theirs there; so can any
     program that runs code with `exec`). None when there is none."""
-    text = getattr(func, "__tangent_text__", None)
-    if isinstance(text, str):
+    text = _given_text(func)
+    if text is not None:
         return text
     try:
         with open(filename, encoding="utf-8", newline="") as f:
@@ -102,6 +108,9 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
     that). `generation` counts the rules registered at run time. `entry_name` is what the
     function is called in the generated code; `bound_self` is a one-element tuple holding
     a bound method's object."""
+    # Text given by the user (`source=`, `tangent.function`) need not start where the
+    # code's file did: its functions are found by their code, on any line.
+    anywhere = text is not None or _given_text(func) is not None
     if text is None:
         text = _read_source(func, filename)
     if text is None:
@@ -113,8 +122,8 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
     ids = _known_ids(generation)
     index = _code_index(filename, text)
     code = func.__code__
-    lines = ["entry\t%s\t%d\t%d" % (code.co_name, code.co_firstlineno,
-                                     _ordinal(index, func, filename))]
+    lines = ["entry\t%s\t%d\t%d" % ((code.co_name,) + _position(index, func, filename,
+                                                                anywhere))]
     names, seen, bound = set(), {id(code)}, {}
     cells, taken = {}, {entry_name}
     missing = object()
@@ -151,8 +160,8 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
             if id(c) not in seen or obj.__closure__:
                 seen.add(id(c))
                 units.append((n, obj))
-            return "function\t%s\t%s\t%d\t%d" % (n, c.co_name, c.co_firstlineno,
-                                                   _ordinal(index, obj, filename))
+            return "function\t%s\t%s\t%d\t%d" % (
+                (n, c.co_name) + _position(index, obj, filename, anywhere))
         if (callable(obj) and not isinstance(obj, type)
                 and isinstance(getattr(obj, "__module__", None), str)
                 and isinstance(getattr(obj, "__qualname__", None), str)
@@ -221,13 +230,17 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
     return text, "\n".join(lines), cells
 
 
-def _same_code(a, b):
-    if (a.co_code != b.co_code or a.co_names != b.co_names
+def _same_code(a, b, bytecode=True):
+    """Whether code objects `a` and `b` compile the same text: bytecode, names and
+    constants (with `bytecode=False`, names and constants only: RustPython compiles
+    `m.f(x)` differently when the same text also imports `m`, so text a user gave with
+    more around it cannot be held to the bytecode)."""
+    if ((bytecode and a.co_code != b.co_code) or a.co_names != b.co_names
             or a.co_varnames != b.co_varnames or len(a.co_consts) != len(b.co_consts)):
         return False
     for x, y in zip(a.co_consts, b.co_consts):
         if hasattr(x, "co_code"):
-            if not (hasattr(y, "co_code") and _same_code(x, y)):
+            if not (hasattr(y, "co_code") and _same_code(x, y, bytecode)):
                 return False
         elif type(x) is not type(y) or (x != y and repr(x) != repr(y)):
             return False
@@ -258,16 +271,29 @@ def _code_index(filename, text):
     return codes
 
 
-def _ordinal(index, f, filename):
-    """Which of the units named like `f`'s code on its first line `f` was made from: its
-    code must be what the text compiles to there (a file edited after import would
-    otherwise be differentiated in its new text)."""
+def _position(index, f, filename, anywhere=False):
+    """(line, ordinal): the unit `f` was made from, the `ordinal`-th named like its code
+    on that line. Its code must be what the text compiles to there (a file edited after
+    import would otherwise be differentiated in its new text); with `anywhere`, on any
+    line (text the user gave)."""
     code = f.__code__
     if index is None:
-        return 0
+        return code.co_firstlineno, 0
     for k, compiled in enumerate(index.get((code.co_name, code.co_firstlineno), ())):
         if _same_code(code, compiled):
-            return k
+            return code.co_firstlineno, k
+    if anywhere:
+        for (name, line), codes in sorted(index.items()):
+            if name == code.co_name:
+                for k, compiled in enumerate(codes):
+                    if _same_code(code, compiled, bytecode=False):
+                        return line, k
+        raise TangentError(_at_call_site(
+            "the source given for `%s` does not define it: no `%s` there compiles to "
+            "the function's code" % (f.__name__, "lambda" if code.co_name == "<lambda>"
+                                    else "def " + code.co_name),
+            "pass the text the function was defined with (source=... or "
+            "tangent.function(f, source=...)), including the functions it calls"))
     raise TangentError(_located(
         filename, code.co_firstlineno,
         "`%s` is not the code in %s now: the file changed after the function "
