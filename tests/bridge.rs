@@ -99,6 +99,7 @@ fn same_scripts_same_output_on_both_hosts() {
         "tape_liveness",
         "nested_function",
         "closures",
+        "classes",
         "source_anywhere",
         "live_names",
     ] {

@@ -265,10 +265,15 @@ impl Forward<'_> {
                         let active = |n: &str| self.active.contains(n);
                         rules::check_method_arguments(template, &q, &all, kwargs, &active)
                             .map_err(|m| Diagnostic::new(span, m, super::reverse::METHOD_HINT))?;
+                    } else if !self.rules.is_nondifferentiable(&q) {
+                        return self.object_method(t, dt, func, args, kwargs, span);
                     }
                     self.library(&q, t, dt, &all, kwargs, span)
                 }
                 Callee::User(_) => Ok(zero()),
+                Callee::Unknown(_) if self.resolver.is_object_method(func) => {
+                    self.object_method(t, dt, func, args, kwargs, span)
+                }
                 Callee::Unknown(name) => Err(self.resolver.unknown_callee(&name, span, "tangent_")),
             },
             ExprKind::Attr(v, a) => {
@@ -297,6 +302,50 @@ impl Forward<'_> {
             }
             _ => Ok(zero()),
         }
+    }
+
+    /// The tangent of `t = obj.m(args)` for a method of a user class:
+    /// `tangent.method_jvp` (the method's forward derivative, built when it runs).
+    fn object_method(
+        &mut self,
+        t: &str,
+        dt: &str,
+        func: &Expr,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+        span: Span,
+    ) -> Result<Vec<Stmt>, Diagnostic> {
+        let ExprKind::Attr(recv, m) = &func.kind else {
+            unreachable!()
+        };
+        if !self.is_active(recv) && !args.iter().any(|a| self.is_active(a)) {
+            return Ok(vec![Stmt::assign(
+                dt,
+                Expr::call_path("tangent.init_grad", vec![Expr::name(t)]),
+            )]);
+        }
+        if !kwargs.is_empty() {
+            return Err(Diagnostic::new(
+                span,
+                format!("the arguments of the method `{m}` are passed by keyword"),
+                "pass them by position: the method is differentiated as a function of its object and its arguments",
+            ));
+        }
+        let tangent = |e: &Expr| match e.as_name() {
+            Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
+            _ => Expr::synth(ExprKind::NoneLit),
+        };
+        let call = Expr::call_path(
+            "tangent.method_jvp",
+            vec![
+                (**recv).clone(),
+                Expr::str_lit(m),
+                Expr::synth(ExprKind::Tuple(args.to_vec())),
+                tangent(recv),
+                Expr::synth(ExprKind::Tuple(args.iter().map(tangent).collect())),
+            ],
+        );
+        Ok(vec![Stmt::assign(dt, call)])
     }
 
     fn library(

@@ -508,10 +508,17 @@ impl Reverse<'_> {
                         let active = |n: &str| self.active.contains(n);
                         rules::check_method_arguments(template, &q, &all, kwargs, &active)
                             .map_err(|m| Diagnostic::new(span, m, METHOD_HINT))?;
+                    } else if !self.rules.is_nondifferentiable(&q) {
+                        // Not an array method tangent knows: a method of the value's own
+                        // class, differentiated when it runs.
+                        return self.object_method(t, func, args, kwargs, span);
                     }
                     self.library(&q, t, &all, kwargs, span, value)
                 }
                 Callee::User(f) => self.user_call(&f, t, func, args, kwargs, span),
+                Callee::Unknown(_) if self.resolver.is_object_method(func) => {
+                    self.object_method(t, func, args, kwargs, span)
+                }
                 Callee::Unknown(name) => Err(self.resolver.unknown_callee(&name, span, "adjoint")),
             },
             ExprKind::Attr(v, a) => {
@@ -550,6 +557,61 @@ impl Reverse<'_> {
             }
             _ => Ok(vec![]),
         }
+    }
+
+    /// `t = obj.m(args)` for a method of a user class: each active operand's gradient is
+    /// `tangent.method_grad` (the method's own derivative, built when it runs, as a
+    /// function of `obj` and the arguments).
+    fn object_method(
+        &mut self,
+        t: &str,
+        func: &Expr,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+        span: Span,
+    ) -> Result<Vec<Adj>, Diagnostic> {
+        let ExprKind::Attr(recv, m) = &func.kind else {
+            unreachable!()
+        };
+        if !kwargs.is_empty() {
+            return Err(Diagnostic::new(
+                span,
+                format!("the arguments of the method `{m}` are passed by keyword"),
+                "pass them by position: the method is differentiated as a function of its object and its arguments",
+            ));
+        }
+        let operands = Expr::synth(ExprKind::Tuple(args.to_vec()));
+        let grad_of = |which: &str| {
+            Expr::call_path(
+                "tangent.method_grad",
+                vec![
+                    grad_ref(t),
+                    (**recv).clone(),
+                    Expr::str_lit(m),
+                    operands.clone(),
+                    Expr::num(which),
+                ],
+            )
+        };
+        let mut out = Vec::new();
+        fn active<'e>(e: &'e Expr, set: &HashSet<String>) -> Option<&'e str> {
+            e.as_name().filter(|n| set.contains(*n))
+        }
+        if let Some(n) = active(recv, self.active) {
+            out.push(Adj::Accum {
+                var: n.to_owned(),
+                value: grad_of("-1"),
+            });
+        }
+        for (i, a) in args.iter().enumerate() {
+            if let Some(n) = active(a, self.active) {
+                out.push(Adj::Accum {
+                    var: n.to_owned(),
+                    value: grad_of(&i.to_string()),
+                });
+            }
+        }
+        Ok(out)
     }
 
     fn library(

@@ -70,6 +70,10 @@ pub const SHIMS: &[(&str, &str)] = &[
         include_str!("../../stdlib-shims/tangent/_build.py"),
     ),
     (
+        "tangent._methods",
+        include_str!("../../stdlib-shims/tangent/_methods.py"),
+    ),
+    (
         "tangent._rules",
         include_str!("../../stdlib-shims/tangent/_rules.py"),
     ),

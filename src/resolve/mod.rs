@@ -133,6 +133,21 @@ impl Resolver<'_> {
         }
     }
 
+    /// `obj.m` where `obj` is a global bound to an object that is not an array (the host
+    /// said so): a method of a user class, differentiated at run time
+    /// (`tangent.method_grad`).
+    pub fn is_object_method(&self, func: &Expr) -> bool {
+        let ExprKind::Attr(v, _) = &func.kind else {
+            return false;
+        };
+        v.as_name().is_some_and(|n| {
+            matches!(
+                self.live_global(n),
+                Some(Live::Value { array: false, type_name }) if type_name != "function"
+            )
+        })
+    }
+
     /// The error for a call of `name` that has neither a rule nor a user function
     /// (`decorator`: the registration to suggest, `adjoint` or `tangent_`).
     pub fn unknown_callee(&self, name: &str, span: Span, decorator: &str) -> Diagnostic {

@@ -163,6 +163,27 @@ pub fn rename_free(def: &mut FuncDef, renames: &[(String, String)]) {
     each_expr_mut(&mut def.body, &mut |e| rename_expr(e, &map, &mut Vec::new()));
 }
 
+/// Zero-argument `super()` in a method as `super(__class__, self)`: the generated
+/// derivative's first parameter need not be the object (a bound method's is not), and
+/// `__class__` is the method's closure cell, read like any other.
+pub fn explicit_super(def: &mut FuncDef) {
+    let Some(first) = def.params.first().map(|p| p.name.clone()) else {
+        return;
+    };
+    each_expr_mut(&mut def.body, &mut |e| explicit_super_expr(e, &first));
+}
+
+fn explicit_super_expr(e: &mut Expr, first: &str) {
+    if let ExprKind::Call { func, args, kwargs } = &mut e.kind {
+        if func.as_name() == Some("super") && args.is_empty() && kwargs.is_empty() {
+            args.push(Expr::new(ExprKind::Name("__class__".into()), func.span));
+            args.push(Expr::new(ExprKind::Name(first.to_owned()), func.span));
+            return;
+        }
+    }
+    each_child_mut(e, &mut |c| explicit_super_expr(c, first));
+}
+
 /// A bound method's function without its first parameter `param` (the object), which
 /// it then reads as a free variable.
 pub fn bind_first(def: &mut FuncDef, param: &str) -> Result<(), Diagnostic> {

@@ -281,6 +281,10 @@ impl SourceModule {
         };
         let locate = |d: Diagnostic| d.locate(&self.file, &self.text);
         let mut func = lowerer.function(def).map_err(locate)?;
+        let closure = self.live.as_ref().and_then(|l| l.closures.get(name));
+        if closure.is_some_and(|c| c.iter().any(|(v, _)| v == "__class__")) {
+            lift::explicit_super(&mut func);
+        }
         if let Some(param) = self.live.as_ref().and_then(|l| l.bound.get(name)) {
             lift::bind_first(&mut func, param).map_err(locate)?;
         }

@@ -20,6 +20,7 @@ hosts: the embedded RustPython (with the native `numpy`) and CPython through the
   _jax                  the JAX runtime (imports jax and registers it only when met)
   _build                building, caching and compiling derivatives
   _rules                user rules (@tangent.adjoint, @tangent.tangent_)
+  _methods              derivatives of the methods of user classes, at run time
   _api                  grad, autodiff, vjp, jvp, explain, backend_status
 """
 import _tangent
@@ -42,6 +43,7 @@ from tangent._numpy import (  # noqa: F401
     unreduce_adjoint)
 from tangent._build import *  # noqa: F401,F403
 from tangent._build import _CACHE, _CACHE_SIZE, _compile  # noqa: F401
+from tangent._methods import method_grad, method_jvp  # noqa: F401
 from tangent._rules import *  # noqa: F401,F403
 from tangent._api import *  # noqa: F401,F403
 

@@ -127,11 +127,11 @@ def attempt(label, thunk, expected=None):
 
 attempt("try import:", lambda: tangent.grad(square_sum)(np.array([1.0, 2.0])), "[2. 4.]")
 attempt("if import:", lambda: tangent.grad(square_sum_if)(np.array([1.0, 2.0])), "[2. 4.]")
-attempt("method sum:", lambda: tangent.grad(method_named_sum)(1.0))
+attempt("method sum:", lambda: tangent.grad(method_named_sum)(1.0), 6.0)
 attempt("parameter's method:", lambda: tangent.grad(parameter_method, wrt=1)(model, 1.0))
 attempt("parameter's method forward:",
         lambda: tangent.autodiff(parameter_method, wrt=1, mode="forward")(model, 1.0, 1.0))
-attempt("method evaluate:", lambda: tangent.grad(method_named_evaluate)(1.0))
+attempt("method evaluate:", lambda: tangent.grad(method_named_evaluate)(1.0), 2.0)
 attempt("wraps:", lambda: tangent.grad(decorated)(1.0), 6.0)
 attempt("wrapped callee:", lambda: tangent.grad(calls_wrapped)(1.0), 7.0)
 attempt("rebound callee:", lambda: tangent.grad(calls_rebound)(1.0), 3.0)
