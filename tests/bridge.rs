@@ -99,6 +99,7 @@ fn same_scripts_same_output_on_both_hosts() {
         "tape_liveness",
         "nested_function",
         "live_names",
+        "custom_derivatives",
     ] {
         let path = format!("tests/scripts/{script}.py");
         let embedded = tangent()

@@ -779,3 +779,30 @@ fn a_user_array_type_registered_through_the_registries_is_differentiated() {
     assert_eq!(checked.len(), 6, "{so}");
     assert!(checked.iter().all(|l| l.ends_with(": True")), "{so}");
 }
+
+/// tests/scripts/custom_derivatives.py: custom_vjp / custom_jvp / stop_gradient against
+/// analytic derivatives and finite differences (each check prints `ok` or `FAIL`), and
+/// the located errors of bad rules and unsupported uses.
+#[test]
+fn custom_derivatives_and_stop_gradient() {
+    let out = tangent(&["run", "tests/scripts/custom_derivatives.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(!so.contains("FAIL"), "{so}");
+    assert_eq!(so.lines().filter(|l| l.starts_with("ok ")).count(), 29, "{so}");
+    let script = "tests/scripts/custom_derivatives.py";
+    for expected in [
+        "second order: <generated from tests/scripts/custom_derivatives.py>:2:26: a derivative of a derivative through the custom function `cbrt`".to_owned(),
+        "reverse over reverse: <generated from tests/scripts/custom_derivatives.py>:2:39: a derivative of a derivative through the custom function `log1pexp`".to_owned(),
+        "forward over forward: <generated from tests/scripts/custom_derivatives.py>:4:31: a derivative of a derivative through the custom function `log1pexp`".to_owned(),
+        format!("never defined: {script}:276:12: `never_defined` is a tangent.custom_vjp function whose rule was never defined"),
+        format!("too many entries: {script}:284:1: `<lambda>` (the backward rule of `too_many`) returned 2 entries; it must return a tuple of 1"),
+        format!("wrong shape: {script}:291:1: `wrong_shape_bwd` returned a gradient of shape () for argument 0 (`x`) of `wrong_shape`, whose shape is (3,)"),
+        format!("forward through custom_vjp: {script}:308:12: forward mode through `cbrt`: it is a tangent.custom_vjp function, which has only a reverse-mode rule"),
+        format!("active nondiff argument: {script}:312:36: argument 1 of `clip_gradient` is in its nondiff_argnums"),
+        format!("keyword argument: {script}:322:12: keyword argument `x` in a call of the custom function `clip_half`"),
+        format!("not a function: {script}:326:1: tangent.custom_vjp decorates a function, not a float"),
+    ] {
+        assert!(so.contains(&expected), "missing {expected:?} in\n{so}");
+    }
+}

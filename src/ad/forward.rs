@@ -199,7 +199,7 @@ impl Forward<'_> {
         }
         let tangents = args.iter().map(|a| self.atom_tangent(a)).collect();
         let call = Expr::call_path(
-            "tangent.custom_jvp_call",
+            super::reverse::CUSTOM_JVP_CALL,
             vec![
                 Expr::name(&f),
                 Expr::synth(ExprKind::Tuple(args.to_vec())),
@@ -362,6 +362,9 @@ impl Forward<'_> {
             )]);
         }
         let Some(template) = self.rules.tangent(q) else {
+            if let Some(d) = super::reverse::custom_higher_order(q, args, span) {
+                return Err(d);
+            }
             return Err(missing_tangent_rule(q, span));
         };
         // Borrowed, not cloned: a copy per statement made long functions quadratic.

@@ -581,6 +581,9 @@ impl Reverse<'_> {
             return Ok(vec![]);
         }
         let Some(template) = self.rules.adjoint(q) else {
+            if let Some(d) = custom_higher_order(q, args, span) {
+                return Err(d);
+            }
             return Err(missing_rule(q, span, value));
         };
         let mut site = ActiveSite {
@@ -647,7 +650,7 @@ impl Reverse<'_> {
         let res = self.names.fresh(&format!("_{f}_residuals"));
         let mut all = vec![Expr::name(&f)];
         all.extend(args.iter().cloned());
-        Ok(Some((Expr::call_path("tangent.custom_forward", all), res)))
+        Ok(Some((Expr::call_path(CUSTOM_FORWARD, all), res)))
     }
 
     /// The adjoint of `t = f(...)`, `f` a custom function: its backward rule on the
@@ -668,7 +671,7 @@ impl Reverse<'_> {
         };
         let mut all = vec![Expr::name(f), Expr::name(&res), grad_ref(t)];
         all.extend(args.iter().cloned());
-        let call = Expr::call_path("tangent.custom_backward", all);
+        let call = Expr::call_path(CUSTOM_BACKWARD, all);
         let active: Vec<(usize, String)> = args
             .iter()
             .enumerate()
@@ -1101,6 +1104,26 @@ fn increment(count: &str) -> Stmt {
 /// register.
 /// The hint of an active argument passed to a method where the rule has no derivative.
 pub const METHOD_HINT: &str = "call a function with a derivative rule instead (a method of your own class is not differentiated yet), or pass values that do not depend on the input there";
+
+/// The runtime helpers a call of a custom function becomes (`tangent/_custom.py`).
+pub const CUSTOM_FORWARD: &str = "tangent.custom_forward";
+pub const CUSTOM_BACKWARD: &str = "tangent.custom_backward";
+pub const CUSTOM_JVP_CALL: &str = "tangent.custom_jvp_call";
+
+/// Differentiating generated code that runs a custom function's rules (a derivative of
+/// a derivative): the rules are the user's Python code, run as written and not
+/// differentiated, so this is refused, naming the function (never a zero).
+pub fn custom_higher_order(q: &str, args: &[Expr], span: Span) -> Option<Diagnostic> {
+    if ![CUSTOM_FORWARD, CUSTOM_BACKWARD, CUSTOM_JVP_CALL].contains(&q) {
+        return None;
+    }
+    let f = args.first().map(printer::expr).unwrap_or_default();
+    Some(Diagnostic::new(
+        span,
+        format!("a derivative of a derivative through the custom function `{f}`: tangent runs its rules as written and does not differentiate them"),
+        format!("differentiate once through `{f}` (grad, autodiff, vjp or jvp of a function calling it); for higher order, write `{f}` without a custom rule"),
+    ))
+}
 
 /// Checks a call of the custom function `f` (`tangent.custom_vjp`/`custom_jvp`) in
 /// differentiated code: false when no argument is active (nothing to differentiate);

@@ -95,6 +95,47 @@ check("grad of the custom function itself", tangent.grad(cbrt)(8.0), 1.0 / 12.0)
 check("split motion", tangent.autodiff(cbrt_loss, motion="split")(a), fd(cbrt_loss, a))
 
 
+# A custom function with a tuple output; rules that are closures of a factory.
+@tangent.custom_vjp
+def pair(a):
+    return a * 2.0, a * a
+
+
+pair.defvjp(lambda a: (pair(a), a), lambda a, g: (2.0 * g[0] + 2.0 * a * g[1],))
+
+
+def pair_loss(a):
+    p, q = pair(a)
+    return p * q
+
+
+def make_clipper(bound):
+    @tangent.custom_vjp
+    def clip(x):
+        return x
+
+    def fwd(x):
+        return x, None
+
+    def bwd(res, g):
+        return (max(-bound, min(bound, g)),)
+
+    clip.defvjp(fwd, bwd)
+    return clip
+
+
+clip_half = make_clipper(0.5)
+
+
+def uses_clip_half(x):
+    return clip_half(x) * 3.0
+
+
+check("tuple output", tangent.grad(pair_loss)(1.5), 6 * 1.5 ** 2)
+check("rules from a factory's closure", tangent.grad(uses_clip_half)(1.0), 0.5)
+check("compile='auto' (runs interpreted)", tangent.grad(cbrt_loss, compile="auto")(a), fd(cbrt_loss, a))
+
+
 # 2. A custom_vjp that clips the gradient: the rule must be the one used (the plain
 #    derivative of the identity would give w).
 @tangent.custom_vjp(nondiff_argnums=(1,))
@@ -213,8 +254,14 @@ copy = tangent.stop_gradient(keep)
 copy[0] = 5.0
 check("stop_gradient copies a mutable array", keep, [1.0, 2.0])
 
-# 5. Second order through a custom function: not defined yet, a located error.
+# 5. Second order through a custom function: its rules are not differentiated, a located
+#    error (forward-over-reverse, literal reverse-over-reverse, forward-over-forward).
 print("second order:", error_line(lambda: tangent.grad(tangent.grad(cbrt_loss))(a)))
+tangent.literal_reverse_over_reverse = True
+print("reverse over reverse:", error_line(lambda: tangent.grad(tangent.grad(softplus_scalar))(0.7)))
+tangent.literal_reverse_over_reverse = False
+print("forward over forward:", error_line(lambda: tangent.autodiff(
+    tangent.autodiff(softplus_scalar, mode="forward"), mode="forward")(0.7, 1.0, 1.0)))
 check("second order of stop_gradient vs second differences",
       tangent.grad(tangent.grad(stopped_cube))(0.9), fd2(lambda t: t ** 3 * 0.9, 0.9))
 
@@ -271,4 +318,9 @@ print("wrong shape:", error_line(lambda: tangent.grad(uses_wrong_shape)(x)))
 print("forward through custom_vjp:",
       error_line(lambda: tangent.autodiff(forward_through_vjp, mode="forward")))
 print("active nondiff argument:", error_line(lambda: tangent.grad(active_nondiff)))
+def by_keyword(x):
+    return clip_half(x=x)
+
+
+print("keyword argument:", error_line(lambda: tangent.grad(by_keyword)))
 print("not a function:", error_line(lambda: tangent.custom_vjp(3.0)))
