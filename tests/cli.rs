@@ -789,7 +789,11 @@ fn custom_derivatives_and_stop_gradient() {
     let so = text(&out.stdout);
     assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
     assert!(!so.contains("FAIL"), "{so}");
-    assert_eq!(so.lines().filter(|l| l.starts_with("ok ")).count(), 29, "{so}");
+    assert_eq!(
+        so.lines().filter(|l| l.starts_with("ok ")).count(),
+        29,
+        "{so}"
+    );
     let script = "tests/scripts/custom_derivatives.py";
     for expected in [
         "second order: <generated from tests/scripts/custom_derivatives.py>:2:26: a derivative of a derivative through the custom function `cbrt`".to_owned(),

@@ -1170,7 +1170,11 @@ pub fn check_custom_call(
             format!("pass the arguments of `{f}` positionally"),
         ));
     }
-    if let Some(i) = custom.nondiff.iter().find(|&&i| args.get(i).is_some_and(active)) {
+    if let Some(i) = custom
+        .nondiff
+        .iter()
+        .find(|&&i| args.get(i).is_some_and(active))
+    {
         return Err(Diagnostic::new(
             if args[*i].span.is_synthetic() {
                 span

@@ -112,8 +112,7 @@ impl LiveNames {
                         defined: *defined == "defined",
                         nondiff,
                     };
-                    live.names
-                        .insert((*name).to_owned(), Live::Custom(custom));
+                    live.names.insert((*name).to_owned(), Live::Custom(custom));
                 }
                 ["builtin", name] => {
                     live.names.insert((*name).to_owned(), Live::Builtin);

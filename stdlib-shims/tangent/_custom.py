@@ -180,8 +180,19 @@ def _checked(ct, x, where, f, rule, what):
     return ct
 
 
+def _still_custom(f):
+    """A derivative kept in the in-memory cache may outlive the binding it was made for
+    (the global rebound to another object)."""
+    if not isinstance(f, _Custom):
+        raise TangentError(_at_call_site(
+            "`%s` is no longer a tangent.custom_vjp/custom_jvp function, as it was when "
+            "this derivative was made" % _name(f),
+            "call tangent.grad (or autodiff) again after rebinding it"))
+
+
 def custom_forward(f, *args):
     """Reverse mode, forward pass: (the output, what the backward pass needs)."""
+    _still_custom(f)
     if isinstance(f, CustomVJP):
         if f.fwd is None:
             raise _undefined(f)
@@ -247,6 +258,7 @@ def _contract(f, nondiff, primals, zeros, k, unit, g):
 
 def custom_jvp_call(f, args, tangents):
     """Forward mode: (the output, its tangent) from a custom_jvp function's rule."""
+    _still_custom(f)
     if not isinstance(f, CustomJVP):
         raise TangentError(_defined_at(
             f.fun, "forward mode through `%s`: a tangent.custom_vjp function has only a "
