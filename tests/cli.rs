@@ -810,3 +810,16 @@ fn custom_derivatives_and_stop_gradient() {
         assert!(so.contains(&expected), "missing {expected:?} in\n{so}");
     }
 }
+
+/// Without a host (`tangent grad FILE:FUNC`), a call of a decorated function is refused,
+/// located: differentiating its `def` as written would ignore a custom rule.
+#[test]
+fn decorated_callee_without_a_host_is_refused() {
+    let out = tangent(&["grad", "tests/scripts/custom_derivatives.py:clipped"]);
+    assert!(!out.status.success());
+    let se = text(&out.stderr);
+    assert!(
+        se.contains("tests/scripts/custom_derivatives.py:159:9: cannot differentiate a call to `clip_gradient` here: it is decorated (`@tangent.custom_vjp(nondiff_argnums=(1,))`)"),
+        "{se}"
+    );
+}
