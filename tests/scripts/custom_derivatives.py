@@ -324,3 +324,55 @@ def by_keyword(x):
 
 print("keyword argument:", error_line(lambda: tangent.grad(by_keyword)))
 print("not a function:", error_line(lambda: tangent.custom_vjp(3.0)))
+
+
+# 7. Odd control flow, in-place updates and aliasing around custom calls (against finite
+#    differences, optimizer on and off).
+def odd_flow(a):
+    s = 0.0
+    i = 0
+    while i < 10:
+        if s > 3.0:
+            break
+        if i % 2 == 0:
+            s = s + cbrt(a + s)
+        else:
+            s = s + log1pexp(s * a)
+        i = i + 1
+    return s
+
+
+def odd_flow_jvp(a):
+    s = a
+    for i in range(6):
+        if s > 4.0:
+            continue
+        s = s + log1pexp(s * a)
+        if i == 4:
+            break
+    return s
+
+
+def inplace_after(x):
+    y = x * 1.0
+    z = log1pexp(y)
+    y[0] = 10.0
+    return np.sum(z * y)
+
+
+def alias_out(x):
+    x2 = x * 2.0
+    z = clip_gradient(x2, 100.0)
+    z[0] = 0.0
+    return np.sum(z * x2)
+
+
+for opt in (True, False):
+    check("odd control flow optimized=%s" % opt, tangent.grad(odd_flow, optimized=opt)(2.0), fd(odd_flow, 2.0))
+check("odd control flow, custom_jvp, reverse", tangent.grad(odd_flow_jvp)(0.8), fd(odd_flow_jvp, 0.8))
+check("odd control flow, custom_jvp, forward",
+      tangent.autodiff(odd_flow_jvp, mode="forward")(0.8, 1.0), fd(odd_flow_jvp, 0.8))
+# The result of a custom function may be its argument (clip_gradient returns x itself),
+# so a store into either is refused where it is written.
+print("store into an argument after the call:", error_line(lambda: tangent.grad(inplace_after)(x)))
+print("store into a custom function's result:", error_line(lambda: tangent.grad(alias_out)(x)))
