@@ -8,6 +8,10 @@ nondifferentiable(
     tangent.inverse_permutation, tangent.check_output,
 )
 
+# `tangent.stop_gradient(x)`: x's value with a zero derivative, in both modes and at every
+# order (generated code keeps the call, so a derivative of a derivative sees it too).
+nondifferentiable(tangent.stop_gradient)
+
 # Facts the passes read (ad/rules.rs `RuleSet` accessors):
 # Helpers that give zero when their first argument (a gradient or tangent) is zero: the
 # forward transform drops a zero tangent through them.

@@ -102,6 +102,7 @@ fn same_scripts_same_output_on_both_hosts() {
         "classes",
         "source_anywhere",
         "live_names",
+        "custom_derivatives",
     ] {
         let path = format!("tests/scripts/{script}.py");
         let embedded = tangent()

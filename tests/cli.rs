@@ -413,9 +413,9 @@ fn lambdas_closures_nested_defs_and_bound_methods_match_finite_differences() {
     let ok = so.lines().filter(|l| l.ends_with(" ok")).count();
     assert!(ok >= 50, "only {ok} checks passed:\n{so}");
     for refusal in [
-        "nested def used as a value refused: tests/scripts/closures.py:219:20: the nested function `sq` is used as a value",
-        "nested def inside an if refused: tests/scripts/closures.py:224:9: `sq` is a function defined inside a block (`if`, a loop), which cannot be differentiated",
-        "nested def assigning a nonlocal refused: tests/scripts/closures.py:236:9: a `nonlocal` declaration cannot be differentiated",
+        "nested def used as a value refused: tests/scripts/closures.py:240:20: the nested function `sq` is used as a value",
+        "nested def inside an if refused: tests/scripts/closures.py:245:9: `sq` is a function defined inside a block (`if`, a loop), which cannot be differentiated",
+        "nested def assigning a nonlocal refused: tests/scripts/closures.py:257:9: a `nonlocal` declaration cannot be differentiated",
     ] {
         assert!(so.contains(refusal), "{refusal}\n{so}");
     }
@@ -812,4 +812,52 @@ fn a_user_array_type_registered_through_the_registries_is_differentiated() {
         .collect();
     assert_eq!(checked.len(), 6, "{so}");
     assert!(checked.iter().all(|l| l.ends_with(": True")), "{so}");
+}
+
+/// tests/scripts/custom_derivatives.py: custom_vjp / custom_jvp / stop_gradient against
+/// analytic derivatives and finite differences (each check prints `ok` or `FAIL`), and
+/// the located errors of bad rules and unsupported uses.
+#[test]
+fn custom_derivatives_and_stop_gradient() {
+    let out = tangent(&["run", "tests/scripts/custom_derivatives.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(!so.contains("FAIL"), "{so}");
+    assert_eq!(
+        so.lines().filter(|l| l.starts_with("ok ")).count(),
+        33,
+        "{so}"
+    );
+    let script = "tests/scripts/custom_derivatives.py";
+    for expected in [
+        "second order: <generated from tests/scripts/custom_derivatives.py>:2:26: a derivative of a derivative through the custom function `cbrt`".to_owned(),
+        "reverse over reverse: <generated from tests/scripts/custom_derivatives.py>:2:39: a derivative of a derivative through the custom function `log1pexp`".to_owned(),
+        "forward over forward: <generated from tests/scripts/custom_derivatives.py>:4:31: a derivative of a derivative through the custom function `log1pexp`".to_owned(),
+        format!("never defined: {script}:276:12: `never_defined` is a tangent.custom_vjp function whose rule was never defined"),
+        format!("too many entries: {script}:284:1: `<lambda>` (the backward rule of `too_many`) returned 2 entries; it must return a tuple of 1"),
+        format!("wrong shape: {script}:291:1: `wrong_shape_bwd` returned a gradient of shape () for argument 0 (`x`) of `wrong_shape`, whose shape is (3,)"),
+        format!("forward through custom_vjp: {script}:308:12: forward mode through `cbrt`: it is a tangent.custom_vjp function, which has only a reverse-mode rule"),
+        format!("active nondiff argument: {script}:312:36: argument 1 of `clip_gradient` is in its nondiff_argnums"),
+        format!("keyword argument: {script}:322:12: keyword argument `x` in a call of the custom function `clip_half`"),
+        format!("not a function: {script}:326:1: tangent.custom_vjp decorates a function, not a float"),
+        format!("store into an argument after the call: {script}:359:5: this store changes `y` in place"),
+        format!("store into a custom function's result: {script}:366:5: this store changes `z` in place"),
+        format!("store into an argument after the call: {script}:359:5: this store changes `y` in place"),
+        format!("store into a custom function's result: {script}:366:5: this store changes `z` in place"),
+    ] {
+        assert!(so.contains(&expected), "missing {expected:?} in\n{so}");
+    }
+}
+
+/// Without a host (`tangent grad FILE:FUNC`), a call of a decorated function is refused,
+/// located: differentiating its `def` as written would ignore a custom rule.
+#[test]
+fn decorated_callee_without_a_host_is_refused() {
+    let out = tangent(&["grad", "tests/scripts/custom_derivatives.py:clipped"]);
+    assert!(!out.status.success());
+    let se = text(&out.stderr);
+    assert!(
+        se.contains("tests/scripts/custom_derivatives.py:159:9: cannot differentiate a call to `clip_gradient` here: it is decorated (`@tangent.custom_vjp(nondiff_argnums=(1,))`)"),
+        "{se}"
+    );
 }

@@ -321,7 +321,7 @@ impl Analysis<'_> {
             ExprKind::IfExp { body, orelse, .. } => self.fresh(body) && self.fresh(orelse),
             ExprKind::Call { func, .. } => match self.resolver.callee(func) {
                 Callee::Library(q) | Callee::Method(q) => !self.rules.returns_view(&q),
-                Callee::User(_) | Callee::Unknown(_) => false,
+                Callee::User(_) | Callee::Custom(_) | Callee::Unknown(_) => false,
             },
             ExprKind::Name(_)
             | ExprKind::Attr(..)
@@ -356,7 +356,7 @@ impl Analysis<'_> {
                 // return one of them.
                 let (passes_through, whole) = match self.resolver.callee(func) {
                     Callee::Library(q) | Callee::Method(q) => (self.rules.returns_view(&q), false),
-                    Callee::User(_) | Callee::Unknown(_) => (true, whole),
+                    Callee::User(_) | Callee::Custom(_) | Callee::Unknown(_) => (true, whole),
                 };
                 if passes_through {
                     if let ExprKind::Attr(recv, _) = &func.kind {

@@ -76,6 +76,11 @@ impl Forward<'_> {
                         "Tangent of: {}",
                         comment.trim_end()
                     )));
+                    if let Some(call) = self.custom_call(t, &dt, value, s.span)? {
+                        out.push(c);
+                        out.push(call);
+                        return Ok(());
+                    }
                     if let Some(call) = self.user_call(t, &dt, value, s.span)? {
                         out.push(c);
                         out.push(call);
@@ -165,6 +170,44 @@ impl Forward<'_> {
 
     fn check_effect(&self, e: &Expr) -> Result<(), Diagnostic> {
         super::activity::check_effect(self.rules, self.resolver, self.active, e)
+    }
+
+    /// `t, dt = tangent.custom_jvp_call(f, (args...), (tangents...))` for a call to a
+    /// custom_jvp function with active arguments (zeros for the inactive ones).
+    fn custom_call(
+        &mut self,
+        t: &str,
+        dt: &str,
+        value: &Expr,
+        stmt_span: Span,
+    ) -> Result<Option<Stmt>, Diagnostic> {
+        let ExprKind::Call { func, args, kwargs } = &value.kind else {
+            return Ok(None);
+        };
+        let Callee::Custom(f) = self.resolver.callee(func) else {
+            return Ok(None);
+        };
+        let span = if value.span.is_synthetic() {
+            stmt_span
+        } else {
+            value.span
+        };
+        let active = |e: &Expr| self.is_active(e);
+        if !super::reverse::check_custom_call(self.resolver, &f, args, kwargs, &active, span, true)?
+        {
+            return Ok(None);
+        }
+        let tangents = args.iter().map(|a| self.atom_tangent(a)).collect();
+        let call = Expr::call_path(
+            super::reverse::CUSTOM_JVP_CALL,
+            vec![
+                Expr::name(&f),
+                Expr::synth(ExprKind::Tuple(args.to_vec())),
+                Expr::synth(ExprKind::Tuple(tangents)),
+            ],
+        );
+        let target = Expr::synth(ExprKind::Tuple(vec![Expr::name(t), Expr::name(dt)]));
+        Ok(Some(Stmt::new(StmtKind::Assign(target, call), stmt_span)))
     }
 
     /// `dt, t = dg(args..., da=...)` for a call to a user function with active arguments.
@@ -270,7 +313,7 @@ impl Forward<'_> {
                     }
                     self.library(&q, t, dt, &all, kwargs, span)
                 }
-                Callee::User(_) => Ok(zero()),
+                Callee::User(_) | Callee::Custom(_) => Ok(zero()),
                 Callee::Unknown(_) if self.resolver.is_object_method(func) => {
                     self.object_method(t, dt, func, args, kwargs, span)
                 }
@@ -368,6 +411,9 @@ impl Forward<'_> {
             )]);
         }
         let Some(template) = self.rules.tangent(q) else {
+            if let Some(d) = super::reverse::custom_higher_order(q, args, span) {
+                return Err(d);
+            }
             return Err(missing_tangent_rule(q, span));
         };
         // Borrowed, not cloned: a copy per statement made long functions quadratic.

@@ -476,6 +476,7 @@ impl Callees for Generator<'_> {
         wrt: &[usize],
         span: Span,
     ) -> Result<(String, String, Vec<String>), Diagnostic> {
+        self.module.check_undecorated(func, span)?;
         if wrt.is_empty() {
             // Only the parameter list is wanted.
             let def = self.module.lower_function(func)?;
@@ -1116,8 +1117,9 @@ impl forward::ForwardCallees for FwdGenerator<'_> {
         &mut self,
         func: &str,
         wrt: &[usize],
-        _span: Span,
+        span: Span,
     ) -> Result<(String, Vec<String>), Diagnostic> {
+        self.module.check_undecorated(func, span)?;
         self.function(func, wrt, false)
     }
 

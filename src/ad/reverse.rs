@@ -218,7 +218,18 @@ impl Reverse<'_> {
                     // Split motion: `t, tape = g_forward(...)`; the tape rides on ours.
                     self.callee_tape = None;
                     self.callee_phase = None;
-                    if let Some((call, phase)) = self.phased_call(value)? {
+                    if let Some((call, res)) = self.custom_call(value, s.span)? {
+                        // A custom_vjp/custom_jvp function: `t, res = custom_forward(f,
+                        // ...)`; its residuals ride on the tape inside loops.
+                        let target =
+                            Expr::synth(ExprKind::Tuple(vec![Expr::name(t), Expr::name(&res)]));
+                        fwd.push(Stmt::new(StmtKind::Assign(target, call), s.span));
+                        if depth > 0 {
+                            fwd.push(push(Expr::name(&res)));
+                            bwd.push(Adj::Stmt(pop_into(Expr::name(&res))));
+                        }
+                        self.callee_tape = Some(res);
+                    } else if let Some((call, phase)) = self.phased_call(value)? {
                         fwd.push(Stmt::new(StmtKind::Assign(Expr::name(t), call), s.span));
                         self.callee_phase = Some(phase);
                     } else if let Some((gfwd, tape)) = self.split_call(value)? {
@@ -519,6 +530,7 @@ impl Reverse<'_> {
                 Callee::Unknown(_) if self.resolver.is_object_method(func) => {
                     self.object_method(t, func, args, kwargs, span)
                 }
+                Callee::Custom(f) => self.custom_adjoint(&f, t, args, span),
                 Callee::Unknown(name) => Err(self.resolver.unknown_callee(&name, span, "adjoint")),
             },
             ExprKind::Attr(v, a) => {
@@ -631,6 +643,9 @@ impl Reverse<'_> {
             return Ok(vec![]);
         }
         let Some(template) = self.rules.adjoint(q) else {
+            if let Some(d) = custom_higher_order(q, args, span) {
+                return Err(d);
+            }
             return Err(missing_rule(q, span, value));
         };
         let mut site = ActiveSite {
@@ -669,6 +684,85 @@ impl Reverse<'_> {
             kwargs: kwargs.to_vec(),
         });
         Ok(Some((call, tape)))
+    }
+
+    /// For `t = f(...)` with `f` a custom_vjp/custom_jvp function taking active
+    /// arguments: the forward-pass call `tangent.custom_forward(f, ...)` (the value and
+    /// the residuals) and a fresh name for the residuals.
+    fn custom_call(
+        &mut self,
+        value: &Expr,
+        stmt_span: Span,
+    ) -> Result<Option<(Expr, String)>, Diagnostic> {
+        let ExprKind::Call { func, args, kwargs } = &value.kind else {
+            return Ok(None);
+        };
+        let span = if value.span.is_synthetic() {
+            stmt_span
+        } else {
+            value.span
+        };
+        let Callee::Custom(f) = self.resolver.callee(func) else {
+            return Ok(None);
+        };
+        let active = |e: &Expr| self.is_active(e);
+        if !check_custom_call(self.resolver, &f, args, kwargs, &active, span, false)? {
+            return Ok(None);
+        }
+        let res = self.names.fresh(&format!("_{f}_residuals"));
+        let mut all = vec![Expr::name(&f)];
+        all.extend(args.iter().cloned());
+        Ok(Some((Expr::call_path(CUSTOM_FORWARD, all), res)))
+    }
+
+    /// The adjoint of `t = f(...)`, `f` a custom function: its backward rule on the
+    /// residuals of the forward pass (`custom_call`), one gradient per argument.
+    fn custom_adjoint(
+        &mut self,
+        f: &str,
+        t: &str,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<Vec<Adj>, Diagnostic> {
+        let Some(res) = self.callee_tape.clone() else {
+            return Err(Diagnostic::new(
+                span,
+                format!("internal error: the call of the custom function `{f}` has no residuals"),
+                "assign its result to a name: `y = f(...)`",
+            ));
+        };
+        let mut all = vec![Expr::name(f), Expr::name(&res), grad_ref(t)];
+        all.extend(args.iter().cloned());
+        let call = Expr::call_path(CUSTOM_BACKWARD, all);
+        let active: Vec<(usize, String)> = args
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| self.is_active(a))
+            .map(|(i, a)| (i, a.as_name().unwrap_or_default().to_owned()))
+            .collect();
+        let item = |base: Expr, i: usize| {
+            Expr::synth(ExprKind::Subscript(
+                Box::new(base),
+                Box::new(Expr::num(i.to_string())),
+            ))
+        };
+        let mut out = Vec::new();
+        if let [(i, var)] = active.as_slice() {
+            out.push(Adj::Accum {
+                var: var.clone(),
+                value: item(call, *i),
+            });
+        } else {
+            let tmp = self.names.fresh(&format!("_b{f}"));
+            out.push(Adj::Stmt(Stmt::assign(&tmp, call)));
+            for (i, var) in active {
+                out.push(Adj::Accum {
+                    var,
+                    value: item(Expr::name(&tmp), i),
+                });
+            }
+        }
+        Ok(out)
     }
 
     /// For `t = g(...)` with `g` a recursive user function taking active arguments (and
@@ -1072,6 +1166,89 @@ fn increment(count: &str) -> Stmt {
 /// register.
 /// The hint of an active argument passed to a method where the rule has no derivative.
 pub const METHOD_HINT: &str = "call a function with a derivative rule instead (a method of your own class is not differentiated yet), or pass values that do not depend on the input there";
+
+/// The runtime helpers a call of a custom function becomes (`tangent/_custom.py`).
+pub const CUSTOM_FORWARD: &str = "tangent.custom_forward";
+pub const CUSTOM_BACKWARD: &str = "tangent.custom_backward";
+pub const CUSTOM_JVP_CALL: &str = "tangent.custom_jvp_call";
+
+/// Differentiating generated code that runs a custom function's rules (a derivative of
+/// a derivative): the rules are the user's Python code, run as written and not
+/// differentiated, so this is refused, naming the function (never a zero).
+pub fn custom_higher_order(q: &str, args: &[Expr], span: Span) -> Option<Diagnostic> {
+    if ![CUSTOM_FORWARD, CUSTOM_BACKWARD, CUSTOM_JVP_CALL].contains(&q) {
+        return None;
+    }
+    let f = args.first().map(printer::expr).unwrap_or_default();
+    Some(Diagnostic::new(
+        span,
+        format!("a derivative of a derivative through the custom function `{f}`: tangent runs its rules as written and does not differentiate them"),
+        format!("differentiate once through `{f}` (grad, autodiff, vjp or jvp of a function calling it); for higher order, write `{f}` without a custom rule"),
+    ))
+}
+
+/// Checks a call of the custom function `f` (`tangent.custom_vjp`/`custom_jvp`) in
+/// differentiated code: false when no argument is active (nothing to differentiate);
+/// an error when its rule is not defined, an active value is passed at one of its
+/// `nondiff_argnums` or by keyword, or (`forward`) it has only a reverse-mode rule.
+pub fn check_custom_call(
+    resolver: &Resolver,
+    f: &str,
+    args: &[Expr],
+    kwargs: &[(String, Expr)],
+    active: &dyn Fn(&Expr) -> bool,
+    span: Span,
+    forward: bool,
+) -> Result<bool, Diagnostic> {
+    let Some(custom) = resolver.custom(f) else {
+        return Ok(false);
+    };
+    if !args.iter().chain(kwargs.iter().map(|(_, v)| v)).any(active) {
+        return Ok(false);
+    }
+    let (kind, define) = if custom.vjp {
+        ("custom_vjp", format!("{f}.defvjp(f_fwd, f_bwd)"))
+    } else {
+        ("custom_jvp", format!("{f}.defjvp(f_jvp)"))
+    };
+    if !custom.defined {
+        return Err(Diagnostic::new(
+            span,
+            format!("`{f}` is a tangent.{kind} function whose rule was never defined"),
+            format!("call `{define}` (with your rule functions) before differentiating it"),
+        ));
+    }
+    if forward && custom.vjp {
+        return Err(Diagnostic::new(
+            span,
+            format!("forward mode through `{f}`: it is a tangent.custom_vjp function, which has only a reverse-mode rule"),
+            format!("define `{f}` with `@tangent.custom_jvp` and `{f}.defjvp(f_jvp)` (reverse mode uses that rule too), or differentiate in reverse mode"),
+        ));
+    }
+    if let Some((k, _)) = kwargs.first() {
+        return Err(Diagnostic::new(
+            span,
+            format!("keyword argument `{k}` in a call of the custom function `{f}`: its rule takes one entry per positional argument"),
+            format!("pass the arguments of `{f}` positionally"),
+        ));
+    }
+    if let Some(i) = custom
+        .nondiff
+        .iter()
+        .find(|&&i| args.get(i).is_some_and(active))
+    {
+        return Err(Diagnostic::new(
+            if args[*i].span.is_synthetic() {
+                span
+            } else {
+                args[*i].span
+            },
+            format!("argument {i} of `{f}` is in its nondiff_argnums, but it depends on the differentiated input: its derivative would be lost"),
+            format!("remove {i} from the nondiff_argnums of `{f}`, or pass `tangent.stop_gradient(...)` there if a zero derivative is meant"),
+        ));
+    }
+    Ok(true)
+}
 
 pub fn missing_rule(q: &str, span: Span, value: &Expr) -> Diagnostic {
     let short = q.rsplit('.').next().unwrap_or(q);

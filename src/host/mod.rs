@@ -62,6 +62,10 @@ pub const SHIMS: &[(&str, &str)] = &[
         include_str!("../../stdlib-shims/tangent/_jax.py"),
     ),
     (
+        "tangent._custom",
+        include_str!("../../stdlib-shims/tangent/_custom.py"),
+    ),
+    (
         "tangent._live",
         include_str!("../../stdlib-shims/tangent/_live.py"),
     ),

@@ -20,6 +20,10 @@
 //!   (a closure variable, given by a `closure` line), not an argument;
 //! - `value NAME TYPE [array]`: anything else, by its type (`array`: a registered array
 //!   type);
+//! - `custom NAME KIND DEFINED NONDIFF`: a `tangent.custom_vjp` (KIND `vjp`) or
+//!   `tangent.custom_jvp` (`jvp`) function, recognised by type (`tangent/_live.py`
+//!   `_custom_kind`); DEFINED is `defined` once its rule is given (`defvjp`/`defjvp`),
+//!   else `undefined`; NONDIFF its `nondiff_argnums`, comma-separated (may be empty);
 //! - `builtin NAME`: a builtin not shadowed by a global;
 //! - `missing NAME`: neither a global nor a builtin;
 //! - `attrs MODULE NAMES...`: the public attributes of a module the code reads (for
@@ -43,8 +47,21 @@ pub enum Live {
         type_name: String,
         array: bool,
     },
+    /// A function with a user-supplied derivative rule (`tangent.custom_vjp` or
+    /// `tangent.custom_jvp`): calls of it run the rule (`ad/reverse.rs`, `ad/forward.rs`).
+    Custom(Custom),
     Builtin,
     Missing,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Custom {
+    /// A reverse-mode rule (`custom_vjp`); false: a forward-mode rule (`custom_jvp`).
+    pub vjp: bool,
+    /// Whether `defvjp`/`defjvp` has been called.
+    pub defined: bool,
+    /// Argument positions that are not differentiated (`nondiff_argnums`).
+    pub nondiff: Vec<usize>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -110,6 +127,23 @@ impl LiveNames {
                         array: rest.first() == Some(&"array"),
                     };
                     live.names.insert((*name).to_owned(), value);
+                }
+                ["custom", name, kind, defined, nondiff] => {
+                    let nondiff = nondiff
+                        .split(',')
+                        .filter(|p| !p.is_empty())
+                        .map(|p| p.parse::<usize>().map_err(|_| bad()))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let custom = Custom {
+                        vjp: match *kind {
+                            "vjp" => true,
+                            "jvp" => false,
+                            _ => return Err(bad()),
+                        },
+                        defined: *defined == "defined",
+                        nondiff,
+                    };
+                    live.names.insert((*name).to_owned(), Live::Custom(custom));
                 }
                 ["builtin", name] => {
                     live.names.insert((*name).to_owned(), Live::Builtin);

@@ -6,7 +6,7 @@ pub mod live;
 
 use crate::syntax::ir::*;
 use crate::syntax::Diagnostic;
-use live::{Live, LiveNames};
+use live::{Custom, Live, LiveNames};
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -17,6 +17,9 @@ pub enum Callee {
     Method(String),
     /// A function defined in the same module (differentiated recursively).
     User(String),
+    /// A global bound to a function with a user-supplied rule (`tangent.custom_vjp` /
+    /// `tangent.custom_jvp`), by its global name: calls run the rule.
+    Custom(String),
     /// Something we cannot name (a local callable, an unknown global).
     Unknown(String),
 }
@@ -78,8 +81,17 @@ impl Resolver<'_> {
         self.live.and_then(|l| l.get(n))
     }
 
+    /// The custom-derivative function a global name is bound to, if any.
+    pub fn custom(&self, n: &str) -> Option<&Custom> {
+        match self.live_global(n) {
+            Some(Live::Custom(c)) if !self.ambiguous.contains(n) => Some(c),
+            _ => None,
+        }
+    }
+
     pub fn callee(&self, func: &Expr) -> Callee {
         match &func.kind {
+            ExprKind::Name(n) if self.custom(n).is_some() => Callee::Custom(n.clone()),
             ExprKind::Name(n) => {
                 // Locals, names bound several ways, and live globals that are neither a
                 // module, a rule's function nor a function of the file (nor a builtin

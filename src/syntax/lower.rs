@@ -400,6 +400,30 @@ impl SourceModule {
             .collect()
     }
 
+    /// Without a host (no live names: the Rust API, `tangent grad FILE:FUNC`), a call of a
+    /// decorated module-level function is refused: what the decorator binds the name to
+    /// (a `tangent.custom_vjp` rule, a wrapper) is only known to the running program, and
+    /// differentiating the `def` as written could ignore a custom rule.
+    pub fn check_undecorated(&self, name: &str, span: Span) -> Result<(), Diagnostic> {
+        let Some(def) = self.functions.get(name) else {
+            return Ok(());
+        };
+        if self.live.is_some() || def.decorator_list.is_empty() {
+            return Ok(());
+        }
+        let first = &def.decorator_list[0];
+        let text = self
+            .text
+            .get(first.range.start().to_usize()..first.range.end().to_usize())
+            .unwrap_or("")
+            .trim_start_matches('@');
+        Err(Diagnostic::new(
+            span,
+            format!("cannot differentiate a call to `{name}` here: it is decorated (`@{text}`), and what the decorator makes of it (a custom derivative rule, a wrapper) is known only to the running program"),
+            "differentiate from Python (`tangent.grad` in the script, which runs the decorator and uses a custom rule), or call the undecorated function",
+        ))
+    }
+
     /// The source text of a span (for comments such as `# Grad of: ...`).
     pub fn snippet(&self, s: Span) -> &str {
         self.text

@@ -18,6 +18,7 @@ hosts: the embedded RustPython (with the native `numpy`) and CPython through the
   _grads_special        rule helpers: scipy.special
   _numpy                the NumPy runtime (registers numpy.ndarray)
   _jax                  the JAX runtime (imports jax and registers it only when met)
+  _custom               custom_vjp, custom_jvp, stop_gradient and the helpers they need
   _build                building, caching and compiling derivatives
   _rules                user rules (@tangent.adjoint, @tangent.tangent_)
   _methods              derivatives of the methods of user classes, at run time
@@ -41,6 +42,7 @@ from tangent._grads_special import *  # noqa: F401,F403
 from tangent._numpy import (  # noqa: F401
     _from_flat, _to_flat, matmul_grad_left_adjoint, matmul_grad_right_adjoint,
     unreduce_adjoint)
+from tangent._custom import *  # noqa: F401,F403
 from tangent._build import *  # noqa: F401,F403
 from tangent._build import _CACHE, _CACHE_SIZE, _compile  # noqa: F401
 from tangent._methods import method_grad, method_jvp  # noqa: F401

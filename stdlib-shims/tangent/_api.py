@@ -3,7 +3,7 @@
 import _tangent
 import sys as _sys
 
-from tangent import _registry
+from tangent import _custom, _registry
 from tangent._build import _generate
 from tangent._errors import TangentError, _at_call_site
 
@@ -80,6 +80,8 @@ def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
     `output_index=i` differentiates element i, `output_weights=(w0, w1, ...)` the
     weighted sum of the elements. `source` is the text `func` was defined with, for code
     that has no file (`exec`, `python -c`); cells of IPython and Jupyter need none."""
+    if isinstance(func, _custom._Custom):
+        return _custom.derivative(func, wrt, "reverse", preserve_result)
     output_index, output_weights = _output_options(output_index, output_weights)
     return _generate(func, wrt, optimized, preserve_result, check_dims, verbose,
                      "reverse", output_index, output_weights, "joint",
@@ -100,6 +102,8 @@ def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
     if mode not in ("reverse", "forward"):
         raise ValueError(_at_call_site("mode must be 'reverse' or 'forward', not %r" % (mode,),
                                        "pass mode='reverse' (default) or mode='forward'"))
+    if isinstance(func, _custom._Custom):
+        return _custom.derivative(func, wrt, mode, preserve_result)
     output_index, output_weights = _output_options(output_index, output_weights)
     if mode == "forward" and (output_index is not None or output_weights is not None):
         raise ValueError(_at_call_site(
@@ -113,6 +117,8 @@ def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
 def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0, source=None):
     """Vector-Jacobian product: the returned function takes `func`'s arguments and a
     seed shaped like the output."""
+    if isinstance(func, _custom._Custom):
+        return _custom.derivative(func, wrt, "reverse", preserve_result)
     return _generate(func, wrt, optimized, preserve_result, False, verbose, "reverse",
                      source=_source_text(source))
 
@@ -120,6 +126,8 @@ def vjp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0, source
 def jvp(func, wrt=(0,), optimized=True, preserve_result=False, verbose=0, source=None):
     """Jacobian-vector product: the returned function takes `func`'s arguments and one
     tangent per `wrt` argument."""
+    if isinstance(func, _custom._Custom):
+        return _custom.derivative(func, wrt, "forward", preserve_result)
     return _generate(func, wrt, optimized, preserve_result, False, verbose, "forward",
                      source=_source_text(source))
 

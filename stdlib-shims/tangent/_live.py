@@ -6,7 +6,7 @@ at run time. Also the check that a function object's code is its file's text."""
 import _tangent
 import sys as _sys
 
-from tangent import _registry
+from tangent import _custom, _registry
 from tangent._errors import TangentError, _at_call_site, _located
 
 _known = {"key": None, "ids": {}, "keep": []}
@@ -60,6 +60,17 @@ def _unwrap_transparent(obj):
 
 def _is_array_value(x):
     return _registry.is_array(x)
+
+
+def _custom_kind(obj):
+    """What kind of custom-derivative object `obj` is (by type, never by name), as the
+    fields of a `custom` line after the name (src/resolve/live.rs): kind (`vjp`/`jvp`),
+    whether its rule is defined, its nondiff_argnums; None for any other object."""
+    kind = _custom.live_kind(obj)
+    if kind is None:
+        return None
+    return "%s\t%s\t%s" % (kind[0], "defined" if kind[1] else "undefined",
+                            ",".join(str(i) for i in kind[2]))
 
 
 def _code_names(code):
@@ -150,6 +161,9 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
             return "missing\t" + n
         if builtin:
             return "builtin\t" + n
+        kind = _custom_kind(obj)
+        if kind is not None:
+            return "custom\t%s\t%s" % (n, kind)
         if isinstance(obj, type(_sys)):
             modules.append(obj)
             return "import\t%s\t%s" % (n, obj.__name__)

@@ -139,6 +139,27 @@ def decorated(x):
 check("decorator's wrapper", decorated, 1.3)
 
 
+def make_clipped():
+    @tangent.custom_vjp
+    def clipped(x):
+        return x * x
+
+    def forward(x):
+        return x * x, x
+
+    def backward(x, g):
+        return (min(2.0 * x * g, 1.0),)  # the rule, not 2x: the test fails without it
+    clipped.defvjp(forward, backward)
+
+    def loss(x):
+        return clipped(x) + x
+    return loss
+
+
+got = tangent.grad(make_clipped())(3.0)
+print("custom_vjp in a closure cell", "ok" if got == 2.0 else "WRONG %r" % got)
+
+
 # --- nested defs ------------------------------------------------------------------------
 def with_helper(x):
     c = x * 2.0
