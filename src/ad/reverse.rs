@@ -1165,7 +1165,7 @@ fn increment(count: &str) -> Stmt {
 /// The error for a differentiable-looking call with no rule, showing the template to
 /// register.
 /// The hint of an active argument passed to a method where the rule has no derivative.
-pub const METHOD_HINT: &str = "call a function with a derivative rule instead (a method of your own class is not differentiated yet), or pass values that do not depend on the input there";
+pub const METHOD_HINT: &str = "call a function with a derivative rule instead, or pass values that do not depend on the input there; if the object is of your own class, call the method through the class (`MyClass.method(obj, x)`), which is differentiated as the class's function";
 
 /// The runtime helpers a call of a custom function becomes (`tangent/_custom.py`).
 pub const CUSTOM_FORWARD: &str = "tangent.custom_forward";
