@@ -375,6 +375,12 @@ pub fn map_stmt_exprs(s: &mut Stmt, f: &dyn Fn(&Expr) -> Expr) {
             *v = f(v);
         }
         StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => *e = f(e),
+        StmtKind::Assert(t, m) => {
+            *t = f(t);
+            if let Some(m) = m {
+                *m = f(m);
+            }
+        }
         StmtKind::If(t, a, b) => {
             *t = f(t);
             a.iter_mut().for_each(|s| map_stmt_exprs(s, f));

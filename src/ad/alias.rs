@@ -244,6 +244,12 @@ impl Analysis<'_> {
                 }
             }
             StmtKind::Return(Some(e)) => self.read(e),
+            StmtKind::Assert(t, m) => {
+                self.read(t);
+                if let Some(m) = m {
+                    self.read(m)
+                }
+            }
             _ => {}
         }
     }

@@ -88,6 +88,12 @@ pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
             f(v)
         }
         StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => f(e),
+        StmtKind::Assert(t, m) => {
+            f(t);
+            if let Some(m) = m {
+                f(m)
+            }
+        }
         StmtKind::If(t, ..) | StmtKind::While(t, _) => f(t),
         StmtKind::For(t, it, _) => {
             f(t);

@@ -344,6 +344,8 @@ impl Reverse<'_> {
                 fwd.push(s.clone());
             }
             StmtKind::Return(_) | StmtKind::Pass | StmtKind::Comment(_) => {}
+            // Kept in the primal; a test has no derivative.
+            StmtKind::Assert(..) => fwd.push(s.clone()),
             StmtKind::If(test, a, b) => {
                 let before = self.bound.clone();
                 let (fa, ba) = self.block(a, depth)?;

@@ -316,6 +316,10 @@ pub fn stmt(out: &mut String, s: &Stmt, depth: usize) {
         StmtKind::Continue => out.push_str(&format!("{ind}continue\n")),
         StmtKind::Pass => out.push_str(&format!("{ind}pass\n")),
         StmtKind::ExprStmt(e) => out.push_str(&format!("{ind}{}\n", expr(e))),
+        StmtKind::Assert(t, None) => out.push_str(&format!("{ind}assert {}\n", expr(t))),
+        StmtKind::Assert(t, Some(m)) => {
+            out.push_str(&format!("{ind}assert {}, {}\n", expr(t), expr(m)))
+        }
         StmtKind::Comment(c) => out.push_str(&format!("{ind}# {c}\n")),
     }
 }

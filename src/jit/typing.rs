@@ -220,6 +220,10 @@ fn assign_types(
                 expr_type(e, vars, callees)?;
             }
             StmtKind::AugAssign(..) => return Err(Refusal::new(s.span, "an augmented assignment")),
+            // The message is evaluated only when the test fails, by the interpreter.
+            StmtKind::Assert(t, _) => {
+                expr_type(t, vars, callees)?;
+            }
             StmtKind::Return(None)
             | StmtKind::Break
             | StmtKind::Continue

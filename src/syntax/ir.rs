@@ -361,6 +361,8 @@ pub enum StmtKind {
     Pass,
     /// An expression evaluated for its effect (a call such as `print(x)`).
     ExprStmt(Expr),
+    /// `assert test, msg`: kept in the primal as written, never differentiated.
+    Assert(Expr, Option<Expr>),
     /// A comment line in generated code (`# Grad of: ...`).
     Comment(String),
 }
