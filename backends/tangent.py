@@ -15,7 +15,7 @@ linear_in_first(
     tangent.zero_grad_at, tangent.grad_item, tangent.sum_grad, tangent.array_grad,
     tangent.copy, tangent.unreduce, tangent.extremum_grad, tangent.broadcast_like,
     tangent.unbroadcast, tangent.unbroadcast_left, tangent.unbroadcast_right,
-    tangent.extremum_tangent, tangent.sum_tangent,
+    tangent.extremum_tangent, tangent.sum_tangent, tangent.field_tangent,
 )
 
 # Argument positions (from 0) a helper reads only for their shape, dtype or length:
@@ -103,6 +103,11 @@ def set_tangent_at(z, t, x, index, v):
 @tangent_(tangent.grad_item)
 def grad_item(z, g, i):
     d[z] = tangent.grad_item(d[g], i)
+
+
+@tangent_(tangent.field_tangent)
+def field_tangent(z, t, name):
+    d[z] = tangent.field_tangent(d[t], name)
 
 
 @tangent_(tangent.sum_grad)
@@ -218,6 +223,11 @@ def extremum_grad_adjoint(z, g, y, x, axis, keepdims):
 @adjoint(tangent.grad_item)
 def grad_item_adjoint(z, g, i):
     d[g] = tangent.add_grad_at(None, g, i, d[z])
+
+
+@adjoint(tangent.field_tangent)
+def field_tangent_adjoint(z, t, name):
+    d[t] = tangent.add_grad_at(None, t, name, d[z])
 
 
 @adjoint(tangent.add_grad_at)

@@ -518,7 +518,26 @@ impl Reverse<'_> {
             },
             ExprKind::Attr(v, a) => {
                 let q = self.rules.array_member(a);
-                self.library(&q, t, &[(**v).clone()], &[], span, value)
+                match v.as_name() {
+                    // An attribute without a rule: a field of a dataclass or namedtuple
+                    // (`tangent.add_grad_at` takes the field's name as the index and is
+                    // a located error for any other value).
+                    Some(x)
+                        if self.rules.adjoint(&q).is_none()
+                            && !self.rules.is_nondifferentiable(&q) =>
+                    {
+                        Ok(if self.active.contains(x) {
+                            vec![Adj::AccumAt {
+                                var: x.to_owned(),
+                                index: Expr::str_lit(a.as_str()),
+                                value: grad_ref(t),
+                            }]
+                        } else {
+                            vec![]
+                        })
+                    }
+                    _ => self.library(&q, t, &[(**v).clone()], &[], span, value),
+                }
             }
             ExprKind::Subscript(v, idx) => {
                 let Some(x) = v.as_name() else {

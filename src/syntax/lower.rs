@@ -566,7 +566,17 @@ impl Lowerer<'_> {
         }
         let mut bound: Vec<(String, Span)> = Vec::new();
         let mut reads: Vec<(String, Span)> = Vec::new();
+        // Names each loop body (by the loop's span) binds unconditionally, at its top
+        // level, with where.
+        let mut rebound: Vec<(Span, String, Span)> = Vec::new();
         walk_stmts(body, &mut |s| {
+            if let StmtKind::For(_, _, b) | StmtKind::While(_, b) = &s.kind {
+                for t in b {
+                    if let StmtKind::Assign(target, _) = &t.kind {
+                        target.bound_names(&mut |n| rebound.push((s.span, n.to_owned(), t.span)));
+                    }
+                }
+            }
             let mut read = |e: &Expr| {
                 e.walk(&mut |x| {
                     if let ExprKind::Name(n) = &x.kind {
@@ -615,10 +625,19 @@ impl Lowerer<'_> {
                         "remove the `del`; a global cannot be unbound from a differentiated function",
                     ));
                 }
+                // In a loop, a read before the `del` sees the next iteration's value
+                // only if the loop body assigns the name before it.
+                let assigned_before = |at: Span, l: Span| {
+                    rebound
+                        .iter()
+                        .any(|(lp, n, sp)| *lp == l && *n == d.name && sp.end <= at.start)
+                };
                 let later = reads.iter().find(|(n, sp)| {
                     *n == d.name
                         && (sp.start >= d.span.end
-                            || d.in_loop.is_some_and(|l| sp.start >= l.start && sp.end <= l.end))
+                            || d.in_loop.is_some_and(|l| {
+                                sp.start >= l.start && sp.end <= l.end && !assigned_before(*sp, l)
+                            }))
                 });
                 if let Some((_, sp)) = later {
                     return Err(Diagnostic::new(

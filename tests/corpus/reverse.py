@@ -4,6 +4,8 @@ Each function is checked against central finite differences by check_fd.py (run 
 `tangent run`), and its generated gradient source is snapshot-tested (tests/snapshots.rs).
 CASES maps a function name to (arguments, wrt).
 """
+import collections
+import dataclasses
 import math
 import numpy as np
 
@@ -582,11 +584,93 @@ def recursive_result_overwritten(x):
     return y
 
 
+
+# --- the small statements (issue 15 item 5) ------------------------------------
+
+OFFSET = 0.25
+
+
+def small_statements(x):
+    """A docstring."""
+    assert x > 0.0, "x must be positive"
+    global OFFSET
+    y = x * x + OFFSET
+    "a bare string is documentation too"
+    z = math.sin(y) * x
+    del y
+    pass
+    return z
+
+
+def del_in_loop(x):
+    s = 0.0
+    for i in range(3):
+        t = x * (i + 1.0)
+        s = s + t * t
+        del t
+    return s
+
+
+# --- structured arguments (issue 15 item 3) ------------------------------------
+
+Point = collections.namedtuple("Point", ["a", "b"])
+
+
+@dataclasses.dataclass
+class Params:
+    w: np.ndarray
+    b: float
+
+
+def dict_arg(p):
+    # p['a'] is read twice: its gradients accumulate
+    return p["a"] * p["b"] + math.sin(p["a"])
+
+
+def dict_variable_key(p):
+    total = 0.0
+    for k in ("a", "b"):
+        total = total + p[k] * p[k]
+    return total * p["a"]
+
+
+def dict_nested_arrays(p):
+    layer = p["layer"]
+    return np.sum(np.tanh(layer["w"] * p["x"])) + layer["b"] * p["x"][0]
+
+
+def dict_twice(p, q):
+    # the same dict is passed as both arguments (CASES)
+    return p["a"] * q["a"] + q["b"]
+
+
+def tuple_float_array(pair):
+    return pair[0] * np.sum(pair[1] ** 2)
+
+
+def list_arg(xs):
+    return xs[0] * xs[1] + np.sum(xs[2])
+
+
+def namedtuple_arg(pt):
+    return pt.a * pt.b + pt[0]
+
+
+def dataclass_arg(p):
+    return np.sum(np.tanh(p.w) * p.b) + p.b * p.b
+
+
+def dict_alias_read(p):
+    q = p
+    return q["a"] * p["a"]
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
 M32 = np.array([[0.2, 0.1], [-0.3, 0.4], [0.5, -0.1]])
 M22 = np.array([[0.7, -0.2], [0.1, 0.3]])
+
+SHARED = {"a": 0.9, "b": -0.4}
 
 CASES = {
     "poly": ((1.3,), (0,)),
@@ -679,4 +763,15 @@ CASES = {
     "abs_of_numpy_scalar": ((A3,), (0,)),
     "min_max_of_three": ((0.3, 1.2), (0, 1)),
     "recursive_result_overwritten": ((0.8,), (0,)),
+    "small_statements": ((0.7,), (0,)),
+    "del_in_loop": ((0.6,), (0,)),
+    "dict_arg": (({"a": 0.7, "b": 1.3},), (0,)),
+    "dict_variable_key": (({"a": 0.4, "b": -0.9},), (0,)),
+    "dict_nested_arrays": (({"layer": {"w": M22, "b": 0.3}, "x": np.array([0.5, -0.7])},), (0,)),
+    "dict_twice": ((SHARED, SHARED), (0, 1)),
+    "tuple_float_array": (((0.8, A3),), (0,)),
+    "list_arg": (([0.6, 1.1, A3],), (0,)),
+    "namedtuple_arg": ((Point(0.3, -1.2),), (0,)),
+    "dataclass_arg": ((Params(A3, 0.6),), (0,)),
+    "dict_alias_read": (({"a": 1.1},), (0,)),
 }
