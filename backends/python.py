@@ -49,3 +49,20 @@ def sum(y, x):
 @tangent_(builtins.sum)
 def sum_tangent(y, x):
     d[y] = tangent.sum_tangent(d[x])
+
+
+# Methods of dicts. Methods of values of unknown type are keyed under the array class
+# (`array_methods` in numpy.py), so `p.get(key, default)` on a dict is
+# `numpy.ndarray.get` here; arrays have no `get`.
+pure(numpy.ndarray.get)
+
+
+@adjoint(numpy.ndarray.get)
+def dict_get(y, x, key, default=None):
+    d[x] = tangent.dict_get_grad(d[y], x, key)
+    d[default] = tangent.dict_get_default_grad(d[y], x, key, default)
+
+
+@tangent_(numpy.ndarray.get)
+def dict_get_tangent(y, x, key, default=None):
+    d[y] = tangent.dict_get_tangent(d[x], d[default], x, key)

@@ -5,7 +5,7 @@
 
 nondifferentiable(
     tangent.init_grad, tangent.reduced_count, tangent.sign, tangent.Stack,
-    tangent.inverse_permutation, tangent.check_output,
+    tangent.inverse_permutation, tangent.check_output, tangent.keys_of,
 )
 
 # Facts the passes read (ad/rules.rs `RuleSet` accessors):

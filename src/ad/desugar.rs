@@ -367,6 +367,10 @@ impl Desugar<'_> {
                     out.push(Stmt::new(StmtKind::For(target, iter, body), span));
                     return Ok(());
                 }
+                if let Some(index_loop) = self.structured_loop(&target, &iter, body.clone(), out)? {
+                    out.push(Stmt::new(index_loop, span));
+                    return Ok(());
+                }
                 if let ExprKind::Call { func, .. } = &iter.kind {
                     if !is_range_call(self.resolver, &iter) {
                         let name = crate::emit::printer::expr(func);
@@ -422,6 +426,141 @@ impl Desugar<'_> {
             other => out.push(Stmt::new(other, span)),
         }
         Ok(())
+    }
+
+    /// `for i, v in enumerate(xs)`, `for a, b in zip(xs, ys)` and `for k in p.keys()` /
+    /// `p.values()` / `p.items()` as index loops: `for _i in range(len(xs)): i = _i;
+    /// v = xs[_i]`, `range(min(len(xs), len(ys)))`, and over `_keys =
+    /// tangent.keys_of(p)` (the keys, in the dict's order, when the loop starts) with
+    /// `v = p[_keys[_i]]`. None for any other loop.
+    fn structured_loop(
+        &mut self,
+        target: &Expr,
+        iter: &Expr,
+        body: Vec<Stmt>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Option<StmtKind>, Diagnostic> {
+        let ExprKind::Call { func, args, kwargs } = &iter.kind else {
+            return Ok(None);
+        };
+        let unpack = |n: usize, what: &str| -> Result<Vec<Expr>, Diagnostic> {
+            match &target.kind {
+                ExprKind::Tuple(ts) if ts.len() == n => Ok(ts.clone()),
+                _ => Err(err(
+                    target.span,
+                    format!("the loop over `{what}` needs a target of {n} names"),
+                    "unpack each element into its own name, e.g. `for a, b in zip(xs, ys)`",
+                )),
+            }
+        };
+        let callee = self.resolver.callee(func);
+        // The sequences, each read through a name the loop body does not rebind.
+        let bind = |this: &mut Self, e: &Expr, out: &mut Vec<Stmt>| -> String {
+            let rebinds = |n: &str| {
+                let mut found = false;
+                target.bound_names(&mut |t| found |= t == n);
+                walk_stmts(&body, &mut |s| {
+                    if let StmtKind::Assign(t, _)
+                    | StmtKind::AugAssign(t, _, _)
+                    | StmtKind::For(t, _, _) = &s.kind
+                    {
+                        t.bound_names(&mut |t| found |= t == n);
+                    }
+                });
+                found
+            };
+            match e.as_name() {
+                Some(n) if !rebinds(n) => n.to_owned(),
+                _ => {
+                    let n = this.names.fresh("_seq");
+                    out.push(Stmt::new(StmtKind::Assign(Expr::name(&n), e.clone()), e.span));
+                    n
+                }
+            }
+        };
+        let idx = self.names.fresh("_i");
+        let item = |seq: &str, i: Expr| {
+            Expr::synth(ExprKind::Subscript(Box::new(Expr::name(seq)), Box::new(i)))
+        };
+        let len = |seq: &str| Expr::call_path("len", vec![Expr::name(seq)]);
+        let mut prefix: Vec<(Expr, Expr)> = Vec::new();
+        let count;
+        if callee == Callee::Library("builtins.enumerate".into()) {
+            let [xs] = args.as_slice() else {
+                return Err(err(
+                    iter.span,
+                    "`enumerate` with a `start` cannot be differentiated yet",
+                    "add the start to the index in the loop body",
+                ));
+            };
+            if !kwargs.is_empty() {
+                return Err(err(
+                    iter.span,
+                    "`enumerate` with a `start` cannot be differentiated yet",
+                    "add the start to the index in the loop body",
+                ));
+            }
+            let ts = unpack(2, "enumerate(...)")?;
+            let seq = bind(self, xs, out);
+            prefix.push((ts[0].clone(), Expr::name(&idx)));
+            prefix.push((ts[1].clone(), item(&seq, Expr::name(&idx))));
+            count = len(&seq);
+        } else if callee == Callee::Library("builtins.zip".into()) {
+            if args.is_empty() || !kwargs.is_empty() {
+                return Err(err(
+                    iter.span,
+                    "this `zip(...)` cannot be differentiated",
+                    "zip sequences given as positional arguments, without `strict=`",
+                ));
+            }
+            let ts = unpack(args.len(), "zip(...)")?;
+            let seqs: Vec<String> = args.iter().map(|a| bind(self, a, out)).collect();
+            for (t, seq) in ts.into_iter().zip(&seqs) {
+                prefix.push((t, item(seq, Expr::name(&idx))));
+            }
+            let lens: Vec<Expr> = seqs.iter().map(|s| len(s)).collect();
+            count = if lens.len() == 1 {
+                lens.into_iter().next().unwrap_or_else(|| len(&seqs[0]))
+            } else {
+                Expr::call_path("min", lens)
+            };
+        } else if let (ExprKind::Attr(recv, view), true) =
+            (&func.kind, args.is_empty() && kwargs.is_empty())
+        {
+            if !matches!(view.as_str(), "keys" | "values" | "items") {
+                return Ok(None);
+            }
+            let p = bind(self, recv, out);
+            let keys = self.names.fresh("_keys");
+            out.push(Stmt::new(
+                StmtKind::Assign(
+                    Expr::name(&keys),
+                    Expr::call_path("tangent.keys_of", vec![Expr::name(&p)]),
+                ),
+                iter.span,
+            ));
+            let key = item(&keys, Expr::name(&idx));
+            match view.as_str() {
+                "keys" => prefix.push((target.clone(), key)),
+                "values" => prefix.push((target.clone(), item(&p, key))),
+                _ => {
+                    let ts = unpack(2, &format!("{}.items()", crate::emit::printer::expr(recv)))?;
+                    prefix.push((ts[0].clone(), key.clone()));
+                    prefix.push((ts[1].clone(), item(&p, key)));
+                }
+            }
+            count = len(&keys);
+        } else {
+            return Ok(None);
+        }
+        let mut new_body = Vec::new();
+        for (t, v) in prefix {
+            let sp = t.span;
+            self.assign(t, v, sp, &mut new_body)?;
+        }
+        new_body.extend(body);
+        let range = Expr::call_path("range", vec![count]);
+        Ok(Some(StmtKind::For(Expr::name(&idx), range, new_body)))
     }
 
     fn assign(

@@ -413,6 +413,36 @@ def field_tangent(t, name):
     return getattr(t, name)
 
 
+def keys_of(p):
+    """The keys a loop over `p.keys()`/`p.values()`/`p.items()` visits, in order, as a
+    list (the loop reads `p[key]`)."""
+    if not isinstance(p, dict):
+        raise TypeError(_at_call_site(
+            "tangent: `.keys()`/`.values()`/`.items()` of a %s: only dict loops are "
+            "differentiated" % type(p).__name__,
+            "loop over a dict, or over `range(len(xs))` for a sequence"))
+    return list(p)
+
+
+def dict_get_grad(g, x, key):
+    """The gradient of `x` from `y = x.get(key, default)`: g at `key` if x has it."""
+    if key in x:
+        return add_grad_at(None, x, key, g)
+    return init_grad(x)
+
+
+def dict_get_default_grad(g, x, key, default):
+    """The gradient of `default` from `y = x.get(key, default)`: g if `key` is missing."""
+    return init_grad(default) if key in x else g
+
+
+def dict_get_tangent(t, t_default, x, key):
+    """The tangent of `x.get(key, default)`."""
+    if key in x:
+        return t[key]
+    return init_grad(x.get(key)) if t_default is None else t_default
+
+
 def grad_at(g, x, index):
     """The gradient of `x[index]` (a copy), zeros if `x` has no gradient yet."""
     if _field_name(x, index) is not None:

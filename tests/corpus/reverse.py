@@ -664,6 +664,36 @@ def dict_alias_read(p):
     q = p
     return q["a"] * p["a"]
 
+def dict_get(p):
+    # "c" is missing: the default's value (and gradient) is used
+    return p.get("a") * p.get("c", p["b"]) + p.get("b", 2.0)
+
+
+def loop_enumerate(xs):
+    s = 0.0
+    for i, v in enumerate(xs):
+        s = s + (i + 1.0) * v * v
+    return s
+
+
+def loop_zip(xs, ws):
+    s = 0.0
+    for x, w in zip(xs, ws):
+        s = s + math.sin(x) * w
+    return s
+
+
+def loop_dict_items(p):
+    s = 0.0
+    for k, v in p.items():
+        s = s + v * v
+    for v in p.values():
+        s = s * v
+    for k in p.keys():
+        s = s + p[k]
+    return s
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -774,4 +804,8 @@ CASES = {
     "namedtuple_arg": ((Point(0.3, -1.2),), (0,)),
     "dataclass_arg": ((Params(A3, 0.6),), (0,)),
     "dict_alias_read": (({"a": 1.1},), (0,)),
+    "dict_get": (({"a": 0.8, "b": -1.3},), (0,)),
+    "loop_enumerate": ((A4,), (0,)),
+    "loop_zip": (([0.3, 1.2, -0.5], A4), (0, 1)),
+    "loop_dict_items": (({"a": 0.8, "b": -1.3, "c": 0.4},), (0,)),
 }
