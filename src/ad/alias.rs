@@ -322,6 +322,7 @@ impl Analysis<'_> {
             | ExprKind::BoolOp(..)
             | ExprKind::List(_)
             | ExprKind::Tuple(_)
+            | ExprKind::Dict(..)
             | ExprKind::ListComp(..)
             | ExprKind::Lambda(..) => true,
             ExprKind::IfExp { body, orelse, .. } => self.fresh(body) && self.fresh(orelse),
@@ -346,7 +347,7 @@ impl Analysis<'_> {
             {
                 self.exposes(b, false, out)
             }
-            ExprKind::List(es) | ExprKind::Tuple(es) => {
+            ExprKind::List(es) | ExprKind::Tuple(es) | ExprKind::Dict(_, es) => {
                 es.iter().for_each(|x| self.exposes(x, whole, out))
             }
             ExprKind::IfExp { body, orelse, .. } => {

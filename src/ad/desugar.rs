@@ -1111,6 +1111,12 @@ impl Anf<'_> {
                     .map(|a| self.atom(a, out))
                     .collect::<Result<_, _>>()?,
             ),
+            ExprKind::Dict(ks, vs) => ExprKind::Dict(
+                ks,
+                vs.into_iter()
+                    .map(|a| self.atom(a, out))
+                    .collect::<Result<_, _>>()?,
+            ),
             ExprKind::IfExp { .. } => {
                 let e = Expr::new(e.kind, span);
                 return self.atom(e, out);

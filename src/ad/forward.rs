@@ -316,6 +316,11 @@ impl Forward<'_> {
                 };
                 Ok(vec![Stmt::assign(dt, Expr::synth(kind))])
             }
+            ExprKind::Dict(ks, vs) => {
+                let ts: Vec<Expr> = vs.iter().map(|e| self.atom_tangent(e)).collect();
+                let kind = ExprKind::Dict(ks.clone(), ts);
+                Ok(vec![Stmt::assign(dt, Expr::synth(kind))])
+            }
             _ => Ok(zero()),
         }
     }

@@ -144,6 +144,7 @@ pub fn hint_for(e: &Expr) -> String {
         },
         ExprKind::Tuple(_) => "_tuple".into(),
         ExprKind::List(_) => "_list".into(),
+        ExprKind::Dict(..) => "_dict".into(),
         _ => "_t".into(),
     };
     if h.len() > 24 {

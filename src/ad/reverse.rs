@@ -552,17 +552,19 @@ impl Reverse<'_> {
                     value: grad_ref(t),
                 }])
             }
-            ExprKind::Tuple(es) | ExprKind::List(es) => {
+            ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::Dict(_, es) => {
                 let mut out = Vec::new();
                 for (i, e) in es.iter().enumerate() {
+                    // A dict's gradient has its keys (`tangent.init_grad`).
+                    let key = match &value.kind {
+                        ExprKind::Dict(ks, _) => ks[i].clone(),
+                        _ => Expr::num(i.to_string()),
+                    };
                     if let Some(n) = e.as_name() {
                         if self.active.contains(n) {
                             out.push(Adj::Accum {
                                 var: n.to_owned(),
-                                value: Expr::call_path(
-                                    "tangent.grad_item",
-                                    vec![grad_ref(t), Expr::num(i.to_string())],
-                                ),
+                                value: Expr::call_path("tangent.grad_item", vec![grad_ref(t), key]),
                             });
                         }
                     }

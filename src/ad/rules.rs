@@ -1394,7 +1394,10 @@ pub fn substitute(e: &mut Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) {
         return;
     }
     match &mut e.kind {
-        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => {
+        ExprKind::Tuple(es)
+        | ExprKind::List(es)
+        | ExprKind::BoolOp(_, es)
+        | ExprKind::Dict(_, es) => {
             es.iter_mut().for_each(|x| substitute(x, f))
         }
         ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {

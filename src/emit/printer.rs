@@ -142,6 +142,16 @@ fn write_expr(out: &mut String, e: &Expr) {
             write_list(out, es);
             out.push(']');
         }
+        ExprKind::Dict(ks, vs) => {
+            out.push('{');
+            for (i, (k, v)) in ks.iter().zip(vs).enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&format!("{}: {}", expr(k), expr(v)));
+            }
+            out.push('}');
+        }
         ExprKind::BinOp(op, a, b) => {
             let p = binop_prec(*op);
             if *op == BinOp::Pow {

@@ -420,6 +420,7 @@ pub fn expr_type(
             None
         }
         ExprKind::List(_) => return Err(Refusal::new(e.span, "a list")),
+        ExprKind::Dict(..) => return Err(Refusal::new(e.span, "a dict")),
         ExprKind::Subscript(..) => return Err(Refusal::new(e.span, "indexing")),
         ExprKind::Slice(..) => return Err(Refusal::new(e.span, "a slice")),
         ExprKind::Lambda(..) => return Err(Refusal::new(e.span, "a lambda")),

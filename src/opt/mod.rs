@@ -538,7 +538,10 @@ fn fold_in_place(e: &mut Expr) {
             args.iter_mut().for_each(fold_in_place);
             kwargs.iter_mut().for_each(|(_, v)| fold_in_place(v));
         }
-        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => {
+        ExprKind::Tuple(es)
+        | ExprKind::List(es)
+        | ExprKind::BoolOp(_, es)
+        | ExprKind::Dict(_, es) => {
             es.iter_mut().for_each(fold_in_place)
         }
         ExprKind::Subscript(a, b) => {

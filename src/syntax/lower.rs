@@ -1160,11 +1160,30 @@ impl Lowerer<'_> {
                 ))
             }
             ast::Expr::Dict(d) => {
-                return Err(unsupported(
-                    d.range,
-                    "a dict literal",
-                    "use separate variables or a tuple",
-                ))
+                let (mut keys, mut values) = (Vec::new(), Vec::new());
+                for item in &d.items {
+                    let Some(key) = &item.key else {
+                        return Err(unsupported(
+                            item.value.range(),
+                            "a `**` unpacking in a dict literal",
+                            "list each key explicitly",
+                        ));
+                    };
+                    let k = self.expr(key)?;
+                    if !matches!(
+                        k.kind,
+                        ExprKind::Str(_) | ExprKind::Num(_) | ExprKind::Bool(_) | ExprKind::NoneLit
+                    ) {
+                        return Err(unsupported(
+                            key.range(),
+                            "a dict literal with a computed key",
+                            "use string or number literals as the keys of a dict built in the function",
+                        ));
+                    }
+                    keys.push(k);
+                    values.push(self.expr(&item.value)?);
+                }
+                ExprKind::Dict(keys, values)
             }
             ast::Expr::Set(d) => {
                 return Err(unsupported(

@@ -694,6 +694,16 @@ def loop_dict_items(p):
     return s
 
 
+def dict_literal_values(x, y):
+    # a dict built from active values, read back (one value twice)
+    d = {"a": x * y, "b": math.sin(x), 3: y}
+    return d["a"] * d["b"] + d[3] * d["a"]
+
+
+def dict_literal_to_helper(x):
+    return dict_arg({"a": x, "b": x * x})
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -806,6 +816,8 @@ CASES = {
     "dict_alias_read": (({"a": 1.1},), (0,)),
     "dict_get": (({"a": 0.8, "b": -1.3},), (0,)),
     "loop_enumerate": ((A4,), (0,)),
+    "dict_literal_values": ((0.7, -1.4), (0, 1)),
+    "dict_literal_to_helper": ((0.9,), (0,)),
     "loop_zip": (([0.3, 1.2, -0.5], A4), (0, 1)),
     "loop_dict_items": (({"a": 0.8, "b": -1.3, "c": 0.4},), (0,)),
 }
