@@ -210,6 +210,10 @@ def add_grad_at(g, x, index, value):
 
 
 def zero_grad_at(g, index):
+    if isinstance(g, dict):
+        g = dict(g)
+        g[index] = init_grad(g[index])
+        return g
     fn = _impl("zero_grad_at", "the gradient of a subscript store (tangent.zero_grad_at)",
                (g,))
     if fn is not None:
@@ -373,6 +377,10 @@ def broadcast_like(t, y):
 
 def set_tangent_at(t, x, index, v):
     """Tangent of `x` after `x[index] = v`."""
+    if isinstance(x, dict):
+        t = init_grad(x) if not isinstance(t, dict) else dict(t)
+        t[index] = v
+        return t
     fn = _impl("set_tangent_at", "the tangent of a subscript store "
                "(tangent.set_tangent_at)", (x,))
     if fn is not None:

@@ -704,6 +704,14 @@ def dict_literal_to_helper(x):
     return dict_arg({"a": x, "b": x * x})
 
 
+def dict_store_local(p, x):
+    # a store into a dict built here: no other name sees it
+    q = {"a": p["a"], "b": 1.0}
+    q["a"] = x * q["a"]
+    q["b"] = q["a"] + p["b"]
+    return q["a"] * q["b"]
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -816,6 +824,7 @@ CASES = {
     "dict_alias_read": (({"a": 1.1},), (0,)),
     "dict_get": (({"a": 0.8, "b": -1.3},), (0,)),
     "loop_enumerate": ((A4,), (0,)),
+    "dict_store_local": (({"a": 0.6, "b": -0.8}, 1.3), (0, 1)),
     "dict_literal_values": ((0.7, -1.4), (0, 1)),
     "dict_literal_to_helper": ((0.9,), (0,)),
     "loop_zip": (([0.3, 1.2, -0.5], A4), (0, 1)),
