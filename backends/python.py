@@ -66,3 +66,11 @@ def dict_get(y, x, key, default=None):
 @tangent_(numpy.ndarray.get)
 def dict_get_tangent(y, x, key, default=None):
     d[y] = tangent.dict_get_tangent(d[x], d[default], x, key)
+
+
+# Context managers a differentiated `with` block may use (desugar::expand_with): the
+# body runs inside them as written. `enters="argument"`: entering does nothing and `as`
+# binds the call's argument; otherwise (`enters="state"`) the context is entered before
+# the body and left after it (no `as` target, no return/break/continue out of the body).
+transparent_context(contextlib.nullcontext, enters="argument")
+transparent_context(warnings.catch_warnings)

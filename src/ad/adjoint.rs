@@ -395,6 +395,15 @@ pub fn map_stmt_exprs(s: &mut Stmt, f: &dyn Fn(&Expr) -> Expr) {
             *t = f(t);
             body.iter_mut().for_each(|s| map_stmt_exprs(s, f));
         }
+        StmtKind::With(items, body) => {
+            for (cm, target) in items {
+                *cm = f(cm);
+                if let Some(t) = target {
+                    *t = f(t);
+                }
+            }
+            body.iter_mut().for_each(|s| map_stmt_exprs(s, f));
+        }
         _ => {}
     }
 }

@@ -94,6 +94,14 @@ pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
                 f(m)
             }
         }
+        StmtKind::With(items, _) => {
+            for (cm, target) in items {
+                f(cm);
+                if let Some(t) = target {
+                    f(t)
+                }
+            }
+        }
         StmtKind::If(t, ..) | StmtKind::While(t, _) => f(t),
         StmtKind::For(t, it, _) => {
             f(t);

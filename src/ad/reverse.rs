@@ -458,6 +458,13 @@ impl Reverse<'_> {
                     "please report this with the function",
                 ))
             }
+            StmtKind::With(..) => {
+                return Err(Diagnostic::new(
+                    s.span,
+                    "internal error: unexpanded `with` block",
+                    "please report this with the function",
+                ))
+            }
         }
         Ok(())
     }

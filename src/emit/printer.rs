@@ -326,6 +326,17 @@ pub fn stmt(out: &mut String, s: &Stmt, depth: usize) {
         StmtKind::Continue => out.push_str(&format!("{ind}continue\n")),
         StmtKind::Pass => out.push_str(&format!("{ind}pass\n")),
         StmtKind::ExprStmt(e) => out.push_str(&format!("{ind}{}\n", expr(e))),
+        StmtKind::With(items, body) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|(cm, t)| match t {
+                    Some(t) => format!("{} as {}", expr(cm), expr(t)),
+                    None => expr(cm),
+                })
+                .collect();
+            out.push_str(&format!("{ind}with {}:\n", items.join(", ")));
+            block(out, body, depth + 1);
+        }
         StmtKind::Assert(t, None) => out.push_str(&format!("{ind}assert {}\n", expr(t))),
         StmtKind::Assert(t, Some(m)) => {
             out.push_str(&format!("{ind}assert {}, {}\n", expr(t), expr(m)))

@@ -325,6 +325,7 @@ impl Cg<'_> {
             }
             StmtKind::Pass | StmtKind::Comment(_) => Ok(false),
             StmtKind::AugAssign(..) => Err(Refusal::new(s.span, "an augmented assignment")),
+            StmtKind::With(..) => Err(Refusal::new(s.span, "a `with` block")),
             StmtKind::Assert(t, _) => {
                 // A failing assert bails: the interpreter runs the function again and
                 // raises the AssertionError with its message.

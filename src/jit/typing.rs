@@ -220,6 +220,7 @@ fn assign_types(
                 expr_type(e, vars, callees)?;
             }
             StmtKind::AugAssign(..) => return Err(Refusal::new(s.span, "an augmented assignment")),
+            StmtKind::With(..) => return Err(Refusal::new(s.span, "a `with` block")),
             // The message is evaluated only when the test fails, by the interpreter.
             StmtKind::Assert(t, _) => {
                 expr_type(t, vars, callees)?;

@@ -368,6 +368,9 @@ pub enum StmtKind {
     ExprStmt(Expr),
     /// `assert test, msg`: kept in the primal as written, never differentiated.
     Assert(Expr, Option<Expr>),
+    /// `with cm as target, ...: body`, as lowered; `desugar::expand_with` replaces it
+    /// before any pass (only context managers declared `transparent_context`).
+    With(Vec<(Expr, Option<Expr>)>, Vec<Stmt>),
     /// A comment line in generated code (`# Grad of: ...`).
     Comment(String),
 }
@@ -412,7 +415,9 @@ pub fn walk_stmts<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
                 walk_stmts(a, f);
                 walk_stmts(b, f)
             }
-            StmtKind::For(_, _, body) | StmtKind::While(_, body) => walk_stmts(body, f),
+            StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
+                walk_stmts(body, f)
+            }
             _ => {}
         }
     }

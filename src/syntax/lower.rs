@@ -601,6 +601,14 @@ impl Lowerer<'_> {
                     t.bound_names(&mut |n| bound.push((n.to_owned(), t.span)));
                     read(it);
                 }
+                StmtKind::With(items, _) => {
+                    for (cm, target) in items {
+                        read(cm);
+                        if let Some(t) = target {
+                            t.bound_names(&mut |n| bound.push((n.to_owned(), t.span)));
+                        }
+                    }
+                }
                 StmtKind::If(e, ..)
                 | StmtKind::While(e, _)
                 | StmtKind::Return(Some(e))
@@ -819,11 +827,29 @@ impl Lowerer<'_> {
                 ))
             }
             ast::Stmt::With(w) => {
-                return Err(unsupported(
-                    w.range,
-                    "a `with` block",
-                    "move the body out of the `with` block into the function, or differentiate a helper function called from it",
-                ))
+                if w.is_async {
+                    return Err(unsupported(
+                        w.range,
+                        "an `async with` block",
+                        "use a plain `with` block",
+                    ));
+                }
+                let mut items = Vec::new();
+                for item in &w.items {
+                    let target = match item.optional_vars.as_deref() {
+                        None => None,
+                        Some(v @ ast::Expr::Name(_)) => Some(self.expr(v)?),
+                        Some(other) => {
+                            return Err(unsupported(
+                                other.range(),
+                                "this `as` target of a `with`",
+                                "bind the context to a single name",
+                            ))
+                        }
+                    };
+                    items.push((self.expr(&item.context_expr)?, target));
+                }
+                StmtKind::With(items, self.block(&w.body)?)
             }
             ast::Stmt::Try(t) => {
                 return Err(unsupported(

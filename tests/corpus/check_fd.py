@@ -213,7 +213,8 @@ def main():
                 worst = None
                 break
             for h, w in zip(have, want):
-                worst = max(worst, abs(h - w) / max(1.0, abs(w)))
+                err = abs(h - w) / max(1.0, abs(w))
+                worst = err if err != err else max(worst, err)  # a NaN fails
         if worst is None:
             continue
         status = "ok  " if worst < TOL else "FAIL"

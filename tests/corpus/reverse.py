@@ -5,8 +5,11 @@ Each function is checked against central finite differences by check_fd.py (run 
 CASES maps a function name to (arguments, wrt).
 """
 import collections
+import contextlib
 import dataclasses
 import math
+import warnings
+from contextlib import nullcontext
 import numpy as np
 
 
@@ -712,6 +715,33 @@ def dict_store_local(p, x):
     return q["a"] * q["b"]
 
 
+# --- transparent `with` blocks (issue 15 item 7) ------------------------------------
+
+def with_nullcontext(x):
+    with nullcontext(x * 2.0) as y:
+        z = y * math.sin(x)
+    with contextlib.nullcontext():
+        z = z + x
+    return z
+
+
+def with_errstate(x):
+    # the body runs inside the context (which only silences warnings here)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.log(x * x)
+        m = np.where(np.isfinite(y), y, 0.0)
+    return np.sum(m * x)
+
+
+def with_catch_warnings(x):
+    s = 0.0
+    for i in range(2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s = s + math.exp(x * i)
+    return s
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -824,6 +854,9 @@ CASES = {
     "dict_alias_read": (({"a": 1.1},), (0,)),
     "dict_get": (({"a": 0.8, "b": -1.3},), (0,)),
     "loop_enumerate": ((A4,), (0,)),
+    "with_nullcontext": ((0.8,), (0,)),
+    "with_errstate": ((np.array([0.5, 0.2, -1.5]),), (0,)),
+    "with_catch_warnings": ((0.4,), (0,)),
     "dict_store_local": (({"a": 0.6, "b": -0.8}, 1.3), (0, 1)),
     "dict_literal_values": ((0.7, -1.4), (0, 1)),
     "dict_literal_to_helper": ((0.9,), (0,)),
