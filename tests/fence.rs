@@ -107,7 +107,10 @@ fn global_statement() {
         &GradOptions::default(),
     );
     assert!(ok.is_ok(), "{:?}", ok.err());
-    let e = reject("def f(x):\n    global k\n    k = x\n    return x * k\n", "f");
+    let e = reject(
+        "def f(x):\n    global k\n    k = x\n    return x * k\n",
+        "f",
+    );
     check(
         &e,
         3,
@@ -176,11 +179,23 @@ fn with_blocks_that_stay_refused() {
 fn structured_arguments_that_stay_refused() {
     // A store into an argument: the caller's dict would change.
     let e = reject("def f(p, x):\n    p['a'] = x\n    return p['a']\n", "f");
-    assert!(e.starts_with("bad.py:2:5: this store changes `p` in place"), "{e}");
+    assert!(
+        e.starts_with("bad.py:2:5: this store changes `p` in place"),
+        "{e}"
+    );
     // zip and enumerate only as the iterable of a loop.
-    let e = reject("def f(xs, ys):\n    z = list(zip(xs, ys))\n    return z[0][0]\n", "f");
-    assert!(e.starts_with("bad.py:2:14: no derivative rule for `builtins.zip`"), "{e}");
-    let e = reject("def f(p):\n    s = 0.0\n    for kv in p.items():\n        s = s + kv[1]\n    return s\n", "f");
+    let e = reject(
+        "def f(xs, ys):\n    z = list(zip(xs, ys))\n    return z[0][0]\n",
+        "f",
+    );
+    assert!(
+        e.starts_with("bad.py:2:14: no derivative rule for `builtins.zip`"),
+        "{e}"
+    );
+    let e = reject(
+        "def f(p):\n    s = 0.0\n    for kv in p.items():\n        s = s + kv[1]\n    return s\n",
+        "f",
+    );
     check(
         &e,
         3,

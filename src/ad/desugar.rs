@@ -473,7 +473,10 @@ impl Desugar<'_> {
                 Some(n) if !rebinds(n) => n.to_owned(),
                 _ => {
                     let n = this.names.fresh("_seq");
-                    out.push(Stmt::new(StmtKind::Assign(Expr::name(&n), e.clone()), e.span));
+                    out.push(Stmt::new(
+                        StmtKind::Assign(Expr::name(&n), e.clone()),
+                        e.span,
+                    ));
                     n
                 }
             }
@@ -1265,7 +1268,10 @@ pub fn expand_with(
                             }
                             let ctx = names.fresh("_context");
                             fresh.push(ctx.clone());
-                            out.push(Stmt::new(StmtKind::Assign(Expr::name(&ctx), cm.clone()), cm.span));
+                            out.push(Stmt::new(
+                                StmtKind::Assign(Expr::name(&ctx), cm.clone()),
+                                cm.span,
+                            ));
                             out.push(Stmt::new(
                                 StmtKind::ExprStmt(Expr::synth(ExprKind::Call {
                                     func: Box::new(Expr::attr(Expr::name(&ctx), "__enter__")),

@@ -1437,9 +1437,7 @@ pub fn substitute(e: &mut Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) {
         ExprKind::Tuple(es)
         | ExprKind::List(es)
         | ExprKind::BoolOp(_, es)
-        | ExprKind::Dict(_, es) => {
-            es.iter_mut().for_each(|x| substitute(x, f))
-        }
+        | ExprKind::Dict(_, es) => es.iter_mut().for_each(|x| substitute(x, f)),
         ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
             substitute(a, f);
             substitute(b, f)

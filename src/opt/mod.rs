@@ -541,9 +541,7 @@ fn fold_in_place(e: &mut Expr) {
         ExprKind::Tuple(es)
         | ExprKind::List(es)
         | ExprKind::BoolOp(_, es)
-        | ExprKind::Dict(_, es) => {
-            es.iter_mut().for_each(fold_in_place)
-        }
+        | ExprKind::Dict(_, es) => es.iter_mut().for_each(fold_in_place),
         ExprKind::Subscript(a, b) => {
             fold_in_place(a);
             fold_in_place(b)

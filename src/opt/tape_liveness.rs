@@ -38,9 +38,7 @@ fn count_reads(rules: &RuleSet, e: &Expr, v: &str, all: &mut usize, shape_only: 
         ExprKind::Tuple(es)
         | ExprKind::List(es)
         | ExprKind::BoolOp(_, es)
-        | ExprKind::Dict(_, es) => {
-            children.extend(es.iter())
-        }
+        | ExprKind::Dict(_, es) => children.extend(es.iter()),
         ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
             children.push(a);
             children.push(b)
