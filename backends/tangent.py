@@ -16,6 +16,7 @@ linear_in_first(
     tangent.copy, tangent.unreduce, tangent.extremum_grad, tangent.broadcast_like,
     tangent.unbroadcast, tangent.unbroadcast_left, tangent.unbroadcast_right,
     tangent.extremum_tangent, tangent.sum_tangent, tangent.field_tangent,
+    tangent.dict_get_grad, tangent.dict_get_default_grad,
 )
 
 # Argument positions (from 0) a helper reads only for their shape, dtype or length:
@@ -223,6 +224,32 @@ def extremum_grad_adjoint(z, g, y, x, axis, keepdims):
 @adjoint(tangent.grad_item)
 def grad_item_adjoint(z, g, i):
     d[g] = tangent.add_grad_at(None, g, i, d[z])
+
+
+@tangent_(tangent.dict_get_grad)
+def dict_get_grad_tangent(z, g, x, key):
+    d[z] = tangent.dict_get_grad(d[g], x, key)
+
+
+@tangent_(tangent.dict_get_default_grad)
+def dict_get_default_grad_tangent(z, g, x, key, default):
+    d[z] = tangent.dict_get_default_grad(d[g], x, key, default)
+
+
+@adjoint(tangent.dict_get_grad)
+def dict_get_grad_adjoint(z, g, x, key):
+    d[g] = tangent.dict_get_tangent(d[z], None, x, key)
+
+
+@adjoint(tangent.dict_get_default_grad)
+def dict_get_default_grad_adjoint(z, g, x, key, default):
+    d[g] = tangent.dict_get_default_grad(d[z], x, key, default)
+
+
+@adjoint(tangent.dict_get_tangent)
+def dict_get_tangent_adjoint(z, t, t_default, x, key):
+    d[t] = tangent.dict_get_grad(d[z], x, key)
+    d[t_default] = tangent.dict_get_default_grad(d[z], x, key, t_default)
 
 
 @adjoint(tangent.field_tangent)
