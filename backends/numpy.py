@@ -23,6 +23,9 @@ nondifferentiable(
 # `x.T`) are keyed under this class: `numpy.ndarray.sum`.
 array_methods(numpy.ndarray)
 
+# A context manager a differentiated `with` may use (backends/python.py).
+transparent_context(numpy.errstate)
+
 # Functions whose result is zero when their first argument is (forward mode drops zero
 # tangents through them), and those zero when any argument is.
 linear_in_first(numpy.sum, numpy.mean, numpy.reshape, numpy.transpose)

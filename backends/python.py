@@ -49,3 +49,28 @@ def sum(y, x):
 @tangent_(builtins.sum)
 def sum_tangent(y, x):
     d[y] = tangent.sum_tangent(d[x])
+
+
+# Methods of dicts. Methods of values of unknown type are keyed under the array class
+# (`array_methods` in numpy.py), so `p.get(key, default)` on a dict is
+# `numpy.ndarray.get` here; arrays have no `get`.
+pure(numpy.ndarray.get)
+
+
+@adjoint(numpy.ndarray.get)
+def dict_get(y, x, key, default=None):
+    d[x] = tangent.dict_get_grad(d[y], x, key)
+    d[default] = tangent.dict_get_default_grad(d[y], x, key, default)
+
+
+@tangent_(numpy.ndarray.get)
+def dict_get_tangent(y, x, key, default=None):
+    d[y] = tangent.dict_get_tangent(d[x], d[default], x, key)
+
+
+# Context managers a differentiated `with` block may use (desugar::expand_with): the
+# body runs inside them as written. `enters="argument"`: entering does nothing and `as`
+# binds the call's argument; otherwise (`enters="state"`) the context is entered before
+# the body and left after it (no `as` target, no return/break/continue out of the body).
+transparent_context(contextlib.nullcontext, enters="argument")
+transparent_context(warnings.catch_warnings)

@@ -5,7 +5,7 @@
 
 nondifferentiable(
     tangent.init_grad, tangent.reduced_count, tangent.sign, tangent.Stack,
-    tangent.inverse_permutation, tangent.check_output,
+    tangent.inverse_permutation, tangent.check_output, tangent.keys_of,
 )
 
 # `tangent.stop_gradient(x)`: x's value with a zero derivative, in both modes and at every
@@ -19,7 +19,8 @@ linear_in_first(
     tangent.zero_grad_at, tangent.grad_item, tangent.sum_grad, tangent.array_grad,
     tangent.copy, tangent.unreduce, tangent.extremum_grad, tangent.broadcast_like,
     tangent.unbroadcast, tangent.unbroadcast_left, tangent.unbroadcast_right,
-    tangent.extremum_tangent, tangent.sum_tangent,
+    tangent.extremum_tangent, tangent.sum_tangent, tangent.field_tangent,
+    tangent.dict_get_grad, tangent.dict_get_default_grad,
 )
 
 # Argument positions (from 0) a helper reads only for their shape, dtype or length:
@@ -107,6 +108,11 @@ def set_tangent_at(z, t, x, index, v):
 @tangent_(tangent.grad_item)
 def grad_item(z, g, i):
     d[z] = tangent.grad_item(d[g], i)
+
+
+@tangent_(tangent.field_tangent)
+def field_tangent(z, t, name):
+    d[z] = tangent.field_tangent(d[t], name)
 
 
 @tangent_(tangent.sum_grad)
@@ -222,6 +228,37 @@ def extremum_grad_adjoint(z, g, y, x, axis, keepdims):
 @adjoint(tangent.grad_item)
 def grad_item_adjoint(z, g, i):
     d[g] = tangent.add_grad_at(None, g, i, d[z])
+
+
+@tangent_(tangent.dict_get_grad)
+def dict_get_grad_tangent(z, g, x, key):
+    d[z] = tangent.dict_get_grad(d[g], x, key)
+
+
+@tangent_(tangent.dict_get_default_grad)
+def dict_get_default_grad_tangent(z, g, x, key, default):
+    d[z] = tangent.dict_get_default_grad(d[g], x, key, default)
+
+
+@adjoint(tangent.dict_get_grad)
+def dict_get_grad_adjoint(z, g, x, key):
+    d[g] = tangent.dict_get_tangent(d[z], None, x, key)
+
+
+@adjoint(tangent.dict_get_default_grad)
+def dict_get_default_grad_adjoint(z, g, x, key, default):
+    d[g] = tangent.dict_get_default_grad(d[z], x, key, default)
+
+
+@adjoint(tangent.dict_get_tangent)
+def dict_get_tangent_adjoint(z, t, t_default, x, key):
+    d[t] = tangent.dict_get_grad(d[z], x, key)
+    d[t_default] = tangent.dict_get_default_grad(d[z], x, key, t_default)
+
+
+@adjoint(tangent.field_tangent)
+def field_tangent_adjoint(z, t, name):
+    d[t] = tangent.add_grad_at(None, t, name, d[z])
 
 
 @adjoint(tangent.add_grad_at)

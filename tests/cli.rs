@@ -59,7 +59,9 @@ fn grad_errors_inside_a_script() {
     );
     assert!(
         so.contains("fence: ")
-            && so.contains("grad_errors.py:11:5: a `with` block cannot be differentiated"),
+            && so.contains(
+                "grad_errors.py:11:10: a `with` block over `open('nothing')` cannot be differentiated"
+            ),
         "{so}"
     );
     assert!(so.contains("argv: ['alpha', 'beta']"), "{so}");
@@ -89,7 +91,7 @@ fn grad_subcommand_diagnostic_exit_3() {
     let err = text(&out.stderr);
     assert!(
         err.starts_with(
-            "tests/scripts/grad_errors.py:11:5: a `with` block cannot be differentiated"
+            "tests/scripts/grad_errors.py:11:10: a `with` block over `open('nothing')` cannot be differentiated"
         ),
         "{err}"
     );

@@ -35,10 +35,10 @@ fn with_block() {
     check(
         &e,
         2,
-        5,
-        "a `with` block cannot be differentiated",
-        "^^^^^^^^^^^^^^^^^^^^^",
-        "move the body out of the `with` block",
+        10,
+        "a `with` block over `open('a')` cannot be differentiated",
+        "^^^^^^^^^",
+        "only context managers declared transparent are",
     );
 }
 
@@ -99,14 +99,110 @@ fn nested_function_inside_a_block() {
 
 #[test]
 fn global_statement() {
-    let e = reject("def f(x):\n    global k\n    return x * k\n", "f");
+    // Reading a global declared `global` is differentiated; writing it is refused.
+    let ok = tangent::api::grad_text(
+        "ok.py",
+        "k = 2.0\ndef f(x):\n    global k\n    return x * k\n",
+        "f",
+        &GradOptions::default(),
+    );
+    assert!(ok.is_ok(), "{:?}", ok.err());
+    let e = reject(
+        "def f(x):\n    global k\n    k = x\n    return x * k\n",
+        "f",
+    );
     check(
         &e,
-        2,
+        3,
         5,
-        "a `global` declaration cannot be differentiated",
-        "^^^^^^^^",
-        "pass the value in as an argument",
+        "assignment to `k`, declared `global`/`nonlocal` at line 2",
+        "^",
+        "only reads of a global are differentiated",
+    );
+}
+
+#[test]
+fn del_then_read() {
+    let e = reject("def f(x):\n    y = x * x\n    del y\n    return y\n", "f");
+    check(
+        &e,
+        4,
+        12,
+        "`y` is read after (or, in a loop, around) a `del y`",
+        "^",
+        "remove the `del`",
+    );
+    // In a loop, a read at the top of the next iteration counts.
+    let e = reject(
+        "def f(x):\n    y = x\n    for i in range(2):\n        x = y * 2.0\n        del y\n        y = x\n    return x\n",
+        "f",
+    );
+    check(
+        &e,
+        4,
+        13,
+        "`y` is read after (or, in a loop, around) a `del y`",
+        "^",
+        "remove the `del`",
+    );
+}
+
+#[test]
+fn with_blocks_that_stay_refused() {
+    let e = reject(
+        "import numpy as np\ndef f(x):\n    with np.errstate(all='ignore') as s:\n        y = x\n    return y\n",
+        "f",
+    );
+    check(
+        &e,
+        3,
+        39,
+        "the `as` target of `with numpy.errstate(...)` cannot be differentiated",
+        "^",
+        "remove `as ...`",
+    );
+    let e = reject(
+        "import numpy as np\ndef f(x):\n    with np.errstate(all='ignore'):\n        return x * 2.0\n",
+        "f",
+    );
+    check(
+        &e,
+        4,
+        9,
+        "a `return`, `break` or `continue` inside `with numpy.errstate(...)` cannot be differentiated",
+        "^^^^^^^^^^^^^^",
+        "assign the result to a variable",
+    );
+}
+
+#[test]
+fn structured_arguments_that_stay_refused() {
+    // A store into an argument: the caller's dict would change.
+    let e = reject("def f(p, x):\n    p['a'] = x\n    return p['a']\n", "f");
+    assert!(
+        e.starts_with("bad.py:2:5: this store changes `p` in place"),
+        "{e}"
+    );
+    // zip and enumerate only as the iterable of a loop.
+    let e = reject(
+        "def f(xs, ys):\n    z = list(zip(xs, ys))\n    return z[0][0]\n",
+        "f",
+    );
+    assert!(
+        e.starts_with("bad.py:2:14: no derivative rule for `builtins.zip`"),
+        "{e}"
+    );
+    let e = reject(
+        "def f(p):\n    s = 0.0\n    for kv in p.items():\n        s = s + kv[1]\n    return s\n",
+        "f",
+    );
+    check(
+        &e,
+        3,
+        9,
+        "the loop over `p.items()` needs a target of 2 names",
+        "^^",
+        "unpack each element into its own name",
     );
 }
 
@@ -151,14 +247,14 @@ fn bitwise_operator() {
 
 #[test]
 fn dict_literal() {
-    let e = reject("def f(x):\n    d = {'a': x}\n    return d['a']\n", "f");
+    let e = reject("def f(x, k):\n    d = {k: x}\n    return d[k]\n", "f");
     check(
         &e,
         2,
-        9,
-        "a dict literal cannot be differentiated",
-        "^^^^^^^^",
-        "use separate variables or a tuple",
+        10,
+        "a dict literal with a computed key cannot be differentiated",
+        "^",
+        "use string or number literals as the keys",
     );
 }
 
@@ -278,14 +374,14 @@ fn mutating_method_call() {
 
 #[test]
 fn iterating_enumerate() {
-    let e = reject("def f(xs):\n    s = 0.0\n    for i, v in enumerate(xs):\n        s = s + v\n    return s\n", "f");
+    let e = reject("def f(xs):\n    s = 0.0\n    for i, v in enumerate(xs, 1):\n        s = s + v\n    return s\n", "f");
     check(
         &e,
         3,
         17,
-        "iterating over `enumerate(...)` cannot be differentiated",
-        "^^^^^^^^^^^^^",
-        "loop over `range(len(xs))`",
+        "`enumerate` with a `start` cannot be differentiated yet",
+        "^^^^^^^^^^^^^^^^",
+        "add the start to the index in the loop body",
     );
 }
 
@@ -330,10 +426,10 @@ fn rejected_in_callee_points_at_callee() {
     check(
         &e,
         2,
-        5,
-        "a `with` block cannot be differentiated",
-        "^^^^^^^",
-        "move the body out of the `with` block",
+        10,
+        "a `with` block over `x` cannot be differentiated",
+        "^",
+        "only context managers declared transparent are",
     );
 }
 

@@ -94,7 +94,7 @@ fn source_generation_needs_no_interpreter() {
         .err()
         .unwrap();
     assert!(
-        err.starts_with("<source>:2:5: a `with` block cannot be differentiated"),
+        err.starts_with("<source>:2:10: a `with` block over `x` cannot be differentiated"),
         "{err}"
     );
 }

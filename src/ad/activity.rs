@@ -75,7 +75,9 @@ impl Activity<'_> {
                 !self.rules.is_nondifferentiable(&self.rules.array_member(a)) && any([&**v], active)
             }
             ExprKind::Subscript(v, _) => any([&**v], active),
-            ExprKind::Tuple(es) | ExprKind::List(es) => any(es.iter(), active),
+            ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::Dict(_, es) => {
+                any(es.iter(), active)
+            }
             _ => false,
         }
     }

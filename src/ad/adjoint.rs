@@ -375,6 +375,12 @@ pub fn map_stmt_exprs(s: &mut Stmt, f: &dyn Fn(&Expr) -> Expr) {
             *v = f(v);
         }
         StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => *e = f(e),
+        StmtKind::Assert(t, m) => {
+            *t = f(t);
+            if let Some(m) = m {
+                *m = f(m);
+            }
+        }
         StmtKind::If(t, a, b) => {
             *t = f(t);
             a.iter_mut().for_each(|s| map_stmt_exprs(s, f));
@@ -387,6 +393,15 @@ pub fn map_stmt_exprs(s: &mut Stmt, f: &dyn Fn(&Expr) -> Expr) {
         }
         StmtKind::While(t, body) => {
             *t = f(t);
+            body.iter_mut().for_each(|s| map_stmt_exprs(s, f));
+        }
+        StmtKind::With(items, body) => {
+            for (cm, target) in items {
+                *cm = f(cm);
+                if let Some(t) = target {
+                    *t = f(t);
+                }
+            }
             body.iter_mut().for_each(|s| map_stmt_exprs(s, f));
         }
         _ => {}

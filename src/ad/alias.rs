@@ -244,6 +244,12 @@ impl Analysis<'_> {
                 }
             }
             StmtKind::Return(Some(e)) => self.read(e),
+            StmtKind::Assert(t, m) => {
+                self.read(t);
+                if let Some(m) = m {
+                    self.read(m)
+                }
+            }
             _ => {}
         }
     }
@@ -316,6 +322,7 @@ impl Analysis<'_> {
             | ExprKind::BoolOp(..)
             | ExprKind::List(_)
             | ExprKind::Tuple(_)
+            | ExprKind::Dict(..)
             | ExprKind::ListComp(..)
             | ExprKind::Lambda(..) => true,
             ExprKind::IfExp { body, orelse, .. } => self.fresh(body) && self.fresh(orelse),
@@ -340,7 +347,7 @@ impl Analysis<'_> {
             {
                 self.exposes(b, false, out)
             }
-            ExprKind::List(es) | ExprKind::Tuple(es) => {
+            ExprKind::List(es) | ExprKind::Tuple(es) | ExprKind::Dict(_, es) => {
                 es.iter().for_each(|x| self.exposes(x, whole, out))
             }
             ExprKind::IfExp { body, orelse, .. } => {

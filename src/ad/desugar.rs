@@ -21,6 +21,12 @@ fn map_all_exprs(s: &mut Stmt, f: &mut dyn FnMut(&Expr) -> Expr) {
             *v = f(v);
         }
         StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => *e = f(e),
+        StmtKind::Assert(t, m) => {
+            *t = f(t);
+            if let Some(m) = m {
+                *m = f(m);
+            }
+        }
         StmtKind::If(t, a, b) => {
             *t = f(t);
             a.iter_mut().for_each(|s| map_all_exprs(s, f));
@@ -361,6 +367,10 @@ impl Desugar<'_> {
                     out.push(Stmt::new(StmtKind::For(target, iter, body), span));
                     return Ok(());
                 }
+                if let Some(index_loop) = self.structured_loop(&target, &iter, body.clone(), out)? {
+                    out.push(Stmt::new(index_loop, span));
+                    return Ok(());
+                }
                 if let ExprKind::Call { func, .. } = &iter.kind {
                     if !is_range_call(self.resolver, &iter) {
                         let name = crate::emit::printer::expr(func);
@@ -416,6 +426,144 @@ impl Desugar<'_> {
             other => out.push(Stmt::new(other, span)),
         }
         Ok(())
+    }
+
+    /// `for i, v in enumerate(xs)`, `for a, b in zip(xs, ys)` and `for k in p.keys()` /
+    /// `p.values()` / `p.items()` as index loops: `for _i in range(len(xs)): i = _i;
+    /// v = xs[_i]`, `range(min(len(xs), len(ys)))`, and over `_keys =
+    /// tangent.keys_of(p)` (the keys, in the dict's order, when the loop starts) with
+    /// `v = p[_keys[_i]]`. None for any other loop.
+    fn structured_loop(
+        &mut self,
+        target: &Expr,
+        iter: &Expr,
+        body: Vec<Stmt>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Option<StmtKind>, Diagnostic> {
+        let ExprKind::Call { func, args, kwargs } = &iter.kind else {
+            return Ok(None);
+        };
+        let unpack = |n: usize, what: &str| -> Result<Vec<Expr>, Diagnostic> {
+            match &target.kind {
+                ExprKind::Tuple(ts) if ts.len() == n => Ok(ts.clone()),
+                _ => Err(err(
+                    target.span,
+                    format!("the loop over `{what}` needs a target of {n} names"),
+                    "unpack each element into its own name, e.g. `for a, b in zip(xs, ys)`",
+                )),
+            }
+        };
+        let callee = self.resolver.callee(func);
+        // The sequences, each read through a name the loop body does not rebind.
+        let bind = |this: &mut Self, e: &Expr, out: &mut Vec<Stmt>| -> String {
+            let rebinds = |n: &str| {
+                let mut found = false;
+                target.bound_names(&mut |t| found |= t == n);
+                walk_stmts(&body, &mut |s| {
+                    if let StmtKind::Assign(t, _)
+                    | StmtKind::AugAssign(t, _, _)
+                    | StmtKind::For(t, _, _) = &s.kind
+                    {
+                        t.bound_names(&mut |t| found |= t == n);
+                    }
+                });
+                found
+            };
+            match e.as_name() {
+                Some(n) if !rebinds(n) => n.to_owned(),
+                _ => {
+                    let n = this.names.fresh("_seq");
+                    out.push(Stmt::new(
+                        StmtKind::Assign(Expr::name(&n), e.clone()),
+                        e.span,
+                    ));
+                    n
+                }
+            }
+        };
+        let idx = self.names.fresh("_i");
+        let item = |seq: &str, i: Expr| {
+            Expr::synth(ExprKind::Subscript(Box::new(Expr::name(seq)), Box::new(i)))
+        };
+        let len = |seq: &str| Expr::call_path("len", vec![Expr::name(seq)]);
+        let mut prefix: Vec<(Expr, Expr)> = Vec::new();
+        let count;
+        if callee == Callee::Library("builtins.enumerate".into()) {
+            let [xs] = args.as_slice() else {
+                return Err(err(
+                    iter.span,
+                    "`enumerate` with a `start` cannot be differentiated yet",
+                    "add the start to the index in the loop body",
+                ));
+            };
+            if !kwargs.is_empty() {
+                return Err(err(
+                    iter.span,
+                    "`enumerate` with a `start` cannot be differentiated yet",
+                    "add the start to the index in the loop body",
+                ));
+            }
+            let ts = unpack(2, "enumerate(...)")?;
+            let seq = bind(self, xs, out);
+            prefix.push((ts[0].clone(), Expr::name(&idx)));
+            prefix.push((ts[1].clone(), item(&seq, Expr::name(&idx))));
+            count = len(&seq);
+        } else if callee == Callee::Library("builtins.zip".into()) {
+            if args.is_empty() || !kwargs.is_empty() {
+                return Err(err(
+                    iter.span,
+                    "this `zip(...)` cannot be differentiated",
+                    "zip sequences given as positional arguments, without `strict=`",
+                ));
+            }
+            let ts = unpack(args.len(), "zip(...)")?;
+            let seqs: Vec<String> = args.iter().map(|a| bind(self, a, out)).collect();
+            for (t, seq) in ts.into_iter().zip(&seqs) {
+                prefix.push((t, item(seq, Expr::name(&idx))));
+            }
+            let lens: Vec<Expr> = seqs.iter().map(|s| len(s)).collect();
+            count = if lens.len() == 1 {
+                lens.into_iter().next().unwrap_or_else(|| len(&seqs[0]))
+            } else {
+                Expr::call_path("min", lens)
+            };
+        } else if let (ExprKind::Attr(recv, view), true) =
+            (&func.kind, args.is_empty() && kwargs.is_empty())
+        {
+            if !matches!(view.as_str(), "keys" | "values" | "items") {
+                return Ok(None);
+            }
+            let p = bind(self, recv, out);
+            let keys = self.names.fresh("_keys");
+            out.push(Stmt::new(
+                StmtKind::Assign(
+                    Expr::name(&keys),
+                    Expr::call_path("tangent.keys_of", vec![Expr::name(&p)]),
+                ),
+                iter.span,
+            ));
+            let key = item(&keys, Expr::name(&idx));
+            match view.as_str() {
+                "keys" => prefix.push((target.clone(), key)),
+                "values" => prefix.push((target.clone(), item(&p, key))),
+                _ => {
+                    let ts = unpack(2, &format!("{}.items()", crate::emit::printer::expr(recv)))?;
+                    prefix.push((ts[0].clone(), key.clone()));
+                    prefix.push((ts[1].clone(), item(&p, key)));
+                }
+            }
+            count = len(&keys);
+        } else {
+            return Ok(None);
+        }
+        let mut new_body = Vec::new();
+        for (t, v) in prefix {
+            let sp = t.span;
+            self.assign(t, v, sp, &mut new_body)?;
+        }
+        new_body.extend(body);
+        let range = Expr::call_path("range", vec![count]);
+        Ok(Some(StmtKind::For(Expr::name(&idx), range, new_body)))
     }
 
     fn assign(
@@ -966,6 +1114,12 @@ impl Anf<'_> {
                     .map(|a| self.atom(a, out))
                     .collect::<Result<_, _>>()?,
             ),
+            ExprKind::Dict(ks, vs) => ExprKind::Dict(
+                ks,
+                vs.into_iter()
+                    .map(|a| self.atom(a, out))
+                    .collect::<Result<_, _>>()?,
+            ),
             ExprKind::IfExp { .. } => {
                 let e = Expr::new(e.kind, span);
                 return self.atom(e, out);
@@ -1011,4 +1165,141 @@ fn is_plain_index(e: &Expr) -> bool {
         ExprKind::Slice(a, b, c) => [a, b, c].into_iter().flatten().all(|x| is_plain_index(x)),
         _ => false,
     }
+}
+
+/// Replaces each `with` block (lowering's `StmtKind::With`) by what the context manager's
+/// `transparent_context(...)` declaration says, before any other pass sees it:
+/// `with nullcontext(v) as y: body` is `y = v; body`; `with numpy.errstate(...): body`
+/// is `_context = numpy.errstate(...)`, `_context.__enter__()`, body,
+/// `_context.__exit__(None, None, None)`, so the primal's statements (and the forward
+/// pass) run inside the context. Any other context manager is a located error. Returns
+/// the names it introduced (locals of the function).
+pub fn expand_with(
+    stmts: Vec<Stmt>,
+    resolver: &Resolver,
+    rules: &super::rules::RuleSet,
+    names: &mut NameGen,
+    fresh: &mut Vec<String>,
+) -> Result<Vec<Stmt>, Diagnostic> {
+    use super::rules::TransparentContext;
+    let mut out = Vec::new();
+    for s in stmts {
+        let span = s.span;
+        let kind = match s.kind {
+            StmtKind::If(t, a, b) => StmtKind::If(
+                t,
+                expand_with(a, resolver, rules, names, fresh)?,
+                expand_with(b, resolver, rules, names, fresh)?,
+            ),
+            StmtKind::For(t, it, b) => {
+                StmtKind::For(t, it, expand_with(b, resolver, rules, names, fresh)?)
+            }
+            StmtKind::While(t, b) => {
+                StmtKind::While(t, expand_with(b, resolver, rules, names, fresh)?)
+            }
+            StmtKind::With(items, body) => {
+                let body = expand_with(body, resolver, rules, names, fresh)?;
+                let mut exits = Vec::new();
+                for (cm, target) in items {
+                    let callee = match &cm.kind {
+                        ExprKind::Call { func, .. } => match resolver.callee(func) {
+                            Callee::Library(q) => Some(q),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    let what = crate::emit::printer::expr(&cm);
+                    let Some((q, fact)) =
+                        callee.and_then(|q| rules.transparent_context(&q).map(|f| (q, f)))
+                    else {
+                        return Err(err(
+                            cm.span,
+                            format!("a `with` block over `{what}` cannot be differentiated"),
+                            "only context managers declared transparent are (contextlib.nullcontext, numpy.errstate, warnings.catch_warnings: `transparent_context` in backends/); move the work out of the `with` block, or into a helper called from it",
+                        ));
+                    };
+                    let ExprKind::Call { args, kwargs, .. } = &cm.kind else {
+                        unreachable!("a transparent context is a call")
+                    };
+                    match fact {
+                        TransparentContext::Argument => {
+                            if let Some(t) = target {
+                                let v = match (args.as_slice(), kwargs.as_slice()) {
+                                    ([], []) => Expr::synth(ExprKind::NoneLit),
+                                    ([v], []) => v.clone(),
+                                    ([], [(_, v)]) => v.clone(),
+                                    _ => {
+                                        return Err(err(
+                                            cm.span,
+                                            format!("`{what}` takes one argument"),
+                                            "pass the value the `as` target binds",
+                                        ))
+                                    }
+                                };
+                                let sp = t.span;
+                                out.push(Stmt::new(StmtKind::Assign(t, v), sp));
+                            }
+                        }
+                        TransparentContext::State => {
+                            if let Some(t) = target {
+                                return Err(err(
+                                    t.span,
+                                    format!("the `as` target of `with {q}(...)` cannot be differentiated"),
+                                    "remove `as ...`: the body may only run inside the context",
+                                ));
+                            }
+                            let mut jumps = None;
+                            walk_stmts(&body, &mut |s| {
+                                if jumps.is_none()
+                                    && matches!(
+                                        s.kind,
+                                        StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue
+                                    )
+                                {
+                                    jumps = Some(s.span);
+                                }
+                            });
+                            if let Some(at) = jumps {
+                                return Err(err(
+                                    at,
+                                    format!("a `return`, `break` or `continue` inside `with {q}(...)` cannot be differentiated"),
+                                    "assign the result to a variable and return it after the `with` block",
+                                ));
+                            }
+                            let ctx = names.fresh("_context");
+                            fresh.push(ctx.clone());
+                            out.push(Stmt::new(
+                                StmtKind::Assign(Expr::name(&ctx), cm.clone()),
+                                cm.span,
+                            ));
+                            out.push(Stmt::new(
+                                StmtKind::ExprStmt(Expr::synth(ExprKind::Call {
+                                    func: Box::new(Expr::attr(Expr::name(&ctx), "__enter__")),
+                                    args: vec![],
+                                    kwargs: vec![],
+                                })),
+                                cm.span,
+                            ));
+                            let none = || Expr::synth(ExprKind::NoneLit);
+                            exits.push(Stmt::new(
+                                StmtKind::ExprStmt(Expr::synth(ExprKind::Call {
+                                    func: Box::new(Expr::attr(Expr::name(&ctx), "__exit__")),
+                                    args: vec![none(), none(), none()],
+                                    kwargs: vec![],
+                                })),
+                                span,
+                            ));
+                        }
+                    }
+                }
+                out.extend(body);
+                // Left in the reverse order of entering.
+                out.extend(exits.into_iter().rev());
+                continue;
+            }
+            other => other,
+        };
+        out.push(Stmt::new(kind, span));
+    }
+    Ok(out)
 }

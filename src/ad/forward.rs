@@ -321,7 +321,28 @@ impl Forward<'_> {
             },
             ExprKind::Attr(v, a) => {
                 let q = self.rules.array_member(a);
-                self.library(&q, t, dt, &[(**v).clone()], &[], span)
+                match v.as_name() {
+                    // A field of a dataclass or namedtuple: the tangent has the
+                    // argument's structure, so its field is the field's tangent.
+                    Some(x)
+                        if self.rules.tangent(&q).is_none()
+                            && !self.rules.is_nondifferentiable(&q) =>
+                    {
+                        if self.is_active(v) {
+                            let dv = Expr::name(self.tangent_of(x));
+                            Ok(vec![Stmt::assign(
+                                dt,
+                                Expr::call_path(
+                                    "tangent.field_tangent",
+                                    vec![dv, Expr::str_lit(a.as_str())],
+                                ),
+                            )])
+                        } else {
+                            Ok(zero())
+                        }
+                    }
+                    _ => self.library(&q, t, dt, &[(**v).clone()], &[], span),
+                }
             }
             ExprKind::Subscript(v, idx) => {
                 if self.is_active(v) {
@@ -341,6 +362,11 @@ impl Forward<'_> {
                 } else {
                     ExprKind::List(ts)
                 };
+                Ok(vec![Stmt::assign(dt, Expr::synth(kind))])
+            }
+            ExprKind::Dict(ks, vs) => {
+                let ts: Vec<Expr> = vs.iter().map(|e| self.atom_tangent(e)).collect();
+                let kind = ExprKind::Dict(ks.clone(), ts);
                 Ok(vec![Stmt::assign(dt, Expr::synth(kind))])
             }
             _ => Ok(zero()),

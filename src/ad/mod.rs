@@ -356,13 +356,23 @@ pub fn prepare<'m>(
         locals.remove(runtime);
         locals.insert(renamed);
     }
-    let resolver = Resolver {
+    let mut resolver = Resolver {
         imports: &module.imports,
         ambiguous: &module.ambiguous,
         user_functions: user_functions.clone(),
         locals,
         live: module.live.as_ref(),
     };
+    let mut contexts = Vec::new();
+    let body = desugar::expand_with(
+        def.body.clone(),
+        &resolver,
+        RuleSet::builtin(),
+        &mut names,
+        &mut contexts,
+    )
+    .map_err(locate)?;
+    resolver.locals.extend(contexts);
     let mut simplifier = desugar::Desugar {
         names: &mut names,
         resolver: &resolver,
@@ -371,7 +381,7 @@ pub fn prepare<'m>(
         checked: Default::default(),
     };
     let body = simplifier
-        .inline_lambdas(def.body.clone())
+        .inline_lambdas(body)
         .and_then(|b| {
             simplifier.shared =
                 alias::analyze(&params, &b, &resolver, RuleSet::builtin(), uses_stack);

@@ -88,6 +88,20 @@ pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
             f(v)
         }
         StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => f(e),
+        StmtKind::Assert(t, m) => {
+            f(t);
+            if let Some(m) = m {
+                f(m)
+            }
+        }
+        StmtKind::With(items, _) => {
+            for (cm, target) in items {
+                f(cm);
+                if let Some(t) = target {
+                    f(t)
+                }
+            }
+        }
         StmtKind::If(t, ..) | StmtKind::While(t, _) => f(t),
         StmtKind::For(t, it, _) => {
             f(t);
@@ -138,6 +152,7 @@ pub fn hint_for(e: &Expr) -> String {
         },
         ExprKind::Tuple(_) => "_tuple".into(),
         ExprKind::List(_) => "_list".into(),
+        ExprKind::Dict(..) => "_dict".into(),
         _ => "_t".into(),
     };
     if h.len() > 24 {

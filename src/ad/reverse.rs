@@ -355,6 +355,8 @@ impl Reverse<'_> {
                 fwd.push(s.clone());
             }
             StmtKind::Return(_) | StmtKind::Pass | StmtKind::Comment(_) => {}
+            // Kept in the primal; a test has no derivative.
+            StmtKind::Assert(..) => fwd.push(s.clone()),
             StmtKind::If(test, a, b) => {
                 let before = self.bound.clone();
                 let (fa, ba) = self.block(a, depth)?;
@@ -467,6 +469,13 @@ impl Reverse<'_> {
                     "please report this with the function",
                 ))
             }
+            StmtKind::With(..) => {
+                return Err(Diagnostic::new(
+                    s.span,
+                    "internal error: unexpanded `with` block",
+                    "please report this with the function",
+                ))
+            }
         }
         Ok(())
     }
@@ -535,7 +544,26 @@ impl Reverse<'_> {
             },
             ExprKind::Attr(v, a) => {
                 let q = self.rules.array_member(a);
-                self.library(&q, t, &[(**v).clone()], &[], span, value)
+                match v.as_name() {
+                    // An attribute without a rule: a field of a dataclass or namedtuple
+                    // (`tangent.add_grad_at` takes the field's name as the index and is
+                    // a located error for any other value).
+                    Some(x)
+                        if self.rules.adjoint(&q).is_none()
+                            && !self.rules.is_nondifferentiable(&q) =>
+                    {
+                        Ok(if self.active.contains(x) {
+                            vec![Adj::AccumAt {
+                                var: x.to_owned(),
+                                index: Expr::str_lit(a.as_str()),
+                                value: grad_ref(t),
+                            }]
+                        } else {
+                            vec![]
+                        })
+                    }
+                    _ => self.library(&q, t, &[(**v).clone()], &[], span, value),
+                }
             }
             ExprKind::Subscript(v, idx) => {
                 let Some(x) = v.as_name() else {
@@ -550,17 +578,19 @@ impl Reverse<'_> {
                     value: grad_ref(t),
                 }])
             }
-            ExprKind::Tuple(es) | ExprKind::List(es) => {
+            ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::Dict(_, es) => {
                 let mut out = Vec::new();
                 for (i, e) in es.iter().enumerate() {
+                    // A dict's gradient has its keys (`tangent.init_grad`).
+                    let key = match &value.kind {
+                        ExprKind::Dict(ks, _) => ks[i].clone(),
+                        _ => Expr::num(i.to_string()),
+                    };
                     if let Some(n) = e.as_name() {
                         if self.active.contains(n) {
                             out.push(Adj::Accum {
                                 var: n.to_owned(),
-                                value: Expr::call_path(
-                                    "tangent.grad_item",
-                                    vec![grad_ref(t), Expr::num(i.to_string())],
-                                ),
+                                value: Expr::call_path("tangent.grad_item", vec![grad_ref(t), key]),
                             });
                         }
                     }

@@ -85,7 +85,20 @@ const FACTS: &[&str] = &[
     "shape_only",
     "native_scalar",
     "array_methods",
+    "transparent_context",
 ];
+
+/// What a `with` over a context manager declared `transparent_context(...)` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TransparentContext {
+    /// `enters="argument"`: entering and leaving do nothing, `as` binds the call's
+    /// first argument (None without one): `contextlib.nullcontext`.
+    Argument,
+    /// `enters="state"`: the context changes interpreter or library state the body
+    /// runs under (`numpy.errstate`); it is entered before the body and left after it,
+    /// and has no `as` target.
+    State,
+}
 
 /// How the native compiler (`compile='native'`) runs a call on scalars:
 /// `native_scalar(...)` declarations.
@@ -159,6 +172,8 @@ pub struct RuleSet {
     shape_only: HashMap<String, Vec<usize>>,
     /// `native_scalar(...)`: calls the native compiler runs on scalars.
     native: HashMap<String, NativeScalar>,
+    /// `transparent_context(...)`: context managers a differentiated `with` may use.
+    transparent: HashMap<String, TransparentContext>,
     /// `array_methods(numpy.ndarray)`: the class methods and attributes of values are
     /// keyed under (`numpy.ndarray.sum`).
     array_class: Option<String>,
@@ -326,6 +341,7 @@ impl RuleSet {
         let allowed: &[&str] = match what {
             "shape_only" => &["arg"],
             "native_scalar" => &["kind", "arity"],
+            "transparent_context" => &["enters"],
             _ => &[],
         };
         for (k, _, at) in &decl.keywords {
@@ -426,6 +442,24 @@ impl RuleSet {
                         _ => NativeScalar::Check,
                     };
                     self.native.insert(name.clone(), fact);
+                    continue;
+                }
+                "transparent_context" => {
+                    let fact = match decl.keyword("enters") {
+                        None => TransparentContext::State,
+                        Some((_, Arg::Str(k), _)) if k == "state" => TransparentContext::State,
+                        Some((_, Arg::Str(k), _)) if k == "argument" => {
+                            TransparentContext::Argument
+                        }
+                        Some((_, _, at)) => {
+                            return Err(bad(
+                                *at,
+                                "`enters=` is \"state\" or \"argument\"".into(),
+                                "see backends/python.py",
+                            ))
+                        }
+                    };
+                    self.transparent.insert(name.clone(), fact);
                     continue;
                 }
                 _ => unreachable!("every fact has a table: {what}"),
@@ -803,6 +837,11 @@ impl RuleSet {
         self.reads_only.contains(qualname)
     }
 
+    /// How a `with` over `qualname(...)` is differentiated, if it may be.
+    pub fn transparent_context(&self, qualname: &str) -> Option<TransparentContext> {
+        self.transparent.get(qualname).copied()
+    }
+
     /// The argument positions `qualname` reads only for their shape, dtype or length.
     pub fn shape_only_args(&self, qualname: &str) -> &[usize] {
         self.shape_only.get(qualname).map_or(&[], |v| v.as_slice())
@@ -829,6 +868,7 @@ impl RuleSet {
             .keys()
             .chain(self.tangents.keys())
             .chain(self.nondifferentiable.iter())
+            .chain(self.transparent.keys())
             .map(String::as_str)
             .filter(|n| !n.contains(':'))
             .collect();
@@ -1394,9 +1434,10 @@ pub fn substitute(e: &mut Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) {
         return;
     }
     match &mut e.kind {
-        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => {
-            es.iter_mut().for_each(|x| substitute(x, f))
-        }
+        ExprKind::Tuple(es)
+        | ExprKind::List(es)
+        | ExprKind::BoolOp(_, es)
+        | ExprKind::Dict(_, es) => es.iter_mut().for_each(|x| substitute(x, f)),
         ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
             substitute(a, f);
             substitute(b, f)

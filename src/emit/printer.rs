@@ -142,6 +142,16 @@ fn write_expr(out: &mut String, e: &Expr) {
             write_list(out, es);
             out.push(']');
         }
+        ExprKind::Dict(ks, vs) => {
+            out.push('{');
+            for (i, (k, v)) in ks.iter().zip(vs).enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&format!("{}: {}", expr(k), expr(v)));
+            }
+            out.push('}');
+        }
         ExprKind::BinOp(op, a, b) => {
             let p = binop_prec(*op);
             if *op == BinOp::Pow {
@@ -316,6 +326,21 @@ pub fn stmt(out: &mut String, s: &Stmt, depth: usize) {
         StmtKind::Continue => out.push_str(&format!("{ind}continue\n")),
         StmtKind::Pass => out.push_str(&format!("{ind}pass\n")),
         StmtKind::ExprStmt(e) => out.push_str(&format!("{ind}{}\n", expr(e))),
+        StmtKind::With(items, body) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|(cm, t)| match t {
+                    Some(t) => format!("{} as {}", expr(cm), expr(t)),
+                    None => expr(cm),
+                })
+                .collect();
+            out.push_str(&format!("{ind}with {}:\n", items.join(", ")));
+            block(out, body, depth + 1);
+        }
+        StmtKind::Assert(t, None) => out.push_str(&format!("{ind}assert {}\n", expr(t))),
+        StmtKind::Assert(t, Some(m)) => {
+            out.push_str(&format!("{ind}assert {}, {}\n", expr(t), expr(m)))
+        }
         StmtKind::Comment(c) => out.push_str(&format!("{ind}# {c}\n")),
     }
 }

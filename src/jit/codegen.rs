@@ -325,6 +325,15 @@ impl Cg<'_> {
             }
             StmtKind::Pass | StmtKind::Comment(_) => Ok(false),
             StmtKind::AugAssign(..) => Err(Refusal::new(s.span, "an augmented assignment")),
+            StmtKind::With(..) => Err(Refusal::new(s.span, "a `with` block")),
+            StmtKind::Assert(t, _) => {
+                // A failing assert bails: the interpreter runs the function again and
+                // raises the AssertionError with its message.
+                let c = self.truth(t)?;
+                let failed = self.b.ins().icmp_imm_s(IntCC::Equal, c, 0);
+                self.bail_if(failed);
+                Ok(false)
+            }
         }
     }
 

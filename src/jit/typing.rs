@@ -220,6 +220,11 @@ fn assign_types(
                 expr_type(e, vars, callees)?;
             }
             StmtKind::AugAssign(..) => return Err(Refusal::new(s.span, "an augmented assignment")),
+            StmtKind::With(..) => return Err(Refusal::new(s.span, "a `with` block")),
+            // The message is evaluated only when the test fails, by the interpreter.
+            StmtKind::Assert(t, _) => {
+                expr_type(t, vars, callees)?;
+            }
             StmtKind::Return(None)
             | StmtKind::Break
             | StmtKind::Continue
@@ -416,6 +421,7 @@ pub fn expr_type(
             None
         }
         ExprKind::List(_) => return Err(Refusal::new(e.span, "a list")),
+        ExprKind::Dict(..) => return Err(Refusal::new(e.span, "a dict")),
         ExprKind::Subscript(..) => return Err(Refusal::new(e.span, "indexing")),
         ExprKind::Slice(..) => return Err(Refusal::new(e.span, "a slice")),
         ExprKind::Lambda(..) => return Err(Refusal::new(e.span, "a lambda")),

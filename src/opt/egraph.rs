@@ -154,7 +154,7 @@ fn safe(stmts: &[Stmt], classify: &dyn Fn(&Expr) -> CallKind) -> bool {
                     ok &= classify(func) != CallKind::Opaque
                         && !kwargs.iter().any(|(k, _)| k == "out")
                 }
-                ExprKind::Lambda(..) | ExprKind::ListComp(..) => ok = false,
+                ExprKind::Lambda(..) | ExprKind::ListComp(..) | ExprKind::Dict(..) => ok = false,
                 _ => {}
             })
         });
@@ -524,8 +524,8 @@ impl Graph {
                 self.node("ifexp".to_owned(), Shape::IfExp, ids)
             }
             // `safe` rejected these before.
-            ExprKind::Lambda(..) | ExprKind::ListComp(..) => {
-                unreachable!("lambda and comprehension are rejected by `safe`")
+            ExprKind::Lambda(..) | ExprKind::ListComp(..) | ExprKind::Dict(..) => {
+                unreachable!("lambdas, comprehensions and dicts are rejected by `safe`")
             }
         }
     }

@@ -114,6 +114,12 @@ fn dead_stores(
                 it.names(&mut reads);
             }
             StmtKind::ExprStmt(e) | StmtKind::Return(Some(e)) => e.names(&mut reads),
+            StmtKind::Assert(t, m) => {
+                t.names(&mut reads);
+                if let Some(m) = m {
+                    m.names(&mut reads)
+                }
+            }
             _ => {}
         }
         live.extend(reads);
@@ -346,6 +352,12 @@ fn reads_of(stmts: &[Stmt], keep: &HashSet<String>, out: &mut HashSet<String>) {
                 reads_of(body, keep, out);
             }
             StmtKind::ExprStmt(e) | StmtKind::Return(Some(e)) => e.names(&mut n),
+            StmtKind::Assert(t, m) => {
+                t.names(&mut n);
+                if let Some(m) = m {
+                    m.names(&mut n)
+                }
+            }
             _ => {}
         }
         out.extend(n);
@@ -526,9 +538,10 @@ fn fold_in_place(e: &mut Expr) {
             args.iter_mut().for_each(fold_in_place);
             kwargs.iter_mut().for_each(|(_, v)| fold_in_place(v));
         }
-        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => {
-            es.iter_mut().for_each(fold_in_place)
-        }
+        ExprKind::Tuple(es)
+        | ExprKind::List(es)
+        | ExprKind::BoolOp(_, es)
+        | ExprKind::Dict(_, es) => es.iter_mut().for_each(fold_in_place),
         ExprKind::Subscript(a, b) => {
             fold_in_place(a);
             fold_in_place(b)

@@ -35,9 +35,10 @@ fn count_reads(rules: &RuleSet, e: &Expr, v: &str, all: &mut usize, shape_only: 
     }
     let mut children = Vec::new();
     match &e.kind {
-        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => {
-            children.extend(es.iter())
-        }
+        ExprKind::Tuple(es)
+        | ExprKind::List(es)
+        | ExprKind::BoolOp(_, es)
+        | ExprKind::Dict(_, es) => children.extend(es.iter()),
         ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
             children.push(a);
             children.push(b)

@@ -42,6 +42,10 @@ const BUILTINS: &[&str] = &[
     "type",
     "list",
     "tuple",
+    // Only as the iterable of a `for` loop (desugaring turns those into index loops);
+    // a call anywhere else has no rule, a located error.
+    "enumerate",
+    "zip",
 ];
 
 pub struct Resolver<'a> {
@@ -67,7 +71,13 @@ impl Resolver<'_> {
             {
                 Some(crate::ad::rules::NAMESPACE_OF.to_owned())
             }
-            ExprKind::Name(n) if !self.locals.contains(n) => self.imports.get(n).cloned(),
+            // `tangent.*`: the helpers desugaring inserts (`tangent.keys_of`), also in
+            // modules that do not import tangent.
+            ExprKind::Name(n) if !self.locals.contains(n) => self
+                .imports
+                .get(n)
+                .cloned()
+                .or_else(|| (n == "tangent" && !self.ambiguous.contains(n)).then(|| n.clone())),
             ExprKind::Attr(v, a) => Some(format!("{}.{}", self.module_path(v)?, a)),
             _ => None,
         }

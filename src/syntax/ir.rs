@@ -129,6 +129,9 @@ pub enum ExprKind {
     Str(String),
     Tuple(Vec<Expr>),
     List(Vec<Expr>),
+    /// `{k: v, ...}` with constant keys (literals, checked by lowering: they hold no
+    /// names, so passes that look for names only visit the values).
+    Dict(Vec<Expr>, Vec<Expr>),
     BinOp(BinOp, Box<Expr>, Box<Expr>),
     Unary(UnaryOp, Box<Expr>),
     Compare(Box<Expr>, Vec<(CmpOp, Expr)>),
@@ -251,9 +254,10 @@ impl Expr {
     pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
         match &self.kind {
-            ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => {
-                es.iter().for_each(|e| e.walk(f))
-            }
+            ExprKind::Tuple(es)
+            | ExprKind::List(es)
+            | ExprKind::BoolOp(_, es)
+            | ExprKind::Dict(_, es) => es.iter().for_each(|e| e.walk(f)),
             ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
                 a.walk(f);
                 b.walk(f)
@@ -299,9 +303,10 @@ impl Expr {
             return;
         }
         match &mut self.kind {
-            ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => {
-                es.iter_mut().for_each(|e| e.rename(f))
-            }
+            ExprKind::Tuple(es)
+            | ExprKind::List(es)
+            | ExprKind::BoolOp(_, es)
+            | ExprKind::Dict(_, es) => es.iter_mut().for_each(|e| e.rename(f)),
             ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
                 a.rename(f);
                 b.rename(f)
@@ -361,6 +366,11 @@ pub enum StmtKind {
     Pass,
     /// An expression evaluated for its effect (a call such as `print(x)`).
     ExprStmt(Expr),
+    /// `assert test, msg`: kept in the primal as written, never differentiated.
+    Assert(Expr, Option<Expr>),
+    /// `with cm as target, ...: body`, as lowered; `desugar::expand_with` replaces it
+    /// before any pass (only context managers declared `transparent_context`).
+    With(Vec<(Expr, Option<Expr>)>, Vec<Stmt>),
     /// A comment line in generated code (`# Grad of: ...`).
     Comment(String),
 }
@@ -405,7 +415,9 @@ pub fn walk_stmts<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
                 walk_stmts(a, f);
                 walk_stmts(b, f)
             }
-            StmtKind::For(_, _, body) | StmtKind::While(_, body) => walk_stmts(body, f),
+            StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
+                walk_stmts(body, f)
+            }
             _ => {}
         }
     }

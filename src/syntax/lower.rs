@@ -278,6 +278,8 @@ impl SourceModule {
             depth: Default::default(),
             nested: Some(RefCell::new(Vec::new())),
             blocks: Default::default(),
+            dropped: Default::default(),
+            loops: Default::default(),
         };
         let locate = |d: Diagnostic| d.locate(&self.file, &self.text);
         let mut func = lowerer.function(def).map_err(locate)?;
@@ -364,6 +366,8 @@ impl SourceModule {
             depth: Default::default(),
             nested: None,
             blocks: Default::default(),
+            dropped: Default::default(),
+            loops: Default::default(),
         };
         lowerer
             .function(def)
@@ -596,6 +600,22 @@ struct Lowerer<'a> {
     nested: Option<RefCell<Vec<FuncDef>>>,
     /// How many statement blocks enclose the statement being lowered (1: the body).
     blocks: std::cell::Cell<usize>,
+    /// The statements the lowering drops but must check against the whole function:
+    /// `del`, `global`, `nonlocal` (see [`Lowerer::check_dropped`]).
+    dropped: std::cell::RefCell<Vec<Dropped>>,
+    /// The spans of the loops enclosing the statement being lowered.
+    loops: std::cell::RefCell<Vec<Span>>,
+}
+
+/// A statement the lowering leaves out of the IR.
+struct Dropped {
+    /// `del` (a local is unbound), else a `global`/`nonlocal` declaration.
+    del: bool,
+    name: String,
+    /// The statement.
+    span: Span,
+    /// The innermost loop around a `del`.
+    in_loop: Option<Span>,
 }
 
 /// The diagnostic for code nested deeper than the transformer's bound, at the construct
@@ -658,6 +678,7 @@ impl Lowerer<'_> {
             });
         }
         let body = self.block(&def.body)?;
+        self.check_dropped(&params, &body)?;
         Ok(FuncDef {
             name: def.name.id.as_str().to_owned(),
             params,
@@ -665,6 +686,128 @@ impl Lowerer<'_> {
             body,
             span: span(def.range),
         })
+    }
+
+    /// The statements the lowering left out hold for the whole function: a `del`'d
+    /// local is never read after it (the derivative keeps every value, so a read that
+    /// raises `NameError` in the primal would give a number here), and a name declared
+    /// `global`/`nonlocal` is only read (a write would change the caller's state).
+    fn check_dropped(&self, params: &[Param], body: &[Stmt]) -> Result<(), Diagnostic> {
+        let dropped = self.dropped.borrow();
+        if dropped.is_empty() {
+            return Ok(());
+        }
+        let mut bound: Vec<(String, Span)> = Vec::new();
+        let mut reads: Vec<(String, Span)> = Vec::new();
+        // Names each loop body (by the loop's span) binds unconditionally, at its top
+        // level, with where.
+        let mut rebound: Vec<(Span, String, Span)> = Vec::new();
+        walk_stmts(body, &mut |s| {
+            if let StmtKind::For(_, _, b) | StmtKind::While(_, b) = &s.kind {
+                for t in b {
+                    if let StmtKind::Assign(target, _) = &t.kind {
+                        target.bound_names(&mut |n| rebound.push((s.span, n.to_owned(), t.span)));
+                    }
+                }
+            }
+            let mut read = |e: &Expr| {
+                e.walk(&mut |x| {
+                    if let ExprKind::Name(n) = &x.kind {
+                        reads.push((n.clone(), x.span));
+                    }
+                })
+            };
+            match &s.kind {
+                StmtKind::Assign(t, v) => {
+                    t.bound_names(&mut |n| bound.push((n.to_owned(), t.span)));
+                    if !matches!(t.kind, ExprKind::Name(_)) {
+                        read(t);
+                    }
+                    read(v);
+                }
+                StmtKind::AugAssign(t, _, v) => {
+                    t.bound_names(&mut |n| bound.push((n.to_owned(), t.span)));
+                    read(t);
+                    read(v);
+                }
+                StmtKind::For(t, it, _) => {
+                    t.bound_names(&mut |n| bound.push((n.to_owned(), t.span)));
+                    read(it);
+                }
+                StmtKind::With(items, _) => {
+                    for (cm, target) in items {
+                        read(cm);
+                        if let Some(t) = target {
+                            t.bound_names(&mut |n| bound.push((n.to_owned(), t.span)));
+                        }
+                    }
+                }
+                StmtKind::If(e, ..)
+                | StmtKind::While(e, _)
+                | StmtKind::Return(Some(e))
+                | StmtKind::ExprStmt(e) => read(e),
+                StmtKind::Assert(t, m) => {
+                    read(t);
+                    if let Some(m) = m {
+                        read(m);
+                    }
+                }
+                _ => {}
+            }
+        });
+        for d in dropped.iter() {
+            if d.del {
+                let local = params.iter().any(|p| p.name == d.name)
+                    || bound.iter().any(|(n, _)| *n == d.name);
+                if !local {
+                    return Err(Diagnostic::new(
+                        d.span,
+                        format!("`del {}` of a name the function does not assign", d.name),
+                        "remove the `del`; a global cannot be unbound from a differentiated function",
+                    ));
+                }
+                // In a loop, a read before the `del` sees the next iteration's value
+                // only if the loop body assigns the name before it.
+                let assigned_before = |at: Span, l: Span| {
+                    rebound
+                        .iter()
+                        .any(|(lp, n, sp)| *lp == l && *n == d.name && sp.end <= at.start)
+                };
+                let later = reads.iter().find(|(n, sp)| {
+                    *n == d.name
+                        && (sp.start >= d.span.end
+                            || d.in_loop.is_some_and(|l| {
+                                sp.start >= l.start && sp.end <= l.end && !assigned_before(*sp, l)
+                            }))
+                });
+                if let Some((_, sp)) = later {
+                    return Err(Diagnostic::new(
+                        *sp,
+                        format!(
+                            "`{}` is read after (or, in a loop, around) a `del {}`",
+                            d.name, d.name
+                        ),
+                        "remove the `del`, or read the value before it: the derivative keeps every value, so it cannot reproduce the `NameError`",
+                    ));
+                }
+            } else if let Some((_, sp)) = bound.iter().find(|(n, _)| *n == d.name) {
+                return Err(Diagnostic::new(
+                    *sp,
+                    format!(
+                        "assignment to `{}`, declared `global`/`nonlocal` at line {}",
+                        d.name,
+                        self.line_of(d.span.start)
+                    ),
+                    "only reads of a global are differentiated: return the new value and assign it outside the function",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn line_of(&self, offset: u32) -> usize {
+        let end = (offset as usize).min(self.text.len());
+        self.text[..end].matches('\n').count() + 1
     }
 
     fn block(&self, stmts: &[ast::Stmt]) -> Result<Vec<Stmt>, Diagnostic> {
@@ -676,14 +819,33 @@ impl Lowerer<'_> {
 
     fn block_inner(&self, stmts: &[ast::Stmt]) -> Result<Vec<Stmt>, Diagnostic> {
         let mut out = Vec::new();
-        for (i, s) in stmts.iter().enumerate() {
-            // A docstring is documentation, not computation.
-            if i == 0 {
-                if let ast::Stmt::Expr(e) = s {
-                    if matches!(*e.value, ast::Expr::StringLiteral(_)) {
-                        continue;
-                    }
+        for s in stmts {
+            // A docstring (or any bare string) is documentation, not computation.
+            if let ast::Stmt::Expr(e) = s {
+                if matches!(*e.value, ast::Expr::StringLiteral(_)) {
+                    continue;
                 }
+            }
+            // `del`, `global` and `nonlocal` leave nothing to run (checked against the
+            // whole function by `check_dropped`).
+            match s {
+                ast::Stmt::Delete(d) => {
+                    self.delete(d)?;
+                    continue;
+                }
+                ast::Stmt::Global(ast::StmtGlobal { names, range, .. })
+                | ast::Stmt::Nonlocal(ast::StmtNonlocal { names, range, .. }) => {
+                    for n in names {
+                        self.dropped.borrow_mut().push(Dropped {
+                            del: false,
+                            name: n.id.as_str().to_owned(),
+                            span: span(*range),
+                            in_loop: None,
+                        });
+                    }
+                    continue;
+                }
+                _ => {}
             }
             out.push(self.stmt(s)?);
         }
@@ -692,6 +854,34 @@ impl Lowerer<'_> {
 
     fn stmt(&self, s: &ast::Stmt) -> Result<Stmt, Diagnostic> {
         self.nested(s.range(), || self.stmt_inner(s))
+    }
+
+    /// `del x, y` of locals: nothing runs (the derivative may still need the values).
+    fn delete(&self, d: &ast::StmtDelete) -> Result<(), Diagnostic> {
+        for t in &d.targets {
+            let ast::Expr::Name(n) = t else {
+                return Err(unsupported(
+                    t.range(),
+                    "a `del` of an element or attribute",
+                    "build a new value without the element instead of mutating the object",
+                ));
+            };
+            self.dropped.borrow_mut().push(Dropped {
+                del: true,
+                name: n.id.as_str().to_owned(),
+                span: span(d.range),
+                in_loop: self.loops.borrow().last().copied(),
+            });
+        }
+        Ok(())
+    }
+
+    /// A loop body, with the loop's span known to the `del`s inside it.
+    fn loop_body(&self, r: TextRange, stmts: &[ast::Stmt]) -> Result<Vec<Stmt>, Diagnostic> {
+        self.loops.borrow_mut().push(span(r));
+        let out = self.block(stmts);
+        self.loops.borrow_mut().pop();
+        out
     }
 
     fn stmt_inner(&self, s: &ast::Stmt) -> Result<Stmt, Diagnostic> {
@@ -742,7 +932,7 @@ impl Lowerer<'_> {
                 StmtKind::For(
                     self.target(&f.target)?,
                     self.expr(&f.iter)?,
-                    self.block(&f.body)?,
+                    self.loop_body(f.range, &f.body)?,
                 )
             }
             ast::Stmt::While(w) => {
@@ -753,7 +943,7 @@ impl Lowerer<'_> {
                         "set a flag before `break` and test it after the loop instead",
                     ));
                 }
-                StmtKind::While(self.expr(&w.test)?, self.block(&w.body)?)
+                StmtKind::While(self.expr(&w.test)?, self.loop_body(w.range, &w.body)?)
             }
             ast::Stmt::Break(_) => StmtKind::Break,
             ast::Stmt::Continue(_) => StmtKind::Continue,
@@ -767,6 +957,8 @@ impl Lowerer<'_> {
                         depth: self.depth.clone(),
                         nested: None,
                         blocks: Default::default(),
+                        dropped: Default::default(),
+                        loops: Default::default(),
                     };
                     let def = inner.function(d)?;
                     nested.borrow_mut().push(def);
@@ -798,11 +990,29 @@ impl Lowerer<'_> {
                 ))
             }
             ast::Stmt::With(w) => {
-                return Err(unsupported(
-                    w.range,
-                    "a `with` block",
-                    "move the body out of the `with` block into the function, or differentiate a helper function called from it",
-                ))
+                if w.is_async {
+                    return Err(unsupported(
+                        w.range,
+                        "an `async with` block",
+                        "use a plain `with` block",
+                    ));
+                }
+                let mut items = Vec::new();
+                for item in &w.items {
+                    let target = match item.optional_vars.as_deref() {
+                        None => None,
+                        Some(v @ ast::Expr::Name(_)) => Some(self.expr(v)?),
+                        Some(other) => {
+                            return Err(unsupported(
+                                other.range(),
+                                "this `as` target of a `with`",
+                                "bind the context to a single name",
+                            ))
+                        }
+                    };
+                    items.push((self.expr(&item.context_expr)?, target));
+                }
+                StmtKind::With(items, self.block(&w.body)?)
             }
             ast::Stmt::Try(t) => {
                 return Err(unsupported(
@@ -818,20 +1028,10 @@ impl Lowerer<'_> {
                     "validate the inputs before calling the differentiated function",
                 ))
             }
-            ast::Stmt::Assert(a) => {
-                return Err(unsupported(
-                    a.range,
-                    "an `assert` statement",
-                    "check the inputs before calling the differentiated function",
-                ))
-            }
-            ast::Stmt::Delete(d) => {
-                return Err(unsupported(
-                    d.range,
-                    "a `del` statement",
-                    "remove the `del`; the derivative needs the value kept",
-                ))
-            }
+            ast::Stmt::Assert(a) => StmtKind::Assert(
+                self.expr(&a.test)?,
+                a.msg.as_deref().map(|m| self.expr(m)).transpose()?,
+            ),
             ast::Stmt::Import(i) => {
                 return Err(unsupported(
                     i.range,
@@ -844,20 +1044,6 @@ impl Lowerer<'_> {
                     i.range,
                     "an `import` inside the function",
                     "move the import to the top of the module",
-                ))
-            }
-            ast::Stmt::Global(g) => {
-                return Err(unsupported(
-                    g.range,
-                    "a `global` declaration",
-                    "pass the value in as an argument and return the new value",
-                ))
-            }
-            ast::Stmt::Nonlocal(n) => {
-                return Err(unsupported(
-                    n.range,
-                    "a `nonlocal` declaration",
-                    "pass the value in as an argument and return the new value",
                 ))
             }
             ast::Stmt::Match(m) => {
@@ -1163,11 +1349,30 @@ impl Lowerer<'_> {
                 ))
             }
             ast::Expr::Dict(d) => {
-                return Err(unsupported(
-                    d.range,
-                    "a dict literal",
-                    "use separate variables or a tuple",
-                ))
+                let (mut keys, mut values) = (Vec::new(), Vec::new());
+                for item in &d.items {
+                    let Some(key) = &item.key else {
+                        return Err(unsupported(
+                            item.value.range(),
+                            "a `**` unpacking in a dict literal",
+                            "list each key explicitly",
+                        ));
+                    };
+                    let k = self.expr(key)?;
+                    if !matches!(
+                        k.kind,
+                        ExprKind::Str(_) | ExprKind::Num(_) | ExprKind::Bool(_) | ExprKind::NoneLit
+                    ) {
+                        return Err(unsupported(
+                            key.range(),
+                            "a dict literal with a computed key",
+                            "use string or number literals as the keys of a dict built in the function",
+                        ));
+                    }
+                    keys.push(k);
+                    values.push(self.expr(&item.value)?);
+                }
+                ExprKind::Dict(keys, values)
             }
             ast::Expr::Set(d) => {
                 return Err(unsupported(

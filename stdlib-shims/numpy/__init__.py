@@ -247,3 +247,31 @@ def result_type(*args):
 
 
 __version__ = "2.0.0-tangent"
+
+
+class errstate:
+    """`numpy.errstate` of the embedded NumPy, which never signals floating-point errors:
+    its results are the IEEE values real NumPy gives with every error set to 'ignore'.
+    So 'ignore' is what this context manager does, and other settings are refused
+    rather than silently not honoured."""
+
+    def __init__(self, *, call=None, all=None, divide=None, over=None, under=None,
+                 invalid=None):
+        settings = {"all": all, "divide": divide, "over": over, "under": under,
+                    "invalid": invalid}
+        for name, value in settings.items():
+            if value not in (None, "ignore"):
+                raise NotImplementedError(
+                    "numpy.errstate(%s=%r): the embedded NumPy does not signal "
+                    "floating-point errors (every error is 'ignore'); run the script "
+                    "in CPython (tangent run --python ...) for %r" % (name, value, value))
+        if call is not None:
+            raise NotImplementedError(
+                "numpy.errstate(call=...): the embedded NumPy does not signal "
+                "floating-point errors")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

@@ -4,8 +4,16 @@
 They handle numbers, None, lists and tuples themselves and leave arrays to the library
 that registered the value's type (`tangent._registry`; NumPy's in `tangent._numpy`,
 JAX's in `tangent._jax`). None of them tests for a library.
+
+Structured values follow the JAX pytree convention: the gradient (or tangent) of a dict
+is a dict with the same keys, of a tuple a tuple, of a namedtuple the same namedtuple
+type, of a dataclass instance a copy of it with gradients in its fields, nested the same
+way. A dataclass's or namedtuple's field `p.a` is reached with the field's name as the
+index of `add_grad_at`/`grad_at` (neither type has string subscripts).
 """
 import _tangent
+import copy as _copy
+import dataclasses
 import math
 
 from tangent import _registry
@@ -57,47 +65,138 @@ def shape_of(x):
     return x if fn is None else fn(x)
 
 
+def _is_dataclass_instance(x):
+    return dataclasses.is_dataclass(x) and not isinstance(x, type)
+
+
+def _is_namedtuple(x):
+    return isinstance(x, tuple) and hasattr(type(x), "_fields")
+
+
+def _is_record(x):
+    """A value whose parts are named fields: a dataclass instance or a namedtuple."""
+    return _is_namedtuple(x) or _is_dataclass_instance(x)
+
+
+def _with_items(like, values):
+    """A sequence of `like`'s type (list, tuple, namedtuple) holding `values`."""
+    if _is_namedtuple(like):
+        return type(like)(*values)
+    if isinstance(like, tuple):
+        return tuple(values)
+    return list(values)
+
+
+def _fields(x):
+    return [f.name for f in dataclasses.fields(x)]
+
+
+def _with_fields(like, values):
+    """A copy of the dataclass instance `like` with `values` (name -> value) in its
+    fields (its `__init__` is not run again: it may compute or validate)."""
+    out = _copy.copy(like)
+    for k, v in values.items():
+        object.__setattr__(out, k, v)
+    return out
+
+
+def _field_name(x, index):
+    """`index` as a field of the record `x`, or None."""
+    if isinstance(index, str) and _is_record(x):
+        names = x._fields if _is_namedtuple(x) else _fields(x)
+        if index in names:
+            return index
+    return None
+
+
+def _no_field(x, index):
+    return TypeError(_at_call_site(
+        "tangent: `.%s` of a value of type %s has no derivative rule (it is neither an "
+        "array attribute with a rule nor a field of a dataclass or namedtuple)"
+        % (index, type(x).__name__),
+        "read fields of dataclasses and namedtuples, or register a rule for the "
+        "attribute with @tangent.adjoint"))
+
+
 def copy(x):
     fn = _impl("copy", "tangent.copy", (x,), strict=False)
     if fn is not None:
         return fn(x)
     if isinstance(x, list):
         return list(x)
+    if isinstance(x, dict):
+        return type(x)(x)
+    if _is_dataclass_instance(x):
+        return _copy.copy(x)
     return x
 
 
 def init_grad(x):
-    """A zero gradient shaped like `x`."""
+    """A zero gradient shaped like `x` (the same structure for a structured value)."""
     if x is None or isinstance(x, (bool, int, float)):
         return 0.0
     if isinstance(x, (list, tuple)):
-        return [init_grad(v) for v in x]
+        return _with_items(x, [init_grad(v) for v in x])
+    if isinstance(x, dict):
+        return {k: init_grad(v) for k, v in x.items()}
+    if _is_dataclass_instance(x):
+        return _with_fields(x, {k: init_grad(getattr(x, k)) for k in _fields(x)})
     fn = _impl("init_grad", "a zero gradient (tangent.init_grad)", (x,), strict=False)
     if fn is not None:
         return fn(x)
     raise TypeError(_at_call_site(
         "tangent: a value of type %s has no derivative (a zero gradient or tangent of it "
         "was needed)" % type(x).__name__,
-        "differentiate functions of numbers and arrays (and lists or tuples of them); "
-        "return a number or an array"))
+        "differentiate functions of numbers and arrays (and lists, tuples, dicts, "
+        "namedtuples or dataclasses of them); return a number or an array"))
 
 
 def add_grad(a, b):
-    """a + b for gradients; `None` means "no gradient yet"."""
+    """a + b for gradients; `None` means "no gradient yet". Structures add part by part
+    (a gradient of a structure has all its parts: `init_grad`)."""
     if a is None:
         return b
     if b is None:
         return a
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return [add_grad(x, y) for x, y in zip(a, b)]
+        return _with_items(a, [add_grad(x, y) for x, y in zip(a, b)])
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = add_grad(out.get(k), v)
+        return out
+    if _is_dataclass_instance(a) and _is_dataclass_instance(b):
+        return _with_fields(a, {k: add_grad(getattr(a, k), getattr(b, k))
+                                for k in _fields(a)})
     fn = _impl("add_grad", "tangent.add_grad", (a, b), strict=False)
     if fn is not None:
         return fn(a, b)
     return a + b
 
 
+def _struct_add_at(g, x, index, value):
+    """add_grad_at for a structure `x` (None if `x` is not one)."""
+    field = _field_name(x, index)
+    if field is not None:
+        g = init_grad(x) if g is None else g
+        if _is_namedtuple(g):
+            return g._replace(**{field: add_grad(getattr(g, field), value)})
+        return _with_fields(g, {field: add_grad(getattr(g, field), value)})
+    if isinstance(x, dict) or (isinstance(x, tuple) and not isinstance(index, str)):
+        g = init_grad(x) if g is None else g
+        items = dict(g) if isinstance(g, dict) else list(g)
+        items[index] = add_grad(items[index], value)
+        return items if isinstance(g, dict) else _with_items(g, items)
+    if isinstance(index, str) and not isinstance(x, dict):
+        raise _no_field(x, index)
+    return None
+
+
 def add_grad_at(g, x, index, value):
     """Gradient of `x[index]` added into `g` (a fresh gradient of `x` if `g` is None)."""
+    out = _struct_add_at(g, x, index, value)
+    if out is not None:
+        return out
     fn = _impl("add_grad_at", "the gradient of a subscript (tangent.add_grad_at)",
                (x,) if g is None else (g,))
     if fn is not None:
@@ -111,6 +210,10 @@ def add_grad_at(g, x, index, value):
 
 
 def zero_grad_at(g, index):
+    if isinstance(g, dict):
+        g = dict(g)
+        g[index] = init_grad(g[index])
+        return g
     fn = _impl("zero_grad_at", "the gradient of a subscript store (tangent.zero_grad_at)",
                (g,))
     if fn is not None:
@@ -274,6 +377,10 @@ def broadcast_like(t, y):
 
 def set_tangent_at(t, x, index, v):
     """Tangent of `x` after `x[index] = v`."""
+    if isinstance(x, dict):
+        t = init_grad(x) if not isinstance(t, dict) else dict(t)
+        t[index] = v
+        return t
     fn = _impl("set_tangent_at", "the tangent of a subscript store "
                "(tangent.set_tangent_at)", (x,))
     if fn is not None:
@@ -306,8 +413,48 @@ def grad_or_zero(g, x):
     return init_grad(x) if g is None else g
 
 
+def field_tangent(t, name):
+    """The tangent of the field `p.name` of a dataclass or namedtuple `p`: the same
+    field of p's tangent (which has p's structure)."""
+    if _field_name(t, name) is None:
+        raise _no_field(t, name)
+    return getattr(t, name)
+
+
+def keys_of(p):
+    """The keys a loop over `p.keys()`/`p.values()`/`p.items()` visits, in order, as a
+    list (the loop reads `p[key]`)."""
+    if not isinstance(p, dict):
+        raise TypeError(_at_call_site(
+            "tangent: `.keys()`/`.values()`/`.items()` of a %s: only dict loops are "
+            "differentiated" % type(p).__name__,
+            "loop over a dict, or over `range(len(xs))` for a sequence"))
+    return list(p)
+
+
+def dict_get_grad(g, x, key):
+    """The gradient of `x` from `y = x.get(key, default)`: g at `key` if x has it."""
+    if key in x:
+        return add_grad_at(None, x, key, g)
+    return init_grad(x)
+
+
+def dict_get_default_grad(g, x, key, default):
+    """The gradient of `default` from `y = x.get(key, default)`: g if `key` is missing."""
+    return init_grad(default) if key in x else g
+
+
+def dict_get_tangent(t, t_default, x, key):
+    """The tangent of `x.get(key, default)`."""
+    if key in x:
+        return t[key]
+    return init_grad(x.get(key)) if t_default is None else t_default
+
+
 def grad_at(g, x, index):
     """The gradient of `x[index]` (a copy), zeros if `x` has no gradient yet."""
+    if _field_name(x, index) is not None:
+        return init_grad(getattr(x, index)) if g is None else copy(getattr(g, index))
     return init_grad(x[index]) if g is None else copy(g[index])
 
 

@@ -132,6 +132,10 @@ CATALOG = [
 ] + reductions("numpy.sum", "np.sum") + reductions("numpy.mean", "np.mean") + reductions(
     "numpy.max", "np.max") + reductions("numpy.min", "np.min") + reductions(
     "numpy.amax", "np.amax") + reductions("numpy.amin", "np.amin") + [
+    # dict.get (a method of values of unknown type, so keyed under numpy.ndarray): the
+    # key present (the default gets no gradient) and missing (only the default does)
+    ("numpy.ndarray.get", "{'k': a, 'm': b}.get('k', b) * 2.0", [[((3,), "any"), ((3,), "any")]]),
+    ("numpy.ndarray.get", "{'k': a}.get('m', b) * a", [[((3,), "any"), ((3,), "any")]]),
     unary("numpy.ndarray.sum", "a.sum()", shapes=[(3,), (2, 3)]),
     ("numpy.ndarray.sum", "a.sum(axis=0)", [[((2, 3), "any")]]),
     unary("numpy.ndarray.mean", "a.mean()", shapes=[(3,), (2, 3)]),

@@ -43,7 +43,9 @@ def nested_def(x):
 
 
 def uses_global(x):
+    # a name declared global may only be read
     global SCALE
+    SCALE = x
     return x * SCALE
 
 
@@ -67,9 +69,10 @@ def bitwise_invert(x):
     return ~x
 
 
-def dict_literal(x):
-    d = {"a": x}
-    return d["a"]
+def dict_literal(x, k):
+    # only constant keys: the gradient of the dict is built with the same keys
+    d = {k: x}
+    return d[k]
 
 
 def set_literal(x):
@@ -123,9 +126,10 @@ def class_inside(x):
     return x
 
 
-def uses_assert(x):
-    assert x > 0
-    return x
+def read_after_del(x):
+    y = x * 2.0
+    del y
+    return y * x
 
 
 def uses_raise(x):
@@ -134,10 +138,9 @@ def uses_raise(x):
     return x
 
 
-def uses_del(x):
-    y = x * 2.0
-    del y
-    return x
+def uses_del(xs):
+    del xs[0]
+    return xs[0]
 
 
 def import_inside(x):
@@ -183,7 +186,7 @@ def mutating_call(x):
 
 def enumerate_loop(xs):
     s = 0.0
-    for i, v in enumerate(xs):
+    for i, v in enumerate(xs, 1):
         s = s + v * i
     return s
 
@@ -201,6 +204,34 @@ def nested_subscript_write(x):
     m = np.zeros((2, 2))
     m[0][1] = x
     return np.sum(m)
+
+
+def errstate_as_target(x):
+    with np.errstate(divide="ignore") as state:
+        y = np.log(x)
+    return y
+
+
+def return_inside_errstate(x):
+    with np.errstate(divide="ignore"):
+        return np.log(x)
+
+
+def store_into_dict_argument(p, x):
+    p["a"] = x * 2.0
+    return p["a"]
+
+
+def zip_outside_a_loop(xs, ys):
+    pairs = list(zip(xs, ys))
+    return pairs[0][0]
+
+
+def items_into_one_name(p):
+    s = 0.0
+    for kv in p.items():
+        s = s + kv[1]
+    return s
 
 
 def calls_bad_helper(x):

@@ -7,6 +7,7 @@ Reverse mode compares each gradient with finite differences; forward mode compar
 tangent for each unit input direction. Prints one line per case and exits non-zero if any
 derivative is off.
 """
+import dataclasses
 import sys
 import numpy as np
 import tangent
@@ -17,21 +18,83 @@ NATIVE = [0]  # how many derivatives ran as native code
 TOL = 1e-6
 
 
+def is_struct(v):
+    """A structured argument (the JAX pytree convention): dict, list, tuple (namedtuples
+    too) or dataclass instance of numbers, arrays and such structures."""
+    return isinstance(v, (dict, list, tuple)) or (
+        dataclasses.is_dataclass(v) and not isinstance(v, type))
+
+
+def children(v):
+    """(keys, values) of a structure, in a fixed order."""
+    if isinstance(v, dict):
+        keys = list(v)
+        return keys, [v[k] for k in keys]
+    if isinstance(v, (list, tuple)):
+        return list(range(len(v))), list(v)
+    keys = [f.name for f in dataclasses.fields(v)]
+    return keys, [getattr(v, k) for k in keys]
+
+
+def rebuild(like, values):
+    """A structure of like's type and keys holding `values`."""
+    if isinstance(like, dict):
+        return type(like)(zip(list(like), values))
+    if isinstance(like, tuple) and hasattr(like, "_fields"):
+        return type(like)(*values)
+    if isinstance(like, (list, tuple)):
+        return type(like)(values)
+    return dataclasses.replace(like, **dict(zip(children(like)[0], values)))
+
+
 def as_list(v):
+    if is_struct(v):
+        return [t for c in children(v)[1] for t in as_list(c)]
     if isinstance(v, np.ndarray):
         return [float(t) for t in np.ravel(v).tolist()]
     return [float(v)]
 
 
-def perturbed(args, i, k, delta):
-    args = list(args)
-    a = args[i]
+def same_structure(g, like, where):
+    """The gradient of a structure is that structure: same type, same keys, nested the
+    same way; leaves are numbers or arrays of the input's shape."""
+    if is_struct(like):
+        if type(g) is not type(like):
+            raise AssertionError("%s: gradient is a %s, the argument a %s"
+                                 % (where, type(g).__name__, type(like).__name__))
+        gk, gv = children(g)
+        lk, lv = children(like)
+        if gk != lk:
+            raise AssertionError("%s: gradient has keys %r, the argument %r" % (where, gk, lk))
+        for k, a, b in zip(lk, gv, lv):
+            same_structure(a, b, "%s[%r]" % (where, k))
+    elif isinstance(like, np.ndarray):
+        if np.shape(g) != like.shape:
+            raise AssertionError("%s: gradient shape %r, argument shape %r"
+                                 % (where, np.shape(g), like.shape))
+    elif is_struct(g):
+        raise AssertionError("%s: gradient is a %s for a number" % (where, type(g).__name__))
+
+
+def leaf_perturbed(a, k, delta):
+    """`a` with its k-th number (in `as_list` order) moved by delta."""
+    if is_struct(a):
+        values = []
+        for c in children(a)[1]:
+            n = len(as_list(c))
+            values.append(leaf_perturbed(c, k, delta) if 0 <= k < n else c)
+            k -= n
+        return rebuild(a, values)
     if isinstance(a, np.ndarray):
         flat = np.ravel(a).tolist()
         flat[k] = flat[k] + delta
-        args[i] = np.reshape(np.array(flat), a.shape)
-    else:
-        args[i] = a + delta
+        return np.reshape(np.array(flat), a.shape)
+    return a + delta
+
+
+def perturbed(args, i, k, delta):
+    args = list(args)
+    args[i] = leaf_perturbed(args[i], k, delta)
     return args
 
 
@@ -46,15 +109,14 @@ def fd_grad(f, args, i):
 
 
 def unit_tangent(a, k):
-    """The k-th unit direction shaped like `a` (a float for scalars)."""
-    if isinstance(a, np.ndarray):
-        flat = [0.0] * len(as_list(a))
-        flat[k] = 1.0
-        return np.reshape(np.array(flat), a.shape)
-    return 1.0
+    """The k-th unit direction shaped like `a` (a float for scalars, the same structure
+    for a structured argument)."""
+    return leaf_perturbed(zero_tangent(a), k, 1.0)
 
 
 def zero_tangent(a):
+    if is_struct(a):
+        return rebuild(a, [zero_tangent(c) for c in children(a)[1]])
     if isinstance(a, np.ndarray):
         return np.zeros(a.shape)
     return 0.0
@@ -138,6 +200,9 @@ def main():
                 for p, q in zip(as_list(b), as_list(g)):
                     if abs(p - q) > 1e-12 * max(1.0, abs(p)):
                         raise AssertionError("%s: %r differs from the default %r" % (name, q, p))
+        if mode != "forward":
+            for pos, g in zip(wrt, got):
+                same_structure(g, args[pos], "%s: argument %d" % (name, pos))
         worst = 0.0
         for pos, g in zip(wrt, got):
             want = fd_grad(f, args, pos)
@@ -148,7 +213,8 @@ def main():
                 worst = None
                 break
             for h, w in zip(have, want):
-                worst = max(worst, abs(h - w) / max(1.0, abs(w)))
+                err = abs(h - w) / max(1.0, abs(w))
+                worst = err if err != err else max(worst, err)  # a NaN fails
         if worst is None:
             continue
         status = "ok  " if worst < TOL else "FAIL"

@@ -38,6 +38,11 @@ def main():
             continue
         f = getattr(corpus, name)
         x = args[0]
+        if not isinstance(x, (float, int, np.ndarray)):
+            # Structured arguments (dicts, tuples, dataclasses) are checked to first
+            # order only (check_fd.py); their second order is not built yet.
+            print("skip %-24s a %s argument" % (name, type(x).__name__))
+            continue
         # Tangents and seeds come after all of f's parameters: spell out the defaults.
         missing = f.__code__.co_argcount - len(args)
         full = list(args) + (list(f.__defaults__[-missing:]) if missing > 0 else [])

@@ -4,7 +4,12 @@ Each function is checked against central finite differences by check_fd.py (run 
 `tangent run`), and its generated gradient source is snapshot-tested (tests/snapshots.rs).
 CASES maps a function name to (arguments, wrt).
 """
+import collections
+import contextlib
+import dataclasses
 import math
+import warnings
+from contextlib import nullcontext
 import numpy as np
 
 import factories
@@ -625,11 +630,167 @@ closure_head = factories.make_head(0.7)(1.3)
 lambda_loss = lambda x: x * math.sin(x) + x ** 2  # noqa: E731
 
 
+# --- the small statements (issue 15 item 5) ------------------------------------
+
+OFFSET = 0.25
+
+
+def small_statements(x):
+    """A docstring."""
+    assert x > 0.0, "x must be positive"
+    global OFFSET
+    y = x * x + OFFSET
+    "a bare string is documentation too"
+    z = math.sin(y) * x
+    del y
+    pass
+    return z
+
+
+def del_in_loop(x):
+    s = 0.0
+    for i in range(3):
+        t = x * (i + 1.0)
+        s = s + t * t
+        del t
+    return s
+
+
+# --- structured arguments (issue 15 item 3) ------------------------------------
+
+Point = collections.namedtuple("Point", ["a", "b"])
+
+
+@dataclasses.dataclass
+class Params:
+    w: np.ndarray
+    b: float
+
+
+def dict_arg(p):
+    # p['a'] is read twice: its gradients accumulate
+    return p["a"] * p["b"] + math.sin(p["a"])
+
+
+def dict_variable_key(p):
+    total = 0.0
+    for k in ("a", "b"):
+        total = total + p[k] * p[k]
+    return total * p["a"]
+
+
+def dict_nested_arrays(p):
+    layer = p["layer"]
+    return np.sum(np.tanh(layer["w"] * p["x"])) + layer["b"] * p["x"][0]
+
+
+def dict_twice(p, q):
+    # the same dict is passed as both arguments (CASES)
+    return p["a"] * q["a"] + q["b"]
+
+
+def tuple_float_array(pair):
+    return pair[0] * np.sum(pair[1] ** 2)
+
+
+def list_arg(xs):
+    return xs[0] * xs[1] + np.sum(xs[2])
+
+
+def namedtuple_arg(pt):
+    return pt.a * pt.b + pt[0]
+
+
+def dataclass_arg(p):
+    return np.sum(np.tanh(p.w) * p.b) + p.b * p.b
+
+
+def dict_alias_read(p):
+    q = p
+    return q["a"] * p["a"]
+
+def dict_get(p):
+    # "c" is missing: the default's value (and gradient) is used
+    return p.get("a") * p.get("c", p["b"]) + p.get("b", 2.0)
+
+
+def loop_enumerate(xs):
+    s = 0.0
+    for i, v in enumerate(xs):
+        s = s + (i + 1.0) * v * v
+    return s
+
+
+def loop_zip(xs, ws):
+    s = 0.0
+    for x, w in zip(xs, ws):
+        s = s + math.sin(x) * w
+    return s
+
+
+def loop_dict_items(p):
+    s = 0.0
+    for k, v in p.items():
+        s = s + v * v
+    for v in p.values():
+        s = s * v
+    for k in p.keys():
+        s = s + p[k]
+    return s
+
+
+def dict_literal_values(x, y):
+    # a dict built from active values, read back (one value twice)
+    d = {"a": x * y, "b": math.sin(x), 3: y}
+    return d["a"] * d["b"] + d[3] * d["a"]
+
+
+def dict_literal_to_helper(x):
+    return dict_arg({"a": x, "b": x * x})
+
+
+def dict_store_local(p, x):
+    # a store into a dict built here: no other name sees it
+    q = {"a": p["a"], "b": 1.0}
+    q["a"] = x * q["a"]
+    q["b"] = q["a"] + p["b"]
+    return q["a"] * q["b"]
+
+
+# --- transparent `with` blocks (issue 15 item 7) ------------------------------------
+
+def with_nullcontext(x):
+    with nullcontext(x * 2.0) as y:
+        z = y * math.sin(x)
+    with contextlib.nullcontext():
+        z = z + x
+    return z
+
+
+def with_errstate(x):
+    # the body runs inside the context (which only silences warnings here)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.log(x * x)
+        m = np.where(np.isfinite(y), y, 0.0)
+    return np.sum(m * x)
+
+
+def with_catch_warnings(x):
+    s = 0.0
+    for i in range(2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s = s + math.exp(x * i)
+    return s
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
 M32 = np.array([[0.2, 0.1], [-0.3, 0.4], [0.5, -0.1]])
 M22 = np.array([[0.7, -0.2], [0.1, 0.3]])
+
+SHARED = {"a": 0.9, "b": -0.4}
 
 CASES = {
     "poly": ((1.3,), (0,)),
@@ -729,4 +890,25 @@ CASES = {
     "closure_loss": ((A3,), (0,)),
     "closure_head": ((A3, A3 * 0.5), (0, 1)),
     "lambda_loss": ((0.8,), (0,)),
+    "small_statements": ((0.7,), (0,)),
+    "del_in_loop": ((0.6,), (0,)),
+    "dict_arg": (({"a": 0.7, "b": 1.3},), (0,)),
+    "dict_variable_key": (({"a": 0.4, "b": -0.9},), (0,)),
+    "dict_nested_arrays": (({"layer": {"w": M22, "b": 0.3}, "x": np.array([0.5, -0.7])},), (0,)),
+    "dict_twice": ((SHARED, SHARED), (0, 1)),
+    "tuple_float_array": (((0.8, A3),), (0,)),
+    "list_arg": (([0.6, 1.1, A3],), (0,)),
+    "namedtuple_arg": ((Point(0.3, -1.2),), (0,)),
+    "dataclass_arg": ((Params(A3, 0.6),), (0,)),
+    "dict_alias_read": (({"a": 1.1},), (0,)),
+    "dict_get": (({"a": 0.8, "b": -1.3},), (0,)),
+    "loop_enumerate": ((A4,), (0,)),
+    "with_nullcontext": ((0.8,), (0,)),
+    "with_errstate": ((np.array([0.5, 0.2, -1.5]),), (0,)),
+    "with_catch_warnings": ((0.4,), (0,)),
+    "dict_store_local": (({"a": 0.6, "b": -0.8}, 1.3), (0, 1)),
+    "dict_literal_values": ((0.7, -1.4), (0, 1)),
+    "dict_literal_to_helper": ((0.9,), (0,)),
+    "loop_zip": (([0.3, 1.2, -0.5], A4), (0, 1)),
+    "loop_dict_items": (({"a": 0.8, "b": -1.3, "c": 0.4},), (0,)),
 }
