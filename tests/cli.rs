@@ -429,7 +429,11 @@ fn methods_of_user_classes_match_finite_differences() {
     let so = text(&out.stdout);
     assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
     assert!(!so.contains("WRONG"), "{so}");
-    assert_eq!(so.lines().filter(|l| l.ends_with(" ok")).count(), 21, "{so}");
+    assert_eq!(
+        so.lines().filter(|l| l.ends_with(" ok")).count(),
+        21,
+        "{so}"
+    );
 }
 
 #[test]
@@ -440,7 +444,10 @@ fn functions_without_a_file_are_differentiated_from_their_text() {
     assert!(!so.contains("WRONG"), "{so}");
     assert_eq!(so.lines().filter(|l| l.ends_with(" ok")).count(), 8, "{so}");
     assert!(so.contains("exec without source: tests/scripts/source_anywhere.py:21:5: no source text for `f`: <string> is not a file, and the code that made it kept none (exec, python -c)"), "{so}");
-    assert!(so.contains("hint: pass the text it was defined with: tangent.grad(f, source=text)"), "{so}");
+    assert!(
+        so.contains("hint: pass the text it was defined with: tangent.grad(f, source=text)"),
+        "{so}"
+    );
     assert!(so.contains("source= of other code: tests/scripts/source_anywhere.py:33:5: the source given for `f` does not define it"), "{so}");
 }
 

@@ -245,7 +245,10 @@ mod tests {
         assert!(LiveNames::parse("function\tg\tg\tnot-a-line").is_err());
         let closure = LiveNames::parse("entry\t<lambda>\t4\t1\nclosure\tloss\tk\tk_1\n").unwrap();
         assert_eq!(closure.entry, Some(("<lambda>".into(), 4, 1)));
-        assert_eq!(closure.closures["loss"], vec![("k".to_owned(), "k_1".to_owned())]);
+        assert_eq!(
+            closure.closures["loss"],
+            vec![("k".to_owned(), "k_1".to_owned())]
+        );
         assert!(LiveNames::parse("nonsense").is_err());
     }
 

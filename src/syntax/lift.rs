@@ -78,7 +78,12 @@ pub fn lift(parent: &mut FuncDef, nested: Vec<Nested>) -> Result<Vec<FuncDef>, D
     }
     let mut captures: HashMap<String, Vec<String>> = free
         .iter()
-        .map(|(k, v)| (k.clone(), v.iter().filter(|r| scope.contains(*r)).cloned().collect()))
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                v.iter().filter(|r| scope.contains(*r)).cloned().collect(),
+            )
+        })
         .collect();
     loop {
         let mut changed = false;
@@ -160,7 +165,9 @@ pub fn rename_free(def: &mut FuncDef, renames: &[(String, String)]) {
     if map.is_empty() {
         return;
     }
-    each_expr_mut(&mut def.body, &mut |e| rename_expr(e, &map, &mut Vec::new()));
+    each_expr_mut(&mut def.body, &mut |e| {
+        rename_expr(e, &map, &mut Vec::new())
+    });
 }
 
 /// Zero-argument `super()` in a method as `super(__class__, self)`: the generated
@@ -246,11 +253,10 @@ fn is_literal(e: &Expr) -> bool {
 /// comprehensions, which have scopes of their own).
 fn assigned(stmts: &[Stmt], out: &mut HashSet<String>) {
     walk_stmts(stmts, &mut |s| match &s.kind {
-        StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) => {
-            t.bound_names(&mut |n| {
+        StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) => t
+            .bound_names(&mut |n| {
                 out.insert(n.to_owned());
-            })
-        }
+            }),
         _ => {}
     });
 }
@@ -405,7 +411,11 @@ fn bind_call(
             }
         }
     }
-    out.extend(t.captures.iter().map(|c| Expr::new(ExprKind::Name(c.clone()), span)));
+    out.extend(
+        t.captures
+            .iter()
+            .map(|c| Expr::new(ExprKind::Name(c.clone()), span)),
+    );
     Ok(Expr::new(
         ExprKind::Call {
             func: Box::new(Expr::new(ExprKind::Name(t.lifted.clone()), span)),

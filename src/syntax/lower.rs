@@ -7,9 +7,9 @@ use super::ir::*;
 use super::lift;
 use super::units::{self, Unit};
 use crate::resolve::live::{Live, LiveNames};
-use std::cell::RefCell;
 use ruff_python_ast as ast;
 use ruff_text_size::{Ranged, TextRange};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 /// A parsed source file: its import aliases and its top-level function definitions.
@@ -219,6 +219,11 @@ impl SourceModule {
         Ok(())
     }
 
+    /// Whether `name` is a nested `def` lifted to module level (`syntax::lift`).
+    pub fn is_lifted(&self, name: &str) -> bool {
+        self.lifted.contains_key(name)
+    }
+
     pub fn has_function(&self, name: &str) -> bool {
         self.functions.contains_key(name)
             || self.fallback.as_ref().is_some_and(|f| f.has_function(name))
@@ -308,7 +313,8 @@ impl SourceModule {
                 .unwrap_or_else(|| format!("{name}_{}", inner.name));
             lift::rename_free(&mut inner, &renames);
             let at = inner.span;
-            func.body.retain(|s| !(matches!(s.kind, StmtKind::Pass) && s.span == at));
+            func.body
+                .retain(|s| !(matches!(s.kind, StmtKind::Pass) && s.span == at));
             found.push(lift::Nested { def: inner, lifted });
         }
         let lifted = lift::lift(&mut func, found).map_err(locate)?;
@@ -966,7 +972,10 @@ impl Lowerer<'_> {
                 }
                 _ => {
                     let (what, hint) = if !d.decorator_list.is_empty() {
-                        ("a decorated nested function", "remove the decorator, or define the function at module level")
+                        (
+                            "a decorated nested function",
+                            "remove the decorator, or define the function at module level",
+                        )
                     } else if self.nested.is_some() {
                         ("a function defined inside a block (`if`, a loop)", "define the nested function at the top of the enclosing function's body")
                     } else {

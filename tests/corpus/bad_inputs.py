@@ -39,7 +39,7 @@ def generator_expression(x):
 def nested_def(x):
     def inner(t):
         return t * x
-    return inner(x)
+    return sum(map(inner, [x, x]))
 
 
 def uses_global(x):
