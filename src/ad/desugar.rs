@@ -409,7 +409,9 @@ impl Desugar<'_> {
                     }
                 };
                 let idx = self.names.fresh("_i");
-                let len = Expr::call_path("len", vec![Expr::name(&seq)]);
+                // `len` that refuses what index reads would iterate differently (a dict
+                // iterates its keys: `d[_i]` would read its values, or raise).
+                let len = Expr::call_path("tangent.sequence_len", vec![Expr::name(&seq)]);
                 let range = Expr::call_path("range", vec![len]);
                 let item = Expr::new(
                     ExprKind::Subscript(Box::new(Expr::name(&seq)), Box::new(Expr::name(&idx))),

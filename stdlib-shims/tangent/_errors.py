@@ -152,6 +152,8 @@ def check_output_by_shape(y, seed, name):
 
 def check_tangent(x, t, tname, xname):
     """Forward mode: a tangent must have its argument's shape."""
+    from tangent._runtime import check_record_fields
+    check_record_fields(x)
     xs, ts = _shape(x), _shape(t)
     if _registry.is_array(t) and ts != xs:
         raise ValueError(_at_call_site(

@@ -91,6 +91,42 @@ def _fields(x):
     return [f.name for f in dataclasses.fields(x)]
 
 
+_array_names = []
+
+
+def check_record_fields(x):
+    """Refuses a dataclass or namedtuple (also inside dicts, lists and tuples) with a
+    field named like an array attribute or method (`shape`, `size`, `T`, `sum`): the
+    transformer reads `p.size` as the array attribute it cannot tell it from, which
+    would give that field a zero or wrong derivative."""
+    if not _array_names:
+        try:
+            import numpy
+            _array_names.append({n for n in dir(numpy.ndarray) if not n.startswith("_")})
+        except ImportError:
+            _array_names.append({n.rsplit(".", 1)[1] for n in _tangent.rule_names()
+                                 if n.startswith("numpy.ndarray.")})
+    if isinstance(x, dict):
+        for v in x.values():
+            check_record_fields(v)
+        return
+    if _is_record(x):
+        names = x._fields if _is_namedtuple(x) else _fields(x)
+        clash = [n for n in names if n in _array_names[0]]
+        if clash:
+            raise TypeError(_at_call_site(
+                "tangent: the field `%s` of %s has the name of an array attribute, which "
+                "`p.%s` in differentiated code is read as" % (clash[0], type(x).__name__,
+                                                               clash[0]),
+                "rename the field (e.g. `%s_`)" % clash[0]))
+        for n in names:
+            check_record_fields(getattr(x, n))
+        return
+    if isinstance(x, (list, tuple)):
+        for v in x:
+            check_record_fields(v)
+
+
 def _with_fields(like, values):
     """A copy of the dataclass instance `like` with `values` (name -> value) in its
     fields (its `__init__` is not run again: it may compute or validate)."""
@@ -136,10 +172,13 @@ def init_grad(x):
     if x is None or isinstance(x, (bool, int, float)):
         return 0.0
     if isinstance(x, (list, tuple)):
+        if _is_namedtuple(x):
+            check_record_fields(x)
         return _with_items(x, [init_grad(v) for v in x])
     if isinstance(x, dict):
         return {k: init_grad(v) for k, v in x.items()}
     if _is_dataclass_instance(x):
+        check_record_fields(x)
         return _with_fields(x, {k: init_grad(getattr(x, k)) for k in _fields(x)})
     fn = _impl("init_grad", "a zero gradient (tangent.init_grad)", (x,), strict=False)
     if fn is not None:
@@ -419,6 +458,20 @@ def field_tangent(t, name):
     if _field_name(t, name) is None:
         raise _no_field(t, name)
     return getattr(t, name)
+
+
+def sequence_len(xs):
+    """len(xs) for a `for x in xs` loop, which the derivative runs as `xs[i]` for i in
+    range(len(xs)): right for sequences and arrays; a dict, set or iterator would be
+    iterated differently, so it is refused."""
+    if isinstance(xs, (dict, set, frozenset)) or not hasattr(xs, "__getitem__"):
+        kind = type(xs).__name__
+        raise TypeError(_at_call_site(
+            "tangent: a `for` loop over a %s: the derivative reads the items by index, "
+            "which a %s does not give in its iteration order" % (kind, kind),
+            "loop over `d.keys()`, `d.values()` or `d.items()` for a dict, or over a "
+            "list or array (`list(...)` first)"))
+    return len(xs)
 
 
 def keys_of(p):

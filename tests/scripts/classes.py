@@ -133,3 +133,37 @@ arr_poly = Polynomial(np.array([1.0, 2.0]), 0.5, 0.0)
 got = tangent.grad(lambda x: np.sum(arr_poly.evaluate(x)))(x0)
 want = 2 * np.array([1.0, 2.0]) * x0 + 0.5
 print("array attributes", "ok" if np.allclose(got, want) else "WRONG %r %r" % (got, want))
+
+
+# --- what stays refused: never a silent zero -------------------------------------------
+def refused(label, thunk):
+    try:
+        print(label, "WRONG: accepted", thunk())
+    except (tangent.TangentError, TypeError, ValueError) as e:
+        print(label, "refused:", str(e).splitlines()[0])
+
+
+@dataclasses.dataclass
+class Box:
+    size: float  # read as the array attribute `size` by differentiated code
+    w: float
+
+
+def loop_over_dict(p):
+    s = 0.0
+    for k in p:  # a dict iterates its keys; the derivative reads items by index
+        s = s + p[k] * 2.0
+    return s
+
+
+def object_from_input(x):
+    return Polynomial(x, 1.0, 0.0).evaluate(2.0)
+
+
+refused("a field named like an array attribute",
+        lambda: tangent.grad(lambda b: b.size * b.w)(Box(1.0, 2.0)))
+refused("forward, a field named like an array attribute",
+        lambda: tangent.autodiff(lambda b: b.size * b.w, mode="forward")(Box(1.0, 2.0),
+                                                                         Box(1.0, 0.0)))
+refused("a loop over a dict", lambda: tangent.grad(loop_over_dict)({0: 1.0, 1: 2.0}))
+refused("an object built from the input", lambda: tangent.grad(object_from_input)(1.0))
