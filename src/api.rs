@@ -430,13 +430,38 @@ pub struct ExplainInfo {
     pub flow: Vec<(String, Vec<String>)>,
 }
 
-pub fn explain_info(filename: &str, func: &str, wrt: &[usize]) -> Result<ExplainInfo, String> {
-    crate::stack::run(|| explain_info_inner(filename, func, wrt))
+/// `live`, in a host: the derivative's request (text, live names, the function's name
+/// there), so lambdas, closures and cells are explained as they were differentiated.
+pub fn explain_info(
+    filename: &str,
+    func: &str,
+    wrt: &[usize],
+    live: Option<&(String, String, String)>,
+) -> Result<ExplainInfo, String> {
+    crate::stack::run(|| explain_info_inner(filename, func, wrt, live))
 }
 
-fn explain_info_inner(filename: &str, func: &str, wrt: &[usize]) -> Result<ExplainInfo, String> {
-    let text = read_source(filename, func)?;
-    let module = SourceModule::parse(filename, &text).map_err(|d| d.to_string())?;
+fn explain_info_inner(
+    filename: &str,
+    func: &str,
+    wrt: &[usize],
+    live: Option<&(String, String, String)>,
+) -> Result<ExplainInfo, String> {
+    let (module, func) = match live {
+        Some((text, names, entry)) => {
+            let mut module = SourceModule::parse(filename, text).map_err(|d| d.to_string())?;
+            let names = crate::resolve::live::LiveNames::parse(names)?;
+            module
+                .apply_live(entry, names)
+                .map_err(|d| d.locate(filename, text).to_string())?;
+            (module, entry.as_str())
+        }
+        None => {
+            let text = read_source(filename, func)?;
+            let module = SourceModule::parse(filename, &text).map_err(|d| d.to_string())?;
+            (module, func)
+        }
+    };
     let user_functions = module.function_names.iter().cloned().collect();
     let prepared =
         ad::prepare(&module, &user_functions, func, wrt, true).map_err(|d| d.to_string())?;

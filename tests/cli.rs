@@ -415,9 +415,9 @@ fn lambdas_closures_nested_defs_and_bound_methods_match_finite_differences() {
     let ok = so.lines().filter(|l| l.ends_with(" ok")).count();
     assert_eq!(ok, 49, "{so}");
     for refusal in [
-        "nested def used as a value refused: tests/scripts/closures.py:240:20: the nested function `sq` is used as a value",
-        "nested def inside an if refused: tests/scripts/closures.py:245:9: `sq` is a function defined inside a block (`if`, a loop), which cannot be differentiated",
-        "nested def assigning a nonlocal refused: tests/scripts/closures.py:257:9: a `nonlocal` declaration cannot be differentiated",
+        "nested def used as a value refused: tests/scripts/closures.py:251:20: the nested function `sq` is used as a value",
+        "nested def inside an if refused: tests/scripts/closures.py:256:9: `sq` is a function defined inside a block (`if`, a loop), which cannot be differentiated",
+        "nested def assigning a nonlocal refused: tests/scripts/closures.py:269:9: assignment to `total`, declared `global`/`nonlocal` at line 268",
     ] {
         assert!(so.contains(refusal), "{refusal}\n{so}");
     }

@@ -132,11 +132,18 @@ fn grad_generated<'py>(
 /// The data flow `explain` prints: (variable, the variables it reads).
 type Flow = Vec<(String, Vec<String>)>;
 
-/// explain_info(filename, funcname, wrt) -> (primal source, [(variable, [reads])])
+/// explain_info(filename, funcname, wrt[, live]) -> (primal source, [(variable, [reads])]);
+/// `live` is the derivative's request (text, live names, name) or None.
 #[pyfunction]
-fn explain_info(filename: String, funcname: String, wrt: Vec<usize>) -> PyResult<(String, Flow)> {
-    let info =
-        tangent::api::explain_info(&filename, &funcname, &wrt).map_err(PyValueError::new_err)?;
+#[pyo3(signature = (filename, funcname, wrt, live=None))]
+fn explain_info(
+    filename: String,
+    funcname: String,
+    wrt: Vec<usize>,
+    live: Option<(String, String, String)>,
+) -> PyResult<(String, Flow)> {
+    let info = tangent::api::explain_info(&filename, &funcname, &wrt, live.as_ref())
+        .map_err(PyValueError::new_err)?;
     Ok((info.primal, info.flow))
 }
 

@@ -175,8 +175,9 @@ def explain(func, *args, wrt=(0,), eps=1e-6):
         wrt = (wrt,)
     wrt = tuple(wrt)
     code = func.__code__
-    primal, flow = _tangent.explain_info(code.co_filename, func.__name__, wrt)
     df = grad(func, wrt=wrt)
+    primal, flow = _tangent.explain_info(code.co_filename, func.__name__, wrt,
+                                         getattr(df, "__tangent_live__", None))
     print("== primal: %s (%s:%d) ==" % (func.__name__, code.co_filename, code.co_firstlineno))
     print(primal.rstrip())
     print("== gradient (reverse mode) ==")

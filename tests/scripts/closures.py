@@ -233,6 +233,17 @@ p = Poly(2.0, 3.0)
 check("bound method", p.evaluate, 0.5)
 
 
+# --- explain ----------------------------------------------------------------------------
+import contextlib  # noqa: E402
+import io  # noqa: E402
+
+shown = io.StringIO()
+with contextlib.redirect_stdout(shown):
+    worst = tangent.explain(make_loss(5.0), 0.7)
+print("explain of a closure", "ok" if worst < 1e-5 and "def dlossdx" in shown.getvalue()
+      else "WRONG %r" % worst)
+
+
 # --- what stays refused ------------------------------------------------------------------
 def as_value(x):
     def sq(a):

@@ -99,15 +99,27 @@ pub(crate) mod _tangent {
         vm.ctx.new_tuple(items)
     }
 
-    /// explain_info(filename, funcname, wrt) -> (primal source, [(variable, [reads])])
+    /// explain_info(filename, funcname, wrt[, live]) -> (primal source, [(variable,
+    /// [reads])]); `live` is the derivative's request (text, live names, name) or None.
     #[pyfunction]
     fn explain_info(
         filename: String,
         funcname: String,
         wrt: ArgSequence<usize>,
+        live: OptionalArg<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
-        let info = crate::api::explain_info(&filename, &funcname, &wrt.into_vec())
+        let live: Option<(String, String, String)> = match live {
+            OptionalArg::Present(l) if !vm.is_none(&l) => {
+                let parts: Vec<String> = l.try_to_value(vm)?;
+                let [text, names, entry]: [String; 3] = parts
+                    .try_into()
+                    .map_err(|_| vm.new_type_error("live must be (text, names, function)"))?;
+                Some((text, names, entry))
+            }
+            _ => None,
+        };
+        let info = crate::api::explain_info(&filename, &funcname, &wrt.into_vec(), live.as_ref())
             .map_err(|e| vm.new_value_error(e))?;
         let flow: Vec<PyObjectRef> = info
             .flow
