@@ -20,7 +20,7 @@ fn wrt_of(name: &str) -> Vec<usize> {
 fn generated_source_snapshots() {
     let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
     let mut n = 0;
-    for name in module.function_names.iter().filter(|n| !module.is_lifted(n)) {
+    for name in module.written_functions() {
         for optimized in [true, false] {
             let opts = GradOptions {
                 wrt: wrt_of(name),
@@ -40,7 +40,7 @@ fn generated_source_snapshots() {
 #[test]
 fn forward_mode_source_snapshots() {
     let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
-    for name in module.function_names.iter().filter(|n| !module.is_lifted(n)) {
+    for name in module.written_functions() {
         let opts = GradOptions {
             mode: tangent::ad::Mode::Forward,
             wrt: wrt_of(name),
@@ -55,7 +55,7 @@ fn forward_mode_source_snapshots() {
 #[test]
 fn split_motion_source_snapshots() {
     let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
-    for name in module.function_names.iter().filter(|n| !module.is_lifted(n)) {
+    for name in module.written_functions() {
         let opts = GradOptions {
             split: true,
             wrt: wrt_of(name),
@@ -72,7 +72,7 @@ fn split_motion_source_snapshots() {
 #[test]
 fn optional_pass_snapshots() {
     let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
-    for name in module.function_names.iter().filter(|n| !module.is_lifted(n)) {
+    for name in module.written_functions() {
         let def = module.lower_function(name).expect("corpus lowers");
         let mut has_loop = false;
         tangent::syntax::ir::walk_stmts(&def.body, &mut |s| {
@@ -110,7 +110,7 @@ fn optional_pass_snapshots() {
 fn egraph_pass_snapshots() {
     let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
     let mut changed = 0;
-    for name in module.function_names.iter().filter(|n| !module.is_lifted(n)) {
+    for name in module.written_functions() {
         let plain = GradOptions {
             wrt: wrt_of(name),
             ..Default::default()

@@ -9,6 +9,7 @@
 
 use super::diag::Diagnostic;
 use super::ir::*;
+use crate::ad::names::stmt_exprs;
 use std::collections::{HashMap, HashSet};
 
 /// A `def` found at the top level of a function body (already lowered).
@@ -451,22 +452,6 @@ fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
             }
             _ => {}
         }
-    }
-}
-
-fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
-    match &s.kind {
-        StmtKind::Assign(t, v) | StmtKind::AugAssign(t, _, v) => {
-            f(t);
-            f(v)
-        }
-        StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => f(e),
-        StmtKind::If(t, ..) | StmtKind::While(t, _) => f(t),
-        StmtKind::For(t, it, _) => {
-            f(t);
-            f(it)
-        }
-        _ => {}
     }
 }
 

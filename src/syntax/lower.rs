@@ -224,6 +224,11 @@ impl SourceModule {
         self.lifted.contains_key(name)
     }
 
+    /// The functions defined at module level, without the lifted nested ones.
+    pub fn written_functions(&self) -> impl Iterator<Item = &String> {
+        self.function_names.iter().filter(|n| !self.is_lifted(n))
+    }
+
     pub fn has_function(&self, name: &str) -> bool {
         self.functions.contains_key(name)
             || self.fallback.as_ref().is_some_and(|f| f.has_function(name))

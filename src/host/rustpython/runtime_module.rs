@@ -33,19 +33,28 @@ pub(crate) mod _tangent {
             OptionalArg::Present(o) => o.try_to_value::<Vec<PyObjectRef>>(vm)?.get(3).cloned(),
             OptionalArg::Missing => None,
         };
-        let live: Option<(String, String, String)> = match request {
+        let live = derivative_request(request, vm)?;
+        let result =
+            crate::api::grad_generated(&source, &context_file, &funcname, &opts, live.as_ref());
+        Ok(outcome(result, vm))
+    }
+
+    /// A derivative's request as the shim keeps it (`__tangent_live__`): (text, live
+    /// names, the function's name), or None.
+    fn derivative_request(
+        request: Option<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<(String, String, String)>> {
+        match request {
             Some(l) if !vm.is_none(&l) => {
                 let parts: Vec<String> = l.try_to_value(vm)?;
                 let [text, names, entry]: [String; 3] = parts
                     .try_into()
                     .map_err(|_| vm.new_type_error("live must be (text, names, function)"))?;
-                Some((text, names, entry))
+                Ok(Some((text, names, entry)))
             }
-            _ => None,
-        };
-        let result =
-            crate::api::grad_generated(&source, &context_file, &funcname, &opts, live.as_ref());
-        Ok(outcome(result, vm))
+            _ => Ok(None),
+        }
     }
 
     /// `flags` is (optimized, preserve_result, check_dims[, split[, checkpoint]]);
@@ -109,16 +118,7 @@ pub(crate) mod _tangent {
         live: OptionalArg<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
-        let live: Option<(String, String, String)> = match live {
-            OptionalArg::Present(l) if !vm.is_none(&l) => {
-                let parts: Vec<String> = l.try_to_value(vm)?;
-                let [text, names, entry]: [String; 3] = parts
-                    .try_into()
-                    .map_err(|_| vm.new_type_error("live must be (text, names, function)"))?;
-                Some((text, names, entry))
-            }
-            _ => None,
-        };
+        let live = derivative_request(live.into_option(), vm)?;
         let info = crate::api::explain_info(&filename, &funcname, &wrt.into_vec(), live.as_ref())
             .map_err(|e| vm.new_value_error(e))?;
         let flow: Vec<PyObjectRef> = info
