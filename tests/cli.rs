@@ -423,6 +423,16 @@ fn lambdas_closures_nested_defs_and_bound_methods_match_finite_differences() {
     }
 }
 
+/// The generated source of derivatives only a host can make (lambdas, closures, bound
+/// methods, methods of user classes, custom rules), reviewed as a snapshot.
+#[test]
+fn derivatives_of_closures_and_methods_read_well() {
+    let out = tangent(&["run", "tests/scripts/closure_sources.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    insta::assert_snapshot!("closure_sources", so);
+}
+
 #[test]
 fn methods_of_user_classes_match_finite_differences() {
     let out = tangent(&["run", "tests/scripts/classes.py"]);

@@ -212,6 +212,10 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
             lines.append("bound\t%s\t%s" % (unit, first))
             free.append((first, _cell(bound_self[0])))
         for var, cell in free:
+            shared = [n for n, c in cells.items() if c is cell]
+            if shared:  # another function of the same closure reads this cell too
+                lines.append("closure\t%s\t%s\t%s" % (unit, var, shared[0]))
+                continue
             name = unique(var)
             cells[name] = cell
             lines.append("closure\t%s\t%s\t%s" % (unit, var, name))
