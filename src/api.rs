@@ -415,7 +415,8 @@ fn grad_generated_inner(
             module.set_fallback(context);
         }
     }
-    for m in ["tangent", "numpy", "math"] {
+    // The runtime modules generated code names (rule bodies may name scipy and jax).
+    for &m in RUNTIME_MODULES {
         module.imports.insert(m.to_owned(), m.to_owned());
     }
     let rules = rules();
