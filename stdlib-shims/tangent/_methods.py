@@ -70,7 +70,9 @@ def method_grad(g, obj, name, args, which):
             "the derivative with respect to `self` through `super().%s(...)` is not "
             "available" % name,
             "call the parent class's function explicitly (`Base.%s(self, ...)`)" % name))
-    key = (id(g), id(obj), name, tuple(id(a) for a in args))
+    # Whether the object's own gradient is wanted is part of the key: a vjp made for the
+    # arguments alone has none for the object.
+    key = (id(g), id(obj), name, tuple(id(a) for a in args), which == -1)
     memo = _memo[0]
     if memo is None or memo[0] != key:
         fn, leading = _method_function(obj, name)

@@ -135,6 +135,23 @@ want = 2 * np.array([1.0, 2.0]) * x0 + 0.5
 print("array attributes", "ok" if np.allclose(got, want) else "WRONG %r %r" % (got, want))
 
 
+# The gradient with respect to the object itself (a dataclass: its fields).
+def dataclass_argument(g, x):
+    return g.logpdf(x) * x
+
+
+g0 = Gaussian(0.3, 1.7)
+dg = tangent.grad(dataclass_argument)(g0, 1.2)
+want_mu = fd(lambda t: dataclass_argument(Gaussian(t, 1.7), 1.2), 0.3)
+want_sigma = fd(lambda t: dataclass_argument(Gaussian(0.3, t), 1.2), 1.7)
+print("gradient with respect to the object",
+      "ok" if type(dg) is Gaussian and close(dg.mu, want_mu) and close(dg.sigma, want_sigma)
+      else "WRONG %r" % (dg,))
+t = tangent.autodiff(dataclass_argument, mode="forward")(g0, 1.2, Gaussian(1.0, 0.5))
+print("tangent along the object", "ok" if close(t, want_mu + 0.5 * want_sigma)
+      else "WRONG %r %r" % (t, want_mu + 0.5 * want_sigma))
+
+
 # --- what stays refused: never a silent zero -------------------------------------------
 def refused(label, thunk):
     try:
