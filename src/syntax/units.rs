@@ -24,7 +24,12 @@ pub const LAMBDA: &str = "<lambda>";
 /// Every code unit of `module`, in source order (outer before inner).
 pub fn collect(module: &ast::ModModule, text: &str) -> Vec<Unit> {
     let mut c = Collector {
-        text,
+        newlines: text
+            .bytes()
+            .enumerate()
+            .filter(|(_, b)| *b == b'\n')
+            .map(|(i, _)| i as u32)
+            .collect(),
         units: Vec::new(),
         scope: Vec::new(),
     };
@@ -42,23 +47,21 @@ pub fn find<'u>(units: &'u [Unit], name: &str, line: u32, ordinal: usize) -> Opt
         .nth(ordinal)
 }
 
-struct Collector<'t> {
-    text: &'t str,
+struct Collector {
+    /// Offsets of the text's newlines: a unit's line by binary search (a file has
+    /// thousands of units; counting from the start for each was quadratic).
+    newlines: Vec<u32>,
     units: Vec<Unit>,
     scope: Vec<String>,
 }
 
-impl Collector<'_> {
+impl Collector {
     fn line_of(&self, offset: u32) -> u32 {
-        let end = (offset as usize).min(self.text.len());
-        1 + self.text.as_bytes()[..end]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count() as u32
+        1 + self.newlines.partition_point(|&n| n < offset) as u32
     }
 }
 
-impl<'a> Visitor<'a> for Collector<'_> {
+impl<'a> Visitor<'a> for Collector {
     fn visit_stmt(&mut self, stmt: &'a ast::Stmt) {
         match stmt {
             ast::Stmt::FunctionDef(d) => {
