@@ -384,19 +384,7 @@ impl Desugar<'_> {
                 // for x in xs  ->  for i in range(len(xs)): x = xs[i]
                 // Python iterates the object `xs` held when the loop began: a body (or a
                 // target) that rebinds `xs` must not change what the index loop reads.
-                let rebound = |n: &str| {
-                    let mut found = false;
-                    target.bound_names(&mut |t| found |= t == n);
-                    walk_stmts(&body, &mut |s| {
-                        if let StmtKind::Assign(t, _)
-                        | StmtKind::AugAssign(t, _, _)
-                        | StmtKind::For(t, _, _) = &s.kind
-                        {
-                            t.bound_names(&mut |t| found |= t == n);
-                        }
-                    });
-                    found
-                };
+                let rebound = |n: &str| loop_rebinds(&target, &body, n);
                 let seq = match iter.as_name() {
                     Some(n) if !rebound(n) => n.to_owned(),
                     _ => {
@@ -458,19 +446,7 @@ impl Desugar<'_> {
         let callee = self.resolver.callee(func);
         // The sequences, each read through a name the loop body does not rebind.
         let bind = |this: &mut Self, e: &Expr, out: &mut Vec<Stmt>| -> String {
-            let rebinds = |n: &str| {
-                let mut found = false;
-                target.bound_names(&mut |t| found |= t == n);
-                walk_stmts(&body, &mut |s| {
-                    if let StmtKind::Assign(t, _)
-                    | StmtKind::AugAssign(t, _, _)
-                    | StmtKind::For(t, _, _) = &s.kind
-                    {
-                        t.bound_names(&mut |t| found |= t == n);
-                    }
-                });
-                found
-            };
+            let rebinds = |n: &str| loop_rebinds(target, &body, n);
             match e.as_name() {
                 Some(n) if !rebinds(n) => n.to_owned(),
                 _ => {
@@ -1304,4 +1280,19 @@ pub fn expand_with(
         out.push(Stmt::new(kind, span));
     }
     Ok(out)
+}
+
+/// Whether a `for` loop with this target and body binds `name` (the target itself, or an
+/// assignment or loop target anywhere in the body).
+fn loop_rebinds(target: &Expr, body: &[Stmt], name: &str) -> bool {
+    let mut found = false;
+    target.bound_names(&mut |t| found |= t == name);
+    walk_stmts(body, &mut |s| {
+        if let StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) =
+            &s.kind
+        {
+            t.bound_names(&mut |t| found |= t == name);
+        }
+    });
+    found
 }
