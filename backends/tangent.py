@@ -6,7 +6,7 @@
 nondifferentiable(
     tangent.init_grad, tangent.reduced_count, tangent.sign, tangent.Stack,
     tangent.inverse_permutation, tangent.check_output, tangent.keys_of,
-    tangent.sequence_len,
+    tangent.sequence_len, tangent.zero_part,
 )
 
 # A `for x in xs` loop's trip count (`len`, refusing dicts and sets): pure, as len is.

@@ -317,17 +317,18 @@ impl Forward<'_> {
                 Callee::Unknown(_) if self.resolver.is_object_method(func) => {
                     self.object_method(t, dt, func, args, kwargs, span)
                 }
+                Callee::Unknown(_) if self.resolver.is_constructor(func) => {
+                    Ok(self.constructor(t, dt, func, args, kwargs))
+                }
                 Callee::Unknown(name) => Err(self.resolver.unknown_callee(&name, span, "tangent_")),
             },
             ExprKind::Attr(v, a) => {
                 let q = self.rules.array_member(a);
                 match v.as_name() {
-                    // A field of a dataclass or namedtuple: the tangent has the
-                    // argument's structure, so its field is the field's tangent.
-                    Some(x)
-                        if self.rules.tangent(&q).is_none()
-                            && !self.rules.is_nondifferentiable(&q) =>
-                    {
+                    // Not an array attribute (`array_attributes`): a field of a
+                    // dataclass, namedtuple or object; the tangent has the argument's
+                    // structure, so its field is the field's tangent.
+                    Some(x) if !self.rules.is_array_attribute(&q) => {
                         if self.is_active(v) {
                             let dv = Expr::name(self.tangent_of(x));
                             Ok(vec![Stmt::assign(
@@ -365,7 +366,15 @@ impl Forward<'_> {
                 Ok(vec![Stmt::assign(dt, Expr::synth(kind))])
             }
             ExprKind::Dict(ks, vs) => {
-                let ts: Vec<Expr> = vs.iter().map(|e| self.atom_tangent(e)).collect();
+                // A dict may hold values without a tangent (a name, a flag): theirs is
+                // None (`tangent.zero_part`).
+                let ts: Vec<Expr> = vs
+                    .iter()
+                    .map(|e| match e.as_name() {
+                        Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
+                        _ => Expr::call_path("tangent.zero_part", vec![e.clone()]),
+                    })
+                    .collect();
                 let kind = ExprKind::Dict(ks.clone(), ts);
                 Ok(vec![Stmt::assign(dt, Expr::synth(kind))])
             }
@@ -415,6 +424,52 @@ impl Forward<'_> {
             ],
         );
         Ok(vec![Stmt::assign(dt, call)])
+    }
+
+    /// The tangent of `t = Cls(args)` for a class tangent can build:
+    /// `tangent.construct_jvp` (an object of the class whose fields are the tangents of
+    /// the fields `Cls.__init__` assigns).
+    fn constructor(
+        &mut self,
+        t: &str,
+        dt: &str,
+        func: &Expr,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+    ) -> Vec<Stmt> {
+        let any_active = args
+            .iter()
+            .chain(kwargs.iter().map(|(_, v)| v))
+            .any(|a| self.is_active(a));
+        if !any_active {
+            return vec![Stmt::assign(
+                dt,
+                Expr::call_path("tangent.init_grad", vec![Expr::name(t)]),
+            )];
+        }
+        let tangent = |e: &Expr| match e.as_name() {
+            Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
+            _ => Expr::synth(ExprKind::NoneLit),
+        };
+        let keys: Vec<Expr> = kwargs.iter().map(|(k, _)| Expr::str_lit(k)).collect();
+        let call = Expr::call_path(
+            "tangent.construct_jvp",
+            vec![
+                Expr::name(t),
+                func.clone(),
+                Expr::synth(ExprKind::Tuple(args.to_vec())),
+                Expr::synth(ExprKind::Dict(
+                    keys.clone(),
+                    kwargs.iter().map(|(_, v)| v.clone()).collect(),
+                )),
+                Expr::synth(ExprKind::Tuple(args.iter().map(tangent).collect())),
+                Expr::synth(ExprKind::Dict(
+                    keys,
+                    kwargs.iter().map(|(_, v)| tangent(v)).collect(),
+                )),
+            ],
+        );
+        vec![Stmt::assign(dt, call)]
     }
 
     fn library(

@@ -539,19 +539,19 @@ impl Reverse<'_> {
                 Callee::Unknown(_) if self.resolver.is_object_method(func) => {
                     self.object_method(t, func, args, kwargs, span)
                 }
+                Callee::Unknown(_) if self.resolver.is_constructor(func) => {
+                    Ok(self.constructor(t, func, args, kwargs))
+                }
                 Callee::Custom(f) => self.custom_adjoint(&f, t, args, span),
                 Callee::Unknown(name) => Err(self.resolver.unknown_callee(&name, span, "adjoint")),
             },
             ExprKind::Attr(v, a) => {
                 let q = self.rules.array_member(a);
                 match v.as_name() {
-                    // An attribute without a rule: a field of a dataclass or namedtuple
-                    // (`tangent.add_grad_at` takes the field's name as the index and is
-                    // a located error for any other value).
-                    Some(x)
-                        if self.rules.adjoint(&q).is_none()
-                            && !self.rules.is_nondifferentiable(&q) =>
-                    {
+                    // Not an array attribute (`array_attributes`): a field of a
+                    // dataclass, namedtuple or object (`tangent.add_grad_at` takes the
+                    // field's name as the index and is an error for any other value).
+                    Some(x) if !self.rules.is_array_attribute(&q) => {
                         Ok(if self.active.contains(x) {
                             vec![Adj::AccumAt {
                                 var: x.to_owned(),
@@ -654,6 +654,50 @@ impl Reverse<'_> {
             }
         }
         Ok(out)
+    }
+
+    /// `t = Cls(args)` for a class tangent can build: each active argument's gradient is
+    /// `tangent.construct_grad` (the gradient of the object's fields, carried back
+    /// through `Cls.__init__` differentiated as the function that assigns them).
+    fn constructor(
+        &mut self,
+        t: &str,
+        func: &Expr,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+    ) -> Vec<Adj> {
+        let positional = Expr::synth(ExprKind::Tuple(args.to_vec()));
+        let keywords = Expr::synth(ExprKind::Dict(
+            kwargs.iter().map(|(k, _)| Expr::str_lit(k)).collect(),
+            kwargs.iter().map(|(_, v)| v.clone()).collect(),
+        ));
+        let grad_of = |which: Expr| {
+            Expr::call_path(
+                "tangent.construct_grad",
+                vec![
+                    grad_ref(t),
+                    func.clone(),
+                    positional.clone(),
+                    keywords.clone(),
+                    which,
+                ],
+            )
+        };
+        let operands = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (Expr::num(i.to_string()), a))
+            .chain(kwargs.iter().map(|(k, v)| (Expr::str_lit(k), v)));
+        let mut out = Vec::new();
+        for (which, a) in operands {
+            if let Some(n) = a.as_name().filter(|n| self.active.contains(*n)) {
+                out.push(Adj::Accum {
+                    var: n.to_owned(),
+                    value: grad_of(which),
+                });
+            }
+        }
+        out
     }
 
     fn library(

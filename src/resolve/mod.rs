@@ -40,6 +40,7 @@ const BUILTINS: &[&str] = &[
     "print",
     "str",
     "type",
+    "super",
     "list",
     "tuple",
     // Only as the iterable of a `for` loop (desugaring turns those into index loops);
@@ -165,9 +166,17 @@ impl Resolver<'_> {
         v.as_name().is_some_and(|n| {
             matches!(
                 self.live_global(n),
-                Some(Live::Value { array: false, type_name }) if type_name != "function"
+                Some(Live::Value { array: false, type_name, .. }) if type_name != "function"
             )
         })
+    }
+
+    /// `Cls(...)` where `Cls` is a global bound to a class whose instances tangent can
+    /// build (the host said so): differentiated at run time as the function of the
+    /// arguments that gives the object's fields (`tangent.construct_grad`).
+    pub fn is_constructor(&self, func: &Expr) -> bool {
+        func.as_name()
+            .is_some_and(|n| matches!(self.live_global(n), Some(Live::Value { class: true, .. })))
     }
 
     /// The error for a call of `name` that has neither a rule nor a user function

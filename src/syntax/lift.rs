@@ -436,6 +436,21 @@ fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
                 f(v)
             }
             StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => f(e),
+            StmtKind::Assert(t, m) => {
+                f(t);
+                if let Some(m) = m {
+                    f(m)
+                }
+            }
+            StmtKind::With(items, body) => {
+                for (cm, target) in items.iter_mut() {
+                    f(cm);
+                    if let Some(t) = target {
+                        f(t)
+                    }
+                }
+                each_expr_mut(body, f)
+            }
             StmtKind::If(t, a, b) => {
                 f(t);
                 each_expr_mut(a, f);
@@ -455,10 +470,13 @@ fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
     }
 }
 
-/// The direct sub-expressions of `e`.
+/// The direct sub-expressions of `e` (a dict's keys are constants).
 fn each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &e.kind {
-        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => es.iter().for_each(f),
+        ExprKind::Tuple(es)
+        | ExprKind::List(es)
+        | ExprKind::BoolOp(_, es)
+        | ExprKind::Dict(_, es) => es.iter().for_each(f),
         ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
             f(a);
             f(b)
@@ -491,11 +509,12 @@ fn each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
-fn each_child_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+pub(crate) fn each_child_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
     match &mut e.kind {
-        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => {
-            es.iter_mut().for_each(f)
-        }
+        ExprKind::Tuple(es)
+        | ExprKind::List(es)
+        | ExprKind::BoolOp(_, es)
+        | ExprKind::Dict(_, es) => es.iter_mut().for_each(f),
         ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
             f(a);
             f(b)

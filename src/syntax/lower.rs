@@ -197,6 +197,7 @@ impl SourceModule {
                 Live::Value {
                     type_name: "function".into(),
                     array: false,
+                    class: false,
                 },
             );
             live.notes.insert(name, note);
@@ -282,6 +283,10 @@ impl SourceModule {
                 "define the function with `def` at module level, or pass the right name",
             )
         })?;
+        let constructor = self
+            .live
+            .as_ref()
+            .is_some_and(|l| l.constructor.as_deref() == Some(name));
         let lowerer = Lowerer {
             text: &self.text,
             template: false,
@@ -290,6 +295,10 @@ impl SourceModule {
             blocks: Default::default(),
             dropped: Default::default(),
             loops: Default::default(),
+            constructor: constructor
+                .then(|| def.parameters.args.first())
+                .flatten()
+                .map(|a| a.parameter.name.id.as_str().to_owned()),
         };
         let locate = |d: Diagnostic| d.locate(&self.file, &self.text);
         let mut func = lowerer.function(def).map_err(locate)?;
@@ -299,6 +308,9 @@ impl SourceModule {
         }
         if let Some(param) = self.live.as_ref().and_then(|l| l.bound.get(name)) {
             lift::bind_first(&mut func, param).map_err(locate)?;
+        }
+        if constructor {
+            super::constructor::fields_function(&mut func).map_err(locate)?;
         }
         let renames = self
             .live
@@ -379,6 +391,7 @@ impl SourceModule {
             blocks: Default::default(),
             dropped: Default::default(),
             loops: Default::default(),
+            constructor: None,
         };
         lowerer
             .function(def)
@@ -616,6 +629,9 @@ struct Lowerer<'a> {
     dropped: std::cell::RefCell<Vec<Dropped>>,
     /// The spans of the loops enclosing the statement being lowered.
     loops: std::cell::RefCell<Vec<Span>>,
+    /// Lowering a class's `__init__` as a constructor (`syntax::constructor`): its first
+    /// parameter, whose attributes may be assigned.
+    constructor: Option<String>,
 }
 
 /// A statement the lowering leaves out of the IR.
@@ -970,6 +986,7 @@ impl Lowerer<'_> {
                         blocks: Default::default(),
                         dropped: Default::default(),
                         loops: Default::default(),
+                        constructor: None,
                     };
                     let def = inner.function(d)?;
                     nested.borrow_mut().push(def);
@@ -1113,6 +1130,9 @@ impl Lowerer<'_> {
                     .map(|x| self.target(x))
                     .collect::<Result<_, _>>()?;
                 Ok(Expr::new(ExprKind::Tuple(elts), span(t.range)))
+            }
+            ast::Expr::Attribute(a) if matches!(&*a.value, ast::Expr::Name(n) if Some(n.id.as_str()) == self.constructor.as_deref()) => {
+                self.expr(e)
             }
             ast::Expr::Attribute(a) => Err(unsupported(
                 a.range,

@@ -45,7 +45,7 @@ from tangent._numpy import (  # noqa: F401
 from tangent._custom import *  # noqa: F401,F403
 from tangent._build import *  # noqa: F401,F403
 from tangent._build import _CACHE, _CACHE_SIZE, _compile  # noqa: F401
-from tangent._methods import method_grad, method_jvp  # noqa: F401
+from tangent._methods import construct_grad, construct_jvp, method_grad, method_jvp  # noqa: F401
 from tangent._rules import *  # noqa: F401,F403
 from tangent._api import *  # noqa: F401,F403
 

@@ -53,7 +53,10 @@ def _bound_method(func):
 
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
               output_index=None, output_weights=None, motion="joint", optimizations=(),
-              checkpoint=False, compile="python", source=None):
+              checkpoint=False, compile="python", source=None, constructor=False):
+    """The derivative of `func` (cached). With `constructor`, `func` is a class's
+    `__init__`, differentiated as the function of its arguments after `self` that
+    returns the fields it assigns (`tangent.construct_grad`)."""
     func, bound_self = _bound_method(_unwrap_transparent(func))
     code = getattr(func, "__code__", None)
     if code is None:
@@ -61,11 +64,12 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             "tangent expects a Python function, got %r" % (func,),
             "pass a function (a `def`, a lambda, a closure or a bound method); to "
             "differentiate a built-in, register a rule with @tangent.adjoint"))
-    wrt = _positions(wrt, func, code, 1 if bound_self else 0)
+    wrt = _positions(wrt, func, code, 1 if bound_self or constructor else 0)
     key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
                             mode, output_index, output_weights, motion,
                             tuple(optimizations), bool(checkpoint), compile, source,
-                            getattr(func, "__tangent_text__", None)), bound_self)
+                            getattr(func, "__tangent_text__", None), constructor),
+                     bound_self)
     cached = _CACHE.pop(key, None)
     if cached is not None:
         _CACHE[key] = cached
@@ -74,7 +78,7 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         return cached[1]
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint, bound_self,
-                source)
+                source, constructor)
     if compile == "jax" and motion != "joint":
         raise TangentError(_at_call_site(
             "compile='jax' applies to motion='joint' derivatives, not motion=%r" % (motion,),
@@ -114,15 +118,19 @@ def _positions(wrt, func, code, skip=0):
     return tuple(out)
 
 
-def _entry_name(func):
-    """The derivative's primal name: the function's, `lambda_` for a lambda."""
+def _entry_name(func, constructor=False):
+    """The derivative's primal name: the function's, `lambda_` for a lambda,
+    `Poly_init` for the `__init__` of `Poly` differentiated as a constructor."""
     name = func.__name__
+    if constructor:
+        owner = func.__qualname__.rsplit(".", 2)[-2] if "." in func.__qualname__ else ""
+        name = "%s_init" % owner if owner.isidentifier() else "init"
     return name if isinstance(name, str) and name.isidentifier() else "lambda_"
 
 
 def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
            output_index, output_weights, motion, optimizations, checkpoint,
-           bound_self=None, text=None):
+           bound_self=None, text=None, constructor=False):
     code = func.__code__
     cells = getattr(func, "__tangent_cells__", None) or {}
     live_request = getattr(func, "__tangent_live__", None)
@@ -146,13 +154,13 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             (output_index, output_weights, optimizations, live_request))
     else:
         context = code.co_filename
-        name = _entry_name(func)
+        name = _entry_name(func, constructor)
         # A decorator's wrapper (functools.wraps) is differentiated as what it is: its
         # own code, reading the wrapped function from its closure.
         flags = (bool(optimized), bool(preserve_result), bool(check_dims),
                  motion == "split", bool(checkpoint))
         live = _live_request(func, context, _rules_generation[0], name, text=text,
-                             bound_self=bound_self)
+                             bound_self=bound_self, constructor=constructor)
         if live is None:
             raise TangentError(_at_call_site(
                 "no source text for `%s`: %s is not a file, and the code that made it "

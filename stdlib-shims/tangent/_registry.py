@@ -278,7 +278,12 @@ def _namespace(v, operation):
 
 def is_array(x):
     """Is `x` a value of a registered array type (not a number of a scalar type)?"""
-    fn, weak, state = _lookup("namespace?", type(x))
+    return is_array_type(type(x))
+
+
+def is_array_type(cls):
+    """Is `cls` a registered array type (not a scalar type)?"""
+    fn, weak, state = _lookup("namespace?", cls)
     return state == _MISSING
 
 

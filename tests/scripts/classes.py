@@ -2,6 +2,7 @@
 # differences (reverse and forward): instances built inside the function or passed in,
 # `self.a` attributes, methods calling methods, inheritance and super(), properties,
 # staticmethod and classmethod, dataclasses, bound methods.
+import collections
 import dataclasses
 import math
 
@@ -152,6 +153,166 @@ print("tangent along the object", "ok" if close(t, want_mu + 0.5 * want_sigma)
       else "WRONG %r %r" % (t, want_mu + 0.5 * want_sigma))
 
 
+# Objects built from the differentiated values: the gradient reaches the arguments
+# through the fields `__init__` assigns (plain classes), or the fields themselves
+# (dataclasses, namedtuples).
+class Quadratic:
+    def __init__(self, a, b, scale=1.0):
+        self.a = a * scale
+        self.b = b
+        self.label = "quadratic"  # not a number: it has no gradient
+        self.ab = self.a * self.b  # reads a field assigned above
+        if scale < 0.0:
+            self.b = -self.b  # reassigned in a branch, after its first assignment
+
+    def evaluate(self, x):
+        return self.a * x * x + self.b * x + self.ab
+
+
+class Chain:
+    def __init__(self, inner, k):
+        self.inner = inner  # an object inside an object
+        self.k = k
+
+    def evaluate(self, x):
+        return self.k * self.inner.evaluate(x)
+
+
+Pair = collections.namedtuple("Pair", "u v")
+
+
+def object_from_input(x):
+    return Polynomial(x, 1.0, 0.0).evaluate(2.0)
+
+
+def object_fields_from_input(x):
+    q = Quadratic(x, 2.0 * x, scale=-0.5)
+    return q.evaluate(1.3) + q.ab * q.a
+
+
+def object_used_twice(x):
+    q = Quadratic(math.sin(x), 0.5)
+    r = q  # an alias: both names are the same object
+    return q.evaluate(x) * r.evaluate(0.2) + r.a
+
+
+def object_in_object(x):
+    c = Chain(Quadratic(x, 1.0), x * x)
+    return c.evaluate(0.7)
+
+
+def energy(q, x):
+    return q.evaluate(x) * q.b
+
+
+def object_to_helper(x):
+    q = Quadratic(1.0, x)
+    return energy(q, x)
+
+
+def objects_in_a_loop(x):
+    total = 0.0
+    for i in range(3):
+        q = Quadratic(x + i, x * i)
+        total = total + q.evaluate(0.5)
+    return total
+
+
+def dataclass_from_input(x):
+    g = Gaussian(x * 0.5, sigma=1.0 + x * x)
+    return g.logpdf(0.3)
+
+
+def namedtuple_from_input(x):
+    p = Pair(x * x, v=math.cos(x))
+    return p.u * p.v + p.v
+
+
+class Offset(Quadratic):
+    """Inherits `__init__`; its `evaluate` calls the parent's through super()."""
+
+    def evaluate(self, x):
+        return super().evaluate(x) - self.b * math.cos(x)
+
+
+def inherited_from_input(x):
+    o = Offset(x, 0.5 * x)
+    return o.evaluate(0.8) + o.ab
+
+
+def through_super_passed_in(x, s):
+    return s.evaluate(x) * x
+
+
+@dataclasses.dataclass
+class Normal:
+    mean: float  # named like array methods: read as fields (only attributes clash)
+    std: float
+
+    def logpdf(self, x):
+        z = (x - self.mean) / self.std
+        return -0.5 * z * z - math.log(self.std)
+
+
+class Window:
+    def __init__(self, lo, hi):
+        self.min = lo
+        self.max = hi
+        self.data = [lo, hi]
+
+    def width(self):
+        return self.max - self.min + self.data[0] * self.data[1]
+
+
+def fields_named_like_methods(x):
+    n = Normal(x, 1.0 + x * x)
+    w = Window(x, 3.0 * x)
+    return n.logpdf(0.2) + n.mean * n.std + w.width()
+
+
+check("object built from the input", object_from_input, 1.1)
+check("fields named like array methods", fields_named_like_methods, 0.4)
+check("inherited __init__, super() method, built from the input", inherited_from_input, 0.6)
+check("super() method of an object built from constants", through_super_passed_in, 0.6,
+      Shifted(1.0, 2.0, 0.5, 0.25))
+check("fields computed in __init__", object_fields_from_input, 0.6)
+check("one object used twice, aliased", object_used_twice, 0.4)
+check("an object inside an object", object_in_object, 0.9)
+check("an object passed to a helper", object_to_helper, 0.8)
+check("objects built in a loop", objects_in_a_loop, 0.3)
+check("dataclass built from the input", dataclass_from_input, 0.7)
+check("namedtuple built from the input", namedtuple_from_input, 0.5)
+
+
+# The gradient with respect to a plain object: an object of its class with the gradients
+# of its attributes (None for the string).
+def plain_argument(q, x):
+    return q.evaluate(x) * x
+
+
+q0 = Quadratic(0.5, -1.5)
+dq = tangent.grad(plain_argument)(q0, 1.2)
+
+
+def _with(q, name, value):
+    out = Quadratic(q.a, q.b)
+    out.ab = q.ab
+    setattr(out, name, value)
+    return out
+
+
+want = {name: fd(lambda t: plain_argument(_with(q0, name, t), 1.2), getattr(q0, name))
+        for name in ("a", "b", "ab")}
+print("gradient with respect to a plain object",
+      "ok" if type(dq) is Quadratic and dq.label is None
+      and all(close(getattr(dq, n), w) for n, w in want.items()) else "WRONG %r" % vars(dq))
+tq = object.__new__(Quadratic)  # the tangent: along `a` only
+vars(tq).update(a=1.0, b=0.0, ab=0.0, label=None)
+t = tangent.autodiff(plain_argument, mode="forward")(q0, 1.2, tq)
+print("tangent along a plain object", "ok" if close(t, want["a"]) else "WRONG %r %r"
+      % (t, want["a"]))
+
+
 # --- what stays refused: never a silent zero -------------------------------------------
 def refused(label, thunk):
     try:
@@ -173,8 +334,51 @@ def loop_over_dict(p):
     return s
 
 
-def object_from_input(x):
-    return Polynomial(x, 1.0, 0.0).evaluate(2.0)
+class FieldInBranch:
+    def __init__(self, a):
+        if a > 0.0:
+            self.a = a  # first assigned in a branch: may not exist after it
+
+    def value(self):
+        return self.a
+
+
+class CallsMethod:
+    def __init__(self, a):
+        self.a = self.double(a)
+
+    def double(self, a):
+        return 2.0 * a
+
+
+@dataclasses.dataclass
+class WithPostInit:
+    a: float
+
+    def __post_init__(self):
+        self.b = self.a * 2.0
+
+
+def build_shifted(x):
+    return Shifted(x, 1.0, 0.0, 0.5).evaluate(1.0)  # super().__init__(...)
+
+
+def build_in_branch(x):
+    return FieldInBranch(x).value()
+
+
+def build_calls_method(x):
+    return CallsMethod(x).a
+
+
+def build_post_init(x):
+    return WithPostInit(x).a
+
+
+def assign_field(x):
+    q = Quadratic(1.0, 2.0)
+    q.a = x
+    return q.evaluate(x)
 
 
 refused("a field named like an array attribute",
@@ -183,4 +387,8 @@ refused("forward, a field named like an array attribute",
         lambda: tangent.autodiff(lambda b: b.size * b.w, mode="forward")(Box(1.0, 2.0),
                                                                          Box(1.0, 0.0)))
 refused("a loop over a dict", lambda: tangent.grad(loop_over_dict)({0: 1.0, 1: 2.0}))
-refused("an object built from the input", lambda: tangent.grad(object_from_input)(1.0))
+refused("super().__init__ in a constructor", lambda: tangent.grad(build_shifted)(1.0))
+refused("a field first assigned in a branch", lambda: tangent.grad(build_in_branch)(1.0))
+refused("a constructor calling a method", lambda: tangent.grad(build_calls_method)(1.0))
+refused("a dataclass with __post_init__", lambda: tangent.grad(build_post_init)(1.0))
+refused("assigning an object's field", lambda: tangent.grad(assign_field)(1.0))

@@ -1,0 +1,284 @@
+//! A class's `__init__` as the function that computes the object's fields: `self.a = e`
+//! becomes the local `self_a = e`, reads of `self.a` read that local, and the function
+//! returns `{'a': self_a, ...}`. Differentiating it carries the gradient of an object
+//! built inside a differentiated function (a gradient with the object's fields) back to
+//! the constructor's arguments (`tangent.construct_grad` in `tangent/_methods.py`).
+//!
+//! The object itself is still built by the real constructor; this function only has to
+//! compute the same field values. So it accepts the `__init__`s whose fields are plain
+//! values of its arguments: every field assigned first at the top level of the body
+//! (later reassignments may be anywhere), `self` used only to assign and read the fields
+//! it has assigned, no `return`. Anything else is a located error.
+
+use super::diag::Diagnostic;
+use super::ir::*;
+use super::lift::each_child_mut;
+use std::collections::HashSet;
+
+/// Rewrites `def` (a lowered `__init__`, whose attribute assignments to its first
+/// parameter the lowering kept as `self.a = ...` targets) into the function of its other
+/// parameters that returns its fields.
+pub fn fields_function(def: &mut FuncDef) -> Result<(), Diagnostic> {
+    let Some(first) = def.params.first() else {
+        return Err(Diagnostic::new(
+            def.span,
+            "this `__init__` has no `self` parameter",
+            "give the constructor its object as the first parameter",
+        ));
+    };
+    let me = first.name.clone();
+    def.params.remove(0);
+    let mut taken = HashSet::new();
+    each_name(&def.body, &mut |n| {
+        taken.insert(n.to_owned());
+    });
+    for p in &def.params {
+        taken.insert(p.name.clone());
+    }
+    let mut fields: Vec<(String, String)> = Vec::new();
+    let mut local_of = |field: &str, fields: &mut Vec<(String, String)>| -> String {
+        if let Some((_, l)) = fields.iter().find(|(f, _)| f == field) {
+            return l.clone();
+        }
+        let mut name = format!("{me}_{field}");
+        let mut k = 1;
+        while taken.contains(&name) {
+            name = format!("{me}_{field}_{k}");
+            k += 1;
+        }
+        taken.insert(name.clone());
+        fields.push((field.to_owned(), name.clone()));
+        name
+    };
+    let body = std::mem::take(&mut def.body);
+    let mut out = Vec::with_capacity(body.len() + 1);
+    for mut s in body {
+        // Reads first (`self.a = self.a + 1` reads the old field), then the fields this
+        // statement assigns at the top level become known.
+        let known: Vec<(String, String)> = fields.clone();
+        rewrite_reads(&mut s, &me, &known)?;
+        if let StmtKind::Assign(target, _) = &mut s.kind {
+            let mut err = None;
+            each_target(target, &mut |t| {
+                if let ExprKind::Attr(v, field) = &t.kind {
+                    if v.as_name() == Some(me.as_str()) {
+                        let local = local_of(field, &mut fields);
+                        *t = Expr::new(ExprKind::Name(local), t.span);
+                        return;
+                    }
+                }
+                if matches!(t.kind, ExprKind::Attr(..)) && err.is_none() {
+                    err = Some(t.span);
+                }
+            });
+            if let Some(at) = err {
+                return Err(attribute_store(at));
+            }
+        }
+        nested_stores(&mut s, &me, &fields)?;
+        out.push(s);
+    }
+    let keys = fields.iter().map(|(f, _)| Expr::str_lit(f)).collect();
+    let values = fields.iter().map(|(_, l)| Expr::name(l)).collect();
+    out.push(Stmt::synth(StmtKind::Return(Some(Expr::synth(
+        ExprKind::Dict(keys, values),
+    )))));
+    def.body = out;
+    Ok(())
+}
+
+fn attribute_store(at: Span) -> Diagnostic {
+    Diagnostic::new(
+        at,
+        "a constructor that is differentiated assigns only attributes of its own object",
+        "assign to `self.<field>`, or build the other object outside the differentiated function",
+    )
+}
+
+/// Applies `f` to each name, subscript or attribute a target assigns.
+fn each_target(t: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut t.kind {
+        ExprKind::Tuple(es) | ExprKind::List(es) => es.iter_mut().for_each(|e| each_target(e, f)),
+        _ => f(t),
+    }
+}
+
+/// `self.a` read where field `a` is known becomes its local; any other use of `self`
+/// (a method call, a field not assigned yet, `self` itself) is an error.
+fn rewrite_reads(s: &mut Stmt, me: &str, known: &[(String, String)]) -> Result<(), Diagnostic> {
+    if let StmtKind::Return(_) = s.kind {
+        return Err(Diagnostic::new(
+            s.span,
+            "a constructor that is differentiated has a `return`",
+            "let `__init__` run to its end (assign the fields, then stop)",
+        ));
+    }
+    let mut err = None;
+    let mut visit = |e: &mut Expr| rewrite_expr(e, me, known, &mut err);
+    match &mut s.kind {
+        // The top-level target of an assignment is a store, not a read; its parts
+        // (subscripts' indices, an attribute's base other than `self`) are reads.
+        StmtKind::Assign(target, value) => {
+            visit(value);
+            each_target(target, &mut |t| match &mut t.kind {
+                ExprKind::Attr(v, _) if v.as_name() == Some(me) => {}
+                _ => visit(t),
+            });
+        }
+        _ => own_exprs_mut(s, &mut visit),
+    }
+    if let StmtKind::If(_, a, b) = &mut s.kind {
+        for inner in a.iter_mut().chain(b.iter_mut()) {
+            rewrite_nested(inner, me, known)?;
+        }
+    } else if let StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) =
+        &mut s.kind
+    {
+        for inner in body.iter_mut() {
+            rewrite_nested(inner, me, known)?;
+        }
+    }
+    err.map_or(Ok(()), Err)
+}
+
+/// A statement inside a block of `__init__`: reads as at the top level, and stores only
+/// to fields the top level has assigned before the block.
+fn rewrite_nested(s: &mut Stmt, me: &str, known: &[(String, String)]) -> Result<(), Diagnostic> {
+    rewrite_reads(s, me, known)?;
+    nested_stores(s, me, known)
+}
+
+/// Stores to `self.a` inside `s` (the statement itself when it is nested, its blocks
+/// otherwise) must be to fields already assigned at the top level: a field first set in
+/// a branch or a loop may not exist after it.
+fn nested_stores(s: &mut Stmt, me: &str, known: &[(String, String)]) -> Result<(), Diagnostic> {
+    let mut bad = None;
+    let mut fix = |t: &mut Expr| {
+        each_target(t, &mut |t| {
+            if let ExprKind::Attr(v, field) = &t.kind {
+                if v.as_name() == Some(me) {
+                    match known.iter().find(|(f, _)| f == field) {
+                        Some((_, local)) => *t = Expr::new(ExprKind::Name(local.clone()), t.span),
+                        None => {
+                            bad.get_or_insert((t.span, field.clone()));
+                        }
+                    }
+                } else {
+                    bad.get_or_insert((t.span, String::new()));
+                }
+            }
+        })
+    };
+    match &mut s.kind {
+        StmtKind::If(_, a, b) => {
+            for inner in a.iter_mut().chain(b.iter_mut()) {
+                nested_targets(inner, &mut fix);
+            }
+        }
+        StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
+            for inner in body.iter_mut() {
+                nested_targets(inner, &mut fix);
+            }
+        }
+        StmtKind::AugAssign(t, _, _) => fix(t),
+        _ => {}
+    }
+    match bad {
+        Some((at, field)) if field.is_empty() => Err(attribute_store(at)),
+        Some((at, field)) => Err(Diagnostic::new(
+            at,
+            format!("`{me}.{field}` is first assigned inside a block of `__init__`"),
+            format!("assign `{me}.{field}` at the top of `__init__` (e.g. `{me}.{field} = 0.0`) before changing it in a branch or a loop"),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn nested_targets(s: &mut Stmt, fix: &mut dyn FnMut(&mut Expr)) {
+    match &mut s.kind {
+        StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) => fix(t),
+        _ => {}
+    }
+    match &mut s.kind {
+        StmtKind::If(_, a, b) => a
+            .iter_mut()
+            .chain(b.iter_mut())
+            .for_each(|i| nested_targets(i, fix)),
+        StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
+            body.iter_mut().for_each(|i| nested_targets(i, fix))
+        }
+        _ => {}
+    }
+}
+
+fn rewrite_expr(e: &mut Expr, me: &str, known: &[(String, String)], err: &mut Option<Diagnostic>) {
+    if let ExprKind::Attr(v, field) = &e.kind {
+        if v.as_name() == Some(me) {
+            match known.iter().find(|(f, _)| f == field) {
+                Some((_, local)) => *e = Expr::new(ExprKind::Name(local.clone()), e.span),
+                None => {
+                    err.get_or_insert_with(|| Diagnostic::new(
+                        e.span,
+                        format!("a constructor that is differentiated reads `{me}.{field}` before assigning it (a method or a class attribute)"),
+                        format!("compute the value from `__init__`'s arguments (a method may be called as a module-level function), or assign `{me}.{field}` first"),
+                    ));
+                }
+            }
+            return;
+        }
+    }
+    if e.as_name() == Some(me) {
+        err.get_or_insert_with(|| {
+            Diagnostic::new(
+                e.span,
+                format!("a constructor that is differentiated uses `{me}` other than to assign and read its fields"),
+                "assign the fields from `__init__`'s arguments only (a call such as `super().__init__(...)` or `helper(self)` cannot be followed); or build the object outside the differentiated function",
+            )
+        });
+        return;
+    }
+    each_child_mut(e, &mut |c| rewrite_expr(c, me, known, err));
+}
+
+/// The expressions of `s` itself, not of the statements in its blocks.
+fn own_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut s.kind {
+        StmtKind::Assign(t, v) | StmtKind::AugAssign(t, _, v) => {
+            f(t);
+            f(v)
+        }
+        StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => f(e),
+        StmtKind::Assert(t, m) => {
+            f(t);
+            if let Some(m) = m {
+                f(m)
+            }
+        }
+        StmtKind::With(items, _) => {
+            for (cm, target) in items.iter_mut() {
+                f(cm);
+                if let Some(t) = target {
+                    f(t)
+                }
+            }
+        }
+        StmtKind::If(t, ..) | StmtKind::While(t, _) => f(t),
+        StmtKind::For(t, it, _) => {
+            f(t);
+            f(it)
+        }
+        _ => {}
+    }
+}
+
+fn each_name(stmts: &[Stmt], f: &mut dyn FnMut(&str)) {
+    walk_stmts(stmts, &mut |s| {
+        crate::ad::names::stmt_exprs(s, &mut |e| {
+            e.walk(&mut |x| {
+                if let ExprKind::Name(n) = &x.kind {
+                    f(n)
+                }
+            })
+        })
+    });
+}
