@@ -22,6 +22,14 @@ pub trait ForwardCallees {
         span: Span,
     ) -> Result<(String, Vec<String>), Diagnostic>;
     fn params_of(&mut self, func: &str) -> Result<Vec<String>, Diagnostic>;
+    /// As `Callees::check_call`.
+    fn check_call(
+        &mut self,
+        func: &str,
+        nargs: usize,
+        kwargs: &[(String, Expr)],
+        span: Span,
+    ) -> Result<Option<usize>, Diagnostic>;
 }
 
 pub struct Forward<'a> {
@@ -224,12 +232,21 @@ impl Forward<'_> {
         let Callee::User(f) = self.resolver.callee(func) else {
             return Ok(None);
         };
+        let star = self.callees.check_call(&f, args.len(), kwargs, span)?;
         let params = self.callees.params_of(&f)?;
-        let mut wrt: Vec<(usize, String)> = Vec::new();
-        for (i, a) in args.iter().enumerate() {
+        // (parameter position, its tangent): the tangent of a `*args` parameter is the
+        // tuple of its arguments' tangents.
+        let mut wrt: Vec<(usize, Expr)> = Vec::new();
+        let positional = star.map_or(args.len(), |s| s.min(args.len()));
+        for (i, a) in args[..positional].iter().enumerate() {
             if let Some(n) = a.as_name().filter(|n| self.active.contains(*n)) {
-                wrt.push((i, n.to_owned()));
+                wrt.push((i, Expr::name(self.tangent_of(n))));
             }
+        }
+        let extra = &args[positional..];
+        if extra.iter().any(|a| self.is_active(a)) {
+            let tangents = extra.iter().map(|a| self.atom_tangent(a)).collect();
+            wrt.push((positional, Expr::synth(ExprKind::Tuple(tangents))));
         }
         for (k, v) in kwargs {
             if let Some(n) = v.as_name().filter(|n| self.active.contains(*n)) {
@@ -240,18 +257,18 @@ impl Forward<'_> {
                         "pass the arguments the function declares",
                     ));
                 };
-                wrt.push((i, n.to_owned()));
+                wrt.push((i, Expr::name(self.tangent_of(n))));
             }
         }
         if wrt.is_empty() {
             return Ok(None);
         }
-        wrt.sort();
+        wrt.sort_by_key(|(i, _)| *i);
         let positions: Vec<usize> = wrt.iter().map(|(i, _)| *i).collect();
         let (gname, tparams) = self.callees.forward_of(&f, &positions, span)?;
         let mut kw = kwargs.to_vec();
-        for ((_, arg), tp) in wrt.iter().zip(tparams) {
-            kw.push((tp, Expr::name(self.tangent_of(arg))));
+        for ((_, tangent), tp) in wrt.into_iter().zip(tparams) {
+            kw.push((tp, tangent));
         }
         let call = Expr::synth(ExprKind::Call {
             func: Box::new(Expr::name(gname)),

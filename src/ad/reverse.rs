@@ -36,6 +36,17 @@ pub trait Callees {
     /// Does `func` call itself, directly or through other user functions?
     fn is_recursive(&mut self, func: &str) -> bool;
 
+    /// A located error unless a call of `func` with `nargs` positional arguments and
+    /// these keywords binds its parameters as Python would (`ad::check_call`); else the
+    /// index of its `*args` parameter, if it has one.
+    fn check_call(
+        &mut self,
+        func: &str,
+        nargs: usize,
+        kwargs: &[(String, Expr)],
+        span: Span,
+    ) -> Result<Option<usize>, Diagnostic>;
+
     /// The two-phase gradient of a recursive callee (see `Generator::assemble_phased`):
     /// (its name, its seed parameter, its phase parameter). Called with the caller's
     /// `_stack` it runs the forward pass and leaves what its backward pass needs on that
@@ -46,6 +57,14 @@ pub trait Callees {
         wrt: &[usize],
         span: Span,
     ) -> Result<(String, String, String), Diagnostic>;
+}
+
+/// An active argument of a call to a user function: the parameter it binds (`pos`),
+/// its place in the tuple of a `*args` parameter (`element`), and the argument.
+pub struct Bound {
+    pos: usize,
+    element: Option<usize>,
+    arg: Expr,
 }
 
 pub struct Reverse<'a> {
@@ -870,8 +889,10 @@ impl Reverse<'_> {
         Ok(Some((call, phase)))
     }
 
-    /// The positions (sorted) of the active arguments of a call to user function `f`,
-    /// with the argument expressions; None when no argument is active.
+    /// The parameter positions (sorted, once each) of the active arguments of a call to
+    /// user function `f`, and each active argument with its parameter position (and its
+    /// place in the `*args` tuple, for an extra positional argument); None when no
+    /// argument is active.
     #[allow(clippy::type_complexity)]
     fn active_positions(
         &mut self,
@@ -879,14 +900,23 @@ impl Reverse<'_> {
         args: &[Expr],
         kwargs: &[(String, Expr)],
         span: Span,
-    ) -> Result<Option<(Vec<usize>, Vec<(usize, Expr)>)>, Diagnostic> {
+    ) -> Result<Option<(Vec<usize>, Vec<Bound>)>, Diagnostic> {
+        let star = self.callees.check_call(f, args.len(), kwargs, span)?;
         let (_, _, params) = self.callees.gradient_of(f, &[], span)?;
         let mut wrt = Vec::new();
-        let mut by_pos: Vec<(usize, Expr)> = Vec::new();
+        let mut by_pos: Vec<Bound> = Vec::new();
         for (i, a) in args.iter().enumerate() {
             if self.is_active(a) {
-                wrt.push(i);
-                by_pos.push((i, a.clone()));
+                let (pos, element) = match star {
+                    Some(s) if i >= s => (s, Some(i - s)),
+                    _ => (i, None),
+                };
+                wrt.push(pos);
+                by_pos.push(Bound {
+                    pos,
+                    element,
+                    arg: a.clone(),
+                });
             }
         }
         for (k, v) in kwargs {
@@ -899,13 +929,18 @@ impl Reverse<'_> {
                     ));
                 };
                 wrt.push(i);
-                by_pos.push((i, v.clone()));
+                by_pos.push(Bound {
+                    pos: i,
+                    element: None,
+                    arg: v.clone(),
+                });
             }
         }
         if wrt.is_empty() {
             return Ok(None);
         }
         wrt.sort();
+        wrt.dedup();
         Ok(Some((wrt, by_pos)))
     }
 
@@ -951,30 +986,40 @@ impl Reverse<'_> {
             kwargs: kw,
         });
         let mut out = Vec::new();
-        if wrt_sorted.len() == 1 {
-            let v = by_pos[0].1.as_name().unwrap_or_default().to_owned();
-            out.push(Adj::Accum {
-                var: v,
-                value: call,
-            });
-        } else {
-            let tmp = self.names.fresh(&format!("_b{f}"));
-            out.push(Adj::Stmt(Stmt::assign(&tmp, call)));
-            for (k, &pos) in wrt_sorted.iter().enumerate() {
-                let arg = by_pos
-                    .iter()
-                    .find(|(p, _)| *p == pos)
-                    .map(|(_, a)| a.clone());
-                if let Some(a) = arg {
-                    out.push(Adj::Accum {
-                        var: a.as_name().unwrap_or_default().to_owned(),
-                        value: Expr::synth(ExprKind::Subscript(
-                            Box::new(Expr::name(&tmp)),
-                            Box::new(Expr::num(k.to_string())),
-                        )),
-                    });
-                }
+        if let [one] = by_pos.as_slice() {
+            if one.element.is_none() {
+                let v = one.arg.as_name().unwrap_or_default().to_owned();
+                out.push(Adj::Accum {
+                    var: v,
+                    value: call,
+                });
+                return Ok(out);
             }
+        }
+        // Several gradients: a tuple, one per position in `wrt_sorted`; the gradient of
+        // a `*args` parameter is a tuple with one entry per extra argument.
+        let tmp = self.names.fresh(&format!("_b{f}"));
+        out.push(Adj::Stmt(Stmt::assign(&tmp, call)));
+        let item = |e: Expr, k: usize| {
+            Expr::synth(ExprKind::Subscript(
+                Box::new(e),
+                Box::new(Expr::num(k.to_string())),
+            ))
+        };
+        for b in &by_pos {
+            let k = wrt_sorted.iter().position(|p| *p == b.pos).unwrap_or(0);
+            let mut value = if wrt_sorted.len() == 1 {
+                Expr::name(&tmp)
+            } else {
+                item(Expr::name(&tmp), k)
+            };
+            if let Some(j) = b.element {
+                value = item(value, j);
+            }
+            out.push(Adj::Accum {
+                var: b.arg.as_name().unwrap_or_default().to_owned(),
+                value,
+            });
         }
         Ok(out)
     }

@@ -551,6 +551,8 @@ impl RuleSet {
                     name: def.name.clone(),
                     params: def.params.clone(),
                     vararg: None,
+                    kwonly: None,
+                    star: None,
                     body: vec![Stmt::synth(StmtKind::Assign(
                         grad(target),
                         times(grad(source)),

@@ -28,6 +28,8 @@ pub fn fields_function(def: &mut FuncDef) -> Result<(), Diagnostic> {
     };
     let me = first.name.clone();
     def.params.remove(0);
+    def.kwonly = def.kwonly.map(|k| k - 1);
+    def.star = def.star.map(|k| k - 1);
     let mut taken = HashSet::new();
     each_name(&def.body, &mut |n| {
         taken.insert(n.to_owned());

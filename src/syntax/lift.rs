@@ -46,6 +46,16 @@ pub fn lift(parent: &mut FuncDef, nested: Vec<Nested>) -> Result<Vec<FuncDef>, D
                 "give the nested function a name of its own",
             ));
         }
+        if let Some(k) = n.def.star.or(n.def.kwonly) {
+            return Err(Diagnostic::new(
+                n.def.span,
+                format!(
+                    "the nested function `{}` has `*args` or keyword-only parameters (from `{}`)",
+                    n.def.name, n.def.params[k].name
+                ),
+                "make them positional, or define the function at module level",
+            ));
+        }
         for p in &n.def.params {
             if let Some(d) = &p.default {
                 if !is_literal(d) {
@@ -146,6 +156,8 @@ pub fn lift(parent: &mut FuncDef, nested: Vec<Nested>) -> Result<Vec<FuncDef>, D
             name: n.lifted,
             params,
             vararg: None,
+            kwonly: None,
+            star: None,
             body: def.body,
             span: def.span,
         });
@@ -212,6 +224,8 @@ pub fn bind_first(def: &mut FuncDef, param: &str) -> Result<(), Diagnostic> {
         ));
     }
     def.params.remove(0);
+    def.kwonly = def.kwonly.map(|k| k - 1);
+    def.star = def.star.map(|k| k - 1);
     Ok(())
 }
 

@@ -676,13 +676,6 @@ impl Lowerer<'_> {
             Some(v) if self.template => Some(v.name.id.as_str().to_owned()),
             _ => None,
         };
-        if let (Some(v), None) = (&p.vararg, &vararg) {
-            return Err(unsupported(
-                v.range,
-                "a `*args` parameter",
-                "list each differentiable argument as a named positional parameter",
-            ));
-        }
         if let Some(v) = &p.kwarg {
             return Err(unsupported(
                 v.range,
@@ -690,7 +683,7 @@ impl Lowerer<'_> {
                 "list each argument as a named positional parameter",
             ));
         }
-        if let Some(k) = p.kwonlyargs.first() {
+        if let (Some(k), true) = (p.kwonlyargs.first(), self.template) {
             return Err(unsupported(
                 k.range,
                 "a keyword-only parameter",
@@ -704,12 +697,37 @@ impl Lowerer<'_> {
                 default: a.default.as_deref().map(|e| self.expr(e)).transpose()?,
             });
         }
+        // A user function's `*args` is the parameter after the positional ones (the
+        // tuple of the extra arguments); keyword-only parameters follow. Calls pass them
+        // by name (`ad::check_call`) and derivatives keep them keyword-only.
+        let star = match (&p.vararg, self.template) {
+            (Some(v), false) => {
+                params.push(Param {
+                    name: v.name.id.as_str().to_owned(),
+                    default: None,
+                });
+                Some(params.len() - 1)
+            }
+            _ => None,
+        };
+        let kwonly = match star {
+            Some(s) => Some(s + 1),
+            None => (!p.kwonlyargs.is_empty()).then_some(params.len()),
+        };
+        for a in &p.kwonlyargs {
+            params.push(Param {
+                name: a.parameter.name.id.as_str().to_owned(),
+                default: a.default.as_deref().map(|e| self.expr(e)).transpose()?,
+            });
+        }
         let body = self.block(&def.body)?;
         self.check_dropped(&params, &body)?;
         Ok(FuncDef {
             name: def.name.id.as_str().to_owned(),
             params,
             vararg,
+            kwonly,
+            star,
             body,
             span: span(def.range),
         })

@@ -108,6 +108,13 @@ def _positions(wrt, func, code, skip=0):
         if isinstance(w, str) and w in params:
             w = params.index(w)
         if isinstance(w, bool) or not isinstance(w, int) or not -len(params) <= w < len(params):
+            if code.co_flags & 0x04:  # *args: its arguments are not parameters of wrt
+                star = code.co_varnames[code.co_argcount + code.co_kwonlyargcount]
+                raise ValueError(_at_call_site(
+                    "wrt=%r: `%s` takes `*%s`, whose arguments have no position of their "
+                    "own to differentiate with respect to" % (wrt, func.__name__, star),
+                    "give them names: tangent.grad(lambda a, b: %s(a, b)), or take a tuple "
+                    "argument and differentiate with respect to it" % func.__name__))
             raise ValueError(_at_call_site(
                 "wrt=%r: `%s` has %d argument(s) (%s), so wrt must name them by position "
                 "0..%d (or -%d..-1 from the end) or by name"

@@ -60,6 +60,12 @@ def _with_defaults(fn, values):
     """`values` completed with `fn`'s defaults: the derivative's seed or tangents come
     after every parameter."""
     code = fn.__code__
+    if code.co_kwonlyargcount or code.co_flags & 0x0C:
+        raise TangentError(_at_call_site(
+            "the method `%s` takes *args, **kwargs or keyword-only parameters, which a "
+            "method differentiated as it runs cannot be given" % fn.__name__,
+            "give the method plain positional parameters (or call a module-level "
+            "function, whose keyword-only parameters are differentiated)"))
     missing = code.co_argcount - len(values)
     if missing > 0:
         defaults = fn.__defaults__ or ()

@@ -13,6 +13,7 @@ from contextlib import nullcontext
 import numpy as np
 
 import factories
+import objects
 
 
 # --- arithmetic and operators ------------------------------------------------
@@ -630,6 +631,34 @@ closure_head = factories.make_head(0.7)(1.3)
 lambda_loss = lambda x: x * math.sin(x) + x ** 2  # noqa: E731
 
 
+# --- objects built from differentiated values; keyword-only and *args helpers ----
+# (issue 15 items 2 and 3)
+
+# Built with the host's live names only (the snapshot test reads this file's text):
+# tests/corpus/objects.py.
+object_from_args = objects.object_from_args
+
+
+def scaled_sum(x, *, scale=2.0, shift=0.0):
+    return scale * np.sum(x) + shift
+
+
+def kwonly_helper(x, s):
+    return scaled_sum(x * x, scale=s) + scaled_sum(x, shift=s)
+
+
+def weighted(x, *weights):
+    total = 0.0
+    for w in weights:
+        total = total + w * x
+        x = x * x
+    return total
+
+
+def varargs_helper(x, y):
+    return weighted(x, y, 2.0, y * y) + weighted(y)
+
+
 # --- the small statements (issue 15 item 5) ------------------------------------
 
 OFFSET = 0.25
@@ -890,6 +919,9 @@ CASES = {
     "closure_loss": ((A3,), (0,)),
     "closure_head": ((A3, A3 * 0.5), (0, 1)),
     "lambda_loss": ((0.8,), (0,)),
+    "object_from_args": ((0.6, A3), (0, 1)),
+    "kwonly_helper": ((A3, 0.7), (0, 1)),
+    "varargs_helper": ((0.8, -0.6), (0, 1)),
     "small_statements": ((0.7,), (0,)),
     "del_in_loop": ((0.6,), (0,)),
     "dict_arg": (({"a": 0.7, "b": 1.3},), (0,)),
