@@ -443,6 +443,43 @@ impl Forward<'_> {
         Ok(vec![Stmt::assign(dt, call)])
     }
 
+    /// The tangents of the runtime helpers that run a custom function's rules in
+    /// reverse mode, met when a gradient is differentiated in forward mode (Hessian-vector
+    /// products, grad of grad): the helpers' jvps differentiate the user's rules
+    /// (`tangent/_custom.py`).
+    fn custom_helper_tangent(&self, q: &str, dt: &str, args: &[Expr]) -> Option<Vec<Stmt>> {
+        use super::reverse::{CUSTOM_BACKWARD, CUSTOM_FORWARD};
+        let tangent = |e: &Expr| match e.as_name() {
+            Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
+            _ => Expr::synth(ExprKind::NoneLit),
+        };
+        let tuple = |es: Vec<Expr>| Expr::synth(ExprKind::Tuple(es));
+        let call = match (q, args) {
+            (CUSTOM_FORWARD, [f, rest @ ..]) => Expr::call_path(
+                "tangent.custom_forward_jvp",
+                vec![
+                    f.clone(),
+                    tuple(rest.to_vec()),
+                    tuple(rest.iter().map(tangent).collect()),
+                ],
+            ),
+            (CUSTOM_BACKWARD, [f, res, g, rest @ ..]) => Expr::call_path(
+                "tangent.custom_backward_jvp",
+                vec![
+                    f.clone(),
+                    res.clone(),
+                    g.clone(),
+                    tuple(rest.to_vec()),
+                    tangent(res),
+                    tangent(g),
+                    tuple(rest.iter().map(tangent).collect()),
+                ],
+            ),
+            _ => return None,
+        };
+        Some(vec![Stmt::assign(dt, call)])
+    }
+
     /// The tangent of `t = Cls(args)` for a class tangent can build:
     /// `tangent.construct_jvp` (an object of the class whose fields are the tangents of
     /// the fields `Cls.__init__` assigns).
@@ -509,6 +546,9 @@ impl Forward<'_> {
             )]);
         }
         let Some(template) = self.rules.tangent(q) else {
+            if let Some(stmts) = self.custom_helper_tangent(q, dt, args) {
+                return Ok(stmts);
+            }
             if let Some(d) = super::reverse::custom_higher_order(q, args, span) {
                 return Err(d);
             }

@@ -675,6 +675,78 @@ impl Reverse<'_> {
         Ok(out)
     }
 
+    /// The adjoints of the runtime helpers that run a custom function's rules, met when
+    /// generated code is differentiated again (`tangent/_custom.py`): each active
+    /// operand's gradient is the helper's vjp, which differentiates the user's rule.
+    fn custom_helper_adjoint(&mut self, q: &str, t: &str, args: &[Expr]) -> Option<Vec<Adj>> {
+        let active = |e: &Expr| {
+            e.as_name()
+                .filter(|n| self.active.contains(*n))
+                .map(str::to_owned)
+        };
+        let tuple = |es: &[Expr]| Expr::synth(ExprKind::Tuple(es.to_vec()));
+        let mut out = Vec::new();
+        let mut push = |var: Option<String>, value: Expr| {
+            if let Some(var) = var {
+                out.push(Adj::Accum { var, value });
+            }
+        };
+        match (q, args) {
+            (CUSTOM_FORWARD, [f, rest @ ..]) => {
+                for (i, a) in rest.iter().enumerate() {
+                    let call = Expr::call_path(
+                        "tangent.custom_forward_vjp",
+                        vec![
+                            grad_ref(t),
+                            Expr::name(t),
+                            f.clone(),
+                            tuple(rest),
+                            Expr::num(i.to_string()),
+                        ],
+                    );
+                    push(active(a), call);
+                }
+            }
+            (CUSTOM_BACKWARD, [f, res, g, rest @ ..]) => {
+                let call = |which: Expr| {
+                    Expr::call_path(
+                        "tangent.custom_backward_vjp",
+                        vec![
+                            grad_ref(t),
+                            f.clone(),
+                            res.clone(),
+                            g.clone(),
+                            tuple(rest),
+                            which,
+                        ],
+                    )
+                };
+                push(active(res), call(Expr::str_lit("res")));
+                push(active(g), call(Expr::str_lit("g")));
+                for (i, a) in rest.iter().enumerate() {
+                    push(active(a), call(Expr::num(i.to_string())));
+                }
+            }
+            (CUSTOM_JVP_CALL, [f, primals, tangents]) => {
+                for (which, a) in [primals, tangents].into_iter().enumerate() {
+                    let call = Expr::call_path(
+                        "tangent.custom_jvp_call_vjp",
+                        vec![
+                            grad_ref(t),
+                            f.clone(),
+                            primals.clone(),
+                            tangents.clone(),
+                            Expr::num(which.to_string()),
+                        ],
+                    );
+                    push(active(a), call);
+                }
+            }
+            _ => return None,
+        }
+        Some(out)
+    }
+
     /// `t = Cls(args)` for a class tangent can build: each active argument's gradient is
     /// `tangent.construct_grad` (the gradient of the object's fields, carried back
     /// through `Cls.__init__` differentiated as the function that assigns them).
@@ -736,8 +808,8 @@ impl Reverse<'_> {
             return Ok(vec![]);
         }
         let Some(template) = self.rules.adjoint(q) else {
-            if let Some(d) = custom_higher_order(q, args, span) {
-                return Err(d);
+            if let Some(adjs) = self.custom_helper_adjoint(q, t, args) {
+                return Ok(adjs);
             }
             return Err(missing_rule(q, span, value));
         };
@@ -1291,18 +1363,19 @@ pub const CUSTOM_FORWARD: &str = "tangent.custom_forward";
 pub const CUSTOM_BACKWARD: &str = "tangent.custom_backward";
 pub const CUSTOM_JVP_CALL: &str = "tangent.custom_jvp_call";
 
-/// Differentiating generated code that runs a custom function's rules (a derivative of
-/// a derivative): the rules are the user's Python code, run as written and not
-/// differentiated, so this is refused, naming the function (never a zero).
+/// Forward mode over generated forward-mode code through a custom function (a
+/// forward-over-forward derivative): refused, naming the function (never a zero). The
+/// other derivatives of derivatives through custom rules differentiate the rules
+/// (`Reverse::custom_helper_adjoint`, `Forward::custom_helper_tangent`).
 pub fn custom_higher_order(q: &str, args: &[Expr], span: Span) -> Option<Diagnostic> {
-    if ![CUSTOM_FORWARD, CUSTOM_BACKWARD, CUSTOM_JVP_CALL].contains(&q) {
+    if q != CUSTOM_JVP_CALL {
         return None;
     }
     let f = args.first().map(printer::expr).unwrap_or_default();
     Some(Diagnostic::new(
         span,
-        format!("a derivative of a derivative through the custom function `{f}`: tangent runs its rules as written and does not differentiate them"),
-        format!("differentiate once through `{f}` (grad, autodiff, vjp or jvp of a function calling it); for higher order, write `{f}` without a custom rule"),
+        format!("forward mode over a forward-mode derivative through the custom function `{f}` is not available"),
+        format!("take one of the two derivatives in reverse mode (`tangent.grad(tangent.jvp(f))` or `tangent.jvp(tangent.grad(f))` differentiate `{f}`'s rule)"),
     ))
 }
 

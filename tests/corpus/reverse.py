@@ -641,12 +641,12 @@ object_from_args = objects.object_from_args
 
 # Functions with custom derivative rules (tangent.custom_jvp / custom_vjp), also through
 # the live program only: tests/corpus/custom.py. A custom_vjp function has no forward
-# rule (forward mode through it is a located error), and a derivative of a derivative
-# through a custom rule is a located error: the checkers skip those.
+# rule (forward mode through it, also reverse over forward, is a located error): the
+# checkers skip those.
 custom_jvp_rule = custom.custom_jvp_rule
 custom_vjp_rule = custom.custom_vjp_rule
-REVERSE_ONLY = {"custom_vjp_rule"}
-FIRST_ORDER_ONLY = {"custom_jvp_rule", "custom_vjp_rule"}
+custom_vjp_single = custom.custom_vjp_single
+REVERSE_ONLY = {"custom_vjp_rule", "custom_vjp_single"}
 
 
 def scaled_sum(x, *, scale=2.0, shift=0.0):
@@ -932,6 +932,7 @@ CASES = {
     "object_from_args": ((0.6, A3), (0, 1)),
     "custom_jvp_rule": ((np.array([0.4, -0.9, 0.02]),), (0,)),
     "custom_vjp_rule": ((0.7, -1.2), (0, 1)),
+    "custom_vjp_single": ((0.4,), (0,)),
     "kwonly_helper": ((A3, 0.7), (0, 1)),
     "varargs_helper": ((0.8, -0.6), (0, 1)),
     "small_statements": ((0.7,), (0,)),
