@@ -8,7 +8,12 @@
 //! compute the same field values. So it accepts the `__init__`s whose fields are plain
 //! values of its arguments: every field assigned first at the top level of the body
 //! (later reassignments may be anywhere), `self` used only to assign and read the fields
-//! it has assigned, no `return`. Anything else is a located error.
+//! it has assigned, no `return`. A parent's constructor called at the top level
+//! (`super().__init__(...)`, `Base.__init__(self, ...)`) gives its fields as a dict
+//! (`tangent.parent_fields`, differentiated the same way at run time); fields read after
+//! it that this `__init__` has not assigned are read from it, and the result is the
+//! parent's fields updated with this one's (`tangent.merge_fields`). Anything else is a
+//! located error.
 
 use super::diag::Diagnostic;
 use super::ir::*;
@@ -38,33 +43,72 @@ pub fn fields_function(def: &mut FuncDef) -> Result<(), Diagnostic> {
         taken.insert(p.name.clone());
     }
     let mut fields: Vec<(String, String)> = Vec::new();
-    let mut local_of = |field: &str, fields: &mut Vec<(String, String)>| -> String {
-        if let Some((_, l)) = fields.iter().find(|(f, _)| f == field) {
-            return l.clone();
-        }
-        let mut name = format!("{me}_{field}");
-        let mut k = 1;
-        while taken.contains(&name) {
-            name = format!("{me}_{field}_{k}");
-            k += 1;
-        }
-        taken.insert(name.clone());
-        fields.push((field.to_owned(), name.clone()));
-        name
-    };
+    let local_of =
+        |field: &str, fields: &mut Vec<(String, String)>, taken: &mut HashSet<String>| -> String {
+            if let Some((_, l)) = fields.iter().find(|(f, _)| f == field) {
+                return l.clone();
+            }
+            let name = fresh(taken, &format!("{me}_{field}"));
+            fields.push((field.to_owned(), name.clone()));
+            name
+        };
     let body = std::mem::take(&mut def.body);
     let mut out = Vec::with_capacity(body.len() + 1);
+    let mut parent: Option<String> = None;
     for mut s in body {
+        // `self.a += v` is `self.a = self.a + v`: a read of the field, then a store.
+        if let StmtKind::AugAssign(t, op, v) = &s.kind {
+            if matches!(&t.kind, ExprKind::Attr(b, _) if b.as_name() == Some(me.as_str())) {
+                let value = Expr::new(
+                    ExprKind::BinOp(*op, Box::new(t.clone()), Box::new(v.clone())),
+                    s.span,
+                );
+                s = Stmt::new(StmtKind::Assign(t.clone(), value), s.span);
+            }
+        }
+        let known: Vec<(String, String)> = fields.clone();
+        if let Some((owner, args, kwargs, after)) = parent_init(&s, &me) {
+            if parent.is_some() {
+                return Err(Diagnostic::new(
+                    s.span,
+                    "a constructor that is differentiated calls a parent's `__init__` twice",
+                    "call the parent's constructor once, at the top of `__init__`",
+                ));
+            }
+            let local = fresh(&mut taken, &format!("{me}_parent"));
+            let mut call = Expr::call_path(
+                "tangent.parent_fields",
+                vec![
+                    owner,
+                    Expr::synth(ExprKind::Tuple(args)),
+                    Expr::synth(ExprKind::Dict(
+                        kwargs.iter().map(|(k, _)| Expr::str_lit(k)).collect(),
+                        kwargs.into_iter().map(|(_, v)| v).collect(),
+                    )),
+                    Expr::synth(ExprKind::Bool(after)),
+                ],
+            );
+            let mut err = None;
+            rewrite_expr(&mut call, &me, &known, None, &mut err);
+            if let Some(d) = err {
+                return Err(d);
+            }
+            out.push(Stmt::new(
+                StmtKind::Assign(Expr::name(&local), call),
+                s.span,
+            ));
+            parent = Some(local);
+            continue;
+        }
         // Reads first (`self.a = self.a + 1` reads the old field), then the fields this
         // statement assigns at the top level become known.
-        let known: Vec<(String, String)> = fields.clone();
-        rewrite_reads(&mut s, &me, &known)?;
+        rewrite_reads(&mut s, &me, &known, parent.as_deref())?;
         if let StmtKind::Assign(target, _) = &mut s.kind {
             let mut err = None;
             each_target(target, &mut |t| {
                 if let ExprKind::Attr(v, field) = &t.kind {
                     if v.as_name() == Some(me.as_str()) {
-                        let local = local_of(field, &mut fields);
+                        let local = local_of(field, &mut fields, &mut taken);
                         *t = Expr::new(ExprKind::Name(local), t.span);
                         return;
                     }
@@ -82,11 +126,63 @@ pub fn fields_function(def: &mut FuncDef) -> Result<(), Diagnostic> {
     }
     let keys = fields.iter().map(|(f, _)| Expr::str_lit(f)).collect();
     let values = fields.iter().map(|(_, l)| Expr::name(l)).collect();
-    out.push(Stmt::synth(StmtKind::Return(Some(Expr::synth(
-        ExprKind::Dict(keys, values),
-    )))));
+    let own = Expr::synth(ExprKind::Dict(keys, values));
+    let result = match &parent {
+        Some(p) => Expr::call_path("tangent.merge_fields", vec![Expr::name(p), own]),
+        None => own,
+    };
+    out.push(Stmt::synth(StmtKind::Return(Some(result))));
     def.body = out;
     Ok(())
+}
+
+/// A name not yet used in the function.
+fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
+    let mut name = base.to_owned();
+    let mut k = 1;
+    while taken.contains(&name) {
+        name = format!("{base}_{k}");
+        k += 1;
+    }
+    taken.insert(name.clone());
+    name
+}
+
+/// A call of a parent's constructor made for its effect on `me`: `super().__init__(...)`
+/// (lowered as `super(__class__, self)`: the `__init__` after the class's own in the
+/// MRO) or `Base.__init__(self, ...)` (Base's own): (the class, the arguments after the
+/// object, the keywords, whether the `__init__` is the one after the class's).
+#[allow(clippy::type_complexity)]
+fn parent_init(s: &Stmt, me: &str) -> Option<(Expr, Vec<Expr>, Vec<(String, Expr)>, bool)> {
+    let StmtKind::ExprStmt(e) = &s.kind else {
+        return None;
+    };
+    let ExprKind::Call { func, args, kwargs } = &e.kind else {
+        return None;
+    };
+    let ExprKind::Attr(recv, m) = &func.kind else {
+        return None;
+    };
+    if m != "__init__" {
+        return None;
+    }
+    match &recv.kind {
+        ExprKind::Call {
+            func: sup,
+            args: sargs,
+            kwargs: skw,
+        } if sup.as_name() == Some("super")
+            && skw.is_empty()
+            && sargs.len() == 2
+            && sargs[1].as_name() == Some(me) =>
+        {
+            Some((sargs[0].clone(), args.clone(), kwargs.clone(), true))
+        }
+        ExprKind::Name(_) if args.first().and_then(Expr::as_name) == Some(me) => {
+            Some(((**recv).clone(), args[1..].to_vec(), kwargs.clone(), false))
+        }
+        _ => None,
+    }
 }
 
 fn attribute_store(at: Span) -> Diagnostic {
@@ -107,7 +203,12 @@ fn each_target(t: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
 
 /// `self.a` read where field `a` is known becomes its local; any other use of `self`
 /// (a method call, a field not assigned yet, `self` itself) is an error.
-fn rewrite_reads(s: &mut Stmt, me: &str, known: &[(String, String)]) -> Result<(), Diagnostic> {
+fn rewrite_reads(
+    s: &mut Stmt,
+    me: &str,
+    known: &[(String, String)],
+    parent: Option<&str>,
+) -> Result<(), Diagnostic> {
     if let StmtKind::Return(_) = s.kind {
         return Err(Diagnostic::new(
             s.span,
@@ -116,7 +217,7 @@ fn rewrite_reads(s: &mut Stmt, me: &str, known: &[(String, String)]) -> Result<(
         ));
     }
     let mut err = None;
-    let mut visit = |e: &mut Expr| rewrite_expr(e, me, known, &mut err);
+    let mut visit = |e: &mut Expr| rewrite_expr(e, me, known, parent, &mut err);
     match &mut s.kind {
         // The top-level target of an assignment is a store, not a read; its parts
         // (subscripts' indices, an attribute's base other than `self`) are reads.
@@ -131,13 +232,13 @@ fn rewrite_reads(s: &mut Stmt, me: &str, known: &[(String, String)]) -> Result<(
     }
     if let StmtKind::If(_, a, b) = &mut s.kind {
         for inner in a.iter_mut().chain(b.iter_mut()) {
-            rewrite_nested(inner, me, known)?;
+            rewrite_nested(inner, me, known, parent)?;
         }
     } else if let StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) =
         &mut s.kind
     {
         for inner in body.iter_mut() {
-            rewrite_nested(inner, me, known)?;
+            rewrite_nested(inner, me, known, parent)?;
         }
     }
     err.map_or(Ok(()), Err)
@@ -145,8 +246,13 @@ fn rewrite_reads(s: &mut Stmt, me: &str, known: &[(String, String)]) -> Result<(
 
 /// A statement inside a block of `__init__`: reads as at the top level, and stores only
 /// to fields the top level has assigned before the block.
-fn rewrite_nested(s: &mut Stmt, me: &str, known: &[(String, String)]) -> Result<(), Diagnostic> {
-    rewrite_reads(s, me, known)?;
+fn rewrite_nested(
+    s: &mut Stmt,
+    me: &str,
+    known: &[(String, String)],
+    parent: Option<&str>,
+) -> Result<(), Diagnostic> {
+    rewrite_reads(s, me, known, parent)?;
     nested_stores(s, me, known)
 }
 
@@ -213,12 +319,29 @@ fn nested_targets(s: &mut Stmt, fix: &mut dyn FnMut(&mut Expr)) {
     }
 }
 
-fn rewrite_expr(e: &mut Expr, me: &str, known: &[(String, String)], err: &mut Option<Diagnostic>) {
+fn rewrite_expr(
+    e: &mut Expr,
+    me: &str,
+    known: &[(String, String)],
+    parent: Option<&str>,
+    err: &mut Option<Diagnostic>,
+) {
     if let ExprKind::Attr(v, field) = &e.kind {
         if v.as_name() == Some(me) {
-            match known.iter().find(|(f, _)| f == field) {
-                Some((_, local)) => *e = Expr::new(ExprKind::Name(local.clone()), e.span),
-                None => {
+            match (known.iter().find(|(f, _)| f == field), parent) {
+                (Some((_, local)), _) => *e = Expr::new(ExprKind::Name(local.clone()), e.span),
+                // Not assigned here: the parent's constructor's field (a KeyError when
+                // it has none, as reading a missing attribute is an error).
+                (None, Some(p)) => {
+                    *e = Expr::new(
+                        ExprKind::Subscript(
+                            Box::new(Expr::name(p)),
+                            Box::new(Expr::str_lit(field)),
+                        ),
+                        e.span,
+                    )
+                }
+                (None, None) => {
                     err.get_or_insert_with(|| Diagnostic::new(
                         e.span,
                         format!("a constructor that is differentiated reads `{me}.{field}` before assigning it (a method or a class attribute)"),
@@ -239,7 +362,7 @@ fn rewrite_expr(e: &mut Expr, me: &str, known: &[(String, String)], err: &mut Op
         });
         return;
     }
-    each_child_mut(e, &mut |c| rewrite_expr(c, me, known, err));
+    each_child_mut(e, &mut |c| rewrite_expr(c, me, known, parent, err));
 }
 
 /// The expressions of `s` itself, not of the statements in its blocks.

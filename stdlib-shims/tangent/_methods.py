@@ -247,7 +247,8 @@ def _init_grads(g, cls, args, kwargs):
         return {}
     seed = dict(vars(g)) if _runtime._is_object(g) else {}
     df = _generate(init, wrt, True, False, False, 0, "reverse", constructor=True)
-    out = df(*(tuple(values) + (seed,)))
+    with _building(cls):
+        out = df(*(tuple(values) + (seed,)))
     out = out if len(wrt) > 1 else (out,)
     by_index = dict(zip(wrt, out))
     return {w: by_index.get(i) for w, i in where.items()}
@@ -284,5 +285,134 @@ def construct_jvp(obj, cls, args, kwargs, t_args, t_kwargs):
     if not wrt:
         return zero
     df = _generate(init, wrt, True, False, False, 0, "forward", constructor=True)
-    fields = df(*(tuple(values) + tuple(tangents[i] for i in wrt)))
+    with _building(cls):
+        fields = df(*(tuple(values) + tuple(tangents[i] for i in wrt)))
     return _runtime._object_like(zero, dict(vars(zero), **fields))
+
+
+# --- a parent's constructor inside a differentiated constructor ------------------------
+
+class _building:
+    """The class whose object a differentiated constructor builds, while it runs: a
+    `super().__init__(...)` in it is resolved through that class's MRO."""
+    stack = []
+
+    def __init__(self, cls):
+        self.cls = cls
+
+    def __enter__(self):
+        _building.stack.append(self.cls)
+
+    def __exit__(self, *exc):
+        _building.stack.pop()
+
+
+def _parent_init(owner, after):
+    """The `__init__` a parent constructor call runs: the one after `owner`'s in the MRO
+    (`super().__init__`), or `owner`'s own (`Base.__init__(self, ...)`); None for
+    `object.__init__`."""
+    if after:
+        # As Python resolves super(): after `owner` in the MRO of the object's class
+        # (with multiple inheritance, not necessarily `owner`'s own parent).
+        built = _building.stack[-1] if _building.stack else owner
+        mro = built.__mro__ if owner in built.__mro__ else owner.__mro__
+        rest = mro[mro.index(owner) + 1:]
+    else:
+        rest = owner.__mro__
+    for klass in rest:
+        if "__init__" in vars(klass):
+            init = vars(klass)["__init__"]
+            if klass is object:
+                return None
+            if not hasattr(init, "__code__"):
+                raise _cannot_build(owner, "its parent `%s` has an `__init__` that is not "
+                                    "Python code" % klass.__qualname__,
+                                    "build the object outside the differentiated function")
+            return init
+    return None
+
+
+def parent_fields(owner, args, kwargs, after):
+    """The fields a parent's constructor assigns (name -> value), run on a blank object
+    of `owner`'s class."""
+    init = _parent_init(owner, after)
+    if init is None:
+        return {}
+    obj = object.__new__(_building.stack[-1] if _building.stack else owner)
+    init(obj, *args, **kwargs)
+    return dict(vars(obj))
+
+
+def parent_fields_grad(g, owner, args, kwargs, after, which):
+    """The gradient of the positional arguments (which=0, a tuple) or the keywords (1, a
+    dict) of `parent_fields(owner, args, kwargs, after)`, given `g`, the gradient of the
+    fields (a dict)."""
+    key = ("parent", id(g), id(owner), tuple(map(id, args)),
+           tuple((k, id(v)) for k, v in kwargs.items()), after)
+    memo = _memo[0]
+    if memo is None or memo[0] != key:
+        init = _parent_init(owner, after)
+        grads = {}
+        if init is not None and isinstance(g, dict):
+            values, where = _init_values(init, args, kwargs, owner)
+            wrt = tuple(i for i, v in enumerate(values) if _runtime._differentiable_part(v))
+            if wrt:
+                df = _generate(init, wrt, True, False, False, 0, "reverse", constructor=True)
+                out = df(*(tuple(values) + (g,)))
+                out = out if len(wrt) > 1 else (out,)
+                by_index = dict(zip(wrt, out))
+                grads = {w: by_index.get(i) for w, i in where.items()}
+        memo = _memo[0] = (key, (g, owner, args, kwargs), grads)
+    grads = memo[2]
+    if which == 0:
+        return tuple(grads.get(i) for i in range(len(args)))
+    return {k: grads.get(k) for k in kwargs}
+
+
+def parent_fields_jvp(owner, args, kwargs, after, t_args, t_kwargs):
+    """The tangent of `parent_fields(owner, args, kwargs, after)` (a dict) given the
+    tangents of the arguments (a tuple, or 0.0 for none) and of the keywords."""
+    init = _parent_init(owner, after)
+    if init is None:
+        return {}
+    values, where = _init_values(init, args, kwargs, owner)
+    tangents = [None] * len(values)
+    if isinstance(t_args, (tuple, list)):
+        for i, t in enumerate(t_args):
+            tangents[where[i]] = t
+    if isinstance(t_kwargs, dict):
+        for k, t in t_kwargs.items():
+            tangents[where[k]] = t
+    wrt = tuple(i for i, t in enumerate(tangents)
+                if t is not None and _runtime._differentiable_part(values[i]))
+    if not wrt:
+        return {k: _runtime.zero_part(v) for k, v in parent_fields(owner, args, kwargs,
+                                                                   after).items()}
+    df = _generate(init, wrt, True, False, False, 0, "forward", constructor=True)
+    return df(*(tuple(values) + tuple(tangents[i] for i in wrt)))
+
+
+def merge_fields(parent, own):
+    """A constructor's fields: its parent's, updated with those it assigns itself."""
+    out = dict(parent)
+    out.update(own)
+    return out
+
+
+def merge_fields_grad(g, parent, own, which):
+    """The gradient of the parent's fields (which=0; zero for those the constructor
+    assigns again) or of its own (1) in `merge_fields(parent, own)`."""
+    if which == 0:
+        return {k: (_runtime.zero_part(v) if k in own or g is None else g[k])
+                for k, v in parent.items()}
+    return {k: (_runtime.zero_part(v) if g is None else g[k]) for k, v in own.items()}
+
+
+def merge_fields_tangent(out, t_parent, t_own):
+    """The tangent of `out = merge_fields(parent, own)` (a tangent that is not a dict is
+    zero)."""
+    t = {k: _runtime.zero_part(v) for k, v in out.items()}
+    for part in (t_parent, t_own):
+        if isinstance(part, dict):
+            t.update(part)
+    return t

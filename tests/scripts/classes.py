@@ -270,7 +270,60 @@ def fields_named_like_methods(x):
     return n.logpdf(0.2) + n.mean * n.std + w.width()
 
 
+class Left(Quadratic):
+    def __init__(self, a, b=1.0):
+        super().__init__(a, b)
+        self.left = a * self.b
+
+
+class Right(Quadratic):
+    def __init__(self, a, b=1.0):
+        super().__init__(a, 2.0 * b)
+        self.right = a * self.b
+
+
+class Diamond(Left, Right):
+    def total(self):
+        return self.left * self.right + self.ab
+
+
+def build_diamond(x):
+    # Left's super().__init__ runs Right's __init__ for a Diamond (the MRO), as Python.
+    d = Diamond(x, x * x)
+    return d.evaluate(1.0) + d.total()
+
+
+def build_shifted(x):
+    return Shifted(x, 1.0, 0.0, 0.5).evaluate(1.0)  # super().__init__(...)
+
+
+class Scaled(Quadratic):
+    """A parent's constructor through super(), keywords, a field it overrides, one of
+    the parent's read after it."""
+
+    def __init__(self, a, k):
+        super().__init__(a, 0.5, scale=k)
+        self.k = k * self.ab
+        self.a += 1.0
+
+
+class Twice(Scaled):
+    def __init__(self, x):
+        Scaled.__init__(self, x, 0.3)  # the parent called explicitly
+        self.c = self.k + self.b
+
+
+def parent_constructors(x):
+    s = Scaled(x, 2.0 * x)
+    t = Twice(x * x)
+    return s.evaluate(0.4) * s.k + t.evaluate(0.9) + t.c
+
+
 check("object built from the input", object_from_input, 1.1)
+check("super().__init__ and Base.__init__ in constructors", parent_constructors, 0.7)
+check("super().__init__ with the parent's method through super()", build_shifted, 0.8)
+check("super().__init__ under multiple inheritance (the MRO's next class)", build_diamond,
+      0.6)
 check("fields named like array methods", fields_named_like_methods, 0.4)
 check("inherited __init__, super() method, built from the input", inherited_from_input, 0.6)
 check("super() method of an object built from constants", through_super_passed_in, 0.6,
@@ -359,10 +412,6 @@ class WithPostInit:
         self.b = self.a * 2.0
 
 
-def build_shifted(x):
-    return Shifted(x, 1.0, 0.0, 0.5).evaluate(1.0)  # super().__init__(...)
-
-
 def build_in_branch(x):
     return FieldInBranch(x).value()
 
@@ -387,7 +436,6 @@ refused("forward, a field named like an array attribute",
         lambda: tangent.autodiff(lambda b: b.size * b.w, mode="forward")(Box(1.0, 2.0),
                                                                          Box(1.0, 0.0)))
 refused("a loop over a dict", lambda: tangent.grad(loop_over_dict)({0: 1.0, 1: 2.0}))
-refused("super().__init__ in a constructor", lambda: tangent.grad(build_shifted)(1.0))
 refused("a field first assigned in a branch", lambda: tangent.grad(build_in_branch)(1.0))
 refused("a constructor calling a method", lambda: tangent.grad(build_calls_method)(1.0))
 refused("a dataclass with __post_init__", lambda: tangent.grad(build_post_init)(1.0))
