@@ -75,8 +75,10 @@ impl Activity<'_> {
                 // An array attribute may be nondifferentiable (`x.shape`); anything else
                 // read as `p.name` is a field, active with its structure.
                 let q = self.rules.array_member(a);
-                !(self.rules.is_array_attribute(&q) && self.rules.is_nondifferentiable(&q))
-                    && any([&**v], active)
+                let array_fact = self.rules.is_array_attribute(&q)
+                    && self.rules.is_nondifferentiable(&q)
+                    && !self.resolver.is_object(v);
+                !array_fact && any([&**v], active)
             }
             ExprKind::Subscript(v, _) => any([&**v], active),
             ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::Dict(_, es) => {

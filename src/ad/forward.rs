@@ -345,7 +345,7 @@ impl Forward<'_> {
                     // Not an array attribute (`array_attributes`): a field of a
                     // dataclass, namedtuple or object; the tangent has the argument's
                     // structure, so its field is the field's tangent.
-                    Some(x) if !self.rules.is_array_attribute(&q) => {
+                    Some(x) if !self.rules.is_array_attribute(&q) || self.resolver.is_object(v) => {
                         if self.is_active(v) {
                             let dv = Expr::name(self.tangent_of(x));
                             Ok(vec![Stmt::assign(

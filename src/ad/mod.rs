@@ -382,6 +382,7 @@ pub fn prepare<'m>(
         user_functions: user_functions.clone(),
         locals,
         live: module.live.as_ref(),
+        objects: HashSet::new(),
     };
     let mut contexts = Vec::new();
     let body = desugar::expand_with(
@@ -419,6 +420,7 @@ pub fn prepare<'m>(
     }
     .block(body)
     .map_err(locate)?;
+    resolver.objects = known_objects(&body, &resolver, module, func, &params);
     // The ANF may have renamed the returned value.
     let result = match body.last() {
         Some(Stmt {
@@ -436,6 +438,66 @@ pub fn prepare<'m>(
         body,
         result,
     })
+}
+
+/// The locals of `body` that hold objects of user classes, never arrays: every
+/// assignment to them is a constructor call of a class the host marked constructible or
+/// a copy of another such local; and the parameters the host says are the object a
+/// method is differentiated for (`LiveNames::objects`), if never assigned.
+fn known_objects(
+    body: &[Stmt],
+    resolver: &Resolver,
+    module: &SourceModule,
+    func: &str,
+    params: &[String],
+) -> HashSet<String> {
+    let mut sources: HashMap<String, Vec<Option<String>>> = HashMap::new();
+    let mut other: HashSet<String> = HashSet::new();
+    walk_stmts(body, &mut |s| match &s.kind {
+        StmtKind::Assign(t, v) => match (t.as_name(), &v.kind) {
+            (Some(n), ExprKind::Call { func, .. }) if resolver.is_constructor(func) => {
+                sources.entry(n.to_owned()).or_default().push(None)
+            }
+            (Some(n), ExprKind::Name(src)) => sources
+                .entry(n.to_owned())
+                .or_default()
+                .push(Some(src.clone())),
+            _ => t.bound_names(&mut |n| {
+                other.insert(n.to_owned());
+            }),
+        },
+        StmtKind::AugAssign(t, ..) | StmtKind::For(t, ..) => t.bound_names(&mut |n| {
+            other.insert(n.to_owned());
+        }),
+        _ => {}
+    });
+    let mut objects: HashSet<String> = module
+        .live
+        .as_ref()
+        .and_then(|l| l.objects.get(func))
+        .into_iter()
+        .flatten()
+        .filter(|p| params.contains(p) && !other.contains(*p) && !sources.contains_key(*p))
+        .cloned()
+        .collect();
+    // To a fixed point: a copy of an object is one.
+    loop {
+        let before = objects.len();
+        for (n, from) in &sources {
+            if other.contains(n) || params.contains(n) || objects.contains(n) {
+                continue;
+            }
+            if from
+                .iter()
+                .all(|f| f.as_ref().is_none_or(|src| objects.contains(src)))
+            {
+                objects.insert(n.clone());
+            }
+        }
+        if objects.len() == before {
+            return objects;
+        }
+    }
 }
 
 /// `return bx` (or `return bx, by`): the gradients of the `wrt` inputs.

@@ -570,7 +570,7 @@ impl Reverse<'_> {
                     // Not an array attribute (`array_attributes`): a field of a
                     // dataclass, namedtuple or object (`tangent.add_grad_at` takes the
                     // field's name as the index and is an error for any other value).
-                    Some(x) if !self.rules.is_array_attribute(&q) => {
+                    Some(x) if !self.rules.is_array_attribute(&q) || self.resolver.is_object(v) => {
                         Ok(if self.active.contains(x) {
                             vec![Adj::AccumAt {
                                 var: x.to_owned(),

@@ -21,6 +21,8 @@
 //! - `value NAME TYPE [array|class]`: anything else, by its type (`array`: a registered
 //!   array type; `class`: a class whose instances tangent can build and differentiate:
 //!   a dataclass, a namedtuple, or a class with a Python `__init__`);
+//! - `object UNIT PARAM`: UNIT's parameter PARAM is the object of a user class a method
+//!   is differentiated for (never an array: its methods and attributes are the class's);
 //! - `init UNIT`: UNIT (the entry) is a class's `__init__`, differentiated as the
 //!   function of its other parameters that returns the fields it assigns
 //!   (`syntax::constructor`);
@@ -80,6 +82,8 @@ pub struct LiveNames {
     pub bound: HashMap<String, String>,
     /// The unit that is a class's `__init__`, differentiated as a constructor.
     pub constructor: Option<String>,
+    /// unit -> its parameters that hold objects of user classes (`object` lines).
+    pub objects: HashMap<String, Vec<String>>,
     pub names: HashMap<String, Live>,
     /// Public attributes of each module read through a global (by `__name__`).
     pub attrs: HashMap<String, Vec<String>>,
@@ -106,6 +110,11 @@ impl LiveNames {
                     live.entry = Some(((*name).to_owned(), number(at)?, ordinal(rest)?))
                 }
                 ["init", unit] => live.constructor = Some((*unit).to_owned()),
+                ["object", unit, param] => live
+                    .objects
+                    .entry((*unit).to_owned())
+                    .or_default()
+                    .push((*param).to_owned()),
                 ["bound", unit, param] => {
                     live.bound.insert((*unit).to_owned(), (*param).to_owned());
                 }

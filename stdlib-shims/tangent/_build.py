@@ -53,10 +53,13 @@ def _bound_method(func):
 
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
               output_index=None, output_weights=None, motion="joint", optimizations=(),
-              checkpoint=False, compile="python", source=None, constructor=False):
+              checkpoint=False, compile="python", source=None, constructor=False,
+              receiver=False):
     """The derivative of `func` (cached). With `constructor`, `func` is a class's
     `__init__`, differentiated as the function of its arguments after `self` that
-    returns the fields it assigns (`tangent.construct_grad`)."""
+    returns the fields it assigns (`tangent.construct_grad`). With `receiver`, its first
+    parameter is the object of a user class a method is differentiated for (its methods
+    and attributes are the class's, even when named like an array's)."""
     func, bound_self = _bound_method(_unwrap_transparent(func))
     code = getattr(func, "__code__", None)
     if code is None:
@@ -68,7 +71,8 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
                             mode, output_index, output_weights, motion,
                             tuple(optimizations), bool(checkpoint), compile, source,
-                            getattr(func, "__tangent_text__", None), constructor),
+                            getattr(func, "__tangent_text__", None), constructor,
+                            receiver),
                      bound_self)
     cached = _CACHE.pop(key, None)
     if cached is not None:
@@ -78,7 +82,7 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         return cached[1]
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint, bound_self,
-                source, constructor)
+                source, constructor, receiver)
     if compile == "jax" and motion != "joint":
         raise TangentError(_at_call_site(
             "compile='jax' applies to motion='joint' derivatives, not motion=%r" % (motion,),
@@ -137,7 +141,7 @@ def _entry_name(func, constructor=False):
 
 def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
            output_index, output_weights, motion, optimizations, checkpoint,
-           bound_self=None, text=None, constructor=False):
+           bound_self=None, text=None, constructor=False, receiver=False):
     code = func.__code__
     cells = getattr(func, "__tangent_cells__", None) or {}
     live_request = getattr(func, "__tangent_live__", None)
@@ -167,7 +171,8 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         flags = (bool(optimized), bool(preserve_result), bool(check_dims),
                  motion == "split", bool(checkpoint))
         live = _live_request(func, context, _rules_generation[0], name, text=text,
-                             bound_self=bound_self, constructor=constructor)
+                             bound_self=bound_self, constructor=constructor,
+                             receiver=receiver)
         if live is None:
             raise TangentError(_at_call_site(
                 "no source text for `%s`: %s is not a file, and the code that made it "

@@ -114,13 +114,14 @@ def _cell(value):
 
 
 def _live_request(func, filename, generation, entry_name, text=None, bound_self=None,
-                  constructor=False):
+                  constructor=False, receiver=False):
     """(the source text, the live names, the closure cells the generated code reads) for
     the transformer, or None when there is no source text (the transformer then reports
     that). `generation` counts the rules registered at run time. `entry_name` is what the
     function is called in the generated code; `bound_self` is a one-element tuple holding
     a bound method's object; `constructor`: `func` is an `__init__` differentiated as the
-    function that returns the fields it assigns."""
+    function that returns the fields it assigns; `receiver`: its first parameter is the
+    object of a user class a method is differentiated for."""
     # Text given by the user (`source=`, `tangent.function`) need not start where the
     # code's file did: its functions are found by their code, on any line.
     anywhere = text is not None or _given_text(func) is not None
@@ -139,6 +140,8 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
                                                                 anywhere))]
     if constructor:
         lines.append("init\t%s" % entry_name)
+    if receiver and code.co_argcount:
+        lines.append("object\t%s\t%s" % (entry_name, code.co_varnames[0]))
     names, seen, bound = set(), {id(code)}, {}
     cells, taken = {}, {entry_name}
     missing = object()

@@ -56,6 +56,13 @@ def _receiver(obj):
     return obj.__self__ if isinstance(obj, super) else obj
 
 
+def _holds_object(values):
+    """Whether the method's first argument is an object of a user class (a plain object,
+    a dataclass or namedtuple instance), never an array: inside the method, its methods
+    and attributes are the class's (`self.mean()`), even when named like an array's."""
+    return bool(values) and (_runtime._is_object(values[0]) or _runtime._is_record(values[0]))
+
+
 def _with_defaults(fn, values):
     """`values` completed with `fn`'s defaults: the derivative's seed or tangents come
     after every parameter."""
@@ -78,10 +85,6 @@ def _with_defaults(fn, values):
     return values
 
 
-def _differentiable(v):
-    return (isinstance(v, (float, int)) and not isinstance(v, bool)) or _registry.is_array(v)
-
-
 def method_grad(g, obj, name, args, which):
     """The gradient of `obj.name(*args)` with respect to argument `which` (-1: `obj`
     itself), for the output's gradient `g`."""
@@ -94,10 +97,11 @@ def method_grad(g, obj, name, args, which):
         values = _with_defaults(fn, leading + tuple(args))
         own = 1 if leading and leading[0] is _receiver(obj) else 0
         wrt = tuple(i for i, v in enumerate(values)
-                    if _differentiable(v) or (i == 0 and own and which == -1))
+                    if _runtime._differentiable_part(v) or (i == 0 and own and which == -1))
         grads = {}
         if wrt:
-            df = _generate(fn, wrt, True, False, False, 0, "reverse")
+            df = _generate(fn, wrt, True, False, False, 0, "reverse",
+                           receiver=_holds_object(values))
             out = df(*(values + (g,)))
             out = out if len(wrt) > 1 else (out,)
             grads = dict(zip(wrt, out))
@@ -122,7 +126,7 @@ def method_jvp(obj, name, args, t_obj, t_args):
     wrt = tuple(i for i, t in enumerate(tangents) if t is not None)
     if not wrt:
         return None
-    df = _generate(fn, wrt, True, False, False, 0, "forward")
+    df = _generate(fn, wrt, True, False, False, 0, "forward", receiver=_holds_object(values))
     return df(*(values + tuple(tangents[i] for i in wrt)))
 
 

@@ -319,7 +319,36 @@ def parent_constructors(x):
     return s.evaluate(0.4) * s.k + t.evaluate(0.9) + t.c
 
 
+class Summary:
+    """Methods named like array methods: on objects tangent knows are this class's
+    (built in the function, or `self` in a method), they are the class's."""
+
+    def __init__(self, lo, hi):
+        self.lo = lo
+        self.hi = hi
+
+    def mean(self):
+        return 0.5 * (self.lo + self.hi)
+
+    def sum(self):
+        return self.mean() * 2.0 + self.lo  # `self.mean()` is this class's
+
+    def T(self):
+        return self.hi - self.lo
+
+
+def array_named_methods(x):
+    s = Summary(x, x * x)
+    alias = s
+    return s.sum() * alias.mean() + s.T()
+
+
+def through_the_class(s, x):
+    return Summary.mean(s) * x + Summary.sum(s)
+
+
 check("object built from the input", object_from_input, 1.1)
+check("methods named like array methods", array_named_methods, 0.7)
 check("super().__init__ and Base.__init__ in constructors", parent_constructors, 0.7)
 check("super().__init__ with the parent's method through super()", build_shifted, 0.8)
 check("super().__init__ under multiple inheritance (the MRO's next class)", build_diamond,
@@ -364,6 +393,15 @@ vars(tq).update(a=1.0, b=0.0, ab=0.0, label=None)
 t = tangent.autodiff(plain_argument, mode="forward")(q0, 1.2, tq)
 print("tangent along a plain object", "ok" if close(t, want["a"]) else "WRONG %r %r"
       % (t, want["a"]))
+
+
+# The gradient with respect to an object passed to a method called through its class.
+s0 = Summary(0.4, 1.1)
+ds = tangent.grad(through_the_class)(s0, 1.7)
+want_lo = fd(lambda t: through_the_class(Summary(t, 1.1), 1.7), 0.4)
+want_hi = fd(lambda t: through_the_class(Summary(0.4, t), 1.7), 1.1)
+print("gradient through Class.method(obj)",
+      "ok" if close(ds.lo, want_lo) and close(ds.hi, want_hi) else "WRONG %r" % vars(ds))
 
 
 # --- what stays refused: never a silent zero -------------------------------------------
@@ -440,3 +478,5 @@ refused("a field first assigned in a branch", lambda: tangent.grad(build_in_bran
 refused("a constructor calling a method", lambda: tangent.grad(build_calls_method)(1.0))
 refused("a dataclass with __post_init__", lambda: tangent.grad(build_post_init)(1.0))
 refused("assigning an object's field", lambda: tangent.grad(assign_field)(1.0))
+refused("a parameter's method named like an array method",
+        lambda: tangent.grad(lambda s, x: s.mean() * x)(Summary(1.0, 2.0), 3.0))
