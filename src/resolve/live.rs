@@ -23,9 +23,10 @@
 //!   a dataclass, a namedtuple, or a class with a Python `__init__`);
 //! - `object UNIT PARAM`: UNIT's parameter PARAM is the object of a user class a method
 //!   is differentiated for (never an array: its methods and attributes are the class's);
-//! - `init UNIT`: UNIT (the entry) is a class's `__init__`, differentiated as the
-//!   function of its other parameters that returns the fields it assigns
-//!   (`syntax::constructor`);
+//! - `init UNIT [post]`: UNIT (the entry) is a class's `__init__`, differentiated as
+//!   the function of its other parameters that returns the fields it assigns
+//!   (`syntax::constructor`); with `post`, a dataclass's `__post_init__`, differentiated
+//!   as the function of the dict of the fields its `__init__` set;
 //! - `custom NAME KIND DEFINED NONDIFF`: a `tangent.custom_vjp` (KIND `vjp`) or
 //!   `tangent.custom_jvp` (`jvp`) function, recognised by type (`tangent/_live.py`
 //!   `_custom_kind`); DEFINED is `defined` once its rule is given (`defvjp`/`defjvp`),
@@ -82,6 +83,8 @@ pub struct LiveNames {
     pub bound: HashMap<String, String>,
     /// The unit that is a class's `__init__`, differentiated as a constructor.
     pub constructor: Option<String>,
+    /// The constructor is a dataclass's `__post_init__` (`init UNIT post`).
+    pub post_init: bool,
     /// unit -> its parameters that hold objects of user classes (`object` lines).
     pub objects: HashMap<String, Vec<String>>,
     pub names: HashMap<String, Live>,
@@ -110,6 +113,10 @@ impl LiveNames {
                     live.entry = Some(((*name).to_owned(), number(at)?, ordinal(rest)?))
                 }
                 ["init", unit] => live.constructor = Some((*unit).to_owned()),
+                ["init", unit, "post"] => {
+                    live.constructor = Some((*unit).to_owned());
+                    live.post_init = true;
+                }
                 ["object", unit, param] => live
                     .objects
                     .entry((*unit).to_owned())

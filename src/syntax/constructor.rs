@@ -22,8 +22,10 @@ use std::collections::HashSet;
 
 /// Rewrites `def` (a lowered `__init__`, whose attribute assignments to its first
 /// parameter the lowering kept as `self.a = ...` targets) into the function of its other
-/// parameters that returns its fields.
-pub fn fields_function(def: &mut FuncDef) -> Result<(), Diagnostic> {
+/// parameters that returns its fields. With `post`, `def` is a dataclass's
+/// `__post_init__`: its object's fields so far (set by the dataclass's `__init__`) are
+/// its first parameter, a dict, read like a parent's fields.
+pub fn fields_function(def: &mut FuncDef, post: bool) -> Result<(), Diagnostic> {
     let Some(first) = def.params.first() else {
         return Err(Diagnostic::new(
             def.span,
@@ -55,6 +57,19 @@ pub fn fields_function(def: &mut FuncDef) -> Result<(), Diagnostic> {
     let body = std::mem::take(&mut def.body);
     let mut out = Vec::with_capacity(body.len() + 1);
     let mut parent: Option<String> = None;
+    if post {
+        let given = fresh(&mut taken, &format!("{me}_fields"));
+        def.params.insert(
+            0,
+            Param {
+                name: given.clone(),
+                default: None,
+            },
+        );
+        def.kwonly = def.kwonly.map(|k| k + 1);
+        def.star = def.star.map(|k| k + 1);
+        parent = Some(given);
+    }
     for mut s in body {
         // `self.a += v` is `self.a = self.a + v`: a read of the field, then a store.
         if let StmtKind::AugAssign(t, op, v) = &s.kind {

@@ -310,7 +310,8 @@ impl SourceModule {
             lift::bind_first(&mut func, param).map_err(locate)?;
         }
         if constructor {
-            super::constructor::fields_function(&mut func).map_err(locate)?;
+            let post = self.live.as_ref().is_some_and(|l| l.post_init);
+            super::constructor::fields_function(&mut func, post).map_err(locate)?;
         }
         let renames = self
             .live

@@ -57,7 +57,9 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
               receiver=False):
     """The derivative of `func` (cached). With `constructor`, `func` is a class's
     `__init__`, differentiated as the function of its arguments after `self` that
-    returns the fields it assigns (`tangent.construct_grad`). With `receiver`, its first
+    returns the fields it assigns (`tangent.construct_grad`); `constructor="post"`: a
+    dataclass's `__post_init__`, as the function of the dict of the fields the
+    dataclass's `__init__` set. With `receiver`, its first
     parameter is the object of a user class a method is differentiated for (its methods
     and attributes are the class's, even when named like an array's)."""
     func, bound_self = _bound_method(_unwrap_transparent(func))
@@ -67,7 +69,10 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             "tangent expects a Python function, got %r" % (func,),
             "pass a function (a `def`, a lambda, a closure or a bound method); to "
             "differentiate a built-in, register a rule with @tangent.adjoint"))
-    wrt = _positions(wrt, func, code, 1 if bound_self or constructor else 0)
+    # A constructor's `self` is not a parameter of its derivative (`__post_init__`'s is
+    # replaced by the dict of the fields so far).
+    wrt = _positions(wrt, func, code,
+                     1 if bound_self or (constructor and constructor != "post") else 0)
     key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
                             mode, output_index, output_weights, motion,
                             tuple(optimizations), bool(checkpoint), compile, source,
@@ -135,7 +140,8 @@ def _entry_name(func, constructor=False):
     name = func.__name__
     if constructor:
         owner = func.__qualname__.rsplit(".", 2)[-2] if "." in func.__qualname__ else ""
-        name = "%s_init" % owner if owner.isidentifier() else "init"
+        suffix = "post_init" if constructor == "post" else "init"
+        name = "%s_%s" % (owner, suffix) if owner.isidentifier() else suffix
     return name if isinstance(name, str) and name.isidentifier() else "lambda_"
 
 

@@ -139,7 +139,7 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
     lines = ["entry\t%s\t%d\t%d" % ((code.co_name,) + _position(index, func, filename,
                                                                 anywhere))]
     if constructor:
-        lines.append("init\t%s" % entry_name)
+        lines.append("init\t%s%s" % (entry_name, "\tpost" if constructor == "post" else ""))
     if receiver and code.co_argcount:
         lines.append("object\t%s\t%s" % (entry_name, code.co_varnames[0]))
     names, seen, bound = set(), {id(code)}, {}

@@ -163,15 +163,25 @@ def _cannot_build(cls, why, fix):
         "cannot differentiate building a `%s` object: %s" % (cls.__qualname__, why), fix))
 
 
+def _post_init(cls):
+    """A dataclass's `__post_init__` (a Python function of `self` alone), or None."""
+    post = getattr(cls, "__post_init__", None)
+    if post is None:
+        return None
+    code = getattr(post, "__code__", None)
+    if code is None or code.co_argcount != 1 or code.co_flags & 0x0C:
+        raise _cannot_build(
+            cls, "its `__post_init__` takes arguments besides `self` (init-only "
+            "variables) or is not Python code",
+            "make the values it needs fields, or build the object outside the "
+            "differentiated function")
+    return post
+
+
 def _init_fields(cls, kind):
     """The fields a namedtuple's or dataclass's constructor takes, in order."""
     if kind == "namedtuple":
         return list(cls._fields)
-    if hasattr(cls, "__post_init__"):
-        raise _cannot_build(
-            cls, "its `__post_init__` may compute fields from the arguments",
-            "compute those values in the differentiated function (or in a method), or "
-            "make `%s` a plain class with an `__init__`" % cls.__qualname__)
     fields = [f for f in dataclasses.fields(cls) if f.init]
     if any(isinstance(f.type, dataclasses.InitVar) for f in fields):
         raise _cannot_build(cls, "it has init-only variables (InitVar)",
@@ -227,7 +237,9 @@ def construct_grad(g, cls, args, kwargs, which):
     memo = _memo[0]
     if memo is None or memo[0] != key:
         kind = constructible(cls)
-        if kind in ("namedtuple", "dataclass"):
+        if kind == "dataclass" and _post_init(cls) is not None:
+            grads = _post_init_grads(g, cls, args, kwargs)
+        elif kind in ("namedtuple", "dataclass"):
             by_pos, by_kw = _bind(_init_fields(cls, kind), args, kwargs, cls)
             grads = {w: (None if g is None else getattr(g, name))
                      for w, name in list(by_pos.items()) + list(by_kw.items())}
@@ -258,10 +270,67 @@ def _init_grads(g, cls, args, kwargs):
     return {w: by_index.get(i) for w, i in where.items()}
 
 
+def _dataclass_fields0(cls, args, kwargs):
+    """(the fields a dataclass's generated `__init__` sets, name -> value; where each of
+    the call's operands went): the arguments, else the fields' defaults."""
+    by_pos, by_kw = _bind(_init_fields(cls, "dataclass"), args, kwargs, cls)
+    values = {}
+    for f in dataclasses.fields(cls):
+        if f.name in by_pos.values() or f.name in by_kw:
+            continue
+        if f.default is not dataclasses.MISSING:
+            values[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            values[f.name] = f.default_factory()
+        elif f.init:
+            raise TypeError(_at_call_site(
+                "`%s(...)` lacks the field `%s`" % (cls.__qualname__, f.name),
+                "pass every field without a default"))
+    for i, name in by_pos.items():
+        values[name] = args[i]
+    for k in by_kw:
+        values[k] = kwargs[k]
+    where = dict(by_pos)
+    where.update(by_kw)
+    return values, where
+
+
+def _post_init_grads(g, cls, args, kwargs):
+    """construct_grad for a dataclass with a `__post_init__`: its gradient in the fields
+    the generated `__init__` set, through `__post_init__` differentiated as a function of
+    them (src/syntax/constructor.rs), then to the arguments."""
+    fields0, where = _dataclass_fields0(cls, args, kwargs)
+    if g is None:
+        return {}
+    names = {f.name for f in dataclasses.fields(cls)}
+    # The gradient's attributes besides the dataclass's fields hold the object's own
+    # values (attributes set by `__post_init__` are not differentiated through): zeros.
+    seed = {k: (v if k in names else _runtime.zero_part(v)) for k, v in vars(g).items()}
+    df = _generate(_post_init(cls), (0,), True, False, False, 0, "reverse",
+                   constructor="post")
+    with _building(cls):
+        d0 = df(fields0, seed)
+    return {w: d0.get(name) for w, name in where.items()}
+
+
 def construct_jvp(obj, cls, args, kwargs, t_args, t_kwargs):
     """The tangent of `obj = cls(*args, **kwargs)` given the tangents of the arguments
     (None for a constant): an object of `obj`'s structure holding its fields' tangents."""
     kind = constructible(cls)
+    if kind == "dataclass" and _post_init(cls) is not None:
+        fields0, where = _dataclass_fields0(cls, args, kwargs)
+        t0 = {k: _runtime.zero_part(v) for k, v in fields0.items()}
+        for w, name in where.items():
+            t = t_args[w] if isinstance(w, int) else t_kwargs[w]
+            if t is not None:
+                t0[name] = t
+        df = _generate(_post_init(cls), (0,), True, False, False, 0, "forward",
+                       constructor="post")
+        with _building(cls):
+            fields = df(fields0, t0)
+        names = {f.name for f in dataclasses.fields(cls)}
+        return _runtime._with_fields(_runtime.init_grad(obj),
+                                     {k: v for k, v in fields.items() if k in names})
     if kind in ("namedtuple", "dataclass"):
         by_pos, by_kw = _bind(_init_fields(cls, kind), args, kwargs, cls)
         tangents = {name: t_args[i] for i, name in by_pos.items() if t_args[i] is not None}
