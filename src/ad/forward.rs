@@ -53,6 +53,15 @@ impl Forward<'_> {
     }
 
     /// The tangent of an atom: its tangent variable, or a zero shaped like it.
+    /// The tangent of an active name, None for anything else (the runtime helpers of
+    /// methods, constructors and custom rules take None for a constant).
+    fn tangent_or_none(&self, e: &Expr) -> Expr {
+        match e.as_name() {
+            Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
+            _ => Expr::synth(ExprKind::NoneLit),
+        }
+    }
+
     fn atom_tangent(&self, e: &Expr) -> Expr {
         match e.as_name() {
             Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
@@ -426,10 +435,7 @@ impl Forward<'_> {
                 "pass them by position: the method is differentiated as a function of its object and its arguments",
             ));
         }
-        let tangent = |e: &Expr| match e.as_name() {
-            Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
-            _ => Expr::synth(ExprKind::NoneLit),
-        };
+        let tangent = |e: &Expr| self.tangent_or_none(e);
         let call = Expr::call_path(
             "tangent.method_jvp",
             vec![
@@ -449,10 +455,7 @@ impl Forward<'_> {
     /// (`tangent/_custom.py`).
     fn custom_helper_tangent(&self, q: &str, dt: &str, args: &[Expr]) -> Option<Vec<Stmt>> {
         use super::reverse::{CUSTOM_BACKWARD, CUSTOM_FORWARD};
-        let tangent = |e: &Expr| match e.as_name() {
-            Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
-            _ => Expr::synth(ExprKind::NoneLit),
-        };
+        let tangent = |e: &Expr| self.tangent_or_none(e);
         let tuple = |es: Vec<Expr>| Expr::synth(ExprKind::Tuple(es));
         let call = match (q, args) {
             (CUSTOM_FORWARD, [f, rest @ ..]) => Expr::call_path(
@@ -501,10 +504,7 @@ impl Forward<'_> {
                 Expr::call_path("tangent.init_grad", vec![Expr::name(t)]),
             )];
         }
-        let tangent = |e: &Expr| match e.as_name() {
-            Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
-            _ => Expr::synth(ExprKind::NoneLit),
-        };
+        let tangent = |e: &Expr| self.tangent_or_none(e);
         let keys: Vec<Expr> = kwargs.iter().map(|(k, _)| Expr::str_lit(k)).collect();
         let call = Expr::call_path(
             "tangent.construct_jvp",

@@ -585,9 +585,7 @@ impl Callees for Generator<'_> {
         kwargs: &[(String, Expr)],
         span: Span,
     ) -> Result<Option<usize>, Diagnostic> {
-        let def = self.module.lower_function(func)?;
-        check_call(&def, nargs, kwargs, span)?;
-        Ok(def.star)
+        call_star(self.module, func, nargs, kwargs, span)
     }
 
     fn is_recursive(&mut self, func: &str) -> bool {
@@ -1250,10 +1248,21 @@ impl forward::ForwardCallees for FwdGenerator<'_> {
         kwargs: &[(String, Expr)],
         span: Span,
     ) -> Result<Option<usize>, Diagnostic> {
-        let def = self.module.lower_function(func)?;
-        check_call(&def, nargs, kwargs, span)?;
-        Ok(def.star)
+        call_star(self.module, func, nargs, kwargs, span)
     }
+}
+
+/// `check_call` of user function `func`, then the index of its `*args` parameter.
+fn call_star(
+    module: &SourceModule,
+    func: &str,
+    nargs: usize,
+    kwargs: &[(String, Expr)],
+    span: Span,
+) -> Result<Option<usize>, Diagnostic> {
+    let def = module.lower_function(func)?;
+    check_call(&def, nargs, kwargs, span)?;
+    Ok(def.star)
 }
 
 /// A located error unless `def(<nargs positional>, **kwargs)` binds every parameter once,

@@ -111,6 +111,37 @@ pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
+/// `stmt_exprs`, mutably.
+pub fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut s.kind {
+        StmtKind::Assign(t, v) | StmtKind::AugAssign(t, _, v) => {
+            f(t);
+            f(v)
+        }
+        StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => f(e),
+        StmtKind::Assert(t, m) => {
+            f(t);
+            if let Some(m) = m {
+                f(m)
+            }
+        }
+        StmtKind::With(items, _) => {
+            for (cm, target) in items.iter_mut() {
+                f(cm);
+                if let Some(t) = target {
+                    f(t)
+                }
+            }
+        }
+        StmtKind::If(t, ..) | StmtKind::While(t, _) => f(t),
+        StmtKind::For(t, it, _) => {
+            f(t);
+            f(it)
+        }
+        _ => {}
+    }
+}
+
 /// A short readable name for the value of `e` (`x_times_y`, `tanh_h`), or `None`.
 pub fn hint_for(e: &Expr) -> String {
     let short = |x: &Expr| -> Option<String> {

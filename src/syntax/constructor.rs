@@ -243,7 +243,7 @@ fn rewrite_reads(
                 _ => visit(t),
             });
         }
-        _ => own_exprs_mut(s, &mut visit),
+        _ => crate::ad::names::stmt_exprs_mut(s, &mut visit),
     }
     if let StmtKind::If(_, a, b) = &mut s.kind {
         for inner in a.iter_mut().chain(b.iter_mut()) {
@@ -378,37 +378,6 @@ fn rewrite_expr(
         return;
     }
     each_child_mut(e, &mut |c| rewrite_expr(c, me, known, parent, err));
-}
-
-/// The expressions of `s` itself, not of the statements in its blocks.
-fn own_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
-    match &mut s.kind {
-        StmtKind::Assign(t, v) | StmtKind::AugAssign(t, _, v) => {
-            f(t);
-            f(v)
-        }
-        StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => f(e),
-        StmtKind::Assert(t, m) => {
-            f(t);
-            if let Some(m) = m {
-                f(m)
-            }
-        }
-        StmtKind::With(items, _) => {
-            for (cm, target) in items.iter_mut() {
-                f(cm);
-                if let Some(t) = target {
-                    f(t)
-                }
-            }
-        }
-        StmtKind::If(t, ..) | StmtKind::While(t, _) => f(t),
-        StmtKind::For(t, it, _) => {
-            f(t);
-            f(it)
-        }
-        _ => {}
-    }
 }
 
 fn each_name(stmts: &[Stmt], f: &mut dyn FnMut(&str)) {

@@ -444,39 +444,13 @@ fn bind_call(
 /// Calls `f` on each expression of each statement of `stmts`, recursively into blocks.
 fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
     for s in stmts {
+        crate::ad::names::stmt_exprs_mut(s, f);
         match &mut s.kind {
-            StmtKind::Assign(t, v) | StmtKind::AugAssign(t, _, v) => {
-                f(t);
-                f(v)
-            }
-            StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => f(e),
-            StmtKind::Assert(t, m) => {
-                f(t);
-                if let Some(m) = m {
-                    f(m)
-                }
-            }
-            StmtKind::With(items, body) => {
-                for (cm, target) in items.iter_mut() {
-                    f(cm);
-                    if let Some(t) = target {
-                        f(t)
-                    }
-                }
-                each_expr_mut(body, f)
-            }
-            StmtKind::If(t, a, b) => {
-                f(t);
+            StmtKind::If(_, a, b) => {
                 each_expr_mut(a, f);
                 each_expr_mut(b, f)
             }
-            StmtKind::While(t, body) => {
-                f(t);
-                each_expr_mut(body, f)
-            }
-            StmtKind::For(t, it, body) => {
-                f(t);
-                f(it);
+            StmtKind::While(_, body) | StmtKind::For(_, _, body) | StmtKind::With(_, body) => {
                 each_expr_mut(body, f)
             }
             _ => {}

@@ -233,23 +233,9 @@ def custom_backward(f, res, g, *args):
     primals = tuple(args[i] for i in diff)
     zeros = [init_grad(x) for x in primals]
     for k, i in enumerate(diff):
-        x = args[i]
-        if _registry.is_array(x):
-            xp = _registry.namespace_of(x)
-            n = 1
-            for s in x.shape:
-                n *= s
-            entries = []
-            for j in range(n):
-                unit = xp.zeros(n)
-                unit[j] = 1.0
-                entries.append(_contract(f, nondiff, primals, zeros, k, unit.reshape(x.shape), g))
-            grad = xp.asarray(entries, dtype=float).reshape(x.shape)
-            if getattr(x.dtype, "kind", "f") == "f":
-                grad = grad.astype(x.dtype)
-            out[i] = grad
-        else:
-            out[i] = float(_contract(f, nondiff, primals, zeros, k, 1.0, g))
+        entries = [_contract(f, nondiff, primals, zeros, k, unit, g)
+                   for unit in _columns(args[i])]
+        out[i] = _from_entries(entries, args[i])
     return tuple(out)
 
 
@@ -379,8 +365,9 @@ def _columns(x):
 
 
 def _from_entries(entries, x):
+    """The gradient of `x` from its entries, one per element (a float for a number)."""
     if not _registry.is_array(x):
-        return entries[0]
+        return float(entries[0])
     xp = _registry.namespace_of(x)
     out = xp.asarray(entries, dtype=float).reshape(x.shape)
     return out.astype(x.dtype) if getattr(x.dtype, "kind", "f") == "f" else out
