@@ -142,27 +142,72 @@ def where_tangent(z, c, x, y):
 
 
 @adjoint(numpy.sum)
-@adjoint(numpy.ndarray.sum)
 def sum(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[x] = tangent.unreduce(d[y], x, axis, keepdims)
 
 
 @tangent_(numpy.sum)
-@tangent_(numpy.ndarray.sum)
 def sum_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[y] = numpy.sum(d[x], axis=axis, keepdims=keepdims)
 
 
 @adjoint(numpy.mean)
-@adjoint(numpy.ndarray.mean)
 def mean(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[x] = tangent.unreduce(d[y] / tangent.reduced_count(x, axis), x, axis, keepdims)
 
 
 @tangent_(numpy.mean)
-@tangent_(numpy.ndarray.mean)
 def mean_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[y] = numpy.mean(d[x], axis=axis, keepdims=keepdims)
+
+
+# The methods also take torch's names: `x.sum(dim=1, keepdim=True)` (the literal ifs are
+# decided when the rule is instantiated: a NumPy call keeps the plain form).
+@adjoint(numpy.ndarray.sum)
+def sum_method(y, x, axis=None, dtype=None, out=None, keepdims=False, dim=None, keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[x] = tangent.unreduce(d[y], x, axis, keepdims)
+        else:
+            d[x] = tangent.unreduce(d[y], x, axis, keepdim)
+    else:
+        d[x] = tangent.unreduce(d[y], x, dim, keepdim)
+
+
+@tangent_(numpy.ndarray.sum)
+def sum_method_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False, dim=None,
+                       keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[y] = numpy.sum(d[x], axis=axis, keepdims=keepdims)
+        else:
+            d[y] = numpy.sum(d[x], axis=axis, keepdims=keepdim)
+    else:
+        d[y] = numpy.sum(d[x], axis=dim, keepdims=keepdim)
+
+
+@adjoint(numpy.ndarray.mean)
+def mean_method(y, x, axis=None, dtype=None, out=None, keepdims=False, dim=None,
+                keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[x] = tangent.unreduce(d[y] / tangent.reduced_count(x, axis), x, axis, keepdims)
+        else:
+            d[x] = tangent.unreduce(d[y] / tangent.reduced_count(x, axis), x, axis, keepdim)
+    else:
+        d[x] = tangent.unreduce(d[y] / tangent.reduced_count(x, dim), x, dim, keepdim)
+
+
+@tangent_(numpy.ndarray.mean)
+def mean_method_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False, dim=None,
+                        keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[y] = numpy.mean(d[x], axis=axis, keepdims=keepdims)
+        else:
+            d[y] = numpy.mean(d[x], axis=axis, keepdims=keepdim)
+    else:
+        d[y] = numpy.mean(d[x], axis=dim, keepdims=keepdim)
 
 
 @adjoint(numpy.max)
@@ -282,13 +327,13 @@ def ravel_tangent(y, x, order="C"):
 
 @adjoint(numpy.squeeze)
 @adjoint(numpy.ndarray.squeeze)
-def squeeze(y, x, axis=None):
+def squeeze(y, x, axis=None, dim=None):
     d[x] = tangent.reshape_as(d[y], x)
 
 
 @tangent_(numpy.squeeze)
 @tangent_(numpy.ndarray.squeeze)
-def squeeze_tangent(y, x, axis=None):
+def squeeze_tangent(y, x, axis=None, dim=None):
     d[y] = numpy.reshape(d[x], numpy.shape(y))
 
 
