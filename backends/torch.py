@@ -265,25 +265,32 @@ def torch_prod_tangent(y, input, dim=None, keepdim=False, dtype=None):
     d[y] = tangent.prod_tangent(d[input], input, dim, keepdim)
 
 
-# var/std with torch's `correction` (1 by default: the unbiased estimate).
+# var/std with torch's `correction` (1 by default: the unbiased estimate), written with
+# torch functions so that the gradient can be differentiated again.
 @adjoint(torch.var)
 def torch_var(y, input, dim=None, correction=1, keepdim=False):
-    d[input] = tangent.var_grad(d[y], input, dim, correction, keepdim)
+    d[input] = tangent.unreduce(d[y], input, dim, keepdim) * 2.0 * (
+        input - torch.mean(input, dim=dim, keepdim=True)) / (
+        tangent.reduced_count(input, dim) - correction)
 
 
 @tangent_(torch.var)
 def torch_var_tangent(y, input, dim=None, correction=1, keepdim=False):
-    d[y] = tangent.var_tangent(d[input], input, dim, correction, keepdim)
+    d[y] = tangent.torch_sum(d[input] * 2.0 * (input - torch.mean(input, dim=dim, keepdim=True)),
+                             dim, keepdim) / (tangent.reduced_count(input, dim) - correction)
 
 
 @adjoint(torch.std)
 def torch_std(y, input, dim=None, correction=1, keepdim=False):
-    d[input] = tangent.var_grad(d[y] / (2.0 * y), input, dim, correction, keepdim)
+    d[input] = tangent.unreduce(d[y] / y, input, dim, keepdim) * (
+        input - torch.mean(input, dim=dim, keepdim=True)) / (
+        tangent.reduced_count(input, dim) - correction)
 
 
 @tangent_(torch.std)
 def torch_std_tangent(y, input, dim=None, correction=1, keepdim=False):
-    d[y] = tangent.var_tangent(d[input], input, dim, correction, keepdim) / (2.0 * y)
+    d[y] = tangent.torch_sum(d[input] * (input - torch.mean(input, dim=dim, keepdim=True)),
+                             dim, keepdim) / ((tangent.reduced_count(input, dim) - correction) * y)
 
 
 @adjoint(torch.logsumexp)
@@ -387,15 +394,19 @@ def torch_outer_tangent(z, input, vec2):
     d[z] = torch.outer(d[input], vec2) + torch.outer(input, d[vec2])
 
 
-# einsum's helpers (numpy.einsum's) compute in the operands' namespace.
+# einsum with up to four operands (numpy.einsum's helpers, computed in the operands'
+# namespace); an operand left out is None, so its `d[...]` is dropped.
 @adjoint(torch.einsum)
-def torch_einsum(y, subscripts, *operands):
-    d[operands] = tangent.einsum_grad(d[y], subscripts, operands)
+def torch_einsum(y, equation, a, b=None, c=None, e=None):
+    d[a] = tangent.einsum_grad(d[y], equation, (a, b, c, e), 0)
+    d[b] = tangent.einsum_grad(d[y], equation, (a, b, c, e), 1)
+    d[c] = tangent.einsum_grad(d[y], equation, (a, b, c, e), 2)
+    d[e] = tangent.einsum_grad(d[y], equation, (a, b, c, e), 3)
 
 
 @tangent_(torch.einsum)
-def torch_einsum_tangent(y, subscripts, *operands):
-    d[y] = tangent.einsum_tangent(d[operands], subscripts, operands)
+def torch_einsum_tangent(y, equation, a, b=None, c=None, e=None):
+    d[y] = tangent.einsum_tangent(equation, (a, b, c, e), d[a], d[b], d[c], d[e])
 
 
 @adjoint(torch.trace)
@@ -587,12 +598,12 @@ def torch_hardtanh_tangent(y, input, min_val=-1.0, max_val=1.0, inplace=False):
 
 @adjoint(torch.nn.functional.leaky_relu)
 def torch_leaky_relu(y, input, negative_slope=0.01, inplace=False):
-    d[input] = d[y] * torch.where(input > 0.0, 1.0, negative_slope)
+    d[input] = torch.where(input > 0.0, d[y], d[y] * negative_slope)
 
 
 @tangent_(torch.nn.functional.leaky_relu)
 def torch_leaky_relu_tangent(y, input, negative_slope=0.01, inplace=False):
-    d[y] = d[input] * torch.where(input > 0.0, 1.0, negative_slope)
+    d[y] = torch.where(input > 0.0, d[input], d[input] * negative_slope)
 
 
 # elu: alpha * expm1(x) below 0, so the slope there is y + alpha.

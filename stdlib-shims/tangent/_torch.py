@@ -401,6 +401,15 @@ def _constant_dtype(like):
     return _float_dtype(like)
 
 
+def _transpose_method(g, dims):
+    """torch's `x.transpose(dim0, dim1)` swaps two dims: its gradient and tangent swap
+    them back (the same swap)."""
+    if len(dims) != 2:
+        raise TypeError("tangent: Tensor.transpose takes two dims (dim0, dim1), got %r"
+                        % (dims,))
+    return torch.transpose(g, dims[0], dims[1])
+
+
 def _to_python_scalar(v):
     return v  # a 0-d tensor stays a tensor
 
@@ -843,5 +852,6 @@ def _register():
             ("sign", sign), ("immutable", _immutable),
             ("reshape_as", _generic_reshape_as(np)),
             ("constant_dtype", _constant_dtype),
-            ("to_python_scalar", _to_python_scalar)):
+            ("to_python_scalar", _to_python_scalar),
+            ("transpose_method", _transpose_method)):
         _registry.register_helper(kind, type_, fn)
