@@ -200,3 +200,24 @@ fn the_torch_mlp_example_matches_torch_autograd() {
         "{stdout}"
     );
 }
+
+#[test]
+fn import_tangent_never_imports_torch() {
+    let Some(python) = common::cpython::python(&["torch", "numpy"]) else {
+        return;
+    };
+    let out = common::cpython::run_ok(&python, "tests/torch/lazy_load.py", &[]);
+    for line in [
+        "numpy gradient: True",
+        "torch imported after numpy use: False",
+        "torch runtime loaded after numpy use: False",
+        "torch gradient: Tensor torch.float64 True",
+        "torch runtime loaded after torch use: True",
+        "backend_status: available",
+    ] {
+        assert!(
+            out.lines().any(|l| l == line),
+            "missing `{line}` in:\n{out}"
+        );
+    }
+}

@@ -55,10 +55,13 @@ __version__ = _tangent.VERSION
 
 def __getattr__(name):
     # `tangent.jax_*` / `tangent.torch_*`: helpers of the JAX and torch rules, loaded only
-    # when generated code calls one.
-    for prefix, runtime in (("jax_", "tangent._jax"), ("torch_", "tangent._torch")):
-        if name.startswith(prefix):
-            import sys
+    # when generated code calls one (the library is imported then: a value of it exists).
+    # Never imports the library itself: looking the names up (the live names do) is not
+    # a reason to.
+    import sys
+    for prefix, library, runtime in (("jax_", "jax", "tangent._jax"),
+                                     ("torch_", "torch", "tangent._torch")):
+        if name.startswith(prefix) and library in sys.modules:
             helper = getattr(sys.modules[runtime].load(), name, None)
             if helper is not None:
                 globals()[name] = helper
