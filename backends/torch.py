@@ -20,7 +20,7 @@ linear_in_first(
     tangent.torch_sum, tangent.torch_mean, tangent.torch_permute,
     tangent.torch_permute_grad, tangent.torch_cat_grad, tangent.torch_stack_grad,
     tangent.torch_cumsum_grad, tangent.torch_reduce_loss, tangent.torch_loss_grad,
-    tangent.torch_class_grad, tangent.torch_squeeze, tangent.torch_gather,
+    tangent.torch_class_grad, tangent.torch_gather,
     tangent.torch_gather_grad, tangent.torch_avg_pool2d_grad,
     tangent.torch_max_pool2d_grad, tangent.torch_max_pool2d_tangent,
     tangent.torch_conv2d_by_input, tangent.torch_conv2d_by_weight,

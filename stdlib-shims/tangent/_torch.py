@@ -314,9 +314,23 @@ def set_tangent_at(t, x, index, v):
     return t
 
 
+def _check_float(like):
+    """A gradient of an integer (or bool) tensor is refused: such a tensor is an
+    argument under `wrt` (nothing active is integer otherwise)."""
+    dt = getattr(like, "dtype", None)
+    if isinstance(dt, torch.dtype) and not (dt.is_floating_point or dt.is_complex):
+        from tangent._errors import _at_call_site
+        raise TypeError(_at_call_site(
+            "tangent: a gradient with respect to an integer tensor (%s of shape %s) was "
+            "asked for: integer tensors have no derivative" % (dt, tuple(like.shape)),
+            "pass that argument as a floating-point tensor (x.double(), x.float()) or "
+            "leave it out of wrt"))
+
+
 def unbroadcast(g, like):
     """Sums `g` over the axes along which `like` was broadcast (like may be a Python
     number: the gradient is then a 0-d tensor)."""
+    _check_float(like)
     shape = _shape(like)
     g = _as_grad(g, like)
     if tuple(g.shape) == shape:
@@ -332,6 +346,7 @@ def unbroadcast(g, like):
 
 
 def unreduce(g, x, axis, keepdims):
+    _check_float(x)
     shape = _shape(x)
     g = _as_grad(g, x)
     if not keepdims:
@@ -425,14 +440,6 @@ def torch_mean(t, dim=None, keepdim=False):
     return np.mean(t, axis=_dims(dim), keepdims=keepdim)
 
 
-def torch_mean_grad(g, x, dim=None, keepdim=False):
-    return unreduce(_as_grad(g, x) / reduced_count(x, dim), x, dim, keepdim)
-
-
-def torch_squeeze(x, dim=None):
-    if dim is None:
-        return torch.squeeze(x)
-    return torch.squeeze(x, dim)
 
 
 def _perm(dims):
@@ -603,9 +610,6 @@ def torch_last_dims(input, normalized_shape):
 def torch_scale(g, weight=None):
     return g if weight is None else g * weight
 
-
-def _conv_args(stride, padding, dilation, groups):
-    return stride, padding, dilation, groups
 
 
 def torch_conv2d_input_grad(g, weight, input, stride=1, padding=0, dilation=1, groups=1):
@@ -788,7 +792,11 @@ def compiled(fn, func):
     `__tangent_source__`. An inductor that cannot compile here is a TangentError saying
     why and naming compile='python'."""
     load()
+    import warnings
     from tangent._errors import TangentError, _at_call_site
+    # The tape's push/pop (native functions of tangent) are the expected graph breaks.
+    warnings.filterwarnings(
+        "ignore", message=r"Dynamo does not know how to trace the builtin `_tangent\.")
     try:
         compiled_fn = torch.compile(fn, fullgraph=False, dynamic=False)
     except Exception as e:  # torch.compile itself refused (no inductor for this Python)

@@ -634,7 +634,10 @@ class Checker:
             "    return torch.tanh(x)\n"
             "\n\n"
             "def dropout_training(x):\n"
-            "    return torch.sum(F.dropout(x, 0.5))\n")
+            "    return torch.sum(F.dropout(x, 0.5))\n"
+            "\n\n"
+            "def scaled(x):\n"
+            "    return torch.sum(x * 2.0)\n")
         w1 = torch.randn(4, 5, generator=gen, dtype=torch.float64)
         b1 = torch.randn(5, generator=gen, dtype=torch.float64)
         w2 = torch.randn(3, 5, generator=gen, dtype=torch.float64)
@@ -677,6 +680,12 @@ class Checker:
         except Exception as e:
             if "training=False" not in str(e):
                 self.fail("dropout error unclear: %s" % e)
+        try:
+            tangent.grad(mod.scaled)(torch.ones(2, 3, dtype=torch.int64))
+            self.fail("a gradient with respect to an integer tensor was computed")
+        except TypeError as e:
+            if "integer tensor" not in str(e) or "x.double()" not in str(e):
+                self.fail("integer-tensor error unclear: %s" % e)
         self.cases += 1
 
 
