@@ -171,7 +171,10 @@ fn a_torch_function_without_a_rule_names_it_and_the_template() {
     let err = Tangent::builder(src, "f").build().err().expect("an error");
     let text = err.to_string();
     assert!(text.contains("torch.special.bessel_j0"), "{text}");
-    assert!(text.contains("@tangent.adjoint(torch.special.bessel_j0)"), "{text}");
+    assert!(
+        text.contains("@tangent.adjoint(torch.special.bessel_j0)"),
+        "{text}"
+    );
     assert!(text.contains(":5:"), "{text}");
 }
 
