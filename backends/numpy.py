@@ -632,27 +632,87 @@ def cumprod_tangent(y, x, axis=None, dtype=None, out=None):
 
 
 @adjoint(numpy.var)
-@adjoint(numpy.ndarray.var)
 def var(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     d[x] = tangent.var_grad(d[y], x, axis, ddof, keepdims)
 
 
 @tangent_(numpy.var)
-@tangent_(numpy.ndarray.var)
 def var_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     d[y] = tangent.var_tangent(d[x], x, axis, ddof, keepdims)
 
 
 @adjoint(numpy.std)
-@adjoint(numpy.ndarray.std)
 def std(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     d[x] = tangent.var_grad(d[y] / (2.0 * y), x, axis, ddof, keepdims)
 
 
 @tangent_(numpy.std)
-@tangent_(numpy.ndarray.std)
 def std_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     d[y] = tangent.var_tangent(d[x], x, axis, ddof, keepdims) / (2.0 * y)
+
+
+# The methods also take torch's names (`dim`, `correction`, `keepdim`), and the default
+# ddof is the array library's (`tangent.method_ddof`: NumPy 0, torch 1).
+nondifferentiable(tangent.method_ddof)
+
+
+@adjoint(numpy.ndarray.var)
+def var_method(y, x, axis=None, dtype=None, out=None, ddof=None, keepdims=False, dim=None,
+               correction=None, keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[x] = tangent.var_grad(d[y], x, axis, tangent.method_ddof(x, ddof, correction),
+                                    keepdims)
+        else:
+            d[x] = tangent.var_grad(d[y], x, axis, tangent.method_ddof(x, ddof, correction),
+                                    keepdim)
+    else:
+        d[x] = tangent.var_grad(d[y], x, dim, tangent.method_ddof(x, ddof, correction), keepdim)
+
+
+@tangent_(numpy.ndarray.var)
+def var_method_tangent(y, x, axis=None, dtype=None, out=None, ddof=None, keepdims=False,
+                       dim=None, correction=None, keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[y] = tangent.var_tangent(d[x], x, axis, tangent.method_ddof(x, ddof, correction),
+                                       keepdims)
+        else:
+            d[y] = tangent.var_tangent(d[x], x, axis, tangent.method_ddof(x, ddof, correction),
+                                       keepdim)
+    else:
+        d[y] = tangent.var_tangent(d[x], x, dim, tangent.method_ddof(x, ddof, correction),
+                                   keepdim)
+
+
+@adjoint(numpy.ndarray.std)
+def std_method(y, x, axis=None, dtype=None, out=None, ddof=None, keepdims=False, dim=None,
+               correction=None, keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[x] = tangent.var_grad(d[y] / (2.0 * y), x, axis,
+                                    tangent.method_ddof(x, ddof, correction), keepdims)
+        else:
+            d[x] = tangent.var_grad(d[y] / (2.0 * y), x, axis,
+                                    tangent.method_ddof(x, ddof, correction), keepdim)
+    else:
+        d[x] = tangent.var_grad(d[y] / (2.0 * y), x, dim,
+                                tangent.method_ddof(x, ddof, correction), keepdim)
+
+
+@tangent_(numpy.ndarray.std)
+def std_method_tangent(y, x, axis=None, dtype=None, out=None, ddof=None, keepdims=False,
+                       dim=None, correction=None, keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[y] = tangent.var_tangent(d[x], x, axis, tangent.method_ddof(x, ddof, correction),
+                                       keepdims) / (2.0 * y)
+        else:
+            d[y] = tangent.var_tangent(d[x], x, axis, tangent.method_ddof(x, ddof, correction),
+                                       keepdim) / (2.0 * y)
+    else:
+        d[y] = tangent.var_tangent(d[x], x, dim, tangent.method_ddof(x, ddof, correction),
+                                   keepdim) / (2.0 * y)
 
 
 # The bounds are NumPy's a_min/a_max (positional) or NumPy 2's and jax.numpy's keywords

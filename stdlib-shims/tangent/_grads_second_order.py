@@ -2,6 +2,7 @@
 differentiating generated derivatives again (backends/tangent_numpy.py).
 
 Conventions in tangent._grads_common."""
+from tangent import _registry
 from tangent._grads_common import (  # noqa: F401
     _T, _axes, _is_array, _is_zero, _tg, _tril, numpy)
 from tangent._grads_linalg import (  # noqa: F401
@@ -53,6 +54,10 @@ def var_grad_tangent_full(tg, tx, g, x, axis=None, ddof=0, keepdims=False):
     out = var_grad(_nz(tg, g), x, axis, ddof, keepdims)
     if not _is_zero(tx) and _is_array(x):
         out = out + var_grad(g, numpy.asarray(tx) * 1.0, axis, ddof, keepdims)
+    elif not _is_zero(tx) and _registry.is_array(x):
+        # another library's array (torch, jax): var_grad computes in its namespace
+        out = out + var_grad(g, _registry.namespace_of(x).broadcast_to(tx, x.shape) * 1.0,
+                             axis, ddof, keepdims)
     return out
 
 

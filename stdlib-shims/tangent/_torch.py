@@ -425,6 +425,10 @@ def _transpose_method(g, dims):
     return torch.transpose(g, dims[0], dims[1])
 
 
+def _default_ddof(x):
+    return 1  # Tensor.var/std: the unbiased estimate unless `correction` says otherwise
+
+
 def _to_python_scalar(v):
     return v  # a 0-d tensor stays a tensor
 
@@ -861,5 +865,6 @@ def _register():
             ("reshape_as", _generic_reshape_as(np)),
             ("constant_dtype", _constant_dtype),
             ("to_python_scalar", _to_python_scalar),
-            ("transpose_method", _transpose_method)):
+            ("transpose_method", _transpose_method),
+            ("default_ddof", _default_ddof)):
         _registry.register_helper(kind, type_, fn)
