@@ -314,14 +314,14 @@ def array_tangent(y, x):
 @adjoint(numpy.ravel)
 @adjoint(numpy.ndarray.ravel)
 @adjoint(numpy.ndarray.flatten)
-def ravel(y, x, order="C"):
+def ravel(y, x, order="C", start_dim=0, end_dim=-1):
     d[x] = tangent.reshape_as(d[y], x)
 
 
 @tangent_(numpy.ravel)
 @tangent_(numpy.ndarray.ravel)
 @tangent_(numpy.ndarray.flatten)
-def ravel_tangent(y, x, order="C"):
+def ravel_tangent(y, x, order="C", start_dim=0, end_dim=-1):
     d[y] = numpy.reshape(d[x], numpy.shape(y))
 
 

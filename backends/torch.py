@@ -28,6 +28,7 @@ linear_in_first(
     tangent.torch_conv2d_weight_grad, tangent.torch_conv2d_weight_grad_x,
     tangent.torch_conv2d_bias, tangent.torch_col,
     tangent.torch_uncol, tangent.torch_check_dropout, tangent.torch_check_loss,
+    tangent.torch_cast_like,
     tangent.torch_conv2d_bias_grad,
 )
 linear_in_each(torch.matmul, torch.mm, torch.bmm, torch.mv, torch.dot, torch.outer)
@@ -1198,6 +1199,101 @@ def tensor_expand_tangent(y, self, *sizes):
     d[y] = tangent.broadcast_like(d[self], y)
 
 
+@adjoint(numpy.ndarray.softmax)
+def tensor_softmax(y, self, dim):
+    d[self] = y * (d[y] - numpy.sum(d[y] * y, axis=dim, keepdims=True))
+
+
+@tangent_(numpy.ndarray.softmax)
+def tensor_softmax_tangent(y, self, dim):
+    d[y] = y * (d[self] - numpy.sum(d[self] * y, axis=dim, keepdims=True))
+
+
+@adjoint(numpy.ndarray.log_softmax)
+def tensor_log_softmax(y, self, dim):
+    d[self] = d[y] - numpy.exp(y) * numpy.sum(d[y], axis=dim, keepdims=True)
+
+
+@tangent_(numpy.ndarray.log_softmax)
+def tensor_log_softmax_tangent(y, self, dim):
+    d[y] = d[self] - numpy.sum(numpy.exp(y) * d[self], axis=dim, keepdims=True)
+
+
+@adjoint(numpy.ndarray.square)
+def tensor_square(y, self):
+    d[self] = d[y] * 2.0 * self
+
+
+@tangent_(numpy.ndarray.square)
+def tensor_square_tangent(y, self):
+    d[y] = d[self] * 2.0 * self
+
+
+@adjoint(numpy.ndarray.neg)
+def tensor_neg(y, self):
+    d[self] = -d[y]
+
+
+@tangent_(numpy.ndarray.neg)
+def tensor_neg_tangent(y, self):
+    d[y] = -d[self]
+
+
+@adjoint(numpy.ndarray.add)
+def tensor_add(z, self, other, alpha=1):
+    d[self] = tangent.unbroadcast(d[z], self)
+    d[other] = tangent.unbroadcast(d[z] * alpha, other)
+
+
+@tangent_(numpy.ndarray.add)
+def tensor_add_tangent(z, self, other, alpha=1):
+    d[z] = tangent.broadcast_like(d[self] + d[other] * alpha, z)
+
+
+@adjoint(numpy.ndarray.sub)
+def tensor_sub(z, self, other, alpha=1):
+    d[self] = tangent.unbroadcast(d[z], self)
+    d[other] = tangent.unbroadcast(-d[z] * alpha, other)
+
+
+@tangent_(numpy.ndarray.sub)
+def tensor_sub_tangent(z, self, other, alpha=1):
+    d[z] = tangent.broadcast_like(d[self] - d[other] * alpha, z)
+
+
+@adjoint(numpy.ndarray.mul)
+def tensor_mul(z, self, other):
+    d[self] = tangent.unbroadcast(d[z] * other, self)
+    d[other] = tangent.unbroadcast(d[z] * self, other)
+
+
+@tangent_(numpy.ndarray.mul)
+def tensor_mul_tangent(z, self, other):
+    d[z] = tangent.broadcast_like(d[self] * other + self * d[other], z)
+
+
+@adjoint(numpy.ndarray.div)
+def tensor_div(z, self, other):
+    d[self] = tangent.unbroadcast(d[z] / other, self)
+    d[other] = tangent.unbroadcast(-d[z] * z / other, other)
+
+
+@tangent_(numpy.ndarray.div)
+def tensor_div_tangent(z, self, other):
+    d[z] = tangent.broadcast_like(d[self] / other - d[other] * z / other, z)
+
+
+# A cast to float64: the gradient goes back in the input's dtype.
+@adjoint(numpy.ndarray.double)
+def tensor_cast(y, self):
+    d[self] = tangent.torch_cast_like(d[y], self)
+
+
+@tangent_(numpy.ndarray.double)
+def tensor_cast_tangent(y, self):
+    d[y] = tangent.torch_cast_like(d[self], y)
+
+
 # ------------------------------------------- rules of the helpers above (second order)
 
 
@@ -1308,6 +1404,11 @@ def torch_avg_pool2d_grad_tangent(y, g, input, kernel_size, stride=None, padding
                                   divisor_override=None):
     d[y] = tangent.torch_avg_pool2d_grad(d[g], input, kernel_size, stride, padding, ceil_mode,
                                          count_include_pad, divisor_override)
+
+
+@tangent_(tangent.torch_cast_like)
+def torch_cast_like_tangent(y, g, like):
+    d[y] = tangent.torch_cast_like(d[g], like)
 
 
 @tangent_(tangent.torch_col)

@@ -710,6 +710,12 @@ def _pair(v):
     return tuple(v) if isinstance(v, (list, tuple)) else (v, v)
 
 
+def torch_cast_like(g, like):
+    """A gradient (or tangent) in the floating dtype of `like` (the other side of a
+    cast)."""
+    return _as_grad(g, like).to(_float_dtype(like))
+
+
 def _vector_rhs(A, B):
     """Does torch.linalg.solve read B as a (stack of) vector(s)?"""
     return B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))

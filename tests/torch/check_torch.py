@@ -330,6 +330,18 @@ CATALOG = [
     ("numpy.ndarray.clamp", "a.clamp(min=b)", [[((2, 3), "any"), ((3,), "any")]]),
     ("numpy.ndarray.matmul", "a.matmul(b)", [[((2, 3), "any"), ((3, 2), "any")]]),
     ("numpy.ndarray.mm", "a.mm(b)", [[((2, 3), "any"), ((3, 2), "any")]]),
+    ("numpy.ndarray.flatten", "a.flatten(start_dim=1)", [[((2, 3, 2), "any")]]),
+    ("numpy.ndarray.softmax", "a.softmax(dim=1)", [[((2, 3), "any")]]),
+    ("numpy.ndarray.softmax", "a.softmax(0)", [[((3,), "any")]]),
+    ("numpy.ndarray.log_softmax", "a.log_softmax(-1)", [[((2, 3), "any")]]),
+    ("numpy.ndarray.square", "a.square()", [[((2, 3), "any")]]),
+    ("numpy.ndarray.neg", "a.neg()", [[((2, 3), "any")]]),
+    ("numpy.ndarray.add", "a.add(b)", [[((2, 3), "any"), ((3,), "any")]]),
+    ("numpy.ndarray.add", "a.add(b, alpha=2.0)", [[((2, 3), "any"), ((2, 3), "any")]]),
+    ("numpy.ndarray.sub", "a.sub(b)", [[((2, 3), "any"), ((3,), "any")]]),
+    ("numpy.ndarray.mul", "a.mul(b)", [[((2, 3), "any"), ((3,), "any")]]),
+    ("numpy.ndarray.div", "a.div(b)", [[((2, 3), "any"), ((3,), "pos")]]),
+    ("numpy.ndarray.double", "a.double() * 2.0", [[((2, 3), "any")]]),
 ]
 
 HEADER = """import torch
