@@ -224,3 +224,22 @@ fn import_tangent_never_imports_torch() {
         );
     }
 }
+
+#[test]
+fn compile_torch_without_a_working_compiler_names_compile_python() {
+    let Some(python) = common::cpython::python(&["torch"]) else {
+        return;
+    };
+    let out = common::cpython::run_ok(&python, "tests/torch/compile_error.py", &[]);
+    for line in [
+        "says why: True",
+        "names compile='python': True",
+        "located: True",
+        "python: True",
+    ] {
+        assert!(
+            out.lines().any(|l| l == line),
+            "missing `{line}` in:\n{out}"
+        );
+    }
+}
