@@ -103,6 +103,15 @@ def _weighted_pair_products(m, w):
     return numpy.stack(rows)
 
 
+def _numpy_only(x, name):
+    """The second derivative of `name` is NumPy's only: another library's array (torch,
+    jax) is refused, never given a number."""
+    if _registry.is_array(x):
+        raise NotImplementedError(
+            "tangent: the second derivative of %s is implemented for NumPy arrays only, "
+            "not for %s" % (name, type(x).__name__))
+
+
 def prod_grad_tangent_full(tg, tx, g, x, axis=None, keepdims=False):
     tgm = _tg()
     if not _is_array(x):
@@ -110,6 +119,7 @@ def prod_grad_tangent_full(tg, tx, g, x, axis=None, keepdims=False):
             xa = numpy.asarray(x) * 1.0
             tx = 0.0 if _is_zero(tx) else numpy.asarray(tx) * 1.0
             return _numpy_reshape_as(prod_grad_tangent_full(tg, tx, g, xa, axis, keepdims), x)
+        _numpy_only(x, "prod")
         return _nz(tg, g)
     out = prod_grad(_nz(tg, g), x, axis, keepdims)
     if _is_zero(tx):
@@ -127,6 +137,7 @@ def prod_tangent_grad_x(gz, t, x, axis=None, keepdims=False):
         if isinstance(x, (list, tuple)):
             return _numpy_reshape_as(prod_tangent_grad_x(gz, numpy.asarray(t) * 1.0,
                                                   numpy.asarray(x) * 1.0, axis, keepdims), x)
+        _numpy_only(x, "prod")
         return 0.0 * gz
     G = tgm.unreduce(gz, x, axis, keepdims) * t
     m, undo = _lanes(x, axis)

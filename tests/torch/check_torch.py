@@ -356,7 +356,8 @@ TARGETS01 = torch.tensor([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]])
 
 # Entries whose second derivative torch itself computes differently, with the reason.
 SECOND_ORDER_SKIP = {
-    # tangent.prod_grad's own derivative (tangent._grads_second_order) is NumPy's only
+    # tangent.prod_grad's own derivative (tangent._grads_second_order) is NumPy's only:
+    # the second derivative is refused (checked: an error, not a number)
     "torch.prod": "the derivative of tangent.prod_grad is implemented for NumPy arrays only",
 }
 
@@ -557,12 +558,19 @@ class Checker:
     def second_order(self, rule, mod, label, args, gen):
         """Forward-over-reverse H v of s = sum(SEED * f) along a direction of the first
         argument, against torch's double backward and the second difference."""
-        if rule in SECOND_ORDER_SKIP:
-            self.skipped_second.add(rule)
-            return
         mod.SEED = like(gen, mod.f(*args))
         s = mod.s
         v = like(gen, args[0])
+        if rule in SECOND_ORDER_SKIP:
+            # refused with an error, never a number
+            try:
+                tangent.vjp(tangent.grad(s, wrt=(0,)), wrt=(0,))(*(args + [v]))
+                self.fail("second order of %s gave a number: %s" % (rule, label))
+            except NotImplementedError as e:
+                if "NumPy arrays only" not in str(e):
+                    self.fail("second order of %s: unclear refusal %s" % (rule, e))
+            self.skipped_second.add(rule)
+            return
         try:
             hv = tangent.vjp(tangent.grad(s, wrt=(0,)), wrt=(0,))(*(args + [v]))
             leaves = [x.clone().requires_grad_() for x in args]
@@ -727,9 +735,10 @@ def main():
     f32 = len(checker.checked_f32 & reverse_rules)
     print("torch catalog: %d cases in %.0f s; %d of %d reverse rules and %d of %d forward "
           "rules match torch.autograd.grad/torch.func.jvp and finite differences; %d in "
-          "float32; %d second order; %d failures"
+          "float32; %d second order (%d refused: %s); %d failures"
           % (checker.cases, time.time() - start, rev, len(reverse_rules), fwd,
-             len(forward_rules), f32, second, len(checker.failures)))
+             len(forward_rules), f32, second, len(checker.skipped_second),
+             ", ".join(sorted(checker.skipped_second)), len(checker.failures)))
     if rev != len(reverse_rules) or fwd != len(forward_rules) or checker.failures:
         sys.exit(1)
 
