@@ -425,6 +425,18 @@ def _transpose_method(g, dims):
     return torch.transpose(g, dims[0], dims[1])
 
 
+def _check_output(y, seed, name):
+    """grad's output check for tensors: the shapes (as for every array type), and a
+    tensor seed on the output's device."""
+    from tangent._errors import _at_call_site, check_output_by_shape
+    if _is_tensor(y) and _is_tensor(seed) and seed.device != y.device:
+        raise ValueError(_at_call_site(
+            "grad: the seed is on device %s but `%s` returned a tensor on %s"
+            % (seed.device, name, y.device),
+            "pass the seed on the output's device (seed.to(%r))" % (str(y.device),)))
+    check_output_by_shape(y, seed, name)
+
+
 def _default_ddof(x):
     return 1  # Tensor.var/std: the unbiased estimate unless `correction` says otherwise
 
@@ -872,5 +884,5 @@ def _register():
             ("constant_dtype", _constant_dtype),
             ("to_python_scalar", _to_python_scalar),
             ("transpose_method", _transpose_method),
-            ("default_ddof", _default_ddof)):
+            ("default_ddof", _default_ddof), ("check_output", _check_output)):
         _registry.register_helper(kind, type_, fn)

@@ -706,6 +706,12 @@ class Checker:
             if "training=False" not in str(e):
                 self.fail("dropout error unclear: %s" % e)
         try:
+            tangent.grad(mod.vector)(x, torch.ones(6, 4, dtype=torch.float64, device="meta"))
+            self.fail("a seed on another device was accepted")
+        except ValueError as e:
+            if "seed is on device meta" not in str(e) or "`vector`" not in str(e):
+                self.fail("seed-device error unclear: %s" % e)
+        try:
             tangent.grad(mod.scaled)(torch.ones(2, 3, dtype=torch.int64))
             self.fail("a gradient with respect to an integer tensor was computed")
         except TypeError as e:
