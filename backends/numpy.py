@@ -23,6 +23,13 @@ nondifferentiable(
 # `x.T`) are keyed under this class: `numpy.ndarray.sum`.
 array_methods(numpy.ndarray)
 
+# The members of arrays read as attributes, not called: `x.T`, `x.shape`. Any other
+# `p.name` that is not called reads a field of a dataclass, namedtuple or object.
+array_attributes(
+    numpy.ndarray.T, numpy.ndarray.shape, numpy.ndarray.size, numpy.ndarray.ndim,
+    numpy.ndarray.dtype, numpy.ndarray.real, numpy.ndarray.imag, numpy.ndarray.flat,
+)
+
 # A context manager a differentiated `with` may use (backends/python.py).
 transparent_context(numpy.errstate)
 

@@ -51,6 +51,18 @@ def sum_tangent(y, x):
     d[y] = tangent.sum_tangent(d[x])
 
 
+# `super(cls, obj)` is `obj` seen from a parent class: the gradient of a method called
+# through it (`tangent.method_grad`) is that of `obj` itself.
+@adjoint(builtins.super)
+def super_(proxy, cls, obj):
+    d[obj] = d[proxy]
+
+
+@tangent_(builtins.super)
+def super_tangent(proxy, cls, obj):
+    d[proxy] = d[obj]
+
+
 # Methods of dicts. Methods of values of unknown type are keyed under the array class
 # (`array_methods` in numpy.py), so `p.get(key, default)` on a dict is
 # `numpy.ndarray.get` here; arrays have no `get`.

@@ -6,7 +6,7 @@
 nondifferentiable(
     tangent.init_grad, tangent.reduced_count, tangent.sign, tangent.Stack,
     tangent.inverse_permutation, tangent.check_output, tangent.keys_of,
-    tangent.sequence_len,
+    tangent.sequence_len, tangent.zero_part,
 )
 
 # A `for x in xs` loop's trip count (`len`, refusing dicts and sets): pure, as len is.
@@ -284,3 +284,29 @@ def sum_grad_adjoint(z, g, x):
 @adjoint(tangent.copy)
 def copy_adjoint(z, x):
     d[x] = d[z]
+
+
+# A parent's constructor inside a differentiated constructor (`super().__init__(...)`,
+# src/syntax/constructor.rs): its fields as a dict, differentiated through the parent's
+# own `__init__` at run time; and the merge of the parent's fields with the
+# constructor's own.
+@adjoint(tangent.parent_fields)
+def parent_fields_adjoint(fields, owner, args, kwargs, after):
+    d[args] = tangent.parent_fields_grad(d[fields], owner, args, kwargs, after, 0)
+    d[kwargs] = tangent.parent_fields_grad(d[fields], owner, args, kwargs, after, 1)
+
+
+@tangent_(tangent.parent_fields)
+def parent_fields_tangent(fields, owner, args, kwargs, after):
+    d[fields] = tangent.parent_fields_jvp(owner, args, kwargs, after, d[args], d[kwargs])
+
+
+@adjoint(tangent.merge_fields)
+def merge_fields_adjoint(out, parent, own):
+    d[parent] = tangent.merge_fields_grad(d[out], parent, own, 0)
+    d[own] = tangent.merge_fields_grad(d[out], parent, own, 1)
+
+
+@tangent_(tangent.merge_fields)
+def merge_fields_tangent(out, parent, own):
+    d[out] = tangent.merge_fields_tangent(out, d[parent], d[own])

@@ -132,6 +132,12 @@ pub fn rule_names() -> Vec<String> {
         .collect()
 }
 
+/// The names of the array attributes the rules declare (`T`, `shape`): a field of a
+/// record or object named like one would be read as it (`tangent.check_record_fields`).
+pub fn array_attribute_names() -> Vec<String> {
+    rules().array_attribute_names()
+}
+
 /// Reads (and caches) a source file, then differentiates one of its functions. The error
 /// is the rendered diagnostic.
 /// The options of a derivative request as both Python hosts receive them from the

@@ -208,14 +208,61 @@ fn structured_arguments_that_stay_refused() {
 
 #[test]
 fn star_args() {
+    // A helper's `*args` is differentiated (the tuple of the call's extra arguments);
+    // the differentiated function's own has no positions to differentiate by.
     let e = reject("def f(*xs):\n    return xs[0]\n", "f");
     check(
         &e,
         1,
-        7,
-        "a `*args` parameter cannot be differentiated",
-        "^^^",
-        "list each differentiable argument",
+        1,
+        "`f` takes `*xs`, whose arguments have no position of their own to differentiate with respect to",
+        "^^^^^^^^^^^",
+        "name them (`def f(a, b)`",
+    );
+}
+
+#[test]
+fn calls_of_keyword_only_and_star_helpers_bind_as_python_does() {
+    let helper = "def h(x, *, scale):\n    return x * scale\n\n";
+    let e = reject(&format!("{helper}def f(x):\n    return h(x, 2.0)\n"), "f");
+    check(
+        &e,
+        5,
+        12,
+        "`h` takes 1 positional arguments but 2 were given",
+        "^^^^^^^^^",
+        "pass `scale` by name (`scale=...`): it is keyword-only",
+    );
+    let e = reject(&format!("{helper}def f(x):\n    return h(x)\n"), "f");
+    check(
+        &e,
+        5,
+        12,
+        "the call of `h` lacks the argument `scale`",
+        "^^^^",
+        "pass every parameter without a default",
+    );
+    let star = "def g(x, *ws):\n    return x * ws[0]\n\n";
+    let e = reject(&format!("{star}def f(x):\n    return g(x, ws=2.0)\n"), "f");
+    check(
+        &e,
+        5,
+        12,
+        "`ws` is the `*ws` parameter of `g`, which takes the extra positional arguments, not a keyword",
+        "^^^^^^^^^^^^",
+        "pass those arguments by position",
+    );
+    let e = reject(
+        &format!("{star}def f(x):\n    return g(x, x, x=1.0)\n"),
+        "f",
+    );
+    check(
+        &e,
+        5,
+        12,
+        "`g` got multiple values for the argument `x`",
+        "^^^^^^^^^^^^^^",
+        "pass each argument once",
     );
 }
 

@@ -15,6 +15,7 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(register_rule, &m)?)?;
     m.add_function(wrap_pyfunction!(free_names, &m)?)?;
     m.add_function(wrap_pyfunction!(rule_names, &m)?)?;
+    m.add_function(wrap_pyfunction!(array_attribute_names, &m)?)?;
     m.add_function(wrap_pyfunction!(cache_info, &m)?)?;
     m.add_function(wrap_pyfunction!(push, &m)?)?;
     m.add_function(wrap_pyfunction!(pop, &m)?)?;
@@ -162,6 +163,12 @@ fn register_rule(
 #[pyfunction]
 fn rule_names() -> Vec<String> {
     tangent::api::rule_names()
+}
+
+/// array_attribute_names() -> the array attributes the rules declare (`T`, `shape`).
+#[pyfunction]
+fn array_attribute_names() -> Vec<String> {
+    tangent::api::array_attribute_names()
 }
 
 /// free_names(source) -> the global names generated source reads.

@@ -72,7 +72,13 @@ impl Activity<'_> {
                 }
             }
             ExprKind::Attr(v, a) => {
-                !self.rules.is_nondifferentiable(&self.rules.array_member(a)) && any([&**v], active)
+                // An array attribute may be nondifferentiable (`x.shape`); anything else
+                // read as `p.name` is a field, active with its structure.
+                let q = self.rules.array_member(a);
+                let array_fact = self.rules.is_array_attribute(&q)
+                    && self.rules.is_nondifferentiable(&q)
+                    && !self.resolver.is_object(v);
+                !array_fact && any([&**v], active)
             }
             ExprKind::Subscript(v, _) => any([&**v], active),
             ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::Dict(_, es) => {

@@ -22,6 +22,14 @@ pub trait ForwardCallees {
         span: Span,
     ) -> Result<(String, Vec<String>), Diagnostic>;
     fn params_of(&mut self, func: &str) -> Result<Vec<String>, Diagnostic>;
+    /// As `Callees::check_call`.
+    fn check_call(
+        &mut self,
+        func: &str,
+        nargs: usize,
+        kwargs: &[(String, Expr)],
+        span: Span,
+    ) -> Result<Option<usize>, Diagnostic>;
 }
 
 pub struct Forward<'a> {
@@ -224,12 +232,21 @@ impl Forward<'_> {
         let Callee::User(f) = self.resolver.callee(func) else {
             return Ok(None);
         };
+        let star = self.callees.check_call(&f, args.len(), kwargs, span)?;
         let params = self.callees.params_of(&f)?;
-        let mut wrt: Vec<(usize, String)> = Vec::new();
-        for (i, a) in args.iter().enumerate() {
+        // (parameter position, its tangent): the tangent of a `*args` parameter is the
+        // tuple of its arguments' tangents.
+        let mut wrt: Vec<(usize, Expr)> = Vec::new();
+        let positional = star.map_or(args.len(), |s| s.min(args.len()));
+        for (i, a) in args[..positional].iter().enumerate() {
             if let Some(n) = a.as_name().filter(|n| self.active.contains(*n)) {
-                wrt.push((i, n.to_owned()));
+                wrt.push((i, Expr::name(self.tangent_of(n))));
             }
+        }
+        let extra = &args[positional..];
+        if extra.iter().any(|a| self.is_active(a)) {
+            let tangents = extra.iter().map(|a| self.atom_tangent(a)).collect();
+            wrt.push((positional, Expr::synth(ExprKind::Tuple(tangents))));
         }
         for (k, v) in kwargs {
             if let Some(n) = v.as_name().filter(|n| self.active.contains(*n)) {
@@ -240,18 +257,18 @@ impl Forward<'_> {
                         "pass the arguments the function declares",
                     ));
                 };
-                wrt.push((i, n.to_owned()));
+                wrt.push((i, Expr::name(self.tangent_of(n))));
             }
         }
         if wrt.is_empty() {
             return Ok(None);
         }
-        wrt.sort();
+        wrt.sort_by_key(|(i, _)| *i);
         let positions: Vec<usize> = wrt.iter().map(|(i, _)| *i).collect();
         let (gname, tparams) = self.callees.forward_of(&f, &positions, span)?;
         let mut kw = kwargs.to_vec();
-        for ((_, arg), tp) in wrt.iter().zip(tparams) {
-            kw.push((tp, Expr::name(self.tangent_of(arg))));
+        for ((_, tangent), tp) in wrt.into_iter().zip(tparams) {
+            kw.push((tp, tangent));
         }
         let call = Expr::synth(ExprKind::Call {
             func: Box::new(Expr::name(gname)),
@@ -317,17 +334,18 @@ impl Forward<'_> {
                 Callee::Unknown(_) if self.resolver.is_object_method(func) => {
                     self.object_method(t, dt, func, args, kwargs, span)
                 }
+                Callee::Unknown(_) if self.resolver.is_constructor(func) => {
+                    Ok(self.constructor(t, dt, func, args, kwargs))
+                }
                 Callee::Unknown(name) => Err(self.resolver.unknown_callee(&name, span, "tangent_")),
             },
             ExprKind::Attr(v, a) => {
                 let q = self.rules.array_member(a);
                 match v.as_name() {
-                    // A field of a dataclass or namedtuple: the tangent has the
-                    // argument's structure, so its field is the field's tangent.
-                    Some(x)
-                        if self.rules.tangent(&q).is_none()
-                            && !self.rules.is_nondifferentiable(&q) =>
-                    {
+                    // Not an array attribute (`array_attributes`): a field of a
+                    // dataclass, namedtuple or object; the tangent has the argument's
+                    // structure, so its field is the field's tangent.
+                    Some(x) if !self.rules.is_array_attribute(&q) || self.resolver.is_object(v) => {
                         if self.is_active(v) {
                             let dv = Expr::name(self.tangent_of(x));
                             Ok(vec![Stmt::assign(
@@ -365,7 +383,15 @@ impl Forward<'_> {
                 Ok(vec![Stmt::assign(dt, Expr::synth(kind))])
             }
             ExprKind::Dict(ks, vs) => {
-                let ts: Vec<Expr> = vs.iter().map(|e| self.atom_tangent(e)).collect();
+                // A dict may hold values without a tangent (a name, a flag): theirs is
+                // None (`tangent.zero_part`).
+                let ts: Vec<Expr> = vs
+                    .iter()
+                    .map(|e| match e.as_name() {
+                        Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
+                        _ => Expr::call_path("tangent.zero_part", vec![e.clone()]),
+                    })
+                    .collect();
                 let kind = ExprKind::Dict(ks.clone(), ts);
                 Ok(vec![Stmt::assign(dt, Expr::synth(kind))])
             }
@@ -417,6 +443,89 @@ impl Forward<'_> {
         Ok(vec![Stmt::assign(dt, call)])
     }
 
+    /// The tangents of the runtime helpers that run a custom function's rules in
+    /// reverse mode, met when a gradient is differentiated in forward mode (Hessian-vector
+    /// products, grad of grad): the helpers' jvps differentiate the user's rules
+    /// (`tangent/_custom.py`).
+    fn custom_helper_tangent(&self, q: &str, dt: &str, args: &[Expr]) -> Option<Vec<Stmt>> {
+        use super::reverse::{CUSTOM_BACKWARD, CUSTOM_FORWARD};
+        let tangent = |e: &Expr| match e.as_name() {
+            Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
+            _ => Expr::synth(ExprKind::NoneLit),
+        };
+        let tuple = |es: Vec<Expr>| Expr::synth(ExprKind::Tuple(es));
+        let call = match (q, args) {
+            (CUSTOM_FORWARD, [f, rest @ ..]) => Expr::call_path(
+                "tangent.custom_forward_jvp",
+                vec![
+                    f.clone(),
+                    tuple(rest.to_vec()),
+                    tuple(rest.iter().map(tangent).collect()),
+                ],
+            ),
+            (CUSTOM_BACKWARD, [f, res, g, rest @ ..]) => Expr::call_path(
+                "tangent.custom_backward_jvp",
+                vec![
+                    f.clone(),
+                    res.clone(),
+                    g.clone(),
+                    tuple(rest.to_vec()),
+                    tangent(res),
+                    tangent(g),
+                    tuple(rest.iter().map(tangent).collect()),
+                ],
+            ),
+            _ => return None,
+        };
+        Some(vec![Stmt::assign(dt, call)])
+    }
+
+    /// The tangent of `t = Cls(args)` for a class tangent can build:
+    /// `tangent.construct_jvp` (an object of the class whose fields are the tangents of
+    /// the fields `Cls.__init__` assigns).
+    fn constructor(
+        &mut self,
+        t: &str,
+        dt: &str,
+        func: &Expr,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+    ) -> Vec<Stmt> {
+        let any_active = args
+            .iter()
+            .chain(kwargs.iter().map(|(_, v)| v))
+            .any(|a| self.is_active(a));
+        if !any_active {
+            return vec![Stmt::assign(
+                dt,
+                Expr::call_path("tangent.init_grad", vec![Expr::name(t)]),
+            )];
+        }
+        let tangent = |e: &Expr| match e.as_name() {
+            Some(n) if self.active.contains(n) => Expr::name(self.tangent_of(n)),
+            _ => Expr::synth(ExprKind::NoneLit),
+        };
+        let keys: Vec<Expr> = kwargs.iter().map(|(k, _)| Expr::str_lit(k)).collect();
+        let call = Expr::call_path(
+            "tangent.construct_jvp",
+            vec![
+                Expr::name(t),
+                func.clone(),
+                Expr::synth(ExprKind::Tuple(args.to_vec())),
+                Expr::synth(ExprKind::Dict(
+                    keys.clone(),
+                    kwargs.iter().map(|(_, v)| v.clone()).collect(),
+                )),
+                Expr::synth(ExprKind::Tuple(args.iter().map(tangent).collect())),
+                Expr::synth(ExprKind::Dict(
+                    keys,
+                    kwargs.iter().map(|(_, v)| tangent(v)).collect(),
+                )),
+            ],
+        );
+        vec![Stmt::assign(dt, call)]
+    }
+
     fn library(
         &mut self,
         q: &str,
@@ -437,6 +546,9 @@ impl Forward<'_> {
             )]);
         }
         let Some(template) = self.rules.tangent(q) else {
+            if let Some(stmts) = self.custom_helper_tangent(q, dt, args) {
+                return Ok(stmts);
+            }
             if let Some(d) = super::reverse::custom_higher_order(q, args, span) {
                 return Err(d);
             }

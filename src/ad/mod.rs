@@ -129,12 +129,32 @@ pub fn grad(
     grad_with_rules(module, func, opts, RuleSet::builtin())
 }
 
+/// A located error if `wrt` names the `*args` parameter of the function differentiated:
+/// its arguments have no positions of their own (a callee's `*args` is differentiated,
+/// as the tuple of the call's extra arguments).
+fn check_entry_wrt(module: &SourceModule, func: &str, wrt: &[usize]) -> Result<(), Diagnostic> {
+    let def = module.lower_function(func)?;
+    match def.star {
+        Some(s) if wrt.contains(&s) => {
+            let star = &def.params[s].name;
+            Err(Diagnostic::new(
+                def.span,
+                format!("`{func}` takes `*{star}`, whose arguments have no position of their own to differentiate with respect to"),
+                format!("name them (`def {func}(a, b)`, or a wrapper `lambda a, b: {func}(a, b)`), or take a tuple argument and differentiate with respect to it"),
+            )
+            .locate(&module.file, &module.text))
+        }
+        _ => Ok(()),
+    }
+}
+
 pub fn grad_with_rules(
     module: &SourceModule,
     func: &str,
     opts: &GradOptions,
     rules: &RuleSet,
 ) -> Result<Generated, Diagnostic> {
+    check_entry_wrt(module, func, &opts.wrt)?;
     let user_functions: HashSet<String> = module.function_names.iter().cloned().collect();
     let mut g = Generator {
         module,
@@ -362,6 +382,7 @@ pub fn prepare<'m>(
         user_functions: user_functions.clone(),
         locals,
         live: module.live.as_ref(),
+        objects: HashSet::new(),
     };
     let mut contexts = Vec::new();
     let body = desugar::expand_with(
@@ -399,6 +420,7 @@ pub fn prepare<'m>(
     }
     .block(body)
     .map_err(locate)?;
+    resolver.objects = known_objects(&body, &resolver, module, func, &params);
     // The ANF may have renamed the returned value.
     let result = match body.last() {
         Some(Stmt {
@@ -416,6 +438,66 @@ pub fn prepare<'m>(
         body,
         result,
     })
+}
+
+/// The locals of `body` that hold objects of user classes, never arrays: every
+/// assignment to them is a constructor call of a class the host marked constructible or
+/// a copy of another such local; and the parameters the host says are the object a
+/// method is differentiated for (`LiveNames::objects`), if never assigned.
+fn known_objects(
+    body: &[Stmt],
+    resolver: &Resolver,
+    module: &SourceModule,
+    func: &str,
+    params: &[String],
+) -> HashSet<String> {
+    let mut sources: HashMap<String, Vec<Option<String>>> = HashMap::new();
+    let mut other: HashSet<String> = HashSet::new();
+    walk_stmts(body, &mut |s| match &s.kind {
+        StmtKind::Assign(t, v) => match (t.as_name(), &v.kind) {
+            (Some(n), ExprKind::Call { func, .. }) if resolver.is_constructor(func) => {
+                sources.entry(n.to_owned()).or_default().push(None)
+            }
+            (Some(n), ExprKind::Name(src)) => sources
+                .entry(n.to_owned())
+                .or_default()
+                .push(Some(src.clone())),
+            _ => t.bound_names(&mut |n| {
+                other.insert(n.to_owned());
+            }),
+        },
+        StmtKind::AugAssign(t, ..) | StmtKind::For(t, ..) => t.bound_names(&mut |n| {
+            other.insert(n.to_owned());
+        }),
+        _ => {}
+    });
+    let mut objects: HashSet<String> = module
+        .live
+        .as_ref()
+        .and_then(|l| l.objects.get(func))
+        .into_iter()
+        .flatten()
+        .filter(|p| params.contains(p) && !other.contains(*p) && !sources.contains_key(*p))
+        .cloned()
+        .collect();
+    // To a fixed point: a copy of an object is one.
+    loop {
+        let before = objects.len();
+        for (n, from) in &sources {
+            if other.contains(n) || params.contains(n) || objects.contains(n) {
+                continue;
+            }
+            if from
+                .iter()
+                .all(|f| f.as_ref().is_none_or(|src| objects.contains(src)))
+            {
+                objects.insert(n.clone());
+            }
+        }
+        if objects.len() == before {
+            return objects;
+        }
+    }
 }
 
 /// `return bx` (or `return bx, by`): the gradients of the `wrt` inputs.
@@ -494,6 +576,18 @@ impl Callees for Generator<'_> {
             return Ok((String::new(), String::new(), params));
         }
         self.function(func, wrt, false, false, false, span)
+    }
+
+    fn check_call(
+        &mut self,
+        func: &str,
+        nargs: usize,
+        kwargs: &[(String, Expr)],
+        span: Span,
+    ) -> Result<Option<usize>, Diagnostic> {
+        let def = self.module.lower_function(func)?;
+        check_call(&def, nargs, kwargs, span)?;
+        Ok(def.star)
     }
 
     fn is_recursive(&mut self, func: &str) -> bool {
@@ -674,6 +768,8 @@ impl Generator<'_> {
             name: format!("{gen_name}_forward"),
             params: def.params.clone(),
             vararg: None,
+            kwonly: def.kwonly,
+            star: def.star,
             body: fbody,
             span: def.span,
         });
@@ -699,6 +795,8 @@ impl Generator<'_> {
             name: format!("{gen_name}_backward"),
             params: bparams,
             vararg: None,
+            kwonly: def.kwonly,
+            star: def.star,
             body: bbody,
             span: def.span,
         });
@@ -745,6 +843,8 @@ impl Generator<'_> {
             name: gen_name.to_owned(),
             params: eparams,
             vararg: None,
+            kwonly: def.kwonly,
+            star: def.star,
             body: ebody,
             span: def.span,
         });
@@ -817,6 +917,8 @@ impl Generator<'_> {
             name: gen_name.to_owned(),
             params: fparams,
             vararg: None,
+            kwonly: def.kwonly,
+            star: def.star,
             body,
             span: def.span,
         });
@@ -1058,6 +1160,8 @@ impl Generator<'_> {
             name: gen_name.clone(),
             params: fparams,
             vararg: None,
+            kwonly: def.kwonly,
+            star: def.star,
             body: new_body,
             span: def.span,
         });
@@ -1082,6 +1186,7 @@ pub fn forward_with_rules(
     opts: &GradOptions,
     rules: &RuleSet,
 ) -> Result<Generated, Diagnostic> {
+    check_entry_wrt(module, func, &opts.wrt)?;
     let mut g = FwdGenerator {
         module,
         rules,
@@ -1137,6 +1242,85 @@ impl forward::ForwardCallees for FwdGenerator<'_> {
         let def = self.module.lower_function(func)?;
         Ok(def.params.iter().map(|p| p.name.clone()).collect())
     }
+
+    fn check_call(
+        &mut self,
+        func: &str,
+        nargs: usize,
+        kwargs: &[(String, Expr)],
+        span: Span,
+    ) -> Result<Option<usize>, Diagnostic> {
+        let def = self.module.lower_function(func)?;
+        check_call(&def, nargs, kwargs, span)?;
+        Ok(def.star)
+    }
+}
+
+/// A located error unless `def(<nargs positional>, **kwargs)` binds every parameter once,
+/// as Python would: no more positional arguments than positional parameters, keywords
+/// that name parameters not already given, and every parameter without a default given.
+/// (The derivative binds the call's arguments to its own parameters the same way, so a
+/// call Python would refuse must not give a number.)
+pub fn check_call(
+    def: &FuncDef,
+    nargs: usize,
+    kwargs: &[(String, Expr)],
+    span: Span,
+) -> Result<(), Diagnostic> {
+    let f = &def.name;
+    let positional = def.kwonly.unwrap_or(def.params.len());
+    if nargs > positional && def.star.is_none() {
+        return Err(Diagnostic::new(
+            span,
+            format!("`{f}` takes {positional} positional arguments but {nargs} were given"),
+            match def.kwonly {
+                Some(k) => format!(
+                    "pass `{}` by name (`{0}=...`): it is keyword-only",
+                    def.params[k].name
+                ),
+                None => "pass the arguments the function declares".to_owned(),
+            },
+        ));
+    }
+    // Parameters bound by position: those before `*args` (or all the positional ones).
+    let by_position = nargs.min(def.star.unwrap_or(positional));
+    for (k, _) in kwargs {
+        match def.params.iter().position(|p| &p.name == k) {
+            Some(i) if Some(i) == def.star => {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{k}` is the `*{k}` parameter of `{f}`, which takes the extra positional arguments, not a keyword"),
+                    "pass those arguments by position",
+                ))
+            }
+            None => {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{f}` has no parameter named `{k}`"),
+                    "pass the arguments the function declares",
+                ))
+            }
+            Some(i) if i < by_position => {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{f}` got multiple values for the argument `{k}`"),
+                    "pass each argument once",
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    for (i, p) in def.params.iter().enumerate() {
+        let given = i < by_position || kwargs.iter().any(|(k, _)| k == &p.name);
+        if !given && p.default.is_none() && Some(i) != def.star {
+            return Err(Diagnostic::new(
+                span,
+                format!("the call of `{f}` lacks the argument `{}`", p.name),
+                "pass every parameter without a default",
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl FwdGenerator<'_> {
@@ -1257,6 +1441,8 @@ impl FwdGenerator<'_> {
             name: gen_name.clone(),
             params: fparams,
             vararg: None,
+            kwonly: def.kwonly,
+            star: def.star,
             body: new_body,
             span: def.span,
         });

@@ -36,6 +36,17 @@ pub trait Callees {
     /// Does `func` call itself, directly or through other user functions?
     fn is_recursive(&mut self, func: &str) -> bool;
 
+    /// A located error unless a call of `func` with `nargs` positional arguments and
+    /// these keywords binds its parameters as Python would (`ad::check_call`); else the
+    /// index of its `*args` parameter, if it has one.
+    fn check_call(
+        &mut self,
+        func: &str,
+        nargs: usize,
+        kwargs: &[(String, Expr)],
+        span: Span,
+    ) -> Result<Option<usize>, Diagnostic>;
+
     /// The two-phase gradient of a recursive callee (see `Generator::assemble_phased`):
     /// (its name, its seed parameter, its phase parameter). Called with the caller's
     /// `_stack` it runs the forward pass and leaves what its backward pass needs on that
@@ -46,6 +57,14 @@ pub trait Callees {
         wrt: &[usize],
         span: Span,
     ) -> Result<(String, String, String), Diagnostic>;
+}
+
+/// An active argument of a call to a user function: the parameter it binds (`pos`),
+/// its place in the tuple of a `*args` parameter (`element`), and the argument.
+pub struct Bound {
+    pos: usize,
+    element: Option<usize>,
+    arg: Expr,
 }
 
 pub struct Reverse<'a> {
@@ -539,19 +558,19 @@ impl Reverse<'_> {
                 Callee::Unknown(_) if self.resolver.is_object_method(func) => {
                     self.object_method(t, func, args, kwargs, span)
                 }
+                Callee::Unknown(_) if self.resolver.is_constructor(func) => {
+                    Ok(self.constructor(t, func, args, kwargs))
+                }
                 Callee::Custom(f) => self.custom_adjoint(&f, t, args, span),
                 Callee::Unknown(name) => Err(self.resolver.unknown_callee(&name, span, "adjoint")),
             },
             ExprKind::Attr(v, a) => {
                 let q = self.rules.array_member(a);
                 match v.as_name() {
-                    // An attribute without a rule: a field of a dataclass or namedtuple
-                    // (`tangent.add_grad_at` takes the field's name as the index and is
-                    // a located error for any other value).
-                    Some(x)
-                        if self.rules.adjoint(&q).is_none()
-                            && !self.rules.is_nondifferentiable(&q) =>
-                    {
+                    // Not an array attribute (`array_attributes`): a field of a
+                    // dataclass, namedtuple or object (`tangent.add_grad_at` takes the
+                    // field's name as the index and is an error for any other value).
+                    Some(x) if !self.rules.is_array_attribute(&q) || self.resolver.is_object(v) => {
                         Ok(if self.active.contains(x) {
                             vec![Adj::AccumAt {
                                 var: x.to_owned(),
@@ -656,6 +675,122 @@ impl Reverse<'_> {
         Ok(out)
     }
 
+    /// The adjoints of the runtime helpers that run a custom function's rules, met when
+    /// generated code is differentiated again (`tangent/_custom.py`): each active
+    /// operand's gradient is the helper's vjp, which differentiates the user's rule.
+    fn custom_helper_adjoint(&mut self, q: &str, t: &str, args: &[Expr]) -> Option<Vec<Adj>> {
+        let active = |e: &Expr| {
+            e.as_name()
+                .filter(|n| self.active.contains(*n))
+                .map(str::to_owned)
+        };
+        let tuple = |es: &[Expr]| Expr::synth(ExprKind::Tuple(es.to_vec()));
+        let mut out = Vec::new();
+        let mut push = |var: Option<String>, value: Expr| {
+            if let Some(var) = var {
+                out.push(Adj::Accum { var, value });
+            }
+        };
+        match (q, args) {
+            (CUSTOM_FORWARD, [f, rest @ ..]) => {
+                for (i, a) in rest.iter().enumerate() {
+                    let call = Expr::call_path(
+                        "tangent.custom_forward_vjp",
+                        vec![
+                            grad_ref(t),
+                            Expr::name(t),
+                            f.clone(),
+                            tuple(rest),
+                            Expr::num(i.to_string()),
+                        ],
+                    );
+                    push(active(a), call);
+                }
+            }
+            (CUSTOM_BACKWARD, [f, res, g, rest @ ..]) => {
+                let call = |which: Expr| {
+                    Expr::call_path(
+                        "tangent.custom_backward_vjp",
+                        vec![
+                            grad_ref(t),
+                            f.clone(),
+                            res.clone(),
+                            g.clone(),
+                            tuple(rest),
+                            which,
+                        ],
+                    )
+                };
+                push(active(res), call(Expr::str_lit("res")));
+                push(active(g), call(Expr::str_lit("g")));
+                for (i, a) in rest.iter().enumerate() {
+                    push(active(a), call(Expr::num(i.to_string())));
+                }
+            }
+            (CUSTOM_JVP_CALL, [f, primals, tangents]) => {
+                for (which, a) in [primals, tangents].into_iter().enumerate() {
+                    let call = Expr::call_path(
+                        "tangent.custom_jvp_call_vjp",
+                        vec![
+                            grad_ref(t),
+                            f.clone(),
+                            primals.clone(),
+                            tangents.clone(),
+                            Expr::num(which.to_string()),
+                        ],
+                    );
+                    push(active(a), call);
+                }
+            }
+            _ => return None,
+        }
+        Some(out)
+    }
+
+    /// `t = Cls(args)` for a class tangent can build: each active argument's gradient is
+    /// `tangent.construct_grad` (the gradient of the object's fields, carried back
+    /// through `Cls.__init__` differentiated as the function that assigns them).
+    fn constructor(
+        &mut self,
+        t: &str,
+        func: &Expr,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+    ) -> Vec<Adj> {
+        let positional = Expr::synth(ExprKind::Tuple(args.to_vec()));
+        let keywords = Expr::synth(ExprKind::Dict(
+            kwargs.iter().map(|(k, _)| Expr::str_lit(k)).collect(),
+            kwargs.iter().map(|(_, v)| v.clone()).collect(),
+        ));
+        let grad_of = |which: Expr| {
+            Expr::call_path(
+                "tangent.construct_grad",
+                vec![
+                    grad_ref(t),
+                    func.clone(),
+                    positional.clone(),
+                    keywords.clone(),
+                    which,
+                ],
+            )
+        };
+        let operands = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (Expr::num(i.to_string()), a))
+            .chain(kwargs.iter().map(|(k, v)| (Expr::str_lit(k), v)));
+        let mut out = Vec::new();
+        for (which, a) in operands {
+            if let Some(n) = a.as_name().filter(|n| self.active.contains(*n)) {
+                out.push(Adj::Accum {
+                    var: n.to_owned(),
+                    value: grad_of(which),
+                });
+            }
+        }
+        out
+    }
+
     fn library(
         &mut self,
         q: &str,
@@ -673,8 +808,8 @@ impl Reverse<'_> {
             return Ok(vec![]);
         }
         let Some(template) = self.rules.adjoint(q) else {
-            if let Some(d) = custom_higher_order(q, args, span) {
-                return Err(d);
+            if let Some(adjs) = self.custom_helper_adjoint(q, t, args) {
+                return Ok(adjs);
             }
             return Err(missing_rule(q, span, value));
         };
@@ -826,8 +961,10 @@ impl Reverse<'_> {
         Ok(Some((call, phase)))
     }
 
-    /// The positions (sorted) of the active arguments of a call to user function `f`,
-    /// with the argument expressions; None when no argument is active.
+    /// The parameter positions (sorted, once each) of the active arguments of a call to
+    /// user function `f`, and each active argument with its parameter position (and its
+    /// place in the `*args` tuple, for an extra positional argument); None when no
+    /// argument is active.
     #[allow(clippy::type_complexity)]
     fn active_positions(
         &mut self,
@@ -835,14 +972,23 @@ impl Reverse<'_> {
         args: &[Expr],
         kwargs: &[(String, Expr)],
         span: Span,
-    ) -> Result<Option<(Vec<usize>, Vec<(usize, Expr)>)>, Diagnostic> {
+    ) -> Result<Option<(Vec<usize>, Vec<Bound>)>, Diagnostic> {
+        let star = self.callees.check_call(f, args.len(), kwargs, span)?;
         let (_, _, params) = self.callees.gradient_of(f, &[], span)?;
         let mut wrt = Vec::new();
-        let mut by_pos: Vec<(usize, Expr)> = Vec::new();
+        let mut by_pos: Vec<Bound> = Vec::new();
         for (i, a) in args.iter().enumerate() {
             if self.is_active(a) {
-                wrt.push(i);
-                by_pos.push((i, a.clone()));
+                let (pos, element) = match star {
+                    Some(s) if i >= s => (s, Some(i - s)),
+                    _ => (i, None),
+                };
+                wrt.push(pos);
+                by_pos.push(Bound {
+                    pos,
+                    element,
+                    arg: a.clone(),
+                });
             }
         }
         for (k, v) in kwargs {
@@ -855,13 +1001,18 @@ impl Reverse<'_> {
                     ));
                 };
                 wrt.push(i);
-                by_pos.push((i, v.clone()));
+                by_pos.push(Bound {
+                    pos: i,
+                    element: None,
+                    arg: v.clone(),
+                });
             }
         }
         if wrt.is_empty() {
             return Ok(None);
         }
         wrt.sort();
+        wrt.dedup();
         Ok(Some((wrt, by_pos)))
     }
 
@@ -907,30 +1058,40 @@ impl Reverse<'_> {
             kwargs: kw,
         });
         let mut out = Vec::new();
-        if wrt_sorted.len() == 1 {
-            let v = by_pos[0].1.as_name().unwrap_or_default().to_owned();
-            out.push(Adj::Accum {
-                var: v,
-                value: call,
-            });
-        } else {
-            let tmp = self.names.fresh(&format!("_b{f}"));
-            out.push(Adj::Stmt(Stmt::assign(&tmp, call)));
-            for (k, &pos) in wrt_sorted.iter().enumerate() {
-                let arg = by_pos
-                    .iter()
-                    .find(|(p, _)| *p == pos)
-                    .map(|(_, a)| a.clone());
-                if let Some(a) = arg {
-                    out.push(Adj::Accum {
-                        var: a.as_name().unwrap_or_default().to_owned(),
-                        value: Expr::synth(ExprKind::Subscript(
-                            Box::new(Expr::name(&tmp)),
-                            Box::new(Expr::num(k.to_string())),
-                        )),
-                    });
-                }
+        if let [one] = by_pos.as_slice() {
+            if one.element.is_none() {
+                let v = one.arg.as_name().unwrap_or_default().to_owned();
+                out.push(Adj::Accum {
+                    var: v,
+                    value: call,
+                });
+                return Ok(out);
             }
+        }
+        // Several gradients: a tuple, one per position in `wrt_sorted`; the gradient of
+        // a `*args` parameter is a tuple with one entry per extra argument.
+        let tmp = self.names.fresh(&format!("_b{f}"));
+        out.push(Adj::Stmt(Stmt::assign(&tmp, call)));
+        let item = |e: Expr, k: usize| {
+            Expr::synth(ExprKind::Subscript(
+                Box::new(e),
+                Box::new(Expr::num(k.to_string())),
+            ))
+        };
+        for b in &by_pos {
+            let k = wrt_sorted.iter().position(|p| *p == b.pos).unwrap_or(0);
+            let mut value = if wrt_sorted.len() == 1 {
+                Expr::name(&tmp)
+            } else {
+                item(Expr::name(&tmp), k)
+            };
+            if let Some(j) = b.element {
+                value = item(value, j);
+            }
+            out.push(Adj::Accum {
+                var: b.arg.as_name().unwrap_or_default().to_owned(),
+                value,
+            });
         }
         Ok(out)
     }
@@ -1202,18 +1363,19 @@ pub const CUSTOM_FORWARD: &str = "tangent.custom_forward";
 pub const CUSTOM_BACKWARD: &str = "tangent.custom_backward";
 pub const CUSTOM_JVP_CALL: &str = "tangent.custom_jvp_call";
 
-/// Differentiating generated code that runs a custom function's rules (a derivative of
-/// a derivative): the rules are the user's Python code, run as written and not
-/// differentiated, so this is refused, naming the function (never a zero).
+/// Forward mode over generated forward-mode code through a custom function (a
+/// forward-over-forward derivative): refused, naming the function (never a zero). The
+/// other derivatives of derivatives through custom rules differentiate the rules
+/// (`Reverse::custom_helper_adjoint`, `Forward::custom_helper_tangent`).
 pub fn custom_higher_order(q: &str, args: &[Expr], span: Span) -> Option<Diagnostic> {
-    if ![CUSTOM_FORWARD, CUSTOM_BACKWARD, CUSTOM_JVP_CALL].contains(&q) {
+    if q != CUSTOM_JVP_CALL {
         return None;
     }
     let f = args.first().map(printer::expr).unwrap_or_default();
     Some(Diagnostic::new(
         span,
-        format!("a derivative of a derivative through the custom function `{f}`: tangent runs its rules as written and does not differentiate them"),
-        format!("differentiate once through `{f}` (grad, autodiff, vjp or jvp of a function calling it); for higher order, write `{f}` without a custom rule"),
+        format!("forward mode over a forward-mode derivative through the custom function `{f}` is not available"),
+        format!("take one of the two derivatives in reverse mode (`tangent.grad(tangent.jvp(f))` or `tangent.jvp(tangent.grad(f))` differentiate `{f}`'s rule)"),
     ))
 }
 

@@ -87,6 +87,7 @@ const FACTS: &[&str] = &[
     "native_scalar",
     "array_methods",
     "transparent_context",
+    "array_attributes",
 ];
 
 /// What a `with` over a context manager declared `transparent_context(...)` does.
@@ -178,6 +179,9 @@ pub struct RuleSet {
     /// `array_methods(numpy.ndarray)`: the class methods and attributes of values are
     /// keyed under (`numpy.ndarray.sum`).
     array_class: Option<String>,
+    /// `array_attributes(...)`: the members of arrays read as attributes (`x.T`,
+    /// `x.shape`); any other `p.name` read is a field of a structure or an object.
+    attributes: HashSet<String>,
 }
 
 impl RuleSet {
@@ -386,6 +390,7 @@ impl RuleSet {
                 "effectful_module" => &mut self.effectful_modules,
                 "mutates" => &mut self.mutates,
                 "reads_only" => &mut self.reads_only,
+                "array_attributes" => &mut self.attributes,
                 "shape_only" => {
                     let positions = match decl.keyword("arg") {
                         Some((_, Arg::Int(i), _)) => vec![*i],
@@ -547,6 +552,8 @@ impl RuleSet {
                     name: def.name.clone(),
                     params: def.params.clone(),
                     vararg: None,
+                    kwonly: None,
+                    star: None,
                     body: vec![Stmt::synth(StmtKind::Assign(
                         grad(target),
                         times(grad(source)),
@@ -771,6 +778,24 @@ impl RuleSet {
 
     pub fn is_nondifferentiable(&self, qualname: &str) -> bool {
         self.nondifferentiable.contains(qualname)
+    }
+
+    /// Is `qualname` (`numpy.ndarray.T`) an array attribute, so that `p.T` read (not
+    /// called) is the array's attribute rather than a field of `p`?
+    pub fn is_array_attribute(&self, qualname: &str) -> bool {
+        self.attributes.contains(qualname)
+    }
+
+    /// The names of the array attributes (`T`, `shape`), for the run-time check that a
+    /// record's fields are not named like them.
+    pub fn array_attribute_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .attributes
+            .iter()
+            .map(|q| q.rsplit('.').next().unwrap_or(q).to_owned())
+            .collect();
+        names.sort();
+        names
     }
 
     /// Is `f(a, b, c)` the same as `f(f(a, b), c)` for `qualname`?

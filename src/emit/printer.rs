@@ -360,7 +360,7 @@ pub fn block(out: &mut String, stmts: &[Stmt], depth: usize) {
 
 pub fn function(f: &FuncDef) -> String {
     let mut out = String::new();
-    let params: Vec<String> = f
+    let mut params: Vec<String> = f
         .params
         .iter()
         .map(|p| match &p.default {
@@ -368,6 +368,14 @@ pub fn function(f: &FuncDef) -> String {
             None => p.name.clone(),
         })
         .collect();
+    match f.star {
+        Some(s) => params[s] = format!("*{}", f.params[s].name),
+        None => {
+            if let Some(k) = f.kwonly.filter(|k| *k < params.len()) {
+                params.insert(k, "*".into());
+            }
+        }
+    }
     out.push_str(&format!("def {}({}):\n", f.name, params.join(", ")));
     block(&mut out, &f.body, 1);
     out

@@ -84,7 +84,7 @@ pub fn infer(
     args: &[Ty],
     callees: Callees,
 ) -> Result<HashMap<String, VarTy>, Refusal> {
-    if def.vararg.is_some() {
+    if def.vararg.is_some() || def.star.is_some() {
         return Err(Refusal::new(def.span, "a `*args` parameter"));
     }
     if args.len() != def.params.len() {

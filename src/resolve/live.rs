@@ -18,8 +18,15 @@
 //!   different cells) and the generated code reads it as NAME;
 //! - `bound UNIT PARAM`: UNIT is a bound method: its first parameter PARAM is the object
 //!   (a closure variable, given by a `closure` line), not an argument;
-//! - `value NAME TYPE [array]`: anything else, by its type (`array`: a registered array
-//!   type);
+//! - `value NAME TYPE [array|class]`: anything else, by its type (`array`: a registered
+//!   array type; `class`: a class whose instances tangent can build and differentiate:
+//!   a dataclass, a namedtuple, or a class with a Python `__init__`);
+//! - `object UNIT PARAM`: UNIT's parameter PARAM is the object of a user class a method
+//!   is differentiated for (never an array: its methods and attributes are the class's);
+//! - `init UNIT [post]`: UNIT (the entry) is a class's `__init__`, differentiated as
+//!   the function of its other parameters that returns the fields it assigns
+//!   (`syntax::constructor`); with `post`, a dataclass's `__post_init__`, differentiated
+//!   as the function of the dict of the fields its `__init__` set;
 //! - `custom NAME KIND DEFINED NONDIFF`: a `tangent.custom_vjp` (KIND `vjp`) or
 //!   `tangent.custom_jvp` (`jvp`) function, recognised by type (`tangent/_live.py`
 //!   `_custom_kind`); DEFINED is `defined` once its rule is given (`defvjp`/`defjvp`),
@@ -46,6 +53,8 @@ pub enum Live {
     Value {
         type_name: String,
         array: bool,
+        /// A class tangent can construct instances of (`tangent.construct_grad`).
+        class: bool,
     },
     /// A function with a user-supplied derivative rule (`tangent.custom_vjp` or
     /// `tangent.custom_jvp`): calls of it run the rule (`ad/reverse.rs`, `ad/forward.rs`).
@@ -72,6 +81,12 @@ pub struct LiveNames {
     pub closures: HashMap<String, Vec<(String, String)>>,
     /// Bound methods: unit -> the first parameter, bound to the object.
     pub bound: HashMap<String, String>,
+    /// The unit that is a class's `__init__`, differentiated as a constructor.
+    pub constructor: Option<String>,
+    /// The constructor is a dataclass's `__post_init__` (`init UNIT post`).
+    pub post_init: bool,
+    /// unit -> its parameters that hold objects of user classes (`object` lines).
+    pub objects: HashMap<String, Vec<String>>,
     pub names: HashMap<String, Live>,
     /// Public attributes of each module read through a global (by `__name__`).
     pub attrs: HashMap<String, Vec<String>>,
@@ -97,6 +112,16 @@ impl LiveNames {
                 ["entry", name, at, rest @ ..] => {
                     live.entry = Some(((*name).to_owned(), number(at)?, ordinal(rest)?))
                 }
+                ["init", unit] => live.constructor = Some((*unit).to_owned()),
+                ["init", unit, "post"] => {
+                    live.constructor = Some((*unit).to_owned());
+                    live.post_init = true;
+                }
+                ["object", unit, param] => live
+                    .objects
+                    .entry((*unit).to_owned())
+                    .or_default()
+                    .push((*param).to_owned()),
                 ["bound", unit, param] => {
                     live.bound.insert((*unit).to_owned(), (*param).to_owned());
                 }
@@ -122,9 +147,13 @@ impl LiveNames {
                     );
                 }
                 ["value", name, ty, rest @ ..] => {
+                    if rest.iter().any(|r| !["array", "class"].contains(r)) {
+                        return Err(bad());
+                    }
                     let value = Live::Value {
                         type_name: (*ty).to_owned(),
-                        array: rest.first() == Some(&"array"),
+                        array: rest.contains(&"array"),
+                        class: rest.contains(&"class"),
                     };
                     live.names.insert((*name).to_owned(), value);
                 }
@@ -234,7 +263,8 @@ mod tests {
             live.get("w"),
             Some(&Live::Value {
                 type_name: "numpy.ndarray".into(),
-                array: true
+                array: true,
+                class: false
             })
         );
         assert!(live.lacks("numpy", "summ") && !live.lacks("numpy", "sum"));
@@ -250,6 +280,18 @@ mod tests {
             vec![("k".to_owned(), "k_1".to_owned())]
         );
         assert!(LiveNames::parse("nonsense").is_err());
+        let class =
+            LiveNames::parse("entry\t__init__\t2\ninit\tP_init\nvalue\tP\ttype\tclass\n").unwrap();
+        assert_eq!(class.constructor.as_deref(), Some("P_init"));
+        assert!(matches!(
+            class.get("P"),
+            Some(Live::Value {
+                class: true,
+                array: false,
+                ..
+            })
+        ));
+        assert!(LiveNames::parse("value\tP\ttype\tklass").is_err());
     }
 
     #[test]

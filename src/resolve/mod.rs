@@ -40,6 +40,7 @@ const BUILTINS: &[&str] = &[
     "print",
     "str",
     "type",
+    "super",
     "list",
     "tuple",
     // Only as the iterable of a `for` loop (desugaring turns those into index loops);
@@ -58,6 +59,11 @@ pub struct Resolver<'a> {
     /// What the running program binds names to, when a host asked (then `imports` and
     /// `user_functions` come from it too).
     pub live: Option<&'a LiveNames>,
+    /// Locals known to hold objects of user classes, not arrays: assigned only from a
+    /// constructor call (`s = Stats(x)`), or the object a method is differentiated for
+    /// (its `self`, `LiveNames::objects`). Their methods and attributes are the class's,
+    /// even when named like an array's (`s.mean()`, `s.T`).
+    pub objects: HashSet<String>,
 }
 
 impl Resolver<'_> {
@@ -125,6 +131,9 @@ impl Resolver<'_> {
                     Callee::Unknown(n.clone())
                 }
             }
+            ExprKind::Attr(v, _) if v.as_name().is_some_and(|n| self.objects.contains(n)) => {
+                Callee::Unknown(crate::emit::printer::expr(func))
+            }
             ExprKind::Attr(v, m) => match self.module_path(v) {
                 // The live module has no such attribute: Python would raise.
                 Some(path) if self.live.is_some_and(|l| l.lacks(&path, m)) => {
@@ -163,11 +172,25 @@ impl Resolver<'_> {
             return false;
         };
         v.as_name().is_some_and(|n| {
-            matches!(
-                self.live_global(n),
-                Some(Live::Value { array: false, type_name }) if type_name != "function"
-            )
+            self.objects.contains(n)
+                || matches!(
+                    self.live_global(n),
+                    Some(Live::Value { array: false, type_name, .. }) if type_name != "function"
+                )
         })
+    }
+
+    /// Is `e` a local known to hold an object of a user class (`objects`)?
+    pub fn is_object(&self, e: &Expr) -> bool {
+        e.as_name().is_some_and(|n| self.objects.contains(n))
+    }
+
+    /// `Cls(...)` where `Cls` is a global bound to a class whose instances tangent can
+    /// build (the host said so): differentiated at run time as the function of the
+    /// arguments that gives the object's fields (`tangent.construct_grad`).
+    pub fn is_constructor(&self, func: &Expr) -> bool {
+        func.as_name()
+            .is_some_and(|n| matches!(self.live_global(n), Some(Live::Value { class: true, .. })))
     }
 
     /// The error for a call of `name` that has neither a rule nor a user function

@@ -402,6 +402,14 @@ pub struct FuncDef {
     pub params: Vec<Param>,
     /// `*args`; only rule templates may have one.
     pub vararg: Option<String>,
+    /// Where the keyword-only parameters begin (the `*` of `def f(x, *, k=1.0)`): the
+    /// parameters from this index on, and those a derivative appends after them (seeds,
+    /// tangents, passed by keyword), are keyword-only.
+    pub kwonly: Option<usize>,
+    /// The index in `params` of a user function's `*args` parameter (its value is the
+    /// tuple of the extra positional arguments; the parameters after it are
+    /// keyword-only). Rule templates keep theirs in `vararg`.
+    pub star: Option<usize>,
     pub body: Vec<Stmt>,
     pub span: Span,
 }

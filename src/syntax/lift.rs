@@ -46,6 +46,16 @@ pub fn lift(parent: &mut FuncDef, nested: Vec<Nested>) -> Result<Vec<FuncDef>, D
                 "give the nested function a name of its own",
             ));
         }
+        if let Some(k) = n.def.star.or(n.def.kwonly) {
+            return Err(Diagnostic::new(
+                n.def.span,
+                format!(
+                    "the nested function `{}` has `*args` or keyword-only parameters (from `{}`)",
+                    n.def.name, n.def.params[k].name
+                ),
+                "make them positional, or define the function at module level",
+            ));
+        }
         for p in &n.def.params {
             if let Some(d) = &p.default {
                 if !is_literal(d) {
@@ -146,6 +156,8 @@ pub fn lift(parent: &mut FuncDef, nested: Vec<Nested>) -> Result<Vec<FuncDef>, D
             name: n.lifted,
             params,
             vararg: None,
+            kwonly: None,
+            star: None,
             body: def.body,
             span: def.span,
         });
@@ -212,6 +224,8 @@ pub fn bind_first(def: &mut FuncDef, param: &str) -> Result<(), Diagnostic> {
         ));
     }
     def.params.remove(0);
+    def.kwonly = def.kwonly.map(|k| k - 1);
+    def.star = def.star.map(|k| k - 1);
     Ok(())
 }
 
@@ -436,6 +450,21 @@ fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
                 f(v)
             }
             StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => f(e),
+            StmtKind::Assert(t, m) => {
+                f(t);
+                if let Some(m) = m {
+                    f(m)
+                }
+            }
+            StmtKind::With(items, body) => {
+                for (cm, target) in items.iter_mut() {
+                    f(cm);
+                    if let Some(t) = target {
+                        f(t)
+                    }
+                }
+                each_expr_mut(body, f)
+            }
             StmtKind::If(t, a, b) => {
                 f(t);
                 each_expr_mut(a, f);
@@ -455,10 +484,13 @@ fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
     }
 }
 
-/// The direct sub-expressions of `e`.
+/// The direct sub-expressions of `e` (a dict's keys are constants).
 fn each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &e.kind {
-        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => es.iter().for_each(f),
+        ExprKind::Tuple(es)
+        | ExprKind::List(es)
+        | ExprKind::BoolOp(_, es)
+        | ExprKind::Dict(_, es) => es.iter().for_each(f),
         ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
             f(a);
             f(b)
@@ -491,11 +523,12 @@ fn each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
-fn each_child_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+pub(crate) fn each_child_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
     match &mut e.kind {
-        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::BoolOp(_, es) => {
-            es.iter_mut().for_each(f)
-        }
+        ExprKind::Tuple(es)
+        | ExprKind::List(es)
+        | ExprKind::BoolOp(_, es)
+        | ExprKind::Dict(_, es) => es.iter_mut().for_each(f),
         ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
             f(a);
             f(b)

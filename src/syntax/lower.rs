@@ -197,6 +197,7 @@ impl SourceModule {
                 Live::Value {
                     type_name: "function".into(),
                     array: false,
+                    class: false,
                 },
             );
             live.notes.insert(name, note);
@@ -282,6 +283,10 @@ impl SourceModule {
                 "define the function with `def` at module level, or pass the right name",
             )
         })?;
+        let constructor = self
+            .live
+            .as_ref()
+            .is_some_and(|l| l.constructor.as_deref() == Some(name));
         let lowerer = Lowerer {
             text: &self.text,
             template: false,
@@ -290,6 +295,10 @@ impl SourceModule {
             blocks: Default::default(),
             dropped: Default::default(),
             loops: Default::default(),
+            constructor: constructor
+                .then(|| def.parameters.args.first())
+                .flatten()
+                .map(|a| a.parameter.name.id.as_str().to_owned()),
         };
         let locate = |d: Diagnostic| d.locate(&self.file, &self.text);
         let mut func = lowerer.function(def).map_err(locate)?;
@@ -299,6 +308,10 @@ impl SourceModule {
         }
         if let Some(param) = self.live.as_ref().and_then(|l| l.bound.get(name)) {
             lift::bind_first(&mut func, param).map_err(locate)?;
+        }
+        if constructor {
+            let post = self.live.as_ref().is_some_and(|l| l.post_init);
+            super::constructor::fields_function(&mut func, post).map_err(locate)?;
         }
         let renames = self
             .live
@@ -379,6 +392,7 @@ impl SourceModule {
             blocks: Default::default(),
             dropped: Default::default(),
             loops: Default::default(),
+            constructor: None,
         };
         lowerer
             .function(def)
@@ -616,6 +630,9 @@ struct Lowerer<'a> {
     dropped: std::cell::RefCell<Vec<Dropped>>,
     /// The spans of the loops enclosing the statement being lowered.
     loops: std::cell::RefCell<Vec<Span>>,
+    /// Lowering a class's `__init__` as a constructor (`syntax::constructor`): its first
+    /// parameter, whose attributes may be assigned.
+    constructor: Option<String>,
 }
 
 /// A statement the lowering leaves out of the IR.
@@ -660,13 +677,6 @@ impl Lowerer<'_> {
             Some(v) if self.template => Some(v.name.id.as_str().to_owned()),
             _ => None,
         };
-        if let (Some(v), None) = (&p.vararg, &vararg) {
-            return Err(unsupported(
-                v.range,
-                "a `*args` parameter",
-                "list each differentiable argument as a named positional parameter",
-            ));
-        }
         if let Some(v) = &p.kwarg {
             return Err(unsupported(
                 v.range,
@@ -674,7 +684,7 @@ impl Lowerer<'_> {
                 "list each argument as a named positional parameter",
             ));
         }
-        if let Some(k) = p.kwonlyargs.first() {
+        if let (Some(k), true) = (p.kwonlyargs.first(), self.template) {
             return Err(unsupported(
                 k.range,
                 "a keyword-only parameter",
@@ -688,12 +698,37 @@ impl Lowerer<'_> {
                 default: a.default.as_deref().map(|e| self.expr(e)).transpose()?,
             });
         }
+        // A user function's `*args` is the parameter after the positional ones (the
+        // tuple of the extra arguments); keyword-only parameters follow. Calls pass them
+        // by name (`ad::check_call`) and derivatives keep them keyword-only.
+        let star = match (&p.vararg, self.template) {
+            (Some(v), false) => {
+                params.push(Param {
+                    name: v.name.id.as_str().to_owned(),
+                    default: None,
+                });
+                Some(params.len() - 1)
+            }
+            _ => None,
+        };
+        let kwonly = match star {
+            Some(s) => Some(s + 1),
+            None => (!p.kwonlyargs.is_empty()).then_some(params.len()),
+        };
+        for a in &p.kwonlyargs {
+            params.push(Param {
+                name: a.parameter.name.id.as_str().to_owned(),
+                default: a.default.as_deref().map(|e| self.expr(e)).transpose()?,
+            });
+        }
         let body = self.block(&def.body)?;
         self.check_dropped(&params, &body)?;
         Ok(FuncDef {
             name: def.name.id.as_str().to_owned(),
             params,
             vararg,
+            kwonly,
+            star,
             body,
             span: span(def.range),
         })
@@ -970,6 +1005,7 @@ impl Lowerer<'_> {
                         blocks: Default::default(),
                         dropped: Default::default(),
                         loops: Default::default(),
+                        constructor: None,
                     };
                     let def = inner.function(d)?;
                     nested.borrow_mut().push(def);
@@ -1113,6 +1149,9 @@ impl Lowerer<'_> {
                     .map(|x| self.target(x))
                     .collect::<Result<_, _>>()?;
                 Ok(Expr::new(ExprKind::Tuple(elts), span(t.range)))
+            }
+            ast::Expr::Attribute(a) if matches!(&*a.value, ast::Expr::Name(n) if Some(n.id.as_str()) == self.constructor.as_deref()) => {
+                self.expr(e)
             }
             ast::Expr::Attribute(a) => Err(unsupported(
                 a.range,

@@ -1,4 +1,5 @@
 //! Front end: parse, lower to the IR, and reject (fence) what cannot be differentiated.
+pub mod constructor;
 pub mod diag;
 pub mod ir;
 pub mod lift;

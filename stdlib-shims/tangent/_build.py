@@ -53,7 +53,15 @@ def _bound_method(func):
 
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
               output_index=None, output_weights=None, motion="joint", optimizations=(),
-              checkpoint=False, compile="python", source=None):
+              checkpoint=False, compile="python", source=None, constructor=False,
+              receiver=False):
+    """The derivative of `func` (cached). With `constructor`, `func` is a class's
+    `__init__`, differentiated as the function of its arguments after `self` that
+    returns the fields it assigns (`tangent.construct_grad`); `constructor="post"`: a
+    dataclass's `__post_init__`, as the function of the dict of the fields the
+    dataclass's `__init__` set. With `receiver`, its first
+    parameter is the object of a user class a method is differentiated for (its methods
+    and attributes are the class's, even when named like an array's)."""
     func, bound_self = _bound_method(_unwrap_transparent(func))
     code = getattr(func, "__code__", None)
     if code is None:
@@ -61,11 +69,16 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             "tangent expects a Python function, got %r" % (func,),
             "pass a function (a `def`, a lambda, a closure or a bound method); to "
             "differentiate a built-in, register a rule with @tangent.adjoint"))
-    wrt = _positions(wrt, func, code, 1 if bound_self else 0)
+    # A constructor's `self` is not a parameter of its derivative (`__post_init__`'s is
+    # replaced by the dict of the fields so far).
+    wrt = _positions(wrt, func, code,
+                     1 if bound_self or (constructor and constructor != "post") else 0)
     key = _cache_key(func, (wrt, bool(optimized), bool(preserve_result), bool(check_dims),
                             mode, output_index, output_weights, motion,
                             tuple(optimizations), bool(checkpoint), compile, source,
-                            getattr(func, "__tangent_text__", None)), bound_self)
+                            getattr(func, "__tangent_text__", None), constructor,
+                            receiver),
+                     bound_self)
     cached = _CACHE.pop(key, None)
     if cached is not None:
         _CACHE[key] = cached
@@ -74,7 +87,7 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         return cached[1]
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint, bound_self,
-                source)
+                source, constructor)
     if compile in ("jax", "torch") and motion != "joint":
         raise TangentError(_at_call_site(
             "compile=%r applies to motion='joint' derivatives, not motion=%r"
@@ -108,6 +121,13 @@ def _positions(wrt, func, code, skip=0):
         if isinstance(w, str) and w in params:
             w = params.index(w)
         if isinstance(w, bool) or not isinstance(w, int) or not -len(params) <= w < len(params):
+            if code.co_flags & 0x04:  # *args: its arguments are not parameters of wrt
+                star = code.co_varnames[code.co_argcount + code.co_kwonlyargcount]
+                raise ValueError(_at_call_site(
+                    "wrt=%r: `%s` takes `*%s`, whose arguments have no position of their "
+                    "own to differentiate with respect to" % (wrt, func.__name__, star),
+                    "give them names: tangent.grad(lambda a, b: %s(a, b)), or take a tuple "
+                    "argument and differentiate with respect to it" % func.__name__))
             raise ValueError(_at_call_site(
                 "wrt=%r: `%s` has %d argument(s) (%s), so wrt must name them by position "
                 "0..%d (or -%d..-1 from the end) or by name"
@@ -118,15 +138,20 @@ def _positions(wrt, func, code, skip=0):
     return tuple(out)
 
 
-def _entry_name(func):
-    """The derivative's primal name: the function's, `lambda_` for a lambda."""
+def _entry_name(func, constructor=False):
+    """The derivative's primal name: the function's, `lambda_` for a lambda,
+    `Poly_init` for the `__init__` of `Poly` differentiated as a constructor."""
     name = func.__name__
+    if constructor:
+        owner = func.__qualname__.rsplit(".", 2)[-2] if "." in func.__qualname__ else ""
+        suffix = "post_init" if constructor == "post" else "init"
+        name = "%s_%s" % (owner, suffix) if owner.isidentifier() else suffix
     return name if isinstance(name, str) and name.isidentifier() else "lambda_"
 
 
 def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
            output_index, output_weights, motion, optimizations, checkpoint,
-           bound_self=None, text=None):
+           bound_self=None, text=None, constructor=False, receiver=False):
     code = func.__code__
     cells = getattr(func, "__tangent_cells__", None) or {}
     live_request = getattr(func, "__tangent_live__", None)
@@ -150,13 +175,14 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             (output_index, output_weights, optimizations, live_request))
     else:
         context = code.co_filename
-        name = _entry_name(func)
+        name = _entry_name(func, constructor)
         # A decorator's wrapper (functools.wraps) is differentiated as what it is: its
         # own code, reading the wrapped function from its closure.
         flags = (bool(optimized), bool(preserve_result), bool(check_dims),
                  motion == "split", bool(checkpoint))
         live = _live_request(func, context, _rules_generation[0], name, text=text,
-                             bound_self=bound_self)
+                             bound_self=bound_self, constructor=constructor,
+                             receiver=receiver)
         if live is None:
             raise TangentError(_at_call_site(
                 "no source text for `%s`: %s is not a file, and the code that made it "

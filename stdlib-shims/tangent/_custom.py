@@ -15,13 +15,21 @@ call of the helpers below, which run the user's rules:
   j-th unit tangent, contracted with g — one call of the rule per input element);
 - forward mode: `y, dy = tangent.custom_jvp_call(f, args, tangents)` (a custom_vjp
   function has no forward rule: the transformer refuses it, located).
+
+A derivative of a derivative goes through these helpers' own derivatives (below), which
+differentiate the user's rule functions with tangent itself, as JAX differentiates its
+rules: forward over `custom_forward`/`custom_backward` (grad of grad, Hessian-vector
+products), reverse over them (literal reverse-over-reverse) and over `custom_jvp_call`
+(reverse over forward). A rule tangent cannot differentiate is a located error there.
 """
 from tangent import _registry
 from tangent._errors import TangentError, _at_call_site, _located, _shape
 from tangent._runtime import init_grad
 
 __all__ = ["custom_vjp", "custom_jvp", "CustomVJP", "CustomJVP", "stop_gradient",
-           "custom_forward", "custom_backward", "custom_jvp_call"]
+           "custom_forward", "custom_backward", "custom_jvp_call", "custom_forward_jvp",
+           "custom_backward_jvp", "custom_forward_vjp", "custom_backward_vjp",
+           "custom_jvp_call_vjp"]
 
 
 def _name(fn):
@@ -317,3 +325,194 @@ def derivative(f, wrt, mode, preserve_result):
         grads = custom_backward(f, res, seed, *args)
         return grads[wrt[0]] if len(wrt) == 1 else tuple(grads[i] for i in wrt)
     return grad_of_custom
+
+
+# --- derivatives of the helpers: higher order through custom rules --------------------
+
+def _derivative_of(rule, wrt, mode):
+    """The derivative of a user's rule function (tangent differentiating it)."""
+    from tangent._build import _generate
+    return _generate(rule, tuple(wrt), True, False, False, 0, mode)
+
+
+def _zeros_for_none(values, likes):
+    return tuple(init_grad(x) if v is None else v for v, x in zip(values, likes))
+
+
+def _add(a, b):
+    from tangent._runtime import add_grad
+    return add_grad(a, b)
+
+
+def _dot(a, b):
+    if not _registry.is_array(a) and not _registry.is_array(b):
+        return a * b
+    return _registry.namespace_of(a, b).sum(a * b)
+
+
+def custom_forward_jvp(f, args, tangents):
+    """The tangent of `custom_forward(f, *args)` = (output, residuals), given the
+    arguments' tangents (None: a constant)."""
+    diff = f._split(args)[1]
+    wrt = [i for i in diff if tangents[i] is not None]
+    if isinstance(f, CustomVJP):
+        df = _derivative_of(f.fwd, wrt, "forward")
+        return df(*(tuple(args) + tuple(tangents[i] for i in wrt)))
+    full = _zeros_for_none(tangents, args)
+    return custom_jvp_call(f, args, full)[1], full  # the residuals are the arguments
+
+
+def _columns(x):
+    """The unit tangents of `x`, one per element (1.0 for a number)."""
+    if not _registry.is_array(x):
+        return [1.0]
+    xp = _registry.namespace_of(x)
+    n = 1
+    for d in x.shape:
+        n *= d
+    out = []
+    for j in range(n):
+        unit = xp.zeros(n)
+        unit[j] = 1.0
+        out.append(unit.reshape(x.shape))
+    return out
+
+
+def _from_entries(entries, x):
+    if not _registry.is_array(x):
+        return entries[0]
+    xp = _registry.namespace_of(x)
+    out = xp.asarray(entries, dtype=float).reshape(x.shape)
+    return out.astype(x.dtype) if getattr(x.dtype, "kind", "f") == "f" else out
+
+
+def custom_backward_jvp(f, res, g, args, dres, dg, dargs):
+    """The tangent of `custom_backward(f, res, g, *args)` (one gradient per argument)
+    along the tangents of the residuals, the output's gradient and the arguments."""
+    nondiff, diff = f._split(args)
+    out = [None] * len(args)
+    if isinstance(f, CustomVJP):
+        # The gradients are f_bwd(*nondiff, res, g): its tangent along (res, g).
+        k = len(nondiff)
+        wrt = [i for i, t in ((k, dres), (k + 1, dg)) if t is not None]
+        if not wrt:
+            return tuple(out)
+        df = _derivative_of(f.bwd, wrt, "forward")
+        ts = tuple(t for t in (dres, dg) if t is not None)
+        dcts = df(*(tuple(nondiff) + (res, g) + ts))
+        for m, i in enumerate(diff):
+            out[i] = _checked(dcts[m], args[i], f._argument(i), f, f.bwd, "gradient tangent")
+        return tuple(out)
+    # custom_jvp: entry j of gradient i is <g, J e_ij>; its tangent is
+    # <dg, J e_ij> + <g, (dJ/dx . dx) e_ij>: the rule's own forward derivative in x.
+    primals = tuple(args[i] for i in diff)
+    dprimals = _zeros_for_none(tuple(dargs[i] for i in diff), primals)
+    zeros = [init_grad(x) for x in primals]
+    moves = any(dargs[i] is not None for i in diff)
+    djvp = _derivative_of(f.jvp, (len(nondiff),), "forward") if moves else None
+    for k, i in enumerate(diff):
+        entries = []
+        for unit in _columns(primals[k]):
+            tangents = tuple(unit if m == k else z for m, z in enumerate(zeros))
+            total = 0.0
+            if dg is not None:
+                _, tout = _pair(f.jvp(*nondiff, primals, tangents), f.jvp, f,
+                                "(output, output_tangent)")
+                total = total + _dot(dg, tout)
+            if djvp is not None:
+                d_pair = djvp(*(tuple(nondiff) + (primals, tangents, dprimals)))
+                total = total + _dot(g, d_pair[1])
+            entries.append(total)
+        out[i] = _from_entries(entries, args[i])
+    return tuple(out)
+
+
+_memo = [None]
+
+
+def _memoized(key, keep, compute):
+    """One computation serves the gradients of every argument of one call (the engine
+    asks once per argument)."""
+    if _memo[0] is None or _memo[0][0] != key:
+        _memo[0] = (key, keep, compute())
+    return _memo[0][2]
+
+
+def custom_forward_vjp(b, out, f, args, which):
+    """The gradient of argument `which` of `out = custom_forward(f, *args)` = (output,
+    residuals), given `b`, the gradient of that pair."""
+    def compute():
+        parts = _zeros_for_none(tuple(b) if b is not None else (None, None), out)
+        if isinstance(f, CustomVJP):
+            wrt = [i for i in f._split(args)[1] if _differentiable(args[i])]
+            if not wrt:
+                return {}
+            grads = _derivative_of(f.fwd, wrt, "reverse")(*(tuple(args) + (tuple(parts),)))
+            grads = grads if len(wrt) > 1 else (grads,)
+            return dict(zip(wrt, grads))
+        # custom_jvp: the output's gradient by the rule, plus the residuals' (the
+        # arguments themselves).
+        by_rule = custom_backward(f, args, parts[0], *args)
+        return {i: _add(by_rule[i], parts[1][i]) for i in range(len(args))}
+    grads = _memoized(("forward", id(b), id(out), id(f), tuple(map(id, args))),
+                      (b, out, f, args), compute)
+    return grads.get(which)
+
+
+def _differentiable(v):
+    return (isinstance(v, (float, int)) and not isinstance(v, bool)) or \
+        _registry.is_array(v) or isinstance(v, (tuple, list, dict))
+
+
+def custom_backward_vjp(b, f, res, g, args, which):
+    """The gradient of `res` (which="res"), `g` ("g") or argument `which` of
+    `custom_backward(f, res, g, *args)`, given `b`, the gradient of its result (a tuple
+    with an entry per argument)."""
+    def compute():
+        nondiff, diff = f._split(args)
+        cot = tuple(init_grad(args[i]) if b is None or b[i] is None else b[i] for i in diff)
+        if isinstance(f, CustomVJP):
+            k = len(nondiff)
+            df = _derivative_of(f.bwd, (k, k + 1), "reverse")
+            gres, gg = df(*(tuple(nondiff) + (res, g, cot)))
+            return {"res": gres, "g": gg}
+        # custom_jvp: the result is J(x)^T g. Its gradient in g is J(x) cot (the rule
+        # itself); in x, the gradient of <g, J(x) cot> (the rule's own reverse
+        # derivative in x, at the tangents cot).
+        primals = tuple(args[i] for i in diff)
+        out, _ = _pair(f.jvp(*nondiff, primals, cot), f.jvp, f, "(output, output_tangent)")
+        full = [None] * len(args)
+        for m, i in enumerate(diff):
+            full[i] = cot[m]
+        gg = custom_jvp_call(f, args, _zeros_for_none(full, args))[1]
+        dx = _derivative_of(f.jvp, (len(nondiff),), "reverse")(
+            *(tuple(nondiff) + (primals, cot, (init_grad(out), g))))
+        grads = {"g": gg}
+        for m, i in enumerate(diff):
+            grads[i] = dx[m]
+        return grads
+    grads = _memoized(("backward", id(b), id(f), id(res), id(g), tuple(map(id, args))),
+                      (b, f, res, g, args), compute)
+    return grads.get(which)
+
+
+def custom_jvp_call_vjp(b, f, args, tangents, which):
+    """The gradient of the arguments (which=0) or the tangents (1) of
+    `custom_jvp_call(f, args, tangents)` = (output, its tangent), given `b`, the
+    gradient of that pair: the rule's own reverse derivative."""
+    def compute():
+        nondiff, diff = f._split(args)
+        primals = tuple(args[i] for i in diff)
+        ts = _zeros_for_none(tuple(tangents[i] for i in diff), primals)
+        pair = _pair(f.jvp(*nondiff, primals, ts), f.jvp, f, "(output, output_tangent)")
+        seed = _zeros_for_none(tuple(b) if b is not None else (None, None), pair)
+        k = len(nondiff)
+        gp, gt = _derivative_of(f.jvp, (k, k + 1), "reverse")(
+            *(tuple(nondiff) + (primals, ts, seed)))
+        ga, gtan = [None] * len(args), [None] * len(args)
+        for m, i in enumerate(diff):
+            ga[i], gtan[i] = gp[m], gt[m]
+        return {0: tuple(ga), 1: tuple(gtan)}
+    grads = _memoized(("jvp", id(b), id(f), tuple(map(id, args)), tuple(map(id, tangents))),
+                      (b, f, args, tangents), compute)
+    return grads.get(which)

@@ -113,12 +113,15 @@ def _cell(value):
     return (lambda: value).__closure__[0]
 
 
-def _live_request(func, filename, generation, entry_name, text=None, bound_self=None):
+def _live_request(func, filename, generation, entry_name, text=None, bound_self=None,
+                  constructor=False, receiver=False):
     """(the source text, the live names, the closure cells the generated code reads) for
     the transformer, or None when there is no source text (the transformer then reports
     that). `generation` counts the rules registered at run time. `entry_name` is what the
     function is called in the generated code; `bound_self` is a one-element tuple holding
-    a bound method's object."""
+    a bound method's object; `constructor`: `func` is an `__init__` differentiated as the
+    function that returns the fields it assigns; `receiver`: its first parameter is the
+    object of a user class a method is differentiated for."""
     # Text given by the user (`source=`, `tangent.function`) need not start where the
     # code's file did: its functions are found by their code, on any line.
     anywhere = text is not None or _given_text(func) is not None
@@ -135,6 +138,10 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
     code = func.__code__
     lines = ["entry\t%s\t%d\t%d" % ((code.co_name,) + _position(index, func, filename,
                                                                 anywhere))]
+    if constructor:
+        lines.append("init\t%s%s" % (entry_name, "\tpost" if constructor == "post" else ""))
+    if receiver and code.co_argcount:
+        lines.append("object\t%s\t%s" % (entry_name, code.co_varnames[0]))
     names, seen, bound = set(), {id(code)}, {}
     cells, taken = {}, {entry_name}
     missing = object()
@@ -183,10 +190,12 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
             # An importable function without a rule: named, for the missing-rule error.
             return "import\t%s\t%s.%s" % (n, obj.__module__, obj.__qualname__)
         t = type(obj)
+        from tangent._methods import constructible
         return "value\t%s\t%s%s" % (
             n, t.__qualname__ if t.__module__ == "builtins" else
             "%s.%s" % (t.__module__, t.__qualname__),
-            "\tarray" if _is_array_value(obj) else "")
+            "\tarray" if _is_array_value(obj) else
+            "\tclass" if constructible(obj) is not None else "")
 
     described = []
     done_units = 0

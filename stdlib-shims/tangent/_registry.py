@@ -200,10 +200,17 @@ def unregistered_message(kind, operation, type_):
                 else "tangent.register_helper(%r, %s, fn)" % (kind, short))
     if kind == "namespace":
         register = "the helpers it needs (tangent.register_unbroadcast(%s, fn), ...)" % short
-    return message, ("differentiate numbers, arrays and lists or tuples of them; for an "
-                     "array type of another library, register it: "
-                     "tangent.register_namespace(%s, its_array_namespace) and %s"
-                     % (short, register))
+    hint = ("differentiate numbers, arrays and lists or tuples of them; for an array type "
+            "of another library, register it: tangent.register_namespace(%s, "
+            "its_array_namespace) and %s" % (short, register))
+    from tangent._runtime import plain_class
+    if plain_class(type_):
+        # An object of a user class where an array was expected: perhaps a method of it
+        # named like an array method (`s.mean()`) on a parameter of unknown type.
+        hint += ("; or, if %s objects are not arrays, a method of theirs named like an "
+                 "array method (`obj.mean()`, `obj.sum()`) was read as the array's: call "
+                 "it through the class (`%s.mean(obj)`)" % (short, short))
+    return message, hint
 
 
 def _unregistered(kind, operation, type_):
@@ -289,7 +296,12 @@ def _namespace(v, operation):
 
 def is_array(x):
     """Is `x` a value of a registered array type (not a number of a scalar type)?"""
-    fn, weak, state = _lookup("namespace?", type(x))
+    return is_array_type(type(x))
+
+
+def is_array_type(cls):
+    """Is `cls` a registered array type (not a scalar type)?"""
+    fn, weak, state = _lookup("namespace?", cls)
     return state == _MISSING
 
 

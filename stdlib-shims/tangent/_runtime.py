@@ -9,7 +9,10 @@ Structured values follow the JAX pytree convention: the gradient (or tangent) of
 is a dict with the same keys, of a tuple a tuple, of a namedtuple the same namedtuple
 type, of a dataclass instance a copy of it with gradients in its fields, nested the same
 way. A dataclass's or namedtuple's field `p.a` is reached with the field's name as the
-index of `add_grad_at`/`grad_at` (neither type has string subscripts).
+index of `add_grad_at`/`grad_at` (neither type has string subscripts). An instance of a
+plain Python class (`plain_class`) is a structure too: its gradient is an object of the
+same class (made without running `__init__`) whose attributes are the gradients of the
+instance's, None for attributes that are not numbers, arrays or structures.
 """
 import _tangent
 import copy as _copy
@@ -78,6 +81,49 @@ def _is_record(x):
     return _is_namedtuple(x) or _is_dataclass_instance(x)
 
 
+def plain_class(cls):
+    """Whether instances of `cls` are plain Python objects whose state is their
+    `__dict__`: a class written in Python (not builtins, not a dataclass, namedtuple or
+    array type) that keeps the default `__new__`, `__setattr__` and instance
+    dictionary (no `__slots__`) and whose metaclass does not change how it is called."""
+    if not isinstance(cls, type) or cls.__module__ == "builtins" or cls is object:
+        return False
+    if dataclasses.is_dataclass(cls) or (issubclass(cls, tuple) and hasattr(cls, "_fields")):
+        return False
+    if type(cls).__call__ is not type.__call__ or cls.__new__ is not object.__new__:
+        return False
+    if cls.__setattr__ is not object.__setattr__ or cls.__getattribute__ is not \
+            object.__getattribute__:
+        return False
+    return all("__slots__" not in vars(k) for k in cls.__mro__[:-1]) and \
+        not _registry.is_array_type(cls)
+
+
+def _is_object(x):
+    """An instance of a plain Python class (`plain_class`), not an array."""
+    return plain_class(type(x)) and not _registry.is_array(x)
+
+
+def _differentiable_part(v):
+    """Whether an attribute's value has a gradient: a number, an array, or a structure
+    (a list, tuple, dict, record or plain object) of them."""
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, (int, float)) or _registry.is_array(v):
+        return True
+    if isinstance(v, (list, tuple)) or _is_record(v):
+        return True
+    return isinstance(v, dict) or _is_object(v)
+
+
+def _object_like(x, values):
+    """An object of `x`'s class holding `values` (name -> value) as its attributes,
+    made without running `__init__` (it may compute or validate)."""
+    out = object.__new__(type(x))
+    vars(out).update(values)
+    return out
+
+
 def _with_items(like, values):
     """A sequence of `like`'s type (list, tuple, namedtuple) holding `values`."""
     if _is_namedtuple(like):
@@ -91,28 +137,33 @@ def _fields(x):
     return [f.name for f in dataclasses.fields(x)]
 
 
-_array_names = []
+_array_names = [None, set()]  # (rules generation, names)
+
+
+def _array_member_names():
+    """The names differentiated code reads as array attributes (`p.size`, `p.T`): those
+    the rules declare `array_attributes` (src/ad/reverse.rs, forward.rs: any other
+    `p.name` is a field)."""
+    from tangent._build import _rules_generation
+    if _array_names[0] != _rules_generation[0]:
+        _array_names[:] = [_rules_generation[0], set(_tangent.array_attribute_names())]
+    return _array_names[1]
 
 
 def check_record_fields(x):
-    """Refuses a dataclass or namedtuple (also inside dicts, lists and tuples) with a
-    field named like an array attribute or method (`shape`, `size`, `T`, `sum`): the
-    transformer reads `p.size` as the array attribute it cannot tell it from, which
-    would give that field a zero or wrong derivative."""
-    if not _array_names:
-        try:
-            import numpy
-            _array_names.append({n for n in dir(numpy.ndarray) if not n.startswith("_")})
-        except ImportError:
-            _array_names.append({n.rsplit(".", 1)[1] for n in _tangent.rule_names()
-                                 if n.startswith("numpy.ndarray.")})
+    """Refuses a dataclass, namedtuple or plain object (also inside dicts, lists and
+    tuples) with a field named like an array attribute (`size`, `T`): the transformer
+    reads `p.size` as the array attribute it cannot tell it from, which would give that
+    field a zero or wrong derivative."""
+    names_of_arrays = _array_member_names()
     if isinstance(x, dict):
         for v in x.values():
             check_record_fields(v)
         return
-    if _is_record(x):
-        names = x._fields if _is_namedtuple(x) else _fields(x)
-        clash = [n for n in names if n in _array_names[0]]
+    if _is_record(x) or _is_object(x):
+        names = (x._fields if _is_namedtuple(x) else _fields(x) if _is_record(x)
+                 else list(vars(x)))
+        clash = [n for n in names if n in names_of_arrays]
         if clash:
             raise TypeError(_at_call_site(
                 "tangent: the field `%s` of %s has the name of an array attribute, which "
@@ -137,21 +188,23 @@ def _with_fields(like, values):
 
 
 def _field_name(x, index):
-    """`index` as a field of the record `x`, or None."""
+    """`index` as a field of the record or plain object `x`, or None."""
     if isinstance(index, str) and _is_record(x):
         names = x._fields if _is_namedtuple(x) else _fields(x)
         if index in names:
             return index
+    if isinstance(index, str) and _is_object(x) and index in vars(x):
+        return index
     return None
 
 
 def _no_field(x, index):
     return TypeError(_at_call_site(
         "tangent: `.%s` of a value of type %s has no derivative rule (it is neither an "
-        "array attribute with a rule nor a field of a dataclass or namedtuple)"
-        % (index, type(x).__name__),
-        "read fields of dataclasses and namedtuples, or register a rule for the "
-        "attribute with @tangent.adjoint"))
+        "array attribute with a rule nor a field of a dataclass, a namedtuple or an "
+        "object's own attributes)" % (index, type(x).__name__),
+        "read fields of dataclasses and namedtuples or attributes set in `__init__`, or "
+        "register a rule for the attribute with @tangent.adjoint"))
 
 
 def copy(x):
@@ -180,6 +233,10 @@ def init_grad(x):
     if _is_dataclass_instance(x):
         check_record_fields(x)
         return _with_fields(x, {k: init_grad(getattr(x, k)) for k in _fields(x)})
+    if _is_object(x):
+        check_record_fields(x)
+        return _object_like(x, {k: init_grad(v) if _differentiable_part(v) else None
+                                for k, v in vars(x).items()})
     fn = _impl("init_grad", "a zero gradient (tangent.init_grad)", (x,), strict=False)
     if fn is not None:
         return fn(x)
@@ -188,6 +245,12 @@ def init_grad(x):
         "was needed)" % type(x).__name__,
         "differentiate functions of numbers and arrays (and lists, tuples, dicts, "
         "namedtuples or dataclasses of them); return a number or an array"))
+
+
+def zero_part(x):
+    """The zero tangent of a part of a structure (a dict's value, an object's field):
+    None for a value that has none (a string, a flag, None)."""
+    return init_grad(x) if _differentiable_part(x) else None
 
 
 def add_grad(a, b):
@@ -207,6 +270,9 @@ def add_grad(a, b):
     if _is_dataclass_instance(a) and _is_dataclass_instance(b):
         return _with_fields(a, {k: add_grad(getattr(a, k), getattr(b, k))
                                 for k in _fields(a)})
+    if _is_object(a) and type(a) is type(b):
+        names = list(vars(a)) + [k for k in vars(b) if k not in vars(a)]
+        return _object_like(a, {k: add_grad(vars(a).get(k), vars(b).get(k)) for k in names})
     fn = _impl("add_grad", "tangent.add_grad", (a, b), strict=False)
     if fn is not None:
         return fn(a, b)
@@ -220,6 +286,9 @@ def _struct_add_at(g, x, index, value):
         g = init_grad(x) if g is None else g
         if _is_namedtuple(g):
             return g._replace(**{field: add_grad(getattr(g, field), value)})
+        if _is_object(g):
+            return _object_like(g, dict(vars(g), **{field: add_grad(vars(g).get(field),
+                                                                     value)}))
         return _with_fields(g, {field: add_grad(getattr(g, field), value)})
     if isinstance(x, dict) or (isinstance(x, tuple) and not isinstance(index, str)):
         g = init_grad(x) if g is None else g
@@ -453,8 +522,8 @@ def grad_or_zero(g, x):
 
 
 def field_tangent(t, name):
-    """The tangent of the field `p.name` of a dataclass or namedtuple `p`: the same
-    field of p's tangent (which has p's structure)."""
+    """The tangent of the field `p.name` of a dataclass, namedtuple or plain object
+    `p`: the same field of p's tangent (which has p's structure)."""
     if _field_name(t, name) is None:
         raise _no_field(t, name)
     return getattr(t, name)

@@ -57,10 +57,6 @@ def kwargs_param(x, **options):
     return x
 
 
-def keyword_only(x, *, scale):
-    return x * scale
-
-
 def bitwise_xor(x):
     return x ^ 2
 

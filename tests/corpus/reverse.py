@@ -12,7 +12,9 @@ import warnings
 from contextlib import nullcontext
 import numpy as np
 
+import custom
 import factories
+import objects
 
 
 # --- arithmetic and operators ------------------------------------------------
@@ -630,6 +632,43 @@ closure_head = factories.make_head(0.7)(1.3)
 lambda_loss = lambda x: x * math.sin(x) + x ** 2  # noqa: E731
 
 
+# --- objects built from differentiated values; keyword-only and *args helpers ----
+# (issue 15 items 2 and 3)
+
+# Built with the host's live names only (the snapshot test reads this file's text):
+# tests/corpus/objects.py.
+object_from_args = objects.object_from_args
+
+# Functions with custom derivative rules (tangent.custom_jvp / custom_vjp), also through
+# the live program only: tests/corpus/custom.py. A custom_vjp function has no forward
+# rule (forward mode through it, also reverse over forward, is a located error): the
+# checkers skip those.
+custom_jvp_rule = custom.custom_jvp_rule
+custom_vjp_rule = custom.custom_vjp_rule
+custom_vjp_single = custom.custom_vjp_single
+REVERSE_ONLY = {"custom_vjp_rule", "custom_vjp_single"}
+
+
+def scaled_sum(x, *, scale=2.0, shift=0.0):
+    return scale * np.sum(x) + shift
+
+
+def kwonly_helper(x, s):
+    return scaled_sum(x * x, scale=s) + scaled_sum(x, shift=s)
+
+
+def weighted(x, *weights):
+    total = 0.0
+    for w in weights:
+        total = total + w * x
+        x = x * x
+    return total
+
+
+def varargs_helper(x, y):
+    return weighted(x, y, 2.0, y * y) + weighted(y)
+
+
 # --- the small statements (issue 15 item 5) ------------------------------------
 
 OFFSET = 0.25
@@ -890,6 +929,12 @@ CASES = {
     "closure_loss": ((A3,), (0,)),
     "closure_head": ((A3, A3 * 0.5), (0, 1)),
     "lambda_loss": ((0.8,), (0,)),
+    "object_from_args": ((0.6, A3), (0, 1)),
+    "custom_jvp_rule": ((np.array([0.4, -0.9, 0.02]),), (0,)),
+    "custom_vjp_rule": ((0.7, -1.2), (0, 1)),
+    "custom_vjp_single": ((0.4,), (0,)),
+    "kwonly_helper": ((A3, 0.7), (0, 1)),
+    "varargs_helper": ((0.8, -0.6), (0, 1)),
     "small_statements": ((0.7,), (0,)),
     "del_in_loop": ((0.6,), (0,)),
     "dict_arg": (({"a": 0.7, "b": 1.3},), (0,)),

@@ -42,7 +42,14 @@ def uses_custom(x):
     return clipped(x) + x
 
 
+def builds_object(x):
+    p = Polynomial(x, 1.0)
+    return p.evaluate(0.5) * x
+
+
 for label, f, modes in [("lambda", lambda x: x * math.sin(x), ("reverse", "forward")),
+                        ("object built from the argument", builds_object,
+                         ("reverse", "forward")),
                         ("closure", make_loss(3.0), ("reverse", "forward")),
                         ("bound method", model.evaluate, ("reverse", "forward")),
                         ("method of a global object", uses_model, ("reverse", "forward")),
@@ -50,3 +57,10 @@ for label, f, modes in [("lambda", lambda x: x * math.sin(x), ("reverse", "forwa
     for mode in modes:
         print("# ---", label, mode)
         print(tangent.autodiff(f, mode=mode).__tangent_source__)
+
+# The constructor as tangent differentiates it: the fields `__init__` assigns, as a
+# function of its arguments (tangent.construct_grad / construct_jvp build these).
+for mode in ("reverse", "forward"):
+    print("# --- Polynomial.__init__ as a constructor", mode)
+    print(tangent._build._generate(Polynomial.__init__, (0, 1), True, False, False, 0, mode,
+                                   constructor=True).__tangent_source__)

@@ -272,3 +272,39 @@ def writes_nonlocal(x):
 
 
 refused("nested def assigning a nonlocal", lambda: tangent.grad(writes_nonlocal))
+
+
+# A nested def shadowing a module-level function of the same name, called inside a dict
+# literal, an assert and a `with` block: each call is the nested function's.
+import contextlib  # noqa: E402
+
+
+def sq(a):
+    return 100.0 * a
+
+
+def nested_in_dict(x):
+    def sq(a):
+        return a * a
+    d = {"v": sq(x)}
+    return d["v"]
+
+
+def nested_in_with(x):
+    def sq(a):
+        return a * a
+    with contextlib.nullcontext():
+        y = sq(x)
+    return y
+
+
+def nested_in_assert(x):
+    def sq(a):
+        return a * a
+    assert sq(x) >= 0.0
+    return sq(x) * 2.0
+
+
+check("nested def called in a dict literal", nested_in_dict, 1.3, second=False)
+check("nested def called in a with block", nested_in_with, 1.3, second=False)
+check("nested def called in an assert", nested_in_assert, 1.3, second=False)

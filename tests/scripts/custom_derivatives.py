@@ -254,12 +254,19 @@ copy = tangent.stop_gradient(keep)
 copy[0] = 5.0
 check("stop_gradient copies a mutable array", keep, [1.0, 2.0])
 
-# 5. Second order through a custom function: its rules are not differentiated, a located
-#    error (forward-over-reverse, literal reverse-over-reverse, forward-over-forward).
-print("second order:", error_line(lambda: tangent.grad(tangent.grad(cbrt_loss))(a)))
+# 5. Second order through a custom function differentiates its rules (as JAX does):
+#    forward over reverse and grad of grad through a custom_jvp rule, literal reverse
+#    over reverse through a custom_vjp's fwd and bwd. cbrt_fwd calls cbrt itself, which
+#    has no forward-mode rule: forward over reverse through it is a located error (as in
+#    JAX); forward over forward through a custom rule too.
+check("second order through custom_jvp", tangent.grad(tangent.grad(softplus_scalar))(0.7),
+      fd2(softplus_scalar, 0.7), tol=1e-5)
 tangent.literal_reverse_over_reverse = True
-print("reverse over reverse:", error_line(lambda: tangent.grad(tangent.grad(softplus_scalar))(0.7)))
+check("reverse over reverse through custom_vjp", tangent.grad(tangent.grad(cbrt_loss))(a),
+      fd2(cbrt_loss, a), tol=1e-5)
 tangent.literal_reverse_over_reverse = False
+print("forward over reverse through cbrt:", error_line(
+    lambda: tangent.jvp(tangent.grad(cbrt_loss))(a, 1.0, 1.0)))
 print("forward over forward:", error_line(lambda: tangent.autodiff(
     tangent.autodiff(softplus_scalar, mode="forward"), mode="forward")(0.7, 1.0, 1.0)))
 check("second order of stop_gradient vs second differences",

@@ -263,6 +263,18 @@ pub(crate) mod _tangent {
         )
     }
 
+    /// array_attribute_names() -> the array attributes the rules declare (`T`, `shape`).
+    #[pyfunction]
+    fn array_attribute_names(vm: &VirtualMachine) -> PyListRef {
+        let names = crate::api::array_attribute_names();
+        vm.ctx.new_list(
+            names
+                .into_iter()
+                .map(|n| vm.ctx.new_str(n).into())
+                .collect(),
+        )
+    }
+
     /// free_names(source) -> the global names generated source reads.
     #[pyfunction]
     fn free_names(source: String, vm: &VirtualMachine) -> PyResult<PyListRef> {
