@@ -87,7 +87,7 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         return cached[1]
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint, bound_self,
-                source, constructor)
+                source, constructor, receiver)
     if compile in ("jax", "torch") and motion != "joint":
         raise TangentError(_at_call_site(
             "compile=%r applies to motion='joint' derivatives, not motion=%r"
