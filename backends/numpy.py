@@ -149,27 +149,72 @@ def where_tangent(z, c, x, y):
 
 
 @adjoint(numpy.sum)
-@adjoint(numpy.ndarray.sum)
 def sum(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[x] = tangent.unreduce(d[y], x, axis, keepdims)
 
 
 @tangent_(numpy.sum)
-@tangent_(numpy.ndarray.sum)
 def sum_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[y] = numpy.sum(d[x], axis=axis, keepdims=keepdims)
 
 
 @adjoint(numpy.mean)
-@adjoint(numpy.ndarray.mean)
 def mean(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[x] = tangent.unreduce(d[y] / tangent.reduced_count(x, axis), x, axis, keepdims)
 
 
 @tangent_(numpy.mean)
-@tangent_(numpy.ndarray.mean)
 def mean_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[y] = numpy.mean(d[x], axis=axis, keepdims=keepdims)
+
+
+# The methods also take torch's names: `x.sum(dim=1, keepdim=True)` (the literal ifs are
+# decided when the rule is instantiated: a NumPy call keeps the plain form).
+@adjoint(numpy.ndarray.sum)
+def sum_method(y, x, axis=None, dtype=None, out=None, keepdims=False, dim=None, keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[x] = tangent.unreduce(d[y], x, axis, keepdims)
+        else:
+            d[x] = tangent.unreduce(d[y], x, axis, keepdim)
+    else:
+        d[x] = tangent.unreduce(d[y], x, dim, keepdim)
+
+
+@tangent_(numpy.ndarray.sum)
+def sum_method_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False, dim=None,
+                       keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[y] = numpy.sum(d[x], axis=axis, keepdims=keepdims)
+        else:
+            d[y] = numpy.sum(d[x], axis=axis, keepdims=keepdim)
+    else:
+        d[y] = numpy.sum(d[x], axis=dim, keepdims=keepdim)
+
+
+@adjoint(numpy.ndarray.mean)
+def mean_method(y, x, axis=None, dtype=None, out=None, keepdims=False, dim=None,
+                keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[x] = tangent.unreduce(d[y] / tangent.reduced_count(x, axis), x, axis, keepdims)
+        else:
+            d[x] = tangent.unreduce(d[y] / tangent.reduced_count(x, axis), x, axis, keepdim)
+    else:
+        d[x] = tangent.unreduce(d[y] / tangent.reduced_count(x, dim), x, dim, keepdim)
+
+
+@tangent_(numpy.ndarray.mean)
+def mean_method_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False, dim=None,
+                        keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[y] = numpy.mean(d[x], axis=axis, keepdims=keepdims)
+        else:
+            d[y] = numpy.mean(d[x], axis=axis, keepdims=keepdim)
+    else:
+        d[y] = numpy.mean(d[x], axis=dim, keepdims=keepdim)
 
 
 @adjoint(numpy.max)
@@ -276,26 +321,26 @@ def array_tangent(y, x):
 @adjoint(numpy.ravel)
 @adjoint(numpy.ndarray.ravel)
 @adjoint(numpy.ndarray.flatten)
-def ravel(y, x, order="C"):
+def ravel(y, x, order="C", start_dim=0, end_dim=-1):
     d[x] = tangent.reshape_as(d[y], x)
 
 
 @tangent_(numpy.ravel)
 @tangent_(numpy.ndarray.ravel)
 @tangent_(numpy.ndarray.flatten)
-def ravel_tangent(y, x, order="C"):
+def ravel_tangent(y, x, order="C", start_dim=0, end_dim=-1):
     d[y] = numpy.reshape(d[x], numpy.shape(y))
 
 
 @adjoint(numpy.squeeze)
 @adjoint(numpy.ndarray.squeeze)
-def squeeze(y, x, axis=None):
+def squeeze(y, x, axis=None, dim=None):
     d[x] = tangent.reshape_as(d[y], x)
 
 
 @tangent_(numpy.squeeze)
 @tangent_(numpy.ndarray.squeeze)
-def squeeze_tangent(y, x, axis=None):
+def squeeze_tangent(y, x, axis=None, dim=None):
     d[y] = numpy.reshape(d[x], numpy.shape(y))
 
 
@@ -594,27 +639,87 @@ def cumprod_tangent(y, x, axis=None, dtype=None, out=None):
 
 
 @adjoint(numpy.var)
-@adjoint(numpy.ndarray.var)
 def var(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     d[x] = tangent.var_grad(d[y], x, axis, ddof, keepdims)
 
 
 @tangent_(numpy.var)
-@tangent_(numpy.ndarray.var)
 def var_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     d[y] = tangent.var_tangent(d[x], x, axis, ddof, keepdims)
 
 
 @adjoint(numpy.std)
-@adjoint(numpy.ndarray.std)
 def std(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     d[x] = tangent.var_grad(d[y] / (2.0 * y), x, axis, ddof, keepdims)
 
 
 @tangent_(numpy.std)
-@tangent_(numpy.ndarray.std)
 def std_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     d[y] = tangent.var_tangent(d[x], x, axis, ddof, keepdims) / (2.0 * y)
+
+
+# The methods also take torch's names (`dim`, `correction`, `keepdim`), and the default
+# ddof is the array library's (`tangent.method_ddof`: NumPy 0, torch 1).
+nondifferentiable(tangent.method_ddof)
+
+
+@adjoint(numpy.ndarray.var)
+def var_method(y, x, axis=None, dtype=None, out=None, ddof=None, keepdims=False, dim=None,
+               correction=None, keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[x] = tangent.var_grad(d[y], x, axis, tangent.method_ddof(x, ddof, correction),
+                                    keepdims)
+        else:
+            d[x] = tangent.var_grad(d[y], x, axis, tangent.method_ddof(x, ddof, correction),
+                                    keepdim)
+    else:
+        d[x] = tangent.var_grad(d[y], x, dim, tangent.method_ddof(x, ddof, correction), keepdim)
+
+
+@tangent_(numpy.ndarray.var)
+def var_method_tangent(y, x, axis=None, dtype=None, out=None, ddof=None, keepdims=False,
+                       dim=None, correction=None, keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[y] = tangent.var_tangent(d[x], x, axis, tangent.method_ddof(x, ddof, correction),
+                                       keepdims)
+        else:
+            d[y] = tangent.var_tangent(d[x], x, axis, tangent.method_ddof(x, ddof, correction),
+                                       keepdim)
+    else:
+        d[y] = tangent.var_tangent(d[x], x, dim, tangent.method_ddof(x, ddof, correction),
+                                   keepdim)
+
+
+@adjoint(numpy.ndarray.std)
+def std_method(y, x, axis=None, dtype=None, out=None, ddof=None, keepdims=False, dim=None,
+               correction=None, keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[x] = tangent.var_grad(d[y] / (2.0 * y), x, axis,
+                                    tangent.method_ddof(x, ddof, correction), keepdims)
+        else:
+            d[x] = tangent.var_grad(d[y] / (2.0 * y), x, axis,
+                                    tangent.method_ddof(x, ddof, correction), keepdim)
+    else:
+        d[x] = tangent.var_grad(d[y] / (2.0 * y), x, dim,
+                                tangent.method_ddof(x, ddof, correction), keepdim)
+
+
+@tangent_(numpy.ndarray.std)
+def std_method_tangent(y, x, axis=None, dtype=None, out=None, ddof=None, keepdims=False,
+                       dim=None, correction=None, keepdim=None):
+    if dim is None:
+        if keepdim is None:
+            d[y] = tangent.var_tangent(d[x], x, axis, tangent.method_ddof(x, ddof, correction),
+                                       keepdims) / (2.0 * y)
+        else:
+            d[y] = tangent.var_tangent(d[x], x, axis, tangent.method_ddof(x, ddof, correction),
+                                       keepdim) / (2.0 * y)
+    else:
+        d[y] = tangent.var_tangent(d[x], x, dim, tangent.method_ddof(x, ddof, correction),
+                                   keepdim) / (2.0 * y)
 
 
 # The bounds are NumPy's a_min/a_max (positional) or NumPy 2's and jax.numpy's keywords

@@ -5,11 +5,19 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 const CATALOG: &str = include_str!("catalog/check_catalog.py");
+/// The torch catalog checks the torch rules and the Tensor methods torch.py adds under
+/// the array class (`numpy.ndarray.exp`, ...).
+const TORCH_CATALOG: &str = include_str!("torch/check_torch.py");
 
 /// Rule names quoted in the catalog (`"numpy.sum"`, ...).
 fn catalog_rules() -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for piece in CATALOG.split('"').skip(1).step_by(2) {
+    for piece in CATALOG
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .chain(TORCH_CATALOG.split('"').skip(1).step_by(2))
+    {
         let is_name = piece.contains('.')
             && piece
                 .chars()
@@ -35,6 +43,8 @@ fn every_rule_is_in_the_catalog() {
         // JAX rules (`jax.*`) have their own catalog,
         // tests/jax/check_jax.py, checked by tests/jax_backend.rs.
         .filter(|n| !n.starts_with("jax"))
+        // torch rules (`torch.*`): tests/torch/check_torch.py, tests/torch_backend.rs.
+        .filter(|n| !n.starts_with("torch."))
         // `super(cls, obj)` passes the gradient of an object, not of numbers: checked
         // against finite differences by tests/scripts/classes.py (tests/cli.rs).
         .filter(|n| *n != "builtins.super")

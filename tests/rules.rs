@@ -54,6 +54,7 @@ fn rule_names_are_canonical() {
         "scipy.",
         "tangent.",
         "jax.",
+        "torch.",
     ];
     for q in rules.adjoint_names() {
         assert!(prefixes.iter().any(|p| q.starts_with(p)), "{q}");

@@ -31,6 +31,7 @@ pub const RULE_FILES: &[(&str, &str)] = &[
     ),
     ("backends/scipy.py", include_str!("../../backends/scipy.py")),
     ("backends/jax.py", include_str!("../../backends/jax.py")),
+    ("backends/torch.py", include_str!("../../backends/torch.py")),
     (
         "backends/tangent.py",
         include_str!("../../backends/tangent.py"),

@@ -62,6 +62,10 @@ pub const SHIMS: &[(&str, &str)] = &[
         include_str!("../../stdlib-shims/tangent/_jax.py"),
     ),
     (
+        "tangent._torch",
+        include_str!("../../stdlib-shims/tangent/_torch.py"),
+    ),
+    (
         "tangent._custom",
         include_str!("../../stdlib-shims/tangent/_custom.py"),
     ),

@@ -18,6 +18,7 @@ hosts: the embedded RustPython (with the native `numpy`) and CPython through the
   _grads_special        rule helpers: scipy.special
   _numpy                the NumPy runtime (registers numpy.ndarray)
   _jax                  the JAX runtime (imports jax and registers it only when met)
+  _torch                the PyTorch runtime (imports torch and registers it only when met)
   _custom               custom_vjp, custom_jvp, stop_gradient and the helpers they need
   _build                building, caching and compiling derivatives
   _rules                user rules (@tangent.adjoint, @tangent.tangent_)
@@ -55,11 +56,16 @@ __version__ = _tangent.VERSION
 
 
 def __getattr__(name):
-    # `tangent.jax_*`: helpers of the JAX rules, loaded only when generated code calls one.
-    if name.startswith("jax_"):
-        import sys
-        helper = getattr(sys.modules["tangent._jax"].load(), name, None)
-        if helper is not None:
-            globals()[name] = helper
-            return helper
+    # `tangent.jax_*` / `tangent.torch_*`: helpers of the JAX and torch rules, loaded only
+    # when generated code calls one (the library is imported then: a value of it exists).
+    # Never imports the library itself: looking the names up (the live names do) is not
+    # a reason to.
+    import sys
+    for prefix, library, runtime in (("jax_", "jax", "tangent._jax"),
+                                     ("torch_", "torch", "tangent._torch")):
+        if name.startswith(prefix) and library in sys.modules:
+            helper = getattr(sys.modules[runtime].load(), name, None)
+            if helper is not None:
+                globals()[name] = helper
+                return helper
     raise AttributeError("module 'tangent' has no attribute %r" % (name,))

@@ -37,9 +37,11 @@ def _optimizations(optimizations):
 # code (Cranelift) when it is scalar code the compiler takes, interpreted otherwise;
 # 'native': the same, but says on stderr why a function runs interpreted; 'native!':
 # that is an error; 'python': always interpreted; 'jax': wrapped in jax.jit (the
-# derivative of a JAX function; an untraceable primal is a TangentError naming the line).
-# `__tangent_source__` is always the readable Python.
-_COMPILE_MODES = ("auto", "native", "native!", "python", "jax")
+# derivative of a JAX function; an untraceable primal is a TangentError naming the line);
+# 'torch': wrapped in torch.compile (graph breaks allowed; a compiler that cannot run
+# here is a TangentError naming compile='python'). `__tangent_source__` is always the
+# readable Python.
+_COMPILE_MODES = ("auto", "native", "native!", "python", "jax", "torch")
 default_compile = "auto"  # tangent.default_compile: users may assign it
 
 
@@ -223,8 +225,8 @@ def backend_status():
                          ("keras", "keras"), ("tinygrad", "tinygrad")):
         try:
             __import__(module)
-            if name == "jax":
-                _sys.modules["tangent._jax"].load()
+            if name in ("jax", "torch"):
+                _sys.modules["tangent._" + name].load()
             status[name] = "available"
         except ImportError as e:
             # The framework itself is missing, or something it needs (then it is broken).

@@ -88,12 +88,16 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint, bound_self,
                 source, constructor, receiver)
-    if compile == "jax" and motion != "joint":
+    if compile in ("jax", "torch") and motion != "joint":
         raise TangentError(_at_call_site(
-            "compile='jax' applies to motion='joint' derivatives, not motion=%r" % (motion,),
-            "use motion='joint' with compile='jax', or compile='python' for split motion"))
+            "compile=%r applies to motion='joint' derivatives, not motion=%r"
+            % (compile, motion),
+            "use motion='joint' with compile=%r, or compile='python' for split motion"
+            % (compile,)))
     if compile == "jax":
         fn = _jax_jit(fn, func)
+    elif compile == "torch":
+        fn = _sys.modules["tangent._torch"].compiled(fn, func)
     elif compile != "python" and motion == "joint":
         fn = _native(fn, compile)
     _CACHE[key] = (func, fn, bound_self)  # keeps `func` alive, so its id stays unique
@@ -413,6 +417,7 @@ def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
 _RULE_MODULES = {
     "scipy": ("scipy.special", "scipy.linalg"),
     "jax": ("jax.numpy", "jax.nn", "jax.lax", "jax.scipy.special"),
+    "torch": ("torch.nn.functional", "torch.linalg", "torch.special"),
 }
 
 

@@ -108,6 +108,17 @@ def cumprod_tangent(t, x, axis=None):
     return numpy.moveaxis(out, 0, ax)
 
 
+def method_ddof(x, ddof=None, correction=None):
+    """The ddof of `x.var(...)`/`x.std(...)`: torch's `correction`, else NumPy's `ddof`,
+    else the default of x's library (NumPy 0; torch registers 1, its unbiased default)."""
+    if correction is not None:
+        return correction
+    if ddof is not None:
+        return ddof
+    fn = _registry.namespace_helper(_xp(x), "default_ddof")
+    return 0 if fn is None else fn(x)
+
+
 def var_grad(g, x, axis=None, ddof=0, keepdims=False):
     tg = _tg()
     if isinstance(x, (list, tuple)):

@@ -2,6 +2,7 @@
 differentiating generated derivatives again (backends/tangent_numpy.py).
 
 Conventions in tangent._grads_common."""
+from tangent import _registry
 from tangent._grads_common import (  # noqa: F401
     _T, _axes, _is_array, _is_zero, _tg, _tril, numpy)
 from tangent._grads_linalg import (  # noqa: F401
@@ -53,6 +54,10 @@ def var_grad_tangent_full(tg, tx, g, x, axis=None, ddof=0, keepdims=False):
     out = var_grad(_nz(tg, g), x, axis, ddof, keepdims)
     if not _is_zero(tx) and _is_array(x):
         out = out + var_grad(g, numpy.asarray(tx) * 1.0, axis, ddof, keepdims)
+    elif not _is_zero(tx) and _registry.is_array(x):
+        # another library's array (torch, jax): var_grad computes in its namespace
+        out = out + var_grad(g, _registry.namespace_of(x).broadcast_to(tx, x.shape) * 1.0,
+                             axis, ddof, keepdims)
     return out
 
 
@@ -98,6 +103,15 @@ def _weighted_pair_products(m, w):
     return numpy.stack(rows)
 
 
+def _numpy_only(x, name):
+    """The second derivative of `name` is NumPy's only: another library's array (torch,
+    jax) is refused, never given a number."""
+    if _registry.is_array(x):
+        raise NotImplementedError(
+            "tangent: the second derivative of %s is implemented for NumPy arrays only, "
+            "not for %s" % (name, type(x).__name__))
+
+
 def prod_grad_tangent_full(tg, tx, g, x, axis=None, keepdims=False):
     tgm = _tg()
     if not _is_array(x):
@@ -105,6 +119,7 @@ def prod_grad_tangent_full(tg, tx, g, x, axis=None, keepdims=False):
             xa = numpy.asarray(x) * 1.0
             tx = 0.0 if _is_zero(tx) else numpy.asarray(tx) * 1.0
             return _numpy_reshape_as(prod_grad_tangent_full(tg, tx, g, xa, axis, keepdims), x)
+        _numpy_only(x, "prod")
         return _nz(tg, g)
     out = prod_grad(_nz(tg, g), x, axis, keepdims)
     if _is_zero(tx):
@@ -122,6 +137,7 @@ def prod_tangent_grad_x(gz, t, x, axis=None, keepdims=False):
         if isinstance(x, (list, tuple)):
             return _numpy_reshape_as(prod_tangent_grad_x(gz, numpy.asarray(t) * 1.0,
                                                   numpy.asarray(x) * 1.0, axis, keepdims), x)
+        _numpy_only(x, "prod")
         return 0.0 * gz
     G = tgm.unreduce(gz, x, axis, keepdims) * t
     m, undo = _lanes(x, axis)

@@ -3,6 +3,7 @@
 Conventions in tangent._grads_common. `reshape_as`, concatenate/stack and tile compute in
 the arguments' array namespace (numpy and jax.numpy share them); split, repeat and pad
 are NumPy's."""
+from tangent import _registry
 from tangent._grads_common import (  # noqa: F401
     _int_tuple, _is_zero, _reshape_like, _tg, _xp, numpy)
 
@@ -85,17 +86,25 @@ def _method_axes(axes):
 
 
 def transpose_method_grad(g, axes):
-    """Gradient of `x.transpose(*axes)` (the method's `axes` as a tuple)."""
-    axes = _method_axes(axes)
+    """Gradient of `x.transpose(*axes)` (the method's `axes` as a tuple). A library
+    whose `transpose` method means something else (torch's swaps two dims) registers
+    its own `transpose_method` (its gradient and tangent alike)."""
     xp = _xp(g)
+    own = _registry.namespace_helper(xp, "transpose_method")
+    if own is not None:
+        return own(g, axes)
+    axes = _method_axes(axes)
     if axes is None:
         return xp.transpose(g)
     return xp.transpose(g, _tg().inverse_permutation(axes))
 
 
 def transpose_method_tangent(t, axes):
-    axes = _method_axes(axes)
     xp = _xp(t)
+    own = _registry.namespace_helper(xp, "transpose_method")
+    if own is not None:
+        return own(t, axes)
+    axes = _method_axes(axes)
     if axes is None:
         return xp.transpose(t)
     return xp.transpose(t, axes)

@@ -21,6 +21,10 @@ jax = None
 jnp = None
 
 
+def loaded():
+    return jnp is not None
+
+
 def load():
     """Imports jax (and the submodules rule bodies call); returns this module."""
     global jax, jnp

@@ -10,8 +10,9 @@ themselves and ask `implementation(kind, ...)` for the rest; they never test for
 library.
 
 Lookup walks the type's MRO and is cached per type. A type no library registered whose
-module is jax's (`jax.*`, `jaxlib.*`: arrays and tracers) loads `tangent._jax` first, so
-`import tangent` never imports jax. NumPy's registrations are the default (weak): when
+module is jax's (`jax.*`, `jaxlib.*`: arrays and tracers) loads `tangent._jax` first, one
+from torch's modules (`torch.Tensor`) `tangent._torch`, so `import tangent` never imports
+either library. NumPy's registrations are the default (weak): when
 values of NumPy and of another library meet, the other library's implementation runs
 (NumPy arrays convert into every other library's arrays), and values that are only
 numbers, None, lists or tuples get NumPy's, as before there were registries.
@@ -119,18 +120,27 @@ def register_matmul_grad(type_, fn):
     register_helper("matmul_grad", type_, fn)
 
 
-def _is_jax_type(type_):
-    """Is `type_` a class of jax (arrays, tracers)? Read from module names: never imports
-    jax (a value of such a type exists only once jax is imported)."""
+# Libraries whose runtime module loads the first time one of their values is met:
+# (the module names of their types: exact names, prefixes), the runtime module.
+_LAZY = (
+    (("jax",), ("jax.", "jaxlib"), "tangent._jax"),
+    (("torch",), ("torch.",), "tangent._torch"),
+)
+
+
+def _lazy_module(type_):
+    """The runtime module, not loaded yet, of the library `type_` comes from (jax's
+    arrays and tracers, torch's tensors), else None. Read from module names: never
+    imports the library (a value of such a type exists only once it is imported)."""
     for cls in getattr(type_, "__mro__", ()):
         module = getattr(cls, "__module__", "") or ""
-        if module == "jax" or module.startswith(("jax.", "jaxlib")):
-            return True
-    return False
-
-
-def _jax_loaded():
-    return getattr(_sys.modules.get("tangent._jax"), "jnp", None) is not None
+        for names, prefixes, runtime in _LAZY:
+            if module in names or module.startswith(prefixes):
+                loaded = _sys.modules.get(runtime)
+                if loaded is None or loaded.loaded():
+                    return None
+                return loaded
+    return None
 
 
 def _resolve(kind, type_):
@@ -145,8 +155,9 @@ def _resolve(kind, type_):
             return None, cls in _WEAK, _MISSING
     if issubclass(type_, _PY_SCALARS):
         return None, True, _SCALAR
-    if not _jax_loaded() and _is_jax_type(type_):
-        _sys.modules["tangent._jax"].load()  # registers jax's types
+    runtime = _lazy_module(type_)
+    if runtime is not None:
+        runtime.load()  # registers the library's types
         return _resolve(kind, type_)
     return None, False, _UNKNOWN
 
@@ -274,8 +285,8 @@ def _namespace(v, operation):
         if entry is None:
             if issubclass(type_, _PY_SCALARS):
                 entry = False
-            elif not _jax_loaded() and _is_jax_type(type_):
-                _sys.modules["tangent._jax"].load()
+            elif _lazy_module(type_) is not None:
+                _lazy_module(type_).load()
                 return _namespace(v, operation)
             else:
                 raise _unregistered("namespace", operation, type_)
