@@ -253,6 +253,10 @@ fn repeated_grad_is_served_from_the_memory_cache() {
         so.contains("lru keeps the recently used: True True 2"),
         "{so}"
     );
+    assert!(
+        so.contains("the literal reverse over reverse is its own entry: True True True"),
+        "{so}"
+    );
 }
 
 #[test]

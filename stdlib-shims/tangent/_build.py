@@ -77,7 +77,9 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                             mode, output_index, output_weights, motion,
                             tuple(optimizations), bool(checkpoint), compile, source,
                             getattr(func, "__tangent_text__", None), constructor,
-                            receiver),
+                            receiver,
+                            # A derivative of a derivative is built one of two ways.
+                            bool(_package().literal_reverse_over_reverse)),
                      bound_self)
     cached = _CACHE.pop(key, None)
     if cached is not None:

@@ -44,3 +44,13 @@ tangent.grad(f)
 dh = tangent.grad(h)
 print("lru keeps the recently used:", tangent.grad(f) is df, tangent.grad(g) is not dg,
       len(tangent._CACHE))
+
+# A derivative of a derivative is built one of two ways: each is cached as itself.
+tangent._CACHE_SIZE = 256
+gf = tangent.grad(f)
+by_symmetry = tangent.grad(gf)
+tangent.literal_reverse_over_reverse = True
+literal = tangent.grad(gf)
+tangent.literal_reverse_over_reverse = False
+print("the literal reverse over reverse is its own entry:", literal is not by_symmetry,
+      "_stack" in literal.__tangent_source__, tangent.grad(gf) is by_symmetry)
