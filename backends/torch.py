@@ -1424,3 +1424,9 @@ def torch_uncol_tangent(y, m, A, B):
 @tangent_(tangent.torch_norm_grad)
 def torch_norm_grad_tangent(y, g, n, x, ord, dim, keepdim, name):
     d[y] = tangent.torch_norm_grad_jvp(d[g], d[n], d[x], g, n, x, ord, dim, keepdim, name)
+
+
+# The entry check of a derivative in a program using torch (every tensor argument on one
+# device): it only reads its arguments and has no derivative.
+nondifferentiable(tangent.torch_check_devices)
+reads_only(tangent.torch_check_devices)

@@ -243,3 +243,52 @@ fn compile_torch_without_a_working_compiler_names_compile_python() {
         );
     }
 }
+
+/// Tensor arguments on different devices are an error naming the argument (both modes);
+/// a 0-dimensional CPU tensor mixes with any device, as in torch.
+#[test]
+fn tensors_on_different_devices_name_the_argument() {
+    let Some(python) = common::cpython::python(&["torch"]) else {
+        return;
+    };
+    let out = common::cpython::run_ok(&python, "tests/torch/devices.py", &[]);
+    for line in [
+        "one device: True",
+        "reverse names the argument: True located: True",
+        "forward names the argument: True located: True",
+        "0-d cpu tensor accepted: True",
+    ] {
+        assert!(
+            out.lines().any(|l| l == line),
+            "missing `{line}` in:\n{out}"
+        );
+    }
+}
+
+/// compile='torch' in a program importing tensorflow (whose LLVM, loaded before
+/// triton's, makes torch.compile abort the process): tangent loads triton's library
+/// before tensorflow, in either import order under `tangent run`. Runs when tensorflow
+/// is installed in the test CPython (issue 17's venv); says so and passes otherwise.
+#[test]
+fn compile_torch_with_tensorflow_imported_does_not_abort() {
+    let Some(python) = common::cpython::python(&["torch"]) else {
+        return;
+    };
+    for order in [&[][..], &["tensorflow-first"][..]] {
+        let out = common::cpython::run_ok(&python, "tests/torch/with_tensorflow.py", order);
+        if out.lines().any(|l| l == "tensorflow: not installed") {
+            eprintln!("tensorflow is not installed in the test CPython: skipped");
+            return;
+        }
+        for line in [
+            "triton loaded before tensorflow: True",
+            "compiled: True",
+            "python: True",
+        ] {
+            assert!(
+                out.lines().any(|l| l == line),
+                "missing `{line}` ({order:?}) in:\n{out}"
+            );
+        }
+    }
+}

@@ -803,10 +803,11 @@ impl Generator<'_> {
         }
         // The entry point: forward, output check, backward.
         let args: Vec<Expr> = params.iter().map(Expr::name).collect();
-        let mut ebody = vec![Stmt::synth(StmtKind::Assign(
+        let mut ebody = entry_checks(self.module, &params);
+        ebody.push(Stmt::synth(StmtKind::Assign(
             Expr::synth(ExprKind::Tuple(vec![Expr::name(result), tape()])),
             Expr::call_path(&format!("{gen_name}_forward"), args.clone()),
-        ))];
+        )));
         ebody.extend(self.output_check(func, result, seed));
         let grad_vars: Vec<String> = wrt_names.iter().map(|v| grad_names[v].clone()).collect();
         let target = if grad_vars.len() == 1 {
@@ -1108,6 +1109,9 @@ impl Generator<'_> {
         }
 
         let mut new_body = Vec::new();
+        if top {
+            new_body.extend(entry_checks(self.module, &params));
+        }
         let pushes = crate::opt::pushed_names(&fwd);
         if crate::opt::uses_stack(&fwd)
             || crate::opt::uses_stack(&bwd)
@@ -1252,6 +1256,27 @@ impl forward::ForwardCallees for FwdGenerator<'_> {
     }
 }
 
+/// The entry derivative's first statements: the run-time checks of its arguments the
+/// host asked for (`LiveNames::entry_checks`: a loaded library's, e.g. torch's devices),
+/// each `helper((a, b), ('a', 'b'))`.
+fn entry_checks(module: &SourceModule, params: &[String]) -> Vec<Stmt> {
+    let Some(live) = module.live.as_ref() else {
+        return Vec::new();
+    };
+    live.entry_checks
+        .iter()
+        .map(|helper| {
+            Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
+                helper,
+                vec![
+                    Expr::synth(ExprKind::Tuple(params.iter().map(Expr::name).collect())),
+                    Expr::synth(ExprKind::Tuple(params.iter().map(Expr::str_lit).collect())),
+                ],
+            )))
+        })
+        .collect()
+}
+
 /// `check_call` of user function `func`, then the index of its `*args` parameter.
 fn call_star(
     module: &SourceModule,
@@ -1388,6 +1413,12 @@ impl FwdGenerator<'_> {
         }
         let rules = self.rules;
         let preserve_result = !top || self.opts.preserve_result;
+        let checks = if top {
+            let names: Vec<String> = def.params.iter().map(|p| p.name.clone()).collect();
+            entry_checks(self.module, &names)
+        } else {
+            Vec::new()
+        };
         let mut fwd = forward::Forward {
             resolver: &resolver,
             rules,
@@ -1411,6 +1442,7 @@ impl FwdGenerator<'_> {
         }
         // The entry point checks that each tangent matches its argument's shape.
         if top {
+            new_body.extend(checks);
             for (v, t) in wrt_names.iter().zip(&tparams) {
                 new_body.push(Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
                     "tangent.check_tangent",

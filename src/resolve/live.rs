@@ -33,6 +33,9 @@
 //!   else `undefined`; NONDIFF its `nondiff_argnums`, comma-separated (may be empty);
 //! - `builtin NAME`: a builtin not shadowed by a global;
 //! - `missing NAME`: neither a global nor a builtin;
+//! - `entry_check HELPER`: the differentiated function's derivative begins with
+//!   `HELPER((args...), ('name', ...))`, a run-time check of its arguments a loaded
+//!   library asks for (torch: every tensor on one device);
 //! - `attrs MODULE NAMES...`: the public attributes of a module the code reads (for
 //!   "did you mean");
 //! - `globals NAMES...`: the module's global names (for "did you mean").
@@ -87,6 +90,8 @@ pub struct LiveNames {
     pub post_init: bool,
     /// unit -> its parameters that hold objects of user classes (`object` lines).
     pub objects: HashMap<String, Vec<String>>,
+    /// Helpers the entry derivative calls first with its arguments (`entry_check`).
+    pub entry_checks: Vec<String>,
     pub names: HashMap<String, Live>,
     /// Public attributes of each module read through a global (by `__name__`).
     pub attrs: HashMap<String, Vec<String>>,
@@ -117,6 +122,7 @@ impl LiveNames {
                     live.constructor = Some((*unit).to_owned());
                     live.post_init = true;
                 }
+                ["entry_check", helper] => live.entry_checks.push((*helper).to_owned()),
                 ["object", unit, param] => live
                     .objects
                     .entry((*unit).to_owned())

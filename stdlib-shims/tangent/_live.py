@@ -140,6 +140,7 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
                                                                 anywhere))]
     if constructor:
         lines.append("init\t%s%s" % (entry_name, "\tpost" if constructor == "post" else ""))
+    lines.extend("entry_check\t%s" % helper for helper in _registry.entry_checks())
     if receiver and code.co_argcount:
         lines.append("object\t%s\t%s" % (entry_name, code.co_varnames[0]))
     names, seen, bound = set(), {id(code)}, {}

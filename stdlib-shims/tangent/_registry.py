@@ -128,6 +128,17 @@ _LAZY = (
 )
 
 
+# Run-time checks of a derivative's arguments that a library asks for, applied when the
+# library is imported: (its module, the helper the entry derivative calls first with the
+# arguments and their names; src/ad/mod.rs `entry_checks`).
+_ENTRY_CHECKS = (("torch", "tangent.torch_check_devices"),)
+
+
+def entry_checks():
+    """The argument checks the imported libraries ask derivatives to begin with."""
+    return [helper for module, helper in _ENTRY_CHECKS if module in _sys.modules]
+
+
 def _lazy_module(type_):
     """The runtime module, not loaded yet, of the library `type_` comes from (jax's
     arrays and tracers, torch's tensors), else None. Read from module names: never

@@ -425,6 +425,23 @@ def _transpose_method(g, dims):
     return torch.transpose(g, dims[0], dims[1])
 
 
+def torch_check_devices(values, names):
+    """The entry check of a derivative in a program using torch: every tensor argument
+    on one device (torch's own error would not name the argument). 0-dimensional CPU
+    tensors mix with any device, as in torch."""
+    first = None
+    for v, n in zip(values, names):
+        if isinstance(v, torch.Tensor) and not (v.dim() == 0 and v.device.type == "cpu"):
+            if first is None:
+                first = (n, v.device)
+            elif v.device != first[1]:
+                from tangent._errors import _at_call_site
+                raise TypeError(_at_call_site(
+                    "tangent: the tensor argument `%s` is on device %s, but `%s` is on %s"
+                    % (n, v.device, first[0], first[1]),
+                    "move them to one device (`%s.to(%s.device)`)" % (n, first[0])))
+
+
 def _check_output(y, seed, name):
     """grad's output check for tensors: the shapes (as for every array type), and a
     tensor seed on the output's device."""
@@ -808,12 +825,58 @@ def torch_norm_grad_jvp(dg, dn, dx, g, n, x, ord, dim, keepdim, name):
 
 # ---------------------------------------------------------------- compile='torch'
 
+# TensorFlow and triton (torch.compile's GPU compiler, loaded when torch.compile runs)
+# each carry an LLVM; loading triton's after TensorFlow's aborts the process ("Option
+# ... registered more than once"), the other order works. `import tangent` installs
+# `_TritonBeforeTensorflow`, which loads triton's library just before tensorflow is
+# imported (only then, and only if triton is installed: it does not import torch); a
+# compile='torch' after tensorflow was imported first is refused instead of aborting.
+_TRITON = "triton._C.libtriton"
+
+
+class _TritonBeforeTensorflow:
+    """A meta path finder that finds nothing: seeing `import tensorflow`, it first loads
+    triton's LLVM library, if triton is installed."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == "tensorflow" and _TRITON not in _sys.modules:
+            import importlib.util
+            try:
+                if importlib.util.find_spec("triton") is not None:
+                    __import__(_TRITON)
+            except Exception:  # noqa: BLE001 - a broken triton: torch.compile says so
+                pass
+        return None
+
+
+def install_import_order_hook():
+    if not any(isinstance(f, _TritonBeforeTensorflow) for f in _sys.meta_path):
+        _sys.meta_path.insert(0, _TritonBeforeTensorflow())
+
+
+def _check_llvm_order():
+    """compile='torch' would abort the process if tensorflow's LLVM is loaded and
+    triton's is not: a TangentError saying so instead."""
+    if "tensorflow" in _sys.modules and _TRITON not in _sys.modules:
+        import importlib.util
+        if importlib.util.find_spec("triton") is None:
+            return
+        from tangent._errors import TangentError, _at_call_site
+        raise TangentError(_at_call_site(
+            "compile='torch': tensorflow was imported before `import tangent` (or before "
+            "triton), and torch.compile loading triton's LLVM after tensorflow's would "
+            "abort the process (the two register the same LLVM options)",
+            "import tangent (or `import triton._C.libtriton`) before tensorflow, or use "
+            "compile='python'"))
+
+
 def compiled(fn, func):
     """compile='torch': `fn` wrapped in torch.compile (graph breaks allowed: tape
     operations fall back to Python). The readable source stays on the wrapper's
     `__tangent_source__`. An inductor that cannot compile here is a TangentError saying
     why and naming compile='python'."""
     load()
+    _check_llvm_order()
     import warnings
     from tangent._errors import TangentError, _at_call_site
     # The tape's push/pop (native functions of tangent) are the expected graph breaks.
@@ -886,3 +949,6 @@ def _register():
             ("transpose_method", _transpose_method),
             ("default_ddof", _default_ddof), ("check_output", _check_output)):
         _registry.register_helper(kind, type_, fn)
+
+
+install_import_order_hook()  # at `import tangent`: cheap, and imports nothing
