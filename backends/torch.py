@@ -1430,3 +1430,4 @@ def torch_norm_grad_tangent(y, g, n, x, ord, dim, keepdim, name):
 # device): it only reads its arguments and has no derivative.
 nondifferentiable(tangent.torch_check_devices)
 reads_only(tangent.torch_check_devices)
+native_scalar(tangent.torch_check_devices, kind="check")

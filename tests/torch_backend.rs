@@ -257,6 +257,7 @@ fn tensors_on_different_devices_name_the_argument() {
         "reverse names the argument: True located: True",
         "forward names the argument: True located: True",
         "0-d cpu tensor accepted: True",
+        "native with torch imported: NativeFunction True",
     ] {
         assert!(
             out.lines().any(|l| l == line),

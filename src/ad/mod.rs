@@ -1258,7 +1258,8 @@ impl forward::ForwardCallees for FwdGenerator<'_> {
 
 /// The entry derivative's first statements: the run-time checks of its arguments the
 /// host asked for (`LiveNames::entry_checks`: a loaded library's, e.g. torch's devices),
-/// each `helper((a, b), ('a', 'b'))`.
+/// each `helper('a, b', a, b)` (the names in one string: the native compiler skips
+/// string operands of checks).
 fn entry_checks(module: &SourceModule, params: &[String]) -> Vec<Stmt> {
     let Some(live) = module.live.as_ref() else {
         return Vec::new();
@@ -1266,13 +1267,9 @@ fn entry_checks(module: &SourceModule, params: &[String]) -> Vec<Stmt> {
     live.entry_checks
         .iter()
         .map(|helper| {
-            Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
-                helper,
-                vec![
-                    Expr::synth(ExprKind::Tuple(params.iter().map(Expr::name).collect())),
-                    Expr::synth(ExprKind::Tuple(params.iter().map(Expr::str_lit).collect())),
-                ],
-            )))
+            let mut args = vec![Expr::str_lit(params.join(", "))];
+            args.extend(params.iter().map(Expr::name));
+            Stmt::synth(StmtKind::ExprStmt(Expr::call_path(helper, args)))
         })
         .collect()
 }

@@ -403,8 +403,11 @@ pub fn expr_type(
             }
             let mut tys = Vec::new();
             for a in args {
-                // The name argument of the check helpers is a string.
-                if matches!(a.kind, ExprKind::Str(_)) && path.starts_with("tangent.check_") {
+                // The name arguments of checks (`native_scalar(..., kind="check")`) are
+                // strings.
+                if matches!(a.kind, ExprKind::Str(_))
+                    && callees.rules().native_scalar(&path) == Some(&NativeScalar::Check)
+                {
                     continue;
                 }
                 if matches!(a.kind, ExprKind::NoneLit) {

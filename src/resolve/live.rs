@@ -34,7 +34,7 @@
 //! - `builtin NAME`: a builtin not shadowed by a global;
 //! - `missing NAME`: neither a global nor a builtin;
 //! - `entry_check HELPER`: the differentiated function's derivative begins with
-//!   `HELPER((args...), ('name', ...))`, a run-time check of its arguments a loaded
+//!   `HELPER('a, b', a, b)`, a run-time check of its arguments a loaded
 //!   library asks for (torch: every tensor on one device);
 //! - `attrs MODULE NAMES...`: the public attributes of a module the code reads (for
 //!   "did you mean");

@@ -425,12 +425,13 @@ def _transpose_method(g, dims):
     return torch.transpose(g, dims[0], dims[1])
 
 
-def torch_check_devices(values, names):
-    """The entry check of a derivative in a program using torch: every tensor argument
-    on one device (torch's own error would not name the argument). 0-dimensional CPU
-    tensors mix with any device, as in torch."""
+def torch_check_devices(names, *values):
+    """The entry check of a derivative in a program using torch (`names`: the
+    parameters, comma-separated): every tensor argument on one device (torch's own error
+    would not name the argument). 0-dimensional CPU tensors mix with any device, as in
+    torch."""
     first = None
-    for v, n in zip(values, names):
+    for v, n in zip(values, names.split(", ")):
         if isinstance(v, torch.Tensor) and not (v.dim() == 0 and v.device.type == "cpu"):
             if first is None:
                 first = (n, v.device)
