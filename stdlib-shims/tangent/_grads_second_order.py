@@ -62,27 +62,30 @@ def var_grad_tangent_full(tg, tx, g, x, axis=None, ddof=0, keepdims=False):
 
 
 def _lanes(x, axis):
-    """x with the reduced axes flattened to the front: (m, undo), m of shape (n, rest)."""
-    x = numpy.asarray(x) * 1.0
+    """x with the reduced axes flattened to the front: (m, undo), m of shape (n, rest),
+    in x's own library (NumPy's for lists)."""
+    xp = _registry.namespace_of(x) if _registry.is_array(x) else numpy
+    x = x * 1.0 if _registry.is_array(x) else numpy.asarray(x) * 1.0
     axes = _axes(axis, x.ndim)
     rest = [i for i in range(x.ndim) if i not in axes]
     perm = list(axes) + rest
-    xt = numpy.transpose(x, tuple(perm))
+    xt = xp.transpose(x, tuple(perm))
     n = 1
     for a in axes:
         n *= x.shape[a]
     rest_shape = tuple(xt.shape[len(axes):])
-    m = numpy.reshape(xt, (n,) + rest_shape)
+    m = xp.reshape(xt, (n,) + rest_shape)
     inv = _tg().inverse_permutation(perm)
 
     def undo(r):
-        return numpy.transpose(numpy.reshape(r, xt.shape), inv)
+        return xp.transpose(xp.reshape(r, xt.shape), inv)
     return m, undo
 
 
 def _prod_rows(m, skip):
-    """Product of the rows of m (first axis) not in `skip`."""
-    out = numpy.ones(m.shape[1:])
+    """Product of the rows of m (first axis) not in `skip` (ones shaped like a row, in
+    m's library, dtype and device)."""
+    out = m[0] * 0.0 + 1.0
     for k in range(m.shape[0]):
         if k not in skip:
             out = out * m[k]
@@ -95,21 +98,12 @@ def _weighted_pair_products(m, w):
     n = m.shape[0]
     rows = []
     for i in range(n):
-        acc = numpy.zeros(m.shape[1:])
+        acc = m[0] * 0.0
         for j in range(n):
             if j != i:
                 acc = acc + w[j] * _prod_rows(m, (i, j))
         rows.append(acc)
-    return numpy.stack(rows)
-
-
-def _numpy_only(x, name):
-    """The second derivative of `name` is NumPy's only: another library's array (torch,
-    jax) is refused, never given a number."""
-    if _registry.is_array(x):
-        raise NotImplementedError(
-            "tangent: the second derivative of %s is implemented for NumPy arrays only, "
-            "not for %s" % (name, type(x).__name__))
+    return _registry.namespace_of(m).stack(rows)
 
 
 def prod_grad_tangent_full(tg, tx, g, x, axis=None, keepdims=False):
@@ -119,14 +113,14 @@ def prod_grad_tangent_full(tg, tx, g, x, axis=None, keepdims=False):
             xa = numpy.asarray(x) * 1.0
             tx = 0.0 if _is_zero(tx) else numpy.asarray(tx) * 1.0
             return _numpy_reshape_as(prod_grad_tangent_full(tg, tx, g, xa, axis, keepdims), x)
-        _numpy_only(x, "prod")
-        return _nz(tg, g)
+        if not _registry.is_array(x):  # a number: prod(x) is x
+            return _nz(tg, g)
     out = prod_grad(_nz(tg, g), x, axis, keepdims)
     if _is_zero(tx):
         return out
     m, undo = _lanes(x, axis)
-    tm, _ = _lanes(tx, axis)
-    dothers = undo(_weighted_pair_products(m, tm)) if m.shape[0] else numpy.zeros(x.shape)
+    tm, _ = _lanes(tx + x * 0.0, axis)  # the tangent broadcast to x's shape
+    dothers = undo(_weighted_pair_products(m, tm)) if m.shape[0] else x * 0.0
     return out + tgm.unreduce(g, x, axis, keepdims) * dothers
 
 
@@ -137,12 +131,12 @@ def prod_tangent_grad_x(gz, t, x, axis=None, keepdims=False):
         if isinstance(x, (list, tuple)):
             return _numpy_reshape_as(prod_tangent_grad_x(gz, numpy.asarray(t) * 1.0,
                                                   numpy.asarray(x) * 1.0, axis, keepdims), x)
-        _numpy_only(x, "prod")
-        return 0.0 * gz
+        if not _registry.is_array(x):  # a number: prod(x) is x
+            return 0.0 * gz
     G = tgm.unreduce(gz, x, axis, keepdims) * t
     m, undo = _lanes(x, axis)
     gm, _ = _lanes(G, axis)
-    return undo(_weighted_pair_products(m, gm)) if m.shape[0] else numpy.zeros(x.shape)
+    return undo(_weighted_pair_products(m, gm)) if m.shape[0] else x * 0.0
 
 
 def _seg_prod(m, i, skip):

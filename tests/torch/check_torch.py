@@ -355,11 +355,7 @@ TARGETS01 = torch.tensor([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]])
 """
 
 # Entries whose second derivative torch itself computes differently, with the reason.
-SECOND_ORDER_SKIP = {
-    # tangent.prod_grad's own derivative (tangent._grads_second_order) is NumPy's only:
-    # the second derivative is refused (checked: an error, not a number)
-    "torch.prod": "the derivative of tangent.prod_grad is implemented for NumPy arrays only",
-}
+SECOND_ORDER_SKIP = {}
 
 
 # ----------------------------------------------------------------- rule coverage
