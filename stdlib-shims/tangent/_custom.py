@@ -24,7 +24,7 @@ products), reverse over them (literal reverse-over-reverse) and over `custom_jvp
 """
 from tangent import _registry
 from tangent._errors import TangentError, _at_call_site, _located, _shape
-from tangent._runtime import init_grad
+from tangent._runtime import _differentiable_part, init_grad
 
 __all__ = ["custom_vjp", "custom_jvp", "CustomVJP", "CustomJVP", "stop_gradient",
            "custom_forward", "custom_backward", "custom_jvp_call", "custom_forward_jvp",
@@ -431,7 +431,7 @@ def custom_forward_vjp(b, out, f, args, which):
     def compute():
         parts = _zeros_for_none(tuple(b) if b is not None else (None, None), out)
         if isinstance(f, CustomVJP):
-            wrt = [i for i in f._split(args)[1] if _differentiable(args[i])]
+            wrt = [i for i in f._split(args)[1] if _differentiable_part(args[i])]
             if not wrt:
                 return {}
             grads = _derivative_of(f.fwd, wrt, "reverse")(*(tuple(args) + (tuple(parts),)))
@@ -444,11 +444,6 @@ def custom_forward_vjp(b, out, f, args, which):
     grads = _memoized(("forward", id(b), id(out), id(f), tuple(map(id, args))),
                       (b, out, f, args), compute)
     return grads.get(which)
-
-
-def _differentiable(v):
-    return (isinstance(v, (float, int)) and not isinstance(v, bool)) or \
-        _registry.is_array(v) or isinstance(v, (tuple, list, dict))
 
 
 def custom_backward_vjp(b, f, res, g, args, which):

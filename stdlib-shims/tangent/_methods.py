@@ -255,18 +255,24 @@ def construct_grad(g, cls, args, kwargs, which):
 
 def _init_grads(g, cls, args, kwargs):
     init = _python_init(cls)
-    if init is None:
-        return {}
-    values, where = _init_values(init, args, kwargs, cls)
-    wrt = tuple(i for i, v in enumerate(values) if _runtime._differentiable_part(v))
-    if not wrt or g is None:
+    if init is None or g is None:
         return {}
     seed = dict(vars(g)) if _runtime._is_object(g) else {}
-    df = _generate(init, wrt, True, False, False, 0, "reverse", constructor=True)
     with _building(cls):
-        out = df(*(tuple(values) + (seed,)))
-    out = out if len(wrt) > 1 else (out,)
-    by_index = dict(zip(wrt, out))
+        return _init_vjp(init, cls, args, kwargs, seed)
+
+
+def _init_vjp(init, owner, args, kwargs, seed):
+    """The gradient of each operand (position or keyword) of a call of the constructor
+    `init` of `owner`, given `seed`, the gradient of the fields it assigns (a dict):
+    `init` differentiated as a constructor (src/syntax/constructor.rs)."""
+    values, where = _init_values(init, args, kwargs, owner)
+    wrt = tuple(i for i, v in enumerate(values) if _runtime._differentiable_part(v))
+    if not wrt:
+        return {}
+    df = _generate(init, wrt, True, False, False, 0, "reverse", constructor=True)
+    out = df(*(tuple(values) + (seed,)))
+    by_index = dict(zip(wrt, out if len(wrt) > 1 else (out,)))
     return {w: by_index.get(i) for w, i in where.items()}
 
 
@@ -427,14 +433,7 @@ def parent_fields_grad(g, owner, args, kwargs, after, which):
         init = _parent_init(owner, after)
         grads = {}
         if init is not None and isinstance(g, dict):
-            values, where = _init_values(init, args, kwargs, owner)
-            wrt = tuple(i for i, v in enumerate(values) if _runtime._differentiable_part(v))
-            if wrt:
-                df = _generate(init, wrt, True, False, False, 0, "reverse", constructor=True)
-                out = df(*(tuple(values) + (g,)))
-                out = out if len(wrt) > 1 else (out,)
-                by_index = dict(zip(wrt, out))
-                grads = {w: by_index.get(i) for w, i in where.items()}
+            grads = _init_vjp(init, owner, args, kwargs, g)
         memo = _memo[0] = (key, (g, owner, args, kwargs), grads)
     grads = memo[2]
     if which == 0:
