@@ -1,13 +1,17 @@
 """The design's MLP workload written in torch: tangent's gradient against torch.autograd
 (eager), and compile='torch' against torch.compile'd autograd, in float32 and float64.
 
-    tangent run --python PYTHON benches/torch_mlp.py [REPEATS]
+    tangent run --python PYTHON benches/torch_mlp.py [ROUNDS] [CALLS]
 
 Workload: x 64x128, three 128x128 weights, tanh layers, loss sum(out * out), gradient
-with respect to the first weight. Prints, per dtype and contestant, the time to build
-(and compile) plus the first call, and the median eval time over REPEATS calls; the
-gradients are cross-checked against torch.autograd first.
+with respect to the first weight. Every contestant is built (and compiled) first and its
+build + first call timed; then ROUNDS rounds run each contestant for CALLS calls, in a
+shuffled order per round, so the machine's load falls on all of them alike. Eval is the
+median over rounds of each round's median call; the ratio column is the median of the
+per-round ratios to the eager torch.autograd baseline of the same dtype. The gradients
+are cross-checked against torch.autograd first.
 """
+import random
 import statistics
 import sys
 import time
@@ -31,20 +35,42 @@ def autograd_grad(w1, w2, w3, x):
     return torch.autograd.grad(mlp(w1, w2, w3, x), w1)[0]
 
 
-def timed(fn, args, repeats):
-    t0 = time.perf_counter()
-    first = fn(*args)
-    build = time.perf_counter() - t0
+def compiled_autograd():
+    """torch.compile as a torch user applies it: the model compiled, the gradient from
+    torch.autograd over it (AOTAutograd compiles the backward graph too). Compiling a
+    function that itself calls torch.autograd.grad recompiles on every call here."""
+    compiled = torch.compile(mlp)
+
+    def grad(w1, w2, w3, x):
+        w1 = w1.detach().requires_grad_()
+        return torch.autograd.grad(compiled(w1, w2, w3, x), w1)[0]
+    return grad
+
+
+CONTESTANTS = [
+    ("torch.autograd (eager)", lambda: autograd_grad),
+    ("tangent compile='python'", lambda: tangent.grad(mlp, compile="python")),
+    ("torch.compile(autograd)", compiled_autograd),
+    ("tangent compile='torch'", lambda: tangent.grad(mlp, compile="torch")),
+]
+BASELINE = {"tangent compile='python'": "torch.autograd (eager)",
+            "tangent compile='torch'": "torch.compile(autograd)",
+            "torch.compile(autograd)": "torch.autograd (eager)"}
+
+
+def round_median(fn, args, calls):
     times = []
-    for _ in range(repeats):
+    for _ in range(calls):
         t0 = time.perf_counter()
         fn(*args)
         times.append(time.perf_counter() - t0)
-    return first, build, statistics.median(times)
+    return statistics.median(times)
 
 
 def main():
-    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+    calls = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+    shuffle = random.Random(0)
     rows = []
     for dtype in (torch.float32, torch.float64):
         gen = torch.Generator().manual_seed(0)
@@ -52,29 +78,44 @@ def main():
         ws = [torch.randn(128, 128, generator=gen, dtype=dtype) * 0.1 for _ in range(3)]
         args = (*ws, x)
         tol = dict(rtol=1e-4, atol=1e-5) if dtype == torch.float32 else dict(rtol=1e-10, atol=1e-12)
-        contestants = [
-            ("torch.autograd (eager)", lambda: autograd_grad),
-            ("tangent compile='python'", lambda: tangent.grad(mlp, compile="python")),
-            ("torch.compile(autograd)", lambda: torch.compile(autograd_grad)),
-            ("tangent compile='torch'", lambda: tangent.grad(mlp, compile="torch")),
-        ]
         reference = autograd_grad(*args)
-        for name, make in contestants:
+        built, results = {}, {}
+        for name, make in CONTESTANTS:
             t0 = time.perf_counter()
-            fn = make()
-            made = time.perf_counter() - t0
             try:
-                got, first, median = timed(fn, args, repeats)
+                fn = make()
+                got = fn(*args)
             except Exception as e:  # e.g. inductor cannot compile here
-                rows.append((str(dtype), name, "error: %s" % str(e).splitlines()[0][:80], "", ""))
+                results[name] = "error: %s" % str(e).splitlines()[0][:80]
                 continue
+            first = time.perf_counter() - t0
             ok = torch.allclose(got, reference, **tol) and got.dtype == dtype
-            rows.append((str(dtype).replace("torch.", ""), name, "%.3f s" % (made + first),
-                         "%.1f us" % (median * 1e6), "ok" if ok else "WRONG"))
-    print("%-8s %-26s %-22s %-12s %s" % ("dtype", "contestant", "build+first call",
-                                          "eval", "gradient"))
+            built[name] = fn
+            results[name] = (first, ok, [])
+        for _ in range(rounds):
+            order = list(built)
+            shuffle.shuffle(order)
+            for name in order:
+                results[name][2].append(round_median(built[name], args, calls))
+        for name, _ in CONTESTANTS:
+            result = results[name]
+            if isinstance(result, str):
+                rows.append((str(dtype).replace("torch.", ""), name, result, "", "", ""))
+                continue
+            first, ok, medians = result
+            ratio = ""
+            base = BASELINE.get(name)
+            if base in built:
+                ratio = "%.2fx %s" % (statistics.median(
+                    m / b for m, b in zip(medians, results[base][2])), base.split(" ")[0])
+            rows.append((str(dtype).replace("torch.", ""), name, "%.3f s" % first,
+                         "%.1f us" % (statistics.median(medians) * 1e6), ratio,
+                         "ok" if ok else "WRONG"))
+    print("%d rounds x %d calls, interleaved, torch threads = 1" % (rounds, calls))
+    print("%-8s %-26s %-17s %-11s %-24s %s" % ("dtype", "contestant", "build+first call",
+                                              "eval", "ratio (per-round median)", "gradient"))
     for row in rows:
-        print("%-8s %-26s %-22s %-12s %s" % row)
+        print("%-8s %-26s %-17s %-11s %-24s %s" % row)
 
 
 if __name__ == "__main__":

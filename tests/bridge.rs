@@ -147,7 +147,7 @@ fn scripts_importing_a_framework_run_in_cpython_with_argv_and_exit_status() {
     let Some(py) = cpython::python(&["numpy", "scipy"]) else {
         return;
     };
-    let (_, script) = script_in(
+    let (_dir, script) = script_in(
         "route",
         "uses_scipy.py",
         "import sys, math\nimport scipy.special\nimport tangent\n\
@@ -297,8 +297,6 @@ fn bridge_install_makes_import_tangent_work_in_a_venv() {
         text(&out.stdout).trim(),
         format!("available {}", env!("CARGO_PKG_VERSION"))
     );
-    // The venv holds a copy of the bridge (hundreds of MB in a debug build).
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The embedded interpreter's float arithmetic is CPython's: `%`, `//`, `divmod`, `**`,
@@ -563,7 +561,6 @@ fn a_rebuilt_bridge_does_not_read_the_old_bridges_cache_entries() {
         "0",
         "another bridge: not served the old entry"
     );
-    let _ = std::fs::remove_dir_all(&dir); // a copy of the bridge
 }
 
 /// Functions defined in the cells of a real IPython `InteractiveShell`: read from
@@ -589,16 +586,39 @@ fn functions_of_ipython_cells_are_differentiated() {
 }
 
 /// A fresh directory for a test and a script written into it.
-fn script_in(tag: &str, name: &str, source: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+fn script_in(tag: &str, name: &str, source: &str) -> (TempDir, std::path::PathBuf) {
     let dir = tempdir(tag);
     let script = dir.join(name);
     std::fs::write(&script, source).unwrap();
     (dir, script)
 }
 
-fn tempdir(tag: &str) -> std::path::PathBuf {
+/// A test's scratch directory, removed when the test ends (some hold a venv or a copy
+/// of the bridge: hundreds of MB a run otherwise left behind).
+struct TempDir(std::path::PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for TempDir {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tempdir(tag: &str) -> TempDir {
     let d = std::env::temp_dir().join(format!("tangent-bridge-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    TempDir(d)
 }
