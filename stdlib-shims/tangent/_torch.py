@@ -13,8 +13,9 @@ Tensors stay tensors: every helper computes with torch functions on the argument
 device and in their floating dtype (a Python-number gradient such as the seed 1.0 takes
 the dtype and device of the tensor it belongs to), never calls `.numpy()` or `.item()`,
 and never writes into an argument (gradients written at an index are copies first).
-Derivatives run under `torch.no_grad()` unless the caller is building a graph of its own
-(see `no_grad_call`), so tensors with `requires_grad=True` are accepted.
+Plain tensors build no autograd graph. Tensors with `requires_grad=True` are accepted;
+torch records the derivative's operations on them as on any computation with them (so a
+user can backpropagate through the gradient), and nothing under `torch.no_grad()`.
 Conventions as in the tangent._grads_* modules: `g` is a gradient shaped like the result,
 `t` a tangent shaped like the argument; the tangent of an inactive argument is 0.0.
 """

@@ -670,11 +670,28 @@ class Checker:
         ref = torch.autograd.grad(mod.mlp(*leaves, x, labels), leaves)
         if not all(close(g, r, 1e-9, 1e-10) for g, r in zip(got, ref)):
             self.fail("end to end mlp: reverse differs from torch.autograd")
-        # requires_grad=True inputs are accepted; the gradient is the same and builds no
-        # graph outside of one.
+        # Plain tensors build no autograd graph; requires_grad=True inputs are accepted,
+        # give the same gradient, and torch records the derivative's operations on them
+        # as on any computation with them, so a user can backpropagate through tangent's
+        # gradient (checked against torch's own double backward); under torch.no_grad()
+        # nothing is recorded.
+        if got[0].grad_fn is not None or got[0].requires_grad:
+            self.fail("plain tensor inputs: the gradient carries an autograd graph")
         got_rg = tangent.grad(mod.mlp, wrt=(0,))(leaves[0], b1, w2, x, labels)
         if not close(got_rg, ref[0], 1e-9, 1e-10):
             self.fail("requires_grad=True input: gradient differs")
+        probe = torch.randn(w1.shape, generator=gen, dtype=torch.float64)
+        ref_rg = torch.autograd.grad(mod.mlp(*leaves, x, labels), leaves[0],
+                                     create_graph=True)[0]
+        want = torch.autograd.grad(torch.sum(ref_rg * probe), leaves[0])[0]
+        have = torch.autograd.grad(torch.sum(got_rg * probe), leaves[0])[0]
+        if not close(have, want, 1e-8, 1e-10):
+            self.fail("backpropagating through tangent's gradient differs from torch's "
+                      "double backward")
+        with torch.no_grad():
+            quiet = tangent.grad(mod.mlp, wrt=(0,))(leaves[0], b1, w2, x, labels)
+        if quiet.grad_fn is not None:
+            self.fail("under torch.no_grad() the gradient carries an autograd graph")
         # float32 in, float32 out
         got32 = tangent.grad(mod.mlp, wrt=(0,))(w1.float(), b1.float(), w2.float(), x.float(),
                                                 labels)
