@@ -1,135 +1,135 @@
 # The backend-neutral table of elementwise functions: each entry gives, once, the partial
-# derivative dy/dx of y = f(x), written with `B.` for "the backend's module" and `y` for
-# the result. The decorator names the function in each backend (`math.asin` is
-# `numpy.arcsin`; `jax=` names a function of `jax.numpy`, for which `B.` is `jax.numpy`;
-# `torch=` one of `torch`).
+# derivative dy/dx of y = f(x), written with `B.` for "the function's module" and `y` for
+# the result. The decorator names the function in each backend, under the backend's
+# top-level module (`math.asin` is `numpy.arcsin`; `jax="numpy.arcsin"` is
+# `jax.numpy.arcsin`, for which `B.` is `jax.numpy`; `torch="arcsin"` is `torch.arcsin`).
 # From each entry the loader makes, per backend, the reverse rule
 # `d[x] = d[y] * (partial)` and the forward rule `d[y] = d[x] * (partial)`, so the
 # backends cannot drift apart. Functions of two arguments have explicit templates in
 # arithmetic.py and the backend files.
 
 
-@elementwise(numpy="sin", math="sin", jax="sin", torch="sin")
+@elementwise(numpy="sin", math="sin", jax="numpy.sin", torch="sin")
 def sin(y, x):
     return B.cos(x)
 
 
-@elementwise(numpy="cos", math="cos", jax="cos", torch="cos")
+@elementwise(numpy="cos", math="cos", jax="numpy.cos", torch="cos")
 def cos(y, x):
     return -B.sin(x)
 
 
-@elementwise(numpy="tan", math="tan", jax="tan", torch="tan")
+@elementwise(numpy="tan", math="tan", jax="numpy.tan", torch="tan")
 def tan(y, x):
     return 1.0 + y * y
 
 
-@elementwise(numpy="arcsin", math="asin", jax="arcsin", jax_="asin", torch="arcsin", torch_="asin")
+@elementwise(numpy="arcsin", math="asin", jax="numpy.arcsin", jax_="numpy.asin", torch="arcsin", torch_="asin")
 def arcsin(y, x):
     return 1.0 / B.sqrt(1.0 - x * x)
 
 
-@elementwise(numpy="arccos", math="acos", jax="arccos", jax_="acos", torch="arccos", torch_="acos")
+@elementwise(numpy="arccos", math="acos", jax="numpy.arccos", jax_="numpy.acos", torch="arccos", torch_="acos")
 def arccos(y, x):
     return -1.0 / B.sqrt(1.0 - x * x)
 
 
-@elementwise(numpy="arctan", math="atan", jax="arctan", jax_="atan", torch="arctan", torch_="atan")
+@elementwise(numpy="arctan", math="atan", jax="numpy.arctan", jax_="numpy.atan", torch="arctan", torch_="atan")
 def arctan(y, x):
     return 1.0 / (1.0 + x * x)
 
 
-@elementwise(numpy="sinh", math="sinh", jax="sinh", torch="sinh")
+@elementwise(numpy="sinh", math="sinh", jax="numpy.sinh", torch="sinh")
 def sinh(y, x):
     return B.cosh(x)
 
 
-@elementwise(numpy="cosh", math="cosh", jax="cosh", torch="cosh")
+@elementwise(numpy="cosh", math="cosh", jax="numpy.cosh", torch="cosh")
 def cosh(y, x):
     return B.sinh(x)
 
 
-@elementwise(numpy="tanh", math="tanh", jax="tanh", torch="tanh")
+@elementwise(numpy="tanh", math="tanh", jax="numpy.tanh", torch="tanh")
 def tanh(y, x):
     return 1.0 - y * y
 
 
-@elementwise(numpy="arcsinh", math="asinh", jax="arcsinh", jax_="asinh", torch="arcsinh", torch_="asinh")
+@elementwise(numpy="arcsinh", math="asinh", jax="numpy.arcsinh", jax_="numpy.asinh", torch="arcsinh", torch_="asinh")
 def arcsinh(y, x):
     return 1.0 / B.sqrt(x * x + 1.0)
 
 
-@elementwise(numpy="arccosh", math="acosh", jax="arccosh", jax_="acosh", torch="arccosh", torch_="acosh")
+@elementwise(numpy="arccosh", math="acosh", jax="numpy.arccosh", jax_="numpy.acosh", torch="arccosh", torch_="acosh")
 def arccosh(y, x):
     return 1.0 / B.sqrt(x * x - 1.0)
 
 
-@elementwise(numpy="arctanh", math="atanh", jax="arctanh", jax_="atanh", torch="arctanh", torch_="atanh")
+@elementwise(numpy="arctanh", math="atanh", jax="numpy.arctanh", jax_="numpy.atanh", torch="arctanh", torch_="atanh")
 def arctanh(y, x):
     return 1.0 / (1.0 - x * x)
 
 
-@elementwise(numpy="exp", math="exp", jax="exp", torch="exp")
+@elementwise(numpy="exp", math="exp", jax="numpy.exp", torch="exp")
 def exp(y, x):
     return y
 
 
-@elementwise(numpy="exp2", jax="exp2", torch="exp2")
+@elementwise(numpy="exp2", jax="numpy.exp2", torch="exp2")
 def exp2(y, x):
     return y * 0.6931471805599453
 
 
-@elementwise(numpy="expm1", math="expm1", jax="expm1", torch="expm1")
+@elementwise(numpy="expm1", math="expm1", jax="numpy.expm1", torch="expm1")
 def expm1(y, x):
     return y + 1.0
 
 
-@elementwise(numpy="log", tangent="log", jax="log", torch="log")
+@elementwise(numpy="log", tangent="log", jax="numpy.log", torch="log")
 def log(y, x):
     return 1.0 / x
 
 
-@elementwise(numpy="log1p", math="log1p", jax="log1p", torch="log1p")
+@elementwise(numpy="log1p", math="log1p", jax="numpy.log1p", torch="log1p")
 def log1p(y, x):
     return 1.0 / (1.0 + x)
 
 
-@elementwise(numpy="log2", math="log2", jax="log2", torch="log2")
+@elementwise(numpy="log2", math="log2", jax="numpy.log2", torch="log2")
 def log2(y, x):
     return 1.0 / (x * 0.6931471805599453)
 
 
-@elementwise(numpy="log10", math="log10", jax="log10", torch="log10")
+@elementwise(numpy="log10", math="log10", jax="numpy.log10", torch="log10")
 def log10(y, x):
     return 1.0 / (x * 2.302585092994046)
 
 
-@elementwise(numpy="sqrt", math="sqrt", jax="sqrt", torch="sqrt")
+@elementwise(numpy="sqrt", math="sqrt", jax="numpy.sqrt", torch="sqrt")
 def sqrt(y, x):
     return 1.0 / (2.0 * y)
 
 
-@elementwise(numpy="cbrt", math="cbrt", jax="cbrt")
+@elementwise(numpy="cbrt", math="cbrt", jax="numpy.cbrt")
 def cbrt(y, x):
     return 1.0 / (3.0 * y * y)
 
 
-@elementwise(numpy="square", jax="square", torch="square")
+@elementwise(numpy="square", jax="numpy.square", torch="square")
 def square(y, x):
     return 2.0 * x
 
 
-@elementwise(numpy="reciprocal", jax="reciprocal", torch="reciprocal")
+@elementwise(numpy="reciprocal", jax="numpy.reciprocal", torch="reciprocal")
 def reciprocal(y, x):
     return -y * y
 
 
-@elementwise(numpy="negative", jax="negative", torch="negative", torch_="neg")
+@elementwise(numpy="negative", jax="numpy.negative", torch="negative", torch_="neg")
 def negative(y, x):
     return -1.0
 
 
-@elementwise(numpy="abs", numpy_="absolute", math="fabs", builtins="abs", jax="abs", jax_="absolute", torch="abs", torch_="absolute")
+@elementwise(numpy="abs", numpy_="absolute", math="fabs", builtins="abs", jax="numpy.abs", jax_="numpy.absolute", torch="abs", torch_="absolute")
 def abs(y, x):
     return tangent.sign(x)
 

@@ -533,12 +533,14 @@ impl RuleSet {
                 .locate(file, text));
             };
             let backend = backend.trim_end_matches('_');
-            // The module `B.` stands for: the backend itself, or `jax.numpy` for jax.
-            let module = match backend {
-                "jax" => Expr::attr(Expr::name("jax"), "numpy"),
-                other => Expr::name(other),
-            };
-            let prefix = crate::emit::printer::expr(&module);
+            // The module `B.` stands for: the function's own (`jax="numpy.tanh"`:
+            // jax.numpy), read from the name as written, never from a list here.
+            let key = format!("{backend}.{fname}");
+            let module_path = key.rsplit_once('.').map_or(backend, |(m, _)| m);
+            let module = module_path
+                .split('.')
+                .skip(1)
+                .fold(Expr::name(backend), Expr::attr);
             let mut partial = partial.clone();
             substitute(&mut partial, &mut |e| match &e.kind {
                 ExprKind::Attr(m, f) if m.as_name() == Some("B") => {
@@ -562,7 +564,6 @@ impl RuleSet {
                 },
                 origin: origin.to_owned(),
             };
-            let key = format!("{prefix}.{fname}");
             self.register(Kind::Adjoint, &key, file, text, *at)?;
             self.register(Kind::Tangent, &key, file, text, *at)?;
             self.elementwise.insert(key.clone());
