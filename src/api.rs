@@ -312,7 +312,15 @@ pub fn code_file() -> Option<std::path::PathBuf> {
 
 /// Modules generated code receives from the runtime rather than from the user's globals
 /// (`tangent._compile`: tangent, numpy, math, and the rule modules scipy and jax).
-const RUNTIME_MODULES: &[&str] = &["tangent", "numpy", "math", "scipy", "jax", "torch"];
+const RUNTIME_MODULES: &[&str] = &[
+    "tangent",
+    "numpy",
+    "math",
+    "scipy",
+    "jax",
+    "torch",
+    "tensorflow",
+];
 
 /// The global names a generated source reads (everything it neither defines nor assigns,
 /// and not a runtime module): what must resolve in the user's globals or builtins.

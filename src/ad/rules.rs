@@ -33,6 +33,10 @@ pub const RULE_FILES: &[(&str, &str)] = &[
     ("backends/jax.py", include_str!("../../backends/jax.py")),
     ("backends/torch.py", include_str!("../../backends/torch.py")),
     (
+        "backends/tensorflow.py",
+        include_str!("../../backends/tensorflow.py"),
+    ),
+    (
         "backends/tangent.py",
         include_str!("../../backends/tangent.py"),
     ),
@@ -1538,8 +1542,22 @@ fn static_truth(e: &Expr) -> Option<bool> {
             }
         }
     }
-    match e.kind {
-        ExprKind::Bool(b) => Some(b),
+    match &e.kind {
+        ExprKind::Bool(b) => Some(*b),
+        // `a or b` / `a and b` of decidable tests (`transpose_a or adjoint_a` with both
+        // left at their False defaults); one decided operand may settle it.
+        ExprKind::BoolOp(op, es) => {
+            let settles = matches!(op, BoolOp::Or);
+            let mut all = true;
+            for t in es.iter().map(static_truth) {
+                match t {
+                    Some(v) if v == settles => return Some(settles),
+                    Some(_) => {}
+                    None => all = false,
+                }
+            }
+            all.then_some(!settles)
+        }
         _ => None,
     }
 }

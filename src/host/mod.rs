@@ -66,6 +66,10 @@ pub const SHIMS: &[(&str, &str)] = &[
         include_str!("../../stdlib-shims/tangent/_torch.py"),
     ),
     (
+        "tangent._tensorflow",
+        include_str!("../../stdlib-shims/tangent/_tensorflow.py"),
+    ),
+    (
         "tangent._custom",
         include_str!("../../stdlib-shims/tangent/_custom.py"),
     ),

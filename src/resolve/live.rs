@@ -37,7 +37,9 @@
 //!   `HELPER('a, b', a, b)`, a run-time check of its arguments a loaded
 //!   library asks for (torch: every tensor on one device);
 //! - `attrs MODULE NAMES...`: the public attributes of a module the code reads (for
-//!   "did you mean");
+//!   "did you mean"), MODULE the path the code reaches it by;
+//! - `alias PATH CANONICAL`: the function the code reaches as PATH (`tensorflow.matmul`)
+//!   is the object a rule names CANONICAL (`tensorflow.linalg.matmul`);
 //! - `globals NAMES...`: the module's global names (for "did you mean").
 
 use std::collections::HashMap;
@@ -93,8 +95,11 @@ pub struct LiveNames {
     /// Helpers the entry derivative calls first with its arguments (`entry_check`).
     pub entry_checks: Vec<String>,
     pub names: HashMap<String, Live>,
-    /// Public attributes of each module read through a global (by `__name__`).
+    /// Public attributes of each module read through a global (by the path the code
+    /// reaches it by).
     pub attrs: HashMap<String, Vec<String>>,
+    /// Module attribute paths that are a rule's function under its canonical name.
+    pub aliases: HashMap<String, String>,
     pub globals: Vec<String>,
     /// Why a name bound to a function cannot be differentiated (filled by
     /// `SourceModule::apply_live`: a nested `def`, or a file changed since import).
@@ -185,6 +190,10 @@ impl LiveNames {
                 }
                 ["missing", name] => {
                     live.names.insert((*name).to_owned(), Live::Missing);
+                }
+                ["alias", path, canonical] => {
+                    live.aliases
+                        .insert((*path).to_owned(), (*canonical).to_owned());
                 }
                 ["attrs", module, names @ ..] => {
                     let names = names.iter().map(|s| (*s).to_owned()).collect();

@@ -139,7 +139,15 @@ impl Resolver<'_> {
                 Some(path) if self.live.is_some_and(|l| l.lacks(&path, m)) => {
                     Callee::Unknown(format!("{path}.{m}"))
                 }
-                Some(path) => Callee::Library(format!("{path}.{m}")),
+                Some(path) => {
+                    let q = format!("{path}.{m}");
+                    // The same function under the name its rule has (`tf.matmul` is
+                    // `tensorflow.linalg.matmul`), when the host said so.
+                    match self.live.and_then(|l| l.aliases.get(&q)) {
+                        Some(canonical) => Callee::Library(canonical.clone()),
+                        None => Callee::Library(q),
+                    }
+                }
                 // A method of a live object that is not an array: not an array method.
                 None if v.as_name().is_some_and(|n| {
                     matches!(

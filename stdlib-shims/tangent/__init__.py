@@ -19,6 +19,7 @@ hosts: the embedded RustPython (with the native `numpy`) and CPython through the
   _numpy                the NumPy runtime (registers numpy.ndarray)
   _jax                  the JAX runtime (imports jax and registers it only when met)
   _torch                the PyTorch runtime (imports torch and registers it only when met)
+  _tensorflow           the TensorFlow 2 runtime (imports tensorflow only when met)
   _custom               custom_vjp, custom_jvp, stop_gradient and the helpers they need
   _build                building, caching and compiling derivatives
   _rules                user rules (@tangent.adjoint, @tangent.tangent_)
@@ -62,7 +63,8 @@ def __getattr__(name):
     # a reason to.
     import sys
     for prefix, library, runtime in (("jax_", "jax", "tangent._jax"),
-                                     ("torch_", "torch", "tangent._torch")):
+                                     ("torch_", "torch", "tangent._torch"),
+                                     ("tensorflow_", "tensorflow", "tangent._tensorflow")):
         if name.startswith(prefix) and library in sys.modules:
             helper = getattr(sys.modules[runtime].load(), name, None)
             if helper is not None:

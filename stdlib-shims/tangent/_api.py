@@ -39,9 +39,10 @@ def _optimizations(optimizations):
 # that is an error; 'python': always interpreted; 'jax': wrapped in jax.jit (the
 # derivative of a JAX function; an untraceable primal is a TangentError naming the line);
 # 'torch': wrapped in torch.compile (graph breaks allowed; a compiler that cannot run
-# here is a TangentError naming compile='python'). `__tangent_source__` is always the
-# readable Python.
-_COMPILE_MODES = ("auto", "native", "native!", "python", "jax", "torch")
+# here is a TangentError naming compile='python'); 'tensorflow': wrapped in tf.function
+# (jit_compile=True when XLA compiles here; a primal TF cannot trace is a TangentError at
+# the user's line). `__tangent_source__` is always the readable Python.
+_COMPILE_MODES = ("auto", "native", "native!", "python", "jax", "torch", "tensorflow")
 default_compile = "auto"  # tangent.default_compile: users may assign it
 
 
@@ -225,7 +226,7 @@ def backend_status():
                          ("keras", "keras"), ("tinygrad", "tinygrad")):
         try:
             __import__(module)
-            if name in ("jax", "torch"):
+            if name in ("jax", "torch", "tensorflow"):
                 _sys.modules["tangent._" + name].load()
             status[name] = "available"
         except ImportError as e:

@@ -90,7 +90,7 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint, bound_self,
                 source, constructor, receiver)
-    if compile in ("jax", "torch") and motion != "joint":
+    if compile in ("jax", "torch", "tensorflow") and motion != "joint":
         raise TangentError(_at_call_site(
             "compile=%r applies to motion='joint' derivatives, not motion=%r"
             % (compile, motion),
@@ -100,6 +100,8 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         fn = _jax_jit(fn, func)
     elif compile == "torch":
         fn = _sys.modules["tangent._torch"].compiled(fn, func)
+    elif compile == "tensorflow":
+        fn = _tensorflow_compiled(fn, func)
     elif compile != "python" and motion == "joint":
         fn = _native(fn, compile)
     _CACHE[key] = (func, fn, bound_self)  # keeps `func` alive, so its id stays unique
@@ -265,6 +267,17 @@ def _jax_module():
     return jax
 
 
+def _tensorflow_compiled(fn, func):
+    """compile='tensorflow': tangent._tensorflow.compiled, or a TangentError when
+    TensorFlow is not installed (checked without importing it when it is there)."""
+    import importlib.util
+    if "tensorflow" not in _sys.modules and importlib.util.find_spec("tensorflow") is None:
+        raise TangentError(_at_call_site(
+            "compile='tensorflow' needs tensorflow, which is not installed",
+            "install it (pip install tensorflow-cpu), or use compile='python'"))
+    return _sys.modules["tangent._tensorflow"].compiled(fn, func)
+
+
 def _jax_jit(fn, func):
     """compile='jax': `fn` wrapped in jax.jit. A primal that cannot be traced (Python
     control flow on a traced value, a conversion to a Python number or a NumPy array)
@@ -420,6 +433,7 @@ _RULE_MODULES = {
     "scipy": ("scipy.special", "scipy.linalg"),
     "jax": ("jax.numpy", "jax.nn", "jax.lax", "jax.scipy.special"),
     "torch": ("torch.nn.functional", "torch.linalg", "torch.special"),
+    "tensorflow": (),
 }
 
 

@@ -173,7 +173,7 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
         if kind is not None:
             return "custom\t%s\t%s" % (n, kind)
         if isinstance(obj, type(_sys)):
-            modules.append(obj)
+            modules.append((obj, obj.__name__))
             return "import\t%s\t%s" % (n, obj.__name__)
         if id(obj) in ids:
             return "import\t%s\t%s" % (n, ids[id(obj)])
@@ -236,13 +236,16 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
             described.append(describe(name, value, False))
     lines.extend(described)
     # The attributes of the modules read (and of their submodules the code reaches), for
-    # "module `numpy` has no attribute `summ`".
+    # "module `numpy` has no attribute `summ`"; and the functions the code may reach
+    # through them that a rule names by another path (`tf.matmul` is the object of the
+    # rule `tensorflow.linalg.matmul`): `alias` lines, keyed by the path as the code
+    # spells it from its imports.
     done = set()
     while modules:
-        m = modules.pop()
-        if m.__name__ in done:
+        m, path = modules.pop()
+        if path in done:
             continue
-        done.add(m.__name__)
+        done.add(path)
         attrs = {a for a in dir(m) if not a.startswith("_")}
         for a in names:
             try:
@@ -251,8 +254,10 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
                 continue
             attrs.add(a)
             if isinstance(value, type(_sys)):
-                modules.append(value)
-        lines.append("attrs\t%s\t%s" % (m.__name__, "\t".join(sorted(attrs))))
+                modules.append((value, path + "." + a))
+            elif id(value) in ids and ids[id(value)] != path + "." + a:
+                lines.append("alias\t%s.%s\t%s" % (path, a, ids[id(value)]))
+        lines.append("attrs\t%s\t%s" % (path, "\t".join(sorted(attrs))))
     lines.append("globals\t" + "\t".join(
         k for k in list(globals_)[:5000] if isinstance(k, str) and k.isidentifier()))
     return text, "\n".join(lines), cells

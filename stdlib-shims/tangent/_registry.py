@@ -125,13 +125,15 @@ def register_matmul_grad(type_, fn):
 _LAZY = (
     (("jax",), ("jax.", "jaxlib"), "tangent._jax"),
     (("torch",), ("torch.",), "tangent._torch"),
+    (("tensorflow",), ("tensorflow.",), "tangent._tensorflow"),
 )
 
 
 # Run-time checks of a derivative's arguments that a library asks for, applied when the
 # library is imported: (its module, the helper the entry derivative calls first with the
 # arguments and their names; src/ad/mod.rs `entry_checks`).
-_ENTRY_CHECKS = (("torch", "tangent.torch_check_devices"),)
+_ENTRY_CHECKS = (("torch", "tangent.torch_check_devices"),
+                 ("tensorflow", "tangent.tensorflow_check_arguments"))
 
 
 def entry_checks():
