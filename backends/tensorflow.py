@@ -41,6 +41,7 @@ nondifferentiable(
     tangent.tensorflow_axis, tangent.tensorflow_count, tangent.tensorflow_perm_inverse,
     tangent.tensorflow_labels_mask, tangent.tensorflow_check_arguments,
     tangent.tensorflow_norm_check, tangent.tensorflow_eye_like,
+    tangent.tensorflow_float_attr,
     tangent.tensorflow_tangents_like,
 )
 reads_only(tangent.tensorflow_check_arguments)
@@ -584,14 +585,18 @@ def tf_relu6_tangent(y, features, name=None):
         tensorflow.math.logical_and(features > 0.0, features < 6.0), features)
 
 
+# The slope below 0 is `alpha` as TensorFlow stores it: a float32 attribute, also for
+# float64 tensors.
 @adjoint(tensorflow.nn.leaky_relu)
 def tf_leaky_relu(y, features, alpha=0.2, name=None):
-    d[features] = tensorflow.where(features > 0.0, d[y], d[y] * alpha)
+    d[features] = tensorflow.where(features > 0.0, d[y],
+                                   d[y] * tangent.tensorflow_float_attr(alpha))
 
 
 @tangent_(tensorflow.nn.leaky_relu)
 def tf_leaky_relu_tangent(y, features, alpha=0.2, name=None):
-    d[y] = tensorflow.where(features > 0.0, d[features], d[features] * alpha)
+    d[y] = tensorflow.where(features > 0.0, d[features],
+                            d[features] * tangent.tensorflow_float_attr(alpha))
 
 
 # elu: exp(x) - 1 below 0, so the slope there is y + 1.
@@ -748,16 +753,17 @@ def tf_bias_add_tangent(y, value, bias, data_format=None, name=None):
 # --------------------------------------------------------------- tf.linalg
 
 
+# y = inv(op(A)), op transposing when adjoint=True.
 @adjoint(tensorflow.linalg.inv)
 def tf_inv(y, input, adjoint=False, name=None):
-    d[input] = tangent.tensorflow_no_adjoint(-tensorflow.linalg.matmul(
+    d[input] = -tangent.tensorflow_op(tensorflow.linalg.matmul(
         tensorflow.linalg.matmul(y, d[y], transpose_a=True), y, transpose_b=True), adjoint)
 
 
 @tangent_(tensorflow.linalg.inv)
 def tf_inv_tangent(y, input, adjoint=False, name=None):
-    d[y] = tangent.tensorflow_no_adjoint(
-        -tensorflow.linalg.matmul(tensorflow.linalg.matmul(y, d[input]), y), adjoint)
+    d[y] = -tensorflow.linalg.matmul(tensorflow.linalg.matmul(
+        y, tangent.tensorflow_op(d[input], adjoint)), y)
 
 
 @adjoint(tensorflow.linalg.det)
@@ -772,19 +778,20 @@ def tf_det_tangent(y, input, name=None):
                                                                 d[input]))
 
 
-# x = A^-1 b: d b = A^-T g, d A = -(A^-T g) x^T.
+# x = op(A)^-1 b (op transposing when adjoint=True): d b = op(A)^-T g, and
+# d op(A) = -(d b) x^T.
 @adjoint(tensorflow.linalg.solve)
 def tf_solve(x, matrix, rhs, adjoint=False, name=None):
-    d[rhs] = tangent.tensorflow_no_adjoint(
-        tensorflow.linalg.solve(matrix, d[x], adjoint=True), adjoint)
-    d[matrix] = tangent.tensorflow_no_adjoint(-tensorflow.linalg.matmul(
-        tensorflow.linalg.solve(matrix, d[x], adjoint=True), x, transpose_b=True), adjoint)
+    d[rhs] = tensorflow.linalg.solve(matrix, d[x], adjoint=not adjoint)
+    d[matrix] = -tangent.tensorflow_op(tensorflow.linalg.matmul(
+        tensorflow.linalg.solve(matrix, d[x], adjoint=not adjoint), x, transpose_b=True),
+        adjoint)
 
 
 @tangent_(tensorflow.linalg.solve)
 def tf_solve_tangent(x, matrix, rhs, adjoint=False, name=None):
-    d[x] = tangent.tensorflow_no_adjoint(tensorflow.linalg.solve(
-        matrix, d[rhs] - tensorflow.linalg.matmul(d[matrix], x)), adjoint)
+    d[x] = tensorflow.linalg.solve(matrix, d[rhs] - tensorflow.linalg.matmul(
+        tangent.tensorflow_op(d[matrix], adjoint), x), adjoint=adjoint)
 
 
 @adjoint(tensorflow.linalg.cholesky)
@@ -901,16 +908,6 @@ def tensorflow_cast_like_adjoint(y, g, like):
 @tangent_(tangent.tensorflow_cast_like)
 def tensorflow_cast_like_tangent(y, g, like):
     d[y] = tangent.tensorflow_cast_like(d[g], like)
-
-
-@adjoint(tangent.tensorflow_no_adjoint)
-def tensorflow_no_adjoint_adjoint(y, x, adjoint):
-    d[x] = tangent.tensorflow_no_adjoint(d[y], adjoint)
-
-
-@tangent_(tangent.tensorflow_no_adjoint)
-def tensorflow_no_adjoint_tangent(y, x, adjoint):
-    d[y] = tangent.tensorflow_no_adjoint(d[x], adjoint)
 
 
 @adjoint(tangent.tensorflow_bias_grad)

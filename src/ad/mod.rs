@@ -382,6 +382,7 @@ pub fn prepare<'m>(
         user_functions: user_functions.clone(),
         locals,
         live: module.live.as_ref(),
+        aliases: &module.aliases,
         objects: HashSet::new(),
     };
     let mut contexts = Vec::new();

@@ -59,6 +59,9 @@ pub struct Resolver<'a> {
     /// What the running program binds names to, when a host asked (then `imports` and
     /// `user_functions` come from it too).
     pub live: Option<&'a LiveNames>,
+    /// Module attribute paths that are a rule's function under its canonical name
+    /// (`SourceModule::aliases`).
+    pub aliases: &'a HashMap<String, String>,
     /// Locals known to hold objects of user classes, not arrays: assigned only from a
     /// constructor call (`s = Stats(x)`), or the object a method is differentiated for
     /// (its `self`, `LiveNames::objects`). Their methods and attributes are the class's,
@@ -143,7 +146,7 @@ impl Resolver<'_> {
                     let q = format!("{path}.{m}");
                     // The same function under the name its rule has (`tf.matmul` is
                     // `tensorflow.linalg.matmul`), when the host said so.
-                    match self.live.and_then(|l| l.aliases.get(&q)) {
+                    match self.aliases.get(&q) {
                         Some(canonical) => Callee::Library(canonical.clone()),
                         None => Callee::Library(q),
                     }

@@ -43,6 +43,10 @@ pub struct SourceModule {
     /// What the running program binds names to, when a host asked (see
     /// [`SourceModule::apply_live`]).
     pub live: Option<LiveNames>,
+    /// Module attribute paths that are a rule's function under another name (the live
+    /// `alias` lines: `tensorflow.matmul` is `tensorflow.linalg.matmul`); kept by a
+    /// module that falls back on this one (a derivative's generated source).
+    pub aliases: HashMap<String, String>,
 }
 
 fn span(r: TextRange) -> Span {
@@ -96,6 +100,7 @@ impl SourceModule {
             lifted: HashMap::new(),
             lifted_defs: RefCell::new(HashMap::new()),
             live: None,
+            aliases: HashMap::new(),
         };
         module.name_nested();
         Ok(module)
@@ -215,6 +220,7 @@ impl SourceModule {
         names.sort();
         self.function_names = names;
         self.functions = functions;
+        self.aliases = live.aliases.clone();
         self.live = Some(live);
         self.name_nested();
         Ok(())
@@ -237,6 +243,9 @@ impl SourceModule {
 
     /// Functions (and imports) this module lacks are taken from `other`.
     pub fn set_fallback(&mut self, other: SourceModule) {
+        for (k, v) in &other.aliases {
+            self.aliases.entry(k.clone()).or_insert_with(|| v.clone());
+        }
         for (k, v) in &other.imports {
             self.imports.entry(k.clone()).or_insert_with(|| v.clone());
         }

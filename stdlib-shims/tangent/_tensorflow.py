@@ -620,6 +620,15 @@ def tensorflow_gather_grad(g, params, indices, axis, batch_dims=0):
     return tf.transpose(out, tensorflow_perm_inverse(moved, out))
 
 
+def tensorflow_float_attr(v):
+    """A Python number as TensorFlow stores a `float` op attribute (float32), so a rule
+    uses the value the op computed with (tf.nn.leaky_relu's alpha)."""
+    import struct
+    if isinstance(v, (int, float)):
+        return struct.unpack("f", struct.pack("f", v))[0]
+    return v
+
+
 def tensorflow_last(axis):
     """tf.nn.softmax's `axis`: None is the last axis."""
     return -1 if axis is None else axis
@@ -650,16 +659,6 @@ def tensorflow_eye_like(x):
     """The identity matrices of `x`'s shape and dtype (batched as `x`)."""
     shape = _static_shape(x, "the gradient of tf.linalg.trace")
     return tf.eye(shape[-2], shape[-1], batch_shape=list(shape[:-2]), dtype=_float_dtype(x))
-
-
-def tensorflow_no_adjoint(x, adjoint):
-    """`x`, where the rule's function was called without `adjoint=True` (the rules
-    differentiate the plain solve and inverse only)."""
-    if adjoint:
-        raise NotImplementedError(
-            "tangent: tf.linalg.solve and tf.linalg.inv are differentiated with "
-            "adjoint=False only; transpose the matrix with tf.linalg.matrix_transpose")
-    return x
 
 
 def _bias_axis(data_format, ndim):
