@@ -1,0 +1,147 @@
+//! The TensorFlow 2 backend: the rule counts stay above the issue's floor, the names
+//! the issue asks for have rules both ways, calls resolve under the usual import styles,
+//! and in CPython with tensorflow installed the op catalog (tests/tensorflow/
+//! check_tensorflow.py, which also fails for a rule without an entry), the lazy loading
+//! and the example pass (skipped with a message when the test CPython, tensorflow or the
+//! bridge is missing; a failure under CI=true).
+
+mod common;
+
+use tangent::Tangent;
+
+#[test]
+fn tensorflow_rules_cover_the_functions_models_use() {
+    let rules = tangent::ad::rules::RuleSet::builtin();
+    let ours = |names: Vec<&str>| -> usize {
+        names
+            .iter()
+            .filter(|n| n.starts_with("tensorflow."))
+            .count()
+    };
+    let (reverse, forward) = (ours(rules.adjoint_names()), ours(rules.tangent_names()));
+    assert!(
+        reverse >= 70 && forward >= 60,
+        "{reverse} reverse, {forward} forward TensorFlow rules"
+    );
+    for name in [
+        "tensorflow.math.tanh",
+        "tensorflow.math.reduce_sum",
+        "tensorflow.math.reduce_mean",
+        "tensorflow.math.reduce_max",
+        "tensorflow.nn.relu",
+        "tensorflow.math.sigmoid",
+        "tensorflow.nn.softmax",
+        "tensorflow.nn.log_softmax",
+        "tensorflow.math.softplus",
+        "tensorflow.nn.sigmoid_cross_entropy_with_logits",
+        "tensorflow.nn.softmax_cross_entropy_with_logits",
+        "tensorflow.linalg.matmul",
+        "tensorflow.linalg.inv",
+        "tensorflow.linalg.det",
+        "tensorflow.linalg.solve",
+        "tensorflow.linalg.cholesky",
+        "tensorflow.norm",
+        "tensorflow.reshape",
+        "tensorflow.transpose",
+        "tensorflow.concat",
+        "tensorflow.stack",
+        "tensorflow.gather",
+        "tensorflow.where",
+    ] {
+        assert!(rules.adjoint(name).is_some(), "no reverse rule for {name}");
+        assert!(rules.tangent(name).is_some(), "no forward rule for {name}");
+    }
+}
+
+fn source(src: &str, forward: bool) -> String {
+    let b = Tangent::builder(src, "f");
+    let b = if forward { b.forward() } else { b };
+    b.build()
+        .unwrap_or_else(|e| panic!("{e}\n{src}"))
+        .source()
+        .to_owned()
+}
+
+#[test]
+fn tensorflow_calls_resolve_by_their_canonical_names() {
+    let cases = [
+        ("import tensorflow as tf", "tf.math.tanh(x)"),
+        ("import tensorflow as tf", "tf.nn.relu(x)"),
+        ("import tensorflow as tf", "tf.reshape(x, (3, 2))"),
+        ("from tensorflow import nn", "nn.softmax(x)"),
+        ("import tensorflow as tf", "tf.linalg.det(x)"),
+    ];
+    for (import, call) in cases {
+        let src = format!("{import}\n\n\ndef f(x):\n    return {call}\n");
+        assert!(source(&src, false).contains("bx"), "{}", source(&src, false));
+        assert!(source(&src, true).contains("dx"), "{}", source(&src, true));
+    }
+    // The elementwise table's partial is written with tf.math; masks in the value's
+    // dtype (TensorFlow multiplies no bool by a float).
+    let src = "import tensorflow as tf\n\n\ndef f(x):\n    return tf.math.sin(x)\n";
+    assert!(source(src, false).contains("tensorflow.math.cos(x)"));
+    let src = "import tensorflow as tf\n\n\ndef f(x):\n    return tf.nn.relu(x)\n";
+    assert!(source(src, false).contains("tangent.tensorflow_mask(x > 0.0, x)"));
+}
+
+#[test]
+fn a_tensorflow_function_without_a_rule_names_it_and_the_template() {
+    let src = "import tensorflow as tf\n\n\ndef f(x):\n    return tf.math.bessel_i0(x)\n";
+    let err = Tangent::builder(src, "f").build().err().expect("an error");
+    let text = err.to_string();
+    assert!(
+        text.contains("@tangent.adjoint(tensorflow.math.bessel_i0)"),
+        "{text}"
+    );
+    assert!(text.contains(":5:"), "{text}");
+}
+
+#[test]
+fn tensorflow_catalog_matches_tensorflow_autodiff_and_finite_differences() {
+    let Some(python) = common::cpython::python(&["tensorflow"]) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tangent-tf-catalog-{}", std::process::id()));
+    let stdout = common::cpython::run_ok(
+        &python,
+        "tests/tensorflow/check_tensorflow.py",
+        &[&dir.to_string_lossy()],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(stdout.contains(", 0 failures"), "{stdout}");
+}
+
+#[test]
+fn import_tangent_never_imports_tensorflow() {
+    let Some(python) = common::cpython::python(&["tensorflow", "numpy"]) else {
+        return;
+    };
+    let out = common::cpython::run_ok(&python, "tests/tensorflow/lazy_load.py", &[]);
+    for line in [
+        "numpy gradient: True",
+        "tensorflow imported after numpy use: False",
+        "keras imported after numpy use: False",
+        "tensorflow runtime loaded after numpy use: False",
+        "tensorflow gradient: EagerTensor float64 True",
+        "tensorflow runtime loaded after tensorflow use: True",
+        "backend_status: available",
+    ] {
+        assert!(
+            out.lines().any(|l| l == line),
+            "missing `{line}` in:\n{out}"
+        );
+    }
+}
+
+#[test]
+fn the_tensorflow_regression_example_matches_gradient_tape() {
+    let Some(python) = common::cpython::python(&["tensorflow"]) else {
+        return;
+    };
+    let stdout = common::cpython::run_ok(&python, "examples/tf_regression.py", &[]);
+    assert!(
+        stdout.contains("gradients match tf.GradientTape: True"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("gradient dtype: float32"), "{stdout}");
+}
