@@ -22,9 +22,12 @@ linear_in_first(
     tangent.tensorflow_unreduce, tangent.tensorflow_sum, tangent.tensorflow_where_grad,
     tangent.tensorflow_split_like, tangent.tensorflow_unstack,
     tangent.tensorflow_gather_grad, tangent.tensorflow_op, tangent.tensorflow_tile_grad,
-    tangent.tensorflow_cast_like,
+    tangent.tensorflow_cast_like, tangent.tensorflow_max_pool_grad,
+    tangent.tensorflow_max_pool_tangent, tangent.tensorflow_avg_pool_grad,
+    tensorflow.nn.avg_pool2d,
 )
-linear_in_each(tensorflow.linalg.matmul, tensorflow.linalg.matvec)
+linear_in_each(tensorflow.linalg.matmul, tensorflow.linalg.matvec, tensorflow.nn.conv2d,
+               tangent.tensorflow_conv2d_input_grad, tangent.tensorflow_conv2d_filter_grad)
 
 nondifferentiable(
     tensorflow.zeros, tensorflow.ones, tensorflow.zeros_like, tensorflow.ones_like,
@@ -750,6 +753,50 @@ def tf_bias_add_tangent(y, value, bias, data_format=None, name=None):
                                                                               data_format)
 
 
+# Convolution and pooling (NHWC as TensorFlow's CPU kernels; strides, ksize and
+# dilations as an int or a list of 1, 2 or 4; padding 'SAME', 'VALID' or, for conv2d,
+# explicit). The gradients are TensorFlow's own backprop ops, wrapped in helpers with
+# rules of their own below, so a gradient can be differentiated again.
+@adjoint(tensorflow.nn.conv2d)
+def tf_conv2d(y, input, filters, strides, padding, data_format="NHWC", dilations=None,
+              name=None):
+    d[input] = tangent.tensorflow_conv2d_input_grad(d[y], filters, input, strides, padding,
+                                                    data_format, dilations)
+    d[filters] = tangent.tensorflow_conv2d_filter_grad(input, d[y], filters, strides,
+                                                       padding, data_format, dilations)
+
+
+@tangent_(tensorflow.nn.conv2d)
+def tf_conv2d_tangent(y, input, filters, strides, padding, data_format="NHWC",
+                      dilations=None, name=None):
+    d[y] = tensorflow.nn.conv2d(d[input], filters, strides, padding, data_format,
+                                dilations) + \
+        tensorflow.nn.conv2d(input, d[filters], strides, padding, data_format, dilations)
+
+
+@adjoint(tensorflow.nn.max_pool2d)
+def tf_max_pool2d(y, input, ksize, strides, padding, data_format="NHWC", name=None):
+    d[input] = tangent.tensorflow_max_pool_grad(d[y], input, y, ksize, strides, padding,
+                                                data_format)
+
+
+@tangent_(tensorflow.nn.max_pool2d)
+def tf_max_pool2d_tangent(y, input, ksize, strides, padding, data_format="NHWC", name=None):
+    d[y] = tangent.tensorflow_max_pool_tangent(d[input], input, y, ksize, strides, padding,
+                                               data_format)
+
+
+@adjoint(tensorflow.nn.avg_pool2d)
+def tf_avg_pool2d(y, input, ksize, strides, padding, data_format="NHWC", name=None):
+    d[input] = tangent.tensorflow_avg_pool_grad(d[y], input, ksize, strides, padding,
+                                                data_format)
+
+
+@tangent_(tensorflow.nn.avg_pool2d)
+def tf_avg_pool2d_tangent(y, input, ksize, strides, padding, data_format="NHWC", name=None):
+    d[y] = tensorflow.nn.avg_pool2d(d[input], ksize, strides, padding, data_format)
+
+
 # --------------------------------------------------------------- tf.linalg
 
 
@@ -938,4 +985,74 @@ def tensorflow_gelu_slope_adjoint(s, x, approximate):
 @tangent_(tangent.tensorflow_gelu_slope)
 def tensorflow_gelu_slope_tangent(s, x, approximate):
     d[s] = d[x] * tangent.tensorflow_gelu_curvature(x, approximate)
+
+
+# <A_w h, g> = <h, A_w^T g>: the input gradient is linear in g (its adjoint a
+# convolution) and in the filters (its adjoint the filter gradient), and so on.
+@adjoint(tangent.tensorflow_conv2d_input_grad)
+def tensorflow_conv2d_input_grad_adjoint(y, g, filters, like, strides, padding,
+                                         data_format, dilations):
+    d[g] = tensorflow.nn.conv2d(d[y], filters, strides, padding, data_format, dilations)
+    d[filters] = tangent.tensorflow_conv2d_filter_grad(d[y], g, filters, strides, padding,
+                                                       data_format, dilations)
+
+
+@tangent_(tangent.tensorflow_conv2d_input_grad)
+def tensorflow_conv2d_input_grad_tangent(y, g, filters, like, strides, padding,
+                                         data_format, dilations):
+    d[y] = tangent.tensorflow_conv2d_input_grad(d[g], filters, like, strides, padding,
+                                                data_format, dilations) + \
+        tangent.tensorflow_conv2d_input_grad(g, d[filters], like, strides, padding,
+                                             data_format, dilations)
+
+
+@adjoint(tangent.tensorflow_conv2d_filter_grad)
+def tensorflow_conv2d_filter_grad_adjoint(y, x, g, like, strides, padding, data_format,
+                                          dilations):
+    d[x] = tangent.tensorflow_conv2d_input_grad(g, d[y], x, strides, padding, data_format,
+                                                dilations)
+    d[g] = tensorflow.nn.conv2d(x, d[y], strides, padding, data_format, dilations)
+
+
+@tangent_(tangent.tensorflow_conv2d_filter_grad)
+def tensorflow_conv2d_filter_grad_tangent(y, x, g, like, strides, padding, data_format,
+                                          dilations):
+    d[y] = tangent.tensorflow_conv2d_filter_grad(d[x], g, like, strides, padding,
+                                                 data_format, dilations) + \
+        tangent.tensorflow_conv2d_filter_grad(x, d[g], like, strides, padding, data_format,
+                                              dilations)
+
+
+# The pooling gradients are linear in the incoming gradient and piecewise constant in
+# the input (max pooling's choice of element).
+@adjoint(tangent.tensorflow_max_pool_grad)
+def tensorflow_max_pool_grad_adjoint(z, g, x, y, ksize, strides, padding, data_format):
+    d[g] = tangent.tensorflow_max_pool_tangent(d[z], x, y, ksize, strides, padding,
+                                               data_format)
+
+
+@tangent_(tangent.tensorflow_max_pool_grad)
+def tensorflow_max_pool_grad_tangent(z, g, x, y, ksize, strides, padding, data_format):
+    d[z] = tangent.tensorflow_max_pool_grad(d[g], x, y, ksize, strides, padding, data_format)
+
+
+@adjoint(tangent.tensorflow_max_pool_tangent)
+def tensorflow_max_pool_tangent_adjoint(z, t, x, y, ksize, strides, padding, data_format):
+    d[t] = tangent.tensorflow_max_pool_grad(d[z], x, y, ksize, strides, padding, data_format)
+
+
+@tangent_(tangent.tensorflow_max_pool_tangent)
+def tensorflow_max_pool_tangent_tangent(z, t, x, y, ksize, strides, padding, data_format):
+    d[z] = tangent.tensorflow_max_pool_tangent(d[t], x, y, ksize, strides, padding,
+                                               data_format)
+
+
+@adjoint(tangent.tensorflow_avg_pool_grad)
+def tensorflow_avg_pool_grad_adjoint(z, g, x, ksize, strides, padding, data_format):
+    d[g] = tensorflow.nn.avg_pool2d(d[z], ksize, strides, padding, data_format)
+
+
+@tangent_(tangent.tensorflow_avg_pool_grad)
+def tensorflow_avg_pool_grad_tangent(z, g, x, ksize, strides, padding, data_format):
+    d[z] = tangent.tensorflow_avg_pool_grad(d[g], x, ksize, strides, padding, data_format)
 

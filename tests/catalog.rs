@@ -45,6 +45,8 @@ fn every_rule_is_in_the_catalog() {
         .filter(|n| !n.starts_with("jax"))
         // torch rules (`torch.*`): tests/torch/check_torch.py, tests/torch_backend.rs.
         .filter(|n| !n.starts_with("torch."))
+        // TensorFlow rules: tests/tensorflow/check_tensorflow.py, tests/tensorflow_backend.rs.
+        .filter(|n| !n.starts_with("tensorflow."))
         // `super(cls, obj)` passes the gradient of an object, not of numbers: checked
         // against finite differences by tests/scripts/classes.py (tests/cli.rs).
         .filter(|n| *n != "builtins.super")

@@ -55,6 +55,7 @@ fn rule_names_are_canonical() {
         "tangent.",
         "jax.",
         "torch.",
+        "tensorflow.",
     ];
     for q in rules.adjoint_names() {
         assert!(prefixes.iter().any(|p| q.starts_with(p)), "{q}");

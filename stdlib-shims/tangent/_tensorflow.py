@@ -704,6 +704,99 @@ def tensorflow_gelu_curvature(x, approximate):
     return 0.3989422804014327 * tf.exp(-0.5 * x * x) * (2.0 - x * x)
 
 
+def _window(v, data_format, what):
+    """tf.nn's strides/ksize/dilations (an int, or a list of 1, 2 or 4) as the 4-list
+    of the raw ops, in `data_format`'s axis order."""
+    if v is None:
+        v = 1
+    if isinstance(v, int):
+        v = [v, v]
+    v = [int(n) for n in v]
+    if len(v) == 1:
+        v = v * 2
+    if len(v) == 2:
+        return [1, 1] + v if data_format.startswith("NC") else [1] + v + [1]
+    if len(v) == 4:
+        return v
+    raise ValueError("tangent: %s must be an int or a list of 1, 2 or 4 ints, got %r"
+                     % (what, v))
+
+
+def _no_dilation(dilations, data_format):
+    d = _window(dilations, data_format, "dilations")
+    if any(n != 1 for n in d):
+        raise NotImplementedError(
+            "tangent: tf.nn.conv2d is differentiated with dilations=1 only, got "
+            "dilations=%r (TensorFlow's CPU backprop kernels have no dilation)"
+            % (dilations,))
+    return d
+
+
+def _conv_padding(padding):
+    """(padding, explicit_paddings) of the raw conv ops."""
+    if isinstance(padding, str):
+        return padding, []
+    return "EXPLICIT", [int(n) for pair in padding for n in pair]
+
+
+def tensorflow_conv2d_input_grad(g, filters, like, strides, padding, data_format,
+                                 dilations):
+    """The gradient of tf.nn.conv2d with respect to its input (shaped like `like`)."""
+    data_format = data_format or "NHWC"
+    pad, explicit = _conv_padding(padding)
+    return tf.raw_ops.Conv2DBackpropInput(
+        input_sizes=tf.shape(like), filter=filters, out_backprop=g,
+        strides=_window(strides, data_format, "strides"), padding=pad,
+        explicit_paddings=explicit, data_format=data_format,
+        dilations=_no_dilation(dilations, data_format))
+
+
+def tensorflow_conv2d_filter_grad(x, g, like, strides, padding, data_format, dilations):
+    """The gradient of tf.nn.conv2d with respect to its filters (shaped like `like`)."""
+    data_format = data_format or "NHWC"
+    pad, explicit = _conv_padding(padding)
+    return tf.raw_ops.Conv2DBackpropFilter(
+        input=x, filter_sizes=tf.shape(like), out_backprop=g,
+        strides=_window(strides, data_format, "strides"), padding=pad,
+        explicit_paddings=explicit, data_format=data_format,
+        dilations=_no_dilation(dilations, data_format))
+
+
+def _pool_padding(padding, name):
+    if not isinstance(padding, str):
+        raise NotImplementedError(
+            "tangent: tf.nn.%s is differentiated with padding 'SAME' or 'VALID', got %r"
+            % (name, padding))
+    return padding
+
+
+def tensorflow_max_pool_grad(g, x, y, ksize, strides, padding, data_format):
+    """The gradient of tf.nn.max_pool2d: each window's gradient to its maximum."""
+    data_format = data_format or "NHWC"
+    return tf.raw_ops.MaxPoolGrad(
+        orig_input=x, orig_output=y, grad=g, ksize=_window(ksize, data_format, "ksize"),
+        strides=_window(strides, data_format, "strides"),
+        padding=_pool_padding(padding, "max_pool2d"), data_format=data_format)
+
+
+def tensorflow_max_pool_tangent(t, x, y, ksize, strides, padding, data_format):
+    """The tangent of tf.nn.max_pool2d: each window's maximum element's tangent."""
+    data_format = data_format or "NHWC"
+    return tf.raw_ops.MaxPoolGradGrad(
+        orig_input=x, orig_output=y, grad=t, ksize=_window(ksize, data_format, "ksize"),
+        strides=_window(strides, data_format, "strides"),
+        padding=_pool_padding(padding, "max_pool2d"), data_format=data_format)
+
+
+def tensorflow_avg_pool_grad(g, x, ksize, strides, padding, data_format):
+    """The gradient of tf.nn.avg_pool2d: each window's gradient shared by its elements."""
+    data_format = data_format or "NHWC"
+    return tf.raw_ops.AvgPoolGrad(
+        orig_input_shape=tf.shape(x), grad=g, ksize=_window(ksize, data_format, "ksize"),
+        strides=_window(strides, data_format, "strides"),
+        padding=_pool_padding(padding, "avg_pool2d"), data_format=data_format)
+
+
 def tensorflow_gelu_slope(x, approximate):
     """d gelu(x) / dx: Phi(x) + x phi(x), or that of the tanh approximation."""
     if approximate:

@@ -346,9 +346,9 @@ def jax_rules():
                       if isinstance(k.value, ast.Constant)}
                 if kind == "elementwise":
                     for key, value in kw.items():
-                        if key.rstrip("_") == "jax":
-                            reverse.add("jax.numpy." + value)
-                            forward.add("jax.numpy." + value)
+                        if key.rstrip("_") == "jax":  # named under jax: "numpy.sin"
+                            reverse.add("jax." + value)
+                            forward.add("jax." + value)
                 elif kind in ("adjoint", "tangent_"):
                     name = _dotted(dec.args[0])
                     every[kind].add(name)

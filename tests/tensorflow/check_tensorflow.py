@@ -244,6 +244,19 @@ CATALOG = [
                                                         [((2, 2, 3), "any"), ((3,), "any")]]),
     ("tensorflow.nn.bias_add", "tf.nn.bias_add(a, b, data_format='NCHW')",
      [[((2, 3, 2, 2), "any"), ((3,), "any")]]),
+    # convolution and pooling (NHWC)
+    ("tensorflow.nn.conv2d", "tf.nn.conv2d(a, b, 1, 'VALID')",
+     [[((1, 5, 5, 2), "any"), ((3, 3, 2, 3), "any")]]),
+    ("tensorflow.nn.conv2d", "tf.nn.conv2d(a, b, strides=2, padding='SAME')",
+     [[((2, 5, 4, 2), "any"), ((3, 2, 2, 3), "any")]]),
+    ("tensorflow.nn.conv2d", "tf.nn.conv2d(a, b, [1, 1], [[0, 0], [1, 1], [0, 1], [0, 0]])",
+     [[((1, 4, 4, 1), "any"), ((2, 2, 1, 2), "any")]]),
+    ("tensorflow.nn.max_pool2d", "tf.nn.max_pool2d(a, 2, 2, 'VALID')", [[((1, 4, 4, 2), "any")]]),
+    ("tensorflow.nn.max_pool2d", "tf.nn.max_pool2d(a, ksize=3, strides=1, padding='SAME')",
+     [[((2, 4, 5, 1), "any")]]),
+    ("tensorflow.nn.avg_pool2d", "tf.nn.avg_pool2d(a, 2, 2, 'VALID')", [[((1, 4, 4, 2), "any")]]),
+    ("tensorflow.nn.avg_pool2d", "tf.nn.avg_pool2d(a, [2, 3], 1, 'SAME')",
+     [[((2, 4, 5, 1), "any")]]),
     # tf.linalg
     unary("tensorflow.linalg.inv", "tf.linalg.inv(a + %s)" % EYE3, shapes=[(3, 3), (2, 3, 3)]),
     unary("tensorflow.linalg.det", "tf.linalg.det(a)", shapes=[(2, 2), (3, 3), (2, 3, 3)]),
@@ -329,6 +342,9 @@ def extras(c):
         "def unknown(x):\n"
         "    return tf.reduce_sum(tf.math.bessel_i0(x))\n"
         "\n\n"
+        "def dilated(x, w):\n"
+        "    return tf.reduce_sum(tf.nn.conv2d(x, w, 1, 'VALID', dilations=2))\n"
+        "\n\n"
         "def branchy(x):\n"
         "    if tf.reduce_sum(x) > 0.0:\n"
         "        return tf.reduce_sum(x * x)\n"
@@ -374,6 +390,14 @@ def extras(c):
         if "compile='python'" not in text or "if tf.reduce_sum(x) > 0.0:" not in text:
             c.fail("untraceable primal: not located at the if, or no compile='python': %s"
                    % text)
+    # stated limits: a refusal naming the argument, never a number
+    try:
+        tangent.grad(mod.dilated)(lib.sample(c.rng, (1, 5, 5, 1), "any", tf.float64),
+                                  lib.sample(c.rng, (2, 2, 1, 2), "any", tf.float64))
+        c.fail("conv2d with dilations=2 gave a gradient")
+    except NotImplementedError as e:
+        if "dilations=2" not in str(e):
+            c.fail("dilated conv2d: unclear refusal %s" % e)
     # bad input
     try:
         tangent.grad(mod.unknown)(x)
