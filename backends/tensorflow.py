@@ -14,6 +14,22 @@
 # functions that have rules here (or helpers with rules at the end), so a gradient can be
 # differentiated again.
 
+# TensorFlow exports one function under several paths. In a host the live names find
+# the rule by the object; without one (the Rust API, `tangent grad FILE:FUNC`) these
+# declarations say which paths are the same function (tests/tensorflow checks each is).
+exported_as(
+    tensorflow.math, tensorflow,
+    abs, acos, acosh, add, argmax, argmin, asin, asinh, atan, atan2, atanh, cos, cosh,
+    cumsum, divide, equal, exp, floor, greater, greater_equal, less, less_equal,
+    logical_and, logical_not, logical_or, maximum, minimum, multiply, negative, not_equal,
+    pow, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
+    round, sigmoid, sign, sin, sinh, sqrt, square, subtract, tan, tanh, truediv,
+)
+exported_as(tensorflow.math, tensorflow.nn, sigmoid, softplus, tanh)
+exported_as(tensorflow.nn, tensorflow.math, log_softmax, softmax, softsign)
+exported_as(tensorflow.linalg, tensorflow, matmul)
+exported_as(tensorflow, tensorflow.linalg, einsum, eye, norm)
+
 linear_in_first(
     tensorflow.math.reduce_sum, tensorflow.math.reduce_mean, tensorflow.reshape,
     tensorflow.transpose, tensorflow.expand_dims, tensorflow.squeeze, tensorflow.concat,

@@ -73,7 +73,11 @@ fn tensorflow_calls_resolve_by_their_canonical_names() {
     ];
     for (import, call) in cases {
         let src = format!("{import}\n\n\ndef f(x):\n    return {call}\n");
-        assert!(source(&src, false).contains("bx"), "{}", source(&src, false));
+        assert!(
+            source(&src, false).contains("bx"),
+            "{}",
+            source(&src, false)
+        );
         assert!(source(&src, true).contains("dx"), "{}", source(&src, true));
     }
     // The elementwise table's partial is written with tf.math; masks in the value's
@@ -144,4 +148,24 @@ fn the_tensorflow_regression_example_matches_gradient_tape() {
         "{stdout}"
     );
     assert!(stdout.contains("gradient dtype: float32"), "{stdout}");
+}
+
+/// The generated source is the product: a small classifier's gradient and tangent,
+/// reviewed as snapshots.
+#[test]
+fn tensorflow_generated_source_snapshots() {
+    let src = "import tensorflow as tf\n\n\n\
+               def loss(w, b, x, labels):\n\
+               \x20   h = tf.nn.relu(tf.matmul(x, w) + b)\n\
+               \x20   logits = tf.nn.log_softmax(h)\n\
+               \x20   ce = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)\n\
+               \x20   return tf.reduce_mean(ce) + 0.01 * tf.reduce_sum(tf.square(w))\n";
+    let reverse = Tangent::builder(src, "loss").wrt(&[0, 1]).build().unwrap();
+    insta::assert_snapshot!("tensorflow_classifier_reverse", reverse.source());
+    let forward = Tangent::builder(src, "loss")
+        .wrt(&[0])
+        .forward()
+        .build()
+        .unwrap();
+    insta::assert_snapshot!("tensorflow_classifier_forward", forward.source());
 }

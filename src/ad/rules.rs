@@ -156,6 +156,10 @@ pub struct RuleSet {
     /// `from` namespace's, with that namespace read as `to` (resolved once every file is
     /// loaded).
     pending_like: Vec<RulesLike>,
+    /// `exported_as(tensorflow.math, tensorflow, tanh, ...)`: another path of the same
+    /// function object (`tensorflow.tanh`) -> the name its rules have
+    /// (`tensorflow.math.tanh`), for resolving without a host's live names.
+    exports: HashMap<String, String>,
     /// Where each name was registered, by kind (`file:line:col`), for the located error
     /// on a second registration.
     places: HashMap<(Kind, String), String>,
@@ -217,6 +221,10 @@ impl RuleSet {
         for decl in &scanned.declarations {
             if decl.callee == "rules_like" {
                 self.add_rules_like(file, text, decl)?;
+                continue;
+            }
+            if decl.callee == "exported_as" {
+                self.add_exported_as(file, text, decl)?;
                 continue;
             }
             self.add_declaration(file, text, decl)?;
@@ -619,6 +627,8 @@ impl RuleSet {
         self.views.extend(other.views.iter().cloned());
         self.left_folds.extend(other.left_folds.iter().cloned());
         self.elementwise.extend(other.elementwise.iter().cloned());
+        self.exports
+            .extend(other.exports.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.linear_in_first
             .extend(other.linear_in_first.iter().cloned());
         self.linear_in_each
@@ -697,6 +707,38 @@ impl RuleSet {
             &mut self.mutates,
             &mut self.reads_only,
         ]
+    }
+
+    /// An `exported_as(canonical_module, other_module, name, ...)` declaration: each
+    /// `other_module.name` is the function `canonical_module.name`.
+    fn add_exported_as(
+        &mut self,
+        file: &str,
+        text: &str,
+        decl: &Registration,
+    ) -> Result<(), Diagnostic> {
+        let names = names_of(decl, file, text)?;
+        match names.as_slice() {
+            [(from, _), (to, _), rest @ ..] if !rest.is_empty() => {
+                for (name, _) in rest {
+                    self.exports
+                        .insert(format!("{to}.{name}"), format!("{from}.{name}"));
+                }
+                Ok(())
+            }
+            _ => Err(Diagnostic::new(
+                decl.span,
+                "`exported_as(module, other, name, ...)` needs two modules and at least one name",
+                "for example `exported_as(tensorflow.math, tensorflow, tanh, exp)`",
+            )
+            .locate(file, text)),
+        }
+    }
+
+    /// The name whose rules `qualname` has when it is another path of the same function
+    /// (`exported_as`), else None.
+    pub fn exported_name(&self, qualname: &str) -> Option<&str> {
+        self.exports.get(qualname).map(String::as_str)
     }
 
     /// A `rules_like(from, to, name, ...)` declaration, resolved at the end of the file.

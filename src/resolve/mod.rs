@@ -146,9 +146,13 @@ impl Resolver<'_> {
                     let q = format!("{path}.{m}");
                     // The same function under the name its rule has (`tf.matmul` is
                     // `tensorflow.linalg.matmul`), when the host said so.
+                    // Without a host, the rule files' `exported_as` declarations say it.
                     match self.aliases.get(&q) {
                         Some(canonical) => Callee::Library(canonical.clone()),
-                        None => Callee::Library(q),
+                        None => match crate::ad::rules::RuleSet::builtin().exported_name(&q) {
+                            Some(canonical) => Callee::Library(canonical.to_owned()),
+                            None => Callee::Library(q),
+                        },
                     }
                 }
                 // A method of a live object that is not an array: not an array method.

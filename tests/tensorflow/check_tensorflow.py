@@ -441,6 +441,29 @@ def extras(c):
     c.cases += 1
 
 
+def check_exports(c):
+    """Every `exported_as(module, other, name, ...)` of backends/tensorflow.py is true:
+    `other.name` is the same object as `module.name`."""
+    with open(os.path.join(BACKENDS, "tensorflow.py")) as f:
+        tree = ast.parse(f.read())
+    count = 0
+    for node in tree.body:
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                and _dotted(node.value.func) == "exported_as"):
+            module, other, *names = [_dotted(a) for a in node.value.args]
+            for n in names:
+                def get(path):
+                    obj = tf
+                    for part in (path + "." + n).split(".")[1:]:
+                        obj = getattr(obj, part)
+                    return obj
+                count += 1
+                if get(module) is not get(other):
+                    c.fail("exported_as: %s.%s is not %s.%s" % (other, n, module, n))
+    if count < 50:
+        c.fail("exported_as: only %d names read" % count)
+
+
 def main():
     t0 = time.time()
     outdir = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="tfcat_")
@@ -452,6 +475,7 @@ def main():
         for specs in sets:
             c.entry(rule, expr, specs)
     extras(c)
+    check_exports(c)
     reverse, forward = tensorflow_rules()
     c.coverage(reverse, forward, [rule for rule, _, _ in CATALOG])
     print("%d reverse, %d forward TensorFlow rules" % (len(reverse), len(forward)))
