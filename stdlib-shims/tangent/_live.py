@@ -243,9 +243,9 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
     done = set()
     while modules:
         m, path = modules.pop()
-        if path in done:
-            continue
-        done.add(path)
+        if id(m) in done:
+            continue  # each module once, by the first path found (modules form cycles)
+        done.add(id(m))
         attrs = {a for a in dir(m) if not a.startswith("_")}
         for a in names:
             try:
