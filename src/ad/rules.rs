@@ -120,6 +120,23 @@ pub enum NativeScalar {
 
 /// The dotted-name arguments of a registration with their spans; anything else is an
 /// error located at the argument.
+/// The arguments of a `(module, other, name, ...)` declaration (`rules_like`,
+/// `exported_as`), or the located error `message`.
+fn two_modules_and_names(
+    decl: &Registration,
+    file: &str,
+    text: &str,
+    message: &str,
+    hint: &str,
+) -> Result<RulesLike, Diagnostic> {
+    match names_of(decl, file, text)?.as_slice() {
+        [(from, _), (to, _), rest @ ..] if !rest.is_empty() => {
+            Ok((from.clone(), to.clone(), rest.to_vec()))
+        }
+        _ => Err(Diagnostic::new(decl.span, message, hint).locate(file, text)),
+    }
+}
+
 fn names_of(reg: &Registration, file: &str, text: &str) -> Result<Vec<(String, Span)>, Diagnostic> {
     reg.args
         .iter()
@@ -717,22 +734,18 @@ impl RuleSet {
         text: &str,
         decl: &Registration,
     ) -> Result<(), Diagnostic> {
-        let names = names_of(decl, file, text)?;
-        match names.as_slice() {
-            [(from, _), (to, _), rest @ ..] if !rest.is_empty() => {
-                for (name, _) in rest {
-                    self.exports
-                        .insert(format!("{to}.{name}"), format!("{from}.{name}"));
-                }
-                Ok(())
-            }
-            _ => Err(Diagnostic::new(
-                decl.span,
-                "`exported_as(module, other, name, ...)` needs two modules and at least one name",
-                "for example `exported_as(tensorflow.math, tensorflow, tanh, exp)`",
-            )
-            .locate(file, text)),
+        let (from, to, names) = two_modules_and_names(
+            decl,
+            file,
+            text,
+            "`exported_as(module, other, name, ...)` needs two modules and at least one name",
+            "for example `exported_as(tensorflow.math, tensorflow, tanh, exp)`",
+        )?;
+        for (name, _) in names {
+            self.exports
+                .insert(format!("{to}.{name}"), format!("{from}.{name}"));
         }
+        Ok(())
     }
 
     /// The name whose rules `qualname` has when it is another path of the same function
@@ -748,20 +761,15 @@ impl RuleSet {
         text: &str,
         decl: &Registration,
     ) -> Result<(), Diagnostic> {
-        let names = names_of(decl, file, text)?;
-        match names.as_slice() {
-            [(from, _), (to, _), rest @ ..] if !rest.is_empty() => {
-                self.pending_like
-                    .push((from.clone(), to.clone(), rest.to_vec()));
-                Ok(())
-            }
-            _ => Err(Diagnostic::new(
-                decl.span,
-                "`rules_like(from, to, name, ...)` needs two namespaces and at least one name",
-                "for example `rules_like(numpy, jax.numpy, sum, mean)`",
-            )
-            .locate(file, text)),
-        }
+        let like = two_modules_and_names(
+            decl,
+            file,
+            text,
+            "`rules_like(from, to, name, ...)` needs two namespaces and at least one name",
+            "for example `rules_like(numpy, jax.numpy, sum, mean)`",
+        )?;
+        self.pending_like.push(like);
+        Ok(())
     }
 
     /// Gives each `rules_like(from, to, names...)` name under `to` the rules (and

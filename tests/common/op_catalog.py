@@ -16,6 +16,7 @@ from files) and runs, per entry and input set:
   against the library's own second derivative and the second difference of s.
 Comparisons are made in NumPy float64 (the tests may convert; the rules never do).
 """
+import ast
 import importlib
 import os
 import sys
@@ -55,6 +56,34 @@ class Library:
 
     def hvp(self, s, args, v):
         raise NotImplementedError
+
+
+def dotted(node):
+    """`a.b.c` of an AST name or attribute chain, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value)
+        return None if base is None else base + "." + node.attr
+    return None
+
+
+def template_rules(path):
+    """(reverse names, forward names) of the `@adjoint`/`@tangent_` templates of a rule
+    file, without those of tangent's own helpers (the second-order checks exercise
+    them)."""
+    reverse, forward = set(), set()
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for dec in node.decorator_list:
+            name = dotted(dec.args[0])
+            if name.startswith("tangent."):
+                continue
+            (reverse if dotted(dec.func) == "adjoint" else forward).add(name)
+    return reverse, forward
 
 
 def domain_values(rng, shape, domain):

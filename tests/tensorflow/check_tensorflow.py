@@ -294,31 +294,11 @@ SECOND_ORDER_SKIP = {
 
 # ----------------------------------------------------------------- rule coverage
 
-def _dotted(node):
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return None if base is None else base + "." + node.attr
-    return None
-
-
 def tensorflow_rules():
     """(reverse names, forward names): the templates of backends/tensorflow.py (the
     rules of tangent's own helpers are exercised by the second-order checks) and the
     `tensorflow=` names of backends/elementwise.py."""
-    reverse, forward = set(), set()
-    with open(os.path.join(BACKENDS, "tensorflow.py")) as f:
-        tree = ast.parse(f.read())
-    for node in tree.body:
-        if not isinstance(node, ast.FunctionDef):
-            continue
-        for dec in node.decorator_list:
-            kind = _dotted(dec.func)
-            name = _dotted(dec.args[0])
-            if name.startswith("tangent."):
-                continue
-            (reverse if kind == "adjoint" else forward).add(name)
+    reverse, forward = op_catalog.template_rules(os.path.join(BACKENDS, "tensorflow.py"))
     for n in elementwise_names():
         reverse.add("tensorflow.math." + n)
         forward.add("tensorflow.math." + n)
@@ -449,8 +429,8 @@ def check_exports(c):
     count = 0
     for node in tree.body:
         if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-                and _dotted(node.value.func) == "exported_as"):
-            module, other, *names = [_dotted(a) for a in node.value.args]
+                and op_catalog.dotted(node.value.func) == "exported_as"):
+            module, other, *names = [op_catalog.dotted(a) for a in node.value.args]
             for n in names:
                 def get(path):
                     obj = tf
