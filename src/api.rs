@@ -320,6 +320,7 @@ const RUNTIME_MODULES: &[&str] = &[
     "jax",
     "torch",
     "tensorflow",
+    "keras",
 ];
 
 /// The global names a generated source reads (everything it neither defines nor assigns,

@@ -47,6 +47,8 @@ fn every_rule_is_in_the_catalog() {
         .filter(|n| !n.starts_with("torch."))
         // TensorFlow rules: tests/tensorflow/check_tensorflow.py, tests/tensorflow_backend.rs.
         .filter(|n| !n.starts_with("tensorflow."))
+        // keras.ops rules: tests/keras/check_keras.py, tests/keras_backend.rs.
+        .filter(|n| !n.starts_with("keras."))
         // `super(cls, obj)` passes the gradient of an object, not of numbers: checked
         // against finite differences by tests/scripts/classes.py (tests/cli.rs).
         .filter(|n| *n != "builtins.super")

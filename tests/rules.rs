@@ -56,6 +56,7 @@ fn rule_names_are_canonical() {
         "jax.",
         "torch.",
         "tensorflow.",
+        "keras.",
     ];
     for q in rules.adjoint_names() {
         assert!(prefixes.iter().any(|p| q.starts_with(p)), "{q}");

@@ -36,6 +36,7 @@ pub const RULE_FILES: &[(&str, &str)] = &[
         "backends/tensorflow.py",
         include_str!("../../backends/tensorflow.py"),
     ),
+    ("backends/keras.py", include_str!("../../backends/keras.py")),
     (
         "backends/tangent.py",
         include_str!("../../backends/tangent.py"),

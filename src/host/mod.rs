@@ -70,6 +70,10 @@ pub const SHIMS: &[(&str, &str)] = &[
         include_str!("../../stdlib-shims/tangent/_tensorflow.py"),
     ),
     (
+        "tangent._keras",
+        include_str!("../../stdlib-shims/tangent/_keras.py"),
+    ),
+    (
         "tangent._custom",
         include_str!("../../stdlib-shims/tangent/_custom.py"),
     ),

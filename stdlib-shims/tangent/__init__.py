@@ -20,6 +20,7 @@ hosts: the embedded RustPython (with the native `numpy`) and CPython through the
   _jax                  the JAX runtime (imports jax and registers it only when met)
   _torch                the PyTorch runtime (imports torch and registers it only when met)
   _tensorflow           the TensorFlow 2 runtime (imports tensorflow only when met)
+  _keras                the Keras 3 runtime (helpers of the keras.ops rules)
   _custom               custom_vjp, custom_jvp, stop_gradient and the helpers they need
   _build                building, caching and compiling derivatives
   _rules                user rules (@tangent.adjoint, @tangent.tangent_)
@@ -64,7 +65,8 @@ def __getattr__(name):
     import sys
     for prefix, library, runtime in (("jax_", "jax", "tangent._jax"),
                                      ("torch_", "torch", "tangent._torch"),
-                                     ("tensorflow_", "tensorflow", "tangent._tensorflow")):
+                                     ("tensorflow_", "tensorflow", "tangent._tensorflow"),
+                                     ("keras_", "keras", "tangent._keras")):
         if name.startswith(prefix) and library in sys.modules:
             helper = getattr(sys.modules[runtime].load(), name, None)
             if helper is not None:

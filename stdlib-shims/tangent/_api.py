@@ -219,16 +219,19 @@ def explain(func, *args, wrt=(0,), eps=1e-6):
 
 def backend_status():
     """Each backend: 'available', 'not installed', or 'broken: <reason>' (the framework
-    is there but fails to import, or tangent's runtime for it fails to load)."""
+    is there but fails to import, or tangent's runtime for it fails to load); keras's
+    says which backend it runs on ('available (backend: jax)')."""
     status = {}
     for name, module in (("math", "math"), ("numpy", "numpy"), ("scipy", "scipy"),
                          ("jax", "jax"), ("torch", "torch"), ("tensorflow", "tensorflow"),
                          ("keras", "keras"), ("tinygrad", "tinygrad")):
         try:
             __import__(module)
-            if name in ("jax", "torch", "tensorflow"):
+            if name in ("jax", "torch", "tensorflow", "keras"):
                 _sys.modules["tangent._" + name].load()
             status[name] = "available"
+            if name == "keras":  # which framework keras.ops runs on (KERAS_BACKEND)
+                status[name] = "available (backend: %s)" % _sys.modules["keras"].backend.backend()
         except ImportError as e:
             # The framework itself is missing, or something it needs (then it is broken).
             missing = (getattr(e, "name", None) or "").split(".")[0]

@@ -434,6 +434,7 @@ _RULE_MODULES = {
     "jax": ("jax.numpy", "jax.nn", "jax.lax", "jax.scipy.special"),
     "torch": ("torch.nn.functional", "torch.linalg", "torch.special"),
     "tensorflow": (),
+    "keras": ("keras.ops",),
 }
 
 

@@ -4,7 +4,7 @@ differentiating generated derivatives again (backends/tangent_numpy.py).
 Conventions in tangent._grads_common."""
 from tangent import _registry
 from tangent._grads_common import (  # noqa: F401
-    _T, _axes, _is_array, _is_zero, _tg, _tril, numpy)
+    _T, _axes, _is_array, _is_zero, _tg, _tril, _xp, numpy)
 from tangent._grads_linalg import (  # noqa: F401
     _check_qr, _check_svd, _eig_gaps, _expand2, _norm_setup, _phi, _row,
     _scalar, _solve_vec, _svd_gaps, _sym, eigh_grad, eigh_tangent, inv_grad,
@@ -304,25 +304,28 @@ def inv_tangent_grad_y(gz, t, y):
 
 
 def det_grad_tangent_full(tg, ty, ta, g, y, a):
-    ai = numpy.linalg.inv(a)
+    # In a's namespace (JAX, torch, TensorFlow arrays stay theirs).
+    xp = _xp(g, y, a)
+    ai = xp.linalg.inv(a)
     coef = 0.0
     if not _is_zero(tg):
         coef = coef + tg * y
     if not _is_zero(ty):
         coef = coef + g * ty
-    out = _expand2(coef * numpy.ones(numpy.shape(y))) * _T(ai)
+    out = _expand2(coef * xp.ones(xp.shape(y)), xp) * _T(ai)
     if not _is_zero(ta):
-        out = out - _expand2(g * y) * _T(numpy.matmul(ai, numpy.matmul(ta, ai)))
+        out = out - _expand2(g * y, xp) * _T(xp.matmul(ai, xp.matmul(ta, ai)))
     return out
 
 
 def det_tangent_grad(gz, t, y, a, which):
     """Adjoint of det_tangent(t, y, a) = y tr(a^-1 t) with respect to y (which=1) or a
     (which=2)."""
-    ai = numpy.linalg.inv(a)
+    xp = _xp(gz, t, y, a)
+    ai = xp.linalg.inv(a)
     if which == 1:
-        return _scalar(gz * numpy.sum(_T(ai) * t, axis=(-2, -1)))
-    return -_expand2(gz * y) * _T(numpy.matmul(ai, numpy.matmul(t, ai)))
+        return _scalar(gz * xp.sum(_T(ai) * t, axis=(-2, -1)), xp)
+    return -_expand2(gz * y, xp) * _T(xp.matmul(ai, xp.matmul(t, ai)))
 
 
 def slogdet_grad_tangent_full(tg, ta, g, a):

@@ -190,12 +190,29 @@ def _register():
                 ("array_grad", array_grad), ("copy", copy), ("log", log),
                 ("sign", sign), ("immutable", _immutable),
                 ("reshape_as", _generic_reshape_as(jnp)),
-                ("constant_dtype", _constant_dtype)):
+                ("constant_dtype", _constant_dtype), ("check_output", _check_output)):
             _registry.register_helper(kind, type_, fn)
 
 
 def _immutable(x):
     return True
+
+
+def _check_output(y, seed, name):
+    """grad's output check for arrays: the shapes (as for every array type), and an
+    array seed of the output's floating dtype (jax.vjp refuses another one too;
+    promoting would give gradients of another dtype than their arguments)."""
+    from tangent._errors import _at_call_site, check_output_by_shape
+    arrays = (jax.Array, jax.core.Tracer)
+    if (isinstance(y, arrays) and isinstance(seed, arrays)
+            and seed.dtype != y.dtype and jnp.issubdtype(seed.dtype, jnp.floating)
+            and jnp.issubdtype(y.dtype, jnp.floating)):
+        raise TypeError(_at_call_site(
+            "grad: the seed is a %s array but `%s` returned a %s array"
+            % (seed.dtype, name, y.dtype),
+            "pass the seed in the output's dtype (seed.astype(y.dtype)), or leave it out "
+            "for the default 1.0"))
+    check_output_by_shape(y, seed, name)
 
 
 def _constant_dtype(like):

@@ -458,7 +458,7 @@ def torch_check_devices(names, *values):
 
 def _check_output(y, seed, name):
     """grad's output check for tensors: the shapes (as for every array type), and a
-    tensor seed on the output's device."""
+    tensor seed on the output's device and of its floating dtype."""
     if type(seed) is float and _is_tensor(y) and y.dim() == 0:
         return  # a scalar output and the default seed: nothing to check
     from tangent._errors import _at_call_site, check_output_by_shape
@@ -467,6 +467,16 @@ def _check_output(y, seed, name):
             "grad: the seed is on device %s but `%s` returned a tensor on %s"
             % (seed.device, name, y.device),
             "pass the seed on the output's device (seed.to(%r))" % (str(y.device),)))
+    if (_is_tensor(y) and _is_tensor(seed) and seed.dtype != y.dtype
+            and seed.is_floating_point() and y.is_floating_point()):
+        # torch.autograd refuses this too; promoting would give gradients of another
+        # dtype than their arguments
+        raise TypeError(_at_call_site(
+            "grad: the seed is a %s tensor but `%s` returned a %s tensor"
+            % (str(seed.dtype).replace("torch.", ""), name,
+               str(y.dtype).replace("torch.", "")),
+            "pass the seed in the output's dtype (seed.to(y.dtype)), or leave it out for "
+            "the default 1.0"))
     check_output_by_shape(y, seed, name)
 
 

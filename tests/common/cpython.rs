@@ -67,11 +67,17 @@ pub fn python(needs: &[&str]) -> Option<PathBuf> {
 /// `tangent run --python PYTHON SCRIPT ARGS...` from the repository root, with a
 /// per-test-run disk cache.
 pub fn run(python: &Path, script: &str, args: &[&str]) -> Output {
+    run_with(python, script, args, &[])
+}
+
+/// `run` with extra environment variables (`KERAS_BACKEND`).
+pub fn run_with(python: &Path, script: &str, args: &[&str], vars: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tangent"))
         .env(
             "TANGENT_CACHE_DIR",
             concat!(env!("CARGO_TARGET_TMPDIR"), "/tangent-cache-cpython"),
         )
+        .envs(vars.iter().copied())
         .arg("run")
         .arg("--python")
         .arg(python)
@@ -84,7 +90,12 @@ pub fn run(python: &Path, script: &str, args: &[&str]) -> Output {
 
 /// `run`, asserting success; the script's stdout.
 pub fn run_ok(python: &Path, script: &str, args: &[&str]) -> String {
-    let out = run(python, script, args);
+    run_ok_with(python, script, args, &[])
+}
+
+/// `run_with`, asserting success; the script's stdout.
+pub fn run_ok_with(python: &Path, script: &str, args: &[&str], vars: &[(&str, &str)]) -> String {
+    let out = run_with(python, script, args, vars);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
