@@ -39,11 +39,11 @@ exported_as(keras.ops.linalg, keras.ops, cholesky, det, inv, norm, solve)
 # their own templates below.
 rules_like(
     numpy, keras.ops,
-    add, subtract, multiply, divide, true_divide, power, maximum, minimum, arctan2,
-    logaddexp, where, clip, matmul, dot, outer, einsum, trace, cumsum,
+    add, subtract, multiply, divide, true_divide, power, arctan2, logaddexp, where,
+    matmul, dot, outer, einsum, trace, cumsum,
     reshape, transpose, squeeze, expand_dims, broadcast_to, concatenate, stack, tile,
     flip, swapaxes, moveaxis,
-    linalg.inv, linalg.det, linalg.solve, linalg.cholesky, linalg.norm,
+    linalg.inv, linalg.det, linalg.solve, linalg.cholesky,
 )
 
 nondifferentiable(
@@ -70,6 +70,65 @@ pure(
     keras.ops.log, keras.ops.sigmoid, keras.ops.relu, keras.ops.reshape,
     keras.ops.transpose, keras.ops.softmax,
 )
+
+# ------------------------------------------------- maximum, minimum, clip, norm
+# (masks by keras.ops.where: numpy's rules multiply by boolean masks.)
+
+# maximum/minimum: the gradient goes to the first argument on ties, as NumPy's rule.
+@adjoint(keras.ops.maximum)
+def keras_maximum(z, x1, x2):
+    d[x1] = tangent.unbroadcast(keras.ops.where(x1 >= x2, d[z], 0.0), x1)
+    d[x2] = tangent.unbroadcast(keras.ops.where(x1 >= x2, 0.0, d[z]), x2)
+
+
+@tangent_(keras.ops.maximum)
+def keras_maximum_tangent(z, x1, x2):
+    d[z] = tangent.broadcast_like(keras.ops.where(x1 >= x2, d[x1], d[x2]), z)
+
+
+@adjoint(keras.ops.minimum)
+def keras_minimum(z, x1, x2):
+    d[x1] = tangent.unbroadcast(keras.ops.where(x1 <= x2, d[z], 0.0), x1)
+    d[x2] = tangent.unbroadcast(keras.ops.where(x1 <= x2, 0.0, d[z]), x2)
+
+
+@tangent_(keras.ops.minimum)
+def keras_minimum_tangent(z, x1, x2):
+    d[z] = tangent.broadcast_like(keras.ops.where(x1 <= x2, d[x1], d[x2]), z)
+
+
+# clip(x, lo, hi) = minimum(maximum(x, lo), hi): hi wins where lo > hi.
+@adjoint(keras.ops.clip)
+def keras_clip(y, x, x_min, x_max):
+    d[x] = tangent.unbroadcast(keras.ops.where(
+        keras.ops.logical_and(x >= x_min, x <= x_max), d[y], 0.0), x)
+    d[x_min] = tangent.unbroadcast(keras.ops.where(
+        keras.ops.logical_and(x < x_min, x_min <= x_max), d[y], 0.0), x_min)
+    d[x_max] = tangent.unbroadcast(keras.ops.where(
+        keras.ops.logical_or(x > x_max, x_min > x_max), d[y], 0.0), x_max)
+
+
+@tangent_(keras.ops.clip)
+def keras_clip_tangent(y, x, x_min, x_max):
+    # one where-chain: keras.ops.where promotes dtypes, `+` of tensors would not
+    d[y] = tangent.broadcast_like(keras.ops.where(
+        keras.ops.logical_and(x >= x_min, x <= x_max), d[x], keras.ops.where(
+            keras.ops.logical_and(x < x_min, x_min <= x_max), d[x_min], keras.ops.where(
+                keras.ops.logical_or(x > x_max, x_min > x_max), d[x_max], 0.0))), y)
+
+
+# norm with ord=None: the 2-norm of vectors, the Frobenius norm of matrices (and of x
+# flattened when axis is None): d y = <x, dx> / y. Other orders are refused by name.
+@adjoint(keras.ops.linalg.norm)
+def keras_norm(y, x, ord=None, axis=None, keepdims=False):
+    d[x] = tangent.unreduce(d[y] / tangent.keras_norm_check(y, ord), x, axis, keepdims) * x
+
+
+@tangent_(keras.ops.linalg.norm)
+def keras_norm_tangent(y, x, ord=None, axis=None, keepdims=False):
+    d[y] = keras.ops.sum(d[x] * x, axis=axis, keepdims=keepdims) / tangent.keras_norm_check(
+        y, ord)
+
 
 # ------------------------------------------------------------------- reductions
 
@@ -210,12 +269,12 @@ def keras_relu6_tangent(y, x):
 
 @adjoint(keras.ops.leaky_relu)
 def keras_leaky_relu(y, x, negative_slope=0.2):
-    d[x] = keras.ops.where(x > 0.0, d[y], d[y] * negative_slope)
+    d[x] = keras.ops.where(x > 0.0, d[y], d[y] * tangent.keras_slope(negative_slope))
 
 
 @tangent_(keras.ops.leaky_relu)
 def keras_leaky_relu_tangent(y, x, negative_slope=0.2):
-    d[y] = keras.ops.where(x > 0.0, d[x], d[x] * negative_slope)
+    d[y] = keras.ops.where(x > 0.0, d[x], d[x] * tangent.keras_slope(negative_slope))
 
 
 # elu: alpha * expm1(x) below 0, so the slope there is y + alpha.
@@ -229,15 +288,18 @@ def keras_elu_tangent(y, x, alpha=1.0):
     d[y] = d[x] * keras.ops.where(x > 0.0, 1.0, y + alpha)
 
 
-# selu(x) = scale * elu(x, alpha): slope scale above 0, y + scale * alpha below.
+# selu(x) = scale * elu(x, alpha): slope scale above 0, y + scale * alpha below. (The
+# scale is a tensor of y's dtype: keras.ops.where makes a Python float a float32.)
 @adjoint(keras.ops.selu)
 def keras_selu(y, x):
-    d[x] = d[y] * keras.ops.where(x > 0.0, 1.0507009873554805, y + 1.7580993408473766)
+    d[x] = d[y] * keras.ops.where(x > 0.0, keras.ops.full_like(y, 1.0507009873554805),
+                                  y + 1.7580993408473766)
 
 
 @tangent_(keras.ops.selu)
 def keras_selu_tangent(y, x):
-    d[y] = d[x] * keras.ops.where(x > 0.0, 1.0507009873554805, y + 1.7580993408473766)
+    d[y] = d[x] * keras.ops.where(x > 0.0, keras.ops.full_like(y, 1.0507009873554805),
+                                  y + 1.7580993408473766)
 
 
 @adjoint(keras.ops.softplus)
@@ -338,31 +400,37 @@ def keras_log_softmax_tangent(y, x, axis=-1):
 
 # ------------------------------------------------------------------------ losses
 # The probability forms (from_logits=False) clip the probabilities to
-# [epsilon, 1 - epsilon] as keras does (no gradient flows through a clipped one);
-# the categorical forms first divide the output by its sum along `axis`. The bodies are
+# [epsilon, 1 - epsilon] as keras does (no gradient flows through a clipped one); the
+# categorical forms first divide the output by its sum along `axis`. The bodies are
 # written with keras.ops functions that have rules, so they differentiate again.
+# On tensorflow keras computes a loss from the logits behind an output of its own
+# sigmoid/softmax (`output._keras_logits`), unclipped: there `keras_epsilon` is 0, and
+# from_logits=True on such an output (which keras then ignores, with a warning) is
+# refused (`keras_from_logits`).
 
 # binary_crossentropy(target, output): elementwise -(t log o + (1 - t) log(1 - o));
 # with logits x: softplus(x) - t x.
 @adjoint(keras.ops.binary_crossentropy)
 def keras_binary_crossentropy(y, target, output, from_logits=False):
-    if from_logits:
+    if tangent.keras_from_logits(output, from_logits, "Sigmoid"):
         d[output] = d[y] * (keras.ops.sigmoid(output) - target)
         d[target] = -d[y] * output
     else:
-        o = keras.ops.clip(output, keras.config.epsilon(), 1.0 - keras.config.epsilon())
-        d[output] = tangent.keras_clip_mask(output) * d[y] * (
+        eps = tangent.keras_epsilon(output, "Sigmoid")
+        o = keras.ops.clip(output, eps, 1.0 - eps)
+        d[output] = tangent.keras_clip_mask(output, eps) * d[y] * (
             (1.0 - target) / (1.0 - o) - target / o)
         d[target] = d[y] * (keras.ops.log(1.0 - o) - keras.ops.log(o))
 
 
 @tangent_(keras.ops.binary_crossentropy)
 def keras_binary_crossentropy_tangent(y, target, output, from_logits=False):
-    if from_logits:
+    if tangent.keras_from_logits(output, from_logits, "Sigmoid"):
         d[y] = d[output] * (keras.ops.sigmoid(output) - target) - d[target] * output
     else:
-        o = keras.ops.clip(output, keras.config.epsilon(), 1.0 - keras.config.epsilon())
-        d[y] = tangent.keras_clip_mask(output) * d[output] * (
+        eps = tangent.keras_epsilon(output, "Sigmoid")
+        o = keras.ops.clip(output, eps, 1.0 - eps)
+        d[y] = tangent.keras_clip_mask(output, eps) * d[output] * (
             (1.0 - target) / (1.0 - o) - target / o) + d[target] * (
             keras.ops.log(1.0 - o) - keras.ops.log(o))
 
@@ -372,15 +440,16 @@ def keras_binary_crossentropy_tangent(y, target, output, from_logits=False):
 # Through p = o / s the gradient of o is (g_p - sum(g_p p, axis)) / s.
 @adjoint(keras.ops.categorical_crossentropy)
 def keras_categorical_crossentropy(y, target, output, from_logits=False, axis=-1):
-    if from_logits:
+    if tangent.keras_from_logits(output, from_logits, "Softmax"):
         d[output] = keras.ops.expand_dims(d[y], axis) * (
             keras.ops.softmax(output, axis) * keras.ops.sum(target, axis=axis, keepdims=True)
             - target)
         d[target] = -keras.ops.expand_dims(d[y], axis) * keras.ops.log_softmax(output, axis)
     else:
+        eps = tangent.keras_epsilon(output, "Softmax")
         s = keras.ops.sum(output, axis=axis, keepdims=True)
-        p = keras.ops.clip(output / s, keras.config.epsilon(), 1.0 - keras.config.epsilon())
-        gp = -tangent.keras_clip_mask(output / s) * keras.ops.expand_dims(d[y], axis) \
+        p = keras.ops.clip(output / s, eps, 1.0 - eps)
+        gp = -tangent.keras_clip_mask(output / s, eps) * keras.ops.expand_dims(d[y], axis) \
             * target / p
         d[output] = (gp - keras.ops.sum(gp * p, axis=axis, keepdims=True)) / s
         d[target] = -keras.ops.expand_dims(d[y], axis) * keras.ops.log(p)
@@ -388,57 +457,79 @@ def keras_categorical_crossentropy(y, target, output, from_logits=False, axis=-1
 
 @tangent_(keras.ops.categorical_crossentropy)
 def keras_categorical_crossentropy_tangent(y, target, output, from_logits=False, axis=-1):
-    if from_logits:
+    if tangent.keras_from_logits(output, from_logits, "Softmax"):
         d[y] = keras.ops.sum(
             d[output] * (keras.ops.softmax(output, axis)
                          * keras.ops.sum(target, axis=axis, keepdims=True) - target)
             - d[target] * keras.ops.log_softmax(output, axis), axis=axis)
     else:
+        eps = tangent.keras_epsilon(output, "Softmax")
         s = keras.ops.sum(output, axis=axis, keepdims=True)
-        p = keras.ops.clip(output / s, keras.config.epsilon(), 1.0 - keras.config.epsilon())
-        tp = tangent.keras_clip_mask(output / s) * (
+        p = keras.ops.clip(output / s, eps, 1.0 - eps)
+        tp = tangent.keras_clip_mask(output / s, eps) * (
             d[output] - output / s * keras.ops.sum(d[output], axis=axis, keepdims=True)) / s
         d[y] = -keras.ops.sum(tp * target / p + d[target] * keras.ops.log(p), axis=axis)
 
 
 # sparse_categorical_crossentropy: the categorical one with one-hot targets (integer
-# class indices, not differentiated). Keras may compute it in a wider dtype than the
-# output's (jax's one_hot is float64 under jax_enable_x64): derivatives are cast back.
+# class indices, not differentiated). From probabilities, jax and torch normalise the
+# output as the categorical one does; tensorflow clips it and takes the softmax
+# cross-entropy of its log: -log p_t + log sum(p). Keras may compute in a wider dtype
+# than the output's (jax's one_hot is float64 under jax_enable_x64): derivatives are
+# cast back.
 @adjoint(keras.ops.sparse_categorical_crossentropy)
 def keras_sparse_categorical_crossentropy(y, target, output, from_logits=False, axis=-1):
-    if from_logits:
+    if tangent.keras_from_logits(output, from_logits, "Softmax"):
         d[output] = tangent.keras_cast_like(keras.ops.expand_dims(d[y], axis) * (
             keras.ops.softmax(output, axis) - tangent.keras_one_hot(target, output, axis)),
             output)
     else:
-        s = keras.ops.sum(output, axis=axis, keepdims=True)
-        p = keras.ops.clip(output / s, keras.config.epsilon(), 1.0 - keras.config.epsilon())
-        gp = -tangent.keras_clip_mask(output / s) * keras.ops.expand_dims(d[y], axis) \
-            * tangent.keras_one_hot(target, output, axis) / p
-        d[output] = tangent.keras_cast_like(
-            (gp - keras.ops.sum(gp * p, axis=axis, keepdims=True)) / s, output)
+        eps = tangent.keras_epsilon(output, "Softmax")
+        if tangent.keras_normalizes(output):
+            s = keras.ops.sum(output, axis=axis, keepdims=True)
+            p = keras.ops.clip(output / s, eps, 1.0 - eps)
+            gp = -tangent.keras_clip_mask(output / s, eps) \
+                * keras.ops.expand_dims(d[y], axis) \
+                * tangent.keras_one_hot(target, output, axis) / p
+            d[output] = tangent.keras_cast_like(
+                (gp - keras.ops.sum(gp * p, axis=axis, keepdims=True)) / s, output)
+        else:
+            p = keras.ops.clip(output, eps, 1.0 - eps)
+            d[output] = tangent.keras_cast_like(
+                tangent.keras_clip_mask(output, eps) * keras.ops.expand_dims(d[y], axis) * (
+                    1.0 / keras.ops.sum(p, axis=axis, keepdims=True)
+                    - tangent.keras_one_hot(target, output, axis) / p), output)
 
 
 @tangent_(keras.ops.sparse_categorical_crossentropy)
 def keras_sparse_categorical_crossentropy_tangent(y, target, output, from_logits=False,
                                                   axis=-1):
-    if from_logits:
+    if tangent.keras_from_logits(output, from_logits, "Softmax"):
         d[y] = tangent.keras_cast_like(keras.ops.sum(
             d[output] * (keras.ops.softmax(output, axis)
                          - tangent.keras_one_hot(target, output, axis)), axis=axis), y)
     else:
-        s = keras.ops.sum(output, axis=axis, keepdims=True)
-        p = keras.ops.clip(output / s, keras.config.epsilon(), 1.0 - keras.config.epsilon())
-        tp = tangent.keras_clip_mask(output / s) * (
-            d[output] - output / s * keras.ops.sum(d[output], axis=axis, keepdims=True)) / s
-        d[y] = tangent.keras_cast_like(-keras.ops.sum(
-            tp * tangent.keras_one_hot(target, output, axis) / p, axis=axis), y)
+        eps = tangent.keras_epsilon(output, "Softmax")
+        if tangent.keras_normalizes(output):
+            s = keras.ops.sum(output, axis=axis, keepdims=True)
+            p = keras.ops.clip(output / s, eps, 1.0 - eps)
+            tp = tangent.keras_clip_mask(output / s, eps) * (
+                d[output] - output / s * keras.ops.sum(d[output], axis=axis, keepdims=True)) / s
+            d[y] = tangent.keras_cast_like(-keras.ops.sum(
+                tp * tangent.keras_one_hot(target, output, axis) / p, axis=axis), y)
+        else:
+            p = keras.ops.clip(output, eps, 1.0 - eps)
+            d[y] = tangent.keras_cast_like(keras.ops.sum(
+                tangent.keras_clip_mask(output, eps) * d[output] * (
+                    1.0 / keras.ops.sum(p, axis=axis, keepdims=True)
+                    - tangent.keras_one_hot(target, output, axis) / p), axis=axis), y)
 
 
 # ------------------------------------------------- the helpers these rules call
 # (stdlib-shims/tangent/_keras.py).
 
-nondifferentiable(tangent.keras_clip_mask, tangent.keras_one_hot)
+nondifferentiable(tangent.keras_clip_mask, tangent.keras_one_hot, tangent.keras_slope,
+                  tangent.keras_epsilon, tangent.keras_from_logits, tangent.keras_normalizes)
 linear_in_first(tangent.keras_take_grad, tangent.keras_cast_like)
 
 
@@ -460,3 +551,14 @@ def keras_cast_like_adjoint(y, g, like):
 @tangent_(tangent.keras_cast_like)
 def keras_cast_like_forward(y, g, like):
     d[y] = tangent.keras_cast_like(d[g], like)
+
+
+# norm_check(y, ord) is y once the order is one the norm rule covers.
+@adjoint(tangent.keras_norm_check)
+def keras_norm_check_adjoint(r, y, ord):
+    d[y] = d[r]
+
+
+@tangent_(tangent.keras_norm_check)
+def keras_norm_check_forward(r, y, ord):
+    d[r] = d[y]

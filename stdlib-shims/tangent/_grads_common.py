@@ -55,7 +55,7 @@ def _tril(n, k=0, xp=numpy, like=None):
     dtype = None if like is None else _dtype(xp, like)
     if dtype is None:
         return cond * 1.0
-    return cond.astype(dtype)
+    return xp.astype(cond, dtype) if hasattr(xp, "astype") else cond.astype(dtype)
 
 
 

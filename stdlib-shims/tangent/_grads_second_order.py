@@ -312,7 +312,7 @@ def det_grad_tangent_full(tg, ty, ta, g, y, a):
         coef = coef + tg * y
     if not _is_zero(ty):
         coef = coef + g * ty
-    out = _expand2(coef * xp.ones(xp.shape(y)), xp) * _T(ai)
+    out = _expand2(coef * xp.ones_like(xp.asarray(y) * 1.0), xp) * _T(ai)
     if not _is_zero(ta):
         out = out - _expand2(g * y, xp) * _T(xp.matmul(ai, xp.matmul(ta, ai)))
     return out

@@ -39,11 +39,72 @@ def keras_cast_like(g, like):
     return g if _dtype(g) == dtype else keras.ops.cast(g, dtype)
 
 
-def keras_clip_mask(p):
-    """1 where keras's probability clip leaves `p` unchanged, 0 where it clips, in p's
-    dtype."""
-    eps = keras.config.epsilon()
+def _tensorflow_logits_behind(output, op_type):
+    """Does keras on tensorflow compute a loss of `output` from the logits behind it
+    (an output of keras's own sigmoid/softmax, or of that op inside a tf.function)?
+    The same test as keras's tensorflow backend (`_get_logits`)."""
+    if keras.backend.backend() != "tensorflow":
+        return False
+    if hasattr(output, "_keras_logits"):
+        return True
+    import tensorflow as tf
+    return (hasattr(output, "op")
+            and not isinstance(output, (tf.__internal__.EagerTensor, tf.Variable))
+            and output.op.type == op_type)
+
+
+def keras_from_logits(output, from_logits, op_type):
+    """Whether the loss takes `output` as logits; refuses from_logits=True on an output
+    of keras's sigmoid/softmax on tensorflow, where keras (with a warning) computes the
+    loss of the logits behind it instead: another function than the one written."""
+    if from_logits and _tensorflow_logits_behind(output, op_type):
+        from tangent._errors import _at_call_site
+        raise NotImplementedError(_at_call_site(
+            "keras on tensorflow computes this loss from the logits behind `output` (an "
+            "output of its %s), not from `output` with from_logits=True" % op_type.lower(),
+            "pass the logits themselves with from_logits=True, or the %s's output with "
+            "from_logits=False" % op_type.lower()))
+    return bool(from_logits)
+
+
+def keras_epsilon(output, op_type):
+    """The clip bound keras applies to the probabilities `output`: keras.config.epsilon(),
+    or 0 (no clip) where tensorflow computes the loss from the logits behind them."""
+    return 0.0 if _tensorflow_logits_behind(output, op_type) else keras.config.epsilon()
+
+
+def keras_normalizes(output):
+    """Does sparse_categorical_crossentropy divide probabilities by their sum (jax,
+    torch), rather than clip them and take the softmax of their log (tensorflow)?"""
+    return keras.backend.backend() != "tensorflow"
+
+
+def keras_clip_mask(p, eps):
+    """1 where clipping `p` to [eps, 1 - eps] leaves it unchanged, 0 where it clips, in
+    p's dtype (all ones for eps = 0: nothing is clipped)."""
+    if eps == 0.0:
+        return keras.ops.ones_like(p)
     return keras.ops.cast(keras.ops.logical_and(p > eps, p < 1.0 - eps), _dtype(p))
+
+
+def keras_slope(v):
+    """A negative_slope as the backend computes with it: tensorflow's leaky_relu takes
+    its alpha as a float32 attribute, also for float64 tensors."""
+    if keras.backend.backend() == "tensorflow" and isinstance(v, float):
+        import numpy
+        return float(numpy.float32(v))
+    return v
+
+
+def keras_norm_check(y, ord):
+    """`y`, the norm, when `ord` is one keras.ops.norm's rule covers (None: the 2-norm
+    of vectors, Frobenius of matrices); other orders are refused by name."""
+    if ord is not None and ord != "fro":
+        from tangent._errors import _at_call_site
+        raise NotImplementedError(_at_call_site(
+            "keras.ops.norm: ord=%r has no derivative rule here" % (ord,),
+            "use ord=None (2-norm, Frobenius), or write the norm with keras.ops"))
+    return y
 
 
 def keras_one_hot(target, output, axis):

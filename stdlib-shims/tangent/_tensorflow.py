@@ -260,8 +260,32 @@ class TfNumpy:
     def ones(self, shape, dtype=None):
         return tf.ones(shape, dtype=dtype or tf.float32)
 
-    def eye(self, n, m=None, dtype=None):
-        return tf.eye(n, m, dtype=dtype or tf.float32)
+    def eye(self, n, m=None, k=0, dtype=None):
+        dtype = dtype or tf.float32
+        if k == 0:
+            return tf.eye(n, m, dtype=dtype)
+        m = n if m is None else m
+        rows = tf.range(n)[:, None]
+        cols = tf.range(m)[None, :]
+        return tf.cast(tf.equal(cols - rows, k), dtype)
+
+    def arange(self, start, stop=None, step=1, dtype=None):
+        if stop is None:
+            start, stop = 0, start
+        return tf.range(start, stop, step, dtype=dtype)
+
+    def ravel(self, x):
+        return tf.reshape(_t(x), [-1])
+
+    def split(self, x, indices_or_sections, axis=0):
+        """NumPy's split: at the given indices (tf.split takes sizes), or into equal
+        sections."""
+        x = _t(x)
+        if isinstance(indices_or_sections, int):
+            return tf.split(x, indices_or_sections, axis)
+        n = _shape(x)[axis]
+        bounds = [0] + list(indices_or_sections) + [n]
+        return tf.split(x, [b - a for a, b in zip(bounds[:-1], bounds[1:])], axis)
 
     def zeros_like(self, x, dtype=None):
         return tf.zeros_like(x, dtype=dtype)

@@ -250,8 +250,22 @@ class TorchNumpy:
     def ones(self, shape, dtype=None):
         return torch.ones(shape, dtype=dtype)
 
-    def eye(self, n, m=None, dtype=None):
-        return torch.eye(n, n if m is None else m, dtype=dtype)
+    def eye(self, n, m=None, k=0, dtype=None):
+        m = n if m is None else m
+        if k == 0:
+            return torch.eye(n, m, dtype=dtype)
+        rows = torch.arange(n)[:, None]
+        return (torch.arange(m)[None, :] - rows == k).to(dtype or torch.get_default_dtype())
+
+    def split(self, x, indices_or_sections, axis=0):
+        """NumPy's split: at the given indices (torch.split takes sizes), or into equal
+        sections."""
+        x = self._t(x)
+        n = x.shape[axis]
+        if isinstance(indices_or_sections, int):
+            return list(torch.split(x, n // indices_or_sections, axis))
+        bounds = [0] + list(indices_or_sections) + [n]
+        return list(torch.split(x, [b - a for a, b in zip(bounds[:-1], bounds[1:])], axis))
 
     def zeros_like(self, x, dtype=None):
         return torch.zeros_like(x, dtype=dtype)

@@ -152,6 +152,14 @@ class Checker:
         a, b = self.np(a), self.np(b)
         return a.shape == b.shape and bool(numpy.all(numpy.abs(a - b) <= atol + rtol * numpy.abs(b)))
 
+    def largest_difference(self, got, want):
+        """max |got - want| over the pairs (for the failure message), or why not."""
+        try:
+            return "%.3g" % max(float(numpy.max(numpy.abs(self.np(a) - self.np(b))))
+                                for a, b in zip(got, want))
+        except Exception as e:  # shapes differ, or a value is not a tensor
+            return "(%s)" % type(e).__name__
+
     def vdot(self, a, b):
         return float(numpy.sum(self.np(a) * self.np(b)))
 
@@ -216,8 +224,9 @@ class Checker:
             if kinds:
                 self.fail("reverse gradients%s: %s: %s" % (tag, label, "; ".join(kinds)))
             elif not ok:
-                self.fail("reverse vs %s%s: %s: %s vs %s"
-                          % (lib.name, tag, label, grads, ref))
+                self.fail("reverse vs %s%s: %s: largest difference %s: %s vs %s"
+                          % (lib.name, tag, label, self.largest_difference(grads, ref),
+                             grads, ref))
             elif f64 and abs(sum(self.vdot(g, v) for g, v in zip(grads, direction))
                              - self.vdot(seed, fd)) > 1e-5 * (1 + abs(self.vdot(seed, fd))):
                 self.fail("reverse vs finite differences: %s" % label)
@@ -233,7 +242,8 @@ class Checker:
             if why:
                 self.fail("forward tangent%s: %s: %s" % (tag, label, why))
             elif ref is not None and self.trusted and not self.close(t, ref, rtol, atol):
-                self.fail("forward vs %s%s: %s: %s vs %s" % (lib.name, tag, label, t, ref))
+                self.fail("forward vs %s%s: %s: largest difference %s: %s vs %s"
+                          % (lib.name, tag, label, self.largest_difference([t], [ref]), t, ref))
             elif f64 and not self.close(t, fd, 1e-5, 1e-6):
                 self.fail("forward vs finite differences: %s" % label)
             else:
