@@ -3,12 +3,15 @@
 Keras has no tensor type of its own: `keras.ops` takes and returns the tensors of the
 backend `KERAS_BACKEND` selects (jax, tensorflow, torch), and those are registered by
 that backend's runtime (tangent._jax, _tensorflow, _torch) the first time one is met.
-So this module only holds what the keras.ops rules need beyond keras.ops itself,
-written with keras.ops so it runs, and traces, on every backend.
+So this module holds `keras.Variable`'s registration and what the keras.ops rules need
+beyond keras.ops itself, written with keras.ops so it runs, and traces, on every
+backend.
 
-Installed with the other shims but inert until `load()`, which imports keras:
-`tangent.__getattr__` calls it when generated code calls a `tangent.keras_*` helper,
-`backend_status()` when asked. `import tangent` never imports keras.
+Installed with the other shims but inert until `load()`, which imports keras and
+registers `keras.Variable` (read as the tensor it holds): `tangent._registry` calls it
+when it first meets a keras value (a Variable), `tangent.__getattr__` when generated
+code calls a `tangent.keras_*` helper, `backend_status()` when asked. `import tangent`
+never imports keras.
 """
 keras = None
 
@@ -18,13 +21,31 @@ def loaded():
 
 
 def load():
-    """Imports keras; returns this module (its `keras_*` helpers)."""
+    """Imports keras and registers `keras.Variable`; returns this module (its
+    `keras_*` helpers)."""
     global keras
     if keras is None:
         import keras as keras_
         keras = keras_
+        _register_variables()
     import sys
     return sys.modules[__name__]
+
+
+def _register_variables():
+    """A `keras.Variable` is read as the backend tensor it holds (`v.value`): every
+    helper gets that tensor (`_registry.register_unwrap`), and its type the backend
+    tensor's namespace. (Unregistered, tensorflow's helpers took one for a number.)"""
+    from keras.src.backend.common.variables import Variable
+    from tangent import _registry
+    zero = keras.ops.convert_to_tensor(0.0)
+    namespace = _registry.namespace_of(zero)  # loads the backend's runtime
+    _registry.register_unwrap(Variable, lambda v: v.value)
+    for kind in list(_registry._IMPLS):
+        fn, _, state = _registry._lookup(kind, type(zero))
+        if state == _registry._FOUND:
+            _registry.register_helper(kind, Variable, fn)
+    _registry.register_namespace(Variable, namespace)
 
 
 def _dtype(x):

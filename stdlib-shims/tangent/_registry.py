@@ -126,6 +126,7 @@ _LAZY = (
     (("jax",), ("jax.", "jaxlib"), "tangent._jax"),
     (("torch",), ("torch.",), "tangent._torch"),
     (("tensorflow",), ("tensorflow.",), "tangent._tensorflow"),
+    (("keras",), ("keras.",), "tangent._keras"),  # keras.Variable
 )
 
 
@@ -231,7 +232,44 @@ def _unregistered(kind, operation, type_):
     return TypeError(_at_call_site(*unregistered_message(kind, operation, type_)))
 
 
+# Types whose values stand for an array they hold (keras.Variable: its `.value`):
+# type -> fn(value) -> the array. While any is registered, the helpers `implementation`
+# returns get every such argument as its array (the library's helpers would misread
+# it); with none registered they are returned as they are, at no cost.
+_UNWRAP = {}
+
+
+def register_unwrap(type_, fn):
+    """Values of `type_` stand for the array `fn(value)` in every helper."""
+    _check_type(type_, "register_unwrap")
+    _UNWRAP[type_] = fn
+    _CACHE.clear()
+
+
+def _unwrapped(v):
+    for cls in type(v).__mro__:
+        fn = _UNWRAP.get(cls)
+        if fn is not None:
+            return fn(v)
+    if isinstance(v, (list, tuple)):
+        return type(v)(_unwrapped(e) for e in v) if type(v) in (list, tuple) else v
+    return v
+
+
+def _unwrapping(fn):
+    if fn is None or not _UNWRAP:
+        return fn
+
+    def helper(*args, **kwargs):
+        return fn(*[_unwrapped(a) for a in args], **kwargs)
+    return helper
+
+
 def implementation(kind, operation, values, strict=True, missing=None):
+    return _unwrapping(_implementation(kind, operation, values, strict, missing))
+
+
+def _implementation(kind, operation, values, strict=True, missing=None):
     """The implementation of helper `kind` for `values` (the arguments that decide):
     the first non-default library's among them, else the default library's (NumPy's),
     else None (no NumPy: the caller's code for numbers runs). `strict`: a value of a type
@@ -239,21 +277,23 @@ def implementation(kind, operation, values, strict=True, missing=None):
     naming the type and `operation` (never a silent zero); otherwise it is left to the
     default implementation, as values without a library always were. `missing`: the
     library-neutral implementation for a registered array type without its own."""
+    chosen = None
     for v in values:
         fn, weak, state = _lookup(kind, type(v))
         if state == _FOUND:
-            if not weak:
-                return fn
+            if not weak and chosen is None:
+                chosen = fn  # the rest are still checked: an unknown type among them
+                # (say the `like` of unbroadcast) would be misread by this library
         elif state == _MISSING:
-            if weak:
-                continue  # the default library's own type: its implementation serves
+            if weak or chosen is not None:
+                continue  # the default library's own type, or a library already chose
             if missing is not None:
                 return missing
             if strict:
                 raise _unregistered(kind, operation, type(v))
         elif state == _UNKNOWN and strict:
             raise _unregistered(kind, operation, type(v))
-    return _DEFAULT.get(kind)
+    return chosen if chosen is not None else _DEFAULT.get(kind)
 
 
 def namespace_of(*values, operation="this operation"):

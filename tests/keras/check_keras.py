@@ -416,6 +416,19 @@ def extras(c):
     fwd = tangent.autodiff(mod.loss, mode="forward")(w, x, tw)
     if not c.close(fwd, lib.jvp(lambda w_: mod.loss(w_, x), [w], [tw]), 1e-9, 1e-10):
         c.fail("forward mode of the loop differs from %s" % lib.name)
+    # keras.Variable arguments are read as the tensors they hold; the gradient is a
+    # tensor of the backend (also through indexing, as w[0] adds back at an index)
+    mod_v = c.module("def uses_variable(w, x):\n"
+                     "    return kops.sum(kops.tanh(kops.matmul(x, w)) * w[0])\n")
+    wv = keras.Variable(kops.convert_to_numpy(w), dtype="float64")
+    gv = tangent.grad(mod_v.uses_variable)(wv, x)
+    rv = lib.vjp(mod_v.uses_variable, [w, x], one)[0]
+    if c.same_kind(gv, w) or not c.close(gv, rv, 1e-9, 1e-10):
+        c.fail("keras.Variable argument: %s, or the gradient differs from %s"
+               % (c.same_kind(gv, w), lib.name))
+    gx = tangent.grad(mod_v.uses_variable, wrt=(1,))(wv, x)
+    if not c.close(gx, lib.vjp(mod_v.uses_variable, [w, x], one)[1], 1e-9, 1e-10):
+        c.fail("keras.Variable held constant: the gradient of x differs from %s" % lib.name)
     # compile= for the backend keras runs on
     mode = {"jax": "jax", "tensorflow": "tensorflow", "torch": "torch"}[BACKEND]
     df = tangent.grad(mod.loss, compile=mode)
