@@ -406,14 +406,15 @@ def keras_log_softmax_tangent(y, x, axis=-1):
 # On tensorflow keras computes a loss from the logits behind an output of its own
 # sigmoid/softmax (`output._keras_logits`), unclipped: there `keras_epsilon` is 0, and
 # from_logits=True on such an output (which keras then ignores, with a warning) is
-# refused (`keras_from_logits`).
+# refused (`keras_logits`).
 
 # binary_crossentropy(target, output): elementwise -(t log o + (1 - t) log(1 - o));
 # with logits x: softplus(x) - t x.
 @adjoint(keras.ops.binary_crossentropy)
 def keras_binary_crossentropy(y, target, output, from_logits=False):
-    if tangent.keras_from_logits(output, from_logits, "Sigmoid"):
-        d[output] = d[y] * (keras.ops.sigmoid(output) - target)
+    if from_logits:
+        d[output] = d[y] * (
+            keras.ops.sigmoid(tangent.keras_logits(output, "Sigmoid")) - target)
         d[target] = -d[y] * output
     else:
         eps = tangent.keras_epsilon(output, "Sigmoid")
@@ -425,8 +426,9 @@ def keras_binary_crossentropy(y, target, output, from_logits=False):
 
 @tangent_(keras.ops.binary_crossentropy)
 def keras_binary_crossentropy_tangent(y, target, output, from_logits=False):
-    if tangent.keras_from_logits(output, from_logits, "Sigmoid"):
-        d[y] = d[output] * (keras.ops.sigmoid(output) - target) - d[target] * output
+    if from_logits:
+        d[y] = d[output] * (keras.ops.sigmoid(tangent.keras_logits(output, "Sigmoid"))
+                            - target) - d[target] * output
     else:
         eps = tangent.keras_epsilon(output, "Sigmoid")
         o = keras.ops.clip(output, eps, 1.0 - eps)
@@ -440,9 +442,10 @@ def keras_binary_crossentropy_tangent(y, target, output, from_logits=False):
 # Through p = o / s the gradient of o is (g_p - sum(g_p p, axis)) / s.
 @adjoint(keras.ops.categorical_crossentropy)
 def keras_categorical_crossentropy(y, target, output, from_logits=False, axis=-1):
-    if tangent.keras_from_logits(output, from_logits, "Softmax"):
+    if from_logits:
         d[output] = keras.ops.expand_dims(d[y], axis) * (
-            keras.ops.softmax(output, axis) * keras.ops.sum(target, axis=axis, keepdims=True)
+            keras.ops.softmax(tangent.keras_logits(output, "Softmax"), axis)
+            * keras.ops.sum(target, axis=axis, keepdims=True)
             - target)
         d[target] = -keras.ops.expand_dims(d[y], axis) * keras.ops.log_softmax(output, axis)
     else:
@@ -457,9 +460,9 @@ def keras_categorical_crossentropy(y, target, output, from_logits=False, axis=-1
 
 @tangent_(keras.ops.categorical_crossentropy)
 def keras_categorical_crossentropy_tangent(y, target, output, from_logits=False, axis=-1):
-    if tangent.keras_from_logits(output, from_logits, "Softmax"):
+    if from_logits:
         d[y] = keras.ops.sum(
-            d[output] * (keras.ops.softmax(output, axis)
+            d[output] * (keras.ops.softmax(tangent.keras_logits(output, "Softmax"), axis)
                          * keras.ops.sum(target, axis=axis, keepdims=True) - target)
             - d[target] * keras.ops.log_softmax(output, axis), axis=axis)
     else:
@@ -479,9 +482,10 @@ def keras_categorical_crossentropy_tangent(y, target, output, from_logits=False,
 # cast back.
 @adjoint(keras.ops.sparse_categorical_crossentropy)
 def keras_sparse_categorical_crossentropy(y, target, output, from_logits=False, axis=-1):
-    if tangent.keras_from_logits(output, from_logits, "Softmax"):
+    if from_logits:
         d[output] = tangent.keras_cast_like(keras.ops.expand_dims(d[y], axis) * (
-            keras.ops.softmax(output, axis) - tangent.keras_one_hot(target, output, axis)),
+            keras.ops.softmax(tangent.keras_logits(output, "Softmax"), axis)
+            - tangent.keras_one_hot(target, output, axis)),
             output)
     else:
         eps = tangent.keras_epsilon(output, "Softmax")
@@ -504,9 +508,9 @@ def keras_sparse_categorical_crossentropy(y, target, output, from_logits=False, 
 @tangent_(keras.ops.sparse_categorical_crossentropy)
 def keras_sparse_categorical_crossentropy_tangent(y, target, output, from_logits=False,
                                                   axis=-1):
-    if tangent.keras_from_logits(output, from_logits, "Softmax"):
+    if from_logits:
         d[y] = tangent.keras_cast_like(keras.ops.sum(
-            d[output] * (keras.ops.softmax(output, axis)
+            d[output] * (keras.ops.softmax(tangent.keras_logits(output, "Softmax"), axis)
                          - tangent.keras_one_hot(target, output, axis)), axis=axis), y)
     else:
         eps = tangent.keras_epsilon(output, "Softmax")
@@ -529,7 +533,7 @@ def keras_sparse_categorical_crossentropy_tangent(y, target, output, from_logits
 # (stdlib-shims/tangent/_keras.py).
 
 nondifferentiable(tangent.keras_clip_mask, tangent.keras_one_hot, tangent.keras_slope,
-                  tangent.keras_epsilon, tangent.keras_from_logits, tangent.keras_normalizes)
+                  tangent.keras_epsilon, tangent.keras_normalizes)
 linear_in_first(tangent.keras_take_grad, tangent.keras_cast_like)
 
 
@@ -562,3 +566,15 @@ def keras_norm_check_adjoint(r, y, ord):
 @tangent_(tangent.keras_norm_check)
 def keras_norm_check_forward(r, y, ord):
     d[r] = d[y]
+
+
+# logits(output, op) is output once it is not an output of keras's sigmoid/softmax
+# that tensorflow would replace by the logits behind it.
+@adjoint(tangent.keras_logits)
+def keras_logits_adjoint(r, output, op_type):
+    d[output] = d[r]
+
+
+@tangent_(tangent.keras_logits)
+def keras_logits_forward(r, output, op_type):
+    d[r] = d[output]

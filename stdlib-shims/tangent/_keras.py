@@ -74,18 +74,18 @@ def _tensorflow_logits_behind(output, op_type):
             and output.op.type == op_type)
 
 
-def keras_from_logits(output, from_logits, op_type):
-    """Whether the loss takes `output` as logits; refuses from_logits=True on an output
-    of keras's sigmoid/softmax on tensorflow, where keras (with a warning) computes the
-    loss of the logits behind it instead: another function than the one written."""
-    if from_logits and _tensorflow_logits_behind(output, op_type):
+def keras_logits(output, op_type):
+    """`output`, taken as logits (from_logits=True); refused for an output of keras's
+    sigmoid/softmax on tensorflow, where keras (with a warning) computes the loss of the
+    logits behind it instead: another function than the one written."""
+    if _tensorflow_logits_behind(output, op_type):
         from tangent._errors import _at_call_site
         raise NotImplementedError(_at_call_site(
             "keras on tensorflow computes this loss from the logits behind `output` (an "
             "output of its %s), not from `output` with from_logits=True" % op_type.lower(),
             "pass the logits themselves with from_logits=True, or the %s's output with "
             "from_logits=False" % op_type.lower()))
-    return bool(from_logits)
+    return output
 
 
 def keras_epsilon(output, op_type):

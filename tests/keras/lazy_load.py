@@ -29,7 +29,8 @@ from keras import ops as kops  # noqa: E402
 
 
 def h(x):
-    return kops.sum(kops.binary_crossentropy(kops.full_like(x, 0.25), kops.sigmoid(x)) + kops.tanh(x) * x)
+    target = kops.full_like(x, 0.25)
+    return kops.sum(kops.binary_crossentropy(target, kops.sigmoid(x)) + kops.tanh(x) * x)
 
 
 x = kops.convert_to_tensor([0.5, -1.0, 2.0], dtype="float64")
