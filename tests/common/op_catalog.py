@@ -327,3 +327,54 @@ class Checker:
                  len(self.checked_f32), len(self.checked_second), len(self.skipped_second),
                  len(self.failures), time_now - t0))
         return 1 if self.failures else 0
+
+
+# ---------------------------------------------------------------- entry builders
+# An entry is (rule, expression of a, b, c, [input sets]); an input set is a list of
+# (shape, domain) per argument.
+
+SHAPES = [(), (3,), (2, 3)]
+BROADCAST_PAIRS = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((), (2, 3)),
+                   ((2, 3), ())]
+
+
+def unary(rule, expr, domain="any", shapes=SHAPES):
+    return (rule, expr, [[(s, domain)] for s in shapes])
+
+
+def binary(rule, expr, dx="any", dy="any", shapes=BROADCAST_PAIRS):
+    return (rule, expr, [[(a, dx), (b, dy)] for a, b in shapes])
+
+
+def reductions(rule, fn, axes, domain="any"):
+    """`fn(a, axis=..., keepdims=...)` on a (2, 3) input for each (axis, keepdims) of
+    `axes` (their source text)."""
+    return [(rule, "%s(a, axis=%s, keepdims=%s)" % (fn, axis, keep), [[((2, 3), domain)]])
+            for axis, keep in axes]
+
+
+def check_exports(c, path, root, minimum):
+    """Every `exported_as(module, other, name, ...)` of the rule file at `path` is true:
+    `other.name` is the same object as `module.name` (paths under the library module
+    `root`, e.g. tensorflow for `tensorflow.math`). Fails when fewer than `minimum`
+    names were read (the declarations were not found)."""
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    count = 0
+
+    def get(path_):
+        obj = root
+        for part in path_.split(".")[1:]:
+            obj = getattr(obj, part)
+        return obj
+
+    for node in tree.body:
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                and dotted(node.value.func) == "exported_as"):
+            module, other, *names = [dotted(a) for a in node.value.args]
+            for n in names:
+                count += 1
+                if get(module + "." + n) is not get(other + "." + n):
+                    c.fail("exported_as: %s.%s is not %s.%s" % (other, n, module, n))
+    if count < minimum:
+        c.fail("exported_as: only %d names read" % count)

@@ -168,24 +168,10 @@ class OnTorch(Keras):
 
 LIBRARIES = {"jax": OnJax, "tensorflow": OnTensorFlow, "torch": OnTorch}
 
-S = [(), (3,), (2, 3)]
-B2 = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((), (2, 3)), ((2, 3), ())]
-
-
-def unary(rule, expr, domain="any", shapes=S):
-    return (rule, expr, [[(s, domain)] for s in shapes])
-
-
-def binary(rule, expr, dx="any", dy="any", shapes=B2):
-    return (rule, expr, [[(a, dx), (b, dy)] for a, b in shapes])
-
+unary, binary = op_catalog.unary, op_catalog.binary
 
 AXES = [("None", "False"), ("0", "False"), ("1", "True"), ("-1", "False"), ("(0, 1)", "True")]
 
-
-def reductions(rule, fn, domain="any"):
-    return [(rule, "%s(a, axis=%s, keepdims=%s)" % (fn, axis, keep), [[((2, 3), domain)]])
-            for axis, keep in AXES]
 
 
 DOMAINS = {"tan": "unit", "arcsin": "unit", "arccos": "unit", "arctanh": "unit",
@@ -239,8 +225,8 @@ CATALOG = [
                                                      [((2, 3), "any"), ((3,), "any")]]),
     ("keras.ops.clip", "kops.clip(a, -0.5, 0.5)", [[((2, 3), "any")]]),
     # reductions
-] + reductions(K + "sum", "kops.sum") + reductions(K + "mean", "kops.mean") \
-  + reductions(K + "max", "kops.max") + reductions(K + "min", "kops.min") + [
+] + [e for name in ("sum", "mean", "max", "min")
+       for e in op_catalog.reductions(K + name, "kops." + name, AXES)] + [
     (K + "sum", "kops.sum(a)", [[((3,), "any")]]),
     (K + "sum", "kops.sum(a, 1, True)", [[((2, 3), "any")]]),
     (K + "prod", "kops.prod(a)", [[((2, 3), "any")]]),
@@ -478,28 +464,6 @@ def extras(c):
     c.cases += 1
 
 
-def check_exports(c):
-    """Every `exported_as(module, other, name, ...)` of backends/keras.py is true."""
-    with open(os.path.join(BACKENDS, "keras.py")) as f:
-        tree = ast.parse(f.read())
-    count = 0
-    for node in tree.body:
-        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-                and op_catalog.dotted(node.value.func) == "exported_as"):
-            module, other, *names = [op_catalog.dotted(a) for a in node.value.args]
-            for n in names:
-                def get(path):
-                    obj = keras
-                    for part in (path + "." + n).split(".")[1:]:
-                        obj = getattr(obj, part)
-                    return obj
-                count += 1
-                if get(module) is not get(other):
-                    c.fail("exported_as: %s.%s is not %s.%s" % (other, n, module, n))
-    if count < 60:
-        c.fail("exported_as: only %d names read" % count)
-
-
 def main():
     t0 = time.time()
     outdir = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="kerascat_")
@@ -516,7 +480,7 @@ def main():
             c.entry(rule, expr, specs)
     if not only:
         extras(c)
-        check_exports(c)
+        op_catalog.check_exports(c, os.path.join(BACKENDS, "keras.py"), keras, 60)
         reverse, forward = keras_rules()
         c.coverage(reverse, forward, [rule for rule, _, _ in CATALOG])
         print("%d reverse, %d forward keras.ops rules" % (len(reverse), len(forward)))

@@ -8,7 +8,6 @@ input. Fails when a rule has no entry.
 Run: tangent run --python PYTHON tests/tensorflow/check_tensorflow.py [OUTDIR]. Exits
 non-zero on failure.
 """
-import ast
 import os
 import re
 import sys
@@ -82,25 +81,11 @@ class TensorFlow(op_catalog.Library):
         return tf.zeros_like(x) if hv is None else hv
 
 
-S = [(), (3,), (2, 3)]
-B2 = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((), (2, 3)), ((2, 3), ())]
-
-
-def unary(rule, expr, domain="any", shapes=S):
-    return (rule, expr, [[(s, domain)] for s in shapes])
-
-
-def binary(rule, expr, dx="any", dy="any", shapes=B2):
-    return (rule, expr, [[(a, dx), (b, dy)] for a, b in shapes])
-
+unary, binary = op_catalog.unary, op_catalog.binary
 
 AXES = [("None", "False"), ("0", "False"), ("1", "True"), ("-1", "False"), ("(0, 1)", "True"),
         ("[1]", "False")]
 
-
-def reductions(rule, fn, domain="any"):
-    return [(rule, "%s(a, axis=%s, keepdims=%s)" % (fn, axis, keep), [[((2, 3), domain)]])
-            for axis, keep in AXES]
 
 
 DOMAINS = {"tan": "unit", "asin": "unit", "acos": "unit", "atanh": "unit", "acosh": "gt1",
@@ -158,10 +143,10 @@ CATALOG = [
     unary("tensorflow.cast", "tf.cast(a, tf.float64) * 2.0", shapes=[(2, 3)]),
     unary("tensorflow.identity", "tf.identity(a) * a", shapes=[(3,)]),
     unary("tensorflow.convert_to_tensor", "tf.convert_to_tensor(a) * a", shapes=[(3,)]),
-] + reductions("tensorflow.math.reduce_sum", "tf.reduce_sum") \
-  + reductions("tensorflow.math.reduce_mean", "tf.reduce_mean") \
-  + reductions("tensorflow.math.reduce_max", "tf.reduce_max") \
-  + reductions("tensorflow.math.reduce_min", "tf.math.reduce_min") + [
+] + op_catalog.reductions("tensorflow.math.reduce_sum", "tf.reduce_sum", AXES) \
+  + op_catalog.reductions("tensorflow.math.reduce_mean", "tf.reduce_mean", AXES) \
+  + op_catalog.reductions("tensorflow.math.reduce_max", "tf.reduce_max", AXES) \
+  + op_catalog.reductions("tensorflow.math.reduce_min", "tf.math.reduce_min", AXES) + [
     ("tensorflow.math.reduce_sum", "tf.reduce_sum(a)", [[((2, 3), "any")], [((3,), "any")]]),
     ("tensorflow.math.reduce_prod", "tf.reduce_prod(a)", [[((2, 3), "any")]]),
     ("tensorflow.math.reduce_prod", "tf.reduce_prod(a, axis=1, keepdims=True)",
@@ -421,29 +406,6 @@ def extras(c):
     c.cases += 1
 
 
-def check_exports(c):
-    """Every `exported_as(module, other, name, ...)` of backends/tensorflow.py is true:
-    `other.name` is the same object as `module.name`."""
-    with open(os.path.join(BACKENDS, "tensorflow.py")) as f:
-        tree = ast.parse(f.read())
-    count = 0
-    for node in tree.body:
-        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-                and op_catalog.dotted(node.value.func) == "exported_as"):
-            module, other, *names = [op_catalog.dotted(a) for a in node.value.args]
-            for n in names:
-                def get(path):
-                    obj = tf
-                    for part in (path + "." + n).split(".")[1:]:
-                        obj = getattr(obj, part)
-                    return obj
-                count += 1
-                if get(module) is not get(other):
-                    c.fail("exported_as: %s.%s is not %s.%s" % (other, n, module, n))
-    if count < 50:
-        c.fail("exported_as: only %d names read" % count)
-
-
 def main():
     t0 = time.time()
     outdir = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="tfcat_")
@@ -455,7 +417,7 @@ def main():
         for specs in sets:
             c.entry(rule, expr, specs)
     extras(c)
-    check_exports(c)
+    op_catalog.check_exports(c, os.path.join(BACKENDS, "tensorflow.py"), tf, 50)
     reverse, forward = tensorflow_rules()
     c.coverage(reverse, forward, [rule for rule, _, _ in CATALOG])
     print("%d reverse, %d forward TensorFlow rules" % (len(reverse), len(forward)))
