@@ -415,6 +415,48 @@ def extras(c):
     gx = tangent.grad(mod_v.uses_variable, wrt=(1,))(wv, x)
     if not c.close(gx, lib.vjp(mod_v.uses_variable, [w, x], one)[1], 1e-9, 1e-10):
         c.fail("keras.Variable held constant: the gradient of x differs from %s" % lib.name)
+    # Python as people write it: names rebound (`sin` is keras's cos here), a submodule
+    # alias, aliasing, a data-dependent branch, a loop; an in-place assign is refused
+    mod_p = c.module(
+        "from keras.ops import tanh as th\n"
+        "import keras.ops.numpy as knp\n"
+        "sin = kops.cos\n"
+        "\n\n"
+        "def rebound(x):\n"
+        "    return kops.sum(th(x) * sin(x))\n"
+        "\n\n"
+        "def aliased(x):\n"
+        "    y = knp.square(x)\n"
+        "    z = y\n"
+        "    z = z * 2.0\n"
+        "    return kops.sum(z + y)\n"
+        "\n\n"
+        "def branchy(x):\n"
+        "    if kops.sum(x) > 0.0:\n"
+        "        return kops.sum(kops.exp(x))\n"
+        "    return kops.sum(x)\n"
+        "\n\n"
+        "def looped(x):\n"
+        "    acc = kops.zeros_like(x)\n"
+        "    for i in range(3):\n"
+        "        acc = acc + kops.relu(x - 0.1 * i)\n"
+        "    return kops.sum(acc * acc)\n"
+        "\n\n"
+        "def assigns(x, v):\n"
+        "    v.assign(x * 2.0)\n"
+        "    return kops.sum(v * x)\n")
+    xp = lib.sample(c.rng, (3,), "any", "float64")
+    for name in ("rebound", "aliased", "branchy", "looped"):
+        fn = getattr(mod_p, name)
+        for arg in (xp, -xp):
+            if not c.close(tangent.grad(fn)(arg), lib.vjp(fn, [arg], one)[0], 1e-9, 1e-10):
+                c.fail("%s: the gradient differs from %s" % (name, lib.name))
+    try:
+        tangent.grad(mod_p.assigns)(xp, keras.Variable(kops.convert_to_numpy(xp) * 0.0))
+        c.fail("v.assign inside a differentiated function gave a gradient")
+    except tangent.TangentError as e:
+        if "v.assign" not in str(e):
+            c.fail("v.assign: unclear refusal %s" % e)
     # compile= for the backend keras runs on
     mode = {"jax": "jax", "tensorflow": "tensorflow", "torch": "torch"}[BACKEND]
     df = tangent.grad(mod.loss, compile=mode)
