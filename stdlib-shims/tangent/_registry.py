@@ -257,7 +257,7 @@ def _unwrapped(v):
 
 
 def _unwrapping(fn):
-    if fn is None or not _UNWRAP:
+    if fn is None:
         return fn
 
     def helper(*args, **kwargs):
@@ -266,10 +266,6 @@ def _unwrapping(fn):
 
 
 def implementation(kind, operation, values, strict=True, missing=None):
-    return _unwrapping(_implementation(kind, operation, values, strict, missing))
-
-
-def _implementation(kind, operation, values, strict=True, missing=None):
     """The implementation of helper `kind` for `values` (the arguments that decide):
     the first non-default library's among them, else the default library's (NumPy's),
     else None (no NumPy: the caller's code for numbers runs). `strict`: a value of a type
@@ -288,12 +284,13 @@ def _implementation(kind, operation, values, strict=True, missing=None):
             if weak or chosen is not None:
                 continue  # the default library's own type, or a library already chose
             if missing is not None:
-                return missing
+                return _unwrapping(missing) if _UNWRAP else missing
             if strict:
                 raise _unregistered(kind, operation, type(v))
         elif state == _UNKNOWN and strict:
             raise _unregistered(kind, operation, type(v))
-    return chosen if chosen is not None else _DEFAULT.get(kind)
+    fn = chosen if chosen is not None else _DEFAULT.get(kind)
+    return _unwrapping(fn) if _UNWRAP else fn
 
 
 def namespace_of(*values, operation="this operation"):
