@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::backend::source;
+
 use std::collections::BTreeSet;
 use tangent::Tangent;
 
@@ -56,15 +58,6 @@ fn every_jax_rule_is_in_the_jax_catalog() {
         missing.is_empty(),
         "jax rules missing from tests/jax/check_jax.py: {missing:?}"
     );
-}
-
-fn source(src: &str, forward: bool) -> String {
-    let b = Tangent::builder(src, "f");
-    let b = if forward { b.forward() } else { b };
-    b.build()
-        .unwrap_or_else(|e| panic!("{e}\n{src}"))
-        .source()
-        .to_owned()
 }
 
 #[test]
@@ -129,22 +122,20 @@ fn gradients_follow_the_value_type_in_a_module_importing_numpy_and_jax() {
         return;
     };
     let out = common::cpython::run_ok(&python, "tests/jax/mixed_module.py", &[]);
-    for line in [
-        "reverse numpy: numpy True",
-        "reverse jax: jax True",
-        "forward numpy: numpy True",
-        "forward numpy type: numpy",
-        "forward jax: jax True",
-        "jit: True True",
-        "compile=jax: True True",
-        "second order forward-over-reverse: True True",
-        "second order reverse-over-forward: True True",
-    ] {
-        assert!(
-            out.lines().any(|l| l == line),
-            "missing `{line}` in:\n{out}"
-        );
-    }
+    common::cpython::assert_lines(
+        &out,
+        &[
+            "reverse numpy: numpy True",
+            "reverse jax: jax True",
+            "forward numpy: numpy True",
+            "forward numpy type: numpy",
+            "forward jax: jax True",
+            "jit: True True",
+            "compile=jax: True True",
+            "second order forward-over-reverse: True True",
+            "second order reverse-over-forward: True True",
+        ],
+    );
 }
 
 #[test]

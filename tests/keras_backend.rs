@@ -8,52 +8,39 @@
 
 mod common;
 
+use common::backend::source;
+
 use tangent::Tangent;
 
 #[test]
 fn keras_rules_cover_the_functions_models_use() {
-    let rules = tangent::ad::rules::RuleSet::builtin();
-    let ours =
-        |names: Vec<&str>| -> usize { names.iter().filter(|n| n.starts_with("keras.")).count() };
-    let (reverse, forward) = (ours(rules.adjoint_names()), ours(rules.tangent_names()));
-    assert!(
-        reverse >= 60 && forward >= 45,
-        "{reverse} reverse, {forward} forward keras.ops rules"
+    common::backend::assert_rules(
+        "keras.",
+        60,
+        45,
+        &[
+            "keras.ops.tanh",
+            "keras.ops.sum",
+            "keras.ops.mean",
+            "keras.ops.max",
+            "keras.ops.matmul",
+            "keras.ops.relu",
+            "keras.ops.sigmoid",
+            "keras.ops.softmax",
+            "keras.ops.log_softmax",
+            "keras.ops.gelu",
+            "keras.ops.categorical_crossentropy",
+            "keras.ops.sparse_categorical_crossentropy",
+            "keras.ops.binary_crossentropy",
+            "keras.ops.reshape",
+            "keras.ops.transpose",
+            "keras.ops.concatenate",
+            "keras.ops.take",
+            "keras.ops.where",
+            "keras.ops.linalg.inv",
+            "keras.ops.linalg.norm",
+        ],
     );
-    for name in [
-        "keras.ops.tanh",
-        "keras.ops.sum",
-        "keras.ops.mean",
-        "keras.ops.max",
-        "keras.ops.matmul",
-        "keras.ops.relu",
-        "keras.ops.sigmoid",
-        "keras.ops.softmax",
-        "keras.ops.log_softmax",
-        "keras.ops.gelu",
-        "keras.ops.categorical_crossentropy",
-        "keras.ops.sparse_categorical_crossentropy",
-        "keras.ops.binary_crossentropy",
-        "keras.ops.reshape",
-        "keras.ops.transpose",
-        "keras.ops.concatenate",
-        "keras.ops.take",
-        "keras.ops.where",
-        "keras.ops.linalg.inv",
-        "keras.ops.linalg.norm",
-    ] {
-        assert!(rules.adjoint(name).is_some(), "no reverse rule for {name}");
-        assert!(rules.tangent(name).is_some(), "no forward rule for {name}");
-    }
-}
-
-fn source(src: &str, forward: bool) -> String {
-    let b = Tangent::builder(src, "f");
-    let b = if forward { b.forward() } else { b };
-    b.build()
-        .unwrap_or_else(|e| panic!("{e}\n{src}"))
-        .source()
-        .to_owned()
 }
 
 #[test]
@@ -140,19 +127,17 @@ fn import_tangent_never_imports_keras() {
         &[],
         &[("KERAS_BACKEND", "jax")],
     );
-    for line in [
-        "numpy gradient: True",
-        "keras imported after numpy use: False",
-        "keras runtime loaded after numpy use: False",
-        "keras gradient: jaxlib float64 True",
-        "keras runtime loaded after keras use: True",
-        "backend_status: available (backend: jax)",
-    ] {
-        assert!(
-            out.lines().any(|l| l == line),
-            "missing `{line}` in:\n{out}"
-        );
-    }
+    common::cpython::assert_lines(
+        &out,
+        &[
+            "numpy gradient: True",
+            "keras imported after numpy use: False",
+            "keras runtime loaded after numpy use: False",
+            "keras gradient: jaxlib float64 True",
+            "keras runtime loaded after keras use: True",
+            "backend_status: available (backend: jax)",
+        ],
+    );
 }
 
 #[test]

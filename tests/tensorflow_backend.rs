@@ -7,59 +7,42 @@
 
 mod common;
 
+use common::backend::source;
+
 use tangent::Tangent;
 
 #[test]
 fn tensorflow_rules_cover_the_functions_models_use() {
-    let rules = tangent::ad::rules::RuleSet::builtin();
-    let ours = |names: Vec<&str>| -> usize {
-        names
-            .iter()
-            .filter(|n| n.starts_with("tensorflow."))
-            .count()
-    };
-    let (reverse, forward) = (ours(rules.adjoint_names()), ours(rules.tangent_names()));
-    assert!(
-        reverse >= 70 && forward >= 60,
-        "{reverse} reverse, {forward} forward TensorFlow rules"
+    common::backend::assert_rules(
+        "tensorflow.",
+        70,
+        60,
+        &[
+            "tensorflow.math.tanh",
+            "tensorflow.math.reduce_sum",
+            "tensorflow.math.reduce_mean",
+            "tensorflow.math.reduce_max",
+            "tensorflow.nn.relu",
+            "tensorflow.math.sigmoid",
+            "tensorflow.nn.softmax",
+            "tensorflow.nn.log_softmax",
+            "tensorflow.math.softplus",
+            "tensorflow.nn.sigmoid_cross_entropy_with_logits",
+            "tensorflow.nn.softmax_cross_entropy_with_logits",
+            "tensorflow.linalg.matmul",
+            "tensorflow.linalg.inv",
+            "tensorflow.linalg.det",
+            "tensorflow.linalg.solve",
+            "tensorflow.linalg.cholesky",
+            "tensorflow.norm",
+            "tensorflow.reshape",
+            "tensorflow.transpose",
+            "tensorflow.concat",
+            "tensorflow.stack",
+            "tensorflow.gather",
+            "tensorflow.where",
+        ],
     );
-    for name in [
-        "tensorflow.math.tanh",
-        "tensorflow.math.reduce_sum",
-        "tensorflow.math.reduce_mean",
-        "tensorflow.math.reduce_max",
-        "tensorflow.nn.relu",
-        "tensorflow.math.sigmoid",
-        "tensorflow.nn.softmax",
-        "tensorflow.nn.log_softmax",
-        "tensorflow.math.softplus",
-        "tensorflow.nn.sigmoid_cross_entropy_with_logits",
-        "tensorflow.nn.softmax_cross_entropy_with_logits",
-        "tensorflow.linalg.matmul",
-        "tensorflow.linalg.inv",
-        "tensorflow.linalg.det",
-        "tensorflow.linalg.solve",
-        "tensorflow.linalg.cholesky",
-        "tensorflow.norm",
-        "tensorflow.reshape",
-        "tensorflow.transpose",
-        "tensorflow.concat",
-        "tensorflow.stack",
-        "tensorflow.gather",
-        "tensorflow.where",
-    ] {
-        assert!(rules.adjoint(name).is_some(), "no reverse rule for {name}");
-        assert!(rules.tangent(name).is_some(), "no forward rule for {name}");
-    }
-}
-
-fn source(src: &str, forward: bool) -> String {
-    let b = Tangent::builder(src, "f");
-    let b = if forward { b.forward() } else { b };
-    b.build()
-        .unwrap_or_else(|e| panic!("{e}\n{src}"))
-        .source()
-        .to_owned()
 }
 
 #[test]
@@ -121,20 +104,18 @@ fn import_tangent_never_imports_tensorflow() {
         return;
     };
     let out = common::cpython::run_ok(&python, "tests/tensorflow/lazy_load.py", &[]);
-    for line in [
-        "numpy gradient: True",
-        "tensorflow imported after numpy use: False",
-        "keras imported after numpy use: False",
-        "tensorflow runtime loaded after numpy use: False",
-        "tensorflow gradient: EagerTensor float64 True",
-        "tensorflow runtime loaded after tensorflow use: True",
-        "backend_status: available",
-    ] {
-        assert!(
-            out.lines().any(|l| l == line),
-            "missing `{line}` in:\n{out}"
-        );
-    }
+    common::cpython::assert_lines(
+        &out,
+        &[
+            "numpy gradient: True",
+            "tensorflow imported after numpy use: False",
+            "keras imported after numpy use: False",
+            "tensorflow runtime loaded after numpy use: False",
+            "tensorflow gradient: EagerTensor float64 True",
+            "tensorflow runtime loaded after tensorflow use: True",
+            "backend_status: available",
+        ],
+    );
 }
 
 #[test]

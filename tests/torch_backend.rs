@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::backend::source;
+
 use std::collections::BTreeSet;
 use tangent::Tangent;
 
@@ -114,15 +116,6 @@ fn every_torch_rule_is_in_the_torch_catalog() {
     }
 }
 
-fn source(src: &str, forward: bool) -> String {
-    let b = Tangent::builder(src, "f");
-    let b = if forward { b.forward() } else { b };
-    b.build()
-        .unwrap_or_else(|e| panic!("{e}\n{src}"))
-        .source()
-        .to_owned()
-}
-
 #[test]
 fn torch_calls_resolve_under_every_import_style() {
     let cases = [
@@ -210,19 +203,17 @@ fn import_tangent_never_imports_torch() {
         return;
     };
     let out = common::cpython::run_ok(&python, "tests/torch/lazy_load.py", &[]);
-    for line in [
-        "numpy gradient: True",
-        "torch imported after numpy use: False",
-        "torch runtime loaded after numpy use: False",
-        "torch gradient: Tensor torch.float64 True",
-        "torch runtime loaded after torch use: True",
-        "backend_status: available",
-    ] {
-        assert!(
-            out.lines().any(|l| l == line),
-            "missing `{line}` in:\n{out}"
-        );
-    }
+    common::cpython::assert_lines(
+        &out,
+        &[
+            "numpy gradient: True",
+            "torch imported after numpy use: False",
+            "torch runtime loaded after numpy use: False",
+            "torch gradient: Tensor torch.float64 True",
+            "torch runtime loaded after torch use: True",
+            "backend_status: available",
+        ],
+    );
 }
 
 #[test]
@@ -231,17 +222,15 @@ fn compile_torch_without_a_working_compiler_names_compile_python() {
         return;
     };
     let out = common::cpython::run_ok(&python, "tests/torch/compile_error.py", &[]);
-    for line in [
-        "says why: True",
-        "names compile='python': True",
-        "located: True",
-        "python: True",
-    ] {
-        assert!(
-            out.lines().any(|l| l == line),
-            "missing `{line}` in:\n{out}"
-        );
-    }
+    common::cpython::assert_lines(
+        &out,
+        &[
+            "says why: True",
+            "names compile='python': True",
+            "located: True",
+            "python: True",
+        ],
+    );
 }
 
 /// Tensor arguments on different devices are an error naming the argument (both modes);
@@ -252,18 +241,16 @@ fn tensors_on_different_devices_name_the_argument() {
         return;
     };
     let out = common::cpython::run_ok(&python, "tests/torch/devices.py", &[]);
-    for line in [
-        "one device: True",
-        "reverse names the argument: True located: True",
-        "forward names the argument: True located: True",
-        "0-d cpu tensor accepted: True",
-        "native with torch imported: NativeFunction True",
-    ] {
-        assert!(
-            out.lines().any(|l| l == line),
-            "missing `{line}` in:\n{out}"
-        );
-    }
+    common::cpython::assert_lines(
+        &out,
+        &[
+            "one device: True",
+            "reverse names the argument: True located: True",
+            "forward names the argument: True located: True",
+            "0-d cpu tensor accepted: True",
+            "native with torch imported: NativeFunction True",
+        ],
+    );
 }
 
 /// compile='torch' in a program importing tensorflow (whose LLVM, loaded before

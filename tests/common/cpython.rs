@@ -104,3 +104,13 @@ pub fn run_ok_with(python: &Path, script: &str, args: &[&str], vars: &[(&str, &s
     );
     stdout
 }
+
+/// Every one of `lines` is a whole line of `out` (a script's stdout).
+pub fn assert_lines(out: &str, lines: &[&str]) {
+    for line in lines {
+        assert!(
+            out.lines().any(|l| l == *line),
+            "missing `{line}` in:\n{out}"
+        );
+    }
+}
