@@ -824,7 +824,7 @@ fn a_user_array_type_registered_through_the_registries_is_differentiated() {
     let so = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{so}{}", text(&out.stderr));
     let expected = [
-        "  TypeError: tests/scripts/user_array_type.py:98:5: tangent: the gradient of a broadcasting operation (tangent.unbroadcast) got a value of type __main__.Arr, which no array library registered with tangent",
+        "  TypeError: tests/scripts/user_array_type.py:102:5: tangent: the gradient of a broadcasting operation (tangent.unbroadcast) got a value of type __main__.Arr, which no array library registered with tangent",
         "  hint: differentiate numbers, arrays and lists or tuples of them; for an array type of another library, register it: tangent.register_namespace(Arr, its_array_namespace) and tangent.register_unbroadcast(Arr, fn); or, if Arr objects are not arrays, a method of theirs named like an array method (`obj.mean()`, `obj.sum()`) was read as the array's: call it through the class (`Arr.mean(obj)`)",
         "namespace: True",
         "init_grad: Arr([0.0, 0.0, 0.0])",
@@ -833,9 +833,10 @@ fn a_user_array_type_registered_through_the_registries_is_differentiated() {
         "unbroadcast to a float: 6.0",
         "unreduce: Arr([2.0, 2.0, 2.0])",
         "shape_of: (1, 3)",
-        "forward before broadcast_like: TypeError: tests/scripts/user_array_type.py:161:5: tangent: the tangent of a broadcasting operation (tangent.broadcast_like) needs `broadcast_like` for a value of type __main__.Arr, and none is registered for that type",
+        "forward before broadcast_like: TypeError: tests/scripts/user_array_type.py:165:5: tangent: the tangent of a broadcasting operation (tangent.broadcast_like) needs `broadcast_like` for a value of type __main__.Arr, and none is registered for that type",
         "  hint: register it: tangent.register_helper('broadcast_like', Arr, fn)",
-        "unregistered: TypeError: tests/scripts/user_array_type.py:184:5: tangent: the gradient of a reduction (tangent.unreduce) got a value of type __main__.Unregistered, which no array library registered with tangent",
+        "unregistered: TypeError: tests/scripts/user_array_type.py:200:5: tangent: the gradient of a reduction (tangent.unreduce) got a value of type __main__.Unregistered, which no array library registered with tangent",
+        "default ddof: TypeError: tests/scripts/user_array_type.py:180:5: tangent: the default ddof (correction) of Arr.var()/.std() is not known: its library registered none",
     ];
     for line in expected {
         assert!(so.lines().any(|l| l == line), "missing `{line}` in:\n{so}");

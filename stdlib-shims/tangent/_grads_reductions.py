@@ -110,13 +110,26 @@ def cumprod_tangent(t, x, axis=None):
 
 def method_ddof(x, ddof=None, correction=None):
     """The ddof of `x.var(...)`/`x.std(...)`: torch's `correction`, else NumPy's `ddof`,
-    else the default of x's library (NumPy 0; torch registers 1, its unbiased default)."""
+    else the default of x's library (NumPy's 0 and jax's, registered; torch registers 1,
+    its unbiased default). A library that registered none is refused: its default may
+    be either, and guessing NumPy's would be a wrong gradient."""
     if correction is not None:
         return correction
     if ddof is not None:
         return ddof
-    fn = _registry.namespace_helper(_xp(x), "default_ddof")
-    return 0 if fn is None else fn(x)
+    xp = _xp(x)
+    fn = _registry.namespace_helper(xp, "default_ddof")
+    if fn is not None:
+        return fn(x)
+    if xp is numpy or not _registry.is_array(x):
+        return 0
+    from tangent._errors import _at_call_site
+    name = type(x).__qualname__
+    raise TypeError(_at_call_site(
+        "tangent: the default ddof (correction) of %s.var()/.std() is not known: "
+        "its library registered none" % name,
+        "pass it (x.var(ddof=0) or x.var(correction=1)), or register it: "
+        "tangent.register_helper('default_ddof', %s, lambda x: 1)" % name))
 
 
 def var_grad(g, x, axis=None, ddof=0, keepdims=False):

@@ -190,7 +190,8 @@ def _register():
                 ("array_grad", array_grad), ("copy", copy), ("log", log),
                 ("sign", sign), ("immutable", _immutable),
                 ("reshape_as", _generic_reshape_as(jnp)),
-                ("constant_dtype", _constant_dtype), ("check_output", _check_output)):
+                ("constant_dtype", _constant_dtype), ("check_output", _check_output),
+                ("default_ddof", lambda x: 0)):
             _registry.register_helper(kind, type_, fn)
 
 
