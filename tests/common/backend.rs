@@ -29,3 +29,15 @@ pub fn source(src: &str, forward: bool) -> String {
         .source()
         .to_owned()
 }
+
+/// For each (import line, call of `x`): `def f(x): return CALL` under that import has a
+/// reverse derivative (a `bx`) and a forward one (a `dx`).
+pub fn assert_differentiates(cases: &[(&str, &str)]) {
+    for (import, call) in cases {
+        let src = format!("{import}\n\n\ndef f(x):\n    return {call}\n");
+        let reverse = source(&src, false);
+        let forward = source(&src, true);
+        assert!(reverse.contains("bx"), "{reverse}");
+        assert!(forward.contains("dx"), "{forward}");
+    }
+}
