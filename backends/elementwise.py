@@ -4,7 +4,8 @@
 # top-level module (`math.asin` is `numpy.arcsin`; `jax="numpy.arcsin"` is
 # `jax.numpy.arcsin`, for which `B.` is `jax.numpy`; `torch="arcsin"` is `torch.arcsin`;
 # `tensorflow="math.asin"` is `tf.math.asin`, which is also `tf.asin`; `keras="ops.arcsin"`
-# is `keras.ops.arcsin`, on any Keras backend).
+# is `keras.ops.arcsin`, on any Keras backend). `numpy_="ndarray.asin"` is the array method
+# `x.asin()` (tinygrad's and torch's), for which `B.` is the value's array namespace.
 # From each entry the loader makes, per backend, the reverse rule
 # `d[x] = d[y] * (partial)` and the forward rule `d[y] = d[x] * (partial)`, so the
 # backends cannot drift apart. Functions of two arguments have explicit templates in
@@ -21,32 +22,32 @@ def cos(y, x):
     return -B.sin(x)
 
 
-@elementwise(numpy="tan", math="tan", jax="numpy.tan", torch="tan", tensorflow="math.tan", keras="ops.tan")
+@elementwise(numpy="tan", math="tan", jax="numpy.tan", torch="tan", tensorflow="math.tan", keras="ops.tan", numpy_="ndarray.tan")
 def tan(y, x):
     return 1.0 + y * y
 
 
-@elementwise(numpy="arcsin", math="asin", jax="numpy.arcsin", jax_="numpy.asin", torch="arcsin", torch_="asin", tensorflow="math.asin", keras="ops.arcsin")
+@elementwise(numpy="arcsin", math="asin", jax="numpy.arcsin", jax_="numpy.asin", torch="arcsin", torch_="asin", tensorflow="math.asin", keras="ops.arcsin", numpy_="ndarray.asin")
 def arcsin(y, x):
     return 1.0 / B.sqrt(1.0 - x * x)
 
 
-@elementwise(numpy="arccos", math="acos", jax="numpy.arccos", jax_="numpy.acos", torch="arccos", torch_="acos", tensorflow="math.acos", keras="ops.arccos")
+@elementwise(numpy="arccos", math="acos", jax="numpy.arccos", jax_="numpy.acos", torch="arccos", torch_="acos", tensorflow="math.acos", keras="ops.arccos", numpy_="ndarray.acos")
 def arccos(y, x):
     return -1.0 / B.sqrt(1.0 - x * x)
 
 
-@elementwise(numpy="arctan", math="atan", jax="numpy.arctan", jax_="numpy.atan", torch="arctan", torch_="atan", tensorflow="math.atan", keras="ops.arctan")
+@elementwise(numpy="arctan", math="atan", jax="numpy.arctan", jax_="numpy.atan", torch="arctan", torch_="atan", tensorflow="math.atan", keras="ops.arctan", numpy_="ndarray.atan")
 def arctan(y, x):
     return 1.0 / (1.0 + x * x)
 
 
-@elementwise(numpy="sinh", math="sinh", jax="numpy.sinh", torch="sinh", tensorflow="math.sinh", keras="ops.sinh")
+@elementwise(numpy="sinh", math="sinh", jax="numpy.sinh", torch="sinh", tensorflow="math.sinh", keras="ops.sinh", numpy_="ndarray.sinh")
 def sinh(y, x):
     return B.cosh(x)
 
 
-@elementwise(numpy="cosh", math="cosh", jax="numpy.cosh", torch="cosh", tensorflow="math.cosh", keras="ops.cosh")
+@elementwise(numpy="cosh", math="cosh", jax="numpy.cosh", torch="cosh", tensorflow="math.cosh", keras="ops.cosh", numpy_="ndarray.cosh")
 def cosh(y, x):
     return B.sinh(x)
 
@@ -56,17 +57,17 @@ def tanh(y, x):
     return 1.0 - y * y
 
 
-@elementwise(numpy="arcsinh", math="asinh", jax="numpy.arcsinh", jax_="numpy.asinh", torch="arcsinh", torch_="asinh", tensorflow="math.asinh", keras="ops.arcsinh")
+@elementwise(numpy="arcsinh", math="asinh", jax="numpy.arcsinh", jax_="numpy.asinh", torch="arcsinh", torch_="asinh", tensorflow="math.asinh", keras="ops.arcsinh", numpy_="ndarray.asinh")
 def arcsinh(y, x):
     return 1.0 / B.sqrt(x * x + 1.0)
 
 
-@elementwise(numpy="arccosh", math="acosh", jax="numpy.arccosh", jax_="numpy.acosh", torch="arccosh", torch_="acosh", tensorflow="math.acosh", keras="ops.arccosh")
+@elementwise(numpy="arccosh", math="acosh", jax="numpy.arccosh", jax_="numpy.acosh", torch="arccosh", torch_="acosh", tensorflow="math.acosh", keras="ops.arccosh", numpy_="ndarray.acosh")
 def arccosh(y, x):
     return 1.0 / B.sqrt(x * x - 1.0)
 
 
-@elementwise(numpy="arctanh", math="atanh", jax="numpy.arctanh", jax_="numpy.atanh", torch="arctanh", torch_="atanh", tensorflow="math.atanh", keras="ops.arctanh")
+@elementwise(numpy="arctanh", math="atanh", jax="numpy.arctanh", jax_="numpy.atanh", torch="arctanh", torch_="atanh", tensorflow="math.atanh", keras="ops.arctanh", numpy_="ndarray.atanh")
 def arctanh(y, x):
     return 1.0 / (1.0 - x * x)
 
@@ -76,7 +77,7 @@ def exp(y, x):
     return y
 
 
-@elementwise(numpy="exp2", jax="numpy.exp2", torch="exp2", keras="ops.exp2")
+@elementwise(numpy="exp2", jax="numpy.exp2", torch="exp2", keras="ops.exp2", numpy_="ndarray.exp2")
 def exp2(y, x):
     return y * 0.6931471805599453
 
@@ -96,12 +97,12 @@ def log1p(y, x):
     return 1.0 / (1.0 + x)
 
 
-@elementwise(numpy="log2", math="log2", jax="numpy.log2", torch="log2", keras="ops.log2")
+@elementwise(numpy="log2", math="log2", jax="numpy.log2", torch="log2", keras="ops.log2", numpy_="ndarray.log2")
 def log2(y, x):
     return 1.0 / (x * 0.6931471805599453)
 
 
-@elementwise(numpy="log10", math="log10", jax="numpy.log10", torch="log10", keras="ops.log10")
+@elementwise(numpy="log10", math="log10", jax="numpy.log10", torch="log10", keras="ops.log10", numpy_="ndarray.log10")
 def log10(y, x):
     return 1.0 / (x * 2.302585092994046)
 
@@ -121,7 +122,7 @@ def square(y, x):
     return 2.0 * x
 
 
-@elementwise(numpy="reciprocal", jax="numpy.reciprocal", torch="reciprocal", tensorflow="math.reciprocal", keras="ops.reciprocal")
+@elementwise(numpy="reciprocal", jax="numpy.reciprocal", torch="reciprocal", tensorflow="math.reciprocal", keras="ops.reciprocal", numpy_="ndarray.reciprocal")
 def reciprocal(y, x):
     return -y * y
 
@@ -136,7 +137,7 @@ def abs(y, x):
     return tangent.sign(x)
 
 
-@elementwise(math="erf", torch="erf", tensorflow="math.erf", keras="ops.erf")
+@elementwise(math="erf", torch="erf", tensorflow="math.erf", keras="ops.erf", numpy="ndarray.erf")
 def erf(y, x):
     return 1.1283791670955126 * B.exp(-x * x)
 
@@ -146,7 +147,7 @@ def erfc(y, x):
     return -1.1283791670955126 * B.exp(-x * x)
 
 
-@elementwise(torch="rsqrt", tensorflow="math.rsqrt", keras="ops.rsqrt")
+@elementwise(torch="rsqrt", tensorflow="math.rsqrt", keras="ops.rsqrt", numpy="ndarray.rsqrt")
 def rsqrt(y, x):
     return -0.5 * y * y * y
 

@@ -219,22 +219,37 @@ def mean_method_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False, d
 
 @adjoint(numpy.max)
 @adjoint(numpy.amax)
-@adjoint(numpy.ndarray.max)
 @adjoint(numpy.min)
 @adjoint(numpy.amin)
-@adjoint(numpy.ndarray.min)
 def max(y, x, axis=None, out=None, keepdims=False):
     d[x] = tangent.extremum_grad(d[y], y, x, axis, keepdims)
 
 
 @tangent_(numpy.max)
 @tangent_(numpy.amax)
-@tangent_(numpy.ndarray.max)
 @tangent_(numpy.min)
 @tangent_(numpy.amin)
-@tangent_(numpy.ndarray.min)
 def max_tangent(y, x, axis=None, out=None, keepdims=False):
     d[y] = tangent.extremum_tangent(d[x], y, x, axis, keepdims)
+
+
+# The methods also take tinygrad's `keepdim`.
+@adjoint(numpy.ndarray.max)
+@adjoint(numpy.ndarray.min)
+def max_method(y, x, axis=None, out=None, keepdims=False, keepdim=None):
+    if keepdim is None:
+        d[x] = tangent.extremum_grad(d[y], y, x, axis, keepdims)
+    else:
+        d[x] = tangent.extremum_grad(d[y], y, x, axis, keepdim)
+
+
+@tangent_(numpy.ndarray.max)
+@tangent_(numpy.ndarray.min)
+def max_method_tangent(y, x, axis=None, out=None, keepdims=False, keepdim=None):
+    if keepdim is None:
+        d[y] = tangent.extremum_tangent(d[x], y, x, axis, keepdims)
+    else:
+        d[y] = tangent.extremum_tangent(d[x], y, x, axis, keepdim)
 
 
 @adjoint(numpy.dot)
@@ -291,14 +306,16 @@ def transpose_method_tangent(y, self, *axes):
     d[y] = tangent.transpose_method_tangent(d[self], axes)
 
 
+# `x.T` reverses the axes (NumPy, JAX, torch) or swaps the first two (tinygrad): either
+# way it is its own inverse.
 @adjoint(numpy.ndarray.T)
 def T(y, self):
-    d[self] = numpy.transpose(d[y])
+    d[self] = d[y].T
 
 
 @tangent_(numpy.ndarray.T)
 def T_tangent(y, self):
-    d[y] = numpy.transpose(d[self])
+    d[y] = d[self].T
 
 
 @adjoint(numpy.array)
@@ -577,15 +594,25 @@ def tile_tangent(y, x, reps):
 
 
 @adjoint(numpy.repeat)
-@adjoint(numpy.ndarray.repeat)
 def repeat(y, x, repeats, axis=None):
     d[x] = tangent.repeat_grad(d[y], x, repeats, axis)
 
 
 @tangent_(numpy.repeat)
-@tangent_(numpy.ndarray.repeat)
 def repeat_tangent(y, x, repeats, axis=None):
     d[y] = numpy.repeat(d[x], repeats, axis)
+
+
+# `x.repeat(...)` repeats elements in NumPy and JAX (`x.repeat(repeats, axis)`) but tiles
+# in torch and tinygrad (`x.repeat(2, 3)`): the value's library says which.
+@adjoint(numpy.ndarray.repeat)
+def repeat_method(y, x, *repeats, axis=None):
+    d[x] = tangent.repeat_method_grad(d[y], x, repeats, axis)
+
+
+@tangent_(numpy.ndarray.repeat)
+def repeat_method_tangent(y, x, *repeats, axis=None):
+    d[y] = tangent.repeat_method_tangent(d[x], x, repeats, axis)
 
 
 @adjoint(numpy.pad)
@@ -603,27 +630,57 @@ def pad_tangent(y, x, pad_width, mode="constant", constant_values=0.0):
 
 
 @adjoint(numpy.prod)
-@adjoint(numpy.ndarray.prod)
 def prod(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[x] = tangent.prod_grad(d[y], x, axis, keepdims)
 
 
 @tangent_(numpy.prod)
-@tangent_(numpy.ndarray.prod)
 def prod_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[y] = tangent.prod_tangent(d[x], x, axis, keepdims)
 
 
+@adjoint(numpy.ndarray.prod)
+def prod_method(y, x, axis=None, dtype=None, out=None, keepdims=False, keepdim=None):
+    if keepdim is None:
+        d[x] = tangent.prod_grad(d[y], x, axis, keepdims)
+    else:
+        d[x] = tangent.prod_grad(d[y], x, axis, keepdim)
+
+
+@tangent_(numpy.ndarray.prod)
+def prod_method_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False, keepdim=None):
+    if keepdim is None:
+        d[y] = tangent.prod_tangent(d[x], x, axis, keepdims)
+    else:
+        d[y] = tangent.prod_tangent(d[x], x, axis, keepdim)
+
+
 @adjoint(numpy.cumsum)
-@adjoint(numpy.ndarray.cumsum)
 def cumsum(y, x, axis=None, dtype=None, out=None):
     d[x] = tangent.cumsum_grad(d[y], x, axis)
 
 
 @tangent_(numpy.cumsum)
-@tangent_(numpy.ndarray.cumsum)
 def cumsum_tangent(y, x, axis=None, dtype=None, out=None):
     d[y] = numpy.cumsum(d[x], axis=axis)
+
+
+# `x.cumsum()` scans the flattened array in NumPy and JAX but axis 0 in tinygrad: without
+# an axis, the value's library says which (tangent.method_axis).
+@adjoint(numpy.ndarray.cumsum)
+def cumsum_method(y, x, axis=None, dtype=None, out=None):
+    if axis is None:
+        d[x] = tangent.cumsum_grad(d[y], x, tangent.method_axis(x, "cumsum"))
+    else:
+        d[x] = tangent.cumsum_grad(d[y], x, axis)
+
+
+@tangent_(numpy.ndarray.cumsum)
+def cumsum_method_tangent(y, x, axis=None, dtype=None, out=None):
+    if axis is None:
+        d[y] = numpy.cumsum(d[x], axis=tangent.method_axis(x, "cumsum"))
+    else:
+        d[y] = numpy.cumsum(d[x], axis=axis)
 
 
 @adjoint(numpy.cumprod)

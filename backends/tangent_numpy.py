@@ -14,7 +14,7 @@
 # Template conventions as in python.py.
 
 nondifferentiable(
-    tangent.hsplit_axis, tangent.negate_shift, tangent.clip_mask,
+    tangent.hsplit_axis, tangent.negate_shift, tangent.clip_mask, tangent.method_axis,
 )
 
 
@@ -28,6 +28,36 @@ def reshape_as(z, g, x):
 @tangent_(tangent.transpose_method_grad)
 def transpose_method_grad(z, g, axes):
     d[z] = tangent.linear_tangent(tangent.transpose_method_grad, d[g], g, axes)
+
+
+@tangent_(tangent.permute_method_grad)
+def permute_method_grad(z, g, dims):
+    d[z] = tangent.linear_tangent(tangent.permute_method_grad, d[g], g, dims)
+
+
+@tangent_(tangent.permute_method_tangent)
+def permute_method_tangent(z, t, dims):
+    d[z] = tangent.linear_tangent(tangent.permute_method_tangent, d[t], t, dims)
+
+
+@adjoint(tangent.permute_method_tangent)
+def permute_method_tangent_adjoint(z, t, dims):
+    d[t] = tangent.permute_method_grad(d[z], dims)
+
+
+@tangent_(tangent.repeat_method_grad)
+def repeat_method_grad(z, g, x, repeats, axis=None):
+    d[z] = tangent.linear_tangent(tangent.repeat_method_grad, d[g], g, x, repeats, axis)
+
+
+@tangent_(tangent.repeat_method_tangent)
+def repeat_method_tangent(z, t, x, repeats, axis=None):
+    d[z] = tangent.linear_tangent(tangent.repeat_method_tangent, d[t], t, x, repeats, axis)
+
+
+@adjoint(tangent.repeat_method_tangent)
+def repeat_method_tangent_adjoint(z, t, x, repeats, axis=None):
+    d[t] = tangent.repeat_method_grad(d[z], x, repeats, axis)
 
 
 @tangent_(tangent.concatenate_grad)

@@ -1161,12 +1161,12 @@ def tensor_t_tangent(y, self):
 
 @adjoint(numpy.ndarray.permute)
 def tensor_permute(y, self, *dims):
-    d[self] = tangent.torch_permute_grad(d[y], dims)
+    d[self] = tangent.permute_method_grad(d[y], dims)
 
 
 @tangent_(numpy.ndarray.permute)
 def tensor_permute_tangent(y, self, *dims):
-    d[y] = tangent.torch_permute(d[self], dims)
+    d[y] = tangent.permute_method_tangent(d[self], dims)
 
 
 @adjoint(numpy.ndarray.view)
@@ -1199,24 +1199,37 @@ def tensor_expand_tangent(y, self, *sizes):
     d[y] = tangent.broadcast_like(d[self], y)
 
 
+# torch's `x.softmax(dim)`, tinygrad's `x.softmax(axis=-1)`.
 @adjoint(numpy.ndarray.softmax)
-def tensor_softmax(y, self, dim):
-    d[self] = y * (d[y] - numpy.sum(d[y] * y, axis=dim, keepdims=True))
+def tensor_softmax(y, self, dim=-1, dtype=None, axis=None):
+    if axis is None:
+        d[self] = y * (d[y] - numpy.sum(d[y] * y, axis=dim, keepdims=True))
+    else:
+        d[self] = y * (d[y] - numpy.sum(d[y] * y, axis=axis, keepdims=True))
 
 
 @tangent_(numpy.ndarray.softmax)
-def tensor_softmax_tangent(y, self, dim):
-    d[y] = y * (d[self] - numpy.sum(d[self] * y, axis=dim, keepdims=True))
+def tensor_softmax_tangent(y, self, dim=-1, dtype=None, axis=None):
+    if axis is None:
+        d[y] = y * (d[self] - numpy.sum(d[self] * y, axis=dim, keepdims=True))
+    else:
+        d[y] = y * (d[self] - numpy.sum(d[self] * y, axis=axis, keepdims=True))
 
 
 @adjoint(numpy.ndarray.log_softmax)
-def tensor_log_softmax(y, self, dim):
-    d[self] = d[y] - numpy.exp(y) * numpy.sum(d[y], axis=dim, keepdims=True)
+def tensor_log_softmax(y, self, dim=-1, dtype=None, axis=None):
+    if axis is None:
+        d[self] = d[y] - numpy.exp(y) * numpy.sum(d[y], axis=dim, keepdims=True)
+    else:
+        d[self] = d[y] - numpy.exp(y) * numpy.sum(d[y], axis=axis, keepdims=True)
 
 
 @tangent_(numpy.ndarray.log_softmax)
-def tensor_log_softmax_tangent(y, self, dim):
-    d[y] = d[self] - numpy.sum(numpy.exp(y) * d[self], axis=dim, keepdims=True)
+def tensor_log_softmax_tangent(y, self, dim=-1, dtype=None, axis=None):
+    if axis is None:
+        d[y] = d[self] - numpy.sum(numpy.exp(y) * d[self], axis=dim, keepdims=True)
+    else:
+        d[y] = d[self] - numpy.sum(numpy.exp(y) * d[self], axis=axis, keepdims=True)
 
 
 @adjoint(numpy.ndarray.square)

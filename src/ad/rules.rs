@@ -38,6 +38,10 @@ pub const RULE_FILES: &[(&str, &str)] = &[
     ),
     ("backends/keras.py", include_str!("../../backends/keras.py")),
     (
+        "backends/tinygrad.py",
+        include_str!("../../backends/tinygrad.py"),
+    ),
+    (
         "backends/tangent.py",
         include_str!("../../backends/tangent.py"),
     ),
@@ -679,6 +683,7 @@ impl RuleSet {
         let Some((namespace, _)) = class.rsplit_once('.') else {
             return;
         };
+        let class_name = class[namespace.len() + 1..].to_owned();
         let (function, method) = (format!("{namespace}."), format!("{class}."));
         let moved = |key: &str| {
             (key.starts_with(&function) && !key.starts_with(&method))
@@ -687,13 +692,13 @@ impl RuleSet {
         for table in [&mut self.adjoints, &mut self.tangents] {
             for (key, t) in table.iter_mut() {
                 if key.starts_with(&method) || key.starts_with("operator.") {
-                    t.def = dispatched(&t.def, namespace);
+                    t.def = dispatched(&t.def, namespace, &class_name);
                 }
             }
             let extra: Vec<(String, Template)> = table
                 .iter()
                 .filter_map(|(k, t)| {
-                    let def = dispatched(&t.def, namespace);
+                    let def = dispatched(&t.def, namespace, &class_name);
                     Some((
                         moved(k)?,
                         Template {
@@ -1000,10 +1005,12 @@ fn bind(
     kwargs: &[(String, Expr)],
 ) -> Result<HashMap<String, Expr>, String> {
     let params = &t.def.params[1..];
+    // Keyword-only parameters (after a template's `*args`) take no positional argument.
+    let positional = &params[..t.def.kwonly.map_or(params.len(), |k| k - 1)];
     let mut bound: HashMap<String, Expr> = HashMap::new();
     let mut extra = Vec::new();
     for (i, a) in args.iter().enumerate() {
-        match params.get(i) {
+        match positional.get(i) {
             Some(p) => {
                 bound.insert(p.name.clone(), a.clone());
             }
@@ -1017,7 +1024,7 @@ fn bind(
             "`{qualname}` was called with {} positional arguments but its derivative rule ({}) takes {}",
             args.len(),
             t.origin,
-            params.len()
+            positional.len()
         ));
     }
     for (k, v) in kwargs {
@@ -1133,7 +1140,10 @@ pub const NAMESPACE_OF: &str = "tangent.namespace_of";
 /// `namespace` (`numpy`) in a template read as the namespace of its arguments at run
 /// time (`tangent.namespace_of(x, y).F`), so one rule serves every array type: `x @ y` on
 /// JAX arrays (tracers included) calls jax.numpy, on NumPy arrays numpy.
-fn dispatched(def: &FuncDef, namespace: &str) -> FuncDef {
+///
+/// A function of the array class itself (`numpy.ndarray.cos`: the `B.` of an elementwise
+/// entry that is a method) is the namespace's function of that name.
+fn dispatched(def: &FuncDef, namespace: &str, class: &str) -> FuncDef {
     let values: Vec<Expr> = def.params[1..]
         .iter()
         .map(|p| Expr::name(&p.name))
@@ -1145,6 +1155,12 @@ fn dispatched(def: &FuncDef, namespace: &str) -> FuncDef {
             let mut e = e.clone();
             substitute(&mut e, &mut |x| match &x.kind {
                 ExprKind::Attr(v, attr) if v.as_name() == Some(namespace) => {
+                    Some(Expr::attr(runtime.clone(), attr))
+                }
+                ExprKind::Attr(v, attr)
+                    if matches!(&v.kind, ExprKind::Attr(n, c)
+                        if n.as_name() == Some(namespace) && c == class) =>
+                {
                     Some(Expr::attr(runtime.clone(), attr))
                 }
                 _ => None,

@@ -74,6 +74,10 @@ pub const SHIMS: &[(&str, &str)] = &[
         include_str!("../../stdlib-shims/tangent/_keras.py"),
     ),
     (
+        "tangent._tinygrad",
+        include_str!("../../stdlib-shims/tangent/_tinygrad.py"),
+    ),
+    (
         "tangent._custom",
         include_str!("../../stdlib-shims/tangent/_custom.py"),
     ),

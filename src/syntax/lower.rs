@@ -387,7 +387,8 @@ impl SourceModule {
         out
     }
 
-    /// Lowers a rule template: like [`Self::lower_function`] but `*args` is allowed.
+    /// Lowers a rule template: like [`Self::lower_function`] but `*args` (and keyword-only
+    /// parameters after it) are allowed.
     pub fn lower_template(&self, name: &str) -> Result<FuncDef, Diagnostic> {
         let def = self
             .functions
@@ -691,13 +692,6 @@ impl Lowerer<'_> {
                 v.range,
                 "a `**kwargs` parameter",
                 "list each argument as a named positional parameter",
-            ));
-        }
-        if let (Some(k), true) = (p.kwonlyargs.first(), self.template) {
-            return Err(unsupported(
-                k.range,
-                "a keyword-only parameter",
-                "make it a positional parameter (remove the `*` before it)",
             ));
         }
         let mut params = Vec::new();

@@ -21,6 +21,7 @@ hosts: the embedded RustPython (with the native `numpy`) and CPython through the
   _torch                the PyTorch runtime (imports torch and registers it only when met)
   _tensorflow           the TensorFlow 2 runtime (imports tensorflow only when met)
   _keras                the Keras 3 runtime (helpers of the keras.ops rules)
+  _tinygrad             the tinygrad runtime (imports tinygrad only when met)
   _custom               custom_vjp, custom_jvp, stop_gradient and the helpers they need
   _build                building, caching and compiling derivatives
   _rules                user rules (@tangent.adjoint, @tangent.tangent_)
@@ -58,7 +59,7 @@ __version__ = _tangent.VERSION
 
 
 def __getattr__(name):
-    # `tangent.jax_*` / `tangent.torch_*`: helpers of the JAX and torch rules, loaded only
+    # `tangent.jax_*` / `tangent.torch_*` / ...: helpers of a library's rules, loaded only
     # when generated code calls one (the library is imported then: a value of it exists).
     # Never imports the library itself: looking the names up (the live names do) is not
     # a reason to.
@@ -66,7 +67,8 @@ def __getattr__(name):
     for prefix, library, runtime in (("jax_", "jax", "tangent._jax"),
                                      ("torch_", "torch", "tangent._torch"),
                                      ("tensorflow_", "tensorflow", "tangent._tensorflow"),
-                                     ("keras_", "keras", "tangent._keras")):
+                                     ("keras_", "keras", "tangent._keras"),
+                                     ("tinygrad_", "tinygrad", "tangent._tinygrad")):
         if name.startswith(prefix) and library in sys.modules:
             helper = getattr(sys.modules[runtime].load(), name, None)
             if helper is not None:

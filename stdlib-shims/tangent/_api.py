@@ -41,8 +41,10 @@ def _optimizations(optimizations):
 # 'torch': wrapped in torch.compile (graph breaks allowed; a compiler that cannot run
 # here is a TangentError naming compile='python'); 'tensorflow': wrapped in tf.function
 # (jit_compile=True when XLA compiles here; a primal TF cannot trace is a TangentError at
-# the user's line). `__tangent_source__` is always the readable Python.
-_COMPILE_MODES = ("auto", "native", "native!", "python", "jax", "torch", "tensorflow")
+# the user's line); 'tinygrad': wrapped in TinyJit (one capture per argument signature).
+# `__tangent_source__` is always the readable Python.
+_COMPILE_MODES = ("auto", "native", "native!", "python", "jax", "torch", "tensorflow",
+                  "tinygrad")
 default_compile = "auto"  # tangent.default_compile: users may assign it
 
 
@@ -227,11 +229,13 @@ def backend_status():
                          ("keras", "keras"), ("tinygrad", "tinygrad")):
         try:
             __import__(module)
-            if name in ("jax", "torch", "tensorflow", "keras"):
+            if name in ("jax", "torch", "tensorflow", "keras", "tinygrad"):
                 _sys.modules["tangent._" + name].load()
             status[name] = "available"
             if name == "keras":  # which framework keras.ops runs on (KERAS_BACKEND)
                 status[name] = "available (backend: %s)" % _sys.modules["keras"].backend.backend()
+            if name == "tinygrad":  # the device it computes on (CPU needs clang)
+                status[name] = "available (device: %s)" % _sys.modules["tangent._tinygrad"].device()
         except ImportError as e:
             # The framework itself is missing, or something it needs (then it is broken).
             missing = (getattr(e, "name", None) or "").split(".")[0]

@@ -90,7 +90,7 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint, bound_self,
                 source, constructor, receiver)
-    if compile in ("jax", "torch", "tensorflow") and motion != "joint":
+    if compile in ("jax", "torch", "tensorflow", "tinygrad") and motion != "joint":
         raise TangentError(_at_call_site(
             "compile=%r applies to motion='joint' derivatives, not motion=%r"
             % (compile, motion),
@@ -102,6 +102,8 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         fn = _sys.modules["tangent._torch"].compiled(fn, func)
     elif compile == "tensorflow":
         fn = _tensorflow_compiled(fn, func)
+    elif compile == "tinygrad":
+        fn = _library_compiled("tinygrad", fn, func)
     elif compile != "python" and motion == "joint":
         fn = _native(fn, compile)
     _CACHE[key] = (func, fn, bound_self)  # keeps `func` alive, so its id stays unique
@@ -270,12 +272,18 @@ def _jax_module():
 def _tensorflow_compiled(fn, func):
     """compile='tensorflow': tangent._tensorflow.compiled, or a TangentError when
     TensorFlow is not installed (checked without importing it when it is there)."""
+    return _library_compiled("tensorflow", fn, func, "tensorflow-cpu")
+
+
+def _library_compiled(library, fn, func, package=None):
+    """compile=<library>: tangent._<library>.compiled, or a TangentError when the
+    library is not installed (checked without importing it when it is there)."""
     import importlib.util
-    if "tensorflow" not in _sys.modules and importlib.util.find_spec("tensorflow") is None:
+    if library not in _sys.modules and importlib.util.find_spec(library) is None:
         raise TangentError(_at_call_site(
-            "compile='tensorflow' needs tensorflow, which is not installed",
-            "install it (pip install tensorflow-cpu), or use compile='python'"))
-    return _sys.modules["tangent._tensorflow"].compiled(fn, func)
+            "compile=%r needs %s, which is not installed" % (library, library),
+            "install it (pip install %s), or use compile='python'" % (package or library)))
+    return _sys.modules["tangent._" + library].compiled(fn, func)
 
 
 def _jax_jit(fn, func):

@@ -132,6 +132,26 @@ def method_ddof(x, ddof=None, correction=None):
         "tangent.register_helper('default_ddof', %s, lambda x: 1)" % name))
 
 
+def method_axis(x, method):
+    """The axis of `x.cumsum()` called without one: NumPy's None (the flattened array),
+    or the default of x's library (tinygrad scans axis 0; jax registers NumPy's). A
+    library that registered none is refused: guessing NumPy's would be a wrong
+    gradient."""
+    xp = _xp(x)
+    fn = _registry.namespace_helper(xp, "default_axis")
+    if fn is not None:
+        return fn(x, method)
+    if xp is numpy or not _registry.is_array(x):
+        return None
+    from tangent._errors import _at_call_site
+    name = type(x).__qualname__
+    raise TypeError(_at_call_site(
+        "tangent: the default axis of %s.%s() is not known: its library registered none"
+        % (name, method),
+        "pass it (x.%s(axis=0)), or register it: tangent.register_helper('default_axis', "
+        "%s, lambda x, method: None)" % (method, name)))
+
+
 def var_grad(g, x, axis=None, ddof=0, keepdims=False):
     tg = _tg()
     if isinstance(x, (list, tuple)):

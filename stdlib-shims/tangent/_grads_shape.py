@@ -110,6 +110,68 @@ def transpose_method_tangent(t, axes):
     return xp.transpose(t, axes)
 
 
+def _permutation(dims):
+    """A permutation given as one sequence or one by one (`x.permute(1, 0)`)."""
+    if len(dims) == 1 and not isinstance(dims[0], int):
+        return tuple(dims[0])
+    return tuple(dims)
+
+
+def permute_method_grad(g, dims):
+    """Gradient of `x.permute(*dims)` (torch, tinygrad): the inverse permutation."""
+    xp = _xp(g)
+    return xp.transpose(g, _tg().inverse_permutation(_permutation(dims)))
+
+
+def permute_method_tangent(t, dims):
+    xp = _xp(t)
+    return xp.transpose(t, _permutation(dims))
+
+
+def _repeat_method(xp):
+    """A library's own `x.repeat(*reps)` semantics (torch's and tinygrad's tile), else
+    None: NumPy's `x.repeat(repeats, axis)`."""
+    return _registry.namespace_helper(xp, "repeat_method")
+
+
+def _numpy_repeat_args(repeats, axis):
+    if len(repeats) == 2 and axis is None:
+        return repeats[0], repeats[1]
+    if len(repeats) != 1:
+        raise TypeError("tangent: x.repeat(repeats, axis) takes one `repeats`, got %r"
+                        % (repeats,))
+    return repeats[0], axis
+
+
+def repeat_method_grad(g, x, repeats, axis=None):
+    """Gradient of the method `x.repeat(*repeats, axis=axis)`: NumPy's element repeat,
+    or what the value's library registered as its `repeat_method` (a tile)."""
+    xp = _xp(g, x)
+    own = _repeat_method(xp)
+    if own is not None:
+        return own(g, x, repeats, True)
+    r, ax = _numpy_repeat_args(repeats, axis)
+    return repeat_grad(g, x, r, ax)
+
+
+def repeat_method_tangent(t, x, repeats, axis=None):
+    xp = _xp(t, x)
+    own = _repeat_method(xp)
+    if own is not None:
+        return own(t, x, repeats, False)
+    r, ax = _numpy_repeat_args(repeats, axis)
+    return xp.repeat(t, r, ax)
+
+
+def tile_method(g, x, repeats, transpose):
+    """`x.repeat(*reps)` as torch and tinygrad mean it (a tile): its gradient
+    (`transpose`) or its tangent. Registered by those libraries as `repeat_method`."""
+    reps = _permutation(repeats)
+    if transpose:
+        return tile_grad(g, x, reps)
+    return _xp(g, x).tile(g, reps)
+
+
 def split_grad(g, x, axis=0):
     """Gradient of the pieces of `split(x, ..., axis)` (a list) with respect to `x`."""
     return numpy.concatenate([numpy.asarray(p) * 1.0 for p in g], axis)

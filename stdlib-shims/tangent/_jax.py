@@ -191,7 +191,8 @@ def _register():
                 ("sign", sign), ("immutable", _immutable),
                 ("reshape_as", _generic_reshape_as(jnp)),
                 ("constant_dtype", _constant_dtype), ("check_output", _check_output),
-                ("default_ddof", lambda x: 0)):
+                ("default_ddof", lambda x: 0),
+                ("default_axis", lambda x, method: None)):
             _registry.register_helper(kind, type_, fn)
 
 

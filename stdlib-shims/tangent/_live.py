@@ -32,10 +32,14 @@ def _known_ids(generation):
         else:
             continue
         obj = module
-        for attr in parts[cut:]:
+        for k, attr in enumerate(parts[cut:-1], cut + 1):
             obj = getattr(obj, attr, None)
-            if obj is None:
-                break
+            if isinstance(obj, type):
+                # A class whose functions have rules (`tinygrad.Tensor.stack`): a name
+                # bound to it reads them as `Tensor.stack`.
+                keep.append(obj)
+                ids.setdefault(id(obj), ".".join(parts[:k]))
+        obj = getattr(obj, parts[-1], None) if obj is not None else None
         if obj is None or not callable(obj) or isinstance(obj, type(_sys)):
             continue
         keep.append(obj)

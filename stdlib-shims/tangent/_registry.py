@@ -127,6 +127,7 @@ _LAZY = (
     (("torch",), ("torch.",), "tangent._torch"),
     (("tensorflow",), ("tensorflow.",), "tangent._tensorflow"),
     (("keras",), ("keras.",), "tangent._keras"),  # keras.Variable
+    (("tinygrad",), ("tinygrad.",), "tangent._tinygrad"),
 )
 
 

@@ -21,7 +21,7 @@ Conventions as in the tangent._grads_* modules: `g` is a gradient shaped like th
 """
 import sys as _sys
 
-from tangent import _registry
+from tangent import _grads_shape, _registry
 from tangent._grads_common import _generic_reshape_as
 from tangent._runtime import _axes, matmul_grad_in
 
@@ -987,7 +987,8 @@ def _register():
             ("constant_dtype", _constant_dtype),
             ("to_python_scalar", _to_python_scalar),
             ("transpose_method", _transpose_method),
-            ("default_ddof", _default_ddof), ("check_output", _check_output)):
+            ("default_ddof", _default_ddof), ("check_output", _check_output),
+            ("repeat_method", _grads_shape.tile_method)):
         _registry.register_helper(kind, type_, fn)
 
 
