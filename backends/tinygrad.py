@@ -24,7 +24,6 @@
 
 nondifferentiable(
     numpy.ndarray.sign, numpy.ndarray.trunc, numpy.ndarray.floor, numpy.ndarray.ceil,
-    numpy.ndarray.argmax, numpy.ndarray.argmin, numpy.ndarray.detach,
     numpy.ndarray.zeros_like, numpy.ndarray.ones_like, numpy.ndarray.eq, numpy.ndarray.ne,
     numpy.ndarray.one_hot, tangent.tinygrad_condition, tangent.tinygrad_sparse_target,
     tangent.tinygrad_binary_target,
@@ -120,8 +119,8 @@ def tensor_quick_gelu_tangent(y, self):
     d[y] = d[self] * ((self * 1.702).sigmoid() * (1.0 + 1.702 * (self - y)))
 
 
-# gelu's default in tinygrad is the tanh approximation; approximate="erf" (or "none")
-# is x * Phi(x) with tinygrad's polynomial erf.
+# gelu's default in tinygrad is the tanh approximation; approximate="none" is
+# x * Phi(x) with tinygrad's polynomial erf (tinygrad refuses any other value).
 @adjoint(numpy.ndarray.gelu)
 def tensor_gelu(y, self, approximate="tanh"):
     if approximate == "tanh":
@@ -361,7 +360,7 @@ def tensor_batchnorm_tangent(y, self, weight, bias, mean, invstd, axis=1):
 def tensor_sparse_categorical_crossentropy(y, self, Y, ignore_index=-1, label_smoothing=0.0,
                                     reduction="mean"):
     d[self] = tangent.tinygrad_loss_weight(d[y], Y, ignore_index, reduction) * (
-        numpy.exp(self.log_softmax())
+        self.softmax()
         - tangent.tinygrad_sparse_target(self, Y, label_smoothing))
 
 
@@ -369,7 +368,7 @@ def tensor_sparse_categorical_crossentropy(y, self, Y, ignore_index=-1, label_sm
 def tensor_sparse_categorical_crossentropy_tangent(y, self, Y, ignore_index=-1, label_smoothing=0.0,
                                             reduction="mean"):
     d[y] = tangent.tinygrad_loss_reduce(
-        numpy.sum(d[self] * (numpy.exp(self.log_softmax())
+        numpy.sum(d[self] * (self.softmax()
                              - tangent.tinygrad_sparse_target(self, Y, label_smoothing)),
                   axis=-1),
         Y, ignore_index, reduction)
@@ -520,16 +519,6 @@ def tensor_cast_dtype(y, self, dtype):
 
 @tangent_(numpy.ndarray.cast)
 def tensor_cast_dtype_tangent(y, self, dtype):
-    d[y] = tangent.tinygrad_cast_like(d[self], y)
-
-
-@adjoint(numpy.ndarray.float)
-def tensor_to_float(y, self):
-    d[self] = tangent.tinygrad_cast_like(d[y], self)
-
-
-@tangent_(numpy.ndarray.float)
-def tensor_to_float_tangent(y, self):
     d[y] = tangent.tinygrad_cast_like(d[self], y)
 
 

@@ -1289,9 +1289,17 @@ fn tangent_block(
         let mut e = e.clone();
         substitute(&mut e, &mut |x: &Expr| {
             if let Some(p) = grad_of(x) {
-                return Some(match bound.get(p).and_then(|b| b.as_name()) {
+                let one = |b: &Expr| match b.as_name() {
                     Some(v) if site.is_active(v) => Expr::name(tangent(v)),
                     _ => Expr::name(ZERO),
+                };
+                return Some(match bound.get(p).map(|b| &b.kind) {
+                    // A template's `*args`: the tuple of the arguments' tangents.
+                    Some(ExprKind::Tuple(es)) => {
+                        Expr::synth(ExprKind::Tuple(es.iter().map(one).collect()))
+                    }
+                    Some(_) => one(&bound[p]),
+                    None => Expr::name(ZERO),
                 });
             }
             if let ExprKind::Name(n) = &x.kind {
@@ -1482,6 +1490,31 @@ impl Instantiator<'_> {
                                     var: var.to_owned(),
                                     value: self.expr(value)?,
                                 });
+                            }
+                        } else if let ExprKind::Tuple(es) | ExprKind::List(es) = &arg.kind {
+                            // A template's `*args` (the call's extra arguments): the value
+                            // is a sequence with one gradient per argument.
+                            let active: Vec<(usize, String)> = es
+                                .iter()
+                                .enumerate()
+                                .filter_map(|(i, e)| Some((i, e.as_name()?.to_owned())))
+                                .filter(|(_, v)| self.site.is_active(v))
+                                .collect();
+                            if !active.is_empty() {
+                                let parts = self.site.fresh("parts");
+                                out.push(Adj::Stmt(Stmt::synth(StmtKind::Assign(
+                                    Expr::name(&parts),
+                                    self.expr(value)?,
+                                ))));
+                                for (i, var) in active {
+                                    out.push(Adj::Accum {
+                                        var,
+                                        value: Expr::synth(ExprKind::Subscript(
+                                            Box::new(Expr::name(&parts)),
+                                            Box::new(Expr::num(i.to_string())),
+                                        )),
+                                    });
+                                }
                             }
                         }
                     } else {

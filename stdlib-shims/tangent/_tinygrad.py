@@ -62,9 +62,9 @@ def _is_zero(t):
 def _float_dtype(x):
     """The dtype of a gradient of `x`: its own when floating, else tinygrad's default."""
     dt = getattr(x, "dtype", None)
-    if _is_tensor(x) and dtypes.is_float(dt):
+    if _is_tensor(x) and dtypes.is_float(dt) and dt not in getattr(dtypes, "weaks", ()):
         return dt
-    return dtypes.default_float
+    return dtypes.default_float  # also for the weak float of `int_tensor * 2.0`
 
 
 def _device(x):
@@ -87,7 +87,9 @@ def _as_grad(g, like):
 
 
 def _full(shape, v, like):
-    return Tensor.full(tuple(shape), v, dtype=_float_dtype(like), device=_device(like))
+    """`v` broadcast to `shape` (a constant tinygrad fuses, not a buffer)."""
+    shape = tuple(shape)
+    return _const(v, like).reshape((1,) * len(shape)).expand(shape)
 
 
 def _dims(axis):
@@ -558,6 +560,13 @@ def _to_python_scalar(v):
     return v  # a 0-d tensor stays a tensor (realising it would end the graph)
 
 
+def _canonical_device(x):
+    """A tensor's device by its canonical name; a tensor made from a Python number has
+    none of its own (None) and computes on the default device."""
+    from tinygrad import Device
+    return Device.canonicalize(x.device)
+
+
 def _check_output(y, seed, name):
     """grad's output check for tinygrad tensors: the shapes (as for every array type),
     and a tensor seed of the output's floating dtype and on its device."""
@@ -565,7 +574,7 @@ def _check_output(y, seed, name):
         return
     from tangent._errors import _at_call_site, check_output_by_shape
     if _is_tensor(y) and _is_tensor(seed):
-        if seed.device != y.device:
+        if _canonical_device(seed) != _canonical_device(y):
             raise ValueError(_at_call_site(
                 "grad: the seed is on device %s but `%s` returned a tensor on %s"
                 % (seed.device, name, y.device),
@@ -731,8 +740,7 @@ def _numel(shape):
 def tinygrad_sparse_target(logits, Y, label_smoothing):
     """(1 - s) one_hot(Y) + s / C in the logits' dtype: what softmax is pulled to."""
     c = _shape(logits)[-1]
-    one_hot = (Y.unsqueeze(-1) == Tensor.arange(c, device=logits.device)).cast(
-        _float_dtype(logits))
+    one_hot = (Y.unsqueeze(-1) == Tensor.arange(c)).cast(_float_dtype(logits))
     return (1.0 - label_smoothing) * one_hot + label_smoothing / c
 
 

@@ -289,7 +289,9 @@ class Checker:
                 self.fail("second order: %s: H v is %s" % (label, why))
             elif self.trusted and ref is not None and not self.close(
                     hv, ref, *self.tolerance.get(rule, (1e-8, 1e-9))):
-                self.fail("second order vs %s: %s: %s vs %s" % (self.lib.name, label, hv, ref))
+                self.fail("second order vs %s: %s: largest difference %s: %s vs %s"
+                          % (self.lib.name, label, self.largest_difference([hv], [ref]),
+                             hv, ref))
             elif abs(self.vdot(v, hv) - sd) > 1e-4 * max(1.0, abs(sd)):
                 self.fail("second order vs second difference: %s: %.8g vs %.8g"
                           % (label, self.vdot(v, hv), sd))
