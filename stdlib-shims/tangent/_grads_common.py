@@ -76,6 +76,19 @@ def _xp(*values):
     return _registry.namespace_of(*values, operation="a derivative rule helper")
 
 
+def _numpy_only(what, *values):
+    """Refuses a helper computed with NumPy itself for another library's arrays (it
+    would convert them, or fail somewhere inside): an error naming the function."""
+    for v in values:
+        if _registry.is_array(v) and _registry.namespace_of(v) is not numpy:
+            from tangent._errors import _at_call_site
+            raise NotImplementedError(_at_call_site(
+                "tangent: the derivative of %s is written for NumPy arrays only, and got a "
+                "%s" % (what, type(v).__qualname__),
+                "compute it with functions that have rules for this library, or register "
+                "a rule with @tangent.adjoint"))
+
+
 def _generic_reshape_as(xp):
     def reshape_as(g, x):
         if isinstance(x, (list, tuple)):

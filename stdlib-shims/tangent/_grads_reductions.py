@@ -6,7 +6,8 @@ conversion to Python numbers, JAX constants in the argument's dtype); cumprod is
 """
 from tangent import _registry
 from tangent._grads_common import (  # noqa: F401
-    _axes, _dtype, _is_array, _like_dtype, _mask_of, _reshape_like, _tg, _xp, numpy)
+    _axes, _dtype, _is_array, _like_dtype, _mask_of, _numpy_only, _reshape_like, _tg, _xp,
+    numpy)
 from tangent._grads_shape import _numpy_reshape_as
 
 # ---------------------------------------------------------- reductions and scans
@@ -60,6 +61,7 @@ def cumsum_grad(g, x, axis=None):
 
 def _scan_lanes(x, axis):
     """x as an array with the scanned axis first, and how to undo it."""
+    _numpy_only("cumprod", x)
     xa = numpy.asarray(x) * 1.0
     base = numpy.ravel(xa) if axis is None else xa
     ax = 0 if axis is None else axis % base.ndim

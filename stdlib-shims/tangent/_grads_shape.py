@@ -5,7 +5,7 @@ the arguments' array namespace (numpy and jax.numpy share them); split, repeat a
 are NumPy's."""
 from tangent import _registry
 from tangent._grads_common import (  # noqa: F401
-    _int_tuple, _is_zero, _reshape_like, _tg, _xp, numpy)
+    _int_tuple, _is_zero, _numpy_only, _reshape_like, _tg, _xp, numpy)
 
 # --------------------------------------------------------------------- shape ops
 
@@ -202,6 +202,7 @@ def tile_grad(g, x, reps):
 
 
 def repeat_grad(g, x, repeats, axis=None):
+    _numpy_only("repeat", g, x)
     xa = numpy.asarray(x)
     base = numpy.ravel(xa) if axis is None else xa
     ax = 0 if axis is None else axis % base.ndim

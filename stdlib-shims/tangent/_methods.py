@@ -26,6 +26,8 @@ def _method_function(obj, name):
     for klass in (obj if on_class else type(obj)).__mro__:
         if name in vars(klass):
             raw = vars(klass)[name]
+            if not on_class:
+                _refuse_library_method(obj, name, klass)
             break
     else:
         raw = None if on_class else vars(obj).get(name) if hasattr(obj, "__dict__") else None
@@ -48,6 +50,22 @@ def _method_function(obj, name):
         % (type(obj).__name__, name, type(obj).__qualname__, name),
         "call a function or method written in Python, or register a rule with "
         "@tangent.adjoint"))
+
+
+def _refuse_library_method(obj, name, klass):
+    """A method an array library defines (on its array class or a base of it) without a
+    derivative rule is an error naming it: tangent differentiates library functions by
+    their rules, never by reading the library's source (tinygrad's methods are Python
+    over its lazy UOps)."""
+    library = next((c for c in type(obj).__mro__ if _registry.is_array_type(c)), None)
+    if library is None or klass not in library.__mro__:
+        return
+    raise TangentError(_at_call_site(
+        "`.%s(...)` of a %s.%s has no derivative rule"
+        % (name, library.__module__, library.__qualname__),
+        "write it with methods that have rules, or register one: "
+        "@tangent.adjoint(numpy.ndarray.%s) over a template (array methods are keyed "
+        "under numpy.ndarray)" % name))
 
 
 def _receiver(obj):

@@ -302,7 +302,13 @@ def extras(c):
         "    return (x * 3.0).sum()\n"
         "\n\n"
         "def scaled(x):\n"
-        "    return (x * 2.0).sum()\n")
+        "    return (x * 2.0).sum()\n"
+        "\n\n"
+        "def sorted_(x):\n"
+        "    return x.sort()[0].sum()\n"
+        "\n\n"
+        "def cumprod(x):\n"
+        "    return x.cumprod(0).sum()\n")
     lib = c.lib
     w = lib.sample(c.rng, (3, 4), "any", dtypes.float64)
     x = lib.sample(c.rng, (2, 3), "any", dtypes.float64)
@@ -370,6 +376,20 @@ def extras(c):
     except NotImplementedError as e:
         if "return_indices" not in str(e):
             c.fail("return_indices refusal unclear: %s" % e)
+    # A tinygrad method without a rule is an error naming it, never tinygrad's own
+    # source differentiated as if it were the user's.
+    try:
+        tangent.grad(mod.sorted_)(x)
+        c.fail("x.sort() without a rule was differentiated")
+    except tangent.TangentError as e:
+        if "`.sort(...)` of a tinygrad.tensor.Tensor has no derivative rule" not in str(e):
+            c.fail("x.sort() refusal unclear: %s" % e)
+    try:
+        tangent.grad(mod.cumprod)(x)
+        c.fail("x.cumprod() with NumPy's helper was differentiated")
+    except NotImplementedError as e:
+        if "cumprod" not in str(e) or "NumPy arrays only" not in str(e):
+            c.fail("x.cumprod() refusal unclear: %s" % e)
     # Bad input.
     try:
         tangent.grad(mod.vector)(x)

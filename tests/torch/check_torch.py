@@ -315,6 +315,9 @@ CATALOG = [
     ("numpy.ndarray.permute", "a.permute((2, 0, 1))", [[((2, 3, 4), "any")]]),
     ("numpy.ndarray.transpose", "a.transpose(0, 1)", [[((2, 3), "any")]]),
     ("numpy.ndarray.expand", "a.expand(2, 3)", [[((3,), "any")], [((2, 1), "any")]]),
+    # torch's x.repeat tiles (NumPy's repeats elements): the rule follows the tensor
+    ("numpy.ndarray.repeat", "a.repeat(2) * torch.arange(6, dtype=a.dtype)", [[((3,), "any")]]),
+    ("numpy.ndarray.repeat", "a.repeat(2, 1, 2)", [[((2, 3), "any")]]),
     ("numpy.ndarray.exp", "a.exp()", [[((2, 3), "any")]]),
     ("numpy.ndarray.log", "a.log()", [[((2, 3), "pos")]]),
     ("numpy.ndarray.tanh", "a.tanh()", [[((2, 3), "any")]]),
