@@ -12,12 +12,11 @@ per-round ratios to the eager torch.autograd baseline of the same dtype. The gra
 are cross-checked against torch.autograd first.
 """
 import random
-import statistics
 import sys
-import time
 
 import torch
 
+import interleaved
 import tangent
 
 torch.set_num_threads(1)
@@ -58,15 +57,6 @@ BASELINE = {"tangent compile='python'": "torch.autograd (eager)",
             "torch.compile(autograd)": "torch.autograd (eager)"}
 
 
-def round_median(fn, args, calls):
-    times = []
-    for _ in range(calls):
-        t0 = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     calls = int(sys.argv[2]) if len(sys.argv) > 2 else 50
@@ -79,43 +69,12 @@ def main():
         args = (*ws, x)
         tol = dict(rtol=1e-4, atol=1e-5) if dtype == torch.float32 else dict(rtol=1e-10, atol=1e-12)
         reference = autograd_grad(*args)
-        built, results = {}, {}
-        for name, make in CONTESTANTS:
-            t0 = time.perf_counter()
-            try:
-                fn = make()
-                got = fn(*args)
-            except Exception as e:  # e.g. inductor cannot compile here
-                results[name] = "error: %s" % str(e).splitlines()[0][:80]
-                continue
-            first = time.perf_counter() - t0
-            ok = torch.allclose(got, reference, **tol) and got.dtype == dtype
-            built[name] = fn
-            results[name] = (first, ok, [])
-        for _ in range(rounds):
-            order = list(built)
-            shuffle.shuffle(order)
-            for name in order:
-                results[name][2].append(round_median(built[name], args, calls))
-        for name, _ in CONTESTANTS:
-            result = results[name]
-            if isinstance(result, str):
-                rows.append((str(dtype).replace("torch.", ""), name, result, "", "", ""))
-                continue
-            first, ok, medians = result
-            ratio = ""
-            base = BASELINE.get(name)
-            if base in built:
-                ratio = "%.2fx %s" % (statistics.median(
-                    m / b for m, b in zip(medians, results[base][2])), base.split(" ")[0])
-            rows.append((str(dtype).replace("torch.", ""), name, "%.3f s" % first,
-                         "%.1f us" % (statistics.median(medians) * 1e6), ratio,
-                         "ok" if ok else "WRONG"))
+        rows += interleaved.compare(
+            CONTESTANTS, BASELINE, args,
+            lambda got: torch.allclose(got, reference, **tol) and got.dtype == dtype,
+            rounds, calls, str(dtype).replace("torch.", ""), shuffle=shuffle)
     print("%d rounds x %d calls, interleaved, torch threads = 1" % (rounds, calls))
-    print("%-8s %-26s %-17s %-11s %-24s %s" % ("dtype", "contestant", "build+first call",
-                                              "eval", "ratio (per-round median)", "gradient"))
-    for row in rows:
-        print("%-8s %-26s %-17s %-11s %-24s %s" % row)
+    interleaved.print_rows(rows, "build+first call")
 
 
 if __name__ == "__main__":

@@ -103,7 +103,9 @@ fn reached() -> BTreeSet<String> {
 /// Whether the catalog has an entry for `rule` (`M + "tanh"` or the full name).
 fn in_catalog(rule: &str) -> bool {
     match rule.strip_prefix("numpy.ndarray.") {
-        Some(m) => CATALOG.contains(&format!("M + \"{m}\"")) || CATALOG.contains(&format!("(\"{m}\", \"")),
+        Some(m) => {
+            CATALOG.contains(&format!("M + \"{m}\"")) || CATALOG.contains(&format!("(\"{m}\", \""))
+        }
         None => CATALOG.contains(&format!("\"{rule}\"")),
     }
 }
@@ -173,7 +175,10 @@ fn tinygrad_rules_cover_the_method_api_and_have_catalog_entries() {
 fn tinygrad_methods_resolve_with_tinygrad_keywords() {
     let cases = [
         ("from tinygrad import Tensor", "x.tanh().sum()"),
-        ("from tinygrad import Tensor", "(x @ x).relu().sum(axis=1, keepdim=True)"),
+        (
+            "from tinygrad import Tensor",
+            "(x @ x).relu().sum(axis=1, keepdim=True)",
+        ),
         ("from tinygrad import Tensor", "x.max(axis=0, keepdim=True)"),
         ("from tinygrad import Tensor", "x.softmax(axis=0)"),
         ("from tinygrad import Tensor", "Tensor.stack(x, x, dim=1)"),
@@ -190,11 +195,20 @@ fn tinygrad_methods_resolve_with_tinygrad_keywords() {
         .unwrap()
         .source()
         .to_owned();
-    assert!(out.contains("tinygrad_cat_grad(bresult, x, (y, y), 0, 1)"), "{out}");
-    assert!(out.contains("by = parts[0]") && out.contains("add_grad(by, parts[1])"), "{out}");
+    assert!(
+        out.contains("tinygrad_cat_grad(bresult, x, (y, y), 0, 1)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("by = parts[0]") && out.contains("add_grad(by, parts[1])"),
+        "{out}"
+    );
     // In forward mode the tangents of `*args` are a tuple.
     let out = source(src, true);
-    assert!(out.contains("(dy, dy)") || out.contains("(0.0, 0.0)"), "{out}");
+    assert!(
+        out.contains("(dy, dy)") || out.contains("(0.0, 0.0)"),
+        "{out}"
+    );
     // NumPy's own method calls keep their NumPy forms.
     let src = "import numpy as np\n\n\ndef f(x):\n    return x.max(axis=0).sum()\n";
     let out = source(src, false);
@@ -206,10 +220,7 @@ fn tinygrad_catalog_matches_tinygrad_and_finite_differences() {
     let Some(python) = common::cpython::python(&["tinygrad"]) else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!(
-        "tangent-tinygrad-catalog-{}",
-        std::process::id()
-    ));
+    let dir = std::env::temp_dir().join(format!("tangent-tinygrad-catalog-{}", std::process::id()));
     let stdout = common::cpython::run_ok(
         &python,
         "tests/tinygrad/check_tinygrad.py",

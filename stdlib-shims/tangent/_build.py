@@ -319,16 +319,24 @@ def _jax_jit(fn, func):
         raise TangentError(_untraceable_message(jax, untraceable, fn, func, args, kwargs,
                                                 error)) from None
 
-    traced.__name__ = fn.__name__
-    traced.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
-    traced.__doc__ = fn.__doc__
-    traced.__wrapped__ = fn
-    for attr in ("__tangent_source__", "__tangent_file__", "__tangent_mode__",
-                 "__tangent_wrt__", "__tangent_cells__", "__tangent_live__"):
+    return _as_compiled(traced, fn, "jax")
+
+
+def _as_compiled(wrapper, fn, mode):
+    """`wrapper` (fn under a library's compiler) carries fn's name and tangent's
+    attributes (`__tangent_source__` stays the readable Python), `__wrapped__` and
+    `__tangent_compile__ = mode`."""
+    for attr in ("__name__", "__qualname__", "__doc__", "__tangent_source__",
+                 "__tangent_file__", "__tangent_mode__", "__tangent_wrt__",
+                 "__tangent_cells__", "__tangent_live__"):
         if hasattr(fn, attr):
-            setattr(traced, attr, getattr(fn, attr))
-    traced.__tangent_compile__ = "jax"
-    return traced
+            try:
+                setattr(wrapper, attr, getattr(fn, attr))
+            except (AttributeError, TypeError):
+                pass
+    wrapper.__wrapped__ = fn
+    wrapper.__tangent_compile__ = mode
+    return wrapper
 
 
 def _user_frame(tb, filename):

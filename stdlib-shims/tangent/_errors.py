@@ -169,3 +169,13 @@ def check_tangent(x, t, tname, xname):
 # A native path for the common case (float output and seed); see `fast_helper` in
 # src/numpy/native.rs.
 check_output = fast_helper('check_output', check_output)
+
+
+def _integer_tensor_error(dtype, shape, cast):
+    """The located TypeError for a gradient asked of an integer (or bool) tensor: such a
+    tensor is an argument under `wrt` (nothing active is integer otherwise). `cast`
+    is how the library makes it floating (`x.double()`)."""
+    return TypeError(_at_call_site(
+        "tangent: a gradient with respect to an integer tensor (%s of shape %s) was asked "
+        "for: integer tensors have no derivative" % (dtype, tuple(shape)),
+        "pass that argument as a floating-point tensor (%s) or leave it out of wrt" % cast))

@@ -389,12 +389,8 @@ def _check_float(like):
     argument under `wrt` (nothing active is integer otherwise)."""
     dt = getattr(like, "dtype", None)
     if isinstance(dt, tf.dtypes.DType) and not (dt.is_floating or dt.is_complex):
-        from tangent._errors import _at_call_site
-        raise TypeError(_at_call_site(
-            "tangent: a gradient with respect to an integer tensor (%s of shape %s) was "
-            "asked for: integer tensors have no derivative" % (dt.name, _shape(like)),
-            "pass that argument as a floating-point tensor (tf.cast(x, tf.float32)) or "
-            "leave it out of wrt"))
+        from tangent._errors import _integer_tensor_error
+        raise _integer_tensor_error(dt.name, _shape(like), "tf.cast(x, tf.float32)")
 
 
 def unbroadcast(g, like):
@@ -908,16 +904,8 @@ def compiled(fn, func):
             error = e
         raise TangentError(_untraceable(func, args, error)) from None
 
-    for attr in ("__name__", "__qualname__", "__doc__", "__tangent_source__",
-                 "__tangent_file__", "__tangent_mode__", "__tangent_wrt__",
-                 "__tangent_cells__", "__tangent_live__"):
-        if hasattr(fn, attr):
-            try:
-                setattr(tf_compiled, attr, getattr(fn, attr))
-            except (AttributeError, TypeError):
-                pass
-    tf_compiled.__wrapped__ = fn
-    tf_compiled.__tangent_compile__ = "tensorflow"
+    from tangent._build import _as_compiled
+    _as_compiled(tf_compiled, fn, "tensorflow")
     tf_compiled.__tangent_xla__ = jit
     return tf_compiled
 

@@ -410,12 +410,8 @@ def _check_float(like):
     """A gradient of an integer (or bool) tensor is refused: such a tensor is an
     argument under `wrt` (nothing active is integer otherwise)."""
     if _is_tensor(like) and not dtypes.is_float(like.dtype):
-        from tangent._errors import _at_call_site
-        raise TypeError(_at_call_site(
-            "tangent: a gradient with respect to an integer tensor (%s of shape %s) was "
-            "asked for: integer tensors have no derivative" % (like.dtype, _shape(like)),
-            "pass that argument as a floating-point tensor (x.float(), x.double()) or "
-            "leave it out of wrt"))
+        from tangent._errors import _integer_tensor_error
+        raise _integer_tensor_error(like.dtype, _shape(like), "x.float(), x.double()")
 
 
 def unbroadcast(g, like):
@@ -970,11 +966,24 @@ def _jit_inputs(args):
     return out
 
 
+def _own_copy(t):
+    """A copy of the realised tensor `t` in a buffer of its own: TinyJit writes every
+    replay's results into the same buffers, so a gradient kept from one call (or a lazy
+    computation reading it) would change with the next. A whole buffer is copied buffer
+    to buffer (as `Tensor.from_blob` makes tensors), without scheduling a kernel; a view
+    into a larger buffer is cloned."""
+    buffer = t.uop.buffer if t.uop.is_realized else None
+    if buffer is None or buffer.size != t.numel() or buffer.dtype != t.dtype:
+        return t.clone().realize()
+    copy = Tensor.empty(*_shape(t), dtype=t.dtype, device=t.device)
+    copy.uop.buffer.allocate()
+    copy.uop.buffer.copy_from(buffer)
+    return copy
+
+
 def _own_buffers(out):
-    """TinyJit writes every replay's results into the same buffers: results handed to
-    the caller are copies, so a gradient kept from one call is not changed by the next."""
     if _is_tensor(out):
-        return out.clone().realize()
+        return _own_copy(out)
     if isinstance(out, (tuple, list)):
         return type(out)(_own_buffers(v) for v in out)
     return out
@@ -986,8 +995,8 @@ def compiled(fn, func):
     instead of a replay of another's. TinyJit runs the derivative twice before replaying
     (the second run captures its kernels); a derivative that reads tensor data in Python
     (`.item()`, `.numpy()`: a data-dependent branch) cannot be replayed and is a
-    TangentError naming compile='python'. The readable source stays on the wrapper's
-    `__tangent_source__`."""
+    TangentError naming compile='python'. Results are copied out of TinyJit's buffers
+    (`_own_copy`). The readable source stays on the wrapper's `__tangent_source__`."""
     load()
     from tinygrad import TinyJit
     from tinygrad.engine.jit import JitError
@@ -1007,21 +1016,12 @@ def compiled(fn, func):
                 "compile='tinygrad': TinyJit cannot replay the derivative of `%s`: %s"
                 % (name, str(e).strip().splitlines()[0] if str(e).strip() else ""),
                 "use compile='python' (the same derivative, not compiled): a derivative "
-                "that reads tensor data in Python (a branch on `.item()`) is not one "
-                "graph")) from None
+                "that reads tensor data in Python (a branch on `.item()`) or returns a "
+                "number is not one graph")) from None
         return _own_buffers(out)
 
-    for attr in ("__name__", "__qualname__", "__doc__", "__tangent_source__",
-                 "__tangent_file__", "__tangent_mode__", "__tangent_wrt__",
-                 "__tangent_cells__", "__tangent_live__"):
-        if hasattr(fn, attr):
-            try:
-                setattr(tinygrad_compiled, attr, getattr(fn, attr))
-            except (AttributeError, TypeError):
-                pass
-    tinygrad_compiled.__wrapped__ = fn
-    tinygrad_compiled.__tangent_compile__ = "tinygrad"
-    return tinygrad_compiled
+    from tangent._build import _as_compiled
+    return _as_compiled(tinygrad_compiled, fn, "tinygrad")
 
 
 # ------------------------------------------------------------------ registration

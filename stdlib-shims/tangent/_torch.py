@@ -334,12 +334,8 @@ def _check_float(like):
     argument under `wrt` (nothing active is integer otherwise)."""
     dt = getattr(like, "dtype", None)
     if isinstance(dt, torch.dtype) and not (dt.is_floating_point or dt.is_complex):
-        from tangent._errors import _at_call_site
-        raise TypeError(_at_call_site(
-            "tangent: a gradient with respect to an integer tensor (%s of shape %s) was "
-            "asked for: integer tensors have no derivative" % (dt, tuple(like.shape)),
-            "pass that argument as a floating-point tensor (x.double(), x.float()) or "
-            "leave it out of wrt"))
+        from tangent._errors import _integer_tensor_error
+        raise _integer_tensor_error(dt, like.shape, "x.double(), x.float()")
 
 
 def unbroadcast(g, like):
@@ -947,17 +943,8 @@ def compiled(fn, func):
         state["checked"] = True
         return out
 
-    for attr in ("__name__", "__qualname__", "__doc__", "__tangent_source__",
-                 "__tangent_file__", "__tangent_mode__", "__tangent_wrt__",
-                 "__tangent_cells__", "__tangent_live__"):
-        if hasattr(fn, attr):
-            try:
-                setattr(torch_compiled, attr, getattr(fn, attr))
-            except (AttributeError, TypeError):
-                pass
-    torch_compiled.__wrapped__ = fn
-    torch_compiled.__tangent_compile__ = "torch"
-    return torch_compiled
+    from tangent._build import _as_compiled
+    return _as_compiled(torch_compiled, fn, "torch")
 
 
 def _is_compiler_error(e):
