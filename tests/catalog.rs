@@ -1,6 +1,9 @@
 //! The op catalog: every registered rule is listed in tests/catalog/check_catalog.py and
 //! checked there (reverse and forward) against central finite differences.
 
+mod common;
+
+use common::backend::in_tinygrad_catalog;
 use std::collections::BTreeSet;
 use std::process::Command;
 
@@ -8,7 +11,6 @@ const CATALOG: &str = include_str!("catalog/check_catalog.py");
 /// The torch catalog checks the torch rules and the Tensor methods torch.py adds under
 /// the array class (`numpy.ndarray.exp`, ...).
 const TORCH_CATALOG: &str = include_str!("torch/check_torch.py");
-
 /// Rule names quoted in the catalog (`"numpy.sum"`, ...).
 fn catalog_rules() -> BTreeSet<String> {
     let mut out = BTreeSet::new();
@@ -49,6 +51,8 @@ fn every_rule_is_in_the_catalog() {
         .filter(|n| !n.starts_with("tensorflow."))
         // keras.ops rules: tests/keras/check_keras.py, tests/keras_backend.rs.
         .filter(|n| !n.starts_with("keras."))
+        // tinygrad's: tests/tinygrad/check_tinygrad.py, tests/tinygrad_backend.rs.
+        .filter(|n| !n.starts_with("tinygrad.") && !in_tinygrad_catalog(n))
         // `super(cls, obj)` passes the gradient of an object, not of numbers: checked
         // against finite differences by tests/scripts/classes.py (tests/cli.rs).
         .filter(|n| *n != "builtins.super")

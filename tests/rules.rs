@@ -57,6 +57,7 @@ fn rule_names_are_canonical() {
         "torch.",
         "tensorflow.",
         "keras.",
+        "tinygrad.",
     ];
     for q in rules.adjoint_names() {
         assert!(prefixes.iter().any(|p| q.starts_with(p)), "{q}");

@@ -13,7 +13,6 @@ use common::backend::source;
 use std::collections::BTreeSet;
 use tangent::Tangent;
 
-const CATALOG: &str = include_str!("tinygrad/check_tinygrad.py");
 const TINYGRAD_RULES: &str = include_str!("../backends/tinygrad.py");
 const ELEMENTWISE: &str = include_str!("../backends/elementwise.py");
 
@@ -100,16 +99,6 @@ fn reached() -> BTreeSet<String> {
     all
 }
 
-/// Whether the catalog has an entry for `rule` (`M + "tanh"` or the full name).
-fn in_catalog(rule: &str) -> bool {
-    match rule.strip_prefix("numpy.ndarray.") {
-        Some(m) => {
-            CATALOG.contains(&format!("M + \"{m}\"")) || CATALOG.contains(&format!("(\"{m}\", \""))
-        }
-        None => CATALOG.contains(&format!("\"{rule}\"")),
-    }
-}
-
 #[test]
 fn tinygrad_rules_cover_the_method_api_and_have_catalog_entries() {
     let rules = tangent::ad::rules::RuleSet::builtin();
@@ -121,7 +110,10 @@ fn tinygrad_rules_cover_the_method_api_and_have_catalog_entries() {
         reverse >= 80 && forward >= 45,
         "{reverse} reverse, {forward} forward rules reached by tinygrad code"
     );
-    let missing: Vec<&String> = all.iter().filter(|n| !in_catalog(n)).collect();
+    let missing: Vec<&String> = all
+        .iter()
+        .filter(|n| !common::backend::in_tinygrad_catalog(n))
+        .collect();
     assert!(
         missing.is_empty(),
         "rules without an entry in tests/tinygrad/check_tinygrad.py: {missing:?}"

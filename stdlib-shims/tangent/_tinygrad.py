@@ -966,37 +966,50 @@ def _jit_inputs(args):
     return out
 
 
-def _own_copy(t):
-    """A copy of the realised tensor `t` in a buffer of its own: TinyJit writes every
-    replay's results into the same buffers, so a gradient kept from one call (or a lazy
-    computation reading it) would change with the next. A whole buffer is copied buffer
-    to buffer (as `Tensor.from_blob` makes tensors), without scheduling a kernel; a view
-    into a larger buffer is cloned."""
-    buffer = t.uop.buffer if t.uop.is_realized else None
-    if buffer is None or buffer.size != t.numel() or buffer.dtype != t.dtype:
-        return t.clone().realize()
-    copy = Tensor.empty(*_shape(t), dtype=t.dtype, device=t.device)
-    copy.uop.buffer.allocate()
-    copy.uop.buffer.copy_from(buffer)
-    return copy
-
-
-def _own_buffers(out):
+def _flat_results(out, name):
+    """(the result tensors in order, a function rebuilding the result's structure from
+    tensors in that order). A result that is not tensors (a Python number) cannot come
+    out of TinyJit: a TangentError naming compile='python'."""
     if _is_tensor(out):
-        return _own_copy(out)
-    if isinstance(out, (tuple, list)):
-        return type(out)(_own_buffers(v) for v in out)
-    return out
+        return [out], lambda ts: ts[0]
+    if isinstance(out, (tuple, list)) and out and all(_is_tensor(v) for v in out):
+        kind = type(out)
+        return list(out), lambda ts: kind(ts)
+    from tangent._errors import TangentError, _at_call_site
+    raise TangentError(_at_call_site(
+        "compile='tinygrad': the derivative of `%s` returned a %s; TinyJit replays "
+        "computations whose results are tensors" % (name, type(out).__name__),
+        "pass the arguments as tensors, or use compile='python'"))
+
+
+def _fresh(shape, dtype, device):
+    """An allocated buffer (as `Tensor.from_blob` makes one), for a replay to fill."""
+    t = Tensor.empty(*shape, dtype=dtype, device=device)
+    t.uop.buffer.allocate()
+    return t
+
+
+def _writing_into(fn, count, name):
+    """fn writing its results into the `count` buffers given as its first arguments:
+    TinyJit writes every replay's results into the buffers of its capture, so each call
+    is handed fresh ones (a gradient kept from one call, or a lazy computation reading
+    it, is never changed by the next) and nothing is copied after the replay."""
+    def write(*args, **kwargs):
+        results, _ = _flat_results(fn(*args[count:], **kwargs), name)
+        return [o.assign(r) for o, r in zip(args[:count], results)]
+    return write
 
 
 def compiled(fn, func):
     """compile='tinygrad': the derivative under TinyJit, one capture per argument
     signature (`_signature`), so a changed shape, dtype or number gets its own capture
-    instead of a replay of another's. TinyJit runs the derivative twice before replaying
-    (the second run captures its kernels); a derivative that reads tensor data in Python
+    instead of a replay of another's. A signature's first call runs the derivative as
+    it is and learns its results' shapes; later calls run it under TinyJit (which runs
+    it once more, then captures its kernels, then replays them), writing into fresh
+    result buffers (`_writing_into`). A derivative that reads tensor data in Python
     (`.item()`, `.numpy()`: a data-dependent branch) cannot be replayed and is a
-    TangentError naming compile='python'. Results are copied out of TinyJit's buffers
-    (`_own_copy`). The readable source stays on the wrapper's `__tangent_source__`."""
+    TangentError naming compile='python'. The readable source stays on the wrapper's
+    `__tangent_source__`."""
     load()
     from tinygrad import TinyJit
     from tinygrad.engine.jit import JitError
@@ -1006,19 +1019,27 @@ def compiled(fn, func):
 
     def tinygrad_compiled(*args, **kwargs):
         key = _signature(args, kwargs, name)
-        jit = jits.get(key)
-        if jit is None:
-            jit = jits[key] = TinyJit(fn)
+        inputs = _jit_inputs(args)
+        entry = jits.get(key)
+        if entry is None:
+            out = fn(*inputs, **kwargs)
+            results, rebuild = _flat_results(out, name)
+            Tensor.realize(*results)
+            spec = [(_shape(r), r.dtype, r.device) for r in results]
+            jits[key] = (TinyJit(_writing_into(fn, len(spec), name)), spec, rebuild)
+            return out
+        jit, spec, rebuild = entry
+        outs = [_fresh(*s) for s in spec]
         try:
-            out = jit(*_jit_inputs(args), **kwargs)
+            jit(*outs, *inputs, **kwargs)
         except JitError as e:
             raise TangentError(_at_call_site(
                 "compile='tinygrad': TinyJit cannot replay the derivative of `%s`: %s"
                 % (name, str(e).strip().splitlines()[0] if str(e).strip() else ""),
                 "use compile='python' (the same derivative, not compiled): a derivative "
-                "that reads tensor data in Python (a branch on `.item()`) or returns a "
-                "number is not one graph")) from None
-        return _own_buffers(out)
+                "that reads tensor data in Python (a branch on `.item()`) is not one "
+                "graph")) from None
+        return rebuild(outs)
 
     from tangent._build import _as_compiled
     return _as_compiled(tinygrad_compiled, fn, "tinygrad")

@@ -41,3 +41,16 @@ pub fn assert_differentiates(cases: &[(&str, &str)]) {
         assert!(forward.contains("dx"), "{forward}");
     }
 }
+
+/// Whether tests/tinygrad/check_tinygrad.py has an entry for `rule`: `M + "tanh"` (a
+/// Tensor method, `numpy.ndarray.tanh`), an elementwise method `("asin", "unit")`, or
+/// the full name quoted.
+pub fn in_tinygrad_catalog(rule: &str) -> bool {
+    const CATALOG: &str = include_str!("../tinygrad/check_tinygrad.py");
+    match rule.strip_prefix("numpy.ndarray.") {
+        Some(m) => {
+            CATALOG.contains(&format!("M + \"{m}\"")) || CATALOG.contains(&format!("(\"{m}\", \""))
+        }
+        None => CATALOG.contains(&format!("\"{rule}\"")),
+    }
+}

@@ -237,11 +237,13 @@ CATALOG = [unary(M + m, "a.%s()" % m, d) for m, d in ELEMENTWISE] + [
     one(M + "conv2d", "a.conv2d(b, c, padding=1, stride=2)", IMG, W, ((3,), "any")),
     one(M + "conv2d", "a.conv2d(b, groups=2, dilation=2, padding=(1, 2))",
         ((1, 4, 6, 6), "any"), ((4, 2, 2, 3), "any")),
+    one(M + "conv2d", "a.conv2d(b, padding=(1, 0, 2, 1))", IMG, W),  # asymmetric
     one(M + "max_pool2d", "a.max_pool2d()", ((1, 2, 4, 4), "any")),
     one(M + "max_pool2d", "a.max_pool2d(kernel_size=(3, 3), stride=1, padding=1)",
         ((1, 2, 4, 4), "any")),
     one(M + "max_pool2d", "a.max_pool2d(kernel_size=(2, 2), dilation=2, ceil_mode=True)",
         ((1, 1, 5, 5), "any")),
+    one(M + "max_pool2d", "a.max_pool2d(padding=(1, 0, 1, 0))", ((1, 1, 5, 5), "any")),
     one(M + "avg_pool2d", "a.avg_pool2d()", ((1, 2, 4, 4), "any")),
     one(M + "avg_pool2d",
         "a.avg_pool2d(kernel_size=(3, 3), stride=2, padding=1, count_include_pad=False)",
