@@ -983,8 +983,14 @@ def _flat_results(out, name):
 
 
 def _fresh(shape, dtype, device):
-    """An allocated buffer (as `Tensor.from_blob` makes one), for a replay to fill."""
-    t = Tensor.empty(*shape, dtype=dtype, device=device)
+    """An allocated buffer (as `Tensor.from_blob` makes one), for a replay to fill. Made
+    from its buffer node directly where tinygrad has `UOp.new_buffer` (`Tensor.empty`
+    costs twice as much, a visible share of a replay)."""
+    from tinygrad.uop.ops import UOp
+    if hasattr(UOp, "new_buffer"):
+        t = Tensor(UOp.new_buffer(device, _numel(shape), dtype).reshape(tuple(shape)))
+    else:
+        t = Tensor.empty(*shape, dtype=dtype, device=device)
     t.uop.buffer.allocate()
     return t
 
