@@ -310,7 +310,22 @@ def extras(c):
         "    return x.sort()[0].sum()\n"
         "\n\n"
         "def cumprod(x):\n"
-        "    return x.cumprod(0).sum()\n")
+        "    return x.cumprod(0).sum()\n"
+        "\n\n"
+        "def twice(a):\n"
+        "    return Tensor.cat(a, a, dim=0).square().sum() + a.stack(a).sum()\n"
+        "\n\n"
+        "def augmented(a, b):\n"
+        "    h = a * 2.0\n"
+        "    h += a\n"
+        "    for i in range(3):\n"
+        "        h = (h @ b).tanh() + h\n"
+        "    return (h * h).sum()\n"
+        "\n\n"
+        "def shared(a):\n"
+        "    y = a\n"
+        "    y += 1.0\n"
+        "    return (y * a).sum()\n")
     lib = c.lib
     w = lib.sample(c.rng, (3, 4), "any", dtypes.float64)
     x = lib.sample(c.rng, (2, 3), "any", dtypes.float64)
@@ -392,6 +407,21 @@ def extras(c):
     except NotImplementedError as e:
         if "cumprod" not in str(e) or "NumPy arrays only" not in str(e):
             c.fail("x.cumprod() refusal unclear: %s" % e)
+    # Aliasing (one tensor as several arguments), augmented assignment and rebinding in
+    # a loop, against tinygrad; an in-place update another name holds is refused.
+    a2 = lib.sample(c.rng, (2, 2), "any", dtypes.float64)
+    b2 = lib.sample(c.rng, (2, 2), "any", dtypes.float64)
+    for fn, args in ((mod.twice, [a2]), (mod.augmented, [a2, b2])):
+        got = tangent.grad(fn)(*args)
+        want = lib.vjp(fn, args, Tensor(1.0, dtype=dtypes.float64))[0]
+        if not c.close(got, want, 1e-9, 1e-10):
+            c.fail("%s: gradient differs from tinygrad's" % fn.__name__)
+    try:
+        tangent.grad(mod.shared)(a2)
+        c.fail("an in-place update of a shared tensor was differentiated")
+    except tangent.TangentError as e:
+        if "in place" not in str(e):
+            c.fail("in-place refusal unclear: %s" % e)
     # Bad input.
     try:
         tangent.grad(mod.vector)(x)
