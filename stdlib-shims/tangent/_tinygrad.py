@@ -99,13 +99,6 @@ def _dims(axis):
     return tuple(axis)
 
 
-def _tuple_arg(args):
-    """A shape or permutation given as one sequence or one by one (`x.permute(1, 0)`)."""
-    if len(args) == 1 and isinstance(args[0], (list, tuple)):
-        return tuple(args[0])
-    return tuple(args)
-
-
 # ------------------------------------------------ NumPy's API over tinygrad
 
 class TinyNumpy:
@@ -842,12 +835,16 @@ def tinygrad_linear_grad(g, x, w, which):
     return matmul_grad(g, x, w, which)
 
 
-def tinygrad_linear_grad_other(g, tx, tw, x, w, which):
-    """The tangent of tinygrad_linear_grad through its other operand (w for the input's
-    gradient, x for the weight's)."""
+def _through_other(grad, g, tx, tw, x, w, which):
+    """The tangent of a bilinear op's gradient `grad(g, x, w, which)` through its other
+    operand: the input's gradient (which=0) is linear in w, the weight's in x."""
     if which == 0:
-        return 0.0 if _is_zero(tw) else tinygrad_linear_grad(g, x, tw, 0)
-    return 0.0 if _is_zero(tx) else tinygrad_linear_grad(g, tx, w, 1)
+        return 0.0 if _is_zero(tw) else grad(g, x, tw, 0)
+    return 0.0 if _is_zero(tx) else grad(g, tx, w, 1)
+
+
+def tinygrad_linear_grad_other(g, tx, tw, x, w, which):
+    return _through_other(tinygrad_linear_grad, g, tx, tw, x, w, which)
 
 
 def _conv2d(x, w, groups, stride, dilation, padding):
@@ -870,26 +867,19 @@ def tinygrad_conv2d_grad(g, x, w, groups, stride, dilation, padding, which):
 
 
 def tinygrad_conv2d_grad_other(g, tx, tw, x, w, groups, stride, dilation, padding, which):
-    """The tangent of tinygrad_conv2d_grad through its other operand (w for the
-    input's gradient, x for the weight's)."""
-    if which == 0:
-        return 0.0 if _is_zero(tw) else tinygrad_conv2d_grad(
-            g, x, tw, groups, stride, dilation, padding, 0)
-    return 0.0 if _is_zero(tx) else tinygrad_conv2d_grad(
-        g, tx, w, groups, stride, dilation, padding, 1)
+    return _through_other(
+        lambda g_, x_, w_, k: tinygrad_conv2d_grad(g_, x_, w_, groups, stride, dilation,
+                                                   padding, k), g, tx, tw, x, w, which)
 
 
-def _check_pool(op, kernel_size, stride, dilation, padding, ceil_mode, flag):
+def _check_pool(op, flag):
+    """max_pool2d(return_indices=True) is refused, naming the argument."""
     if op == "max_pool2d" and flag:
-        raise NotImplementedError(_pool_refusal(
-            "max_pool2d(return_indices=True)", "return_indices",
+        from tangent._errors import _at_call_site
+        raise NotImplementedError(_at_call_site(
+            "tangent: max_pool2d(return_indices=True) has no derivative rule (the argument "
+            "`return_indices`)",
             "take the indices from a second call without differentiating it"))
-
-
-def _pool_refusal(what, arg, hint):
-    from tangent._errors import _at_call_site
-    return _at_call_site("tangent: %s has no derivative rule (the argument `%s`)" % (what, arg),
-                         hint)
 
 
 def _pool(x, op, kernel_size, stride, dilation, padding, ceil_mode, flag):
@@ -901,7 +891,7 @@ def _pool(x, op, kernel_size, stride, dilation, padding, ceil_mode, flag):
 def tinygrad_pool_grad(g, x, op, kernel_size, stride, dilation, padding, ceil_mode, flag):
     """The gradient of max_pool2d (shared equally among equal maxima of a window, as
     tinygrad does) or avg_pool2d, as tinygrad transposes the pool at x."""
-    _check_pool(op, kernel_size, stride, dilation, padding, ceil_mode, flag)
+    _check_pool(op, flag)
     if op == "avg_pool2d":
         return _transpose(lambda p: _pool(p, op, kernel_size, stride, dilation, padding,
                                           ceil_mode, flag), g, x)
@@ -916,7 +906,7 @@ def tinygrad_pool_grad(g, x, op, kernel_size, stride, dilation, padding, ceil_mo
 def tinygrad_pool_tangent(t, x, op, kernel_size, stride, dilation, padding, ceil_mode, flag):
     """The tangent of a pool at x along t: avg_pool2d of t; for max_pool2d the transpose
     of its gradient (linear in the seed), applied to t."""
-    _check_pool(op, kernel_size, stride, dilation, padding, ceil_mode, flag)
+    _check_pool(op, flag)
     if _is_zero(t):
         t = init_grad(x)
     if op == "avg_pool2d":
