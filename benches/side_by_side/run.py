@@ -16,7 +16,8 @@ Options: --rounds N (3), --threads single,default, --workloads mlp64,..., --cont
 id,... (see contestants.py), --no-scaling, --timeout S (a process's limit, 60),
 --no-build, --tangent PATH (another tangent executable, not built), --no-readme,
 --out DIR, --render (draw the plots, tables and README section again from DIR's
-side_by_side.json without running anything). Measurements are saved to
+side_by_side.json without running anything), --startup-only (measure the start-up
+again into DIR's side_by_side.json, then --render). Measurements are saved to
 DIR/side_by_side.partial.json as they come; --resume takes them from there and runs
 only what is missing.
 
@@ -54,8 +55,9 @@ SINGLE_THREAD_ENV = {
 def parse(argv):
     opts = {"rounds": 3, "threads": ["single", "default"], "workloads": list(WORKLOADS),
             "contestants": list(CONTESTANTS), "scaling": True, "timeout": 60.0,
-            "render": False, "resume": False,
-            "build": True, "readme": True, "tangent": None, "out": os.path.join(ROOT, "benches", "results")}
+            "render": False, "resume": False, "startup_only": False,
+            "build": True, "readme": True, "tangent": None,
+            "out": os.path.join(ROOT, "benches", "results")}
     it = iter(argv)
     for a in it:
         if a == "--rounds":
@@ -77,6 +79,8 @@ def parse(argv):
             opts["build"] = False
         elif a == "--resume":
             opts["resume"] = True
+        elif a == "--startup-only":
+            opts["startup_only"] = True
         elif a == "--render":
             opts["render"] = True
         elif a == "--no-readme":
@@ -389,9 +393,10 @@ def scaling_phase(opts, prefixes, missing):
 
 
 def startup_phase(prefixes, opts):
-    """`tangent run` of an empty script (wall time of the process) and the first
-    `tangent.grad` of a 30-line function in the embedded host, no disk cache; medians
-    and minimums over 9 processes."""
+    """`tangent run` of an empty script (the process's wall time; with the disk cache,
+    which keeps the shims' bytecode, primed by a first run, and without it) and the
+    first `tangent.grad` of a 30-line function in the embedded host with no disk cache;
+    medians and minimums over 9 processes."""
     prefix = prefixes["embedded"]
     if isinstance(prefix, str):
         return {"error": prefix}
@@ -399,20 +404,20 @@ def startup_phase(prefixes, opts):
     import time
     empty = os.path.join(tempfile.mkdtemp(prefix="tangent-bench-"), "empty.py")
     open(empty, "w").close()
-    env = dict(os.environ, TANGENT_DISK_CACHE="0")
-    walls, grads, imports = [], [], []
+    cold = dict(os.environ, TANGENT_DISK_CACHE="0")
+    subprocess.run(prefix + [empty], check=True)  # primes the shims' bytecode
+    walls, walls_nocache, grads = [], [], []
     for _ in range(9):
-        t0 = time.perf_counter()
-        subprocess.run(prefix + [empty], check=True, env=env)
-        walls.append((time.perf_counter() - t0) * 1e3)
-        p = subprocess.run(prefix + [os.path.join(HERE, "startup.py")], env=env,
+        for env, into in ((os.environ, walls), (cold, walls_nocache)):
+            t0 = time.perf_counter()
+            subprocess.run(prefix + [empty], check=True, env=env)
+            into.append((time.perf_counter() - t0) * 1e3)
+        p = subprocess.run(prefix + [os.path.join(HERE, "startup.py")], env=cold,
                            capture_output=True, text=True, check=True)
-        r = json.loads(p.stdout.strip().splitlines()[-1])
-        grads.append(r["grad_ms"])
-        imports.append(r["import_ms"])
+        grads.append(json.loads(p.stdout.strip().splitlines()[-1])["grad_ms"])
     return {"run_empty_ms": median(walls), "run_empty_min_ms": min(walls),
-            "grad30_ms": median(grads), "grad30_min_ms": min(grads),
-            "import_ms": median(imports)}
+            "run_empty_nocache_ms": median(walls_nocache),
+            "grad30_ms": median(grads), "grad30_min_ms": min(grads)}
 
 
 # ---- reporting ----
@@ -447,29 +452,43 @@ def fmt_time(us):
     return "%.0f µs" % us
 
 
+def command(recorded):
+    """The command as a reader runs it: where the files were written is left out (the
+    README's come from benches/results)."""
+    words = recorded.split()
+    kept = [w for k, w in enumerate(words)
+            if w != "--out" and (k == 0 or words[k - 1] != "--out")]
+    return " ".join(kept)
+
+
 def markdown(meta, startup, table, scaling):
-    lines = ["Measured %s on %s (%s), `%s`, %d rounds." % (
-        meta["date"], meta["machine"], meta["versions"], meta["command"], meta["rounds"]),
+    lines = ["Measured %s on %s (%s): `%s`." % (
+        meta["date"], meta["machine"], meta["versions"], command(meta["command"])),
         "",
         "Compile + first call and eval are the median over rounds (min in brackets); "
         "\"vs best peer\" is the median over rounds of the eval divided by the fastest "
         "agreeing peer's eval in the same round (peers: everything but this project). "
-        "A gradient that disagrees with the others is marked and left out of the ratios.",
+        "The checksum is a weighted sum of the gradient's elements (float32 agrees within "
+        "1e-3 relative, float64 within 1e-6); a gradient that disagrees with the others "
+        "is marked and left out of the ratios.",
         ""]
     if "error" in startup:
         lines += ["Start-up: %s" % startup["error"], ""]
     else:
-        lines += ["Start-up (embedded host, no disk cache, 9 processes): `tangent run` of "
-                  "an empty script %.1f ms (min %.1f ms); the first `tangent.grad` of a "
-                  "30-line function (benches/side_by_side/startup.py) %.2f ms (min %.2f ms)."
+        lines += ["Start-up (embedded host, 9 processes, median and min): `tangent run` of "
+                  "an empty script %.0f ms (%.0f ms) with the disk cache that keeps the "
+                  "shims' bytecode, %.0f ms without; the first `tangent.grad` in a process "
+                  "of a 30-line function (benches/side_by_side/startup.py, no disk cache) "
+                  "%.1f ms (%.1f ms)."
                   % (startup["run_empty_ms"], startup["run_empty_min_ms"],
+                     startup.get("run_empty_nocache_ms", float("nan")),
                      startup["grad30_ms"], startup["grad30_min_ms"]), ""]
     for key, summary in table.items():
         threads, w = key.split("/")
         lines += ["#### %s; %s %s; %s" % (
             WORKLOADS[w][0], WORKLOADS[w][3], WORKLOADS[w][1],
             "one thread" if threads == "single" else "default threads"), "",
-            "| contestant | compile + first call | eval | vs best peer | gradient |",
+            "| contestant | compile + first call | eval | vs best peer | gradient checksum |",
             "|---|---|---|---|---|"]
         rows = sorted(summary.items(), key=lambda kv: (
             "eval_us" not in kv[1], kv[1].get("eval_us", 0)))
@@ -483,7 +502,7 @@ def markdown(meta, startup, table, scaling):
                 fmt_time(s["eval_us"]), fmt_time(s["eval_min_us"]),
                 "%.2fx" % s["ratio"] if s["ratio"] else "",
                 "(not a gradient)" if s.get("reference") else
-                "agrees" if s["agrees"] else "**DIFFERENT GRADIENT**"))
+                "%.10g%s" % (s["checksum"], "" if s["agrees"] else " **DIFFERENT GRADIENT**")))
         lines.append("")
         embedded = summary.get("tangent-embedded", {})
         if "floor_ratio" in embedded:
@@ -532,8 +551,13 @@ def report(opts, py, meta, startup, table, scaling):
 
 def main():
     opts = parse(sys.argv[1:])
-    if opts["render"]:
+    if opts["render"] or opts["startup_only"]:
         data = json.load(open(os.path.join(opts["out"], "side_by_side.json")))
+        if opts["startup_only"]:
+            data["startup"] = startup_phase(hosts(opts)[0], opts)
+            data["meta"]["startup_date"] = datetime.date.today().isoformat()
+            with open(os.path.join(opts["out"], "side_by_side.json"), "w") as fh:
+                json.dump(data, fh, indent=1)
         report(opts, bench_python(), data["meta"], data["startup"], data["table"],
                data["scaling"])
         return

@@ -83,10 +83,12 @@ def library_inputs(library, workload, size):
             args[0] = tf.constant(args[0], dtype=tf.float64)
         return args
     if library == "tinygrad":
-        from tinygrad import Tensor, dtypes
+        from tinygrad import Tensor
         args = converted(args, Tensor)
         if workload == "recurrence":
-            args[0] = Tensor(args[0], dtype=dtypes.float64)
+            # A realised copy: a buffer TinyJit can take (a 0-d tensor is a constant).
+            import numpy as np
+            args[0] = Tensor(np.array(args[0], dtype="float64")).clone().realize()
         return args
     raise SystemExit("unknown library %r" % library)
 
