@@ -26,14 +26,3 @@ def tape_loop(x, n):
         h = (h * 0.9 + x * 0.1).tanh()
     return (h * h).sum()
 
-
-def building(heating_schedule, outdoor_temp, electricity_price, params):
-    T = params['T_initial']
-    total_cost = 0.0
-    for t in range(len(heating_schedule)):
-        dT_dt = (outdoor_temp[t] - T) / (params['R'] * params['C']) + \
-            heating_schedule[t] / params['C']
-        T = T + params['dt'] * dT_dt
-        total_cost += electricity_price[t] * heating_schedule[t] + \
-            params['lambda_comfort'] * (T - params['T_target']) ** 2
-    return total_cost
