@@ -459,7 +459,8 @@ def _rule_modules(source):
     import re
     out = []
     for name, submodules in _RULE_MODULES.items():
-        if re.search(r"(?<![\w.])" + name + r"\.", source):
+        # The substring test first: the regular expression is slow in RustPython.
+        if name + "." in source and re.search(r"(?<![\w.])" + name + r"\.", source):
             import importlib
             for sub in submodules:
                 importlib.import_module(sub)

@@ -9,7 +9,8 @@ import sys as _sys
 from tangent import _custom, _registry
 from tangent._errors import TangentError, _at_call_site, _located
 
-_known = {"key": None, "ids": {}, "keep": []}
+_known = {"key": None, "ids": {}, "keep": [], "generation": None, "names": (),
+          "prefixes": ()}
 _source_codes = {}
 
 
@@ -17,8 +18,13 @@ def _known_ids(generation):
     """id(object) -> canonical rule name, for the rules whose module is imported (never
     imports one). Rebuilt when the rules (their `generation`) or the imported modules
     change."""
-    names = _tangent.rule_names()
-    prefixes = sorted({n.rsplit(".", k)[0] for n in names for k in range(1, n.count(".") + 1)})
+    if _known["generation"] != generation:
+        # The rule names and their module prefixes change only with the rules: computed
+        # once per generation (over every rule, this is most of a warm request's time).
+        names = _tangent.rule_names()
+        _known.update(generation=generation, names=names, prefixes=sorted(
+            {n.rsplit(".", k)[0] for n in names for k in range(1, n.count(".") + 1)}))
+    names, prefixes = _known["names"], _known["prefixes"]
     key = (generation, tuple(p in _sys.modules for p in prefixes))
     if _known["key"] == key:
         return _known["ids"]

@@ -39,13 +39,16 @@ def _register(kind, target):
             raise TypeError(_at_call_site(
                 "tangent.%s: the rule template is not a function written with `def`" % kind,
                 "write the template as `def name(result, x): d[x] = d[result] * ...`"))
-        for qualname in qualnames:
-            error = _tangent.register_rule(kind, qualname, code.co_filename,
-                                           template.__name__)
-            if error is not None:
-                raise TangentError(error)
-        # Derivatives built before this rule existed are stale.
-        _rules_generation[0] += 1
+        try:
+            for qualname in qualnames:
+                error = _tangent.register_rule(kind, qualname, code.co_filename,
+                                               template.__name__)
+                if error is not None:
+                    raise TangentError(error)
+        finally:
+            # Derivatives built before this rule existed are stale (also when a later
+            # name of the same template was refused: the earlier ones are registered).
+            _rules_generation[0] += 1
         return template
 
     return register
