@@ -17,7 +17,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from contestants import CONTESTANTS, WORKLOADS  # noqa: E402
 
 MEASURES = [("eval_us", "eval (s)", 1e-6, "time"),
-            ("peak_kb", "peak memory growth of one gradient call (MB)", 1.0 / 1024, "memory")]
+            ("peak_kb", "peak memory growth, derivative + first call (MB)", 1.0 / 1024,
+             "memory")]
 
 
 def style(cid):

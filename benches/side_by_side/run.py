@@ -16,8 +16,8 @@ Options: --rounds N (3), --threads single,default, --workloads mlp64,..., --cont
 id,... (see contestants.py), --no-scaling, --timeout S (a process's limit, 60),
 --no-build, --tangent PATH (another tangent executable, not built), --no-readme,
 --out DIR, --render (draw the plots, tables and README section again from DIR's
-side_by_side.json without running anything), --startup-only (measure the start-up
-again into DIR's side_by_side.json, then --render). Measurements are saved to
+side_by_side.json without running anything), --startup-only and --scaling-only
+(measure that part again into DIR's side_by_side.json, then --render). Measurements are saved to
 DIR/side_by_side.partial.json as they come; --resume takes them from there and runs
 only what is missing.
 
@@ -56,6 +56,7 @@ def parse(argv):
     opts = {"rounds": 3, "threads": ["single", "default"], "workloads": list(WORKLOADS),
             "contestants": list(CONTESTANTS), "scaling": True, "timeout": 60.0,
             "render": False, "resume": False, "startup_only": False,
+            "scaling_only": False,
             "build": True, "readme": True, "tangent": None,
             "out": os.path.join(ROOT, "benches", "results")}
     it = iter(argv)
@@ -79,6 +80,8 @@ def parse(argv):
             opts["build"] = False
         elif a == "--resume":
             opts["resume"] = True
+        elif a == "--scaling-only":
+            opts["scaling_only"] = True
         elif a == "--startup-only":
             opts["startup_only"] = True
         elif a == "--render":
@@ -169,10 +172,29 @@ def hosts(opts):
     return out, py
 
 
+LIBRARY_CHECKED = {}
+
+
 def missing_library(py, library):
-    module = {"numpy": "numpy", "jax": "jax", "torch": "torch", "tf": "tensorflow",
-              "tinygrad": "tinygrad"}[library]
-    return None if installed(py, module) else "not installed: no %s in %s" % (module, py)
+    """Why a library cannot be imported in `py`, or None (each checked once)."""
+    if library not in LIBRARY_CHECKED:
+        module = {"numpy": "numpy", "jax": "jax", "torch": "torch", "tf": "tensorflow",
+                  "tinygrad": "tinygrad"}[library]
+        LIBRARY_CHECKED[library] = None if installed(py, module) else \
+            "not installed: no %s in %s" % (module, py)
+    return LIBRARY_CHECKED[library]
+
+
+def missing_contestants(opts, prefixes, py):
+    """(contestant, why) for those whose host or library is not there."""
+    for cid in opts["contestants"]:
+        host, library = CONTESTANTS[cid][1], CONTESTANTS[cid][2]
+        if isinstance(prefixes[host], str):
+            yield cid, prefixes[host]
+        elif host != "tangent-ad":
+            why = missing_library(py, library)
+            if why:
+                yield cid, why
 
 
 # ---- running one process ----
@@ -551,11 +573,15 @@ def report(opts, py, meta, startup, table, scaling):
 
 def main():
     opts = parse(sys.argv[1:])
-    if opts["render"] or opts["startup_only"]:
+    if opts["render"] or opts["startup_only"] or opts["scaling_only"]:
         data = json.load(open(os.path.join(opts["out"], "side_by_side.json")))
         if opts["startup_only"]:
             data["startup"] = startup_phase(hosts(opts)[0], opts)
-            data["meta"]["startup_date"] = datetime.date.today().isoformat()
+        if opts["scaling_only"]:
+            prefixes, py = hosts(opts)
+            missing = {cid: why for cid, why in missing_contestants(opts, prefixes, py)}
+            data["scaling"] = scaling_phase(opts, prefixes, missing)
+        if opts["startup_only"] or opts["scaling_only"]:
             with open(os.path.join(opts["out"], "side_by_side.json"), "w") as fh:
                 json.dump(data, fh, indent=1)
         report(opts, bench_python(), data["meta"], data["startup"], data["table"],
@@ -566,15 +592,7 @@ def main():
     if opts["resume"] and os.path.exists(PROGRESS["path"]):
         PROGRESS["resumed"] = json.load(open(PROGRESS["path"]))
     prefixes, py = hosts(opts)
-    missing = {}
-    for cid in opts["contestants"]:
-        host, library = CONTESTANTS[cid][1], CONTESTANTS[cid][2]
-        if isinstance(prefixes[host], str):
-            missing[cid] = prefixes[host]
-        elif host != "tangent-ad":
-            why = missing_library(py, library)
-            if why:
-                missing[cid] = why
+    missing = dict(missing_contestants(opts, prefixes, py))
     meta = {"date": datetime.date.today().isoformat(), "machine": machine(),
             "versions": versions(py), "rounds": opts["rounds"],
             "command": "python3 benches/side_by_side/run.py " + " ".join(
