@@ -21,6 +21,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
 from contestants import CONTESTANTS  # noqa: E402
+from proc_memory import status_kb  # noqa: E402  (benches/proc_memory.py)
 
 SINGLE = os.environ.get("TANGENT_BENCH_THREADS") == "1"
 EVAL_SECONDS = float(os.environ.get("TANGENT_BENCH_EVAL_SECONDS", "0.5"))
@@ -240,17 +241,6 @@ def checksum(g):
     return float(np.sum(flat * weights))
 
 
-def status_kb(field):
-    try:
-        with open("/proc/self/status") as fh:
-            for line in fh:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return None
-
-
 def reset_peak():
     """Reset the kernel's high-water mark of resident memory (VmHWM) to the current
     resident set (Linux: 5 > /proc/self/clear_refs)."""
@@ -287,7 +277,7 @@ def main():
     g = ready(df(*args))
     first = time.perf_counter() - t0
     peak = status_kb("VmHWM")
-    peak = max(0, peak - before) if memory and peak is not None and before else None
+    peak = max(0, peak - before) if memory and peak and before else None
     check = checksum(g)
     times = []
     start = time.perf_counter()
