@@ -11,7 +11,8 @@ pub mod cli;
 pub mod emit;
 pub mod host;
 pub mod jit;
-pub mod numpy;
+#[cfg(feature = "embedded")]
+pub use tangent_numpy as numpy;
 pub mod opt;
 pub mod resolve;
 pub mod stack;

@@ -2,7 +2,9 @@
 //! depends on them: it turns source into source.
 #[cfg(feature = "embedded")]
 pub mod cpython;
-pub mod float_ops;
+/// CPython's float operators (crates/tangent-pyfloat), shared by the embedded `float` type,
+/// the native code and the native numpy.
+pub use tangent_pyfloat as float_ops;
 #[cfg(feature = "embedded")]
 pub mod rustpython;
 

@@ -4,7 +4,7 @@
 from tangent import _registry
 
 try:
-    from _numpy_native import fast_helper
+    from _tangent import fast_helper
 except ImportError:  # CPython: the Python definitions as they are
     def fast_helper(name, fn):
         return fn
@@ -167,7 +167,7 @@ def check_tangent(x, t, tname, xname):
 
 
 # A native path for the common case (float output and seed); see `fast_helper` in
-# src/numpy/native.rs.
+# src/host/rustpython/fast_helper.rs.
 check_output = fast_helper('check_output', check_output)
 
 

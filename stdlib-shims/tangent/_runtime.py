@@ -658,7 +658,7 @@ def output_seed(y, seed, index, weights, check, name):
 
 # The helpers every adjoint of array code calls get a native path for their common case
 # (same-shape arrays, a float seed, 2-D products); anything else runs the Python
-# definitions above. See `fast_helper` in src/numpy/native.rs (check_output's is in
+# definitions above. See src/host/rustpython/fast_helper.rs (check_output's is in
 # tangent._errors).
 unbroadcast = fast_helper('unbroadcast', unbroadcast)
 unreduce = fast_helper('unreduce', unreduce)

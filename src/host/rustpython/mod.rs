@@ -2,6 +2,7 @@
 //! large-stack thread (debug builds of RustPython overflow the default 8 MB stack).
 //! Everything that touches Python objects runs on that thread through [`with_vm`].
 
+mod fast_helper;
 mod float_slots;
 mod native_fn;
 mod runtime_module;

@@ -2,7 +2,7 @@
 //! transformer (source in, source out) to Python; the Python half (`stdlib-shims/tangent`)
 //! gathers the function's file and name and executes the result.
 
-#[rustpython_vm::pymodule]
+#[rustpython_vm::pymodule(with(super::fast_helper::_fast_helper))]
 pub(crate) mod _tangent {
     use crate::ad::GradOptions;
     use rustpython_vm::{

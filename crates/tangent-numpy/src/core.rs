@@ -242,7 +242,7 @@ pub fn zip_with(
 ) -> NpResult<ArrayD<f64>> {
     if a.shape() == b.shape() {
         if let (Some(sa), Some(sb)) = (a.as_slice(), b.as_slice()) {
-            let v = crate::numpy::fastmath::map2(sa, sb, &f);
+            let v = crate::fastmath::map2(sa, sb, &f);
             return Ok(ArrayD::from_shape_vec(a.raw_dim(), v).unwrap());
         }
         return Ok(ndarray::Zip::from(&a).and(&b).map_collect(|&x, &y| f(x, y)));
@@ -261,7 +261,7 @@ pub fn map_scalar_right(
     f: impl Fn(f64, f64) -> f64,
 ) -> ArrayD<f64> {
     if let Some(sa) = a.as_slice() {
-        let v = crate::numpy::fastmath::map1(sa, |x| f(x, s));
+        let v = crate::fastmath::map1(sa, |x| f(x, s));
         return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
     }
     a.map(|&x| f(x, s))
@@ -269,7 +269,7 @@ pub fn map_scalar_right(
 
 pub fn map_scalar_left(s: f64, a: ArrayViewD<'_, f64>, f: impl Fn(f64, f64) -> f64) -> ArrayD<f64> {
     if let Some(sa) = a.as_slice() {
-        let v = crate::numpy::fastmath::map1(sa, |x| f(s, x));
+        let v = crate::fastmath::map1(sa, |x| f(s, x));
         return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
     }
     a.map(|&x| f(s, x))
@@ -277,7 +277,7 @@ pub fn map_scalar_left(s: f64, a: ArrayViewD<'_, f64>, f: impl Fn(f64, f64) -> f
 
 pub fn map_unary(a: ArrayViewD<'_, f64>, f: impl Fn(f64) -> f64) -> ArrayD<f64> {
     if let Some(sa) = a.as_slice() {
-        let v = crate::numpy::fastmath::map1(sa, &f);
+        let v = crate::fastmath::map1(sa, &f);
         return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
     }
     a.map(|&x| f(x))
@@ -289,7 +289,7 @@ pub fn map_unary(a: ArrayViewD<'_, f64>, f: impl Fn(f64) -> f64) -> ArrayD<f64> 
 /// `_float_div_mod`).
 #[inline]
 pub fn floordiv(a: f64, b: f64) -> f64 {
-    match crate::host::float_ops::floordiv(a, b) {
+    match tangent_pyfloat::floordiv(a, b) {
         Ok(q) => q,
         Err(_) => a / b, // zero divisor: inf/nan like NumPy (with a warning there)
     }
@@ -409,8 +409,8 @@ impl Reduce {
 /// `reduce_iter` over contiguous values: sums take NumPy's pairwise path.
 fn reduce_slice(s: &[f64], kind: Reduce) -> f64 {
     match kind {
-        Reduce::Sum => crate::numpy::fastmath::pairwise_sum(s),
-        Reduce::Mean if !s.is_empty() => crate::numpy::fastmath::pairwise_sum(s) / s.len() as f64,
+        Reduce::Sum => crate::fastmath::pairwise_sum(s),
+        Reduce::Mean if !s.is_empty() => crate::fastmath::pairwise_sum(s) / s.len() as f64,
         _ => reduce_iter(s.iter(), kind, s.len()),
     }
 }
@@ -491,6 +491,135 @@ pub fn reduce(
         Ok(result.into_shape_with_order(IxDyn(&kept_shape)).unwrap())
     } else {
         Ok(result)
+    }
+}
+
+/// Applies `f` to every lane of the reduced `axes` (`None`: all axes), each copied into
+/// a contiguous buffer `f` may reorder (the order statistics sort it), and returns the
+/// values in the reduced shape (kept as ones with `keepdims`).
+pub fn reduce_lanes(
+    a: ArrayViewD<'_, f64>,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+    mut f: impl FnMut(&mut [f64]) -> f64,
+) -> ArrayD<f64> {
+    let ndim = a.ndim();
+    let axes: Vec<usize> = match axes {
+        Some(ax) => ax.to_vec(),
+        None => (0..ndim).collect(),
+    };
+    let count: usize = axes.iter().map(|&ax| a.shape()[ax]).product();
+    let mut out_shape: Vec<usize> = Vec::new();
+    let mut kept_shape: Vec<usize> = Vec::new();
+    for (i, &d) in a.shape().iter().enumerate() {
+        if axes.contains(&i) {
+            kept_shape.push(1);
+        } else {
+            kept_shape.push(d);
+            out_shape.push(d);
+        }
+    }
+    let mut perm: Vec<usize> = (0..ndim).filter(|i| !axes.contains(i)).collect();
+    perm.extend(axes.iter().copied());
+    let mut lanes = to_standard(a.permuted_axes(IxDyn(&perm)));
+    let outer: usize = out_shape.iter().product();
+    let vals: Vec<f64> = if count == 0 {
+        (0..outer).map(|_| f(&mut [])).collect()
+    } else {
+        let flat = lanes.as_slice_mut().unwrap();
+        flat.chunks_mut(count).map(&mut f).collect()
+    };
+    let shape = if keepdims { kept_shape } else { out_shape };
+    ArrayD::from_shape_vec(IxDyn(&shape), vals).unwrap()
+}
+
+/// The interpolation methods of `np.quantile` this module has (NumPy's default first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuantileMethod {
+    Linear,
+    Lower,
+    Higher,
+    Nearest,
+    Midpoint,
+}
+
+impl QuantileMethod {
+    pub fn from_name(name: &str) -> Option<QuantileMethod> {
+        Some(match name {
+            "linear" => QuantileMethod::Linear,
+            "lower" => QuantileMethod::Lower,
+            "higher" => QuantileMethod::Higher,
+            "nearest" => QuantileMethod::Nearest,
+            "midpoint" => QuantileMethod::Midpoint,
+            _ => return None,
+        })
+    }
+
+    /// The sorted positions a quantile `q` of `n` values reads and their weights
+    /// (`(lo, hi, weight of hi)`), as NumPy's methods define them.
+    pub fn positions(self, q: f64, n: usize) -> (usize, usize, f64) {
+        let pos = q * (n - 1) as f64;
+        let lo = (pos.floor() as usize).min(n - 1);
+        let hi = (lo + 1).min(n - 1);
+        let frac = pos - lo as f64;
+        match self {
+            QuantileMethod::Linear => (lo, hi, frac),
+            QuantileMethod::Lower => (lo, lo, 0.0),
+            QuantileMethod::Higher => {
+                let h = (pos.ceil() as usize).min(n - 1);
+                (h, h, 0.0)
+            }
+            QuantileMethod::Nearest => {
+                // Ties round to the even position, as NumPy's `around`.
+                let r = pos.round_ties_even() as usize;
+                (r.min(n - 1), r.min(n - 1), 0.0)
+            }
+            QuantileMethod::Midpoint => {
+                if frac == 0.0 {
+                    (lo, lo, 0.0)
+                } else {
+                    (lo, hi, 0.5)
+                }
+            }
+        }
+    }
+}
+
+/// The median of a lane (reordered in place): the mean of the middle two values of an
+/// even count, as NumPy's `median`; NaN if the lane holds a NaN or is empty.
+pub fn median_of(lane: &mut [f64]) -> f64 {
+    let n = lane.len();
+    if n == 0 || lane.iter().any(|x| x.is_nan()) {
+        return f64::NAN;
+    }
+    let (_, &mut hi_v, below) = lane.select_nth_unstable_by(n / 2, |a, b| a.total_cmp(b));
+    if n % 2 == 1 {
+        return hi_v;
+    }
+    let lo_v = below.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (lo_v + hi_v) / 2.0
+}
+
+/// The `q`-quantile of a lane (reordered in place); NaN if it holds a NaN, as NumPy.
+pub fn quantile_of(lane: &mut [f64], q: f64, method: QuantileMethod) -> f64 {
+    let n = lane.len();
+    if n == 0 || lane.iter().any(|x| x.is_nan()) {
+        return f64::NAN;
+    }
+    let (lo, hi, w) = method.positions(q, n);
+    let (_, &mut lo_v, rest) = lane.select_nth_unstable_by(lo, |a, b| a.total_cmp(b));
+    if hi == lo || w == 0.0 {
+        return lo_v;
+    }
+    // The next order statistic is the smallest of what lies above `lo`.
+    let hi_v = rest.iter().copied().fold(f64::INFINITY, f64::min);
+    // NumPy's `_lerp`: exact at both ends.
+    let d = hi_v - lo_v;
+    let v = lo_v + d * w;
+    if w >= 0.5 {
+        hi_v - d * (1.0 - w)
+    } else {
+        v
     }
 }
 

@@ -1,0 +1,439 @@
+//! The array type: owners and views (windows on an owner's elements), locks, derived views, memory sharing, errors.
+
+pub(crate) use self::_array::*;
+
+#[rustpython_vm::pymodule(sub)]
+pub(crate) mod _array {
+    use crate::native::prelude::*;
+    /// An array: an owner of its elements, or a view (a window: offset, shape and
+    /// strides in elements) on the elements of an owner.
+    ///
+    /// Owners (results of constructors, arithmetic, copies) keep their elements in
+    /// `data`, a C-ordered (standard layout) `ArrayD`. Views (basic indexing, `.T`,
+    /// `reshape` when no copy is needed, ...) keep the owner as their base, as NumPy
+    /// does, and read and write the owner's `data` through their window (`data` of a
+    /// view is empty and unused). Invariants: an owner's `data` keeps its shape and
+    /// layout for its whole life (writes go through views of it), so a window checked
+    /// once stays inside it; a writeable window never maps two indices to one element
+    /// (zero strides only come from `broadcast_to`, which is read-only). The layout of
+    /// an array never changes. The window is boxed so that owners, the common case,
+    /// stay as small as a bare `ArrayD`.
+    #[pyattr]
+    #[pyclass(module = "numpy", name = "ndarray", unhashable = true)]
+    #[derive(Debug, PyPayload)]
+    pub struct PyNdArray {
+        pub(crate) data: PyRwLock<ArrayD<f64>>,
+        pub(crate) dtype: DType,
+        pub(crate) view: Option<Box<Window>>,
+    }
+
+    /// A view's owner and window.
+    #[derive(Debug)]
+    pub(crate) struct Window {
+        base: PyObjectRef,
+        pub(crate) lay: Layout,
+        writeable: bool,
+    }
+
+    /// Offset, shape and strides (in elements) of an array in its owner's memory
+    /// (strides are `isize` values stored as `usize`, as ndarray keeps them).
+    #[derive(Debug, Clone)]
+    pub(crate) struct Layout {
+        pub(crate) offset: usize,
+        pub(crate) shape: IxDyn,
+        strides: IxDyn,
+    }
+
+    impl Layout {
+        #[inline]
+        fn len(&self) -> usize {
+            self.shape.size()
+        }
+        #[inline]
+        pub(crate) fn stride(&self, axis: usize) -> isize {
+            self.strides[axis] as isize
+        }
+        /// Lowest and highest positions the window touches (non-empty windows).
+        fn extent(&self) -> (usize, usize) {
+            let mut low = self.offset as isize;
+            let mut high = self.offset as isize;
+            for (&d, &s) in self.shape.slice().iter().zip(self.strides.slice()) {
+                let s = s as isize;
+                if d > 1 {
+                    if s < 0 {
+                        low += s * (d as isize - 1);
+                    } else {
+                        high += s * (d as isize - 1);
+                    }
+                }
+            }
+            (low as usize, high as usize)
+        }
+        /// The window on memory laid out as the owner's elements (`buf`).
+        fn window<'b, T>(&self, buf: &'b [T]) -> ArrayViewD<'b, T> {
+            if self.len() == 0 {
+                return ArrayViewD::from_shape(self.shape.clone(), &[]).unwrap();
+            }
+            let (low, _) = self.extent();
+            ArrayViewD::from_shape(
+                self.shape.clone().strides(self.strides.clone()),
+                &buf[low..],
+            )
+            .expect("array window inside its owner")
+        }
+    }
+
+    /// A read lock on an array's elements; `view()` is the array's window.
+    pub struct ArrRead<'a> {
+        g: PyRwLockReadGuard<'a, ArrayD<f64>>,
+        a: &'a PyNdArray,
+    }
+
+    impl ArrRead<'_> {
+        #[inline]
+        pub fn view(&self) -> ArrayViewD<'_, f64> {
+            match &self.a.view {
+                None => self.g.view(),
+                Some(w) => w.lay.window(elements(&self.g)),
+            }
+        }
+    }
+
+    /// An owner's elements in memory (C) order.
+    #[inline]
+    pub(crate) fn elements(a: &ArrayD<f64>) -> &[f64] {
+        a.as_slice()
+            .expect("an owner's elements are in standard layout")
+    }
+
+    /// A write lock on an array's elements (only for writeable arrays).
+    pub struct ArrWrite<'a> {
+        g: PyRwLockWriteGuard<'a, ArrayD<f64>>,
+        a: &'a PyNdArray,
+    }
+
+    impl ArrWrite<'_> {
+        #[inline]
+        pub fn view_mut(&mut self) -> ArrayViewMutD<'_, f64> {
+            let Some(w) = &self.a.view else {
+                return self.g.view_mut();
+            };
+            let lay = &w.lay;
+            if lay.len() == 0 {
+                return ArrayViewMutD::from_shape(lay.shape.clone(), &mut []).unwrap();
+            }
+            let (low, _) = lay.extent();
+            let buf = self
+                .g
+                .as_slice_mut()
+                .expect("an owner's elements are in standard layout");
+            ArrayViewMutD::from_shape(
+                lay.shape.clone().strides(lay.strides.clone()),
+                &mut buf[low..],
+            )
+            .expect("array window inside its owner, without overlap")
+        }
+        /// The element at a position of the owner's memory.
+        pub(crate) fn at(&mut self, pos: usize) -> &mut f64 {
+            &mut self
+                .g
+                .as_slice_mut()
+                .expect("an owner's elements are in standard layout")[pos]
+        }
+    }
+
+    /// What a view-making operation produced: a window on the source's memory (the
+    /// pointer of its first element, shape and strides), or a copy.
+    pub(crate) enum Derived {
+        View {
+            ptr: usize,
+            shape: Vec<usize>,
+            strides: Vec<isize>,
+        },
+        Copy(ArrayD<f64>),
+    }
+
+    pub(crate) fn derived<S: ndarray::RawData<Elem = f64>>(
+        v: &ndarray::ArrayBase<S, IxDyn>,
+    ) -> Derived {
+        Derived::View {
+            ptr: v.as_ptr() as usize,
+            shape: v.shape().to_vec(),
+            strides: v.strides().to_vec(),
+        }
+    }
+
+    impl PyNdArray {
+        pub fn new(data: ArrayD<f64>, dtype: DType) -> Self {
+            let data = if data.is_standard_layout() {
+                data
+            } else {
+                core::to_standard(data.view())
+            };
+            PyNdArray {
+                data: PyRwLock::new(data),
+                dtype,
+                view: None,
+            }
+        }
+        /// The owner's elements.
+        #[inline]
+        fn buf(&self) -> &PyRwLock<ArrayD<f64>> {
+            match &self.view {
+                None => &self.data,
+                Some(w) => {
+                    &w.base
+                        .downcast_ref::<PyNdArray>()
+                        .expect("the base of a view is an ndarray")
+                        .data
+                }
+            }
+        }
+        /// The owner of a view's memory.
+        pub(crate) fn base_obj(&self) -> Option<&PyObjectRef> {
+            self.view.as_ref().map(|w| &w.base)
+        }
+        fn writeable(&self) -> bool {
+            self.view.as_ref().is_none_or(|w| w.writeable)
+        }
+        pub(crate) fn layout(&self) -> Layout {
+            match &self.view {
+                Some(w) => w.lay.clone(),
+                None => {
+                    let g = self.data.read();
+                    Layout {
+                        offset: 0,
+                        shape: g.raw_dim(),
+                        strides: g.raw_dim().default_strides(),
+                    }
+                }
+            }
+        }
+        /// The element type.
+        pub fn array_dtype(&self) -> DType {
+            self.dtype
+        }
+        /// The shape.
+        pub fn shape_vec(&self) -> Vec<usize> {
+            match &self.view {
+                Some(w) => w.lay.shape.slice().to_vec(),
+                None => self.data.read().shape().to_vec(),
+            }
+        }
+        #[inline]
+        pub(crate) fn len(&self) -> usize {
+            match &self.view {
+                Some(w) => w.lay.len(),
+                None => self.data.read().len(),
+            }
+        }
+        #[inline]
+        pub(crate) fn n_dims(&self) -> usize {
+            match &self.view {
+                Some(w) => w.lay.shape.ndim(),
+                None => self.data.read().ndim(),
+            }
+        }
+        #[inline]
+        pub fn read(&self) -> ArrRead<'_> {
+            ArrRead {
+                g: self.buf().read(),
+                a: self,
+            }
+        }
+        /// The element at a position of the owner's memory.
+        pub(crate) fn read_at(&self, pos: usize) -> f64 {
+            elements(&self.buf().read())[pos]
+        }
+        /// Write access; `ValueError(msg)` for read-only arrays (`broadcast_to`).
+        pub(crate) fn write_or(&self, msg: &str, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
+            if !self.writeable() {
+                return Err(vm.new_value_error(msg.to_owned()));
+            }
+            Ok(ArrWrite {
+                g: self.buf().write(),
+                a: self,
+            })
+        }
+        pub(crate) fn write(&self, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
+            self.write_or("assignment destination is read-only", vm)
+        }
+        /// Whether two arrays use the same owner's memory.
+        pub(crate) fn shares_buffer(&self, other: &PyNdArray) -> bool {
+            std::ptr::eq(self.buf(), other.buf())
+        }
+        /// A new array object for what `f` derived from this array's window: a view
+        /// on the same owner (read-only if `readonly` or if this array is), or a copy.
+        pub(crate) fn derive(
+            &self,
+            this: &PyObject,
+            readonly: bool,
+            f: impl FnOnce(ArrayViewD<'_, f64>) -> PyResult<Derived>,
+        ) -> PyResult<PyNdArray> {
+            let g = self.read();
+            let d = f(g.view())?;
+            let (ptr, shape, strides) = match d {
+                Derived::Copy(a) => return Ok(PyNdArray::new(a, self.dtype)),
+                Derived::View {
+                    ptr,
+                    shape,
+                    strides,
+                } => (ptr, shape, strides),
+            };
+            let n: usize = shape.iter().product();
+            if n == 0 {
+                return Ok(PyNdArray::new(ArrayD::zeros(IxDyn(&shape)), self.dtype));
+            }
+            let buf = elements(&g.g);
+            let base_ptr = buf.as_ptr() as usize;
+            let esz = std::mem::size_of::<f64>();
+            assert!(
+                ptr >= base_ptr && (ptr - base_ptr).is_multiple_of(esz),
+                "derived view outside its owner"
+            );
+            let lay = Layout {
+                offset: (ptr - base_ptr) / esz,
+                shape: IxDyn(&shape),
+                strides: IxDyn(&strides.iter().map(|&s| s as usize).collect::<Vec<_>>()),
+            };
+            // Checks the invariant (bounds) once, at creation.
+            let _ = lay.window(buf);
+            Ok(PyNdArray {
+                data: PyRwLock::new(ArrayD::zeros(IxDyn(&[0]))),
+                dtype: self.dtype,
+                view: Some(Box::new(Window {
+                    base: self.base_obj().cloned().unwrap_or_else(|| this.to_owned()),
+                    lay,
+                    writeable: self.writeable() && !readonly,
+                })),
+            })
+        }
+    }
+
+    /// `f` applied to the window of `obj` (array-likes are converted to a new array
+    /// first, which becomes the base).
+    pub(crate) fn view_op(
+        obj: &PyObject,
+        readonly: bool,
+        vm: &VirtualMachine,
+        f: impl FnOnce(ArrayViewD<'_, f64>, DType) -> PyResult<Derived>,
+    ) -> PyResult {
+        let tmp;
+        let (o, a): (&PyObject, &PyNdArray) = match obj.downcast_ref::<PyNdArray>() {
+            Some(a) => (obj, a),
+            None => {
+                let (arr, d) = to_array(obj, vm)?;
+                tmp = new_arr(arr, d, vm);
+                (&*tmp, tmp.downcast_ref::<PyNdArray>().unwrap())
+            }
+        };
+        let dt = a.dtype;
+        Ok(a.derive(o, readonly, |v| f(v, dt))?.into_pyobject(vm))
+    }
+
+    /// Positions of an array's elements in its owner's memory.
+    pub(crate) fn positions(a: &PyNdArray) -> Vec<usize> {
+        let n = a.buf().read().len();
+        let idx: Vec<usize> = (0..n).collect();
+        a.layout().window(&idx).iter().copied().collect()
+    }
+
+    /// Extent (lowest, highest position) of a non-empty array in its owner's memory.
+    pub(crate) fn extent(a: &PyNdArray) -> Option<(usize, usize)> {
+        let lay = a.layout();
+        if lay.len() == 0 {
+            return None;
+        }
+        Some(lay.extent())
+    }
+
+    pub(crate) fn may_share(a: &PyObject, b: &PyObject, exact: bool) -> bool {
+        let (Some(x), Some(y)) = (a.downcast_ref::<PyNdArray>(), b.downcast_ref::<PyNdArray>())
+        else {
+            return false;
+        };
+        if !x.shares_buffer(y) {
+            return false;
+        }
+        let (Some((l1, h1)), Some((l2, h2))) = (extent(x), extent(y)) else {
+            return false;
+        };
+        if h1 < l2 || h2 < l1 {
+            return false;
+        }
+        if !exact {
+            return true;
+        }
+        let mut mark = vec![false; x.buf().read().len()];
+        for p in positions(x) {
+            mark[p] = true;
+        }
+        positions(y).into_iter().any(|p| mark[p])
+    }
+
+    /// `np.may_share_memory(a, b)`: same buffer and overlapping extents.
+    #[pyfunction]
+    pub(crate) fn may_share_memory(
+        a: PyObjectRef,
+        b: PyObjectRef,
+        _max_work: OptionalArg<PyObjectRef>,
+    ) -> bool {
+        may_share(&a, &b, false)
+    }
+
+    /// `np.shares_memory(a, b)`: whether some element is in both (exact).
+    #[pyfunction]
+    pub(crate) fn shares_memory(
+        a: PyObjectRef,
+        b: PyObjectRef,
+        _max_work: OptionalArg<PyObjectRef>,
+    ) -> bool {
+        may_share(&a, &b, true)
+    }
+
+    pub(crate) fn new_arr(data: ArrayD<f64>, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
+        PyNdArray::new(data, dtype).into_pyobject(vm)
+    }
+
+    pub(crate) fn py_scalar(x: f64, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
+        match dtype {
+            DType::Float64 | DType::Float32 => vm.ctx.new_float(x).into(),
+            DType::Int64 => vm.ctx.new_int(x as i64).into(),
+            DType::Bool => vm.ctx.new_bool(x != 0.0).into(),
+        }
+    }
+
+    /// A 0-d result becomes a Python scalar, anything else an ndarray.
+    pub(crate) fn arr_or_scalar(
+        data: ArrayD<f64>,
+        dtype: DType,
+        vm: &VirtualMachine,
+    ) -> PyObjectRef {
+        if data.ndim() == 0 {
+            py_scalar(*data.iter().next().unwrap(), dtype, vm)
+        } else {
+            new_arr(data, dtype, vm)
+        }
+    }
+
+    pub(crate) fn np_err(
+        e: NpErr,
+        vm: &VirtualMachine,
+    ) -> rustpython_vm::builtins::PyBaseExceptionRef {
+        match e {
+            NpErr::Value(m) => vm.new_value_error(m),
+            NpErr::Index(m) => vm.new_index_error(m),
+            NpErr::Type(m) => vm.new_type_error(m),
+            NpErr::LinAlg(m) => linalg_error(m, vm),
+        }
+    }
+
+    pub(crate) trait OrPyErr<T> {
+        fn py(self, vm: &VirtualMachine) -> PyResult<T>;
+    }
+    impl<T> OrPyErr<T> for core::NpResult<T> {
+        fn py(self, vm: &VirtualMachine) -> PyResult<T> {
+            self.map_err(|e| np_err(e, vm))
+        }
+    }
+}

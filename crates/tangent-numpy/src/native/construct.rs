@@ -1,0 +1,303 @@
+//! Constructors: array, zeros, ones, full, eye, arange, linspace and the like.
+
+pub(crate) use self::_construct::*;
+
+#[rustpython_vm::pymodule(sub)]
+pub(crate) mod _construct {
+    use crate::native::prelude::*;
+    #[derive(FromArgs)]
+    pub(crate) struct ArrayArgs {
+        #[pyarg(positional)]
+        object: PyObjectRef,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = true)]
+        copy: bool,
+        #[pyarg(any, default = 0)]
+        ndmin: usize,
+    }
+
+    pub(crate) fn make_array(
+        obj: &PyObject,
+        want: Option<DType>,
+        ndmin: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
+        let (mut arr, d) = to_array(obj, vm)?;
+        let dt = want.unwrap_or(d);
+        if dt != d && dt != DType::Float64 {
+            arr.mapv_inplace(|x| dt.cast(x));
+        }
+        while arr.ndim() < ndmin {
+            arr.insert_axis_inplace(Axis(0));
+        }
+        Ok(new_arr(arr, dt, vm))
+    }
+
+    #[pyfunction]
+    pub(crate) fn array(args: ArrayArgs, vm: &VirtualMachine) -> PyResult {
+        let want = opt_dtype(&args.dtype, vm)?;
+        let _ = args.copy;
+        make_array(&args.object, want, args.ndmin, vm)
+    }
+
+    #[pyfunction]
+    pub(crate) fn asarray(a: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
+        let want = opt_dtype(&dtype, vm)?;
+        if let Some(arr) = a.downcast_ref::<PyNdArray>() {
+            if want.is_none() || want == Some(arr.dtype) {
+                return Ok(a);
+            }
+        }
+        make_array(&a, want, 0, vm)
+    }
+
+    #[pyfunction]
+    pub(crate) fn copy(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        make_array(&a, None, 0, vm)
+    }
+
+    pub(crate) fn filled(
+        shape: &PyObject,
+        v: f64,
+        dtype: &OptionalArg<PyObjectRef>,
+        default: DType,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let shape = parse_shape(shape, vm)?;
+        let dt = opt_dtype(dtype, vm)?.unwrap_or(default);
+        Ok(new_arr(
+            ArrayD::from_elem(IxDyn(&shape), dt.cast(v)),
+            dt,
+            vm,
+        ))
+    }
+
+    #[pyfunction]
+    pub(crate) fn zeros(shape: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
+        filled(&shape, 0.0, &dtype, DType::Float64, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn ones(shape: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
+        filled(&shape, 1.0, &dtype, DType::Float64, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn empty(shape: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
+        filled(&shape, 0.0, &dtype, DType::Float64, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn full(
+        shape: PyObjectRef,
+        fill_value: PyObjectRef,
+        kw: DtypeKw,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let dtype = kw.dtype;
+        let (v, d) = scalar_of(&fill_value, vm)
+            .ok_or_else(|| vm.new_type_error("full: fill_value must be a number"))?;
+        filled(&shape, v, &dtype, d, vm)
+    }
+
+    pub(crate) fn like(
+        a: &PyObject,
+        v: f64,
+        dtype: &OptionalArg<PyObjectRef>,
+        // NumPy's `*_like` keep the prototype's dtype whatever the fill value's is.
+        _fill_dtype: Option<DType>,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let (shape, d) = match a.downcast_ref::<PyNdArray>() {
+            Some(arr) => (arr.shape_vec(), arr.dtype),
+            None => {
+                let (x, d) = to_array(a, vm)?;
+                (x.shape().to_vec(), d)
+            }
+        };
+        let dt = opt_dtype(dtype, vm)?.unwrap_or(d);
+        Ok(new_arr(
+            ArrayD::from_elem(IxDyn(&shape), dt.cast(v)),
+            dt,
+            vm,
+        ))
+    }
+
+    #[pyfunction]
+    pub(crate) fn zeros_like(a: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
+        like(&a, 0.0, &dtype, None, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn ones_like(a: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
+        like(&a, 1.0, &dtype, None, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn empty_like(a: PyObjectRef, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
+        like(&a, 0.0, &dtype, None, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn full_like(
+        a: PyObjectRef,
+        fill_value: PyObjectRef,
+        kw: DtypeKw,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let dtype = kw.dtype;
+        let (v, d) = scalar_of(&fill_value, vm)
+            .ok_or_else(|| vm.new_type_error("full_like: fill_value must be a number"))?;
+        like(&a, v, &dtype, Some(d), vm)
+    }
+
+    #[derive(FromArgs)]
+    pub(crate) struct ArangeArgs {
+        #[pyarg(positional)]
+        start: PyObjectRef,
+        #[pyarg(positional, optional)]
+        stop: OptionalArg<PyObjectRef>,
+        #[pyarg(positional, optional)]
+        step: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction]
+    pub(crate) fn arange(args: ArangeArgs, vm: &VirtualMachine) -> PyResult {
+        let num = |o: &PyObject| {
+            scalar_of(o, vm).ok_or_else(|| vm.new_type_error("arange: arguments must be numbers"))
+        };
+        let (a, da) = num(&args.start)?;
+        let (start, stop, mut dt) = match args.stop.as_option() {
+            Some(s) if !vm.is_none(s) => {
+                let (b, db) = num(s)?;
+                (a, b, da.max(db))
+            }
+            _ => (0.0, a, da),
+        };
+        let step = match args.step.as_option() {
+            Some(s) if !vm.is_none(s) => {
+                let (c, dc) = num(s)?;
+                dt = dt.max(dc);
+                c
+            }
+            _ => 1.0,
+        };
+        if step == 0.0 {
+            return Err(vm.new_exception_msg(
+                vm.ctx.exceptions.zero_division_error.to_owned(),
+                "division by zero".into(),
+            ));
+        }
+        if dt == DType::Bool {
+            dt = DType::Int64;
+        }
+        let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(dt);
+        let n = ((stop - start) / step).ceil().max(0.0) as usize;
+        let data: Vec<f64> = (0..n).map(|i| dt.cast(start + i as f64 * step)).collect();
+        Ok(new_arr(
+            ArrayD::from_shape_vec(IxDyn(&[n]), data).unwrap(),
+            dt,
+            vm,
+        ))
+    }
+
+    #[derive(FromArgs)]
+    pub(crate) struct LinspaceArgs {
+        #[pyarg(any)]
+        start: rustpython_vm::function::ArgIntoFloat,
+        #[pyarg(any)]
+        stop: rustpython_vm::function::ArgIntoFloat,
+        #[pyarg(any, default = 50)]
+        num: usize,
+        #[pyarg(any, default = true)]
+        endpoint: bool,
+        #[pyarg(any, default = false)]
+        retstep: bool,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction]
+    pub(crate) fn linspace(args: LinspaceArgs, vm: &VirtualMachine) -> PyResult {
+        let (start, stop) = (args.start.into_float(), args.stop.into_float());
+        let n = args.num;
+        let div = if args.endpoint {
+            n.saturating_sub(1)
+        } else {
+            n
+        };
+        let step = if div > 0 {
+            (stop - start) / div as f64
+        } else {
+            f64::NAN
+        };
+        let mut data: Vec<f64> = (0..n)
+            .map(|i| {
+                if div > 0 {
+                    start + i as f64 * step
+                } else {
+                    start
+                }
+            })
+            .collect();
+        if args.endpoint && n > 1 {
+            data[n - 1] = stop;
+        }
+        let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(DType::Float64);
+        if dt == DType::Float32 {
+            data.iter_mut().for_each(|x| *x = dt.cast(*x));
+        } else if dt != DType::Float64 {
+            data.iter_mut().for_each(|x| *x = dt.cast(x.floor()));
+        }
+        let arr = new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), data).unwrap(), dt, vm);
+        if args.retstep {
+            return Ok(vm
+                .ctx
+                .new_tuple(vec![arr, vm.ctx.new_float(step).into()])
+                .into());
+        }
+        Ok(arr)
+    }
+
+    #[derive(FromArgs)]
+    pub(crate) struct EyeArgs {
+        #[pyarg(any)]
+        n: usize,
+        #[pyarg(any, optional)]
+        m: OptionalArg<Option<usize>>,
+        #[pyarg(any, default = 0)]
+        k: isize,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction]
+    pub(crate) fn eye(args: EyeArgs, vm: &VirtualMachine) -> PyResult {
+        let n = args.n;
+        let m = args.m.flatten().unwrap_or(n);
+        let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(DType::Float64);
+        let mut a = ArrayD::zeros(IxDyn(&[n, m]));
+        for i in 0..n {
+            let j = i as isize + args.k;
+            if j >= 0 && (j as usize) < m {
+                a[[i, j as usize]] = 1.0;
+            }
+        }
+        Ok(new_arr(a, dt, vm))
+    }
+
+    #[pyfunction]
+    pub(crate) fn identity(n: usize, kw: DtypeKw, vm: &VirtualMachine) -> PyResult {
+        let dtype = kw.dtype;
+        let dt = opt_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
+        let mut a = ArrayD::zeros(IxDyn(&[n, n]));
+        for i in 0..n {
+            a[[i, i]] = 1.0;
+        }
+        Ok(new_arr(a, dt, vm))
+    }
+}

@@ -1,0 +1,213 @@
+//! Indexing: basic and advanced item reads and writes.
+
+pub(crate) use self::_index::*;
+
+#[rustpython_vm::pymodule(sub)]
+pub(crate) mod _index {
+    use crate::native::prelude::*;
+    pub(crate) fn index_item(obj: &PyObject, vm: &VirtualMachine) -> PyResult<IndexItem> {
+        if let Some(i) = obj.downcast_ref::<PyInt>() {
+            if obj.class().is(vm.ctx.types.bool_type) {
+                return Ok(IndexItem::Mask(ArrayD::from_elem(
+                    IxDyn(&[]),
+                    *i.as_bigint() != 0.into(),
+                )));
+            }
+            return Ok(IndexItem::Int(i.try_to_primitive::<isize>(vm)?));
+        }
+        if let Some(s) = obj.downcast_ref::<PySlice>() {
+            let conv = |o: Option<&PyObjectRef>| -> PyResult<Option<isize>> {
+                match o {
+                    None => Ok(None),
+                    Some(o) if vm.is_none(o) => Ok(None),
+                    Some(o) => Ok(Some(to_isize(o, vm)?)),
+                }
+            };
+            return Ok(IndexItem::Slice(
+                conv(s.start.as_ref())?,
+                conv(Some(&s.stop))?,
+                conv(s.step.as_ref())?,
+            ));
+        }
+        if vm.is_none(obj) {
+            return Ok(IndexItem::NewAxis);
+        }
+        if obj.is(&vm.ctx.ellipsis) {
+            return Ok(IndexItem::Ellipsis);
+        }
+        let (arr, dt) = if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            (core::to_standard(a.read().view()), a.dtype)
+        } else if obj.downcast_ref::<PyList>().is_some() {
+            let (a, d) = to_array(obj, vm)?;
+            (
+                a,
+                if a_is_empty_list(obj) {
+                    DType::Int64
+                } else {
+                    d
+                },
+            )
+        } else if obj.downcast_ref::<PyFloat>().is_some() {
+            return Err(vm.new_index_error(
+                "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices",
+            ));
+        } else {
+            return Ok(IndexItem::Int(obj.try_index(vm).map_err(|_| {
+                vm.new_index_error(
+                    "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices",
+                )
+            })?.try_to_primitive::<isize>(vm)?));
+        };
+        match dt {
+            DType::Bool => Ok(IndexItem::Mask(arr.mapv(|x| x != 0.0))),
+            DType::Int64 => Ok(IndexItem::Array(arr.mapv(|x| x as isize))),
+            DType::Float64 | DType::Float32 => {
+                Err(vm
+                    .new_index_error("arrays used as indices must be of integer (or boolean) type"))
+            }
+        }
+    }
+
+    pub(crate) fn a_is_empty_list(obj: &PyObject) -> bool {
+        obj.downcast_ref::<PyList>()
+            .is_some_and(|l| l.borrow_vec().is_empty())
+    }
+
+    pub(crate) fn index_items(key: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<IndexItem>> {
+        if let Some(t) = key.downcast_ref::<PyTuple>() {
+            return t.as_slice().iter().map(|o| index_item(o, vm)).collect();
+        }
+        Ok(vec![index_item(key, vm)?])
+    }
+
+    pub(crate) fn getitem(zelf: &Py<PyNdArray>, key: &PyObject, vm: &VirtualMachine) -> PyResult {
+        // fast path: a[i]
+        if let Some(i) = key.downcast_ref::<PyInt>() {
+            if !key.class().is(vm.ctx.types.bool_type) {
+                let i = i.try_to_primitive::<isize>(vm)?;
+                let lay = zelf.layout();
+                if lay.shape.ndim() == 0 {
+                    return Err(vm.new_index_error(
+                        "too many indices for array: array is 0-dimensional, but 1 were indexed",
+                    ));
+                }
+                let n = lay.shape[0];
+                let ni = n as isize;
+                if i < -ni || i >= ni {
+                    return Err(vm.new_index_error(format!(
+                        "index {i} is out of bounds for axis 0 with size {n}"
+                    )));
+                }
+                let iu = if i < 0 { (i + ni) as usize } else { i as usize };
+                if lay.shape.ndim() == 1 {
+                    let pos = lay.offset as isize + iu as isize * lay.stride(0);
+                    let x = zelf.read_at(pos as usize);
+                    return Ok(py_scalar(x, zelf.dtype, vm));
+                }
+                let sub = zelf.derive(zelf.as_object(), false, |v| {
+                    Ok(derived(&v.index_axis_move(Axis(0), iu)))
+                })?;
+                return Ok(sub.into_pyobject(vm));
+            }
+        }
+        let items = index_items(key, vm)?;
+        // a[i, j, ...] with one int per axis: one element
+        if items.len() == zelf.n_dims() && items.iter().all(|it| matches!(it, IndexItem::Int(_))) {
+            let lay = zelf.layout();
+            let mut pos = lay.offset as isize;
+            for (ax, it) in items.iter().enumerate() {
+                let IndexItem::Int(i) = *it else {
+                    unreachable!()
+                };
+                let n = lay.shape[ax];
+                let ni = n as isize;
+                if i < -ni || i >= ni {
+                    return Err(vm.new_index_error(format!(
+                        "index {i} is out of bounds for axis {ax} with size {n}"
+                    )));
+                }
+                let iu = if i < 0 { i + ni } else { i };
+                pos += iu * lay.stride(ax);
+            }
+            let x = zelf.read_at(pos as usize);
+            return Ok(py_scalar(x, zelf.dtype, vm));
+        }
+        // basic indexing gives a view, advanced indexing a copy
+        let out = zelf.derive(zelf.as_object(), false, |v| {
+            match core::index_view(v.clone(), &items).py(vm)? {
+                Some(w) => Ok(derived(&w)),
+                None => Ok(Derived::Copy(core::index_get(v, &items).py(vm)?)),
+            }
+        })?;
+        if out.ndim() == 0 {
+            let x = *out.read().view().iter().next().unwrap();
+            return Ok(py_scalar(x, zelf.dtype, vm));
+        }
+        Ok(out.into_pyobject(vm))
+    }
+
+    pub(crate) fn setitem(
+        zelf: &Py<PyNdArray>,
+        key: &PyObject,
+        value: &PyObject,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        let dt = zelf.dtype;
+        let (val, _) = match value.downcast_ref::<PyNdArray>() {
+            Some(v) if v.shares_buffer(zelf) => (core::to_standard(v.read().view()), v.dtype),
+            _ => to_array(value, vm)?,
+        };
+        let val = if dt != DType::Float64 {
+            val.mapv(|x| dt.cast(x))
+        } else {
+            val
+        };
+        // fast path: a[i] = scalar on 1-D
+        if let (Some(i), 0, 1) = (key.downcast_ref::<PyInt>(), val.ndim(), zelf.n_dims()) {
+            if !key.class().is(vm.ctx.types.bool_type) {
+                let lay = zelf.layout();
+                let mut w = zelf.write(vm)?;
+                let i = i.try_to_primitive::<isize>(vm)?;
+                let n = lay.shape[0];
+                let ni = n as isize;
+                if i < -ni || i >= ni {
+                    return Err(vm.new_index_error(format!(
+                        "index {i} is out of bounds for axis 0 with size {n}"
+                    )));
+                }
+                let iu = if i < 0 { (i + ni) as usize } else { i as usize };
+                let pos = lay.offset as isize + iu as isize * lay.stride(0);
+                *w.at(pos as usize) = *val.iter().next().unwrap();
+                return Ok(());
+            }
+        }
+        let items = index_items(key, vm)?;
+        let mut w = zelf.write(vm)?;
+        core::index_set(w.view_mut(), &items, val.view()).py(vm)
+    }
+
+    pub(crate) fn tolist_rec(
+        v: ArrayViewD<'_, f64>,
+        dt: DType,
+        vm: &VirtualMachine,
+    ) -> PyObjectRef {
+        if v.ndim() == 0 {
+            return py_scalar(*v.iter().next().unwrap(), dt, vm);
+        }
+        let items: Vec<PyObjectRef> = v.outer_iter().map(|s| tolist_rec(s, dt, vm)).collect();
+        vm.ctx.new_list(items).into()
+    }
+
+    /// The value of a 0-d array for `float()`/`int()` (NumPy 2 refuses other shapes,
+    /// size-1 arrays included).
+    pub(crate) fn scalar_value(zelf: &PyNdArray, vm: &VirtualMachine) -> PyResult<f64> {
+        let g_lock = zelf.read();
+        let g = g_lock.view();
+        if g.ndim() != 0 {
+            return Err(
+                vm.new_type_error("only 0-dimensional arrays can be converted to Python scalars")
+            );
+        }
+        Ok(*g.iter().next().unwrap())
+    }
+}

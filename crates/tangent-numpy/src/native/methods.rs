@@ -1,0 +1,587 @@
+//! The `ndarray` methods, attributes and number/mapping slots.
+
+#[rustpython_vm::pymodule(sub)]
+pub(crate) mod _methods {
+    use crate::native::prelude::*;
+    #[derive(FromArgs)]
+    pub struct NdNewArgs {
+        #[pyarg(any)]
+        shape: PyObjectRef,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+    }
+
+    impl Constructor for PyNdArray {
+        type Args = NdNewArgs;
+        fn py_new(_cls: &Py<PyType>, args: Self::Args, vm: &VirtualMachine) -> PyResult<Self> {
+            let shape = parse_shape(&args.shape, vm)?;
+            let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(DType::Float64);
+            Ok(PyNdArray::new(ArrayD::zeros(IxDyn(&shape)), dt))
+        }
+    }
+
+    #[pyclass(
+        with(AsNumber, AsMapping, Comparable, Iterable, Representable, Constructor),
+        flags(BASETYPE)
+    )]
+    impl PyNdArray {
+        #[pygetset]
+        fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
+            match &self.view {
+                Some(w) => shape_tuple_obj(w.lay.shape.slice(), vm),
+                None => shape_tuple_obj(self.data.read().shape(), vm),
+            }
+        }
+        #[pygetset]
+        pub(crate) fn ndim(&self) -> usize {
+            self.n_dims()
+        }
+        #[pygetset]
+        fn size(&self) -> usize {
+            self.len()
+        }
+        #[pygetset]
+        fn dtype(&self, vm: &VirtualMachine) -> PyObjectRef {
+            dtype_obj(self.dtype, vm)
+        }
+        #[pygetset]
+        fn itemsize(&self) -> usize {
+            self.dtype.itemsize()
+        }
+        #[pygetset]
+        fn nbytes(&self) -> usize {
+            self.dtype.itemsize() * self.len()
+        }
+        #[pygetset(name = "T")]
+        fn t(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            transpose_impl(zelf.as_object(), None, vm)
+        }
+        #[pygetset]
+        fn real(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            Self::view(zelf, vm)
+        }
+        #[pygetset]
+        fn flat(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            flatten_impl(zelf.as_object(), vm)
+        }
+
+        #[pyslot]
+        fn slot_str(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyStrRef> {
+            let z = zelf.downcast_ref::<Self>().unwrap();
+            let g_lock = z.read();
+            let g = g_lock.view();
+            if g.ndim() == 0 {
+                let obj = py_scalar(*g.iter().next().unwrap(), z.dtype, vm);
+                drop(g);
+                return obj.str(vm);
+            }
+            Ok(vm.ctx.new_str(format::str(&g.view(), z.dtype)))
+        }
+        #[pymethod]
+        fn tolist(&self, vm: &VirtualMachine) -> PyObjectRef {
+            let g_lock = self.read();
+            let g = g_lock.view();
+            tolist_rec(g.view(), self.dtype, vm)
+        }
+        #[pymethod]
+        fn copy(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            make_array(zelf.as_object(), None, 0, vm)
+        }
+        #[pymethod]
+        fn __copy__(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            make_array(zelf.as_object(), None, 0, vm)
+        }
+        #[pymethod]
+        fn __deepcopy__(zelf: PyRef<Self>, _memo: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            make_array(zelf.as_object(), None, 0, vm)
+        }
+        #[pymethod]
+        fn __reduce__(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            // pickling: numpy.array(list, dtype)
+            let np = vm.import("numpy", 0)?;
+            let f = np.get_attr("array", vm)?;
+            let args = vm.ctx.new_tuple(vec![
+                zelf.tolist(vm),
+                vm.ctx.new_str(zelf.dtype.name()).into(),
+            ]);
+            Ok(vm.ctx.new_tuple(vec![f, args.into()]).into())
+        }
+        #[pymethod]
+        fn item(&self, args: PosArgs<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            let g_lock = self.read();
+            let g = g_lock.view();
+            let args = args.into_vec();
+            if args.is_empty() {
+                if g.len() != 1 {
+                    return Err(vm.new_value_error(
+                        "can only convert an array of size 1 to a Python scalar",
+                    ));
+                }
+                return Ok(py_scalar(*g.iter().next().unwrap(), self.dtype, vm));
+            }
+            if args.len() == 1 {
+                let i = to_isize(&args[0], vm)?;
+                let n = g.len();
+                let ni = n as isize;
+                if i < -ni || i >= ni {
+                    return Err(
+                        vm.new_index_error(format!("index {i} is out of bounds for size {n}"))
+                    );
+                }
+                let iu = if i < 0 { (i + ni) as usize } else { i as usize };
+                let v = *g.iter().nth(iu).unwrap();
+                return Ok(py_scalar(v, self.dtype, vm));
+            }
+            let items: Vec<IndexItem> = args
+                .iter()
+                .map(|o| to_isize(o, vm).map(IndexItem::Int))
+                .collect::<PyResult<_>>()?;
+            let out = core::index_get(g.view(), &items).py(vm)?;
+            Ok(py_scalar(*out.iter().next().unwrap(), self.dtype, vm))
+        }
+        #[pymethod]
+        fn astype(&self, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            let dt = parse_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
+            let g_lock = self.read();
+            let g = g_lock.view();
+            let data = if dt == DType::Float64 {
+                core::to_standard(g)
+            } else {
+                g.mapv(|x| dt.cast(x))
+            };
+            Ok(new_arr(data, dt, vm))
+        }
+        #[pymethod]
+        fn fill(&self, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+            let (v, _) = scalar_of(&value, vm)
+                .ok_or_else(|| vm.new_type_error("fill: value must be a number"))?;
+            let v = self.dtype.cast(v);
+            self.write(vm)?.view_mut().fill(v);
+            Ok(())
+        }
+        #[pymethod]
+        fn sum(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Sum, vm)
+        }
+        #[pymethod]
+        fn prod(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Prod, vm)
+        }
+        #[pymethod]
+        fn mean(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Mean, vm)
+        }
+        #[pymethod]
+        fn max(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Max, vm)
+        }
+        #[pymethod]
+        fn min(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Min, vm)
+        }
+        #[pymethod]
+        fn all(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::All, vm)
+        }
+        #[pymethod]
+        fn any(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_reduce(zelf.as_object(), &args, Reduce::Any, vm)
+        }
+        #[pymethod]
+        fn argmax(zelf: PyRef<Self>, args: ArgReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_argreduce(zelf.as_object(), &args, true, vm)
+        }
+        #[pymethod]
+        fn argmin(zelf: PyRef<Self>, args: ArgReduceArgs, vm: &VirtualMachine) -> PyResult {
+            do_argreduce(zelf.as_object(), &args, false, vm)
+        }
+        #[pymethod]
+        fn cumsum(zelf: PyRef<Self>, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+            let axis = kw.axis;
+            cum(zelf.as_object(), axis, false, vm)
+        }
+        #[pymethod]
+        fn cumprod(zelf: PyRef<Self>, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+            let axis = kw.axis;
+            cum(zelf.as_object(), axis, true, vm)
+        }
+        #[pymethod]
+        fn dot(zelf: PyRef<Self>, other: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            self::dot(zelf.into(), other, vm)
+        }
+        #[pymethod]
+        fn clip(zelf: PyRef<Self>, bounds: ClipBounds, vm: &VirtualMachine) -> PyResult {
+            self::clip(
+                zelf.into(),
+                bounds.a_min.unwrap_or_none(vm),
+                bounds.a_max.unwrap_or_none(vm),
+                vm,
+            )
+        }
+        #[pymethod]
+        fn reshape(zelf: PyRef<Self>, args: PosArgs<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            let req = shape_from_args(args.as_ref(), vm)?;
+            reshape_impl(zelf.as_object(), req, vm)
+        }
+        #[pymethod]
+        fn transpose(
+            zelf: PyRef<Self>,
+            args: PosArgs<PyObjectRef>,
+            vm: &VirtualMachine,
+        ) -> PyResult {
+            let args = args.into_vec();
+            let axes = if args.is_empty() || (args.len() == 1 && vm.is_none(&args[0])) {
+                None
+            } else {
+                Some(shape_from_args(&args, vm)?)
+            };
+            transpose_impl(zelf.as_object(), axes, vm)
+        }
+        #[pymethod]
+        fn ravel(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            reshape_impl(zelf.as_object(), vec![-1], vm)
+        }
+        #[pymethod]
+        fn flatten(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            flatten_impl(zelf.as_object(), vm)
+        }
+        /// The array owning the memory of a view; `None` for an owner.
+        #[pygetset]
+        fn base(&self, vm: &VirtualMachine) -> PyObjectRef {
+            self.base_obj().cloned().unwrap_or_else(|| vm.ctx.none())
+        }
+        /// A new array object on the same memory.
+        #[pymethod]
+        fn view(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            let v = zelf.derive(zelf.as_object(), false, |v| Ok(derived(&v)))?;
+            Ok(v.into_pyobject(vm))
+        }
+        #[pymethod]
+        fn squeeze(zelf: PyRef<Self>, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+            let axis = kw.axis;
+            squeeze_impl(zelf.as_object(), axis.as_option().map(|o| &**o), vm)
+        }
+        /// In-place sort along `axis` (default -1).
+        #[pymethod]
+        fn sort(zelf: PyRef<Self>, args: SortArgs, vm: &VirtualMachine) -> PyResult<()> {
+            let sorted = {
+                let g_lock = zelf.read();
+                let g = g_lock.view();
+                if g.ndim() == 0 {
+                    return Err(axis_err(
+                        core::NpErr::Index(
+                            "axis -1 is out of bounds for array of dimension 0".into(),
+                        ),
+                        vm,
+                    ));
+                }
+                let ax = axis_or(&args.axis, Some(-1), g.ndim(), vm)?;
+                match ax {
+                    Some(ax) => ops::sort(g.view(), Some(ax)),
+                    None => {
+                        return Err(
+                            vm.new_value_error("axis=None is not supported for ndarray.sort")
+                        )
+                    }
+                }
+            };
+            zelf.write(vm)?.view_mut().assign(&sorted);
+            Ok(())
+        }
+        #[pymethod]
+        fn argsort(zelf: PyRef<Self>, args: SortArgs, vm: &VirtualMachine) -> PyResult {
+            self::argsort(zelf.into(), args, vm)
+        }
+        #[pymethod]
+        fn swapaxes(
+            zelf: PyRef<Self>,
+            axis1: PyObjectRef,
+            axis2: PyObjectRef,
+            vm: &VirtualMachine,
+        ) -> PyResult {
+            self::swapaxes(zelf.into(), axis1, axis2, vm)
+        }
+        #[pymethod]
+        fn repeat(
+            zelf: PyRef<Self>,
+            repeats: PyObjectRef,
+            kw: AxisKw,
+            vm: &VirtualMachine,
+        ) -> PyResult {
+            repeat_impl(zelf.as_object(), &repeats, &kw.axis, vm)
+        }
+        #[pymethod]
+        fn var(zelf: PyRef<Self>, args: VarArgs, vm: &VirtualMachine) -> PyResult {
+            var_impl(zelf.as_object(), &args, false, vm)
+        }
+        #[pymethod]
+        fn std(zelf: PyRef<Self>, args: VarArgs, vm: &VirtualMachine) -> PyResult {
+            var_impl(zelf.as_object(), &args, true, vm)
+        }
+        #[pymethod]
+        fn trace(zelf: PyRef<Self>, args: MethodDiagArgs, vm: &VirtualMachine) -> PyResult {
+            diagonal_impl(&args.with(zelf.into()), true, vm)
+        }
+        #[pymethod]
+        fn diagonal(zelf: PyRef<Self>, args: MethodDiagArgs, vm: &VirtualMachine) -> PyResult {
+            self::diagonal(args.with(zelf.into()), vm)
+        }
+        #[pymethod]
+        fn nonzero(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            self::nonzero(zelf.into(), vm)
+        }
+        #[pymethod]
+        fn __array_namespace__(&self, vm: &VirtualMachine) -> PyResult {
+            vm.import("numpy", 0)
+        }
+        #[pymethod]
+        fn round(zelf: PyRef<Self>, decimals: OptionalArg<i32>, vm: &VirtualMachine) -> PyResult {
+            Self::__round__(zelf, decimals, vm)
+        }
+        #[pymethod]
+        fn __round__(
+            zelf: PyRef<Self>,
+            ndigits: OptionalArg<i32>,
+            vm: &VirtualMachine,
+        ) -> PyResult {
+            let nd = ndigits.unwrap_or(0);
+            let g_lock = zelf.read();
+            let g = g_lock.view();
+            let dt = zelf.dtype;
+            // NumPy: rint(x * 10**d) / 10**d, and rint(x / 10**-d) * 10**-d for d < 0
+            let out = if nd >= 0 {
+                if !dt.is_float() {
+                    core::to_standard(g)
+                } else {
+                    let p = 10f64.powi(nd);
+                    g.mapv(|x| dt.cast((x * p).round_ties_even() / p))
+                }
+            } else {
+                let q = 10f64.powi(-nd);
+                g.mapv(|x| dt.cast((x / q).round_ties_even() * q))
+            };
+            Ok(new_arr(out, dt, vm))
+        }
+    }
+
+    impl PyNdArray {
+        fn len_checked(&self, vm: &VirtualMachine) -> PyResult<usize> {
+            let g_lock = self.read();
+            let g = g_lock.view();
+            if g.ndim() == 0 {
+                return Err(vm.new_type_error("len() of unsized object"));
+            }
+            Ok(g.shape()[0])
+        }
+    }
+
+    impl AsMapping for PyNdArray {
+        fn as_mapping() -> &'static PyMappingMethods {
+            static AS_MAPPING: PyMappingMethods = PyMappingMethods {
+                length: atomic_func!(
+                    |mapping, vm| PyNdArray::mapping_downcast(mapping).len_checked(vm)
+                ),
+                subscript: atomic_func!(|mapping, needle, vm| {
+                    getitem(PyNdArray::mapping_downcast(mapping), needle, vm)
+                }),
+                ass_subscript: atomic_func!(|mapping, needle, value, vm| {
+                    let zelf = PyNdArray::mapping_downcast(mapping);
+                    match value {
+                        Some(value) => setitem(zelf, needle, &value, vm),
+                        None => Err(vm.new_value_error("cannot delete array elements")),
+                    }
+                }),
+            };
+            &AS_MAPPING
+        }
+    }
+
+    impl Iterable for PyNdArray {
+        fn iter(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            let items: Vec<PyObjectRef> = {
+                let g_lock = zelf.read();
+                let g = g_lock.view();
+                if g.ndim() == 0 {
+                    return Err(vm.new_type_error("iteration over a 0-d array"));
+                }
+                if g.ndim() == 1 {
+                    g.iter().map(|&x| py_scalar(x, zelf.dtype, vm)).collect()
+                } else {
+                    // rows are views, as in NumPy
+                    let n = g.shape()[0];
+                    drop(g);
+                    drop(g_lock);
+                    (0..n)
+                        .map(|i| {
+                            zelf.derive(zelf.as_object(), false, |v| {
+                                Ok(derived(&v.index_axis_move(Axis(0), i)))
+                            })
+                            .map(|a| a.into_pyobject(vm))
+                        })
+                        .collect::<PyResult<_>>()?
+                }
+            };
+            let list: PyObjectRef = vm.ctx.new_list(items).into();
+            Ok(list.get_iter(vm)?.into())
+        }
+    }
+
+    impl Representable for PyNdArray {
+        fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
+            let g_lock = zelf.read();
+            let g = g_lock.view();
+            Ok(format::repr(&g.view(), zelf.dtype))
+        }
+    }
+
+    impl Comparable for PyNdArray {
+        fn slot_richcompare(
+            zelf: &PyObject,
+            other: &PyObject,
+            op: PyComparisonOp,
+            vm: &VirtualMachine,
+        ) -> PyResult<Either<PyObjectRef, PyComparisonValue>> {
+            let o = match op {
+                PyComparisonOp::Lt => Op::Lt,
+                PyComparisonOp::Le => Op::Le,
+                PyComparisonOp::Gt => Op::Gt,
+                PyComparisonOp::Ge => Op::Ge,
+                PyComparisonOp::Eq => Op::Eq,
+                _ => Op::Ne,
+            };
+            let (Some(a), Some(b)) = (to_src(zelf, vm)?, to_src(other, vm)?) else {
+                return Ok(Either::B(PyComparisonValue::NotImplemented));
+            };
+            Ok(Either::A(binop_src(o, &a, &b, vm)?))
+        }
+
+        fn cmp(
+            _zelf: &Py<Self>,
+            _other: &PyObject,
+            _op: PyComparisonOp,
+            _vm: &VirtualMachine,
+        ) -> PyResult<PyComparisonValue> {
+            unreachable!("slot_richcompare is overridden")
+        }
+    }
+
+    pub(crate) fn unary_slot(
+        obj: &PyObject,
+        f: impl Fn(f64) -> f64,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let z = obj.downcast_ref::<PyNdArray>().unwrap();
+        let dt = if z.dtype == DType::Bool {
+            DType::Int64
+        } else {
+            z.dtype
+        };
+        let g_lock = z.read();
+        let g = g_lock.view();
+        Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
+    }
+
+    impl AsNumber for PyNdArray {
+        fn as_number() -> &'static PyNumberMethods {
+            static AS_NUMBER: PyNumberMethods = PyNumberMethods {
+                add: Some(|a, b, vm| bin_slot(a, b, Op::Add, vm)),
+                subtract: Some(|a, b, vm| bin_slot(a, b, Op::Sub, vm)),
+                multiply: Some(|a, b, vm| bin_slot(a, b, Op::Mul, vm)),
+                remainder: Some(|a, b, vm| bin_slot(a, b, Op::Mod, vm)),
+                power: Some(|a, b, c, vm| {
+                    if !vm.is_none(c) {
+                        return Err(
+                            vm.new_type_error("pow() 3rd argument not supported for arrays")
+                        );
+                    }
+                    bin_slot(a, b, Op::Pow, vm)
+                }),
+                negative: Some(|num, vm| unary_slot(num.obj, |x| -x, vm)),
+                positive: Some(|num, vm| unary_slot(num.obj, |x| x, vm)),
+                absolute: Some(|num, vm| unary_slot(num.obj, f64::abs, vm)),
+                boolean: Some(|num, vm| {
+                    let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
+                    let g_lock = z.read();
+                    let g = g_lock.view();
+                    match g.len() {
+                        1 => Ok(*g.iter().next().unwrap() != 0.0),
+                        0 => Err(vm.new_value_error(
+                            "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.",
+                        )),
+                        _ => Err(vm.new_value_error(
+                            "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
+                        )),
+                    }
+                }),
+                invert: Some(|num, vm| {
+                    let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
+                    let g_lock = z.read();
+                    let g = g_lock.view();
+                    let dt = z.dtype;
+                    if dt.is_float() {
+                        return Err(vm.new_type_error(
+                            "ufunc 'invert' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
+                        ));
+                    }
+                    let f = move |x: f64| {
+                        if dt == DType::Bool {
+                            (x == 0.0) as u8 as f64
+                        } else {
+                            !(x as i64) as f64
+                        }
+                    };
+                    Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
+                }),
+                and: Some(|a, b, vm| bin_slot(a, b, Op::And, vm)),
+                or: Some(|a, b, vm| bin_slot(a, b, Op::Or, vm)),
+                xor: Some(|a, b, vm| bin_slot(a, b, Op::Xor, vm)),
+                int: Some(|num, vm| {
+                    let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
+                    let v = scalar_value(z, vm)?;
+                    if !v.is_finite() {
+                        return Err(
+                            vm.new_value_error("cannot convert float NaN or infinity to integer")
+                        );
+                    }
+                    Ok(vm.ctx.new_int(v.trunc() as i64).into())
+                }),
+                float: Some(|num, vm| {
+                    let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
+                    let v = scalar_value(z, vm)?;
+                    Ok(vm.ctx.new_float(v).into())
+                }),
+                inplace_add: Some(|a, b, vm| inplace_slot(a, b, Op::Add, vm)),
+                inplace_subtract: Some(|a, b, vm| inplace_slot(a, b, Op::Sub, vm)),
+                inplace_multiply: Some(|a, b, vm| inplace_slot(a, b, Op::Mul, vm)),
+                inplace_remainder: Some(|a, b, vm| inplace_slot(a, b, Op::Mod, vm)),
+                inplace_power: Some(|a, b, _c, vm| inplace_slot(a, b, Op::Pow, vm)),
+                inplace_and: Some(|a, b, vm| inplace_slot(a, b, Op::And, vm)),
+                inplace_or: Some(|a, b, vm| inplace_slot(a, b, Op::Or, vm)),
+                inplace_xor: Some(|a, b, vm| inplace_slot(a, b, Op::Xor, vm)),
+                floor_divide: Some(|a, b, vm| bin_slot(a, b, Op::FloorDiv, vm)),
+                true_divide: Some(|a, b, vm| bin_slot(a, b, Op::Div, vm)),
+                inplace_floor_divide: Some(|a, b, vm| inplace_slot(a, b, Op::FloorDiv, vm)),
+                inplace_true_divide: Some(|a, b, vm| inplace_slot(a, b, Op::Div, vm)),
+                index: Some(|num, vm| {
+                    let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
+                    let g_lock = z.read();
+                    let g = g_lock.view();
+                    if g.ndim() != 0 || z.dtype.is_float() {
+                        return Err(vm.new_type_error(
+                            "only integer scalar arrays can be converted to a scalar index",
+                        ));
+                    }
+                    Ok(vm.ctx.new_int(*g.iter().next().unwrap() as i64).into())
+                }),
+                matrix_multiply: Some(|a, b, vm| {
+                    if to_src(a, vm)?.is_none() || to_src(b, vm)?.is_none() {
+                        return Ok(vm.ctx.not_implemented());
+                    }
+                    matmul_objs(a, b, vm)
+                }),
+                ..PyNumberMethods::NOT_IMPLEMENTED
+            };
+            &AS_NUMBER
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! `_numpy_native`: the `ndarray` type and NumPy's functions, implemented over
+//! `ndarray::ArrayD<f64>` (see `core.rs` for the storage model; `ops.rs` for sorting,
+//! einsum/tensordot and shape functions; `linalg.rs` for the faer-backed linear algebra;
+//! `random.rs` for the bit generator behind `numpy.random`).
+//!
+//! Differences from NumPy worth knowing (all deliberate for now):
+//! - Views follow NumPy: basic indexing (ints, slices, `None`, `...`), `a[i]` and
+//!   iteration rows of an N-d array, `.T`, `transpose`, `swapaxes`, `moveaxis`,
+//!   `reshape`/`ravel` when no copy is needed (NumPy's rule), `squeeze`,
+//!   `expand_dims`, `atleast_*d`, `view()`, `.real` and `broadcast_to` (read-only)
+//!   share memory with their base (`.base`), and writes through them (item
+//!   assignment, in-place operators, `fill`, `sort`) change it. Advanced indexing,
+//!   `copy`, `flatten`, `.flat`, `astype`, arithmetic and ufuncs give new arrays.
+//!   `split`/`array_split` parts and `flip` (also `fliplr`/`flipud`) are views too, and
+//!   `diagonal` is a read-only view as in NumPy. A 0-d result of basic indexing is a
+//!   Python scalar here, not a 0-d view.
+//! - Scalars come back as Python `float`/`int`/`bool` where NumPy returns NumPy scalars
+//!   (`a[0]`, full reductions, `np.exp(2.0)`), also for float32 arrays.
+//! - float32 is a storage tag: values are kept exactly representable in f32, every
+//!   result is computed in f64 and rounded once (so transcendental functions and
+//!   reductions can differ from NumPy's own float32 kernels in the last ulp).
+//!   Promotion follows NumPy 2 (NEP 50: Python scalars are weak).
+//! - `int32` maps to int64.
+//! - `numpy.random` streams are reproducible per seed but are not NumPy's bit streams.
+//! - Eigen/singular vector signs follow faer, not LAPACK.
+//!
+//! One concern per file, each a `#[pymodule(sub)]` whose functions and types the module
+//! `_numpy_native` gathers (`with(...)`); [`prelude`] is what every file sees.
+
+mod array;
+mod binary;
+mod construct;
+mod contract;
+mod convert;
+mod dtype;
+mod index;
+mod linalg;
+mod methods;
+mod random;
+mod reduce;
+mod shape;
+mod sort;
+mod stats;
+mod unary;
+
+/// The names every file of the module uses: the interpreter's types, ndarray, the
+/// interpreter-independent array code and every file's own items.
+pub(crate) mod prelude {
+    pub(crate) use super::array::*;
+    pub(crate) use super::binary::*;
+    pub(crate) use super::construct::*;
+    pub(crate) use super::contract::*;
+    pub(crate) use super::convert::*;
+    pub(crate) use super::dtype::*;
+    pub(crate) use super::index::*;
+    pub(crate) use super::linalg::*;
+    pub(crate) use super::reduce::*;
+    pub(crate) use super::shape::*;
+    pub(crate) use super::sort::*;
+    pub(crate) use super::unary::*;
+    pub(crate) use crate::core::{self, DType, IndexItem, NpErr, Reduce};
+    pub(crate) use crate::format;
+    pub(crate) use crate::{linalg, ops, random};
+    pub(crate) use ndarray::{
+        ArrayD, ArrayViewD, ArrayViewMutD, Axis, Dimension, IxDyn, ShapeBuilder,
+    };
+    pub(crate) use num_traits::ToPrimitive;
+    pub(crate) use rustpython_vm::{
+        atomic_func,
+        builtins::{PyFloat, PyInt, PyList, PySlice, PyStr, PyStrRef, PyTuple, PyTupleRef, PyType},
+        common::lock::{PyRwLock, PyRwLockReadGuard, PyRwLockWriteGuard},
+        function::{Either, OptionalArg, PosArgs, PyComparisonValue},
+        protocol::{PyMappingMethods, PyNumberMethods},
+        pyclass,
+        types::{
+            AsMapping, AsNumber, Comparable, Constructor, Hashable, Iterable, PyComparisonOp,
+            Representable,
+        },
+        AsObject, FromArgs, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
+    };
+}
+
+/// What the host's native helpers (tangent's `fast_helper`) read and build: arrays'
+/// dtypes and shapes, filled arrays, and the transposed products of `@`'s gradients.
+pub mod host_api {
+    pub use super::array::_array::PyNdArray;
+    pub use super::contract::_contract::_matmul_t as matmul_t;
+    pub use crate::core::DType;
+    use rustpython_vm::{PyObjectRef, VirtualMachine};
+
+    /// `numpy.full(shape, value, dtype)` (the value converted to the dtype).
+    pub fn full(shape: &[usize], value: f64, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
+        super::array::new_arr(
+            ndarray::ArrayD::from_elem(ndarray::IxDyn(shape), dtype.cast(value)),
+            dtype,
+            vm,
+        )
+    }
+}
+
+#[rustpython_vm::pymodule(with(
+    array::_array,
+    convert::_convert,
+    binary::_binary,
+    unary::_unary,
+    reduce::_reduce,
+    construct::_construct,
+    shape::_shape,
+    linalg::_linalg,
+    contract::_contract,
+    sort::_sort,
+    stats::_stats,
+    random::_random,
+    dtype::_dtype,
+    index::_index,
+    methods::_methods
+))]
+pub mod _numpy_native {}

@@ -1,0 +1,234 @@
+//! Reductions: sum, mean, prod, max, min, any, all, arg-extrema, cumulative ones, var and std.
+
+pub(crate) use self::_reduce::*;
+
+#[rustpython_vm::pymodule(sub)]
+pub(crate) mod _reduce {
+    use crate::native::prelude::*;
+    #[derive(FromArgs)]
+    pub(crate) struct ReduceArgs {
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = false)]
+        keepdims: bool,
+    }
+
+    pub(crate) fn reduce_dtype(kind: Reduce, d: DType) -> DType {
+        match kind {
+            Reduce::Sum | Reduce::Prod => {
+                if d == DType::Bool {
+                    DType::Int64
+                } else {
+                    d
+                }
+            }
+            Reduce::Max | Reduce::Min => d,
+            Reduce::Mean => d.float_result(),
+            Reduce::All | Reduce::Any => DType::Bool,
+        }
+    }
+
+    pub(crate) fn do_reduce(
+        obj: &PyObject,
+        args: &ReduceArgs,
+        kind: Reduce,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let want = opt_dtype(&args.dtype, vm)?;
+        with_arr(obj, vm, |v, d| {
+            let axes = parse_axes(args.axis.as_option().map(|o| &**o), v.ndim(), vm)?;
+            let r = core::reduce(v, axes.as_deref(), args.keepdims, kind).py(vm)?;
+            let rd = want.unwrap_or(reduce_dtype(kind, d));
+            let r = if rd != DType::Float64 {
+                r.mapv(|x| rd.cast(x))
+            } else {
+                r
+            };
+            Ok(arr_or_scalar(r, rd, vm))
+        })
+    }
+
+    #[pyfunction]
+    pub(crate) fn sum(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Sum, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn prod(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Prod, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn mean(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Mean, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn max(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Max, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn min(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Min, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn amax(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Max, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn amin(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Min, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn all(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::All, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn any(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args, Reduce::Any, vm)
+    }
+
+    #[derive(FromArgs)]
+    pub(crate) struct ArgReduceArgs {
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = false)]
+        keepdims: bool,
+    }
+
+    pub(crate) fn do_argreduce(
+        obj: &PyObject,
+        args: &ArgReduceArgs,
+        is_max: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        with_arr(obj, vm, |v, _| {
+            let axis = match args.axis.as_option() {
+                Some(o) if !vm.is_none(o) => Some(one_axis(o, v.ndim(), vm)?),
+                _ => None,
+            };
+            let mut r = core::arg_reduce(v.view(), axis, is_max).py(vm)?;
+            if args.keepdims {
+                let mut s = v.shape().to_vec();
+                match axis {
+                    Some(ax) => s[ax] = 1,
+                    None => s.iter_mut().for_each(|d| *d = 1),
+                }
+                r = r.into_shape_with_order(IxDyn(&s)).unwrap();
+            }
+            Ok(arr_or_scalar(r, DType::Int64, vm))
+        })
+    }
+
+    #[pyfunction]
+    pub(crate) fn argmax(a: PyObjectRef, args: ArgReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_argreduce(&a, &args, true, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn argmin(a: PyObjectRef, args: ArgReduceArgs, vm: &VirtualMachine) -> PyResult {
+        do_argreduce(&a, &args, false, vm)
+    }
+
+    #[pyfunction]
+    pub(crate) fn cumsum(a: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        let axis = kw.axis;
+        cum(&a, axis, false, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn cumprod(a: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        let axis = kw.axis;
+        cum(&a, axis, true, vm)
+    }
+
+    pub(crate) fn cum(
+        a: &PyObject,
+        axis: OptionalArg<PyObjectRef>,
+        prod: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        with_arr(a, vm, |v, d| {
+            let rd = if d == DType::Bool { DType::Int64 } else { d };
+            let single = rd == DType::Float32;
+            let (mut arr, ax) = match axis.as_option() {
+                Some(o) if !vm.is_none(o) => {
+                    (core::to_standard(v.view()), one_axis(o, v.ndim(), vm)?)
+                }
+                _ => {
+                    let flat: Vec<f64> = v.iter().copied().collect();
+                    let n = flat.len();
+                    (ArrayD::from_shape_vec(IxDyn(&[n]), flat).unwrap(), 0)
+                }
+            };
+            arr.accumulate_axis_inplace(Axis(ax), |&prev, cur| {
+                if prod {
+                    *cur *= prev
+                } else {
+                    *cur += prev
+                }
+                if single {
+                    *cur = *cur as f32 as f64;
+                }
+            });
+            Ok(new_arr(arr, rd, vm))
+        })
+    }
+
+    // ------------------------------------------------------------------ var / std
+
+    #[derive(FromArgs)]
+    pub(crate) struct VarArgs {
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        out: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        ddof: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = false)]
+        keepdims: bool,
+    }
+
+    pub(crate) fn var_impl(
+        a: &PyObject,
+        args: &VarArgs,
+        sqrt: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let _ = &args.out;
+        let want = opt_dtype(&args.dtype, vm)?;
+        with_arr(a, vm, |v, d| {
+            let axes = parse_axes(args.axis.as_option().map(|o| &**o), v.ndim(), vm)?;
+            let n: usize = match &axes {
+                Some(ax) => ax.iter().map(|&i| v.shape()[i]).product(),
+                None => v.len(),
+            };
+            let m = core::reduce(v.view(), axes.as_deref(), true, Reduce::Mean).py(vm)?;
+            let sq = core::zip_with(v.view(), m.view(), |x, mu| (x - mu) * (x - mu)).py(vm)?;
+            let s = core::reduce(sq.view(), axes.as_deref(), args.keepdims, Reduce::Sum).py(vm)?;
+            let ddof = match args.ddof.as_option() {
+                Some(o) => o.try_float(vm)?.to_f64(),
+                None => 0.0,
+            };
+            let denom = n as f64 - ddof;
+            let r = s.mapv(|x| {
+                let q = x / denom.max(0.0);
+                if sqrt {
+                    q.sqrt()
+                } else {
+                    q
+                }
+            });
+            let rd = want.map(|w| w.float_result()).unwrap_or(float_dt(d));
+            Ok(arr_or_scalar(round_to(r, rd), rd, vm))
+        })
+    }
+
+    #[pyfunction]
+    pub(crate) fn var(a: PyObjectRef, args: VarArgs, vm: &VirtualMachine) -> PyResult {
+        var_impl(&a, &args, false, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn std(a: PyObjectRef, args: VarArgs, vm: &VirtualMachine) -> PyResult {
+        var_impl(&a, &args, true, vm)
+    }
+}

@@ -1,0 +1,263 @@
+//! Sorting and searching: sort, argsort, searchsorted, unique, where, nonzero.
+
+pub(crate) use self::_sort::*;
+
+#[rustpython_vm::pymodule(sub)]
+pub(crate) mod _sort {
+    use crate::native::prelude::*;
+    /// `axis=` for sort-like functions: missing means `default`, None means flattened.
+    pub(crate) fn axis_or(
+        arg: &OptionalArg<PyObjectRef>,
+        default: Option<isize>,
+        ndim: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<usize>> {
+        let req = match arg.as_option() {
+            None => default,
+            Some(o) if vm.is_none(o) => None,
+            Some(o) => Some(to_isize(o, vm)?),
+        };
+        match req {
+            None => Ok(None),
+            Some(a) => Ok(Some(
+                core::norm_axis(a, ndim.max(1)).map_err(|e| axis_err(e, vm))?,
+            )),
+        }
+    }
+
+    #[derive(FromArgs)]
+    pub(crate) struct SortArgs {
+        #[pyarg(any, optional)]
+        pub(crate) axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        kind: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        order: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        stable: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction]
+    pub(crate) fn sort(a: PyObjectRef, args: SortArgs, vm: &VirtualMachine) -> PyResult {
+        let _ = (&args.kind, &args.order, &args.stable);
+        with_arr(&a, vm, |v, d| {
+            let ax = axis_or(&args.axis, Some(-1), v.ndim(), vm)?;
+            if v.ndim() == 0 && ax.is_some() {
+                return Err(axis_err(
+                    core::NpErr::Index("axis -1 is out of bounds for array of dimension 0".into()),
+                    vm,
+                ));
+            }
+            Ok(new_arr(ops::sort(v, ax), d, vm))
+        })
+    }
+
+    #[pyfunction]
+    pub(crate) fn argsort(a: PyObjectRef, args: SortArgs, vm: &VirtualMachine) -> PyResult {
+        let _ = (&args.kind, &args.order, &args.stable);
+        with_arr(&a, vm, |v, _| {
+            // NumPy sorts a scalar as a one-element array: `argsort(3.0)` is `[0]`.
+            if v.ndim() == 0 {
+                return Ok(new_arr(ArrayD::zeros(IxDyn(&[1])), DType::Int64, vm));
+            }
+            let ax = axis_or(&args.axis, Some(-1), v.ndim(), vm)?;
+            Ok(new_arr(ops::argsort(v, ax), DType::Int64, vm))
+        })
+    }
+
+    #[derive(FromArgs)]
+    pub(crate) struct SearchArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any)]
+        v: PyObjectRef,
+        #[pyarg(any, optional)]
+        side: OptionalArg<PyStrRef>,
+    }
+
+    #[pyfunction]
+    pub(crate) fn searchsorted(args: SearchArgs, vm: &VirtualMachine) -> PyResult {
+        let right = match args
+            .side
+            .as_option()
+            .map(|s| s.to_string_lossy().to_string())
+            .as_deref()
+        {
+            None | Some("left") => false,
+            Some("right") => true,
+            Some(s) => {
+                return Err(vm
+                    .new_value_error(format!("search side must be 'left' or 'right' (got '{s}')")))
+            }
+        };
+        let (sorted, _) = to_array(&args.a, vm)?;
+        if sorted.ndim() != 1 {
+            return Err(vm.new_value_error("object too deep for desired array"));
+        }
+        let s: Vec<f64> = sorted.iter().copied().collect();
+        let find = |x: f64| -> f64 {
+            let p = if right {
+                s.partition_point(|y| ops::nan_last_cmp(y, &x) != std::cmp::Ordering::Greater)
+            } else {
+                s.partition_point(|y| ops::nan_last_cmp(y, &x) == std::cmp::Ordering::Less)
+            };
+            p as f64
+        };
+        if let Some((x, _)) = scalar_of(&args.v, vm) {
+            return Ok(vm.ctx.new_int(find(x) as i64).into());
+        }
+        with_arr(&args.v, vm, |v, _| {
+            Ok(arr_or_scalar(v.mapv(find), DType::Int64, vm))
+        })
+    }
+
+    #[pyfunction(name = "where")]
+    pub(crate) fn where_(
+        cond: PyObjectRef,
+        x: OptionalArg<PyObjectRef>,
+        y: OptionalArg<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let (c, _) = to_array(&cond, vm)?;
+        let (OptionalArg::Present(x), OptionalArg::Present(y)) = (x, y) else {
+            // np.where(cond): tuple of index arrays (nonzero)
+            return nonzero(cond, vm);
+        };
+        let (xa, dx) = to_array(&x, vm)?;
+        let (ya, dy) = to_array(&y, vm)?;
+        let (xw, yw) = (scalar_of(&x, vm).is_some(), scalar_of(&y, vm).is_some());
+        let rd = match (xw, yw) {
+            (true, false) => DType::promote_weak(dy, dx),
+            (false, true) => DType::promote_weak(dx, dy),
+            _ => dx.promote(dy),
+        };
+        let shape = core::broadcast_shapes(&[c.shape(), xa.shape(), ya.shape()]).py(vm)?;
+        let sh = IxDyn(&shape);
+        let cb = c.broadcast(sh.clone()).unwrap();
+        let xb = xa.broadcast(sh.clone()).unwrap();
+        let yb = ya.broadcast(sh).unwrap();
+        let out = ndarray::Zip::from(&cb)
+            .and(&xb)
+            .and(&yb)
+            .map_collect(|&c, &x, &y| if c != 0.0 { x } else { y });
+        let out = if rd.kind_rank() < 2 || rd == DType::Float32 {
+            out.mapv(|v| rd.cast(v))
+        } else {
+            out
+        };
+        Ok(new_arr(out, rd, vm))
+    }
+
+    #[pyfunction]
+    pub(crate) fn nonzero(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let (x, _) = to_array(&a, vm)?;
+        let x = if x.ndim() == 0 {
+            x.insert_axis(Axis(0))
+        } else {
+            x
+        };
+        let mut cols: Vec<Vec<f64>> = vec![Vec::new(); x.ndim()];
+        for (idx, &v) in x.indexed_iter() {
+            if v != 0.0 {
+                for (k, c) in cols.iter_mut().enumerate() {
+                    c.push(idx[k] as f64);
+                }
+            }
+        }
+        let items: Vec<PyObjectRef> = cols
+            .into_iter()
+            .map(|c| {
+                let n = c.len();
+                new_arr(
+                    ArrayD::from_shape_vec(IxDyn(&[n]), c).unwrap(),
+                    DType::Int64,
+                    vm,
+                )
+            })
+            .collect();
+        Ok(vm.ctx.new_tuple(items).into())
+    }
+
+    #[derive(FromArgs)]
+    pub(crate) struct UniqueArgs {
+        #[pyarg(any, default = false)]
+        return_index: bool,
+        #[pyarg(any, default = false)]
+        return_inverse: bool,
+        #[pyarg(any, default = false)]
+        return_counts: bool,
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(named, default = true)]
+        equal_nan: bool,
+        #[pyarg(named, default = true)]
+        sorted: bool,
+    }
+
+    /// `np.unique(ar, return_index, return_inverse, return_counts)`: the sorted distinct
+    /// values of the flattened array (NaNs last, one NaN unless `equal_nan=False`), with
+    /// the first index of each, the inverse (in the input's shape, as NumPy 2) and the
+    /// counts as requested.
+    #[pyfunction]
+    pub(crate) fn unique(ar: PyObjectRef, args: UniqueArgs, vm: &VirtualMachine) -> PyResult {
+        if args.axis.as_option().is_some_and(|o| !vm.is_none(o)) {
+            return Err(vm.new_type_error(
+                "numpy.unique(axis=...) is not supported by the embedded NumPy; \
+                 unique rows can be found with sorted() over tuples of rows"
+                    .to_owned(),
+            ));
+        }
+        let _ = args.sorted;
+        let (a, d) = to_array(&ar, vm)?;
+        let vals: Vec<f64> = a.iter().copied().collect();
+        let mut order: Vec<usize> = (0..vals.len()).collect();
+        // Stable, so the first of equal values is the first index; NaNs sort last.
+        order.sort_by(|&i, &j| vals[i].total_cmp(&vals[j]).then(i.cmp(&j)));
+        // -0.0 and 0.0 are equal values: total_cmp orders them but they are one group.
+        let same = |x: f64, y: f64| x == y || (args.equal_nan && x.is_nan() && y.is_nan());
+        let mut uniq = Vec::new();
+        let mut first = Vec::new();
+        let mut counts: Vec<f64> = Vec::new();
+        let mut inverse = vec![0.0; vals.len()];
+        for &i in &order {
+            let x = vals[i];
+            match uniq.last() {
+                Some(&u) if same(u, x) => *counts.last_mut().unwrap() += 1.0,
+                _ => {
+                    uniq.push(x);
+                    first.push(i as f64);
+                    counts.push(1.0);
+                }
+            }
+            inverse[i] = (uniq.len() - 1) as f64;
+        }
+        let n = uniq.len();
+        let values = new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), uniq).unwrap(), d, vm);
+        if !(args.return_index || args.return_inverse || args.return_counts) {
+            return Ok(values);
+        }
+        let ints = |v: Vec<f64>, shape: &[usize]| {
+            new_arr(
+                ArrayD::from_shape_vec(IxDyn(shape), v).unwrap(),
+                DType::Int64,
+                vm,
+            )
+        };
+        let mut out = vec![values];
+        if args.return_index {
+            out.push(ints(first, &[n]));
+        }
+        if args.return_inverse {
+            let shape = if a.ndim() == 0 {
+                vec![1]
+            } else {
+                a.shape().to_vec()
+            };
+            out.push(ints(inverse, &shape));
+        }
+        if args.return_counts {
+            out.push(ints(counts, &[n]));
+        }
+        Ok(vm.ctx.new_tuple(out).into())
+    }
+}

@@ -1,0 +1,253 @@
+//! Unary functions: the one-argument ufuncs and their dtype rules.
+
+pub(crate) use self::_unary::*;
+
+#[rustpython_vm::pymodule(sub)]
+pub(crate) mod _unary {
+    use crate::native::prelude::*;
+    /// Applies `f` elementwise; Python scalars in give a Python float out.
+    /// `out_dt` None: a float function (float32 in, float32 out; ints give float64).
+    pub(crate) fn unary(
+        x: &PyObject,
+        out_dt: Option<DType>,
+        f: impl Fn(f64) -> f64,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        if let Some((v, d)) = scalar_of(x, vm) {
+            let dt = out_dt.unwrap_or(DType::Float64);
+            let _ = d;
+            return Ok(py_scalar(f(v), dt, vm));
+        }
+        with_arr(x, vm, |v, d| {
+            let dt = out_dt.unwrap_or(d.float_result());
+            Ok(new_arr(round_to(core::map_unary(v, f), dt), dt, vm))
+        })
+    }
+
+    /// Like `unary` but keeps int/bool dtypes (NumPy's abs/negative/square/sign...).
+    pub(crate) fn unary_keep(
+        x: &PyObject,
+        f: impl Fn(f64) -> f64,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        if let Some((v, d)) = scalar_of(x, vm) {
+            let dt = if d == DType::Bool { DType::Int64 } else { d };
+            return Ok(py_scalar(f(v), dt, vm));
+        }
+        with_arr(x, vm, |v, d| {
+            let dt = if d == DType::Bool { DType::Int64 } else { d };
+            Ok(new_arr(round_to(core::map_unary(v, f), dt), dt, vm))
+        })
+    }
+
+    pub(crate) fn ufunc_kernel(name: &str) -> Option<fn(f64) -> f64> {
+        Some(match name {
+            "exp" => f64::exp,
+            "exp2" => f64::exp2,
+            "log" => f64::ln,
+            "log2" => f64::log2,
+            "log10" => f64::log10,
+            "sin" => f64::sin,
+            "cos" => f64::cos,
+            "tan" => f64::tan,
+            "tanh" => crate::fastmath::tanh,
+            "sinh" => f64::sinh,
+            "cosh" => f64::cosh,
+            "sqrt" => f64::sqrt,
+            "cbrt" => f64::cbrt,
+            "log1p" => f64::ln_1p,
+            "expm1" => f64::exp_m1,
+            "arcsin" => f64::asin,
+            "arccos" => f64::acos,
+            "arctan" => f64::atan,
+            "arcsinh" => f64::asinh,
+            "arccosh" => f64::acosh,
+            "arctanh" => f64::atanh,
+            "floor" => f64::floor,
+            "ceil" => f64::ceil,
+            "trunc" => f64::trunc,
+            "rint" => f64::round_ties_even,
+            "reciprocal" => |x| 1.0 / x,
+            "deg2rad" => f64::to_radians,
+            "rad2deg" => f64::to_degrees,
+            "sinc" => core::sinc,
+            "fix" => f64::trunc,
+            // scipy.special (the embedded host's subset)
+            "erf" => crate::special::erf,
+            "erfc" => crate::special::erfc,
+            "gammaln" => crate::special::gammaln,
+            "gamma" => crate::special::gamma,
+            "digamma" => crate::special::digamma,
+            _ => return None,
+        })
+    }
+
+    #[pyfunction]
+    pub(crate) fn exp(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::exp, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn log(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::ln, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn sin(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::sin, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn cos(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::cos, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn tan(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::tan, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn tanh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        use crate::fastmath;
+        if let Some(a) = x.downcast_ref::<PyNdArray>() {
+            let g_lock = a.read();
+            let g = g_lock.view();
+            if let Some(src) = g.as_slice() {
+                // The hot path of tanh layers: a vectorised kernel over contiguous data.
+                let mut out = vec![0.0; src.len()];
+                let dt = a.dtype.float_result();
+                fastmath::tanh_slice(src, &mut out, dt == DType::Float32);
+                let arr = ArrayD::from_shape_vec(g.raw_dim(), out).expect("same size");
+                return Ok(new_arr(arr, dt, vm));
+            }
+        }
+        unary(&x, None, fastmath::tanh, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn sqrt(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::sqrt, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn log1p(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::ln_1p, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn expm1(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::exp_m1, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn arcsin(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::asin, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn arccos(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::acos, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn arctan(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::atan, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn sinh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::sinh, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn cosh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::cosh, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn floor(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::floor, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn ceil(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, None, f64::ceil, vm)
+    }
+    /// Less common float ufuncs by name (`np.log2 = partial(_ufunc1, "log2")` in the shim).
+    #[pyfunction]
+    pub(crate) fn _ufunc1(name: PyStrRef, x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let f = ufunc_kernel(&name.to_string_lossy()).ok_or_else(|| {
+            vm.new_value_error(format!("unknown ufunc {}", name.to_string_lossy()))
+        })?;
+        unary(&x, None, f, vm)
+    }
+    /// scipy.special.polygamma(n, x) for an integer order n >= 0 (the embedded subset).
+    #[pyfunction]
+    pub(crate) fn _polygamma(n: i64, x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let n = u32::try_from(n).map_err(|_| {
+            vm.new_value_error("polygamma: the order n must be a non-negative integer")
+        })?;
+        unary(&x, None, |v| crate::special::polygamma(n, v), vm)
+    }
+    #[pyfunction]
+    pub(crate) fn isnan(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, Some(DType::Bool), |v| v.is_nan() as u8 as f64, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn isfinite(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, Some(DType::Bool), |v| v.is_finite() as u8 as f64, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn isinf(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, Some(DType::Bool), |v| v.is_infinite() as u8 as f64, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn logical_not(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary(&x, Some(DType::Bool), |v| (v == 0.0) as u8 as f64, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn abs(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, f64::abs, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn absolute(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, f64::abs, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn sign(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, core::sign, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn square(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, |v| v * v, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn negative(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, |v| -v, vm)
+    }
+    #[pyfunction]
+    pub(crate) fn positive(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        unary_keep(&x, |v| v, vm)
+    }
+
+    /// `a_min` / `a_max`, by position or keyword (None: unbounded).
+    #[derive(FromArgs)]
+    pub(crate) struct ClipBounds {
+        #[pyarg(any, optional)]
+        pub(crate) a_min: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        pub(crate) a_max: OptionalArg<PyObjectRef>,
+    }
+
+    #[pyfunction(name = "clip")]
+    pub(crate) fn clip_fn(a: PyObjectRef, bounds: ClipBounds, vm: &VirtualMachine) -> PyResult {
+        clip(
+            a,
+            bounds.a_min.unwrap_or_none(vm),
+            bounds.a_max.unwrap_or_none(vm),
+            vm,
+        )
+    }
+
+    pub(crate) fn clip(
+        a: PyObjectRef,
+        lo: PyObjectRef,
+        hi: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let mut r = a;
+        if !vm.is_none(&lo) {
+            r = bin_fn(&r, &lo, Op::Max, vm)?;
+        }
+        if !vm.is_none(&hi) {
+            r = bin_fn(&r, &hi, Op::Min, vm)?;
+        }
+        Ok(r)
+    }
+}
