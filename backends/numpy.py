@@ -16,7 +16,8 @@ nondifferentiable(
     numpy.empty_like, numpy.identity, numpy.all, numpy.any,
     numpy.ndarray.all, numpy.ndarray.any, numpy.equal, numpy.not_equal, numpy.greater,
     numpy.greater_equal, numpy.less, numpy.less_equal, numpy.logical_and,
-    numpy.logical_or, numpy.logical_not, numpy.broadcast_shapes,
+    numpy.logical_or, numpy.logical_not, numpy.broadcast_shapes, numpy.count_nonzero,
+    numpy.unique, numpy.histogram,
 )
 
 # Methods and attributes of a value whose type the text does not tell (`x.sum()`,
@@ -250,6 +251,155 @@ def max_method_tangent(y, x, axis=None, out=None, keepdims=False, keepdim=None):
         d[y] = tangent.extremum_tangent(d[x], y, x, axis, keepdims)
     else:
         d[y] = tangent.extremum_tangent(d[x], y, x, axis, keepdim)
+
+
+# The NaN-ignoring reductions: a NaN element gets no gradient (nanmax/nanmin's extremum
+# mask never matches a NaN).
+@adjoint(numpy.nansum)
+def nansum(y, x, axis=None, dtype=None, out=None, keepdims=False):
+    d[x] = tangent.unreduce(d[y], x, axis, keepdims) * tangent.not_nan_mask(x)
+
+
+@tangent_(numpy.nansum)
+def nansum_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
+    d[y] = numpy.sum(d[x] * tangent.not_nan_mask(x), axis=axis, keepdims=keepdims)
+
+
+@adjoint(numpy.nanmean)
+def nanmean(y, x, axis=None, dtype=None, out=None, keepdims=False):
+    d[x] = tangent.unreduce(
+        d[y] / numpy.sum(tangent.not_nan_mask(x), axis=axis, keepdims=keepdims), x, axis,
+        keepdims) * tangent.not_nan_mask(x)
+
+
+@tangent_(numpy.nanmean)
+def nanmean_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
+    d[y] = numpy.sum(d[x] * tangent.not_nan_mask(x), axis=axis, keepdims=keepdims) / numpy.sum(
+        tangent.not_nan_mask(x), axis=axis, keepdims=keepdims)
+
+
+@adjoint(numpy.nanmax)
+@adjoint(numpy.nanmin)
+def nanmax(y, x, axis=None, out=None, keepdims=False):
+    d[x] = tangent.extremum_grad(d[y], y, x, axis, keepdims)
+
+
+@tangent_(numpy.nanmax)
+@tangent_(numpy.nanmin)
+def nanmax_tangent(y, x, axis=None, out=None, keepdims=False):
+    d[y] = tangent.extremum_tangent(d[x], y, x, axis, keepdims)
+
+
+# ptp = max - min
+@adjoint(numpy.ptp)
+def ptp(y, x, axis=None, out=None, keepdims=False):
+    d[x] = tangent.extremum_grad(
+        d[y], numpy.max(x, axis=axis, keepdims=keepdims), x, axis, keepdims
+    ) - tangent.extremum_grad(d[y], numpy.min(x, axis=axis, keepdims=keepdims), x, axis,
+                              keepdims)
+
+
+@tangent_(numpy.ptp)
+def ptp_tangent(y, x, axis=None, out=None, keepdims=False):
+    d[y] = tangent.extremum_tangent(
+        d[x], numpy.max(x, axis=axis, keepdims=keepdims), x, axis, keepdims
+    ) - tangent.extremum_tangent(d[x], numpy.min(x, axis=axis, keepdims=keepdims), x, axis,
+                                 keepdims)
+
+
+# Order statistics: a weighted pair of sorted values (median is the 0.5-quantile; NumPy's
+# methods 'linear', 'lower', 'higher', 'nearest', 'midpoint'; others are refused when the
+# derivative is computed).
+@adjoint(numpy.median)
+def median(y, x, axis=None, out=None, overwrite_input=False, keepdims=False):
+    d[x] = tangent.quantile_grad(d[y], x, 0.5, axis, keepdims)
+
+
+@tangent_(numpy.median)
+def median_tangent(y, x, axis=None, out=None, overwrite_input=False, keepdims=False):
+    d[y] = tangent.quantile_tangent(d[x], x, 0.5, axis, keepdims)
+
+
+@adjoint(numpy.quantile)
+def quantile(y, x, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, weights=None, interpolation=None):
+    d[x] = tangent.quantile_grad(d[y], x, q, axis, keepdims, method)
+    d[q] = tangent.unbroadcast(numpy.sum(d[y] * numpy.sum(
+        tangent.quantile_q_weights(x, q, axis, method) * x, axis=axis, keepdims=keepdims)), q)
+
+
+@tangent_(numpy.quantile)
+def quantile_tangent(y, x, q, axis=None, out=None, overwrite_input=False, method="linear",
+                     keepdims=False, weights=None, interpolation=None):
+    d[y] = tangent.quantile_tangent(d[x], x, q, axis, keepdims, method) + d[q] * numpy.sum(
+        tangent.quantile_q_weights(x, q, axis, method) * x, axis=axis, keepdims=keepdims)
+
+
+@adjoint(numpy.percentile)
+def percentile(y, x, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, weights=None, interpolation=None):
+    d[x] = tangent.quantile_grad(d[y], x, numpy.asarray(q) / 100.0, axis, keepdims, method)
+    d[q] = tangent.unbroadcast(numpy.sum(d[y] * numpy.sum(
+        tangent.quantile_q_weights(x, numpy.asarray(q) / 100.0, axis, method) * x, axis=axis,
+        keepdims=keepdims)) / 100.0, q)
+
+
+@tangent_(numpy.percentile)
+def percentile_tangent(y, x, q, axis=None, out=None, overwrite_input=False, method="linear",
+                       keepdims=False, weights=None, interpolation=None):
+    d[y] = tangent.quantile_tangent(d[x], x, numpy.asarray(q) / 100.0, axis, keepdims,
+                                    method) + d[q] / 100.0 * numpy.sum(
+        tangent.quantile_q_weights(x, numpy.asarray(q) / 100.0, axis, method) * x, axis=axis,
+        keepdims=keepdims)
+
+
+# fmax/fmin: maximum/minimum that ignore a NaN operand (the other one gets the gradient).
+@adjoint(numpy.fmax)
+def fmax(z, x, y):
+    d[x] = tangent.unbroadcast(d[z] * numpy.logical_or(x >= y, numpy.isnan(y)), x)
+    d[y] = tangent.unbroadcast(d[z] * numpy.logical_not(numpy.logical_or(x >= y, numpy.isnan(y))), y)
+
+
+@tangent_(numpy.fmax)
+def fmax_tangent(z, x, y):
+    d[z] = d[x] * numpy.logical_or(x >= y, numpy.isnan(y)) + d[y] * numpy.logical_not(
+        numpy.logical_or(x >= y, numpy.isnan(y)))
+
+
+@adjoint(numpy.fmin)
+def fmin(z, x, y):
+    d[x] = tangent.unbroadcast(d[z] * numpy.logical_or(x <= y, numpy.isnan(y)), x)
+    d[y] = tangent.unbroadcast(d[z] * numpy.logical_not(numpy.logical_or(x <= y, numpy.isnan(y))), y)
+
+
+@tangent_(numpy.fmin)
+def fmin_tangent(z, x, y):
+    d[z] = d[x] * numpy.logical_or(x <= y, numpy.isnan(y)) + d[y] * numpy.logical_not(
+        numpy.logical_or(x <= y, numpy.isnan(y)))
+
+
+# interp(x, xp, fp): piecewise linear; with respect to x the segment's slope (kept
+# differentiable in fp), to fp the interpolation weights, to left/right where x is
+# outside the knots. The derivative with respect to the knots xp is refused.
+@adjoint(numpy.interp)
+def interp(y, x, xp, fp, left=None, right=None, period=None):
+    d[x] = tangent.unbroadcast(
+        d[y] * numpy.sum(tangent.interp_slope_weights(x, xp) * fp, axis=-1), x)
+    d[xp] = tangent.interp_xp_refused(xp)
+    d[fp] = tangent.unbroadcast(numpy.tensordot(
+        d[y], tangent.interp_weights(x, xp, numpy.size(fp), left, right), numpy.ndim(x)), fp)
+    d[left] = tangent.unbroadcast(numpy.sum(d[y] * tangent.interp_outside(x, xp, 0)), left)
+    d[right] = tangent.unbroadcast(numpy.sum(d[y] * tangent.interp_outside(x, xp, 1)), right)
+
+
+@tangent_(numpy.interp)
+def interp_tangent(y, x, xp, fp, left=None, right=None, period=None):
+    d[y] = (d[x] * numpy.sum(tangent.interp_slope_weights(x, xp) * fp, axis=-1)
+            + tangent.interp_xp_refused(xp) * d[xp]
+            + numpy.sum(tangent.interp_weights(x, xp, numpy.size(fp), left, right) * d[fp],
+                        axis=-1)
+            + d[left] * tangent.interp_outside(x, xp, 0)
+            + d[right] * tangent.interp_outside(x, xp, 1))
 
 
 @adjoint(numpy.dot)

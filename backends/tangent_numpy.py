@@ -15,6 +15,9 @@
 
 nondifferentiable(
     tangent.hsplit_axis, tangent.negate_shift, tangent.clip_mask, tangent.method_axis,
+    tangent.not_nan_mask, tangent.quantile_weights, tangent.quantile_q_weights,
+    tangent.interp_weights,
+    tangent.interp_slope_weights, tangent.interp_outside, tangent.interp_xp_refused,
 )
 
 
@@ -141,6 +144,16 @@ def diag_grad(z, g, v, k=0):
     d[z] = tangent.linear_tangent(tangent.diag_grad, d[g], g, v, k)
 
 
+# the quantile weights are locally constant in x; in q they move at the rate
+# quantile_q_weights gives (the linear method)
+@tangent_(tangent.quantile_grad)
+def quantile_grad(z, g, x, q, axis=None, keepdims=False, method="linear"):
+    d[z] = tangent.linear_tangent(
+        tangent.quantile_grad, d[g], g, x, q, axis, keepdims, method
+    ) + tangent.unreduce(g, x, axis, keepdims) * tangent.quantile_q_weights(
+        x, q, axis, method) * d[q]
+
+
 # the sorting permutation is locally constant in x
 @tangent_(tangent.sort_grad)
 def sort_grad(z, g, x, axis=-1):
@@ -265,6 +278,13 @@ def transpose_method_tangent_adjoint(z, t, axes):
 def pad_tangent_adjoint(z, t, tc, x, pad_width, mode="constant"):
     d[t] = tangent.pad_grad(d[z], x, pad_width, mode)
     d[tc] = tangent.pad_constant_grad(d[z], x, pad_width)
+
+
+@adjoint(tangent.quantile_tangent)
+def quantile_tangent_adjoint(z, t, x, q, axis=None, keepdims=False, method="linear"):
+    d[t] = tangent.quantile_grad(d[z], x, q, axis, keepdims, method)
+    d[q] = tangent.unbroadcast(numpy.sum(d[z] * numpy.sum(
+        t * tangent.quantile_q_weights(x, q, axis, method), axis=axis, keepdims=keepdims)), q)
 
 
 @adjoint(tangent.sort_tangent)

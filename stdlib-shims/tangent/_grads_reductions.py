@@ -1,4 +1,5 @@
-"""Reductions and scans: prod, cumsum, cumprod, var, clip.
+"""Reductions and scans: prod, cumsum, cumprod, var, clip; the NaN-ignoring reductions,
+order statistics (median, percentile, quantile) and interp.
 
 Conventions in tangent._grads_common. prod, cumsum, var and clip compute in the array
 namespace of their arguments (numpy and jax.numpy share them: no in-place writes, no
@@ -207,3 +208,220 @@ def clip_grad(g, x, lo, hi, which, min=None, max=None):
     lo, hi = _bound(lo, min), _bound(hi, max)
     like = (x, lo, hi)[which]
     return _tg().unbroadcast(g * clip_mask(x, lo, hi, which), like)
+
+
+# ---------------------------------------------------------- NaN-ignoring reductions
+
+def not_nan_mask(x):
+    """1.0 where `x` is not NaN, else 0.0, in x's float dtype: the elements nansum,
+    nanmean, nanmax and nanmin read."""
+    xp = _xp(x)
+    x = xp.asarray(x)
+    return _mask_of(xp.logical_not(xp.isnan(x)), x)
+
+
+# ---------------------------------------------------------- order statistics
+
+_QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _quantile_positions(q, n, method):
+    """The sorted positions the q-quantile of n values reads and the weight of the
+    second: NumPy's definitions of its methods (numpy.quantile)."""
+    import math
+    pos = q * (n - 1)
+    lo = min(int(math.floor(pos)), n - 1)
+    hi = min(lo + 1, n - 1)
+    frac = pos - lo
+    if method == "linear":
+        return lo, hi, frac
+    if method == "lower":
+        return lo, lo, 0.0
+    if method == "higher":
+        h = min(int(math.ceil(pos)), n - 1)
+        return h, h, 0.0
+    if method == "nearest":
+        r = min(int(round(pos)), n - 1)  # half to even, as numpy.around
+        return r, r, 0.0
+    return (lo, lo, 0.0) if frac == 0 else (lo, hi, 0.5)  # midpoint
+
+
+def _order_weights(x, q, axis, terms):
+    """W of shape shape(q) + shape(x), in x's float dtype: for each q, the weights
+    `terms(q, n)` gives as (sorted position, weight) pairs, put on the elements of each
+    lane of `axis` at those sorted positions."""
+    xp = _xp(x)
+    x = xp.asarray(x)
+    qs = numpy.asarray(q, dtype=float)
+    axes = _axes(axis, x.ndim)
+    rest = [i for i in range(x.ndim) if i not in axes]
+    perm = rest + list(axes)
+    xt = xp.transpose(x, tuple(perm))
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    lanes = xp.reshape(xt, tuple(xt.shape[:len(rest)]) + (n,))
+    ranks = xp.argsort(xp.argsort(lanes, axis=-1), axis=-1)
+    inverse = tuple(_tg().inverse_permutation(perm))
+    out = []
+    for qi in qs.reshape(-1):
+        w = xp.zeros(ranks.shape, dtype=_dtype(xp, x)) * 1.0
+        for pos, weight in (terms(float(qi), n) if n else ()):
+            w = w + _mask_of(ranks == pos, x) * weight
+        out.append(xp.transpose(xp.reshape(_like_dtype(w, x), xt.shape), inverse))
+    if qs.ndim == 0:
+        return out[0]
+    return xp.reshape(xp.stack(out), tuple(qs.shape) + tuple(x.shape))
+
+
+def _check_method(method):
+    if method not in _QUANTILE_METHODS:
+        from tangent._errors import _at_call_site
+        raise NotImplementedError(_at_call_site(
+            "tangent: the derivative of a quantile with method=%r is not known" % (method,),
+            "use one of %s" % ", ".join(repr(m) for m in _QUANTILE_METHODS)))
+
+
+def quantile_weights(x, q, axis=None, method="linear"):
+    """W of shape shape(q) + shape(x), in x's float dtype, such that the q-quantiles of
+    `x` over `axis` are sum(W[i] * x, axis): each is a weighted pair of order
+    statistics, constant where no two values of a lane swap places."""
+    _check_method(method)
+
+    def terms(qi, n):
+        lo, hi, frac = _quantile_positions(qi, n, method)
+        return ((lo, 1.0 - frac), (hi, frac))
+    return _order_weights(x, q, axis, terms)
+
+
+def quantile_q_weights(x, q, axis=None, method="linear"):
+    """S shaped like x (q a number) such that d quantile(x, q, axis) / dq is
+    sum(S * x, axis): n - 1 at the upper and 1 - n at the lower of the two sorted values
+    the linear method interpolates between (the right derivative at a sample point);
+    zero for the other methods, which are piecewise constant in q. Constant in x, so the
+    derivative stays differentiable in x."""
+    _check_method(method)
+    if numpy.ndim(q) != 0:
+        from tangent._errors import _at_call_site
+        raise NotImplementedError(_at_call_site(
+            "tangent: the derivative of a quantile with respect to an array of q is not "
+            "provided",
+            "differentiate with respect to one q at a time (a number), or pass q as a "
+            "constant"))
+
+    def terms(qi, n):
+        lo, hi, _ = _quantile_positions(qi, n, "linear")
+        if method != "linear" or hi == lo:
+            return ()
+        return ((hi, n - 1.0), (lo, 1.0 - n))
+    return _order_weights(x, q, axis, terms)
+
+
+def quantile_grad(g, x, q, axis=None, keepdims=False, method="linear"):
+    """The gradient of quantile(x, q, axis) (median: q = 0.5) from its gradient `g`."""
+    tg = _tg()
+    if isinstance(x, (list, tuple)):
+        return _numpy_reshape_as(
+            quantile_grad(g, numpy.asarray(x) * 1.0, q, axis, keepdims, method), x)
+    if not _registry.is_array(x):
+        return g
+    w = quantile_weights(x, q, axis, method)
+    if numpy.ndim(q) == 0:
+        return _like_dtype(tg.unreduce(g, x, axis, keepdims) * w, x)
+    xp = _xp(x)
+    nq = int(numpy.size(q))
+    g = xp.asarray(g)
+    gs = xp.reshape(g, (nq,) + tuple(g.shape[numpy.ndim(q):]))
+    ws = xp.reshape(w, (nq,) + tuple(x.shape))
+    total = tg.unreduce(gs[0], x, axis, keepdims) * ws[0]
+    for i in range(1, nq):
+        total = total + tg.unreduce(gs[i], x, axis, keepdims) * ws[i]
+    return _like_dtype(total, x)
+
+
+def quantile_tangent(t, x, q, axis=None, keepdims=False, method="linear"):
+    """The tangent of quantile(x, q, axis) from the tangent `t` of x."""
+    if isinstance(x, (list, tuple)):
+        return quantile_tangent(numpy.asarray(t), numpy.asarray(x) * 1.0, q, axis, keepdims,
+                                method)
+    if not _registry.is_array(x):
+        return t
+    xp = _xp(x)
+    w = quantile_weights(x, q, axis, method)
+    if numpy.ndim(q) == 0:
+        return xp.sum(t * w, axis=axis, keepdims=keepdims)
+    nq = int(numpy.size(q))
+    ws = xp.reshape(w, (nq,) + tuple(x.shape))
+    parts = [xp.sum(t * ws[i], axis=axis, keepdims=keepdims) for i in range(nq)]
+    out = xp.reshape(xp.stack(parts), tuple(numpy.shape(q)) + tuple(xp.shape(parts[0])))
+    # An array of q is float64 and not weak: the quantiles of float32 data are float64.
+    return out.astype(numpy.float64) if hasattr(out, "astype") else out
+
+
+# ---------------------------------------------------------- interp
+
+def interp_weights(x, xp_, n, left=None, right=None):
+    """W of shape shape(x) + (n,) such that interp(x, xp, fp) = W @ fp where x lies in
+    [xp[0], xp[-1]] (and where `left`/`right` are not given: outside, fp[0] and fp[-1]
+    are read). Float64, as interp's result."""
+    x = numpy.asarray(x, dtype=float)
+    knots = numpy.asarray(xp_, dtype=float)
+    flat = x.reshape(-1)
+    w = numpy.zeros((flat.shape[0], n))
+    for i in range(flat.shape[0]):
+        v = float(flat[i])
+        if v < knots[0]:
+            if left is None:
+                w[i, 0] = 1.0
+            continue
+        if v > knots[n - 1]:
+            if right is None:
+                w[i, n - 1] = 1.0
+            continue
+        if v == knots[n - 1]:
+            w[i, n - 1] = 1.0
+            continue
+        j = int(numpy.searchsorted(knots, v, side="right")) - 1
+        t = (v - knots[j]) / (knots[j + 1] - knots[j])
+        w[i, j] = 1.0 - t
+        w[i, j + 1] = t
+    return w.reshape(tuple(x.shape) + (n,))
+
+
+def interp_slope_weights(x, xp_):
+    """D of shape shape(x) + (len(xp),) such that d interp(x, xp, fp) / dx is
+    sum(D * fp, axis=-1): -1/h and 1/h at the ends of the segment x lies in (the one to
+    its right at a knot), nothing outside [xp[0], xp[-1]]. Constant in x and fp, so the
+    slope stays differentiable in fp."""
+    x = numpy.asarray(x, dtype=float)
+    knots = numpy.asarray(xp_, dtype=float)
+    n = knots.shape[0]
+    flat = x.reshape(-1)
+    d = numpy.zeros((flat.shape[0], n))
+    for i in range(flat.shape[0]):
+        v = float(flat[i])
+        if v < knots[0] or v >= knots[n - 1]:
+            continue
+        j = int(numpy.searchsorted(knots, v, side="right")) - 1
+        h = knots[j + 1] - knots[j]
+        d[i, j] = -1.0 / h
+        d[i, j + 1] = 1.0 / h
+    return d.reshape(tuple(x.shape) + (n,))
+
+
+def interp_outside(x, xp_, side):
+    """1.0 where x is left of xp[0] (side 0) or right of xp[-1] (side 1): where interp
+    reads its `left` or `right` argument."""
+    x = numpy.asarray(x, dtype=float)
+    knots = numpy.asarray(xp_, dtype=float)
+    return ((x < knots[0]) if side == 0 else (x > knots[-1])) * 1.0
+
+
+def interp_xp_refused(xp_):
+    """interp's derivative with respect to its knots is not provided: refused where it
+    would be needed."""
+    from tangent._errors import _at_call_site
+    raise NotImplementedError(_at_call_site(
+        "tangent: the derivative of numpy.interp with respect to xp (the knots) is not "
+        "provided",
+        "differentiate with respect to x or fp; pass the knots as a constant"))

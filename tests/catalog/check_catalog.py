@@ -132,6 +132,36 @@ CATALOG = [
 ] + reductions("numpy.sum", "np.sum") + reductions("numpy.mean", "np.mean") + reductions(
     "numpy.max", "np.max") + reductions("numpy.min", "np.min") + reductions(
     "numpy.amax", "np.amax") + reductions("numpy.amin", "np.amin") + [
+    # the NaN-ignoring reductions on data with NaNs (put in by np.where: no gradient there)
+    ("numpy.nansum", "np.nansum(np.where(np.array([True, False, True]), a, np.nan))", [[((3,), "any")]]),
+    ("numpy.nanmean", "np.nanmean(np.where(np.array([[True, False, True], [True, True, False]]), a, np.nan), axis=1)",
+     [[((2, 3), "any")]]),
+    ("numpy.nanmax", "np.nanmax(np.where(np.array([True, False, True]), a, np.nan))", [[((3,), "any")]]),
+    ("numpy.nanmin", "np.nanmin(np.where(np.array([[True, False, True], [False, True, True]]), a, np.nan), axis=0)",
+     [[((2, 3), "any")]]),
+    # order statistics (each method, arrays of q, keepdims)
+    ("numpy.quantile", "np.quantile(a, 0.3)", [[((5,), "any")], [((2, 3), "any")]]),
+    ("numpy.quantile", "np.quantile(a, [0.25, 0.8], axis=1)", [[((2, 5), "any")]]),
+    ("numpy.quantile", "np.quantile(a, 0.4, axis=0, keepdims=True, method='nearest')", [[((5, 2), "any")]]),
+    ("numpy.quantile", "np.quantile(a, 0.5, method='midpoint')", [[((4,), "any")]]),
+    ("numpy.quantile", "np.quantile(a, 0.7, axis=-1, method='lower')", [[((2, 4), "any")]]),
+    ("numpy.quantile", "np.quantile(a, 0.7, method='higher')", [[((2, 4), "any")]]),
+    ("numpy.percentile", "np.percentile(a, 70)", [[((5,), "any")], [((2, 3), "any")]]),
+    # with respect to q too (a number strictly between sample points)
+    ("numpy.quantile", "np.quantile(a, 0.35 + 0.1 * np.tanh(b), axis=0)", [[((5, 2), "any"), ((), "any")]]),
+    ("numpy.percentile", "np.percentile(a * b, 35.0 + 10.0 * np.tanh(b))", [[((5,), "any"), ((), "any")]]),
+    ("numpy.percentile", "np.percentile(a, [10, 90], axis=-1, keepdims=True)", [[((2, 4), "any")]]),
+    binary("numpy.fmax", "np.fmax(a, b)"),
+    binary("numpy.fmin", "np.fmin(a, b)"),
+    ("numpy.fmax", "np.fmax(a, np.where(np.array([True, False, True]), b, np.nan))", [[((3,), "any"), ((3,), "any")]]),
+    ("numpy.fmin", "np.fmin(np.where(np.array([True, False, True]), a, np.nan), b)", [[((3,), "any"), ((3,), "any")]]),
+    ("numpy.interp", "np.interp(a, np.array([-1.0, 0.0, 0.5, 1.5]), b)",
+     [[((), "any"), ((4,), "any")], [((2, 3), "any"), ((4,), "any")]]),
+    ("numpy.interp", "np.interp(a, np.array([-0.5, 0.5]), np.array([1.0, 3.0]), left=b, right=b * 2.0)",
+     [[((3,), "any"), ((), "any")]]),
+] + reductions("numpy.nansum", "np.nansum") + reductions("numpy.nanmean", "np.nanmean") + reductions(
+    "numpy.nanmax", "np.nanmax") + reductions("numpy.nanmin", "np.nanmin") + reductions(
+    "numpy.ptp", "np.ptp") + reductions("numpy.median", "np.median") + [
     # dict.get (a method of values of unknown type, so keyed under numpy.ndarray): the
     # key present (the default gets no gradient) and missing (only the default does)
     ("numpy.ndarray.get", "{'k': a, 'm': b}.get('k', b) * 2.0", [[((3,), "any"), ((3,), "any")]]),

@@ -592,7 +592,7 @@ pub fn median_of(lane: &mut [f64]) -> f64 {
     if n == 0 || lane.iter().any(|x| x.is_nan()) {
         return f64::NAN;
     }
-    let (_, &mut hi_v, below) = lane.select_nth_unstable_by(n / 2, |a, b| a.total_cmp(b));
+    let (below, &mut hi_v, _) = lane.select_nth_unstable_by(n / 2, |a, b| a.total_cmp(b));
     if n % 2 == 1 {
         return hi_v;
     }
@@ -1276,9 +1276,10 @@ pub fn dot(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD<f6
     if a.ndim() == 0 || b.ndim() == 0 {
         return zip_with(a, b, |x, y| x * y);
     }
-    // N-D dot: sum over last axis of a and second-to-last of b.
+    // N-D dot: sum over last axis of a and second-to-last of b (its only axis if 1-D).
+    let kb_axis = b.ndim().saturating_sub(2);
     let ka = a.shape()[a.ndim() - 1];
-    let kb = b.shape()[b.ndim() - 2];
+    let kb = b.shape()[kb_axis];
     if ka != kb {
         return value_err(format!(
             "shapes {} and {} not aligned: {} (dim {}) != {} (dim {})",
@@ -1287,13 +1288,13 @@ pub fn dot(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD<f6
             ka,
             a.ndim() - 1,
             kb,
-            b.ndim() - 2
+            kb_axis
         ));
     }
     let am = reshape(a.view(), &[a.len() / ka.max(1), ka]);
     // b: move axis -2 to front then flatten the rest
-    let mut perm: Vec<usize> = vec![b.ndim() - 2];
-    perm.extend((0..b.ndim()).filter(|&i| i != b.ndim() - 2));
+    let mut perm: Vec<usize> = vec![kb_axis];
+    perm.extend((0..b.ndim()).filter(|&i| i != kb_axis));
     let bp = to_standard(b.view().permuted_axes(IxDyn(&perm)));
     let bm = bp
         .into_shape_with_order(IxDyn(&[kb, b.len() / kb.max(1)]))

@@ -25,6 +25,8 @@ from _numpy_native import (
     sort, argsort, searchsorted,
     swapaxes, moveaxis, split, array_split, tile, repeat, flip, roll, pad, var, std,
     shares_memory, may_share_memory,
+    median, percentile, quantile, nansum, nanmean, nanmax, nanmin, ptp, count_nonzero,
+    histogram, interp, unique, fmax, fmin,
 )
 
 mod = _nn.mod
@@ -90,7 +92,11 @@ arccosh = _make_ufunc1("arccosh")
 arctanh = _make_ufunc1("arctanh")
 sinc = _make_ufunc1("sinc")
 fix = _make_ufunc1("fix")
-fabs = absolute
+
+
+def fabs(x):
+    """`np.fabs`: the absolute value as a float (integers give float64, as NumPy)."""
+    return _nn._ufunc1("fabs", x)
 
 
 def round(a, decimals=0):

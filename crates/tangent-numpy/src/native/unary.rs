@@ -72,6 +72,7 @@ pub(crate) mod _unary {
             "rad2deg" => f64::to_degrees,
             "sinc" => core::sinc,
             "fix" => f64::trunc,
+            "fabs" => f64::abs,
             // scipy.special (the embedded host's subset)
             "erf" => crate::special::erf,
             "erfc" => crate::special::erfc,
@@ -151,20 +152,76 @@ pub(crate) mod _unary {
     pub(crate) fn cosh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         unary(&x, None, f64::cosh, vm)
     }
+    /// A rounding function: integers and bools are already whole, so NumPy 2 gives them
+    /// back in their own dtype; floats are rounded by `f`.
+    pub(crate) fn rounding(x: &PyObject, f: fn(f64) -> f64, vm: &VirtualMachine) -> PyResult {
+        let whole = |d: DType| matches!(d, DType::Int64 | DType::Bool);
+        if let Some((v, d)) = scalar_of(x, vm) {
+            if whole(d) {
+                return Ok(py_scalar(v, d, vm));
+            }
+        }
+        with_arr(x, vm, |v, d| {
+            if whole(d) {
+                return Ok(new_arr(core::to_standard(v), d, vm));
+            }
+            let dt = d.float_result();
+            Ok(new_arr(round_to(core::map_unary(v, f), dt), dt, vm))
+        })
+    }
+
+    /// `np.reciprocal`: `1 / x` in the input's dtype, so integer division for integers
+    /// (`1 // x` truncated toward zero; NumPy's INT64_MIN for a zero, where it warns).
+    pub(crate) fn reciprocal(x: &PyObject, vm: &VirtualMachine) -> PyResult {
+        let int_recip = |v: f64| match v {
+            1.0 => 1.0,
+            -1.0 => -1.0,
+            0.0 => i64::MIN as f64,
+            _ => 0.0,
+        };
+        let int_dtype = |d: DType| match d {
+            DType::Bool | DType::Int64 => Some(DType::Int64),
+            _ => None,
+        };
+        if let Some((v, d)) = scalar_of(x, vm) {
+            if let Some(dt) = int_dtype(d) {
+                let r = if d == DType::Bool { v } else { int_recip(v) };
+                return Ok(py_scalar(r, dt, vm));
+            }
+        }
+        with_arr(x, vm, |v, d| match int_dtype(d) {
+            Some(dt) if d == DType::Bool => Ok(new_arr(core::to_standard(v), dt, vm)),
+            Some(dt) => Ok(new_arr(core::map_unary(v, int_recip), dt, vm)),
+            None => {
+                let dt = d.float_result();
+                Ok(new_arr(
+                    round_to(core::map_unary(v, |x| 1.0 / x), dt),
+                    dt,
+                    vm,
+                ))
+            }
+        })
+    }
+
     #[pyfunction]
     pub(crate) fn floor(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary(&x, None, f64::floor, vm)
+        rounding(&x, f64::floor, vm)
     }
     #[pyfunction]
     pub(crate) fn ceil(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary(&x, None, f64::ceil, vm)
+        rounding(&x, f64::ceil, vm)
     }
     /// Less common float ufuncs by name (`np.log2 = partial(_ufunc1, "log2")` in the shim).
     #[pyfunction]
     pub(crate) fn _ufunc1(name: PyStrRef, x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        let f = ufunc_kernel(&name.to_string_lossy()).ok_or_else(|| {
-            vm.new_value_error(format!("unknown ufunc {}", name.to_string_lossy()))
-        })?;
+        let name = name.to_string_lossy();
+        match &*name {
+            "trunc" | "fix" => return rounding(&x, f64::trunc, vm),
+            "reciprocal" => return reciprocal(&x, vm),
+            _ => {}
+        }
+        let f = ufunc_kernel(&name)
+            .ok_or_else(|| vm.new_value_error(format!("unknown ufunc {name}")))?;
         unary(&x, None, f, vm)
     }
     /// scipy.special.polygamma(n, x) for an integer order n >= 0 (the embedded subset).
