@@ -1,5 +1,7 @@
 //! The embedded `numpy`: Python snippets run in the interpreter and assert on results.
 
+mod common;
+
 use tangent::host::rustpython::{exec_module, format_exception, with_vm};
 
 const PRELUDE: &str = r#"
@@ -1386,4 +1388,45 @@ for v, w in zip(t.tolist(), big.tolist()):
     assert abs(v - math.tanh(w)) <= 2 ** -23 * abs(math.tanh(w)) + 1e-45, (v, w)
 "#,
     );
+}
+
+/// The embedded numpy against real NumPy: 420 seeded expressions over float64, float32,
+/// int64 and bool arrays (broadcast pairs, axis and keepdims variants, the order
+/// statistics) evaluated by NumPy in the test CPython and by the embedded module, which
+/// must give the same dtypes, shapes and values (tests/numpy_diff/numpy_diff.py says how
+/// close floats must be).
+#[test]
+fn agrees_with_real_numpy() {
+    let Some(python) = common::cpython::python(&["numpy"]) else {
+        return;
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("numpy-diff");
+    std::fs::create_dir_all(&dir).unwrap();
+    let expected = dir.join("expected.json");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/numpy_diff/numpy_diff.py"
+    );
+    let want = std::process::Command::new(&python)
+        .args(["-W", "ignore", script, "expect"])
+        .arg(&expected)
+        .output()
+        .expect("run the test CPython");
+    assert!(
+        want.status.success(),
+        "NumPy's side failed:\n{}",
+        String::from_utf8_lossy(&want.stderr)
+    );
+    let got = std::process::Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .args(["run", "--embedded", script, "compare"])
+        .arg(&expected)
+        .output()
+        .expect("run tangent");
+    let out = String::from_utf8_lossy(&got.stdout);
+    assert!(
+        got.status.success(),
+        "the embedded numpy differs from NumPy:\n{out}\n{}",
+        String::from_utf8_lossy(&got.stderr)
+    );
+    assert!(out.contains("420 cases compared, 0 differences"), "{out}");
 }

@@ -468,14 +468,11 @@ pub(crate) mod _methods {
     pub(crate) fn unary_slot(
         obj: &PyObject,
         f: impl Fn(f64) -> f64,
+        on_bool: OnBool,
         vm: &VirtualMachine,
     ) -> PyResult {
         let z = obj.downcast_ref::<PyNdArray>().unwrap();
-        let dt = if z.dtype == DType::Bool {
-            DType::Int64
-        } else {
-            z.dtype
-        };
+        let dt = kept_dtype(z.dtype, on_bool, vm)?;
         let g_lock = z.read();
         let g = g_lock.view();
         Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
@@ -496,9 +493,13 @@ pub(crate) mod _methods {
                     }
                     bin_slot(a, b, Op::Pow, vm)
                 }),
-                negative: Some(|num, vm| unary_slot(num.obj, |x| -x, vm)),
-                positive: Some(|num, vm| unary_slot(num.obj, |x| x, vm)),
-                absolute: Some(|num, vm| unary_slot(num.obj, f64::abs, vm)),
+                negative: Some(|num, vm| {
+                    unary_slot(num.obj, |x| -x, OnBool::Refuse(BOOL_NEGATIVE), vm)
+                }),
+                positive: Some(|num, vm| {
+                    unary_slot(num.obj, |x| x, OnBool::Refuse(BOOL_POSITIVE), vm)
+                }),
+                absolute: Some(|num, vm| unary_slot(num.obj, f64::abs, OnBool::Keep, vm)),
                 boolean: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
                     let g_lock = z.read();

@@ -129,7 +129,14 @@ pub(crate) mod _stats {
                 return Err(bool_subtract_error(vm));
             }
             let axes = axes_arg(&args.axis, v.ndim(), vm)?;
-            let rd = if q_weak {
+            // The methods that pick a sample keep an integer input's dtype (NumPy).
+            let picks = matches!(
+                method,
+                QuantileMethod::Lower | QuantileMethod::Higher | QuantileMethod::Nearest
+            );
+            let rd = if picks && d == DType::Int64 {
+                DType::Int64
+            } else if q_weak {
                 d.float_result()
             } else {
                 d.promote(qd).float_result()

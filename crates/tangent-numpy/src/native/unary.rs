@@ -24,19 +24,55 @@ pub(crate) mod _unary {
         })
     }
 
-    /// Like `unary` but keeps int/bool dtypes (NumPy's abs/negative/square/sign...).
+    /// What a dtype-keeping function does with bools (NumPy's loops differ).
+    #[derive(Clone, Copy)]
+    pub(crate) enum OnBool {
+        /// `abs`: bools stay bools.
+        Keep,
+        /// `square`: NumPy's int8, int64 here (the module has no int8).
+        ToInt,
+        /// `negative`, `sign`: NumPy has no bool loop; the message is its TypeError.
+        Refuse(&'static str),
+    }
+
+    pub(crate) const BOOL_NEGATIVE: &str = "The numpy boolean negative, the `-` operator, is not \
+        supported, use the `~` operator or the logical_not function instead.";
+    pub(crate) const BOOL_POSITIVE: &str = "ufunc 'positive' did not contain a loop with \
+        signature matching types <class 'numpy.dtypes.BoolDType'> -> None";
+    pub(crate) const BOOL_SIGN: &str = "ufunc 'sign' did not contain a loop with signature \
+        matching types <class 'numpy.dtypes.BoolDType'> -> None";
+
+    /// The result dtype of a dtype-keeping function of `d`, or NumPy's TypeError.
+    pub(crate) fn kept_dtype(d: DType, on_bool: OnBool, vm: &VirtualMachine) -> PyResult<DType> {
+        match (d, on_bool) {
+            (DType::Bool, OnBool::Keep) => Ok(DType::Bool),
+            (DType::Bool, OnBool::ToInt) => Ok(DType::Int64),
+            (DType::Bool, OnBool::Refuse(msg)) => Err(vm.new_type_error(msg.to_owned())),
+            (d, _) => Ok(d),
+        }
+    }
+
+    /// Like `unary` but keeps int dtypes (NumPy's abs/negative/square/sign...); bools as
+    /// `on_bool` says.
     pub(crate) fn unary_keep(
         x: &PyObject,
         f: impl Fn(f64) -> f64,
+        on_bool: OnBool,
         vm: &VirtualMachine,
     ) -> PyResult {
         if let Some((v, d)) = scalar_of(x, vm) {
-            let dt = if d == DType::Bool { DType::Int64 } else { d };
-            return Ok(py_scalar(f(v), dt, vm));
+            let dt = kept_dtype(d, on_bool, vm)?;
+            return Ok(py_scalar(dt.cast(f(v)), dt, vm));
         }
         with_arr(x, vm, |v, d| {
-            let dt = if d == DType::Bool { DType::Int64 } else { d };
-            Ok(new_arr(round_to(core::map_unary(v, f), dt), dt, vm))
+            let dt = kept_dtype(d, on_bool, vm)?;
+            let r = core::map_unary(v, f);
+            let r = if dt == DType::Bool {
+                r.mapv(|x| dt.cast(x))
+            } else {
+                r
+            };
+            Ok(new_arr(round_to(r, dt), dt, vm))
         })
     }
 
@@ -157,9 +193,11 @@ pub(crate) mod _unary {
     pub(crate) fn rounding(x: &PyObject, f: fn(f64) -> f64, vm: &VirtualMachine) -> PyResult {
         let whole = |d: DType| matches!(d, DType::Int64 | DType::Bool);
         if let Some((v, d)) = scalar_of(x, vm) {
-            if whole(d) {
-                return Ok(py_scalar(v, d, vm));
-            }
+            return Ok(if whole(d) {
+                py_scalar(v, d, vm)
+            } else {
+                py_scalar(f(v), DType::Float64, vm)
+            });
         }
         with_arr(x, vm, |v, d| {
             if whole(d) {
@@ -184,10 +222,11 @@ pub(crate) mod _unary {
             _ => None,
         };
         if let Some((v, d)) = scalar_of(x, vm) {
-            if let Some(dt) = int_dtype(d) {
-                let r = if d == DType::Bool { v } else { int_recip(v) };
-                return Ok(py_scalar(r, dt, vm));
-            }
+            return Ok(match int_dtype(d) {
+                Some(dt) if d == DType::Bool => py_scalar(v, dt, vm),
+                Some(dt) => py_scalar(int_recip(v), dt, vm),
+                None => py_scalar(1.0 / v, DType::Float64, vm),
+            });
         }
         with_arr(x, vm, |v, d| match int_dtype(d) {
             Some(dt) if d == DType::Bool => Ok(new_arr(core::to_standard(v), dt, vm)),
@@ -250,27 +289,27 @@ pub(crate) mod _unary {
     }
     #[pyfunction]
     pub(crate) fn abs(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, f64::abs, vm)
+        unary_keep(&x, f64::abs, OnBool::Keep, vm)
     }
     #[pyfunction]
     pub(crate) fn absolute(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, f64::abs, vm)
+        unary_keep(&x, f64::abs, OnBool::Keep, vm)
     }
     #[pyfunction]
     pub(crate) fn sign(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, core::sign, vm)
+        unary_keep(&x, core::sign, OnBool::Refuse(BOOL_SIGN), vm)
     }
     #[pyfunction]
     pub(crate) fn square(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, |v| v * v, vm)
+        unary_keep(&x, |v| v * v, OnBool::ToInt, vm)
     }
     #[pyfunction]
     pub(crate) fn negative(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, |v| -v, vm)
+        unary_keep(&x, |v| -v, OnBool::Refuse(BOOL_NEGATIVE), vm)
     }
     #[pyfunction]
     pub(crate) fn positive(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, |v| v, vm)
+        unary_keep(&x, |v| v, OnBool::Refuse(BOOL_POSITIVE), vm)
     }
 
     /// `a_min` / `a_max`, by position or keyword (None: unbounded).

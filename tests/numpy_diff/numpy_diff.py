@@ -1,0 +1,241 @@
+"""Differential test of the embedded numpy against real NumPy.
+
+`python numpy_diff.py expect OUT.json` (real NumPy, in CPython) generates the seeded
+cases — expressions over arrays of every dtype (float64, float32, int64, bool), shapes
+with broadcasting, axis and keepdims variants — evaluates them and writes what each gave:
+the dtype, the shape and the values, or the exception's type.
+`tangent run --embedded numpy_diff.py compare OUT.json` evaluates the same cases in the
+embedded numpy and reports every difference; it exits non-zero if there is one.
+
+Compared: shapes and values of integer and bool results exactly; float64 values within
+4 ulp (libm and NumPy's SIMD kernels may differ in the last bits of transcendental
+functions; sums may group differently), float32 within its rounding (2**-21 relative);
+NaNs at the same places; array dtypes exactly, except where NumPy gives a dtype the
+embedded numpy does not have (float16 for bool inputs of float functions, int8 for
+bool ** int): float64 and int64 there, values compared at float16's precision
+(`SUBSTITUTES`, counted in the summary). A scalar result compares its kind (bool,
+int, float) only: the embedded numpy returns Python scalars where NumPy returns NumPy
+scalars (a float32 reduction is a Python float), a documented difference.
+"""
+import json
+import math
+import sys
+
+import numpy as np
+
+SHAPES = [(), (3,), (2, 3), (1, 3), (2, 1), (2, 2, 3)]
+# pairs that broadcast
+PAIRS = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((), (2, 3)), ((2, 3), ()),
+         ((2, 2, 3), (2, 3)), ((1, 3), (2, 1))]
+DTYPES = ["float64", "float32", "int64", "bool"]
+
+
+class Rng:
+    """A small LCG so both hosts draw the same cases without NumPy's generator."""
+
+    def __init__(self, seed):
+        self.s = seed
+
+    def next(self):
+        self.s = (self.s * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        return self.s >> 11
+
+    def below(self, n):
+        return self.next() % n
+
+    def choice(self, seq):
+        return seq[self.below(len(seq))]
+
+
+def values(rng, shape, dtype):
+    n = 1
+    for d in shape:
+        n *= d
+    if dtype == "bool":
+        vals = [rng.below(2) == 1 for _ in range(n)]
+    elif dtype == "int64":
+        vals = [int(rng.below(13)) - 6 for _ in range(n)]
+    else:  # quarters in [-4, 4]: exact in float32
+        vals = [(int(rng.below(33)) - 16) / 4.0 for _ in range(n)]
+    return vals
+
+
+def literal(shape, dtype, vals):
+    """Source text building the array (the same text in both hosts)."""
+    if shape == ():
+        v = vals[0]
+        return "np.array(%r, dtype=%r)" % (v, dtype)
+    return "np.array(%r, dtype=%r).reshape(%r)" % (vals, dtype, shape)
+
+
+BINARY = ["a + b", "a - b", "a * b", "a / b", "a // b", "a % b", "np.maximum(a, b)",
+          "np.minimum(a, b)", "np.fmax(a, b)", "np.fmin(a, b)", "a < b", "a == b",
+          "a >= b", "np.arctan2(a, b)", "np.hypot(a, b)", "np.logical_and(a, b)",
+          "np.where(a > b, a, b)", "a ** 2", "a * 2.5", "a + 1", "2 - a", "a / 2",
+          "a * True", "np.copysign(a, b)"]
+UNARY = ["np.exp(a)", "np.sin(a)", "np.tanh(a)", "np.sqrt(np.abs(a))", "np.floor(a)",
+         "np.ceil(a)", "np.trunc(a)", "np.fabs(a)", "np.abs(a)", "np.square(a)",
+         "np.reciprocal(a)", "np.isnan(a)", "np.cumsum(a)", "np.sort(a, axis=None)",
+         "np.argsort(a, axis=None)", "np.unique(a)", "np.clip(a, -1, 2)",
+         "np.count_nonzero(a)", "np.log1p(np.abs(a))", "-a", "np.negative(a)",
+         "np.sign(a)", "np.rint(a)", "np.expm1(a)", "np.cos(a)"]
+REDUCE = ["np.sum", "np.mean", "np.prod", "np.max", "np.min", "np.std", "np.var",
+          "np.median", "np.ptp", "np.nansum", "np.nanmean", "np.nanmax", "np.nanmin",
+          "np.any", "np.all", "np.count_nonzero", "np.argmax", "np.argmin"]
+QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
+         "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
+         "np.percentile(a, 25{ax}, method='lower')"]
+
+
+def generate(seed=20261202, count=420):
+    rng = Rng(seed)
+    cases = []
+    while len(cases) < count:
+        kind = rng.below(5)
+        if kind == 0:
+            (sa, sb), da, db = rng.choice(PAIRS), rng.choice(DTYPES), rng.choice(DTYPES)
+            expr = rng.choice(BINARY)
+            args = [(sa, da), (sb, db)]
+        elif kind == 1:
+            expr = rng.choice(UNARY)
+            args = [(rng.choice(SHAPES), rng.choice(DTYPES))]
+        elif kind in (2, 3):
+            shape = rng.choice([(3,), (2, 3), (2, 2, 3)])
+            fn = rng.choice(REDUCE)
+            axis = rng.choice(["", ", axis=0", ", axis=-1", ", axis=None"])
+            keep = rng.choice(["", ", keepdims=True"]) if fn not in (
+                "np.argmax", "np.argmin", "np.count_nonzero") or axis != "" else ""
+            if fn in ("np.argmax", "np.argmin"):
+                keep = ""
+            expr = "%s(a%s%s)" % (fn, axis, keep)
+            args = [(shape, rng.choice(DTYPES))]
+        else:
+            shape = rng.choice([(4,), (2, 3), (2, 2, 3)])
+            axis = rng.choice(["", ", axis=0", ", axis=-1"])
+            expr = rng.choice(QUANT).format(ax=axis)
+            args = [(shape, rng.choice(["float64", "float32", "int64"]))]
+        names = "ab"
+        setup = ["%s = %s" % (names[i], literal(s, d, values(rng, s, d)))
+                 for i, (s, d) in enumerate(args)]
+        cases.append({"setup": setup, "expr": expr})
+    return cases
+
+
+def describe(r):
+    """What a result is: ('array', dtype, shape, values) / ('scalar', kind, value) /
+    ('tuple', [...])."""
+    if isinstance(r, tuple):
+        return ["tuple", [describe(x) for x in r]]
+    if isinstance(r, np.ndarray):
+        vals = [encode(v) for v in r.reshape(-1).tolist()]
+        return ["array", str(r.dtype), list(r.shape), vals]
+    if isinstance(r, (bool, np.bool_)):
+        return ["scalar", "bool", bool(r)]
+    if isinstance(r, (int, np.integer)):
+        return ["scalar", "int", int(r)]
+    if isinstance(r, (float, np.floating)):
+        single = isinstance(r, np.float32)
+        return ["scalar", "float32" if single else "float", encode(float(r))]
+    return ["other", type(r).__name__, repr(r)]
+
+
+def encode(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return repr(v)
+    return v
+
+
+def evaluate(case):
+    env = {"np": np}
+    try:
+        for line in case["setup"]:
+            exec(line, env)
+        return describe(eval(case["expr"], env))
+    except Exception as e:  # the error's type is what is compared
+        return ["error", type(e).__name__]
+
+
+# NumPy's dtype -> the embedded numpy's (it has bool, int64, float32 and float64 only).
+SUBSTITUTES = {"float16": "float64", "int8": "int64"}
+substituted = []
+
+
+def close(x, y, single, tol=None):
+    if isinstance(x, str) or isinstance(y, str):
+        return x == y
+    if isinstance(x, bool) or isinstance(y, bool) or (isinstance(x, int) and isinstance(y, int)):
+        return x == y
+    x, y = float(x), float(y)
+    if x == y:
+        return True
+    if tol is None:
+        tol = 2.0 ** -21 if single else 4 * 2.0 ** -52
+    return abs(x - y) <= tol * max(abs(x), abs(y))
+
+
+def differ(want, got):
+    """Why `got` (embedded) is not `want` (NumPy), or None."""
+    if want[0] == "error" or got[0] == "error":
+        # Both refuse (the exception types may differ: NumPy's UFuncTypeError and the
+        # like are ours TypeError/ValueError).
+        return None if want[0] == got[0] else "NumPy gave %r, embedded %r" % (want, got)
+    if want[0] == "tuple":
+        if got[0] != "tuple" or len(got[1]) != len(want[1]):
+            return "NumPy gave a tuple %r, embedded %r" % (want, got)
+        for w, g in zip(want[1], got[1]):
+            why = differ(w, g)
+            if why:
+                return why
+        return None
+    if want[0] == "scalar":
+        # A 0-d NumPy result: the embedded numpy returns a Python scalar (or 0-d array).
+        if got[0] == "array" and got[2] == []:
+            got = ["scalar", {"b": "bool", "i": "int"}.get(got[1][0], "float"), got[3][0]]
+        if got[0] != "scalar":
+            return "NumPy gave the scalar %r, embedded %r" % (want, got)
+        kind = "float" if want[1] == "float32" else want[1]
+        if kind != got[1]:
+            return "kind %s vs %s" % (want[1], got[1])
+        return None if close(want[2], got[2], want[1] == "float32") else "value %r vs %r" % (
+            want[2], got[2])
+    if got[0] != "array":
+        return "NumPy gave an array %r, embedded %r" % (want[:3], got)
+    tol = None
+    if SUBSTITUTES.get(want[1]) == got[1]:
+        substituted.append(want[1])
+        tol = 2.0 ** -10
+    elif want[1] != got[1]:
+        return "dtype %s vs %s" % (want[1], got[1])
+    if want[2] != got[2]:
+        return "shape %r vs %r" % (want[2], got[2])
+    single = want[1] == "float32"
+    for i, (w, g) in enumerate(zip(want[3], got[3])):
+        if not close(w, g, single, tol):
+            return "element %d: %r vs %r" % (i, w, g)
+    return None
+
+
+def main():
+    mode, path = sys.argv[1], sys.argv[2]
+    cases = generate()
+    if mode == "expect":
+        with open(path, "w") as fh:
+            json.dump([evaluate(c) for c in cases], fh)
+        print("%d cases written" % len(cases))
+        return
+    with open(path) as fh:
+        expected = json.load(fh)
+    failures = 0
+    for case, want in zip(cases, expected):
+        got = evaluate(case)
+        why = differ(want, got)
+        if why:
+            failures += 1
+            print("DIFF %s; %s -> %s" % ("; ".join(case["setup"]), case["expr"], why))
+    print("%d cases compared, %d differences (%d results in a substituted dtype: %s)" % (
+        len(cases), failures, len(substituted), ", ".join(sorted(set(substituted))) or "none"))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
