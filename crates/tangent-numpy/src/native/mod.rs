@@ -20,7 +20,13 @@
 //!   result is computed in f64 and rounded once (so transcendental functions and
 //!   reductions can differ from NumPy's own float32 kernels in the last ulp).
 //!   Promotion follows NumPy 2 (NEP 50: Python scalars are weak).
-//! - `int32` maps to int64.
+//! - `int32` maps to int64. There is no float16 or int8: where NumPy gives them (float
+//!   functions of bools, `square`/`**` of bools) the results are float64 and int64.
+//! - int64 is stored as f64 too, so it is exact only up to 2**53 (issue 20 replaces the
+//!   storage with one per dtype).
+//! - Not supported, with a clear error: `out=` of the statistics functions, the
+//!   quantile methods other than linear/lower/higher/nearest/midpoint, `weights=`,
+//!   `unique(axis=...)`, `interp(period=...)`.
 //! - `numpy.random` streams are reproducible per seed but are not NumPy's bit streams.
 //! - Eigen/singular vector signs follow faer, not LAPACK.
 //!
