@@ -309,7 +309,7 @@ def ptp_tangent(y, x, axis=None, out=None, keepdims=False):
 
 # Order statistics: a weighted pair of sorted values (median is the 0.5-quantile; NumPy's
 # methods 'linear', 'lower', 'higher', 'nearest', 'midpoint'; others are refused when the
-# derivative is computed).
+# derivative is computed). With respect to q the derivative is refused (located).
 @adjoint(numpy.median)
 def median(y, x, axis=None, out=None, overwrite_input=False, keepdims=False):
     d[x] = tangent.quantile_grad(d[y], x, 0.5, axis, keepdims)
@@ -324,33 +324,28 @@ def median_tangent(y, x, axis=None, out=None, overwrite_input=False, keepdims=Fa
 def quantile(y, x, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False, weights=None, interpolation=None):
     d[x] = tangent.quantile_grad(d[y], x, q, axis, keepdims, method)
-    d[q] = tangent.unbroadcast(numpy.sum(d[y] * numpy.sum(
-        tangent.quantile_q_weights(x, q, axis, method) * x, axis=axis, keepdims=keepdims)), q)
+    d[q] = tangent.quantile_q_refused(q)
 
 
 @tangent_(numpy.quantile)
 def quantile_tangent(y, x, q, axis=None, out=None, overwrite_input=False, method="linear",
                      keepdims=False, weights=None, interpolation=None):
-    d[y] = tangent.quantile_tangent(d[x], x, q, axis, keepdims, method) + d[q] * numpy.sum(
-        tangent.quantile_q_weights(x, q, axis, method) * x, axis=axis, keepdims=keepdims)
+    d[y] = tangent.quantile_tangent(d[x], x, q, axis, keepdims, method) + (
+        tangent.quantile_q_refused(q) * d[q])
 
 
 @adjoint(numpy.percentile)
 def percentile(y, x, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False, weights=None, interpolation=None):
     d[x] = tangent.quantile_grad(d[y], x, numpy.asarray(q) / 100.0, axis, keepdims, method)
-    d[q] = tangent.unbroadcast(numpy.sum(d[y] * numpy.sum(
-        tangent.quantile_q_weights(x, numpy.asarray(q) / 100.0, axis, method) * x, axis=axis,
-        keepdims=keepdims)) / 100.0, q)
+    d[q] = tangent.quantile_q_refused(q)
 
 
 @tangent_(numpy.percentile)
 def percentile_tangent(y, x, q, axis=None, out=None, overwrite_input=False, method="linear",
                        keepdims=False, weights=None, interpolation=None):
     d[y] = tangent.quantile_tangent(d[x], x, numpy.asarray(q) / 100.0, axis, keepdims,
-                                    method) + d[q] / 100.0 * numpy.sum(
-        tangent.quantile_q_weights(x, numpy.asarray(q) / 100.0, axis, method) * x, axis=axis,
-        keepdims=keepdims)
+                                    method) + tangent.quantile_q_refused(q) * d[q]
 
 
 # fmax/fmin: maximum/minimum that ignore a NaN operand (the other one gets the gradient).

@@ -15,7 +15,7 @@
 
 nondifferentiable(
     tangent.hsplit_axis, tangent.negate_shift, tangent.clip_mask, tangent.method_axis,
-    tangent.not_nan_mask, tangent.quantile_weights, tangent.quantile_q_weights,
+    tangent.not_nan_mask, tangent.quantile_weights, tangent.quantile_q_refused,
     tangent.interp_weights,
     tangent.interp_slope_weights, tangent.interp_outside, tangent.interp_xp_refused,
 )
@@ -144,14 +144,11 @@ def diag_grad(z, g, v, k=0):
     d[z] = tangent.linear_tangent(tangent.diag_grad, d[g], g, v, k)
 
 
-# the quantile weights are locally constant in x; in q they move at the rate
-# quantile_q_weights gives (the linear method)
+# the quantile weights are locally constant in x (q is never differentiated: the rules
+# refuse it)
 @tangent_(tangent.quantile_grad)
 def quantile_grad(z, g, x, q, axis=None, keepdims=False, method="linear"):
-    d[z] = tangent.linear_tangent(
-        tangent.quantile_grad, d[g], g, x, q, axis, keepdims, method
-    ) + tangent.unreduce(g, x, axis, keepdims) * tangent.quantile_q_weights(
-        x, q, axis, method) * d[q]
+    d[z] = tangent.linear_tangent(tangent.quantile_grad, d[g], g, x, q, axis, keepdims, method)
 
 
 # the sorting permutation is locally constant in x
@@ -283,8 +280,6 @@ def pad_tangent_adjoint(z, t, tc, x, pad_width, mode="constant"):
 @adjoint(tangent.quantile_tangent)
 def quantile_tangent_adjoint(z, t, x, q, axis=None, keepdims=False, method="linear"):
     d[t] = tangent.quantile_grad(d[z], x, q, axis, keepdims, method)
-    d[q] = tangent.unbroadcast(numpy.sum(d[z] * numpy.sum(
-        t * tangent.quantile_q_weights(x, q, axis, method), axis=axis, keepdims=keepdims)), q)
 
 
 @adjoint(tangent.sort_tangent)

@@ -294,27 +294,13 @@ def quantile_weights(x, q, axis=None, method="linear"):
     return _order_weights(x, q, axis, terms)
 
 
-def quantile_q_weights(x, q, axis=None, method="linear"):
-    """S shaped like x (q a number) such that d quantile(x, q, axis) / dq is
-    sum(S * x, axis): n - 1 at the upper and 1 - n at the lower of the two sorted values
-    the linear method interpolates between (the right derivative at a sample point);
-    zero for the other methods, which are piecewise constant in q. Constant in x, so the
-    derivative stays differentiable in x."""
-    _check_method(method)
-    if numpy.ndim(q) != 0:
-        from tangent._errors import _at_call_site
-        raise NotImplementedError(_at_call_site(
-            "tangent: the derivative of a quantile with respect to an array of q is not "
-            "provided",
-            "differentiate with respect to one q at a time (a number), or pass q as a "
-            "constant"))
-
-    def terms(qi, n):
-        lo, hi, _ = _quantile_positions(qi, n, "linear")
-        if method != "linear" or hi == lo:
-            return ()
-        return ((hi, n - 1.0), (lo, 1.0 - n))
-    return _order_weights(x, q, axis, terms)
+def quantile_q_refused(q):
+    """The derivative of a quantile with respect to q is not provided: refused (located)
+    where it would be needed."""
+    from tangent._errors import _at_call_site
+    raise NotImplementedError(_at_call_site(
+        "tangent: the derivative of a quantile/percentile with respect to q is not provided",
+        "differentiate with respect to the data; pass q as a constant"))
 
 
 def quantile_grad(g, x, q, axis=None, keepdims=False, method="linear"):

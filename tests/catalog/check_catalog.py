@@ -147,9 +147,6 @@ CATALOG = [
     ("numpy.quantile", "np.quantile(a, 0.7, axis=-1, method='lower')", [[((2, 4), "any")]]),
     ("numpy.quantile", "np.quantile(a, 0.7, method='higher')", [[((2, 4), "any")]]),
     ("numpy.percentile", "np.percentile(a, 70)", [[((5,), "any")], [((2, 3), "any")]]),
-    # with respect to q too (a number strictly between sample points)
-    ("numpy.quantile", "np.quantile(a, 0.35 + 0.1 * np.tanh(b), axis=0)", [[((5, 2), "any"), ((), "any")]]),
-    ("numpy.percentile", "np.percentile(a * b, 35.0 + 10.0 * np.tanh(b))", [[((5,), "any"), ((), "any")]]),
     ("numpy.percentile", "np.percentile(a, [10, 90], axis=-1, keepdims=True)", [[((2, 4), "any")]]),
     binary("numpy.fmax", "np.fmax(a, b)"),
     binary("numpy.fmin", "np.fmin(a, b)"),
