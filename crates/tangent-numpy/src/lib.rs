@@ -16,6 +16,7 @@ pub use native::host_api;
 pub mod ops;
 pub mod random;
 pub mod special;
+pub mod storage;
 
 /// Python shims for numpy and the SciPy subset, installed before the `tangent` shim.
 pub const SHIMS: &[(&str, &str)] = &[

@@ -9,20 +9,20 @@ pub(crate) mod _array {
     /// strides in elements) on the elements of an owner.
     ///
     /// Owners (results of constructors, arithmetic, copies) keep their elements in
-    /// `data`, a C-ordered (standard layout) `ArrayD`. Views (basic indexing, `.T`,
-    /// `reshape` when no copy is needed, ...) keep the owner as their base, as NumPy
-    /// does, and read and write the owner's `data` through their window (`data` of a
-    /// view is empty and unused). Invariants: an owner's `data` keeps its shape and
-    /// layout for its whole life (writes go through views of it), so a window checked
-    /// once stays inside it; a writeable window never maps two indices to one element
-    /// (zero strides only come from `broadcast_to`, which is read-only). The layout of
-    /// an array never changes. The window is boxed so that owners, the common case,
-    /// stay as small as a bare `ArrayD`.
+    /// `data`, C-ordered (standard layout) in their dtype's own type ([`Elements`]).
+    /// Views (basic indexing, `.T`, `reshape` when no copy is needed, ...) keep the
+    /// owner as their base, as NumPy does, and read and write the owner's `data`
+    /// through their window (`data` of a view is empty and unused). Invariants: an
+    /// owner's `data` keeps its shape, layout and element type for its whole life
+    /// (writes go through views of it), so a window checked once stays inside it; a
+    /// writeable window never maps two indices to one element (zero strides only come
+    /// from `broadcast_to`, which is read-only). The layout of an array never changes.
+    /// The window is boxed so that owners, the common case, stay small.
     #[pyattr]
     #[pyclass(module = "numpy", name = "ndarray", unhashable = true)]
     #[derive(Debug, PyPayload)]
     pub struct PyNdArray {
-        pub(crate) data: PyRwLock<ArrayD<f64>>,
+        pub(crate) data: PyRwLock<Elements>,
         pub(crate) dtype: DType,
         pub(crate) view: Option<Box<Window>>,
     }
@@ -81,64 +81,155 @@ pub(crate) mod _array {
             )
             .expect("array window inside its owner")
         }
+        /// The writeable window on the owner's elements (`buf`).
+        fn window_mut<'b, T>(&self, buf: &'b mut [T]) -> ArrayViewMutD<'b, T> {
+            if self.len() == 0 {
+                return ArrayViewMutD::from_shape(self.shape.clone(), &mut []).unwrap();
+            }
+            let (low, _) = self.extent();
+            ArrayViewMutD::from_shape(
+                self.shape.clone().strides(self.strides.clone()),
+                &mut buf[low..],
+            )
+            .expect("array window inside its owner, without overlap")
+        }
     }
 
-    /// A read lock on an array's elements; `view()` is the array's window.
+    /// The window of `lay` (or the whole owner) on typed elements.
+    fn typed_window<'b>(e: &'b Elements, lay: Option<&Layout>) -> ElemView<'b> {
+        let Some(lay) = lay else {
+            return e.view();
+        };
+        match e {
+            Elements::F64(a) => ElemView::F64(lay.window(elements(a))),
+            Elements::F32(a) => ElemView::F32(lay.window(elements(a))),
+            Elements::I64(a) => ElemView::I64(lay.window(elements(a))),
+            Elements::Bool(a) => ElemView::Bool(lay.window(elements(a))),
+        }
+    }
+
+    fn typed_window_mut<'b>(e: &'b mut Elements, lay: Option<&Layout>) -> ElemViewMut<'b> {
+        fn win<'c, T>(a: &'c mut ArrayD<T>, lay: Option<&Layout>) -> ArrayViewMutD<'c, T> {
+            match lay {
+                None => a.view_mut(),
+                Some(lay) => lay.window_mut(
+                    a.as_slice_mut()
+                        .expect("an owner's elements are in standard layout"),
+                ),
+            }
+        }
+        match e {
+            Elements::F64(a) => ElemViewMut::F64(win(a, lay)),
+            Elements::F32(a) => ElemViewMut::F32(win(a, lay)),
+            Elements::I64(a) => ElemViewMut::I64(win(a, lay)),
+            Elements::Bool(a) => ElemViewMut::Bool(win(a, lay)),
+        }
+    }
+
+    /// A read lock on an array's elements; `typed()` is the array's window in its
+    /// element type, `view()` the window as f64 (the elements themselves for float64
+    /// arrays, a converted copy made when the lock is taken for the other dtypes).
     pub struct ArrRead<'a> {
-        g: PyRwLockReadGuard<'a, ArrayD<f64>>,
+        g: PyRwLockReadGuard<'a, Elements>,
         a: &'a PyNdArray,
+        converted: Option<ArrayD<f64>>,
     }
 
     impl ArrRead<'_> {
         #[inline]
         pub fn view(&self) -> ArrayViewD<'_, f64> {
-            match &self.a.view {
-                None => self.g.view(),
-                Some(w) => w.lay.window(elements(&self.g)),
+            if let Some(c) = &self.converted {
+                return c.view();
             }
+            let Elements::F64(a) = &*self.g else {
+                unreachable!("non-float64 elements are converted when read")
+            };
+            match &self.a.view {
+                None => a.view(),
+                Some(w) => w.lay.window(elements(a)),
+            }
+        }
+        /// The window in the element type.
+        #[inline]
+        pub fn typed(&self) -> ElemView<'_> {
+            typed_window(&self.g, self.a.view.as_ref().map(|w| &w.lay))
         }
     }
 
     /// An owner's elements in memory (C) order.
     #[inline]
-    pub(crate) fn elements(a: &ArrayD<f64>) -> &[f64] {
+    pub(crate) fn elements<T>(a: &ArrayD<T>) -> &[T] {
         a.as_slice()
             .expect("an owner's elements are in standard layout")
     }
 
-    /// A write lock on an array's elements (only for writeable arrays).
+    /// A write lock on an array's elements (only for writeable arrays). `view_mut()`
+    /// of a non-float64 array is a converted copy of the window; the elements changed
+    /// in it are cast back into the array when the lock is released (the unchanged ones
+    /// are left as they were, so int64 values past 2**53 survive).
     pub struct ArrWrite<'a> {
-        g: PyRwLockWriteGuard<'a, ArrayD<f64>>,
+        g: PyRwLockWriteGuard<'a, Elements>,
         a: &'a PyNdArray,
+        shadow: Option<(ArrayD<f64>, ArrayD<f64>)>,
     }
 
     impl ArrWrite<'_> {
         #[inline]
         pub fn view_mut(&mut self) -> ArrayViewMutD<'_, f64> {
-            let Some(w) = &self.a.view else {
-                return self.g.view_mut();
-            };
-            let lay = &w.lay;
-            if lay.len() == 0 {
-                return ArrayViewMutD::from_shape(lay.shape.clone(), &mut []).unwrap();
+            let lay = self.a.view.as_ref().map(|w| &w.lay);
+            if !matches!(&*self.g, Elements::F64(_)) {
+                if self.shadow.is_none() {
+                    let cur = typed_window(&self.g, lay).to_f64();
+                    self.shadow = Some((cur.clone(), cur));
+                }
+                return self.shadow.as_mut().unwrap().0.view_mut();
             }
-            let (low, _) = lay.extent();
-            let buf = self
-                .g
-                .as_slice_mut()
-                .expect("an owner's elements are in standard layout");
-            ArrayViewMutD::from_shape(
-                lay.shape.clone().strides(lay.strides.clone()),
-                &mut buf[low..],
-            )
-            .expect("array window inside its owner, without overlap")
+            let ElemViewMut::F64(v) = typed_window_mut(&mut self.g, lay) else {
+                unreachable!()
+            };
+            v
         }
-        /// The element at a position of the owner's memory.
-        pub(crate) fn at(&mut self, pos: usize) -> &mut f64 {
-            &mut self
-                .g
-                .as_slice_mut()
-                .expect("an owner's elements are in standard layout")[pos]
+        /// The window in the element type.
+        pub fn typed_mut(&mut self) -> ElemViewMut<'_> {
+            self.write_back();
+            let lay = self.a.view.as_ref().map(|w| &w.lay);
+            typed_window_mut(&mut self.g, lay)
+        }
+        /// Sets the element at a position of the owner's memory (cast to its type).
+        pub(crate) fn set_at(&mut self, pos: usize, x: f64) {
+            self.write_back();
+            with_elems!(Elements, &mut *self.g, a => {
+                a.as_slice_mut()
+                    .expect("an owner's elements are in standard layout")[pos] =
+                    Element::from_f64(x)
+            })
+        }
+        fn write_back(&mut self) {
+            let Some((cur, orig)) = self.shadow.take() else {
+                return;
+            };
+            let lay = self.a.view.as_ref().map(|w| &w.lay);
+            fn back<T: Element>(
+                mut t: ArrayViewMutD<'_, T>,
+                cur: &ArrayD<f64>,
+                orig: &ArrayD<f64>,
+            ) {
+                ndarray::Zip::from(&mut t)
+                    .and(cur)
+                    .and(orig)
+                    .for_each(|t, &c, &o| {
+                        if c.to_bits() != o.to_bits() {
+                            *t = T::from_f64(c);
+                        }
+                    });
+            }
+            with_elems!(ElemViewMut, typed_window_mut(&mut self.g, lay), t => back(t, &cur, &orig))
+        }
+    }
+
+    impl Drop for ArrWrite<'_> {
+        fn drop(&mut self) {
+            self.write_back();
         }
     }
 
@@ -164,21 +255,28 @@ pub(crate) mod _array {
     }
 
     impl PyNdArray {
+        /// An owner of values computed in f64, stored in `dtype`.
         pub fn new(data: ArrayD<f64>, dtype: DType) -> Self {
-            let data = if data.is_standard_layout() {
-                data
-            } else {
-                core::to_standard(data.view())
-            };
+            Self::from_elements(Elements::from_f64(data, dtype))
+        }
+        /// An owner of typed elements (its dtype is theirs).
+        pub fn from_elements(data: Elements) -> Self {
+            let data = with_elems!(Elements, data, a => {
+                if a.is_standard_layout() {
+                    Elements::from(a)
+                } else {
+                    Elements::from(core::to_standard(a.view()))
+                }
+            });
             PyNdArray {
+                dtype: data.dtype(),
                 data: PyRwLock::new(data),
-                dtype,
                 view: None,
             }
         }
         /// The owner's elements.
         #[inline]
-        fn buf(&self) -> &PyRwLock<ArrayD<f64>> {
+        fn buf(&self) -> &PyRwLock<Elements> {
             match &self.view {
                 None => &self.data,
                 Some(w) => {
@@ -231,19 +329,23 @@ pub(crate) mod _array {
         pub(crate) fn n_dims(&self) -> usize {
             match &self.view {
                 Some(w) => w.lay.shape.ndim(),
-                None => self.data.read().ndim(),
+                None => self.data.read().shape().len(),
             }
         }
         #[inline]
         pub fn read(&self) -> ArrRead<'_> {
+            let g = self.buf().read();
+            let converted = (!matches!(&*g, Elements::F64(_)))
+                .then(|| typed_window(&g, self.view.as_ref().map(|w| &w.lay)).to_f64());
             ArrRead {
-                g: self.buf().read(),
+                g,
                 a: self,
+                converted,
             }
         }
-        /// The element at a position of the owner's memory.
-        pub(crate) fn read_at(&self, pos: usize) -> f64 {
-            elements(&self.buf().read())[pos]
+        /// The element at a position of the owner's memory, as a Python scalar.
+        pub(crate) fn scalar_at(&self, pos: usize, vm: &VirtualMachine) -> PyObjectRef {
+            with_elems!(Elements, &*self.buf().read(), a => elements(a)[pos].to_py(vm))
         }
         /// Write access; `ValueError(msg)` for read-only arrays (`broadcast_to`).
         pub(crate) fn write_or(&self, msg: &str, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
@@ -253,6 +355,7 @@ pub(crate) mod _array {
             Ok(ArrWrite {
                 g: self.buf().write(),
                 a: self,
+                shadow: None,
             })
         }
         pub(crate) fn write(&self, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
@@ -264,16 +367,43 @@ pub(crate) mod _array {
         }
         /// A new array object for what `f` derived from this array's window: a view
         /// on the same owner (read-only if `readonly` or if this array is), or a copy.
+        ///
+        /// `f` sees the window as f64. For the other element types it sees the window
+        /// on the owner's positions (0, 1, 2, ... as f64) instead, which has the same
+        /// geometry: a view it derives is placed by its offset in that buffer, and a
+        /// copy it makes holds positions, whose elements are then gathered in their
+        /// own type (so no value passes through f64).
         pub(crate) fn derive(
             &self,
             this: &PyObject,
             readonly: bool,
             f: impl FnOnce(ArrayViewD<'_, f64>) -> PyResult<Derived>,
         ) -> PyResult<PyNdArray> {
-            let g = self.read();
-            let d = f(g.view())?;
+            let g = self.buf().read();
+            let lay = self.view.as_ref().map(|w| &w.lay);
+            let positions;
+            let buf: &[f64] = match &*g {
+                Elements::F64(a) => elements(a),
+                other => {
+                    positions = (0..other.len()).map(|p| p as f64).collect::<Vec<f64>>();
+                    &positions
+                }
+            };
+            let window = match lay {
+                Some(lay) => lay.window(buf),
+                None => ArrayViewD::from_shape(g.raw_dim(), buf).expect("owner in standard layout"),
+            };
+            let d = f(window)?;
             let (ptr, shape, strides) = match d {
-                Derived::Copy(a) => return Ok(PyNdArray::new(a, self.dtype)),
+                Derived::Copy(a) => {
+                    return Ok(match &*g {
+                        Elements::F64(_) => PyNdArray::new(a, self.dtype),
+                        other => PyNdArray::from_elements(with_elems!(Elements, other, e => {
+                            let src = elements(e);
+                            Elements::from(a.mapv(|p| src[p as usize]))
+                        })),
+                    })
+                }
                 Derived::View {
                     ptr,
                     shape,
@@ -282,9 +412,10 @@ pub(crate) mod _array {
             };
             let n: usize = shape.iter().product();
             if n == 0 {
-                return Ok(PyNdArray::new(ArrayD::zeros(IxDyn(&shape)), self.dtype));
+                return Ok(PyNdArray::from_elements(
+                    Elements::F64(ArrayD::zeros(IxDyn(&shape))).astype(self.dtype),
+                ));
             }
-            let buf = elements(&g.g);
             let base_ptr = buf.as_ptr() as usize;
             let esz = std::mem::size_of::<f64>();
             assert!(
@@ -299,7 +430,7 @@ pub(crate) mod _array {
             // Checks the invariant (bounds) once, at creation.
             let _ = lay.window(buf);
             Ok(PyNdArray {
-                data: PyRwLock::new(ArrayD::zeros(IxDyn(&[0]))),
+                data: PyRwLock::new(Elements::F64(ArrayD::zeros(IxDyn(&[0])))),
                 dtype: self.dtype,
                 view: Some(Box::new(Window {
                     base: self.base_obj().cloned().unwrap_or_else(|| this.to_owned()),
@@ -393,6 +524,31 @@ pub(crate) mod _array {
 
     pub(crate) fn new_arr(data: ArrayD<f64>, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
         PyNdArray::new(data, dtype).into_pyobject(vm)
+    }
+
+    /// An element as the Python scalar NumPy's `item()` gives.
+    pub(crate) trait ToPyScalar {
+        fn to_py(self, vm: &VirtualMachine) -> PyObjectRef;
+    }
+    impl ToPyScalar for f64 {
+        fn to_py(self, vm: &VirtualMachine) -> PyObjectRef {
+            vm.ctx.new_float(self).into()
+        }
+    }
+    impl ToPyScalar for f32 {
+        fn to_py(self, vm: &VirtualMachine) -> PyObjectRef {
+            vm.ctx.new_float(self as f64).into()
+        }
+    }
+    impl ToPyScalar for i64 {
+        fn to_py(self, vm: &VirtualMachine) -> PyObjectRef {
+            vm.ctx.new_int(self).into()
+        }
+    }
+    impl ToPyScalar for bool {
+        fn to_py(self, vm: &VirtualMachine) -> PyObjectRef {
+            vm.ctx.new_bool(self).into()
+        }
     }
 
     pub(crate) fn py_scalar(x: f64, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {

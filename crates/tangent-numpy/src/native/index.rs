@@ -101,8 +101,7 @@ pub(crate) mod _index {
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                 if lay.shape.ndim() == 1 {
                     let pos = lay.offset as isize + iu as isize * lay.stride(0);
-                    let x = zelf.read_at(pos as usize);
-                    return Ok(py_scalar(x, zelf.dtype, vm));
+                    return Ok(zelf.scalar_at(pos as usize, vm));
                 }
                 let sub = zelf.derive(zelf.as_object(), false, |v| {
                     Ok(derived(&v.index_axis_move(Axis(0), iu)))
@@ -129,8 +128,7 @@ pub(crate) mod _index {
                 let iu = if i < 0 { i + ni } else { i };
                 pos += iu * lay.stride(ax);
             }
-            let x = zelf.read_at(pos as usize);
-            return Ok(py_scalar(x, zelf.dtype, vm));
+            return Ok(zelf.scalar_at(pos as usize, vm));
         }
         // basic indexing gives a view, advanced indexing a copy
         let out = zelf.derive(zelf.as_object(), false, |v| {
@@ -140,8 +138,9 @@ pub(crate) mod _index {
             }
         })?;
         if out.ndim() == 0 {
-            let x = *out.read().view().iter().next().unwrap();
-            return Ok(py_scalar(x, zelf.dtype, vm));
+            return Ok(
+                with_elems!(ElemView, out.read().typed(), v => v.iter().next().unwrap().to_py(vm)),
+            );
         }
         Ok(out.into_pyobject(vm))
     }
@@ -177,7 +176,7 @@ pub(crate) mod _index {
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
                 let pos = lay.offset as isize + iu as isize * lay.stride(0);
-                *w.at(pos as usize) = *val.iter().next().unwrap();
+                w.set_at(pos as usize, *val.iter().next().unwrap());
                 return Ok(());
             }
         }
@@ -186,15 +185,14 @@ pub(crate) mod _index {
         core::index_set(w.view_mut(), &items, val.view()).py(vm)
     }
 
-    pub(crate) fn tolist_rec(
-        v: ArrayViewD<'_, f64>,
-        dt: DType,
+    pub(crate) fn tolist_rec<T: Element + ToPyScalar>(
+        v: ArrayViewD<'_, T>,
         vm: &VirtualMachine,
     ) -> PyObjectRef {
         if v.ndim() == 0 {
-            return py_scalar(*v.iter().next().unwrap(), dt, vm);
+            return v.iter().next().unwrap().to_py(vm);
         }
-        let items: Vec<PyObjectRef> = v.outer_iter().map(|s| tolist_rec(s, dt, vm)).collect();
+        let items: Vec<PyObjectRef> = v.outer_iter().map(|s| tolist_rec(s, vm)).collect();
         vm.ctx.new_list(items).into()
     }
 

@@ -79,9 +79,8 @@ pub(crate) mod _methods {
         }
         #[pymethod]
         fn tolist(&self, vm: &VirtualMachine) -> PyObjectRef {
-            let g_lock = self.read();
-            let g = g_lock.view();
-            tolist_rec(g.view(), self.dtype, vm)
+            let g = self.read();
+            with_elems!(ElemView, g.typed(), v => tolist_rec(v, vm))
         }
         #[pymethod]
         fn copy(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {

@@ -66,6 +66,8 @@ pub(crate) mod prelude {
     pub(crate) use super::unary::*;
     pub(crate) use crate::core::{self, DType, IndexItem, NpErr, Reduce};
     pub(crate) use crate::format;
+    pub(crate) use crate::storage::{ElemView, ElemViewMut, Element, Elements};
+    pub(crate) use crate::with_elems;
     pub(crate) use crate::{linalg, ops, random};
     pub(crate) use ndarray::{
         ArrayD, ArrayViewD, ArrayViewMutD, Axis, Dimension, IxDyn, ShapeBuilder,
