@@ -10,6 +10,7 @@
 //! accurate than NumPy's f32 accumulation). A real per-dtype storage can replace this
 //! later without changing the Python-facing API.
 
+use crate::storage::Element;
 use ndarray::{ArrayBase, ArrayD, ArrayViewD, Axis, Data, IxDyn, Slice};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -235,11 +236,11 @@ pub fn to_standard<T: Clone>(v: ArrayViewD<'_, T>) -> ArrayD<T> {
 }
 
 /// Elementwise `f(a, b)` with broadcasting.
-pub fn zip_with(
-    a: ArrayViewD<'_, f64>,
-    b: ArrayViewD<'_, f64>,
-    f: impl Fn(f64, f64) -> f64,
-) -> NpResult<ArrayD<f64>> {
+pub fn zip_with<T: Copy, U>(
+    a: ArrayViewD<'_, T>,
+    b: ArrayViewD<'_, T>,
+    f: impl Fn(T, T) -> U,
+) -> NpResult<ArrayD<U>> {
     if a.shape() == b.shape() {
         if let (Some(sa), Some(sb)) = (a.as_slice(), b.as_slice()) {
             let v = crate::fastmath::map2(sa, sb, &f);
@@ -255,11 +256,11 @@ pub fn zip_with(
         .map_collect(|&x, &y| f(x, y)))
 }
 
-pub fn map_scalar_right(
-    a: ArrayViewD<'_, f64>,
-    s: f64,
-    f: impl Fn(f64, f64) -> f64,
-) -> ArrayD<f64> {
+pub fn map_scalar_right<T: Copy, U>(
+    a: ArrayViewD<'_, T>,
+    s: T,
+    f: impl Fn(T, T) -> U,
+) -> ArrayD<U> {
     if let Some(sa) = a.as_slice() {
         let v = crate::fastmath::map1(sa, |x| f(x, s));
         return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
@@ -267,7 +268,7 @@ pub fn map_scalar_right(
     a.map(|&x| f(x, s))
 }
 
-pub fn map_scalar_left(s: f64, a: ArrayViewD<'_, f64>, f: impl Fn(f64, f64) -> f64) -> ArrayD<f64> {
+pub fn map_scalar_left<T: Copy, U>(s: T, a: ArrayViewD<'_, T>, f: impl Fn(T, T) -> U) -> ArrayD<U> {
     if let Some(sa) = a.as_slice() {
         let v = crate::fastmath::map1(sa, |x| f(s, x));
         return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
@@ -275,7 +276,7 @@ pub fn map_scalar_left(s: f64, a: ArrayViewD<'_, f64>, f: impl Fn(f64, f64) -> f
     a.map(|&x| f(s, x))
 }
 
-pub fn map_unary(a: ArrayViewD<'_, f64>, f: impl Fn(f64) -> f64) -> ArrayD<f64> {
+pub fn map_unary<T: Copy, U>(a: ArrayViewD<'_, T>, f: impl Fn(T) -> U) -> ArrayD<U> {
     if let Some(sa) = a.as_slice() {
         let v = crate::fastmath::map1(sa, &f);
         return ArrayD::from_shape_vec(a.raw_dim(), v).unwrap();
@@ -293,6 +294,53 @@ pub fn floordiv(a: f64, b: f64) -> f64 {
         Ok(q) => q,
         Err(_) => a / b, // zero divisor: inf/nan like NumPy (with a warning there)
     }
+}
+
+/// NumPy's int64 floor division: rounds toward negative infinity; 0 for a zero
+/// divisor and INT64_MIN for INT64_MIN // -1 (NumPy's results, with a warning there).
+#[inline]
+pub fn floordiv_i64(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    if b == -1 {
+        return a.wrapping_neg();
+    }
+    let q = a / b;
+    if a % b != 0 && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// NumPy's int64 remainder: the sign of the divisor; 0 for a zero divisor.
+#[inline]
+pub fn mod_i64(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    let r = a.wrapping_rem(b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    }
+}
+
+/// NumPy's int64 power for a non-negative exponent (callers refuse negative ones),
+/// wrapping around on overflow.
+#[inline]
+pub fn pow_i64(a: i64, b: i64) -> i64 {
+    let (mut base, mut e, mut acc) = (a, b as u64, 1i64);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        e >>= 1;
+    }
+    acc
 }
 
 /// Python/NumPy modulo (result has the sign of the divisor).
@@ -406,53 +454,80 @@ impl Reduce {
     }
 }
 
-/// `reduce_iter` over contiguous values: sums take NumPy's pairwise path.
-fn reduce_slice(s: &[f64], kind: Reduce) -> f64 {
+/// A reduction of contiguous values: sums take NumPy's pairwise path (accumulated in
+/// f64 for every element type).
+fn reduce_slice<T: Element>(s: &[T], kind: Reduce) -> f64 {
+    let count = s.len();
+    let mut it = s.iter().map(|x| x.to_f64());
     match kind {
         Reduce::Sum => crate::fastmath::pairwise_sum(s),
-        Reduce::Mean if !s.is_empty() => crate::fastmath::pairwise_sum(s) / s.len() as f64,
-        _ => reduce_iter(s.iter(), kind, s.len()),
-    }
-}
-
-fn reduce_iter<'a>(mut it: impl Iterator<Item = &'a f64>, kind: Reduce, count: usize) -> f64 {
-    match kind {
-        Reduce::Sum => it.sum(),
         Reduce::Mean => {
             if count == 0 {
                 f64::NAN
             } else {
-                it.sum::<f64>() / count as f64
+                crate::fastmath::pairwise_sum(s) / count as f64
             }
         }
         Reduce::Prod => it.product(),
-        Reduce::Max => it.fold(f64::NEG_INFINITY, |a, &b| np_max(a, b)),
-        Reduce::Min => it.fold(f64::INFINITY, |a, &b| np_min(a, b)),
-        Reduce::All => it.all(|&x| x != 0.0) as u8 as f64,
-        Reduce::Any => it.any(|&x| x != 0.0) as u8 as f64,
+        Reduce::Max => it.fold(f64::NEG_INFINITY, np_max),
+        Reduce::Min => it.fold(f64::INFINITY, np_min),
+        Reduce::All => it.all(|x| x != 0.0) as u8 as f64,
+        Reduce::Any => it.any(|x| x != 0.0) as u8 as f64,
     }
 }
 
-/// Reduces over `axes` (`None`: all axes). Returns an array of the reduced shape
-/// (0-d for a full reduction without keepdims).
-pub fn reduce(
-    a: ArrayViewD<'_, f64>,
-    axes: Option<&[usize]>,
-    keepdims: bool,
-    kind: Reduce,
-) -> NpResult<ArrayD<f64>> {
-    let ndim = a.ndim();
-    let axes: Vec<usize> = match axes {
-        Some(ax) => ax.to_vec(),
-        None => (0..ndim).collect(),
-    };
-    let count: usize = axes.iter().map(|&ax| a.shape()[ax]).product();
+/// NumPy's empty-reduction error for the reductions without an identity.
+fn check_identity(count: usize, kind: Reduce) -> NpResult<()> {
     if count == 0 && matches!(kind, Reduce::Max | Reduce::Min) {
         return value_err(format!(
             "zero-size array to reduction operation {} which has no identity",
             kind.ufunc_name()
         ));
     }
+    Ok(())
+}
+
+/// The lanes of a reduction over some axes: every reduced lane's `count` values,
+/// contiguous, one lane after another (borrowed when the array is laid out that way),
+/// and the shape of the result.
+pub struct Lanes<'a, T: Clone> {
+    pub count: usize,
+    pub flat: std::borrow::Cow<'a, [T]>,
+    out_shape: Vec<usize>,
+    kept_shape: Vec<usize>,
+}
+
+impl<T: Clone> Lanes<'_, T> {
+    /// How many lanes (the size of the result).
+    pub fn outer(&self) -> usize {
+        self.out_shape.iter().product()
+    }
+    /// One value per lane, in the reduced shape (ones kept for the axes with `keepdims`).
+    pub fn finish<R>(&self, vals: Vec<R>, keepdims: bool) -> ArrayD<R> {
+        let shape = if keepdims {
+            &self.kept_shape
+        } else {
+            &self.out_shape
+        };
+        ArrayD::from_shape_vec(IxDyn(shape), vals).unwrap()
+    }
+    /// `f` of every lane (of `&[]` for each lane of an empty reduction).
+    pub fn map<R>(&self, mut f: impl FnMut(&[T]) -> R) -> Vec<R> {
+        if self.count == 0 {
+            return (0..self.outer()).map(|_| f(&[])).collect();
+        }
+        self.flat.chunks(self.count).map(f).collect()
+    }
+}
+
+/// The lanes of `a` over `axes` (`None`: all axes).
+pub fn lanes<'a, T: Clone>(a: ArrayViewD<'a, T>, axes: Option<&[usize]>) -> Lanes<'a, T> {
+    let ndim = a.ndim();
+    let axes: Vec<usize> = match axes {
+        Some(ax) => ax.to_vec(),
+        None => (0..ndim).collect(),
+    };
+    let count: usize = axes.iter().map(|&ax| a.shape()[ax]).product();
     let mut out_shape: Vec<usize> = Vec::new();
     let mut kept_shape: Vec<usize> = Vec::new();
     for (i, &d) in a.shape().iter().enumerate() {
@@ -463,35 +538,53 @@ pub fn reduce(
             out_shape.push(d);
         }
     }
-    let result = if axes.len() == ndim {
-        let v = match a.as_slice() {
-            Some(s) => reduce_slice(s, kind),
-            None => reduce_iter(a.iter(), kind, count),
-        };
-        ArrayD::from_elem(IxDyn(&out_shape), v)
-    } else {
-        // Move reduced axes last, then reduce each contiguous lane.
-        let mut perm: Vec<usize> = (0..ndim).filter(|i| !axes.contains(i)).collect();
-        perm.extend(axes.iter().copied());
-        let p = a.permuted_axes(IxDyn(&perm));
-        let outer: usize = out_shape.iter().product();
-        let mut vals = Vec::with_capacity(outer);
-        if count == 0 {
-            vals.resize(outer, reduce_iter([].iter(), kind, 0));
-        } else {
-            let lanes = to_standard(p);
-            let flat = lanes.as_slice().unwrap();
-            for chunk in flat.chunks(count) {
-                vals.push(reduce_slice(chunk, kind));
-            }
-        }
-        ArrayD::from_shape_vec(IxDyn(&out_shape), vals).unwrap()
+    // Move the reduced axes last; then each lane is contiguous in C order.
+    let mut perm: Vec<usize> = (0..ndim).filter(|i| !axes.contains(i)).collect();
+    perm.extend(axes.iter().copied());
+    let p = a.permuted_axes(IxDyn(&perm));
+    let flat = match p.to_slice() {
+        Some(s) => std::borrow::Cow::Borrowed(s),
+        None => std::borrow::Cow::Owned(to_standard(p).into_raw_vec_and_offset().0),
     };
-    if keepdims {
-        Ok(result.into_shape_with_order(IxDyn(&kept_shape)).unwrap())
-    } else {
-        Ok(result)
+    Lanes {
+        count,
+        flat,
+        out_shape,
+        kept_shape,
     }
+}
+
+/// Reduces over `axes` (`None`: all axes). Returns an array of the reduced shape
+/// (0-d for a full reduction without keepdims), computed in f64.
+pub fn reduce<T: Element>(
+    a: ArrayViewD<'_, T>,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+    kind: Reduce,
+) -> NpResult<ArrayD<f64>> {
+    let l = lanes(a, axes);
+    check_identity(l.count, kind)?;
+    Ok(l.finish(l.map(|lane| reduce_slice(lane, kind)), keepdims))
+}
+
+/// Sums, products and extrema of int64 lanes in i64 (wrapping around on overflow, as
+/// NumPy); `None` for the other reductions (means and truth tests are exact in f64).
+pub fn reduce_int(
+    a: ArrayViewD<'_, i64>,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+    kind: Reduce,
+) -> NpResult<Option<ArrayD<i64>>> {
+    let l = lanes(a, axes);
+    check_identity(l.count, kind)?;
+    let vals = match kind {
+        Reduce::Sum => l.map(|s| s.iter().fold(0i64, |acc, &x| acc.wrapping_add(x))),
+        Reduce::Prod => l.map(|s| s.iter().fold(1i64, |acc, &x| acc.wrapping_mul(x))),
+        Reduce::Max => l.map(|s| s.iter().copied().max().unwrap_or(i64::MIN)),
+        Reduce::Min => l.map(|s| s.iter().copied().min().unwrap_or(i64::MAX)),
+        _ => return Ok(None),
+    };
+    Ok(Some(l.finish(vals, keepdims)))
 }
 
 /// Applies `f` to every lane of the reduced `axes` (`None`: all axes), each copied into
@@ -503,34 +596,14 @@ pub fn reduce_lanes(
     keepdims: bool,
     mut f: impl FnMut(&mut [f64]) -> f64,
 ) -> ArrayD<f64> {
-    let ndim = a.ndim();
-    let axes: Vec<usize> = match axes {
-        Some(ax) => ax.to_vec(),
-        None => (0..ndim).collect(),
-    };
-    let count: usize = axes.iter().map(|&ax| a.shape()[ax]).product();
-    let mut out_shape: Vec<usize> = Vec::new();
-    let mut kept_shape: Vec<usize> = Vec::new();
-    for (i, &d) in a.shape().iter().enumerate() {
-        if axes.contains(&i) {
-            kept_shape.push(1);
-        } else {
-            kept_shape.push(d);
-            out_shape.push(d);
-        }
-    }
-    let mut perm: Vec<usize> = (0..ndim).filter(|i| !axes.contains(i)).collect();
-    perm.extend(axes.iter().copied());
-    let mut lanes = to_standard(a.permuted_axes(IxDyn(&perm)));
-    let outer: usize = out_shape.iter().product();
-    let vals: Vec<f64> = if count == 0 {
-        (0..outer).map(|_| f(&mut [])).collect()
+    let l = lanes(a, axes);
+    let mut flat = l.flat.to_vec();
+    let vals: Vec<f64> = if l.count == 0 {
+        (0..l.outer()).map(|_| f(&mut [])).collect()
     } else {
-        let flat = lanes.as_slice_mut().unwrap();
-        flat.chunks_mut(count).map(&mut f).collect()
+        flat.chunks_mut(l.count).map(&mut f).collect()
     };
-    let shape = if keepdims { kept_shape } else { out_shape };
-    ArrayD::from_shape_vec(IxDyn(&shape), vals).unwrap()
+    l.finish(vals, keepdims)
 }
 
 /// The interpolation methods of `np.quantile` this module has (NumPy's default first).
@@ -1112,31 +1185,79 @@ pub fn index_set(
 
 // ---------------------------------------------------------------- matmul
 
-pub fn mm2(
-    a: ndarray::ArrayView2<'_, f64>,
-    b: ndarray::ArrayView2<'_, f64>,
-) -> ndarray::Array2<f64> {
+pub fn mm2<T: MatElem>(
+    a: ndarray::ArrayView2<'_, T>,
+    b: ndarray::ArrayView2<'_, T>,
+) -> ndarray::Array2<T> {
     let (m, k) = a.dim();
     let n = b.ncols();
-    let mut out = ndarray::Array2::<f64>::zeros((m, n));
+    let mut out = ndarray::Array2::<T>::from_elem((m, n), T::ZERO);
     if m == 0 || n == 0 || k == 0 {
         return out;
     }
-    // SAFETY: the pointers and strides describe the live ndarray views, which outlive
-    // the faer views created here; faer only reads `a`/`b` and writes `out`.
-    unsafe {
-        let ar =
-            faer::MatRef::<f64>::from_raw_parts(a.as_ptr(), m, k, a.strides()[0], a.strides()[1]);
-        let br =
-            faer::MatRef::<f64>::from_raw_parts(b.as_ptr(), k, n, b.strides()[0], b.strides()[1]);
-        let s0 = out.strides()[0];
-        let s1 = out.strides()[1];
-        let cm = faer::MatMut::<f64>::from_raw_parts_mut(out.as_mut_ptr(), m, n, s0, s1);
-        faer::linalg::matmul::matmul(cm, faer::Accum::Replace, ar, br, 1.0, faer::Par::Seq);
-    }
+    T::gemm(&mut out, a, b);
     clear_upper_simd_state();
     out
 }
+
+/// The element types with a matrix product kernel (faer's f64 and f32 kernels).
+pub trait MatElem: Copy + Send + Sync + 'static {
+    const ZERO: Self;
+    /// `out = a @ b` (shapes checked by the caller, all dimensions non-zero).
+    fn gemm(
+        out: &mut ndarray::Array2<Self>,
+        a: ndarray::ArrayView2<'_, Self>,
+        b: ndarray::ArrayView2<'_, Self>,
+    );
+}
+
+macro_rules! faer_mat_elem {
+    ($t:ty) => {
+        impl MatElem for $t {
+            const ZERO: Self = 0.0;
+            fn gemm(
+                out: &mut ndarray::Array2<Self>,
+                a: ndarray::ArrayView2<'_, Self>,
+                b: ndarray::ArrayView2<'_, Self>,
+            ) {
+                let (m, k) = a.dim();
+                let n = b.ncols();
+                // SAFETY: the pointers and strides describe the live ndarray views, which
+                // outlive the faer views created here; faer only reads `a`/`b` and
+                // writes `out`.
+                unsafe {
+                    let ar = faer::MatRef::<$t>::from_raw_parts(
+                        a.as_ptr(),
+                        m,
+                        k,
+                        a.strides()[0],
+                        a.strides()[1],
+                    );
+                    let br = faer::MatRef::<$t>::from_raw_parts(
+                        b.as_ptr(),
+                        k,
+                        n,
+                        b.strides()[0],
+                        b.strides()[1],
+                    );
+                    let s0 = out.strides()[0];
+                    let s1 = out.strides()[1];
+                    let cm = faer::MatMut::<$t>::from_raw_parts_mut(out.as_mut_ptr(), m, n, s0, s1);
+                    faer::linalg::matmul::matmul(
+                        cm,
+                        faer::Accum::Replace,
+                        ar,
+                        br,
+                        1.0,
+                        faer::Par::Seq,
+                    );
+                }
+            }
+        }
+    };
+}
+faer_mat_elem!(f64);
+faer_mat_elem!(f32);
 
 /// faer's kernels use 256/512-bit registers and can leave their upper halves dirty;
 /// until a `vzeroupper`, the SSE code that follows (libm's `tanh`, `exp`, ...) runs
@@ -1160,12 +1281,12 @@ unsafe fn avx_zeroupper() {
     std::arch::x86_64::_mm256_zeroupper();
 }
 
-fn as2<'a>(v: &'a ArrayViewD<'_, f64>) -> ndarray::ArrayView2<'a, f64> {
+fn as2<'a, T>(v: &'a ArrayViewD<'_, T>) -> ndarray::ArrayView2<'a, T> {
     v.view().into_dimensionality::<ndarray::Ix2>().unwrap()
 }
 
 /// `a @ b` with NumPy's matmul rules (1-D promotion, batch broadcasting).
-pub fn matmul(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD<f64>> {
+pub fn matmul<T: MatElem>(a: ArrayViewD<'_, T>, b: ArrayViewD<'_, T>) -> NpResult<ArrayD<T>> {
     if a.ndim() == 0 || b.ndim() == 0 {
         return value_err(
             "matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)",

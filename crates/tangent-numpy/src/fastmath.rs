@@ -132,17 +132,19 @@ macro_rules! simd_kernel {
 }
 
 simd_kernel! {
-    /// `tanh` over a slice; with `round_f32` each result is rounded to float32 in the
-    /// same pass.
-    fn tanh_slice(src: &[f64], dst: &mut [f64], round_f32: bool) |FMA| {
-        if round_f32 {
-            for (d, &s) in dst.iter_mut().zip(src) {
-                *d = tanh_impl::<FMA>(s) as f32 as f64;
-            }
-        } else {
-            for (d, &s) in dst.iter_mut().zip(src) {
-                *d = tanh_impl::<FMA>(s);
-            }
+    /// `tanh` over a slice.
+    fn tanh_slice(src: &[f64], dst: &mut [f64]) |FMA| {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            *d = tanh_impl::<FMA>(s);
+        }
+    }
+}
+
+simd_kernel! {
+    /// `tanh` over a float32 slice: computed in f64, rounded once to float32.
+    fn tanh_slice_f32(src: &[f32], dst: &mut [f32]) |FMA| {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            *d = tanh_impl::<FMA>(s as f64) as f32;
         }
     }
 }
@@ -159,15 +161,15 @@ simd_kernel! {
 
 /// `f` over one slice into a new vector, compiled for the widest vector unit present
 /// (the kernels of the elementwise operators; `f` is inlined into each version).
-pub fn map1<F: Fn(f64) -> f64 + Copy>(a: &[f64], f: F) -> Vec<f64> {
+pub fn map1<T: Copy, U, F: Fn(T) -> U + Copy>(a: &[T], f: F) -> Vec<U> {
     #[inline(always)]
-    fn body<F: Fn(f64) -> f64>(a: &[f64], f: F) -> Vec<f64> {
+    fn body<T: Copy, U, F: Fn(T) -> U>(a: &[T], f: F) -> Vec<U> {
         a.iter().map(|&x| f(x)).collect()
     }
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx512f,avx2,fma")]
-        unsafe fn wide<F: Fn(f64) -> f64>(a: &[f64], f: F) -> Vec<f64> {
+        unsafe fn wide<T: Copy, U, F: Fn(T) -> U>(a: &[T], f: F) -> Vec<U> {
             let v = body(a, f);
             std::arch::x86_64::_mm256_zeroupper();
             v
@@ -181,15 +183,15 @@ pub fn map1<F: Fn(f64) -> f64 + Copy>(a: &[f64], f: F) -> Vec<f64> {
 }
 
 /// `f` over two slices of one length into a new vector (see `map1`).
-pub fn map2<F: Fn(f64, f64) -> f64 + Copy>(a: &[f64], b: &[f64], f: F) -> Vec<f64> {
+pub fn map2<T: Copy, U, F: Fn(T, T) -> U + Copy>(a: &[T], b: &[T], f: F) -> Vec<U> {
     #[inline(always)]
-    fn body<F: Fn(f64, f64) -> f64>(a: &[f64], b: &[f64], f: F) -> Vec<f64> {
+    fn body<T: Copy, U, F: Fn(T, T) -> U>(a: &[T], b: &[T], f: F) -> Vec<U> {
         a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect()
     }
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx512f,avx2,fma")]
-        unsafe fn wide<F: Fn(f64, f64) -> f64>(a: &[f64], b: &[f64], f: F) -> Vec<f64> {
+        unsafe fn wide<T: Copy, U, F: Fn(T, T) -> U>(a: &[T], b: &[T], f: F) -> Vec<U> {
             let v = body(a, b, f);
             std::arch::x86_64::_mm256_zeroupper();
             v
@@ -205,20 +207,20 @@ pub fn map2<F: Fn(f64, f64) -> f64 + Copy>(a: &[f64], b: &[f64], f: F) -> Vec<f6
 /// Sum of a slice by NumPy's scheme: blocks of up to 128 values are summed with eight
 /// independent accumulators (no serial add chain, so it vectorises), larger slices are
 /// split in halves. The rounding error grows as O(log n), not O(n).
-pub fn pairwise_sum(v: &[f64]) -> f64 {
+pub fn pairwise_sum<T: crate::storage::Element>(v: &[T]) -> f64 {
     const BLOCK: usize = 128;
     if v.len() <= BLOCK {
         let mut acc = [0.0f64; 8];
         let mut chunks = v.chunks_exact(8);
         for c in &mut chunks {
             for (a, x) in acc.iter_mut().zip(c) {
-                *a += x;
+                *a += x.to_f64();
             }
         }
         let mut s =
             ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
         for x in chunks.remainder() {
-            s += x;
+            s += x.to_f64();
         }
         s
     } else {
@@ -259,7 +261,7 @@ mod tests {
     fn slice_kernel_matches_scalar() {
         let src: Vec<f64> = (0..1000).map(|i| (i as f64 - 500.0) * 0.013).collect();
         let mut dst = vec![0.0; src.len()];
-        tanh_slice(&src, &mut dst, false);
+        tanh_slice(&src, &mut dst);
         for (s, d) in src.iter().zip(&dst) {
             assert!(ulps(*d, s.tanh()) < 4.0, "{s}: {d} vs {}", s.tanh());
         }

@@ -18,10 +18,23 @@ pub trait Element: Copy + Send + Sync + std::fmt::Debug + PartialEq + 'static {
     /// for bool.
     fn from_f64(x: f64) -> Self;
     fn zero() -> Self;
+    /// The typed window if it holds this type.
+    fn view_of(v: ElemView<'_>) -> Option<ArrayViewD<'_, Self>>;
+    /// An owned array of this type as storage.
+    fn wrap(a: ArrayD<Self>) -> Elements;
 }
 
 impl Element for f64 {
     const DTYPE: DType = DType::Float64;
+    fn view_of(v: ElemView<'_>) -> Option<ArrayViewD<'_, Self>> {
+        match v {
+            ElemView::F64(a) => Some(a),
+            _ => None,
+        }
+    }
+    fn wrap(a: ArrayD<Self>) -> Elements {
+        Elements::F64(a)
+    }
     #[inline]
     fn to_f64(self) -> f64 {
         self
@@ -37,6 +50,15 @@ impl Element for f64 {
 
 impl Element for f32 {
     const DTYPE: DType = DType::Float32;
+    fn view_of(v: ElemView<'_>) -> Option<ArrayViewD<'_, Self>> {
+        match v {
+            ElemView::F32(a) => Some(a),
+            _ => None,
+        }
+    }
+    fn wrap(a: ArrayD<Self>) -> Elements {
+        Elements::F32(a)
+    }
     #[inline]
     fn to_f64(self) -> f64 {
         self as f64
@@ -52,6 +74,15 @@ impl Element for f32 {
 
 impl Element for i64 {
     const DTYPE: DType = DType::Int64;
+    fn view_of(v: ElemView<'_>) -> Option<ArrayViewD<'_, Self>> {
+        match v {
+            ElemView::I64(a) => Some(a),
+            _ => None,
+        }
+    }
+    fn wrap(a: ArrayD<Self>) -> Elements {
+        Elements::I64(a)
+    }
     #[inline]
     fn to_f64(self) -> f64 {
         self as f64
@@ -74,6 +105,15 @@ impl Element for i64 {
 
 impl Element for bool {
     const DTYPE: DType = DType::Bool;
+    fn view_of(v: ElemView<'_>) -> Option<ArrayViewD<'_, Self>> {
+        match v {
+            ElemView::Bool(a) => Some(a),
+            _ => None,
+        }
+    }
+    fn wrap(a: ArrayD<Self>) -> Elements {
+        Elements::Bool(a)
+    }
     #[inline]
     fn to_f64(self) -> f64 {
         self as u8 as f64
@@ -124,6 +164,14 @@ macro_rules! with_elems {
             $crate::storage::$kind::F32($a) => $body,
             $crate::storage::$kind::I64($a) => $body,
             $crate::storage::$kind::Bool($a) => $body,
+        }
+    };
+    ($kind:ident, $e:expr, mut $a:ident => $body:expr) => {
+        match $e {
+            $crate::storage::$kind::F64(mut $a) => $body,
+            $crate::storage::$kind::F32(mut $a) => $body,
+            $crate::storage::$kind::I64(mut $a) => $body,
+            $crate::storage::$kind::Bool(mut $a) => $body,
         }
     };
 }
@@ -186,6 +234,17 @@ impl Elements {
         }
     }
 
+    /// `shape` filled with `value` cast to `dtype`.
+    pub fn full(shape: &[usize], value: f64, dtype: DType) -> Elements {
+        let sh = IxDyn(shape);
+        match dtype {
+            DType::Float64 => Elements::F64(ArrayD::from_elem(sh, value)),
+            DType::Float32 => Elements::F32(ArrayD::from_elem(sh, f32::from_f64(value))),
+            DType::Int64 => Elements::I64(ArrayD::from_elem(sh, i64::from_f64(value))),
+            DType::Bool => Elements::Bool(ArrayD::from_elem(sh, bool::from_f64(value))),
+        }
+    }
+
     pub fn dtype(&self) -> DType {
         match self {
             Elements::F64(_) => DType::Float64,
@@ -241,6 +300,14 @@ impl<'a> ElemView<'a> {
 
     pub fn shape(&self) -> &[usize] {
         with_elems!(ElemView, self, a => a.shape())
+    }
+
+    /// The window in `T`: the elements themselves if they are `T`, else a cast copy.
+    pub fn cast_to<T: Element>(self) -> ndarray::CowArray<'a, T, IxDyn> {
+        if self.dtype() == T::DTYPE {
+            return T::view_of(self).expect("same dtype").into();
+        }
+        with_elems!(ElemView, self, a => cast_view::<_, T>(a)).into()
     }
 
     /// The values as f64 (exact except int64 past 2**53).

@@ -156,6 +156,20 @@ pub(crate) mod _array {
         }
     }
 
+    /// A read lock on an array's elements that gives only their typed window (no
+    /// conversion to f64 is made).
+    pub struct ArrTyped<'a> {
+        g: PyRwLockReadGuard<'a, Elements>,
+        a: &'a PyNdArray,
+    }
+
+    impl ArrTyped<'_> {
+        #[inline]
+        pub fn typed(&self) -> ElemView<'_> {
+            typed_window(&self.g, self.a.view.as_ref().map(|w| &w.lay))
+        }
+    }
+
     /// An owner's elements in memory (C) order.
     #[inline]
     pub(crate) fn elements<T>(a: &ArrayD<T>) -> &[T] {
@@ -341,6 +355,14 @@ pub(crate) mod _array {
                 g,
                 a: self,
                 converted,
+            }
+        }
+        /// A read lock for typed kernels.
+        #[inline]
+        pub fn read_typed(&self) -> ArrTyped<'_> {
+            ArrTyped {
+                g: self.buf().read(),
+                a: self,
             }
         }
         /// The element at a position of the owner's memory, as a Python scalar.
@@ -569,6 +591,18 @@ pub(crate) mod _array {
             py_scalar(*data.iter().next().unwrap(), dtype, vm)
         } else {
             new_arr(data, dtype, vm)
+        }
+    }
+
+    /// A typed result: a Python scalar if 0-d, else an ndarray.
+    pub(crate) fn typed_arr_or_scalar<T: Element + ToPyScalar>(
+        data: ArrayD<T>,
+        vm: &VirtualMachine,
+    ) -> PyObjectRef {
+        if data.ndim() == 0 {
+            data.iter().next().unwrap().to_py(vm)
+        } else {
+            PyNdArray::from_elements(T::wrap(data)).into_pyobject(vm)
         }
     }
 

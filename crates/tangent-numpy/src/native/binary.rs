@@ -195,14 +195,15 @@ pub(crate) mod _binary {
     pub(crate) enum Src {
         Arr(PyRef<PyNdArray>),
         Own(ArrayD<f64>, DType),
-        Sc(f64, DType),
+        /// A Python scalar: its value as f64 and, for an int that fits, exactly.
+        Sc(f64, DType, Option<i64>),
     }
 
     impl Src {
         fn dtype(&self) -> DType {
             match self {
                 Src::Arr(a) => a.dtype,
-                Src::Own(_, d) | Src::Sc(_, d) => *d,
+                Src::Own(_, d) | Src::Sc(_, d, _) => *d,
             }
         }
         /// Python scalars are "weak" (NEP 50): they do not raise an array's precision.
@@ -223,7 +224,10 @@ pub(crate) mod _binary {
     /// Operand conversion for operators: `None` if the object is not array-like.
     pub(crate) fn to_src(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Option<Src>> {
         if let Some((v, d)) = scalar_of(obj, vm) {
-            return Ok(Some(Src::Sc(v, d)));
+            let exact = obj
+                .downcast_ref::<PyInt>()
+                .and_then(|i| i.as_bigint().to_i64());
+            return Ok(Some(Src::Sc(v, d, exact)));
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
             return Ok(Some(Src::Arr(a.to_owned())));
@@ -285,7 +289,7 @@ pub(crate) mod _binary {
             return Ok(());
         }
         let neg = match b {
-            Src::Sc(v, _) => *v < 0.0,
+            Src::Sc(v, ..) => *v < 0.0,
             Src::Own(a, _) => a.iter().any(|&x| x < 0.0),
             Src::Arr(a) => a.read().view().iter().any(|&x| x < 0.0),
         };
@@ -317,6 +321,9 @@ pub(crate) mod _binary {
         if op == Op::Pow {
             check_int_pow(b, rd, vm)?;
         }
+        if let Some(r) = typed_binop(op, a, b, promote_srcs(a, b), vm)? {
+            return Ok(r);
+        }
         let ga;
         let va = match a {
             Src::Arr(r) => {
@@ -324,7 +331,7 @@ pub(crate) mod _binary {
                 Val::A(ga.view())
             }
             Src::Own(x, _) => Val::A(x.view()),
-            Src::Sc(s, _) => Val::S(*s),
+            Src::Sc(s, ..) => Val::S(*s),
         };
         let gb;
         let vb = match b {
@@ -333,7 +340,7 @@ pub(crate) mod _binary {
                 Val::A(gb.view())
             }
             Src::Own(x, _) => Val::A(x.view()),
-            Src::Sc(s, _) => Val::S(*s),
+            Src::Sc(s, ..) => Val::S(*s),
         };
         // Comparisons give bools; float32 arithmetic is rounded inside `compute`.
         let round_f32 = rd == DType::Float32 && !op.is_cmp();
@@ -344,6 +351,132 @@ pub(crate) mod _binary {
         Ok(match out {
             Out::S(v) => py_scalar(v, rd, vm),
             Out::A(arr) => new_arr(arr, rd, vm),
+        })
+    }
+
+    /// An operand of a typed kernel: a scalar or a window in the kernel's type.
+    pub(crate) enum TVal<'a, T> {
+        S(T),
+        A(ndarray::CowArray<'a, T, IxDyn>),
+    }
+
+    pub(crate) fn typed_operand<'a, T: Element>(
+        s: &'a Src,
+        g: Option<&'a ArrTyped<'a>>,
+    ) -> TVal<'a, T> {
+        match s {
+            Src::Sc(v, _, exact) => TVal::S(match exact {
+                Some(i) => crate::storage::cast_elem(*i),
+                None => T::from_f64(*v),
+            }),
+            Src::Own(x, _) => TVal::A(crate::storage::cast_view::<f64, T>(x.view()).into()),
+            Src::Arr(_) => TVal::A(g.expect("array operands are locked").typed().cast_to::<T>()),
+        }
+    }
+
+    /// `f` over two operands with broadcasting, as a Python object of `U`'s dtype.
+    fn typed_apply<T: Element, U: Element + ToPyScalar>(
+        a: &TVal<'_, T>,
+        b: &TVal<'_, T>,
+        f: impl Fn(T, T) -> U + Copy,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
+        let arr = |x: ArrayD<U>| PyNdArray::from_elements(U::wrap(x)).into_pyobject(vm);
+        Ok(match (a, b) {
+            (TVal::S(x), TVal::S(y)) => f(*x, *y).to_py(vm),
+            (TVal::A(x), TVal::S(y)) => arr(core::map_scalar_right(x.view(), *y, f)),
+            (TVal::S(x), TVal::A(y)) => arr(core::map_scalar_left(*x, y.view(), f)),
+            (TVal::A(x), TVal::A(y)) => arr(core::zip_with(x.view(), y.view(), f).py(vm)?),
+        })
+    }
+
+    /// Binary operations that run in the operands' own type: float32 arithmetic in f32
+    /// (a weak Python scalar is cast to float32 first, as NumPy 2 does) and int64
+    /// arithmetic in i64 (wrapping around on overflow, as NumPy). `None` sends the
+    /// operator to the f64 path (other dtypes and operators, whose f64 results are
+    /// exact or rounded once).
+    fn typed_binop(
+        op: Op,
+        a: &Src,
+        b: &Src,
+        p: DType,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<PyObjectRef>> {
+        if !matches!(p, DType::Float32 | DType::Int64) {
+            return Ok(None);
+        }
+        for s in [a, b] {
+            if let Src::Sc(v, DType::Int64, None) = s {
+                if p == DType::Int64 {
+                    return Err(vm.new_overflow_error(format!(
+                        "Python integer {v:.0} out of bounds for int64"
+                    )));
+                }
+            }
+        }
+        let ga = match a {
+            Src::Arr(r) => Some(r.read_typed()),
+            _ => None,
+        };
+        let gb = match b {
+            Src::Arr(r) => Some(r.read_typed()),
+            _ => None,
+        };
+        macro_rules! run {
+            ($t:ty, $f:expr) => {{
+                let x = typed_operand::<$t>(a, ga.as_ref());
+                let y = typed_operand::<$t>(b, gb.as_ref());
+                Some(typed_apply(&x, &y, $f, vm)?)
+            }};
+        }
+        macro_rules! compare {
+            ($t:ty) => {
+                match op {
+                    Op::Lt => run!($t, |x: $t, y: $t| x < y),
+                    Op::Le => run!($t, |x: $t, y: $t| x <= y),
+                    Op::Gt => run!($t, |x: $t, y: $t| x > y),
+                    Op::Ge => run!($t, |x: $t, y: $t| x >= y),
+                    Op::Eq => run!($t, |x: $t, y: $t| x == y),
+                    Op::Ne => run!($t, |x: $t, y: $t| x != y),
+                    _ => None,
+                }
+            };
+        }
+        Ok(match p {
+            DType::Float32 => match op {
+                Op::Add => run!(f32, |x: f32, y: f32| x + y),
+                Op::Sub => run!(f32, |x: f32, y: f32| x - y),
+                Op::Mul => run!(f32, |x: f32, y: f32| x * y),
+                Op::Div => run!(f32, |x: f32, y: f32| x / y),
+                Op::Pow => run!(f32, |x: f32, y: f32| x.powf(y)),
+                Op::Max => run!(f32, |x: f32, y: f32| if x.is_nan() || y.is_nan() {
+                    f32::NAN
+                } else {
+                    x.max(y)
+                }),
+                Op::Min => run!(f32, |x: f32, y: f32| if x.is_nan() || y.is_nan() {
+                    f32::NAN
+                } else {
+                    x.min(y)
+                }),
+                Op::FMax => run!(f32, f32::max),
+                Op::FMin => run!(f32, f32::min),
+                _ => compare!(f32),
+            },
+            _ => match op {
+                Op::Add => run!(i64, i64::wrapping_add),
+                Op::Sub => run!(i64, i64::wrapping_sub),
+                Op::Mul => run!(i64, i64::wrapping_mul),
+                Op::FloorDiv => run!(i64, core::floordiv_i64),
+                Op::Mod => run!(i64, core::mod_i64),
+                Op::Pow => run!(i64, core::pow_i64),
+                Op::Max => run!(i64, i64::max),
+                Op::Min => run!(i64, i64::min),
+                Op::And => run!(i64, |x: i64, y: i64| x & y),
+                Op::Or => run!(i64, |x: i64, y: i64| x | y),
+                Op::Xor => run!(i64, |x: i64, y: i64| x ^ y),
+                _ => compare!(i64),
+            },
         })
     }
 
@@ -399,12 +532,31 @@ pub(crate) mod _binary {
             check_int_pow(&sb, rd, vm)?;
         }
         let dt = zelf.dtype;
+        if matches!(dt, DType::Float32 | DType::Int64) && rd == dt {
+            // The typed kernel into a new array, then copied into place (exact for
+            // int64, float32 arithmetic for float32).
+            let this = Src::Arr(a.to_owned().downcast::<PyNdArray>().expect("an ndarray"));
+            if let Some(r) = typed_binop(op, &this, &sb, dt, vm)? {
+                if let Some(r) = r.downcast_ref::<PyNdArray>() {
+                    if r.shape_vec() == zelf.shape_vec() && r.dtype == dt {
+                        let src = r.read_typed();
+                        let mut w = zelf.write_or("output array is read-only", vm)?;
+                        match (w.typed_mut(), src.typed()) {
+                            (ElemViewMut::F32(mut t), ElemView::F32(s)) => t.assign(&s),
+                            (ElemViewMut::I64(mut t), ElemView::I64(s)) => t.assign(&s),
+                            _ => unreachable!("same dtype"),
+                        }
+                        return Ok(a.to_owned());
+                    }
+                }
+            }
+        }
         {
             let mut w = zelf.write_or("output array is read-only", vm)?;
             let mut g = w.view_mut();
             with_op!(op, f => {
                 match &sb {
-                    Src::Sc(y, _) => {
+                    Src::Sc(y, ..) => {
                         let y = *y;
                         g.mapv_inplace(|x| f(x, y));
                     }
@@ -470,6 +622,31 @@ pub(crate) mod _binary {
                 "matmul: Input operand {i} does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
             ))
         };
+        if rd == DType::Float32 {
+            // float32 products run in faer's f32 kernels.
+            if matches!(sa, Src::Sc(..)) {
+                return Err(not_enough(0));
+            }
+            if matches!(sb, Src::Sc(..)) {
+                return Err(not_enough(1));
+            }
+            let ga = match &sa {
+                Src::Arr(r) => Some(r.read_typed()),
+                _ => None,
+            };
+            let gb = match &sb {
+                Src::Arr(r) => Some(r.read_typed()),
+                _ => None,
+            };
+            let TVal::A(x) = typed_operand::<f32>(&sa, ga.as_ref()) else {
+                unreachable!("array operand")
+            };
+            let TVal::A(y) = typed_operand::<f32>(&sb, gb.as_ref()) else {
+                unreachable!("array operand")
+            };
+            let out = core::matmul(x.view(), y.view()).py(vm)?;
+            return Ok(typed_arr_or_scalar(out, vm));
+        }
         let ga;
         let va = match &sa {
             Src::Arr(r) => {

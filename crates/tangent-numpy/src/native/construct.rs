@@ -23,8 +23,33 @@ pub(crate) mod _construct {
         ndmin: usize,
         vm: &VirtualMachine,
     ) -> PyResult<PyObjectRef> {
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            // An array: a copy in its own type (or cast), no detour through f64.
+            let data = a.read_typed().typed().astype(want.unwrap_or(a.dtype));
+            let data = with_elems!(Elements, data, mut x => {
+                while x.ndim() < ndmin {
+                    x.insert_axis_inplace(Axis(0));
+                }
+                Elements::from(x)
+            });
+            return Ok(PyNdArray::from_elements(data).into_pyobject(vm));
+        }
         let (mut arr, d) = to_array(obj, vm)?;
         let dt = want.unwrap_or(d);
+        if d == DType::Int64
+            && matches!(dt, DType::Int64)
+            && arr.iter().any(|x| x.abs() >= 9.007_199_254_740_992e15)
+        {
+            // Python ints past 2**53: read them again exactly.
+            let mut ints = Vec::with_capacity(arr.len());
+            if exact_ints(obj, &mut ints, vm)? && ints.len() == arr.len() {
+                let mut x = ArrayD::from_shape_vec(arr.raw_dim(), ints).expect("same size");
+                while x.ndim() < ndmin {
+                    x.insert_axis_inplace(Axis(0));
+                }
+                return Ok(PyNdArray::from_elements(Elements::I64(x)).into_pyobject(vm));
+            }
+        }
         if dt != d && dt != DType::Float64 {
             arr.mapv_inplace(|x| dt.cast(x));
         }
@@ -32,6 +57,32 @@ pub(crate) mod _construct {
             arr.insert_axis_inplace(Axis(0));
         }
         Ok(new_arr(arr, dt, vm))
+    }
+
+    /// The Python ints of a nested sequence, exactly, in C order; false if some item
+    /// is not an int (NumPy's OverflowError for ints outside int64).
+    fn exact_ints(obj: &PyObject, out: &mut Vec<i64>, vm: &VirtualMachine) -> PyResult<bool> {
+        if let Some(items) = seq_items(obj) {
+            for it in items {
+                if !exact_ints(&it, out, vm)? {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
+        match obj.downcast_ref::<PyInt>() {
+            Some(i) => match i.as_bigint().to_i64() {
+                Some(v) => {
+                    out.push(v);
+                    Ok(true)
+                }
+                None => Err(vm.new_overflow_error(format!(
+                    "Python integer {} out of bounds for int64",
+                    i.as_bigint()
+                ))),
+            },
+            None => Ok(false),
+        }
     }
 
     #[pyfunction]

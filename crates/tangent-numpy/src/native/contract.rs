@@ -261,10 +261,29 @@ pub(crate) mod _contract {
         tb: bool,
         vm: &VirtualMachine,
     ) -> PyResult {
+        let dt = a.dtype.promote(b.dtype).float_result();
+        if dt == DType::Float32 {
+            let (ga, gb) = (a.read_typed(), b.read_typed());
+            let (x, y) = (ga.typed().cast_to::<f32>(), gb.typed().cast_to::<f32>());
+            let out = matmul_t_2d(x.view(), y.view(), ta, tb, vm)?;
+            return Ok(PyNdArray::from_elements(Elements::F32(out)).into_pyobject(vm));
+        }
         let ga_lock = a.read();
         let ga = ga_lock.view();
         let gb_lock = b.read();
         let gb = gb_lock.view();
+        let out = matmul_t_2d(ga, gb, ta, tb, vm)?;
+        Ok(new_arr(out, dt, vm))
+    }
+
+    /// `op(a) @ op(b)` of two 2-D views.
+    fn matmul_t_2d<T: core::MatElem>(
+        ga: ArrayViewD<'_, T>,
+        gb: ArrayViewD<'_, T>,
+        ta: bool,
+        tb: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult<ArrayD<T>> {
         let (Ok(va), Ok(vb)) = (
             ga.view().into_dimensionality::<ndarray::Ix2>(),
             gb.view().into_dimensionality::<ndarray::Ix2>(),
@@ -280,9 +299,7 @@ pub(crate) mod _contract {
                 va.ncols()
             )));
         }
-        let dt = a.dtype.promote(b.dtype).float_result();
-        let out = core::mm2(va, vb).into_dyn();
-        Ok(new_arr(round_to(out, dt), dt, vm))
+        Ok(core::mm2(va, vb).into_dyn())
     }
 
     #[pyfunction]

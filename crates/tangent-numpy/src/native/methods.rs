@@ -141,21 +141,21 @@ pub(crate) mod _methods {
         #[pymethod]
         fn astype(&self, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
             let dt = parse_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
-            let g_lock = self.read();
-            let g = g_lock.view();
-            let data = if dt == DType::Float64 {
-                core::to_standard(g)
-            } else {
-                g.mapv(|x| dt.cast(x))
-            };
-            Ok(new_arr(data, dt, vm))
+            let data = self.read_typed().typed().astype(dt);
+            Ok(PyNdArray::from_elements(data).into_pyobject(vm))
         }
         #[pymethod]
         fn fill(&self, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
             let (v, _) = scalar_of(&value, vm)
                 .ok_or_else(|| vm.new_type_error("fill: value must be a number"))?;
-            let v = self.dtype.cast(v);
-            self.write(vm)?.view_mut().fill(v);
+            let exact = value
+                .downcast_ref::<PyInt>()
+                .and_then(|i| i.as_bigint().to_i64());
+            let mut w = self.write(vm)?;
+            with_elems!(ElemViewMut, w.typed_mut(), mut t => t.fill(match exact {
+                Some(i) => crate::storage::cast_elem(i),
+                None => Element::from_f64(v),
+            }));
             Ok(())
         }
         #[pymethod]

@@ -98,11 +98,9 @@ pub mod host_api {
 
     /// `numpy.full(shape, value, dtype)` (the value converted to the dtype).
     pub fn full(shape: &[usize], value: f64, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
-        super::array::new_arr(
-            ndarray::ArrayD::from_elem(ndarray::IxDyn(shape), dtype.cast(value)),
-            dtype,
-            vm,
-        )
+        use rustpython_vm::convert::ToPyObject;
+        super::array::PyNdArray::from_elements(crate::storage::Elements::full(shape, value, dtype))
+            .to_pyobject(vm)
     }
 }
 

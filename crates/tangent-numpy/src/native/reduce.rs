@@ -37,6 +37,27 @@ pub(crate) mod _reduce {
         vm: &VirtualMachine,
     ) -> PyResult {
         let want = opt_dtype(&args.dtype, vm)?;
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            // Typed lanes: float32 read in place (accumulated in f64, stored as float32),
+            // int64 sums, products and extrema exact in i64.
+            let rd = want.unwrap_or(reduce_dtype(kind, a.dtype));
+            let g = a.read_typed();
+            let axes = || parse_axes(args.axis.as_option().map(|o| &**o), a.n_dims(), vm);
+            match g.typed() {
+                ElemView::F32(v) if rd == DType::Float32 => {
+                    let r = core::reduce(v, axes()?.as_deref(), args.keepdims, kind).py(vm)?;
+                    return Ok(arr_or_scalar(r, rd, vm));
+                }
+                ElemView::I64(v) if rd == DType::Int64 => {
+                    if let Some(r) =
+                        core::reduce_int(v, axes()?.as_deref(), args.keepdims, kind).py(vm)?
+                    {
+                        return Ok(typed_arr_or_scalar(r, vm));
+                    }
+                }
+                _ => {}
+            }
+        }
         with_arr(obj, vm, |v, d| {
             let axes = parse_axes(args.axis.as_option().map(|o| &**o), v.ndim(), vm)?;
             let r = core::reduce(v, axes.as_deref(), args.keepdims, kind).py(vm)?;

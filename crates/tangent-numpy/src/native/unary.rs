@@ -18,6 +18,15 @@ pub(crate) mod _unary {
             let _ = d;
             return Ok(py_scalar(f(v), dt, vm));
         }
+        if let Some(a) = x.downcast_ref::<PyNdArray>() {
+            if a.dtype == DType::Float32 && out_dt.is_none() {
+                // float32 in, float32 out: computed in f64 and rounded once, in one pass.
+                let g = a.read_typed();
+                let v = g.typed().cast_to::<f32>();
+                let r = core::map_unary(v.view(), |x| f(x as f64) as f32);
+                return Ok(PyNdArray::from_elements(Elements::F32(r)).into_pyobject(vm));
+            }
+        }
         with_arr(x, vm, |v, d| {
             let dt = out_dt.unwrap_or(d.float_result());
             Ok(new_arr(round_to(core::map_unary(v, f), dt), dt, vm))
@@ -143,15 +152,24 @@ pub(crate) mod _unary {
     pub(crate) fn tanh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         use crate::fastmath;
         if let Some(a) = x.downcast_ref::<PyNdArray>() {
-            let g_lock = a.read();
-            let g = g_lock.view();
-            if let Some(src) = g.as_slice() {
-                // The hot path of tanh layers: a vectorised kernel over contiguous data.
-                let mut out = vec![0.0; src.len()];
-                let dt = a.dtype.float_result();
-                fastmath::tanh_slice(src, &mut out, dt == DType::Float32);
-                let arr = ArrayD::from_shape_vec(g.raw_dim(), out).expect("same size");
-                return Ok(new_arr(arr, dt, vm));
+            // The hot path of tanh layers: a vectorised kernel over contiguous data.
+            let g = a.read_typed();
+            match g.typed() {
+                ElemView::F64(v) if v.is_standard_layout() => {
+                    let src = v.as_slice().expect("standard layout");
+                    let mut out = vec![0.0; src.len()];
+                    fastmath::tanh_slice(src, &mut out);
+                    let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
+                    return Ok(PyNdArray::from_elements(Elements::F64(arr)).into_pyobject(vm));
+                }
+                ElemView::F32(v) if v.is_standard_layout() => {
+                    let src = v.as_slice().expect("standard layout");
+                    let mut out = vec![0.0f32; src.len()];
+                    fastmath::tanh_slice_f32(src, &mut out);
+                    let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
+                    return Ok(PyNdArray::from_elements(Elements::F32(arr)).into_pyobject(vm));
+                }
+                _ => {}
             }
         }
         unary(&x, None, fastmath::tanh, vm)
