@@ -2,7 +2,9 @@
 
 `python numpy_diff.py expect OUT.json` (real NumPy, in CPython) generates the seeded
 cases — expressions over arrays of every dtype (float64, float32, int64, bool), shapes
-with broadcasting, axis and keepdims variants — evaluates them and writes what each gave:
+with broadcasting, axis and keepdims variants, and int64 arrays past 2**53 and at the
+ends of its range (exactness and NumPy's wrap-around on overflow) — evaluates them and
+writes what each gave:
 the dtype, the shape and the values, or the exception's type.
 `tangent run --embedded numpy_diff.py compare OUT.json` evaluates the same cases in the
 embedded numpy and reports every difference; it exits non-zero if there is one.
@@ -87,6 +89,38 @@ QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.percentile(a, 25{ax}, method='lower')"]
 
 
+# int64 past 2**53 and at its ends: exactness and NumPy's wrap-around on overflow.
+WIDE = [2 ** 62 + 1, -(2 ** 62) - 3, 2 ** 63 - 1, -(2 ** 63), 2 ** 53 + 1, -(2 ** 53) - 1,
+        9007199254740993, 123456789012345678, -7, 3, 0, 1]
+WIDE_EXPRS = ["a + b", "a - b", "a * b", "a // b", "a % b", "a ** 2", "a + 1", "a * 3",
+              "a - 2 ** 62", "a == b", "a < b", "a >= b", "np.maximum(a, b)", "a & b",
+              "a | b", "a ^ b", "np.sum(a)", "np.prod(a)", "np.max(a)", "np.min(a)",
+              "np.sum(a, axis=0)", "a.sum(axis=-1, keepdims=True)", "a[::-1]", "a.T",
+              "a.reshape(-1)", "a.copy()", "a.astype(np.float64)", "a.astype(np.int64)",
+              "a.tolist()", "a[0]", "a[-1, ...]", "np.array(a)", "a[a > 0]", "a[[0, 0]]",
+              "a.ravel()", "a.flatten()", "np.negative(a)", "-a", "np.abs(a)",
+              "np.square(a)", "np.cumsum(a)", "np.sort(a, axis=None)",
+              "np.concatenate([a, b])", "np.where(a > b, a, b)", "np.stack([a, b])",
+              "np.clip(a, -2 ** 60, 2 ** 60)", "a.item(0)", "np.argmax(a)"]
+
+
+def wide_values(rng, n):
+    return [rng.choice(WIDE) for _ in range(n)]
+
+
+def generate_wide(seed=53, count=120):
+    rng = Rng(seed)
+    cases = []
+    while len(cases) < count:
+        shape = rng.choice([(4,), (2, 2), (2, 3)])
+        n = shape[0] * (shape[1] if len(shape) > 1 else 1)
+        expr = rng.choice(WIDE_EXPRS)
+        setup = ["a = np.array(%r, dtype='int64').reshape(%r)" % (wide_values(rng, n), shape),
+                 "b = np.array(%r, dtype='int64').reshape(%r)" % (wide_values(rng, n), shape)]
+        cases.append({"setup": setup, "expr": expr})
+    return cases
+
+
 def generate(seed=20261202, count=420):
     rng = Rng(seed)
     cases = []
@@ -118,7 +152,7 @@ def generate(seed=20261202, count=420):
         setup = ["%s = %s" % (names[i], literal(s, d, values(rng, s, d)))
                  for i, (s, d) in enumerate(args)]
         cases.append({"setup": setup, "expr": expr})
-    return cases
+    return cases + generate_wide()
 
 
 def describe(r):
@@ -126,6 +160,8 @@ def describe(r):
     ('tuple', [...])."""
     if isinstance(r, tuple):
         return ["tuple", [describe(x) for x in r]]
+    if isinstance(r, list):
+        return ["list", [describe(x) for x in r]]
     if isinstance(r, np.ndarray):
         vals = [encode(v) for v in r.reshape(-1).tolist()]
         return ["array", str(r.dtype), list(r.shape), vals]
@@ -179,8 +215,8 @@ def differ(want, got):
         # Both refuse (the exception types may differ: NumPy's UFuncTypeError and the
         # like are ours TypeError/ValueError).
         return None if want[0] == got[0] else "NumPy gave %r, embedded %r" % (want, got)
-    if want[0] == "tuple":
-        if got[0] != "tuple" or len(got[1]) != len(want[1]):
+    if want[0] in ("tuple", "list"):
+        if got[0] != want[0] or len(got[1]) != len(want[1]):
             return "NumPy gave a tuple %r, embedded %r" % (want, got)
         for w, g in zip(want[1], got[1]):
             why = differ(w, g)

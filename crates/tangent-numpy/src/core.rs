@@ -788,7 +788,7 @@ pub fn resolve_shape(req: &[isize], size: usize) -> NpResult<Vec<usize>> {
     Ok(out)
 }
 
-pub fn reshape(a: ArrayViewD<'_, f64>, shape: &[usize]) -> ArrayD<f64> {
+pub fn reshape<T: Clone>(a: ArrayViewD<'_, T>, shape: &[usize]) -> ArrayD<T> {
     let std = to_standard(a);
     std.into_shape_with_order(IxDyn(shape)).unwrap()
 }
@@ -1426,7 +1426,7 @@ pub fn dot(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD<f6
     Ok(r.into_dyn().into_shape_with_order(IxDyn(&shape)).unwrap())
 }
 
-pub fn concatenate(arrs: &[ArrayViewD<'_, f64>], axis: isize) -> NpResult<ArrayD<f64>> {
+pub fn concatenate<T: Clone>(arrs: &[ArrayViewD<'_, T>], axis: isize) -> NpResult<ArrayD<T>> {
     if arrs.is_empty() {
         return value_err("need at least one array to concatenate");
     }
@@ -1454,7 +1454,7 @@ pub fn concatenate(arrs: &[ArrayViewD<'_, f64>], axis: isize) -> NpResult<ArrayD
     Ok(ndarray::concatenate(Axis(ax), arrs).unwrap())
 }
 
-pub fn stack(arrs: &[ArrayViewD<'_, f64>], axis: isize) -> NpResult<ArrayD<f64>> {
+pub fn stack<T: Clone>(arrs: &[ArrayViewD<'_, T>], axis: isize) -> NpResult<ArrayD<T>> {
     if arrs.is_empty() {
         return value_err("need at least one array to stack");
     }
@@ -1464,7 +1464,7 @@ pub fn stack(arrs: &[ArrayViewD<'_, f64>], axis: isize) -> NpResult<ArrayD<f64>>
         }
     }
     let ax = norm_axis(axis, arrs[0].ndim() + 1)?;
-    let expanded: Vec<ArrayViewD<'_, f64>> = arrs
+    let expanded: Vec<ArrayViewD<'_, T>> = arrs
         .iter()
         .map(|a| a.clone().insert_axis(Axis(ax)))
         .collect();

@@ -19,6 +19,17 @@ pub fn nan_last_cmp(a: &f64, b: &f64) -> Ordering {
     }
 }
 
+/// `nan_last_cmp` for any ordered element type (NaN is the value unequal to itself).
+#[allow(clippy::eq_op)]
+pub fn nan_last_cmp_any<T: PartialOrd>(a: &T, b: &T) -> Ordering {
+    match (a != a, b != b) {
+        (false, false) => a.partial_cmp(b).unwrap_or(Ordering::Equal),
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+    }
+}
+
 fn inverse_perm(p: &[usize]) -> Vec<usize> {
     let mut inv = vec![0; p.len()];
     for (i, &x) in p.iter().enumerate() {
@@ -28,12 +39,12 @@ fn inverse_perm(p: &[usize]) -> Vec<usize> {
 }
 
 /// Applies `f(lane_in, lane_out)` to every 1-D lane along `axis`.
-fn map_lanes(
-    a: ArrayViewD<'_, f64>,
+fn map_lanes<T: Copy, U: Copy + Default>(
+    a: ArrayViewD<'_, T>,
     axis: usize,
     out_len: usize,
-    mut f: impl FnMut(&[f64], &mut [f64]),
-) -> ArrayD<f64> {
+    mut f: impl FnMut(&[T], &mut [U]),
+) -> ArrayD<U> {
     let nd = a.ndim();
     let mut perm: Vec<usize> = (0..nd).filter(|&i| i != axis).collect();
     perm.push(axis);
@@ -46,7 +57,7 @@ fn map_lanes(
         .filter(|&(i, _)| i != axis)
         .map(|(_, &d)| d)
         .product();
-    let mut out = vec![0.0; lanes * out_len];
+    let mut out = vec![U::default(); lanes * out_len];
     let src = p.as_slice().unwrap();
     for l in 0..lanes {
         f(
@@ -60,8 +71,8 @@ fn map_lanes(
     to_standard(o.view().permuted_axes(IxDyn(&inverse_perm(&perm))))
 }
 
-fn flat(a: ArrayViewD<'_, f64>) -> ArrayD<f64> {
-    let v: Vec<f64> = a.iter().copied().collect();
+fn flat<T: Copy>(a: ArrayViewD<'_, T>) -> ArrayD<T> {
+    let v: Vec<T> = a.iter().copied().collect();
     let n = v.len();
     ArrayD::from_shape_vec(IxDyn(&[n]), v).unwrap()
 }
@@ -69,7 +80,10 @@ fn flat(a: ArrayViewD<'_, f64>) -> ArrayD<f64> {
 // ---------------------------------------------------------------- sorting
 
 /// Stable sort along `axis` (`None`: the flattened array), NaN last.
-pub fn sort(a: ArrayViewD<'_, f64>, axis: Option<usize>) -> ArrayD<f64> {
+pub fn sort<T: Copy + Default + PartialOrd>(
+    a: ArrayViewD<'_, T>,
+    axis: Option<usize>,
+) -> ArrayD<T> {
     let (a, axis) = match axis {
         Some(ax) => (a.to_owned(), ax),
         None => (flat(a), 0),
@@ -80,7 +94,7 @@ pub fn sort(a: ArrayViewD<'_, f64>, axis: Option<usize>) -> ArrayD<f64> {
     let n = a.shape()[axis];
     map_lanes(a.view(), axis, n, |src, dst| {
         dst.copy_from_slice(src);
-        dst.sort_by(nan_last_cmp);
+        dst.sort_by(nan_last_cmp_any);
     })
 }
 

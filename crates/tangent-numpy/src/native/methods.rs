@@ -264,9 +264,9 @@ pub(crate) mod _methods {
         #[pymethod]
         fn sort(zelf: PyRef<Self>, args: SortArgs, vm: &VirtualMachine) -> PyResult<()> {
             let sorted = {
-                let g_lock = zelf.read();
-                let g = g_lock.view();
-                if g.ndim() == 0 {
+                let g_lock = zelf.read_typed();
+                let g = g_lock.typed();
+                if zelf.n_dims() == 0 {
                     return Err(axis_err(
                         core::NpErr::Index(
                             "axis -1 is out of bounds for array of dimension 0".into(),
@@ -274,9 +274,11 @@ pub(crate) mod _methods {
                         vm,
                     ));
                 }
-                let ax = axis_or(&args.axis, Some(-1), g.ndim(), vm)?;
+                let ax = axis_or(&args.axis, Some(-1), zelf.n_dims(), vm)?;
                 match ax {
-                    Some(ax) => ops::sort(g.view(), Some(ax)),
+                    Some(ax) => {
+                        with_elems!(ElemView, g, v => Elements::from(ops::sort(v, Some(ax))))
+                    }
                     None => {
                         return Err(
                             vm.new_value_error("axis=None is not supported for ndarray.sort")
@@ -284,7 +286,14 @@ pub(crate) mod _methods {
                     }
                 }
             };
-            zelf.write(vm)?.view_mut().assign(&sorted);
+            let mut w = zelf.write(vm)?;
+            match (w.typed_mut(), &sorted) {
+                (ElemViewMut::F64(mut t), Elements::F64(s)) => t.assign(s),
+                (ElemViewMut::F32(mut t), Elements::F32(s)) => t.assign(s),
+                (ElemViewMut::I64(mut t), Elements::I64(s)) => t.assign(s),
+                (ElemViewMut::Bool(mut t), Elements::Bool(s)) => t.assign(s),
+                _ => unreachable!("sorted in the array's own type"),
+            }
             Ok(())
         }
         #[pymethod]

@@ -166,6 +166,27 @@ pub(crate) mod _reduce {
         prod: bool,
         vm: &VirtualMachine,
     ) -> PyResult {
+        if let Some(arr) = a.downcast_ref::<PyNdArray>() {
+            if matches!(arr.dtype, DType::Int64 | DType::Bool) {
+                // Integer running sums and products in i64, wrapping like NumPy.
+                let g = arr.read_typed();
+                let v = g.typed().cast_to::<i64>();
+                let (mut out, ax) = match axis.as_option() {
+                    Some(o) if !vm.is_none(o) => {
+                        (core::to_standard(v.view()), one_axis(o, v.ndim(), vm)?)
+                    }
+                    _ => (core::reshape(v.view(), &[v.len()]), 0),
+                };
+                out.accumulate_axis_inplace(Axis(ax), |&prev, cur| {
+                    *cur = if prod {
+                        cur.wrapping_mul(prev)
+                    } else {
+                        cur.wrapping_add(prev)
+                    }
+                });
+                return Ok(PyNdArray::from_elements(Elements::I64(out)).into_pyobject(vm));
+            }
+        }
         with_arr(a, vm, |v, d| {
             let rd = if d == DType::Bool { DType::Int64 } else { d };
             let single = rd == DType::Float32;

@@ -25,6 +25,12 @@ pub(crate) mod _shape {
 
     /// A C-ordered 1-D copy (`flatten`, `flat`).
     pub(crate) fn flatten_impl(obj: &PyObject, vm: &VirtualMachine) -> PyResult {
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            let g = a.read_typed();
+            let n = a.len();
+            let e = with_elems!(ElemView, g.typed(), v => Elements::from(core::reshape(v, &[n])));
+            return Ok(PyNdArray::from_elements(e).into_pyobject(vm));
+        }
         with_arr(obj, vm, |v, d| {
             let n = v.len();
             Ok(new_arr(core::reshape(v, &[n]), d, vm))
@@ -202,6 +208,22 @@ pub(crate) mod _shape {
             OptionalArg::Present(o) => Some(to_isize(&o, vm)?),
             OptionalArg::Missing => Some(0),
         };
+        if dt == DType::Int64 {
+            let ints = exact_i64_all(&seq, vm)?;
+            let flat: Vec<ArrayD<i64>>;
+            let views: Vec<ArrayViewD<'_, i64>> = match axis {
+                None => {
+                    flat = ints
+                        .iter()
+                        .map(|a| core::reshape(a.view(), &[a.len()]))
+                        .collect();
+                    flat.iter().map(|a| a.view()).collect()
+                }
+                Some(_) => ints.iter().map(|a| a.view()).collect(),
+            };
+            let out = core::concatenate(&views, axis.unwrap_or(0)).map_err(|e| axis_err(e, vm))?;
+            return Ok(PyNdArray::from_elements(Elements::I64(out)).into_pyobject(vm));
+        }
         let flat: Vec<ArrayD<f64>>;
         let views: Vec<ArrayViewD<'_, f64>> = match axis {
             None => {
@@ -229,6 +251,12 @@ pub(crate) mod _shape {
             .map(|(_, d)| *d)
             .reduce(DType::promote)
             .unwrap_or(DType::Float64);
+        if dt == DType::Int64 {
+            let ints = exact_i64_all(&seq, vm)?;
+            let views: Vec<ArrayViewD<'_, i64>> = ints.iter().map(|a| a.view()).collect();
+            let out = core::stack(&views, axis).map_err(|e| axis_err(e, vm))?;
+            return Ok(PyNdArray::from_elements(Elements::I64(out)).into_pyobject(vm));
+        }
         let views: Vec<ArrayViewD<'_, f64>> = arrs.iter().map(|(a, _)| a.view()).collect();
         let out = core::stack(&views, axis).map_err(|e| axis_err(e, vm))?;
         Ok(new_arr(out, dt, vm))
@@ -400,6 +428,24 @@ pub(crate) mod _shape {
             })
             .collect::<PyResult<_>>()?;
         Ok(vm.ctx.new_list(items).into())
+    }
+
+    /// The arrays of a sequence as int64, exactly (arrays read in their own type,
+    /// Python ints past 2**53 read exactly).
+    pub(crate) fn exact_i64_all(seq: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<ArrayD<i64>>> {
+        let items = match seq_items(seq) {
+            Some(items) => items,
+            None => vec![seq.to_owned()],
+        };
+        items.iter().map(|o| exact_i64(o, vm)).collect()
+    }
+
+    /// An array-like as int64 elements, exactly.
+    pub(crate) fn exact_i64(obj: &PyObject, vm: &VirtualMachine) -> PyResult<ArrayD<i64>> {
+        let arr = make_array(obj, Some(DType::Int64), 0, vm)?;
+        let a = arr.downcast_ref::<PyNdArray>().expect("an ndarray");
+        let g = a.read_typed();
+        Ok(g.typed().cast_to::<i64>().into_owned())
     }
 
     /// `obj` itself if it is an ndarray, else a new array of it.

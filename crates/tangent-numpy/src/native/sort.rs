@@ -40,6 +40,20 @@ pub(crate) mod _sort {
     #[pyfunction]
     pub(crate) fn sort(a: PyObjectRef, args: SortArgs, vm: &VirtualMachine) -> PyResult {
         let _ = (&args.kind, &args.order, &args.stable);
+        if let Some(arr) = a.downcast_ref::<PyNdArray>() {
+            // Sorted in the element type (int64 past 2**53 keeps every bit).
+            let nd = arr.n_dims();
+            let ax = axis_or(&args.axis, Some(-1), nd, vm)?;
+            if nd == 0 && ax.is_some() {
+                return Err(axis_err(
+                    core::NpErr::Index("axis -1 is out of bounds for array of dimension 0".into()),
+                    vm,
+                ));
+            }
+            let g = arr.read_typed();
+            let e = with_elems!(ElemView, g.typed(), v => Elements::from(ops::sort(v, ax)));
+            return Ok(PyNdArray::from_elements(e).into_pyobject(vm));
+        }
         with_arr(&a, vm, |v, d| {
             let ax = axis_or(&args.axis, Some(-1), v.ndim(), vm)?;
             if v.ndim() == 0 && ax.is_some() {
@@ -133,6 +147,15 @@ pub(crate) mod _sort {
         };
         let shape = core::broadcast_shapes(&[c.shape(), xa.shape(), ya.shape()]).py(vm)?;
         let sh = IxDyn(&shape);
+        if rd == DType::Int64 {
+            // Selected elements keep every bit.
+            let (xi, yi) = (exact_i64(&x, vm)?, exact_i64(&y, vm)?);
+            let out = ndarray::Zip::from(&c.broadcast(sh.clone()).unwrap())
+                .and(&xi.broadcast(sh.clone()).unwrap())
+                .and(&yi.broadcast(sh).unwrap())
+                .map_collect(|&c, &x, &y| if c != 0.0 { x } else { y });
+            return Ok(PyNdArray::from_elements(Elements::I64(out)).into_pyobject(vm));
+        }
         let cb = c.broadcast(sh.clone()).unwrap();
         let xb = xa.broadcast(sh.clone()).unwrap();
         let yb = ya.broadcast(sh).unwrap();

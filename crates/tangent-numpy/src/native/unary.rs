@@ -66,9 +66,19 @@ pub(crate) mod _unary {
     pub(crate) fn unary_keep(
         x: &PyObject,
         f: impl Fn(f64) -> f64,
+        fi: impl Fn(i64) -> i64,
         on_bool: OnBool,
         vm: &VirtualMachine,
     ) -> PyResult {
+        if let Some(a) = x.downcast_ref::<PyNdArray>() {
+            if kept_dtype(a.dtype, on_bool, vm)? == DType::Int64 {
+                // Integers in i64 (NumPy's wrap-around: -INT64_MIN is INT64_MIN).
+                let g = a.read_typed();
+                let v = g.typed().cast_to::<i64>();
+                let r = core::map_unary(v.view(), fi);
+                return Ok(PyNdArray::from_elements(Elements::I64(r)).into_pyobject(vm));
+            }
+        }
         if let Some((v, d)) = scalar_of(x, vm) {
             let dt = kept_dtype(d, on_bool, vm)?;
             return Ok(py_scalar(dt.cast(f(v)), dt, vm));
@@ -307,27 +317,33 @@ pub(crate) mod _unary {
     }
     #[pyfunction]
     pub(crate) fn abs(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, f64::abs, OnBool::Keep, vm)
+        unary_keep(&x, f64::abs, i64::wrapping_abs, OnBool::Keep, vm)
     }
     #[pyfunction]
     pub(crate) fn absolute(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, f64::abs, OnBool::Keep, vm)
+        unary_keep(&x, f64::abs, i64::wrapping_abs, OnBool::Keep, vm)
     }
     #[pyfunction]
     pub(crate) fn sign(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, core::sign, OnBool::Refuse(BOOL_SIGN), vm)
+        unary_keep(&x, core::sign, i64::signum, OnBool::Refuse(BOOL_SIGN), vm)
     }
     #[pyfunction]
     pub(crate) fn square(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, |v| v * v, OnBool::ToInt, vm)
+        unary_keep(&x, |v| v * v, |v| v.wrapping_mul(v), OnBool::ToInt, vm)
     }
     #[pyfunction]
     pub(crate) fn negative(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, |v| -v, OnBool::Refuse(BOOL_NEGATIVE), vm)
+        unary_keep(
+            &x,
+            |v| -v,
+            i64::wrapping_neg,
+            OnBool::Refuse(BOOL_NEGATIVE),
+            vm,
+        )
     }
     #[pyfunction]
     pub(crate) fn positive(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary_keep(&x, |v| v, OnBool::Refuse(BOOL_POSITIVE), vm)
+        unary_keep(&x, |v| v, |v| v, OnBool::Refuse(BOOL_POSITIVE), vm)
     }
 
     /// `a_min` / `a_max`, by position or keyword (None: unbounded).
