@@ -1430,3 +1430,58 @@ fn agrees_with_real_numpy() {
     );
     assert!(out.contains("540 cases compared, 0 differences"), "{out}");
 }
+
+/// Every dtype keeps its own element type: float32 arithmetic is single precision
+/// (the weak Python scalar is cast to float32 first, as NumPy 2 does), int64 is exact
+/// over its whole range and wraps around on overflow, complex numbers are refused with
+/// the reason, and `np.linalg.eig` gives real results for real spectra.
+#[test]
+fn dtypes_keep_their_element_type() {
+    check(
+        r#"
+import struct
+f32 = lambda x: struct.unpack("f", struct.pack("f", x))[0]
+a = np.array([0.1, 1.0 / 3.0], dtype=np.float32)
+assert a.dtype == np.float32 and a.itemsize == 4 and a.nbytes == 8
+# 0.1 is cast to float32, then multiplied in single precision
+want = [f32(f32(0.1) * f32(0.1)), f32(f32(1.0 / 3.0) * f32(0.1))]
+assert (a * 0.1).tolist() == want, ((a * 0.1).tolist(), want)
+assert (a * 0.1).dtype == np.float32
+assert (a + np.array([1.0])).dtype == np.float64
+m = np.array([[1.5, 2.0], [0.25, -1.0]], dtype=np.float32)
+p = m @ m
+assert p.dtype == np.float32 and p.tolist() == [[2.75, 1.0], [0.125, 1.5]]
+assert np.tanh(m).dtype == np.float32 and np.sum(m).__class__ is float
+big = 2 ** 62 + 1
+b = np.array([big, -big, 2 ** 63 - 1, -(2 ** 63)])
+assert b.dtype == np.int64 and b.tolist() == [big, -big, 2 ** 63 - 1, -(2 ** 63)]
+assert (b + 1).tolist() == [big + 1, -big + 1, -(2 ** 63), -(2 ** 63) + 1]
+assert (b * 2).tolist()[0] == -(2 ** 63) + 2
+assert int(np.sum(b[:2])) == 0 and b[0] == big and b[::-1][3] == big
+assert (b // 3).tolist()[0] == big // 3 and (b % 7).tolist()[1] == (-big) % 7
+assert (-b).tolist()[3] == -(2 ** 63) and np.abs(b).tolist()[3] == -(2 ** 63)
+c = b.copy(); c[1] = 5; assert c.tolist() == [big, 5, 2 ** 63 - 1, -(2 ** 63)]
+c += 1; assert c[0] == big + 1
+assert np.array([b, b]).tolist()[1][0] == big
+assert np.sort(b).tolist() == [-(2 ** 63), -big, big, 2 ** 63 - 1]
+raises(OverflowError, "Python integer 9223372036854775808 out of bounds for int64", np.array, [2 ** 63])
+assert np.iinfo(np.int64).max == 2 ** 63 - 1 and np.finfo(np.float32).eps == 2.0 ** -23
+why = ("complex numbers are not supported by the embedded numpy (its arrays are float64, "
+       "float32, int64 and bool); run the script under CPython with real NumPy: "
+       "`tangent run --python PYTHON script.py`")
+raises(NotImplementedError, why, np.array, [1j, 2.0])
+raises(NotImplementedError, why, np.zeros, 3, "complex128")
+raises(NotImplementedError, why, lambda: np.ones(2) * 1j)
+raises(NotImplementedError, why, lambda: np.ones(2).astype(complex))
+raises(NotImplementedError, why, np.complex128, 1.0)
+w, v = np.linalg.eig(np.array([[2.0, 1.0], [0.0, 3.0]]))
+assert sorted(w.tolist()) == [2.0, 3.0] and w.dtype == np.float64
+A = np.array([[2.0, 1.0], [0.0, 3.0]])
+for i in range(2):
+    assert np.allclose(A @ v[:, i], w[i] * v[:, i]) and abs(np.linalg.norm(v[:, i]) - 1) < 1e-12
+assert sorted(np.linalg.eigvals(A).tolist()) == [2.0, 3.0]
+raises(NotImplementedError, "eig: the matrix has complex eigenvalues; " + why,
+       np.linalg.eig, np.array([[0.0, -1.0], [1.0, 0.0]]))
+"#,
+    );
+}

@@ -1,14 +1,12 @@
 //! Interpreter-independent array machinery: dtypes, broadcasting, indexing, reductions
 //! and matrix products. Everything here works on `ndarray` values and reports errors as
-//! [`NpErr`] carrying NumPy's wording; `native.rs` maps them to Python exceptions.
+//! [`NpErr`] carrying NumPy's wording; `native/` maps them to Python exceptions.
 //!
-//! Storage: every dtype is stored as `f64` with a [`DType`] tag that drives result
-//! types, printing and conversions (`bool` holds 0.0/1.0, `int64` holds integral values,
-//! exact up to 2**53, `float32` holds values exactly representable as f32: every
-//! float32 result is computed in f64 and rounded to f32 once, which for + - * / and sqrt
-//! is exactly IEEE single-precision arithmetic, and for sums/products/matmul is more
-//! accurate than NumPy's f32 accumulation). A real per-dtype storage can replace this
-//! later without changing the Python-facing API.
+//! Most functions here work on f64 values: the storage (`storage.rs`) keeps each dtype in
+//! its own element type, and code without a typed kernel reads an f64 copy (exact for
+//! float32 and bool, for int64 to 2**53); [`DType::cast`] is the storage cast of a value
+//! computed in f64. The generic ones (`zip_with`, `map_*`, `lanes`/`reduce`, `matmul`
+//! over [`MatElem`], `reshape`, `concatenate`, `stack`) also run on f32 and i64.
 
 use crate::storage::Element;
 use ndarray::{ArrayBase, ArrayD, ArrayViewD, Axis, Data, IxDyn, Slice};
@@ -131,6 +129,33 @@ pub enum NpErr {
     Type(String),
     /// `numpy.linalg.LinAlgError`
     LinAlg(String),
+    /// Something NumPy does that this module refuses (`NotImplementedError`).
+    Unsupported(String),
+}
+
+/// Why complex numbers are refused, and what to do instead.
+pub const COMPLEX_UNSUPPORTED: &str = "complex numbers are not supported by the embedded \
+    numpy (its arrays are float64, float32, int64 and bool); run the script under CPython \
+    with real NumPy: `tangent run --python PYTHON script.py`";
+
+/// Whether a dtype name is one of NumPy's complex types.
+pub fn is_complex_name(name: &str) -> bool {
+    matches!(
+        name,
+        "complex"
+            | "complex128"
+            | "complex64"
+            | "complex256"
+            | "complex_"
+            | "cdouble"
+            | "csingle"
+            | "clongdouble"
+            | "c16"
+            | "c8"
+            | "D"
+            | "F"
+            | "G"
+    )
 }
 
 pub type NpResult<T> = Result<T, NpErr>;

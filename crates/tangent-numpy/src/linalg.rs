@@ -10,7 +10,7 @@
 use super::core::{shape_compact, to_standard, NpErr, NpResult};
 use faer::linalg::solvers::{DenseSolveCore, Solve};
 use faer::{Mat, MatRef, Side};
-use ndarray::{Array2, ArrayD, ArrayView2, ArrayViewD, Axis, IxDyn};
+use ndarray::{Array1, Array2, ArrayD, ArrayView2, ArrayViewD, Axis, IxDyn};
 
 fn linalg_err<T>(msg: impl Into<String>) -> NpResult<T> {
     Err(NpErr::LinAlg(msg.into()))
@@ -307,6 +307,65 @@ pub fn eigh(
     } else {
         None
     };
+    Ok((w, v))
+}
+
+/// `np.linalg.eig` (`vectors`) / `eigvals` of real square matrices whose eigenvalues
+/// are all real (NumPy then gives real arrays too; eigenvectors of unit length, in
+/// faer's order and signs). Complex eigenvalues would need complex128 arrays, which
+/// this module does not have: refused.
+pub fn eig(a: ArrayViewD<'_, f64>, vectors: bool) -> NpResult<(ArrayD<f64>, Option<ArrayD<f64>>)> {
+    check_square(&a)?;
+    let (batch, mats) = batches(&a);
+    let n = a.shape()[a.ndim() - 1];
+    let complex = || {
+        Err(NpErr::Unsupported(format!(
+            "eig: the matrix has complex eigenvalues; {}",
+            crate::core::COMPLEX_UNSUPPORTED
+        )))
+    };
+    let mut ws = Vec::new();
+    let mut vs = Vec::new();
+    for m in mats {
+        if m.iter().any(|x| !x.is_finite()) {
+            return linalg_err("Array must not contain infs or NaNs");
+        }
+        if n == 0 {
+            ws.push(ArrayD::zeros(IxDyn(&[0])));
+            vs.push(ArrayD::zeros(IxDyn(&[0, 0])));
+            continue;
+        }
+        let mat = to_mat(m.view());
+        if !vectors {
+            let Ok(vals) = mat.eigenvalues() else {
+                return linalg_err("Eigenvalues did not converge");
+            };
+            if vals.iter().any(|z| z.im != 0.0) {
+                return complex();
+            }
+            ws.push(Array1::from_iter(vals.iter().map(|z| z.re)).into_dyn());
+            continue;
+        }
+        let Ok(evd) = mat.eigen() else {
+            return linalg_err("Eigenvalues did not converge");
+        };
+        let s = evd.S().column_vector();
+        let u = evd.U();
+        if (0..n).any(|i| s[i].im != 0.0) || (0..n).any(|j| (0..n).any(|i| u[(i, j)].im != 0.0)) {
+            return complex();
+        }
+        ws.push(Array1::from_iter((0..n).map(|i| s[i].re)).into_dyn());
+        let mut v = Array2::from_shape_fn((n, n), |(i, j)| u[(i, j)].re);
+        for mut col in v.columns_mut() {
+            let norm = col.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if norm > 0.0 {
+                col.mapv_inplace(|x| x / norm);
+            }
+        }
+        vs.push(v.into_dyn());
+    }
+    let w = assemble(&batch, &[n], ws);
+    let v = vectors.then(|| assemble(&batch, &[n, n], vs));
     Ok((w, v))
 }
 

@@ -62,6 +62,71 @@ class float32(float):
 
 
 single = float32
+
+
+class _ComplexRefused:
+    """NumPy's complex scalar types: refused with the reason (no complex arrays here)."""
+
+    def __init__(self, *args):
+        raise NotImplementedError(_nn._complex_unsupported())
+
+
+class complex128(_ComplexRefused):
+    pass
+
+
+class complex64(_ComplexRefused):
+    pass
+
+
+complex_ = cdouble = complex128
+csingle = complex64
+
+
+class iinfo:
+    """Machine limits of the integer types (`np.iinfo(np.int64)`)."""
+
+    def __init__(self, int_type):
+        name = getattr(int_type, "__name__", None) or str(int_type)
+        if getattr(int_type, "dtype", None) is not None:
+            name = str(int_type.dtype)
+        if name in ("int", "int64", "int_", "intp", "i8", "int32"):
+            self.bits, self.min, self.max = 64, -(2 ** 63), 2 ** 63 - 1
+        elif name in ("bool", "bool_"):
+            raise ValueError("Invalid integer data type 'b'.")
+        else:
+            raise ValueError("Invalid integer data type %r." % (name,))
+        self.dtype = "int64"
+
+    def __repr__(self):
+        return "iinfo(min=%d, max=%d, dtype=int64)" % (self.min, self.max)
+
+
+class finfo:
+    """Machine limits of the float types (`np.finfo(np.float32).eps`)."""
+
+    def __init__(self, dtype=float):
+        name = getattr(dtype, "__name__", None) or str(dtype)
+        if getattr(dtype, "dtype", None) is not None:
+            name = str(dtype.dtype)
+        if name in ("float32", "f4", "single"):
+            self.bits, self.eps, self.max = 32, 2.0 ** -23, 3.4028234663852886e38
+            self.tiny = self.smallest_normal = 2.0 ** -126
+            self.resolution, self.precision, self.dtype = 1e-06, 6, "float32"
+        elif name in ("float", "float64", "f8", "double", "float_"):
+            self.bits, self.eps, self.max = 64, 2.0 ** -52, 1.7976931348623157e308
+            self.tiny = self.smallest_normal = 2.0 ** -1022
+            self.resolution, self.precision, self.dtype = 1e-15, 15, "float64"
+        else:
+            raise ValueError("data type %r not inexact" % (name,))
+        self.min = -self.max
+        self.epsneg = self.eps / 2
+
+    def __repr__(self):
+        return "finfo(resolution=%g, min=%g, max=%g, dtype=%s)" % (
+            self.resolution, self.min, self.max, self.dtype)
+
+
 number = (int, float)
 floating = float
 integer = int

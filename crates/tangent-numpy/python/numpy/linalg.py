@@ -17,6 +17,7 @@ LinAlgError.__module__ = "numpy.linalg"
 
 SlogdetResult = _namedtuple("SlogdetResult", ["sign", "logabsdet"])
 EighResult = _namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+EigResult = _namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 QRResult = _namedtuple("QRResult", ["Q", "R"])
 SVDResult = _namedtuple("SVDResult", ["U", "S", "Vh"])
 
@@ -63,6 +64,15 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 def slogdet(a):
     return SlogdetResult(*_nn.slogdet(a))
+
+
+def eig(a):
+    """Eigenvalues and eigenvectors of real matrices with real eigenvalues (complex ones
+    are refused: the embedded numpy has no complex arrays)."""
+    return EigResult(*_nn.eig(a))
+
+
+eigvals = _nn.eigvals
 
 
 def eigh(a, UPLO="L"):

@@ -615,6 +615,7 @@ pub(crate) mod _array {
             NpErr::Index(m) => vm.new_index_error(m),
             NpErr::Type(m) => vm.new_type_error(m),
             NpErr::LinAlg(m) => linalg_error(m, vm),
+            NpErr::Unsupported(m) => vm.new_not_implemented_error(m),
         }
     }
 

@@ -236,6 +236,12 @@ pub(crate) mod _binary {
             let (a, d) = to_array(obj, vm)?;
             return Ok(Some(Src::Own(a, d)));
         }
+        if obj
+            .downcast_ref::<rustpython_vm::builtins::PyComplex>()
+            .is_some()
+        {
+            return Err(vm.new_not_implemented_error(core::COMPLEX_UNSUPPORTED));
+        }
         Ok(None)
     }
 

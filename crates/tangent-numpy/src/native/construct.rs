@@ -70,6 +70,14 @@ pub(crate) mod _construct {
             }
             return Ok(true);
         }
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            if !matches!(a.dtype, DType::Int64 | DType::Bool) {
+                return Ok(false);
+            }
+            let g = a.read_typed();
+            out.extend(g.typed().cast_to::<i64>().iter().copied());
+            return Ok(true);
+        }
         match obj.downcast_ref::<PyInt>() {
             Some(i) => match i.as_bigint().to_i64() {
                 Some(v) => {

@@ -82,6 +82,12 @@ pub(crate) mod _convert {
         if depth != shape.len() {
             return Err(inhomogeneous(shape, depth, vm));
         }
+        if obj
+            .downcast_ref::<rustpython_vm::builtins::PyComplex>()
+            .is_some()
+        {
+            return Err(vm.new_not_implemented_error(core::COMPLEX_UNSUPPORTED));
+        }
         // Other objects: anything float() accepts.
         let f = obj.try_float(vm).map_err(|_| {
             vm.new_type_error(format!(
@@ -167,9 +173,15 @@ pub(crate) mod _convert {
         if obj.is(vm.ctx.types.bool_type) {
             return Ok(Some(DType::Bool));
         }
+        if obj.is(vm.ctx.types.complex_type) {
+            return Err(vm.new_not_implemented_error(core::COMPLEX_UNSUPPORTED));
+        }
         if let Some(s) = obj.downcast_ref::<PyStr>() {
             if let Some(d) = DType::from_name(&s.to_string_lossy()) {
                 return Ok(Some(d));
+            }
+            if core::is_complex_name(&s.to_string_lossy()) {
+                return Err(vm.new_not_implemented_error(core::COMPLEX_UNSUPPORTED));
             }
             return Err(vm.new_type_error(format!(
                 "data type '{}' not understood",
@@ -181,6 +193,9 @@ pub(crate) mod _convert {
             if let Some(s) = name.downcast_ref::<PyStr>() {
                 if let Some(d) = DType::from_name(&s.to_string_lossy()) {
                     return Ok(Some(d));
+                }
+                if core::is_complex_name(&s.to_string_lossy()) {
+                    return Err(vm.new_not_implemented_error(core::COMPLEX_UNSUPPORTED));
                 }
             }
         }

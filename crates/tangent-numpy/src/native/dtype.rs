@@ -4,6 +4,12 @@ pub(crate) use self::_dtype::*;
 
 #[rustpython_vm::pymodule(sub)]
 pub(crate) mod _dtype {
+    /// The message of every refusal of complex numbers (also for the shim's types).
+    #[pyfunction]
+    pub(crate) fn _complex_unsupported() -> &'static str {
+        crate::core::COMPLEX_UNSUPPORTED
+    }
+
     use crate::native::prelude::*;
     #[pyattr]
     #[pyclass(module = "numpy", name = "dtype")]

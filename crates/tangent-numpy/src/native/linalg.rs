@@ -204,6 +204,20 @@ pub(crate) mod _linalg {
                 .into())
         })
     }
+    #[pyfunction(name = "eig")]
+    pub(crate) fn linalg_eig(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        with_arr(&a, vm, |v, d| {
+            let (w, vecs) = linalg::eig(v, true).py(vm)?;
+            Ok(vm
+                .ctx
+                .new_tuple(vec![float_arr(w, d, vm), float_arr(vecs.unwrap(), d, vm)])
+                .into())
+        })
+    }
+    #[pyfunction(name = "eigvals")]
+    pub(crate) fn linalg_eigvals(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        lin1(&a, vm, |v| Ok(linalg::eig(v, false)?.0))
+    }
     #[pyfunction(name = "eigvalsh")]
     pub(crate) fn linalg_eigvalsh(args: EighArgs, vm: &VirtualMachine) -> PyResult {
         let upper = uplo_upper(&args.uplo, vm)?;

@@ -20,11 +20,39 @@ pub(crate) mod _methods {
         }
     }
 
-    #[pyclass(
-        with(AsNumber, AsMapping, Comparable, Iterable, Representable, Constructor),
-        flags(BASETYPE)
-    )]
-    impl PyNdArray {
+    /// The ndarray's methods. The reductions (`a.sum(axis=..., dtype=..., keepdims=...)`
+    /// and the like) differ only in their kind, so they are generated from the list at
+    /// the top; RustPython's `#[pyclass]` reads the methods before `macro_rules!` inside
+    /// it would expand, so the macro produces the whole block.
+    macro_rules! ndarray_class {
+        (
+            $hash:tt $class:tt
+            impl $ty:ident;
+            reductions { $($name:ident => $kind:ident),* $(,)? }
+            $($methods:tt)*
+        ) => {
+            $hash $class
+            impl $ty {
+                $(
+                    #[pymethod]
+                    fn $name(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
+                        do_reduce(zelf.as_object(), &args, Reduce::$kind, vm)
+                    }
+                )*
+                $($methods)*
+            }
+        };
+    }
+
+    ndarray_class! {
+        #[pyclass(
+            with(AsNumber, AsMapping, Comparable, Iterable, Representable, Constructor),
+            flags(BASETYPE)
+        )]
+        impl PyNdArray;
+        reductions {
+            sum => Sum, prod => Prod, mean => Mean, max => Max, min => Min, all => All, any => Any,
+        }
         #[pygetset]
         fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
             match &self.view {
@@ -157,34 +185,6 @@ pub(crate) mod _methods {
                 None => Element::from_f64(v),
             }));
             Ok(())
-        }
-        #[pymethod]
-        fn sum(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-            do_reduce(zelf.as_object(), &args, Reduce::Sum, vm)
-        }
-        #[pymethod]
-        fn prod(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-            do_reduce(zelf.as_object(), &args, Reduce::Prod, vm)
-        }
-        #[pymethod]
-        fn mean(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-            do_reduce(zelf.as_object(), &args, Reduce::Mean, vm)
-        }
-        #[pymethod]
-        fn max(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-            do_reduce(zelf.as_object(), &args, Reduce::Max, vm)
-        }
-        #[pymethod]
-        fn min(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-            do_reduce(zelf.as_object(), &args, Reduce::Min, vm)
-        }
-        #[pymethod]
-        fn all(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-            do_reduce(zelf.as_object(), &args, Reduce::All, vm)
-        }
-        #[pymethod]
-        fn any(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-            do_reduce(zelf.as_object(), &args, Reduce::Any, vm)
         }
         #[pymethod]
         fn argmax(zelf: PyRef<Self>, args: ArgReduceArgs, vm: &VirtualMachine) -> PyResult {

@@ -1,5 +1,5 @@
 //! `_numpy_native`: the `ndarray` type and NumPy's functions, implemented over
-//! `ndarray::ArrayD<f64>` (see `core.rs` for the storage model; `ops.rs` for sorting,
+//! `ndarray` arrays of each dtype's element type (`storage.rs`; `ops.rs` for sorting,
 //! einsum/tensordot and shape functions; `linalg.rs` for the faer-backed linear algebra;
 //! `random.rs` for the bit generator behind `numpy.random`).
 //!
@@ -16,14 +16,21 @@
 //!   Python scalar here, not a 0-d view.
 //! - Scalars come back as Python `float`/`int`/`bool` where NumPy returns NumPy scalars
 //!   (`a[0]`, full reductions, `np.exp(2.0)`), also for float32 arrays.
-//! - float32 is a storage tag: values are kept exactly representable in f32, every
-//!   result is computed in f64 and rounded once (so transcendental functions and
-//!   reductions can differ from NumPy's own float32 kernels in the last ulp).
-//!   Promotion follows NumPy 2 (NEP 50: Python scalars are weak).
+//! - Every dtype is stored in its own element type (`storage.rs`). float32 arithmetic,
+//!   products and comparisons run in f32; float32 transcendental functions are computed
+//!   in f64 and rounded once, and float32 sums accumulate in f64 (both can differ from
+//!   NumPy's float32 kernels in the last ulp). Promotion follows NumPy 2 (NEP 50: Python
+//!   scalars are weak, a Python float is cast to float32 first).
 //! - `int32` maps to int64. There is no float16 or int8: where NumPy gives them (float
 //!   functions of bools, `square`/`**` of bools) the results are float64 and int64.
-//! - int64 is stored as f64 too, so it is exact only up to 2**53 (issue 20 replaces the
-//!   storage with one per dtype).
+//! - int64 is exact over its whole range, with NumPy's wrap-around, in arithmetic,
+//!   comparisons, sum/prod/max/min, cumsum/cumprod, negative/abs/square/sign, sort,
+//!   concatenate/stack/where, indexing, views, copies and astype. The functions without
+//!   an int64 kernel (int64 matmul, var/std, the statistics functions, ...) compute in
+//!   f64, exact to 2**53. Python ints outside int64 raise NumPy's OverflowError (NumPy
+//!   would make uint64 or object arrays, which this module does not have).
+//! - No complex dtype: complex numbers, complex dtypes and complex eigenvalues are
+//!   refused (`core::COMPLEX_UNSUPPORTED`, a NotImplementedError).
 //! - Not supported, with a clear error: `out=` of the statistics functions, the
 //!   quantile methods other than linear/lower/higher/nearest/midpoint, `weights=`,
 //!   `unique(axis=...)`, `interp(period=...)`.
