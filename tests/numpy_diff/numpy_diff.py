@@ -101,14 +101,19 @@ WIDE_EXPRS = ["a + b", "a - b", "a * b", "a // b", "a % b", "a ** 2", "a + 1", "
               "a.ravel()", "a.flatten()", "np.negative(a)", "-a", "np.abs(a)",
               "np.square(a)", "np.cumsum(a)", "np.sort(a, axis=None)",
               "np.concatenate([a, b])", "np.where(a > b, a, b)", "np.stack([a, b])",
-              "np.clip(a, -2 ** 60, 2 ** 60)", "a.item(0)", "np.argmax(a)"]
+              "np.clip(a, -2 ** 60, 2 ** 60)", "a.item(0)", "np.argmax(a)", "np.unique(a)",
+              "np.unique(a, return_counts=True)", "np.repeat(a, 2)", "np.tile(a, 2)",
+              "np.roll(a, 1)", "np.diag(a.ravel()[:3])", "list(a.ravel())", "a @ b.T",
+              "np.full(3, 9007199254740993)", "np.full_like(a, 2 ** 62 + 1)",
+              "np.arange(9007199254740990, 9007199254740995)", "a.max(axis=0)",
+              "a.cumsum(axis=-1)", "a.sort()", "repr(a)", "str(a)"]
 
 
 def wide_values(rng, n):
     return [rng.choice(WIDE) for _ in range(n)]
 
 
-def generate_wide(seed=53, count=120):
+def generate_wide(seed=53, count=160):
     rng = Rng(seed)
     cases = []
     while len(cases) < count:
@@ -160,6 +165,8 @@ def describe(r):
     ('tuple', [...])."""
     if isinstance(r, tuple):
         return ["tuple", [describe(x) for x in r]]
+    if isinstance(r, str):
+        return ["str", r]
     if isinstance(r, list):
         return ["list", [describe(x) for x in r]]
     if isinstance(r, np.ndarray):
@@ -215,6 +222,8 @@ def differ(want, got):
         # Both refuse (the exception types may differ: NumPy's UFuncTypeError and the
         # like are ours TypeError/ValueError).
         return None if want[0] == got[0] else "NumPy gave %r, embedded %r" % (want, got)
+    if want[0] in ("str", "other"):
+        return None if want == got else "NumPy gave %r, embedded %r" % (want, got)
     if want[0] in ("tuple", "list"):
         if got[0] != want[0] or len(got[1]) != len(want[1]):
             return "NumPy gave a tuple %r, embedded %r" % (want, got)
@@ -234,6 +243,10 @@ def differ(want, got):
             return "kind %s vs %s" % (want[1], got[1])
         return None if close(want[2], got[2], want[1] == "float32") else "value %r vs %r" % (
             want[2], got[2])
+    if want[2] == [] and got[0] == "scalar":
+        # A 0-d result of basic indexing (`a[-1, ...]`): a Python scalar here (documented).
+        kind = {"b": "bool", "i": "int"}.get(want[1][0], "float")
+        return differ(["scalar", kind, want[3][0]], got)
     if got[0] != "array":
         return "NumPy gave an array %r, embedded %r" % (want[:3], got)
     tol = None

@@ -1166,10 +1166,10 @@ fn gather<T: Clone>(
 
 /// Indexing write: `a[items] = value` (value broadcast to the selection), through a
 /// mutable view (the array itself or a window on a shared buffer).
-pub fn index_set(
-    mut a: ndarray::ArrayViewMutD<'_, f64>,
+pub fn index_set<T: Copy>(
+    mut a: ndarray::ArrayViewMutD<'_, T>,
     items: &[IndexItem],
-    value: ArrayViewD<'_, f64>,
+    value: ArrayViewD<'_, T>,
 ) -> NpResult<()> {
     let (norm, adv) = normalize_items(items, a.shape())?;
     if !adv {
@@ -1201,7 +1201,7 @@ pub fn index_set(
         }
         return Ok(());
     }
-    let mut cells: Vec<&mut f64> = a.iter_mut().collect();
+    let mut cells: Vec<&mut T> = a.iter_mut().collect();
     for (&p, &x) in pos.iter().zip(b.iter()) {
         *cells[p] = x;
     }
@@ -1283,6 +1283,24 @@ macro_rules! faer_mat_elem {
 }
 faer_mat_elem!(f64);
 faer_mat_elem!(f32);
+
+/// int64 products as NumPy computes them: exact, wrapping around on overflow.
+impl MatElem for i64 {
+    const ZERO: Self = 0;
+    fn gemm(
+        out: &mut ndarray::Array2<Self>,
+        a: ndarray::ArrayView2<'_, Self>,
+        b: ndarray::ArrayView2<'_, Self>,
+    ) {
+        for ((i, j), o) in out.indexed_iter_mut() {
+            *o = a
+                .row(i)
+                .iter()
+                .zip(b.column(j))
+                .fold(0i64, |acc, (&x, &y)| acc.wrapping_add(x.wrapping_mul(y)));
+        }
+    }
+}
 
 /// faer's kernels use 256/512-bit registers and can leave their upper halves dirty;
 /// until a `vzeroupper`, the SSE code that follows (libm's `tanh`, `exp`, ...) runs

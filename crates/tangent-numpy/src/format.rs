@@ -5,6 +5,30 @@
 use super::core::{shape_tuple, DType};
 use ndarray::{ArrayViewD, Axis};
 
+/// An element that can be printed: floats and bools through f64, int64 exactly.
+pub trait Printable: Copy {
+    fn as_f64(self) -> f64;
+    /// The decimal text of an integer element.
+    fn int_text(self) -> String {
+        format!("{}", self.as_f64() as i64)
+    }
+}
+
+impl Printable for f64 {
+    fn as_f64(self) -> f64 {
+        self
+    }
+}
+
+impl Printable for i64 {
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+    fn int_text(self) -> String {
+        self.to_string()
+    }
+}
+
 const PRECISION: usize = 8;
 const LINEWIDTH: usize = 75;
 const THRESHOLD: usize = 1000;
@@ -81,18 +105,15 @@ fn exp_digits(x: f64, single: bool) -> (String, String, i32) {
     (format!("{sign}{i}"), f, exp)
 }
 
-fn build_fmt(data: &[f64], dtype: DType, zero_d: bool) -> Fmt {
+fn build_fmt<T: Printable>(data: &[T], dtype: DType, zero_d: bool) -> Fmt {
     match dtype {
         DType::Bool => Fmt::Bool { zero_d },
         DType::Int64 => {
-            let width = data
-                .iter()
-                .map(|&x| format!("{}", x as i64).len())
-                .max()
-                .unwrap_or(1);
+            let width = data.iter().map(|&x| x.int_text().len()).max().unwrap_or(1);
             Fmt::Int { width }
         }
         DType::Float64 | DType::Float32 => {
+            let data: Vec<f64> = data.iter().map(|x| x.as_f64()).collect();
             let single = dtype == DType::Float32;
             let finite: Vec<f64> = data.iter().copied().filter(|x| x.is_finite()).collect();
             let nonzero: Vec<f64> = finite
@@ -164,7 +185,11 @@ fn nonfinite(x: f64, width: usize) -> String {
     format!("{s:>width$}")
 }
 
-fn fmt_elem(x: f64, f: &Fmt) -> String {
+fn fmt_elem<T: Printable>(x: T, f: &Fmt) -> String {
+    if let Fmt::Int { width } = f {
+        return format!("{:>width$}", x.int_text(), width = *width);
+    }
+    let x = x.as_f64();
     match f {
         Fmt::Bool { zero_d } => {
             if x != 0.0 {
@@ -177,7 +202,7 @@ fn fmt_elem(x: f64, f: &Fmt) -> String {
                 "False".into()
             }
         }
-        Fmt::Int { width } => format!("{:>width$}", x as i64, width = *width),
+        Fmt::Int { .. } => unreachable!("integers are printed above"),
         Fmt::Pos {
             pad_left,
             pad_right,
@@ -215,7 +240,7 @@ fn fmt_elem(x: f64, f: &Fmt) -> String {
 }
 
 /// Elements shown when summarizing (the edge items along every long axis).
-fn leading_trailing(a: &ArrayViewD<'_, f64>, summarize: bool, out: &mut Vec<f64>) {
+fn leading_trailing<T: Printable>(a: &ArrayViewD<'_, T>, summarize: bool, out: &mut Vec<T>) {
     if !summarize {
         out.extend(a.iter().copied());
         return;
@@ -248,8 +273,8 @@ fn extend_line(s: &mut String, line: &mut String, word: &str, width: usize, pref
     line.push_str(word);
 }
 
-fn recurse(
-    a: &ArrayViewD<'_, f64>,
+fn recurse<T: Printable>(
+    a: &ArrayViewD<'_, T>,
     f: &Fmt,
     hanging: &str,
     width: usize,
@@ -320,8 +345,8 @@ fn recurse(
     format!("[{}]", &s[hanging.len().min(s.len())..])
 }
 
-fn array2string(
-    a: &ArrayViewD<'_, f64>,
+fn array2string<T: Printable>(
+    a: &ArrayViewD<'_, T>,
     dtype: DType,
     sep: &str,
     prefix: &str,
@@ -340,7 +365,7 @@ fn array2string(
 
 /// `repr(a)` as NumPy 2.2+ prints it: `shape=` for empty (non-`(0,)`) and summarized
 /// arrays, `dtype=` for dtypes not implied by the values (float32, empty arrays).
-pub fn repr(a: &ArrayViewD<'_, f64>, dtype: DType) -> String {
+pub fn repr<T: Printable>(a: &ArrayViewD<'_, T>, dtype: DType) -> String {
     let mut extras: Vec<String> = Vec::new();
     if (a.is_empty() && a.shape() != [0]) || a.len() > THRESHOLD {
         extras.push(format!("shape={}", shape_tuple(a.shape())));
@@ -368,7 +393,7 @@ pub fn repr(a: &ArrayViewD<'_, f64>, dtype: DType) -> String {
 }
 
 /// `str(a)`; for 0-d arrays the caller prints the scalar instead.
-pub fn str(a: &ArrayViewD<'_, f64>, dtype: DType) -> String {
+pub fn str<T: Printable>(a: &ArrayViewD<'_, T>, dtype: DType) -> String {
     if a.is_empty() && a.ndim() > 0 {
         let mut s = String::new();
         for _ in 0..a.ndim() {

@@ -653,6 +653,25 @@ pub(crate) mod _binary {
             let out = core::matmul(x.view(), y.view()).py(vm)?;
             return Ok(typed_arr_or_scalar(out, vm));
         }
+        if rd == DType::Int64 && !matches!(sa, Src::Sc(..)) && !matches!(sb, Src::Sc(..)) {
+            // int64 products exact in i64, wrapping like NumPy.
+            let ga = match &sa {
+                Src::Arr(r) => Some(r.read_typed()),
+                _ => None,
+            };
+            let gb = match &sb {
+                Src::Arr(r) => Some(r.read_typed()),
+                _ => None,
+            };
+            let TVal::A(x) = typed_operand::<i64>(&sa, ga.as_ref()) else {
+                unreachable!("array operand")
+            };
+            let TVal::A(y) = typed_operand::<i64>(&sb, gb.as_ref()) else {
+                unreachable!("array operand")
+            };
+            let out = core::matmul(x.view(), y.view()).py(vm)?;
+            return Ok(typed_arr_or_scalar(out, vm));
+        }
         let ga;
         let va = match &sa {
             Src::Arr(r) => {

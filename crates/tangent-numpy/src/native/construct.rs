@@ -148,6 +148,28 @@ pub(crate) mod _construct {
         let dtype = kw.dtype;
         filled(&shape, 0.0, &dtype, DType::Float64, vm)
     }
+    /// A Python int fill value of an int64 array, exactly (past 2**53 too).
+    fn refill_exact(out: &PyObject, fill: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
+        let Some(i) = fill.downcast_ref::<PyInt>() else {
+            return Ok(());
+        };
+        let arr = out.downcast_ref::<PyNdArray>().expect("an ndarray");
+        if arr.dtype != DType::Int64 {
+            return Ok(());
+        }
+        let Some(v) = i.as_bigint().to_i64() else {
+            return Err(vm.new_overflow_error(format!(
+                "Python integer {} out of bounds for int64",
+                i.as_bigint()
+            )));
+        };
+        let mut w = arr.write(vm)?;
+        if let ElemViewMut::I64(mut t) = w.typed_mut() {
+            t.fill(v);
+        }
+        Ok(())
+    }
+
     #[pyfunction]
     pub(crate) fn full(
         shape: PyObjectRef,
@@ -158,7 +180,9 @@ pub(crate) mod _construct {
         let dtype = kw.dtype;
         let (v, d) = scalar_of(&fill_value, vm)
             .ok_or_else(|| vm.new_type_error("full: fill_value must be a number"))?;
-        filled(&shape, v, &dtype, d, vm)
+        let out = filled(&shape, v, &dtype, d, vm)?;
+        refill_exact(&out, &fill_value, vm)?;
+        Ok(out)
     }
 
     pub(crate) fn like(
@@ -209,7 +233,9 @@ pub(crate) mod _construct {
         let dtype = kw.dtype;
         let (v, d) = scalar_of(&fill_value, vm)
             .ok_or_else(|| vm.new_type_error("full_like: fill_value must be a number"))?;
-        like(&a, v, &dtype, Some(d), vm)
+        let out = like(&a, v, &dtype, Some(d), vm)?;
+        refill_exact(&out, &fill_value, vm)?;
+        Ok(out)
     }
 
     #[derive(FromArgs)]
@@ -255,6 +281,36 @@ pub(crate) mod _construct {
             dt = DType::Int64;
         }
         let dt = opt_dtype(&args.dtype, vm)?.unwrap_or(dt);
+        let exact = |o: Option<&PyObjectRef>| match o {
+            None => Some(None),
+            Some(o) if vm.is_none(o) => Some(None),
+            Some(o) => o
+                .downcast_ref::<PyInt>()
+                .and_then(|i| i.as_bigint().to_i64())
+                .map(Some),
+        };
+        if dt == DType::Int64 {
+            // Integer ranges in i64 (exact past 2**53).
+            if let (Some(Some(a)), Some(b), Some(c)) = (
+                exact(Some(&args.start)),
+                exact(args.stop.as_option()),
+                exact(args.step.as_option()),
+            ) {
+                let (start, stop) = match b {
+                    Some(b) => (a as i128, b as i128),
+                    None => (0, a as i128),
+                };
+                let step = c.unwrap_or(1) as i128;
+                let n = if (stop - start) * step.signum() <= 0 {
+                    0
+                } else {
+                    ((stop - start).abs() + step.abs() - 1) / step.abs()
+                };
+                let data: Vec<i64> = (0..n).map(|i| (start + i * step) as i64).collect();
+                let arr = ArrayD::from_shape_vec(IxDyn(&[n as usize]), data).unwrap();
+                return Ok(PyNdArray::from_elements(Elements::I64(arr)).into_pyobject(vm));
+            }
+        }
         let n = ((stop - start) / step).ceil().max(0.0) as usize;
         let data: Vec<f64> = (0..n).map(|i| dt.cast(start + i as f64 * step)).collect();
         Ok(new_arr(

@@ -126,7 +126,7 @@ pub(crate) mod _contract {
     #[pyfunction]
     pub(crate) fn diag(args: DiagArgs, vm: &VirtualMachine) -> PyResult {
         let DiagArgs { v, k } = args;
-        with_arr(&v, vm, |a, d| Ok(new_arr(ops::diag(a, k).py(vm)?, d, vm)))
+        moved(&v, vm, |a, _| ops::diag(a, k).py(vm))
     }
 
     pub(crate) fn contraction_dtype(da: DType, db: DType) -> DType {

@@ -157,6 +157,34 @@ pub(crate) mod _convert {
         f(arr.view(), dt)
     }
 
+    /// `f`, an operation that only moves elements or inserts zeros (tile, repeat, roll,
+    /// diag), applied to an array-like. For arrays other than float64, `f` runs on the
+    /// elements' positions (1, 2, ...; an inserted zero stays 0) and the result gathers
+    /// the elements in their own type, so no value passes through f64.
+    pub(crate) fn moved(
+        obj: &PyObject,
+        vm: &VirtualMachine,
+        f: impl FnOnce(ArrayViewD<'_, f64>, DType) -> PyResult<ArrayD<f64>>,
+    ) -> PyResult {
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            if a.dtype != DType::Float64 {
+                let src = a.read_typed().typed().to_owned_elements();
+                let pos: ArrayD<f64> = ArrayD::from_shape_vec(
+                    src.raw_dim(),
+                    (1..=src.len()).map(|p| p as f64).collect(),
+                )
+                .expect("one position per element");
+                let out = f(pos.view(), a.dtype)?;
+                let e = with_elems!(Elements, &src, s => {
+                    let s = elements(s);
+                    Elements::from(out.mapv(|p| if p == 0.0 { Element::zero() } else { s[p as usize - 1] }))
+                });
+                return Ok(PyNdArray::from_elements(e).into_pyobject(vm));
+            }
+        }
+        with_arr(obj, vm, |v, d| Ok(new_arr(f(v, d)?, d, vm)))
+    }
+
     pub(crate) fn parse_dtype(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Option<DType>> {
         if vm.is_none(obj) {
             return Ok(None);

@@ -152,6 +152,19 @@ pub(crate) mod _index {
         vm: &VirtualMachine,
     ) -> PyResult<()> {
         let dt = zelf.dtype;
+        if dt == DType::Int64 {
+            // Values assigned to an int64 array keep every bit (also past 2**53).
+            let val = match value.downcast_ref::<PyNdArray>() {
+                Some(v) => v.read_typed().typed().cast_to::<i64>().into_owned(),
+                None => exact_i64(value, vm)?,
+            };
+            let items = index_items(key, vm)?;
+            let mut w = zelf.write(vm)?;
+            let ElemViewMut::I64(t) = w.typed_mut() else {
+                unreachable!("an int64 array stores i64")
+            };
+            return core::index_set(t, &items, val.view()).py(vm);
+        }
         let (val, _) = match value.downcast_ref::<PyNdArray>() {
             Some(v) if v.shares_buffer(zelf) => (core::to_standard(v.read().view()), v.dtype),
             _ => to_array(value, vm)?,

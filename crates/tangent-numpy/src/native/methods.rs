@@ -96,13 +96,14 @@ pub(crate) mod _methods {
         #[pyslot]
         fn slot_str(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyStrRef> {
             let z = zelf.downcast_ref::<Self>().unwrap();
-            let g_lock = z.read();
-            let g = g_lock.view();
-            if g.ndim() == 0 {
-                let obj = py_scalar(*g.iter().next().unwrap(), z.dtype, vm);
-                drop(g);
+            if z.n_dims() == 0 {
+                let obj = with_elems!(ElemView, z.read_typed().typed(), v => v.iter().next().unwrap().to_py(vm));
                 return obj.str(vm);
             }
+            if let ElemView::I64(v) = z.read_typed().typed() {
+                return Ok(vm.ctx.new_str(format::str(&v, z.dtype)));
+            }
+            let g = z.read();
             Ok(vm.ctx.new_str(format::str(&g.view(), z.dtype)))
         }
         #[pymethod]
@@ -135,20 +136,19 @@ pub(crate) mod _methods {
         }
         #[pymethod]
         fn item(&self, args: PosArgs<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
-            let g_lock = self.read();
-            let g = g_lock.view();
+            let g_lock = self.read_typed();
             let args = args.into_vec();
+            let n = self.len();
             if args.is_empty() {
-                if g.len() != 1 {
+                if n != 1 {
                     return Err(vm.new_value_error(
                         "can only convert an array of size 1 to a Python scalar",
                     ));
                 }
-                return Ok(py_scalar(*g.iter().next().unwrap(), self.dtype, vm));
+                return Ok(with_elems!(ElemView, g_lock.typed(), g => g.iter().next().unwrap().to_py(vm)));
             }
             if args.len() == 1 {
                 let i = to_isize(&args[0], vm)?;
-                let n = g.len();
                 let ni = n as isize;
                 if i < -ni || i >= ni {
                     return Err(
@@ -156,15 +156,16 @@ pub(crate) mod _methods {
                     );
                 }
                 let iu = if i < 0 { (i + ni) as usize } else { i as usize };
-                let v = *g.iter().nth(iu).unwrap();
-                return Ok(py_scalar(v, self.dtype, vm));
+                return Ok(with_elems!(ElemView, g_lock.typed(), g => g.iter().nth(iu).unwrap().to_py(vm)));
             }
             let items: Vec<IndexItem> = args
                 .iter()
                 .map(|o| to_isize(o, vm).map(IndexItem::Int))
                 .collect::<PyResult<_>>()?;
-            let out = core::index_get(g.view(), &items).py(vm)?;
-            Ok(py_scalar(*out.iter().next().unwrap(), self.dtype, vm))
+            with_elems!(ElemView, g_lock.typed(), g => {
+                let out = core::index_get(g.view(), &items).py(vm)?;
+                Ok(out.iter().next().unwrap().to_py(vm))
+            })
         }
         #[pymethod]
         fn astype(&self, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
@@ -407,16 +408,16 @@ pub(crate) mod _methods {
     impl Iterable for PyNdArray {
         fn iter(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
             let items: Vec<PyObjectRef> = {
-                let g_lock = zelf.read();
-                let g = g_lock.view();
-                if g.ndim() == 0 {
+                let g_lock = zelf.read_typed();
+                let g = g_lock.typed();
+                if zelf.n_dims() == 0 {
                     return Err(vm.new_type_error("iteration over a 0-d array"));
                 }
-                if g.ndim() == 1 {
-                    g.iter().map(|&x| py_scalar(x, zelf.dtype, vm)).collect()
+                if zelf.n_dims() == 1 {
+                    with_elems!(ElemView, g, v => v.iter().map(|x| x.to_py(vm)).collect())
                 } else {
                     // rows are views, as in NumPy
-                    let n = g.shape()[0];
+                    let n = zelf.shape_vec()[0];
                     drop(g);
                     drop(g_lock);
                     (0..n)
@@ -436,8 +437,10 @@ pub(crate) mod _methods {
 
     impl Representable for PyNdArray {
         fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
-            let g_lock = zelf.read();
-            let g = g_lock.view();
+            if let ElemView::I64(v) = zelf.read_typed().typed() {
+                return Ok(format::repr(&v, zelf.dtype));
+            }
+            let g = zelf.read();
             Ok(format::repr(&g.view(), zelf.dtype))
         }
     }
@@ -473,19 +476,6 @@ pub(crate) mod _methods {
         }
     }
 
-    pub(crate) fn unary_slot(
-        obj: &PyObject,
-        f: impl Fn(f64) -> f64,
-        on_bool: OnBool,
-        vm: &VirtualMachine,
-    ) -> PyResult {
-        let z = obj.downcast_ref::<PyNdArray>().unwrap();
-        let dt = kept_dtype(z.dtype, on_bool, vm)?;
-        let g_lock = z.read();
-        let g = g_lock.view();
-        Ok(new_arr(core::map_unary(g.view(), f), dt, vm))
-    }
-
     impl AsNumber for PyNdArray {
         fn as_number() -> &'static PyNumberMethods {
             static AS_NUMBER: PyNumberMethods = PyNumberMethods {
@@ -501,13 +491,9 @@ pub(crate) mod _methods {
                     }
                     bin_slot(a, b, Op::Pow, vm)
                 }),
-                negative: Some(|num, vm| {
-                    unary_slot(num.obj, |x| -x, OnBool::Refuse(BOOL_NEGATIVE), vm)
-                }),
-                positive: Some(|num, vm| {
-                    unary_slot(num.obj, |x| x, OnBool::Refuse(BOOL_POSITIVE), vm)
-                }),
-                absolute: Some(|num, vm| unary_slot(num.obj, f64::abs, OnBool::Keep, vm)),
+                negative: Some(|num, vm| self::negative(num.obj.to_owned(), vm)),
+                positive: Some(|num, vm| self::positive(num.obj.to_owned(), vm)),
+                absolute: Some(|num, vm| self::absolute(num.obj.to_owned(), vm)),
                 boolean: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
                     let g_lock = z.read();
@@ -524,6 +510,10 @@ pub(crate) mod _methods {
                 }),
                 invert: Some(|num, vm| {
                     let z = num.obj.downcast_ref::<PyNdArray>().unwrap();
+                    if let ElemView::I64(v) = z.read_typed().typed() {
+                        let r = core::map_unary(v, |x: i64| !x);
+                        return Ok(PyNdArray::from_elements(Elements::I64(r)).into_pyobject(vm));
+                    }
                     let g_lock = z.read();
                     let g = g_lock.view();
                     let dt = z.dtype;

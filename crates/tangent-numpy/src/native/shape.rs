@@ -478,7 +478,7 @@ pub(crate) mod _shape {
     #[pyfunction]
     pub(crate) fn tile(a: PyObjectRef, reps: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let reps = parse_shape(&reps, vm)?;
-        with_arr(&a, vm, |v, d| Ok(new_arr(ops::tile(v, &reps), d, vm)))
+        moved(&a, vm, |v, _| Ok(ops::tile(v, &reps)))
     }
 
     pub(crate) fn repeat_impl(
@@ -492,9 +492,9 @@ pub(crate) mod _shape {
             return Err(vm.new_value_error("repeats may not contain negative values."));
         }
         let counts: Vec<usize> = counts.iter().map(|&c| c as usize).collect();
-        with_arr(a, vm, |v, d| {
+        moved(a, vm, |v, _| {
             let ax = axis_or(axis, None, v.ndim(), vm)?;
-            Ok(new_arr(ops::repeat(v, &counts, ax).py(vm)?, d, vm))
+            ops::repeat(v, &counts, ax).py(vm)
         })
     }
 
@@ -531,14 +531,14 @@ pub(crate) mod _shape {
         vm: &VirtualMachine,
     ) -> PyResult {
         let shifts = parse_shape_req(&shift, vm)?;
-        with_arr(&a, vm, |v, d| {
+        moved(&a, vm, |v, _| {
             let axes = match kw.axis.as_option() {
                 Some(o) if !vm.is_none(o) => axis_list(o, v.ndim(), vm)?,
                 _ => Vec::new(),
             };
             if axes.is_empty() {
                 let total: isize = shifts.iter().sum();
-                return Ok(new_arr(ops::roll(v, &[total], &[]), d, vm));
+                return Ok(ops::roll(v, &[total], &[]));
             }
             let (sh, ax): (Vec<isize>, Vec<usize>) = if shifts.len() == axes.len() {
                 (shifts, axes)
@@ -553,7 +553,7 @@ pub(crate) mod _shape {
                     axes.len()
                 )));
             };
-            Ok(new_arr(ops::roll(v, &sh, &ax), d, vm))
+            Ok(ops::roll(v, &sh, &ax))
         })
     }
 

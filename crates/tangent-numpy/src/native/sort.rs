@@ -221,24 +221,18 @@ pub(crate) mod _sort {
     /// values of the flattened array (NaNs last, one NaN unless `equal_nan=False`), with
     /// the first index of each, the inverse (in the input's shape, as NumPy 2) and the
     /// counts as requested.
-    #[pyfunction]
-    pub(crate) fn unique(ar: PyObjectRef, args: UniqueArgs, vm: &VirtualMachine) -> PyResult {
-        if args.axis.as_option().is_some_and(|o| !vm.is_none(o)) {
-            return Err(vm.new_type_error(
-                "numpy.unique(axis=...) is not supported by the embedded NumPy; \
-                 unique rows can be found with sorted() over tuples of rows"
-                    .to_owned(),
-            ));
-        }
-        let _ = args.sorted;
-        let (a, d) = to_array(&ar, vm)?;
-        let vals: Vec<f64> = a.iter().copied().collect();
+    /// `np.unique`'s groups of `vals`: the distinct values in order, the first index of
+    /// each, their counts, and each value's group (as f64 indices).
+    #[allow(clippy::type_complexity)]
+    fn group_sorted<T: Copy>(
+        vals: &[T],
+        cmp: impl Fn(&T, &T) -> std::cmp::Ordering,
+        same: impl Fn(T, T) -> bool,
+    ) -> (Vec<T>, Vec<f64>, Vec<f64>, Vec<f64>) {
         let mut order: Vec<usize> = (0..vals.len()).collect();
-        // Stable, so the first of equal values is the first index; NaNs sort last.
-        order.sort_by(|&i, &j| vals[i].total_cmp(&vals[j]).then(i.cmp(&j)));
-        // -0.0 and 0.0 are equal values: total_cmp orders them but they are one group.
-        let same = |x: f64, y: f64| x == y || (args.equal_nan && x.is_nan() && y.is_nan());
-        let mut uniq = Vec::new();
+        // Stable, so the first of equal values is the first index.
+        order.sort_by(|&i, &j| cmp(&vals[i], &vals[j]).then(i.cmp(&j)));
+        let mut uniq: Vec<T> = Vec::new();
         let mut first = Vec::new();
         let mut counts: Vec<f64> = Vec::new();
         let mut inverse = vec![0.0; vals.len()];
@@ -254,8 +248,46 @@ pub(crate) mod _sort {
             }
             inverse[i] = (uniq.len() - 1) as f64;
         }
-        let n = uniq.len();
-        let values = new_arr(ArrayD::from_shape_vec(IxDyn(&[n]), uniq).unwrap(), d, vm);
+        (uniq, first, counts, inverse)
+    }
+
+    #[pyfunction]
+    pub(crate) fn unique(ar: PyObjectRef, args: UniqueArgs, vm: &VirtualMachine) -> PyResult {
+        if args.axis.as_option().is_some_and(|o| !vm.is_none(o)) {
+            return Err(vm.new_type_error(
+                "numpy.unique(axis=...) is not supported by the embedded NumPy; \
+                 unique rows can be found with sorted() over tuples of rows"
+                    .to_owned(),
+            ));
+        }
+        let _ = args.sorted;
+        let (a, d) = to_array(&ar, vm)?;
+        let (values, first, counts, inverse) = if d == DType::Int64 {
+            // int64 grouped exactly (two ints past 2**53 may round to one f64).
+            let vals: Vec<i64> = exact_i64(&ar, vm)?.iter().copied().collect();
+            let g = group_sorted(&vals, |x, y| x.cmp(y), |x, y| x == y);
+            let n = g.0.len();
+            let arr = ArrayD::from_shape_vec(IxDyn(&[n]), g.0).unwrap();
+            (
+                PyNdArray::from_elements(Elements::I64(arr)).into_pyobject(vm),
+                g.1,
+                g.2,
+                g.3,
+            )
+        } else {
+            let vals: Vec<f64> = a.iter().copied().collect();
+            // NaNs sort last; -0.0 and 0.0 are equal values: total_cmp orders them but
+            // they are one group.
+            let g = group_sorted(
+                &vals,
+                |x, y| x.total_cmp(y),
+                |x, y| x == y || (args.equal_nan && x.is_nan() && y.is_nan()),
+            );
+            let n = g.0.len();
+            let arr = ArrayD::from_shape_vec(IxDyn(&[n]), g.0).unwrap();
+            (new_arr(arr, d, vm), g.1, g.2, g.3)
+        };
+        let n = first.len();
         if !(args.return_index || args.return_inverse || args.return_counts) {
             return Ok(values);
         }
