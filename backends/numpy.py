@@ -254,7 +254,9 @@ def max_method_tangent(y, x, axis=None, out=None, keepdims=False, keepdim=None):
 
 
 # The NaN-ignoring reductions: a NaN element gets no gradient (nanmax/nanmin's extremum
-# mask never matches a NaN).
+# mask never matches a NaN). The tangents select rather than multiply by the mask: the
+# tangent at a NaN element is often NaN itself (that of `z * z` where z is NaN), and
+# NaN * 0 would make the result's tangent NaN.
 @adjoint(numpy.nansum)
 def nansum(y, x, axis=None, dtype=None, out=None, keepdims=False):
     d[x] = tangent.unreduce(d[y], x, axis, keepdims) * tangent.not_nan_mask(x)
@@ -262,7 +264,7 @@ def nansum(y, x, axis=None, dtype=None, out=None, keepdims=False):
 
 @tangent_(numpy.nansum)
 def nansum_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
-    d[y] = numpy.sum(d[x] * tangent.not_nan_mask(x), axis=axis, keepdims=keepdims)
+    d[y] = numpy.sum(numpy.where(numpy.isnan(x), 0.0, d[x]), axis=axis, keepdims=keepdims)
 
 
 @adjoint(numpy.nanmean)
@@ -274,8 +276,9 @@ def nanmean(y, x, axis=None, dtype=None, out=None, keepdims=False):
 
 @tangent_(numpy.nanmean)
 def nanmean_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
-    d[y] = numpy.sum(d[x] * tangent.not_nan_mask(x), axis=axis, keepdims=keepdims) / numpy.sum(
-        tangent.not_nan_mask(x), axis=axis, keepdims=keepdims)
+    d[y] = numpy.sum(numpy.where(numpy.isnan(x), 0.0, d[x]), axis=axis,
+                     keepdims=keepdims) / numpy.sum(tangent.not_nan_mask(x), axis=axis,
+                                                    keepdims=keepdims)
 
 
 @adjoint(numpy.nanmax)
@@ -287,7 +290,8 @@ def nanmax(y, x, axis=None, out=None, keepdims=False):
 @tangent_(numpy.nanmax)
 @tangent_(numpy.nanmin)
 def nanmax_tangent(y, x, axis=None, out=None, keepdims=False):
-    d[y] = tangent.extremum_tangent(d[x], y, x, axis, keepdims)
+    d[y] = tangent.extremum_tangent(numpy.where(numpy.isnan(x), 0.0, d[x]), y, x, axis,
+                                    keepdims)
 
 
 # ptp = max - min
@@ -348,7 +352,8 @@ def percentile_tangent(y, x, q, axis=None, out=None, overwrite_input=False, meth
                                     method) + tangent.quantile_q_refused(q) * d[q]
 
 
-# fmax/fmin: maximum/minimum that ignore a NaN operand (the other one gets the gradient).
+# fmax/fmin: maximum/minimum that ignore a NaN operand (the other one gets the gradient;
+# the tangent selects it: the ignored operand's tangent may be NaN, and NaN * 0 is NaN).
 @adjoint(numpy.fmax)
 def fmax(z, x, y):
     d[x] = tangent.unbroadcast(d[z] * numpy.logical_or(x >= y, numpy.isnan(y)), x)
@@ -357,8 +362,7 @@ def fmax(z, x, y):
 
 @tangent_(numpy.fmax)
 def fmax_tangent(z, x, y):
-    d[z] = d[x] * numpy.logical_or(x >= y, numpy.isnan(y)) + d[y] * numpy.logical_not(
-        numpy.logical_or(x >= y, numpy.isnan(y)))
+    d[z] = numpy.where(numpy.logical_or(x >= y, numpy.isnan(y)), d[x], d[y])
 
 
 @adjoint(numpy.fmin)
@@ -369,8 +373,7 @@ def fmin(z, x, y):
 
 @tangent_(numpy.fmin)
 def fmin_tangent(z, x, y):
-    d[z] = d[x] * numpy.logical_or(x <= y, numpy.isnan(y)) + d[y] * numpy.logical_not(
-        numpy.logical_or(x <= y, numpy.isnan(y)))
+    d[z] = numpy.where(numpy.logical_or(x <= y, numpy.isnan(y)), d[x], d[y])
 
 
 # interp(x, xp, fp): piecewise linear; with respect to x the segment's slope (kept

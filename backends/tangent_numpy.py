@@ -16,7 +16,6 @@
 nondifferentiable(
     tangent.hsplit_axis, tangent.negate_shift, tangent.clip_mask, tangent.method_axis,
     tangent.not_nan_mask, tangent.quantile_weights, tangent.quantile_q_refused,
-    tangent.interp_weights,
     tangent.interp_slope_weights, tangent.interp_outside, tangent.interp_xp_refused,
 )
 
@@ -427,3 +426,44 @@ def linspace_tangent_adjoint(z, t_start, t_stop, y, num, endpoint, retstep, axis
 def arange_tangent_adjoint(z, t_start, t_step, y):
     d[t_start] = tangent.unbroadcast(d[z], t_start)
     d[t_step] = tangent.arange_step_grad(d[z], t_step)
+
+
+# ------------------------------------------------------------------- interp weights
+
+# interp(x, xp, fp) = interp_weights(x, xp) @ fp: the weights move with x by the slope
+# weights of x's segment (constant in x between the knots, nothing outside them), so
+# the derivative with respect to fp stays differentiable in x (the mixed second
+# derivative of interp(a, xp, a)).
+@tangent_(tangent.interp_weights)
+def interp_weights_tangent(w, x, knots, n, left=None, right=None):
+    d[w] = numpy.expand_dims(d[x], -1) * tangent.interp_slope_weights(x, knots)
+
+
+@adjoint(tangent.interp_weights)
+def interp_weights_adjoint(w, x, knots, n, left=None, right=None):
+    d[x] = tangent.unbroadcast(
+        numpy.sum(d[w] * tangent.interp_slope_weights(x, knots), axis=-1), x)
+
+
+# --------------------- reverse rules of gradient helpers (literal reverse-over-reverse)
+
+# Each of these helpers is linear in its gradient argument g (the others enter through
+# shapes or locally constant weights): its adjoint is the transposed map.
+@adjoint(tangent.quantile_grad)
+def quantile_grad_adjoint(z, g, x, q, axis=None, keepdims=False, method="linear"):
+    d[g] = tangent.quantile_tangent(d[z], x, q, axis, keepdims, method)
+
+
+@adjoint(tangent.reshape_as)
+def reshape_as_adjoint(z, g, x):
+    d[g] = tangent.reshape_as(d[z], g)
+
+
+@adjoint(tangent.concatenate_grad)
+def concatenate_grad_adjoint(z, g, arrays, axis=0):
+    d[g] = numpy.concatenate(d[z], axis)
+
+
+@adjoint(tangent.stack_grad)
+def stack_grad_adjoint(z, g, arrays, axis=0):
+    d[g] = numpy.stack(d[z], axis)

@@ -21,3 +21,13 @@ def make_head(a):
             return np.sum(inner(x) * b + a * y * x)
         return head
     return make
+
+
+def make_order_loss(data, knots):
+    def order_loss(x):
+        # `data` is the very array passed as x (reverse.py's CASES): read through the
+        # closure it is a constant, through the argument it is differentiated
+        y = x * data
+        return (np.median(y) + np.nanmax(np.fmin(x, data + 0.5))
+                + np.sum(np.interp(x, knots, data) * x) + np.ptp(data - x * x))
+    return order_loss

@@ -628,6 +628,9 @@ def nested_in_loop(x):
 
 
 closure_loss = factories.make_scaled_loss(1.5)
+# its closure holds the array the case passes as its argument (CASES)
+ORDER_DATA = np.array([0.4, -1.3, 2.1, 0.8, -0.2])
+closure_order_loss = factories.make_order_loss(ORDER_DATA, np.array([-2.0, -0.5, 0.5, 1.5, 3.0]))
 closure_head = factories.make_head(0.7)(1.3)
 lambda_loss = lambda x: x * math.sin(x) + x ** 2  # noqa: E731
 
@@ -823,11 +826,144 @@ def with_catch_warnings(x):
     return s
 
 
+# --- order statistics, NaN-ignoring reductions, fmax/fmin and interp under aliasing,
+# rebinding and in-place updates (inputs chosen with no tie or knot at the point unless
+# the tie moves with the input, as in fmax(a, a) or a duplicated array)
+
+def fmax_self(a):
+    # fmax(a, a) is a: the gradient of each element is exactly 1 (not 0, not 2)
+    return np.sum(np.fmax(a, a) * W5) + np.sum(np.fmin(a, a))
+
+
+def fmin_self_copy(a):
+    b = a * 1.0
+    return np.sum(np.fmin(a, b) * np.cos(b)) + np.sum(np.fmax(b, a) * a)
+
+
+def fmax_reversed_view(a):
+    # the middle element is compared with itself
+    r = a[::-1]
+    return np.sum(np.fmax(a, r) * W5) + np.sum(np.fmin(r, a) * a)
+
+
+def interp_fp_is_x(a):
+    # the same array as the points and the values read at them
+    return np.sum(np.interp(a, XP4, a) * a) + np.interp(a[1], XP4, a[::-1])
+
+
+def interp_left_right_from_x(a):
+    # outside the knots: left/right are elements of the interpolated array itself
+    x = a * 2.0
+    return np.sum(np.interp(x, XP4, a, left=a[0], right=a[3]) * x)
+
+
+def nan_rebind(x, y):
+    x = np.nansum(x * x)
+    x = x + np.nanmax(y)
+    y = y * x
+    return x * np.nanmean(y) + np.nanmin(y)
+
+
+def median_rebound(a):
+    m = np.median(a)
+    a = a[::-1] * 2.0 + m
+    return m * np.sum(a * a) + np.ptp(a)
+
+
+def median_then_inplace(a):
+    b = a * 1.0
+    m = np.median(b)
+    b *= 2.0
+    return m + b.sum()
+
+
+def quantile_then_store(a):
+    # the store changes b's order: the gradient must see b as quantile saw it
+    b = a * 1.0
+    q = np.quantile(b, 0.3)
+    p = np.percentile(b, [20.0, 90.0])
+    b[1] = 10.0
+    return q * np.sum(b * b) + p[0] * p[1]
+
+
+def ptp_of_copy(a):
+    b = a.copy()
+    b[0] = 0.0
+    return np.ptp(b) * np.sum(a) + np.ptp(b * a)
+
+
+def quantile_after_copy_in(a):
+    # b[1] is a[0] as b[0] is: a tie that moves with a[0], differentiable
+    b = a * 1.0
+    b[1] = a[0]
+    return np.quantile(b, 0.3) + np.median(b) * np.quantile(b, 0.8, method="nearest")
+
+
+def stats_of_doubled(a):
+    # every value twice: ties that move together (median, nanmax, ptp, quantile)
+    d = np.concatenate([a, a])
+    return (np.median(d) + np.nanmax(d) * np.ptp(d) + np.quantile(d, 0.3)
+            + np.nanmin(np.stack([a, a])))
+
+
+def nan_masked_alias(a):
+    # z is a with NaN holes; the tangents at the holes (of z * z, sin(z)) are NaN and
+    # must be ignored, not multiplied by 0. fmin(a, z) is a: a tie that moves with a.
+    z = np.where(a > 1.0, np.nan, a)
+    return (np.nansum(z * z) + np.nanmean(z) * np.nanmax(z + a) + np.nanmin(np.sin(z))
+            + np.sum(np.fmax(z * z, a)) + np.sum(np.fmin(a, z)))
+
+
+def nan_masked_rebind(a):
+    # a and z rebound between the NaN-ignoring calls; each NaN hole comes from a where
+    z = np.where(a < 0.0, np.nan, a)
+    a = np.nansum(z) * a
+    z = np.where(np.logical_or(np.isnan(z), z > 1.0), np.nan, z + a)
+    return np.nanmean(z * z) + np.nanmax(z) + np.sum(a)
+
+
+def nan_store(a):
+    # a NaN stored into a copy; a later store must not change what nanmean saw
+    z = a * 1.0
+    z[1] = np.nan
+    m = np.nanmean(z)
+    z[3] = a[0]
+    return m * np.nanmax(z) + np.nansum(z * z)
+
+
+def quantile_axis_views(m):
+    # quantiles along rows and the same statistics through the transposed view
+    q = np.quantile(m, [0.25, 0.6], axis=1)
+    r = np.median(m.T, axis=0)
+    return np.sum(q * r) + np.sum(np.nanmax(m, axis=0) * np.ptp(m.T, axis=1))
+
+
+def stats_dict(p):
+    x = p["x"]
+    y = p["x"]
+    z = np.where(x > 1.0, np.nan, y)
+    return np.nanmean(z) * np.median(y) + np.ptp(p["w"] * x) + np.interp(p["w"][0], XP4, x)
+
+
+def stats_dict_twice(p, q):
+    # the same dict is passed as both arguments (CASES)
+    return np.median(p["x"] * q["x"]) + np.sum(np.fmax(p["x"], q["w"])) + np.nansum(q["x"])
+
+
+def stats_dataclass(p):
+    return np.quantile(p.w, 0.4) * p.b + np.ptp(p.w) * np.nanmax(p.w * p.b)
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
 M32 = np.array([[0.2, 0.1], [-0.3, 0.4], [0.5, -0.1]])
 M22 = np.array([[0.7, -0.2], [0.1, 0.3]])
+A5 = np.array([0.4, -1.3, 2.1, 0.8, -0.2])
+M34 = np.array([[0.3, -1.1, 0.8, 2.0], [1.4, 0.1, -0.6, 0.9], [-0.4, 1.7, 0.5, -1.3]])
+W5 = np.array([1.0, -2.0, 0.5, 3.0, 1.5])
+XP4 = np.array([-1.0, 0.0, 1.0, 2.5])
+STATS_SHARED = {"x": np.array([0.6, -0.7, 1.9, 0.2]), "w": np.array([0.3, 1.1, -0.5, 0.75])}
 
 SHARED = {"a": 0.9, "b": -0.4}
 
@@ -956,4 +1092,24 @@ CASES = {
     "dict_literal_to_helper": ((0.9,), (0,)),
     "loop_zip": (([0.3, 1.2, -0.5], A4), (0, 1)),
     "loop_dict_items": (({"a": 0.8, "b": -1.3, "c": 0.4},), (0,)),
+    "fmax_self": ((A5,), (0,)),
+    "fmin_self_copy": ((A5,), (0,)),
+    "fmax_reversed_view": ((A5,), (0,)),
+    "interp_fp_is_x": ((np.array([0.3, -0.6, 1.4, 2.2]),), (0,)),
+    "interp_left_right_from_x": ((np.array([-0.8, 0.35, 1.6, 0.7]),), (0,)),
+    "nan_rebind": ((A4, A5), (0, 1)),
+    "median_rebound": ((A5,), (0,)),
+    "median_then_inplace": ((A5,), (0,)),
+    "quantile_then_store": ((A5,), (0,)),
+    "ptp_of_copy": ((A5,), (0,)),
+    "quantile_after_copy_in": ((A5,), (0,)),
+    "stats_of_doubled": ((A5,), (0,)),
+    "nan_masked_alias": ((np.array([0.4, 1.3, -0.7, 2.1, 0.9]),), (0,)),
+    "nan_masked_rebind": ((np.array([0.4, 1.3, -0.7, 2.1, 0.9]),), (0,)),
+    "nan_store": ((A5,), (0,)),
+    "quantile_axis_views": ((M34,), (0,)),
+    "stats_dict": ((STATS_SHARED,), (0,)),
+    "stats_dict_twice": ((STATS_SHARED, STATS_SHARED), (0, 1)),
+    "stats_dataclass": ((Params(A5, 0.7),), (0,)),
+    "closure_order_loss": ((ORDER_DATA,), (0,)),
 }
