@@ -1452,6 +1452,10 @@ m = np.array([[1.5, 2.0], [0.25, -1.0]], dtype=np.float32)
 p = m @ m
 assert p.dtype == np.float32 and p.tolist() == [[2.75, 1.0], [0.125, 1.5]]
 assert np.tanh(m).dtype == np.float32 and np.sum(m).__class__ is float
+t = np.array([0.1, 0.2, 0.3, 1e-3], dtype=np.float32)
+for s in (np.sum(t), t.sum(), np.mean(t), t.max(), np.prod(t)):
+    assert s == f32(s), s  # a float32 reduction is a float32 value
+assert np.sum(t, axis=0) == f32(np.sum(t, axis=0))
 big = 2 ** 62 + 1
 b = np.array([big, -big, 2 ** 63 - 1, -(2 ** 63)])
 assert b.dtype == np.int64 and b.tolist() == [big, -big, 2 ** 63 - 1, -(2 ** 63)]

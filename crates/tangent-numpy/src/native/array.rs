@@ -574,9 +574,11 @@ pub(crate) mod _array {
     }
 
     pub(crate) fn py_scalar(x: f64, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
+        // The value stored in the dtype (a float32 result is rounded to float32).
         match dtype {
-            DType::Float64 | DType::Float32 => vm.ctx.new_float(x).into(),
-            DType::Int64 => vm.ctx.new_int(x as i64).into(),
+            DType::Float64 => vm.ctx.new_float(x).into(),
+            DType::Float32 => vm.ctx.new_float(f32::from_f64(x) as f64).into(),
+            DType::Int64 => vm.ctx.new_int(i64::from_f64(x)).into(),
             DType::Bool => vm.ctx.new_bool(x != 0.0).into(),
         }
     }

@@ -43,20 +43,21 @@ pub(crate) mod _reduce {
             let rd = want.unwrap_or(reduce_dtype(kind, a.dtype));
             let g = a.read_typed();
             let axes = || parse_axes(args.axis.as_option().map(|o| &**o), a.n_dims(), vm);
-            match g.typed() {
-                ElemView::F32(v) if rd == DType::Float32 => {
-                    let r = core::reduce(v, axes()?.as_deref(), args.keepdims, kind).py(vm)?;
-                    return Ok(arr_or_scalar(r, rd, vm));
-                }
-                ElemView::I64(v) if rd == DType::Int64 => {
+            if let ElemView::I64(v) = g.typed() {
+                if rd == DType::Int64 {
                     if let Some(r) =
                         core::reduce_int(v, axes()?.as_deref(), args.keepdims, kind).py(vm)?
                     {
                         return Ok(typed_arr_or_scalar(r, vm));
                     }
                 }
-                _ => {}
             }
+            // Every other case reads the elements in place, accumulates in f64 (exact for
+            // int64 means and truth tests) and stores the result in its dtype.
+            let r = with_elems!(ElemView, g.typed(), v => {
+                core::reduce(v, axes()?.as_deref(), args.keepdims, kind).py(vm)?
+            });
+            return Ok(arr_or_scalar(r, rd, vm));
         }
         with_arr(obj, vm, |v, d| {
             let axes = parse_axes(args.axis.as_option().map(|o| &**o), v.ndim(), vm)?;
