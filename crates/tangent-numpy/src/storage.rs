@@ -72,6 +72,9 @@ impl Element for f32 {
     }
 }
 
+/// 2**63, exactly: the first f64 past int64's range.
+const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+
 impl Element for i64 {
     const DTYPE: DType = DType::Int64;
     fn view_of(v: ElemView<'_>) -> Option<ArrayViewD<'_, Self>> {
@@ -90,9 +93,7 @@ impl Element for i64 {
     #[inline]
     fn from_f64(x: f64) -> Self {
         // 2**63 is exactly representable; anything at or past it is out of range.
-        if x.is_finite()
-            && (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&x)
-        {
+        if x.is_finite() && (-TWO_POW_63..TWO_POW_63).contains(&x) {
             x as i64
         } else {
             i64::MIN

@@ -420,14 +420,7 @@ pub(crate) mod _binary {
                 }
             }
         }
-        let ga = match a {
-            Src::Arr(r) => Some(r.read_typed()),
-            _ => None,
-        };
-        let gb = match b {
-            Src::Arr(r) => Some(r.read_typed()),
-            _ => None,
-        };
+        let (ga, gb) = (typed_lock(a), typed_lock(b));
         macro_rules! run {
             ($t:ty, $f:expr) => {{
                 let x = typed_operand::<$t>(a, ga.as_ref());
@@ -619,6 +612,31 @@ pub(crate) mod _binary {
         }
     }
 
+    /// A typed read lock of an array operand (None for the others).
+    fn typed_lock(s: &Src) -> Option<ArrTyped<'_>> {
+        match s {
+            Src::Arr(r) => Some(r.read_typed()),
+            _ => None,
+        }
+    }
+
+    /// `a @ b` of two array operands in the element type `T`.
+    fn typed_matmul<T: Element + ToPyScalar + core::MatElem>(
+        sa: &Src,
+        sb: &Src,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let (ga, gb) = (typed_lock(sa), typed_lock(sb));
+        let (TVal::A(x), TVal::A(y)) = (
+            typed_operand::<T>(sa, ga.as_ref()),
+            typed_operand::<T>(sb, gb.as_ref()),
+        ) else {
+            unreachable!("array operands (scalars are refused before)")
+        };
+        let out = core::matmul(x.view(), y.view()).py(vm)?;
+        Ok(typed_arr_or_scalar(out, vm))
+    }
+
     pub(crate) fn matmul_objs(a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyResult {
         let sa = src_arg(a, vm)?;
         let sb = src_arg(b, vm)?;
@@ -628,49 +646,20 @@ pub(crate) mod _binary {
                 "matmul: Input operand {i} does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
             ))
         };
-        if rd == DType::Float32 {
-            // float32 products run in faer's f32 kernels.
+        if matches!(rd, DType::Float32 | DType::Int64) {
             if matches!(sa, Src::Sc(..)) {
                 return Err(not_enough(0));
             }
             if matches!(sb, Src::Sc(..)) {
                 return Err(not_enough(1));
             }
-            let ga = match &sa {
-                Src::Arr(r) => Some(r.read_typed()),
-                _ => None,
+            // float32 products in faer's f32 kernels, int64 ones exact in i64 (wrapping
+            // like NumPy).
+            return if rd == DType::Float32 {
+                typed_matmul::<f32>(&sa, &sb, vm)
+            } else {
+                typed_matmul::<i64>(&sa, &sb, vm)
             };
-            let gb = match &sb {
-                Src::Arr(r) => Some(r.read_typed()),
-                _ => None,
-            };
-            let TVal::A(x) = typed_operand::<f32>(&sa, ga.as_ref()) else {
-                unreachable!("array operand")
-            };
-            let TVal::A(y) = typed_operand::<f32>(&sb, gb.as_ref()) else {
-                unreachable!("array operand")
-            };
-            let out = core::matmul(x.view(), y.view()).py(vm)?;
-            return Ok(typed_arr_or_scalar(out, vm));
-        }
-        if rd == DType::Int64 && !matches!(sa, Src::Sc(..)) && !matches!(sb, Src::Sc(..)) {
-            // int64 products exact in i64, wrapping like NumPy.
-            let ga = match &sa {
-                Src::Arr(r) => Some(r.read_typed()),
-                _ => None,
-            };
-            let gb = match &sb {
-                Src::Arr(r) => Some(r.read_typed()),
-                _ => None,
-            };
-            let TVal::A(x) = typed_operand::<i64>(&sa, ga.as_ref()) else {
-                unreachable!("array operand")
-            };
-            let TVal::A(y) = typed_operand::<i64>(&sb, gb.as_ref()) else {
-                unreachable!("array operand")
-            };
-            let out = core::matmul(x.view(), y.view()).py(vm)?;
-            return Ok(typed_arr_or_scalar(out, vm));
         }
         let ga;
         let va = match &sa {
