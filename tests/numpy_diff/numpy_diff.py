@@ -106,23 +106,25 @@ WIDE_EXPRS = ["a + b", "a - b", "a * b", "a // b", "a % b", "a ** 2", "a + 1", "
               "np.roll(a, 1)", "np.diag(a.ravel()[:3])", "list(a.ravel())", "a @ b.T",
               "np.full(3, 9007199254740993)", "np.full_like(a, 2 ** 62 + 1)",
               "np.arange(9007199254740990, 9007199254740995)", "a.max(axis=0)",
-              "a.cumsum(axis=-1)", "a.sort()", "repr(a)", "str(a)"]
+              "a.cumsum(axis=-1)", "a.sort()", "repr(a)", "str(a)", "np.ptp(a)",
+              "np.ptp(a, axis=0)", "np.clip(a, -8, 9007199254740995)"]
 
 
 def wide_values(rng, n):
     return [rng.choice(WIDE) for _ in range(n)]
 
 
-def generate_wide(seed=53, count=160):
+def generate_wide(seed=53, per_expr=3):
+    """Every expression of WIDE_EXPRS, each on `per_expr` random draws of the values."""
     rng = Rng(seed)
     cases = []
-    while len(cases) < count:
-        shape = rng.choice([(4,), (2, 2), (2, 3)])
-        n = shape[0] * (shape[1] if len(shape) > 1 else 1)
-        expr = rng.choice(WIDE_EXPRS)
-        setup = ["a = np.array(%r, dtype='int64').reshape(%r)" % (wide_values(rng, n), shape),
-                 "b = np.array(%r, dtype='int64').reshape(%r)" % (wide_values(rng, n), shape)]
-        cases.append({"setup": setup, "expr": expr})
+    for expr in WIDE_EXPRS:
+        for _ in range(per_expr):
+            shape = rng.choice([(4,), (2, 2), (2, 3)])
+            n = shape[0] * (shape[1] if len(shape) > 1 else 1)
+            setup = ["a = np.array(%r, dtype='int64').reshape(%r)" % (wide_values(rng, n), shape),
+                     "b = np.array(%r, dtype='int64').reshape(%r)" % (wide_values(rng, n), shape)]
+            cases.append({"setup": setup, "expr": expr})
     return cases
 
 

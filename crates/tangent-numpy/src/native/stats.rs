@@ -288,6 +288,22 @@ pub(crate) mod _stats {
     #[pyfunction]
     pub(crate) fn ptp(a: PyObjectRef, args: PtpArgs, vm: &VirtualMachine) -> PyResult {
         no_out(&args.out, "ptp", vm)?;
+        if let Some(arr) = a.downcast_ref::<PyNdArray>() {
+            if let ElemView::I64(v) = arr.read_typed().typed() {
+                // int64: max - min in i64, wrapping like NumPy.
+                let axes = axes_arg(&args.axis, v.ndim(), vm)?;
+                let ext = |kind| {
+                    core::reduce_int(v.view(), axes.as_deref(), args.keepdims, kind)
+                        .py(vm)
+                        .map(|r| r.expect("max and min have int64 kernels"))
+                };
+                let (hi, lo) = (ext(Reduce::Max)?, ext(Reduce::Min)?);
+                let r = ndarray::Zip::from(&hi)
+                    .and(&lo)
+                    .map_collect(|&h, &l| h.wrapping_sub(l));
+                return Ok(typed_arr_or_scalar(r, vm));
+            }
+        }
         with_arr(&a, vm, |v, d| {
             if d == DType::Bool {
                 return Err(bool_subtract_error(vm));
