@@ -126,11 +126,7 @@ pub(crate) mod _construct {
     ) -> PyResult {
         let shape = parse_shape(shape, vm)?;
         let dt = opt_dtype(dtype, vm)?.unwrap_or(default);
-        Ok(new_arr(
-            ArrayD::from_elem(IxDyn(&shape), dt.cast(v)),
-            dt,
-            vm,
-        ))
+        Ok(PyNdArray::from_elements(Elements::full(&shape, v, dt)).into_pyobject(vm))
     }
 
     #[pyfunction]
@@ -201,11 +197,7 @@ pub(crate) mod _construct {
             }
         };
         let dt = opt_dtype(dtype, vm)?.unwrap_or(d);
-        Ok(new_arr(
-            ArrayD::from_elem(IxDyn(&shape), dt.cast(v)),
-            dt,
-            vm,
-        ))
+        Ok(PyNdArray::from_elements(Elements::full(&shape, v, dt)).into_pyobject(vm))
     }
 
     #[pyfunction]
