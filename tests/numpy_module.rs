@@ -1468,6 +1468,14 @@ c = b.copy(); c[1] = 5; assert c.tolist() == [big, 5, 2 ** 63 - 1, -(2 ** 63)]
 c += 1; assert c[0] == big + 1
 assert np.array([b, b]).tolist()[1][0] == big
 assert np.sort(b).tolist() == [-(2 ** 63), -big, big, 2 ** 63 - 1]
+assert np.argmax(b) == 2 and np.argmin(b) == 3 and np.argmax(np.array([big, big + 1])) == 1
+# a function computing int64 in float64 refuses values it would round
+try:
+    np.exp2(np.array([big]))
+    raise AssertionError("expected a refusal")
+except NotImplementedError as e:
+    assert "past 2**53" in str(e) and "tangent run --python" in str(e), str(e)
+assert np.exp2(np.array([3])).tolist() == [8.0]
 raises(OverflowError, "Python integer 9223372036854775808 out of bounds for int64", np.array, [2 ** 63])
 assert np.iinfo(np.int64).max == 2 ** 63 - 1 and np.finfo(np.float32).eps == 2.0 ** -23
 why = ("complex numbers are not supported by the embedded numpy (its arrays are float64, "

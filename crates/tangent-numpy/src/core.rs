@@ -722,16 +722,19 @@ pub fn quantile_of(lane: &mut [f64], q: f64, method: QuantileMethod) -> f64 {
 }
 
 /// argmax/argmin over all elements (flat C index) or along one axis.
-pub fn arg_reduce(
-    a: ArrayViewD<'_, f64>,
+pub fn arg_reduce<T: Copy + PartialOrd>(
+    a: ArrayViewD<'_, T>,
     axis: Option<usize>,
     is_max: bool,
 ) -> NpResult<ArrayD<f64>> {
     let name = if is_max { "argmax" } else { "argmin" };
-    let better = |x: f64, best: f64| {
-        if best.is_nan() {
+    // NaN (the value unequal to itself) wins, the first one.
+    #[allow(clippy::eq_op)]
+    let is_nan = |x: T| x != x;
+    let better = |x: T, best: T| {
+        if is_nan(best) {
             false
-        } else if x.is_nan() {
+        } else if is_nan(x) {
             true
         } else if is_max {
             x > best
@@ -739,12 +742,12 @@ pub fn arg_reduce(
             x < best
         }
     };
-    let arg = |it: &mut dyn Iterator<Item = f64>| -> f64 {
-        let mut best = f64::NAN;
+    let arg = |it: &mut dyn Iterator<Item = T>| -> f64 {
+        let mut best: Option<T> = None;
         let mut bi = 0usize;
         for (i, x) in it.enumerate() {
-            if i == 0 || better(x, best) {
-                best = x;
+            if best.is_none_or(|b| better(x, b)) {
+                best = Some(x);
                 bi = i;
             }
         }

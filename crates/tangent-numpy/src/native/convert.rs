@@ -149,12 +149,31 @@ pub(crate) mod _convert {
         f: impl FnOnce(ArrayViewD<'_, f64>, DType) -> PyResult<R>,
     ) -> PyResult<R> {
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            refuse_inexact_ints(a, vm)?;
             let g_lock = a.read();
             let g = g_lock.view();
             return f(g.view(), a.dtype);
         }
         let (arr, dt) = to_array(obj, vm)?;
         f(arr.view(), dt)
+    }
+
+    /// The functions without an int64 kernel compute in f64, where int64 values past
+    /// 2**53 would round: they refuse such arrays rather than give a rounded number.
+    pub(crate) fn refuse_inexact_ints(a: &PyNdArray, vm: &VirtualMachine) -> PyResult<()> {
+        const EXACT: i64 = 1 << 53;
+        if let ElemView::I64(v) = a.read_typed().typed() {
+            if let Some(x) = v.iter().find(|x| !(-EXACT..=EXACT).contains(*x)) {
+                return Err(vm.new_not_implemented_error(format!(
+                    "this function of the embedded numpy computes int64 arrays in float64, \
+                     where {x} (past 2**53) would round; it refuses rather than give a \
+                     rounded result (arithmetic, comparisons, sum/prod/max/min, sort, \
+                     indexing, `@` and the shape functions are exact; run the script under \
+                     CPython with real NumPy: `tangent run --python PYTHON script.py`)"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// `f`, an operation that only moves elements or inserts zeros (tile, repeat, roll,

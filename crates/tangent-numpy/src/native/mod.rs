@@ -24,11 +24,15 @@
 //! - `int32` maps to int64. There is no float16 or int8: where NumPy gives them (float
 //!   functions of bools, `square`/`**` of bools) the results are float64 and int64.
 //! - int64 is exact over its whole range, with NumPy's wrap-around, in arithmetic,
-//!   comparisons, sum/prod/max/min, cumsum/cumprod, negative/abs/square/sign, sort,
-//!   concatenate/stack/where, indexing, views, copies and astype. The functions without
-//!   an int64 kernel (int64 matmul, var/std, the statistics functions, ...) compute in
-//!   f64, exact to 2**53. Python ints outside int64 raise NumPy's OverflowError (NumPy
-//!   would make uint64 or object arrays, which this module does not have).
+//!   comparisons, `@`, sum/prod/max/min/ptp, argmax/argmin, cumsum/cumprod,
+//!   negative/abs/square/sign/invert, sort, unique, concatenate/stack/where,
+//!   tile/repeat/roll/diag, indexing (get and set), views, copies, astype, arange,
+//!   full, iteration, item, tolist and printing. The functions without an int64 kernel
+//!   (dot/inner/tensordot/einsum, var/std, the statistics functions, the ufuncs, ...)
+//!   compute in f64 and refuse an int64 array holding a value past 2**53 (a
+//!   NotImplementedError naming CPython) rather than round it. Python ints outside
+//!   int64 raise NumPy's OverflowError (NumPy would make uint64 or object arrays,
+//!   which this module does not have).
 //! - No complex dtype: complex numbers, complex dtypes and complex eigenvalues are
 //!   refused (`core::COMPLEX_UNSUPPORTED`, a NotImplementedError).
 //! - Not supported, with a clear error: `out=` of the statistics functions, the

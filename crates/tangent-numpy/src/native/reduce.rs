@@ -123,7 +123,19 @@ pub(crate) mod _reduce {
         is_max: bool,
         vm: &VirtualMachine,
     ) -> PyResult {
-        with_arr(obj, vm, |v, _| {
+        let typed;
+        let g = match obj.downcast_ref::<PyNdArray>() {
+            Some(a) => {
+                typed = a.read_typed();
+                typed.typed()
+            }
+            None => {
+                let (x, _) = to_array(obj, vm)?;
+                return do_argreduce(&new_arr(x, DType::Float64, vm), args, is_max, vm);
+            }
+        };
+        // Compared in the element type (int64 past 2**53 too).
+        with_elems!(ElemView, g, v => {
             let axis = match args.axis.as_option() {
                 Some(o) if !vm.is_none(o) => Some(one_axis(o, v.ndim(), vm)?),
                 _ => None,
