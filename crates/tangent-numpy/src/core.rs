@@ -166,6 +166,11 @@ pub fn value_err<T>(msg: impl Into<String>) -> NpResult<T> {
 
 /// A shape as Python prints a tuple: `(2, 3)`, `(4,)`, `()`.
 pub fn shape_tuple(s: &[usize]) -> String {
+    shape_text(s, ", ")
+}
+
+/// A shape with `sep` between its sizes (a 1-tuple keeps its comma).
+fn shape_text(s: &[usize], sep: &str) -> String {
     match s.len() {
         0 => "()".to_owned(),
         1 => format!("({},)", s[0]),
@@ -174,24 +179,14 @@ pub fn shape_tuple(s: &[usize]) -> String {
             s.iter()
                 .map(|d| d.to_string())
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(sep)
         ),
     }
 }
 
 /// A shape as NumPy's broadcasting errors print it: `(2,3)`, `(4,)`.
 pub fn shape_compact(s: &[usize]) -> String {
-    match s.len() {
-        0 => "()".to_owned(),
-        1 => format!("({},)", s[0]),
-        _ => format!(
-            "({})",
-            s.iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
-    }
+    shape_text(s, ",")
 }
 
 /// The broadcast shape of two shapes, or `None`.
