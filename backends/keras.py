@@ -188,12 +188,12 @@ def keras_var_tangent(y, x, axis=None, keepdims=False):
 
 @adjoint(keras.ops.std)
 def keras_std(y, x, axis=None, keepdims=False):
-    d[x] = tangent.var_grad(d[y] / (2.0 * y), x, axis, 0, keepdims)
+    d[x] = tangent.var_grad(tangent.std_scale(d[y], y, x, axis), x, axis, 0, keepdims)
 
 
 @tangent_(keras.ops.std)
 def keras_std_tangent(y, x, axis=None, keepdims=False):
-    d[y] = tangent.var_tangent(d[x], x, axis, 0, keepdims) / (2.0 * y)
+    d[y] = tangent.std_scale(tangent.var_tangent(d[x], x, axis, 0, keepdims), y, x, axis)
 
 
 @adjoint(keras.ops.logsumexp)

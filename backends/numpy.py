@@ -297,18 +297,12 @@ def nanmax_tangent(y, x, axis=None, out=None, keepdims=False):
 # ptp = max - min
 @adjoint(numpy.ptp)
 def ptp(y, x, axis=None, out=None, keepdims=False):
-    d[x] = tangent.extremum_grad(
-        d[y], numpy.max(x, axis=axis, keepdims=keepdims), x, axis, keepdims
-    ) - tangent.extremum_grad(d[y], numpy.min(x, axis=axis, keepdims=keepdims), x, axis,
-                              keepdims)
+    d[x] = tangent.ptp_grad(d[y], x, axis, keepdims)
 
 
 @tangent_(numpy.ptp)
 def ptp_tangent(y, x, axis=None, out=None, keepdims=False):
-    d[y] = tangent.extremum_tangent(
-        d[x], numpy.max(x, axis=axis, keepdims=keepdims), x, axis, keepdims
-    ) - tangent.extremum_tangent(d[x], numpy.min(x, axis=axis, keepdims=keepdims), x, axis,
-                                 keepdims)
+    d[y] = tangent.ptp_tangent(d[x], x, axis, keepdims)
 
 
 # Order statistics: a weighted pair of sorted values (median is the 0.5-quantile; NumPy's
@@ -855,12 +849,12 @@ def var_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
 
 @adjoint(numpy.std)
 def std(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    d[x] = tangent.var_grad(d[y] / (2.0 * y), x, axis, ddof, keepdims)
+    d[x] = tangent.var_grad(tangent.std_scale(d[y], y, x, axis), x, axis, ddof, keepdims)
 
 
 @tangent_(numpy.std)
 def std_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    d[y] = tangent.var_tangent(d[x], x, axis, ddof, keepdims) / (2.0 * y)
+    d[y] = tangent.std_scale(tangent.var_tangent(d[x], x, axis, ddof, keepdims), y, x, axis)
 
 
 # The methods also take torch's names (`dim`, `correction`, `keepdim`), and the default
@@ -902,13 +896,13 @@ def std_method(y, x, axis=None, dtype=None, out=None, ddof=None, keepdims=False,
                correction=None, keepdim=None):
     if dim is None:
         if keepdim is None:
-            d[x] = tangent.var_grad(d[y] / (2.0 * y), x, axis,
+            d[x] = tangent.var_grad(tangent.std_scale(d[y], y, x, axis), x, axis,
                                     tangent.method_ddof(x, ddof, correction), keepdims)
         else:
-            d[x] = tangent.var_grad(d[y] / (2.0 * y), x, axis,
+            d[x] = tangent.var_grad(tangent.std_scale(d[y], y, x, axis), x, axis,
                                     tangent.method_ddof(x, ddof, correction), keepdim)
     else:
-        d[x] = tangent.var_grad(d[y] / (2.0 * y), x, dim,
+        d[x] = tangent.var_grad(tangent.std_scale(d[y], y, x, dim), x, dim,
                                 tangent.method_ddof(x, ddof, correction), keepdim)
 
 
@@ -917,14 +911,14 @@ def std_method_tangent(y, x, axis=None, dtype=None, out=None, ddof=None, keepdim
                        dim=None, correction=None, keepdim=None):
     if dim is None:
         if keepdim is None:
-            d[y] = tangent.var_tangent(d[x], x, axis, tangent.method_ddof(x, ddof, correction),
-                                       keepdims) / (2.0 * y)
+            d[y] = tangent.std_scale(tangent.var_tangent(
+                d[x], x, axis, tangent.method_ddof(x, ddof, correction), keepdims), y, x, axis)
         else:
-            d[y] = tangent.var_tangent(d[x], x, axis, tangent.method_ddof(x, ddof, correction),
-                                       keepdim) / (2.0 * y)
+            d[y] = tangent.std_scale(tangent.var_tangent(
+                d[x], x, axis, tangent.method_ddof(x, ddof, correction), keepdim), y, x, axis)
     else:
-        d[y] = tangent.var_tangent(d[x], x, dim, tangent.method_ddof(x, ddof, correction),
-                                   keepdim) / (2.0 * y)
+        d[y] = tangent.std_scale(tangent.var_tangent(
+            d[x], x, dim, tangent.method_ddof(x, ddof, correction), keepdim), y, x, dim)
 
 
 # The bounds are NumPy's a_min/a_max (positional) or NumPy 2's and jax.numpy's keywords

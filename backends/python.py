@@ -11,8 +11,23 @@
 
 nondifferentiable(
     builtins.len, builtins.int, builtins.range, builtins.round, builtins.bool,
-    builtins.isinstance, builtins.print, builtins.str, builtins.type,
-    operator.floordiv,
+    builtins.isinstance, builtins.print, builtins.str, builtins.type, builtins.any,
+    builtins.all, operator.floordiv,
+)
+
+# Formatting makes a string, which has no derivative: f-strings (lowered to
+# `'...'.format(...)`), `str.format`, `%`-formatting of a string literal (lowered to
+# `'...'.__mod__(...)`), `repr`; `print` and `logging`'s functions only read their arguments.
+nondifferentiable(
+    builtins.str.format, builtins.str.__mod__, builtins.str.join, builtins.repr,
+    builtins.format, logging.debug, logging.info, logging.warning, logging.error,
+    logging.critical, logging.exception, logging.log,
+)
+pure(builtins.str.format, builtins.str.__mod__, builtins.str.join, builtins.repr,
+     builtins.format)
+reads_only(
+    logging.debug, logging.info, logging.warning, logging.error, logging.critical,
+    logging.exception, logging.log,
 )
 
 # max and min return one of their arguments; on more than two arguments they are the

@@ -6,11 +6,14 @@
 nondifferentiable(
     tangent.init_grad, tangent.reduced_count, tangent.sign, tangent.Stack,
     tangent.inverse_permutation, tangent.check_output, tangent.keys_of,
-    tangent.sequence_len, tangent.zero_part,
+    tangent.sequence_len, tangent.zero_part, tangent.extreme_index,
 )
 
 # A `for x in xs` loop's trip count (`len`, refusing dicts and sets): pure, as len is.
 pure(tangent.sequence_len)
+
+# `max(xs)` / `min(xs)` of one sequence read `xs[tangent.extreme_index(xs, largest)]`.
+pure(tangent.extreme_index)
 
 # `tangent.stop_gradient(x)`: x's value with a zero derivative, in both modes and at every
 # order (generated code keeps the call, so a derivative of a derivative sees it too).

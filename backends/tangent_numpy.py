@@ -150,6 +150,17 @@ def quantile_grad(z, g, x, q, axis=None, keepdims=False, method="linear"):
     d[z] = tangent.linear_tangent(tangent.quantile_grad, d[g], g, x, q, axis, keepdims, method)
 
 
+# the extremum masks are locally constant in x
+@tangent_(tangent.ptp_grad)
+def ptp_grad(z, g, x, axis=None, keepdims=False):
+    d[z] = tangent.linear_tangent(tangent.ptp_grad, d[g], g, x, axis, keepdims)
+
+
+@tangent_(tangent.ptp_tangent)
+def ptp_tangent(z, t, x, axis=None, keepdims=False):
+    d[z] = tangent.linear_tangent(tangent.ptp_tangent, d[t], t, x, axis, keepdims)
+
+
 # the sorting permutation is locally constant in x
 @tangent_(tangent.sort_grad)
 def sort_grad(z, g, x, axis=-1):
@@ -162,6 +173,13 @@ def sort_grad(z, g, x, axis=-1):
 @tangent_(tangent.var_grad)
 def var_grad(z, g, x, axis=None, ddof=0, keepdims=False):
     d[z] = tangent.var_grad_tangent_full(d[g], d[x], g, x, axis, ddof, keepdims)
+
+
+# std_scale(g, y, x, axis) = g / (2 y), x only through its element count
+@tangent_(tangent.std_scale)
+def std_scale(z, g, y, x, axis=None):
+    d[z] = tangent.std_scale(d[g], y, x, axis) - 2.0 * tangent.std_scale(
+        tangent.std_scale(g, y, x, axis) * d[y], y, x, axis)
 
 
 @tangent_(tangent.prod_grad)
@@ -290,6 +308,28 @@ def sort_tangent_adjoint(z, t, x, axis=-1):
 def var_tangent_adjoint(z, t, x, axis=None, ddof=0, keepdims=False):
     d[t] = tangent.var_grad(d[z], x, axis, ddof, keepdims)
     d[x] = tangent.var_grad(d[z], t, axis, ddof, keepdims)
+
+
+@adjoint(tangent.var_grad)
+def var_grad_adjoint(z, g, x, axis=None, ddof=0, keepdims=False):
+    d[g] = tangent.var_tangent(d[z], x, axis, ddof, keepdims)
+    d[x] = tangent.var_grad_grad_x(d[z], g, x, axis, ddof, keepdims)
+
+
+@adjoint(tangent.ptp_grad)
+def ptp_grad_adjoint(z, g, x, axis=None, keepdims=False):
+    d[g] = tangent.ptp_tangent(d[z], x, axis, keepdims)
+
+
+@adjoint(tangent.ptp_tangent)
+def ptp_tangent_adjoint(z, t, x, axis=None, keepdims=False):
+    d[t] = tangent.ptp_grad(d[z], x, axis, keepdims)
+
+
+@adjoint(tangent.std_scale)
+def std_scale_adjoint(z, g, y, x, axis=None):
+    d[g] = tangent.std_scale(d[z], y, x, axis)
+    d[y] = -2.0 * tangent.std_scale(tangent.std_scale(g, y, x, axis) * d[z], y, x, axis)
 
 
 @adjoint(tangent.prod_tangent)

@@ -1046,6 +1046,29 @@ impl Anf<'_> {
                 }
                 return self.op(acc, out);
             }
+            ExprKind::Call { func, args, kwargs } if args.len() == 1 && self.is_left_fold(&func) => {
+                // `max(xs)` of one sequence is the element at the position Python takes it
+                // from: `xs[tangent.extreme_index(xs, True)]` (its derivative an element's).
+                let name = crate::emit::printer::expr(&func);
+                if !kwargs.is_empty() {
+                    return Err(err(
+                        span,
+                        format!("`{name}(...)` with `key=` or `default=` cannot be differentiated yet"),
+                        "compute the keys into a list and index with the extreme position, or test for an empty sequence first",
+                    ));
+                }
+                let largest = matches!(self.resolver.callee(&func), Callee::Library(q) if q.ends_with("max"));
+                let seq = self.atom(args.into_iter().next().unwrap_or_else(|| Expr::num("0")), out)?;
+                let at = Expr::call_path(
+                    "tangent.extreme_index",
+                    vec![seq.clone(), Expr::synth(ExprKind::Bool(largest))],
+                );
+                let at = self.atom(Expr::new(at.kind, span), out)?;
+                return self.op(
+                    Expr::new(ExprKind::Subscript(Box::new(seq), Box::new(at)), span),
+                    out,
+                );
+            }
             ExprKind::Call { func, args, kwargs } => {
                 if let ExprKind::Lambda(..) = func.kind {
                     return Err(err(

@@ -38,6 +38,10 @@ const BUILTINS: &[&str] = &[
     "bool",
     "isinstance",
     "print",
+    "repr",
+    "format",
+    "any",
+    "all",
     "str",
     "type",
     "super",
@@ -133,6 +137,11 @@ impl Resolver<'_> {
                 } else {
                     Callee::Unknown(n.clone())
                 }
+            }
+            // A method of a string literal: `'{:.3f}'.format(x)` (an f-string is lowered
+            // to that call), `', '.join(names)`.
+            ExprKind::Attr(v, m) if matches!(v.kind, ExprKind::Str(_)) => {
+                Callee::Library(format!("builtins.str.{m}"))
             }
             ExprKind::Attr(v, _) if v.as_name().is_some_and(|n| self.objects.contains(n)) => {
                 Callee::Unknown(crate::emit::printer::expr(func))

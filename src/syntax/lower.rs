@@ -49,6 +49,17 @@ pub struct SourceModule {
     pub aliases: HashMap<String, String>,
 }
 
+/// Literal text of an f-string as `str.format` template text (braces doubled).
+fn escape_braces(text: &str, template: &mut String) {
+    for c in text.chars() {
+        match c {
+            '{' => template.push_str("{{"),
+            '}' => template.push_str("}}"),
+            c => template.push(c),
+        }
+    }
+}
+
 fn span(r: TextRange) -> Span {
     Span {
         start: r.start().to_u32(),
@@ -1223,6 +1234,78 @@ impl Lowerer<'_> {
         out
     }
 
+    /// An f-string as the `str.format` call it is equivalent to: `f"{x:.3f} {y!r}"` is
+    /// `'{:.3f} {!r}'.format(x, y)` (nested fields of a format spec become nested `{}`,
+    /// numbered in the order they open, as `str.format` numbers them; `{x=}` keeps its
+    /// text). The result is a string: no derivative flows through it.
+    fn fstring(&self, f: &ast::ExprFString) -> Result<Expr, Diagnostic> {
+        let mut template = String::new();
+        let mut args = Vec::new();
+        for part in f.value.iter() {
+            match part {
+                ast::FStringPart::Literal(l) => escape_braces(&l.value, &mut template),
+                ast::FStringPart::FString(fs) => {
+                    self.fstring_elements(&fs.elements, &mut template, &mut args)?
+                }
+            }
+        }
+        let func = Expr::new(
+            ExprKind::Attr(
+                Box::new(Expr::new(ExprKind::Str(template), span(f.range))),
+                "format".to_owned(),
+            ),
+            span(f.range),
+        );
+        Ok(Expr::new(
+            ExprKind::Call {
+                func: Box::new(func),
+                args,
+                kwargs: vec![],
+            },
+            span(f.range),
+        ))
+    }
+
+    fn fstring_elements(
+        &self,
+        elements: &ast::InterpolatedStringElements,
+        template: &mut String,
+        args: &mut Vec<Expr>,
+    ) -> Result<(), Diagnostic> {
+        for element in elements.iter() {
+            match element {
+                ast::InterpolatedStringElement::Literal(l) => escape_braces(&l.value, template),
+                ast::InterpolatedStringElement::Interpolation(i) => {
+                    let r = i.expression.range();
+                    let mut conversion = i.conversion;
+                    if let Some(debug) = &i.debug_text {
+                        // `{x=}`: the text, then repr(x) unless a conversion or spec says
+                        let source = &self.text[r.start().to_usize()..r.end().to_usize()];
+                        let shown = format!("{}{source}{}", debug.leading, debug.trailing);
+                        escape_braces(&shown, template);
+                        if conversion == ast::ConversionFlag::None && i.format_spec.is_none() {
+                            conversion = ast::ConversionFlag::Repr;
+                        }
+                    }
+                    template.push('{');
+                    match conversion {
+                        ast::ConversionFlag::None => {}
+                        ast::ConversionFlag::Str => template.push_str("!s"),
+                        ast::ConversionFlag::Ascii => template.push_str("!a"),
+                        ast::ConversionFlag::Repr => template.push_str("!r"),
+                    }
+                    args.push(self.expr(&i.expression)?);
+                    if let Some(spec) = &i.format_spec {
+                        template.push(':');
+                        self.fstring_elements(&spec.elements, template, args)?;
+                    }
+                    template.push('}');
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn expr_inner(&self, e: &ast::Expr) -> Result<Expr, Diagnostic> {
         let r = e.range();
         let kind = match e {
@@ -1242,6 +1325,21 @@ impl Lowerer<'_> {
             ast::Expr::StringLiteral(s) => ExprKind::Str(s.value.to_str().to_owned()),
             ast::Expr::Tuple(t) => ExprKind::Tuple(self.exprs(&t.elts)?),
             ast::Expr::List(l) => ExprKind::List(self.exprs(&l.elts)?),
+            // `'%.3f' % x` formats: a string method, not the `%` of numbers
+            ast::Expr::BinOp(b)
+                if b.op == ast::Operator::Mod
+                    && matches!(*b.left, ast::Expr::StringLiteral(_)) =>
+            {
+                let func = Expr::new(
+                    ExprKind::Attr(self.boxed(&b.left)?, "__mod__".to_owned()),
+                    span(b.left.range()),
+                );
+                ExprKind::Call {
+                    func: Box::new(func),
+                    args: vec![self.expr(&b.right)?],
+                    kwargs: vec![],
+                }
+            }
             ast::Expr::BinOp(b) => ExprKind::BinOp(
                 self.binop(b.op, b.range)?,
                 self.boxed(&b.left)?,
@@ -1365,9 +1463,17 @@ impl Lowerer<'_> {
                 }
                 ExprKind::Lambda(params, self.boxed(&l.body)?)
             }
-            ast::Expr::ListComp(l) => {
+            ast::Expr::ListComp(ast::ExprListComp {
+                elt, generators, ..
+            })
+            // A generator expression is consumed where it is made (`sum(x ** i for i in
+            // range(5))`, `max(...)`, `any(...)`): the list of its values is the same
+            // sequence.
+            | ast::Expr::Generator(ast::ExprGenerator {
+                elt, generators, ..
+            }) => {
                 let mut gens = Vec::new();
-                for g in &l.generators {
+                for g in generators {
                     if g.is_async {
                         return Err(unsupported(
                             g.range,
@@ -1381,14 +1487,7 @@ impl Lowerer<'_> {
                         ifs: self.exprs(&g.ifs)?,
                     });
                 }
-                ExprKind::ListComp(self.boxed(&l.elt)?, gens)
-            }
-            ast::Expr::Generator(g) => {
-                return Err(unsupported(
-                    g.range,
-                    "a generator expression",
-                    "use a `for` loop or an array operation such as `np.sum`",
-                ))
+                ExprKind::ListComp(self.boxed(elt)?, gens)
             }
             ast::Expr::DictComp(d) => {
                 return Err(unsupported(
@@ -1444,13 +1543,7 @@ impl Lowerer<'_> {
                     "assign the value in its own statement first",
                 ))
             }
-            ast::Expr::FString(f) => {
-                return Err(unsupported(
-                    f.range,
-                    "an f-string",
-                    "format values outside the differentiated function",
-                ))
-            }
+            ast::Expr::FString(f) => return self.fstring(f),
             ast::Expr::Yield(y) => {
                 return Err(unsupported(
                     y.range,

@@ -178,6 +178,40 @@ def var_tangent(t, x, axis=None, ddof=0, keepdims=False):
     return xp.sum(2.0 * (x - mu) * t, axis=axis, keepdims=keepdims) / (n - (ddof or 0))
 
 
+def ptp_grad(g, x, axis=None, keepdims=False):
+    """The gradient of ptp(x) = max(x) - min(x) (a list's: one entry per element)."""
+    if isinstance(x, (list, tuple)):
+        return _numpy_reshape_as(ptp_grad(g, numpy.asarray(x) * 1.0, axis, keepdims), x)
+    tg, xp = _tg(), _xp(x)
+    return (tg.extremum_grad(g, xp.max(x, axis=axis, keepdims=keepdims), x, axis, keepdims)
+            - tg.extremum_grad(g, xp.min(x, axis=axis, keepdims=keepdims), x, axis, keepdims))
+
+
+def ptp_tangent(t, x, axis=None, keepdims=False):
+    """The tangent of ptp(x) = max(x) - min(x) for the tangent t of x."""
+    tg, xp = _tg(), _xp(x)
+    return (tg.extremum_tangent(t, xp.max(x, axis=axis, keepdims=keepdims), x, axis, keepdims)
+            - tg.extremum_tangent(t, xp.min(x, axis=axis, keepdims=keepdims), x, axis,
+                                  keepdims))
+
+
+def std_scale(g, y, x, axis=None):
+    """g / (2 y): a cotangent (or tangent) of y = std(x) as one of var(x) (std = sqrt(var)).
+    Over one element std is the constant 0, whose derivative is 0 (not 0 / 0). At zero
+    spread over several elements std has no derivative: NaN there, as jax gives, never a
+    ZeroDivisionError of Python floats."""
+    if _tg().reduced_count(x, axis) == 1:
+        return g * 0.0 + y * 0.0  # y is NaN when ddof leaves no degree of freedom
+    if not _registry.is_array(y):
+        return g * float("nan") if y == 0 else g / (2.0 * y)
+    if _is_array(y):
+        # NumPy would warn about the division by zero; jax, torch and TF give inf silently
+        # (var_grad's 0 * inf then is the NaN)
+        zero = y == 0
+        return numpy.where(zero, numpy.nan, g) / (2.0 * numpy.where(zero, 1.0, y))
+    return g / (2.0 * y)
+
+
 def _bound(numpy_name, jax_name):
     """A bound of clip given by NumPy's keyword (a_min, a_max) or by jax.numpy's and
     NumPy 2's (min, max): the template has both, the one not given is None."""

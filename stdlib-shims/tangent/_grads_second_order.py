@@ -61,6 +61,21 @@ def var_grad_tangent_full(tg, tx, g, x, axis=None, ddof=0, keepdims=False):
     return out
 
 
+def var_grad_grad_x(dz, g, x, axis=None, ddof=0, keepdims=False):
+    """The adjoint with respect to x of z = var_grad(g, x) = unreduce(g) * 2 (x - mean x)
+    / (n - ddof): with w = dz * unreduce(g), 2 (w - mean w) / (n - ddof)."""
+    if isinstance(x, (list, tuple)):
+        xa = numpy.asarray(x) * 1.0
+        dza = numpy.asarray(dz) * 1.0
+        return _numpy_reshape_as(var_grad_grad_x(dza, g, xa, axis, ddof, keepdims), x)
+    if not _registry.is_array(x):
+        return 0.0 * dz  # var of one number is the constant 0
+    tg = _tg()
+    w = dz * tg.unreduce(g, x, axis, keepdims)
+    n = tg.reduced_count(x, axis)
+    return 2.0 * (w - _xp(x).mean(w, axis=axis, keepdims=True)) / (n - (ddof or 0))
+
+
 def _lanes(x, axis):
     """x with the reduced axes flattened to the front: (m, undo), m of shape (n, rest),
     in x's own library (NumPy's for lists)."""

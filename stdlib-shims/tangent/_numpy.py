@@ -197,6 +197,11 @@ def set_tangent_at(t, x, index, v):
 
 
 def extremum_tangent(t, y, x, axis, keepdims):
+    if isinstance(x, (list, tuple)):
+        # A reduction of a list reduces the array it makes (its tangent: the list of the
+        # elements' tangents), as extremum_grad does.
+        return extremum_tangent(numpy.asarray(t, dtype=float), y,
+                                numpy.asarray(x, dtype=float), axis, keepdims)
     if not _is_array(x):
         return t
     mask = _mask(x == unreduce(y, x, axis, keepdims), x)

@@ -554,6 +554,20 @@ def keys_of(p):
     return list(p)
 
 
+def extreme_index(xs, largest):
+    """The position `max(xs)` (largest) or `min(xs)` takes its value from: the first
+    extreme element, found with the same comparisons (so NaN and ties behave as there).
+    Generated code reads `xs[extreme_index(xs, ...)]`, whose derivative is an element's."""
+    if not isinstance(xs, (list, tuple)) and not (
+            _registry.is_array(xs) and len(getattr(xs, "shape", ())) == 1):
+        raise TypeError(_at_call_site(
+            "tangent: %s() of a %s: only lists, tuples and 1-D arrays are differentiated"
+            % ("max" if largest else "min", type(xs).__name__),
+            "convert it first: max(list(...))"))
+    pick = max if largest else min
+    return pick(range(len(xs)), key=xs.__getitem__)
+
+
 def dict_get_grad(g, x, key):
     """The gradient of `x` from `y = x.get(key, default)`: g at `key` if x has it."""
     if key in x:

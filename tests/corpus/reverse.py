@@ -7,6 +7,7 @@ CASES maps a function name to (arguments, wrt).
 import collections
 import contextlib
 import dataclasses
+import logging
 import math
 import warnings
 from contextlib import nullcontext
@@ -954,6 +955,59 @@ def stats_dataclass(p):
     return np.quantile(p.w, 0.4) * p.b + np.ptp(p.w) * np.nanmax(p.w * p.b)
 
 
+# --- reductions of lists (forward mode of np.max over a list gave the mask) -------
+
+def list_extrema(x, y):
+    # each one at a different winner: x * 2.0 wins the max, y the min
+    return (np.max([x * 2.0, y, 0.1]) + np.min([x * 2.0, y, 0.1]) * x
+            + np.amax([x, y]) * np.amin([y, x * x]) + np.nanmax([y, x]) - np.nanmin([x, y]))
+
+
+def list_order_stats(x, y):
+    return np.ptp([x * x, y, 0.1]) + np.median([x, y * 3.0, 0.2]) * np.std([x, y * x])
+
+
+def std_of_scalar(x):
+    # std of one element is the constant 0: its derivative is 0 (it was 0 / 0)
+    return np.std(x) + x * np.std(x * x) + np.var(x)
+
+
+def var_std_axes(x):
+    return np.sum(np.var(x, axis=0)) + np.std(x) * np.sum(np.std(x * x, axis=1, ddof=1))
+
+
+# --- formatting and printing: run once, never part of a derivative ---------------
+
+def formatting(x, y):
+    a = x * y
+    print(f"a={a:.3f} y={y!r} {x=} {{braces}} {a:{8}.{2}f}")
+    label = "x is %.2f" % x
+    text = "{} and {:.1f}".format(x, y) + label
+    logging.debug("a=%s", a)
+    b = math.sin(a) + x
+    return b * 3.0 + len(f"{len(text)}") * 0.0
+
+
+# --- generator expressions and the builtins that consume them -----------------
+
+def generator_sum(x):
+    return sum(x ** i for i in range(5)) + sum(math.sin(x * k) for k in (1.0, 2.0) if k > 1.5)
+
+
+def generator_extrema(x, y):
+    best = max(x * k for k in (1.0, 2.0, 0.5))
+    worst = min([x * y, y, x + 1.0])
+    return best * worst + max((x, y)) - min(math.cos(x * k) for k in [0.5, 1.5])
+
+
+def any_all_conditions(x, y):
+    if any(v > 2.0 for v in [x, y]):
+        return x * y
+    if all(v > 0.0 for v in (x, y)):
+        return x * x * y
+    return x
+
+
 A3 = np.array([0.5, -1.2, 2.0])
 A4 = np.array([0.3, 1.7, -0.4, 0.9])
 M23 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
@@ -968,6 +1022,14 @@ STATS_SHARED = {"x": np.array([0.6, -0.7, 1.9, 0.2]), "w": np.array([0.3, 1.1, -
 SHARED = {"a": 0.9, "b": -0.4}
 
 CASES = {
+    "list_extrema": ((0.7, 0.4), (0, 1)),
+    "list_order_stats": ((0.7, 0.4), (0, 1)),
+    "std_of_scalar": ((0.7,), (0,)),
+    "var_std_axes": ((M23,), (0,)),
+    "formatting": ((0.7, 0.4), (0, 1)),
+    "generator_sum": ((0.7,), (0,)),
+    "generator_extrema": ((0.7, 0.4), (0, 1)),
+    "any_all_conditions": ((0.7, 0.4), (0, 1)),
     "poly": ((1.3,), (0,)),
     "arith_all": ((1.2, 0.7), (0, 1)),
     "unary_ops": ((0.8,), (0,)),

@@ -46,11 +46,15 @@ FEATURES = (
     # h = g (or a view of g), h rebound in a loop, then g written in place: the
     # checkpointed loop saved the shared object, which the in-place write then changed.
     "alias_rebound", "lambda_nested",
+    # a NumPy reduction of a list of floats (np.max([a, b]), np.median(ys), ...): forward
+    # mode of np.max/np.min over a list returned the mask instead of the tangent.
+    "reduce_list",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
 # compiler takes (no lists, no pairs, no sign or log in the adjoint, no erf).
-NOT_NATIVE = ("list", "listcomp", "for_list", "call_tuple", "abs", "pow", "erf", "lambda")
+NOT_NATIVE = ("list", "listcomp", "for_list", "call_tuple", "abs", "pow", "erf", "lambda",
+              "reduce_list")
 
 SHAPES = ((2,), (3,), (2, 3), (3, 2), (2, 2))
 MARGIN = 1e-2  # smallest distance from a kink that run.py accepts
@@ -647,9 +651,23 @@ class Gen:
             filt = " if %s" % self.cmp(u, ">", self.const(-0.9, 0.0)) if self.rng.random() < 0.4 else ""
             out.append("%s%s = %s + sum([%s for %s in %s%s])" % (
                 pad, s, s, self.bounded(self.sexpr(inner, 2)), u, ys, filt))
+        elif k < 0.85 and self.ok("reduce_list"):
+            self.use("reduce_list")
+            out.append("%s%s = %s + %s" % (pad, s, s, self.list_reduction(ys)))
         else:
             out.append("%s%s = %s + %s[%d] * %s[-1]" % (pad, s, s, ys, self.rng.randrange(n), ys))
         env.append(Var(ys, "list"))
+
+    # Reductions of a list; the order statistics and std have kinks where two elements tie.
+    LIST_REDUCTIONS = ("max", "min", "amax", "amin", "nanmax", "nanmin", "ptp", "median",
+                       "sum", "mean", "prod", "var", "std", "nansum", "nanmean")
+    SMOOTH_LIST_REDUCTIONS = ("sum", "mean", "prod", "var", "nansum", "nanmean")
+
+    def list_reduction(self, ys):
+        fn = self.pick(self.LIST_REDUCTIONS)
+        if self.probe and fn not in self.SMOOTH_LIST_REDUCTIONS:
+            return "_list_reduce(%r, %s)" % (fn, ys)
+        return "np.%s(%s)" % (fn, ys)
 
     def call_stmt(self, env, out, pad):
         self.use("call")
@@ -1138,6 +1156,16 @@ def _npmax(a, axis=None):
     if np.size(a) > 1:
         _note(_gap(m, np.max(rest, axis=axis, keepdims=True)))
     return np.max(a, axis=axis)
+
+
+def _list_reduce(fn, ys):
+    # an order statistic of a list (or its std) is smooth away from ties of its elements
+    v = np.sort(np.asarray(ys, dtype=float))
+    if v.size > 1:
+        gaps = v[1:] - v[:-1]
+        # std has no derivative at zero spread, even where the elements are one value
+        _note(np.min(gaps) if fn == "std" else np.min(np.where(gaps > 0.0, gaps, np.inf)))
+    return getattr(np, fn)(ys)
 
 
 def _mod(a, c):
