@@ -66,6 +66,19 @@ def sum_tangent(y, x):
     d[y] = tangent.sum_tangent(d[x])
 
 
+# list(xs) / tuple(xs) of a sequence or an array: the same items
+@adjoint(builtins.list)
+@adjoint(builtins.tuple)
+def list_(y, x):
+    d[x] = tangent.sequence_grad(d[y], x)
+
+
+@tangent_(builtins.list)
+@tangent_(builtins.tuple)
+def list_tangent(y, x):
+    d[y] = tangent.sequence_grad(d[x], x)
+
+
 # `super(cls, obj)` is `obj` seen from a parent class: the gradient of a method called
 # through it (`tangent.method_grad`) is that of `obj` itself.
 @adjoint(builtins.super)

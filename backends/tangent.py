@@ -186,6 +186,11 @@ def set_tangent_at_adjoint(z, t, x, index, v):
     d[v] = tangent.unbroadcast(tangent.copy(d[z][index]), v)
 
 
+@tangent_(tangent.sequence_grad)
+def sequence_grad_tangent(z, g, x):
+    d[z] = tangent.sequence_grad(d[g], x)
+
+
 @adjoint(tangent.extremum_tangent)
 def extremum_tangent_adjoint(z, t, y, x, axis, keepdims):
     d[t] = tangent.extremum_grad(d[z], y, x, axis, keepdims)

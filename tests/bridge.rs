@@ -103,6 +103,7 @@ fn same_scripts_same_output_on_both_hosts() {
         "source_anywhere",
         "live_names",
         "custom_derivatives",
+        "everyday_python",
     ] {
         let path = format!("tests/scripts/{script}.py");
         let embedded = tangent()

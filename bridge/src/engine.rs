@@ -17,6 +17,7 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(rule_names, &m)?)?;
     m.add_function(wrap_pyfunction!(array_attribute_names, &m)?)?;
     m.add_function(wrap_pyfunction!(cache_info, &m)?)?;
+    m.add_function(wrap_pyfunction!(cache_clear, &m)?)?;
     m.add_function(wrap_pyfunction!(push, &m)?)?;
     m.add_function(wrap_pyfunction!(pop, &m)?)?;
     m.add_function(wrap_pyfunction!(crate::native::jit, &m)?)?;
@@ -185,15 +186,39 @@ fn cache_info() -> (Option<String>, usize, u64) {
     (dir, n, bytes)
 }
 
+/// cache_clear() -> the number of derivative entries removed from the disk cache
+#[pyfunction]
+fn cache_clear() -> PyResult<usize> {
+    tangent::cache::clear().map_err(pyo3::exceptions::PyOSError::new_err)
+}
+
 /// The tape's push (the tape is a `tangent.Stack`, a list).
 #[pyfunction]
-fn push(stack: &Bound<'_, PyList>, value: Bound<'_, PyAny>) -> PyResult<()> {
+#[pyo3(signature = (stack, value, op_id=None))]
+fn push(
+    stack: &Bound<'_, PyList>,
+    value: Bound<'_, PyAny>,
+    op_id: Option<Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    // Google Tangent's `push(stack, x, op_id)`, which saves a copy of a list or array
+    if op_id.is_some() {
+        if let Ok(list) = value.cast::<PyList>() {
+            return stack.append(PyList::new(value.py(), list.iter())?);
+        }
+        if value.get_type().name()?.to_string() == "ndarray" {
+            return stack.append(value.call_method0("copy")?);
+        }
+    }
     stack.append(value)
 }
 
 /// The tape's pop.
 #[pyfunction]
-fn pop<'py>(stack: &Bound<'py, PyList>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (stack, _op_id=None))]
+fn pop<'py>(
+    stack: &Bound<'py, PyList>,
+    _op_id: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let n = stack.len();
     if n == 0 {
         return Err(PyIndexError::new_err(

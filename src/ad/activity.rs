@@ -16,11 +16,61 @@ pub struct Activity<'a> {
 impl Activity<'_> {
     pub fn run(&self, body: &[Stmt], wrt: &[String]) -> HashSet<String> {
         let mut active: HashSet<String> = wrt.iter().cloned().collect();
+        // Tapes an active value is pushed on: what is popped from them is active too
+        // (a user's own `tangent.push(stack, a)` / `aa = tangent.pop(stack)`, as Google
+        // Tangent's tests write them; in generated code the popped name is the pushed one).
+        let mut tapes: HashSet<String> = HashSet::new();
+        // (tape, name) of every push: a pop into a name pushed on the same tape restores
+        // that name (generated code), whose activity is its own.
+        let mut pushed: HashSet<(String, String)> = HashSet::new();
+        walk_stmts(body, &mut |s| {
+            if let StmtKind::ExprStmt(
+                e @ Expr {
+                    kind: ExprKind::Call { args, .. },
+                    ..
+                },
+            ) = &s.kind
+            {
+                if let (true, Some(t), Some(v)) = (
+                    super::desugar::is_tape_push(e),
+                    args.first().and_then(|a| a.as_name()),
+                    args.get(1).and_then(|a| a.as_name()),
+                ) {
+                    pushed.insert((t.to_owned(), v.to_owned()));
+                }
+            }
+        });
         loop {
-            let before = active.len();
+            let before = active.len() + tapes.len();
             walk_stmts(body, &mut |s| {
+                if let StmtKind::ExprStmt(
+                    e @ Expr {
+                        kind: ExprKind::Call { args, .. },
+                        ..
+                    },
+                ) = &s.kind
+                {
+                    if super::desugar::is_tape_push(e) {
+                        if let (Some(tape), Some(v)) = (
+                            args.first().and_then(|a| a.as_name()),
+                            args.get(1).and_then(|a| a.as_name()),
+                        ) {
+                            if active.contains(v) {
+                                tapes.insert(tape.to_owned());
+                            }
+                        }
+                    }
+                }
                 if let StmtKind::Assign(target, value) = &s.kind {
-                    if self.value_active(value, &active) {
+                    let popped = matches!(&value.kind, ExprKind::Call { args, .. }
+                    if super::desugar::is_tape_pop(value)
+                        && args.first().and_then(|a| a.as_name()).is_some_and(|t| {
+                            tapes.contains(t)
+                                && !target.as_name().is_some_and(|n| {
+                                    pushed.contains(&(t.to_owned(), n.to_owned()))
+                                })
+                        }));
+                    if popped || self.value_active(value, &active) {
                         match &target.kind {
                             ExprKind::Name(n) => {
                                 active.insert(n.clone());
@@ -35,7 +85,7 @@ impl Activity<'_> {
                     }
                 }
             });
-            if active.len() == before {
+            if active.len() + tapes.len() == before {
                 return active;
             }
         }

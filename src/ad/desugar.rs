@@ -8,6 +8,7 @@
 //!    function ends with exactly one `return name`.
 
 use super::names::{hint_for, NameGen};
+use super::rules::substitute;
 use crate::resolve::{Callee, Resolver};
 use crate::syntax::ir::*;
 use crate::syntax::Diagnostic;
@@ -92,11 +93,45 @@ impl Desugar<'_> {
                     self.checked.remove(&n);
                 }
             }
+            let mut s = s;
+            self.drop_op_ids(&mut s);
             self.simplify_stmt(s, &mut out)?;
             self.checked.extend(updated);
         }
         self.checked = outer;
         Ok(out)
+    }
+
+    /// Google Tangent's tape calls with an op id, `tangent.push(stack, x, op_id)` and
+    /// `tangent.pop(stack, op_id)`, as tangent's own: the id only paired pushes with pops
+    /// for Google's optimizer.
+    fn drop_op_ids(&self, s: &mut Stmt) {
+        let resolver = self.resolver;
+        map_all_exprs(s, &mut |e| {
+            let mut e = e.clone();
+            crate::ad::rules::substitute(&mut e, &mut |x| {
+                let ExprKind::Call { func, args, kwargs } = &x.kind else {
+                    return None;
+                };
+                let keep = match resolver.callee(func) {
+                    Callee::Library(q) if q == "tangent.push" && args.len() == 3 => 2,
+                    Callee::Library(q) if q == "tangent.pop" && args.len() == 2 => 1,
+                    _ => return None,
+                };
+                if !kwargs.is_empty() {
+                    return None;
+                }
+                Some(Expr::new(
+                    ExprKind::Call {
+                        func: func.clone(),
+                        args: args[..keep].to_vec(),
+                        kwargs: vec![],
+                    },
+                    x.span,
+                ))
+            });
+            e
+        });
     }
 
     /// Inlines `name = lambda params: body` at the places `name` is called. The lambda
@@ -181,7 +216,7 @@ impl Desugar<'_> {
     /// Replaces each list comprehension in `e` by a fresh list built before it with loops.
     fn hoist_comprehensions(&mut self, e: Expr, out: &mut Vec<Stmt>) -> Result<Expr, Diagnostic> {
         let mut pending = Vec::new();
-        let mut e = e;
+        let mut e = self.consumed_iterators(e);
         let names = &mut *self.names;
         crate::ad::rules::substitute(&mut e, &mut |x| {
             if let ExprKind::ListComp(elt, gens) = &x.kind {
@@ -418,6 +453,204 @@ impl Desugar<'_> {
         Ok(())
     }
 
+    /// `sum(map(f, xs))`, `list(zip(xs, ys))`, `max(reversed(xs))`, ...: an iterator
+    /// builtin consumed at once by a builtin that takes an iterable is the list of its
+    /// items, `[v for v in map(f, xs)]` (which the comprehension's loop then reads).
+    fn consumed_iterators(&mut self, mut e: Expr) -> Expr {
+        const CONSUMERS: &[&str] = &["sum", "list", "tuple", "max", "min", "any", "all"];
+        let resolver = self.resolver;
+        let names = &mut *self.names;
+        substitute(&mut e, &mut |x| {
+            let ExprKind::Call { func, args, kwargs } = &x.kind else {
+                return None;
+            };
+            let consumer = matches!(resolver.callee(func),
+                Callee::Library(q) if q.strip_prefix("builtins.").is_some_and(|b| CONSUMERS.contains(&b)));
+            if !consumer || args.len() != 1 || iterator_builtin(resolver, &args[0]).is_none() {
+                return None;
+            }
+            let v = names.fresh("_v");
+            let iter = args[0].clone();
+            let list = Expr::new(
+                ExprKind::ListComp(
+                    Box::new(Expr::name(&v)),
+                    vec![Comprehension {
+                        target: Expr::name(&v),
+                        iter: iter.clone(),
+                        ifs: vec![],
+                    }],
+                ),
+                iter.span,
+            );
+            Some(Expr::new(
+                ExprKind::Call {
+                    func: func.clone(),
+                    args: vec![list],
+                    kwargs: kwargs.clone(),
+                },
+                x.span,
+            ))
+        });
+        e
+    }
+
+    /// The plan of a loop over `zip(...)`, `enumerate(...)`, `reversed(xs)` or
+    /// `map(f, ...)` (nested in each other as Python allows), its sequences bound to
+    /// names when the loop starts; None for any other iterable.
+    fn iteration_plan(
+        &mut self,
+        iter: &Expr,
+        target: &Expr,
+        body: &[Stmt],
+        out: &mut Vec<Stmt>,
+    ) -> Result<Option<Plan>, Diagnostic> {
+        if self.iterator_builtin(iter).is_none() {
+            return Ok(None);
+        }
+        let rebinds = |n: &str| loop_rebinds(target, body, n);
+        self.plan_of(iter, &rebinds, out).map(Some)
+    }
+
+    fn iterator_builtin(&self, e: &Expr) -> Option<&'static str> {
+        iterator_builtin(self.resolver, e)
+    }
+
+    fn plan_of(
+        &mut self,
+        e: &Expr,
+        rebinds: &dyn Fn(&str) -> bool,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Plan, Diagnostic> {
+        let mut bind = |this: &mut Self, e: &Expr, stem: &str| -> String {
+            match e.as_name() {
+                Some(n) if !rebinds(n) => n.to_owned(),
+                _ => {
+                    let n = this.names.fresh(stem);
+                    out.push(Stmt::new(
+                        StmtKind::Assign(Expr::name(&n), e.clone()),
+                        e.span,
+                    ));
+                    n
+                }
+            }
+        };
+        let Some(builtin) = self.iterator_builtin(e) else {
+            return Ok(Plan::Seq(bind(self, e, "_seq")));
+        };
+        let ExprKind::Call { args, kwargs, .. } = &e.kind else {
+            return Ok(Plan::Seq(bind(self, e, "_seq")));
+        };
+        let kw = |name: &str| kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+        let others = |allowed: &[&str]| kwargs.iter().any(|(k, _)| !allowed.contains(&k.as_str()));
+        match builtin {
+            "zip" | "map" => {
+                let (f, seqs) = if builtin == "map" {
+                    match args.split_first() {
+                        Some((f, seqs)) if !seqs.is_empty() => (Some(f), seqs),
+                        _ => {
+                            return Err(err(
+                                e.span,
+                                "`map` needs a function and at least one sequence",
+                                "map(f, xs)",
+                            ))
+                        }
+                    }
+                } else {
+                    (None, args.as_slice())
+                };
+                let strict = kw("strict").is_some_and(|v| !matches!(v.kind, ExprKind::Bool(false)));
+                if seqs.is_empty() || others(&["strict"]) || strict {
+                    return Err(err(
+                        e.span,
+                        format!("this `{builtin}(...)` cannot be differentiated"),
+                        "give the sequences as positional arguments, without `strict=True`",
+                    ));
+                }
+                let f = match f {
+                    Some(f) if f.as_name().is_some_and(rebinds) || !is_dotted(f) => {
+                        return Err(err(
+                            f.span,
+                            "the function of this `map(...)` must be a name the loop does not rebind",
+                            "name the function (`def` or `g = lambda ...` before the loop) and pass the name",
+                        ))
+                    }
+                    f => f.cloned(),
+                };
+                let plans = seqs
+                    .iter()
+                    .map(|s| self.plan_of(s, rebinds, out))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(match f {
+                    Some(f) => Plan::Map(f, plans),
+                    None => Plan::Zip(plans),
+                })
+            }
+            "enumerate" => {
+                let start = match (args.as_slice(), kw("start")) {
+                    ([_], None) if kwargs.is_empty() => None,
+                    ([_, s], None) if kwargs.is_empty() => Some(s.clone()),
+                    ([_], Some(s)) if !others(&["start"]) => Some(s.clone()),
+                    _ => {
+                        return Err(err(
+                            e.span,
+                            "this `enumerate(...)` cannot be differentiated",
+                            "enumerate(xs) or enumerate(xs, start)",
+                        ))
+                    }
+                };
+                let start = match start {
+                    Some(s) if !matches!(s.kind, ExprKind::Num(_)) => {
+                        Some(Expr::name(bind(self, &s, "_start")))
+                    }
+                    s => s,
+                };
+                let inner = self.plan_of(&args[0], rebinds, out)?;
+                Ok(Plan::Enumerate(Box::new(inner), start))
+            }
+            _ => {
+                let ([xs], true) = (args.as_slice(), kwargs.is_empty()) else {
+                    return Err(err(e.span, "`reversed` takes one sequence", "reversed(xs)"));
+                };
+                if let Some(inner) = self.iterator_builtin(xs) {
+                    if inner != "reversed" {
+                        return Err(err(
+                            xs.span,
+                            format!(
+                                "`{inner}(...)` is not reversible: Python raises a TypeError here"
+                            ),
+                            format!("reverse the sequences inside: `{inner}(reversed(xs), ...)`"),
+                        ));
+                    }
+                }
+                let seq = match self.plan_of(xs, rebinds, out)? {
+                    Plan::Seq(s) => s,
+                    // reversed(reversed(xs)): bound as a list (rare; Python allows it)
+                    other => {
+                        let n = self.names.fresh("_seq");
+                        let _ = other;
+                        out.push(Stmt::new(
+                            StmtKind::Assign(
+                                Expr::name(&n),
+                                Expr::call_path("list", vec![xs.clone()]),
+                            ),
+                            xs.span,
+                        ));
+                        n
+                    }
+                };
+                let n = self.names.fresh("_n");
+                out.push(Stmt::new(
+                    StmtKind::Assign(
+                        Expr::name(&n),
+                        Expr::call_path("tangent.sequence_len", vec![Expr::name(&seq)]),
+                    ),
+                    xs.span,
+                ));
+                Ok(Plan::Reversed(seq, n))
+            }
+        }
+    }
+
     /// `for i, v in enumerate(xs)`, `for a, b in zip(xs, ys)` and `for k in p.keys()` /
     /// `p.values()` / `p.items()` as index loops: `for _i in range(len(xs)): i = _i;
     /// v = xs[_i]`, `range(min(len(xs), len(ys)))`, and over `_keys =
@@ -443,7 +676,6 @@ impl Desugar<'_> {
                 )),
             }
         };
-        let callee = self.resolver.callee(func);
         // The sequences, each read through a name the loop body does not rebind.
         let bind = |this: &mut Self, e: &Expr, out: &mut Vec<Stmt>| -> String {
             let rebinds = |n: &str| loop_rebinds(target, &body, n);
@@ -466,45 +698,29 @@ impl Desugar<'_> {
         let len = |seq: &str| Expr::call_path("len", vec![Expr::name(seq)]);
         let mut prefix: Vec<(Expr, Expr)> = Vec::new();
         let count;
-        if callee == Callee::Library("builtins.enumerate".into()) {
-            let [xs] = args.as_slice() else {
-                return Err(err(
-                    iter.span,
-                    "`enumerate` with a `start` cannot be differentiated yet",
-                    "add the start to the index in the loop body",
-                ));
-            };
-            if !kwargs.is_empty() {
-                return Err(err(
-                    iter.span,
-                    "`enumerate` with a `start` cannot be differentiated yet",
-                    "add the start to the index in the loop body",
-                ));
+        if let Some(plan) = self.iteration_plan(iter, target, &body, out)? {
+            // The item is a tuple for zip/enumerate: `assign` unpacks it into the
+            // target's names (nested targets too: `for i, (a, b) in enumerate(zip(..))`).
+            let sp = target.span;
+            let value = plan.item(&Expr::name(&idx));
+            if let (ExprKind::Tuple(ts), ExprKind::Tuple(vs)) = (&target.kind, &value.kind) {
+                if ts.len() != vs.len() {
+                    return Err(err(
+                        target.span,
+                        format!(
+                            "the loop gives {} values per iteration, the target names {}",
+                            vs.len(),
+                            ts.len()
+                        ),
+                        "unpack each element into its own name, e.g. `for a, b in zip(xs, ys)`",
+                    ));
+                }
             }
-            let ts = unpack(2, "enumerate(...)")?;
-            let seq = bind(self, xs, out);
-            prefix.push((ts[0].clone(), Expr::name(&idx)));
-            prefix.push((ts[1].clone(), item(&seq, Expr::name(&idx))));
-            count = len(&seq);
-        } else if callee == Callee::Library("builtins.zip".into()) {
-            if args.is_empty() || !kwargs.is_empty() {
-                return Err(err(
-                    iter.span,
-                    "this `zip(...)` cannot be differentiated",
-                    "zip sequences given as positional arguments, without `strict=`",
-                ));
-            }
-            let ts = unpack(args.len(), "zip(...)")?;
-            let seqs: Vec<String> = args.iter().map(|a| bind(self, a, out)).collect();
-            for (t, seq) in ts.into_iter().zip(&seqs) {
-                prefix.push((t, item(seq, Expr::name(&idx))));
-            }
-            let lens: Vec<Expr> = seqs.iter().map(|s| len(s)).collect();
-            count = if lens.len() == 1 {
-                lens.into_iter().next().unwrap_or_else(|| len(&seqs[0]))
-            } else {
-                Expr::call_path("min", lens)
-            };
+            let mut new_body = Vec::new();
+            self.assign(target.clone(), value, sp, &mut new_body)?;
+            new_body.extend(body);
+            let range = Expr::call_path("range", vec![plan.count()]);
+            return Ok(Some(StmtKind::For(Expr::name(&idx), range, new_body)));
         } else if let (ExprKind::Attr(recv, view), true) =
             (&func.kind, args.is_empty() && kwargs.is_empty())
         {
@@ -616,6 +832,99 @@ impl Desugar<'_> {
                 Ok(())
             }
         }
+    }
+}
+
+/// How a loop over `zip`/`enumerate`/`reversed`/`map` reads its item at index `i`:
+/// the sequences are names bound when the loop starts.
+enum Plan {
+    Seq(String),
+    Zip(Vec<Plan>),
+    Enumerate(Box<Plan>, Option<Expr>),
+    /// the sequence and the name of its length
+    Reversed(String, String),
+    Map(Expr, Vec<Plan>),
+}
+
+impl Plan {
+    fn item(&self, i: &Expr) -> Expr {
+        let at = |seq: &str, i: Expr| {
+            Expr::synth(ExprKind::Subscript(Box::new(Expr::name(seq)), Box::new(i)))
+        };
+        match self {
+            Plan::Seq(s) => at(s, i.clone()),
+            Plan::Zip(ps) => Expr::synth(ExprKind::Tuple(ps.iter().map(|p| p.item(i)).collect())),
+            Plan::Enumerate(p, start) => {
+                let index = match start {
+                    None => i.clone(),
+                    Some(s) => Expr::synth(ExprKind::BinOp(
+                        BinOp::Add,
+                        Box::new(i.clone()),
+                        Box::new(s.clone()),
+                    )),
+                };
+                Expr::synth(ExprKind::Tuple(vec![index, p.item(i)]))
+            }
+            Plan::Reversed(s, n) => {
+                // xs[n - 1 - i]
+                let last = Expr::synth(ExprKind::BinOp(
+                    BinOp::Sub,
+                    Box::new(Expr::name(n)),
+                    Box::new(Expr::num("1")),
+                ));
+                at(
+                    s,
+                    Expr::synth(ExprKind::BinOp(
+                        BinOp::Sub,
+                        Box::new(last),
+                        Box::new(i.clone()),
+                    )),
+                )
+            }
+            Plan::Map(f, ps) => Expr::synth(ExprKind::Call {
+                func: Box::new(f.clone()),
+                args: ps.iter().map(|p| p.item(i)).collect(),
+                kwargs: vec![],
+            }),
+        }
+    }
+
+    fn count(&self) -> Expr {
+        match self {
+            // `len` that refuses what index reads would iterate differently (dicts, sets)
+            Plan::Seq(s) => Expr::call_path("tangent.sequence_len", vec![Expr::name(s)]),
+            Plan::Enumerate(p, _) => p.count(),
+            Plan::Reversed(_, n) => Expr::name(n),
+            Plan::Zip(ps) | Plan::Map(_, ps) => {
+                if ps.len() == 1 {
+                    ps[0].count()
+                } else {
+                    Expr::call_path("min", ps.iter().map(Plan::count).collect())
+                }
+            }
+        }
+    }
+}
+
+/// `zip`, `enumerate`, `reversed` or `map` when `e` calls that builtin.
+fn iterator_builtin(resolver: &Resolver, e: &Expr) -> Option<&'static str> {
+    let ExprKind::Call { func, .. } = &e.kind else {
+        return None;
+    };
+    let Callee::Library(q) = resolver.callee(func) else {
+        return None;
+    };
+    ["zip", "enumerate", "reversed", "map"]
+        .into_iter()
+        .find(|b| q.strip_prefix("builtins.") == Some(b))
+}
+
+/// A name or a dotted path (`math.sin`): evaluated again at each iteration, the same value.
+fn is_dotted(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Name(_) => true,
+        ExprKind::Attr(v, _) => is_dotted(v),
+        _ => false,
     }
 }
 

@@ -1445,6 +1445,13 @@ pub fn check_custom_call(
 pub fn missing_rule(q: &str, span: Span, value: &Expr) -> Diagnostic {
     let short = q.rsplit('.').next().unwrap_or(q);
     let _ = value;
+    if let Some(b @ ("zip" | "enumerate" | "reversed" | "map")) = q.strip_prefix("builtins.") {
+        return Diagnostic::new(
+            span,
+            format!("`{b}(...)` is differentiated only as what a `for` loop or a comprehension iterates over"),
+            format!("loop over it (`for a, b in {b}(...)`), or build the list with a comprehension: `[v for v in {b}(...)]`"),
+        );
+    }
     Diagnostic::new(
         span,
         format!("no derivative rule for `{q}`"),

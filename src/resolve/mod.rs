@@ -51,6 +51,8 @@ const BUILTINS: &[&str] = &[
     // a call anywhere else has no rule, a located error.
     "enumerate",
     "zip",
+    "reversed",
+    "map",
 ];
 
 pub struct Resolver<'a> {

@@ -1,9 +1,10 @@
 """The public API: `grad`, `autodiff`, `vjp`, `jvp`, `explain`, `backend_status`,
-`cache_info`, and the validation of their options."""
+`cache_info`, `clear_cache`/`get_cache_stats`/`set_cache_size`, and the validation of
+their options."""
 import _tangent
 import sys as _sys
 
-from tangent import _custom, _registry
+from tangent import _build, _custom, _registry
 from tangent._build import _generate
 from tangent._errors import TangentError, _at_call_site
 
@@ -61,6 +62,47 @@ def _compile_mode(compile):
 def cache_info():
     """(disk cache directory or None when disabled, entries, bytes)."""
     return _tangent.cache_info()
+
+
+def clear_cache(disk=False):
+    """Forgets every derivative built in this process (Tangent 2's `clear_cache`); with
+    `disk=True` also removes the disk cache's entries (as `tangent cache clear` does).
+    Functions already returned keep working."""
+    _build._CACHE.clear()
+    for k in _build.stats:
+        _build.stats[k] = 0
+    if disk:
+        _tangent.cache_clear()
+
+
+def get_cache_stats():
+    """The caches' counters and sizes: `hits`, `misses`, `entries` and `bytes` (the
+    generated source held) of the in-memory cache, with `max_entries`, and under
+    `'disk'` its `hits`, `rejected` (entries whose globals no longer resolved),
+    `entries`, `bytes` and `directory` (None when disabled)."""
+    held = 0
+    for _, fn, _ in _build._CACHE.values():
+        held += len(getattr(fn, "__tangent_source__", "") or "")
+    directory, entries, size = _tangent.cache_info()
+    return {
+        "hits": _build.stats["memory_hits"],
+        "misses": _build.stats["memory_misses"],
+        "entries": len(_build._CACHE),
+        "bytes": held,
+        "max_entries": _sys.modules["tangent"]._CACHE_SIZE,
+        "disk": {"hits": _build.stats["disk_hits"], "rejected": _build.stats["disk_rejected"],
+                 "entries": entries, "bytes": size, "directory": directory},
+    }
+
+
+def set_cache_size(n):
+    """At most `n` derivatives stay in the in-memory cache (least recently used go
+    first; 0 turns it off); Tangent 2's `set_cache_size`."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(_at_call_site("set_cache_size needs a whole number >= 0, not %r"
+                                       % (n,), "tangent.set_cache_size(128)"))
+    _sys.modules["tangent"]._CACHE_SIZE = n
+    _build._evict()
 
 
 def _output_options(output_index, output_weights):

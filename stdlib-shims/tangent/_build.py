@@ -3,6 +3,7 @@
 source in the user's globals (`_compile`), and the `compile=` wrappers (native code,
 jax.jit)."""
 import _tangent
+import functools as _functools
 import math
 import sys as _sys
 
@@ -30,7 +31,7 @@ _CACHE_SIZE = 256
 _rules_generation = [0]
 # Counters a user (or a test) can read: derivatives served by the disk cache, and disk
 # entries rejected because a global they read no longer resolves.
-stats = {"disk_hits": 0, "disk_rejected": 0}
+stats = {"disk_hits": 0, "disk_rejected": 0, "memory_hits": 0, "memory_misses": 0}
 
 
 
@@ -62,8 +63,29 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     dataclass's `__init__` set. With `receiver`, its first
     parameter is the object of a user class a method is differentiated for (its methods
     and attributes are the class's, even when named like an array's)."""
+    if isinstance(func, _functools.partial):
+        return _partial_derivative(func, wrt, (optimized, preserve_result, check_dims, verbose,
+                                               mode, output_index, output_weights, motion,
+                                               optimizations, checkpoint, compile, source))
+    if (not hasattr(func, "__code__") and not hasattr(func, "__func__")
+            and not isinstance(func, type) and hasattr(type(func), "__call__")
+            and hasattr(type(func).__call__, "__code__")):
+        # An instance of a class with `__call__` (a model object): its bound method, the
+        # object a constant of the derivative.
+        func = func.__call__
     func, bound_self = _bound_method(_unwrap_transparent(func))
     code = getattr(func, "__code__", None)
+    if (code is not None and getattr(func, "__wrapped__", None) is not None
+            and code.co_flags & 0x0C):
+        # functools.wraps over `def wrapper(*args, **kwargs)`: its own work cannot be
+        # followed through the starred call yet, and skipping it could change the value.
+        raise TangentError(_at_call_site(
+            "`%s` is a decorator's wrapper taking *args/**kwargs (functools.wraps): "
+            "differentiating through such a wrapper is not supported yet"
+            % getattr(func, "__name__", "?"),
+            "differentiate the undecorated function, tangent.grad(%s.__wrapped__), if "
+            "the wrapper does not change the value; or give the wrapper the wrapped "
+            "function's parameters" % getattr(func, "__name__", "f")))
     if code is None:
         raise TypeError(_at_call_site(
             "tangent expects a Python function, got %r" % (func,),
@@ -83,10 +105,12 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                      bound_self)
     cached = _CACHE.pop(key, None)
     if cached is not None:
+        stats["memory_hits"] += 1
         _CACHE[key] = cached
         if verbose:
             print(cached[1].__tangent_source__)
         return cached[1]
+    stats["memory_misses"] += 1
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint, bound_self,
                 source, constructor, receiver)
@@ -107,9 +131,71 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     elif compile != "python" and motion == "joint":
         fn = _native(fn, compile)
     _CACHE[key] = (func, fn, bound_self)  # keeps `func` alive, so its id stays unique
-    while len(_CACHE) > _package()._CACHE_SIZE:
-        del _CACHE[next(iter(_CACHE))]
+    _evict()
     return fn
+
+
+def _partial_derivative(p, wrt, options):
+    """The derivative of a `functools.partial` object: that of its function, `wrt`
+    counting the parameters the partial leaves (positional ones not bound by keyword),
+    called with the bound arguments in place. Extra positional arguments (the seed of a
+    gradient, the tangents of forward mode) follow the function's own parameters."""
+    inner = p.func
+    code = getattr(_unwrap_transparent(inner), "__code__", None)
+    if code is None or hasattr(inner, "__self__"):
+        raise TypeError(_at_call_site(
+            "tangent: a functools.partial of %r: only partials of Python functions are "
+            "differentiated" % (inner,), "write a function that calls it"))
+    names = code.co_varnames[:code.co_argcount]
+    keywords = dict(p.keywords)
+    free = [i for i in range(len(p.args), len(names)) if names[i] not in keywords]
+    name = getattr(inner, "__name__", "partial")
+    positions = _positions(wrt, _Named(name), _Params([names[i] for i in free]))
+    df = _generate(inner, tuple(free[i] for i in positions), *options)
+
+    def partial_derivative(*args, **kwargs):
+        # the function's parameters in order: bound ones in place, the others from the
+        # call; what is left of the call (seed, tangents) comes after them
+        given = dict(keywords)
+        given.update(kwargs)
+        full = list(p.args)
+        rest = list(args)
+        for param in names[len(p.args):]:
+            if param in given:
+                full.append(given.pop(param))
+            elif rest:
+                full.append(rest.pop(0))
+            else:
+                break  # the function's defaults
+        return df(*(full + rest), **given)
+
+    partial_derivative.__name__ = getattr(df, "__name__", "d" + name)
+    for attr in ("__tangent_source__", "__tangent_mode__", "__tangent_wrt__"):
+        if hasattr(df, attr):
+            setattr(partial_derivative, attr, getattr(df, attr))
+    partial_derivative.__wrapped__ = df
+    return partial_derivative
+
+
+class _Named:
+    def __init__(self, name):
+        self.__name__ = name
+
+
+class _Params:
+    """What `_positions` reads of a code object: the parameter names."""
+
+    co_flags = 0
+
+    def __init__(self, names):
+        self.co_varnames = tuple(names)
+        self.co_argcount = len(names)
+
+
+def _evict():
+    """Drops the least recently used derivatives beyond `tangent._CACHE_SIZE`."""
+    while len(_CACHE) > max(0, _package()._CACHE_SIZE):
+        del _CACHE[next(iter(_CACHE))]
 
 
 def _positions(wrt, func, code, skip=0):

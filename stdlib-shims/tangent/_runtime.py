@@ -474,6 +474,18 @@ def array_grad(g, x):
     return float(g)
 
 
+def sequence_grad(g, x):
+    """Gradient of `list(x)` / `tuple(x)` with respect to the sequence or array `x`: the
+    list of the items' gradients (an array's rows stacked back for an array)."""
+    if isinstance(x, (list, tuple)):
+        return list(g)
+    if _registry.is_array(x):
+        return _registry.namespace_of(x).stack([g[i] for i in range(len(x))])
+    raise TypeError(_at_call_site(
+        "tangent: list()/tuple() of a %s: only sequences and arrays are differentiated"
+        % type(x).__name__, "build the list from a list, a tuple or an array"))
+
+
 def broadcast_like(t, y):
     """A tangent shaped like the value `y` it belongs to."""
     fn = _impl("broadcast_like", "the tangent of a broadcasting operation "

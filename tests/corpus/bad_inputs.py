@@ -32,8 +32,8 @@ def lambda_reassigned(x):
     return f(x)
 
 
-def generator_expression(x):
-    return sum(x * i for i in range(3))
+def max_with_key(x):
+    return max([x, x * 2.0], key=abs)
 
 
 def nested_def(x):
@@ -103,9 +103,11 @@ def walrus(x):
     return x
 
 
-def f_string(x):
-    print(f"x = {x}")
-    return x
+def reversed_zip(x):
+    s = 0.0
+    for a, b in reversed(zip([x], [x])):
+        s = s + a * b
+    return s
 
 
 def generator_function(x):
@@ -180,10 +182,10 @@ def mutating_call(x):
     return ys[1]
 
 
-def enumerate_loop(xs):
+def zip_strict(xs, ys):
     s = 0.0
-    for i, v in enumerate(xs, 1):
-        s = s + v * i
+    for a, b in zip(xs, ys, strict=True):
+        s = s + a * b
     return s
 
 
@@ -219,8 +221,8 @@ def store_into_dict_argument(p, x):
 
 
 def zip_outside_a_loop(xs, ys):
-    pairs = list(zip(xs, ys))
-    return pairs[0][0]
+    pairs = zip(xs, ys)
+    return list(pairs)[0][0]
 
 
 def items_into_one_name(p):

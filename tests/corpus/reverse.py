@@ -1000,6 +1000,13 @@ def generator_extrema(x, y):
     return best * worst + max((x, y)) - min(math.cos(x * k) for k in [0.5, 1.5])
 
 
+def consumed_iterators(x, y):
+    xs = [x, y * x, 0.3]
+    pairs = list(zip(xs, (1.0, 2.0, 3.0)))
+    return (sum(map(math.sin, xs)) + pairs[1][0] * pairs[2][1] + max(reversed(xs))
+            + sum(tuple(a * b for a, b in zip(xs, reversed(xs)))))
+
+
 def any_all_conditions(x, y):
     if any(v > 2.0 for v in [x, y]):
         return x * y
@@ -1030,6 +1037,7 @@ CASES = {
     "generator_sum": ((0.7,), (0,)),
     "generator_extrema": ((0.7, 0.4), (0, 1)),
     "any_all_conditions": ((0.7, 0.4), (0, 1)),
+    "consumed_iterators": ((0.7, 0.4), (0, 1)),
     "poly": ((1.3,), (0,)),
     "arith_all": ((1.2, 0.7), (0, 1)),
     "unary_ops": ((0.8,), (0,)),

@@ -6,7 +6,7 @@
 pub(crate) mod _tangent {
     use crate::ad::GradOptions;
     use rustpython_vm::{
-        builtins::{PyListRef, PyTupleRef},
+        builtins::{PyList, PyListRef, PyTupleRef},
         function::{ArgSequence, OptionalArg},
         PyObjectRef, PyResult, VirtualMachine,
     };
@@ -188,13 +188,35 @@ pub(crate) mod _tangent {
 
     /// The tape's push: appends to the stack (a `tangent.Stack`, a list) natively.
     #[pyfunction]
-    fn push(stack: PyListRef, value: PyObjectRef) {
+    fn push(
+        stack: PyListRef,
+        value: PyObjectRef,
+        op_id: OptionalArg<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        // Google Tangent's `push(stack, x, op_id)`, which saves a copy of a list or array
+        let value = if op_id.is_present() {
+            google_copy(value, vm)?
+        } else {
+            value
+        };
         stack.borrow_vec_mut().push(value);
+        Ok(())
+    }
+
+    fn google_copy(value: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        if let Some(list) = value.downcast_ref::<PyList>() {
+            return Ok(vm.ctx.new_list(list.borrow_vec().to_vec()).into());
+        }
+        if value.class().name().to_string() == "ndarray" {
+            return vm.call_method(&value, "copy", ());
+        }
+        Ok(value)
     }
 
     /// The tape's pop.
     #[pyfunction]
-    fn pop(stack: PyListRef, vm: &VirtualMachine) -> PyResult {
+    fn pop(stack: PyListRef, _op_id: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
         stack.borrow_vec_mut().pop().ok_or_else(|| {
             vm.new_index_error(
                 "tangent: pop from an empty tape: the backward pass read more values than the forward pass saved (this is a bug in tangent, please report it)",
@@ -285,6 +307,12 @@ pub(crate) mod _tangent {
                 .map(|n| vm.ctx.new_str(n).into())
                 .collect(),
         ))
+    }
+
+    /// cache_clear() -> the number of derivative entries removed from the disk cache
+    #[pyfunction]
+    fn cache_clear(vm: &VirtualMachine) -> PyResult<usize> {
+        crate::cache::clear().map_err(|e| vm.new_os_error(e))
     }
 
     /// cache_info() -> (directory or None, entries, bytes)
