@@ -49,12 +49,15 @@ FEATURES = (
     # a NumPy reduction of a list of floats (np.max([a, b]), np.median(ys), ...): forward
     # mode of np.max/np.min over a list returned the mask instead of the tangent.
     "reduce_list",
+    # loops and comprehensions over zip/enumerate/reversed/map, generator expressions
+    # consumed by sum/max/min, f-strings and print in the body
+    "iter_builtins", "genexp", "fstring",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
 # compiler takes (no lists, no pairs, no sign or log in the adjoint, no erf).
 NOT_NATIVE = ("list", "listcomp", "for_list", "call_tuple", "abs", "pow", "erf", "lambda",
-              "reduce_list")
+              "reduce_list", "iter_builtins", "genexp", "fstring")
 
 SHAPES = ((2,), (3,), (2, 3), (3, 2), (2, 2))
 MARGIN = 1e-2  # smallest distance from a kink that run.py accepts
@@ -651,6 +654,34 @@ class Gen:
             filt = " if %s" % self.cmp(u, ">", self.const(-0.9, 0.0)) if self.rng.random() < 0.4 else ""
             out.append("%s%s = %s + sum([%s for %s in %s%s])" % (
                 pad, s, s, self.bounded(self.sexpr(inner, 2)), u, ys, filt))
+        elif k < 0.78 and self.ok("iter_builtins"):
+            self.use("iter_builtins")
+            w = self.fresh_name("w")
+            j = self.fresh_name("j")
+            inner2 = inner + [Var(w, ()), Var(j, "int")]
+            form = self.pick((
+                "for %(u)s, %(w)s in zip(%(ys)s, reversed(%(ys)s)):",
+                "for %(j)s, (%(u)s, %(w)s) in enumerate(zip(%(ys)s, map(math.tanh, %(ys)s)), 1):",
+                "for %(u)s, %(w)s in zip(map(math.sin, %(ys)s), %(ys)s):",
+            ))
+            out.append(pad + form % {"u": u, "w": w, "j": j, "ys": ys})
+            out.append("%s    %s = %s * %s + %s" % (pad, s, self.const(0.3, 0.8), s,
+                                                  self.bounded(self.sexpr(inner2, 2))))
+        elif k < 0.81 and self.ok("genexp"):
+            self.use("genexp")
+            fn = self.pick(("sum", "max", "min"))
+            e = self.bounded(self.sexpr(inner, 2))
+            if self.probe and fn != "sum":
+                # the extreme element must beat the runner-up (the probe notes the gap)
+                call = "_list_reduce(%r, [%s for %s in %s])" % (fn, e, u, ys)
+            else:
+                call = "%s(%s for %s in %s)" % (fn, e, u, ys)
+            out.append("%s%s = %s + %s" % (pad, s, s, call))
+        if self.ok("fstring", 0.15):
+            # formatting in the body: a string, never part of a derivative
+            self.use("fstring")
+            label = self.fresh_name("label")
+            out.append('%s%s = f"{%s:.3f} {%s!r} {{x}}" + "%%.2f" %% %s' % (pad, label, s, ys, s))
         elif k < 0.85 and self.ok("reduce_list"):
             self.use("reduce_list")
             out.append("%s%s = %s + %s" % (pad, s, s, self.list_reduction(ys)))
