@@ -7,6 +7,7 @@ nondifferentiable(
     tangent.init_grad, tangent.reduced_count, tangent.sign, tangent.Stack,
     tangent.inverse_permutation, tangent.check_output, tangent.keys_of,
     tangent.sequence_len, tangent.zero_part, tangent.extreme_index,
+    tangent.insert_grad_of,
 )
 
 # A `for x in xs` loop's trip count (`len`, refusing dicts and sets): pure, as len is.
@@ -189,6 +190,11 @@ def set_tangent_at_adjoint(z, t, x, index, v):
 @tangent_(tangent.sequence_grad)
 def sequence_grad_tangent(z, g, x):
     d[z] = tangent.sequence_grad(d[g], x)
+
+
+@adjoint(tangent.sequence_grad)
+def sequence_grad_adjoint(z, g, x):
+    d[g] = tangent.sequence_grad(d[z], g)
 
 
 @adjoint(tangent.extremum_tangent)

@@ -906,6 +906,14 @@ impl Plan {
     }
 }
 
+/// Is this `with` Google Tangent's `insert_grad_of(x) as g` (code for the backward pass)?
+pub fn is_insert_grad_of(resolver: &Resolver, items: &[(Expr, Option<Expr>)]) -> bool {
+    items.iter().any(|(cm, _)| {
+        matches!(&cm.kind, ExprKind::Call { func, .. }
+            if resolver.callee(func) == Callee::Library("tangent.insert_grad_of".into()))
+    })
+}
+
 /// `zip`, `enumerate`, `reversed` or `map` when `e` calls that builtin.
 fn iterator_builtin(resolver: &Resolver, e: &Expr) -> Option<&'static str> {
     let ExprKind::Call { func, .. } = &e.kind else {
@@ -1506,6 +1514,43 @@ pub fn expand_with(
             }
             StmtKind::While(t, b) => {
                 StmtKind::While(t, expand_with(b, resolver, rules, names, fresh)?)
+            }
+            StmtKind::With(items, body) if is_insert_grad_of(resolver, &items) => {
+                // Google Tangent's `with insert_grad_of(x) as g:` block: code for the
+                // backward pass, kept as written for reverse mode (`ad::reverse`).
+                let (cm, target) = &items[0];
+                let ExprKind::Call { args, kwargs, .. } = &cm.kind else {
+                    unreachable!("insert_grad_of is a call")
+                };
+                let named = matches!(args.as_slice(), [a] if a.as_name().is_some())
+                    && kwargs.is_empty()
+                    && target.as_ref().is_some_and(|t| t.as_name().is_some());
+                if items.len() != 1 || !named {
+                    return Err(err(
+                        cm.span,
+                        "`insert_grad_of` takes one variable and binds its gradient to a name",
+                        "with insert_grad_of(x) as dx: ...",
+                    ));
+                }
+                let mut jumps = None;
+                walk_stmts(&body, &mut |s| {
+                    if jumps.is_none()
+                        && matches!(
+                            s.kind,
+                            StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue
+                        )
+                    {
+                        jumps = Some(s.span);
+                    }
+                });
+                if let Some(at) = jumps {
+                    return Err(err(
+                        at,
+                        "a `return`, `break` or `continue` inside `with insert_grad_of(...)` cannot be placed in the backward pass",
+                        "change the gradient variable only; the code runs in the backward pass",
+                    ));
+                }
+                StmtKind::With(items, body)
             }
             StmtKind::With(items, body) => {
                 let body = expand_with(body, resolver, rules, names, fresh)?;

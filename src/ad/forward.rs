@@ -180,6 +180,13 @@ impl Forward<'_> {
                 self.check_effect(e)?;
                 out.push(s.clone());
             }
+            StmtKind::With(..) => {
+                return Err(Diagnostic::new(
+                    s.span,
+                    "`with insert_grad_of(...)` changes the backward pass, which forward mode does not have",
+                    "use reverse mode (tangent.grad, or autodiff(mode='reverse')) for code with insert_grad_of",
+                ))
+            }
             _ => out.push(s.clone()),
         }
         Ok(())

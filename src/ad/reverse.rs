@@ -5,7 +5,7 @@
 //! statements test a saved condition variable in both passes.
 
 use super::adjoint::{grad_ref, Adj};
-use super::desugar::{is_exit_check, is_tape_pop, is_tape_push};
+use super::desugar::{is_exit_check, is_insert_grad_of, is_tape_pop, is_tape_push};
 use super::names::NameGen;
 use super::rules::{self, ActiveSite, RuleSet};
 use crate::emit::printer;
@@ -487,6 +487,40 @@ impl Reverse<'_> {
                     "internal error: unlowered augmented assignment",
                     "please report this with the function",
                 ))
+            }
+            StmtKind::With(items, body) if is_insert_grad_of(self.resolver, items) => {
+                // `with insert_grad_of(x) as g:` runs its body in the backward pass at the
+                // mirrored point, `g` being x's gradient there (Google Tangent's "derivative
+                // surgery"); nothing in the forward pass. It runs when a gradient reached x.
+                let (cm, target) = &items[0];
+                let x = match &cm.kind {
+                    ExprKind::Call { args, .. } => args[0].as_name().unwrap_or_default().to_owned(),
+                    _ => String::new(),
+                };
+                let g = target
+                    .as_ref()
+                    .and_then(|t| t.as_name())
+                    .unwrap_or_default()
+                    .to_owned();
+                let marker = super::rules::grad_marker(&x);
+                let note = Adj::Stmt(Stmt::synth(StmtKind::Comment(format!(
+                    "Inserted code: with insert_grad_of({x}) as {g}"
+                ))));
+                let stmts = std::iter::once(note)
+                    .chain(body.iter().map(|st| {
+                        let mut st = st.clone();
+                        super::adjoint::map_stmt_exprs(&mut st, &|e| {
+                            let mut e = e.clone();
+                            e.rename(&|n| (n == g).then(|| Expr::name(&marker)));
+                            e
+                        });
+                        Adj::Stmt(st)
+                    }))
+                    .collect();
+                bwd.push(Adj::Rule {
+                    out: x,
+                    body: stmts,
+                });
             }
             StmtKind::With(..) => {
                 return Err(Diagnostic::new(

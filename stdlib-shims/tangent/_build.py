@@ -63,6 +63,7 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     dataclass's `__init__` set. With `receiver`, its first
     parameter is the object of a user class a method is differentiated for (its methods
     and attributes are the class's, even when named like an array's)."""
+    func = getattr(func, "__tangent_undecorated__", func)  # tangent.tangent(f): f's blocks
     if isinstance(func, _functools.partial):
         return _partial_derivative(func, wrt, (optimized, preserve_result, check_dims, verbose,
                                                mode, output_index, output_weights, motion,

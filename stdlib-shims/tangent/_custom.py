@@ -29,7 +29,7 @@ from tangent._runtime import _differentiable_part, init_grad
 __all__ = ["custom_vjp", "custom_jvp", "CustomVJP", "CustomJVP", "stop_gradient",
            "custom_forward", "custom_backward", "custom_jvp_call", "custom_forward_jvp",
            "custom_backward_jvp", "custom_forward_vjp", "custom_backward_vjp",
-           "custom_jvp_call_vjp"]
+           "custom_jvp_call_vjp", "insert_grad_of", "tangent"]
 
 
 def _name(fn):
@@ -144,6 +144,52 @@ def custom_jvp(fun=None, nondiff_argnums=()):
     if fun is None:
         return lambda f: CustomJVP(f, nondiff_argnums)
     return CustomJVP(fun, nondiff_argnums)
+
+
+def insert_grad_of(var):
+    """Google Tangent's `with tangent.insert_grad_of(x) as dx:` block: its body runs in
+    the backward pass of a reverse-mode derivative, `dx` being x's gradient at that
+    point (assign it to change the gradient). Run as plain Python it raises, as there:
+    `tangent.tangent(f)` is `f` without its insert_grad_of blocks."""
+    raise ValueError(_at_call_site(
+        "tangent: `insert_grad_of` only has a meaning in a derivative (its block is code "
+        "for the backward pass)",
+        "call the function through tangent.tangent(f), which leaves those blocks out"))
+
+
+def tangent(f):
+    """`f` without its `with insert_grad_of(...)` blocks (Google Tangent's decorator),
+    so that it runs as plain Python; derivatives of the result are those of `f`,
+    blocks included (`.tangent` is `f`)."""
+    import ast
+    import inspect
+    import textwrap
+    if getattr(f, "__closure__", None):
+        raise TypeError(_at_call_site(
+            "tangent.tangent: `%s` is a closure; only module-level functions are "
+            "rewritten" % f.__name__, "define it at module level"))
+    tree = ast.parse(textwrap.dedent(inspect.getsource(f)))
+
+    class _Strip(ast.NodeTransformer):
+        def visit_With(self, node):
+            self.generic_visit(node)
+            names = [getattr(i.context_expr, "func", None) for i in node.items]
+            if any(getattr(n, "id", getattr(n, "attr", None)) == "insert_grad_of"
+                   for n in names):
+                return ast.Pass()
+            return node
+
+    tree = _Strip().visit(tree)
+    tree.body[0].decorator_list = []
+    tree = ast.fix_missing_locations(tree)
+    scope = {}
+    exec(compile(tree, f.__code__.co_filename, "exec"), f.__globals__, scope)
+    plain = scope[f.__name__]
+    plain.__defaults__ = f.__defaults__
+    plain.__kwdefaults__ = f.__kwdefaults__
+    plain.tangent = f
+    plain.__tangent_undecorated__ = f
+    return plain
 
 
 def stop_gradient(x):

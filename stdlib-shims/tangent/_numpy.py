@@ -170,7 +170,8 @@ def matmul_grad(g, a, b, which):
 def sum_grad(g, x):
     if _is_array(x):
         return g * numpy.ones(x.shape, dtype=_grad_dtype(x))
-    return [g for _ in x]
+    # each element gets the gradient in its own shape (sum([v, 2.0]) broadcasts 2.0)
+    return [unbroadcast(g, v) for v in x]
 
 
 def array_grad_(g, x):

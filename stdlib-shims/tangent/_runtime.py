@@ -480,7 +480,11 @@ def sequence_grad(g, x):
     if isinstance(x, (list, tuple)):
         return list(g)
     if _registry.is_array(x):
-        return _registry.namespace_of(x).stack([g[i] for i in range(len(x))])
+        out = _registry.namespace_of(x).stack([g[i] for i in range(len(x))])
+        dtype = getattr(x, "dtype", None)
+        if str(dtype) == "float32" and str(getattr(out, "dtype", None)) != "float32":
+            out = out.astype(dtype)  # float32 in, float32 gradient out
+        return out
     raise TypeError(_at_call_site(
         "tangent: list()/tuple() of a %s: only sequences and arrays are differentiated"
         % type(x).__name__, "build the list from a list, a tuple or an array"))

@@ -64,6 +64,10 @@ CATALOG = [
     binary("builtins.min", "min(a, b)", shapes=[((), ())]),
     binary("builtins.pow", "pow(a, b)", dx="pos", shapes=[((), ())]),
     ("builtins.sum", "sum([a, b, a * b])", [[((), "any"), ((), "any")]]),
+    ("builtins.list", "sum(list((a * b, b))) + list(a)[0] * 2.0",
+     [[((2,), "any"), ((), "any")]]),
+    ("builtins.tuple", "sum(tuple([a * a, b])) + tuple(a)[-1] * a[0]",
+     [[((3,), "any"), ((), "any")]]),
     # math
     unary("math.sin", "math.sin(a)", shapes=[()]),
     unary("math.cos", "math.cos(a)", shapes=[()]),
