@@ -503,19 +503,26 @@ def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
 
     def second_derivative(*args):
         seed = 1.0
-        if len(args) == nargs + 1:
+        own = 1.0
+        if len(args) == nargs + 2:
+            # the gradient's arguments in full, its own seed included, then the outer
+            # seed (Google Tangent's convention): by * H v
+            own, seed = args[-2], args[-1]
+            args = args[:-2]
+        elif len(args) == nargs + 1:
             seed = args[-1]
             args = args[:-1]
         missing = nargs - len(args)
         if missing < 0 or missing > len(defaults):
             raise TypeError(_at_call_site(
-                "%s takes %d arguments (and an optional seed), got %d"
+                "%s takes %d arguments (and an optional seed, or its own seed and then "
+                "the seed), got %d"
                 % (g.__name__, nargs, len(args)),
                 "pass the arguments of `%s`, then optionally the seed" % g.__name__))
         if missing:
             args = tuple(args) + defaults[len(defaults) - missing:]
-        # The gradient's own seed is 1.0; the tangent is the outer seed.
-        return hvp(*(tuple(args) + (1.0, seed)))
+        # The gradient's own seed (1.0 unless given); the tangent is the outer seed.
+        return hvp(*(tuple(args) + (own, seed)))
 
     second_derivative.__name__ = "d" + g.__name__ + "d" + g.__code__.co_varnames[wrt[0]]
     second_derivative.__tangent_source__ = hvp.__tangent_source__

@@ -29,7 +29,7 @@ from tangent._runtime import _differentiable_part, init_grad
 __all__ = ["custom_vjp", "custom_jvp", "CustomVJP", "CustomJVP", "stop_gradient",
            "custom_forward", "custom_backward", "custom_jvp_call", "custom_forward_jvp",
            "custom_backward_jvp", "custom_forward_vjp", "custom_backward_vjp",
-           "custom_jvp_call_vjp", "insert_grad_of", "tangent"]
+           "custom_jvp_call_vjp", "insert_grad_of", "tangent", "trace"]
 
 
 def _name(fn):
@@ -190,6 +190,14 @@ def tangent(f):
     plain.tangent = f
     plain.__tangent_undecorated__ = f
     return plain
+
+
+def trace(fn):
+    """Google Tangent's mark for a function to differentiate by tracing: here it is
+    differentiated from its source like any other function (exactly); the mark is kept
+    as `fn.should_trace`."""
+    fn.should_trace = True
+    return fn
 
 
 def stop_gradient(x):

@@ -245,6 +245,29 @@ except tangent.TangentError as e:
     print("refused:", str(e).splitlines()[0].split(": ", 1)[1])
 
 
+# Google's Hessian-vector products call the second derivative with the gradient's own
+# arguments, its seed included, then the outer seed: ddf(x, 1, v)
+def f_straightline(x):
+    a = x * x * x
+    b = a * x ** 2.0
+    return np.sum(b)
+
+
+xs = np.array([0.3, -0.7, 1.1])
+vs = np.array([1.0, 0.5, -2.0])
+for m1, m2 in (("reverse", "reverse"), ("reverse", "forward")):
+    ddf = tangent.autodiff(tangent.autodiff(f_straightline, mode=m1), mode=m2)
+    hv = ddf(xs, 1.0, vs)
+    if not np.allclose(hv, 20.0 * xs ** 3 * vs, rtol=1e-12):  # the Hessian is diagonal
+        failures.append("hvp %s over %s: %r" % (m2, m1, hv))
+print("ok google_hvp_convention")
+try:  # a vector seed for a scalar output: located, not a reshape error
+    tangent.autodiff(tangent.autodiff(f_straightline, mode="forward"), check_dims=False)(
+        xs, 1.0, vs)
+except ValueError as e:
+    print("ValueError:", str(e).splitlines()[0].split(": ", 2)[2])
+
+
 # --- the cache API of Tangent 2 ------------------------------------------------------
 
 def cached(x):
