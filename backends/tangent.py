@@ -187,6 +187,17 @@ def set_tangent_at_adjoint(z, t, x, index, v):
     d[v] = tangent.unbroadcast(tangent.copy(d[z][index]), v)
 
 
+# the gradient, or zeros shaped like x when none arrived: linear in the gradient
+@tangent_(tangent.grad_or_zero)
+def grad_or_zero_tangent(z, g, x):
+    d[z] = tangent.grad_or_zero(d[g], x)
+
+
+@adjoint(tangent.grad_or_zero)
+def grad_or_zero_adjoint(z, g, x):
+    d[g] = tangent.unbroadcast(d[z], x)
+
+
 @tangent_(tangent.sequence_grad)
 def sequence_grad_tangent(z, g, x):
     d[z] = tangent.sequence_grad(d[g], x)

@@ -353,6 +353,20 @@ impl Reverse<'_> {
                     ))
                 }
             },
+            StmtKind::ExprStmt(e)
+                if is_tape_push(e)
+                    && tape_of(e).is_some_and(|t| t.starts_with("_adjoint_stack")) =>
+            {
+                // A derivative of code that pushes on a tape of its own (Google Tangent's
+                // `tangent.push(stack, x, op_id)`) carries that tape's gradients on an
+                // adjoint tape; reverse mode over it would need a third tape discipline
+                // not built yet, and must not give a number it cannot vouch for.
+                return Err(Diagnostic::new(
+                    s.span,
+                    "reverse mode over a derivative of code that pushes on its own tape (`tangent.push(stack, ...)`) is not supported",
+                    "leave tangent.literal_reverse_over_reverse off: grad of grad is then computed forward-over-reverse, which supports it",
+                ));
+            }
             StmtKind::ExprStmt(e) if is_tape_push(e) && tape_of(e) != Some("_stack") => {
                 // Saving a value of differentiated generated code on its tape: the
                 // gradient the matching pop passed on comes back here.

@@ -178,6 +178,20 @@ def stack_pushing(a):
 
 
 check("push_pop_op_id", stack_pushing, (0.7,))
+# stack_pushing(a) = a ** 4: grad of grad (forward over reverse) is 12 a^2; reverse mode
+# over that derivative is refused rather than guessed
+h2 = tangent.grad(tangent.grad(stack_pushing))(0.7)
+if not close(h2, 12 * 0.49):
+    failures.append("push_pop second order: %r, want %r" % (h2, 12 * 0.49))
+print("ok push_pop_second_order")
+tangent.literal_reverse_over_reverse = True
+try:
+    tangent.grad(tangent.grad(stack_pushing))(0.7)
+    failures.append("literal reverse over reverse through a user tape: not refused")
+except tangent.TangentError as e:
+    print("refused:", str(e).splitlines()[0].split(": ", 1)[1])
+finally:
+    tangent.literal_reverse_over_reverse = False
 saved = tangent.Stack()
 items = [1.0, 2.0]
 tangent.push(saved, items, 'id')
