@@ -205,7 +205,7 @@ fn push(
         if let Ok(list) = value.cast::<PyList>() {
             return stack.append(PyList::new(value.py(), list.iter())?);
         }
-        if value.get_type().name()?.to_string() == "ndarray" {
+        if value.get_type().name()? == "ndarray" {
             return stack.append(value.call_method0("copy")?);
         }
     }

@@ -906,6 +906,22 @@ impl Plan {
     }
 }
 
+/// Where the first `return`, `break` or `continue` of a block is, if it has one.
+fn first_jump(body: &[Stmt]) -> Option<Span> {
+    let mut jumps = None;
+    walk_stmts(body, &mut |s| {
+        if jumps.is_none()
+            && matches!(
+                s.kind,
+                StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue
+            )
+        {
+            jumps = Some(s.span);
+        }
+    });
+    jumps
+}
+
 /// Is this `with` Google Tangent's `insert_grad_of(x) as g` (code for the backward pass)?
 pub fn is_insert_grad_of(resolver: &Resolver, items: &[(Expr, Option<Expr>)]) -> bool {
     items.iter().any(|(cm, _)| {
@@ -1532,18 +1548,7 @@ pub fn expand_with(
                         "with insert_grad_of(x) as dx: ...",
                     ));
                 }
-                let mut jumps = None;
-                walk_stmts(&body, &mut |s| {
-                    if jumps.is_none()
-                        && matches!(
-                            s.kind,
-                            StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue
-                        )
-                    {
-                        jumps = Some(s.span);
-                    }
-                });
-                if let Some(at) = jumps {
+                if let Some(at) = first_jump(&body) {
                     return Err(err(
                         at,
                         "a `return`, `break` or `continue` inside `with insert_grad_of(...)` cannot be placed in the backward pass",
@@ -1603,18 +1608,7 @@ pub fn expand_with(
                                     "remove `as ...`: the body may only run inside the context",
                                 ));
                             }
-                            let mut jumps = None;
-                            walk_stmts(&body, &mut |s| {
-                                if jumps.is_none()
-                                    && matches!(
-                                        s.kind,
-                                        StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue
-                                    )
-                                {
-                                    jumps = Some(s.span);
-                                }
-                            });
-                            if let Some(at) = jumps {
+                            if let Some(at) = first_jump(&body) {
                                 return Err(err(
                                     at,
                                     format!("a `return`, `break` or `continue` inside `with {q}(...)` cannot be differentiated"),
