@@ -612,31 +612,14 @@ impl Desugar<'_> {
                     return Err(err(e.span, "`reversed` takes one sequence", "reversed(xs)"));
                 };
                 if let Some(inner) = self.iterator_builtin(xs) {
-                    if inner != "reversed" {
-                        return Err(err(
-                            xs.span,
-                            format!(
-                                "`{inner}(...)` is not reversible: Python raises a TypeError here"
-                            ),
-                            format!("reverse the sequences inside: `{inner}(reversed(xs), ...)`"),
-                        ));
-                    }
+                    return Err(err(
+                        xs.span,
+                        format!("`{inner}(...)` is not reversible: Python raises a TypeError here"),
+                        format!("reverse the sequences inside: `{inner}(reversed(xs), ...)`"),
+                    ));
                 }
-                let seq = match self.plan_of(xs, rebinds, out)? {
-                    Plan::Seq(s) => s,
-                    // reversed(reversed(xs)): bound as a list (rare; Python allows it)
-                    other => {
-                        let n = self.names.fresh("_seq");
-                        let _ = other;
-                        out.push(Stmt::new(
-                            StmtKind::Assign(
-                                Expr::name(&n),
-                                Expr::call_path("list", vec![xs.clone()]),
-                            ),
-                            xs.span,
-                        ));
-                        n
-                    }
+                let Plan::Seq(seq) = self.plan_of(xs, rebinds, out)? else {
+                    unreachable!("not an iterator builtin: a sequence")
                 };
                 let n = self.names.fresh("_n");
                 out.push(Stmt::new(
@@ -651,11 +634,11 @@ impl Desugar<'_> {
         }
     }
 
-    /// `for i, v in enumerate(xs)`, `for a, b in zip(xs, ys)` and `for k in p.keys()` /
-    /// `p.values()` / `p.items()` as index loops: `for _i in range(len(xs)): i = _i;
-    /// v = xs[_i]`, `range(min(len(xs), len(ys)))`, and over `_keys =
-    /// tangent.keys_of(p)` (the keys, in the dict's order, when the loop starts) with
-    /// `v = p[_keys[_i]]`. None for any other loop.
+    /// Loops over `zip`/`enumerate`/`reversed`/`map` (`iteration_plan`) and over
+    /// `p.keys()` / `p.values()` / `p.items()` as index loops: `for _i in
+    /// range(...): target = item(_i)`, a dict's over `_keys = tangent.keys_of(p)` (the
+    /// keys, in the dict's order, when the loop starts) with `v = p[_keys[_i]]`. None for
+    /// any other loop.
     fn structured_loop(
         &mut self,
         target: &Expr,
