@@ -48,6 +48,53 @@ rules_like(
     linalg.svd, linalg.svdvals,
 )
 
+# ------------------------------------------------------------ jax.lax control flow
+# `@control_flow(f)`: a call of `f` is the Python of the template (src/ad/control_flow.rs
+# inlines it): the functions passed are called where the template calls its parameters,
+# so the derivative goes through an ordinary loop or branch, in every mode (reverse mode
+# of while_loop too, which jax itself refuses). `f(operands)` with the template's `*args`
+# name passes them one by one.
+
+
+@control_flow(jax.lax.fori_loop)
+def fori_loop(lower, upper, body_fun, init_val, unroll=None):
+    val = init_val
+    for i in range(lower, upper):
+        val = body_fun(i, val)
+    return val
+
+
+@control_flow(jax.lax.while_loop)
+def while_loop(cond_fun, body_fun, init_val):
+    val = init_val
+    while cond_fun(val):
+        val = body_fun(val)
+    return val
+
+
+@control_flow(jax.lax.cond)
+def cond(pred, true_fun, false_fun, *operands):
+    if pred:
+        out = true_fun(operands)
+    else:
+        out = false_fun(operands)
+    return out
+
+
+# The carry threaded through `f` over the leading axis of `xs` (a pytree, or None with
+# `length` steps), the outputs stacked in the order of xs.
+@control_flow(jax.lax.scan)
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):
+    carry = init
+    ys = []
+    order = tangent.scan_order(xs, length, reverse)
+    for k in range(len(order)):
+        x = tangent.scan_slice(xs, order[k])
+        carry, y = f(carry, x)
+        ys = ys + [y]
+    return (carry, tangent.stack_leaves(ys, reverse))
+
+
 # --------------------------------------------------------------------- jax.nn
 
 

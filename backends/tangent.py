@@ -28,7 +28,8 @@ linear_in_first(
     tangent.copy, tangent.unreduce, tangent.extremum_grad, tangent.broadcast_like,
     tangent.unbroadcast, tangent.unbroadcast_left, tangent.unbroadcast_right,
     tangent.extremum_tangent, tangent.sum_tangent, tangent.field_tangent,
-    tangent.dict_get_grad, tangent.dict_get_default_grad,
+    tangent.dict_get_grad, tangent.dict_get_default_grad, tangent.scan_slice,
+    tangent.scan_slice_grad, tangent.unstack_leaves, tangent.stack_leaves_tangent,
 )
 
 # Argument positions (from 0) a helper reads only for their shape, dtype or length:
@@ -335,3 +336,58 @@ def merge_fields_adjoint(out, parent, own):
 @tangent_(tangent.merge_fields)
 def merge_fields_tangent(out, parent, own):
     d[out] = tangent.merge_fields_tangent(out, d[parent], d[own])
+
+
+# ----------------------------------------------- jax.lax.scan's slices and outputs
+# (the helpers of backends/jax.py's scan template; linear in their first argument)
+nondifferentiable(tangent.scan_order)
+
+
+@adjoint(tangent.scan_slice)
+def scan_slice_adjoint(z, xs, i):
+    d[xs] = tangent.scan_slice_grad(d[z], xs, i)
+
+
+@tangent_(tangent.scan_slice)
+def scan_slice_tangent(z, xs, i):
+    d[z] = tangent.scan_slice(d[xs], i)
+
+
+@adjoint(tangent.scan_slice_grad)
+def scan_slice_grad_adjoint(z, g, xs, i):
+    d[g] = tangent.scan_slice(d[z], i)
+
+
+@tangent_(tangent.scan_slice_grad)
+def scan_slice_grad_tangent(z, g, xs, i):
+    d[z] = tangent.scan_slice_grad(d[g], xs, i)
+
+
+@adjoint(tangent.stack_leaves)
+def stack_leaves_adjoint(z, ys, reverse):
+    d[ys] = tangent.unstack_leaves(d[z], ys, reverse)
+
+
+@tangent_(tangent.stack_leaves)
+def stack_leaves_tangent_rule(z, ys, reverse):
+    d[z] = tangent.stack_leaves_tangent(d[ys], z, reverse)
+
+
+@adjoint(tangent.unstack_leaves)
+def unstack_leaves_adjoint(z, g, ys, reverse):
+    d[g] = tangent.stack_leaves_tangent(d[z], g, reverse)
+
+
+@tangent_(tangent.unstack_leaves)
+def unstack_leaves_tangent(z, g, ys, reverse):
+    d[z] = tangent.unstack_leaves(d[g], ys, reverse)
+
+
+@adjoint(tangent.stack_leaves_tangent)
+def stack_leaves_tangent_adjoint(z, ts, like, reverse):
+    d[ts] = tangent.unstack_leaves(d[z], ts, reverse)
+
+
+@tangent_(tangent.stack_leaves_tangent)
+def stack_leaves_tangent_tangent(z, ts, like, reverse):
+    d[z] = tangent.stack_leaves_tangent(d[ts], like, reverse)

@@ -168,3 +168,40 @@ fn egraph_pass_snapshots() {
     let g = tangent::ad::generate(&module, "mlp_loss", &opts).expect("mlp differentiates");
     insta::assert_snapshot!("workload_coarsening_mlp_loss", g.source);
 }
+
+/// jax.lax control flow written out by its templates (backends/jax.py): the loops and
+/// branches a derivative goes through, reverse and forward.
+#[test]
+fn lax_control_flow_source_snapshots() {
+    let text = include_str!("jax/control_flow.py");
+    let module = SourceModule::parse("tests/jax/control_flow.py", text).expect("parses");
+    let mut n = 0;
+    for name in module.written_functions() {
+        let Some(first) = text
+            .lines()
+            .find(|l| l.starts_with(&format!("def {name}(")))
+        else {
+            continue;
+        };
+        // Loss functions only: the helpers they pass (`body`, `step`) are not entries.
+        if !first.contains("(x") && !first.contains("(c0") {
+            continue;
+        }
+        for mode in [tangent::ad::Mode::Reverse, tangent::ad::Mode::Forward] {
+            let opts = GradOptions {
+                mode,
+                ..Default::default()
+            };
+            let g = tangent::ad::generate(&module, name, &opts)
+                .unwrap_or_else(|d| panic!("{name}: {d}"));
+            let prefix = if mode == tangent::ad::Mode::Forward {
+                "forward_"
+            } else {
+                ""
+            };
+            insta::assert_snapshot!(format!("lax_{prefix}{name}"), g.source);
+            n += 1;
+        }
+    }
+    assert!(n >= 20, "only {n} snapshots");
+}

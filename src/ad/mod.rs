@@ -5,6 +5,7 @@ pub mod activity;
 pub mod adjoint;
 pub mod alias;
 pub mod coarsen;
+pub mod control_flow;
 pub mod desugar;
 pub mod forward;
 pub mod names;
@@ -395,6 +396,15 @@ pub fn prepare<'m>(
     )
     .map_err(locate)?;
     resolver.locals.extend(contexts);
+    let mut expander = control_flow::Expander {
+        names: &mut names,
+        resolver: &resolver,
+        rules: RuleSet::builtin(),
+        bound: Vec::new(),
+    };
+    let body = expander.block(body).map_err(locate)?;
+    let bound = std::mem::take(&mut expander.bound);
+    resolver.locals.extend(bound);
     let mut simplifier = desugar::Desugar {
         names: &mut names,
         resolver: &resolver,

@@ -206,6 +206,10 @@ pub struct RuleSet {
     native: HashMap<String, NativeScalar>,
     /// `transparent_context(...)`: context managers a differentiated `with` may use.
     transparent: HashMap<String, TransparentContext>,
+    /// `@control_flow(...)` templates: calls that stand for control flow
+    /// (`jax.lax.fori_loop`), inlined as the Python the template writes
+    /// (`desugar::expand_control_flow`).
+    control_flow: HashMap<String, Template>,
     /// `array_methods(numpy.ndarray)`: the class methods and attributes of values are
     /// keyed under (`numpy.ndarray.sum`).
     array_class: Option<String>,
@@ -289,6 +293,23 @@ impl RuleSet {
                         }
                     }
                     "elementwise" => self.add_elementwise(&def, reg, &origin, file, text)?,
+                    "control_flow" => {
+                        for (key, at) in names_of(reg, file, text)? {
+                            if let Some(first) = self.control_flow.get(&key) {
+                                return Err(Diagnostic::new(
+                                    at,
+                                    format!(
+                                        "`{key}` already has a control-flow template ({})",
+                                        first.origin
+                                    ),
+                                    "register each function once",
+                                )
+                                .locate(file, text));
+                            }
+                            let (def, origin) = (def.clone(), origin.clone());
+                            self.control_flow.insert(key, Template { def, origin });
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -649,6 +670,12 @@ impl RuleSet {
         self.views.extend(other.views.iter().cloned());
         self.left_folds.extend(other.left_folds.iter().cloned());
         self.elementwise.extend(other.elementwise.iter().cloned());
+        self.control_flow.extend(
+            other
+                .control_flow
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
         self.exports
             .extend(other.exports.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.linear_in_first
@@ -929,6 +956,11 @@ impl RuleSet {
         self.transparent.get(qualname).copied()
     }
 
+    /// The `@control_flow(...)` template of `qualname`: the Python a call of it is.
+    pub fn control_flow(&self, qualname: &str) -> Option<&FuncDef> {
+        self.control_flow.get(qualname).map(|t| &t.def)
+    }
+
     /// The argument positions `qualname` reads only for their shape, dtype or length.
     pub fn shape_only_args(&self, qualname: &str) -> &[usize] {
         self.shape_only.get(qualname).map_or(&[], |v| v.as_slice())
@@ -956,6 +988,7 @@ impl RuleSet {
             .chain(self.tangents.keys())
             .chain(self.nondifferentiable.iter())
             .chain(self.transparent.keys())
+            .chain(self.control_flow.keys())
             .map(String::as_str)
             .filter(|n| !n.contains(':'))
             .collect();

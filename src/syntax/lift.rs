@@ -349,11 +349,11 @@ fn rewrite_expr(
                 return Ok(());
             }
             rewrite_expr(func, shadow, targets)?;
-            for a in args.iter_mut() {
-                rewrite_expr(a, shadow, targets)?;
-            }
-            for (_, a) in kwargs.iter_mut() {
-                rewrite_expr(a, shadow, targets)?;
+            for a in args.iter_mut().chain(kwargs.iter_mut().map(|(_, a)| a)) {
+                match a.as_name().and_then(target) {
+                    Some(t) => *a = passed_function(a, t)?,
+                    None => rewrite_expr(a, shadow, targets)?,
+                }
             }
             Ok(())
         }
@@ -372,6 +372,37 @@ fn rewrite_expr(
             result
         }
     }
+}
+
+/// The marker a nested function passed to a call becomes (`lax.fori_loop(0, n, body,
+/// x)`): `tangent.nested_function(lambda i, v: lifted(i, v, captures...), 'body')`.
+/// Desugaring calls the lambda where a control-flow template calls the function it is
+/// given (`ad::control_flow`); anywhere else the marker is a located error.
+pub const NESTED_FUNCTION: &str = "tangent.nested_function";
+
+fn passed_function(name: &Expr, t: &Target) -> Result<Expr, Diagnostic> {
+    let span = name.span;
+    let own = name.as_name().unwrap_or_default().to_owned();
+    let required: Vec<String> = t
+        .params
+        .iter()
+        .take_while(|p| p.default.is_none())
+        .map(|p| p.name.clone())
+        .collect();
+    let args = required
+        .iter()
+        .map(|p| Expr::new(ExprKind::Name(p.clone()), span))
+        .collect();
+    let call = bind_call(&own, t, args, vec![], span)?;
+    let mut marker = Expr::call_path(
+        NESTED_FUNCTION,
+        vec![
+            Expr::new(ExprKind::Lambda(required, Box::new(call)), span),
+            Expr::str_lit(own),
+        ],
+    );
+    marker.span = span;
+    Ok(marker)
 }
 
 /// `name(args, k=v)` as a call of the lifted function with every parameter by position

@@ -265,3 +265,118 @@ def pad_tangent(t, tc, x, pad_width, mode="constant"):
     raise NotImplementedError("tangent: no forward-mode derivative of numpy.pad with mode=%r" % (mode,))
 
 
+
+
+# ------------------------------------------- lax.scan's slices and stacked outputs
+# The helpers of backends/jax.py's `jax.lax.scan` template: `xs` and the outputs are
+# pytrees (None, an array or number, or tuples, lists and dicts of them), sliced and
+# stacked leaf by leaf along the leading axis.
+
+def _leaves_map(f, *trees):
+    """`f` over corresponding leaves of trees of one structure (the first's)."""
+    first = trees[0]
+    if first is None:
+        return None
+    if isinstance(first, dict):
+        return {k: _leaves_map(f, *(t[k] if isinstance(t, dict) else None for t in trees))
+                for k in first}
+    if isinstance(first, (tuple, list)):
+        parts = [_leaves_map(f, *(t[i] if isinstance(t, (tuple, list)) else None
+                                  for t in trees)) for i in range(len(first))]
+        return type(first)(parts) if type(first) in (tuple, list) else type(first)(*parts)
+    return f(*trees)
+
+
+def _leaf_list(tree, out):
+    if tree is None:
+        return out
+    if isinstance(tree, dict):
+        for v in tree.values():
+            _leaf_list(v, out)
+    elif isinstance(tree, (tuple, list)):
+        for v in tree:
+            _leaf_list(v, out)
+    else:
+        out.append(tree)
+    return out
+
+
+def scan_order(xs, length, reverse):
+    """The indices `lax.scan` visits: the leading axis of `xs` (or `length` steps),
+    backwards for `reverse=True`."""
+    leaves = _leaf_list(xs, [])
+    sizes = {int(numpy.shape(v)[0]) for v in leaves if numpy.ndim(v) > 0}
+    if any(numpy.ndim(v) == 0 for v in leaves):
+        raise ValueError("lax.scan: every leaf of xs needs a leading axis")
+    if len(sizes) > 1:
+        raise ValueError("lax.scan: the leaves of xs have different leading sizes %s"
+                         % sorted(sizes))
+    if length is not None:
+        if sizes and int(length) not in sizes:
+            raise ValueError("lax.scan: length=%d does not match xs's leading size %d"
+                             % (int(length), sizes.pop()))
+        n = int(length)
+    elif sizes:
+        n = sizes.pop()
+    else:
+        raise ValueError("lax.scan: pass xs or length")
+    return list(range(n - 1, -1, -1)) if reverse else list(range(n))
+
+
+def scan_slice(xs, i):
+    """`xs[i]` leaf by leaf (None for no xs)."""
+    return _leaves_map(lambda v: v[i], xs)
+
+
+def scan_slice_grad(g, xs, i):
+    """The gradient of `xs` from that of `scan_slice(xs, i)`: zero but at `i`."""
+    def leaf(v, gv):
+        zero = _tg().init_grad(v)
+        if gv is None or _is_zero(gv):
+            return zero
+        return _tg().add_grad_at(zero, v, i, gv)
+    return _leaves_map(leaf, xs, g)
+
+
+def _stack_leaf(values):
+    xp = _registry.namespace_of(*values)
+    return xp.stack([xp.asarray(v) for v in values])
+
+
+def stack_leaves(ys, reverse):
+    """The outputs of a scan's steps stacked along a new leading axis, leaf by leaf, in
+    the order of xs (the steps of a reverse scan ran backwards); None when the steps
+    returned None."""
+    ys = list(reversed(ys)) if reverse else list(ys)
+    if not ys or ys[0] is None:
+        return None
+    return _leaves_map(lambda *vs: _stack_leaf(vs), *ys)
+
+
+def unstack_leaves(g, ys, reverse):
+    """The gradient of each step's output from that of `stack_leaves(ys, reverse)`: a
+    list in the steps' order."""
+    n = len(ys)
+    out = []
+    for k in range(n):
+        row = n - 1 - k if reverse else k
+        if g is None or _is_zero(g):
+            out.append(_tg().init_grad(ys[k]) if ys[k] is not None else None)
+        else:
+            out.append(_leaves_map(lambda y, gv: gv[row] if gv is not None
+                                   else _tg().init_grad(y), ys[k], g))
+    return out
+
+
+def stack_leaves_tangent(ts, z, reverse):
+    """The tangent of `z = stack_leaves(ys, reverse)` from the list `ts` of the steps'
+    tangents (a zero, a number or None, for a step whose output is constant)."""
+    if z is None:
+        return None
+    ts = list(reversed(ts)) if reverse else list(ts)
+
+    def leaf(zl, *tl):
+        rows = [t if t is not None and not _is_zero(t) else _tg().init_grad(zl[k])
+                for k, t in enumerate(tl)]
+        return _stack_leaf(rows)
+    return _leaves_map(leaf, z, *[t if not _is_zero(t) else None for t in ts])

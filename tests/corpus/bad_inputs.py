@@ -234,3 +234,21 @@ def items_into_one_name(p):
 
 def calls_bad_helper(x):
     return uses_with(x) * 2.0
+
+from jax import lax  # noqa: E402  (here, so the lines above keep their numbers)
+
+
+def lax_loop_in_comprehension(x):
+    # the loop would run once, before the comprehension
+    return sum([lax.fori_loop(0, 3, lambda i, v: v * 2.0, v) for v in [x, x]])
+
+
+def lax_unknown_keyword(x):
+    return lax.fori_loop(0, 3, lambda i, v: v * 2.0, x, trip=3)
+
+
+def lax_while_test(x):
+    while lax.fori_loop(0, 2, lambda i, v: v * 2.0, x) < 10.0:
+        x = x + 1.0
+    return x
+

@@ -13,7 +13,11 @@ jax.numpy.linalg entries are also differentiated under jax.jit (tracers) and com
 the untraced derivatives. Then compile='jax' (results equal the uncompiled derivative,
 also under an outer jax.jit; an untraceable primal gives TangentError naming the line;
 a jax.numpy.linalg loss against jax.jit(jax.grad)) and a few end-to-end
-scripts (an MLP loss with jax.nn activations, broadcasting, a for loop).
+scripts (an MLP loss with jax.nn activations, broadcasting, a for loop), and jax.lax's
+control flow (every `@control_flow` template of backends/jax.py: fori_loop, while_loop,
+cond, scan with pytrees, reverse and length; loop bodies as module functions, nested
+functions, lambdas and functools.partial) against jax.grad (jax.jvp for while_loop,
+whose reverse mode jax refuses), jax.jvp, split motion and second order.
 
 The script also fails when a JAX rule of backends/jax.py, backends/arithmetic.py,
 backends/linalg.py (jax.numpy.linalg) or a `jax=` name of backends/elementwise.py has no
@@ -363,6 +367,40 @@ def jax_rules():
             if src + "." + n in every["tangent_"]:
                 forward.add(dst + "." + n)
     return reverse, forward
+
+
+def control_flow_templates():
+    """The jax names with a `@control_flow` template in the rule files."""
+    names = set()
+    for fname in sorted(os.listdir(BACKENDS)):
+        if fname.endswith(".py"):
+            with open(os.path.join(BACKENDS, fname)) as f:
+                tree = ast.parse(f.read())
+            for node in tree.body:
+                for dec in getattr(node, "decorator_list", []):
+                    if isinstance(dec, ast.Call) and _dotted(dec.func) == "control_flow":
+                        names.update(_dotted(a) for a in dec.args)
+    return {n for n in names if n.startswith("jax.")}
+
+
+# The functions (tests/jax/control_flow.py) and the cases that check them.
+with open(os.path.join(HERE, "control_flow.py")) as _f:
+    CONTROL_FLOW = _f.read()
+
+# name, wrt, shapes of the arguments (a float for a Python number), jax names covered.
+CONTROL_FLOW_CASES = [
+    ("fori", (0,), [(3,)], {"jax.lax.fori_loop"}),
+    ("fori_nested", (0, 1), [(3,), ()], {"jax.lax.fori_loop"}),
+    ("fori_lambda", (0,), [(3,)], {"jax.lax.fori_loop"}),
+    ("fori_partial", (0,), [(3,)], {"jax.lax.fori_loop"}),
+    ("while_", (0,), [(3,)], {"jax.lax.while_loop"}),
+    ("cond", (0, 1), [(3,), (3,)], {"jax.lax.cond"}),
+    ("cond_lambda", (0,), [(2, 2)], {"jax.lax.cond"}),
+    ("scan", (0, 1), [(3,), (4, 3)], {"jax.lax.scan"}),
+    ("scan_reverse", (0, 1), [(3,), (3, 3)], {"jax.lax.scan"}),
+    ("scan_length", (0,), [(2,)], {"jax.lax.scan"}),
+    ("scan_tree", (0, 1, 2), [(3,), (2, 3), (2, 3)], {"jax.lax.scan"}),
+]
 
 
 # --------------------------------------------------------------------- checking
@@ -719,6 +757,62 @@ class Checker:
             self.cases += 1
 
 
+    def control_flow(self, rng):
+        """jax.lax control flow through its templates, every mode, against jax."""
+        mod = self.module(CONTROL_FLOW)
+        covered = set()
+        for name, wrt, shapes, names in CONTROL_FLOW_CASES:
+            f = getattr(mod, name)
+            for trial in range(2):
+                args = [float(rng.normal()) if s == () else jnp.asarray(rng.normal(size=s))
+                        for s in shapes]
+                if trial:  # the other branch of a cond, the other sign elsewhere
+                    args = [-a for a in args]
+                tangents = [like(rng, args[i]) for i in wrt]
+
+                def along(*xs):
+                    full = list(args)
+                    for i, v in zip(wrt, xs):
+                        full[i] = v
+                    return f(*full)
+                primals = tuple(args[i] for i in wrt)
+                ref_t = jax.jvp(along, primals, tuple(tangents))[1]
+                ok = True
+                for motion in ("joint", "split"):
+                    got = tangent.autodiff(f, wrt=wrt, motion=motion)(*args)
+                    got = got if isinstance(got, tuple) else (got,)
+                    if "jax.lax.while_loop" in names:
+                        # jax refuses reverse mode through while_loop: <grad, t> = jvp.
+                        dot = sum(vdot(g, t) for g, t in zip(got, tangents))
+                        good = close(dot, ref_t, 1e-9, 1e-10)
+                    else:
+                        ref = jax.grad(f, argnums=wrt)(*args)
+                        good = all(close(g, r, 1e-9, 1e-10) for g, r in zip(got, ref))
+                    if not good:
+                        ok = False
+                        self.fail("control flow %s: reverse (%s) differs from jax" % (name, motion))
+                t = tangent.autodiff(f, wrt=wrt, mode="forward")(*args, *tangents)
+                if not close(t, ref_t, 1e-9, 1e-10):
+                    ok = False
+                    self.fail("control flow %s: forward differs from jax.jvp" % name)
+                # Second order along the first argument's tangent: the jvp of the
+                # gradient against jax's.
+                if wrt[0] == 0 and shapes[0] != () and "jax.lax.while_loop" not in names:
+                    g = tangent.grad(f, wrt=(0,))
+                    v = tangents[0]
+                    hv = jax.jvp(lambda a: g(a, *args[1:]), (args[0],), (v,))[1]
+                    ref_hv = jax.jvp(lambda a: jax.grad(f)(a, *args[1:]), (args[0],),
+                                     (v,))[1]
+                    if not close(hv, ref_hv, 1e-8, 1e-9):
+                        ok = False
+                        self.fail("control flow %s: jvp of the gradient differs" % name)
+                if ok:
+                    covered |= names
+                self.cases += 1
+        for missing in sorted(control_flow_templates() - covered):
+            self.fail("control-flow template without a passing case: %s" % missing)
+
+
 def main():
     outdir = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="tangent-jax-")
     os.makedirs(outdir, exist_ok=True)
@@ -734,6 +828,7 @@ def main():
     checker.compiled(rng)
     checker.compiled_linalg(rng)
     checker.end_to_end(rng)
+    checker.control_flow(rng)
     rev = len(checker.checked_reverse & reverse_rules)
     fwd = len(checker.checked_forward & forward_rules)
     print("jax catalog: %d cases; %d of %d reverse rules and %d of %d forward rules "

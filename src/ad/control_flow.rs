@@ -1,0 +1,511 @@
+//! Calls that stand for control flow (`jax.lax.fori_loop(0, n, body, x)`, `lax.scan`,
+//! `lax.cond`, `lax.while_loop`), written out as the Python of their
+//! `@control_flow(...)` template in `backends/`: the loop or branch, with the functions
+//! the call passes called where the template calls its function parameters. The
+//! derivative then goes through ordinary loops and branches, in every mode.
+//!
+//! A template is a function whose last statement is its only `return`. Its parameters
+//! that it calls are the functions passed (a function of the module, a lambda, a nested
+//! function, `functools.partial` of one); a call of such a parameter with the template's
+//! `*args` name as its only argument passes those arguments one by one (`f(*operands)`).
+//! The other parameters are bound once, before the template's statements; the template's
+//! own variables get fresh names, and every statement it adds is located at the call.
+
+use super::names::NameGen;
+use super::rules::RuleSet;
+use crate::resolve::{Callee, Resolver};
+use crate::syntax::ir::*;
+use crate::syntax::lift::{each_child_mut, NESTED_FUNCTION};
+use crate::syntax::Diagnostic;
+use std::collections::{HashMap, HashSet};
+
+pub struct Expander<'a> {
+    pub names: &'a mut NameGen,
+    pub resolver: &'a Resolver<'a>,
+    pub rules: &'a RuleSet,
+    /// The variables the expansions bind (locals of the function from now on).
+    pub bound: Vec<String>,
+}
+
+impl Expander<'_> {
+    pub fn block(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Stmt>, Diagnostic> {
+        let mut out = Vec::new();
+        for mut s in stmts {
+            let mut before = Vec::new();
+            match &mut s.kind {
+                StmtKind::Assign(t, v) | StmtKind::AugAssign(t, _, v) => {
+                    self.expr(v, &mut before, None)?;
+                    self.expr(t, &mut before, None)?;
+                }
+                StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => {
+                    self.expr(e, &mut before, None)?
+                }
+                StmtKind::Assert(t, m) => {
+                    self.expr(t, &mut before, None)?;
+                    if let Some(m) = m {
+                        self.expr(m, &mut before, None)?;
+                    }
+                }
+                StmtKind::If(t, a, b) => {
+                    self.expr(t, &mut before, None)?;
+                    *a = self.block(std::mem::take(a))?;
+                    *b = self.block(std::mem::take(b))?;
+                }
+                StmtKind::For(t, it, body) => {
+                    self.expr(it, &mut before, None)?;
+                    self.expr(t, &mut before, None)?;
+                    *body = self.block(std::mem::take(body))?;
+                }
+                StmtKind::While(t, body) => {
+                    // The test runs before every iteration: statements hoisted before the
+                    // loop would run once.
+                    self.expr(t, &mut before, Some("the condition of a `while` loop"))?;
+                    *body = self.block(std::mem::take(body))?;
+                }
+                StmtKind::With(items, body) => {
+                    for (cm, target) in items.iter_mut() {
+                        self.expr(cm, &mut before, None)?;
+                        if let Some(t) = target {
+                            self.expr(t, &mut before, None)?;
+                        }
+                    }
+                    *body = self.block(std::mem::take(body))?;
+                }
+                _ => {}
+            }
+            out.extend(before);
+            out.push(s);
+        }
+        Ok(out)
+    }
+
+    /// Expands the control-flow calls in `e` (innermost first), their statements
+    /// appended to `before`; `guarded`: where `e` is evaluated other than once, before
+    /// the statement (the control-flow call is then refused, saying where it is).
+    fn expr(
+        &mut self,
+        e: &mut Expr,
+        before: &mut Vec<Stmt>,
+        guarded: Option<&'static str>,
+    ) -> Result<(), Diagnostic> {
+        let inner = match &e.kind {
+            ExprKind::ListComp(..) => Some("a comprehension"),
+            ExprKind::Lambda(..) => Some("a lambda"),
+            ExprKind::IfExp { .. } => Some("a conditional expression"),
+            ExprKind::BoolOp(..) => Some("an `and`/`or` expression"),
+            _ => None,
+        };
+        let mut result = Ok(());
+        each_child_mut(e, &mut |c| {
+            if result.is_ok() {
+                result = self.expr(c, before, guarded.or(inner));
+            }
+        });
+        result?;
+        let ExprKind::Call { func, args, kwargs } = &e.kind else {
+            return Ok(());
+        };
+        let Callee::Library(q) = self.resolver.callee(func) else {
+            return refuse_passed_function(e, args, kwargs);
+        };
+        let Some(template) = self.rules.control_flow(&q) else {
+            return refuse_passed_function(e, args, kwargs);
+        };
+        if let Some(place) = guarded {
+            return Err(Diagnostic::new(
+                e.span,
+                format!("`{q}` is called inside {place}"),
+                format!("call `{q}` in a statement of its own and use its result there"),
+            ));
+        }
+        let (args, kwargs) = (args.clone(), kwargs.clone());
+        *e = self.inline(&q, template, args, kwargs, e.span, before)?;
+        Ok(())
+    }
+
+    /// The statements of `template` for the call `q(args, kwargs)` at `span`, appended to
+    /// `before`; returns the call's value.
+    fn inline(
+        &mut self,
+        q: &str,
+        template: &FuncDef,
+        args: Vec<Expr>,
+        kwargs: Vec<(String, Expr)>,
+        span: Span,
+        before: &mut Vec<Stmt>,
+    ) -> Result<Expr, Diagnostic> {
+        let (slots, extra) = bind(q, template, args, kwargs, span)?;
+        let called = called_parameters(template);
+        let mut values: HashMap<String, Expr> = HashMap::new();
+        let bound = &mut self.bound;
+        let mut functions: HashMap<String, Expr> = HashMap::new();
+        let mut bind_value = |name: &str, value: Expr, names: &mut NameGen| -> Expr {
+            if value.as_name().is_some() || is_literal(&value) {
+                return value;
+            }
+            let fresh = names.fresh(name);
+            bound.push(fresh.clone());
+            before.push(Stmt::new(
+                StmtKind::Assign(Expr::new(ExprKind::Name(fresh.clone()), span), value),
+                span,
+            ));
+            Expr::new(ExprKind::Name(fresh), span)
+        };
+        for (p, value) in template.params.iter().zip(slots) {
+            if called.contains(&p.name) {
+                functions.insert(p.name.clone(), value);
+            } else {
+                let v = bind_value(&p.name, value, self.names);
+                values.insert(p.name.clone(), v);
+            }
+        }
+        let extra: Vec<Expr> = extra
+            .into_iter()
+            .map(|v| bind_value("operand", v, self.names))
+            .collect();
+        // The template's own variables, fresh in the function.
+        let mut locals = HashSet::new();
+        walk_stmts(&template.body, &mut |s| {
+            if let StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) =
+                &s.kind
+            {
+                t.bound_names(&mut |n| {
+                    locals.insert(n.to_owned());
+                });
+            }
+        });
+        let mut locals: Vec<String> = locals.into_iter().collect();
+        locals.sort();
+        for l in locals {
+            let fresh = self.names.fresh(&l);
+            self.bound.push(fresh.clone());
+            values.insert(l, Expr::new(ExprKind::Name(fresh), span));
+        }
+        let Some((last, body)) = template.body.split_last() else {
+            return Err(template_error(q, span, "has no statements"));
+        };
+        let StmtKind::Return(Some(result)) = &last.kind else {
+            return Err(template_error(
+                q,
+                span,
+                "does not end with `return <value>`",
+            ));
+        };
+        let mut returns = false;
+        walk_stmts(body, &mut |s| {
+            returns |= matches!(s.kind, StmtKind::Return(_))
+        });
+        if returns {
+            return Err(template_error(q, span, "returns before its last statement"));
+        }
+        let inst = Instance {
+            values: &values,
+            functions: &functions,
+            vararg: template.vararg.as_deref(),
+            extra: &extra,
+            resolver: self.resolver,
+            q,
+            span,
+        };
+        for s in body {
+            let mut s = s.clone();
+            inst.stmt(&mut s)?;
+            before.push(s);
+        }
+        let mut result = result.clone();
+        inst.expr(&mut result)?;
+        Ok(result)
+    }
+}
+
+/// The template's parameter values for the call: one per parameter (defaults filled in),
+/// and the extra positional arguments its `*args` takes.
+fn bind(
+    q: &str,
+    template: &FuncDef,
+    args: Vec<Expr>,
+    kwargs: Vec<(String, Expr)>,
+    span: Span,
+) -> Result<(Vec<Expr>, Vec<Expr>), Diagnostic> {
+    let params = &template.params;
+    let mut slots: Vec<Option<Expr>> = vec![None; params.len()];
+    let mut extra = Vec::new();
+    for (i, a) in args.into_iter().enumerate() {
+        if i < params.len() {
+            slots[i] = Some(a);
+        } else if template.vararg.is_some() {
+            extra.push(a);
+        } else {
+            return Err(Diagnostic::new(
+                span,
+                format!(
+                    "`{q}` is given more than {} positional arguments",
+                    params.len()
+                ),
+                format!(
+                    "pass {}",
+                    params
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+    }
+    for (k, v) in kwargs {
+        let Some(i) = params.iter().position(|p| p.name == k) else {
+            return Err(Diagnostic::new(
+                v.span,
+                format!("tangent differentiates `{q}` without the keyword `{k}`"),
+                format!(
+                    "pass only {}",
+                    params
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        };
+        if slots[i].is_some() {
+            return Err(Diagnostic::new(
+                v.span,
+                format!("`{q}` gets two values for `{k}`"),
+                "pass each argument once",
+            ));
+        }
+        slots[i] = Some(v);
+    }
+    let mut out = Vec::new();
+    for (slot, p) in slots.into_iter().zip(params) {
+        let default = p.default.clone().map(|mut d| {
+            set_spans(&mut d, span);
+            d
+        });
+        match slot.or(default) {
+            Some(v) => out.push(v),
+            None => {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{q}` is called without its argument `{}`", p.name),
+                    "pass every argument it takes",
+                ))
+            }
+        }
+    }
+    Ok((out, extra))
+}
+
+/// The parameters a template calls: the functions a call passes.
+fn called_parameters(template: &FuncDef) -> HashSet<String> {
+    let params: HashSet<&str> = template.params.iter().map(|p| p.name.as_str()).collect();
+    let mut out = HashSet::new();
+    walk_stmts(&template.body, &mut |s| {
+        super::names::stmt_exprs(s, &mut |e| {
+            e.walk(&mut |x| {
+                if let ExprKind::Call { func, .. } = &x.kind {
+                    if let Some(n) = func.as_name().filter(|n| params.contains(n)) {
+                        out.insert(n.to_owned());
+                    }
+                }
+            })
+        })
+    });
+    out
+}
+
+fn is_literal(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Num(_) | ExprKind::Bool(_) | ExprKind::NoneLit | ExprKind::Str(_)
+    ) || matches!(&e.kind, ExprKind::Unary(_, a) if a.is_number_literal())
+}
+
+fn template_error(q: &str, span: Span, what: &str) -> Diagnostic {
+    Diagnostic::new(
+        span,
+        format!("the control-flow template of `{q}` {what}"),
+        "fix its `@control_flow` template in backends/",
+    )
+}
+
+/// A nested function passed to a call that is not control flow: Python would pass the
+/// function object, which tangent cannot differentiate through.
+fn refuse_passed_function(
+    call: &Expr,
+    args: &[Expr],
+    kwargs: &[(String, Expr)],
+) -> Result<(), Diagnostic> {
+    for a in args.iter().chain(kwargs.iter().map(|(_, a)| a)) {
+        if let Some(name) = nested_function(a).map(|(_, n)| n) {
+            let ExprKind::Call { func, .. } = &call.kind else {
+                unreachable!()
+            };
+            return Err(Diagnostic::new(
+                a.span,
+                format!(
+                    "the nested function `{name}` is passed as a value to `{}`",
+                    crate::emit::printer::expr(func)
+                ),
+                "tangent differentiates calls to a nested function: call it directly (or pass it to `jax.lax` control flow), or define it at module level",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `tangent.nested_function(lambda ...: lifted(...), 'name')`: (the lambda, the name).
+fn nested_function(e: &Expr) -> Option<(&Expr, &str)> {
+    let ExprKind::Call { func, args, .. } = &e.kind else {
+        return None;
+    };
+    if crate::emit::printer::expr(func) != NESTED_FUNCTION {
+        return None;
+    }
+    match args.as_slice() {
+        [lambda, Expr {
+            kind: ExprKind::Str(name),
+            ..
+        }] => Some((lambda, name)),
+        _ => None,
+    }
+}
+
+fn set_spans(e: &mut Expr, span: Span) {
+    e.span = span;
+    each_child_mut(e, &mut |c| set_spans(c, span));
+}
+
+/// One template instantiated for one call.
+struct Instance<'a> {
+    values: &'a HashMap<String, Expr>,
+    functions: &'a HashMap<String, Expr>,
+    vararg: Option<&'a str>,
+    extra: &'a [Expr],
+    resolver: &'a Resolver<'a>,
+    q: &'a str,
+    span: Span,
+}
+
+impl Instance<'_> {
+    fn stmt(&self, s: &mut Stmt) -> Result<(), Diagnostic> {
+        s.span = self.span;
+        let mut result = Ok(());
+        super::names::stmt_exprs_mut(s, &mut |e| {
+            if result.is_ok() {
+                result = self.expr(e);
+            }
+        });
+        result?;
+        match &mut s.kind {
+            StmtKind::If(_, a, b) => {
+                for s in a.iter_mut().chain(b.iter_mut()) {
+                    self.stmt(s)?;
+                }
+            }
+            StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
+                for s in body {
+                    self.stmt(s)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn expr(&self, e: &mut Expr) -> Result<(), Diagnostic> {
+        if let ExprKind::Name(n) = &e.kind {
+            if let Some(v) = self.values.get(n) {
+                *e = v.clone();
+            }
+            e.span = self.span;
+            return Ok(());
+        }
+        let mut result = Ok(());
+        each_child_mut(e, &mut |c| {
+            if result.is_ok() {
+                result = self.expr(c);
+            }
+        });
+        result?;
+        e.span = self.span;
+        let ExprKind::Call { func, args, kwargs } = &mut e.kind else {
+            return Ok(());
+        };
+        // The callee was a parameter name: still a Name, since function parameters are
+        // not in `values`.
+        let Some(f) = func.as_name().and_then(|n| self.functions.get(n)) else {
+            return Ok(());
+        };
+        let mut call_args = std::mem::take(args);
+        if let (Some(star), [only]) = (self.vararg, call_args.as_slice()) {
+            // `f(operands)` in a template: the operands one by one.
+            if only.as_name() == Some(star) {
+                call_args = self.extra.to_vec();
+            }
+        }
+        let kwargs = std::mem::take(kwargs);
+        *e = self.call(f.clone(), call_args, kwargs)?;
+        Ok(())
+    }
+
+    /// `f(args)` for the function `f` the call passed.
+    fn call(
+        &self,
+        f: Expr,
+        args: Vec<Expr>,
+        kwargs: Vec<(String, Expr)>,
+    ) -> Result<Expr, Diagnostic> {
+        if let Some((lambda, _)) = nested_function(&f) {
+            return self.call(lambda.clone(), args, kwargs);
+        }
+        match &f.kind {
+            ExprKind::Lambda(params, body) => {
+                if params.len() != args.len() || !kwargs.is_empty() {
+                    return Err(Diagnostic::new(
+                        f.span,
+                        format!(
+                            "`{}` calls this function with {} argument(s); it takes {}",
+                            self.q,
+                            args.len(),
+                            params.len()
+                        ),
+                        format!("give it the parameters `{}` passes", self.q),
+                    ));
+                }
+                let map: HashMap<&str, &Expr> =
+                    params.iter().map(String::as_str).zip(args.iter()).collect();
+                let mut b = (**body).clone();
+                b.rename(&|n| map.get(n).map(|a| (*a).clone()));
+                Ok(b)
+            }
+            ExprKind::Call {
+                func,
+                args: bound,
+                kwargs: bound_kw,
+            } if self.resolver.callee(func) == Callee::Library("functools.partial".into()) => {
+                let Some((inner, bound)) = bound.split_first() else {
+                    return Err(Diagnostic::new(
+                        f.span,
+                        "`functools.partial` needs a function",
+                        "pass the function first",
+                    ));
+                };
+                let mut all = bound.to_vec();
+                all.extend(args);
+                let mut kw = bound_kw.clone();
+                kw.extend(kwargs);
+                self.call(inner.clone(), all, kw)
+            }
+            _ => Ok(Expr::new(
+                ExprKind::Call {
+                    func: Box::new(f),
+                    args,
+                    kwargs,
+                },
+                self.span,
+            )),
+        }
+    }
+}
