@@ -105,7 +105,7 @@ def dict_get(y, x, key, default=None):
 
 @tangent_(numpy.ndarray.get)
 def dict_get_tangent(y, x, key, default=None):
-    d[y] = tangent.dict_get_tangent(d[x], d[default], x, key)
+    d[y] = tangent.dict_get_tangent(d[x], d[default], x, key, default)
 
 
 # Context managers a differentiated `with` block may use (desugar::expand_with): the

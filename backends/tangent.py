@@ -281,7 +281,7 @@ def dict_get_default_grad_adjoint(z, g, x, key, default):
 
 
 @adjoint(tangent.dict_get_tangent)
-def dict_get_tangent_adjoint(z, t, t_default, x, key):
+def dict_get_tangent_adjoint(z, t, t_default, x, key, default=None):
     d[t] = tangent.dict_get_grad(d[z], x, key)
     d[t_default] = tangent.dict_get_default_grad(d[z], x, key, t_default)
 

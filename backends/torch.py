@@ -1444,3 +1444,187 @@ def torch_norm_grad_tangent(y, g, n, x, ord, dim, keepdim, name):
 nondifferentiable(tangent.torch_check_devices)
 reads_only(tangent.torch_check_devices)
 native_scalar(tangent.torch_check_devices, kind="check")
+
+
+# ------------------------------------------------------------- torch.nn modules
+# A call of a torch.nn module the program holds (`model(x)`, `self.fc1(h)` in a module's
+# own `forward`) is the computation of its `@control_flow` template (src/ad/control_flow.rs),
+# `self` read as the module at run time: its parameters are constants, or read from the
+# dict of `torch.func.functional_call(model, params, args)` (`params.get(key, own)`).
+# Modes that have no derivative (BatchNorm in training, Dropout in training, ...) are
+# located errors when the derivative runs, so `model.train()` after a first derivative
+# never reuses the eval-mode one. A module of another class is a located error.
+functional_call(torch.func.functional_call, torch.nn.utils.stateless.functional_call)
+module_sequence(torch.nn.Sequential)
+nondifferentiable(tangent.torch_module_check, tangent.torch_channel_shape)
+linear_in_first(tangent.torch_embedding_grad, tangent.torch_embedding_tangent)
+reads_only(tangent.torch_module_check)
+
+
+@control_flow(torch.nn.Linear)
+def linear_module(self, input):
+    return torch.nn.functional.linear(input, self.weight, self.bias)
+
+
+@control_flow(torch.nn.Identity)
+def identity_module(self, input):
+    return input
+
+
+@control_flow(torch.nn.Flatten)
+def flatten_module(self, input):
+    return torch.flatten(input, self.start_dim, self.end_dim)
+
+
+@control_flow(torch.nn.ReLU)
+def relu_module(self, input):
+    return torch.nn.functional.relu(input)
+
+
+@control_flow(torch.nn.ReLU6)
+def relu6_module(self, input):
+    return torch.nn.functional.relu6(input)
+
+
+@control_flow(torch.nn.Hardtanh)
+def hardtanh_module(self, input):
+    return torch.nn.functional.hardtanh(input, self.min_val, self.max_val)
+
+
+@control_flow(torch.nn.LeakyReLU)
+def leaky_relu_module(self, input):
+    return torch.nn.functional.leaky_relu(input, self.negative_slope)
+
+
+@control_flow(torch.nn.ELU)
+def elu_module(self, input):
+    return torch.nn.functional.elu(input, self.alpha)
+
+
+@control_flow(torch.nn.CELU)
+def celu_module(self, input):
+    return torch.nn.functional.celu(input, self.alpha)
+
+
+@control_flow(torch.nn.SELU)
+def selu_module(self, input):
+    return torch.nn.functional.selu(input)
+
+
+@control_flow(torch.nn.GELU)
+def gelu_module(self, input):
+    return torch.nn.functional.gelu(input, approximate=self.approximate)
+
+
+@control_flow(torch.nn.SiLU)
+def silu_module(self, input):
+    return torch.nn.functional.silu(input)
+
+
+@control_flow(torch.nn.Softplus)
+def softplus_module(self, input):
+    return torch.nn.functional.softplus(input, self.beta, self.threshold)
+
+
+@control_flow(torch.nn.LogSigmoid)
+def logsigmoid_module(self, input):
+    return torch.nn.functional.logsigmoid(input)
+
+
+@control_flow(torch.nn.Softsign)
+def softsign_module(self, input):
+    return torch.nn.functional.softsign(input)
+
+
+@control_flow(torch.nn.Sigmoid)
+def sigmoid_module(self, input):
+    return torch.sigmoid(input)
+
+
+@control_flow(torch.nn.Tanh)
+def tanh_module(self, input):
+    return torch.tanh(input)
+
+
+@control_flow(torch.nn.Softmax)
+def softmax_module(self, input):
+    return torch.nn.functional.softmax(input, dim=tangent.torch_module_check(self, "dim"))
+
+
+@control_flow(torch.nn.LogSoftmax)
+def log_softmax_module(self, input):
+    return torch.nn.functional.log_softmax(input, dim=tangent.torch_module_check(self, "dim"))
+
+
+@control_flow(torch.nn.Dropout, torch.nn.Dropout1d, torch.nn.Dropout2d)
+def dropout_module(self, input):
+    return torch.nn.functional.dropout(input, self.p, self.training)
+
+
+@control_flow(torch.nn.LayerNorm)
+def layer_norm_module(self, input):
+    return torch.nn.functional.layer_norm(input, self.normalized_shape, self.weight,
+                                          self.bias, self.eps)
+
+
+@control_flow(torch.nn.Conv2d)
+def conv2d_module(self, input):
+    tangent.torch_module_check(self, "conv2d")
+    return torch.nn.functional.conv2d(input, self.weight, self.bias, self.stride,
+                                      self.padding, self.dilation, self.groups)
+
+
+# BatchNorm in eval mode: the running statistics normalise each channel (dim 1).
+@control_flow(torch.nn.BatchNorm1d, torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)
+def batch_norm_module(self, input):
+    tangent.torch_module_check(self, "batch_norm")
+    shape = tangent.torch_channel_shape(input)
+    scale = torch.reshape(self.weight, shape) * torch.rsqrt(
+        torch.reshape(self.running_var, shape) + self.eps)
+    return (input - torch.reshape(self.running_mean, shape)) * scale + torch.reshape(
+        self.bias, shape)
+
+
+@control_flow(torch.nn.Embedding)
+def embedding_module(self, input):
+    tangent.torch_module_check(self, "embedding")
+    return torch.nn.functional.embedding(input, self.weight, self.padding_idx)
+
+
+# embedding(ids, W)[..., :] = W[ids]: the gradient of W gathers the rows' gradients.
+@adjoint(torch.nn.functional.embedding)
+def torch_embedding(y, input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+                    scale_grad_by_freq=False, sparse=False):
+    d[weight] = tangent.torch_embedding_grad(d[y], input, weight, padding_idx, max_norm,
+                                             scale_grad_by_freq)
+
+
+@tangent_(torch.nn.functional.embedding)
+def torch_embedding_tangent(y, input, weight, padding_idx=None, max_norm=None,
+                            norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    d[y] = tangent.torch_embedding_tangent(d[weight], input, y, padding_idx, max_norm)
+
+
+# The embedding helpers are linear in their first argument and each other's transpose.
+@adjoint(tangent.torch_embedding_grad)
+def torch_embedding_grad_adjoint(z, g, input, weight, padding_idx, max_norm,
+                                 scale_grad_by_freq):
+    d[g] = tangent.torch_embedding_tangent(d[z], input, g, padding_idx, max_norm)
+
+
+@tangent_(tangent.torch_embedding_grad)
+def torch_embedding_grad_tangent(z, g, input, weight, padding_idx, max_norm,
+                                 scale_grad_by_freq):
+    d[z] = tangent.torch_embedding_grad(d[g], input, weight, padding_idx, max_norm,
+                                        scale_grad_by_freq)
+
+
+@adjoint(tangent.torch_embedding_tangent)
+def torch_embedding_tangent_adjoint(z, t, input, y, padding_idx, max_norm):
+    d[t] = tangent.torch_embedding_grad(d[z], input, t, padding_idx, max_norm, False)
+
+
+@tangent_(tangent.torch_embedding_tangent)
+def torch_embedding_tangent_tangent(z, t, input, y, padding_idx, max_norm):
+    d[z] = tangent.torch_embedding_tangent(d[t], input, y, padding_idx, max_norm)
+

@@ -257,6 +257,10 @@ fn repeated_grad_is_served_from_the_memory_cache() {
         so.contains("the literal reverse over reverse is its own entry: True True True"),
         "{so}"
     );
+    assert!(
+        so.contains("a rebound callee rebuilds: True True True True"),
+        "{so}"
+    );
 }
 
 #[test]
@@ -419,7 +423,7 @@ fn lambdas_closures_nested_defs_and_bound_methods_match_finite_differences() {
     let ok = so.lines().filter(|l| l.ends_with(" ok")).count();
     assert_eq!(ok, 55, "{so}");
     for refusal in [
-        "nested def used as a value refused: tests/scripts/closures.py:251:20: the nested function `sq` is used as a value",
+        "nested def used as a value refused: tests/scripts/closures.py:251:20: the nested function `sq` is passed as a value to `map`",
         "nested def inside an if refused: tests/scripts/closures.py:256:9: `sq` is a function defined inside a block (`if`, a loop), which cannot be differentiated",
         "nested def assigning a nonlocal refused: tests/scripts/closures.py:269:9: assignment to `total`, declared `global`/`nonlocal` at line 268",
     ] {

@@ -105,6 +105,10 @@ impl Expander<'_> {
         let ExprKind::Call { func, args, kwargs } = &e.kind else {
             return Ok(());
         };
+        if let Some(out) = self.module_call(e, before, guarded)? {
+            *e = out;
+            return Ok(());
+        }
         let Callee::Library(q) = self.resolver.callee(func) else {
             return refuse_passed_function(e, args, kwargs);
         };
@@ -140,7 +144,7 @@ impl Expander<'_> {
         let bound = &mut self.bound;
         let mut functions: HashMap<String, Expr> = HashMap::new();
         let mut bind_value = |name: &str, value: Expr, names: &mut NameGen| -> Expr {
-            if value.as_name().is_some() || is_literal(&value) {
+            if is_path(&value) || is_literal(&value) {
                 return value;
             }
             let fresh = names.fresh(name);
@@ -215,6 +219,238 @@ impl Expander<'_> {
         let mut result = result.clone();
         inst.expr(&mut result)?;
         Ok(result)
+    }
+}
+
+impl Expander<'_> {
+    /// `m(x)` for a network module `m` the host described (`model(x)`, `self.fc1(h)`),
+    /// or `torch.func.functional_call(m, params, (x,))`: the module's computation
+    /// written out (None: not such a call).
+    fn module_call(
+        &mut self,
+        e: &Expr,
+        before: &mut Vec<Stmt>,
+        guarded: Option<&'static str>,
+    ) -> Result<Option<Expr>, Diagnostic> {
+        let ExprKind::Call { func, args, kwargs } = &e.kind else {
+            return Ok(None);
+        };
+        let mut out = Vec::new();
+        let value = match self.resolver.callee(func) {
+            Callee::Library(q) if self.rules.is_functional_call(&q) => {
+                self.functional_call(&q, args, kwargs, e.span, &mut out)?
+            }
+            _ => {
+                let Some((root, m)) = self.resolver.net_module(func) else {
+                    return Ok(None);
+                };
+                let (root, m) = (root.to_owned(), m.clone());
+                let path = (**func).clone();
+                self.expand_module(
+                    &root,
+                    &m,
+                    path,
+                    args.clone(),
+                    kwargs.clone(),
+                    e.span,
+                    &mut out,
+                )?
+            }
+        };
+        if let (Some(place), false) = (guarded, out.is_empty()) {
+            return Err(Diagnostic::new(
+                e.span,
+                format!("this module call is inside {place}, and its computation takes statements"),
+                "call the module in a statement of its own and use its result there",
+            ));
+        }
+        before.extend(out);
+        Ok(Some(value))
+    }
+
+    /// The call of module `m` (at `path`, in the tree of `root`) on `args`.
+    #[allow(clippy::too_many_arguments)]
+    fn expand_module(
+        &mut self,
+        root: &str,
+        m: &crate::resolve::live::NetModule,
+        path: Expr,
+        args: Vec<Expr>,
+        kwargs: Vec<(String, Expr)>,
+        span: Span,
+        before: &mut Vec<Stmt>,
+    ) -> Result<Expr, Diagnostic> {
+        let shown = crate::emit::printer::expr(&path);
+        if self.rules.is_module_sequence(&m.kind) {
+            let [input] = args.as_slice() else {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{shown}` is a sequence of modules: call it on one input"),
+                    "pass the input alone",
+                ));
+            };
+            if !kwargs.is_empty() {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{shown}` is a sequence of modules: it takes no keywords"),
+                    "pass the input alone",
+                ));
+            }
+            let mut value = input.clone();
+            for child in self.resolver.net_children(root, &m.prefix) {
+                let child = child.clone();
+                let last = child.prefix.rsplit('.').next().unwrap_or_default();
+                let at = if last.bytes().all(|b| b.is_ascii_digit()) {
+                    Expr::new(
+                        ExprKind::Subscript(Box::new(path.clone()), Box::new(Expr::num(last))),
+                        span,
+                    )
+                } else {
+                    Expr::new(
+                        ExprKind::Attr(Box::new(path.clone()), last.to_owned()),
+                        span,
+                    )
+                };
+                value = self.expand_module(root, &child, at, vec![value], vec![], span, before)?;
+            }
+            return Ok(value);
+        }
+        if m.kind == "forward" {
+            if path.as_name().is_none() {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{shown}` is a module of a class of this program inside another module"),
+                    "differentiate through it by calling its layers from the outer module's `forward`, or call the inner module's `forward` on a module held in a global",
+                ));
+            }
+            // The class's own `forward`, differentiated as a method of the object when it
+            // runs (`tangent.method_grad`).
+            return Ok(Expr::new(
+                ExprKind::Call {
+                    func: Box::new(Expr::new(
+                        ExprKind::Attr(Box::new(path), "forward".into()),
+                        span,
+                    )),
+                    args,
+                    kwargs,
+                },
+                span,
+            ));
+        }
+        let Some(template) = self.rules.control_flow(&m.kind) else {
+            let class = m.kind.strip_prefix("other:").unwrap_or(&m.kind);
+            return Err(Diagnostic::new(
+                span,
+                format!("calling `{shown}`, a `{class}` module: tangent has no derivative for this kind of module"),
+                "write its computation with torch.nn.functional in the function (or register a rule for a function that does it)",
+            ));
+        };
+        let mut all = vec![path];
+        all.extend(args);
+        let kind = m.kind.clone();
+        self.inline(&kind, template, all, kwargs, span, before)
+    }
+
+    /// `torch.func.functional_call(m, params, args)`: the call of `m` on `args` with its
+    /// parameters and buffers read from the dict `params` (`params.get(key, own)`, as
+    /// torch falls back on the module's own for keys the dict lacks).
+    fn functional_call(
+        &mut self,
+        q: &str,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+        span: Span,
+        before: &mut Vec<Stmt>,
+    ) -> Result<Expr, Diagnostic> {
+        let ([module, params, inputs], []) = (args, kwargs) else {
+            return Err(Diagnostic::new(
+                span,
+                format!("`{q}` is differentiated as `{q}(module, params, args)`"),
+                "pass the module, the dict of parameters and the arguments (a tuple), without keywords",
+            ));
+        };
+        let Some((root, m)) = self.resolver.net_module(module) else {
+            return Err(Diagnostic::new(
+                module.span,
+                format!("the first argument of `{q}` is not a network module tangent knows"),
+                "pass a torch.nn.Module held in a global or a closure variable",
+            ));
+        };
+        let (root, m) = (root.to_owned(), m.clone());
+        if m.kind == "forward" {
+            return Err(Diagnostic::new(
+                module.span,
+                format!("`{q}` over a module of a class of this program is not supported yet"),
+                "compose torch.nn modules (Sequential, Linear, ...) for it, or write the model as a function of its parameters",
+            ));
+        }
+        let inputs = match &inputs.kind {
+            ExprKind::Tuple(items) | ExprKind::List(items) => items.clone(),
+            _ => vec![inputs.clone()],
+        };
+        let params = if is_path(params) {
+            params.clone()
+        } else {
+            let fresh = self.names.fresh("params");
+            self.bound.push(fresh.clone());
+            before.push(Stmt::new(
+                StmtKind::Assign(
+                    Expr::new(ExprKind::Name(fresh.clone()), span),
+                    params.clone(),
+                ),
+                span,
+            ));
+            Expr::new(ExprKind::Name(fresh), span)
+        };
+        let start = before.len();
+        let path = module.clone();
+        let mut value = self.expand_module(&root, &m, path, inputs, vec![], span, before)?;
+        let read = |e: &Expr| -> Option<Expr> {
+            let ExprKind::Attr(owner, a) = &e.kind else {
+                return None;
+            };
+            let (r, held) = self.resolver.net_module(owner)?;
+            if r != root || !held.parameters.contains(a) {
+                return None;
+            }
+            let key = if held.prefix.is_empty() {
+                a.clone()
+            } else {
+                format!("{}.{a}", held.prefix)
+            };
+            Some(Expr::new(
+                ExprKind::Call {
+                    func: Box::new(Expr::new(
+                        ExprKind::Attr(Box::new(params.clone()), "get".into()),
+                        span,
+                    )),
+                    args: vec![Expr::new(ExprKind::Str(key), span), e.clone()],
+                    kwargs: vec![],
+                },
+                span,
+            ))
+        };
+        let mut substitute_reads = |e: &Expr| -> Expr {
+            let mut e = e.clone();
+            super::rules::substitute(&mut e, &mut |x| read(x));
+            e
+        };
+        for s in &mut before[start..] {
+            super::desugar::map_all_exprs(s, &mut substitute_reads);
+        }
+        value = substitute_reads(&value);
+        Ok(value)
+    }
+}
+
+/// A name, or attributes and constant subscripts of one (`model.fc1`, `model[0]`): read
+/// where a template uses it, without a variable of its own.
+fn is_path(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Name(_) => true,
+        ExprKind::Attr(v, _) => is_path(v),
+        ExprKind::Subscript(v, k) => k.is_number_literal() && is_path(v),
+        _ => false,
     }
 }
 

@@ -15,7 +15,7 @@ use crate::syntax::Diagnostic;
 use std::collections::HashMap;
 
 /// Applies `f` to every expression of a statement, nested blocks included.
-fn map_all_exprs(s: &mut Stmt, f: &mut dyn FnMut(&Expr) -> Expr) {
+pub fn map_all_exprs(s: &mut Stmt, f: &mut dyn FnMut(&Expr) -> Expr) {
     match &mut s.kind {
         StmtKind::Assign(t, v) | StmtKind::AugAssign(t, _, v) => {
             *t = f(t);

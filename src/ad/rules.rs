@@ -97,6 +97,8 @@ const FACTS: &[&str] = &[
     "array_methods",
     "transparent_context",
     "array_attributes",
+    "functional_call",
+    "module_sequence",
 ];
 
 /// What a `with` over a context manager declared `transparent_context(...)` does.
@@ -199,6 +201,12 @@ pub struct RuleSet {
     /// `reads_only(...)`: calls that only read their arguments, so they may be made for
     /// their effect on differentiated values (printing, tangent's checks).
     reads_only: HashSet<String>,
+    /// `functional_call(...)`: calls of a network module with its parameters from a
+    /// dict (`torch.func.functional_call`), written out by `ad::control_flow`.
+    functional_calls: HashSet<String>,
+    /// `module_sequence(...)`: module classes whose call calls their children in order
+    /// (`torch.nn.Sequential`).
+    module_sequences: HashSet<String>,
     /// `shape_only(f, arg=...)`: argument positions `f` reads only for shape, dtype or
     /// length.
     shape_only: HashMap<String, Vec<usize>>,
@@ -445,6 +453,8 @@ impl RuleSet {
                 "effectful_module" => &mut self.effectful_modules,
                 "mutates" => &mut self.mutates,
                 "reads_only" => &mut self.reads_only,
+                "functional_call" => &mut self.functional_calls,
+                "module_sequence" => &mut self.module_sequences,
                 "array_attributes" => &mut self.attributes,
                 "shape_only" => {
                     let positions = match decl.keyword("arg") {
@@ -688,6 +698,10 @@ impl RuleSet {
             .extend(other.effectful_modules.iter().cloned());
         self.mutates.extend(other.mutates.iter().cloned());
         self.reads_only.extend(other.reads_only.iter().cloned());
+        self.functional_calls
+            .extend(other.functional_calls.iter().cloned());
+        self.module_sequences
+            .extend(other.module_sequences.iter().cloned());
         self.shape_only
             .extend(other.shape_only.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.native
@@ -951,6 +965,16 @@ impl RuleSet {
         self.reads_only.contains(qualname)
     }
 
+    /// Is `qualname` a call of a network module with its parameters from a dict?
+    pub fn is_functional_call(&self, qualname: &str) -> bool {
+        self.functional_calls.contains(qualname)
+    }
+
+    /// Does a call of a module of class `kind` call its children in order?
+    pub fn is_module_sequence(&self, kind: &str) -> bool {
+        self.module_sequences.contains(kind)
+    }
+
     /// How a `with` over `qualname(...)` is differentiated, if it may be.
     pub fn transparent_context(&self, qualname: &str) -> Option<TransparentContext> {
         self.transparent.get(qualname).copied()
@@ -989,6 +1013,7 @@ impl RuleSet {
             .chain(self.nondifferentiable.iter())
             .chain(self.transparent.keys())
             .chain(self.control_flow.keys())
+            .chain(self.functional_calls.iter())
             .map(String::as_str)
             .filter(|n| !n.contains(':'))
             .collect();

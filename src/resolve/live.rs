@@ -78,6 +78,18 @@ pub struct Custom {
     pub nondiff: Vec<usize>,
 }
 
+/// One module of a network module's tree: `prefix` its dotted path from the root
+/// (`""` for the root, `"0"`, `"fc1"`, `"layers.2"`), `kind` what a call of it is (the
+/// canonical name of a module class with a template, `forward` for a class whose
+/// `forward` is Python of the program, else `other:<class>`), `parameters` its own
+/// parameters and buffers by name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetModule {
+    pub prefix: String,
+    pub kind: String,
+    pub parameters: Vec<String>,
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LiveNames {
     /// The differentiated function's own `def`: (name, first line of its code).
@@ -101,6 +113,10 @@ pub struct LiveNames {
     /// Module attribute paths that are a rule's function under its canonical name.
     pub aliases: HashMap<String, String>,
     pub globals: Vec<String>,
+    /// Network modules (`torch.nn.Module` objects) the code reaches, by the global or
+    /// cell that holds the root: each module of its tree in the order the library
+    /// lists them (`nnmodule` lines).
+    pub modules: HashMap<String, Vec<NetModule>>,
     /// Why a name bound to a function cannot be differentiated (filled by
     /// `SourceModule::apply_live`: a nested `def`, or a file changed since import).
     pub notes: HashMap<String, String>,
@@ -184,6 +200,20 @@ impl LiveNames {
                         nondiff,
                     };
                     live.names.insert((*name).to_owned(), Live::Custom(custom));
+                }
+                ["nnmodule", root, prefix, kind, parameters] => {
+                    live.modules
+                        .entry((*root).to_owned())
+                        .or_default()
+                        .push(NetModule {
+                            prefix: (*prefix).to_owned(),
+                            kind: (*kind).to_owned(),
+                            parameters: parameters
+                                .split(',')
+                                .filter(|p| !p.is_empty())
+                                .map(str::to_owned)
+                                .collect(),
+                        });
                 }
                 ["builtin", name] => {
                     live.names.insert((*name).to_owned(), Live::Builtin);

@@ -206,6 +206,70 @@ impl Resolver<'_> {
         })
     }
 
+    /// The network module `e` is, when it is a path (`model`, `model.fc1`, `model[0]`,
+    /// `self.layers[2]`) into the tree of a module the host described: (the root's name,
+    /// the module).
+    pub fn net_module(&self, e: &Expr) -> Option<(&str, &live::NetModule)> {
+        fn prefix(e: &Expr) -> Option<(&str, String)> {
+            match &e.kind {
+                ExprKind::Name(n) => Some((n, String::new())),
+                ExprKind::Attr(v, a) => {
+                    let (root, p) = prefix(v)?;
+                    Some((
+                        root,
+                        if p.is_empty() {
+                            a.clone()
+                        } else {
+                            format!("{p}.{a}")
+                        },
+                    ))
+                }
+                ExprKind::Subscript(v, k) if k.is_number_literal() => {
+                    let (root, p) = prefix(v)?;
+                    let ExprKind::Num(k) = &k.kind else {
+                        return None;
+                    };
+                    Some((
+                        root,
+                        if p.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{p}.{k}")
+                        },
+                    ))
+                }
+                _ => None,
+            }
+        }
+        let (root, path) = prefix(e)?;
+        if self.locals.contains(root) {
+            return None;
+        }
+        let (root, tree) = self.live?.modules.get_key_value(root)?;
+        tree.iter()
+            .find(|m| m.prefix == path)
+            .map(|m| (root.as_str(), m))
+    }
+
+    /// The modules directly under `prefix` in the tree of `root`, in order.
+    pub fn net_children(&self, root: &str, prefix: &str) -> Vec<&live::NetModule> {
+        let Some(tree) = self.live.and_then(|l| l.modules.get(root)) else {
+            return vec![];
+        };
+        tree.iter()
+            .filter(|m| {
+                let rest = if prefix.is_empty() {
+                    Some(m.prefix.as_str()).filter(|p| !p.is_empty())
+                } else {
+                    m.prefix
+                        .strip_prefix(prefix)
+                        .and_then(|r| r.strip_prefix('.'))
+                };
+                rest.is_some_and(|r| !r.contains('.'))
+            })
+            .collect()
+    }
+
     /// Is `e` a local known to hold an object of a user class (`objects`)?
     pub fn is_object(&self, e: &Expr) -> bool {
         e.as_name().is_some_and(|n| self.objects.contains(n))

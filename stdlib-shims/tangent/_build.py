@@ -8,7 +8,7 @@ import math
 import sys as _sys
 
 from tangent._errors import TangentError, _at_call_site, _located
-from tangent._live import _live_request, _unwrap_transparent
+from tangent._live import _live_request, _unwrap_transparent, bindings_hold
 
 try:
     import numpy
@@ -68,6 +68,11 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         return _partial_derivative(func, wrt, (optimized, preserve_result, check_dims, verbose,
                                                mode, output_index, output_weights, motion,
                                                optimizations, checkpoint, compile, source))
+    torch = _sys.modules.get("torch")
+    if getattr(torch, "nn", None) is not None and isinstance(func, torch.nn.Module):
+        # A network module: its `forward`, the module a constant of the derivative (its
+        # `__call__` is torch's hook machinery).
+        func = func.forward
     if (not hasattr(func, "__code__") and not hasattr(func, "__func__")
             and not isinstance(func, type) and hasattr(type(func), "__call__")
             and hasattr(type(func).__call__, "__code__")):
@@ -105,6 +110,8 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                             bool(_package().literal_reverse_over_reverse)),
                      bound_self)
     cached = _CACHE.pop(key, None)
+    if cached is not None and not bindings_hold(cached[3]):
+        cached = None  # a name it called through was rebound since: build it again
     if cached is not None:
         stats["memory_hits"] += 1
         _CACHE[key] = cached
@@ -115,6 +122,7 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, optimizations, checkpoint, bound_self,
                 source, constructor, receiver)
+    bindings = getattr(fn, "__tangent_bindings__", None)
     if compile in ("jax", "torch", "tensorflow", "tinygrad") and motion != "joint":
         raise TangentError(_at_call_site(
             "compile=%r applies to motion='joint' derivatives, not motion=%r"
@@ -131,7 +139,8 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         fn = _library_compiled("tinygrad", fn, func)
     elif compile != "python" and motion == "joint":
         fn = _native(fn, compile)
-    _CACHE[key] = (func, fn, bound_self)  # keeps `func` alive, so its id stays unique
+    # Keeps `func` alive, so its id stays unique.
+    _CACHE[key] = (func, fn, bound_self, bindings)
     _evict()
     return fn
 
@@ -282,7 +291,7 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 "kept none (exec, python -c)" % (func.__name__, context),
                 "pass the text it was defined with: tangent.grad(f, source=text), or "
                 "tangent.function(f, source=text) where it is defined"))
-        live, cells = live[:2], live[2]
+        live, cells, bindings = live[:2], live[2], live[3]
         live_request = live + (name,)
         answer = _tangent.grad_source(context, name, wrt, flags + (True,), mode,
                                       (output_index, output_weights, optimizations), live)
@@ -312,6 +321,9 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         # The derivative calls the functions of the derivative it was made from.
         payload = payload + "\n\n" + source
     fn = _compile(payload, entry, func.__globals__, cells)
+    # A derivative of a derivative depends on what the first one was resolved against.
+    fn.__tangent_bindings__ = bindings if source is None else \
+        getattr(func, "__tangent_bindings__", None)
     fn.__tangent_cells__ = cells
     fn.__tangent_live__ = live_request
     fn.__tangent_file__ = context
@@ -415,7 +427,7 @@ def _as_compiled(wrapper, fn, mode):
     `__tangent_compile__ = mode`."""
     for attr in ("__name__", "__qualname__", "__doc__", "__tangent_source__",
                  "__tangent_file__", "__tangent_mode__", "__tangent_wrt__",
-                 "__tangent_cells__", "__tangent_live__"):
+                 "__tangent_cells__", "__tangent_live__", "__tangent_bindings__"):
         if hasattr(fn, attr):
             try:
                 setattr(wrapper, attr, getattr(fn, attr))
@@ -529,6 +541,7 @@ def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
     second_derivative.__tangent_file__ = hvp.__tangent_file__
     second_derivative.__tangent_cells__ = getattr(hvp, "__tangent_cells__", None)
     second_derivative.__tangent_live__ = getattr(hvp, "__tangent_live__", None)
+    second_derivative.__tangent_bindings__ = getattr(hvp, "__tangent_bindings__", None)
     second_derivative.__tangent_mode__ = "forward-over-reverse"
     second_derivative.__tangent_wrt__ = wrt
     return second_derivative

@@ -123,6 +123,31 @@ def _cell(value):
     return (lambda: value).__closure__[0]
 
 
+def _network_modules(name, obj, filename):
+    """The `nnmodule` lines of a torch.nn.Module held by `name`: each module of its tree
+    (dotted prefix from the root), what a call of it is (`torch.nn.<Class>` for torch's
+    own classes, `forward` for a class whose `forward` is Python code of a file other
+    than torch's, else `other:<class>`) and its own parameters and buffers. Never
+    imports torch."""
+    torch = _sys.modules.get("torch")
+    nn = getattr(torch, "nn", None)
+    if nn is None or not isinstance(obj, nn.Module):
+        return ""
+    lines = []
+    for prefix, m in obj.named_modules(remove_duplicate=False):
+        cls = type(m)
+        if getattr(nn, cls.__name__, None) is cls:
+            kind = "torch.nn." + cls.__name__
+        elif (getattr(cls.forward, "__code__", None) is not None
+              and not cls.__module__.startswith("torch.")):
+            kind = "forward"
+        else:
+            kind = "other:%s.%s" % (cls.__module__, cls.__qualname__)
+        own = list(m._parameters) + list(m._buffers)
+        lines.append("nnmodule\t%s\t%s\t%s\t%s\n" % (name, prefix, kind, ",".join(own)))
+    return "".join(lines)
+
+
 def _live_request(func, filename, generation, entry_name, text=None, bound_self=None,
                   constructor=False, receiver=False):
     """(the source text, the live names, the closure cells the generated code reads) for
@@ -202,7 +227,7 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
             return "import\t%s\t%s.%s" % (n, obj.__module__, obj.__qualname__)
         t = type(obj)
         from tangent._methods import constructible
-        return "value\t%s\t%s%s" % (
+        return _network_modules(n, obj, filename) + "value\t%s\t%s%s" % (
             n, t.__qualname__ if t.__module__ == "builtins" else
             "%s.%s" % (t.__module__, t.__qualname__),
             "\tarray" if _is_array_value(obj) else
@@ -270,7 +295,42 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
         lines.append("attrs\t%s\t%s" % (path, "\t".join(sorted(attrs))))
     lines.append("globals\t" + "\t".join(
         k for k in list(globals_)[:5000] if isinstance(k, str) and k.isidentifier()))
-    return text, "\n".join(lines), cells
+    # What the derivative was resolved against: a later rebinding of any of these names
+    # (a notebook cell defining `g` again) makes the cached derivative stale.
+    checks = []
+    for n, (obj, builtin) in bound.items():
+        if obj is missing or builtin:
+            checks.append(("absent", n, None))
+        else:
+            checks.append(("global", n, globals_[n]))
+    for name, cell in cells.items():
+        try:
+            checks.append(("cell", cell, cell.cell_contents))
+        except ValueError:
+            checks.append(("cell", cell, missing))
+    return text, "\n".join(lines), cells, (globals_, tuple(checks), missing)
+
+
+def bindings_hold(bindings):
+    """Do the names a derivative was resolved against still hold the same objects?"""
+    if bindings is None:
+        return True
+    globals_, checks, missing = bindings
+    for kind, key, value in checks:
+        if kind == "global":
+            if globals_.get(key, missing) is not value:
+                return False
+        elif kind == "absent":
+            if key in globals_:
+                return False
+        else:
+            try:
+                current = key.cell_contents
+            except ValueError:
+                current = missing
+            if current is not value:
+                return False
+    return True
 
 
 def _same_code(a, b, bytecode=True):

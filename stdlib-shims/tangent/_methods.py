@@ -10,6 +10,7 @@ and the arguments: for a namedtuple or dataclass the fields are the arguments, f
 plain class its `__init__` is differentiated as the function of its arguments that
 returns the fields it assigns (src/syntax/constructor.rs)."""
 import dataclasses
+import sys as _sys
 
 from tangent._build import _generate
 from tangent._errors import TangentError, _at_call_site
@@ -103,6 +104,22 @@ def _with_defaults(fn, values):
     return values
 
 
+def _net_module(obj):
+    """Is `obj` a torch.nn.Module? Its methods are differentiated bound to it, so that
+    the modules it holds (`self.fc1`) are known when its `forward` is transformed; its
+    parameters are constants. Never imports torch."""
+    torch = _sys.modules.get("torch")
+    nn = getattr(torch, "nn", None)
+    return nn is not None and isinstance(obj, nn.Module)
+
+
+def _bound_values(obj, name, args):
+    """(the bound method `obj.name`, its arguments with its defaults)."""
+    bound = getattr(obj, name)
+    values = _with_defaults(bound.__func__, (obj,) + tuple(args))[1:]
+    return bound, values
+
+
 def method_grad(g, obj, name, args, which):
     """The gradient of `obj.name(*args)` with respect to argument `which` (-1: `obj`
     itself), for the output's gradient `g`."""
@@ -110,6 +127,15 @@ def method_grad(g, obj, name, args, which):
     # arguments alone has none for the object.
     key = (id(g), id(obj), name, tuple(id(a) for a in args), which == -1)
     memo = _memo[0]
+    if (memo is None or memo[0] != key) and _net_module(obj):
+        bound, values = _bound_values(obj, name, args)
+        wrt = tuple(i for i, v in enumerate(values) if _runtime._differentiable_part(v))
+        grads = {}
+        if wrt:
+            out = _generate(bound, wrt, True, False, False, 0, "reverse")(*(values + (g,)))
+            out = out if len(wrt) > 1 else (out,)
+            grads = {1 + i: v for i, v in zip(wrt, out)}
+        memo = _memo[0] = (key, (g, obj, args), grads, 1, 0)
     if memo is None or memo[0] != key:
         fn, leading = _method_function(obj, name)
         values = _with_defaults(fn, leading + tuple(args))
@@ -135,6 +161,14 @@ def method_grad(g, obj, name, args, which):
 def method_jvp(obj, name, args, t_obj, t_args):
     """The tangent of `obj.name(*args)` given the tangents of `obj` and of `args` (None
     for a constant)."""
+    if _net_module(obj):
+        bound, values = _bound_values(obj, name, args)
+        tangents = tuple(t_args) + (None,) * (len(values) - len(t_args))
+        wrt = tuple(i for i, t in enumerate(tangents) if t is not None)
+        if not wrt:
+            return None
+        df = _generate(bound, wrt, True, False, False, 0, "forward")
+        return df(*(values + tuple(tangents[i] for i in wrt)))
     fn, leading = _method_function(obj, name)
     values = _with_defaults(fn, leading + tuple(args))
     tangents = ((t_obj,) if leading and leading[0] is _receiver(obj)

@@ -596,11 +596,15 @@ def dict_get_default_grad(g, x, key, default):
     return init_grad(default) if key in x else g
 
 
-def dict_get_tangent(t, t_default, x, key):
-    """The tangent of `x.get(key, default)`."""
+def dict_get_tangent(t, t_default, x, key, default=None):
+    """The tangent of `x.get(key, default)`: the default's when `key` is missing, a zero
+    shaped like the default when that is a constant (the engine passes 0.0)."""
     if key in x:
         return t[key]
-    return init_grad(x.get(key)) if t_default is None else t_default
+    if t_default is None or (type(t_default) in (int, float) and t_default == 0
+                             and default is not None):
+        return init_grad(default)
+    return t_default
 
 
 def grad_at(g, x, index):

@@ -568,6 +568,73 @@ def torch_clamp_mask(x, low, high, which):
     return (inside, below, above)[which].to(_float_dtype(x))
 
 
+def torch_module_check(module, what):
+    """What backends/torch.py's module templates need to hold when the derivative runs
+    (the module's mode can change after it was built): a located error otherwise."""
+    from tangent._errors import TangentError, _at_call_site
+    name = type(module).__name__
+
+    def refuse(why, fix):
+        raise TangentError(_at_call_site("cannot differentiate a call of `%s`: %s"
+                                         % (name, why), fix))
+    if what == "batch_norm":
+        if module.training and module.track_running_stats:
+            refuse("it is in training mode, where it normalises with the batch's "
+                   "statistics and updates its running ones",
+                   "call model.eval() first (or differentiate F.batch_norm's computation "
+                   "written with torch functions)")
+        if module.running_mean is None:
+            refuse("it keeps no running statistics (track_running_stats=False)",
+                   "normalise with torch functions in the function instead")
+        if module.weight is None:
+            refuse("it has no affine parameters (affine=False)",
+                   "normalise with torch functions in the function instead")
+    elif what == "conv2d":
+        if module.padding_mode != "zeros" or isinstance(module.padding, str):
+            refuse("padding_mode=%r, padding=%r: only explicit zero padding has a rule"
+                   % (module.padding_mode, module.padding),
+                   "use padding_mode='zeros' with an explicit padding")
+    elif what == "embedding":
+        if module.max_norm is not None:
+            refuse("max_norm renormalises its weight in place", "use max_norm=None")
+    elif what == "dim":
+        if module.dim is None:
+            refuse("it was built without `dim`", "pass dim= to the module")
+        return module.dim
+    return None
+
+
+def torch_channel_shape(x):
+    """(1, C, 1, ...): a per-channel vector broadcast over the rest of `x` (dim 1)."""
+    return (1, x.shape[1]) + (1,) * (x.dim() - 2) if x.dim() > 1 else (x.shape[0],)
+
+
+def torch_embedding_grad(g, ids, weight, padding_idx, max_norm, scale_grad_by_freq):
+    """The gradient of `weight` in embedding(ids, weight): each row's gradients summed."""
+    if max_norm is not None or scale_grad_by_freq:
+        from tangent._errors import TangentError, _at_call_site
+        raise TangentError(_at_call_site(
+            "embedding with max_norm or scale_grad_by_freq has no rule here",
+            "use the defaults"))
+    if g is None or isinstance(g, (int, float)):
+        return torch.zeros_like(weight)
+    flat = ids.reshape(-1)
+    out = torch.zeros_like(weight).index_add(0, flat, g.reshape(-1, weight.shape[1]))
+    if padding_idx is not None:
+        out[padding_idx] = 0.0
+    return out
+
+
+def torch_embedding_tangent(t, ids, y, padding_idx, max_norm):
+    """The tangent of embedding(ids, weight) given the weight's tangent `t`."""
+    if t is None or isinstance(t, (int, float)):
+        return torch.zeros_like(y)
+    out = torch.nn.functional.embedding(ids, t)
+    if padding_idx is not None:
+        out = out * (ids != padding_idx).unsqueeze(-1).to(out.dtype)
+    return out
+
+
 def torch_check_dropout(g, training):
     """Dropout in eval form (training=False) is the identity; in training form it is
     random and has no derivative here."""

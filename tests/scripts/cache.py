@@ -54,3 +54,27 @@ literal = tangent.grad(gf)
 tangent.literal_reverse_over_reverse = False
 print("the literal reverse over reverse is its own entry:", literal is not by_symmetry,
       "_stack" in literal.__tangent_source__, tangent.grad(gf) is by_symmetry)
+
+# A callee rebound after the first derivative (a notebook cell defining it again): the
+# cached derivative was resolved against the old function, so it is built again.
+def square(x):
+    return x * x
+
+
+def calls_square(x):
+    return square(x) + x
+
+
+first = tangent.grad(calls_square)(2.0)
+square_before = square
+
+
+def square(x):  # noqa: F811
+    return x * x * x
+
+
+second = tangent.grad(calls_square)(2.0)
+third = tangent.grad(tangent.grad(calls_square))(2.0)
+square = square_before
+print("a rebound callee rebuilds:", first == 5.0, second == 13.0, third == 12.0,
+      tangent.grad(calls_square)(2.0) == 5.0)

@@ -216,6 +216,8 @@ CATALOG = [
                                                       [((3,), "any"), ((2, 3), "any")]]),
     ("torch.nn.functional.linear", "F.linear(a, b, c)",
      [[((2, 3), "any"), ((4, 3), "any"), ((4,), "any")]]),
+    ("torch.nn.functional.embedding", "F.embedding(torch.tensor([[0, 2], [1, 1]]), a)",
+     [[((3, 4), "any")]]),
     ("torch.nn.functional.mse_loss", "F.mse_loss(a, b)", [[((2, 3), "any"), ((2, 3), "any")]]),
     ("torch.nn.functional.mse_loss", "F.mse_loss(a, b, reduction='sum')",
      [[((2, 3), "any"), ((2, 3), "any")]]),
@@ -386,8 +388,8 @@ def torch_rules():
         for dec in node.decorator_list:
             kind = _dotted(dec.func)
             name = _dotted(dec.args[0])
-            if name.startswith("tangent."):
-                continue
+            if name.startswith("tangent.") or kind == "control_flow":
+                continue  # module templates: checked by Checker.modules
             (reverse if kind == "adjoint" else forward).add(name)
     with open(os.path.join(BACKENDS, "elementwise.py")) as f:
         for value in re.findall(r'\btorch_*="(\w+)"', f.read()):
@@ -736,6 +738,115 @@ class Checker:
         self.cases += 1
 
 
+def module_templates():
+    """The torch.nn classes with a `@control_flow` template, and the module sequences."""
+    names = set()
+    with open(os.path.join(BACKENDS, "torch.py")) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        for dec in getattr(node, "decorator_list", []):
+            if isinstance(dec, ast.Call) and _dotted(dec.func) == "control_flow":
+                names.update(_dotted(a) for a in dec.args)
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                and _dotted(node.value.func) == "module_sequence"):
+            names.update(_dotted(a) for a in node.value.args)
+    return {n.rsplit(".", 1)[1] for n in names if n.startswith("torch.nn.")}
+
+
+def _modules_checker(checker, gen):
+    """torch.nn modules called in differentiated code (tests/torch/modules.py): every
+    template's class, reverse (joint, split) against torch.autograd, forward against
+    torch.func.jvp, the jvp of the gradient against torch.func; functional_call's
+    gradients with respect to the parameters against torch.func.grad."""
+    sys.path.insert(0, HERE)
+    import modules
+    covered = set()
+    for f, shape, classes in modules.CALLS:
+        x = torch.randn(shape, generator=gen, dtype=torch.float64)
+        t = like(gen, x)
+        xr = x.clone().requires_grad_()
+        f(xr).backward()
+        ok = True
+        try:
+            for motion in ("joint", "split"):
+                g = tangent.autodiff(f, motion=motion)(x)
+                if not close(g, xr.grad, 1e-9, 1e-10):
+                    ok = False
+                    checker.fail("module %s: %s reverse differs from torch.autograd"
+                                 % (f.__name__, motion))
+            ref_t = torch.func.jvp(f, (x,), (t,))[1]
+            if not close(tangent.autodiff(f, mode="forward")(x, t), ref_t, 1e-9, 1e-10):
+                ok = False
+                checker.fail("module %s: forward differs from torch.func.jvp" % f.__name__)
+            if classes:  # second order (a class of the program's: method_grad refuses it)
+                hv = tangent.autodiff(tangent.grad(f), mode="forward")(x, 1.0, t)
+                ref_hv = torch.func.jvp(torch.func.grad(f), (x,), (t,))[1]
+                if not close(hv, ref_hv, 1e-8, 1e-9):
+                    ok = False
+                    checker.fail("module %s: the jvp of the gradient differs" % f.__name__)
+        except Exception as e:
+            ok = False
+            checker.fail("module %s: %s: %s" % (f.__name__, type(e).__name__, e))
+        if ok:
+            covered |= classes
+        checker.cases += 1
+    for f, module, x, classes in modules.FUNCTIONAL:
+        params = dict(module.named_parameters())
+        ok = True
+        try:
+            want = torch.func.grad(f)(params, x)
+            got = tangent.grad(f)(params, x)
+            if set(got) != set(want) or not all(close(got[k], want[k], 1e-9, 1e-10)
+                                                for k in want):
+                ok = False
+                checker.fail("functional_call %s: gradients differ from torch.func.grad"
+                             % f.__name__)
+            tans = {k: like(gen, v) for k, v in params.items()}
+            ref_t = torch.func.jvp(lambda p: f(p, x), (params,), (tans,))[1]
+            if not close(tangent.autodiff(f, mode="forward")(params, x, tans), ref_t,
+                         1e-9, 1e-10):
+                ok = False
+                checker.fail("functional_call %s: forward differs from torch.func.jvp"
+                             % f.__name__)
+        except Exception as e:
+            ok = False
+            checker.fail("functional_call %s: %s: %s" % (f.__name__, type(e).__name__, e))
+        if ok:
+            covered |= classes
+        checker.cases += 1
+    # padding_idx: torch.autograd holds the padding row constant (it gets no gradient),
+    # and so does tangent in both modes: its tangent is <torch.autograd's gradient, t>.
+    emb = modules.embedding
+    w = emb.weight.detach().clone()
+    ids = modules.IDS
+    seed = torch.randn(ids.shape + (w.shape[1],), generator=gen, dtype=torch.float64)
+    wr = w.clone().requires_grad_()
+    (torch.nn.functional.embedding(ids, wr, 0) * seed).sum().backward()
+    f = modules.padded
+    got = tangent.grad(f)(w, ids, seed)
+    t = like(gen, w)
+    if not close(got, wr.grad, 1e-12, 1e-12):
+        checker.fail("embedding padding_idx: reverse differs from torch.autograd")
+    if abs(float(tangent.autodiff(f, mode="forward")(w, ids, seed, t)) - vdot(wr.grad, t)) \
+            > 1e-10:
+        checker.fail("embedding padding_idx: forward is not <torch.autograd's gradient, t>")
+    checker.cases += 1
+    # A mode without a derivative is a located error when the derivative runs, also
+    # after a derivative was made in eval mode.
+    x = torch.randn(modules.IMG, generator=gen, dtype=torch.float64)
+    modules.normed.train()
+    try:
+        tangent.grad(modules.f_normed)(x)
+        checker.fail("module in training mode: no error")
+    except tangent.TangentError as e:
+        if "training mode" not in str(e) or "BatchNorm2d" not in str(e):
+            checker.fail("module in training mode: unclear error %s" % e)
+    finally:
+        modules.normed.eval()
+    for missing in sorted(module_templates() - covered):
+        checker.fail("module template without a passing case: torch.nn.%s" % missing)
+
+
 def main():
     outdir = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="tangent-torch-")
     os.makedirs(outdir, exist_ok=True)
@@ -751,6 +862,7 @@ def main():
             checker.entry(rule, expr, specs, gen)
     checker.compiled(gen)
     checker.tensors_and_errors(gen)
+    _modules_checker(checker, gen)
     rev = len(checker.checked_reverse & reverse_rules)
     fwd = len(checker.checked_forward & forward_rules)
     second = len(checker.checked_second & reverse_rules)
