@@ -529,6 +529,236 @@ def keras_sparse_categorical_crossentropy_tangent(y, target, output, from_logits
                     - tangent.keras_one_hot(target, output, axis) / p), axis=axis), y)
 
 
+# --------------------------------------------- keras.losses and keras.activations
+# Keras 3's loss and activation functions (keras/src/losses/losses.py,
+# keras/src/activations/activations.py) are keras.ops computations: a call of one is that
+# computation written out (`@control_flow` templates, src/ad/control_flow.rs) with the
+# keras.ops functions that have rules above; targets are cast to the output's dtype as
+# keras casts them. Targets and outputs of different ranks (which keras squeezes or
+# expands) are refused by `keras_same_rank` when the derivative runs.
+nondifferentiable(tangent.keras_same_rank, tangent.keras_relu_defaults,
+                  tangent.keras_classes, tangent.keras_sparse_labels,
+                  tangent.keras_hinge_slope)
+reads_only(tangent.keras_same_rank, tangent.keras_relu_defaults)
+
+
+@control_flow(keras.losses.mean_squared_error, keras.metrics.mean_squared_error)
+def mean_squared_error(y_true, y_pred):
+    tangent.keras_same_rank(y_true, y_pred)
+    return keras.ops.mean(keras.ops.square(tangent.keras_cast_like(y_true, y_pred) - y_pred),
+                          axis=-1)
+
+
+@control_flow(keras.losses.mean_absolute_error, keras.metrics.mean_absolute_error)
+def mean_absolute_error(y_true, y_pred):
+    tangent.keras_same_rank(y_true, y_pred)
+    return keras.ops.mean(keras.ops.abs(tangent.keras_cast_like(y_true, y_pred) - y_pred),
+                          axis=-1)
+
+
+@control_flow(keras.losses.mean_absolute_percentage_error,
+              keras.metrics.mean_absolute_percentage_error)
+def mean_absolute_percentage_error(y_true, y_pred):
+    tangent.keras_same_rank(y_true, y_pred)
+    t = tangent.keras_cast_like(y_true, y_pred)
+    diff = keras.ops.abs((t - y_pred) / keras.ops.maximum(keras.ops.abs(t),
+                                                          keras.config.epsilon()))
+    return 100.0 * keras.ops.mean(diff, axis=-1)
+
+
+@control_flow(keras.losses.mean_squared_logarithmic_error,
+              keras.metrics.mean_squared_logarithmic_error)
+def mean_squared_logarithmic_error(y_true, y_pred):
+    tangent.keras_same_rank(y_true, y_pred)
+    first = keras.ops.log(keras.ops.maximum(y_pred, keras.config.epsilon()) + 1.0)
+    second = keras.ops.log(keras.ops.maximum(tangent.keras_cast_like(y_true, y_pred),
+                                             keras.config.epsilon()) + 1.0)
+    return keras.ops.mean(keras.ops.square(first - second), axis=-1)
+
+
+# L2 normalisation as keras.ops.normalize: x * min(rsqrt(sum(x^2)), 1 / epsilon).
+@control_flow(keras.losses.cosine_similarity)
+def cosine_similarity(y_true, y_pred, axis=-1):
+    tangent.keras_same_rank(y_true, y_pred)
+    t = tangent.keras_cast_like(y_true, y_pred)
+    p = y_pred * keras.ops.minimum(keras.ops.rsqrt(keras.ops.sum(
+        keras.ops.square(y_pred), axis=axis, keepdims=True)), 1.0 / keras.config.epsilon())
+    q = t * keras.ops.minimum(keras.ops.rsqrt(keras.ops.sum(
+        keras.ops.square(t), axis=axis, keepdims=True)), 1.0 / keras.config.epsilon())
+    return -keras.ops.sum(q * p, axis=axis)
+
+
+@control_flow(keras.losses.huber, keras.metrics.huber)
+def huber(y_true, y_pred, delta=1.0):
+    tangent.keras_same_rank(y_true, y_pred)
+    error = y_pred - tangent.keras_cast_like(y_true, y_pred)
+    abs_error = keras.ops.abs(error)
+    return keras.ops.mean(keras.ops.where(abs_error <= delta, 0.5 * keras.ops.square(error),
+                                          delta * abs_error - 0.5 * delta * delta), axis=-1)
+
+
+# log(cosh(x)) = x + softplus(-2x) - log(2).
+@control_flow(keras.losses.log_cosh, keras.metrics.log_cosh)
+def log_cosh(y_true, y_pred):
+    tangent.keras_same_rank(y_true, y_pred)
+    x = y_pred - tangent.keras_cast_like(y_true, y_pred)
+    return keras.ops.mean(x + keras.ops.softplus(x * -2.0) - 0.6931471805599453, axis=-1)
+
+
+@control_flow(keras.losses.kl_divergence, keras.metrics.kl_divergence)
+def kl_divergence(y_true, y_pred):
+    t = keras.ops.clip(tangent.keras_cast_like(y_true, y_pred), keras.config.epsilon(), 1.0)
+    p = keras.ops.clip(y_pred, keras.config.epsilon(), 1.0)
+    return keras.ops.sum(t * keras.ops.log(t / p), axis=-1)
+
+
+@control_flow(keras.losses.poisson, keras.metrics.poisson)
+def poisson(y_true, y_pred):
+    return keras.ops.mean(y_pred - tangent.keras_cast_like(y_true, y_pred) * keras.ops.log(
+        y_pred + keras.config.epsilon()), axis=-1)
+
+
+@control_flow(keras.losses.binary_crossentropy, keras.metrics.binary_crossentropy)
+def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
+    t = tangent.keras_cast_like(y_true, y_pred)
+    t = t * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    return keras.ops.mean(keras.ops.binary_crossentropy(t, y_pred, from_logits=from_logits),
+                          axis=axis)
+
+
+@control_flow(keras.losses.categorical_crossentropy, keras.metrics.categorical_crossentropy)
+def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0,
+                             axis=-1):
+    t = tangent.keras_cast_like(y_true, y_pred)
+    t = t * (1.0 - label_smoothing) + label_smoothing / tangent.keras_classes(t)
+    return keras.ops.categorical_crossentropy(t, y_pred, from_logits=from_logits, axis=axis)
+
+
+@control_flow(keras.losses.sparse_categorical_crossentropy,
+              keras.metrics.sparse_categorical_crossentropy)
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None,
+                                    axis=-1):
+    labels = tangent.keras_sparse_labels(y_true, y_pred, ignore_class, axis)
+    return keras.ops.sparse_categorical_crossentropy(labels, y_pred, from_logits=from_logits,
+                                                     axis=axis)
+
+
+# Hinge losses take labels in {-1, 1}; labels in {0, 1} are mapped to them, as keras does.
+@control_flow(keras.losses.hinge, keras.metrics.hinge)
+def hinge(y_true, y_pred):
+    t = tangent.keras_hinge_labels(tangent.keras_cast_like(y_true, y_pred))
+    return keras.ops.mean(keras.ops.maximum(1.0 - t * y_pred, 0.0), axis=-1)
+
+
+@control_flow(keras.losses.squared_hinge, keras.metrics.squared_hinge)
+def squared_hinge(y_true, y_pred):
+    t = tangent.keras_hinge_labels(tangent.keras_cast_like(y_true, y_pred))
+    return keras.ops.mean(keras.ops.square(keras.ops.maximum(1.0 - t * y_pred, 0.0)),
+                          axis=-1)
+
+
+@control_flow(keras.activations.relu)
+def relu_activation(x, negative_slope=0.0, max_value=None, threshold=0.0):
+    tangent.keras_relu_defaults(negative_slope, max_value, threshold)
+    return keras.ops.relu(x)
+
+
+@control_flow(keras.activations.leaky_relu)
+def leaky_relu_activation(x, negative_slope=0.2):
+    return keras.ops.leaky_relu(x, negative_slope)
+
+
+@control_flow(keras.activations.relu6)
+def relu6_activation(x):
+    return keras.ops.relu6(x)
+
+
+@control_flow(keras.activations.softmax)
+def softmax_activation(x, axis=-1):
+    return keras.ops.softmax(x, axis=axis)
+
+
+@control_flow(keras.activations.log_softmax)
+def log_softmax_activation(x, axis=-1):
+    return keras.ops.log_softmax(x, axis=axis)
+
+
+@control_flow(keras.activations.elu)
+def elu_activation(x, alpha=1.0):
+    return keras.ops.elu(x, alpha)
+
+
+@control_flow(keras.activations.selu)
+def selu_activation(x):
+    return keras.ops.selu(x)
+
+
+@control_flow(keras.activations.softplus)
+def softplus_activation(x):
+    return keras.ops.softplus(x)
+
+
+@control_flow(keras.activations.softsign)
+def softsign_activation(x):
+    return keras.ops.softsign(x)
+
+
+@control_flow(keras.activations.silu, keras.activations.swish)
+def silu_activation(x):
+    return keras.ops.silu(x)
+
+
+# keras.activations.gelu's default is the exact form (keras.ops.gelu's the tanh one).
+@control_flow(keras.activations.gelu)
+def gelu_activation(x, approximate=False):
+    return keras.ops.gelu(x, approximate)
+
+
+@control_flow(keras.activations.tanh)
+def tanh_activation(x):
+    return keras.ops.tanh(x)
+
+
+@control_flow(keras.activations.sigmoid)
+def sigmoid_activation(x):
+    return keras.ops.sigmoid(x)
+
+
+@control_flow(keras.activations.exponential)
+def exponential_activation(x):
+    return keras.ops.exp(x)
+
+
+@control_flow(keras.activations.hard_sigmoid)
+def hard_sigmoid_activation(x):
+    return keras.ops.hard_sigmoid(x)
+
+
+@control_flow(keras.activations.hard_silu, keras.activations.hard_swish)
+def hard_silu_activation(x):
+    return x * keras.ops.hard_sigmoid(x)
+
+
+@control_flow(keras.activations.log_sigmoid)
+def log_sigmoid_activation(x):
+    return keras.ops.log_sigmoid(x)
+
+
+@control_flow(keras.activations.linear)
+def linear_activation(x):
+    return x
+
+
+@control_flow(keras.activations.mish)
+def mish_activation(x):
+    return x * keras.ops.tanh(keras.ops.softplus(x))
+
+
+@control_flow(keras.activations.tanh_shrink)
+def tanh_shrink_activation(x):
+    return x - keras.ops.tanh(x)
+
+
 # ------------------------------------------------- the helpers these rules call
 # (stdlib-shims/tangent/_keras.py).
 
@@ -578,3 +808,15 @@ def keras_logits_adjoint(r, output, op_type):
 @tangent_(tangent.keras_logits)
 def keras_logits_forward(r, output, op_type):
     d[r] = d[output]
+
+
+# hinge_labels(t) is 2 t - 1 for labels in {0, 1}, else t: linear, slope 2 or 1.
+@adjoint(tangent.keras_hinge_labels)
+def keras_hinge_labels_adjoint(z, t):
+    d[t] = d[z] * tangent.keras_hinge_slope(t)
+
+
+@tangent_(tangent.keras_hinge_labels)
+def keras_hinge_labels_tangent(z, t):
+    d[z] = d[t] * tangent.keras_hinge_slope(t)
+

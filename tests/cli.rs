@@ -899,3 +899,39 @@ fn decorated_callee_without_a_host_is_refused() {
         "{se}"
     );
 }
+
+/// The embedded interpreter's standard library: every module of the tour runs its call,
+/// and those it lacks are exactly the ones README.md lists, each import naming the way
+/// out (`tangent run --python`).
+#[test]
+fn the_embedded_standard_library_runs_what_scripts_use() {
+    let out = tangent(&["run", "--embedded", "tests/scripts/stdlib_tour.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(!so.contains("WRONG") && !so.contains("FAILED"), "{so}");
+    let ok = so.lines().filter(|l| l.starts_with("ok ")).count();
+    assert_eq!(ok, 88, "{so}");
+    let missing: Vec<&str> = so
+        .lines()
+        .filter_map(|l| l.strip_prefix("missing "))
+        .map(|l| l.split(':').next().unwrap_or(l))
+        .collect();
+    assert_eq!(
+        missing,
+        ["sqlite3", "cProfile", "pstats", "profile"],
+        "{so}"
+    );
+    assert!(
+        so.lines()
+            .filter(|l| l.starts_with("missing "))
+            .all(|l| l.contains("tangent run --python")),
+        "{so}"
+    );
+    let readme = include_str!("../README.md");
+    for m in missing {
+        assert!(
+            readme.contains(&format!("`{m}`")),
+            "README.md does not list {m}"
+        );
+    }
+}

@@ -52,6 +52,58 @@ def _dtype(x):
     return keras.backend.standardize_dtype(x.dtype)
 
 
+def _refuse(why, fix):
+    from tangent._errors import TangentError, _at_call_site
+    raise TangentError(_at_call_site(why, fix))
+
+
+def keras_same_rank(y_true, y_pred):
+    """keras.losses squeeze or expand a target and an output whose ranks differ by one;
+    tangent differentiates those losses for equal ranks only."""
+    a, b = len(keras.ops.shape(y_true)), len(keras.ops.shape(y_pred))
+    if a != b:
+        _refuse("this keras loss gets a target of rank %d and an output of rank %d, which "
+                "keras squeezes or expands to one rank" % (a, b),
+                "reshape the target like the output (keras.ops.reshape(y_true, "
+                "keras.ops.shape(y_pred)))")
+
+
+def keras_relu_defaults(negative_slope, max_value, threshold):
+    """keras.activations.relu is differentiated with its defaults."""
+    if negative_slope != 0.0 or max_value is not None or threshold != 0.0:
+        _refuse("keras.activations.relu with negative_slope, max_value or threshold is "
+                "not supported", "use keras.ops.leaky_relu, keras.ops.relu6 or "
+                "keras.ops.clip, which have rules")
+
+
+def keras_classes(t):
+    """The number of classes (the last axis) as a float."""
+    return float(keras.ops.shape(t)[-1])
+
+
+def keras_sparse_labels(y_true, y_pred, ignore_class, axis):
+    """sparse_categorical_crossentropy's labels: a trailing axis of length 1 dropped, as
+    keras drops it; ignore_class is refused."""
+    if ignore_class is not None:
+        _refuse("sparse_categorical_crossentropy with ignore_class is not supported",
+                "mask the loss with keras.ops.where after computing it")
+    shape = keras.ops.shape(y_true)
+    if len(shape) == len(keras.ops.shape(y_pred)) and shape[axis] == 1:
+        return keras.ops.squeeze(y_true, axis=axis)
+    return y_true
+
+
+def keras_hinge_slope(t):
+    """2.0 when the labels are all 0 or 1 (hinge losses map them to -1 and 1), else 1.0."""
+    binary = keras.ops.all(keras.ops.logical_or(keras.ops.equal(t, 0), keras.ops.equal(t, 1)))
+    return 2.0 if bool(keras.ops.convert_to_numpy(binary)) else 1.0
+
+
+def keras_hinge_labels(t):
+    """Labels in {0, 1} as {-1, 1}, as keras's hinge losses map them; others as given."""
+    return 2.0 * t - 1.0 if keras_hinge_slope(t) == 2.0 else t
+
+
 def keras_cast_like(g, like):
     """`g` in the floating dtype of `like` (a tensor; a Python number keeps `g`)."""
     if not hasattr(like, "dtype") or not hasattr(g, "dtype"):

@@ -79,6 +79,13 @@ def template_rules(path):
         if not isinstance(node, ast.FunctionDef):
             continue
         for dec in node.decorator_list:
+            if dotted(dec.func) == "control_flow":
+                # A function written out as its template's computation: differentiated
+                # both ways, so checked both ways.
+                for a in dec.args:
+                    reverse.add(dotted(a))
+                    forward.add(dotted(a))
+                continue
             name = dotted(dec.args[0])
             if name.startswith("tangent."):
                 continue

@@ -46,7 +46,8 @@ class Keras(op_catalog.Library):
     dtypes = ("float64", "float32")
     header = ("import keras\nfrom keras import ops as kops\n\n"
               "SUM = kops.sum\n"
-              "LABELS = kops.convert_to_tensor([0, 3, 1])\n")
+              "LABELS = kops.convert_to_tensor([0, 3, 1])\n"
+              "BINARY = kops.convert_to_tensor([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]])\n")
 
     def sample(self, rng, shape, domain, dtype):
         return self.from_numpy(op_catalog.domain_values(rng, shape, domain), dtype)
@@ -318,6 +319,65 @@ CATALOG = [
      "kops.sparse_categorical_crossentropy(LABELS, a, from_logits=True)", [[((3, 4), "any")]]),
     (K + "sparse_categorical_crossentropy", "kops.sparse_categorical_crossentropy(LABELS, a)",
      [[((3, 4), "pos")]]),
+    # keras.losses / keras.metrics (written out as keras.ops: backends/keras.py)
+] + [
+    ("keras.%s.%s" % (ns, name), "keras.%s.%s(%s)" % (ns, name, args), [[
+        ((2, 3), dp), ((2, 3), dt)]])
+    for ns in ("losses", "metrics")
+    for name, args, dp, dt in [
+        ("mean_squared_error", "b, a", "any", "any"),
+        ("mean_absolute_error", "b, a", "any", "any"),
+        ("mean_absolute_percentage_error", "b, a", "any", "pos"),
+        ("mean_squared_logarithmic_error", "b, a", "pos", "pos"),
+        ("huber", "b, a * 2.0", "any", "any"),
+        ("log_cosh", "b, a", "any", "any"),
+        ("kl_divergence", "kops.softmax(b), kops.softmax(a)", "any", "any"),
+        ("poisson", "b, a", "pos", "any"),
+        ("binary_crossentropy", "0.5 + 0.5 * b, 0.5 + 0.5 * a", "unit", "unit"),
+        ("categorical_crossentropy", "kops.softmax(b), kops.softmax(a)", "any", "any"),
+        ("hinge", "b, a", "any", "any"),
+        ("squared_hinge", "b, a", "any", "any"),
+    ]
+] + [
+    ("keras.losses.cosine_similarity", "keras.losses.cosine_similarity(b, a)",
+     [[((2, 3), "any"), ((2, 3), "any")]]),
+    ("keras.losses.cosine_similarity", "keras.losses.cosine_similarity(b, a, axis=0)",
+     [[((2, 3), "any"), ((2, 3), "any")]]),
+    ("keras.losses.huber", "keras.losses.huber(b, a, delta=0.5)",
+     [[((2, 3), "any"), ((2, 3), "any")]]),
+    ("keras.losses.hinge", "keras.losses.hinge(BINARY, a)", [[((2, 3), "any")]]),
+    ("keras.losses.squared_hinge", "keras.losses.squared_hinge(BINARY, a)",
+     [[((2, 3), "any")]]),
+    ("keras.losses.binary_crossentropy",
+     "keras.losses.binary_crossentropy(b, a, from_logits=True, label_smoothing=0.1)",
+     [[((2, 3), "any"), ((2, 3), "unit")]]),
+    ("keras.losses.categorical_crossentropy",
+     "keras.losses.categorical_crossentropy(kops.softmax(b), a, from_logits=True, "
+     "label_smoothing=0.2)", [[((3, 4), "any"), ((3, 4), "any")]]),
+    ("keras.losses.sparse_categorical_crossentropy",
+     "keras.losses.sparse_categorical_crossentropy(LABELS, a, from_logits=True)",
+     [[((3, 4), "any")]]),
+    ("keras.metrics.sparse_categorical_crossentropy",
+     "keras.metrics.sparse_categorical_crossentropy(LABELS, kops.softmax(a))",
+     [[((3, 4), "any")]]),
+] + [
+    # keras.activations (written out as keras.ops: backends/keras.py)
+    unary("keras.activations." + name, "keras.activations.%s(%s)" % (name, arg),
+          shapes=[(2, 3)])
+    for name, arg in [
+        ("relu", "a"), ("leaky_relu", "a"), ("relu6", "a * 4.0"), ("softmax", "a"),
+        ("log_softmax", "a"), ("elu", "a"), ("selu", "a"), ("softplus", "a"),
+        ("softsign", "a"), ("silu", "a"), ("swish", "a"), ("gelu", "a"), ("tanh", "a"),
+        ("sigmoid", "a"), ("exponential", "a"), ("hard_sigmoid", "a * 4.0"),
+        ("hard_silu", "a * 4.0"), ("hard_swish", "a * 4.0"), ("log_sigmoid", "a"),
+        ("linear", "a"), ("mish", "a"), ("tanh_shrink", "a"),
+    ]
+] + [
+    unary("keras.activations.softmax", "keras.activations.softmax(a, axis=0)",
+          shapes=[(2, 3)]),
+    unary("keras.activations.gelu", "keras.activations.gelu(a, approximate=True)",
+          shapes=[(2, 3)]),
+    unary("keras.activations.elu", "keras.activations.elu(a, alpha=0.5)", shapes=[(2, 3)]),
     # linear algebra
     unary(K + "linalg.inv", "kops.inv(a + %s)" % EYE3, shapes=[(3, 3)]),
     unary(K + "linalg.det", "kops.det(a)", shapes=[(2, 2), (3, 3)]),
@@ -341,6 +401,9 @@ TOLERANCE = {
     # torch's float64 hardsigmoid backward multiplies by 1/6 rounded to float32 (its
     # gradient is 3e-8 relative off; ours is 1/6; finite differences check ours).
     K + "hard_sigmoid": (1e-7, 1e-8),
+    # The same functions through keras.activations (backends/keras.py writes them out).
+    "keras.activations.gelu": (1e-7, 1e-8),
+    "keras.activations.hard_sigmoid": (1e-7, 1e-8),
 }
 
 SECOND_ORDER_SKIP = {}

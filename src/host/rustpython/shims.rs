@@ -1,5 +1,6 @@
 //! Python-side shims compiled into the binary and installed into `sys.modules` when the
-//! interpreter starts: the `tangent` package and the `numpy` wrapper over the native
+//! interpreter starts: the embedded interpreter's patches of RustPython's standard
+//! library (`compat.py`), the `tangent` package and the `numpy` wrapper over the native
 //! array module.
 
 use rustpython_vm::{
@@ -12,9 +13,16 @@ use rustpython_vm::{
 /// own (the engine fingerprint in the key covers the RustPython version built in).
 const BYTECODE_TAG: &[u8] = b"rustpython";
 
+/// The embedded interpreter's own patches of RustPython's standard library (run first).
+const COMPAT: &[(&str, &str)] = &[("_tangent_compat", include_str!("compat.py"))];
+
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let modules = vm.sys_module.get_attr("modules", vm)?;
-    for (name, source) in crate::numpy::SHIMS.iter().chain(crate::host::SHIMS) {
+    let shims = COMPAT
+        .iter()
+        .chain(crate::numpy::SHIMS)
+        .chain(crate::host::SHIMS);
+    for (name, source) in shims {
         // A package's submodules come before its `__init__` (`host::SHIMS`): the package
         // module is created with the first of them and reused for the `__init__`.
         let parent = name.rsplit_once('.').map(|(parent, _)| parent);
