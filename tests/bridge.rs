@@ -104,6 +104,7 @@ fn same_scripts_same_output_on_both_hosts() {
         "live_names",
         "custom_derivatives",
         "everyday_python",
+        "threads",
     ] {
         let path = format!("tests/scripts/{script}.py");
         let embedded = tangent()
