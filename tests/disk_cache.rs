@@ -225,7 +225,9 @@ fn shim_bytecode_is_cached_checked_and_optional() {
     let files = common::bytecode::files(&dir);
     assert_eq!(
         files.len(),
-        tangent::host::SHIMS.len() + tangent::numpy::SHIMS.len()
+        tangent::host::rustpython::COMPAT.len()
+            + tangent::host::SHIMS.len()
+            + tangent::numpy::SHIMS.len()
     );
     common::bytecode::damage(&files);
     script(&dir, &[]);

@@ -81,7 +81,8 @@ def get_cache_stats():
     `'disk'` its `hits`, `rejected` (entries whose globals no longer resolved),
     `entries`, `bytes` and `directory` (None when disabled)."""
     held = 0
-    for _, fn, _ in _build._CACHE.values():
+    for entry in _build._CACHE.values():
+        fn = entry[1]
         held += len(getattr(fn, "__tangent_source__", "") or "")
     directory, entries, size = _tangent.cache_info()
     return {

@@ -7,6 +7,7 @@ mod float_slots;
 mod native_fn;
 mod runtime_module;
 mod shims;
+pub use shims::COMPAT;
 
 use rustpython_vm::{
     builtins::PyBaseExceptionRef, compiler::Mode, scope::Scope, AsObject, Interpreter, PyResult,

@@ -14,7 +14,7 @@ use rustpython_vm::{
 const BYTECODE_TAG: &[u8] = b"rustpython";
 
 /// The embedded interpreter's own patches of RustPython's standard library (run first).
-const COMPAT: &[(&str, &str)] = &[("_tangent_compat", include_str!("compat.py"))];
+pub const COMPAT: &[(&str, &str)] = &[("_tangent_compat", include_str!("compat.py"))];
 
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let modules = vm.sys_module.get_attr("modules", vm)?;
