@@ -157,6 +157,20 @@ impl Expander<'_> {
         };
         for (p, value) in template.params.iter().zip(slots) {
             if called.contains(&p.name) {
+                // A partial's bound arguments are evaluated once, when it is made, as
+                // Python does: bound before the template's statements, not where the
+                // loop calls the function.
+                let mut value = value;
+                if let ExprKind::Call { func, args, kwargs } = &mut value.kind {
+                    if self.resolver.callee(func) == Callee::Library("functools.partial".into()) {
+                        for a in args.iter_mut().skip(1) {
+                            *a = bind_value("bound", a.clone(), self.names);
+                        }
+                        for (k, a) in kwargs.iter_mut() {
+                            *a = bind_value(k, a.clone(), self.names);
+                        }
+                    }
+                }
                 functions.insert(p.name.clone(), value);
             } else {
                 let v = bind_value(&p.name, value, self.names);

@@ -393,6 +393,7 @@ CONTROL_FLOW_CASES = [
     ("fori_nested", (0, 1), [(3,), ()], {"jax.lax.fori_loop"}),
     ("fori_lambda", (0,), [(3,)], {"jax.lax.fori_loop"}),
     ("fori_partial", (0,), [(3,)], {"jax.lax.fori_loop"}),
+    ("fori_partial_bound", (0, 1), [(3,), ()], {"jax.lax.fori_loop"}),
     ("while_", (0,), [(3,)], {"jax.lax.while_loop"}),
     ("cond", (0, 1), [(3,), (3,)], {"jax.lax.cond"}),
     ("cond_lambda", (0,), [(2, 2)], {"jax.lax.cond"}),
