@@ -468,8 +468,11 @@ def _untraceable_message(jax, untraceable, fn, func, args, kwargs, error):
             pass
     message = ("compile='jax': `%s` cannot be traced by jax.jit: %s: %s"
                % (func.__name__, type(error).__name__, reason))
-    hint = ("use jax.lax.cond / jax.numpy.where instead of Python `if` on array values, "
-            "keep shapes and loop counts static, or call with compile='python'")
+    # tangent differentiates lax.cond / while_loop as a Python `if` / `while`, so they
+    # cannot take a traced condition under jax.jit either.
+    hint = ("use jax.numpy.where instead of an `if` (or lax.cond, lax.while_loop) on "
+            "array values, keep shapes and loop counts static, or call with "
+            "compile='python'")
     if line is None:
         return "%s\nhint: %s" % (message, hint)
     return _located(filename, line, message, hint)
