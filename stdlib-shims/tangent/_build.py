@@ -8,6 +8,7 @@ import math
 import sys as _sys
 
 from tangent._errors import TangentError, _at_call_site, _located
+from tangent import _live
 from tangent._live import _live_request, _unwrap_transparent, bindings_hold
 
 try:
@@ -52,6 +53,144 @@ def _bound_method(func):
     return func, None
 
 
+_SPECIALIZED = {}  # id(wrapper) -> (wrapper, its specialised function)
+_EXTENDED = {}  # file -> its text with the specialised wrappers appended so far
+
+
+def _is_star_wrapper(f):
+    code = getattr(f, "__code__", None)
+    return (code is not None and getattr(f, "__wrapped__", None) is not None
+            and bool(code.co_flags & 0x0C))
+
+
+def _specialized_wrapper(wrapper):
+    """A decorator's `def wrapper(*args, **kwargs)` (functools.wraps) as the function of
+    the wrapped function's parameters that does what the wrapper does: the parameters
+    passed on where it calls `f(*args, **kwargs)`, `args` read as their tuple and
+    `kwargs` as an empty dict. Compiled in the wrapper's globals, with its closure's
+    values, from the text of its file with the new `def` appended (so the wrapped
+    function is the file's own); positions of `wrt` are the wrapped function's. Anything
+    else the wrapper does with `args`/`kwargs` is a located TangentError."""
+    import ast
+    import inspect
+    cached = _SPECIALIZED.get(id(wrapper))
+    if cached is not None and cached[0] is wrapper:
+        return cached[1]
+    name = getattr(wrapper, "__name__", "f")
+
+    def refuse(why):
+        return TangentError(_at_call_site(
+            "cannot differentiate through the decorator's wrapper `%s` (functools.wraps "
+            "over *args/**kwargs): %s" % (name, why),
+            "differentiate the undecorated function, tangent.grad(%s.__wrapped__), if the "
+            "wrapper does not change the value; or give the wrapper the wrapped "
+            "function's parameters" % name))
+    target = inspect.unwrap(wrapper.__wrapped__)
+    tcode = getattr(target, "__code__", None)
+    if tcode is None or tcode.co_flags & 0x0C or tcode.co_kwonlyargcount:
+        raise refuse("the wrapped function does not take plain positional parameters")
+    params = list(tcode.co_varnames[:tcode.co_argcount])
+    code = wrapper.__code__
+    text = _live._read_source(wrapper, code.co_filename)
+    if text is None:
+        raise refuse("its source text is not available")
+    node = None
+    for n in ast.walk(ast.parse(text)):
+        if isinstance(n, ast.FunctionDef) and n.name == code.co_name and (
+                n.lineno == code.co_firstlineno
+                or any(d.lineno == code.co_firstlineno for d in n.decorator_list)):
+            node = n
+    a = node.args if node is not None else None
+    if (a is None or a.args or a.posonlyargs or a.kwonlyargs or a.vararg is None
+            or a.kwarg is None):
+        raise refuse("it is not `def %s(*args, **kwargs)`" % name)
+    star, kw = a.vararg.arg, a.kwarg.arg
+    clash = set(params) & (set(code.co_varnames) | set(code.co_freevars))
+    if clash:
+        raise refuse("the wrapped function's parameter `%s` is also a name of the wrapper"
+                     % sorted(clash)[0])
+
+    class Specialize(ast.NodeTransformer):
+        """`f(*args, **kwargs)` -> `f(p1, p2, ...)`; any other use of `args` or `kwargs`
+        is refused: what it sees depends on how the caller passes the arguments
+        (positions, keywords, defaults left out), which one function cannot follow."""
+
+        def visit_Call(self, call):
+            args = []
+            for x in call.args:
+                if isinstance(x, ast.Starred) and isinstance(x.value, ast.Name) and \
+                        x.value.id == star:
+                    args.extend(ast.Name(id=p, ctx=ast.Load()) for p in params)
+                else:
+                    args.append(self.visit(x))
+            keywords = []
+            for k in call.keywords:
+                if k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kw:
+                    continue
+                k.value = self.visit(k.value)
+                keywords.append(k)
+            call.func = self.visit(call.func)
+            call.args, call.keywords = args, keywords
+            return call
+
+        def visit_Name(self, n):
+            if n.id in (star, kw):
+                raise ValueError(n.id)
+            return n
+
+    try:
+        body = [Specialize().visit(stmt) for stmt in node.body]
+    except ValueError as e:
+        # Raised here, so that the error names the caller's line, not ast's.
+        raise refuse("it uses `%s` other than to pass it on as `f(*%s, **%s)`, and what it "
+                     "holds depends on how the caller passes the arguments"
+                     % (e.args[0], star, kw)) from None
+    written = []
+    for v in target.__defaults__ or ():
+        try:
+            literal = ast.parse(repr(v), mode="eval").body
+            ok = ast.literal_eval(literal) == v
+        except (SyntaxError, ValueError, TypeError):
+            ok = False
+        if not ok:
+            raise refuse("the wrapped function has a default (%r) that is not a literal"
+                         % (v,))
+        written.append(literal)
+    spec = ast.FunctionDef(
+        name=code.co_name, args=ast.arguments(
+            posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
+            kwonlyargs=[], kw_defaults=[], kwarg=None,
+            defaults=written), body=body, decorator_list=[], returns=None, type_comment=None)
+    free = list(code.co_freevars)
+    factory = ast.FunctionDef(
+        name="_tangent_wrapper_of_" + code.co_name, args=ast.arguments(
+            posonlyargs=[], args=[ast.arg(arg=v) for v in free], vararg=None,
+            kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        body=[spec, ast.Return(value=ast.Name(id=code.co_name, ctx=ast.Load()))],
+        decorator_list=[], returns=None, type_comment=None)
+    mod = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(mod)
+    addition = ast.unparse(mod)
+    # A wrapper of a wrapper (stacked decorators): the inner one specialised first, so
+    # the outer one's text holds its `def` too.
+    cells = [_specialized_wrapper(v) if _is_star_wrapper(v) else v
+             for v in (c.cell_contents for c in (wrapper.__closure__ or ()))]
+    extended = _EXTENDED.get(code.co_filename)
+    base = extended if extended is not None and extended.startswith(text) else text
+    if not base.endswith("\n"):
+        base += "\n"
+    lines = base.count("\n")
+    full = base + addition + "\n"
+    _EXTENDED[code.co_filename] = full
+    compiled = compile("\n" * lines + addition + "\n", code.co_filename, "exec")
+    namespace = {}
+    exec(compiled, wrapper.__globals__, namespace)
+    made = namespace[factory.name](*cells)
+    made.__tangent_text__ = full
+    _SPECIALIZED[id(wrapper)] = (wrapper, made)
+    return made
+
+
 def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
               output_index=None, output_weights=None, motion="joint", optimizations=(),
               checkpoint=False, compile="python", source=None, constructor=False,
@@ -81,17 +220,11 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         func = func.__call__
     func, bound_self = _bound_method(_unwrap_transparent(func))
     code = getattr(func, "__code__", None)
-    if (code is not None and getattr(func, "__wrapped__", None) is not None
-            and code.co_flags & 0x0C):
-        # functools.wraps over `def wrapper(*args, **kwargs)`: its own work cannot be
-        # followed through the starred call yet, and skipping it could change the value.
-        raise TangentError(_at_call_site(
-            "`%s` is a decorator's wrapper taking *args/**kwargs (functools.wraps): "
-            "differentiating through such a wrapper is not supported yet"
-            % getattr(func, "__name__", "?"),
-            "differentiate the undecorated function, tangent.grad(%s.__wrapped__), if "
-            "the wrapper does not change the value; or give the wrapper the wrapped "
-            "function's parameters" % getattr(func, "__name__", "f")))
+    if _is_star_wrapper(func):
+        # functools.wraps over `def wrapper(*args, **kwargs)`: differentiated as the
+        # wrapper written with the wrapped function's parameters.
+        func = _specialized_wrapper(func)
+        code = func.__code__
     if code is None:
         raise TypeError(_at_call_site(
             "tangent expects a Python function, got %r" % (func,),

@@ -144,11 +144,29 @@ class Model:
 check("callable_instance", Model(1.3), (0.7, 0.4))
 
 
+logged_calls = []
+
+
 def logged(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        logged_calls.append(fn.__name__)
         return fn(*args, **kwargs)
     return wrapper
+
+
+def scaled(fn):
+    @functools.wraps(fn)
+    def inner(*a, **k):
+        return 2.0 * fn(*a, **k) + 1.0
+    return inner
+
+
+def peeks(fn):
+    @functools.wraps(fn)
+    def inner(*a, **k):
+        return fn(*a, **k) + a[0] * len(a)
+    return inner
 
 
 @logged
@@ -156,13 +174,38 @@ def decorated(x, y):
     return x * math.exp(y) - y * y
 
 
-# A wrapper taking *args, **kwargs is refused (located), not differentiated as the wrapped
-# function: what it adds to the call would be lost.
+@scaled
+def decorated_default(x, y=0.5):
+    return x * x * y
+
+
+@logged
+@scaled
+def decorated_twice(x, y):
+    return math.sin(x * y)
+
+
+# A wrapper over *args, **kwargs is differentiated as what it does, with the wrapped
+# function's parameters (its side effects run once, in the primal).
+check("wraps_decorator", decorated, (0.7, 0.4))
+check("wraps_changes_the_value", decorated_default, (0.7, 0.4),
+      call=lambda x, y: 2.0 * x * x * y + 1.0)
+print("wraps with the default:", close(tangent.grad(decorated_default)(0.7), 2.0 * 0.7))
+
+
+@peeks
+def peeked(x, y=0.5):
+    return x * y
+
+
+# `len(a)` is 1 for peeked(0.7) and 2 for peeked(0.7, 0.5): refused, located.
 try:
-    tangent.grad(decorated)(0.7, 0.4)
-    failures.append("wraps_decorator: not refused")
+    tangent.grad(peeked)(0.7)
+    failures.append("wraps reading args: not refused")
 except tangent.TangentError as e:
     print("refused:", str(e).splitlines()[0].split(": ", 1)[1])
+check("wraps_stacked", decorated_twice, (0.7, 0.4))
+print("the wrapper ran:", logged_calls[:1] == ["decorated"])
 
 
 # --- Google Tangent's tape calls with an op id --------------------------------------
