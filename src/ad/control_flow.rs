@@ -110,10 +110,10 @@ impl Expander<'_> {
             return Ok(());
         }
         let Callee::Library(q) = self.resolver.callee(func) else {
-            return refuse_passed_function(e, args, kwargs);
+            return refuse_passed_function(func, args, kwargs);
         };
         let Some(template) = self.rules.control_flow(&q) else {
-            return refuse_passed_function(e, args, kwargs);
+            return refuse_passed_function(func, args, kwargs);
         };
         if let Some(place) = guarded {
             return Err(Diagnostic::new(
@@ -478,6 +478,11 @@ fn bind(
     span: Span,
 ) -> Result<(Vec<Expr>, Vec<Expr>), Diagnostic> {
     let params = &template.params;
+    let names = params
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
     let mut slots: Vec<Option<Expr>> = vec![None; params.len()];
     let mut extra = Vec::new();
     for (i, a) in args.into_iter().enumerate() {
@@ -492,14 +497,7 @@ fn bind(
                     "`{q}` is given more than {} positional arguments",
                     params.len()
                 ),
-                format!(
-                    "pass {}",
-                    params
-                        .iter()
-                        .map(|p| p.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                format!("pass {names}"),
             ));
         }
     }
@@ -508,14 +506,7 @@ fn bind(
             return Err(Diagnostic::new(
                 v.span,
                 format!("tangent differentiates `{q}` without the keyword `{k}`"),
-                format!(
-                    "pass only {}",
-                    params
-                        .iter()
-                        .map(|p| p.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                format!("pass only {names}"),
             ));
         };
         if slots[i].is_some() {
@@ -583,15 +574,12 @@ fn template_error(q: &str, span: Span, what: &str) -> Diagnostic {
 /// A nested function passed to a call that is not control flow: Python would pass the
 /// function object, which tangent cannot differentiate through.
 fn refuse_passed_function(
-    call: &Expr,
+    func: &Expr,
     args: &[Expr],
     kwargs: &[(String, Expr)],
 ) -> Result<(), Diagnostic> {
     for a in args.iter().chain(kwargs.iter().map(|(_, a)| a)) {
         if let Some(name) = nested_function(a).map(|(_, n)| n) {
-            let ExprKind::Call { func, .. } = &call.kind else {
-                unreachable!()
-            };
             return Err(Diagnostic::new(
                 a.span,
                 format!(
