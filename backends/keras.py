@@ -46,6 +46,10 @@ rules_like(
     linalg.inv, linalg.det, linalg.solve, linalg.cholesky,
 )
 
+# keras.random draws from a hidden generator (a function that calls it runs its forward pass
+# once in a derivative).
+effectful_module(keras.random)
+
 nondifferentiable(
     keras.ops.zeros, keras.ops.ones, keras.ops.zeros_like, keras.ops.ones_like,
     keras.ops.full, keras.ops.full_like, keras.ops.eye, keras.ops.arange, keras.ops.shape,

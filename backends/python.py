@@ -30,6 +30,10 @@ reads_only(
     logging.exception, logging.log,
 )
 
+# Hidden state: a draw from `random` or a clock reading gives another value when made
+# again, so a function that makes one runs its forward pass once in a derivative.
+effectful_module(random, time)
+
 # max and min return one of their arguments; on more than two arguments they are the
 # left fold of their two-argument form (which keeps the first extreme one on ties).
 returns_view(builtins.max, builtins.min)

@@ -40,10 +40,14 @@ linear_in_first(
     tangent.tensorflow_gather_grad, tangent.tensorflow_op, tangent.tensorflow_tile_grad,
     tangent.tensorflow_cast_like, tangent.tensorflow_max_pool_grad,
     tangent.tensorflow_max_pool_tangent, tangent.tensorflow_avg_pool_grad,
-    tensorflow.nn.avg_pool2d,
+    tensorflow.nn.avg_pool2d, tensorflow.nn.avg_pool,
 )
 linear_in_each(tensorflow.linalg.matmul, tensorflow.linalg.matvec, tensorflow.nn.conv2d,
                tangent.tensorflow_conv2d_input_grad, tangent.tensorflow_conv2d_filter_grad)
+
+# tensorflow.random draws from a hidden generator (a function that calls it runs its forward pass
+# once in a derivative).
+effectful_module(tensorflow.random)
 
 nondifferentiable(
     tensorflow.zeros, tensorflow.ones, tensorflow.zeros_like, tensorflow.ones_like,
@@ -811,6 +815,31 @@ def tf_avg_pool2d(y, input, ksize, strides, padding, data_format="NHWC", name=No
 @tangent_(tensorflow.nn.avg_pool2d)
 def tf_avg_pool2d_tangent(y, input, ksize, strides, padding, data_format="NHWC", name=None):
     d[y] = tensorflow.nn.avg_pool2d(d[input], ksize, strides, padding, data_format)
+
+
+# tf.nn.max_pool / avg_pool (any rank; data_format None is channels last): differentiated
+# for a 4-D input, where they are max_pool2d / avg_pool2d.
+@adjoint(tensorflow.nn.max_pool)
+def tf_max_pool(y, input, ksize, strides, padding, data_format=None, name=None):
+    d[input] = tangent.tensorflow_max_pool_grad(d[y], input, y, ksize, strides, padding,
+                                                data_format)
+
+
+@tangent_(tensorflow.nn.max_pool)
+def tf_max_pool_tangent(y, input, ksize, strides, padding, data_format=None, name=None):
+    d[y] = tangent.tensorflow_max_pool_tangent(d[input], input, y, ksize, strides, padding,
+                                               data_format)
+
+
+@adjoint(tensorflow.nn.avg_pool)
+def tf_avg_pool(y, input, ksize, strides, padding, data_format=None, name=None):
+    d[input] = tangent.tensorflow_avg_pool_grad(d[y], input, ksize, strides, padding,
+                                                data_format)
+
+
+@tangent_(tensorflow.nn.avg_pool)
+def tf_avg_pool_tangent(y, input, ksize, strides, padding, data_format=None, name=None):
+    d[y] = tensorflow.nn.avg_pool(d[input], ksize, strides, padding, data_format)
 
 
 # --------------------------------------------------------------- tf.linalg

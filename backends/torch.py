@@ -55,6 +55,14 @@ returns_view(
     numpy.ndarray.permute, numpy.ndarray.unsqueeze, numpy.ndarray.expand,
 )
 
+# torch's random functions draw from (or reset) a hidden generator.
+effectful_module(torch.random)
+effectful(
+    torch.rand, torch.randn, torch.rand_like, torch.randn_like, torch.randint,
+    torch.randint_like, torch.randperm, torch.normal, torch.bernoulli, torch.poisson,
+    torch.multinomial, torch.manual_seed, torch.seed,
+)
+
 # Every torch function returns a new tensor and changes nothing, except the in-place
 # ones (a trailing underscore, never differentiated) and torch's random functions.
 pure(

@@ -444,7 +444,7 @@ impl Forward<'_> {
         }
         let tangent = |e: &Expr| self.tangent_or_none(e);
         let call = Expr::call_path(
-            "tangent.method_jvp",
+            super::reverse::METHOD_JVP,
             vec![
                 (**recv).clone(),
                 Expr::str_lit(m),
@@ -461,7 +461,7 @@ impl Forward<'_> {
     /// products, grad of grad): the helpers' jvps differentiate the user's rules
     /// (`tangent/_custom.py`).
     fn custom_helper_tangent(&self, q: &str, dt: &str, args: &[Expr]) -> Option<Vec<Stmt>> {
-        use super::reverse::{CUSTOM_BACKWARD, CUSTOM_FORWARD};
+        use super::reverse::{CUSTOM_BACKWARD, CUSTOM_FORWARD, METHOD_GRAD};
         let tangent = |e: &Expr| self.tangent_or_none(e);
         let tuple = |es: Vec<Expr>| Expr::synth(ExprKind::Tuple(es));
         let call = match (q, args) {
@@ -485,6 +485,26 @@ impl Forward<'_> {
                     tuple(rest.iter().map(tangent).collect()),
                 ],
             ),
+            (METHOD_GRAD, [g, obj, name, margs, which]) => {
+                // forward over reverse through a method: the jvp of its gradient
+                let t_margs = match &margs.kind {
+                    ExprKind::Tuple(items) => tuple(items.iter().map(tangent).collect()),
+                    _ => tangent(margs),
+                };
+                Expr::call_path(
+                    "tangent.method_grad_jvp",
+                    vec![
+                        g.clone(),
+                        obj.clone(),
+                        name.clone(),
+                        margs.clone(),
+                        which.clone(),
+                        tangent(g),
+                        tangent(obj),
+                        t_margs,
+                    ],
+                )
+            }
             _ => return None,
         };
         Some(vec![Stmt::assign(dt, call)])

@@ -168,6 +168,7 @@ pub fn grad_with_rules(
         done_split: HashMap::new(),
         done_phased: HashMap::new(),
         recursive: HashMap::new(),
+        effects: HashMap::new(),
     };
     let (entry, _, _) = g.function(func, &opts.wrt, true, opts.split, false, Span::SYNTHETIC)?;
     let mut source = String::new();
@@ -525,6 +526,9 @@ fn return_gradients(wrt_names: &[String], grad_names: &HashMap<String, String>) 
     Stmt::synth(StmtKind::Return(Some(ret)))
 }
 
+/// The seed parameter of a split-motion derivative's entry point.
+const SPLIT_SEED: &str = "init_grad";
+
 /// The locals a separate backward pass reads that its forward pass assigned (the result
 /// included), in the order the backward pass reads them: what split motion and the
 /// two-phase gradients of recursive callees carry from one pass to the other.
@@ -570,6 +574,8 @@ struct Generator<'m> {
     done_phased: HashMap<(String, Vec<usize>), (String, String, String)>,
     /// Whether each user function reaches itself through calls.
     recursive: HashMap<String, bool>,
+    /// Whether a second run of each user function's forward pass would repeat an effect.
+    effects: HashMap<String, bool>,
 }
 
 impl Callees for Generator<'_> {
@@ -599,25 +605,18 @@ impl Callees for Generator<'_> {
         call_star(self.module, func, nargs, kwargs, span)
     }
 
-    fn is_recursive(&mut self, func: &str) -> bool {
-        if let Some(r) = self.recursive.get(func) {
-            return *r;
-        }
-        // Depth-first over the user functions `func` calls by name.
-        let mut seen: HashSet<String> = HashSet::new();
-        let mut todo: Vec<String> = self.calls_of(func);
-        let mut found = false;
-        while let Some(g) = todo.pop() {
-            if g == func {
-                found = true;
-                break;
-            }
-            if seen.insert(g.clone()) {
-                todo.extend(self.calls_of(&g));
-            }
-        }
-        self.recursive.insert(func.to_owned(), found);
-        found
+    fn runs_forward_once(&mut self, func: &str) -> bool {
+        self.is_recursive(func) || self.has_effects(func)
+    }
+
+    fn replays_effects(&mut self, stmts: &[Stmt], bound: &HashSet<String>) -> bool {
+        let mut own = Self::bound_names(stmts);
+        own.extend(bound.iter().cloned());
+        self.stmts_have_effects(stmts, &own)
+            || self
+                .user_calls_in(stmts)
+                .iter()
+                .any(|f| self.has_effects(f))
     }
 
     fn phased_gradient_of(
@@ -650,13 +649,137 @@ impl Callees for Generator<'_> {
 }
 
 impl Generator<'_> {
+    /// Does `func` call itself, directly or through other user functions?
+    fn is_recursive(&mut self, func: &str) -> bool {
+        if let Some(r) = self.recursive.get(func) {
+            return *r;
+        }
+        // Depth-first over the user functions `func` calls by name.
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut todo: Vec<String> = self.calls_of(func);
+        let mut found = false;
+        while let Some(g) = todo.pop() {
+            if g == func {
+                found = true;
+                break;
+            }
+            if seen.insert(g.clone()) {
+                todo.extend(self.calls_of(&g));
+            }
+        }
+        self.recursive.insert(func.to_owned(), found);
+        found
+    }
+
+    /// Would running `func`'s forward pass a second time (a gradient recomputing it in
+    /// the backward pass) repeat an effect, in it or in a user function it calls: a call
+    /// made for its effect (`print(...)`, `log.append(...)`), a call of a function with
+    /// hidden state (a random draw: `RuleSet::is_effectful`), or a store into an object
+    /// it did not make (`counter[0] += 1`, `self.n = ...`)? A second run would print
+    /// twice, draw another number than the primal used, or count twice.
+    fn has_effects(&mut self, func: &str) -> bool {
+        if let Some(e) = self.effects.get(func) {
+            return *e;
+        }
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut todo = vec![func.to_owned()];
+        let mut found = false;
+        while let Some(g) = todo.pop() {
+            if !seen.insert(g.clone()) {
+                continue;
+            }
+            if let Ok(def) = self.module.lower_function(&g) {
+                // (its parameters' objects are the caller's, not its own)
+                if self.stmts_have_effects(&def.body, &Self::bound_names(&def.body)) {
+                    found = true;
+                    break;
+                }
+            }
+            todo.extend(self.calls_of(&g));
+        }
+        self.effects.insert(func.to_owned(), found);
+        found
+    }
+
+    /// Does a statement of `stmts` itself (not through the user functions it calls)
+    /// have an effect a second run would repeat? `own`: the names of objects the code
+    /// made itself, which it may store into.
+    fn stmts_have_effects(&self, stmts: &[Stmt], own: &HashSet<String>) -> bool {
+        let root = |mut e: &Expr| loop {
+            match &e.kind {
+                ExprKind::Subscript(b, _) | ExprKind::Attr(b, _) => e = b,
+                ExprKind::Name(n) => return Some(n.clone()),
+                _ => return None,
+            }
+        };
+        let mut found = false;
+        walk_stmts(stmts, &mut |s| {
+            match &s.kind {
+                StmtKind::ExprStmt(e) => {
+                    if let ExprKind::Call { func, .. } = &e.kind {
+                        // (a transparent context's enter and exit, as desugared, are
+                        // replayed with the code they enclose)
+                        let context = matches!(&func.kind, ExprKind::Attr(_, m)
+                            if m == "__enter__" || m == "__exit__");
+                        found |= !context && !printer::expr(func).starts_with("tangent.");
+                    }
+                }
+                StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) => {
+                    if matches!(t.kind, ExprKind::Subscript(..) | ExprKind::Attr(..)) {
+                        found |= root(t).is_none_or(|n| !own.contains(&n));
+                    }
+                }
+                _ => {}
+            }
+            names::stmt_exprs(s, &mut |e| {
+                e.walk(&mut |x| {
+                    if let ExprKind::Call { func, .. } = &x.kind {
+                        found |= self.rules.is_effectful(&self.qualified(func));
+                    }
+                })
+            });
+        });
+        found
+    }
+
+    /// The names `stmts` bind by assignment or as loop targets.
+    fn bound_names(stmts: &[Stmt]) -> HashSet<String> {
+        let mut own: HashSet<String> = HashSet::new();
+        walk_stmts(stmts, &mut |s| {
+            if let StmtKind::Assign(t, _) | StmtKind::For(t, _, _) = &s.kind {
+                t.walk(&mut |x| {
+                    if let ExprKind::Name(n) = &x.kind {
+                        own.insert(n.clone());
+                    }
+                });
+            }
+        });
+        own
+    }
+
+    /// A callee as written (`np.random.normal`) by its module's name (`numpy.random.normal`).
+    fn qualified(&self, func: &Expr) -> String {
+        let text = printer::expr(func);
+        let (head, rest) = text.split_once('.').unwrap_or((text.as_str(), ""));
+        match self.module.imports.get(head) {
+            Some(q) if rest.is_empty() => q.clone(),
+            Some(q) => format!("{q}.{rest}"),
+            None => text.clone(),
+        }
+    }
+
     /// The user functions `func`'s body calls by name (none if it does not lower).
     fn calls_of(&self, func: &str) -> Vec<String> {
         let Ok(def) = self.module.lower_function(func) else {
             return vec![];
         };
+        self.user_calls_in(&def.body)
+    }
+
+    /// The user functions `stmts` call by name.
+    fn user_calls_in(&self, stmts: &[Stmt]) -> Vec<String> {
         let mut out = Vec::new();
-        walk_stmts(&def.body, &mut |s| {
+        walk_stmts(stmts, &mut |s| {
             names::stmt_exprs(s, &mut |e| {
                 e.walk(&mut |x| {
                     if let ExprKind::Call { func: f, .. } = &x.kind {
@@ -812,7 +935,13 @@ impl Generator<'_> {
         if !top {
             return;
         }
-        // The entry point: forward, output check, backward.
+        // The entry point: forward, output check, backward. Its seed is `init_grad`, the
+        // keyword Google Tangent's split-motion derivative takes.
+        let seed = if params.iter().any(|p| p == SPLIT_SEED) {
+            seed
+        } else {
+            SPLIT_SEED
+        };
         let args: Vec<Expr> = params.iter().map(Expr::name).collect();
         let mut ebody = entry_checks(self.module, &params);
         ebody.push(Stmt::synth(StmtKind::Assign(

@@ -33,8 +33,15 @@ pub trait Callees {
         span: Span,
     ) -> Result<(String, String, String), Diagnostic>;
 
-    /// Does `func` call itself, directly or through other user functions?
-    fn is_recursive(&mut self, func: &str) -> bool;
+    /// Must a call of `func` run its forward pass once, never again in the backward pass:
+    /// does it call itself (directly or through other user functions), or would a second
+    /// run repeat an effect (`Generator::has_effects`)?
+    fn runs_forward_once(&mut self, func: &str) -> bool;
+
+    /// Would running `stmts` a second time repeat an effect (as `runs_forward_once`
+    /// asks of a function)? `bound`: the names bound before them, whose objects the
+    /// function made. A checkpointed loop recomputes its body in the backward pass.
+    fn replays_effects(&mut self, stmts: &[Stmt], bound: &HashSet<String>) -> bool;
 
     /// A located error unless a call of `func` with `nargs` positional arguments and
     /// these keywords binds its parameters as Python would (`ad::check_call`); else the
@@ -408,7 +415,11 @@ impl Reverse<'_> {
                     .fresh(&format!("_n_{}", i.trim_start_matches('_')));
                 let has_exit = body.iter().any(is_exit_check);
                 let (fbody, bbody) = self.block(body, depth + 1)?;
-                if self.checkpoint && depth == 0 && !has_exit {
+                if self.checkpoint
+                    && depth == 0
+                    && !has_exit
+                    && !self.callees.replays_effects(body, &bound_before)
+                {
                     self.checkpointed_for(
                         s,
                         (&i, iter, body, &count),
@@ -463,7 +474,11 @@ impl Reverse<'_> {
                 let bound_before = self.bound.clone();
                 let has_exit = body.iter().any(is_exit_check);
                 let (fbody, bbody) = self.block(body, depth + 1)?;
-                if self.checkpoint && depth == 0 && !has_exit {
+                if self.checkpoint
+                    && depth == 0
+                    && !has_exit
+                    && !self.callees.replays_effects(body, &bound_before)
+                {
                     self.checkpointed_while(
                         s,
                         (test, body, &count),
@@ -692,7 +707,7 @@ impl Reverse<'_> {
         let operands = Expr::synth(ExprKind::Tuple(args.to_vec()));
         let grad_of = |which: &str| {
             Expr::call_path(
-                "tangent.method_grad",
+                METHOD_GRAD,
                 vec![
                     grad_ref(t),
                     (**recv).clone(),
@@ -790,6 +805,37 @@ impl Reverse<'_> {
                     push(active(a), call);
                 }
             }
+            (METHOD_JVP, [obj, name, margs, t_obj, t_margs]) => {
+                // reverse over forward through a method: the vjp of its jvp
+                let call = |part: &str, which: &str| {
+                    Expr::call_path(
+                        "tangent.method_jvp_vjp",
+                        vec![
+                            grad_ref(t),
+                            obj.clone(),
+                            name.clone(),
+                            margs.clone(),
+                            t_obj.clone(),
+                            t_margs.clone(),
+                            Expr::str_lit(part),
+                            Expr::num(which),
+                        ],
+                    )
+                };
+                push(active(obj), call("obj", "0"));
+                push(active(t_obj), call("t_obj", "0"));
+                for (part, operand) in [("args", margs), ("t_args", t_margs)] {
+                    match &operand.kind {
+                        ExprKind::Tuple(items) => {
+                            for (i, a) in items.iter().enumerate() {
+                                push(active(a), call(part, &i.to_string()));
+                            }
+                        }
+                        // a tuple held by a name: its gradient is a tuple
+                        _ => push(active(operand), call(part, "-1")),
+                    }
+                }
+            }
             _ => return None,
         }
         Some(out)
@@ -858,6 +904,11 @@ impl Reverse<'_> {
         let Some(template) = self.rules.adjoint(q) else {
             if let Some(adjs) = self.custom_helper_adjoint(q, t, args) {
                 return Ok(adjs);
+            }
+            if q == METHOD_GRAD {
+                if let Some(d) = custom_higher_order(q, args, span) {
+                    return Err(d);
+                }
             }
             return Err(missing_rule(q, span, value));
         };
@@ -978,10 +1029,11 @@ impl Reverse<'_> {
         Ok(out)
     }
 
-    /// For `t = g(...)` with `g` a recursive user function taking active arguments (and
-    /// joint motion): the forward phase of g's two-phase gradient on our tape, and its
-    /// phase parameter. Each level of the recursion then runs its forward pass once,
-    /// instead of once per level above it.
+    /// For `t = g(...)` with `g` a recursive user function, or one whose forward pass has
+    /// effects, taking active arguments (and joint motion): the forward phase of g's
+    /// two-phase gradient on our tape, and its phase parameter. Each level of a recursion
+    /// then runs its forward pass once, instead of once per level above it; a `print`,
+    /// a random draw or a store into another object happens once, as in the primal.
     fn phased_call(&mut self, value: &Expr) -> Result<Option<(Expr, String)>, Diagnostic> {
         if self.split || !self.phase_recursion {
             return Ok(None);
@@ -992,7 +1044,7 @@ impl Reverse<'_> {
         let Callee::User(f) = self.resolver.callee(func) else {
             return Ok(None);
         };
-        if !self.callees.is_recursive(&f) {
+        if !self.callees.runs_forward_once(&f) {
             return Ok(None);
         }
         let Some((wrt, _)) = self.active_positions(&f, args, kwargs, value.span)? else {
@@ -1411,11 +1463,32 @@ pub const CUSTOM_FORWARD: &str = "tangent.custom_forward";
 pub const CUSTOM_BACKWARD: &str = "tangent.custom_backward";
 pub const CUSTOM_JVP_CALL: &str = "tangent.custom_jvp_call";
 
+/// The runtime helpers a call of a method of a user class becomes (`tangent/_methods.py`).
+pub const METHOD_GRAD: &str = "tangent.method_grad";
+pub const METHOD_JVP: &str = "tangent.method_jvp";
+
 /// Forward mode over generated forward-mode code through a custom function (a
 /// forward-over-forward derivative): refused, naming the function (never a zero). The
 /// other derivatives of derivatives through custom rules differentiate the rules
 /// (`Reverse::custom_helper_adjoint`, `Forward::custom_helper_tangent`).
 pub fn custom_higher_order(q: &str, args: &[Expr], span: Span) -> Option<Diagnostic> {
+    if q == METHOD_JVP || q == METHOD_GRAD {
+        let at = if q == METHOD_JVP { 1 } else { 2 };
+        let method = match args.get(at).map(|e| &e.kind) {
+            Some(ExprKind::Str(m)) => m.clone(),
+            _ => "?".into(),
+        };
+        let (outer, inner) = if q == METHOD_JVP {
+            ("forward", "forward")
+        } else {
+            ("reverse", "reverse")
+        };
+        return Some(Diagnostic::new(
+            span,
+            format!("{outer} mode over a {inner}-mode derivative through the method `{method}` is not available"),
+            "take the second derivative the other way: `tangent.autodiff(tangent.grad(f), mode='forward')` (forward over reverse) or `tangent.grad(tangent.autodiff(f, mode='forward'))`",
+        ));
+    }
     if q != CUSTOM_JVP_CALL {
         return None;
     }

@@ -90,6 +90,7 @@ const FACTS: &[&str] = &[
     "pure",
     "pure_module",
     "effectful_module",
+    "effectful",
     "mutates",
     "reads_only",
     "shape_only",
@@ -197,6 +198,10 @@ pub struct RuleSet {
     /// an `effectful_module(...)` and those that `mutates(...)` lists.
     pure_modules: HashSet<String>,
     effectful_modules: HashSet<String>,
+    /// `effectful(...)`: functions that read or change hidden state (random draws,
+    /// seeding); with the functions of an `effectful_module(...)`, a user function that
+    /// calls one runs its forward pass once in a derivative (`RuleSet::is_effectful`).
+    effectful: HashSet<String>,
     mutates: HashSet<String>,
     /// `reads_only(...)`: calls that only read their arguments, so they may be made for
     /// their effect on differentiated values (printing, tangent's checks).
@@ -451,6 +456,7 @@ impl RuleSet {
                 "pure" => &mut self.pure,
                 "pure_module" => &mut self.pure_modules,
                 "effectful_module" => &mut self.effectful_modules,
+                "effectful" => &mut self.effectful,
                 "mutates" => &mut self.mutates,
                 "reads_only" => &mut self.reads_only,
                 "functional_call" => &mut self.functional_calls,
@@ -696,6 +702,7 @@ impl RuleSet {
         self.pure_modules.extend(other.pure_modules.iter().cloned());
         self.effectful_modules
             .extend(other.effectful_modules.iter().cloned());
+        self.effectful.extend(other.effectful.iter().cloned());
         self.mutates.extend(other.mutates.iter().cloned());
         self.reads_only.extend(other.reads_only.iter().cloned());
         self.functional_calls
@@ -949,6 +956,23 @@ impl RuleSet {
         under(&self.pure_modules)
             && !under(&self.effectful_modules)
             && !self.mutates.contains(qualname)
+            && !self.effectful.contains(qualname)
+    }
+
+    /// Does `qualname` read or change hidden state (a random draw, seeding), so that a
+    /// second call gives another value or a different state?
+    pub fn is_effectful(&self, qualname: &str) -> bool {
+        if self.effectful.contains(qualname) {
+            return true;
+        }
+        let mut prefix = qualname;
+        while let Some((p, _)) = prefix.rsplit_once('.') {
+            if self.effectful_modules.contains(p) {
+                return true;
+            }
+            prefix = p;
+        }
+        false
     }
 
     /// Is `root` the top-level name of a `pure_module` (a module rule templates name

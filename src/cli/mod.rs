@@ -400,7 +400,8 @@ fn explain(args: &[String]) -> ExitCode {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(tb)) => {
             eprint!("{tb}");
-            if tb.contains("TangentError") {
+            // NotDifferentiated is a TangentError too (a rule's stated limit)
+            if tb.contains("TangentError") || tb.contains("NotDifferentiated") {
                 ExitCode::from(EXIT_DIFFERENTIATION)
             } else {
                 ExitCode::from(EXIT_SCRIPT_ERROR)

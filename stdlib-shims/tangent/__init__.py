@@ -51,7 +51,8 @@ from tangent._build import *  # noqa: F401,F403
 from tangent._build import _CACHE, _CACHE_SIZE, _compile  # noqa: F401
 from tangent._methods import (  # noqa: F401
     construct_grad, construct_jvp, merge_fields, merge_fields_grad, merge_fields_tangent,
-    method_grad, method_jvp, parent_fields, parent_fields_grad, parent_fields_jvp)
+    method_grad, method_grad_jvp, method_jvp, method_jvp_vjp, parent_fields,
+    parent_fields_grad, parent_fields_jvp)
 from tangent._rules import *  # noqa: F401,F403
 from tangent._api import *  # noqa: F401,F403
 

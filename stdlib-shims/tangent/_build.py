@@ -9,7 +9,7 @@ import sys as _sys
 
 from tangent._errors import TangentError, _at_call_site, _located
 from tangent import _live
-from tangent._live import _live_request, _unwrap_transparent, bindings_hold
+from tangent._live import _is_star_wrapper, _live_request, _unwrap_transparent, bindings_hold
 
 try:
     import numpy
@@ -55,12 +55,6 @@ def _bound_method(func):
 
 _SPECIALIZED = {}  # id(wrapper) -> (wrapper, its specialised function)
 _EXTENDED = {}  # file -> its text with the specialised wrappers appended so far
-
-
-def _is_star_wrapper(f):
-    code = getattr(f, "__code__", None)
-    return (code is not None and getattr(f, "__wrapped__", None) is not None
-            and bool(code.co_flags & 0x0C))
 
 
 def _specialized_wrapper(wrapper):
@@ -186,7 +180,12 @@ def _specialized_wrapper(wrapper):
     namespace = {}
     exec(compiled, wrapper.__globals__, namespace)
     made = namespace[factory.name](*cells)
+    # What the wrapper's own code may read of the function it wraps (`fn.__name__` in a
+    # logging decorator) is the wrapper's metadata, as in the primal.
+    _functools.update_wrapper(made, wrapper)
+    made.__wrapped__ = wrapper.__wrapped__
     made.__tangent_text__ = full
+    made.__tangent_specialized__ = True
     _SPECIALIZED[id(wrapper)] = (wrapper, made)
     return made
 

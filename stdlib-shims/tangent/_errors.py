@@ -44,6 +44,19 @@ def _at_call_site(message, hint):
     return _located(frame.f_code.co_filename, frame.f_lineno, message, hint)
 
 
+class NotDifferentiated(TangentError, NotImplementedError):
+    """A stated limit of a rule met when the derivative runs (an argument value it is
+    not built for, `tf.nn.conv2d` with dilations): located at the user's call, and a
+    NotImplementedError as well."""
+
+    def __init__(self, message):
+        if "\nhint: " not in message:
+            message = _at_call_site(
+                message, "the derivative is built for the cases the message names: call "
+                "it with one of them, or register a rule of your own with @tangent.adjoint")
+        super().__init__(message)
+
+
 _IMMUTABLE = (int, float, complex, bool, str, bytes, tuple, frozenset, type(None))
 
 
@@ -111,6 +124,13 @@ def check_output(y, seed, name):
         raise TypeError(_at_call_site(
             "grad: `%s` returned None" % name,
             "the differentiated function must return a value"))
+    if isinstance(y, (tuple, list)) and isinstance(seed, (tuple, list)) and \
+            len(seed) == len(y):
+        # a seed per output (the vector-Jacobian product of a function of several
+        # outputs, as tangent.vjp takes it)
+        for yi, si in zip(y, seed):
+            check_output(yi, si, name)
+        return
     impl = _registry.implementation("check_output", "grad's output check", (y, seed),
                                     strict=False, missing=check_output_by_shape)
     if impl is not None:

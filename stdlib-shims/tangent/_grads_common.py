@@ -16,6 +16,7 @@ the float32 input's dtype (`_like_dtype`); float64 results are unchanged.
 """
 from tangent import _registry
 from tangent._runtime import _axes  # noqa: F401 (the helpers' modules import it from here)
+from tangent._errors import NotDifferentiated
 
 try:
     import numpy
@@ -82,7 +83,7 @@ def _numpy_only(what, *values):
     for v in values:
         if _registry.is_array(v) and _registry.namespace_of(v) is not numpy:
             from tangent._errors import _at_call_site
-            raise NotImplementedError(_at_call_site(
+            raise NotDifferentiated(_at_call_site(
                 "tangent: the derivative of %s is written for NumPy arrays only, and got a "
                 "%s" % (what, type(v).__qualname__),
                 "compute it with functions that have rules for this library, or register "

@@ -5,6 +5,7 @@ Conventions in tangent._grads_common."""
 from tangent._grads_common import (  # noqa: F401
     _T, _dtype, _eye, _is_zero, _like_dtype, _reshape_like, _tg, _to_python_scalar, _tril,
     _xp, numpy)
+from tangent._errors import NotDifferentiated
 
 
 def inv_grad(g, y):
@@ -163,7 +164,7 @@ def _norm_direction(x, y, ord, axis, keepdims):
         mask = _mask(sums == xp.max(sums, axis=r, keepdims=True) if ord == inf else
                      sums == xp.min(sums, axis=r, keepdims=True), x, xp)
         return xp.sign(x) * _share(mask, r, xp)
-    raise NotImplementedError("tangent: no derivative of linalg.norm with ord=%r" % (ord,))
+    raise NotDifferentiated("tangent: no derivative of linalg.norm with ord=%r" % (ord,))
 
 
 def norm_grad(g, x, y, ord=None, axis=None, keepdims=False):
@@ -250,10 +251,10 @@ def eigvalsh_tangent(t, a, uplo="L"):
 
 def _check_qr(a, mode):
     if mode != "reduced":
-        raise NotImplementedError("tangent: linalg.qr is differentiated for mode='reduced' only")
+        raise NotDifferentiated("tangent: linalg.qr is differentiated for mode='reduced' only")
     shape = _xp(a).shape(a)
     if shape[-2] < shape[-1]:
-        raise NotImplementedError("tangent: linalg.qr is differentiated for M >= N only")
+        raise NotDifferentiated("tangent: linalg.qr is differentiated for M >= N only")
 
 
 def qr_grad(gy, y, a, mode="reduced"):
@@ -285,7 +286,7 @@ def qr_tangent(t, y, a, mode="reduced"):
 def _check_svd(a, full_matrices):
     shape = _xp(a).shape(a)
     if full_matrices and shape[-2] != shape[-1]:
-        raise NotImplementedError("tangent: linalg.svd of a non-square matrix is differentiated "
+        raise NotDifferentiated("tangent: linalg.svd of a non-square matrix is differentiated "
                                   "with full_matrices=False only")
 
 

@@ -10,6 +10,7 @@ from tangent._grads_common import (  # noqa: F401
     _axes, _dtype, _is_array, _like_dtype, _mask_of, _numpy_only, _reshape_like, _tg, _xp,
     numpy)
 from tangent._grads_shape import _numpy_reshape_as
+from tangent._errors import NotDifferentiated
 
 # ---------------------------------------------------------- reductions and scans
 
@@ -311,7 +312,7 @@ def _order_weights(x, q, axis, terms):
 def _check_method(method):
     if method not in _QUANTILE_METHODS:
         from tangent._errors import _at_call_site
-        raise NotImplementedError(_at_call_site(
+        raise NotDifferentiated(_at_call_site(
             "tangent: the derivative of a quantile with method=%r is not known" % (method,),
             "use one of %s" % ", ".join(repr(m) for m in _QUANTILE_METHODS)))
 
@@ -332,7 +333,7 @@ def quantile_q_refused(q):
     """The derivative of a quantile with respect to q is not provided: refused (located)
     where it would be needed."""
     from tangent._errors import _at_call_site
-    raise NotImplementedError(_at_call_site(
+    raise NotDifferentiated(_at_call_site(
         "tangent: the derivative of a quantile/percentile with respect to q is not provided",
         "differentiate with respect to the data; pass q as a constant"))
 
@@ -441,7 +442,7 @@ def interp_xp_refused(xp_):
     """interp's derivative with respect to its knots is not provided: refused where it
     would be needed."""
     from tangent._errors import _at_call_site
-    raise NotImplementedError(_at_call_site(
+    raise NotDifferentiated(_at_call_site(
         "tangent: the derivative of numpy.interp with respect to xp (the knots) is not "
         "provided",
         "differentiate with respect to x or fp; pass the knots as a constant"))

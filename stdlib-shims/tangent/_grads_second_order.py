@@ -14,6 +14,7 @@ from tangent._grads_reductions import (  # noqa: F401
 from tangent._grads_matrix import (  # noqa: F401
     einsum_grad, inner_grad, outer_grad, tensordot_grad)
 from tangent._grads_shape import _numpy_reshape_as  # noqa: F401
+from tangent._errors import NotDifferentiated
 
 # ------------------------------------------------------------------ higher order
 # Rules of the helpers above, for differentiating generated derivatives again
@@ -282,7 +283,7 @@ def _bilinear_adjoint(f, gz, a, b, which, args):
     if f is numpy.tensordot:
         axes = args[0] if args else 2
         return tensordot_grad(gz, a, b, axes, which)
-    raise NotImplementedError("tangent: no reverse-mode derivative of bilinear_tangent "
+    raise NotDifferentiated("tangent: no reverse-mode derivative of bilinear_tangent "
                               "over %r" % (f,))
 
 

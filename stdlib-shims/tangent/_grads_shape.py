@@ -6,6 +6,7 @@ are NumPy's."""
 from tangent import _registry
 from tangent._grads_common import (  # noqa: F401
     _int_tuple, _is_zero, _numpy_only, _reshape_like, _tg, _xp, numpy)
+from tangent._errors import NotDifferentiated
 
 # --------------------------------------------------------------------- shape ops
 
@@ -247,7 +248,7 @@ def pad_grad(g, x, pad_width, mode="constant"):
         src = numpy.ravel(numpy.pad(numpy.reshape(numpy.arange(n) * 1.0, xa.shape), pad_width, mode=mode))
         m = (numpy.reshape(numpy.arange(n) * 1.0, (n, 1)) == numpy.reshape(src, (1, src.shape[0]))) * 1.0
         return _numpy_reshape_as(numpy.dot(m, numpy.ravel(g)), x)
-    raise NotImplementedError("tangent: no reverse-mode derivative of numpy.pad with mode=%r" % (mode,))
+    raise NotDifferentiated("tangent: no reverse-mode derivative of numpy.pad with mode=%r" % (mode,))
 
 
 def pad_constant_grad(g, x, pad_width):
@@ -262,7 +263,7 @@ def pad_tangent(t, tc, x, pad_width, mode="constant"):
         return numpy.pad(t, pad_width, mode="constant", constant_values=0.0 if _is_zero(tc) else tc)
     if mode in ("edge", "reflect", "symmetric", "wrap"):
         return numpy.pad(t, pad_width, mode=mode)
-    raise NotImplementedError("tangent: no forward-mode derivative of numpy.pad with mode=%r" % (mode,))
+    raise NotDifferentiated("tangent: no forward-mode derivative of numpy.pad with mode=%r" % (mode,))
 
 
 

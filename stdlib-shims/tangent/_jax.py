@@ -15,7 +15,8 @@ tangent shaped like the argument; the tangent of an inactive argument is the lit
 """
 from tangent import _registry
 from tangent._grads_common import _generic_reshape_as
-from tangent._runtime import _axes, matmul_grad_in  # one normalisation of reduction axes
+from tangent._runtime import _axes, kept_shape, matmul_grad_in  # one normalisation of reduction axes
+from tangent._errors import NotDifferentiated
 
 jax = None
 jnp = None
@@ -103,10 +104,8 @@ def unreduce(g, x, axis, keepdims):
     shape = tuple(jnp.shape(x))
     g = _as_grad(g, x)
     if not keepdims:
-        kept = list(shape)
-        for a in _axes(axis, len(shape)):
-            kept[a] = 1
-        g = jnp.reshape(g, tuple(kept))
+        kept = kept_shape(g, shape, _axes(axis, len(shape)))
+        g = jnp.reshape(g, kept)
     return jnp.broadcast_to(g, shape)
 
 
@@ -169,7 +168,7 @@ def jax_symmetrized(d, symmetrize_input, name):
     (the tangent._grads_linalg helpers symmetrise): refused for symmetrize_input=False,
     where jax reads one triangle of the input only."""
     if not symmetrize_input:
-        raise NotImplementedError(
+        raise NotDifferentiated(
             "tangent: jax.numpy.linalg.%s is differentiated with symmetrize_input=True only"
             % name)
     return d

@@ -131,8 +131,8 @@ def keras_logits(output, op_type):
     sigmoid/softmax on tensorflow, where keras (with a warning) computes the loss of the
     logits behind it instead: another function than the one written."""
     if _tensorflow_logits_behind(output, op_type):
-        from tangent._errors import _at_call_site
-        raise NotImplementedError(_at_call_site(
+        from tangent._errors import NotDifferentiated, _at_call_site
+        raise NotDifferentiated(_at_call_site(
             "keras on tensorflow computes this loss from the logits behind `output` (an "
             "output of its %s), not from `output` with from_logits=True" % op_type.lower(),
             "pass the logits themselves with from_logits=True, or the %s's output with "
@@ -173,8 +173,8 @@ def keras_norm_check(y, ord):
     """`y`, the norm, when `ord` is one keras.ops.norm's rule covers (None: the 2-norm
     of vectors, Frobenius of matrices); other orders are refused by name."""
     if ord is not None and ord != "fro":
-        from tangent._errors import _at_call_site
-        raise NotImplementedError(_at_call_site(
+        from tangent._errors import NotDifferentiated, _at_call_site
+        raise NotDifferentiated(_at_call_site(
             "keras.ops.norm: ord=%r has no derivative rule here" % (ord,),
             "use ord=None (2-norm, Frobenius), or write the norm with keras.ops"))
     return y

@@ -148,6 +148,12 @@ def _network_modules(name, obj, filename):
     return "".join(lines)
 
 
+def _is_star_wrapper(f):
+    code = getattr(f, "__code__", None)
+    return (code is not None and getattr(f, "__wrapped__", None) is not None
+            and bool(code.co_flags & 0x0C))
+
+
 def _live_request(func, filename, generation, entry_name, text=None, bound_self=None,
                   constructor=False, receiver=False):
     """(the source text, the live names, the closure cells the generated code reads) for
@@ -179,6 +185,7 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
     if receiver and code.co_argcount:
         lines.append("object\t%s\t%s" % (entry_name, code.co_varnames[0]))
     names, seen, bound = set(), {id(code)}, {}
+    extended = [None]  # the text with specialised wrappers appended, if any is called
     cells, taken = {}, {entry_name}
     missing = object()
     modules = []
@@ -212,6 +219,22 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
             return "import\t%s\t%s" % (n, obj.__name__)
         if id(obj) in ids:
             return "import\t%s\t%s" % (n, ids[id(obj)])
+        if same_file(obj) and _is_star_wrapper(obj):
+            # A decorated function of the file (functools.wraps over *args/**kwargs):
+            # read as its wrapper written with the wrapped function's parameters, whose
+            # `def` is appended to the file's text (tangent._build._specialized_wrapper).
+            from tangent._build import _specialized_wrapper
+            obj = _specialized_wrapper(obj)
+        if same_file(obj) and getattr(obj, "__tangent_specialized__", False):
+            # (the inner wrapper of stacked ones is one already). Found in that text by
+            # names and constants: compiled apart from the file's imports, its bytecode
+            # differs in RustPython.
+            from tangent._build import _EXTENDED
+            extended[0] = _EXTENDED[filename]
+            units.append((n, obj))
+            return "function\t%s\t%s\t%d\t%d" % (
+                (n, obj.__code__.co_name)
+                + _position(_code_index(filename, extended[0]), obj, filename, True))
         if same_file(obj):
             c = obj.__code__
             if id(c) not in seen or obj.__closure__:
@@ -308,7 +331,8 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
             checks.append(("cell", cell, cell.cell_contents))
         except ValueError:
             checks.append(("cell", cell, missing))
-    return text, "\n".join(lines), cells, (globals_, tuple(checks), missing)
+    return (extended[0] or text), "\n".join(lines), cells, (globals_, tuple(checks),
+                                                            missing)
 
 
 def bindings_hold(bindings):

@@ -11,6 +11,7 @@ plain class its `__init__` is differentiated as the function of its arguments th
 returns the fields it assigns (src/syntax/constructor.rs)."""
 import dataclasses
 import sys as _sys
+import types as _types
 
 from tangent._build import _generate
 from tangent._errors import TangentError, _at_call_site
@@ -120,6 +121,62 @@ def _bound_values(obj, name, args):
     return bound, values
 
 
+_module_calls = {}
+
+
+def _module_function(module, name, nargs):
+    """`module.name(*args)` for a module passed as an argument (`def f(x, np)`): the call
+    as a function of its arguments, reading the module under a global name, so the
+    library function's derivative rule applies (a library's source is never read)."""
+    key = (module.__name__, name, nargs)
+    fn = _module_calls.get(key)
+    if fn is None:
+        params = ", ".join("a%d" % i for i in range(nargs))
+        entry = "%s_%s" % (module.__name__.replace(".", "_"), name)
+        text = "def %s(%s):\n    return module.%s(%s)\n" % (entry, params, name, params)
+        namespace = {"module": module}
+        exec(compile(text, "<tangent: %s.%s>" % (module.__name__, name), "exec"), namespace)
+        fn = namespace[entry]
+        fn.__tangent_text__ = text
+        _module_calls[key] = fn
+    return fn
+
+
+def _method_call(obj, name, args):
+    """`obj.name(*args)` as a function call: (function, its arguments with defaults,
+    how many leading arguments come before `args`, whether the first of them is `obj`
+    itself (its gradient is the object's), whether it receives an object of a user
+    class)."""
+    if _net_module(obj):
+        bound, values = _bound_values(obj, name, args)
+        return bound, values, 0, False, False
+    if isinstance(obj, _types.ModuleType):
+        return _module_function(obj, name, len(args)), tuple(args), 0, False, False
+    fn, leading = _method_function(obj, name)
+    values = _with_defaults(fn, leading + tuple(args))
+    own = bool(leading) and leading[0] is _receiver(obj)
+    return fn, values, len(leading), own, _holds_object(values)
+
+
+def _grad_positions(values, own, with_obj):
+    return tuple(i for i, v in enumerate(values)
+                 if _runtime._differentiable_part(v) or (i == 0 and own and with_obj))
+
+
+def _value_tangents(values, nlead, own, t_obj, t_args):
+    """The tangent of each of the function's arguments (None: a constant)."""
+    t_args = (None,) * (len(values) - nlead) if t_args is None else tuple(t_args)
+    out = ((t_obj,) + (None,) * (nlead - 1) if own else (None,) * nlead) + t_args
+    return out + (None,) * (len(values) - len(out))
+
+
+def _position(which, nlead, own):
+    """Where `obj` (which=-1) or argument `which` is among the function's arguments."""
+    if which == -1:
+        return 0 if own else None
+    return nlead + which
+
+
 def method_grad(g, obj, name, args, which):
     """The gradient of `obj.name(*args)` with respect to argument `which` (-1: `obj`
     itself), for the output's gradient `g`."""
@@ -127,59 +184,80 @@ def method_grad(g, obj, name, args, which):
     # arguments alone has none for the object.
     key = (id(g), id(obj), name, tuple(id(a) for a in args), which == -1)
     memo = _memo[0]
-    if (memo is None or memo[0] != key) and _net_module(obj):
-        bound, values = _bound_values(obj, name, args)
-        wrt = tuple(i for i, v in enumerate(values) if _runtime._differentiable_part(v))
-        grads = {}
-        if wrt:
-            out = _generate(bound, wrt, True, False, False, 0, "reverse")(*(values + (g,)))
-            out = out if len(wrt) > 1 else (out,)
-            grads = {1 + i: v for i, v in zip(wrt, out)}
-        memo = _memo[0] = (key, (g, obj, args), grads, 1, 0)
     if memo is None or memo[0] != key:
-        fn, leading = _method_function(obj, name)
-        values = _with_defaults(fn, leading + tuple(args))
-        own = 1 if leading and leading[0] is _receiver(obj) else 0
-        wrt = tuple(i for i, v in enumerate(values)
-                    if _runtime._differentiable_part(v) or (i == 0 and own and which == -1))
+        fn, values, nlead, own, receiver = _method_call(obj, name, args)
+        wrt = _grad_positions(values, own, which == -1)
         grads = {}
         if wrt:
-            df = _generate(fn, wrt, True, False, False, 0, "reverse",
-                           receiver=_holds_object(values))
+            df = _generate(fn, wrt, True, False, False, 0, "reverse", receiver=receiver)
             out = df(*(values + (g,)))
-            out = out if len(wrt) > 1 else (out,)
-            grads = dict(zip(wrt, out))
-        memo = _memo[0] = (key, (g, obj, args), grads, len(leading), own)
+            grads = dict(zip(wrt, out if len(wrt) > 1 else (out,)))
+        memo = _memo[0] = (key, (g, obj, args), grads, nlead, own)
     grads, nlead, own = memo[2], memo[3], memo[4]
-    if which == -1:
-        if not own:
-            return None
-        return grads.get(0)
-    return grads.get(nlead + which)
+    return grads.get(_position(which, nlead, own))
 
 
 def method_jvp(obj, name, args, t_obj, t_args):
     """The tangent of `obj.name(*args)` given the tangents of `obj` and of `args` (None
     for a constant)."""
-    if _net_module(obj):
-        bound, values = _bound_values(obj, name, args)
-        tangents = tuple(t_args) + (None,) * (len(values) - len(t_args))
-        wrt = tuple(i for i, t in enumerate(tangents) if t is not None)
-        if not wrt:
-            return None
-        df = _generate(bound, wrt, True, False, False, 0, "forward")
-        return df(*(values + tuple(tangents[i] for i in wrt)))
-    fn, leading = _method_function(obj, name)
-    values = _with_defaults(fn, leading + tuple(args))
-    tangents = ((t_obj,) if leading and leading[0] is _receiver(obj)
-                else (None,) * len(leading)) \
-        + tuple(t_args)
-    tangents = tangents + (None,) * (len(values) - len(tangents))
+    fn, values, nlead, own, receiver = _method_call(obj, name, args)
+    tangents = _value_tangents(values, nlead, own, t_obj, t_args)
     wrt = tuple(i for i, t in enumerate(tangents) if t is not None)
     if not wrt:
         return None
-    df = _generate(fn, wrt, True, False, False, 0, "forward", receiver=_holds_object(values))
+    df = _generate(fn, wrt, True, False, False, 0, "forward", receiver=receiver)
     return df(*(values + tuple(tangents[i] for i in wrt)))
+
+
+def method_grad_jvp(g, obj, name, args, which, t_g, t_obj, t_args):
+    """The tangent of `method_grad(g, obj, name, args, which)` along the tangents of
+    `g`, `obj` and `args` (forward over reverse: the method's gradient, differentiated
+    in forward mode)."""
+    fn, values, nlead, own, receiver = _method_call(obj, name, args)
+    wrt = _grad_positions(values, own, which == -1)
+    pos = _position(which, nlead, own)
+    if pos not in wrt:
+        return None
+    tangents = _value_tangents(values, nlead, own, t_obj, t_args) + (t_g,)
+    along = tuple(i for i, t in enumerate(tangents) if t is not None)
+    if not along:
+        return None
+    df = _generate(fn, wrt, True, False, False, 0, "reverse", receiver=receiver)
+    jf = _generate(df, along, True, False, False, 0, "forward")
+    out = jf(*(values + (g,) + tuple(tangents[i] for i in along)))
+    return out[wrt.index(pos)] if len(wrt) > 1 else out
+
+
+def method_jvp_vjp(g, obj, name, args, t_obj, t_args, part, which):
+    """The gradient of an operand of `method_jvp(obj, name, args, t_obj, t_args)` for
+    the tangent's gradient `g` (reverse over forward): `part` is "obj", "args", "t_obj"
+    or "t_args", `which` the argument's position (-1: the whole tuple)."""
+    key = ("jvp", id(g), id(obj), name, tuple(map(id, args)), id(t_obj),
+           None if t_args is None else tuple(map(id, t_args)))
+    memo = _memo[0]
+    if memo is None or memo[0] != key:
+        fn, values, nlead, own, receiver = _method_call(obj, name, args)
+        tangents = _value_tangents(values, nlead, own, t_obj, t_args)
+        along = tuple(i for i, t in enumerate(tangents) if t is not None)
+        grads = {}
+        if along and g is not None:
+            jf = _generate(fn, along, True, False, False, 0, "forward", receiver=receiver)
+            inputs = tuple(values) + tuple(tangents[i] for i in along)
+            wrt = _grad_positions(inputs, own, True)
+            if wrt:
+                vf = _generate(jf, wrt, True, False, False, 0, "reverse")
+                out = vf(*(inputs + (g,)))
+                grads = dict(zip(wrt, out if len(wrt) > 1 else (out,)))
+        grads = {"values": {i: grads.get(i) for i in range(len(values))},
+                 "tangents": {i: grads.get(len(values) + k) for k, i in enumerate(along)}}
+        memo = _memo[0] = (key, (g, obj, args, t_obj, t_args), grads, nlead, own)
+    grads, nlead, own = memo[2], memo[3], memo[4]
+    side = grads["values" if part in ("obj", "args") else "tangents"]
+    if part in ("obj", "t_obj"):
+        return side.get(0) if own else None
+    if which == -1:
+        return tuple(side.get(nlead + i) for i in range(len(args)))
+    return side.get(nlead + which)
 
 
 def _python_init(cls):

@@ -12,7 +12,7 @@ from tangent import _registry
 from tangent._errors import (_at_call_site, _shape, check_output_by_shape,  # noqa: F401
                              several_outputs)
 from tangent._grads_shape import _numpy_reshape_as
-from tangent._runtime import (ShapeCarrier, _axes, array_grad, matmul_grad_in,
+from tangent._runtime import (ShapeCarrier, _axes, array_grad, kept_shape, matmul_grad_in,
                               unbroadcast, unreduce)
 
 try:
@@ -124,20 +124,7 @@ def unreduce_(g, x, axis, keepdims):
         # A full reduction's gradient is a scalar: fill directly.
         return numpy.full(shape, float(g), dtype=_grad_dtype(x))
     if not keepdims:
-        kept = list(shape)
-        for a in _axes(axis, len(shape)):
-            kept[a] = 1
-        if _is_array(g) and g.size != math.prod(kept):
-            # a seed of another shape than the output's (check_dims=False lets it in)
-            raise ValueError(_at_call_site(
-                "tangent: a gradient of shape %s reached a reduction whose result has "
-                "shape %s: the seed given for the output does not have the output's "
-                "shape" % (tuple(g.shape), tuple(k for i, k in enumerate(kept)
-                                                 if i not in _axes(axis, len(shape)))),
-                "pass a seed of the output's shape (check_dims=True checks it at the "
-                "start), or use tangent.vjp with a seed shaped like the output"))
-        g = (numpy.reshape(g, tuple(kept)) if _is_array(g)
-             else numpy.full(tuple(kept), float(g), dtype=_grad_dtype(x)))
+        g = numpy.reshape(g, kept_shape(g, shape, _axes(axis, len(shape))))
     return g * numpy.ones(shape, dtype=_grad_dtype(x))
 
 

@@ -376,6 +376,24 @@ def _axes(axis, ndim):
     return tuple(sorted(a % ndim for a in axis))
 
 
+def kept_shape(g, shape, axes):
+    """The shape of a reduction's result with the reduced `axes` of `shape` kept as 1,
+    which its gradient `g` is reshaped to: a seed of another size (check_dims=False
+    lets one in) is a located error, not the array library's reshape error."""
+    kept = list(shape)
+    for a in axes:
+        kept[a] = 1
+    dims = tuple(getattr(g, "shape", ()))
+    if all(isinstance(n, int) for n in dims) and math.prod(dims) != math.prod(kept):
+        raise ValueError(_at_call_site(
+            "tangent: a gradient of shape %s reached a reduction whose result has shape "
+            "%s: the seed given for the output does not have the output's shape"
+            % (dims, tuple(k for i, k in enumerate(shape) if i not in axes)),
+            "pass a seed of the output's shape (check_dims=True checks it at the start), "
+            "or use tangent.vjp with a seed shaped like the output"))
+    return tuple(kept)
+
+
 def unreduce(g, x, axis, keepdims):
     """Broadcasts the gradient of a reduction back to the shape of its input."""
     fn = _impl("unreduce", "the gradient of a reduction (tangent.unreduce)", (x, g))

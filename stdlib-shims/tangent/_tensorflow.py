@@ -20,7 +20,8 @@ Conventions as in the tangent._grads_* modules: `g` is a gradient shaped like th
 """
 from tangent import _registry
 from tangent._grads_common import _generic_reshape_as
-from tangent._runtime import _axes, matmul_grad_in
+from tangent._runtime import _axes, kept_shape, matmul_grad_in
+from tangent._errors import NotDifferentiated
 
 tf = None
 np = None  # the TfNumpy namespace, once loaded
@@ -417,9 +418,7 @@ def unreduce(g, x, axis, keepdims):
     if not _is_tensor(g):
         return tf.fill(shape, tf.constant(g, dtype=_float_dtype(x)))
     if not keepdims:
-        kept = list(shape)
-        for a in _axes(_axis(axis), len(shape)):
-            kept[a] = 1
+        kept = kept_shape(g, shape, _axes(_axis(axis), len(shape)))
         g = tf.reshape(g, kept)
     return tf.broadcast_to(g, shape)
 
@@ -621,7 +620,7 @@ def tensorflow_gather_grad(g, params, indices, axis, batch_dims=0):
     """The gradient of tf.gather(params, indices, axis): `g`'s slices added back at
     their indices (repeated indices receive each share)."""
     if batch_dims:
-        raise NotImplementedError(
+        raise NotDifferentiated(
             "tangent: tf.gather is differentiated with batch_dims=0 only, got "
             "batch_dims=%r" % (batch_dims,))
     shape = _static_shape(params, "the gradient of tf.gather")
@@ -745,7 +744,7 @@ def _window(v, data_format, what):
 def _no_dilation(dilations, data_format):
     d = _window(dilations, data_format, "dilations")
     if any(n != 1 for n in d):
-        raise NotImplementedError(
+        raise NotDifferentiated(
             "tangent: tf.nn.conv2d is differentiated with dilations=1 only, got "
             "dilations=%r (TensorFlow's CPU backprop kernels have no dilation)"
             % (dilations,))
@@ -784,37 +783,55 @@ def tensorflow_conv2d_filter_grad(x, g, like, strides, padding, data_format, dil
 
 def _pool_padding(padding, name):
     if not isinstance(padding, str):
-        raise NotImplementedError(
+        raise NotDifferentiated(
             "tangent: tf.nn.%s is differentiated with padding 'SAME' or 'VALID', got %r"
             % (name, padding))
     return padding
 
 
+def _pool_windows(x, ksize, strides, data_format, name):
+    """ksize and strides as the raw ops' 4-lists: TensorFlow's pooling gradients pool
+    a 4-D input over its spatial dimensions only."""
+    if len(x.shape) != 4:
+        raise NotDifferentiated(
+            "tangent: tf.nn.%s is differentiated for a 4-D input (2-D pooling), got a "
+            "%d-D one" % (name, len(x.shape)))
+    k = _window(ksize, data_format, "ksize")
+    s = _window(strides, data_format, "strides")
+    spatial = (2, 3) if data_format.startswith("NC") else (1, 2)
+    if any(v[i] != 1 for v in (k, s) for i in range(4) if i not in spatial):
+        raise NotDifferentiated(
+            "tangent: tf.nn.%s is differentiated when it pools over height and width "
+            "only, got ksize=%r, strides=%r (TensorFlow's pooling gradients do not "
+            "pool over the batch or depth dimension)" % (name, ksize, strides))
+    return k, s
+
+
 def tensorflow_max_pool_grad(g, x, y, ksize, strides, padding, data_format):
     """The gradient of tf.nn.max_pool2d: each window's gradient to its maximum."""
     data_format = data_format or "NHWC"
+    k, st = _pool_windows(x, ksize, strides, data_format, "max_pool")
     return tf.raw_ops.MaxPoolGrad(
-        orig_input=x, orig_output=y, grad=g, ksize=_window(ksize, data_format, "ksize"),
-        strides=_window(strides, data_format, "strides"),
-        padding=_pool_padding(padding, "max_pool2d"), data_format=data_format)
+        orig_input=x, orig_output=y, grad=g, ksize=k, strides=st,
+        padding=_pool_padding(padding, "max_pool"), data_format=data_format)
 
 
 def tensorflow_max_pool_tangent(t, x, y, ksize, strides, padding, data_format):
     """The tangent of tf.nn.max_pool2d: each window's maximum element's tangent."""
     data_format = data_format or "NHWC"
+    k, st = _pool_windows(x, ksize, strides, data_format, "max_pool")
     return tf.raw_ops.MaxPoolGradGrad(
-        orig_input=x, orig_output=y, grad=t, ksize=_window(ksize, data_format, "ksize"),
-        strides=_window(strides, data_format, "strides"),
-        padding=_pool_padding(padding, "max_pool2d"), data_format=data_format)
+        orig_input=x, orig_output=y, grad=t, ksize=k, strides=st,
+        padding=_pool_padding(padding, "max_pool"), data_format=data_format)
 
 
 def tensorflow_avg_pool_grad(g, x, ksize, strides, padding, data_format):
     """The gradient of tf.nn.avg_pool2d: each window's gradient shared by its elements."""
     data_format = data_format or "NHWC"
+    k, st = _pool_windows(x, ksize, strides, data_format, "avg_pool")
     return tf.raw_ops.AvgPoolGrad(
-        orig_input_shape=tf.shape(x), grad=g, ksize=_window(ksize, data_format, "ksize"),
-        strides=_window(strides, data_format, "strides"),
-        padding=_pool_padding(padding, "avg_pool2d"), data_format=data_format)
+        orig_input_shape=tf.shape(x), grad=g, ksize=k, strides=st,
+        padding=_pool_padding(padding, "avg_pool"), data_format=data_format)
 
 
 def tensorflow_gelu_slope(x, approximate):
@@ -857,7 +874,7 @@ def tensorflow_norm_check(ord, axis, keepdims):
     (Frobenius) one: ord=2 over two axes is the spectral norm, which is not built."""
     two_axes = isinstance(axis, (list, tuple)) and len(axis) == 2
     if not (ord in ("euclidean", "fro") or (ord in (2, 2.0) and not two_axes)):
-        raise NotImplementedError(
+        raise NotDifferentiated(
             "tangent: tf.norm is differentiated for ord='euclidean' (the default) and "
             "'fro' only, got ord=%r%s; write the norm with tf.reduce_sum and tf.abs"
             % (ord, " over two axes" if two_axes else ""))

@@ -19,7 +19,8 @@ import sys as _sys
 
 from tangent import _grads_shape, _registry
 from tangent._grads_common import _generic_reshape_as
-from tangent._runtime import _axes, matmul_grad_in
+from tangent._runtime import _axes, kept_shape, matmul_grad_in
+from tangent._errors import NotDifferentiated
 
 tinygrad = None
 Tensor = None
@@ -432,10 +433,8 @@ def unreduce(g, x, axis, keepdims):
     if not _is_tensor(g):
         return _full(shape, g, x)
     if not keepdims:
-        kept = list(shape)
-        for a in _axes(_dims(axis), len(shape)):
-            kept[a] = 1
-        g = g.reshape(tuple(kept))
+        kept = kept_shape(g, shape, _axes(_dims(axis), len(shape)))
+        g = g.reshape(kept)
     return g.expand(shape)
 
 
@@ -876,7 +875,7 @@ def _check_pool(op, flag):
     """max_pool2d(return_indices=True) is refused, naming the argument."""
     if op == "max_pool2d" and flag:
         from tangent._errors import _at_call_site
-        raise NotImplementedError(_at_call_site(
+        raise NotDifferentiated(_at_call_site(
             "tangent: max_pool2d(return_indices=True) has no derivative rule (the argument "
             "`return_indices`)",
             "take the indices from a second call without differentiating it"))

@@ -23,7 +23,8 @@ import sys as _sys
 
 from tangent import _grads_shape, _registry
 from tangent._grads_common import _generic_reshape_as
-from tangent._runtime import _axes, matmul_grad_in
+from tangent._runtime import _axes, kept_shape, matmul_grad_in
+from tangent._errors import NotDifferentiated
 
 torch = None
 F = None
@@ -364,10 +365,8 @@ def unreduce(g, x, axis, keepdims):
         # which torch's kernels read several times slower.
         return torch.full(shape, g, dtype=_float_dtype(x), device=_device(x))
     if not keepdims:
-        kept = list(shape)
-        for a in _axes(_dims(axis), len(shape)):
-            kept[a] = 1
-        g = torch.reshape(g, tuple(kept))
+        kept = kept_shape(g, shape, _axes(_dims(axis), len(shape)))
+        g = torch.reshape(g, kept)
     return torch.broadcast_to(g, shape)
 
 
@@ -640,7 +639,7 @@ def torch_check_dropout(g, training):
     random and has no derivative here."""
     if training:
         from tangent._errors import _at_call_site
-        raise NotImplementedError(_at_call_site(
+        raise NotDifferentiated(_at_call_site(
             "tangent: torch.nn.functional.dropout is differentiated in eval form only "
             "(training=False): a random mask has no derivative rule",
             "pass training=False (or self.training of an eval-mode module)"))
@@ -700,7 +699,7 @@ def torch_check_loss(v, weight, other, smoothing):
     pos_weight, ignore_index, label_smoothing."""
     if weight is not None or other not in (None, -100) or smoothing != 0.0:
         from tangent._errors import _at_call_site
-        raise NotImplementedError(_at_call_site(
+        raise NotDifferentiated(_at_call_site(
             "tangent: this loss is differentiated without weight, pos_weight, "
             "ignore_index and label_smoothing",
             "leave them at their defaults, or write the weighted loss with torch "
@@ -792,7 +791,7 @@ def torch_pool_window(x, kernel_size, stride, padding, dilation, ceil_mode):
 
 def _no_indices(return_indices):
     if return_indices:
-        raise NotImplementedError(
+        raise NotDifferentiated(
             "tangent: max_pool2d(..., return_indices=True) has no rule; take the indices "
             "from a separate call")
 
@@ -871,7 +870,7 @@ def _norm_kind(x, ord, dim, name):
             return 2
         if isinstance(ord, str) or (dim is None and x.dim() == 2) or (
                 isinstance(dim, (tuple, list)) and len(dim) == 2):
-            raise NotImplementedError(
+            raise NotDifferentiated(
                 "tangent: torch.linalg.norm with the matrix norm ord=%r has no rule; use "
                 "torch.linalg.vector_norm or ord=None/'fro'" % (ord,))
     return ord

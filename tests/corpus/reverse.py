@@ -445,6 +445,17 @@ def print_inside(x):
     return y * y
 
 
+def logged_square(x):
+    # an effect (a print) in a callee: its gradient runs the callee's forward pass once
+    # (two-phase), so the print happens once per call, as in the primal
+    print("square of", x)
+    return x * x
+
+
+def calls_logged(x):
+    return logged_square(x) * 3.0 + logged_square(x * 0.5)
+
+
 def inactive_branch_data(x, flag):
     k = 2.0 if flag else 3.0
     return x * k
@@ -1106,6 +1117,7 @@ CASES = {
     "np_accumulate_index": ((A4,), (0,)),
     "rnn": ((np.array([0.1, -0.2]), M22, np.array([[0.3, 0.1], [-0.2, 0.4], [0.5, 0.5]])), (0, 1)),
     "print_inside": ((0.9,), (0,)),
+    "calls_logged": ((0.9,), (0,)),
     "inactive_branch_data": ((1.4, True), (0,)),
     "list_append_loop": ((0.7,), (0,)),
     "list_comprehension": ((0.9,), (0,)),

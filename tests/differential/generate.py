@@ -31,6 +31,8 @@ failure report says which constructs were involved and `exclude` can leave a kno
 broken construct out of the generated code.
 """
 
+import random
+
 # Every construct the generator can emit, by the name used in reports and in `exclude`.
 FEATURES = (
     "arith", "math", "if", "ifexp", "for", "while", "while_value", "break", "continue",
@@ -52,12 +54,15 @@ FEATURES = (
     # loops and comprehensions over zip/enumerate/reversed/map, generator expressions
     # consumed by sum/max/min, f-strings and print in the body
     "iter_builtins", "genexp", "fstring",
+    # a callee whose value uses a draw from NumPy's global generator (f seeds it first):
+    # a gradient that recomputed the callee's forward pass drew another number
+    "callee_draw",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
 # compiler takes (no lists, no pairs, no sign or log in the adjoint, no erf).
 NOT_NATIVE = ("list", "listcomp", "for_list", "call_tuple", "abs", "pow", "erf", "lambda",
-              "reduce_list", "iter_builtins", "genexp", "fstring")
+              "reduce_list", "iter_builtins", "genexp", "fstring", "callee_draw")
 
 SHAPES = ((2,), (3,), (2, 3), (3, 2), (2, 2))
 MARGIN = 1e-2  # smallest distance from a kink that run.py accepts
@@ -767,16 +772,27 @@ class Gen:
                 sig.append("scale=%s" % self.const(0.5, 1.5))
             env.append(Var("scale", ()))
         lines = before + ["def %s(%s):" % (name, ", ".join(sig))]
+        # Decided by a stream of its own, so that adding the feature left every other
+        # program of a seed as it was.
+        draw = "callee_draw" not in self.exclude and \
+            random.Random("draw:" + name).random() < 0.25
+        if draw:
+            self.use("callee_draw")
+            lines.append("    r_draw = 0.75 + 0.5 * np.random.uniform()")
         nested = "nested_call" not in self.exclude and "_h" not in self.prefix
         sub = Gen(self.rng, name, self.probe, self.exclude | {"array"} | (set() if nested else {"call"}))
         sub.counter = 100 * (len(self.callees) + 1)
         sub.block(env, lines, 1, 1, False, self.rng.randint(1, 3))
         if sub.features & {"call"}:
             sub.use("nested_call")
-        if pair:
-            lines.append("    return %s, %s" % (sub.result(env), sub.sexpr(env, 2)))
+        if draw:
+            value = "(%s) * r_draw" % sub.result(env)
         else:
-            lines.append("    return %s" % sub.result(env))
+            value = sub.result(env)
+        if pair:
+            lines.append("    return %s, %s" % (value, sub.sexpr(env, 2)))
+        else:
+            lines.append("    return %s" % value)
         self.features |= sub.features
         self.callees.extend(sub.callees)
         self.callees.append("\n".join(lines + after))
@@ -1120,6 +1136,9 @@ class Gen:
         lines = ["def %s(%s):" % (self.prefix, ", ".join(n for n, _ in params))]
         self.block(env, lines, 1, 0, False, self.rng.randint(3 * size, 7 * size))
         lines.append("    return %s" % self.result(env))
+        if "callee_draw" in self.features:
+            # every call of f draws the same numbers (finite differences need that)
+            lines.insert(1, "    np.random.seed(%d)" % (len(self.prefix) * 7 + 1))
         return lines, params
 
 

@@ -208,6 +208,31 @@ check("wraps_stacked", decorated_twice, (0.7, 0.4))
 print("the wrapper ran:", logged_calls[:1] == ["decorated"])
 
 
+# A decorated function called inside the differentiated one: the same wrapper, inlined
+# like any function of the file (stacked, with a default, changing the value).
+def calls_decorated(x, y):
+    return decorated(x, y) * decorated_default(y) + decorated_twice(y, x)
+
+
+check("wraps_called_inside", calls_decorated, (0.7, 0.4),
+      call=lambda x, y: (x * math.exp(y) - y * y) * (2.0 * y * y * 0.5 + 1.0)
+      + 2.0 * math.sin(y * x) + 1.0)
+del logged_calls[:]
+tangent.grad(calls_decorated)(0.7, 0.4)
+print("the wrappers ran once inside, under their names:", logged_calls)
+
+
+def calls_peeked(x):
+    return peeked(x) * 2.0
+
+
+try:
+    tangent.grad(calls_peeked)(0.7)
+    failures.append("wraps reading args, called inside: not refused")
+except tangent.TangentError as e:
+    print("refused:", str(e).splitlines()[0].split(": ", 1)[1])
+
+
 # --- Google Tangent's tape calls with an op id --------------------------------------
 
 def stack_pushing(a):
@@ -323,6 +348,63 @@ try:  # a vector seed for a scalar output: located, not a reshape error
         xs, 1.0, vs)
 except ValueError as e:
     print("ValueError:", str(e).splitlines()[0].split(": ", 2)[2])
+
+
+# Google's split-motion derivative takes its seed as `init_grad=`; a function of several
+# outputs takes a seed per output (its vector-Jacobian product)
+def fn_multiple_return(a):
+    return 2 * a, a * a
+
+
+for motion in ("split", "joint"):
+    df = tangent.autodiff(fn_multiple_return, motion=motion)
+    seed = (0.5, -1.5)
+    got = df(0.7, init_grad=seed) if motion == "split" else df(0.7, seed)
+    want = (numeric(lambda a: seed[0] * fn_multiple_return(a)[0]
+                    + seed[1] * fn_multiple_return(a)[1], (0.7,), 0))
+    if not close(got, want):
+        failures.append("tuple seed %s: %r, finite differences %r" % (motion, got, want))
+print("ok seed_per_output")
+
+
+# --- second derivatives through a method of a user class ------------------------------
+
+class Spring:
+    def __init__(self, k):
+        self.k = k
+
+    def energy(self, x):
+        return self.k * x ** 3 + math.sin(x)
+
+
+spring = Spring(1.5)
+
+
+def through_method(x):
+    return spring.energy(x) * 2.0
+
+
+x0 = 0.4
+want2 = 2.0 * (6 * 1.5 * x0 - math.sin(x0))  # d2/dx2 of 2 (k x^3 + sin x)
+want1 = 2.0 * (3 * 1.5 * x0 ** 2 + math.cos(x0))
+# forward over reverse (tangent.grad of a gradient), and reverse over forward, with
+# respect to x and to the tangent itself
+got = [tangent.grad(tangent.grad(through_method))(x0),
+       tangent.autodiff(tangent.grad(through_method), mode="forward")(x0, 1.0, 1.0),
+       tangent.grad(tangent.autodiff(through_method, mode="forward"))(x0, 1.0),
+       tangent.grad(tangent.autodiff(through_method, mode="forward"), wrt=(1,))(x0, 1.0)]
+for what, g, w in zip(("grad of grad", "forward over reverse", "reverse over forward",
+                       "reverse over forward, d/dtangent"), got,
+                      (want2, want2, want2, want1)):
+    if not close(g, w):
+        failures.append("method second order %s: %r, want %r" % (what, g, w))
+print("ok method_second_order")
+try:
+    tangent.autodiff(tangent.autodiff(through_method, mode="forward"), mode="forward")(
+        x0, 1.0, 1.0)
+    failures.append("forward over forward through a method: not refused")
+except tangent.TangentError as e:
+    print("refused:", str(e).splitlines()[0].split(": ", 1)[1])
 
 
 # --- the cache API of Tangent 2 ------------------------------------------------------

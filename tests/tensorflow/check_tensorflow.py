@@ -242,6 +242,11 @@ CATALOG = [
     ("tensorflow.nn.avg_pool2d", "tf.nn.avg_pool2d(a, 2, 2, 'VALID')", [[((1, 4, 4, 2), "any")]]),
     ("tensorflow.nn.avg_pool2d", "tf.nn.avg_pool2d(a, [2, 3], 1, 'SAME')",
      [[((2, 4, 5, 1), "any")]]),
+    # the N-d spellings Google Tangent's tests call, on a 4-D input
+    ("tensorflow.nn.max_pool", "tf.nn.max_pool(a, (1, 2, 2, 1), (1, 2, 2, 1), 'SAME')",
+     [[((2, 3, 3, 3), "any")]]),
+    ("tensorflow.nn.avg_pool", "tf.nn.avg_pool(a, (1, 3, 3, 1), (1, 1, 1, 1), 'SAME')",
+     [[((2, 5, 5, 3), "any")]]),
     # tf.linalg
     unary("tensorflow.linalg.inv", "tf.linalg.inv(a + %s)" % EYE3, shapes=[(3, 3), (2, 3, 3)]),
     unary("tensorflow.linalg.det", "tf.linalg.det(a)", shapes=[(2, 2), (3, 3), (2, 3, 3)]),
@@ -310,6 +315,13 @@ def extras(c):
         "def dilated(x, w):\n"
         "    return tf.reduce_sum(tf.nn.conv2d(x, w, 1, 'VALID', dilations=2))\n"
         "\n\n"
+        "def module_argument(x, tf_):\n"
+        "    a = x * x * x\n"
+        "    return tf_.reduce_sum(tf_.math.squared_difference(a * x, tf_.reduce_logsumexp(x)))\n"
+        "\n\n"
+        "def depth_pool(x):\n"
+        "    return tf.reduce_sum(tf.nn.max_pool(x, (1, 1, 1, 1), (1, 2, 2, 2), 'SAME'))\n"
+        "\n\n"
         "def branchy(x):\n"
         "    if tf.reduce_sum(x) > 0.0:\n"
         "        return tf.reduce_sum(x * x)\n"
@@ -363,6 +375,29 @@ def extras(c):
     except NotImplementedError as e:
         if "dilations=2" not in str(e):
             c.fail("dilated conv2d: unclear refusal %s" % e)
+    # a module passed as an argument (Google Tangent's tf_straightline(x, tf)): its
+    # functions are differentiated by their rules, first and second order
+    xm = lib.sample(c.rng, (4,), "any", tf.float64)
+    tm = lib.sample(c.rng, (4,), "any", tf.float64)
+    f = lambda x_: mod.module_argument(x_, tf)  # noqa: E731
+    ref = lib.vjp(f, [xm], tf.constant(1.0, tf.float64))[0]
+    if not c.close(tangent.grad(mod.module_argument)(xm, tf), ref, 1e-9, 1e-10):
+        c.fail("a module passed as an argument: gradient differs from tf.GradientTape")
+    fwd = tangent.autodiff(mod.module_argument, mode="forward")(xm, tf, tm)
+    if not c.close(fwd, lib.jvp(f, [xm], [tm]), 1e-9, 1e-10):
+        c.fail("a module passed as an argument: tangent differs from ForwardAccumulator")
+    hvp = tangent.autodiff(tangent.grad(mod.module_argument), mode="forward")(xm, tf, 1.0, tm)
+    ref_hvp = lib.jvp(lambda x_: lib.vjp(f, [x_], tf.constant(1.0, tf.float64))[0], [xm], [tm])
+    if not c.close(hvp, ref_hvp, 1e-8, 1e-9):
+        c.fail("a module passed as an argument: Hessian-vector product differs")
+    # a limit met when the derivative runs is a TangentError at the user's line
+    try:
+        tangent.grad(mod.depth_pool)(lib.sample(c.rng, (2, 3, 3, 3), "any", tf.float64))
+        c.fail("max_pool over the depth dimension gave a gradient")
+    except tangent.TangentError as e:
+        text = str(e)
+        if "depth" not in text or "check_tensorflow.py:" not in text or "^" not in text:
+            c.fail("depth pooling: refusal not located or unclear: %s" % text)
     # bad input
     try:
         tangent.grad(mod.unknown)(x)
