@@ -29,6 +29,7 @@ hosts: the embedded RustPython (with the native `numpy`) and CPython through the
   _api                  grad, autodiff, vjp, jvp, explain, backend_status
 """
 import _tangent
+import sys as _sys
 
 from tangent._registry import (  # noqa: F401
     namespace_of, register_add_grad, register_helper, register_init_grad,
@@ -55,8 +56,10 @@ from tangent._methods import (  # noqa: F401
     parent_fields_grad, parent_fields_jvp)
 from tangent._rules import *  # noqa: F401,F403
 from tangent._api import *  # noqa: F401,F403
+from tangent import _api
 
 __version__ = _tangent.VERSION
+grad_util = _sys.modules["tangent.grad_util"] = _api._grad_util_module()
 
 
 def __getattr__(name):

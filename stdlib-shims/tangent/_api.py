@@ -2,7 +2,9 @@
 `cache_info`, `clear_cache`/`get_cache_stats`/`set_cache_size`, and the validation of
 their options."""
 import _tangent
+import enum as _enum
 import sys as _sys
+import types as _types
 
 from tangent import _build, _custom, _registry
 from tangent._build import _generate
@@ -137,13 +139,29 @@ def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
                      _source_text(source))
 
 
+# Google Tangent's and Tangent 2's `input_derivative=` of `autodiff` (also importable
+# from `tangent.grad_util`, as there). Here the seed of a joint reverse derivative always
+# defaults to 1.0, so every value gives the same function: a call that passes the seed
+# is the same as there; one that leaves it out gets 1.0 (with check_dims, a non-scalar
+# output then asks for its seed by name) instead of a TypeError.
+INPUT_DERIVATIVE = _enum.Enum("InputDerivative", ("Required", "DefaultOne", "DefaultOnes"))
+
+
 def autodiff(func, wrt=(0,), optimized=True, motion="joint", mode="reverse",
              preserve_result=False, check_dims=True, verbose=0, output_index=None,
              output_weights=None, optimizations=None, checkpoint=False, compile=None,
-             source=None):
+             source=None, input_derivative=None):
     """Reverse mode (`mode='reverse'`): like `grad`. Forward mode (`mode='forward'`):
     the returned function takes `func`'s arguments plus one tangent per `wrt` argument
-    and returns the output's tangent. `source` as for `grad`."""
+    and returns the output's tangent. `source` as for `grad`; `input_derivative` (a
+    member of `INPUT_DERIVATIVE`) is accepted for the references' callers: the seed
+    defaults to 1.0 whatever it says."""
+    if input_derivative is not None and not isinstance(input_derivative, INPUT_DERIVATIVE):
+        raise ValueError(_at_call_site(
+            "input_derivative must be a member of tangent.INPUT_DERIVATIVE, not %r"
+            % (input_derivative,),
+            "pass tangent.INPUT_DERIVATIVE.DefaultOne (the seed defaults to 1.0) or "
+            "leave it out"))
     if motion not in ("joint", "split"):
         raise ValueError(_at_call_site("motion must be 'joint' or 'split', not %r" % (motion,),
                                        "pass motion='joint' (default) or motion='split'"))
@@ -291,3 +309,10 @@ def backend_status():
     return status
 
 
+def _grad_util_module():
+    """`tangent.grad_util`, the module Google Tangent's callers import the API and
+    `INPUT_DERIVATIVE` from (`from tangent.grad_util import INPUT_DERIVATIVE`)."""
+    module = _types.ModuleType("tangent.grad_util", "Google Tangent's grad_util names.")
+    for name in ("INPUT_DERIVATIVE", "autodiff", "grad", "vjp", "jvp"):
+        setattr(module, name, globals()[name])
+    return module

@@ -18,6 +18,7 @@ import _tangent
 import copy as _copy
 import dataclasses
 import math
+import numbers
 
 from tangent import _registry
 from tangent._errors import _at_call_site, check_output, fast_helper
@@ -54,6 +55,48 @@ ShapeCarrier.__module__ = Stack.__module__ = "tangent"
 
 push = _tangent.push
 pop = _tangent.pop
+
+
+def push_stack(stack, substack, op_id=None):
+    """Google Tangent's push of a callee's tape (a `Stack`, or None) onto a tape: saved
+    as it is, never copied (`push` with an op id copies a list, and a Stack is one)."""
+    if substack is not None and not isinstance(substack, Stack):
+        raise ValueError("tangent.push_stack: the substack must be a tangent.Stack or None, "
+                         "not %s" % type(substack).__name__)
+    push(stack, substack)
+
+
+def pop_stack(stack, op_id=None):
+    """Google Tangent's pop of a callee's tape (the op id only paired it with its push)."""
+    return pop(stack)
+
+
+def shapes_match(a, b):
+    """Google Tangent's shape comparison: lists and tuples element by element, dicts key
+    by key (in order), arrays of any registered library by shape, numbers as shape ()."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(shapes_match(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return len(a) == len(b) and all(
+            ka == kb and shapes_match(va, vb)
+            for (ka, va), (kb, vb) in zip(a.items(), b.items()))
+    for v in (a, b):
+        if not (_registry.is_array(v) or isinstance(v, numbers.Number)):
+            raise TypeError("tangent.shapes_match: no shape for a %s" % type(v).__name__)
+    return _shape_tuple(a) == _shape_tuple(b)
+
+
+def _shape_tuple(x):
+    return tuple(x.shape) if _registry.is_array(x) else ()
+
+
+def array_size(x, axis):
+    """Google Tangent's count of the elements along `axis` (a tuple of axes, or None
+    for all): at least 1."""
+    shape = tuple(x.shape) if _registry.is_array(x) else ()
+    if axis is not None:
+        shape = tuple(shape[a] for a in axis)
+    return max(math.prod(shape), 1)
 
 
 def checkpoint_stride(n):

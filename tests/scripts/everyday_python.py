@@ -267,6 +267,38 @@ items.append(3.0)  # Google's push saved a copy of the list
 print("pushed copy:", tangent.pop(saved, 'id'))
 
 
+# --- Google Tangent's API names: tangent.grad_util, input_derivative, tape helpers ---
+
+from tangent.grad_util import INPUT_DERIVATIVE, autodiff as gu_autodiff  # noqa: E402
+
+
+def saxpy_sum(x, w):
+    return np.sum(x * w + 0.5 * x * x)
+
+
+xv, wv = np.array([0.3, -1.2, 2.0]), np.array([1.5, 0.25, -0.5])
+for how in INPUT_DERIVATIVE:
+    g = gu_autodiff(saxpy_sum, input_derivative=how)
+    # d/dx sum(x*w + x^2/2) = w + x; the seed 2.0 doubles it
+    if not (np.allclose(g(xv, wv), wv + xv) and np.allclose(g(xv, wv, 2.0), 2 * (wv + xv))):
+        failures.append("input_derivative=%s: %r" % (how, g(xv, wv)))
+print("ok input_derivative", [m.name for m in tangent.grad_util.INPUT_DERIVATIVE])
+try:
+    tangent.autodiff(saxpy_sum, input_derivative=1)
+    failures.append("input_derivative=1: not refused")
+except ValueError as e:
+    print("ValueError:", str(e).splitlines()[0].split(": ", 1)[1])
+tape, sub = tangent.Stack(), tangent.Stack()
+tangent.push_stack(tape, sub, "op")
+sub.append(1.0)  # a sub-tape is saved as it is, not copied
+print("push_stack/pop_stack:", tangent.pop_stack(tape, "op") is sub, len(tape))
+print("shapes_match:", tangent.shapes_match([xv, 1.0, {"a": xv}], [wv, 2, {"a": xv}]),
+      tangent.shapes_match(xv, 1.0), tangent.shapes_match((xv,), (xv, xv)),
+      tangent.shapes_match({"a": xv}, {"b": xv}))
+print("array_size:", tangent.array_size(np.zeros((2, 3, 4)), (0, 2)),
+      tangent.array_size(np.zeros((2, 3)), None), tangent.array_size(np.zeros((0, 3)), (0,)))
+
+
 # --- Google Tangent's insert_grad_of: code for the backward pass ---------------------
 
 def inlining_contextmanager(a):
