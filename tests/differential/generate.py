@@ -20,7 +20,9 @@ names the derivative would like for itself (`bx`, `cond`, `_stack`). Array funct
 NumPy elementwise functions, broadcasting, reductions (axis, keepdims, methods), dot and
 matmul, indexing and slices, reshape/transpose, iteration over arrays and rows, stores
 (also augmented, in loops, masked) into fresh arrays, np.where/np.maximum,
-np.full/np.linspace, array callees and lists of arrays. Every fourth scalar function
+np.full/np.linspace, array callees, lists of arrays, and loops over a vector's elements
+as simulations are written (a scalar carried through them, dict and tuple constants,
+element writes filling a fresh array). Every fourth scalar function
 keeps to what the native compiler takes.
 
 Values are kept tame: inputs in [-1.5, 1.5], logs of 1 + e*e, divisions by 1 + e*e,
@@ -57,6 +59,12 @@ FEATURES = (
     # a callee whose value uses a draw from NumPy's global generator (f seeds it first):
     # a gradient that recomputed the callee's forward pass drew another number
     "callee_draw",
+    # a loop over an array's elements as simulations are written (Tangent 2's building):
+    # a scalar carried through the iterations, element reads (a[t - 1]: a[-1] at t = 0,
+    # m[i, j]), constants read from a dict (local or module-level) and a tuple, element
+    # writes filling a fresh array (zeros, zeros_like, empty), the trip count from len,
+    # shape or size
+    "array_loop",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
@@ -1069,6 +1077,47 @@ class Gen:
         self.use(kind)
         return True
 
+    def array_loop(self, env, out, pad):
+        """A loop over the elements of a vector carrying a scalar, reading constants from
+        a dict and a tuple, and filling a fresh vector element by element."""
+        vecs = [v for v in self.arrays(env) if len(v.shape) == 1]
+        if not vecs:
+            return
+        self.use("array_loop")
+        self.use("math")
+        src = self.pick(vecs)
+        n = src.shape[0]
+        mats = [v for v in self.arrays(env) if len(v.shape) == 2]
+        keys = ("rate", "gain", "dt")
+        table = "{%s}" % ", ".join("'%s': %s" % (k, self.const(0.2, 0.9)) for k in keys)
+        if self.rng.random() < 0.5:
+            p = self.fresh_name("p")
+            out.append("%s%s = %s" % (pad, p, table))
+        else:
+            self.counter += 1
+            p = "%s_PARAMS%d" % (self.prefix.upper(), self.counter)
+            self.callees.append("%s = %s" % (p, table))
+        k = self.fresh_name("k")
+        out.append("%s%s = (%s, %s)" % (pad, k, self.const(0.2, 0.9), self.const(-0.9, 0.9)))
+        s = self.fresh_name("s")
+        out.append("%s%s = %s" % (pad, s, self.bounded(self.sexpr(env, 1))))
+        z = self.fresh_name("z")
+        out.append("%s%s = %s" % (pad, z, self.pick((
+            "np.zeros(%d)" % n, "np.zeros_like(%s)" % src.name, "np.empty(%d)" % n))))
+        t = self.fresh_name("t")
+        count = self.pick(("len(%s)", "%s.shape[0]", "%s.size")) % src.name
+        out.append("%sfor %s in range(%s):" % (pad, t, count))
+        terms = ["%s['rate'] * %s" % (p, s), "%s[0] * %s[%s]" % (k, src.name, t),
+                 "%s['gain'] * %s[%s - 1]" % (p, src.name, t)]
+        if mats:
+            m = self.pick(mats)
+            terms.append("%s[1] * %s[%s %% %d, %s %% %d]" % (k, m.name, t, m.shape[0], t,
+                                                            m.shape[1]))
+        out.append("%s    %s = math.tanh(%s)" % (pad, s, " + ".join(terms)))
+        out.append("%s    %s[%s] = %s * %s['dt'] + %s[%s]" % (pad, z, t, s, p, src.name, t))
+        env.append(Var(s, ()))
+        env.append(Var(z, (n,)))
+
     def more_stmt(self, env, out, pad, indent, depth, loop):
         """Rarer scalar statements: a lambda, `while True` with a break."""
         kind = self.pick(("lambda", "while_true"))
@@ -1135,6 +1184,14 @@ class Gen:
         self.names |= set(n for n, _ in params)
         lines = ["def %s(%s):" % (self.prefix, ", ".join(n for n, _ in params))]
         self.block(env, lines, 1, 0, False, self.rng.randint(3 * size, 7 * size))
+        if array and "array_loop" not in self.exclude:
+            # Decided and drawn by a stream of its own (seeded from this one's state,
+            # which it leaves as it is), so the rest of a seed's programs is unchanged.
+            own = random.Random("array_loop:%r" % (self.rng.getstate()[1][:8],))
+            if own.random() < 0.4:
+                main, self.rng = self.rng, own
+                self.array_loop(env, lines, "    ")
+                self.rng = main
         lines.append("    return %s" % self.result(env))
         if "callee_draw" in self.features:
             # every call of f draws the same numbers (finite differences need that)
