@@ -21,7 +21,7 @@ import math
 import numbers
 
 from tangent import _registry
-from tangent._errors import _at_call_site, check_output, fast_helper
+from tangent._errors import _at_call_site, _shape, check_output, fast_helper
 
 _impl = _registry.implementation
 
@@ -83,17 +83,13 @@ def shapes_match(a, b):
     for v in (a, b):
         if not (_registry.is_array(v) or isinstance(v, numbers.Number)):
             raise TypeError("tangent.shapes_match: no shape for a %s" % type(v).__name__)
-    return _shape_tuple(a) == _shape_tuple(b)
-
-
-def _shape_tuple(x):
-    return tuple(x.shape) if _registry.is_array(x) else ()
+    return _shape(a) == _shape(b)
 
 
 def array_size(x, axis):
     """Google Tangent's count of the elements along `axis` (a tuple of axes, or None
     for all): at least 1."""
-    shape = tuple(x.shape) if _registry.is_array(x) else ()
+    shape = _shape(x)
     if axis is not None:
         shape = tuple(shape[a] for a in axis)
     return max(math.prod(shape), 1)
