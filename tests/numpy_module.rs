@@ -482,7 +482,11 @@ eq(repr(np.zeros((2, 0), dtype=np.float32)), "array([], shape=(2, 0), dtype=floa
 eq(repr(np.array([1.5, 2.0], dtype=np.float32)), "array([1.5, 2. ], dtype=float32)")
 eq(repr(np.arange(2000, dtype=np.float32)), "array([0.000e+00, 1.000e+00, 2.000e+00, ..., 1.997e+03, 1.998e+03,\n       1.999e+03], shape=(2000,), dtype=float32)")
 eq(repr(np.array(2.0, dtype=np.float32)), "array(2., dtype=float32)")
-eq(repr(np.float64), "<class 'float'>")
+eq(repr(np.float64), "<class 'numpy.float64'>")
+eq(repr(np.sum(np.array([1.5, 2.0]))), "np.float64(3.5)")
+eq(str(np.sum(np.array([1.5, 2.0]))), "3.5")
+eq(repr([v for v in np.array([0.5, 1.0])]), "[np.float64(0.5), np.float64(1.0)]")
+eq(repr(np.array([0.5, 1.0]).tolist()), "[0.5, 1.0]")
 eq(repr(np.array([1.0]).dtype), "dtype('float64')")
 eq(repr(np.ndarray), "<class 'numpy.ndarray'>")
 "#,
@@ -1428,7 +1432,7 @@ fn agrees_with_real_numpy() {
         "the embedded numpy differs from NumPy:\n{out}\n{}",
         String::from_utf8_lossy(&got.stderr)
     );
-    assert!(out.contains("621 cases compared, 0 differences"), "{out}");
+    assert!(out.contains("679 cases compared, 0 differences"), "{out}");
 }
 
 /// Every dtype keeps its own element type: float32 arithmetic is single precision

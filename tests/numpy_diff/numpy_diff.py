@@ -16,8 +16,11 @@ NaNs at the same places; array dtypes exactly, except where NumPy gives a dtype 
 embedded numpy does not have (float16 for bool inputs of float functions, int8 for
 bool ** int): float64 and int64 there, values compared at float16's precision
 (`SUBSTITUTES`, counted in the summary). A scalar result compares its kind (bool,
-int, float) only: the embedded numpy returns Python scalars where NumPy returns NumPy
-scalars (a float32 reduction is a Python float), a documented difference.
+int, float) and, for a double, its type: `numpy.float64` where NumPy gives one, a
+Python float where NumPy does. The other NumPy scalars (float32, int64, bool_) are
+Python scalars in the embedded numpy, a documented difference, so only their kind is
+compared. The SCALAR cases do arithmetic on float64 scalars, where NumPy's IEEE rules
+(x / 0.0 is inf, overflow is inf) differ from Python's float (which raises).
 """
 import json
 import math
@@ -84,6 +87,19 @@ UNARY = ["np.exp(a)", "np.sin(a)", "np.tanh(a)", "np.sqrt(np.abs(a))", "np.floor
 REDUCE = ["np.sum", "np.mean", "np.prod", "np.max", "np.min", "np.std", "np.var",
           "np.median", "np.ptp", "np.nansum", "np.nanmean", "np.nanmax", "np.nanmin",
           "np.any", "np.all", "np.count_nonzero", "np.argmax", "np.argmin"]
+# Arithmetic on NumPy's float64 scalars (from reductions, indexing, ufuncs, iteration),
+# alone and with Python numbers and arrays (a float64 scalar is not weak: a float32 array
+# times it is float64).
+SCALAR = ["np.sum(a) / 0.0", "-np.max(np.abs(a)) / 0", "np.sum(a) // 0.0", "np.sum(a) % 0.0",
+          "divmod(np.sum(a), 0.0)", "np.float64(0.0) ** -1", "np.max(a) * 1e308 * 10",
+          "(np.min(a) - 5.0) ** 0.5", "1.0 / np.sqrt(np.sum(a * 0.0))",
+          "2 ** np.sum(a)", "np.sum(a) + 1", "1 - np.mean(a)", "abs(np.min(a))",
+          "a.ravel()[0] / (a.ravel()[0] - a.ravel()[0])", "[v / 0.0 for v in a.ravel()]",
+          "np.sum(a) * a.astype(np.float32)", "a.astype(np.float32) + np.max(a)",
+          "np.where(a > 0, np.float64(1.0), a.astype(np.float32))", "np.exp(np.sum(a))",
+          "np.float64(np.sum(a)).round(1)", "np.sum(a).astype(np.int64)", "float(np.sum(a))",
+          "np.sum(a).item()", "a.tolist()", "np.sum(a).reshape(1)", "np.sum(a) == np.sum(a)",
+          "repr(np.sum(a))", "str(np.max(a))", "np.float64('1.5') / 0"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]
@@ -159,7 +175,18 @@ def generate(seed=20261202, count=420):
         setup = ["%s = %s" % (names[i], literal(s, d, values(rng, s, d)))
                  for i, (s, d) in enumerate(args)]
         cases.append({"setup": setup, "expr": expr})
-    return cases + generate_wide()
+    return cases + generate_wide() + generate_scalar()
+
+
+def generate_scalar(seed=20261205):
+    """Every expression of SCALAR on a float64 array of each shape (3,) and (2, 3)."""
+    rng = Rng(seed)
+    cases = []
+    for expr in SCALAR:
+        for shape in [(3,), (2, 3)]:
+            setup = ["a = " + literal(shape, "float64", values(rng, shape, "float64"))]
+            cases.append({"setup": setup, "expr": expr})
+    return cases
 
 
 def describe(r):
@@ -180,7 +207,8 @@ def describe(r):
         return ["scalar", "int", int(r)]
     if isinstance(r, (float, np.floating)):
         single = isinstance(r, np.float32)
-        return ["scalar", "float32" if single else "float", encode(float(r))]
+        return ["scalar", "float32" if single else "float", encode(float(r)),
+                type(r).__name__]
     return ["other", type(r).__name__, repr(r)]
 
 
@@ -243,6 +271,9 @@ def differ(want, got):
         kind = "float" if want[1] == "float32" else want[1]
         if kind != got[1]:
             return "kind %s vs %s" % (want[1], got[1])
+        doubles = ("float", "float64")
+        if len(want) > 3 and want[3] in doubles and got[3:4] != want[3:4]:
+            return "type %s vs %s" % (want[3], got[3] if len(got) > 3 else "array")
         return None if close(want[2], got[2], want[1] == "float32") else "value %r vs %r" % (
             want[2], got[2])
     if want[2] == [] and got[0] == "scalar":

@@ -6,7 +6,7 @@
 #[rustpython_vm::pymodule(sub)]
 pub(crate) mod _fast_helper {
     use rustpython_vm::{
-        builtins::{PyFloat, PyStrRef, PyType},
+        builtins::{PyStrRef, PyType},
         function::FuncArgs,
         pyclass,
         types::{Callable, Constructor},
@@ -74,7 +74,7 @@ pub(crate) mod _fast_helper {
     }
 
     fn exact_float(obj: &PyObject, vm: &VirtualMachine) -> Option<f64> {
-        obj.downcast_ref_if_exact::<PyFloat>(vm).map(|f| f.to_f64())
+        tangent_numpy::host_api::float_value(obj, vm)
     }
 
     fn array_2d(obj: &PyObject) -> Option<PyRef<PyNdArray>> {

@@ -7,7 +7,7 @@
 
 use crate::jit::{Call, NativeEntry, Scalar};
 use rustpython_vm::{
-    builtins::{PyBool, PyFloat, PyInt, PyStr},
+    builtins::{PyBool, PyInt, PyStr},
     function::FuncArgs,
     pyclass,
     types::{Callable, GetAttr},
@@ -38,8 +38,8 @@ fn scalar_of(obj: &PyObject, vm: &VirtualMachine) -> Option<Scalar> {
     {
         return Some(Scalar::Bool(obj.is(&vm.ctx.true_value)));
     }
-    if let Some(f) = obj.downcast_ref_if_exact::<PyFloat>(vm) {
-        return Some(Scalar::Float(f.to_f64()));
+    if let Some(f) = tangent_numpy::host_api::float_value(obj, vm) {
+        return Some(Scalar::Float(f));
     }
     if let Some(i) = obj.downcast_ref_if_exact::<PyInt>(vm) {
         return i64::try_from(i.as_bigint()).ok().map(Scalar::Int);

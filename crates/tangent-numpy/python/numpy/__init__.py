@@ -37,10 +37,10 @@ nan = float("nan")
 newaxis = None
 euler_gamma = 0.5772156649015329
 
-# Scalar types: Python's own (NumPy returns np.float64 scalars; we return floats).
-float64 = float
-float_ = float
-double = float
+# Scalar types: numpy.float64 is NumPy's (a float subclass); the others are Python's.
+float64 = _nn.float64
+float_ = float64
+double = float64
 int64 = int
 int_ = int
 intp = int

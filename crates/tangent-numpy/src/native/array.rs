@@ -367,7 +367,7 @@ pub(crate) mod _array {
         }
         /// The element at a position of the owner's memory, as a Python scalar.
         pub(crate) fn scalar_at(&self, pos: usize, vm: &VirtualMachine) -> PyObjectRef {
-            with_elems!(Elements, &*self.buf().read(), a => elements(a)[pos].to_py(vm))
+            with_elems!(Elements, &*self.buf().read(), a => elements(a)[pos].to_np(vm))
         }
         /// Write access; `ValueError(msg)` for read-only arrays (`broadcast_to`).
         pub(crate) fn write_or(&self, msg: &str, vm: &VirtualMachine) -> PyResult<ArrWrite<'_>> {
@@ -548,13 +548,21 @@ pub(crate) mod _array {
         PyNdArray::new(data, dtype).into_pyobject(vm)
     }
 
-    /// An element as the Python scalar NumPy's `item()` gives.
-    pub(crate) trait ToPyScalar {
+    /// An element as the Python scalar NumPy's `item()` gives (`to_py`), or as the NumPy
+    /// scalar that indexing and reductions give (`to_np`: float64 elements are
+    /// `numpy.float64`; the other dtypes are Python scalars here).
+    pub(crate) trait ToPyScalar: Sized {
         fn to_py(self, vm: &VirtualMachine) -> PyObjectRef;
+        fn to_np(self, vm: &VirtualMachine) -> PyObjectRef {
+            self.to_py(vm)
+        }
     }
     impl ToPyScalar for f64 {
         fn to_py(self, vm: &VirtualMachine) -> PyObjectRef {
             vm.ctx.new_float(self).into()
+        }
+        fn to_np(self, vm: &VirtualMachine) -> PyObjectRef {
+            new_float64(self, vm)
         }
     }
     impl ToPyScalar for f32 {
@@ -573,10 +581,10 @@ pub(crate) mod _array {
         }
     }
 
+    /// The NumPy scalar of a value in a dtype (a float32 result is rounded to float32).
     pub(crate) fn py_scalar(x: f64, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
-        // The value stored in the dtype (a float32 result is rounded to float32).
         match dtype {
-            DType::Float64 => vm.ctx.new_float(x).into(),
+            DType::Float64 => new_float64(x, vm),
             DType::Float32 => vm.ctx.new_float(f32::from_f64(x) as f64).into(),
             DType::Int64 => vm.ctx.new_int(i64::from_f64(x)).into(),
             DType::Bool => vm.ctx.new_bool(x != 0.0).into(),
@@ -602,7 +610,7 @@ pub(crate) mod _array {
         vm: &VirtualMachine,
     ) -> PyObjectRef {
         if data.ndim() == 0 {
-            data.iter().next().unwrap().to_py(vm)
+            data.iter().next().unwrap().to_np(vm)
         } else {
             PyNdArray::from_elements(T::wrap(data)).into_pyobject(vm)
         }

@@ -195,20 +195,21 @@ pub(crate) mod _binary {
     pub(crate) enum Src {
         Arr(PyRef<PyNdArray>),
         Own(ArrayD<f64>, DType),
-        /// A Python scalar: its value as f64 and, for an int that fits, exactly.
-        Sc(f64, DType, Option<i64>),
+        /// A scalar: its value as f64, for an int that fits exactly, and whether it is a
+        /// weak Python scalar (a `numpy.float64` is not).
+        Sc(f64, DType, Option<i64>, bool),
     }
 
     impl Src {
         fn dtype(&self) -> DType {
             match self {
                 Src::Arr(a) => a.dtype,
-                Src::Own(_, d) | Src::Sc(_, d, _) => *d,
+                Src::Own(_, d) | Src::Sc(_, d, ..) => *d,
             }
         }
         /// Python scalars are "weak" (NEP 50): they do not raise an array's precision.
         fn is_weak(&self) -> bool {
-            matches!(self, Src::Sc(..))
+            matches!(self, Src::Sc(.., true))
         }
     }
 
@@ -227,7 +228,7 @@ pub(crate) mod _binary {
             let exact = obj
                 .downcast_ref::<PyInt>()
                 .and_then(|i| i.as_bigint().to_i64());
-            return Ok(Some(Src::Sc(v, d, exact)));
+            return Ok(Some(Src::Sc(v, d, exact, !is_float64(obj))));
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
             return Ok(Some(Src::Arr(a.to_owned())));
@@ -354,9 +355,10 @@ pub(crate) mod _binary {
         if !round_f32 {
             fix_result(&mut out, op, rd);
         }
+        // A 0-d result is a scalar, as NumPy's ufuncs give for 0-d operands.
         Ok(match out {
             Out::S(v) => py_scalar(v, rd, vm),
-            Out::A(arr) => new_arr(arr, rd, vm),
+            Out::A(arr) => arr_or_scalar(arr, rd, vm),
         })
     }
 
@@ -371,7 +373,7 @@ pub(crate) mod _binary {
         g: Option<&'a ArrTyped<'a>>,
     ) -> TVal<'a, T> {
         match s {
-            Src::Sc(v, _, exact) => TVal::S(match exact {
+            Src::Sc(v, _, exact, _) => TVal::S(match exact {
                 Some(i) => crate::storage::cast_elem(*i),
                 None => T::from_f64(*v),
             }),
@@ -387,9 +389,9 @@ pub(crate) mod _binary {
         f: impl Fn(T, T) -> U + Copy,
         vm: &VirtualMachine,
     ) -> PyResult<PyObjectRef> {
-        let arr = |x: ArrayD<U>| PyNdArray::from_elements(U::wrap(x)).into_pyobject(vm);
+        let arr = |x: ArrayD<U>| typed_arr_or_scalar(x, vm);
         Ok(match (a, b) {
-            (TVal::S(x), TVal::S(y)) => f(*x, *y).to_py(vm),
+            (TVal::S(x), TVal::S(y)) => f(*x, *y).to_np(vm),
             (TVal::A(x), TVal::S(y)) => arr(core::map_scalar_right(x.view(), *y, f)),
             (TVal::S(x), TVal::A(y)) => arr(core::map_scalar_left(*x, y.view(), f)),
             (TVal::A(x), TVal::A(y)) => arr(core::zip_with(x.view(), y.view(), f).py(vm)?),
@@ -412,7 +414,7 @@ pub(crate) mod _binary {
             return Ok(None);
         }
         for s in [a, b] {
-            if let Src::Sc(v, DType::Int64, None) = s {
+            if let Src::Sc(v, DType::Int64, None, _) = s {
                 if p == DType::Int64 {
                     return Err(vm.new_overflow_error(format!(
                         "Python integer {v:.0} out of bounds for int64"

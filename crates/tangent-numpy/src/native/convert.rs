@@ -22,6 +22,11 @@ pub(crate) mod _convert {
         None
     }
 
+    /// A Python scalar, weak in NumPy 2's promotion (NEP 50); a `numpy.float64` is not.
+    pub(crate) fn is_weak_scalar(obj: &PyObject, vm: &VirtualMachine) -> bool {
+        scalar_of(obj, vm).is_some() && !is_float64(obj)
+    }
+
     pub(crate) fn seq_items(obj: &PyObject) -> Option<Vec<PyObjectRef>> {
         if let Some(l) = obj.downcast_ref::<PyList>() {
             return Some(l.borrow_vec().to_vec());
@@ -211,7 +216,9 @@ pub(crate) mod _convert {
         if let Some(d) = obj.downcast_ref::<PyDType>() {
             return Ok(Some(d.dt));
         }
-        if obj.is(vm.ctx.types.float_type) {
+        if obj.is(vm.ctx.types.float_type)
+            || obj.is(<PyFloat64 as rustpython_vm::class::StaticType>::static_type())
+        {
             return Ok(Some(DType::Float64));
         }
         if obj.is(vm.ctx.types.int_type) {

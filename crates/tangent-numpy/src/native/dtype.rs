@@ -54,7 +54,9 @@ pub(crate) mod _dtype {
             match self.dt {
                 DType::Bool => vm.ctx.types.bool_type.to_owned().into(),
                 DType::Int64 => vm.ctx.types.int_type.to_owned().into(),
-                DType::Float64 => vm.ctx.types.float_type.to_owned().into(),
+                DType::Float64 => <PyFloat64 as rustpython_vm::class::StaticType>::static_type()
+                    .to_owned()
+                    .into(),
                 DType::Float32 => vm
                     .import("numpy", 0)
                     .and_then(|np| np.get_attr("float32", vm))

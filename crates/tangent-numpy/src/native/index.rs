@@ -139,7 +139,7 @@ pub(crate) mod _index {
         })?;
         if out.ndim() == 0 {
             return Ok(
-                with_elems!(ElemView, out.read().typed(), v => v.iter().next().unwrap().to_py(vm)),
+                with_elems!(ElemView, out.read().typed(), v => v.iter().next().unwrap().to_np(vm)),
             );
         }
         Ok(out.into_pyobject(vm))

@@ -414,7 +414,7 @@ pub(crate) mod _methods {
                     return Err(vm.new_type_error("iteration over a 0-d array"));
                 }
                 if zelf.n_dims() == 1 {
-                    with_elems!(ElemView, g, v => v.iter().map(|x| x.to_py(vm)).collect())
+                    with_elems!(ElemView, g, v => v.iter().map(|x| x.to_np(vm)).collect())
                 } else {
                     // rows are views, as in NumPy
                     let n = zelf.shape_vec()[0];

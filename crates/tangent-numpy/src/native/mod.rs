@@ -14,8 +14,9 @@
 //!   `split`/`array_split` parts and `flip` (also `fliplr`/`flipud`) are views too, and
 //!   `diagonal` is a read-only view as in NumPy. A 0-d result of basic indexing is a
 //!   Python scalar here, not a 0-d view.
-//! - Scalars come back as Python `float`/`int`/`bool` where NumPy returns NumPy scalars
-//!   (`a[0]`, full reductions, `np.exp(2.0)`), also for float32 arrays.
+//! - Scalars: float64 ones come back as `numpy.float64` (a `float` subclass with NumPy's
+//!   IEEE arithmetic, `scalar.rs`) where NumPy returns them (`a[0]`, full reductions,
+//!   `np.exp(2.0)`, iteration); the other dtypes' as Python `float`/`int`/`bool`.
 //! - Every dtype is stored in its own element type (`storage.rs`). float32 arithmetic,
 //!   products and comparisons run in f32; float32 transcendental functions are computed
 //!   in f64 and rounded once, and float32 sums accumulate in f64 (both can differ from
@@ -55,6 +56,7 @@ mod linalg;
 mod methods;
 mod random;
 mod reduce;
+mod scalar;
 mod shape;
 mod sort;
 mod stats;
@@ -72,6 +74,7 @@ pub(crate) mod prelude {
     pub(crate) use super::index::*;
     pub(crate) use super::linalg::*;
     pub(crate) use super::reduce::*;
+    pub(crate) use super::scalar::*;
     pub(crate) use super::shape::*;
     pub(crate) use super::sort::*;
     pub(crate) use super::unary::*;
@@ -105,7 +108,51 @@ pub mod host_api {
     pub use super::array::_array::PyNdArray;
     pub use super::contract::_contract::_matmul_t as matmul_t;
     pub use crate::core::DType;
-    use rustpython_vm::{PyObjectRef, VirtualMachine};
+    use rustpython_vm::{builtins::PyFloat, AsObject, PyObject, PyObjectRef, VirtualMachine};
+
+    /// A float64 array's elements as the native code reads them: the address of the
+    /// first element, the shape and the strides in elements, valid while this value
+    /// (which holds the array's read lock) lives. None for the other dtypes.
+    pub struct F64Window<'a> {
+        _lock: super::array::ArrTyped<'a>,
+        pub data: *const f64,
+        pub shape: Vec<usize>,
+        pub strides: Vec<isize>,
+    }
+
+    pub fn f64_window(a: &PyNdArray) -> Option<F64Window<'_>> {
+        let lock = a.read_typed();
+        let (data, shape, strides) = match lock.typed() {
+            crate::storage::ElemView::F64(v) => {
+                (v.as_ptr(), v.shape().to_vec(), v.strides().to_vec())
+            }
+            _ => return None,
+        };
+        Some(F64Window {
+            _lock: lock,
+            data,
+            shape,
+            strides,
+        })
+    }
+
+    /// A float64 array of `shape` holding `data` (C order).
+    pub fn f64_array(data: Vec<f64>, shape: &[usize], vm: &VirtualMachine) -> Option<PyObjectRef> {
+        use rustpython_vm::convert::ToPyObject;
+        let a = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(shape), data).ok()?;
+        Some(
+            super::array::PyNdArray::from_elements(crate::storage::Elements::F64(a))
+                .to_pyobject(vm),
+        )
+    }
+
+    /// The value of a Python float or a `numpy.float64` (not of other float subclasses,
+    /// whose operators may differ).
+    pub fn float_value(obj: &PyObject, vm: &VirtualMachine) -> Option<f64> {
+        let f = obj.downcast_ref::<PyFloat>()?;
+        (obj.class().is(vm.ctx.types.float_type) || super::scalar::is_float64(obj))
+            .then(|| f.to_f64())
+    }
 
     /// `numpy.full(shape, value, dtype)` (the value converted to the dtype).
     pub fn full(shape: &[usize], value: f64, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
@@ -121,6 +168,7 @@ pub mod host_api {
     binary::_binary,
     unary::_unary,
     reduce::_reduce,
+    scalar::_scalar,
     construct::_construct,
     shape::_shape,
     linalg::_linalg,

@@ -139,7 +139,7 @@ pub(crate) mod _sort {
         };
         let (xa, dx) = to_array(&x, vm)?;
         let (ya, dy) = to_array(&y, vm)?;
-        let (xw, yw) = (scalar_of(&x, vm).is_some(), scalar_of(&y, vm).is_some());
+        let (xw, yw) = (is_weak_scalar(&x, vm), is_weak_scalar(&y, vm));
         let rd = match (xw, yw) {
             (true, false) => DType::promote_weak(dy, dx),
             (false, true) => DType::promote_weak(dx, dy),

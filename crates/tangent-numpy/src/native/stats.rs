@@ -113,7 +113,7 @@ pub(crate) mod _stats {
             }
         };
         // A Python number is weak (float32 data stays float32); an array of q is not.
-        let q_weak = scalar_of(&args.q, vm).is_some();
+        let q_weak = is_weak_scalar(&args.q, vm);
         let (q, qd) = to_array(&args.q, vm)?;
         let q = q.mapv(|x| x / scale);
         if q.iter().any(|&x| !(0.0..=1.0).contains(&x)) {

@@ -5,7 +5,7 @@ pub(crate) use self::_unary::*;
 #[rustpython_vm::pymodule(sub)]
 pub(crate) mod _unary {
     use crate::native::prelude::*;
-    /// Applies `f` elementwise; Python scalars in give a Python float out.
+    /// Applies `f` elementwise; scalars and 0-d arrays in give a scalar out (NumPy's).
     /// `out_dt` None: a float function (float32 in, float32 out; ints give float64).
     pub(crate) fn unary(
         x: &PyObject,
@@ -24,12 +24,12 @@ pub(crate) mod _unary {
                 let g = a.read_typed();
                 let v = g.typed().cast_to::<f32>();
                 let r = core::map_unary(v.view(), |x| f(x as f64) as f32);
-                return Ok(PyNdArray::from_elements(Elements::F32(r)).into_pyobject(vm));
+                return Ok(typed_arr_or_scalar(r, vm));
             }
         }
         with_arr(x, vm, |v, d| {
             let dt = out_dt.unwrap_or(d.float_result());
-            Ok(new_arr(round_to(core::map_unary(v, f), dt), dt, vm))
+            Ok(arr_or_scalar(round_to(core::map_unary(v, f), dt), dt, vm))
         })
     }
 
@@ -76,7 +76,7 @@ pub(crate) mod _unary {
                 let g = a.read_typed();
                 let v = g.typed().cast_to::<i64>();
                 let r = core::map_unary(v.view(), fi);
-                return Ok(PyNdArray::from_elements(Elements::I64(r)).into_pyobject(vm));
+                return Ok(typed_arr_or_scalar(r, vm));
             }
         }
         if let Some((v, d)) = scalar_of(x, vm) {
@@ -91,7 +91,7 @@ pub(crate) mod _unary {
             } else {
                 r
             };
-            Ok(new_arr(round_to(r, dt), dt, vm))
+            Ok(arr_or_scalar(round_to(r, dt), dt, vm))
         })
     }
 
@@ -170,14 +170,14 @@ pub(crate) mod _unary {
                     let mut out = vec![0.0; src.len()];
                     fastmath::tanh_slice(src, &mut out);
                     let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
-                    return Ok(PyNdArray::from_elements(Elements::F64(arr)).into_pyobject(vm));
+                    return Ok(typed_arr_or_scalar(arr, vm));
                 }
                 ElemView::F32(v) if v.is_standard_layout() => {
                     let src = v.as_slice().expect("standard layout");
                     let mut out = vec![0.0f32; src.len()];
                     fastmath::tanh_slice_f32(src, &mut out);
                     let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
-                    return Ok(PyNdArray::from_elements(Elements::F32(arr)).into_pyobject(vm));
+                    return Ok(typed_arr_or_scalar(arr, vm));
                 }
                 _ => {}
             }
@@ -232,7 +232,7 @@ pub(crate) mod _unary {
                 return Ok(new_arr(core::to_standard(v), d, vm));
             }
             let dt = d.float_result();
-            Ok(new_arr(round_to(core::map_unary(v, f), dt), dt, vm))
+            Ok(arr_or_scalar(round_to(core::map_unary(v, f), dt), dt, vm))
         })
     }
 
