@@ -44,6 +44,17 @@ linear_in_each(numpy.matmul)
 # pure except numpy.random's (hidden state) and those that write into an argument. Array
 # methods (and the same methods of numbers) that return a new value and change nothing:
 pure_module(numpy)
+
+# The functions the native compiler (compile='native') runs as machine code on floats
+# (an element read from an array, a number): each calls the runtime's kernel of the same
+# short name (jit/runtime.rs). Where NumPy gives inf or nan from finite numbers the
+# native code bails and the interpreter computes NumPy's value.
+native_scalar(
+    numpy.sin, numpy.cos, numpy.tan, numpy.arcsin, numpy.arccos, numpy.arctan, numpy.sinh,
+    numpy.cosh, numpy.tanh, numpy.arcsinh, numpy.arccosh, numpy.arctanh, numpy.exp,
+    numpy.expm1, numpy.log, numpy.log1p, numpy.log2, numpy.log10, numpy.sqrt, numpy.fabs,
+)
+native_scalar(numpy.arctan2, numpy.hypot, numpy.copysign, arity=2)
 effectful_module(numpy.random)
 mutates(numpy.copyto, numpy.put, numpy.place, numpy.putmask, numpy.fill_diagonal)
 pure(

@@ -690,12 +690,23 @@ impl Gradient {
     /// Runs the machine code for float arguments (None: use the interpreter).
     #[cfg_attr(not(feature = "embedded"), allow(dead_code))]
     fn call_native(&self, args: &[Value]) -> Option<Value> {
-        use crate::jit::{Run, Scalar};
+        use crate::jit::arrays::ArrayDesc;
+        use crate::jit::{ArrayArg, Run, Scalar};
         let program = self.native.as_ref()?.as_ref().ok()?;
-        let given: Vec<Scalar> = args
+        // The descriptors of array arguments, alive (with `args`) until the run returns.
+        let descs: Vec<Option<ArrayDesc>> = args
             .iter()
             .map(|a| match a {
-                Value::Float(v) => Some(Scalar::Float(*v)),
+                Value::Array(x) => ArrayDesc::new(x.as_ptr(), x.shape(), x.strides()),
+                _ => None,
+            })
+            .collect();
+        let given: Vec<Scalar> = args
+            .iter()
+            .zip(&descs)
+            .map(|(a, d)| match (a, d) {
+                (Value::Float(v), _) => Some(Scalar::Float(*v)),
+                (Value::Array(_), Some(d)) => Some(Scalar::Array(ArrayArg::new(d))),
                 _ => None,
             })
             .collect::<Option<_>>()?;
@@ -705,18 +716,23 @@ impl Gradient {
         let Run::Done(outs) = compiled.run(&all) else {
             return None;
         };
-        let value = |s: Scalar| match s {
-            Scalar::Float(v) => Some(Value::Float(v)),
-            Scalar::Int(v) => Some(Value::Float(v as f64)),
-            Scalar::Bool(v) => Some(Value::Float(f64::from(u8::from(v)))),
-            Scalar::None => None,
+        let value = |v: crate::jit::Value| match v {
+            crate::jit::Value::Scalar(Scalar::Float(v)) => Some(Value::Float(v)),
+            crate::jit::Value::Scalar(Scalar::Int(v)) => Some(Value::Float(v as f64)),
+            crate::jit::Value::Scalar(Scalar::Bool(v)) => {
+                Some(Value::Float(f64::from(u8::from(v))))
+            }
+            crate::jit::Value::Scalar(_) => None,
+            crate::jit::Value::Array(a) => ArrayD::from_shape_vec(a.shape, a.data)
+                .ok()
+                .map(Value::Array),
         };
         if compiled.returns_tuple() {
             Some(Value::Tuple(
                 outs.into_iter().map(value).collect::<Option<_>>()?,
             ))
         } else {
-            value(*outs.first()?)
+            value(outs.into_iter().next()?)
         }
     }
 

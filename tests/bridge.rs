@@ -96,6 +96,7 @@ fn same_scripts_same_output_on_both_hosts() {
         "forward_errors",
         "numeric_edge",
         "native_edges",
+        "native_arrays",
         "tape_liveness",
         "nested_function",
         "closures",

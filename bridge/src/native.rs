@@ -1,12 +1,14 @@
 //! `compile='native'` in CPython: the callable that runs the Cranelift-compiled adjoint
-//! for float, int and bool arguments and the interpreted adjoint (`__wrapped__`)
-//! otherwise; every other attribute is the interpreted function's. The logic is the
-//! engine's (`tangent::jit::NativeEntry`); this file converts values.
+//! for float, int and bool arguments and float64 NumPy arrays of 1 or 2 dimensions (read
+//! in place; the GIL is held for the whole call) and the interpreted adjoint
+//! (`__wrapped__`) otherwise; every other attribute is the interpreted function's. The
+//! logic is the engine's (`tangent::jit::NativeEntry`); this file converts values.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyTuple};
-use tangent::jit::{Call, NativeEntry, Scalar};
+use pyo3::types::{PyBool, PyByteArray, PyDict, PyFloat, PyInt, PyTuple};
+use tangent::jit::arrays::{ArrayDesc, NativeArray};
+use tangent::jit::{ArrayArg, Call, NativeEntry, Scalar, Value};
 
 #[pyclass(module = "tangent", name = "NativeFunction", frozen)]
 pub struct NativeFunction {
@@ -31,12 +33,55 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> Option<Scalar> {
     None
 }
 
-fn to_py(py: Python<'_>, s: Scalar) -> PyResult<Py<PyAny>> {
-    Ok(match s {
-        Scalar::Float(v) => v.into_pyobject(py)?.into_any().unbind(),
-        Scalar::Int(v) => v.into_pyobject(py)?.into_any().unbind(),
-        Scalar::Bool(v) => v.into_pyobject(py)?.to_owned().into_any().unbind(),
-        Scalar::None => py.None(),
+/// The descriptor of a float64 `numpy.ndarray` (exactly that type) of 1 or 2
+/// dimensions, from its `__array_interface__`; None for anything else.
+fn array_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
+    let ty = obj.get_type();
+    if ty.name().ok()?.to_cow().ok()? != "ndarray" || ty.module().ok()?.to_cow().ok()? != "numpy" {
+        return None;
+    }
+    let ai = obj.getattr("__array_interface__").ok()?;
+    if ai.get_item("typestr").ok()?.extract::<String>().ok()? != "<f8" {
+        return None;
+    }
+    let (addr, _readonly): (usize, bool) = ai.get_item("data").ok()?.extract().ok()?;
+    let shape: Vec<usize> = ai.get_item("shape").ok()?.extract().ok()?;
+    let strides_obj = ai.get_item("strides").ok()?;
+    let strides: Vec<isize> = if strides_obj.is_none() {
+        // C order
+        let mut st = vec![1isize; shape.len()];
+        for k in (0..shape.len().saturating_sub(1)).rev() {
+            st[k] = st[k + 1] * shape[k + 1] as isize;
+        }
+        st
+    } else {
+        let bytes: Vec<isize> = strides_obj.extract().ok()?;
+        if bytes.iter().any(|b| b % 8 != 0) {
+            return None;
+        }
+        bytes.iter().map(|b| b / 8).collect()
+    };
+    ArrayDesc::new(addr as *const f64, &shape, &strides)
+}
+
+/// A float64 NumPy array holding a native result.
+fn array_to_py(py: Python<'_>, a: NativeArray) -> PyResult<Py<PyAny>> {
+    let bytes: Vec<u8> = a.data.iter().flat_map(|v| v.to_ne_bytes()).collect();
+    let np = py.import("numpy")?;
+    let flat = np.call_method1(
+        "frombuffer",
+        (PyByteArray::new(py, &bytes), np.getattr("float64")?),
+    )?;
+    Ok(flat.call_method1("reshape", (a.shape,))?.unbind())
+}
+
+fn to_py(py: Python<'_>, v: Value) -> PyResult<Py<PyAny>> {
+    Ok(match v {
+        Value::Scalar(Scalar::Float(v)) => v.into_pyobject(py)?.into_any().unbind(),
+        Value::Scalar(Scalar::Int(v)) => v.into_pyobject(py)?.into_any().unbind(),
+        Value::Scalar(Scalar::Bool(v)) => v.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Scalar(Scalar::None | Scalar::Array(_)) => py.None(),
+        Value::Array(a) => array_to_py(py, a)?,
     })
 }
 
@@ -50,7 +95,17 @@ impl NativeFunction {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
         if kwargs.is_none_or(|k| k.is_empty()) {
-            let given: Vec<Option<Scalar>> = args.iter().map(|a| scalar_of(&a)).collect();
+            // The arrays' descriptors live until the call returns; the GIL, held
+            // throughout, keeps their elements unchanged.
+            let descs: Vec<Option<ArrayDesc>> = args.iter().map(|a| array_desc(&a)).collect();
+            let given: Vec<Option<Scalar>> = args
+                .iter()
+                .zip(&descs)
+                .map(|(a, d)| match d {
+                    Some(d) => Some(Scalar::Array(ArrayArg::new(d))),
+                    None => scalar_of(&a),
+                })
+                .collect();
             match self.entry.call(&given) {
                 Call::Interpret => {}
                 Call::Refused { message, first } => {
@@ -84,6 +139,13 @@ impl NativeFunction {
         match name {
             "__wrapped__" => Ok(self.fallback.clone_ref(py)),
             "__tangent_native__" => Ok(true.into_pyobject(py)?.to_owned().into_any().unbind()),
+            "__tangent_native_calls__" => Ok(self
+                .entry
+                .native_calls
+                .load(std::sync::atomic::Ordering::Relaxed)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind()),
             _ => self.fallback.getattr(py, name),
         }
     }

@@ -54,27 +54,28 @@ pub struct Lowered {
 fn clty(t: Ty) -> types::Type {
     match t {
         Ty::Float => types::F64,
-        Ty::Int | Ty::Tape => types::I64,
+        // An array is the address of its descriptor (`arrays::ArrayDesc`).
+        Ty::Int | Ty::Tape | Ty::Array(_) => types::I64,
         Ty::Bool => types::I8,
     }
 }
 
-struct Var {
-    var: Variable,
-    ty: Ty,
-    flag: Option<Variable>,
+pub(super) struct Var {
+    pub(super) var: Variable,
+    pub(super) ty: Ty,
+    pub(super) flag: Option<Variable>,
 }
 
-struct Cg<'a> {
-    b: FunctionBuilder<'a>,
-    vars: HashMap<String, Var>,
+pub(super) struct Cg<'a> {
+    pub(super) b: FunctionBuilder<'a>,
+    pub(super) vars: HashMap<String, Var>,
     bail: Block,
     loops: Vec<(Block, Block)>,
-    ctx: Value,
+    pub(super) ctx: Value,
     outs: Value,
     outputs: Option<Vec<Ty>>,
-    ptr: types::Type,
-    call_conv: CallConv,
+    pub(super) ptr: types::Type,
+    pub(super) call_conv: CallConv,
     calls: &'a dyn Calls,
     /// Variables that are the tape (`_stack`): one tape in `ctx` serves every function,
     /// so a tape passed to a callee is a placeholder word.
@@ -208,7 +209,7 @@ impl Cg<'_> {
     }
 
     /// Jumps to the bail block when `cond` (an i8) is true.
-    fn bail_if(&mut self, cond: Value) {
+    pub(super) fn bail_if(&mut self, cond: Value) {
         let cont = self.b.create_block();
         self.b.ins().brif(cond, self.bail, &[], cont, &[]);
         self.b.switch_to_block(cont);
@@ -636,7 +637,7 @@ impl Cg<'_> {
         })
     }
 
-    fn float(&mut self, v: Value, t: Ty) -> Value {
+    pub(super) fn float(&mut self, v: Value, t: Ty) -> Value {
         match t {
             Ty::Float => v,
             Ty::Bool => {
@@ -667,6 +668,9 @@ impl Cg<'_> {
 
     fn truth(&mut self, e: &Expr) -> Result<Value, Refusal> {
         let (v, t) = self.expr(e)?;
+        if let Ty::Array(_) = t {
+            return Err(Refusal::new(e.span, "the truth value of an array"));
+        }
         Ok(self.truthy(v, t))
     }
 
@@ -708,7 +712,7 @@ impl Cg<'_> {
         self.call_native(addr, types::I64, args)
     }
 
-    fn read_var(&mut self, n: &str, span: Span) -> Result<(Value, Ty), Refusal> {
+    pub(super) fn read_var(&mut self, n: &str, span: Span) -> Result<(Value, Ty), Refusal> {
         let Some(var) = self.vars.get(n) else {
             return Err(Refusal::new(span, format!("`{n}` has no type")));
         };
@@ -821,7 +825,7 @@ impl Cg<'_> {
         self.b.ins().icmp(cc, x, y)
     }
 
-    fn expr(&mut self, e: &Expr) -> Result<(Value, Ty), Refusal> {
+    pub(super) fn expr(&mut self, e: &Expr) -> Result<(Value, Ty), Refusal> {
         Ok(match &e.kind {
             ExprKind::Name(n) => self.read_var(n, e.span)?,
             ExprKind::Num(t) => match t.parse::<i64>() {
@@ -937,8 +941,9 @@ impl Cg<'_> {
                 (Some("math"), "e") => (self.b.ins().f64const(std::f64::consts::E), Ty::Float),
                 (Some("math"), "tau") => (self.b.ins().f64const(std::f64::consts::TAU), Ty::Float),
                 (Some("math"), "inf") => (self.b.ins().f64const(f64::INFINITY), Ty::Float),
-                _ => return Err(Refusal::new(e.span, "an attribute")),
+                _ => self.array_attr(v, a, e.span)?,
             },
+            ExprKind::Subscript(base, index) => self.subscript(base, index, e.span)?,
             ExprKind::Call { func, args, .. } => self.call(e, func, args)?,
             _ => return Err(Refusal::new(e.span, "this expression")),
         })
@@ -1062,6 +1067,10 @@ impl Cg<'_> {
         }
         if let Some(f) = path.strip_prefix("tangent.") {
             return match f {
+                "init_grad" if args.len() == 1 && self.is_array(&args[0]) => {
+                    self.init_grad_array(&args[0])
+                }
+                "add_grad_at" => self.add_grad_at(args, e.span),
                 "init_grad" => Ok((self.b.ins().f64const(0.0), Ty::Float)),
                 "add_grad" => self.add_grad(&args[0], &args[1], e.span),
                 _ => Err(Refusal::new(e.span, format!("`{path}`"))),
@@ -1113,6 +1122,7 @@ impl Cg<'_> {
                 };
                 Ok((self.b.ins().select(take_b, y, x), tx))
             }
+            ("len", [x]) if self.is_array(x) => self.array_len(x),
             ("len", [r]) => {
                 let (start, stop, step) = self.range_bounds(r)?;
                 let z = self.b.ins().icmp_imm_s(IntCC::Equal, step, 0);

@@ -2,7 +2,7 @@
 //! interpreted adjoint" out. The host-specific wrappers (RustPython's `NativeFunction`,
 //! the CPython bridge's) only convert values and report refusals.
 
-use super::{Compiled, Program, Run, Scalar, Ty};
+use super::{Compiled, Program, Run, Scalar, Ty, Value};
 use std::sync::{Arc, Mutex};
 
 pub struct NativeEntry {
@@ -10,12 +10,15 @@ pub struct NativeEntry {
     /// The signature of the last native call and its code (the common case: every call
     /// has the same argument types).
     last: Mutex<Option<(Vec<Ty>, Arc<Compiled>)>>,
+    /// How many calls ran to the end as machine code (`__tangent_native_calls__`: a
+    /// bail or a refused signature does not count).
+    pub native_calls: std::sync::atomic::AtomicUsize,
 }
 
 /// What a call of a `NativeEntry` did.
 pub enum Call {
     /// The native results, and whether they form a tuple.
-    Done(Vec<Scalar>, bool),
+    Done(Vec<Value>, bool),
     /// Run the interpreted adjoint (arguments outside the subset, or a bail: Python
     /// would raise or compute differently).
     Interpret,
@@ -29,6 +32,7 @@ impl NativeEntry {
         NativeEntry {
             program: Arc::new(program),
             last: Mutex::new(None),
+            native_calls: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 
@@ -44,7 +48,7 @@ impl NativeEntry {
     }
 
     /// Calls the machine code with positional arguments (`None` in `given`: an argument
-    /// that is not a float, int or bool).
+    /// that is not a float, int, bool or float64 array of 1 or 2 dimensions).
     pub fn call(&self, given: &[Option<Scalar>]) -> Call {
         let Some(given) = given.iter().copied().collect::<Option<Vec<Scalar>>>() else {
             return Call::Interpret;
@@ -79,7 +83,11 @@ impl NativeEntry {
         *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((tys, compiled.clone()));
         match compiled.run(&all) {
             Run::Bail => Call::Interpret,
-            Run::Done(outs) => Call::Done(outs, compiled.returns_tuple()),
+            Run::Done(outs) => {
+                self.native_calls
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Call::Done(outs, compiled.returns_tuple())
+            }
         }
     }
 }

@@ -6,6 +6,9 @@
 //! reports "bail" wherever Python would raise or leave the machine's number types;
 //! the caller then runs the interpreted adjoint, so results and errors are Python's.
 
+mod array_code;
+mod array_types;
+pub mod arrays;
 mod codegen;
 mod entry;
 mod memory;
@@ -22,13 +25,34 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 pub use typing::{Refusal, Ty};
 
-/// A value crossing into or out of native code.
+/// A value crossing into native code (and a scalar out of it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scalar {
     Float(f64),
     Int(i64),
     Bool(bool),
     None,
+    /// A float64 array argument: the address of its descriptor, which the caller keeps
+    /// (with the array and, in the embedded host, its read lock) for the whole call.
+    Array(ArrayArg),
+}
+
+/// An array argument: its descriptor's address and its dimension count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArrayArg {
+    desc: usize,
+    ndim: u8,
+}
+
+impl ArrayArg {
+    /// The argument for a descriptor the caller keeps alive (and unchanged) until the
+    /// call returns.
+    pub fn new(desc: &arrays::ArrayDesc) -> ArrayArg {
+        ArrayArg {
+            desc: desc as *const arrays::ArrayDesc as usize,
+            ndim: desc.ndim as u8,
+        }
+    }
 }
 
 impl Scalar {
@@ -38,6 +62,7 @@ impl Scalar {
             Scalar::Int(_) => Some(Ty::Int),
             Scalar::Bool(_) => Some(Ty::Bool),
             Scalar::None => None,
+            Scalar::Array(a) => Some(Ty::Array(a.ndim)),
         }
     }
     fn word(self) -> u64 {
@@ -46,15 +71,23 @@ impl Scalar {
             Scalar::Int(v) => v as u64,
             Scalar::Bool(v) => u64::from(v),
             Scalar::None => 0,
+            Scalar::Array(a) => a.desc as u64,
         }
     }
+}
+
+/// A value out of native code: a scalar, or an array the run made.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Scalar(Scalar),
+    Array(arrays::NativeArray),
 }
 
 /// The outcome of a native call.
 #[derive(Debug, PartialEq)]
 pub enum Run {
     /// The returned values (none: the function returned None).
-    Done(Vec<Scalar>),
+    Done(Vec<Value>),
     /// Python would raise or compute differently here: run the interpreted adjoint.
     Bail,
 }
@@ -76,35 +109,46 @@ impl Compiled {
             // so runs do not nest.
             static TAPE: std::cell::RefCell<runtime::Tape> = std::cell::RefCell::new(runtime::Tape::new());
         }
-        let status = TAPE.with(|t| {
+        TAPE.with(|t| {
             let mut tape = t.borrow_mut();
             tape.len = 0;
+            tape.arena.clear();
             // SAFETY: the code was generated for this signature: it reads one word per
-            // parameter from `words`, writes two per output into `outs`, and uses
-            // `tape` only through the layout of `runtime::Tape`.
-            unsafe {
+            // parameter from `words` (array arguments: descriptors the caller keeps
+            // alive), writes two per output into `outs`, and uses `tape` only through
+            // the layout of `runtime::Tape` and the runtime's functions.
+            let status = unsafe {
                 let f: Entry = std::mem::transmute(self.code.ptr());
                 f(&mut *tape, words.as_ptr(), outs.as_mut_ptr())
-            }
-        });
-        if status != 0 {
-            return Run::Bail;
+            };
+            let run = if status != 0 {
+                Run::Bail
+            } else {
+                self.outputs(&outs, &mut tape.arena)
+            };
+            tape.arena.clear();
+            run
+        })
+    }
+
+    /// The returned values; an array output that is not one the run made (an argument
+    /// returned as it is) bails, since the interpreter returns the object itself.
+    fn outputs(&self, outs: &[u64], arena: &mut arrays::Arena) -> Run {
+        let mut values = Vec::with_capacity(self.outputs.len());
+        for (k, t) in self.outputs.iter().enumerate() {
+            let (w, none) = (outs[2 * k], outs[2 * k + 1] != 0);
+            values.push(match (none, t) {
+                (true, _) => Value::Scalar(Scalar::None),
+                (_, Ty::Float) => Value::Scalar(Scalar::Float(f64::from_bits(w))),
+                (_, Ty::Bool) => Value::Scalar(Scalar::Bool(w != 0)),
+                (_, Ty::Array(_)) => match arena.take(w) {
+                    Some(a) => Value::Array(a),
+                    None => return Run::Bail,
+                },
+                _ => Value::Scalar(Scalar::Int(w as i64)),
+            });
         }
-        Run::Done(
-            self.outputs
-                .iter()
-                .enumerate()
-                .map(|(k, t)| {
-                    let (w, none) = (outs[2 * k], outs[2 * k + 1] != 0);
-                    match (none, t) {
-                        (true, _) => Scalar::None,
-                        (_, Ty::Float) => Scalar::Float(f64::from_bits(w)),
-                        (_, Ty::Bool) => Scalar::Bool(w != 0),
-                        _ => Scalar::Int(w as i64),
-                    }
-                })
-                .collect(),
-        )
+        Run::Done(values)
     }
 
     /// Whether the function returns a tuple (several values) rather than one value.
@@ -186,7 +230,8 @@ impl Program {
             funcs.insert(name.clone(), def);
         }
         // The user functions reachable by calls (generated functions win on names).
-        if let Some(m) = user.and_then(|text| SourceModule::parse("<module>", text).ok()) {
+        let user_module = user.and_then(|text| SourceModule::parse("<module>", text).ok());
+        if let Some(m) = &user_module {
             let mut todo: Vec<String> = funcs.values().flat_map(called_names).collect();
             while let Some(name) = todo.pop() {
                 if funcs.contains_key(&name) || !m.has_function(&name) {
@@ -203,6 +248,21 @@ impl Program {
                 Span::SYNTHETIC,
                 format!("no function `{entry}`"),
             ));
+        }
+        if let Some(m) = &user_module {
+            // `np.sin` as `numpy.sin` (and `from math import sin`'s `sin` as `math.sin`):
+            // the names the `native_scalar` declarations use. The derivative was made from
+            // the live objects these names held, so an import the text cannot pin down
+            // (`ambiguous`) is left alone.
+            let aliases: HashMap<String, String> = m
+                .imports
+                .iter()
+                .filter(|(local, q)| !m.ambiguous.contains(*local) && local != q)
+                .map(|(l, q)| (l.clone(), q.clone()))
+                .collect();
+            for def in funcs.values_mut() {
+                resolve_imports(def, &aliases);
+            }
         }
         Ok(Program {
             entry: entry.to_owned(),
@@ -290,16 +350,51 @@ impl Program {
     /// compiled when a call needs them.
     pub fn check(&self) -> Result<(), Refusal> {
         let mut counters: Vec<String> = Vec::new();
+        // Parameters read as arrays (`x[i]`, `m[i, j]`, `x.shape[k]`, `len(x)`, `x.size`)
+        // and the dimension count their uses show.
+        let mut arrays: HashMap<String, u8> = HashMap::new();
         walk_stmts(&self.def().body, &mut |s| {
             let mut visit = |e: &Expr| {
-                e.walk(&mut |x| {
-                    if let ExprKind::Call { func, args, .. } = &x.kind {
-                        if typing::callee_path(func).as_deref() == Some("range") {
-                            for a in args {
-                                a.names(&mut counters);
+                e.walk(&mut |x| match &x.kind {
+                    ExprKind::Call { func, args, .. } => {
+                        match typing::callee_path(func).as_deref() {
+                            Some("range") => {
+                                for a in args {
+                                    a.names(&mut counters);
+                                }
                             }
+                            Some("len") => {
+                                if let Some(n) = args.first().and_then(|a| a.as_name()) {
+                                    arrays.entry(n.to_owned()).or_insert(1);
+                                }
+                            }
+                            _ => {}
                         }
                     }
+                    ExprKind::Subscript(base, index) => {
+                        let nd = match &index.kind {
+                            ExprKind::Tuple(es) => es.len().min(2) as u8,
+                            _ => 1,
+                        };
+                        let name = match &base.kind {
+                            ExprKind::Attr(v, a) if a == "shape" => v.as_name(),
+                            _ => base.as_name(),
+                        };
+                        if let Some(n) = name {
+                            let shape_axis = matches!(&base.kind, ExprKind::Attr(..))
+                                .then(|| matches!(&index.kind, ExprKind::Num(t) if t == "1"))
+                                .unwrap_or(false);
+                            let nd = if shape_axis { 2 } else { nd };
+                            let e = arrays.entry(n.to_owned()).or_insert(nd);
+                            *e = (*e).max(nd);
+                        }
+                    }
+                    ExprKind::Attr(v, a) if a == "size" => {
+                        if let Some(n) = v.as_name() {
+                            arrays.entry(n.to_owned()).or_insert(1);
+                        }
+                    }
+                    _ => {}
                 })
             };
             crate::ad::names::stmt_exprs(s, &mut visit);
@@ -309,7 +404,9 @@ impl Program {
             .params
             .iter()
             .map(|p| {
-                if counters.contains(&p.name) {
+                if let Some(nd) = arrays.get(&p.name) {
+                    Ty::Array(*nd)
+                } else if counters.contains(&p.name) {
                     Ty::Int
                 } else {
                     Ty::Float
@@ -434,6 +531,53 @@ impl Program {
 }
 
 /// The plain names a function calls.
+/// Replaces the module-level import names of `aliases` by what they import, wherever
+/// `def` does not bind them itself.
+fn resolve_imports(def: &mut FuncDef, aliases: &HashMap<String, String>) {
+    if aliases.is_empty() {
+        return;
+    }
+    let mut locals: Vec<String> = def.params.iter().map(|p| p.name.clone()).collect();
+    walk_stmts(&def.body, &mut |s| match &s.kind {
+        StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) => {
+            t.names(&mut locals)
+        }
+        StmtKind::With(items, _) => {
+            for (_, t) in items {
+                if let Some(t) = t {
+                    t.names(&mut locals);
+                }
+            }
+        }
+        _ => {}
+    });
+    let rename = |n: &str| -> Option<Expr> {
+        if locals.iter().any(|l| l == n) {
+            return None;
+        }
+        aliases.get(n).map(|q| Expr {
+            kind: ExprKind::Name(q.clone()),
+            span: Span::SYNTHETIC,
+        })
+    };
+    fn each(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
+        for s in stmts {
+            crate::ad::names::stmt_exprs_mut(s, f);
+            match &mut s.kind {
+                StmtKind::If(_, a, b) => {
+                    each(a, f);
+                    each(b, f)
+                }
+                StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
+                    each(body, f)
+                }
+                _ => {}
+            }
+        }
+    }
+    each(&mut def.body, &mut |e| e.rename(&rename));
+}
+
 fn called_names(def: &FuncDef) -> Vec<String> {
     let mut out = Vec::new();
     walk_stmts(&def.body, &mut |s| {

@@ -1,12 +1,14 @@
 //! Functions the compiled code calls: tape growth, libm, and Python's integer and float
 //! operators where they differ from the machine's.
 
-/// The tape as the compiled code sees it: a growable array of 64-bit words.
+/// The tape as the compiled code sees it: a growable array of 64-bit words (the code
+/// reads the first three fields at fixed offsets), and the arrays made during the run.
 #[repr(C)]
 pub struct Tape {
     pub data: *mut u64,
     pub len: usize,
     pub cap: usize,
+    pub arena: super::arrays::Arena,
 }
 
 impl Tape {
@@ -16,6 +18,7 @@ impl Tape {
             data: v.as_mut_ptr(),
             len: 0,
             cap: v.capacity(),
+            arena: super::arrays::Arena::default(),
         };
         std::mem::forget(v);
         t
@@ -152,6 +155,13 @@ math_fns! {
     "log10" => m_log10 = f64::log10;
     "sqrt" => m_sqrt = f64::sqrt;
     "fabs" => m_fabs = f64::abs;
+    // NumPy's names of the same functions (numpy.arcsin, ...).
+    "arcsin" => m_arcsin = f64::asin;
+    "arccos" => m_arccos = f64::acos;
+    "arctan" => m_arctan = f64::atan;
+    "arcsinh" => m_arcsinh = f64::asinh;
+    "arccosh" => m_arccosh = f64::acosh;
+    "arctanh" => m_arctanh = f64::atanh;
 }
 
 extern "C" fn m_pow(a: f64, b: f64) -> f64 {
@@ -184,6 +194,7 @@ pub fn math2(name: &str) -> Option<usize> {
         "atan2" => m_atan2 as *const () as usize,
         "hypot" => m_hypot as *const () as usize,
         "copysign" => m_copysign as *const () as usize,
+        "arctan2" => m_atan2 as *const () as usize,
         _ => return None,
     })
 }

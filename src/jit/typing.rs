@@ -6,13 +6,15 @@ use crate::ad::rules::{NativeScalar, RuleSet};
 use crate::syntax::ir::*;
 use std::collections::HashMap;
 
-/// A scalar type. `Tape` is the `_stack` of a reverse-mode adjoint.
+/// A value's type: a scalar, `Tape` (the `_stack` of a reverse-mode adjoint), or a
+/// float64 array of 1 or 2 dimensions (`array_types.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Bool,
     Int,
     Float,
     Tape,
+    Array(u8),
 }
 
 impl Ty {
@@ -22,6 +24,8 @@ impl Ty {
             Ty::Int => "int",
             Ty::Float => "float",
             Ty::Tape => "tape",
+            Ty::Array(1) => "1-d float64 array",
+            Ty::Array(_) => "2-d float64 array",
         }
     }
 }
@@ -112,6 +116,7 @@ pub fn infer(
         let before = vars.clone();
         assign_types(&def.body, &mut vars, callees)?;
         if before == vars {
+            super::array_types::ownership(def, &vars)?;
             return Ok(vars);
         }
     }
@@ -258,6 +263,7 @@ pub fn arith_type(op: BinOp, a: Ty, b: Ty) -> Option<Ty> {
     match op {
         BinOp::MatMul => None,
         _ if a == Ty::Tape || b == Ty::Tape => None,
+        _ if matches!(a, Ty::Array(_)) || matches!(b, Ty::Array(_)) => None,
         BinOp::Div => Some(Ty::Float),
         _ if int_like(a) && int_like(b) => Some(Ty::Int),
         _ => Some(Ty::Float),
@@ -306,6 +312,12 @@ pub fn expr_type(
         }
         ExprKind::Unary(op, a) => {
             let t = expr_type(a, vars, callees)?;
+            if let Some(t @ Ty::Array(_)) = t {
+                return Err(Refusal::new(
+                    e.span,
+                    format!("a unary operator on a {}", t.name()),
+                ));
+            }
             match op {
                 UnaryOp::Not => Some(Ty::Bool),
                 _ => t.map(|t| if t == Ty::Bool { Ty::Int } else { t }),
@@ -324,7 +336,14 @@ pub fn expr_type(
                     ));
                 }
                 if !matches!(b.kind, ExprKind::NoneLit) {
-                    expr_type(b, vars, callees)?;
+                    for x in [&**a, b] {
+                        if let Some(t @ Ty::Array(_)) = expr_type(x, vars, callees)? {
+                            return Err(Refusal::new(
+                                x.span,
+                                format!("a comparison of a {}", t.name()),
+                            ));
+                        }
+                    }
                 }
             }
             Some(Ty::Bool)
@@ -361,7 +380,10 @@ pub fn expr_type(
         }
         ExprKind::Attr(v, a) => match (v.as_name(), a.as_str()) {
             (Some("math"), "pi" | "e" | "tau" | "inf") => Some(Ty::Float),
-            _ => return Err(Refusal::new(e.span, "an attribute")),
+            _ => match super::array_types::attr_type(v, a, e.span, vars) {
+                Some(t) => t?,
+                None => return Err(Refusal::new(e.span, "an attribute")),
+            },
         },
         ExprKind::Call { func, args, kwargs } => {
             let path = callee_path(func).unwrap_or_default();
@@ -372,7 +394,12 @@ pub fn expr_type(
                 ));
             }
             if path == "len" {
-                // Only `len(range(...))` (a loop's trip count) is scalar code.
+                if let [x] = args.as_slice() {
+                    if super::array_types::array_name(x, vars).is_some() {
+                        return Ok(Some(Ty::Int));
+                    }
+                }
+                // Otherwise only `len(range(...))` (a loop's trip count) is scalar code.
                 return match args.as_slice() {
                     [r] => {
                         for a in range_args(r)? {
@@ -385,6 +412,9 @@ pub fn expr_type(
                         "`len` of something other than a range",
                     )),
                 };
+            }
+            if path == "tangent.add_grad_at" {
+                return super::array_types::add_grad_at_type(e, args, vars, callees);
             }
             if !path.contains('.') {
                 if let Some(outs) = user_call_types(e, vars, callees)? {
@@ -413,7 +443,14 @@ pub fn expr_type(
                 if matches!(a.kind, ExprKind::NoneLit) {
                     return Err(Refusal::new(a.span, format!("`None` passed to `{path}`")));
                 }
-                tys.push(expr_type(a, vars, callees)?);
+                let t = expr_type(a, vars, callees)?;
+                if let (Some(Ty::Array(nd)), false) = (t, path == "tangent.init_grad") {
+                    return Err(Refusal::new(
+                        a.span,
+                        format!("`{path}` of a {}", Ty::Array(nd).name()),
+                    ));
+                }
+                tys.push(t);
             }
             call_type(callees.rules(), &path, &tys, args.len(), e.span)?
         }
@@ -425,7 +462,17 @@ pub fn expr_type(
         }
         ExprKind::List(_) => return Err(Refusal::new(e.span, "a list")),
         ExprKind::Dict(..) => return Err(Refusal::new(e.span, "a dict")),
-        ExprKind::Subscript(..) => return Err(Refusal::new(e.span, "indexing")),
+        ExprKind::Subscript(base, index) => {
+            match super::array_types::subscript_type(base, index, vars, callees) {
+                Some(t) => t?,
+                None => {
+                    return Err(Refusal::new(
+                        e.span,
+                        "indexing something other than a float64 array",
+                    ))
+                }
+            }
+        }
         ExprKind::Slice(..) => return Err(Refusal::new(e.span, "a slice")),
         ExprKind::Lambda(..) => return Err(Refusal::new(e.span, "a lambda")),
         ExprKind::ListComp(..) => return Err(Refusal::new(e.span, "a list comprehension")),
@@ -449,7 +496,12 @@ fn call_type(
             "Stack" if n == 0 => return Ok(Some(Ty::Tape)),
             "push" if n == 2 => return Ok(None),
             "pop" if n == 1 => return Ok(None),
-            "init_grad" if n == 1 => return Ok(Some(Ty::Float)),
+            "init_grad" if n == 1 => {
+                return Ok(match first {
+                    Some(Ty::Array(nd)) => Some(Ty::Array(nd)),
+                    _ => Some(Ty::Float),
+                })
+            }
             "add_grad" if n == 2 => {
                 return Ok(match (tys[0], tys[1]) {
                     (Some(a), Some(b)) => arith_type(BinOp::Add, a, b),

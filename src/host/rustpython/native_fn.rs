@@ -1,11 +1,13 @@
 //! The Python face of `compile='native'`: a callable that runs the Cranelift-compiled
-//! adjoint for float, int and bool arguments and the interpreted adjoint (its
+//! adjoint for float, int and bool arguments and float64 arrays of 1 or 2 dimensions
+//! (read in place, under their read lock) and the interpreted adjoint (its
 //! `__wrapped__`) for anything else, for signatures the compiler refuses, and where
 //! the native code bails out (Python would raise or leave machine numbers). Every
 //! other attribute (`__tangent_source__`, `__name__`, ...) is the interpreted
 //! function's, so the readable Python source stays the product.
 
-use crate::jit::{Call, NativeEntry, Scalar};
+use crate::jit::arrays::ArrayDesc;
+use crate::jit::{ArrayArg, Call, NativeEntry, Scalar, Value};
 use rustpython_vm::{
     builtins::{PyBool, PyInt, PyStr},
     function::FuncArgs,
@@ -13,6 +15,7 @@ use rustpython_vm::{
     types::{Callable, GetAttr},
     AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine,
 };
+use tangent_numpy::host_api::{f64_array, f64_window, F64Window, PyNdArray};
 
 #[pyclass(module = "tangent", name = "NativeFunction")]
 #[derive(PyPayload)]
@@ -47,13 +50,21 @@ fn scalar_of(obj: &PyObject, vm: &VirtualMachine) -> Option<Scalar> {
     None
 }
 
-fn to_py(s: Scalar, vm: &VirtualMachine) -> PyObjectRef {
-    match s {
-        Scalar::Float(v) => vm.ctx.new_float(v).into(),
-        Scalar::Int(v) => vm.ctx.new_int(v).into(),
-        Scalar::Bool(v) => vm.ctx.new_bool(v).into(),
-        Scalar::None => vm.ctx.none(),
+fn to_py(v: Value, vm: &VirtualMachine) -> PyObjectRef {
+    match v {
+        Value::Scalar(Scalar::Float(v)) => vm.ctx.new_float(v).into(),
+        Value::Scalar(Scalar::Int(v)) => vm.ctx.new_int(v).into(),
+        Value::Scalar(Scalar::Bool(v)) => vm.ctx.new_bool(v).into(),
+        Value::Scalar(Scalar::None | Scalar::Array(_)) => vm.ctx.none(),
+        Value::Array(a) => f64_array(a.data, &a.shape, vm).unwrap_or_else(|| vm.ctx.none()),
     }
+}
+
+/// The read-locked windows of the float64 array arguments (None for other arguments).
+fn windows<'a>(args: &'a [PyObjectRef]) -> Vec<Option<F64Window<'a>>> {
+    args.iter()
+        .map(|a| a.downcast_ref::<PyNdArray>().and_then(|a| f64_window(a)))
+        .collect()
 }
 
 impl PyNativeFunction {
@@ -62,7 +73,24 @@ impl PyNativeFunction {
         if !args.kwargs.is_empty() {
             return Ok(None);
         }
-        let given: Vec<Option<Scalar>> = args.args.iter().map(|a| scalar_of(a, vm)).collect();
+        // The arrays' windows and descriptors live (locked) until the call returns.
+        let wins = windows(&args.args);
+        let descs: Vec<Option<ArrayDesc>> = wins
+            .iter()
+            .map(|w| {
+                w.as_ref()
+                    .and_then(|w| ArrayDesc::new(w.data, &w.shape, &w.strides))
+            })
+            .collect();
+        let given: Vec<Option<Scalar>> = args
+            .args
+            .iter()
+            .zip(&descs)
+            .map(|(a, d)| match d {
+                Some(d) => Some(Scalar::Array(ArrayArg::new(d))),
+                None => scalar_of(a, vm),
+            })
+            .collect();
         match self.entry.call(&given) {
             Call::Interpret => Ok(None),
             Call::Refused { message, first } => {
@@ -104,6 +132,14 @@ impl GetAttr for PyNativeFunction {
         match name.to_string_lossy().as_ref() {
             "__wrapped__" => Ok(zelf.fallback.clone()),
             "__tangent_native__" => Ok(vm.ctx.new_bool(true).into()),
+            "__tangent_native_calls__" => Ok(vm
+                .ctx
+                .new_int(
+                    zelf.entry
+                        .native_calls
+                        .load(std::sync::atomic::Ordering::Relaxed),
+                )
+                .into()),
             "__class__" => Ok(zelf.class().to_owned().into()),
             _ => zelf.fallback.get_attr(name, vm),
         }

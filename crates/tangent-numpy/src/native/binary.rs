@@ -838,12 +838,21 @@ pub(crate) mod _binary {
 
     #[derive(FromArgs)]
     pub(crate) struct CloseArgs {
-        #[pyarg(any, default = 1e-5)]
-        rtol: f64,
-        #[pyarg(any, default = 1e-8)]
-        atol: f64,
+        // Any real number (`atol=0` is common), as NumPy takes them.
+        #[pyarg(any, optional)]
+        rtol: OptionalArg<rustpython_vm::function::ArgIntoFloat>,
+        #[pyarg(any, optional)]
+        atol: OptionalArg<rustpython_vm::function::ArgIntoFloat>,
         #[pyarg(any, default = false)]
         equal_nan: bool,
+    }
+
+    impl CloseArgs {
+        fn kernel(self) -> impl Fn(f64, f64) -> f64 {
+            let rtol = self.rtol.map_or(1e-5, f64::from);
+            let atol = self.atol.map_or(1e-8, f64::from);
+            close_kernel(rtol, atol, self.equal_nan)
+        }
     }
 
     pub(crate) fn close_kernel(rtol: f64, atol: f64, equal_nan: bool) -> impl Fn(f64, f64) -> f64 {
@@ -866,7 +875,7 @@ pub(crate) mod _binary {
         args: CloseArgs,
         vm: &VirtualMachine,
     ) -> PyResult {
-        let f = close_kernel(args.rtol, args.atol, args.equal_nan);
+        let f = args.kernel();
         if let (Some((x, _)), Some((y, _))) = (scalar_of(&a, vm), scalar_of(&b, vm)) {
             return Ok(vm.ctx.new_bool(f(x, y) != 0.0).into());
         }
@@ -883,7 +892,7 @@ pub(crate) mod _binary {
         args: CloseArgs,
         vm: &VirtualMachine,
     ) -> PyResult<bool> {
-        let f = close_kernel(args.rtol, args.atol, args.equal_nan);
+        let f = args.kernel();
         let out = with_arr(&a, vm, |x, _| {
             with_arr(&b, vm, |y, _| core::zip_with(x, y, &f).py(vm))
         })?;
