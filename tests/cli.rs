@@ -532,7 +532,7 @@ fn native_compilation_reads_float64_arrays() {
     let so = text(&out.stdout);
     let se = text(&out.stderr);
     assert!(out.status.success(), "{so}\n{se}");
-    assert!(so.contains("native arrays: 7 cases agree"), "{so}");
+    assert!(so.contains("native arrays: 8 cases agree"), "{so}");
     assert!(
         se.contains(
             "`dcalls_helperdx` runs interpreted: `tangent.add_grad` of a 1-d float64 array"

@@ -8,7 +8,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyDict, PyFloat, PyInt, PyTuple};
 use tangent::jit::arrays::{ArrayDesc, NativeArray};
-use tangent::jit::{ArrayArg, Call, NativeEntry, Scalar, Value};
+use tangent::jit::containers::DictValues;
+use tangent::jit::{ArrayArg, Call, DictArg, NativeEntry, Scalar, Value};
 
 #[pyclass(module = "tangent", name = "NativeFunction", frozen)]
 pub struct NativeFunction {
@@ -64,6 +65,37 @@ fn array_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
     ArrayDesc::new(addr as *const f64, &shape, &strides)
 }
 
+/// A Python float or a `numpy.float64` (not other float subclasses, whose operators may
+/// differ).
+fn is_double(v: &Bound<'_, PyAny>) -> bool {
+    if v.is_exact_instance_of::<PyFloat>() {
+        return true;
+    }
+    let ty = v.get_type();
+    v.is_instance_of::<PyFloat>()
+        && ty
+            .name()
+            .is_ok_and(|n| n.to_cow().is_ok_and(|n| n == "float64"))
+        && ty
+            .module()
+            .is_ok_and(|m| m.to_cow().is_ok_and(|m| m == "numpy"))
+}
+
+/// A dict (exactly) whose keys are all strings and values all floats (Python's or
+/// `numpy.float64`): its values in key order, read now (the GIL is held for the whole
+/// native call, so nothing changes them).
+fn dict_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
+    let d = obj.cast_exact::<PyDict>().ok()?;
+    let mut entries = Vec::new();
+    for (k, v) in d.iter() {
+        if !k.is_exact_instance_of::<pyo3::types::PyString>() || !is_double(&v) {
+            return None;
+        }
+        entries.push((k.extract::<String>().ok()?, v.extract::<f64>().ok()?));
+    }
+    Some(DictValues::new(entries))
+}
+
 /// A float64 NumPy array holding a native result.
 fn array_to_py(py: Python<'_>, a: NativeArray) -> PyResult<Py<PyAny>> {
     let bytes: Vec<u8> = a.data.iter().flat_map(|v| v.to_ne_bytes()).collect();
@@ -80,7 +112,7 @@ fn to_py(py: Python<'_>, v: Value) -> PyResult<Py<PyAny>> {
         Value::Scalar(Scalar::Float(v)) => v.into_pyobject(py)?.into_any().unbind(),
         Value::Scalar(Scalar::Int(v)) => v.into_pyobject(py)?.into_any().unbind(),
         Value::Scalar(Scalar::Bool(v)) => v.into_pyobject(py)?.to_owned().into_any().unbind(),
-        Value::Scalar(Scalar::None | Scalar::Array(_)) => py.None(),
+        Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_)) => py.None(),
         Value::Array(a) => array_to_py(py, a)?,
     })
 }
@@ -98,12 +130,14 @@ impl NativeFunction {
             // The arrays' descriptors live until the call returns; the GIL, held
             // throughout, keeps their elements unchanged.
             let descs: Vec<Option<ArrayDesc>> = args.iter().map(|a| array_desc(&a)).collect();
+            let dicts: Vec<Option<DictValues>> = args.iter().map(|a| dict_values(&a)).collect();
             let given: Vec<Option<Scalar>> = args
                 .iter()
-                .zip(&descs)
-                .map(|(a, d)| match d {
-                    Some(d) => Some(Scalar::Array(ArrayArg::new(d))),
-                    None => scalar_of(&a),
+                .zip(descs.iter().zip(&dicts))
+                .map(|(a, (desc, dict))| match (desc, dict) {
+                    (Some(d), _) => Some(Scalar::Array(ArrayArg::new(d))),
+                    (_, Some(d)) => Some(Scalar::Dict(DictArg::new(d))),
+                    _ => scalar_of(&a),
                 })
                 .collect();
             match self.entry.call(&given) {

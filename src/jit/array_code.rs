@@ -73,6 +73,9 @@ impl Cg<'_> {
                 return Ok((self.desc_field(desc, arrays::SHAPE + 8 * k as i32), Ty::Int));
             }
         }
+        if let Some(read) = self.dict_item(base, index)? {
+            return Ok(read);
+        }
         if !self.is_array(base) {
             return Err(Refusal::new(
                 span,
@@ -87,6 +90,28 @@ impl Cg<'_> {
                 .load(types::F64, MemFlagsData::trusted(), addr, 0),
             Ty::Float,
         ))
+    }
+
+    /// `d['key']` of a dict of floats: one load at the key's place (typing has checked
+    /// the key is there); None if `base` is not a dict.
+    fn dict_item(&mut self, base: &Expr, index: &Expr) -> Result<Option<(Value, Ty)>, Refusal> {
+        let Some(Ty::Dict(keys)) = base.as_name().and_then(|n| self.vars.get(n)).map(|v| v.ty)
+        else {
+            return Ok(None);
+        };
+        let ExprKind::Str(k) = &index.kind else {
+            return Err(Refusal::new(index.span, "a dict read with a computed key"));
+        };
+        let Some(pos) = super::containers::key_index(keys, k) else {
+            return Err(Refusal::new(index.span, format!("the key {k:?}")));
+        };
+        let (values, _) = self.expr(base)?;
+        Ok(Some((
+            self.b
+                .ins()
+                .load(types::F64, MemFlagsData::trusted(), values, 8 * pos as i32),
+            Ty::Float,
+        )))
     }
 
     /// `x.size` and `x.ndim`.

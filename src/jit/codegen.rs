@@ -55,7 +55,7 @@ fn clty(t: Ty) -> types::Type {
     match t {
         Ty::Float => types::F64,
         // An array is the address of its descriptor (`arrays::ArrayDesc`).
-        Ty::Int | Ty::Tape | Ty::Array(_) => types::I64,
+        Ty::Int | Ty::Tape | Ty::Array(_) | Ty::Dict(_) => types::I64,
         Ty::Bool => types::I8,
     }
 }

@@ -10,6 +10,7 @@ mod array_code;
 mod array_types;
 pub mod arrays;
 mod codegen;
+pub mod containers;
 mod entry;
 mod memory;
 pub mod runtime;
@@ -35,6 +36,25 @@ pub enum Scalar {
     /// A float64 array argument: the address of its descriptor, which the caller keeps
     /// (with the array and, in the embedded host, its read lock) for the whole call.
     Array(ArrayArg),
+    /// A dict of floats with string keys: its values in key order (`containers.rs`).
+    Dict(DictArg),
+}
+
+/// A dict argument: the address of its values (kept by the caller for the whole call)
+/// and its key set's number.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DictArg {
+    values: usize,
+    keys: u32,
+}
+
+impl DictArg {
+    pub fn new(d: &containers::DictValues) -> DictArg {
+        DictArg {
+            values: d.values.as_ptr() as usize,
+            keys: d.keys,
+        }
+    }
 }
 
 /// An array argument: its descriptor's address and its dimension count.
@@ -63,6 +83,7 @@ impl Scalar {
             Scalar::Bool(_) => Some(Ty::Bool),
             Scalar::None => None,
             Scalar::Array(a) => Some(Ty::Array(a.ndim)),
+            Scalar::Dict(d) => Some(Ty::Dict(d.keys)),
         }
     }
     fn word(self) -> u64 {
@@ -72,6 +93,7 @@ impl Scalar {
             Scalar::Bool(v) => u64::from(v),
             Scalar::None => 0,
             Scalar::Array(a) => a.desc as u64,
+            Scalar::Dict(d) => d.values as u64,
         }
     }
 }
@@ -353,6 +375,8 @@ impl Program {
         // Parameters read as arrays (`x[i]`, `m[i, j]`, `x.shape[k]`, `len(x)`, `x.size`)
         // and the dimension count their uses show.
         let mut arrays: HashMap<String, u8> = HashMap::new();
+        // Parameters read with string keys (`params['C']`): dicts with those keys.
+        let mut dict_keys: HashMap<String, Vec<String>> = HashMap::new();
         walk_stmts(&self.def().body, &mut |s| {
             let mut visit = |e: &Expr| {
                 e.walk(&mut |x| match &x.kind {
@@ -369,6 +393,11 @@ impl Program {
                                 }
                             }
                             _ => {}
+                        }
+                    }
+                    ExprKind::Subscript(base, index) if matches!(index.kind, ExprKind::Str(_)) => {
+                        if let (Some(n), ExprKind::Str(k)) = (base.as_name(), &index.kind) {
+                            dict_keys.entry(n.to_owned()).or_default().push(k.clone());
                         }
                     }
                     ExprKind::Subscript(base, index) => {
@@ -404,7 +433,11 @@ impl Program {
             .params
             .iter()
             .map(|p| {
-                if let Some(nd) = arrays.get(&p.name) {
+                if let Some(keys) = dict_keys.get_mut(&p.name) {
+                    keys.sort();
+                    keys.dedup();
+                    Ty::Dict(containers::intern(keys))
+                } else if let Some(nd) = arrays.get(&p.name) {
                     Ty::Array(*nd)
                 } else if counters.contains(&p.name) {
                     Ty::Int

@@ -15,6 +15,8 @@ pub enum Ty {
     Float,
     Tape,
     Array(u8),
+    /// A dict of floats with string keys, by key set (`containers.rs`).
+    Dict(u32),
 }
 
 impl Ty {
@@ -26,7 +28,13 @@ impl Ty {
             Ty::Tape => "tape",
             Ty::Array(1) => "1-d float64 array",
             Ty::Array(_) => "2-d float64 array",
+            Ty::Dict(_) => "dict of floats",
         }
+    }
+
+    /// An array or a dict: values that are not numbers.
+    pub fn is_container(self) -> bool {
+        matches!(self, Ty::Array(_) | Ty::Dict(_))
     }
 }
 
@@ -263,7 +271,7 @@ pub fn arith_type(op: BinOp, a: Ty, b: Ty) -> Option<Ty> {
     match op {
         BinOp::MatMul => None,
         _ if a == Ty::Tape || b == Ty::Tape => None,
-        _ if matches!(a, Ty::Array(_)) || matches!(b, Ty::Array(_)) => None,
+        _ if a.is_container() || b.is_container() => None,
         BinOp::Div => Some(Ty::Float),
         _ if int_like(a) && int_like(b) => Some(Ty::Int),
         _ => Some(Ty::Float),
@@ -337,7 +345,7 @@ pub fn expr_type(
                 }
                 if !matches!(b.kind, ExprKind::NoneLit) {
                     for x in [&**a, b] {
-                        if let Some(t @ Ty::Array(_)) = expr_type(x, vars, callees)? {
+                        if let Some(t) = expr_type(x, vars, callees)?.filter(|t| t.is_container()) {
                             return Err(Refusal::new(
                                 x.span,
                                 format!("a comparison of a {}", t.name()),
@@ -444,11 +452,10 @@ pub fn expr_type(
                     return Err(Refusal::new(a.span, format!("`None` passed to `{path}`")));
                 }
                 let t = expr_type(a, vars, callees)?;
-                if let (Some(Ty::Array(nd)), false) = (t, path == "tangent.init_grad") {
-                    return Err(Refusal::new(
-                        a.span,
-                        format!("`{path}` of a {}", Ty::Array(nd).name()),
-                    ));
+                if let Some(c) = t.filter(|t| t.is_container()) {
+                    if !(path == "tangent.init_grad" && matches!(c, Ty::Array(_))) {
+                        return Err(Refusal::new(a.span, format!("`{path}` of a {}", c.name())));
+                    }
                 }
                 tys.push(t);
             }
@@ -463,6 +470,9 @@ pub fn expr_type(
         ExprKind::List(_) => return Err(Refusal::new(e.span, "a list")),
         ExprKind::Dict(..) => return Err(Refusal::new(e.span, "a dict")),
         ExprKind::Subscript(base, index) => {
+            if let Some(t) = dict_item_type(base, index, vars) {
+                return t;
+            }
             match super::array_types::subscript_type(base, index, vars, callees) {
                 Some(t) => t?,
                 None => {
@@ -476,6 +486,28 @@ pub fn expr_type(
         ExprKind::Slice(..) => return Err(Refusal::new(e.span, "a slice")),
         ExprKind::Lambda(..) => return Err(Refusal::new(e.span, "a lambda")),
         ExprKind::ListComp(..) => return Err(Refusal::new(e.span, "a list comprehension")),
+    })
+}
+
+/// The type of `d['key']` for a dict `d` (None: `base` is not a dict).
+fn dict_item_type(
+    base: &Expr,
+    index: &Expr,
+    vars: &HashMap<String, VarTy>,
+) -> Option<Result<Option<Ty>, Refusal>> {
+    let Some(Ty::Dict(keys)) = base.as_name().and_then(|n| vars.get(n)).and_then(|v| v.ty) else {
+        return None;
+    };
+    Some(match &index.kind {
+        ExprKind::Str(k) if super::containers::key_index(keys, k).is_some() => Ok(Some(Ty::Float)),
+        ExprKind::Str(k) => Err(Refusal::new(
+            index.span,
+            format!("the key {k:?}, which the dict does not have (Python raises KeyError)"),
+        )),
+        _ => Err(Refusal::new(
+            index.span,
+            "a dict read with a key that is not a string literal",
+        )),
     })
 }
 

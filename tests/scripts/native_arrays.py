@@ -65,6 +65,16 @@ def calls_helper(x):
     return s
 
 
+def building(heating, outdoor, price, params):
+    T = params['T_initial']
+    total = 0.0
+    for t in range(len(heating)):
+        dT = (outdoor[t] - T) / (params['R'] * params['C']) + heating[t] / params['C']
+        T = T + params['dt'] * dT
+        total += price[t] * heating[t] + params['lambda'] * (T - params['T_target']) ** 2
+    return total
+
+
 def as_array(v):
     return np.asarray(v, dtype=float)
 
@@ -111,6 +121,11 @@ cases = [
     (branchy, (x,), (0,)),
     (dot_loop, (m[:, 1], w[::-2]), (0, 1)),  # a strided and a reversed view
 ]
+hours = 24
+params = {'T_initial': 19.0, 'R': 2.0, 'C': 3.0, 'dt': 0.25, 'lambda': 0.5,
+          'T_target': 21.0, 'unused': 1.0}
+cases.append((building, (np.linspace(0.0, 2.0, hours), 10.0 + np.sin(np.arange(hours)),
+                         np.linspace(0.1, 0.3, hours), params), (0, 1)))
 checked = 0
 for f, args, wrt in cases:
     native = tangent.grad(f, wrt=wrt, compile="native")
@@ -121,7 +136,8 @@ for f, args, wrt in cases:
     assert native.__tangent_native_calls__ == before + 1, (f.__name__, "ran interpreted")
     got_flat, want_flat = flat(got), flat(want)
     assert np.allclose(got_flat, want_flat, rtol=1e-12, atol=0), (f.__name__, got, want)
-    fd = flat(tuple(central(f, args, k) for k in wrt) if len(wrt) > 1 else central(f, args, wrt[0]))
+    fd = flat(tuple(central(f, args, k) for k in wrt) if len(wrt) > 1
+              else central(f, args, wrt[0]))
     assert np.allclose(got_flat, fd, rtol=1e-6, atol=1e-7), (f.__name__, got, fd)
     # Gradients have their argument's type, shape and dtype.
     for k, g in zip(wrt, got if len(wrt) > 1 else (got,)):
@@ -156,6 +172,18 @@ for fn, arr in ((branchy, x.astype(np.float32)), (branchy, np.array([1, -2, 3]))
     before = getattr(f, "__tangent_native_calls__", 0)
     assert np.allclose(flat(f(*args)), flat(p(*args)))
     assert getattr(f, "__tangent_native_calls__", 0) == before, arr.dtype
+# A dict the native code does not take (an int value; the gradient with respect to it, a
+# dict) runs interpreted; a missing key is Python's KeyError both ways.
+B = cases[-1][1]
+for p, wrt in ((dict(params, C=3), (0,)), (params, (0, 3)), ({'R': 2.0}, (0,))):
+    nat = tangent.grad(building, wrt=wrt, compile="native")
+    before = getattr(nat, "__tangent_native_calls__", 0)
+    got = outcome(nat, *B[:3], p)
+    want = outcome(tangent.grad(building, wrt=wrt, compile="python"), *B[:3], p)
+    assert got[0] == want[0] and (got[0] == "raise" and got == want or
+                                  np.allclose(flat(got[1][0] if len(wrt) > 1 else got[1]),
+                                              flat(want[1][0] if len(wrt) > 1 else want[1]))), (got, want)
+    assert getattr(nat, "__tangent_native_calls__", 0) == before, (p, wrt)
 # A callee taking an array: its gradient array would be added to the caller's (an
 # array `add_grad`, not native yet): interpreted, said once, right.
 g = tangent.grad(calls_helper, compile="native")

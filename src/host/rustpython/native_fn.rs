@@ -7,7 +7,8 @@
 //! function's, so the readable Python source stays the product.
 
 use crate::jit::arrays::ArrayDesc;
-use crate::jit::{ArrayArg, Call, NativeEntry, Scalar, Value};
+use crate::jit::containers::DictValues;
+use crate::jit::{ArrayArg, Call, DictArg, NativeEntry, Scalar, Value};
 use rustpython_vm::{
     builtins::{PyBool, PyInt, PyStr},
     function::FuncArgs,
@@ -55,9 +56,23 @@ fn to_py(v: Value, vm: &VirtualMachine) -> PyObjectRef {
         Value::Scalar(Scalar::Float(v)) => vm.ctx.new_float(v).into(),
         Value::Scalar(Scalar::Int(v)) => vm.ctx.new_int(v).into(),
         Value::Scalar(Scalar::Bool(v)) => vm.ctx.new_bool(v).into(),
-        Value::Scalar(Scalar::None | Scalar::Array(_)) => vm.ctx.none(),
+        Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_)) => vm.ctx.none(),
         Value::Array(a) => f64_array(a.data, &a.shape, vm).unwrap_or_else(|| vm.ctx.none()),
     }
+}
+
+/// A dict (exactly) whose keys are all strings and values all floats (Python's or
+/// `numpy.float64`): its values in key order, read now (no Python code runs during the
+/// native call, so none can change them).
+fn dict_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
+    let d = obj.downcast_ref_if_exact::<rustpython_vm::builtins::PyDict>(vm)?;
+    let mut entries = Vec::new();
+    for (k, v) in d.items_vec() {
+        let k = k.downcast_ref_if_exact::<PyStr>(vm)?;
+        let v = tangent_numpy::host_api::float_value(&v, vm)?;
+        entries.push((k.to_string_lossy().into_owned(), v));
+    }
+    Some(DictValues::new(entries))
 }
 
 /// The read-locked windows of the float64 array arguments (None for other arguments).
@@ -82,13 +97,15 @@ impl PyNativeFunction {
                     .and_then(|w| ArrayDesc::new(w.data, &w.shape, &w.strides))
             })
             .collect();
+        let dicts: Vec<Option<DictValues>> = args.args.iter().map(|a| dict_values(a, vm)).collect();
         let given: Vec<Option<Scalar>> = args
             .args
             .iter()
-            .zip(&descs)
-            .map(|(a, d)| match d {
-                Some(d) => Some(Scalar::Array(ArrayArg::new(d))),
-                None => scalar_of(a, vm),
+            .zip(descs.iter().zip(&dicts))
+            .map(|(a, (desc, dict))| match (desc, dict) {
+                (Some(d), _) => Some(Scalar::Array(ArrayArg::new(d))),
+                (_, Some(d)) => Some(Scalar::Dict(DictArg::new(d))),
+                _ => scalar_of(a, vm),
             })
             .collect();
         match self.entry.call(&given) {
