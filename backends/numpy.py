@@ -55,6 +55,10 @@ native_scalar(
     numpy.expm1, numpy.log, numpy.log1p, numpy.log2, numpy.log10, numpy.sqrt, numpy.fabs,
 )
 native_scalar(numpy.arctan2, numpy.hypot, numpy.copysign, arity=2)
+# The float64 arrays it makes, writes by element and returns (1-d and 2-d).
+native_scalar(numpy.zeros, numpy.empty, kind="new_array")
+native_scalar(numpy.zeros_like, numpy.empty_like, kind="array_like")
+native_scalar(numpy.copy, numpy.ndarray.copy, kind="array_copy")
 effectful_module(numpy.random)
 mutates(numpy.copyto, numpy.put, numpy.place, numpy.putmask, numpy.fill_diagonal)
 pure(

@@ -124,6 +124,13 @@ pub enum NativeScalar {
     Identity,
     /// A check with nothing to check on numbers (`tangent.check_output`): no code.
     Check,
+    /// A new float64 array of the shape its argument gives (an int, or a pair of ints),
+    /// zero-filled (`numpy.zeros`; `numpy.empty`, whose elements are unspecified).
+    NewArray,
+    /// A new zero float64 array shaped like its float64 array argument (`zeros_like`).
+    ArrayLike,
+    /// A copy of its float64 array argument (`numpy.copy`, `ndarray.copy`).
+    ArrayCopy,
 }
 
 /// The dotted-name arguments of a registration with their spans; anything else is an
@@ -482,21 +489,30 @@ impl RuleSet {
                     continue;
                 }
                 "native_scalar" => {
-                    let kind = match decl.keyword("kind") {
-                        None => "kernel",
-                        Some((_, Arg::Str(k), _))
-                            if ["kernel", "identity", "check"].contains(&k.as_str()) =>
-                        {
-                            k.as_str()
-                        }
-                        Some((_, _, at)) => {
-                            return Err(bad(
+                    let kind =
+                        match decl.keyword("kind") {
+                            None => "kernel",
+                            Some((_, Arg::Str(k), _))
+                                if [
+                                    "kernel",
+                                    "identity",
+                                    "check",
+                                    "new_array",
+                                    "array_like",
+                                    "array_copy",
+                                ]
+                                .contains(&k.as_str()) =>
+                            {
+                                k.as_str()
+                            }
+                            Some((_, _, at)) => return Err(bad(
                                 *at,
-                                "`kind=` is \"kernel\", \"identity\" or \"check\"".into(),
+                                "`kind=` is \"kernel\", \"identity\", \"check\", \"new_array\", \
+                                 \"array_like\" or \"array_copy\""
+                                    .into(),
                                 "see backends/math.py and backends/tangent.py",
-                            ))
-                        }
-                    };
+                            )),
+                        };
                     let arity = match decl.keyword("arity") {
                         None => 1,
                         Some((_, Arg::Int(n), _)) if kind == "kernel" && (1..=2).contains(n) => {
@@ -516,6 +532,9 @@ impl RuleSet {
                             arity,
                         },
                         "identity" => NativeScalar::Identity,
+                        "new_array" => NativeScalar::NewArray,
+                        "array_like" => NativeScalar::ArrayLike,
+                        "array_copy" => NativeScalar::ArrayCopy,
                         _ => NativeScalar::Check,
                     };
                     self.native.insert(name.clone(), fact);

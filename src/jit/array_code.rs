@@ -1,11 +1,13 @@
 //! Code for float64 arrays (typed by `array_types.rs`, laid out as `arrays::ArrayDesc`):
-//! element reads with Python's negative indices (an index out of range bails, so the
-//! interpreter raises the IndexError at the user's line), sizes, and gradient arrays
-//! (`init_grad` makes one in the run's arena, `add_grad_at` adds into it in place).
+//! element reads and stores with Python's negative indices (an index out of range bails,
+//! so the interpreter raises the IndexError at the user's line), sizes, arrays made in
+//! the run's arena (`np.zeros`, `np.zeros_like`, `.copy()`) and gradient arrays
+//! (`init_grad` makes one, `add_grad_at` and `zero_grad_at` change it in place).
 
 use super::arrays::{self, ArrayDesc};
 use super::codegen::Cg;
 use super::typing::{Refusal, Ty};
+use crate::ad::rules::NativeScalar;
 use crate::syntax::ir::*;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Signature, Value};
@@ -164,6 +166,227 @@ impl Cg<'_> {
         );
         let call = self.b.ins().call_indirect(sig, f, &[self.ctx, like]);
         self.b.inst_results(call)[0]
+    }
+
+    /// `u[index] = value` (a float) into an array the function made.
+    pub(super) fn store_element(
+        &mut self,
+        base: &Expr,
+        index: &Expr,
+        value: Value,
+    ) -> Result<(), Refusal> {
+        let (desc, nd) = self.array(base)?;
+        let addr = self.element_addr(desc, nd, index)?;
+        self.b.ins().store(MemFlagsData::trusted(), value, addr, 0);
+        Ok(())
+    }
+
+    /// `g = tangent.zero_grad_at(g, index)`: the element set to zero, in place (typing
+    /// has made sure `g` is the only name of its array; None bails).
+    pub(super) fn zero_grad_at(
+        &mut self,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<(Value, Ty), Refusal> {
+        let [g, index] = args else {
+            return Err(Refusal::new(
+                span,
+                "`tangent.zero_grad_at` of other arguments",
+            ));
+        };
+        let (desc, nd) = self.array(g)?;
+        let zero = self.b.ins().f64const(0.0);
+        let addr = self.element_addr(desc, nd, index)?;
+        self.b.ins().store(MemFlagsData::trusted(), zero, addr, 0);
+        Ok((desc, Ty::Array(nd)))
+    }
+
+    /// Calls a runtime function taking the tape and words, returning a descriptor
+    /// address (null: bail).
+    fn make_array(&mut self, addr: usize, args: &[Value]) -> Value {
+        let mut sig = Signature::new(self.call_conv);
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.params
+            .extend(args.iter().map(|_| AbiParam::new(types::I64)));
+        sig.returns.push(AbiParam::new(self.ptr));
+        let sig = self.b.import_signature(sig);
+        let f = self.b.ins().iconst(self.ptr, addr as i64);
+        let mut all = vec![self.ctx];
+        all.extend_from_slice(args);
+        let call = self.b.ins().call_indirect(sig, f, &all);
+        let desc = self.b.inst_results(call)[0];
+        let null = self.b.ins().icmp_imm_s(IntCC::Equal, desc, 0);
+        self.bail_if(null);
+        desc
+    }
+
+    /// `numpy.zeros(n)`, `numpy.zeros((n, m))`, `numpy.zeros_like(x)`, `numpy.copy(x)`,
+    /// `x.copy()` (the kinds backends/ declares); None if the call is not one of them.
+    pub(super) fn made_array(
+        &mut self,
+        func: &Expr,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<Option<(Value, Ty)>, Refusal> {
+        let method_of = match &func.kind {
+            ExprKind::Attr(v, m) if self.is_array(v) => Some((&**v, m.as_str())),
+            _ => None,
+        };
+        let rules = self.calls.rules();
+        let kind = match method_of {
+            Some((_, m)) => rules.native_scalar(&rules.array_member(m)).cloned(),
+            None => super::typing::callee_path(func).and_then(|p| rules.native_scalar(&p).cloned()),
+        };
+        let copy_addr = arrays::copy_of
+            as unsafe extern "C" fn(*mut super::runtime::Tape, *const ArrayDesc) -> *mut ArrayDesc
+            as *const () as usize;
+        Ok(Some(match (kind, method_of, args) {
+            (Some(NativeScalar::ArrayCopy), Some((x, _)), []) => {
+                let (desc, nd) = self.array(x)?;
+                (self.make_array(copy_addr, &[desc]), Ty::Array(nd))
+            }
+            (Some(NativeScalar::ArrayCopy), None, [x]) => {
+                let (desc, nd) = self.array(x)?;
+                (self.make_array(copy_addr, &[desc]), Ty::Array(nd))
+            }
+            (Some(NativeScalar::ArrayLike), None, [x]) => {
+                let (desc, nd) = self.array(x)?;
+                (self.zeros_like(desc), Ty::Array(nd))
+            }
+            (Some(NativeScalar::NewArray), None, [shape]) => {
+                let dims: Vec<&Expr> = match &shape.kind {
+                    ExprKind::Tuple(es) => es.iter().collect(),
+                    _ => vec![shape],
+                };
+                let mut sizes = Vec::new();
+                for d in &dims {
+                    let (v, t) = self.expr(d)?;
+                    if t != Ty::Int {
+                        return Err(Refusal::new(d.span, "an array size that is not an int"));
+                    }
+                    sizes.push(v);
+                }
+                let nd = dims.len();
+                if !(1..=2).contains(&nd) {
+                    return Err(Refusal::new(
+                        span,
+                        "an array of other than 1 or 2 dimensions",
+                    ));
+                }
+                let one = self.b.ins().iconst(types::I64, 1);
+                let n1 = if nd == 2 { sizes[1] } else { one };
+                let ndv = self.b.ins().iconst(types::I64, nd as i64);
+                let addr = arrays::new_zeros
+                    as unsafe extern "C" fn(
+                        *mut super::runtime::Tape,
+                        i64,
+                        i64,
+                        i64,
+                    ) -> *mut ArrayDesc as *const () as usize;
+                (
+                    self.make_array(addr, &[sizes[0], n1, ndv]),
+                    Ty::Array(nd as u8),
+                )
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Whether `e` evaluates to an array: an array name, or `tangent.reshape_as` of one.
+    pub(super) fn yields_array(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Call { func, args, .. } => {
+                super::typing::callee_path(func).as_deref() == Some("tangent.reshape_as")
+                    && args.first().is_some_and(|g| self.is_array(g))
+            }
+            _ => self.is_array(e),
+        }
+    }
+
+    /// Calls a runtime function of two descriptors returning a status word (not 0: bail).
+    fn check_call(&mut self, addr: usize, a: Value, b: Value) {
+        let mut sig = Signature::new(self.call_conv);
+        sig.params.extend([AbiParam::new(self.ptr); 2]);
+        sig.returns.push(AbiParam::new(types::I64));
+        let sig = self.b.import_signature(sig);
+        let f = self.b.ins().iconst(self.ptr, addr as i64);
+        let call = self.b.ins().call_indirect(sig, f, &[a, b]);
+        let status = self.b.inst_results(call)[0];
+        let failed = self.b.ins().icmp_imm_s(IntCC::NotEqual, status, 0);
+        self.bail_if(failed);
+    }
+
+    /// `tangent.reshape_as(g, x)` for arrays of one shape: `g` itself (another shape
+    /// bails: NumPy reshapes).
+    pub(super) fn reshape_as(&mut self, g: &Expr, x: &Expr) -> Result<(Value, Ty), Refusal> {
+        let (gd, nd) = self.array(g)?;
+        let (xd, _) = self.array(x)?;
+        let addr = arrays::shapes_differ
+            as unsafe extern "C" fn(*const ArrayDesc, *const ArrayDesc) -> i64
+            as *const () as usize;
+        self.check_call(addr, gd, xd);
+        Ok((gd, Ty::Array(nd)))
+    }
+
+    /// `a = tangent.add_grad(a, b)` of arrays: a copy of `b` when `a` is None (Python
+    /// returns `b` itself, which it never changes in place; here it could be), else `b`
+    /// added into `a` in place (typing has made sure `a` is the only name of its array).
+    /// A `b` that is None bails.
+    pub(super) fn add_grad_arrays(
+        &mut self,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+    ) -> Result<(Value, Ty), Refusal> {
+        let (bd, nd) = match self.expr(b)? {
+            (v, Ty::Array(nd)) => (v, nd),
+            (_, t) => {
+                return Err(Refusal::new(
+                    b.span,
+                    format!("adding a {} to an array", t.name()),
+                ))
+            }
+        };
+        let copy_addr = arrays::copy_of
+            as unsafe extern "C" fn(*mut super::runtime::Tape, *const ArrayDesc) -> *mut ArrayDesc
+            as *const () as usize;
+        if matches!(a.kind, ExprKind::NoneLit) {
+            return Ok((self.make_array(copy_addr, &[bd]), Ty::Array(nd)));
+        }
+        let Some(var) = a.as_name().and_then(|n| self.vars.get(n)) else {
+            return Err(Refusal::new(a.span, "a gradient that is not a name"));
+        };
+        let (var, ty, flag) = (var.var, var.ty, var.flag);
+        if ty != Ty::Array(nd) {
+            return Err(Refusal::new(
+                span,
+                format!("adding an array to a {}", ty.name()),
+            ));
+        }
+        let held = self.b.use_var(var);
+        let add_addr = arrays::add_into
+            as unsafe extern "C" fn(*mut ArrayDesc, *const ArrayDesc) -> i64
+            as *const () as usize;
+        let Some(f) = flag else {
+            self.check_call(add_addr, held, bd);
+            return Ok((held, Ty::Array(nd)));
+        };
+        let is_none = self.b.use_var(f);
+        let (fresh, add, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.append_block_param(join, types::I64);
+        self.b.ins().brif(is_none, fresh, &[], add, &[]);
+        self.b.switch_to_block(fresh);
+        let copy = self.make_array(copy_addr, &[bd]);
+        self.b.ins().jump(join, &[copy.into()]);
+        self.b.switch_to_block(add);
+        self.check_call(add_addr, held, bd);
+        self.b.ins().jump(join, &[held.into()]);
+        self.b.switch_to_block(join);
+        Ok((self.b.block_params(join)[0], Ty::Array(nd)))
     }
 
     /// `tangent.init_grad(x)` of an array: zeros of its shape.

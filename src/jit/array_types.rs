@@ -1,13 +1,18 @@
 //! Typing of float64 arrays in native code: element reads (`x[i]`, `m[i, j]`), their
-//! sizes (`len(x)`, `x.shape[k]`, `x.size`, `x.ndim`), and the gradient arrays an adjoint
-//! builds (`tangent.init_grad(x)`, `tangent.add_grad_at(g, x, index, v)`).
+//! sizes (`len(x)`, `x.shape[k]`, `x.size`, `x.ndim`), arrays the function makes
+//! (`np.zeros(n)`, `np.zeros_like(x)`, `x.copy()`: the `new_array`, `array_like` and
+//! `array_copy` kinds of `native_scalar` in backends/) and writes into them by element
+//! (`u[t] = v`), and the gradient arrays an adjoint builds (`tangent.init_grad(x)`,
+//! `tangent.add_grad_at(g, x, index, v)`, `tangent.zero_grad_at(g, index)`).
 //!
 //! Argument arrays are only read. A gradient array is written in place by
-//! `add_grad_at`, which Python does on a copy; the two agree because `ownership`
-//! refuses every way a second name could see a gradient array (an alias, the tape, a
-//! callee's result that may be an argument).
+//! `add_grad_at` and `zero_grad_at`, which Python do on a copy; the two agree because
+//! `ownership` refuses every way a second name could see an array the code made (an
+//! alias, the tape, a callee's result that may be an argument). A store `u[t] = v` is in
+//! place in Python too.
 
 use super::typing::{expr_type, Callees, Refusal, Ty, VarTy};
+use crate::ad::rules::NativeScalar;
 use crate::syntax::ir::*;
 use std::collections::HashMap;
 
@@ -173,9 +178,205 @@ pub fn add_grad_at_type(
     Ok(Some(Ty::Array(nd)))
 }
 
+/// The array kind (`NativeScalar::{NewArray, ArrayLike, ArrayCopy}`) of the call of
+/// `func`: `numpy.zeros(...)` by its declaration, `x.copy()` as the array class's method.
+fn made_array_kind<'r>(
+    func: &Expr,
+    vars: &HashMap<String, VarTy>,
+    rules: &'r crate::ad::rules::RuleSet,
+) -> Option<&'r NativeScalar> {
+    if let ExprKind::Attr(v, m) = &func.kind {
+        if array_name(v, vars).is_some() {
+            return rules.native_scalar(&rules.array_member(m));
+        }
+    }
+    rules.native_scalar(&super::typing::callee_path(func)?)
+}
+
+/// The type of a call that makes an array (`numpy.zeros(n)`, `numpy.zeros((n, m))`,
+/// `numpy.zeros_like(x)`, `numpy.copy(x)`, `x.copy()`); None if the call is not one.
+pub fn made_array_type(
+    e: &Expr,
+    func: &Expr,
+    args: &[Expr],
+    vars: &HashMap<String, VarTy>,
+    callees: Callees,
+) -> Option<Result<Option<Ty>, Refusal>> {
+    let kind = made_array_kind(func, vars, callees.rules())?;
+    let method = matches!(&func.kind, ExprKind::Attr(v, _) if array_name(v, vars).is_some());
+    let like = |a: &[Expr]| match a {
+        [x] => array_name(x, vars)
+            .map(|nd| Some(Ty::Array(nd)))
+            .ok_or_else(|| {
+                Refusal::new(
+                    x.span,
+                    "an array made like something other than a float64 array",
+                )
+            }),
+        _ => Err(Refusal::new(e.span, "an array made with other arguments")),
+    };
+    Some(match (kind, method) {
+        (NativeScalar::ArrayCopy, true) if args.is_empty() => Ok(array_name(
+            match &func.kind {
+                ExprKind::Attr(v, _) => v,
+                _ => unreachable!("a method call"),
+            },
+            vars,
+        )
+        .map(Ty::Array)),
+        (NativeScalar::ArrayCopy | NativeScalar::ArrayLike, false) => like(args),
+        (NativeScalar::NewArray, false) => (|| {
+            let [shape] = args else {
+                return Err(Refusal::new(e.span, "an array made with other arguments"));
+            };
+            let dims: Vec<&Expr> = match &shape.kind {
+                ExprKind::Tuple(es) => es.iter().collect(),
+                _ => vec![shape],
+            };
+            if shape.as_name().is_some() && expr_type(shape, vars, callees)?.is_none() {
+                // A shape tuple held in a variable (`_tuple = 2, n` before `np.zeros(_tuple)`):
+                // not a value the native code has.
+                return Err(Refusal::new(
+                    shape.span,
+                    "an array shape held in a variable (2-d arrays the function makes)",
+                ));
+            }
+            if !(1..=2).contains(&dims.len()) {
+                return Err(Refusal::new(
+                    shape.span,
+                    "an array of other than 1 or 2 dimensions",
+                ));
+            }
+            for d in &dims {
+                match expr_type(d, vars, callees)? {
+                    Some(Ty::Int) | None => {}
+                    Some(t) => {
+                        return Err(Refusal::new(
+                            d.span,
+                            format!("an array size that is a {}", t.name()),
+                        ))
+                    }
+                }
+            }
+            Ok(Some(Ty::Array(dims.len() as u8)))
+        })(),
+        _ => return None,
+    })
+}
+
+/// Checks a store `base[index] = value` (an array the function made; ints; a number).
+pub fn store_type(
+    base: &Expr,
+    index: &Expr,
+    value: &Expr,
+    span: Span,
+    vars: &HashMap<String, VarTy>,
+    callees: Callees,
+) -> Result<(), Refusal> {
+    let Some(nd) = array_name(base, vars) else {
+        return Err(Refusal::new(
+            span,
+            "a store into something other than a float64 array",
+        ));
+    };
+    let items = element_indices(index, nd)?;
+    index_types(&items, vars, callees)?;
+    let popped = matches!(&value.kind, ExprKind::Call { func, .. }
+        if super::typing::callee_path(func).as_deref() == Some("tangent.pop"));
+    if !popped {
+        match expr_type(value, vars, callees)? {
+            Some(Ty::Float | Ty::Int | Ty::Bool) | None => {}
+            Some(t) => {
+                return Err(Refusal::new(
+                    value.span,
+                    format!("a {} stored into an array element", t.name()),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The type of `tangent.add_grad(a, b)` when either is an array (None: neither is):
+/// both arrays of one dimension count, or `a` None.
+pub fn add_grad_type(
+    e: &Expr,
+    args: &[Expr],
+    vars: &HashMap<String, VarTy>,
+    callees: Callees,
+) -> Option<Result<Option<Ty>, Refusal>> {
+    let [a, b] = args else { return None };
+    let ta = if matches!(a.kind, ExprKind::NoneLit) {
+        None
+    } else {
+        match expr_type(a, vars, callees) {
+            Ok(t) => t,
+            Err(r) => return Some(Err(r)),
+        }
+    };
+    let tb = match expr_type(b, vars, callees) {
+        Ok(t) => t,
+        Err(r) => return Some(Err(r)),
+    };
+    Some(match (ta, tb) {
+        (Some(Ty::Array(x)), Some(Ty::Array(y))) if x == y => Ok(Some(Ty::Array(x))),
+        (None, Some(Ty::Array(y))) => Ok(Some(Ty::Array(y))),
+        (Some(Ty::Array(_)), _) | (_, Some(Ty::Array(_))) => Err(Refusal::new(
+            e.span,
+            "`tangent.add_grad` of an array and something else",
+        )),
+        _ => return None,
+    })
+}
+
+/// The type of `tangent.reshape_as(g, x)` for arrays of one dimension count.
+pub fn reshape_as_type(
+    e: &Expr,
+    args: &[Expr],
+    vars: &HashMap<String, VarTy>,
+) -> Option<Result<Option<Ty>, Refusal>> {
+    let [g, x] = args else { return None };
+    Some(match (array_name(g, vars), array_name(x, vars)) {
+        (Some(a), Some(b)) if a == b => Ok(Some(Ty::Array(a))),
+        (None, None) => return None,
+        _ => Err(Refusal::new(
+            e.span,
+            "an array reshaped to another dimension count",
+        )),
+    })
+}
+
+/// The type of `tangent.zero_grad_at(g, index)` for an array `g`.
+pub fn zero_grad_at_type(
+    e: &Expr,
+    args: &[Expr],
+    vars: &HashMap<String, VarTy>,
+    callees: Callees,
+) -> Result<Option<Ty>, Refusal> {
+    let [g, index] = args else {
+        return Err(Refusal::new(
+            e.span,
+            "`tangent.zero_grad_at` of other arguments",
+        ));
+    };
+    let Some(nd) = array_name(g, vars) else {
+        return Err(Refusal::new(
+            e.span,
+            "the gradient of a store into something other than a float64 array",
+        ));
+    };
+    let items = element_indices(index, nd)?;
+    index_types(&items, vars, callees)?;
+    Ok(Some(Ty::Array(nd)))
+}
+
 /// Refuses every use that would let a second name see an array the code writes (see the
 /// module's comment), and writes to argument arrays.
-pub fn ownership(def: &FuncDef, vars: &HashMap<String, VarTy>) -> Result<(), Refusal> {
+pub fn ownership(
+    def: &FuncDef,
+    vars: &HashMap<String, VarTy>,
+    rules: &crate::ad::rules::RuleSet,
+) -> Result<(), Refusal> {
     let is_param = |n: &str| def.params.iter().any(|p| p.name == n);
     let mut err: Option<Refusal> = None;
     walk_stmts(&def.body, &mut |s| {
@@ -188,16 +389,26 @@ pub fn ownership(def: &FuncDef, vars: &HashMap<String, VarTy>) -> Result<(), Ref
         let mut writes = 0usize;
         crate::ad::names::stmt_exprs(s, &mut |e| {
             e.walk(&mut |x| {
-                if let ExprKind::Call { func, .. } = &x.kind {
-                    if super::typing::callee_path(func).as_deref() == Some("tangent.add_grad_at") {
-                        writes += 1;
+                if let ExprKind::Call { func, args, .. } = &x.kind {
+                    match super::typing::callee_path(func).as_deref() {
+                        Some("tangent.add_grad_at") => writes += 1,
+                        // In place for arrays too.
+                        Some("tangent.add_grad")
+                            if args.iter().any(|a| array_name(a, vars).is_some()) =>
+                        {
+                            writes += 1
+                        }
+                        _ => {}
                     }
                 }
             })
         });
         let direct = matches!(&s.kind, StmtKind::Assign(t, Expr { kind: ExprKind::Call { func, .. }, .. })
-            if t.as_name().is_some()
-                && super::typing::callee_path(func).as_deref() == Some("tangent.add_grad_at"));
+        if t.as_name().is_some()
+            && matches!(
+                super::typing::callee_path(func).as_deref(),
+                Some("tangent.add_grad_at" | "tangent.add_grad")
+            ));
         if writes > usize::from(direct) {
             err = fail(s.span, "`tangent.add_grad_at` inside a larger expression");
             return;
@@ -211,6 +422,15 @@ pub fn ownership(def: &FuncDef, vars: &HashMap<String, VarTy>) -> Result<(), Ref
                 _,
             ) if ts.iter().any(|t| array_name(t, vars).is_some()) => {
                 err = fail(s.span, "an array assigned by unpacking");
+            }
+            StmtKind::Assign(
+                Expr {
+                    kind: ExprKind::Subscript(base, _),
+                    ..
+                },
+                _,
+            ) if base.as_name().is_some_and(is_param) => {
+                err = fail(s.span, "a store into an argument array");
             }
             StmtKind::Assign(t, v) => {
                 let Some(n) = t.as_name() else { return };
@@ -229,7 +449,20 @@ pub fn ownership(def: &FuncDef, vars: &HashMap<String, VarTy>) -> Result<(), Ref
                             Some("tangent.add_grad_at") => args.first().is_some_and(|g| {
                                 matches!(g.kind, ExprKind::NoneLit) || g.as_name() == Some(n)
                             }),
-                            _ => false,
+                            Some("tangent.zero_grad_at") => {
+                                args.first().and_then(|g| g.as_name()) == Some(n)
+                            }
+                            Some("tangent.add_grad") => args.first().is_some_and(|g| {
+                                matches!(g.kind, ExprKind::NoneLit) || g.as_name() == Some(n)
+                            }),
+                            _ => made_array_kind(func, vars, rules).is_some_and(|k| {
+                                matches!(
+                                    k,
+                                    NativeScalar::NewArray
+                                        | NativeScalar::ArrayLike
+                                        | NativeScalar::ArrayCopy
+                                )
+                            }),
                         }
                     }
                     _ => false,
@@ -237,8 +470,9 @@ pub fn ownership(def: &FuncDef, vars: &HashMap<String, VarTy>) -> Result<(), Ref
                 if !ok {
                     err = fail(
                         s.span,
-                        "an array assigned from something other than a new gradient \
-                         (`init_grad`, `add_grad_at` into the same name)",
+                        "an array assigned from something other than a new array \
+                         (`np.zeros`, `np.zeros_like`, `.copy()`, `init_grad`, \
+                         `add_grad_at` into the same name)",
                     );
                 }
             }

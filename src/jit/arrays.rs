@@ -90,23 +90,124 @@ impl Arena {
         })
     }
 
-    fn zeros_like(&mut self, like: &ArrayDesc) -> *mut ArrayDesc {
-        let mut data = vec![0.0; like.len()];
-        let strides = if like.ndim == 2 {
-            [like.shape[1], 1]
-        } else {
-            [1, 1]
-        };
+    /// A new C-ordered array of `ndim` dimensions and `shape`, holding `data`.
+    fn adopt(&mut self, mut data: Vec<f64>, ndim: i64, shape: [i64; 2]) -> *mut ArrayDesc {
+        let strides = if ndim == 2 { [shape[1], 1] } else { [1, 1] };
         let desc = Box::new(ArrayDesc {
             data: data.as_mut_ptr(),
-            ndim: like.ndim,
-            shape: like.shape,
+            ndim,
+            shape,
             strides,
         });
         self.arrays.push((desc, data));
         let last = self.arrays.last_mut().expect("just pushed");
         &mut *last.0
     }
+
+    fn zeros_like(&mut self, like: &ArrayDesc) -> *mut ArrayDesc {
+        self.adopt(vec![0.0; like.len()], like.ndim, like.shape)
+    }
+
+    fn copy_of(&mut self, src: &ArrayDesc) -> *mut ArrayDesc {
+        let mut data = Vec::with_capacity(src.len());
+        let rows = if src.ndim == 2 { src.shape[0] } else { 1 };
+        let cols = if src.ndim == 2 {
+            src.shape[1]
+        } else {
+            src.shape[0]
+        };
+        let (row_step, col_step) = if src.ndim == 2 {
+            (src.strides[0], src.strides[1])
+        } else {
+            (0, src.strides[0])
+        };
+        for r in 0..rows {
+            for c in 0..cols {
+                // SAFETY: (r, c) is inside the window the descriptor describes.
+                data.push(unsafe { *src.data.offset((r * row_step + c * col_step) as isize) });
+            }
+        }
+        self.adopt(data, src.ndim, src.shape)
+    }
+}
+
+/// `numpy.zeros(n0)` (`ndim` 1) or `numpy.zeros((n0, n1))` in the run's arena; a null
+/// pointer (the code bails: NumPy raises, or the size is past what native code makes)
+/// for a negative or huge size.
+///
+/// # Safety
+/// `t` must point to the live `Tape` of the current run.
+pub unsafe extern "C" fn new_zeros(
+    t: *mut super::runtime::Tape,
+    n0: i64,
+    n1: i64,
+    ndim: i64,
+) -> *mut ArrayDesc {
+    let n1 = if ndim == 2 { n1 } else { 1 };
+    let Some(len) = (n0 >= 0 && n1 >= 0)
+        .then(|| n0.checked_mul(n1))
+        .flatten()
+        .filter(|&n| n <= 1 << 31)
+    else {
+        return std::ptr::null_mut();
+    };
+    // SAFETY: compiled code passes its run's tape.
+    unsafe { (*t).arena.adopt(vec![0.0; len as usize], ndim, [n0, n1]) }
+}
+
+/// A C-ordered copy of the array at `src` in the run's arena (`x.copy()`).
+///
+/// # Safety
+/// `t` must point to the live `Tape` of the current run and `src` to a live descriptor.
+pub unsafe extern "C" fn copy_of(
+    t: *mut super::runtime::Tape,
+    src: *const ArrayDesc,
+) -> *mut ArrayDesc {
+    // SAFETY: compiled code passes its run's tape and a descriptor it holds.
+    unsafe { (*t).arena.copy_of(&*src) }
+}
+
+/// `dst += src` elementwise for arrays of one shape (1: the shapes differ, and the code
+/// bails: NumPy would broadcast, which the interpreter does).
+///
+/// # Safety
+/// `dst` and `src` must point to live descriptors; `dst` must be an arena array.
+pub unsafe extern "C" fn add_into(dst: *mut ArrayDesc, src: *const ArrayDesc) -> i64 {
+    // SAFETY: compiled code passes descriptors it holds.
+    let (d, s) = unsafe { (&*dst, &*src) };
+    if d.ndim != s.ndim || d.dims() != s.dims() {
+        return 1;
+    }
+    let rows = if d.ndim == 2 { d.shape[0] } else { 1 };
+    let cols = if d.ndim == 2 { d.shape[1] } else { d.shape[0] };
+    let step = |a: &ArrayDesc| {
+        if a.ndim == 2 {
+            (a.strides[0], a.strides[1])
+        } else {
+            (0, a.strides[0])
+        }
+    };
+    let ((dr, dc), (sr, sc)) = (step(d), step(s));
+    for r in 0..rows {
+        for c in 0..cols {
+            // SAFETY: (r, c) is inside both windows (same shape).
+            unsafe {
+                *d.data.offset((r * dr + c * dc) as isize) +=
+                    *s.data.offset((r * sr + c * sc) as isize);
+            }
+        }
+    }
+    0
+}
+
+/// 1 when the two arrays' shapes differ (`tangent.reshape_as` then leaves it to NumPy).
+///
+/// # Safety
+/// Both must point to live descriptors.
+pub unsafe extern "C" fn shapes_differ(a: *const ArrayDesc, b: *const ArrayDesc) -> i64 {
+    // SAFETY: compiled code passes descriptors it holds.
+    let (a, b) = unsafe { (&*a, &*b) };
+    i64::from(a.ndim != b.ndim || a.dims() != b.dims())
 }
 
 /// A zero array of `like`'s shape in the run's arena (compiled code calls this for

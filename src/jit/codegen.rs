@@ -76,7 +76,7 @@ pub(super) struct Cg<'a> {
     outputs: Option<Vec<Ty>>,
     pub(super) ptr: types::Type,
     pub(super) call_conv: CallConv,
-    calls: &'a dyn Calls,
+    pub(super) calls: &'a dyn Calls,
     /// Variables that are the tape (`_stack`): one tape in `ctx` serves every function,
     /// so a tape passed to a callee is a placeholder word.
     tapes: std::collections::HashSet<String>,
@@ -258,6 +258,17 @@ impl Cg<'_> {
                         let v = self.rhs(v)?;
                         self.assign(n, v, s.span)?;
                     }
+                    (ExprKind::Subscript(base, index), _) => {
+                        let value = match self.rhs(v)? {
+                            Rhs::Pop => {
+                                let w = self.pop_word();
+                                self.value_of_word(w, Ty::Float)
+                            }
+                            Rhs::Val(x, t) => self.float(x, t),
+                            _ => return Err(Refusal::new(s.span, "this store")),
+                        };
+                        self.store_element(base, index, value)?;
+                    }
                     _ => return Err(Refusal::new(s.span, "this assignment")),
                 }
                 Ok(false)
@@ -401,7 +412,7 @@ impl Cg<'_> {
         Ok(())
     }
 
-    fn word_of(&mut self, v: Value, ty: Ty) -> Value {
+    pub(super) fn word_of(&mut self, v: Value, ty: Ty) -> Value {
         match ty {
             Ty::Float => self.b.ins().bitcast(types::I64, MemFlagsData::new(), v),
             Ty::Bool => self.b.ins().uextend(types::I64, v),
@@ -409,7 +420,7 @@ impl Cg<'_> {
         }
     }
 
-    fn value_of_word(&mut self, w: Value, ty: Ty) -> Value {
+    pub(super) fn value_of_word(&mut self, w: Value, ty: Ty) -> Value {
         match ty {
             Ty::Float => self.b.ins().bitcast(types::F64, MemFlagsData::new(), w),
             Ty::Bool => self.b.ins().ireduce(types::I8, w),
@@ -448,7 +459,7 @@ impl Cg<'_> {
         self.b.ins().store(fl, len1, self.ctx, 8);
     }
 
-    fn pop_word(&mut self) -> Value {
+    pub(super) fn pop_word(&mut self) -> Value {
         let fl = MemFlagsData::trusted();
         let len = self.b.ins().load(types::I64, fl, self.ctx, 8);
         // An empty tape would be a transformer bug; bail rather than read garbage.
@@ -473,7 +484,20 @@ impl Cg<'_> {
         match path.as_str() {
             "tangent.push" => {
                 let Some(n) = args.get(1).and_then(|a| a.as_name()) else {
-                    return Err(Refusal::new(e.span, "pushing an expression on the tape"));
+                    // A value (an element about to be overwritten): one word, no flag.
+                    let Some(x) = args.get(1) else {
+                        return Err(Refusal::new(e.span, "`tangent.push` of one argument"));
+                    };
+                    let (v, t) = self.expr(x)?;
+                    if !matches!(t, Ty::Float | Ty::Int | Ty::Bool) {
+                        return Err(Refusal::new(
+                            x.span,
+                            format!("a {} pushed on the tape", t.name()),
+                        ));
+                    }
+                    let w = self.word_of(v, t);
+                    self.push_word(w);
+                    return Ok(());
                 };
                 let Some(var) = self.vars.get(n) else {
                     return Err(Refusal::new(e.span, format!("`{n}` has no type")));
@@ -1048,6 +1072,9 @@ impl Cg<'_> {
                 )),
             };
         }
+        if let Some(made) = self.made_array(func, args, e.span)? {
+            return Ok(made);
+        }
         match self.calls.rules().native_scalar(&path).cloned() {
             Some(NativeScalar::Kernel { name, .. }) => {
                 let mut xs = Vec::new();
@@ -1071,6 +1098,13 @@ impl Cg<'_> {
                     self.init_grad_array(&args[0])
                 }
                 "add_grad_at" => self.add_grad_at(args, e.span),
+                "zero_grad_at" => self.zero_grad_at(args, e.span),
+                "add_grad" if args.iter().any(|a| self.yields_array(a)) => {
+                    self.add_grad_arrays(&args[0], &args[1], e.span)
+                }
+                "reshape_as" if args.len() == 2 && self.is_array(&args[0]) => {
+                    self.reshape_as(&args[0], &args[1])
+                }
                 "init_grad" => Ok((self.b.ins().f64const(0.0), Ty::Float)),
                 "add_grad" => self.add_grad(&args[0], &args[1], e.span),
                 _ => Err(Refusal::new(e.span, format!("`{path}`"))),

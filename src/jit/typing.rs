@@ -124,7 +124,7 @@ pub fn infer(
         let before = vars.clone();
         assign_types(&def.body, &mut vars, callees)?;
         if before == vars {
-            super::array_types::ownership(def, &vars)?;
+            super::array_types::ownership(def, &vars, callees.rules())?;
             return Ok(vars);
         }
     }
@@ -201,6 +201,9 @@ fn assign_types(
                             join(vars, n, Some(ty), false, s.span)?;
                         }
                     }
+                }
+                (ExprKind::Subscript(base, index), _) => {
+                    super::array_types::store_type(base, index, v, s.span, vars, callees)?
                 }
                 _ => {
                     return Err(Refusal::new(
@@ -423,6 +426,22 @@ pub fn expr_type(
             }
             if path == "tangent.add_grad_at" {
                 return super::array_types::add_grad_at_type(e, args, vars, callees);
+            }
+            if path == "tangent.zero_grad_at" {
+                return super::array_types::zero_grad_at_type(e, args, vars, callees);
+            }
+            if path == "tangent.add_grad" {
+                if let Some(t) = super::array_types::add_grad_type(e, args, vars, callees) {
+                    return t;
+                }
+            }
+            if path == "tangent.reshape_as" {
+                if let Some(t) = super::array_types::reshape_as_type(e, args, vars) {
+                    return t;
+                }
+            }
+            if let Some(t) = super::array_types::made_array_type(e, func, args, vars, callees) {
+                return t;
             }
             if !path.contains('.') {
                 if let Some(outs) = user_call_types(e, vars, callees)? {
