@@ -127,20 +127,40 @@ impl NativeFunction {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
         if kwargs.is_none_or(|k| k.is_empty()) {
+            // The arguments, then the live values of the module-level names the function
+            // reads (from the interpreted function's globals, as Python would read them).
+            let mut objs: Vec<Bound<'_, PyAny>> = args.iter().collect();
+            let mut missing = false;
+            let names = self.entry.program.globals();
+            if !names.is_empty() {
+                match self.fallback.bind(py).getattr("__globals__") {
+                    Ok(globals) => {
+                        for n in names {
+                            match globals.get_item(n.as_str()) {
+                                Ok(v) => objs.push(v),
+                                Err(_) => missing = true, // the interpreter raises
+                            }
+                        }
+                    }
+                    Err(_) => missing = true,
+                }
+            }
             // The arrays' descriptors live until the call returns; the GIL, held
             // throughout, keeps their elements unchanged.
-            let descs: Vec<Option<ArrayDesc>> = args.iter().map(|a| array_desc(&a)).collect();
-            let dicts: Vec<Option<DictValues>> = args.iter().map(|a| dict_values(&a)).collect();
-            let given: Vec<Option<Scalar>> = args
+            let descs: Vec<Option<ArrayDesc>> = objs.iter().map(array_desc).collect();
+            let dicts: Vec<Option<DictValues>> = objs.iter().map(dict_values).collect();
+            let all: Vec<Option<Scalar>> = objs
                 .iter()
                 .zip(descs.iter().zip(&dicts))
                 .map(|(a, (desc, dict))| match (desc, dict) {
                     (Some(d), _) => Some(Scalar::Array(ArrayArg::new(d))),
                     (_, Some(d)) => Some(Scalar::Dict(DictArg::new(d))),
-                    _ => scalar_of(&a),
+                    _ if missing => None,
+                    _ => scalar_of(a),
                 })
                 .collect();
-            match self.entry.call(&given) {
+            let (given, globals) = all.split_at(args.len());
+            match self.entry.call(given, globals) {
                 Call::Interpret => {}
                 Call::Refused { message, first } => {
                     if self.strict {

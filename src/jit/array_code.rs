@@ -316,6 +316,14 @@ impl Cg<'_> {
         self.bail_if(failed);
     }
 
+    /// Bails unless the arrays at `a` and `b` have one shape.
+    pub(super) fn bail_unless_same_shape(&mut self, a: Value, b: Value) {
+        let addr = arrays::shapes_differ
+            as unsafe extern "C" fn(*const ArrayDesc, *const ArrayDesc) -> i64
+            as *const () as usize;
+        self.check_call(addr, a, b);
+    }
+
     /// `tangent.reshape_as(g, x)` for arrays of one shape: `g` itself (another shape
     /// bails: NumPy reshapes).
     pub(super) fn reshape_as(&mut self, g: &Expr, x: &Expr) -> Result<(Value, Ty), Refusal> {
@@ -395,13 +403,15 @@ impl Cg<'_> {
         Ok((self.zeros_like(desc), Ty::Array(nd)))
     }
 
-    /// `g = tangent.add_grad_at(g, x, index, v)`: `v` added into `g[index]`, `g` made as
-    /// zeros shaped like `x` when it is None. In place: typing has made sure `g` is the
-    /// only name of its array.
+    /// `g = tangent.add_grad_at(g, x, index, v)`: `v` added into `g[index]` (`set`: `v`
+    /// stored there, `tangent.set_tangent_at` of forward mode), `g` made as zeros shaped
+    /// like `x` when it is None. In place: typing has made sure `g` is the only name of
+    /// its array.
     pub(super) fn add_grad_at(
         &mut self,
         args: &[Expr],
         span: Span,
+        set: bool,
     ) -> Result<(Value, Ty), Refusal> {
         let [g, x, index, v] = args else {
             return Err(Refusal::new(
@@ -448,8 +458,12 @@ impl Cg<'_> {
             .b
             .ins()
             .load(types::F64, MemFlagsData::trusted(), addr, 0);
-        let sum = self.b.ins().fadd(old, val);
-        self.b.ins().store(MemFlagsData::trusted(), sum, addr, 0);
+        let new = if set {
+            val
+        } else {
+            self.b.ins().fadd(old, val)
+        };
+        self.b.ins().store(MemFlagsData::trusted(), new, addr, 0);
         Ok((acc, Ty::Array(nd)))
     }
 }

@@ -391,7 +391,7 @@ pub fn ownership(
             e.walk(&mut |x| {
                 if let ExprKind::Call { func, args, .. } = &x.kind {
                     match super::typing::callee_path(func).as_deref() {
-                        Some("tangent.add_grad_at") => writes += 1,
+                        Some("tangent.add_grad_at" | "tangent.set_tangent_at") => writes += 1,
                         // In place for arrays too.
                         Some("tangent.add_grad")
                             if args.iter().any(|a| array_name(a, vars).is_some()) =>
@@ -407,7 +407,7 @@ pub fn ownership(
         if t.as_name().is_some()
             && matches!(
                 super::typing::callee_path(func).as_deref(),
-                Some("tangent.add_grad_at" | "tangent.add_grad")
+                Some("tangent.add_grad_at" | "tangent.set_tangent_at" | "tangent.add_grad")
             ));
         if writes > usize::from(direct) {
             err = fail(s.span, "`tangent.add_grad_at` inside a larger expression");
@@ -446,9 +446,11 @@ pub fn ownership(
                     ExprKind::Call { func, args, .. } => {
                         match super::typing::callee_path(func).as_deref() {
                             Some("tangent.init_grad") => true,
-                            Some("tangent.add_grad_at") => args.first().is_some_and(|g| {
-                                matches!(g.kind, ExprKind::NoneLit) || g.as_name() == Some(n)
-                            }),
+                            Some("tangent.add_grad_at" | "tangent.set_tangent_at") => {
+                                args.first().is_some_and(|g| {
+                                    matches!(g.kind, ExprKind::NoneLit) || g.as_name() == Some(n)
+                                })
+                            }
                             Some("tangent.zero_grad_at") => {
                                 args.first().and_then(|g| g.as_name()) == Some(n)
                             }

@@ -515,11 +515,18 @@ impl Cg<'_> {
             }
             p if self.calls.rules().native_scalar(p) == Some(&NativeScalar::Check) => {
                 // Scalars always pass the checks; evaluating the operands still bails
-                // on `None` as Python would raise.
+                // on `None` as Python would raise. Arrays pass when they have one shape
+                // (a tangent and its argument); else the interpreter's check raises.
+                let mut arrays = Vec::new();
                 for a in args {
                     if !matches!(a.kind, ExprKind::Str(_)) {
-                        self.expr(a)?;
+                        if let (v, Ty::Array(_)) = self.expr(a)? {
+                            arrays.push(v);
+                        }
                     }
+                }
+                for pair in arrays.windows(2) {
+                    self.bail_unless_same_shape(pair[0], pair[1]);
                 }
                 Ok(())
             }
@@ -1097,7 +1104,8 @@ impl Cg<'_> {
                 "init_grad" if args.len() == 1 && self.is_array(&args[0]) => {
                     self.init_grad_array(&args[0])
                 }
-                "add_grad_at" => self.add_grad_at(args, e.span),
+                "add_grad_at" => self.add_grad_at(args, e.span, false),
+                "set_tangent_at" => self.add_grad_at(args, e.span, true),
                 "zero_grad_at" => self.zero_grad_at(args, e.span),
                 "add_grad" if args.iter().any(|a| self.yields_array(a)) => {
                     self.add_grad_arrays(&args[0], &args[1], e.span)

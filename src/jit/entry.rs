@@ -49,13 +49,24 @@ impl NativeEntry {
 
     /// Calls the machine code with positional arguments (`None` in `given`: an argument
     /// that is not a float, int, bool or float64 array of 1 or 2 dimensions).
-    pub fn call(&self, given: &[Option<Scalar>]) -> Call {
+    ///
+    /// `globals` are the live values of `program.globals()`, in that order.
+    pub fn call(&self, given: &[Option<Scalar>], globals: &[Option<Scalar>]) -> Call {
         let Some(given) = given.iter().copied().collect::<Option<Vec<Scalar>>>() else {
             return Call::Interpret;
         };
-        let Some(all) = self.program.with_defaults(&given) else {
+        let Some(mut all) = self.program.with_defaults(&given) else {
             return Call::Interpret;
         };
+        if globals.len() != self.program.globals().len() {
+            return Call::Interpret;
+        }
+        for g in globals {
+            match g {
+                Some(v) => all.push(*v),
+                None => return Call::Interpret,
+            }
+        }
         let Some(tys) = all.iter().map(|s| s.ty()).collect::<Option<Vec<_>>>() else {
             return Call::Interpret;
         };

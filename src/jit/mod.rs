@@ -200,6 +200,12 @@ pub struct Program {
     /// The rule set in force: its `native_scalar(...)` declarations say which library
     /// functions and tangent helpers compile on scalars.
     rules: Arc<RuleSet>,
+    /// The module-level names the entry function reads (`DT` of `DT = 0.1`): appended to
+    /// its parameters, their live values passed by the host at every call
+    /// (`NativeEntry::call`), so a later `DT = 0.2` is seen as Python sees it.
+    globals: Vec<String>,
+    /// How many parameters the entry function has before those.
+    user_params: usize,
 }
 
 fn isa() -> Result<&'static OwnedTargetIsa, String> {
@@ -286,6 +292,16 @@ impl Program {
                 resolve_imports(def, &aliases);
             }
         }
+        let names: Vec<String> = funcs.keys().cloned().collect();
+        let def = funcs.get_mut(entry).expect("checked above");
+        let user_params = def.params.len();
+        let globals = module_names_read(def, &names);
+        for g in &globals {
+            def.params.push(Param {
+                name: g.clone(),
+                default: None,
+            });
+        }
         Ok(Program {
             entry: entry.to_owned(),
             funcs,
@@ -293,6 +309,8 @@ impl Program {
             specs: Mutex::new(HashMap::new()),
             pending: Mutex::new(HashMap::new()),
             rules,
+            globals,
+            user_params,
         })
     }
 
@@ -306,13 +324,18 @@ impl Program {
 
     /// The number of parameters.
     pub fn arity(&self) -> usize {
-        self.def().params.len()
+        self.user_params
+    }
+
+    /// The module-level names whose live values follow the arguments of every call.
+    pub fn globals(&self) -> &[String] {
+        &self.globals
     }
 
     /// The arguments of a call with the parameters' literal defaults filled in, or None
     /// if a missing parameter has no literal default.
     pub fn with_defaults(&self, args: &[Scalar]) -> Option<Vec<Scalar>> {
-        let params = &self.def().params;
+        let params = &self.def().params[..self.user_params];
         if args.len() > params.len() {
             return None;
         }
@@ -564,6 +587,94 @@ impl Program {
 }
 
 /// The plain names a function calls.
+/// The names `def` reads that it does not bind (not parameters, not assigned), other
+/// than functions it calls, objects whose attributes it reads (modules among them), the
+/// builtins native code knows and the program's functions: module-level values.
+fn module_names_read(def: &FuncDef, functions: &[String]) -> Vec<String> {
+    const BUILTINS: &[&str] = &["len", "range", "float", "int", "bool", "abs", "min", "max"];
+    let mut bound: Vec<String> = def.params.iter().map(|p| p.name.clone()).collect();
+    walk_stmts(&def.body, &mut |s| match &s.kind {
+        StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) => {
+            t.names(&mut bound)
+        }
+        StmtKind::With(items, _) => {
+            for (_, t) in items.iter() {
+                if let Some(t) = t {
+                    t.names(&mut bound);
+                }
+            }
+        }
+        _ => {}
+    });
+    fn reads(e: &Expr, out: &mut Vec<String>) {
+        match &e.kind {
+            ExprKind::Name(n) => out.push(n.clone()),
+            // A callee by name, or an attribute's object: not a value read here.
+            ExprKind::Call { func, args, kwargs } => {
+                if !matches!(func.kind, ExprKind::Name(_)) {
+                    reads(func, out);
+                }
+                args.iter().for_each(|a| reads(a, out));
+                kwargs.iter().for_each(|(_, a)| reads(a, out));
+            }
+            ExprKind::Attr(v, _) if matches!(v.kind, ExprKind::Name(_)) => {}
+            _ => for_each_child(e, &mut |c| reads(c, out)),
+        }
+    }
+    let mut read = Vec::new();
+    walk_stmts(&def.body, &mut |s| {
+        // Assignment targets come too: their names are bound, their subscripts read.
+        crate::ad::names::stmt_exprs(s, &mut |e| reads(e, &mut read))
+    });
+    let mut out: Vec<String> = Vec::new();
+    for n in read {
+        if !bound.contains(&n)
+            && !functions.contains(&n)
+            && !BUILTINS.contains(&n.as_str())
+            && !n.contains('.')
+            && !out.contains(&n)
+        {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Calls `f` on each direct sub-expression of `e`.
+fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    match &e.kind {
+        ExprKind::Tuple(es)
+        | ExprKind::List(es)
+        | ExprKind::BoolOp(_, es)
+        | ExprKind::Dict(_, es) => es.iter().for_each(&mut *f),
+        ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
+            f(a);
+            f(b)
+        }
+        ExprKind::Unary(_, a) | ExprKind::Attr(a, _) => f(a),
+        ExprKind::Compare(a, rest) => {
+            f(a);
+            rest.iter().for_each(|(_, x)| f(x))
+        }
+        ExprKind::Slice(a, b, c) => {
+            for x in [a, b, c].into_iter().flatten() {
+                f(x)
+            }
+        }
+        ExprKind::IfExp { test, body, orelse } => {
+            f(test);
+            f(body);
+            f(orelse)
+        }
+        ExprKind::Call { func, args, kwargs } => {
+            f(func);
+            args.iter().for_each(&mut *f);
+            kwargs.iter().for_each(|(_, x)| f(x));
+        }
+        _ => {}
+    }
+}
+
 /// Replaces the module-level import names of `aliases` by what they import, wherever
 /// `def` does not bind them itself.
 fn resolve_imports(def: &mut FuncDef, aliases: &HashMap<String, String>) {

@@ -424,7 +424,7 @@ pub fn expr_type(
                     )),
                 };
             }
-            if path == "tangent.add_grad_at" {
+            if path == "tangent.add_grad_at" || path == "tangent.set_tangent_at" {
                 return super::array_types::add_grad_at_type(e, args, vars, callees);
             }
             if path == "tangent.zero_grad_at" {
@@ -472,8 +472,15 @@ pub fn expr_type(
                 }
                 let t = expr_type(a, vars, callees)?;
                 if let Some(c) = t.filter(|t| t.is_container()) {
-                    if !(path == "tangent.init_grad" && matches!(c, Ty::Array(_))) {
-                        return Err(Refusal::new(a.span, format!("`{path}` of a {}", c.name())));
+                    // Checks of arrays compare their shapes (codegen).
+                    let check = callees.rules().native_scalar(&path) == Some(&NativeScalar::Check);
+                    if !((path == "tangent.init_grad" || check) && matches!(c, Ty::Array(_))) {
+                        let what = if path.is_empty() {
+                            "a call of a computed function".to_owned()
+                        } else {
+                            format!("`{path}`")
+                        };
+                        return Err(Refusal::new(a.span, format!("{what} of a {}", c.name())));
                     }
                 }
                 tys.push(t);

@@ -97,6 +97,18 @@ def aliased(x):
     return u[0] + u[-1]
 
 
+DT = 0.25
+WEIGHTS = np.array([1.0, 0.5, 0.25, 0.125])
+CONST = {'k': 1.5}
+
+
+def with_globals(x):
+    s = 0.0
+    for t in range(len(x)):
+        s = s + WEIGHTS[t] * math.exp(-DT * x[t]) * CONST['k']
+    return s
+
+
 def building(heating, outdoor, price, params):
     T = params['T_initial']
     total = 0.0
@@ -180,6 +192,21 @@ for f, args, wrt in cases:
             assert g.dtype == np.float64, g.dtype
     checked += 1
 
+# Forward mode: the tangent array is read by element, a written array's tangent is
+# set by element (`set_tangent_at`), against directional differences.
+dx = np.array([1.0, 0.5, -0.2, 0.3])
+for f, rest in ((diffs, (0.5,)), (smooth, (0.8,)), (branchy, ())):
+    fw = tangent.autodiff(f, mode="forward", wrt=(0,), compile="native")
+    before = fw.__tangent_native_calls__
+    got = fw(x, *rest, dx)
+    assert fw.__tangent_native_calls__ == before + 1, (f.__name__, "forward ran interpreted")
+    want = tangent.autodiff(f, mode="forward", wrt=(0,), compile="python")(x, *rest, dx)
+    assert abs(got - want) <= 1e-12 * max(1.0, abs(want)), (f.__name__, got, want)
+    h = 1e-6
+    fd = (f(x + h * dx, *rest) - f(x - h * dx, *rest)) / (2 * h)
+    assert abs(got - fd) <= 1e-6 * max(1.0, abs(fd)), (f.__name__, got, fd)
+    checked += 1
+
 # An index past the end: the IndexError Python raises, at the same line, both ways.
 def outcome(f, *args):
     try:
@@ -206,6 +233,16 @@ for fn, arr in ((branchy, x.astype(np.float32)), (branchy, np.array([1, -2, 3]))
     before = getattr(f, "__tangent_native_calls__", 0)
     assert np.allclose(flat(f(*args)), flat(p(*args)))
     assert getattr(f, "__tangent_native_calls__", 0) == before, arr.dtype
+# Module-level values are read live at every call, natively too.
+gl = tangent.grad(with_globals, compile="native")
+want = -DT * WEIGHTS * np.exp(-DT * x) * CONST['k']
+before = gl.__tangent_native_calls__
+assert np.allclose(gl(x), want, rtol=1e-12, atol=0)
+DT = 0.5
+CONST = {'k': 2.0}
+want = -DT * WEIGHTS * np.exp(-DT * x) * CONST['k']
+assert np.allclose(gl(x), want, rtol=1e-12, atol=0), (gl(x), want)
+assert gl.__tangent_native_calls__ == before + 2
 # A dict the native code does not take (an int value; the gradient with respect to it, a
 # dict) runs interpreted; a missing key is Python's KeyError both ways.
 B = cases[-1][1]

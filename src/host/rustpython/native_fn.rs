@@ -88,8 +88,23 @@ impl PyNativeFunction {
         if !args.kwargs.is_empty() {
             return Ok(None);
         }
+        // The arguments, then the live values of the module-level names the function
+        // reads (from the interpreted function's globals, as Python would read them).
+        let mut objs = args.args.clone();
+        let names = self.entry.program.globals();
+        if !names.is_empty() {
+            let Ok(globals) = self.fallback.get_attr("__globals__", vm) else {
+                return Ok(None);
+            };
+            for n in names {
+                match globals.get_item(n.as_str(), vm) {
+                    Ok(v) => objs.push(v),
+                    Err(_) => return Ok(None), // the interpreter raises the NameError
+                }
+            }
+        }
         // The arrays' windows and descriptors live (locked) until the call returns.
-        let wins = windows(&args.args);
+        let wins = windows(&objs);
         let descs: Vec<Option<ArrayDesc>> = wins
             .iter()
             .map(|w| {
@@ -97,9 +112,8 @@ impl PyNativeFunction {
                     .and_then(|w| ArrayDesc::new(w.data, &w.shape, &w.strides))
             })
             .collect();
-        let dicts: Vec<Option<DictValues>> = args.args.iter().map(|a| dict_values(a, vm)).collect();
-        let given: Vec<Option<Scalar>> = args
-            .args
+        let dicts: Vec<Option<DictValues>> = objs.iter().map(|a| dict_values(a, vm)).collect();
+        let all: Vec<Option<Scalar>> = objs
             .iter()
             .zip(descs.iter().zip(&dicts))
             .map(|(a, (desc, dict))| match (desc, dict) {
@@ -108,7 +122,8 @@ impl PyNativeFunction {
                 _ => scalar_of(a, vm),
             })
             .collect();
-        match self.entry.call(&given) {
+        let (given, globals) = all.split_at(args.args.len());
+        match self.entry.call(given, globals) {
             Call::Interpret => Ok(None),
             Call::Refused { message, first } => {
                 if self.strict {
