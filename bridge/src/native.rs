@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyDict, PyFloat, PyInt, PyTuple};
 use tangent::jit::arrays::{ArrayDesc, NativeArray};
 use tangent::jit::containers::DictValues;
-use tangent::jit::{ArrayArg, Call, DictArg, NativeEntry, Scalar, Value};
+use tangent::jit::{Call, NativeEntry, Scalar, Value};
 
 #[pyclass(module = "tangent", name = "NativeFunction", frozen)]
 pub struct NativeFunction {
@@ -152,11 +152,10 @@ impl NativeFunction {
             let all: Vec<Option<Scalar>> = objs
                 .iter()
                 .zip(descs.iter().zip(&dicts))
-                .map(|(a, (desc, dict))| match (desc, dict) {
-                    (Some(d), _) => Some(Scalar::Array(ArrayArg::new(d))),
-                    (_, Some(d)) => Some(Scalar::Dict(DictArg::new(d))),
-                    _ if missing => None,
-                    _ => scalar_of(a),
+                .map(|(a, (desc, dict))| {
+                    Scalar::of_arg(desc.as_ref(), dict.as_ref(), || {
+                        (!missing).then(|| scalar_of(a)).flatten()
+                    })
                 })
                 .collect();
             let (given, globals) = all.split_at(args.len());

@@ -76,6 +76,20 @@ impl ArrayArg {
 }
 
 impl Scalar {
+    /// An argument as the hosts convert it: an array's descriptor, else a dict's values,
+    /// else the number `number` gives (None: the argument runs interpreted).
+    pub fn of_arg(
+        desc: Option<&arrays::ArrayDesc>,
+        dict: Option<&containers::DictValues>,
+        number: impl FnOnce() -> Option<Scalar>,
+    ) -> Option<Scalar> {
+        match (desc, dict) {
+            (Some(d), _) => Some(Scalar::Array(ArrayArg::new(d))),
+            (_, Some(d)) => Some(Scalar::Dict(DictArg::new(d))),
+            _ => number(),
+        }
+    }
+
     pub fn ty(self) -> Option<Ty> {
         match self {
             Scalar::Float(_) => Some(Ty::Float),
@@ -618,7 +632,7 @@ fn module_names_read(def: &FuncDef, functions: &[String]) -> Vec<String> {
                 kwargs.iter().for_each(|(_, a)| reads(a, out));
             }
             ExprKind::Attr(v, _) if matches!(v.kind, ExprKind::Name(_)) => {}
-            _ => for_each_child(e, &mut |c| reads(c, out)),
+            _ => crate::syntax::lift::each_child(e, &mut |c| reads(c, out)),
         }
     }
     let mut read = Vec::new();
@@ -638,41 +652,6 @@ fn module_names_read(def: &FuncDef, functions: &[String]) -> Vec<String> {
         }
     }
     out
-}
-
-/// Calls `f` on each direct sub-expression of `e`.
-fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    match &e.kind {
-        ExprKind::Tuple(es)
-        | ExprKind::List(es)
-        | ExprKind::BoolOp(_, es)
-        | ExprKind::Dict(_, es) => es.iter().for_each(&mut *f),
-        ExprKind::BinOp(_, a, b) | ExprKind::Subscript(a, b) => {
-            f(a);
-            f(b)
-        }
-        ExprKind::Unary(_, a) | ExprKind::Attr(a, _) => f(a),
-        ExprKind::Compare(a, rest) => {
-            f(a);
-            rest.iter().for_each(|(_, x)| f(x))
-        }
-        ExprKind::Slice(a, b, c) => {
-            for x in [a, b, c].into_iter().flatten() {
-                f(x)
-            }
-        }
-        ExprKind::IfExp { test, body, orelse } => {
-            f(test);
-            f(body);
-            f(orelse)
-        }
-        ExprKind::Call { func, args, kwargs } => {
-            f(func);
-            args.iter().for_each(&mut *f);
-            kwargs.iter().for_each(|(_, x)| f(x));
-        }
-        _ => {}
-    }
 }
 
 /// Replaces the module-level import names of `aliases` by what they import, wherever
@@ -704,22 +683,7 @@ fn resolve_imports(def: &mut FuncDef, aliases: &HashMap<String, String>) {
             span: Span::SYNTHETIC,
         })
     };
-    fn each(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
-        for s in stmts {
-            crate::ad::names::stmt_exprs_mut(s, f);
-            match &mut s.kind {
-                StmtKind::If(_, a, b) => {
-                    each(a, f);
-                    each(b, f)
-                }
-                StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
-                    each(body, f)
-                }
-                _ => {}
-            }
-        }
-    }
-    each(&mut def.body, &mut |e| e.rename(&rename));
+    crate::syntax::lift::each_expr_mut(&mut def.body, &mut |e| e.rename(&rename));
 }
 
 fn called_names(def: &FuncDef) -> Vec<String> {

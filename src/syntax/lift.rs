@@ -473,7 +473,7 @@ fn bind_call(
 }
 
 /// Calls `f` on each expression of each statement of `stmts`, recursively into blocks.
-fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
+pub(crate) fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
     for s in stmts {
         crate::ad::names::stmt_exprs_mut(s, f);
         match &mut s.kind {
@@ -490,7 +490,7 @@ fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
 }
 
 /// The direct sub-expressions of `e` (a dict's keys are constants).
-fn each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub(crate) fn each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &e.kind {
         ExprKind::Tuple(es)
         | ExprKind::List(es)

@@ -8,7 +8,7 @@
 
 use crate::jit::arrays::ArrayDesc;
 use crate::jit::containers::DictValues;
-use crate::jit::{ArrayArg, Call, DictArg, NativeEntry, Scalar, Value};
+use crate::jit::{Call, NativeEntry, Scalar, Value};
 use rustpython_vm::{
     builtins::{PyBool, PyInt, PyStr},
     function::FuncArgs,
@@ -116,10 +116,8 @@ impl PyNativeFunction {
         let all: Vec<Option<Scalar>> = objs
             .iter()
             .zip(descs.iter().zip(&dicts))
-            .map(|(a, (desc, dict))| match (desc, dict) {
-                (Some(d), _) => Some(Scalar::Array(ArrayArg::new(d))),
-                (_, Some(d)) => Some(Scalar::Dict(DictArg::new(d))),
-                _ => scalar_of(a, vm),
+            .map(|(a, (desc, dict))| {
+                Scalar::of_arg(desc.as_ref(), dict.as_ref(), || scalar_of(a, vm))
             })
             .collect();
         let (given, globals) = all.split_at(args.args.len());
