@@ -276,6 +276,18 @@ fn explain_shows_primal_gradient_flow_and_a_finite_difference_check() {
     assert!(so.contains("  h <- x_times_w"), "{so}");
     assert!(so.contains("  result <- _sum, w"), "{so}");
     assert!(so.contains("worst below 1e-6: True"), "{so}");
+    // Whether the gradient runs as machine code there, and why not.
+    assert!(
+        so.contains(
+            "== native code (compile='auto') ==\n  runs interpreted: a call of `numpy.sum`"
+        ),
+        "{so}"
+    );
+    assert!(
+        so.contains("== native code (compile='auto') ==\n  runs as machine code"),
+        "{so}"
+    );
+    assert!(so.contains("runs interpreted at these arguments"), "{so}");
     // The same from the command line.
     let cli = tangent(&[
         "explain",

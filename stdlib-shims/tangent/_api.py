@@ -277,7 +277,30 @@ def explain(func, *args, wrt=(0,), eps=1e-6):
             print("  d/d%s: tangent %.12g, central difference %.12g, |difference| %.3g"
                   % (label, flat_g[k], fd, diff))
     print("largest difference: %.3g" % worst)
+    print("== native code (compile='auto') ==")
+    print("  " + _native_status(func, wrt, args))
     return worst
+
+
+def _native_status(func, wrt, args):
+    """Whether the gradient runs as machine code at `args`, and if not, why."""
+    try:
+        native = grad(func, wrt=wrt, compile="native!")
+    except TangentError as e:
+        return "runs interpreted: " + str(e).split(" cannot be compiled: ", 1)[-1]
+    before = getattr(native, "__tangent_native_calls__", 0)
+    try:
+        native(*args)
+    except TypeError as e:  # compile='native!' refuses these argument types
+        message = str(e)
+        if "runs interpreted for arguments" in message:
+            return "runs interpreted for these arguments: " + message.split(": ", 2)[-1]
+        raise
+    if getattr(native, "__tangent_native_calls__", 0) > before:
+        return "runs as machine code"
+    return ("runs interpreted at these arguments: an argument is not a number, a float64 "
+            "array of 1 or 2 dimensions or a dict of floats, or Python raises or leaves "
+            "machine numbers here")
 
 
 def backend_status():

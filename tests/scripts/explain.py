@@ -9,3 +9,14 @@ def f(x, w):
 
 worst = tangent.explain(f, np.array([0.5, -1.0]), 0.7, wrt=(0, 1))
 print("worst below 1e-6:", worst < 1e-6)
+
+
+def loop(x, c):
+    s = 0.0
+    for t in range(1, len(x)):
+        s = s + (x[t] - x[t - 1]) ** 2 * c
+    return s
+
+
+tangent.explain(loop, np.array([0.5, -1.0, 2.0]), 0.7, wrt=(0, 1))
+tangent.explain(loop, np.array([0.5, -1.0, 2.0], dtype=np.float32), 0.7, wrt=(0, 1))
