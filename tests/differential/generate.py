@@ -65,6 +65,12 @@ FEATURES = (
     # writes filling a fresh array (zeros, zeros_like, empty), the trip count from len,
     # shape or size
     "array_loop",
+    # a function that is only such a loop, as the native compiler takes it (element
+    # reads and writes of float64 vectors and a matrix, a module-level dict of floats,
+    # `math` and NumPy's scalar functions): its gradient runs as machine code, so the
+    # native variants test element access, arrays made in the function and gradient
+    # arrays against the interpreter and finite differences
+    "native_loop",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
@@ -1118,6 +1124,43 @@ class Gen:
         env.append(Var(s, ()))
         env.append(Var(z, (n,)))
 
+    def native_loop(self, params):
+        """The body of a function that is one loop over the elements of `a` (3,) (with
+        `m` (2, 3), and `x` if a parameter): a module-level dict of floats, a scalar
+        carried through, a fresh vector written element by element and read back."""
+        self.use("native_loop")
+        names = [n for n, _ in params]
+        pad = "    "
+        out = []
+        keys = ("rate", "gain", "dt")
+        self.counter += 1
+        p = "%s_CONST%d" % (self.prefix.upper(), self.counter)
+        self.callees.append("%s = {%s}" % (p, ", ".join(
+            "'%s': %s" % (k, self.const(0.2, 0.9)) for k in keys)))
+        s0 = "x" if "x" in names else self.const(-0.5, 0.5)
+        out.append("%ss = %s" % (pad, s0))
+        out.append("%sz = %s" % (pad, self.pick(("np.zeros(len(a))", "np.zeros_like(a)",
+                                                 "a.copy()", "np.empty(3)"))))
+        count = self.pick(("len(a)", "a.shape[0]", "a.size"))
+        out.append("%sfor t in range(%s):" % (pad, count))
+        fn = self.pick(("math.tanh", "np.tanh", "math.sin", "np.sin"))
+        terms = ["%s['rate'] * s" % p, "%s * a[t]" % self.const(0.2, 0.9),
+                 "%s['gain'] * a[t - 1]" % p,
+                 "%s * m[t %% 2, (t + %d) %% 3]" % (self.const(-0.9, 0.9), self.rng.randint(0, 2))]
+        out.append("%s    s = %s(%s)" % (pad, fn, " + ".join(terms)))
+        if self.rng.random() < 0.5:
+            out.append("%s    if s > %s:" % (pad, self.const(-0.3, 0.3)))
+            out.append("%s        s = s * %s" % (pad, self.const(0.5, 0.9)))
+        # z[t - 1] only once written (at t = 0 it is z[-1], unwritten: np.empty's elements
+        # are whatever the memory held)
+        out.append("%s    z[t] = s * %s['dt'] + a[-1 - t] * (z[t - 1] if t > 0 else %s)"
+                   % (pad, p, self.const(-0.5, 0.5)))
+        out.append("%sacc = 0.0" % pad)
+        out.append("%sfor t in range(%s):" % (pad, self.pick(("len(z)", "3"))))
+        out.append("%s    acc = acc + z[t] * %s" % (pad, self.pick(("a[t]", "z[t]", "m[1, t]"))))
+        out.append("%sreturn %s * s + %s * acc" % (pad, self.const(0.3, 1.5), self.const(0.3, 1.5)))
+        return out
+
     def more_stmt(self, env, out, pad, indent, depth, loop):
         """Rarer scalar statements: a lambda, `while True` with a break."""
         kind = self.pick(("lambda", "while_true"))
@@ -1193,6 +1236,15 @@ class Gen:
                 self.array_loop(env, lines, "    ")
                 self.rng = main
         lines.append("    return %s" % self.result(env))
+        if array and "native_loop" not in self.exclude:
+            # Decided and drawn by a stream of its own, after the usual body is drawn (and
+            # then replaced), so the rest of a seed's programs is unchanged.
+            own = random.Random("native_loop:%r" % (self.rng.getstate()[1][:8],))
+            if own.random() < 0.25:
+                main, self.rng = self.rng, own
+                self.features = {"math"}
+                lines = lines[:1] + self.native_loop(params)
+                self.rng = main
         if "callee_draw" in self.features:
             # every call of f draws the same numbers (finite differences need that)
             lines.insert(1, "    np.random.seed(%d)" % (len(self.prefix) * 7 + 1))
