@@ -306,6 +306,9 @@ impl Program {
                 resolve_imports(def, &aliases);
             }
         }
+        for def in funcs.values_mut() {
+            inline_shape_tuples(&mut def.body);
+        }
         let names: Vec<String> = funcs.keys().cloned().collect();
         let def = funcs.get_mut(entry).expect("checked above");
         let user_params = def.params.len();
@@ -652,6 +655,84 @@ fn module_names_read(def: &FuncDef, functions: &[String]) -> Vec<String> {
         }
     }
     out
+}
+
+/// `_tuple = 2, n` followed at once by `m = np.zeros(_tuple)` (how the generated code
+/// spells `np.zeros((2, n))`), with `_tuple` read nowhere else: the tuple is written
+/// into the call and its assignment dropped, so the shape's values are the call's
+/// arguments. Nothing runs between the two statements, so the values are the same.
+fn inline_shape_tuples(stmts: &mut [Stmt]) {
+    let mut count = HashMap::new();
+    fn count_reads(stmts: &[Stmt], count: &mut HashMap<String, usize>) {
+        walk_stmts(stmts, &mut |s| {
+            crate::ad::names::stmt_exprs(s, &mut |e| {
+                e.walk(&mut |x| {
+                    if let ExprKind::Name(n) = &x.kind {
+                        *count.entry(n.clone()).or_insert(0) += 1;
+                    }
+                })
+            })
+        });
+    }
+    count_reads(stmts, &mut count);
+    inline_in_block(stmts, &count);
+}
+
+fn inline_in_block(stmts: &mut [Stmt], count: &HashMap<String, usize>) {
+    for i in 0..stmts.len() {
+        match &mut stmts[i].kind {
+            StmtKind::If(_, a, b) => {
+                inline_in_block(a, count);
+                inline_in_block(b, count);
+            }
+            StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
+                inline_in_block(body, count)
+            }
+            _ => {}
+        }
+        if i + 1 >= stmts.len() {
+            continue;
+        }
+        let (name, tuple) = match &stmts[i].kind {
+            StmtKind::Assign(
+                Expr {
+                    kind: ExprKind::Name(n),
+                    ..
+                },
+                v @ Expr {
+                    kind: ExprKind::Tuple(_),
+                    ..
+                },
+            ) => (n.clone(), v.clone()),
+            _ => continue,
+        };
+        // Written once (here) and read once (in the next statement's call).
+        if count.get(&name) != Some(&2) {
+            continue;
+        }
+        let mut done = false;
+        crate::ad::names::stmt_exprs_mut(&mut stmts[i + 1], &mut |e| {
+            each_call_arg(e, &mut |a| {
+                if !done && a.as_name() == Some(name.as_str()) {
+                    *a = tuple.clone();
+                    done = true;
+                }
+            })
+        });
+        if done {
+            stmts[i].kind = StmtKind::Pass;
+        }
+    }
+}
+
+/// Calls `f` on every argument of every call in `e`.
+fn each_call_arg(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    if let ExprKind::Call { args, .. } = &mut e.kind {
+        for a in args.iter_mut() {
+            f(a);
+        }
+    }
+    crate::syntax::lift::each_child_mut(e, &mut |c| each_call_arg(c, f));
 }
 
 /// Replaces the module-level import names of `aliases` by what they import, wherever

@@ -89,6 +89,19 @@ def rewrite(x):
     return s
 
 
+def grid(x):
+    u = x.copy()
+    g = np.zeros((2, len(x)))
+    for t in range(1, len(x)):
+        u[t] = u[t - 1] * 0.5 + x[t]
+        g[0, t] = np.sin(u[t])
+        g[1, t] = g[0, t] * u[-t]
+    s = 0.0
+    for t in range(len(x)):
+        s = s + g[-1, t] + g[0, t] ** 2
+    return s
+
+
 def aliased(x):
     u = np.zeros(len(x))
     w = u
@@ -166,7 +179,8 @@ cases = [
     (dot_loop, (m[:, 1], w[::-2]), (0, 1)),  # a strided and a reversed view
 ]
 cases += [(smooth, (x, 0.8), (0, 1)), (rewrite, (x,), (0,)),
-          (calls_helper, (x,), (0,))]   # a callee's array gradient added to the caller's
+          (calls_helper, (x,), (0,)),   # a callee's array gradient added to the caller's
+          (grid, (x,), (0,))]           # a 2-d array the function makes
 hours = 24
 params = {'T_initial': 19.0, 'R': 2.0, 'C': 3.0, 'dt': 0.25, 'lambda': 0.5,
           'T_target': 21.0, 'unused': 1.0}
