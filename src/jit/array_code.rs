@@ -85,6 +85,22 @@ impl Cg<'_> {
             ));
         }
         let (desc, nd) = self.array(base)?;
+        if super::array_types::is_row_index(index, nd) {
+            let (i, t) = self.expr(index)?;
+            if t != Ty::Int {
+                return Err(Refusal::new(
+                    index.span,
+                    "an array index that is not an int",
+                ));
+            }
+            let addr = arrays::row_view
+                as unsafe extern "C" fn(
+                    *mut super::runtime::Tape,
+                    *const ArrayDesc,
+                    i64,
+                ) -> *mut ArrayDesc as *const () as usize;
+            return Ok((self.make_array(addr, &[desc, i]), Ty::Array(1)));
+        }
         let addr = self.element_addr(desc, nd, index)?;
         Ok((
             self.b
@@ -451,6 +467,33 @@ impl Cg<'_> {
                 }
             }
         };
+        if super::array_types::is_row_index(index, nd) {
+            // The gradient of a row added into that row of `g`.
+            let (i, ti) = self.expr(index)?;
+            let (row, tr) = self.expr(v)?;
+            if ti != Ty::Int || tr != Ty::Array(1) {
+                return Err(Refusal::new(span, "the gradient of a row of other types"));
+            }
+            let mut sig = Signature::new(self.call_conv);
+            sig.params.extend([
+                AbiParam::new(self.ptr),
+                AbiParam::new(types::I64),
+                AbiParam::new(self.ptr),
+            ]);
+            sig.returns.push(AbiParam::new(types::I64));
+            let sig = self.b.import_signature(sig);
+            let f = self.b.ins().iconst(
+                self.ptr,
+                arrays::add_row
+                    as unsafe extern "C" fn(*mut ArrayDesc, i64, *const ArrayDesc) -> i64
+                    as *const () as i64,
+            );
+            let call = self.b.ins().call_indirect(sig, f, &[acc, i, row]);
+            let status = self.b.inst_results(call)[0];
+            let failed = self.b.ins().icmp_imm_s(IntCC::NotEqual, status, 0);
+            self.bail_if(failed);
+            return Ok((acc, Ty::Array(nd)));
+        }
         let (val, t) = self.expr(v)?;
         let val = self.float(val, t);
         let addr = self.element_addr(acc, nd, index)?;

@@ -24,6 +24,11 @@ pub fn array_name(e: &Expr, vars: &HashMap<String, VarTy>) -> Option<u8> {
     }
 }
 
+/// Whether `index` picks a row of a 2-d array (`m[i]`: one int, not a slice).
+pub fn is_row_index(index: &Expr, nd: u8) -> bool {
+    nd == 2 && !matches!(index.kind, ExprKind::Tuple(_) | ExprKind::Slice(..))
+}
+
 /// The indices of `x[index]` for an array of `nd` dimensions: one expression per
 /// dimension, or why the subscript is not an element read.
 pub fn element_indices(index: &Expr, nd: u8) -> Result<Vec<&Expr>, Refusal> {
@@ -85,6 +90,10 @@ pub fn subscript_type(
     callees: Callees,
 ) -> Option<Result<Option<Ty>, Refusal>> {
     if let Some(nd) = array_name(base, vars) {
+        if is_row_index(index, nd) {
+            // `m[i]`: a row, a 1-d window on m's elements.
+            return Some(index_types(&[index], vars, callees).map(|k| k.then_some(Ty::Array(1))));
+        }
         return Some((|| {
             let items = element_indices(index, nd)?;
             Ok(index_types(&items, vars, callees)?.then_some(Ty::Float))
@@ -163,6 +172,17 @@ pub fn add_grad_at_type(
     };
     if !matches!(g.kind, ExprKind::NoneLit) && g.as_name().is_none() {
         return Err(Refusal::new(g.span, "a gradient that is not a name"));
+    }
+    if is_row_index(index, nd) {
+        // The gradient of a row, added into that row.
+        index_types(&[index], vars, callees)?;
+        return match expr_type(v, vars, callees)? {
+            Some(Ty::Array(1)) | None => Ok(Some(Ty::Array(2))),
+            Some(t) => Err(Refusal::new(
+                v.span,
+                format!("adding a {} into a row's gradient", t.name()),
+            )),
+        };
     }
     let items = element_indices(index, nd)?;
     index_types(&items, vars, callees)?;
@@ -378,6 +398,46 @@ pub fn ownership(
     rules: &crate::ad::rules::RuleSet,
 ) -> Result<(), Refusal> {
     let is_param = |n: &str| def.params.iter().any(|p| p.name == n);
+    // Arrays the gradient helpers change in place, and names holding rows (`r = m[i]`):
+    // a row of an array changed in place would see the change (Python's helpers make a
+    // new array, and its row keeps the old values), and a row is never written.
+    let mut helper_written: Vec<String> = Vec::new();
+    let mut rows: Vec<(String, String)> = Vec::new();
+    walk_stmts(&def.body, &mut |s| {
+        if let StmtKind::Assign(t, v) = &s.kind {
+            let Some(n) = t.as_name() else { return };
+            match &v.kind {
+                ExprKind::Call { func, .. }
+                    if matches!(
+                        super::typing::callee_path(func).as_deref(),
+                        Some(
+                            "tangent.add_grad_at"
+                                | "tangent.set_tangent_at"
+                                | "tangent.zero_grad_at"
+                                | "tangent.add_grad"
+                        )
+                    ) =>
+                {
+                    helper_written.push(n.to_owned())
+                }
+                ExprKind::Subscript(base, _) if array_name(base, vars) == Some(2) => {
+                    if let Some(b) = base.as_name() {
+                        rows.push((n.to_owned(), b.to_owned()));
+                    }
+                }
+                _ => {}
+            }
+        }
+    });
+    for (row, base) in &rows {
+        if helper_written.contains(base) || helper_written.contains(row) {
+            return Err(Refusal::new(
+                def.span,
+                format!("`{row}`, a row of `{base}`, which the gradient code changes in place"),
+            ));
+        }
+    }
+    let is_row = |n: &str| rows.iter().any(|(r, _)| r == n);
     let mut err: Option<Refusal> = None;
     walk_stmts(&def.body, &mut |s| {
         if err.is_some() {
@@ -429,8 +489,8 @@ pub fn ownership(
                     ..
                 },
                 _,
-            ) if base.as_name().is_some_and(is_param) => {
-                err = fail(s.span, "a store into an argument array");
+            ) if base.as_name().is_some_and(|b| is_param(b) || is_row(b)) => {
+                err = fail(s.span, "a store into an argument array or a row");
             }
             StmtKind::Assign(t, v) => {
                 let Some(n) = t.as_name() else { return };
@@ -443,9 +503,11 @@ pub fn ownership(
                 }
                 let ok = match &v.kind {
                     ExprKind::NoneLit => true,
+                    ExprKind::Subscript(base, _) => array_name(base, vars) == Some(2),
                     ExprKind::Call { func, args, .. } => {
                         match super::typing::callee_path(func).as_deref() {
                             Some("tangent.init_grad") => true,
+                            Some("tangent.pop") => !helper_written.iter().any(|h| h == n),
                             Some("tangent.add_grad_at" | "tangent.set_tangent_at") => {
                                 args.first().is_some_and(|g| {
                                     matches!(g.kind, ExprKind::NoneLit) || g.as_name() == Some(n)
@@ -482,9 +544,15 @@ pub fn ownership(
                 kind: ExprKind::Call { func, args, .. },
                 ..
             }) if super::typing::callee_path(func).as_deref() == Some("tangent.push")
-                && args.get(1).and_then(|a| array_name(a, vars)).is_some() =>
+                && args
+                    .get(1)
+                    .and_then(|a| a.as_name())
+                    .is_some_and(|n| helper_written.iter().any(|h| h == n)) =>
             {
-                err = fail(s.span, "an array saved on the tape");
+                // The tape keeps the object; Python's helpers make a new one each time,
+                // these change theirs in place. Other arrays (arguments, rows, arrays
+                // written by element) are the same object in Python too.
+                err = fail(s.span, "a gradient array saved on the tape");
             }
             _ => {}
         }

@@ -68,11 +68,17 @@ pub struct NativeArray {
 #[derive(Default)]
 pub struct Arena {
     arrays: Vec<(Box<ArrayDesc>, Vec<f64>)>,
+    /// Descriptors of rows (`m[i]`): windows on another array's elements, never
+    /// returned (the interpreter returns a view object). Boxed: the compiled code holds
+    /// their addresses while the vector grows.
+    #[allow(clippy::vec_box)]
+    views: Vec<Box<ArrayDesc>>,
 }
 
 impl Arena {
     pub fn clear(&mut self) {
         self.arrays.clear();
+        self.views.clear();
     }
 
     /// The elements of the arena's array at `desc`, or None if `desc` is not one of the
@@ -83,9 +89,10 @@ impl Arena {
             .arrays
             .iter()
             .position(|(d, _)| std::ptr::eq(&**d, desc as usize as *const ArrayDesc))?;
-        let (d, data) = &mut self.arrays[k];
+        let (d, data) = &self.arrays[k];
+        // A copy: the same array may be returned twice (`return g, g`).
         Some(NativeArray {
-            data: std::mem::take(data),
+            data: data.clone(),
             shape: d.dims(),
         })
     }
@@ -208,6 +215,58 @@ pub unsafe extern "C" fn shapes_differ(a: *const ArrayDesc, b: *const ArrayDesc)
     // SAFETY: compiled code passes descriptors it holds.
     let (a, b) = unsafe { (&*a, &*b) };
     i64::from(a.ndim != b.ndim || a.dims() != b.dims())
+}
+
+/// Row `i` of the 2-d array at `m` (negative counts from the end) as a 1-d window on
+/// its elements; null (the code bails: IndexError) out of range.
+///
+/// # Safety
+/// `t` must point to the live `Tape` of the current run and `m` to a live descriptor.
+pub unsafe extern "C" fn row_view(
+    t: *mut super::runtime::Tape,
+    m: *const ArrayDesc,
+    i: i64,
+) -> *mut ArrayDesc {
+    // SAFETY: compiled code passes its run's tape and a descriptor it holds.
+    let (t, m) = unsafe { (&mut *t, &*m) };
+    let i = if i < 0 { i + m.shape[0] } else { i };
+    if m.ndim != 2 || !(0..m.shape[0]).contains(&i) {
+        return std::ptr::null_mut();
+    }
+    let view = Box::new(ArrayDesc {
+        // SAFETY: row i is inside the array's window.
+        data: unsafe { m.data.offset((i * m.strides[0]) as isize) },
+        ndim: 1,
+        shape: [m.shape[1], 1],
+        strides: [m.strides[1], 1],
+    });
+    t.arena.views.push(view);
+    let last = t.arena.views.last_mut().expect("just pushed");
+    &mut **last
+}
+
+/// `g[i, :] += row` for a 2-d arena array `g` and a 1-d array `row` of its row's
+/// length (`tangent.add_grad_at(g, m, i, row)`); 1 (bail) on a shape mismatch or an
+/// index out of range.
+///
+/// # Safety
+/// Both must point to live descriptors; `g` must be an arena array.
+pub unsafe extern "C" fn add_row(g: *mut ArrayDesc, i: i64, row: *const ArrayDesc) -> i64 {
+    // SAFETY: compiled code passes descriptors it holds.
+    let (g, r) = unsafe { (&*g, &*row) };
+    let i = if i < 0 { i + g.shape[0] } else { i };
+    if g.ndim != 2 || r.ndim != 1 || r.shape[0] != g.shape[1] || !(0..g.shape[0]).contains(&i) {
+        return 1;
+    }
+    for j in 0..g.shape[1] {
+        // SAFETY: (i, j) is inside g's window, j inside the row's.
+        unsafe {
+            *g.data
+                .offset((i * g.strides[0] + j * g.strides[1]) as isize) +=
+                *r.data.offset((j * r.strides[0]) as isize);
+        }
+    }
+    0
 }
 
 /// A zero array of `like`'s shape in the run's arena (compiled code calls this for

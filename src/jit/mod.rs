@@ -468,6 +468,32 @@ impl Program {
             };
             crate::ad::names::stmt_exprs(s, &mut visit);
         });
+        // `r = m[i]` with `r` indexed in turn (`r[j]`): `m` is a matrix read by rows.
+        let mut subscripted: Vec<String> = Vec::new();
+        let mut row_of: Vec<(String, String)> = Vec::new();
+        walk_stmts(&self.def().body, &mut |s| {
+            crate::ad::names::stmt_exprs(s, &mut |e| {
+                e.walk(&mut |x| {
+                    if let ExprKind::Subscript(b, _) = &x.kind {
+                        if let Some(n) = b.as_name() {
+                            subscripted.push(n.to_owned());
+                        }
+                    }
+                })
+            });
+            if let StmtKind::Assign(t, v) = &s.kind {
+                if let (Some(r), ExprKind::Subscript(b, i)) = (t.as_name(), &v.kind) {
+                    if let (Some(m), false) = (b.as_name(), matches!(i.kind, ExprKind::Tuple(_))) {
+                        row_of.push((r.to_owned(), m.to_owned()));
+                    }
+                }
+            }
+        });
+        for (r, m) in &row_of {
+            if subscripted.contains(r) {
+                arrays.insert(m.clone(), 2);
+            }
+        }
         let tys: Vec<Ty> = self
             .def()
             .params

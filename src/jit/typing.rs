@@ -474,7 +474,9 @@ pub fn expr_type(
                 if let Some(c) = t.filter(|t| t.is_container()) {
                     // Checks of arrays compare their shapes (codegen).
                     let check = callees.rules().native_scalar(&path) == Some(&NativeScalar::Check);
-                    if !((path == "tangent.init_grad" || check) && matches!(c, Ty::Array(_))) {
+                    // The tape keeps arrays too (`array_types::ownership` says which).
+                    let kept = path == "tangent.init_grad" || path == "tangent.push" || check;
+                    if !(kept && matches!(c, Ty::Array(_))) {
                         let what = if path.is_empty() {
                             "a call of a computed function".to_owned()
                         } else {

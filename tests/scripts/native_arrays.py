@@ -102,6 +102,15 @@ def grid(x):
     return s
 
 
+def by_rows(m, w):
+    s = 0.0
+    for i in range(m.shape[0]):
+        r = m[i]
+        for j in range(len(r)):
+            s = s + r[j] * w[j] + m[i][j] ** 2 + m[-1][-1 - j]
+    return s
+
+
 def aliased(x):
     u = np.zeros(len(x))
     w = u
@@ -180,7 +189,8 @@ cases = [
 ]
 cases += [(smooth, (x, 0.8), (0, 1)), (rewrite, (x,), (0,)),
           (calls_helper, (x,), (0,)),   # a callee's array gradient added to the caller's
-          (grid, (x,), (0,))]           # a 2-d array the function makes
+          (grid, (x,), (0,)),           # a 2-d array the function makes
+          (by_rows, (m, np.array([0.1, -0.2, 0.3])), (0, 1))]  # rows m[i], m[i][j]
 hours = 24
 params = {'T_initial': 19.0, 'R': 2.0, 'C': 3.0, 'dt': 0.25, 'lambda': 0.5,
           'T_target': 21.0, 'unused': 1.0}
