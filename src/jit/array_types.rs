@@ -451,7 +451,11 @@ pub fn ownership(
             e.walk(&mut |x| {
                 if let ExprKind::Call { func, args, .. } = &x.kind {
                     match super::typing::callee_path(func).as_deref() {
-                        Some("tangent.add_grad_at" | "tangent.set_tangent_at") => writes += 1,
+                        Some(
+                            "tangent.add_grad_at"
+                            | "tangent.set_tangent_at"
+                            | "tangent.zero_grad_at",
+                        ) => writes += 1,
                         // In place for arrays too.
                         Some("tangent.add_grad")
                             if args.iter().any(|a| array_name(a, vars).is_some()) =>
@@ -467,10 +471,18 @@ pub fn ownership(
         if t.as_name().is_some()
             && matches!(
                 super::typing::callee_path(func).as_deref(),
-                Some("tangent.add_grad_at" | "tangent.set_tangent_at" | "tangent.add_grad")
+                Some(
+                    "tangent.add_grad_at"
+                        | "tangent.set_tangent_at"
+                        | "tangent.zero_grad_at"
+                        | "tangent.add_grad"
+                )
             ));
         if writes > usize::from(direct) {
-            err = fail(s.span, "`tangent.add_grad_at` inside a larger expression");
+            err = fail(
+                s.span,
+                "a gradient helper that changes an array, inside a larger expression",
+            );
             return;
         }
         match &s.kind {
