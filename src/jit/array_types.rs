@@ -81,6 +81,27 @@ fn index_types(
     Ok(known)
 }
 
+/// Whether `index` is a valid element index of an `nd`-dimensional array (one int per
+/// dimension; false while a type is unknown), or why not.
+fn element_index_types(
+    index: &Expr,
+    nd: u8,
+    vars: &HashMap<String, VarTy>,
+    callees: Callees,
+) -> Result<bool, Refusal> {
+    index_types(&element_indices(index, nd)?, vars, callees)
+}
+
+/// The dimension count of the array name `x`, or a refusal saying `what` at `span`.
+fn array_or(
+    x: &Expr,
+    vars: &HashMap<String, VarTy>,
+    span: Span,
+    what: &str,
+) -> Result<u8, Refusal> {
+    array_name(x, vars).ok_or_else(|| Refusal::new(span, what.to_owned()))
+}
+
 /// The type of `base[index]` when `base` is an array (Float) or an array's shape (Int);
 /// None if `base` is neither (the caller refuses the subscript).
 pub fn subscript_type(
@@ -95,8 +116,7 @@ pub fn subscript_type(
             return Some(index_types(&[index], vars, callees).map(|k| k.then_some(Ty::Array(1))));
         }
         return Some((|| {
-            let items = element_indices(index, nd)?;
-            Ok(index_types(&items, vars, callees)?.then_some(Ty::Float))
+            Ok(element_index_types(index, nd, vars, callees)?.then_some(Ty::Float))
         })());
     }
     if let ExprKind::Attr(v, a) = &base.kind {
@@ -164,12 +184,12 @@ pub fn add_grad_at_type(
             "`tangent.add_grad_at` of other arguments",
         ));
     };
-    let Some(nd) = array_name(x, vars) else {
-        return Err(Refusal::new(
-            e.span,
-            "the gradient of a subscript of something other than a float64 array",
-        ));
-    };
+    let nd = array_or(
+        x,
+        vars,
+        e.span,
+        "the gradient of a subscript of something other than a float64 array",
+    )?;
     if !matches!(g.kind, ExprKind::NoneLit) && g.as_name().is_none() {
         return Err(Refusal::new(g.span, "a gradient that is not a name"));
     }
@@ -184,8 +204,7 @@ pub fn add_grad_at_type(
             )),
         };
     }
-    let items = element_indices(index, nd)?;
-    index_types(&items, vars, callees)?;
+    element_index_types(index, nd, vars, callees)?;
     match expr_type(v, vars, callees)? {
         Some(Ty::Float | Ty::Int | Ty::Bool) | None => {}
         Some(t) => {
@@ -293,14 +312,13 @@ pub fn store_type(
     vars: &HashMap<String, VarTy>,
     callees: Callees,
 ) -> Result<(), Refusal> {
-    let Some(nd) = array_name(base, vars) else {
-        return Err(Refusal::new(
-            span,
-            "a store into something other than a float64 array",
-        ));
-    };
-    let items = element_indices(index, nd)?;
-    index_types(&items, vars, callees)?;
+    let nd = array_or(
+        base,
+        vars,
+        span,
+        "a store into something other than a float64 array",
+    )?;
+    element_index_types(index, nd, vars, callees)?;
     let popped = matches!(&value.kind, ExprKind::Call { func, .. }
         if super::typing::callee_path(func).as_deref() == Some("tangent.pop"));
     if !popped {
@@ -379,14 +397,13 @@ pub fn zero_grad_at_type(
             "`tangent.zero_grad_at` of other arguments",
         ));
     };
-    let Some(nd) = array_name(g, vars) else {
-        return Err(Refusal::new(
-            e.span,
-            "the gradient of a store into something other than a float64 array",
-        ));
-    };
-    let items = element_indices(index, nd)?;
-    index_types(&items, vars, callees)?;
+    let nd = array_or(
+        g,
+        vars,
+        e.span,
+        "the gradient of a store into something other than a float64 array",
+    )?;
+    element_index_types(index, nd, vars, callees)?;
     Ok(Some(Ty::Array(nd)))
 }
 
