@@ -80,6 +80,19 @@ pub(super) struct Cg<'a> {
     /// Variables that are the tape (`_stack`): one tape in `ctx` serves every function,
     /// so a tape passed to a callee is a placeholder word.
     tapes: std::collections::HashSet<String>,
+    /// The tape's data pointer, length and capacity, kept in registers: a push is a
+    /// compare and a store, not a chain of loads and stores through `ctx`. `ctx` holds
+    /// them where other code reads or changes them (`sync_tape`, `reload_tape`).
+    tape: TapeVars,
+    /// Variables whose pushes and pops are left out (`tape_elision`).
+    elided: std::collections::HashSet<String>,
+}
+
+#[derive(Clone, Copy)]
+struct TapeVars {
+    data: Variable,
+    len: Variable,
+    cap: Variable,
 }
 
 /// Lowers `def`, typed by `types` for arguments of types `args`.
@@ -117,12 +130,24 @@ pub fn lower(
             .filter(|(_, t)| t.ty == Some(Ty::Tape))
             .map(|(n, _)| n.clone())
             .collect(),
+        elided: super::tape_elision::elided(def, var_types, calls.rules()),
+        tape: TapeVars {
+            data: Variable::from_u32(0),
+            len: Variable::from_u32(0),
+            cap: Variable::from_u32(0),
+        },
     };
     let entry = cg.b.create_block();
     cg.b.append_block_params_for_function_params(entry);
     cg.b.switch_to_block(entry);
     let params = cg.b.block_params(entry).to_vec();
     cg.ctx = params[0];
+    cg.tape = TapeVars {
+        data: cg.b.declare_var(ptr),
+        len: cg.b.declare_var(types::I64),
+        cap: cg.b.declare_var(types::I64),
+    };
+    cg.reload_tape();
     let argp = params[1];
     cg.outs = params[2];
     cg.bail = cg.b.create_block();
@@ -188,6 +213,7 @@ pub fn lower(
         cg.ret(None, def.span)?;
     }
     cg.b.switch_to_block(cg.bail);
+    cg.sync_tape();
     let one = cg.b.ins().iconst(types::I32, 1);
     cg.b.ins().return_(&[one]);
     cg.b.seal_all_blocks();
@@ -197,6 +223,14 @@ pub fn lower(
         func,
         outputs: outputs.unwrap_or_default(),
     })
+}
+
+/// `k` when `op` is `**` and `e` the literal 1 or 2.
+fn small_int_exponent(op: BinOp, e: &Expr) -> Option<u8> {
+    match (&e.kind, op) {
+        (ExprKind::Num(t), BinOp::Pow) if t == "1" || t == "2" => t.parse().ok(),
+        _ => None,
+    }
 }
 
 impl Cg<'_> {
@@ -384,6 +418,7 @@ impl Cg<'_> {
                 let one = self.b.ins().iconst(types::I8, 1);
                 self.b.def_var(f, one);
             }
+            Rhs::Pop if self.elided.contains(name) => {}
             Rhs::Pop => {
                 if let Some(f) = flag {
                     let bits = self.pop_word();
@@ -429,17 +464,43 @@ impl Cg<'_> {
     }
 
     /// Tape layout in `ctx`: data pointer, length, capacity (words).
-    fn push_word(&mut self, w: Value) {
+    const TAPE_DATA: i32 = 0;
+    const TAPE_LEN: i32 = 8;
+    const TAPE_CAP: i32 = 16;
+
+    /// Loads the tape's registers from `ctx` (at entry, and after code that may have
+    /// pushed, popped or grown it: a callee).
+    fn reload_tape(&mut self) {
         let fl = MemFlagsData::trusted();
-        let len = self.b.ins().load(types::I64, fl, self.ctx, 8);
-        let cap = self.b.ins().load(types::I64, fl, self.ctx, 16);
+        let data = self.b.ins().load(self.ptr, fl, self.ctx, Self::TAPE_DATA);
+        let len = self.b.ins().load(types::I64, fl, self.ctx, Self::TAPE_LEN);
+        let cap = self.b.ins().load(types::I64, fl, self.ctx, Self::TAPE_CAP);
+        self.b.def_var(self.tape.data, data);
+        self.b.def_var(self.tape.len, len);
+        self.b.def_var(self.tape.cap, cap);
+    }
+
+    /// Stores the tape's length into `ctx` (before a callee, a grow, a return or a
+    /// bail: the data pointer and capacity change only in `tape_grow`, which writes them).
+    fn sync_tape(&mut self) {
+        let len = self.b.use_var(self.tape.len);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), len, self.ctx, Self::TAPE_LEN);
+    }
+
+    fn push_word(&mut self, w: Value) {
+        let len = self.b.use_var(self.tape.len);
+        let cap = self.b.use_var(self.tape.cap);
         let full = self
             .b
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, len, cap);
         let (grow, store) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(full, grow, &[], store, &[]);
+        self.b.set_cold_block(grow);
         self.b.switch_to_block(grow);
+        self.sync_tape();
         let mut sig = Signature::new(self.call_conv);
         sig.params.push(AbiParam::new(self.ptr));
         let sig = self.b.import_signature(sig);
@@ -448,29 +509,31 @@ impl Cg<'_> {
             .ins()
             .iconst(self.ptr, runtime::tape_grow as *const () as i64);
         self.b.ins().call_indirect(sig, f, &[self.ctx]);
+        self.reload_tape();
         self.b.ins().jump(store, &[]);
         self.b.switch_to_block(store);
-        let len = self.b.ins().load(types::I64, fl, self.ctx, 8);
-        let data = self.b.ins().load(self.ptr, fl, self.ctx, 0);
+        let len = self.b.use_var(self.tape.len);
+        let data = self.b.use_var(self.tape.data);
         let off = self.b.ins().ishl_imm_u(len, 3);
         let addr = self.b.ins().iadd(data, off);
-        self.b.ins().store(fl, w, addr, 0);
+        self.b.ins().store(MemFlagsData::trusted(), w, addr, 0);
         let len1 = self.b.ins().iadd_imm_s(len, 1);
-        self.b.ins().store(fl, len1, self.ctx, 8);
+        self.b.def_var(self.tape.len, len1);
     }
 
     pub(super) fn pop_word(&mut self) -> Value {
-        let fl = MemFlagsData::trusted();
-        let len = self.b.ins().load(types::I64, fl, self.ctx, 8);
+        let len = self.b.use_var(self.tape.len);
         // An empty tape would be a transformer bug; bail rather than read garbage.
         let empty = self.b.ins().icmp_imm_s(IntCC::Equal, len, 0);
         self.bail_if(empty);
         let len1 = self.b.ins().iadd_imm_s(len, -1);
-        self.b.ins().store(fl, len1, self.ctx, 8);
-        let data = self.b.ins().load(self.ptr, fl, self.ctx, 0);
+        self.b.def_var(self.tape.len, len1);
+        let data = self.b.use_var(self.tape.data);
         let off = self.b.ins().ishl_imm_u(len1, 3);
         let addr = self.b.ins().iadd(data, off);
-        self.b.ins().load(types::I64, fl, addr, 0)
+        self.b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), addr, 0)
     }
 
     fn effect(&mut self, e: &Expr) -> Result<(), Refusal> {
@@ -502,6 +565,9 @@ impl Cg<'_> {
                 let Some(var) = self.vars.get(n) else {
                     return Err(Refusal::new(e.span, format!("`{n}` has no type")));
                 };
+                if self.elided.contains(n) {
+                    return Ok(());
+                }
                 let (v, ty, flag) = (var.var, var.ty, var.flag);
                 let val = self.b.use_var(v);
                 let w = self.word_of(val, ty);
@@ -590,6 +656,7 @@ impl Cg<'_> {
                 .ins()
                 .store(MemFlagsData::trusted(), f, self.outs, off + 8);
         }
+        self.sync_tape();
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.ins().return_(&[zero]);
         Ok(())
@@ -870,9 +937,26 @@ impl Cg<'_> {
             },
             ExprKind::Bool(v) => (self.b.ins().iconst(types::I8, i64::from(*v)), Ty::Bool),
             ExprKind::BinOp(op, a, b) => {
+                let small = small_int_exponent(*op, b);
                 let a = self.expr(a)?;
-                let b = self.expr(b)?;
-                self.binop(*op, a, b, e.span)?
+                match small {
+                    // `x ** 1` is x and `x ** 2` is x * x for a float x, as Python's
+                    // pow gives them (the product is the exact square rounded once),
+                    // without a call; an overflow to inf still bails as pow raises.
+                    Some(k) if a.1 == Ty::Float => {
+                        if k == 1 {
+                            a
+                        } else {
+                            let sq = self.b.ins().fmul(a.0, a.0);
+                            self.bail_unless_finite_from_finite(sq, &[a.0]);
+                            (sq, Ty::Float)
+                        }
+                    }
+                    _ => {
+                        let b = self.expr(b)?;
+                        self.binop(*op, a, b, e.span)?
+                    }
+                }
             }
             ExprKind::Unary(op, a) => {
                 let (v, t) = self.expr(a)?;
@@ -1038,8 +1122,10 @@ impl Cg<'_> {
         if plan.indirect {
             f = self.b.ins().load(self.ptr, MemFlagsData::trusted(), f, 0);
         }
+        self.sync_tape();
         let call = self.b.ins().call_indirect(sig, f, &[self.ctx, ap, op]);
         let status = self.b.inst_results(call)[0];
+        self.reload_tape();
         let failed = self.b.ins().icmp_imm_s(IntCC::NotEqual, status, 0);
         self.bail_if(failed);
         let mut outs = Vec::new();

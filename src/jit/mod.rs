@@ -14,6 +14,7 @@ pub mod containers;
 mod entry;
 mod memory;
 pub mod runtime;
+mod tape_elision;
 pub mod typing;
 
 use crate::ad::rules::RuleSet;

@@ -128,7 +128,7 @@ fn tape_reads_shape_only(rules: &RuleSet, stmts: &[Stmt], v: &str, popped: &mut 
 }
 
 /// Is every backward read of `v` that a tape entry can reach shape-only?
-fn shape_only_in_backward(rules: &RuleSet, bwd: &[Stmt], v: &str) -> bool {
+pub(crate) fn shape_only_in_backward(rules: &RuleSet, bwd: &[Stmt], v: &str) -> bool {
     tape_reads_shape_only(rules, bwd, v, &mut false)
 }
 

@@ -13,10 +13,11 @@ from tangent._errors import (_at_call_site, _shape, check_output_by_shape,  # no
                              several_outputs)
 from tangent._grads_shape import _numpy_reshape_as
 from tangent._runtime import (ShapeCarrier, _axes, array_grad, kept_shape, matmul_grad_in,
-                              unbroadcast, unreduce)
+                              number_type, unbroadcast, unreduce)
 
 try:
     import numpy
+    number_type(numpy.float64)
 except ImportError:  # CPython without NumPy: scalar code still works
     numpy = None
 

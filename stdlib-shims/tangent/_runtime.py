@@ -25,6 +25,17 @@ from tangent._errors import _at_call_site, _shape, check_output, fast_helper
 
 _impl = _registry.implementation
 
+# The exact types of plain real numbers (NumPy's float64 joins when NumPy is imported:
+# `number_type`). Scalar loops call the helpers below once per operation, so numbers take
+# a short path before the structure checks and the library dispatch, with the results
+# those would give: a gradient of a number is the number, sums are `a + b`.
+_NUMBERS = {float, int}
+
+
+def number_type(t):
+    """Declares `t` (a subclass of float, as numpy.float64) a plain number here."""
+    _NUMBERS.add(t)
+
 
 class ShapeCarrier:
     """What the tape keeps of a value the backward pass reads only for its shape and
@@ -295,6 +306,8 @@ def zero_part(x):
 def add_grad(a, b):
     """a + b for gradients; `None` means "no gradient yet". Structures add part by part
     (a gradient of a structure has all its parts: `init_grad`)."""
+    if type(a) in _NUMBERS and type(b) in _NUMBERS:
+        return a + b
     if a is None:
         return b
     if b is None:
@@ -380,6 +393,8 @@ def grad_item(g, i):
 def unbroadcast_left(g, x, y):
     """Gradient of `x` in `x + y`: sums over broadcast axes, or, for a concatenation of
     lists or tuples, the leading part."""
+    if type(g) in _NUMBERS and type(x) in _NUMBERS:
+        return g
     if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
         return list(g[:len(x)])
     return unbroadcast(g, x)
@@ -387,6 +402,8 @@ def unbroadcast_left(g, x, y):
 
 def unbroadcast_right(g, x, y):
     """Gradient of `y` in `x + y` (the trailing part of a concatenation)."""
+    if type(g) in _NUMBERS and type(y) in _NUMBERS:
+        return g
     if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
         return list(g[len(x):])
     return unbroadcast(g, y)
@@ -394,6 +411,8 @@ def unbroadcast_right(g, x, y):
 
 def unbroadcast(g, like):
     """Sums `g` over the axes along which `like` was broadcast to `g`'s shape."""
+    if type(g) in _NUMBERS and type(like) in _NUMBERS:
+        return g
     if isinstance(like, (list, tuple)) and isinstance(g, (list, tuple)):
         if len(g) != len(like):
             raise TypeError(

@@ -141,6 +141,32 @@ def building(heating, outdoor, price, params):
     return total
 
 
+def switching(x, params):
+    """Tape entries native code may leave out (k: one value from the dict; old values of
+    T read only for their shape) next to ones it may not (c: two dict values by branch)."""
+    s = 0.0
+    c = params['C']
+    for t in range(len(x)):
+        if x[t] > 0.0:
+            c = params['R']
+        else:
+            c = params['C']
+        k = params['dt'] * params['R']
+        T = x[t] * k
+        s = s * 0.5 + c * T + s * s
+    return s
+
+
+def rebinding(x, params):
+    """A dict value rebound to None inside the loop: the pops restore the number."""
+    s = 0.0
+    for t in range(len(x)):
+        c = params['C'] * 2.0
+        s = s + c * x[t] * x[t]
+        c = None
+    return s
+
+
 def as_array(v):
     return np.asarray(v, dtype=float)
 
@@ -196,6 +222,7 @@ params = {'T_initial': 19.0, 'R': 2.0, 'C': 3.0, 'dt': 0.25, 'lambda': 0.5,
           'T_target': 21.0, 'unused': 1.0}
 cases.append((building, (np.linspace(0.0, 2.0, hours), 10.0 + np.sin(np.arange(hours)),
                          np.linspace(0.1, 0.3, hours), params), (0, 1)))
+cases += [(switching, (x, params), (0,)), (rebinding, (x, params), (0,))]
 checked = 0
 for f, args, wrt in cases:
     native = tangent.grad(f, wrt=wrt, compile="native")
