@@ -59,6 +59,9 @@ native_scalar(numpy.arctan2, numpy.hypot, numpy.copysign, arity=2)
 native_scalar(numpy.zeros, numpy.empty, kind="new_array")
 native_scalar(numpy.zeros_like, numpy.empty_like, kind="array_like")
 native_scalar(numpy.copy, numpy.ndarray.copy, kind="array_copy")
+# Elementwise statements over float64 arrays of one shape use the kernels above and the
+# operators; the reduction that ends them:
+native_scalar(numpy.sum, kind="sum")
 effectful_module(numpy.random)
 mutates(numpy.copyto, numpy.put, numpy.place, numpy.putmask, numpy.fill_diagonal)
 pure(

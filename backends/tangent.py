@@ -51,10 +51,13 @@ reads_only(tangent.check_output, tangent.check_tangent, tangent.check_inplace)
 
 # How the native compiler (compile='native') runs helpers on numbers: the identity on
 # the first argument, or nothing at all for a check.
-native_scalar(
-    tangent.broadcast_like, tangent.unbroadcast, tangent.unbroadcast_left,
-    tangent.unbroadcast_right, tangent.unreduce, tangent.copy, kind="identity",
-)
+native_scalar(tangent.broadcast_like, tangent.copy, kind="identity")
+# The gradient of a broadcast operand, given the shape of argument `like`: the identity
+# on numbers; on float64 arrays, the array itself (one shape), a number filling it, or
+# its sum (see NativeScalar::Unbroadcast).
+native_scalar(tangent.unbroadcast, tangent.unbroadcast_left, tangent.unreduce,
+              kind="unbroadcast", like=1)
+native_scalar(tangent.unbroadcast_right, kind="unbroadcast", like=2)
 native_scalar(
     tangent.check_output, tangent.check_tangent, tangent.check_inplace, kind="check",
 )

@@ -131,6 +131,13 @@ pub enum NativeScalar {
     ArrayLike,
     /// A copy of its float64 array argument (`numpy.copy`, `ndarray.copy`).
     ArrayCopy,
+    /// Its first argument given the shape of argument `like` (`tangent.unbroadcast`):
+    /// a number stays itself or fills an array, an array of that shape stays itself or
+    /// is summed to a number.
+    Unbroadcast { like: usize },
+    /// The sum of a float64 array's elements, pairwise as NumPy (`numpy.sum` of one
+    /// argument).
+    Sum,
 }
 
 /// The dotted-name arguments of a registration with their spans; anything else is an
@@ -420,7 +427,7 @@ impl RuleSet {
         // The keywords each declaration takes.
         let allowed: &[&str] = match what {
             "shape_only" => &["arg"],
-            "native_scalar" => &["kind", "arity"],
+            "native_scalar" => &["kind", "arity", "like"],
             "transparent_context" => &["enters"],
             _ => &[],
         };
@@ -500,6 +507,8 @@ impl RuleSet {
                                     "new_array",
                                     "array_like",
                                     "array_copy",
+                                    "unbroadcast",
+                                    "sum",
                                 ]
                                 .contains(&k.as_str()) =>
                             {
@@ -508,7 +517,7 @@ impl RuleSet {
                             Some((_, _, at)) => return Err(bad(
                                 *at,
                                 "`kind=` is \"kernel\", \"identity\", \"check\", \"new_array\", \
-                                 \"array_like\" or \"array_copy\""
+                                 \"array_like\", \"array_copy\", \"unbroadcast\" or \"sum\""
                                     .into(),
                                 "see backends/math.py and backends/tangent.py",
                             )),
@@ -526,6 +535,21 @@ impl RuleSet {
                             ))
                         }
                     };
+                    let like = match decl.keyword("like") {
+                        None => 1,
+                        Some((_, Arg::Int(n), _)) if kind == "unbroadcast" && *n >= 1 => {
+                            *n as usize
+                        }
+                        Some((_, _, at)) => {
+                            return Err(bad(
+                                *at,
+                                "`like=` is the position (1 or more) of the argument whose \
+                                 shape the result takes, for kind=\"unbroadcast\" only"
+                                    .into(),
+                                "see backends/tangent.py",
+                            ))
+                        }
+                    };
                     let fact = match kind {
                         "kernel" => NativeScalar::Kernel {
                             name: name.rsplit('.').next().unwrap_or(name).to_owned(),
@@ -535,6 +559,8 @@ impl RuleSet {
                         "new_array" => NativeScalar::NewArray,
                         "array_like" => NativeScalar::ArrayLike,
                         "array_copy" => NativeScalar::ArrayCopy,
+                        "unbroadcast" => NativeScalar::Unbroadcast { like },
+                        "sum" => NativeScalar::Sum,
                         _ => NativeScalar::Check,
                     };
                     self.native.insert(name.clone(), fact);

@@ -352,10 +352,9 @@ impl Cg<'_> {
         Ok((gd, Ty::Array(nd)))
     }
 
-    /// `a = tangent.add_grad(a, b)` of arrays: a copy of `b` when `a` is None (Python
-    /// returns `b` itself, which it never changes in place; here it could be), else `b`
-    /// added into `a` in place (typing has made sure `a` is the only name of its array).
-    /// A `b` that is None bails.
+    /// `tangent.add_grad(a, b)` of arrays: a new array `a + b` (arrays of another shape
+    /// bail), or a copy of `b` when `a` is None (Python returns `b` itself, which it never
+    /// changes in place; here `add_grad_at` could). A `b` that is None bails.
     pub(super) fn add_grad_arrays(
         &mut self,
         a: &Expr,
@@ -388,12 +387,8 @@ impl Cg<'_> {
             ));
         }
         let held = self.b.use_var(var);
-        let add_addr = arrays::add_into
-            as unsafe extern "C" fn(*mut ArrayDesc, *const ArrayDesc) -> i64
-            as *const () as usize;
         let Some(f) = flag else {
-            self.check_call(add_addr, held, bd);
-            return Ok((held, Ty::Array(nd)));
+            return Ok((self.sum_arrays(held, bd), Ty::Array(nd)));
         };
         let is_none = self.b.use_var(f);
         let (fresh, add, join) = (
@@ -407,8 +402,8 @@ impl Cg<'_> {
         let copy = self.make_array(copy_addr, &[bd]);
         self.b.ins().jump(join, &[copy.into()]);
         self.b.switch_to_block(add);
-        self.check_call(add_addr, held, bd);
-        self.b.ins().jump(join, &[held.into()]);
+        let sum = self.sum_arrays(held, bd);
+        self.b.ins().jump(join, &[sum.into()]);
         self.b.switch_to_block(join);
         Ok((self.b.block_params(join)[0], Ty::Array(nd)))
     }

@@ -431,7 +431,6 @@ pub fn ownership(
                             "tangent.add_grad_at"
                                 | "tangent.set_tangent_at"
                                 | "tangent.zero_grad_at"
-                                | "tangent.add_grad"
                         )
                     ) =>
                 {
@@ -455,6 +454,23 @@ pub fn ownership(
         }
     }
     let is_row = |n: &str| rows.iter().any(|(r, _)| r == n);
+    // Arrays changed in place (by the helpers or by element): a second name for one of
+    // them would see the change where Python's helpers make a new array. Other arrays
+    // are never changed, so names may share them as Python's do.
+    let mut stored: Vec<String> = Vec::new();
+    walk_stmts(&def.body, &mut |s| {
+        if let StmtKind::Assign(
+            Expr {
+                kind: ExprKind::Subscript(base, _),
+                ..
+            },
+            _,
+        ) = &s.kind
+        {
+            stored.extend(base.as_name().map(str::to_owned));
+        }
+    });
+    let changed = |n: &str| helper_written.iter().any(|h| h == n) || stored.iter().any(|h| h == n);
     let mut err: Option<Refusal> = None;
     walk_stmts(&def.body, &mut |s| {
         if err.is_some() {
@@ -466,20 +482,12 @@ pub fn ownership(
         let mut writes = 0usize;
         crate::ad::names::stmt_exprs(s, &mut |e| {
             e.walk(&mut |x| {
-                if let ExprKind::Call { func, args, .. } = &x.kind {
-                    match super::typing::callee_path(func).as_deref() {
-                        Some(
-                            "tangent.add_grad_at"
-                            | "tangent.set_tangent_at"
-                            | "tangent.zero_grad_at",
-                        ) => writes += 1,
-                        // In place for arrays too.
-                        Some("tangent.add_grad")
-                            if args.iter().any(|a| array_name(a, vars).is_some()) =>
-                        {
-                            writes += 1
-                        }
-                        _ => {}
+                if let ExprKind::Call { func, .. } = &x.kind {
+                    if let Some(
+                        "tangent.add_grad_at" | "tangent.set_tangent_at" | "tangent.zero_grad_at",
+                    ) = super::typing::callee_path(func).as_deref()
+                    {
+                        writes += 1
                     }
                 }
             })
@@ -492,7 +500,6 @@ pub fn ownership(
                     "tangent.add_grad_at"
                         | "tangent.set_tangent_at"
                         | "tangent.zero_grad_at"
-                        | "tangent.add_grad"
                 )
             ));
         if writes > usize::from(direct) {
@@ -526,12 +533,18 @@ pub fn ownership(
                 if array_name(t, vars).is_none() {
                     return;
                 }
-                if is_param(n) {
-                    err = fail(s.span, "an assignment to an array argument");
+                if is_param(n) && changed(n) {
+                    err = fail(
+                        s.span,
+                        "an assignment to an array argument changed in place",
+                    );
                     return;
                 }
                 let ok = match &v.kind {
                     ExprKind::NoneLit => true,
+                    // A new array (elementwise), or a second name for an unchanged one.
+                    ExprKind::BinOp(..) | ExprKind::Unary(..) => true,
+                    ExprKind::Name(m) => !changed(n) && !changed(m),
                     ExprKind::Subscript(base, _) => array_name(base, vars) == Some(2),
                     ExprKind::Call { func, args, .. } => {
                         match super::typing::callee_path(func).as_deref() {
@@ -545,17 +558,27 @@ pub fn ownership(
                             Some("tangent.zero_grad_at") => {
                                 args.first().and_then(|g| g.as_name()) == Some(n)
                             }
-                            Some("tangent.add_grad") => args.first().is_some_and(|g| {
-                                matches!(g.kind, ExprKind::NoneLit) || g.as_name() == Some(n)
-                            }),
-                            _ => made_array_kind(func, vars, rules).is_some_and(|k| {
-                                matches!(
-                                    k,
-                                    NativeScalar::NewArray
-                                        | NativeScalar::ArrayLike
-                                        | NativeScalar::ArrayCopy
-                                )
-                            }),
+                            // A new array (a copy of the second when the first is None).
+                            Some("tangent.add_grad") => true,
+                            Some(p) => match rules.native_scalar(p) {
+                                // The result may be the first argument itself.
+                                Some(NativeScalar::Unbroadcast { .. }) => {
+                                    match args.first().and_then(|g| g.as_name()) {
+                                        Some(g) => !changed(n) && !changed(g),
+                                        None => true,
+                                    }
+                                }
+                                Some(NativeScalar::Kernel { .. }) => true,
+                                _ => made_array_kind(func, vars, rules).is_some_and(|k| {
+                                    matches!(
+                                        k,
+                                        NativeScalar::NewArray
+                                            | NativeScalar::ArrayLike
+                                            | NativeScalar::ArrayCopy
+                                    )
+                                }),
+                            },
+                            None => false,
                         }
                     }
                     _ => false,
@@ -565,7 +588,8 @@ pub fn ownership(
                         s.span,
                         "an array assigned from something other than a new array \
                          (`np.zeros`, `np.zeros_like`, `.copy()`, `init_grad`, \
-                         `add_grad_at` into the same name)",
+                         `add_grad_at` into the same name, an elementwise expression) or \
+                         a second name for an array changed in place",
                     );
                 }
             }
@@ -590,4 +614,133 @@ pub fn ownership(
         Some(r) => Err(r),
         None => Ok(()),
     }
+}
+
+/// `k` when `e` is the literal 1, 2, 3 or 4 (an exponent native code multiplies out).
+pub fn small_power(e: &Expr) -> Option<u8> {
+    match &e.kind {
+        ExprKind::Num(t) => t.parse().ok().filter(|k| (1..=4).contains(k)),
+        _ => None,
+    }
+}
+
+/// Whether `t` is a number an elementwise operation may combine with an array.
+fn is_number(t: Option<Ty>) -> bool {
+    matches!(t, None | Some(Ty::Float | Ty::Int | Ty::Bool))
+}
+
+/// The dimension count shared by the array operands among `tys` (None: no array; a
+/// refusal for two dimension counts or an operand that is neither an array nor a number).
+fn elementwise_dims(tys: &[Option<Ty>], span: Span) -> Option<Result<u8, Refusal>> {
+    let mut nd = None;
+    for t in tys {
+        match *t {
+            Some(Ty::Array(k)) if nd.is_none_or(|n| n == k) => nd = Some(k),
+            Some(Ty::Array(_)) => {
+                return Some(Err(Refusal::new(
+                    span,
+                    "arrays of two dimension counts in one elementwise operation (NumPy \
+                     broadcasts them; native code takes arrays of one shape)",
+                )))
+            }
+            None | Some(Ty::Float | Ty::Int | Ty::Bool) => {}
+            Some(t) => {
+                return Some(Err(Refusal::new(
+                    span,
+                    format!("a {} in an elementwise operation on arrays", t.name()),
+                )))
+            }
+        }
+    }
+    nd.map(Ok)
+}
+
+/// The type of `a op b` when either operand is an array (None: neither is): elementwise
+/// over arrays of one shape (checked when it runs) and numbers, for `+ - * /` and the
+/// powers `x ** k` for a literal k from 1 to 4 (products: within an ulp of NumPy's pow).
+pub fn elementwise_binop_type(
+    op: BinOp,
+    ta: Option<Ty>,
+    tb: Option<Ty>,
+    exponent: &Expr,
+    span: Span,
+) -> Option<Result<Ty, Refusal>> {
+    let nd = match elementwise_dims(&[ta, tb], span)? {
+        Ok(nd) => nd,
+        Err(r) => return Some(Err(r)),
+    };
+    let square = small_power(exponent).is_some();
+    Some(match op {
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => Ok(Ty::Array(nd)),
+        BinOp::Pow if square && matches!(ta, Some(Ty::Array(_))) => Ok(Ty::Array(nd)),
+        _ => Err(Refusal::new(
+            span,
+            format!(
+                "the operator `{}` on an array (native code runs `+ - * /` and `x ** k` for \
+                 k = 1 to 4 elementwise)",
+                op.symbol()
+            ),
+        )),
+    })
+}
+
+/// The type of a call that takes arrays elementwise or by shape (None: not such a call,
+/// or no array among its arguments): a `native_scalar` kernel over arrays of one shape
+/// and numbers, the `unbroadcast` kind (its first argument given the shape of argument
+/// `like`, numbers included), `numpy.sum` of an array.
+pub fn array_call_type(
+    e: &Expr,
+    path: &str,
+    args: &[Expr],
+    vars: &HashMap<String, VarTy>,
+    callees: Callees,
+) -> Option<Result<Option<Ty>, Refusal>> {
+    let ty = |a: &Expr| expr_type(a, vars, callees);
+    let run = || -> Result<Option<Option<Ty>>, Refusal> {
+        match callees.rules().native_scalar(path) {
+            Some(NativeScalar::Kernel { name, arity }) => {
+                let tys = args.iter().map(ty).collect::<Result<Vec<_>, _>>()?;
+                let Some(nd) = elementwise_dims(&tys, e.span).transpose()? else {
+                    return Ok(None);
+                };
+                if *arity != args.len() || super::runtime::kernel(name, args.len()).is_none() {
+                    return Err(Refusal::new(
+                        e.span,
+                        format!("`{path}` of {} arrays", args.len()),
+                    ));
+                }
+                Ok(Some(Some(Ty::Array(nd))))
+            }
+            Some(NativeScalar::Unbroadcast { like }) => {
+                let (Some(g), Some(l)) = (args.first(), args.get(*like)) else {
+                    return Ok(None);
+                };
+                Ok(match (ty(g)?, ty(l)?) {
+                    (Some(Ty::Array(a)), Some(Ty::Array(b))) if a == b => Some(Some(Ty::Array(a))),
+                    (Some(Ty::Array(_)), t) if is_number(t) && t.is_some() => Some(Some(Ty::Float)),
+                    (t, Some(Ty::Array(b))) if is_number(t) && t.is_some() => {
+                        Some(Some(Ty::Array(b)))
+                    }
+                    (Some(a), Some(b)) if a.is_container() || b.is_container() => {
+                        return Err(Refusal::new(
+                            e.span,
+                            format!("`{path}` of a {} like a {}", a.name(), b.name()),
+                        ))
+                    }
+                    // Numbers: the identity. The other arguments are never read.
+                    (Some(a), Some(_)) => Some(Some(a)),
+                    _ => Some(None),
+                })
+            }
+            Some(NativeScalar::Sum) => match args {
+                [x] => Ok(match ty(x)? {
+                    Some(Ty::Array(_)) => Some(Some(Ty::Float)),
+                    _ => None,
+                }),
+                _ => Ok(None),
+            },
+            _ => Ok(None),
+        }
+    };
+    run().transpose()
 }

@@ -25,6 +25,14 @@ pub const SHAPE: i32 = 16;
 pub const STRIDES: i32 = 32;
 
 impl ArrayDesc {
+    /// A placeholder (no elements).
+    pub const EMPTY: ArrayDesc = ArrayDesc {
+        data: std::ptr::null_mut(),
+        ndim: 1,
+        shape: [0, 1],
+        strides: [1, 1],
+    };
+
     /// The descriptor of a window of float64 elements (`strides` in elements), or None
     /// for a dimension count the native code does not take (only 1-d and 2-d arrays).
     pub fn new(data: *const f64, shape: &[usize], strides: &[isize]) -> Option<ArrayDesc> {
@@ -44,7 +52,7 @@ impl ArrayDesc {
         Some(d)
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         (self.shape[0] * if self.ndim == 2 { self.shape[1] } else { 1 }) as usize
     }
 
@@ -53,6 +61,56 @@ impl ArrayDesc {
             .iter()
             .map(|&n| n as usize)
             .collect()
+    }
+}
+
+impl ArrayDesc {
+    /// The elements as one slice when they are contiguous in C order.
+    pub(super) fn contiguous(&self) -> Option<&[f64]> {
+        let c = if self.ndim == 2 {
+            self.strides[1] == 1 && (self.strides[0] == self.shape[1] || self.shape[0] <= 1)
+        } else {
+            self.strides[0] == 1
+        };
+        // SAFETY: a contiguous descriptor covers `len()` elements from `data`.
+        c.then(|| unsafe { std::slice::from_raw_parts(self.data, self.len()) })
+    }
+
+    /// Copies elements `start..start + len` (C order) to `dst`.
+    ///
+    /// # Safety
+    /// `dst` holds `len` elements and the range is within the array.
+    pub(super) unsafe fn read_block(&self, start: usize, len: usize, dst: *mut f64) {
+        if let Some(s) = self.contiguous() {
+            // SAFETY: as the caller promises.
+            unsafe { std::ptr::copy_nonoverlapping(s.as_ptr().add(start), dst, len) };
+            return;
+        }
+        let cols = if self.ndim == 2 {
+            self.shape[1] as usize
+        } else {
+            1
+        };
+        for k in 0..len {
+            let i = start + k;
+            let (r, c) = if self.ndim == 2 {
+                (i / cols, i % cols)
+            } else {
+                (i, 0)
+            };
+            let off = if self.ndim == 2 {
+                r as i64 * self.strides[0] + c as i64 * self.strides[1]
+            } else {
+                r as i64 * self.strides[0]
+            };
+            // SAFETY: (r, c) is within the shape, so the offset is within the array.
+            unsafe { *dst.add(k) = *self.data.offset(off as isize) };
+        }
+    }
+
+    pub(super) fn same_shape(&self, other: &ArrayDesc) -> bool {
+        self.ndim == other.ndim
+            && self.shape[..self.ndim as usize] == other.shape[..other.ndim as usize]
     }
 }
 
@@ -73,12 +131,41 @@ pub struct Arena {
     /// their addresses while the vector grows.
     #[allow(clippy::vec_box)]
     views: Vec<Box<ArrayDesc>>,
+    /// Blocks of intermediate results of elementwise statements (`elementwise.rs`).
+    scratch: Vec<f64>,
+    /// Buffers and descriptors of earlier runs, reused (a loop of array statements
+    /// makes an array per statement and step; the tape is the thread's, so are these).
+    spare: Vec<(Box<ArrayDesc>, Vec<f64>)>,
+    spare_elements: usize,
 }
+
+/// The most elements the spare buffers keep between runs (32 MB).
+const SPARE_LIMIT: usize = 4 << 20;
 
 impl Arena {
     pub fn clear(&mut self) {
-        self.arrays.clear();
+        for (d, v) in self.arrays.drain(..) {
+            if self.spare_elements + v.capacity() <= SPARE_LIMIT {
+                self.spare_elements += v.capacity();
+                self.spare.push((d, v));
+            }
+        }
         self.views.clear();
+    }
+
+    /// A zero-filled buffer of `n` elements and a descriptor box, reused when a spare
+    /// one is large enough.
+    fn buffer(&mut self, n: usize) -> (Box<ArrayDesc>, Vec<f64>) {
+        match self.spare.last() {
+            Some((_, v)) if v.capacity() >= n => {
+                let (d, mut v) = self.spare.pop().expect("just seen");
+                self.spare_elements -= v.capacity();
+                v.clear();
+                v.resize(n, 0.0);
+                (d, v)
+            }
+            _ => (Box::new(ArrayDesc::EMPTY), vec![0.0; n]),
+        }
     }
 
     /// The elements of the arena's array at `desc`, or None if `desc` is not one of the
@@ -97,44 +184,40 @@ impl Arena {
         })
     }
 
-    /// A new C-ordered array of `ndim` dimensions and `shape`, holding `data`.
-    fn adopt(&mut self, mut data: Vec<f64>, ndim: i64, shape: [i64; 2]) -> *mut ArrayDesc {
+    /// A new C-ordered zero array of `ndim` dimensions and `shape`.
+    fn zeros(&mut self, ndim: i64, shape: [i64; 2]) -> *mut ArrayDesc {
+        let n = (shape[0] * if ndim == 2 { shape[1] } else { 1 }) as usize;
+        let (mut desc, mut data) = self.buffer(n);
         let strides = if ndim == 2 { [shape[1], 1] } else { [1, 1] };
-        let desc = Box::new(ArrayDesc {
+        *desc = ArrayDesc {
             data: data.as_mut_ptr(),
             ndim,
             shape,
             strides,
-        });
+        };
         self.arrays.push((desc, data));
         let last = self.arrays.last_mut().expect("just pushed");
         &mut *last.0
     }
 
-    fn zeros_like(&mut self, like: &ArrayDesc) -> *mut ArrayDesc {
-        self.adopt(vec![0.0; like.len()], like.ndim, like.shape)
+    /// Scratch memory of at least `n` elements, reused by every elementwise statement.
+    pub(super) fn scratch(&mut self, n: usize) -> *mut f64 {
+        if self.scratch.len() < n {
+            self.scratch.resize(n, 0.0);
+        }
+        self.scratch.as_mut_ptr()
+    }
+
+    /// A new zero array of the arena shaped like `like`.
+    pub(super) fn zeros_like(&mut self, like: &ArrayDesc) -> *mut ArrayDesc {
+        self.zeros(like.ndim, like.shape)
     }
 
     fn copy_of(&mut self, src: &ArrayDesc) -> *mut ArrayDesc {
-        let mut data = Vec::with_capacity(src.len());
-        let rows = if src.ndim == 2 { src.shape[0] } else { 1 };
-        let cols = if src.ndim == 2 {
-            src.shape[1]
-        } else {
-            src.shape[0]
-        };
-        let (row_step, col_step) = if src.ndim == 2 {
-            (src.strides[0], src.strides[1])
-        } else {
-            (0, src.strides[0])
-        };
-        for r in 0..rows {
-            for c in 0..cols {
-                // SAFETY: (r, c) is inside the window the descriptor describes.
-                data.push(unsafe { *src.data.offset((r * row_step + c * col_step) as isize) });
-            }
-        }
-        self.adopt(data, src.ndim, src.shape)
+        let d = self.zeros(src.ndim, src.shape);
+        // SAFETY: the new array holds `src.len()` elements.
+        unsafe { src.read_block(0, src.len(), (*d).data) };
+        d
     }
 }
 
@@ -151,15 +234,12 @@ pub unsafe extern "C" fn new_zeros(
     ndim: i64,
 ) -> *mut ArrayDesc {
     let n1 = if ndim == 2 { n1 } else { 1 };
-    let Some(len) = (n0 >= 0 && n1 >= 0)
-        .then(|| n0.checked_mul(n1))
-        .flatten()
-        .filter(|&n| n <= 1 << 31)
-    else {
+    let valid = n0 >= 0 && n1 >= 0 && n0.checked_mul(n1).is_some_and(|n| n <= 1 << 31);
+    if !valid {
         return std::ptr::null_mut();
-    };
+    }
     // SAFETY: compiled code passes its run's tape.
-    unsafe { (*t).arena.adopt(vec![0.0; len as usize], ndim, [n0, n1]) }
+    unsafe { (*t).arena.zeros(ndim, [n0, n1]) }
 }
 
 /// A C-ordered copy of the array at `src` in the run's arena (`x.copy()`).
@@ -172,39 +252,6 @@ pub unsafe extern "C" fn copy_of(
 ) -> *mut ArrayDesc {
     // SAFETY: compiled code passes its run's tape and a descriptor it holds.
     unsafe { (*t).arena.copy_of(&*src) }
-}
-
-/// `dst += src` elementwise for arrays of one shape (1: the shapes differ, and the code
-/// bails: NumPy would broadcast, which the interpreter does).
-///
-/// # Safety
-/// `dst` and `src` must point to live descriptors; `dst` must be an arena array.
-pub unsafe extern "C" fn add_into(dst: *mut ArrayDesc, src: *const ArrayDesc) -> i64 {
-    // SAFETY: compiled code passes descriptors it holds.
-    let (d, s) = unsafe { (&*dst, &*src) };
-    if d.ndim != s.ndim || d.dims() != s.dims() {
-        return 1;
-    }
-    let rows = if d.ndim == 2 { d.shape[0] } else { 1 };
-    let cols = if d.ndim == 2 { d.shape[1] } else { d.shape[0] };
-    let step = |a: &ArrayDesc| {
-        if a.ndim == 2 {
-            (a.strides[0], a.strides[1])
-        } else {
-            (0, a.strides[0])
-        }
-    };
-    let ((dr, dc), (sr, sc)) = (step(d), step(s));
-    for r in 0..rows {
-        for c in 0..cols {
-            // SAFETY: (r, c) is inside both windows (same shape).
-            unsafe {
-                *d.data.offset((r * dr + c * dc) as isize) +=
-                    *s.data.offset((r * sr + c * sc) as isize);
-            }
-        }
-    }
-    0
 }
 
 /// 1 when the two arrays' shapes differ (`tangent.reshape_as` then leaves it to NumPy).
@@ -267,6 +314,23 @@ pub unsafe extern "C" fn add_row(g: *mut ArrayDesc, i: i64, row: *const ArrayDes
         }
     }
     0
+}
+
+/// A new array of the arena shaped like `like`, every element `v` (a number's gradient
+/// given an array's shape).
+///
+/// # Safety
+/// As `zeros_like`.
+pub unsafe extern "C" fn full_like(
+    t: *mut super::runtime::Tape,
+    like: *const ArrayDesc,
+    v: f64,
+) -> *mut ArrayDesc {
+    // SAFETY: compiled code passes its run's tape and a descriptor it holds.
+    let d = unsafe { (*t).arena.zeros_like(&*like) };
+    // SAFETY: a fresh C-ordered array of the arena.
+    unsafe { std::slice::from_raw_parts_mut((*d).data, (*d).len()).fill(v) };
+    d
 }
 
 /// A zero array of `like`'s shape in the run's arena (compiled code calls this for

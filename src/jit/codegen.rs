@@ -47,6 +47,10 @@ pub trait Calls: super::typing::CalleeTypes {
 
 pub struct Lowered {
     pub func: cranelift_codegen::ir::Function,
+    /// The programs of its elementwise statements, which the code points to: kept alive
+    /// as long as the code.
+    #[allow(clippy::vec_box)] // boxed: the code holds their addresses
+    pub programs: Vec<Box<super::elementwise::Program>>,
     /// The types of the returned values (empty: the function returns None).
     pub outputs: Vec<Ty>,
 }
@@ -86,6 +90,11 @@ pub(super) struct Cg<'a> {
     tape: TapeVars,
     /// Variables whose pushes and pops are left out (`tape_elision`).
     elided: std::collections::HashSet<String>,
+    /// Every variable's type (for the types of subexpressions).
+    pub(super) types: &'a HashMap<String, VarTy>,
+    /// Programs of elementwise statements (`elementwise_code.rs`).
+    #[allow(clippy::vec_box)] // boxed: the code holds their addresses
+    pub(super) programs: Vec<Box<super::elementwise::Program>>,
 }
 
 #[derive(Clone, Copy)]
@@ -131,6 +140,8 @@ pub fn lower(
             .map(|(n, _)| n.clone())
             .collect(),
         elided: super::tape_elision::elided(def, var_types, calls.rules()),
+        types: var_types,
+        programs: Vec::new(),
         tape: TapeVars {
             data: Variable::from_u32(0),
             len: Variable::from_u32(0),
@@ -217,10 +228,16 @@ pub fn lower(
     let one = cg.b.ins().iconst(types::I32, 1);
     cg.b.ins().return_(&[one]);
     cg.b.seal_all_blocks();
-    let Cg { b, outputs, .. } = cg;
+    let Cg {
+        b,
+        outputs,
+        programs,
+        ..
+    } = cg;
     b.finalize(isa.frontend_config());
     Ok(Lowered {
         func,
+        programs,
         outputs: outputs.unwrap_or_default(),
     })
 }
@@ -936,6 +953,9 @@ impl Cg<'_> {
                 }
             },
             ExprKind::Bool(v) => (self.b.ins().iconst(types::I8, i64::from(*v)), Ty::Bool),
+            ExprKind::BinOp(..) | ExprKind::Unary(..) if self.is_array_valued(e) => {
+                self.elementwise(e)?
+            }
             ExprKind::BinOp(op, a, b) => {
                 let small = small_int_exponent(*op, b);
                 let a = self.expr(a)?;
@@ -1169,6 +1189,9 @@ impl Cg<'_> {
             return Ok(made);
         }
         match self.calls.rules().native_scalar(&path).cloned() {
+            Some(NativeScalar::Kernel { .. }) if self.is_array_valued(e) => {
+                return self.elementwise(e)
+            }
             Some(NativeScalar::Kernel { name, .. }) => {
                 let mut xs = Vec::new();
                 for a in args {
@@ -1183,6 +1206,10 @@ impl Cg<'_> {
                 return Ok((r, Ty::Float));
             }
             Some(NativeScalar::Identity) if !args.is_empty() => return self.expr(&args[0]),
+            Some(NativeScalar::Unbroadcast { like }) if !args.is_empty() => {
+                return self.unbroadcast(args, like, e.span)
+            }
+            Some(NativeScalar::Sum) if args.len() == 1 => return self.sum(&args[0]),
             _ => {}
         }
         if let Some(f) = path.strip_prefix("tangent.") {

@@ -11,6 +11,8 @@ mod array_types;
 pub mod arrays;
 mod codegen;
 pub mod containers;
+mod elementwise;
+mod elementwise_code;
 mod entry;
 mod memory;
 pub mod runtime;
@@ -133,6 +135,9 @@ pub enum Run {
 pub struct Compiled {
     code: memory::ExecMem,
     outputs: Vec<Ty>,
+    /// The elementwise programs the code points to.
+    #[allow(clippy::vec_box)] // boxed: the code holds their addresses
+    _programs: Vec<Box<elementwise::Program>>,
 }
 
 type Entry = unsafe extern "C" fn(*mut runtime::Tape, *const u64, *mut u64) -> i32;
@@ -550,6 +555,7 @@ impl Program {
         Ok(Compiled {
             code: mem,
             outputs: lowered.outputs,
+            _programs: lowered.programs,
         })
     }
 

@@ -306,6 +306,9 @@ pub fn expr_type(
         ExprKind::Str(_) => return Err(Refusal::new(e.span, "a string")),
         ExprKind::BinOp(op, a, b) => {
             let (ta, tb) = (expr_type(a, vars, callees)?, expr_type(b, vars, callees)?);
+            if let Some(t) = super::array_types::elementwise_binop_type(*op, ta, tb, b, e.span) {
+                return t.map(Some);
+            }
             match (ta, tb) {
                 (Some(x), Some(y)) => Some(arith_type(*op, x, y).ok_or_else(|| {
                     Refusal::new(
@@ -324,10 +327,11 @@ pub fn expr_type(
         ExprKind::Unary(op, a) => {
             let t = expr_type(a, vars, callees)?;
             if let Some(t @ Ty::Array(_)) = t {
-                return Err(Refusal::new(
-                    e.span,
-                    format!("a unary operator on a {}", t.name()),
-                ));
+                // `-x` of an array is elementwise; `not x` raises in NumPy.
+                return match op {
+                    UnaryOp::Neg | UnaryOp::Pos => Ok(Some(t)),
+                    UnaryOp::Not => Err(Refusal::new(e.span, format!("`not` of a {}", t.name()))),
+                };
             }
             match op {
                 UnaryOp::Not => Some(Ty::Bool),
@@ -441,6 +445,9 @@ pub fn expr_type(
                 }
             }
             if let Some(t) = super::array_types::made_array_type(e, func, args, vars, callees) {
+                return t;
+            }
+            if let Some(t) = super::array_types::array_call_type(e, &path, args, vars, callees) {
                 return t;
             }
             if !path.contains('.') {
@@ -583,7 +590,10 @@ fn call_type(
                 ))
             }
         }
-        Some(NativeScalar::Identity) if n >= 1 => return Ok(first),
+        Some(NativeScalar::Identity | NativeScalar::Unbroadcast { .. }) if n >= 1 => {
+            return Ok(first)
+        }
+        Some(NativeScalar::Sum) if n == 1 && first == Some(Ty::Float) => return Ok(first),
         Some(NativeScalar::Check) => return Ok(None),
         _ => {}
     }

@@ -1127,7 +1127,8 @@ class Gen:
     def native_loop(self, params):
         """The body of a function that is one loop over the elements of `a` (3,) (with
         `m` (2, 3), and `x` if a parameter): a module-level dict of floats, a scalar
-        carried through, a fresh vector written element by element and read back."""
+        carried through, a fresh vector written element by element and read back; half
+        the time also a loop of elementwise array statements and their sums."""
         self.use("native_loop")
         names = [n for n, _ in params]
         pad = "    "
@@ -1158,7 +1159,22 @@ class Gen:
         out.append("%sacc = 0.0" % pad)
         out.append("%sfor t in range(%s):" % (pad, self.pick(("len(z)", "3"))))
         out.append("%s    acc = acc + z[t] * %s" % (pad, self.pick(("a[t]", "z[t]", "m[1, t]"))))
-        out.append("%sreturn %s * s + %s * acc" % (pad, self.const(0.3, 1.5), self.const(0.3, 1.5)))
+        extra = ""
+        if self.rng.random() < 0.5:
+            # Elementwise array statements in a loop (native: one pass per statement over
+            # the buffers), numbers and dict values among the arrays, then reductions.
+            out.append("%sh = a * %s + z * %s" % (pad, self.const(0.2, 0.9), self.const(-0.5, 0.5)))
+            out.append("%sfor k in range(%d):" % (pad, self.rng.randint(1, 4)))
+            fn = self.pick(("np.tanh", "np.sin", "np.cos"))
+            out.append("%s    h = %s(h * %s + a * %s['gain']) - %s * h ** %d" % (
+                pad, fn, self.const(0.3, 0.9), p, self.const(0.05, 0.3), self.pick((2, 3))))
+            if self.rng.random() < 0.5:
+                out.append("%s    h = -h / (1.0 + h * h) + s * %s" % (pad, self.const(0.1, 0.5)))
+            out.append("%sq = np.sin(m * %s) + m ** 2 * %s['dt']" % (pad, self.const(0.3, 1.2), p))
+            extra = " + %s * np.sum(h * a) + %s * np.sum(q)" % (self.const(0.3, 1.5),
+                                                               self.const(0.1, 0.5))
+        out.append("%sreturn %s * s + %s * acc%s" % (pad, self.const(0.3, 1.5),
+                                                     self.const(0.3, 1.5), extra))
         return out
 
     def more_stmt(self, env, out, pad, indent, depth, loop):

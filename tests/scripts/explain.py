@@ -4,7 +4,7 @@ import tangent
 
 def f(x, w):
     h = np.tanh(x * w)
-    return np.sum(h * h) + w
+    return np.sum(h * h, axis=0) + w
 
 
 worst = tangent.explain(f, np.array([0.5, -1.0]), 0.7, wrt=(0, 1))

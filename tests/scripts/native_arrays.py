@@ -167,6 +167,30 @@ def rebinding(x, params):
     return s
 
 
+def tape(x, n):
+    """Elementwise array statements in a loop, each value saved for the backward pass."""
+    h = x
+    for i in range(n):
+        h = np.tanh(h * 0.9 + x * 0.1)
+    return np.sum(h * h)
+
+
+def reaction(u, a, b):
+    """An explicit Euler step of a reaction term, with numbers among the arrays."""
+    for t in range(4):
+        u = u + 0.1 * (a * u - b * u ** 3)
+    return np.sum(u * u) + np.sum(-u / (1.0 + u ** 2))
+
+
+def waves(m, w):
+    """2-d elementwise statements next to element reads of a 1-d array."""
+    s = 0.0
+    for i in range(len(w)):
+        z = np.sin(m) * w[i] + np.exp(-m * m) - m ** 4
+        s = s + np.sum(z) * w[i]
+    return s
+
+
 def as_array(v):
     return np.asarray(v, dtype=float)
 
@@ -223,6 +247,9 @@ params = {'T_initial': 19.0, 'R': 2.0, 'C': 3.0, 'dt': 0.25, 'lambda': 0.5,
 cases.append((building, (np.linspace(0.0, 2.0, hours), 10.0 + np.sin(np.arange(hours)),
                          np.linspace(0.1, 0.3, hours), params), (0, 1)))
 cases += [(switching, (x, params), (0,)), (rebinding, (x, params), (0,))]
+cases += [(tape, (x, 5), (0,)), (reaction, (x, 0.7, 0.3), (0, 1, 2)),
+          (waves, (m, np.array([0.1, -0.2, 0.3])), (0, 1)),
+          (waves, (m.T, np.array([0.5, 1.5])), (0, 1))]  # a transposed (strided) array
 checked = 0
 for f, args, wrt in cases:
     native = tangent.grad(f, wrt=wrt, compile="native")
@@ -296,7 +323,7 @@ assert np.allclose(gl(x), want, rtol=1e-12, atol=0), (gl(x), want)
 assert gl.__tangent_native_calls__ == before + 2
 # A dict the native code does not take (an int value; the gradient with respect to it, a
 # dict) runs interpreted; a missing key is Python's KeyError both ways.
-B = cases[-1][1]
+B = next(a for f, a, _ in cases if f is building)
 for p, wrt in ((dict(params, C=3), (0,)), (params, (0, 3)), ({'R': 2.0}, (0,))):
     nat = tangent.grad(building, wrt=wrt, compile="native")
     before = getattr(nat, "__tangent_native_calls__", 0)
@@ -306,6 +333,17 @@ for p, wrt in ((dict(params, C=3), (0,)), (params, (0, 3)), ({'R': 2.0}, (0,))):
                                   np.allclose(flat(got[1][0] if len(wrt) > 1 else got[1]),
                                               flat(want[1][0] if len(wrt) > 1 else want[1]))), (got, want)
     assert getattr(nat, "__tangent_native_calls__", 0) == before, (p, wrt)
+# Arrays of two shapes in one elementwise statement: NumPy's error, interpreted.
+def two_shapes(x, y):
+    return np.sum(np.tanh(x * y))
+
+
+nat = tangent.grad(two_shapes, compile="native")
+before = nat.__tangent_native_calls__
+got = outcome(nat, x, x[:3])
+assert got[:2] == ("raise", "ValueError"), got
+assert got == outcome(tangent.grad(two_shapes, compile="python"), x, x[:3])
+assert nat.__tangent_native_calls__ == before
 # A second name for an array the function writes: the transformation refuses it (located).
 try:
     tangent.grad(aliased, compile="native")

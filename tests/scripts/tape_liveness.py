@@ -41,7 +41,7 @@ x = np.linspace(-1.0, 1.0, 20000)
 results = {}
 for on in (False, True):
     state["held"] = state["peak"] = 0
-    g = tangent.grad(smooth, optimizations={"tape_liveness": on})
+    g = tangent.grad(smooth, optimizations={"tape_liveness": on}, compile="python")
     results[on] = (g(x), state["peak"])
     if on:
         print(g.__tangent_source__)

@@ -1,0 +1,247 @@
+//! Elementwise array statements in native code (`h = np.tanh(h * 0.9 + x * 0.1)`): the
+//! right side, an expression over float64 arrays of one shape and numbers, is compiled
+//! to a `Program` of operations, and a run of it is one pass over the buffers, block by
+//! block: every operation of the statement is applied to a block of elements (kept in
+//! the L1 cache) before the next block is read. The loops over a block are compiled for
+//! AVX-512, AVX2+FMA and the baseline, the widest the machine has chosen at run time.
+//! Also the reductions that end such code (`np.sum`).
+
+use super::arrays::ArrayDesc;
+use super::runtime::Tape;
+
+/// Elements per block: every operation's block of results stays in the L1 cache.
+const BLOCK: usize = 256;
+
+/// The most arrays one program reads (a statement with more runs interpreted).
+pub const MAX_ARRAYS: usize = 8;
+
+/// Where an operation reads: an array argument of the run, a number argument, or the
+/// result of an earlier operation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Src {
+    Array(usize),
+    Number(usize),
+    Op(usize),
+}
+
+/// One operation of a program.
+#[derive(Clone, Copy, Debug)]
+pub enum Op {
+    Add(Src, Src),
+    Sub(Src, Src),
+    Mul(Src, Src),
+    Div(Src, Src),
+    Neg(Src),
+    /// `tanh` by the vectorised kernel the embedded numpy uses.
+    Tanh(Src),
+    /// A function of one float (the runtime's kernel of a `native_scalar` function).
+    Call1(extern "C" fn(f64) -> f64, Src),
+    Call2(extern "C" fn(f64, f64) -> f64, Src, Src),
+}
+
+/// A statement's right side: operations in order, the last one the result.
+#[derive(Debug, Default)]
+pub struct Program {
+    pub ops: Vec<Op>,
+    pub arrays: usize,
+    pub numbers: usize,
+}
+
+/// A block operand: a window of elements or one number for all of them.
+#[derive(Clone, Copy)]
+enum Operand {
+    Slice(*const f64),
+    Number(f64),
+}
+
+/// Runs `prog` over the arrays at `arrays` (`prog.arrays` descriptor addresses) and the
+/// numbers at `numbers`; the result is a new array of the arena, or null when the arrays
+/// do not all have one shape (the caller bails: NumPy would broadcast or raise).
+///
+/// # Safety
+/// `tape` is the run's tape, `prog` a live program, and `arrays`/`numbers` hold as many
+/// valid descriptors and numbers as the program reads.
+pub unsafe extern "C" fn run(
+    tape: *mut Tape,
+    prog: *const Program,
+    arrays: *const *const ArrayDesc,
+    numbers: *const f64,
+) -> *mut ArrayDesc {
+    // SAFETY: as the caller promises.
+    let (tape, prog) = unsafe { (&mut *tape, &*prog) };
+    let mut descs = [ArrayDesc::EMPTY; MAX_ARRAYS];
+    for (k, d) in descs.iter_mut().enumerate().take(prog.arrays) {
+        // SAFETY: as the caller promises.
+        *d = unsafe { **arrays.add(k) };
+    }
+    let descs = &descs[..prog.arrays];
+    let Some(first) = descs.first() else {
+        return std::ptr::null_mut();
+    };
+    if descs.iter().any(|d| !first.same_shape(d)) {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: as the caller promises.
+    let numbers = unsafe { std::slice::from_raw_parts(numbers, prog.numbers) };
+    let out = tape.arena.zeros_like(first);
+    // SAFETY: `out` is a fresh C-ordered array of the arena with `first`'s shape.
+    let out_data = unsafe { (*out).data };
+    let n = first.len();
+    let scratch = tape.arena.scratch((prog.ops.len() + descs.len()) * BLOCK);
+    // SAFETY: every pointer stays within its array or the scratch (sized above).
+    unsafe { blocks(prog, descs, numbers, out_data, n, scratch) };
+    out
+}
+
+/// The kernel loop, compiled once per vector width (see `simd_blocks`).
+#[inline(always)]
+unsafe fn blocks_body(
+    prog: &Program,
+    descs: &[ArrayDesc],
+    numbers: &[f64],
+    out: *mut f64,
+    n: usize,
+    scratch: *mut f64,
+) {
+    let (op_bufs, gather) = (scratch, unsafe { scratch.add(prog.ops.len() * BLOCK) });
+    let last = prog.ops.len() - 1;
+    let mut bases: [Option<*const f64>; MAX_ARRAYS] = [None; MAX_ARRAYS];
+    for (b, d) in bases.iter_mut().zip(descs) {
+        *b = d.contiguous().map(|s| s.as_ptr());
+    }
+    let mut start = 0;
+    while start < n {
+        let len = BLOCK.min(n - start);
+        // The arrays' elements of this block: in place when contiguous, else gathered.
+        for (k, d) in descs.iter().enumerate() {
+            if bases[k].is_none() {
+                unsafe { d.read_block(start, len, gather.add(k * BLOCK)) };
+            }
+        }
+        let src = |s: Src| -> Operand {
+            match s {
+                Src::Number(k) => Operand::Number(numbers[k]),
+                Src::Op(k) => Operand::Slice(unsafe { op_bufs.add(k * BLOCK) }),
+                Src::Array(k) => Operand::Slice(match bases[k] {
+                    Some(p) => unsafe { p.add(start) },
+                    None => unsafe { gather.add(k * BLOCK) },
+                }),
+            }
+        };
+        for (k, op) in prog.ops.iter().enumerate() {
+            let dst = if k == last {
+                unsafe { out.add(start) }
+            } else {
+                unsafe { op_bufs.add(k * BLOCK) }
+            };
+            let dst = unsafe { std::slice::from_raw_parts_mut(dst, len) };
+            match *op {
+                Op::Add(a, b) => binary(dst, src(a), src(b), |x, y| x + y),
+                Op::Sub(a, b) => binary(dst, src(a), src(b), |x, y| x - y),
+                Op::Mul(a, b) => binary(dst, src(a), src(b), |x, y| x * y),
+                Op::Div(a, b) => binary(dst, src(a), src(b), |x, y| x / y),
+                Op::Neg(a) => binary(dst, src(a), Operand::Number(0.0), |x, _| -x),
+                Op::Tanh(a) => match src(a) {
+                    Operand::Slice(p) => {
+                        let s = unsafe { std::slice::from_raw_parts(p, len) };
+                        tangent_fastmath::tanh_slice(s, dst);
+                    }
+                    Operand::Number(x) => dst.fill(tangent_fastmath::tanh(x)),
+                },
+                Op::Call1(f, a) => binary(dst, src(a), Operand::Number(0.0), |x, _| f(x)),
+                Op::Call2(f, a, b) => binary(dst, src(a), src(b), |x, y| f(x, y)),
+            }
+        }
+        start += len;
+    }
+}
+
+/// `dst[i] = f(a[i], b[i])`, either side possibly one number.
+#[inline(always)]
+fn binary(dst: &mut [f64], a: Operand, b: Operand, f: impl Fn(f64, f64) -> f64) {
+    let len = dst.len();
+    // SAFETY: slices of a block hold `len` elements.
+    let slice = |p: *const f64| unsafe { std::slice::from_raw_parts(p, len) };
+    match (a, b) {
+        (Operand::Slice(a), Operand::Slice(b)) => {
+            for ((d, &x), &y) in dst.iter_mut().zip(slice(a)).zip(slice(b)) {
+                *d = f(x, y);
+            }
+        }
+        (Operand::Slice(a), Operand::Number(y)) => {
+            for (d, &x) in dst.iter_mut().zip(slice(a)) {
+                *d = f(x, y);
+            }
+        }
+        (Operand::Number(x), Operand::Slice(b)) => {
+            for (d, &y) in dst.iter_mut().zip(slice(b)) {
+                *d = f(x, y);
+            }
+        }
+        (Operand::Number(x), Operand::Number(y)) => dst.fill(f(x, y)),
+    }
+}
+
+/// `blocks_body` for the widest vector unit present.
+unsafe fn blocks(
+    prog: &Program,
+    descs: &[ArrayDesc],
+    numbers: &[f64],
+    out: *mut f64,
+    n: usize,
+    scratch: *mut f64,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f,avx2,fma")]
+        unsafe fn wide(
+            prog: &Program,
+            descs: &[ArrayDesc],
+            numbers: &[f64],
+            out: *mut f64,
+            n: usize,
+            scratch: *mut f64,
+        ) {
+            unsafe { blocks_body(prog, descs, numbers, out, n, scratch) };
+            std::arch::x86_64::_mm256_zeroupper();
+        }
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn avx2(
+            prog: &Program,
+            descs: &[ArrayDesc],
+            numbers: &[f64],
+            out: *mut f64,
+            n: usize,
+            scratch: *mut f64,
+        ) {
+            unsafe { blocks_body(prog, descs, numbers, out, n, scratch) };
+            std::arch::x86_64::_mm256_zeroupper();
+        }
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the features `wide` is compiled for are present.
+            return unsafe { wide(prog, descs, numbers, out, n, scratch) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: as above.
+            return unsafe { avx2(prog, descs, numbers, out, n, scratch) };
+        }
+    }
+    unsafe { blocks_body(prog, descs, numbers, out, n, scratch) }
+}
+
+/// `np.sum(x)` of a float64 array: NumPy's pairwise sum over C order.
+///
+/// # Safety
+/// `x` is a valid descriptor.
+pub unsafe extern "C" fn sum(x: *const ArrayDesc) -> f64 {
+    // SAFETY: as the caller promises.
+    let d = unsafe { &*x };
+    if let Some(s) = d.contiguous() {
+        return tangent_fastmath::pairwise_sum_by(s, |v| v);
+    }
+    let mut buf = vec![0.0; d.len()];
+    // SAFETY: `buf` holds every element.
+    unsafe { d.read_block(0, d.len(), buf.as_mut_ptr()) };
+    tangent_fastmath::pairwise_sum_by(&buf, |v| v)
+}

@@ -1,0 +1,301 @@
+//! Code for elementwise array expressions (typed by `array_types.rs`): the expression
+//! becomes an `elementwise::Program` of the statement, its array and number operands are
+//! evaluated by the ordinary code, and one runtime call runs the program over the
+//! buffers into a new array of the arena (arrays of another shape bail: NumPy would
+//! broadcast or raise). Also the `unbroadcast` helpers and `numpy.sum` on arrays.
+
+use super::arrays::{self, ArrayDesc};
+use super::codegen::Cg;
+use super::elementwise::{self, Op, Program, Src};
+use super::typing::{Refusal, Ty};
+use crate::ad::rules::NativeScalar;
+use crate::syntax::ir::*;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    types, AbiParam, InstBuilder, Signature, StackSlotData, StackSlotKind, Value,
+};
+
+/// The operands of a program being built: the code's values, by position.
+#[derive(Default)]
+struct Operands {
+    arrays: Vec<Value>,
+    numbers: Vec<Value>,
+}
+
+impl Cg<'_> {
+    /// The static type of `e` (None: unknown or not typable).
+    fn static_type(&self, e: &Expr) -> Option<Ty> {
+        super::typing::expr_type(e, self.types, self.calls)
+            .ok()
+            .flatten()
+    }
+
+    /// Whether `e` computes a new array elementwise.
+    pub(super) fn is_array_valued(&self, e: &Expr) -> bool {
+        matches!(self.static_type(e), Some(Ty::Array(_)))
+    }
+
+    /// An elementwise array expression: one pass over the buffers into a new array.
+    pub(super) fn elementwise(&mut self, e: &Expr) -> Result<(Value, Ty), Refusal> {
+        let Some(Ty::Array(nd)) = self.static_type(e) else {
+            return Err(Refusal::new(
+                e.span,
+                "an elementwise expression of unknown type",
+            ));
+        };
+        let mut prog = Program::default();
+        let mut ops = Operands::default();
+        let result = self.lower_elementwise(e, &mut prog, &mut ops)?;
+        if prog.ops.is_empty() {
+            // `x ** 1`: Python makes a new array; so does `x * 1.0`, exactly.
+            let one = self.b.ins().f64const(1.0);
+            ops.numbers.push(one);
+            prog.ops
+                .push(Op::Mul(result, Src::Number(ops.numbers.len() - 1)));
+        }
+        if ops.arrays.is_empty() || ops.arrays.len() > elementwise::MAX_ARRAYS {
+            return Err(Refusal::new(
+                e.span,
+                format!(
+                    "an elementwise expression of {} arrays (native code takes 1 to {})",
+                    ops.arrays.len(),
+                    elementwise::MAX_ARRAYS
+                ),
+            ));
+        }
+        let desc = self.run_program(prog, ops);
+        Ok((desc, Ty::Array(nd)))
+    }
+
+    /// A new array `a + b` of two arrays of one shape (another shape bails).
+    pub(super) fn sum_arrays(&mut self, a: Value, b: Value) -> Value {
+        let prog = Program {
+            ops: vec![Op::Add(Src::Array(0), Src::Array(1))],
+            ..Program::default()
+        };
+        let ops = Operands {
+            arrays: vec![a, b],
+            numbers: vec![],
+        };
+        self.run_program(prog, ops)
+    }
+
+    /// Calls the runtime to run `prog` on `ops`: the new array's descriptor (bails when
+    /// the arrays do not have one shape).
+    fn run_program(&mut self, mut prog: Program, ops: Operands) -> Value {
+        prog.arrays = ops.arrays.len();
+        prog.numbers = ops.numbers.len();
+        let arrays = self.words_slot(&ops.arrays);
+        let numbers = self.words_slot(&ops.numbers);
+        let prog = Box::new(prog);
+        let at = self
+            .b
+            .ins()
+            .iconst(self.ptr, &*prog as *const Program as i64);
+        self.programs.push(prog);
+        let mut sig = Signature::new(self.call_conv);
+        sig.params.extend([AbiParam::new(self.ptr); 4]);
+        sig.returns.push(AbiParam::new(self.ptr));
+        let sig = self.b.import_signature(sig);
+        let f = self.b.ins().iconst(
+            self.ptr,
+            elementwise::run
+                as unsafe extern "C" fn(
+                    *mut super::runtime::Tape,
+                    *const Program,
+                    *const *const ArrayDesc,
+                    *const f64,
+                ) -> *mut ArrayDesc as *const () as i64,
+        );
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, f, &[self.ctx, at, arrays, numbers]);
+        let desc = self.b.inst_results(call)[0];
+        let null = self.b.ins().icmp_imm_s(IntCC::Equal, desc, 0);
+        self.bail_if(null);
+        desc
+    }
+
+    /// The address of a stack slot holding `words` (64 bits each).
+    fn words_slot(&mut self, words: &[Value]) -> Value {
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (8 * words.len()).max(8) as u32,
+            3,
+        ));
+        for (k, w) in words.iter().enumerate() {
+            self.b.ins().stack_store(self.ptr, *w, slot, (8 * k) as i32);
+        }
+        self.b.ins().stack_addr(self.ptr, slot, 0)
+    }
+
+    /// Adds the operations of `e` to `prog` (operands evaluated left to right, as
+    /// Python does) and says where its value is.
+    fn lower_elementwise(
+        &mut self,
+        e: &Expr,
+        prog: &mut Program,
+        ops: &mut Operands,
+    ) -> Result<Src, Refusal> {
+        if !self.is_array_valued(e) {
+            let (v, t) = self.expr(e)?;
+            let x = self.float(v, t);
+            ops.numbers.push(x);
+            return Ok(Src::Number(ops.numbers.len() - 1));
+        }
+        let op = match &e.kind {
+            ExprKind::BinOp(BinOp::Pow, a, b) => {
+                let x = self.lower_elementwise(a, prog, ops)?;
+                let Some(k) = super::array_types::small_power(b) else {
+                    return Err(Refusal::new(b.span, "an exponent of an array"));
+                };
+                if k == 1 {
+                    return Ok(x);
+                }
+                // x**2 = x*x, x**3 = x*x*x, x**4 = (x*x)*(x*x).
+                prog.ops.push(Op::Mul(x, x));
+                let sq = Src::Op(prog.ops.len() - 1);
+                match k {
+                    2 => return Ok(sq),
+                    3 => Op::Mul(sq, x),
+                    _ => Op::Mul(sq, sq),
+                }
+            }
+            ExprKind::BinOp(op, a, b) => {
+                let x = self.lower_elementwise(a, prog, ops)?;
+                let y = self.lower_elementwise(b, prog, ops)?;
+                match op {
+                    BinOp::Add => Op::Add(x, y),
+                    BinOp::Sub => Op::Sub(x, y),
+                    BinOp::Mul => Op::Mul(x, y),
+                    BinOp::Div => Op::Div(x, y),
+                    _ => {
+                        return Err(Refusal::new(
+                            e.span,
+                            format!("the operator `{}` on an array", op.symbol()),
+                        ))
+                    }
+                }
+            }
+            ExprKind::Unary(UnaryOp::Neg, a) => Op::Neg(self.lower_elementwise(a, prog, ops)?),
+            ExprKind::Unary(UnaryOp::Pos, a) => return self.lower_elementwise(a, prog, ops),
+            ExprKind::Call { func, args, .. } => {
+                let path = super::typing::callee_path(func).unwrap_or_default();
+                match self.calls.rules().native_scalar(&path).cloned() {
+                    Some(NativeScalar::Kernel { name, .. }) => {
+                        let mut xs = Vec::new();
+                        for a in args {
+                            xs.push(self.lower_elementwise(a, prog, ops)?);
+                        }
+                        let Some(addr) = super::runtime::kernel(&name, xs.len()) else {
+                            return Err(Refusal::new(e.span, format!("`{path}` of arrays")));
+                        };
+                        match xs.as_slice() {
+                            [x] if name == "tanh" => Op::Tanh(*x),
+                            [x] => {
+                                // SAFETY: `kernel` gives the address of an
+                                // `extern "C" fn(f64) -> f64` for one argument.
+                                let f: extern "C" fn(f64) -> f64 =
+                                    unsafe { std::mem::transmute(addr) };
+                                Op::Call1(f, *x)
+                            }
+                            [x, y] => {
+                                // SAFETY: as above, for two arguments.
+                                let f: extern "C" fn(f64, f64) -> f64 =
+                                    unsafe { std::mem::transmute(addr) };
+                                Op::Call2(f, *x, *y)
+                            }
+                            _ => return Err(Refusal::new(e.span, format!("`{path}` of arrays"))),
+                        }
+                    }
+                    _ => return self.array_operand(e, ops),
+                }
+            }
+            _ => return self.array_operand(e, ops),
+        };
+        prog.ops.push(op);
+        Ok(Src::Op(prog.ops.len() - 1))
+    }
+
+    /// An array the ordinary code computes (a name, a helper's result).
+    fn array_operand(&mut self, e: &Expr, ops: &mut Operands) -> Result<Src, Refusal> {
+        let (v, _) = self.expr(e)?;
+        ops.arrays.push(v);
+        Ok(Src::Array(ops.arrays.len() - 1))
+    }
+
+    /// `tangent.unbroadcast(g, like)` and its kind: `g` given the shape of `args[like]`.
+    /// The `like` value is read only when it is an array (its shape).
+    pub(super) fn unbroadcast(
+        &mut self,
+        args: &[Expr],
+        like: usize,
+        span: Span,
+    ) -> Result<(Value, Ty), Refusal> {
+        let g = &args[0];
+        let Some(l) = args.get(like) else {
+            return Err(Refusal::new(span, "an unbroadcast of too few arguments"));
+        };
+        match (self.static_type(g), self.static_type(l)) {
+            (Some(Ty::Array(nd)), Some(Ty::Array(_))) => {
+                let (gd, _) = self.expr(g)?;
+                let (ld, _) = self.expr(l)?;
+                self.bail_unless_same_shape(gd, ld);
+                Ok((gd, Ty::Array(nd)))
+            }
+            (Some(Ty::Array(_)), _) => {
+                let (gd, _) = self.expr(g)?;
+                Ok((self.sum_of(gd), Ty::Float))
+            }
+            (_, Some(Ty::Array(nd))) => {
+                let (v, t) = self.expr(g)?;
+                let x = self.float(v, t);
+                let (ld, _) = self.expr(l)?;
+                let mut sig = Signature::new(self.call_conv);
+                sig.params
+                    .extend([AbiParam::new(self.ptr), AbiParam::new(self.ptr)]);
+                sig.params.push(AbiParam::new(types::F64));
+                sig.returns.push(AbiParam::new(self.ptr));
+                let sig = self.b.import_signature(sig);
+                let f = self.b.ins().iconst(
+                    self.ptr,
+                    arrays::full_like
+                        as unsafe extern "C" fn(
+                            *mut super::runtime::Tape,
+                            *const ArrayDesc,
+                            f64,
+                        ) -> *mut ArrayDesc as *const () as i64,
+                );
+                let call = self.b.ins().call_indirect(sig, f, &[self.ctx, ld, x]);
+                Ok((self.b.inst_results(call)[0], Ty::Array(nd)))
+            }
+            _ => self.expr(g),
+        }
+    }
+
+    /// `numpy.sum(x)`: of an array, NumPy's pairwise sum; of a float, itself.
+    pub(super) fn sum(&mut self, x: &Expr) -> Result<(Value, Ty), Refusal> {
+        match self.expr(x)? {
+            (d, Ty::Array(_)) => Ok((self.sum_of(d), Ty::Float)),
+            (v, Ty::Float) => Ok((v, Ty::Float)),
+            (_, t) => Err(Refusal::new(
+                x.span,
+                format!("`numpy.sum` of a {}", t.name()),
+            )),
+        }
+    }
+
+    fn sum_of(&mut self, desc: Value) -> Value {
+        let mut sig = Signature::new(self.call_conv);
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.returns.push(AbiParam::new(types::F64));
+        let sig = self.b.import_signature(sig);
+        let f = self.b.ins().iconst(
+            self.ptr,
+            elementwise::sum as unsafe extern "C" fn(*const ArrayDesc) -> f64 as *const () as i64,
+        );
+        let call = self.b.ins().call_indirect(sig, f, &[desc]);
+        self.b.inst_results(call)[0]
+    }
+}
