@@ -445,16 +445,28 @@ def startup_phase(prefixes, opts):
 # ---- reporting ----
 
 def machine():
-    model = "?"
+    model, flags = "?", set()
     try:
         with open("/proc/cpuinfo") as fh:
             for line in fh:
-                if line.startswith("model name"):
+                if line.startswith("model name") and model == "?":
                     model = line.split(":", 1)[1].strip()
-                    break
+                elif line.startswith("flags") and not flags:
+                    flags = set(line.split(":", 1)[1].split())
     except OSError:
         pass
-    return "%d cores, %s, %s" % (os.cpu_count() or 0, model, platform.platform(terse=True))
+    return "%d cores, %s, %s, %s" % (os.cpu_count() or 0, model, simd_level(flags),
+                                     platform.platform(terse=True))
+
+
+def simd_level(flags):
+    """The vector unit this project's kernels run on here (they pick, at run time, the
+    widest of AVX-512, AVX2+FMA and the baseline SSE2 the processor has)."""
+    if "avx512f" in flags:
+        return "kernels on AVX-512"
+    if "avx2" in flags and "fma" in flags:
+        return "kernels on AVX2+FMA (no AVX-512)"
+    return "kernels on SSE2 (no AVX2)" if flags else "SIMD level unknown"
 
 
 def versions(py):

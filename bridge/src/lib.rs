@@ -18,6 +18,12 @@ use pyo3::types::{PyBytes, PyDict};
 #[pymodule]
 #[pyo3(name = "tangent")]
 fn tangent_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Parsing the built-in rule files (tens of ms) overlaps loading the shims and the
+    // rest of the script's start-up on another thread (as the embedded host does); the
+    // first request waits for it if it comes sooner.
+    std::thread::spawn(|| {
+        tangent::api::rules();
+    });
     let py = m.py();
     let modules = py.import("sys")?.getattr("modules")?;
     let native = engine::module(py)?;

@@ -352,29 +352,27 @@ impl Cg<'_> {
         Ok((gd, Ty::Array(nd)))
     }
 
-    /// `tangent.add_grad(a, b)` of arrays: a new array `a + b` (arrays of another shape
-    /// bail), or a copy of `b` when `a` is None (Python returns `b` itself, which it never
-    /// changes in place; here `add_grad_at` could). A `b` that is None bails.
+    /// `tangent.add_grad(a, b)` of arrays: a new array `a + b`, computed in the pass of
+    /// `b`'s elementwise expression (arrays of another shape bail), or `b` computed into
+    /// a new array when `a` is None (Python returns `b` itself, which it never changes in
+    /// place; here `add_grad_at` could). A `b` that is None bails.
     pub(super) fn add_grad_arrays(
         &mut self,
         a: &Expr,
         b: &Expr,
         span: Span,
     ) -> Result<(Value, Ty), Refusal> {
-        let (bd, nd) = match self.expr(b)? {
-            (v, Ty::Array(nd)) => (v, nd),
-            (_, t) => {
+        let nd = match super::typing::expr_type(b, self.types, self.calls) {
+            Ok(Some(Ty::Array(nd))) => nd,
+            _ => {
                 return Err(Refusal::new(
                     b.span,
-                    format!("adding a {} to an array", t.name()),
+                    "adding something other than an array to an array",
                 ))
             }
         };
-        let copy_addr = arrays::copy_of
-            as unsafe extern "C" fn(*mut super::runtime::Tape, *const ArrayDesc) -> *mut ArrayDesc
-            as *const () as usize;
         if matches!(a.kind, ExprKind::NoneLit) {
-            return Ok((self.make_array(copy_addr, &[bd]), Ty::Array(nd)));
+            return self.elementwise_plus(None, b);
         }
         let Some(var) = a.as_name().and_then(|n| self.vars.get(n)) else {
             return Err(Refusal::new(a.span, "a gradient that is not a name"));
@@ -388,7 +386,7 @@ impl Cg<'_> {
         }
         let held = self.b.use_var(var);
         let Some(f) = flag else {
-            return Ok((self.sum_arrays(held, bd), Ty::Array(nd)));
+            return self.elementwise_plus(Some(held), b);
         };
         let is_none = self.b.use_var(f);
         let (fresh, add, join) = (
@@ -399,10 +397,10 @@ impl Cg<'_> {
         self.b.append_block_param(join, types::I64);
         self.b.ins().brif(is_none, fresh, &[], add, &[]);
         self.b.switch_to_block(fresh);
-        let copy = self.make_array(copy_addr, &[bd]);
+        let (copy, _) = self.elementwise_plus(None, b)?;
         self.b.ins().jump(join, &[copy.into()]);
         self.b.switch_to_block(add);
-        let sum = self.sum_arrays(held, bd);
+        let (sum, _) = self.elementwise_plus(Some(held), b)?;
         self.b.ins().jump(join, &[sum.into()]);
         self.b.switch_to_block(join);
         Ok((self.b.block_params(join)[0], Ty::Array(nd)))

@@ -153,21 +153,6 @@ impl Arena {
         self.views.clear();
     }
 
-    /// A zero-filled buffer of `n` elements and a descriptor box, reused when a spare
-    /// one is large enough.
-    fn buffer(&mut self, n: usize) -> (Box<ArrayDesc>, Vec<f64>) {
-        match self.spare.last() {
-            Some((_, v)) if v.capacity() >= n => {
-                let (d, mut v) = self.spare.pop().expect("just seen");
-                self.spare_elements -= v.capacity();
-                v.clear();
-                v.resize(n, 0.0);
-                (d, v)
-            }
-            _ => (Box::new(ArrayDesc::EMPTY), vec![0.0; n]),
-        }
-    }
-
     /// The elements of the arena's array at `desc`, or None if `desc` is not one of the
     /// arena's (an argument array returned as it is: the interpreter returns the object
     /// itself, which the native code cannot).
@@ -184,10 +169,36 @@ impl Arena {
         })
     }
 
-    /// A new C-ordered zero array of `ndim` dimensions and `shape`.
-    fn zeros(&mut self, ndim: i64, shape: [i64; 2]) -> *mut ArrayDesc {
+    /// Scratch memory of at least `n` elements, reused by every elementwise statement.
+    pub(super) fn scratch(&mut self, n: usize) -> *mut f64 {
+        if self.scratch.len() < n {
+            self.scratch.resize(n, 0.0);
+        }
+        self.scratch.as_mut_ptr()
+    }
+
+    /// A buffer of `n` elements and a descriptor box, reused when a spare one is large
+    /// enough; its elements are zeros when `zeroed`, else whatever numbers an earlier
+    /// run left (the caller writes every one).
+    fn buffer(&mut self, n: usize, zeroed: bool) -> (Box<ArrayDesc>, Vec<f64>) {
+        match self.spare.last() {
+            Some((_, v)) if v.capacity() >= n => {
+                let (d, mut v) = self.spare.pop().expect("just seen");
+                self.spare_elements -= v.capacity();
+                if zeroed {
+                    v.clear();
+                }
+                v.resize(n, 0.0);
+                (d, v)
+            }
+            _ => (Box::new(ArrayDesc::EMPTY), vec![0.0; n]),
+        }
+    }
+
+    /// A new C-ordered array of `ndim` dimensions and `shape` (zeros when `zeroed`).
+    fn array(&mut self, ndim: i64, shape: [i64; 2], zeroed: bool) -> *mut ArrayDesc {
         let n = (shape[0] * if ndim == 2 { shape[1] } else { 1 }) as usize;
-        let (mut desc, mut data) = self.buffer(n);
+        let (mut desc, mut data) = self.buffer(n, zeroed);
         let strides = if ndim == 2 { [shape[1], 1] } else { [1, 1] };
         *desc = ArrayDesc {
             data: data.as_mut_ptr(),
@@ -200,12 +211,9 @@ impl Arena {
         &mut *last.0
     }
 
-    /// Scratch memory of at least `n` elements, reused by every elementwise statement.
-    pub(super) fn scratch(&mut self, n: usize) -> *mut f64 {
-        if self.scratch.len() < n {
-            self.scratch.resize(n, 0.0);
-        }
-        self.scratch.as_mut_ptr()
+    /// A new C-ordered zero array of `ndim` dimensions and `shape`.
+    fn zeros(&mut self, ndim: i64, shape: [i64; 2]) -> *mut ArrayDesc {
+        self.array(ndim, shape, true)
     }
 
     /// A new zero array of the arena shaped like `like`.
@@ -213,8 +221,13 @@ impl Arena {
         self.zeros(like.ndim, like.shape)
     }
 
+    /// A new array of the arena shaped like `like`, for the caller to fill.
+    pub(super) fn output_like(&mut self, like: &ArrayDesc) -> *mut ArrayDesc {
+        self.array(like.ndim, like.shape, false)
+    }
+
     fn copy_of(&mut self, src: &ArrayDesc) -> *mut ArrayDesc {
-        let d = self.zeros(src.ndim, src.shape);
+        let d = self.output_like(src);
         // SAFETY: the new array holds `src.len()` elements.
         unsafe { src.read_block(0, src.len(), (*d).data) };
         d
@@ -327,7 +340,7 @@ pub unsafe extern "C" fn full_like(
     v: f64,
 ) -> *mut ArrayDesc {
     // SAFETY: compiled code passes its run's tape and a descriptor it holds.
-    let d = unsafe { (*t).arena.zeros_like(&*like) };
+    let d = unsafe { (*t).arena.output_like(&*like) };
     // SAFETY: a fresh C-ordered array of the arena.
     unsafe { std::slice::from_raw_parts_mut((*d).data, (*d).len()).fill(v) };
     d

@@ -92,6 +92,10 @@ pub(super) struct Cg<'a> {
     elided: std::collections::HashSet<String>,
     /// Every variable's type (for the types of subexpressions).
     pub(super) types: &'a HashMap<String, VarTy>,
+    /// Temporaries read once, by the next statement's elementwise expression, and their
+    /// definitions, which that expression computes in its own pass (`elementwise_code.rs`).
+    pub(super) single_use: std::collections::HashSet<String>,
+    pub(super) deferred: HashMap<String, Expr>,
     /// Programs of elementwise statements (`elementwise_code.rs`).
     #[allow(clippy::vec_box)] // boxed: the code holds their addresses
     pub(super) programs: Vec<Box<super::elementwise::Program>>,
@@ -141,6 +145,8 @@ pub fn lower(
             .collect(),
         elided: super::tape_elision::elided(def, var_types, calls.rules()),
         types: var_types,
+        single_use: super::elementwise_code::single_use_temporaries(def),
+        deferred: HashMap::new(),
         programs: Vec::new(),
         tape: TapeVars {
             data: Variable::from_u32(0),
@@ -268,7 +274,10 @@ impl Cg<'_> {
 
     /// Lowers statements; true if the block ends in a jump or return.
     fn block(&mut self, stmts: &[Stmt]) -> Result<bool, Refusal> {
-        for s in stmts {
+        for (k, s) in stmts.iter().enumerate() {
+            if self.defer_into_next(s, stmts.get(k + 1)) {
+                continue;
+            }
             if self.stmt(s)? {
                 return Ok(true);
             }
@@ -600,13 +609,25 @@ impl Cg<'_> {
                 // Scalars always pass the checks; evaluating the operands still bails
                 // on `None` as Python would raise. Arrays pass when they have one shape
                 // (a tangent and its argument); else the interpreter's check raises.
+                // One array alone (`check_inplace` of an array, which raises) or an
+                // array checked against a number (a scalar seed for an array output) is
+                // the interpreter's to judge, with its located error.
                 let mut arrays = Vec::new();
+                let mut numbers = 0;
                 for a in args {
-                    if !matches!(a.kind, ExprKind::Str(_)) {
-                        if let (v, Ty::Array(_)) = self.expr(a)? {
-                            arrays.push(v);
+                    // Names and line numbers are literals.
+                    if !matches!(a.kind, ExprKind::Str(_) | ExprKind::Num(_)) {
+                        match self.expr(a)? {
+                            (v, Ty::Array(_)) => arrays.push(v),
+                            _ => numbers += 1,
                         }
                     }
+                }
+                if !arrays.is_empty() && (numbers > 0 || arrays.len() == 1) {
+                    return Err(Refusal::new(
+                        e.span,
+                        format!("`{path}` of an array and no other array"),
+                    ));
                 }
                 for pair in arrays.windows(2) {
                     self.bail_unless_same_shape(pair[0], pair[1]);

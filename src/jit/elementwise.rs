@@ -83,7 +83,7 @@ pub unsafe extern "C" fn run(
     }
     // SAFETY: as the caller promises.
     let numbers = unsafe { std::slice::from_raw_parts(numbers, prog.numbers) };
-    let out = tape.arena.zeros_like(first);
+    let out = tape.arena.output_like(first);
     // SAFETY: `out` is a fresh C-ordered array of the arena with `first`'s shape.
     let out_data = unsafe { (*out).data };
     let n = first.len();
@@ -244,4 +244,59 @@ pub unsafe extern "C" fn sum(x: *const ArrayDesc) -> f64 {
     // SAFETY: `buf` holds every element.
     unsafe { d.read_block(0, d.len(), buf.as_mut_ptr()) };
     tangent_fastmath::pairwise_sum_by(&buf, |v| v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_program_runs_over_contiguous_and_strided_arrays_in_blocks() {
+        // 600 elements: two full blocks and a partial one; `b` is every other element.
+        let a: Vec<f64> = (0..600).map(|i| i as f64 * 0.01 - 3.0).collect();
+        let b: Vec<f64> = (0..1200).map(|i| (i as f64).sin()).collect();
+        let da = ArrayDesc::new(a.as_ptr(), &[600], &[1]).expect("1-d");
+        let db = ArrayDesc::new(b.as_ptr(), &[600], &[2]).expect("1-d");
+        // tanh(a * 0.5) - b / (1 + a * a)
+        let prog = Program {
+            ops: vec![
+                Op::Mul(Src::Array(0), Src::Number(0)),
+                Op::Tanh(Src::Op(0)),
+                Op::Mul(Src::Array(0), Src::Array(0)),
+                Op::Add(Src::Number(1), Src::Op(2)),
+                Op::Div(Src::Array(1), Src::Op(3)),
+                Op::Sub(Src::Op(1), Src::Op(4)),
+            ],
+            arrays: 2,
+            numbers: 2,
+        };
+        let mut tape = Tape::new();
+        let numbers = [0.5, 1.0];
+        let arrays = [&da as *const ArrayDesc, &db as *const ArrayDesc];
+        // SAFETY: live descriptors and numbers, as many as the program reads.
+        let out = unsafe { run(&mut tape, &prog, arrays.as_ptr(), numbers.as_ptr()) };
+        assert!(!out.is_null());
+        // SAFETY: a 600-element array of the arena.
+        let got = unsafe { std::slice::from_raw_parts((*out).data, 600) };
+        for i in 0..600 {
+            let want = (a[i] * 0.5).tanh() - b[2 * i] / (1.0 + a[i] * a[i]);
+            assert!((got[i] - want).abs() <= 1e-14, "{i}: {} {want}", got[i]);
+        }
+        // Arrays of two shapes: null (the code bails).
+        let short = ArrayDesc::new(a.as_ptr(), &[599], &[1]).expect("1-d");
+        let arrays = [&da as *const ArrayDesc, &short as *const ArrayDesc];
+        // SAFETY: as above.
+        let out = unsafe { run(&mut tape, &prog, arrays.as_ptr(), numbers.as_ptr()) };
+        assert!(out.is_null());
+    }
+
+    #[test]
+    fn sum_adds_a_transposed_view_in_c_order() {
+        let m: Vec<f64> = (0..6).map(|i| 0.1 * i as f64).collect();
+        // The transpose of the 2x3 array m: shape (3, 2), strides (1, 3).
+        let t = ArrayDesc::new(m.as_ptr(), &[3, 2], &[1, 3]).expect("2-d");
+        // SAFETY: a live descriptor.
+        let s = unsafe { sum(&t) };
+        assert!((s - 1.5).abs() < 1e-15, "{s}");
+    }
 }

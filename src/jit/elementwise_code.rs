@@ -14,6 +14,89 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, AbiParam, InstBuilder, Signature, StackSlotData, StackSlotKind, Value,
 };
+use std::collections::HashMap;
+
+/// Names assigned once (by name) and read once in `def`: temporaries of the generated
+/// three-address code that may be computed inside the pass of the one statement that
+/// reads them.
+pub fn single_use_temporaries(def: &FuncDef) -> std::collections::HashSet<String> {
+    let mut assigned: HashMap<String, usize> = HashMap::new();
+    let mut reads: HashMap<String, usize> = HashMap::new();
+    walk_stmts(&def.body, &mut |s| {
+        let mut read = |e: &Expr| {
+            e.walk(&mut |x| {
+                if let Some(n) = x.as_name() {
+                    *reads.entry(n.to_owned()).or_default() += 1;
+                }
+            })
+        };
+        match &s.kind {
+            StmtKind::Assign(t, v) => {
+                match t.as_name() {
+                    Some(n) => *assigned.entry(n.to_owned()).or_default() += 1,
+                    None => read(t),
+                }
+                read(v);
+            }
+            _ => crate::ad::names::stmt_exprs(s, &mut read),
+        }
+        if let StmtKind::For(t, _, _) | StmtKind::AugAssign(t, _, _) = &s.kind {
+            // Assigned too.
+            t.walk(&mut |x| {
+                if let Some(n) = x.as_name() {
+                    *assigned.entry(n.to_owned()).or_insert(1) += 1;
+                }
+            });
+        }
+    });
+    let params: Vec<&str> = def.params.iter().map(|p| p.name.as_str()).collect();
+    assigned
+        .into_iter()
+        .filter(|(n, k)| *k == 1 && reads.get(n) == Some(&1) && !params.contains(&n.as_str()))
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// Whether `name` is read in `e` at a position `lower_elementwise` computes itself (an
+/// operand of the operators and kernels of an elementwise expression).
+fn elementwise_operand(cg: &Cg<'_>, e: &Expr, name: &str) -> bool {
+    if !cg.is_array_valued(e) {
+        return false;
+    }
+    match &e.kind {
+        ExprKind::Name(n) => n == name,
+        ExprKind::BinOp(_, a, b) => {
+            elementwise_operand(cg, a, name) || elementwise_operand(cg, b, name)
+        }
+        ExprKind::Unary(UnaryOp::Neg | UnaryOp::Pos, a) => elementwise_operand(cg, a, name),
+        ExprKind::Call { func, args, .. } => {
+            let path = super::typing::callee_path(func).unwrap_or_default();
+            matches!(
+                cg.calls.rules().native_scalar(&path),
+                Some(NativeScalar::Kernel { .. })
+            ) && args.iter().any(|a| elementwise_operand(cg, a, name))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `e` is an operator or kernel node computing an array (what
+/// `lower_elementwise` turns into operations, not an operand).
+fn is_elementwise_node(cg: &Cg<'_>, e: &Expr) -> bool {
+    if !cg.is_array_valued(e) {
+        return false;
+    }
+    match &e.kind {
+        ExprKind::BinOp(..) | ExprKind::Unary(UnaryOp::Neg | UnaryOp::Pos, _) => true,
+        ExprKind::Call { func, .. } => matches!(
+            cg.calls
+                .rules()
+                .native_scalar(&super::typing::callee_path(func).unwrap_or_default()),
+            Some(NativeScalar::Kernel { .. })
+        ),
+        _ => false,
+    }
+}
 
 /// The operands of a program being built: the code's values, by position.
 #[derive(Default)]
@@ -23,6 +106,31 @@ struct Operands {
 }
 
 impl Cg<'_> {
+    /// `t = E` (E elementwise) whose only read is in the next statement's elementwise
+    /// expression: E is left for that statement's pass (no array of its own). Nothing
+    /// runs between the two, so E's operands hold the same values there.
+    pub(super) fn defer_into_next(&mut self, s: &Stmt, next: Option<&Stmt>) -> bool {
+        let (StmtKind::Assign(t, v), Some(next)) = (&s.kind, next) else {
+            return false;
+        };
+        let Some(name) = t.as_name() else {
+            return false;
+        };
+        let StmtKind::Assign(nt, nv) = &next.kind else {
+            return false;
+        };
+        if !self.single_use.contains(name)
+            || nt.as_name().is_none()
+            || !is_elementwise_node(self, v)
+            || !is_elementwise_node(self, nv)
+            || !elementwise_operand(self, nv, name)
+        {
+            return false;
+        }
+        self.deferred.insert(name.to_owned(), v.clone());
+        true
+    }
+
     /// The static type of `e` (None: unknown or not typable).
     fn static_type(&self, e: &Expr) -> Option<Ty> {
         super::typing::expr_type(e, self.types, self.calls)
@@ -37,6 +145,16 @@ impl Cg<'_> {
 
     /// An elementwise array expression: one pass over the buffers into a new array.
     pub(super) fn elementwise(&mut self, e: &Expr) -> Result<(Value, Ty), Refusal> {
+        self.elementwise_plus(None, e)
+    }
+
+    /// `e` computed elementwise into a new array, with the array `plus` added to it in
+    /// the same pass when given (`tangent.add_grad(g, e)`).
+    pub(super) fn elementwise_plus(
+        &mut self,
+        plus: Option<Value>,
+        e: &Expr,
+    ) -> Result<(Value, Ty), Refusal> {
         let Some(Ty::Array(nd)) = self.static_type(e) else {
             return Err(Refusal::new(
                 e.span,
@@ -45,8 +163,13 @@ impl Cg<'_> {
         };
         let mut prog = Program::default();
         let mut ops = Operands::default();
+        if let Some(g) = plus {
+            ops.arrays.push(g);
+        }
         let result = self.lower_elementwise(e, &mut prog, &mut ops)?;
-        if prog.ops.is_empty() {
+        if plus.is_some() {
+            prog.ops.push(Op::Add(Src::Array(0), result));
+        } else if prog.ops.is_empty() {
             // `x ** 1`: Python makes a new array; so does `x * 1.0`, exactly.
             let one = self.b.ins().f64const(1.0);
             ops.numbers.push(one);
@@ -65,19 +188,6 @@ impl Cg<'_> {
         }
         let desc = self.run_program(prog, ops);
         Ok((desc, Ty::Array(nd)))
-    }
-
-    /// A new array `a + b` of two arrays of one shape (another shape bails).
-    pub(super) fn sum_arrays(&mut self, a: Value, b: Value) -> Value {
-        let prog = Program {
-            ops: vec![Op::Add(Src::Array(0), Src::Array(1))],
-            ..Program::default()
-        };
-        let ops = Operands {
-            arrays: vec![a, b],
-            numbers: vec![],
-        };
-        self.run_program(prog, ops)
     }
 
     /// Calls the runtime to run `prog` on `ops`: the new array's descriptor (bails when
@@ -138,6 +248,9 @@ impl Cg<'_> {
         prog: &mut Program,
         ops: &mut Operands,
     ) -> Result<Src, Refusal> {
+        if let Some(def) = e.as_name().and_then(|n| self.deferred.get(n).cloned()) {
+            return self.lower_elementwise(&def, prog, ops);
+        }
         if !self.is_array_valued(e) {
             let (v, t) = self.expr(e)?;
             let x = self.float(v, t);
@@ -208,6 +321,17 @@ impl Cg<'_> {
                             }
                             _ => return Err(Refusal::new(e.span, format!("`{path}` of arrays"))),
                         }
+                    }
+                    // An array given another array's shape: the same elements; the
+                    // other array joins the operands so the run checks its shape.
+                    Some(NativeScalar::Unbroadcast { like })
+                        if args
+                            .get(like)
+                            .is_some_and(|l| matches!(self.static_type(l), Some(Ty::Array(_)))) =>
+                    {
+                        let x = self.lower_elementwise(&args[0], prog, ops)?;
+                        self.array_operand(&args[like], ops)?;
+                        return Ok(x);
                     }
                     _ => return self.array_operand(e, ops),
                 }

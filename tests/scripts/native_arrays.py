@@ -344,6 +344,23 @@ got = outcome(nat, x, x[:3])
 assert got[:2] == ("raise", "ValueError"), got
 assert got == outcome(tangent.grad(two_shapes, compile="python"), x, x[:3])
 assert nat.__tangent_native_calls__ == before
+# Checks the native code leaves to the interpreter: an array changed in place through
+# a second name, an array output with a number for its seed (located errors both ways).
+def augmented_alias(x):
+    y = x
+    y += x
+    return np.sum(y)
+
+
+def doubled(x):
+    return x * 2.0
+
+
+for mode in ("native", "python"):
+    got = outcome(tangent.grad(augmented_alias, compile=mode), x)
+    assert got[:2] == ("raise", "TangentError") and "in place" in got[2], got
+    got = outcome(tangent.grad(doubled, compile=mode), x)
+    assert got[:2] == ("raise", "ValueError") and "not a scalar" in got[2], got
 # A second name for an array the function writes: the transformation refuses it (located).
 try:
     tangent.grad(aliased, compile="native")
