@@ -8,7 +8,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyDict, PyFloat, PyInt, PyTuple};
 use tangent::jit::arrays::{ArrayDesc, NativeArray};
-use tangent::jit::containers::DictValues;
+use tangent::jit::containers::{DictValues, SeqValues};
 use tangent::jit::{Call, NativeEntry, Scalar, Value};
 
 #[pyclass(module = "tangent", name = "NativeFunction", frozen)]
@@ -96,6 +96,30 @@ fn dict_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
     Some(DictValues::new(entries))
 }
 
+/// A tuple or list (exactly) whose elements are all floats (Python's or `numpy.float64`):
+/// a copy of them, read now (the GIL is held for the whole native call).
+fn seq_values(obj: &Bound<'_, PyAny>) -> Option<SeqValues> {
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = obj.cast_exact::<PyTuple>() {
+        t.iter().collect()
+    } else {
+        obj.cast_exact::<pyo3::types::PyList>()
+            .ok()?
+            .iter()
+            .collect()
+    };
+    let values = items
+        .iter()
+        .map(|v| {
+            if is_double(v) {
+                v.extract::<f64>().ok()
+            } else {
+                None
+            }
+        })
+        .collect::<Option<Vec<f64>>>()?;
+    Some(SeqValues::new(values))
+}
+
 /// A float64 NumPy array holding a native result.
 fn array_to_py(py: Python<'_>, a: NativeArray) -> PyResult<Py<PyAny>> {
     let bytes: Vec<u8> = a.data.iter().flat_map(|v| v.to_ne_bytes()).collect();
@@ -112,7 +136,9 @@ fn to_py(py: Python<'_>, v: Value) -> PyResult<Py<PyAny>> {
         Value::Scalar(Scalar::Float(v)) => v.into_pyobject(py)?.into_any().unbind(),
         Value::Scalar(Scalar::Int(v)) => v.into_pyobject(py)?.into_any().unbind(),
         Value::Scalar(Scalar::Bool(v)) => v.into_pyobject(py)?.to_owned().into_any().unbind(),
-        Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_)) => py.None(),
+        Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_) | Scalar::Seq(_)) => {
+            py.None()
+        }
         Value::Array(a) => array_to_py(py, a)?,
     })
 }
@@ -149,11 +175,12 @@ impl NativeFunction {
             // throughout, keeps their elements unchanged.
             let descs: Vec<Option<ArrayDesc>> = objs.iter().map(array_desc).collect();
             let dicts: Vec<Option<DictValues>> = objs.iter().map(dict_values).collect();
+            let seqs: Vec<Option<SeqValues>> = objs.iter().map(seq_values).collect();
             let all: Vec<Option<Scalar>> = objs
                 .iter()
-                .zip(descs.iter().zip(&dicts))
-                .map(|(a, (desc, dict))| {
-                    Scalar::of_arg(desc.as_ref(), dict.as_ref(), || {
+                .zip(descs.iter().zip(dicts.iter().zip(&seqs)))
+                .map(|(a, (desc, (dict, seq)))| {
+                    Scalar::of_arg(desc.as_ref(), dict.as_ref(), seq.as_ref(), || {
                         (!missing).then(|| scalar_of(a)).flatten()
                     })
                 })

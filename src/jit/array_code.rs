@@ -13,6 +13,13 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Signature, Value};
 
 impl Cg<'_> {
+    /// Whether `e` is a name holding a tuple or list of floats.
+    pub(super) fn is_seq(&self, e: &Expr) -> bool {
+        e.as_name()
+            .and_then(|n| self.vars.get(n))
+            .is_some_and(|v| v.ty == Ty::Seq)
+    }
+
     /// Whether `e` is a name holding an array.
     pub(super) fn is_array(&self, e: &Expr) -> bool {
         e.as_name()
@@ -25,6 +32,8 @@ impl Cg<'_> {
     fn array(&mut self, e: &Expr) -> Result<(Value, u8), Refusal> {
         match self.expr(e)? {
             (v, Ty::Array(nd)) => Ok((v, nd)),
+            // A tuple or list of floats is laid out as a 1-d array (`containers.rs`).
+            (v, Ty::Seq) => Ok((v, 1)),
             (_, t) => Err(Refusal::new(e.span, format!("indexing a {}", t.name()))),
         }
     }
@@ -77,6 +86,17 @@ impl Cg<'_> {
         }
         if let Some(read) = self.dict_item(base, index)? {
             return Ok(read);
+        }
+        if self.is_seq(base) {
+            // `t[i]`: an element (typing has checked `i` is one int).
+            let (desc, _) = self.array(base)?;
+            let addr = self.element_addr(desc, 1, index)?;
+            return Ok((
+                self.b
+                    .ins()
+                    .load(types::F64, MemFlagsData::trusted(), addr, 0),
+                Ty::Float,
+            ));
         }
         if !self.is_array(base) {
             return Err(Refusal::new(

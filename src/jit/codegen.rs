@@ -59,7 +59,7 @@ fn clty(t: Ty) -> types::Type {
     match t {
         Ty::Float => types::F64,
         // An array is the address of its descriptor (`arrays::ArrayDesc`).
-        Ty::Int | Ty::Tape | Ty::Array(_) | Ty::Dict(_) => types::I64,
+        Ty::Int | Ty::Tape | Ty::Array(_) | Ty::Dict(_) | Ty::Seq => types::I64,
         Ty::Bool => types::I8,
     }
 }
@@ -624,10 +624,12 @@ impl Cg<'_> {
                     }
                 }
                 if !arrays.is_empty() && (numbers > 0 || arrays.len() == 1) {
-                    return Err(Refusal::new(
-                        e.span,
-                        format!("`{path}` of an array and no other array"),
-                    ));
+                    let what = if numbers > 0 {
+                        "an array and a number"
+                    } else {
+                        "one array alone"
+                    };
+                    return Err(Refusal::new(e.span, format!("`{path}` of {what}")));
                 }
                 for pair in arrays.windows(2) {
                     self.bail_unless_same_shape(pair[0], pair[1]);
@@ -1298,7 +1300,7 @@ impl Cg<'_> {
                 };
                 Ok((self.b.ins().select(take_b, y, x), tx))
             }
-            ("len", [x]) if self.is_array(x) => self.array_len(x),
+            ("len", [x]) if self.is_array(x) || self.is_seq(x) => self.array_len(x),
             ("len", [r]) => {
                 let (start, stop, step) = self.range_bounds(r)?;
                 let z = self.b.ins().icmp_imm_s(IntCC::Equal, step, 0);

@@ -1,10 +1,18 @@
-//! Read-only dicts of numbers in native code (`params['C']` in a simulation loop): a
-//! dict argument whose keys are all strings and whose values are all floats is passed as
-//! its values in the order of its sorted keys, and the signature names the key set, so
-//! `params['C']` compiles to one load at a fixed offset. The values are read when the
-//! call starts; the compiled code cannot change the dict, and no Python code runs during
-//! the call, so they are the values every read in Python would see.
+//! Read-only containers of numbers in native code (`params['C']`, `COEFFS[k]` in a
+//! simulation loop). A dict argument whose keys are all strings and whose values are all
+//! floats is passed as its values in the order of its sorted keys, and the signature
+//! names the key set, so `params['C']` compiles to one load at a fixed offset. A tuple or
+//! list whose elements are all floats is passed as a copy of its elements under a 1-d
+//! array descriptor, read by index only (`t[i]`, negative indices, out of range bails so
+//! the interpreter raises; `len(t)`); nothing else (`t * 2` repeats a tuple, a gradient
+//! with respect to it is a tuple) compiles. The values are read when the call starts; the
+//! compiled code cannot change them, and no Python code runs during the call, so they
+//! are the values every read in Python would see.
 
+use super::arrays::ArrayDesc;
+use super::typing::{expr_type, Callees, Refusal, Ty, VarTy};
+use crate::syntax::ir::*;
+use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// Every key set a signature has named, by number (sorted keys).
@@ -42,5 +50,55 @@ impl DictValues {
             keys: intern(&keys),
             values: entries.into_iter().map(|(_, v)| v).collect(),
         }
+    }
+}
+
+/// A tuple or list argument's elements and their descriptor (which points into
+/// `values`' buffer: the caller keeps this until the call returns).
+pub struct SeqValues {
+    values: Vec<f64>,
+    pub desc: ArrayDesc,
+}
+
+impl SeqValues {
+    pub fn new(values: Vec<f64>) -> SeqValues {
+        let desc =
+            ArrayDesc::new(values.as_ptr(), &[values.len()], &[1]).expect("a 1-d descriptor");
+        SeqValues { values, desc }
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
+
+/// Whether `e` is a name holding a tuple or list of floats.
+pub fn is_seq(e: &Expr, vars: &HashMap<String, VarTy>) -> bool {
+    e.as_name()
+        .and_then(|n| vars.get(n))
+        .is_some_and(|v| v.ty == Some(Ty::Seq))
+}
+
+/// The type of `t[index]` for a tuple or list of floats: one int index (a slice makes a
+/// new tuple, which native code does not).
+pub fn seq_item_type(
+    index: &Expr,
+    vars: &HashMap<String, VarTy>,
+    callees: Callees,
+) -> Result<Option<Ty>, Refusal> {
+    if matches!(index.kind, ExprKind::Slice(..) | ExprKind::Tuple(_)) {
+        return Err(Refusal::new(index.span, "a slice of a tuple or list"));
+    }
+    match expr_type(index, vars, callees)? {
+        Some(Ty::Int) => Ok(Some(Ty::Float)),
+        None => Ok(None),
+        Some(t) => Err(Refusal::new(
+            index.span,
+            format!("a tuple index that is a {}", t.name()),
+        )),
     }
 }

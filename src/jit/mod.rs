@@ -41,6 +41,9 @@ pub enum Scalar {
     Array(ArrayArg),
     /// A dict of floats with string keys: its values in key order (`containers.rs`).
     Dict(DictArg),
+    /// A tuple or list of floats: a 1-d descriptor of a copy of its elements, which the
+    /// caller keeps for the whole call (`containers.rs`).
+    Seq(ArrayArg),
 }
 
 /// A dict argument: the address of its values (kept by the caller for the whole call)
@@ -80,15 +83,18 @@ impl ArrayArg {
 
 impl Scalar {
     /// An argument as the hosts convert it: an array's descriptor, else a dict's values,
-    /// else the number `number` gives (None: the argument runs interpreted).
+    /// else a sequence's elements, else the number `number` gives (None: the argument
+    /// runs interpreted).
     pub fn of_arg(
         desc: Option<&arrays::ArrayDesc>,
         dict: Option<&containers::DictValues>,
+        seq: Option<&containers::SeqValues>,
         number: impl FnOnce() -> Option<Scalar>,
     ) -> Option<Scalar> {
-        match (desc, dict) {
-            (Some(d), _) => Some(Scalar::Array(ArrayArg::new(d))),
-            (_, Some(d)) => Some(Scalar::Dict(DictArg::new(d))),
+        match (desc, dict, seq) {
+            (Some(d), _, _) => Some(Scalar::Array(ArrayArg::new(d))),
+            (_, Some(d), _) => Some(Scalar::Dict(DictArg::new(d))),
+            (_, _, Some(s)) => Some(Scalar::Seq(ArrayArg::new(&s.desc))),
             _ => number(),
         }
     }
@@ -101,6 +107,7 @@ impl Scalar {
             Scalar::None => None,
             Scalar::Array(a) => Some(Ty::Array(a.ndim)),
             Scalar::Dict(d) => Some(Ty::Dict(d.keys)),
+            Scalar::Seq(_) => Some(Ty::Seq),
         }
     }
     fn word(self) -> u64 {
@@ -111,6 +118,7 @@ impl Scalar {
             Scalar::None => 0,
             Scalar::Array(a) => a.desc as u64,
             Scalar::Dict(d) => d.values as u64,
+            Scalar::Seq(a) => a.desc as u64,
         }
     }
 }

@@ -17,6 +17,8 @@ pub enum Ty {
     Array(u8),
     /// A dict of floats with string keys, by key set (`containers.rs`).
     Dict(u32),
+    /// A tuple or list of floats, read by index only (`containers.rs`).
+    Seq,
 }
 
 impl Ty {
@@ -29,12 +31,13 @@ impl Ty {
             Ty::Array(1) => "1-d float64 array",
             Ty::Array(_) => "2-d float64 array",
             Ty::Dict(_) => "dict of floats",
+            Ty::Seq => "tuple or list of floats",
         }
     }
 
     /// An array or a dict: values that are not numbers.
     pub fn is_container(self) -> bool {
-        matches!(self, Ty::Array(_) | Ty::Dict(_))
+        matches!(self, Ty::Array(_) | Ty::Dict(_) | Ty::Seq)
     }
 }
 
@@ -410,7 +413,9 @@ pub fn expr_type(
             }
             if path == "len" {
                 if let [x] = args.as_slice() {
-                    if super::array_types::array_name(x, vars).is_some() {
+                    if super::array_types::array_name(x, vars).is_some()
+                        || super::containers::is_seq(x, vars)
+                    {
                         return Ok(Some(Ty::Int));
                     }
                 }
@@ -507,6 +512,9 @@ pub fn expr_type(
         ExprKind::Subscript(base, index) => {
             if let Some(t) = dict_item_type(base, index, vars) {
                 return t;
+            }
+            if super::containers::is_seq(base, vars) {
+                return super::containers::seq_item_type(index, vars, callees);
             }
             match super::array_types::subscript_type(base, index, vars, callees) {
                 Some(t) => t?,

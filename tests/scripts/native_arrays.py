@@ -191,6 +191,17 @@ def waves(m, w):
     return s
 
 
+COEFFS = (0.5, -0.25, 0.125)
+
+
+def with_tuple(x, w):
+    """A module-level tuple and a list argument of floats, read by index."""
+    s = 0.0
+    for t in range(len(x)):
+        s = s + COEFFS[t % 3] * x[t] * w[-1 - t % len(w)]
+    return s
+
+
 def as_array(v):
     return np.asarray(v, dtype=float)
 
@@ -247,6 +258,7 @@ params = {'T_initial': 19.0, 'R': 2.0, 'C': 3.0, 'dt': 0.25, 'lambda': 0.5,
 cases.append((building, (np.linspace(0.0, 2.0, hours), 10.0 + np.sin(np.arange(hours)),
                          np.linspace(0.1, 0.3, hours), params), (0, 1)))
 cases += [(switching, (x, params), (0,)), (rebinding, (x, params), (0,))]
+cases.append((with_tuple, (x, [0.3, 0.7]), (0,)))
 cases += [(tape, (x, 5), (0,)), (reaction, (x, 0.7, 0.3), (0, 1, 2)),
           (waves, (m, np.array([0.1, -0.2, 0.3])), (0, 1)),
           (waves, (m.T, np.array([0.5, 1.5])), (0, 1))]  # a transposed (strided) array
@@ -344,6 +356,17 @@ got = outcome(nat, x, x[:3])
 assert got[:2] == ("raise", "ValueError"), got
 assert got == outcome(tangent.grad(two_shapes, compile="python"), x, x[:3])
 assert nat.__tangent_native_calls__ == before
+# A gradient with respect to the list is a list (interpreted); a tuple holding an int,
+# whose elements Python would compute with as ints, runs interpreted too.
+for wrt, w_arg in (((0, 1), [0.3, 0.7]), ((0,), (0.3, 2))):
+    nat = tangent.grad(with_tuple, wrt=wrt, compile="native")
+    before = getattr(nat, "__tangent_native_calls__", 0)
+    got, want = nat(x, w_arg), tangent.grad(with_tuple, wrt=wrt, compile="python")(x, w_arg)
+    assert type(got) is type(want) and np.allclose(flat(got[0] if len(wrt) > 1 else got),
+                                                   flat(want[0] if len(wrt) > 1 else want))
+    if len(wrt) > 1:
+        assert type(got[1]) is list and np.allclose(got[1], want[1]), (got, want)
+    assert getattr(nat, "__tangent_native_calls__", 0) == before, (wrt, w_arg)
 # Checks the native code leaves to the interpreter: an array changed in place through
 # a second name, an array output with a number for its seed (located errors both ways).
 def augmented_alias(x):

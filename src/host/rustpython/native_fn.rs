@@ -7,7 +7,7 @@
 //! function's, so the readable Python source stays the product.
 
 use crate::jit::arrays::ArrayDesc;
-use crate::jit::containers::DictValues;
+use crate::jit::containers::{DictValues, SeqValues};
 use crate::jit::{Call, NativeEntry, Scalar, Value};
 use rustpython_vm::{
     builtins::{PyBool, PyInt, PyStr},
@@ -56,7 +56,9 @@ fn to_py(v: Value, vm: &VirtualMachine) -> PyObjectRef {
         Value::Scalar(Scalar::Float(v)) => vm.ctx.new_float(v).into(),
         Value::Scalar(Scalar::Int(v)) => vm.ctx.new_int(v).into(),
         Value::Scalar(Scalar::Bool(v)) => vm.ctx.new_bool(v).into(),
-        Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_)) => vm.ctx.none(),
+        Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_) | Scalar::Seq(_)) => {
+            vm.ctx.none()
+        }
         Value::Array(a) => f64_array(a.data, &a.shape, vm).unwrap_or_else(|| vm.ctx.none()),
     }
 }
@@ -73,6 +75,25 @@ fn dict_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
         entries.push((k.to_string_lossy().into_owned(), v));
     }
     Some(DictValues::new(entries))
+}
+
+/// A tuple or list (exactly) whose elements are all floats (Python's or
+/// `numpy.float64`): a copy of them, read now (no Python code runs during the native
+/// call).
+fn seq_values(obj: &PyObject, vm: &VirtualMachine) -> Option<SeqValues> {
+    let items: Vec<PyObjectRef> =
+        if let Some(t) = obj.downcast_ref_if_exact::<rustpython_vm::builtins::PyTuple>(vm) {
+            t.as_slice().to_vec()
+        } else {
+            obj.downcast_ref_if_exact::<rustpython_vm::builtins::PyList>(vm)?
+                .borrow_vec()
+                .to_vec()
+        };
+    let values = items
+        .iter()
+        .map(|v| tangent_numpy::host_api::float_value(v, vm))
+        .collect::<Option<Vec<f64>>>()?;
+    Some(SeqValues::new(values))
 }
 
 /// The read-locked windows of the float64 array arguments (None for other arguments).
@@ -113,11 +134,14 @@ impl PyNativeFunction {
             })
             .collect();
         let dicts: Vec<Option<DictValues>> = objs.iter().map(|a| dict_values(a, vm)).collect();
+        let seqs: Vec<Option<SeqValues>> = objs.iter().map(|a| seq_values(a, vm)).collect();
         let all: Vec<Option<Scalar>> = objs
             .iter()
-            .zip(descs.iter().zip(&dicts))
-            .map(|(a, (desc, dict))| {
-                Scalar::of_arg(desc.as_ref(), dict.as_ref(), || scalar_of(a, vm))
+            .zip(descs.iter().zip(dicts.iter().zip(&seqs)))
+            .map(|(a, (desc, (dict, seq)))| {
+                Scalar::of_arg(desc.as_ref(), dict.as_ref(), seq.as_ref(), || {
+                    scalar_of(a, vm)
+                })
             })
             .collect();
         let (given, globals) = all.split_at(args.args.len());
