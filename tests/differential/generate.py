@@ -1127,8 +1127,9 @@ class Gen:
     def native_loop(self, params):
         """The body of a function that is one loop over the elements of `a` (3,) (with
         `m` (2, 3), and `x` if a parameter): a module-level dict of floats, a scalar
-        carried through, a fresh vector written element by element and read back; half
-        the time also a loop of elementwise array statements and their sums."""
+        carried through (with a module-level tuple or list of floats half the time), a
+        fresh vector written element by element and read back; half the time also a loop
+        of elementwise array statements and their sums."""
         self.use("native_loop")
         names = [n for n, _ in params]
         pad = "    "
@@ -1148,6 +1149,12 @@ class Gen:
         terms = ["%s['rate'] * s" % p, "%s * a[t]" % self.const(0.2, 0.9),
                  "%s['gain'] * a[t - 1]" % p,
                  "%s * m[t %% 2, (t + %d) %% 3]" % (self.const(-0.9, 0.9), self.rng.randint(0, 2))]
+        if self.rng.random() < 0.5:
+            # A module-level tuple (or list) of floats read by index, negative ones too.
+            tup = "%s_COEF%d" % (self.prefix.upper(), self.counter)
+            items = ", ".join(self.const(-0.9, 0.9) for _ in range(4))
+            self.callees.append("%s = %s" % (tup, self.pick(("(%s)" % items, "[%s]" % items))))
+            terms.append("%s[%s] * a[t]" % (tup, self.pick(("t", "-1 - t", "t % 4"))))
         out.append("%s    s = %s(%s)" % (pad, fn, " + ".join(terms)))
         if self.rng.random() < 0.5:
             out.append("%s    if s > %s:" % (pad, self.const(-0.3, 0.3)))
