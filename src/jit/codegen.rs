@@ -96,6 +96,9 @@ pub(super) struct Cg<'a> {
     /// definitions, which that expression computes in its own pass (`elementwise_code.rs`).
     pub(super) single_use: std::collections::HashSet<String>,
     pub(super) deferred: HashMap<String, Expr>,
+    /// Arrays the tape keeps only for their shape, computed inside the pass that reads
+    /// them (`elementwise_code::shape_carriers`).
+    pub(super) carriers: std::collections::HashSet<String>,
     /// Programs of elementwise statements (`elementwise_code.rs`).
     #[allow(clippy::vec_box)] // boxed: the code holds their addresses
     pub(super) programs: Vec<Box<super::elementwise::Program>>,
@@ -147,6 +150,7 @@ pub fn lower(
         types: var_types,
         single_use: super::elementwise_code::single_use_temporaries(def),
         deferred: HashMap::new(),
+        carriers: std::collections::HashSet::new(),
         programs: Vec::new(),
         tape: TapeVars {
             data: Variable::from_u32(0),
@@ -165,6 +169,7 @@ pub fn lower(
         cap: cg.b.declare_var(types::I64),
     };
     cg.reload_tape();
+    cg.carriers = cg.shape_carriers(def);
     let argp = params[1];
     cg.outs = params[2];
     cg.bail = cg.b.create_block();
@@ -274,12 +279,25 @@ impl Cg<'_> {
 
     /// Lowers statements; true if the block ends in a jump or return.
     fn block(&mut self, stmts: &[Stmt]) -> Result<bool, Refusal> {
+        // Shape carriers waiting for the statement that computes their expression.
+        let mut waiting: HashMap<usize, Vec<String>> = HashMap::new();
         for (k, s) in stmts.iter().enumerate() {
-            if self.defer_into_next(s, stmts.get(k + 1)) {
+            if let Some(c) = self.defer(stmts, k) {
+                let mut moved = waiting.remove(&k).unwrap_or_default();
+                if let StmtKind::Assign(t, _) = &s.kind {
+                    let name = t.as_name().unwrap_or_default();
+                    if self.carriers.contains(name) {
+                        moved.push(name.to_owned());
+                    }
+                }
+                waiting.entry(c).or_default().extend(moved);
                 continue;
             }
             if self.stmt(s)? {
                 return Ok(true);
+            }
+            if let Some(carriers) = waiting.remove(&k) {
+                self.define_carriers(s, &carriers)?;
             }
         }
         Ok(false)

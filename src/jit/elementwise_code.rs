@@ -14,7 +14,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, AbiParam, InstBuilder, Signature, StackSlotData, StackSlotKind, Value,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Names assigned once (by name) and read once in `def`: temporaries of the generated
 /// three-address code that may be computed inside the pass of the one statement that
@@ -106,29 +106,165 @@ struct Operands {
 }
 
 impl Cg<'_> {
-    /// `t = E` (E elementwise) whose only read is in the next statement's elementwise
-    /// expression: E is left for that statement's pass (no array of its own). Nothing
-    /// runs between the two, so E's operands hold the same values there.
-    pub(super) fn defer_into_next(&mut self, s: &Stmt, next: Option<&Stmt>) -> bool {
-        let (StmtKind::Assign(t, v), Some(next)) = (&s.kind, next) else {
-            return false;
+    /// Statement `k` of `stmts`, `t = E` (E elementwise), left for the statement that
+    /// reads `t` (its index, returned) to compute in its own pass, when `t` is a
+    /// temporary read once, there, or a shape carrier whose one value read is there; the
+    /// statements between may not assign a name E reads, read `t`, or jump, so E's
+    /// operands hold the same values there.
+    pub(super) fn defer(&mut self, stmts: &[Stmt], k: usize) -> Option<usize> {
+        let StmtKind::Assign(t, v) = &stmts[k].kind else {
+            return None;
         };
-        let Some(name) = t.as_name() else {
-            return false;
-        };
-        let StmtKind::Assign(nt, nv) = &next.kind else {
-            return false;
-        };
-        if !self.single_use.contains(name)
-            || nt.as_name().is_none()
+        let name = t.as_name()?;
+        if !(self.single_use.contains(name) || self.carriers.contains(name))
             || !is_elementwise_node(self, v)
-            || !is_elementwise_node(self, nv)
-            || !elementwise_operand(self, nv, name)
         {
-            return false;
+            return None;
         }
-        self.deferred.insert(name.to_owned(), v.clone());
-        true
+        let mut operands = Vec::new();
+        v.walk(&mut |x| operands.extend(x.as_name().map(str::to_owned)));
+        for (c, s) in stmts.iter().enumerate().skip(k + 1) {
+            let mut reads = false;
+            crate::ad::names::stmt_exprs(s, &mut |e| reads |= e.reads(name));
+            match &s.kind {
+                StmtKind::Assign(ct, cv) if reads => {
+                    let consumer = ct.as_name().is_some()
+                        && is_elementwise_node(self, cv)
+                        && elementwise_operand(self, cv, name)
+                        && !ct.reads(name);
+                    if !consumer {
+                        return None;
+                    }
+                    self.deferred.insert(name.to_owned(), v.clone());
+                    return Some(c);
+                }
+                StmtKind::Assign(ct, _) | StmtKind::AugAssign(ct, _, _)
+                    if !reads
+                        && operands
+                            .iter()
+                            .any(|o| ct.reads(o) || ct.as_name() == Some(o)) =>
+                {
+                    return None
+                }
+                StmtKind::Assign(..) | StmtKind::ExprStmt(_) | StmtKind::Comment(_) if !reads => {}
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// After statement `s` (`u = <elementwise>`) has run: each shape carrier computed in
+    /// its pass holds `u`'s new array, which has the carrier's shape (every array of a
+    /// pass has one shape), and is read from now on only for that shape.
+    pub(super) fn define_carriers(&mut self, s: &Stmt, carriers: &[String]) -> Result<(), Refusal> {
+        let StmtKind::Assign(t, _) = &s.kind else {
+            return Err(Refusal::new(s.span, "a shape carrier without its array"));
+        };
+        let (value, _) = self.read_var(t.as_name().unwrap_or_default(), s.span)?;
+        for c in carriers {
+            let Some(var) = self.vars.get(c) else {
+                return Err(Refusal::new(s.span, format!("`{c}` has no type")));
+            };
+            let (var, flag) = (var.var, var.flag);
+            self.b.def_var(var, value);
+            if let Some(f) = flag {
+                let zero = self.b.ins().iconst(types::I8, 0);
+                self.b.def_var(f, zero);
+            }
+        }
+        Ok(())
+    }
+
+    /// Arrays the tape keeps only for their shape (`h * 0.9` of the tape loop, pushed
+    /// for `unbroadcast_left(g, h_times_0_9, ...)`): assigned one elementwise expression
+    /// (besides pops and None), read for their value once, and otherwise only pushed or
+    /// passed to an `unbroadcast` helper, as its `like` argument next to an array (whose
+    /// shape check bails on a carrier of another shape) or at a position native code
+    /// does not evaluate. The tape must be this function's: every push and pop is here.
+    pub(super) fn shape_carriers(&self, def: &FuncDef) -> HashSet<String> {
+        let params: HashSet<&str> = def.params.iter().map(|p| p.name.as_str()).collect();
+        let tape_here = self
+            .types
+            .iter()
+            .filter(|(_, t)| t.ty == Some(Ty::Tape))
+            .all(|(n, _)| !params.contains(n.as_str()));
+        if !tape_here {
+            return HashSet::new();
+        }
+        let mut defs: HashMap<String, usize> = HashMap::new();
+        let mut values: HashMap<String, usize> = HashMap::new();
+        let mut other: HashSet<String> = HashSet::new();
+        walk_stmts(&def.body, &mut |s| {
+            let mut expr = |e: &Expr| self.classify_reads(e, &mut values);
+            match &s.kind {
+                StmtKind::Assign(t, v) => {
+                    match t.as_name() {
+                        Some(_) if crate::opt::is_stack_call(v, "pop") => {}
+                        Some(_) if matches!(v.kind, ExprKind::NoneLit) => {}
+                        Some(n) => *defs.entry(n.to_owned()).or_default() += 1,
+                        None => t.walk(&mut |x| other.extend(x.as_name().map(str::to_owned))),
+                    }
+                    if !crate::opt::is_stack_call(v, "pop") {
+                        expr(v);
+                    }
+                }
+                StmtKind::ExprStmt(e) if crate::opt::is_stack_call(e, "push") => {
+                    if let ExprKind::Call { args, .. } = &e.kind {
+                        if args.get(1).and_then(|a| a.as_name()).is_none() {
+                            args.iter().for_each(&mut expr);
+                        }
+                    }
+                }
+                StmtKind::For(t, it, _) => {
+                    t.walk(&mut |x| other.extend(x.as_name().map(str::to_owned)));
+                    expr(it);
+                }
+                StmtKind::AugAssign(t, _, v) => {
+                    t.walk(&mut |x| other.extend(x.as_name().map(str::to_owned)));
+                    expr(v);
+                }
+                _ => crate::ad::names::stmt_exprs(s, &mut expr),
+            }
+        });
+        defs.into_iter()
+            .filter(|(n, k)| {
+                *k == 1
+                    && values.get(n) == Some(&1)
+                    && !other.contains(n)
+                    && !params.contains(n.as_str())
+                    && matches!(self.types.get(n).and_then(|t| t.ty), Some(Ty::Array(_)))
+            })
+            .map(|(n, _)| n)
+            .collect()
+    }
+
+    /// Counts the reads of names in `e` that need their value: all but the arguments of
+    /// `unbroadcast` helpers past the first that are not their `like`, and the `like`
+    /// argument next to an array first argument.
+    fn classify_reads(&self, e: &Expr, values: &mut HashMap<String, usize>) {
+        if let ExprKind::Call { func, args, kwargs } = &e.kind {
+            let path = super::typing::callee_path(func).unwrap_or_default();
+            if let Some(NativeScalar::Unbroadcast { like }) =
+                self.calls.rules().native_scalar(&path).cloned()
+            {
+                let g_array = args.first().is_some_and(|g| self.is_array_valued(g));
+                for (p, a) in args.iter().enumerate() {
+                    let shape_only = p > 0 && (p != like || g_array) && a.as_name().is_some();
+                    if !shape_only {
+                        self.classify_reads(a, values);
+                    }
+                }
+                for (_, a) in kwargs {
+                    self.classify_reads(a, values);
+                }
+                return;
+            }
+        }
+        if let Some(n) = e.as_name() {
+            *values.entry(n.to_owned()).or_default() += 1;
+            return;
+        }
+        crate::syntax::lift::each_child(e, &mut |c| self.classify_reads(c, values));
     }
 
     /// The static type of `e` (None: unknown or not typable).

@@ -202,6 +202,24 @@ def with_tuple(x, w):
     return s
 
 
+def growing(x, n):
+    """Temporaries the tape keeps only for their shape, whose shape grows each step."""
+    s = 0.0
+    for i in range(n):
+        z = np.zeros(i + 1)
+        h = z * 0.5 + x[0]
+        s = s + np.sum(np.tanh(h * x[1]) * 0.3 + h)
+    return s
+
+
+def tape2(x, w, n):
+    """Chains of temporaries computed in one pass, some kept for their shape."""
+    h = x
+    for i in range(n):
+        h = np.tanh(h * w + x * 0.1) * 0.9 + np.sin(x * w)
+    return np.sum(h * h)
+
+
 def as_array(v):
     return np.asarray(v, dtype=float)
 
@@ -259,6 +277,7 @@ cases.append((building, (np.linspace(0.0, 2.0, hours), 10.0 + np.sin(np.arange(h
                          np.linspace(0.1, 0.3, hours), params), (0, 1)))
 cases += [(switching, (x, params), (0,)), (rebinding, (x, params), (0,))]
 cases.append((with_tuple, (x, [0.3, 0.7]), (0,)))
+cases += [(growing, (x, 4), (0,)), (tape2, (x, 0.7, 3), (0, 1))]
 cases += [(tape, (x, 5), (0,)), (reaction, (x, 0.7, 0.3), (0, 1, 2)),
           (waves, (m, np.array([0.1, -0.2, 0.3])), (0, 1)),
           (waves, (m.T, np.array([0.5, 1.5])), (0, 1))]  # a transposed (strided) array
