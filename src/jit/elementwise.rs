@@ -88,8 +88,14 @@ pub unsafe extern "C" fn run(
     let out_data = unsafe { (*out).data };
     let n = first.len();
     let scratch = tape.arena.scratch((prog.ops.len() + descs.len()) * BLOCK);
-    // SAFETY: every pointer stays within its array or the scratch (sized above).
-    unsafe { blocks(prog, descs, numbers, out_data, n, scratch) };
+    blocks(&Pass {
+        prog,
+        descs,
+        numbers,
+        out: out_data,
+        n,
+        scratch,
+    });
     out
 }
 
@@ -182,52 +188,25 @@ fn binary(dst: &mut [f64], a: Operand, b: Operand, f: impl Fn(f64, f64) -> f64) 
     }
 }
 
-/// `blocks_body` for the widest vector unit present.
-unsafe fn blocks(
-    prog: &Program,
-    descs: &[ArrayDesc],
-    numbers: &[f64],
+/// One pass's inputs: the program, the arrays' descriptors, the numbers, the output's
+/// elements and count, and scratch for `(ops + arrays) * BLOCK` elements (`run` checks
+/// the shapes and sizes the memory).
+struct Pass<'a> {
+    prog: &'a Program,
+    descs: &'a [ArrayDesc],
+    numbers: &'a [f64],
     out: *mut f64,
     n: usize,
     scratch: *mut f64,
-) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx512f,avx2,fma")]
-        unsafe fn wide(
-            prog: &Program,
-            descs: &[ArrayDesc],
-            numbers: &[f64],
-            out: *mut f64,
-            n: usize,
-            scratch: *mut f64,
-        ) {
-            unsafe { blocks_body(prog, descs, numbers, out, n, scratch) };
-            std::arch::x86_64::_mm256_zeroupper();
-        }
-        #[target_feature(enable = "avx2,fma")]
-        unsafe fn avx2(
-            prog: &Program,
-            descs: &[ArrayDesc],
-            numbers: &[f64],
-            out: *mut f64,
-            n: usize,
-            scratch: *mut f64,
-        ) {
-            unsafe { blocks_body(prog, descs, numbers, out, n, scratch) };
-            std::arch::x86_64::_mm256_zeroupper();
-        }
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the features `wide` is compiled for are present.
-            return unsafe { wide(prog, descs, numbers, out, n, scratch) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            // SAFETY: as above.
-            return unsafe { avx2(prog, descs, numbers, out, n, scratch) };
-        }
+}
+
+tangent_fastmath::simd_kernel! {
+    /// `blocks_body` for the widest vector unit present.
+    fn blocks(p: &Pass<'_>) |_FMA| {
+        // SAFETY: `run` built the pass: every pointer covers what the program reads
+        // and writes.
+        unsafe { blocks_body(p.prog, p.descs, p.numbers, p.out, p.n, p.scratch) }
     }
-    unsafe { blocks_body(prog, descs, numbers, out, n, scratch) }
 }
 
 /// `np.sum(x)` of a float64 array: NumPy's pairwise sum over C order.

@@ -147,7 +147,8 @@ fn tanh_impl_f32<const FMA: bool>(x: f32) -> f32 {
 /// Defines `pub fn $name(args)` running `$body` compiled three times: for AVX-512 (8
 /// lanes), AVX2 with FMA (4 lanes) and the baseline (SSE2), picked at run time. The body
 /// is a plain loop the compiler vectorises; `$fma` is a const bool it may use for
-/// `madd`.
+/// `madd`. Exported for the native code's elementwise passes.
+#[macro_export]
 macro_rules! simd_kernel {
     ($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) |$fma:ident| $body:block) => {
         $(#[$doc])*
