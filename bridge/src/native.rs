@@ -34,7 +34,7 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> Option<Scalar> {
     None
 }
 
-/// The descriptor of a float64 `numpy.ndarray` (exactly that type) of 1 or 2
+/// The descriptor of a float64 or int64 `numpy.ndarray` (exactly that type) of 1 or 2
 /// dimensions, from its `__array_interface__`; None for anything else.
 fn array_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
     let ty = obj.get_type();
@@ -42,9 +42,17 @@ fn array_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
         return None;
     }
     let ai = obj.getattr("__array_interface__").ok()?;
-    if ai.get_item("typestr").ok()?.extract::<String>().ok()? != "<f8" {
-        return None;
-    }
+    let ints = match ai
+        .get_item("typestr")
+        .ok()?
+        .extract::<String>()
+        .ok()?
+        .as_str()
+    {
+        "<f8" => false,
+        "<i8" => true,
+        _ => return None,
+    };
     let (addr, _readonly): (usize, bool) = ai.get_item("data").ok()?.extract().ok()?;
     let shape: Vec<usize> = ai.get_item("shape").ok()?.extract().ok()?;
     let strides_obj = ai.get_item("strides").ok()?;
@@ -62,7 +70,11 @@ fn array_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
         }
         bytes.iter().map(|b| b / 8).collect()
     };
-    ArrayDesc::new(addr as *const f64, &shape, &strides)
+    if ints {
+        ArrayDesc::new_i64(addr as *const i64, &shape, &strides)
+    } else {
+        ArrayDesc::new(addr as *const f64, &shape, &strides)
+    }
 }
 
 /// A Python float or a `numpy.float64` (not other float subclasses, whose operators may
@@ -94,6 +106,49 @@ fn dict_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
         entries.push((k.extract::<String>().ok()?, v.extract::<f64>().ok()?));
     }
     Some(DictValues::new(entries))
+}
+
+/// A dataclass or namedtuple instance whose fields are all floats (Python's or
+/// `numpy.float64`), read the way `p.C` reads them (its class has no
+/// `__getattribute__` of its own): its field values, read now (the GIL is held for the
+/// whole native call).
+fn record_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
+    if obj.is_none() || is_double(obj) || obj.is_instance_of::<PyInt>() {
+        return None;
+    }
+    let py = obj.py();
+    let ty = obj.get_type();
+    let namedtuple = obj.is_instance_of::<PyTuple>() && !obj.is_exact_instance_of::<PyTuple>();
+    let (own, fields): (_, Vec<String>) = if namedtuple {
+        (
+            py.get_type::<PyTuple>().getattr("__getattribute__").ok()?,
+            ty.getattr("_fields").ok()?.extract().ok()?,
+        )
+    } else {
+        let fields = ty.getattr("__dataclass_fields__").ok()?;
+        let keys = fields.cast::<PyDict>().ok()?.keys();
+        (
+            py.get_type::<pyo3::types::PyAny>()
+                .getattr("__getattribute__")
+                .ok()?,
+            keys.iter()
+                .map(|k| k.extract::<String>())
+                .collect::<PyResult<_>>()
+                .ok()?,
+        )
+    };
+    if fields.is_empty() || !ty.getattr("__getattribute__").ok()?.is(&own) {
+        return None;
+    }
+    let mut entries = Vec::with_capacity(fields.len());
+    for f in fields {
+        let v = obj.getattr(f.as_str()).ok()?;
+        if !is_double(&v) {
+            return None;
+        }
+        entries.push((f, v.extract::<f64>().ok()?));
+    }
+    Some(DictValues::record(entries))
 }
 
 /// A tuple or list (exactly) whose elements are all floats (Python's or `numpy.float64`):
@@ -174,7 +229,10 @@ impl NativeFunction {
             // The arrays' descriptors live until the call returns; the GIL, held
             // throughout, keeps their elements unchanged.
             let descs: Vec<Option<ArrayDesc>> = objs.iter().map(array_desc).collect();
-            let dicts: Vec<Option<DictValues>> = objs.iter().map(dict_values).collect();
+            let dicts: Vec<Option<DictValues>> = objs
+                .iter()
+                .map(|a| dict_values(a).or_else(|| record_values(a)))
+                .collect();
             let seqs: Vec<Option<SeqValues>> = objs.iter().map(seq_values).collect();
             let all: Vec<Option<Scalar>> = objs
                 .iter()

@@ -1,5 +1,5 @@
-//! Code for float64 arrays (typed by `array_types.rs`, laid out as `arrays::ArrayDesc`):
-//! element reads and stores with Python's negative indices (an index out of range bails,
+//! Code for float64 arrays (typed by `array_types.rs`, laid out as `arrays::ArrayDesc`)
+//! and read-only int64 ones: element reads and stores with Python's negative indices (an index out of range bails,
 //! so the interpreter raises the IndexError at the user's line), sizes, arrays made in
 //! the run's arena (`np.zeros`, `np.zeros_like`, `.copy()`) and gradient arrays
 //! (`init_grad` makes one, `add_grad_at` and `zero_grad_at` change it in place).
@@ -20,18 +20,25 @@ impl Cg<'_> {
             .is_some_and(|v| v.ty == Ty::Seq)
     }
 
-    /// Whether `e` is a name holding an array.
+    /// Whether `e` is a name holding a float64 array.
     pub(super) fn is_array(&self, e: &Expr) -> bool {
         e.as_name()
             .and_then(|n| self.vars.get(n))
             .is_some_and(|v| matches!(v.ty, Ty::Array(_)))
     }
 
+    /// Whether `e` is a name holding an int64 array (read by element only).
+    pub(super) fn is_int_array(&self, e: &Expr) -> bool {
+        e.as_name()
+            .and_then(|n| self.vars.get(n))
+            .is_some_and(|v| matches!(v.ty, Ty::IntArray(_)))
+    }
+
     /// The descriptor address held by the array name `e`, and its dimension count (a
     /// None value bails, as Python raises TypeError on subscripting None).
     fn array(&mut self, e: &Expr) -> Result<(Value, u8), Refusal> {
         match self.expr(e)? {
-            (v, Ty::Array(nd)) => Ok((v, nd)),
+            (v, Ty::Array(nd) | Ty::IntArray(nd)) => Ok((v, nd)),
             // A tuple or list of floats is laid out as a 1-d array (`containers.rs`).
             (v, Ty::Seq) => Ok((v, 1)),
             (_, t) => Err(Refusal::new(e.span, format!("indexing a {}", t.name()))),
@@ -78,7 +85,7 @@ impl Cg<'_> {
         span: Span,
     ) -> Result<(Value, Ty), Refusal> {
         if let ExprKind::Attr(v, a) = &base.kind {
-            if a == "shape" && self.is_array(v) {
+            if a == "shape" && (self.is_array(v) || self.is_int_array(v)) {
                 let (desc, nd) = self.array(v)?;
                 let k = super::array_types::shape_axis(index, nd)?;
                 return Ok((self.desc_field(desc, arrays::SHAPE + 8 * k as i32), Ty::Int));
@@ -98,13 +105,19 @@ impl Cg<'_> {
                 Ty::Float,
             ));
         }
-        if !self.is_array(base) {
+        let ints = self.is_int_array(base);
+        if !self.is_array(base) && !ints {
             return Err(Refusal::new(
                 span,
                 "indexing something other than a float64 array",
             ));
         }
         let (desc, nd) = self.array(base)?;
+        let (elem, row) = if ints {
+            ((types::I64, Ty::Int), Ty::IntArray(1))
+        } else {
+            ((types::F64, Ty::Float), Ty::Array(1))
+        };
         if super::array_types::is_row_index(index, nd) {
             let (i, t) = self.expr(index)?;
             if t != Ty::Int {
@@ -119,14 +132,12 @@ impl Cg<'_> {
                     *const ArrayDesc,
                     i64,
                 ) -> *mut ArrayDesc as *const () as usize;
-            return Ok((self.make_array(addr, &[desc, i]), Ty::Array(1)));
+            return Ok((self.make_array(addr, &[desc, i]), row));
         }
         let addr = self.element_addr(desc, nd, index)?;
         Ok((
-            self.b
-                .ins()
-                .load(types::F64, MemFlagsData::trusted(), addr, 0),
-            Ty::Float,
+            self.b.ins().load(elem.0, MemFlagsData::trusted(), addr, 0),
+            elem.1,
         ))
     }
 
@@ -152,6 +163,25 @@ impl Cg<'_> {
         )))
     }
 
+    /// `p.C` of a record (typing has checked the field is there); None if `v` is not a
+    /// record.
+    pub(super) fn field(&mut self, v: &Expr, attr: &str) -> Result<Option<(Value, Ty)>, Refusal> {
+        let Some(Ty::Record(keys)) = v.as_name().and_then(|n| self.vars.get(n)).map(|v| v.ty)
+        else {
+            return Ok(None);
+        };
+        let Some(pos) = super::containers::key_index(keys, attr) else {
+            return Err(Refusal::new(v.span, format!("the attribute `{attr}`")));
+        };
+        let (values, _) = self.expr(v)?;
+        Ok(Some((
+            self.b
+                .ins()
+                .load(types::F64, MemFlagsData::trusted(), values, 8 * pos as i32),
+            Ty::Float,
+        )))
+    }
+
     /// `x.size` and `x.ndim`.
     pub(super) fn array_attr(
         &mut self,
@@ -159,7 +189,7 @@ impl Cg<'_> {
         attr: &str,
         span: Span,
     ) -> Result<(Value, Ty), Refusal> {
-        if !self.is_array(v) {
+        if !self.is_array(v) && !self.is_int_array(v) {
             return Err(Refusal::new(span, "an attribute"));
         }
         let (desc, nd) = self.array(v)?;

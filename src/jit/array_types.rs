@@ -24,6 +24,20 @@ pub fn array_name(e: &Expr, vars: &HashMap<String, VarTy>) -> Option<u8> {
     }
 }
 
+/// The dimension count of `e` if it is a name holding a read-only int64 array.
+pub fn int_array_name(e: &Expr, vars: &HashMap<String, VarTy>) -> Option<u8> {
+    match vars.get(e.as_name()?)?.ty {
+        Some(Ty::IntArray(nd)) => Some(nd),
+        _ => None,
+    }
+}
+
+/// The dimension count of `e` if it is a name holding an array of either element type
+/// (for sizes: `len`, `shape`, `size`, `ndim`).
+pub fn any_array_name(e: &Expr, vars: &HashMap<String, VarTy>) -> Option<u8> {
+    array_name(e, vars).or_else(|| int_array_name(e, vars))
+}
+
 /// Whether `index` picks a row of a 2-d array (`m[i]`: one int, not a slice).
 pub fn is_row_index(index: &Expr, nd: u8) -> bool {
     nd == 2 && !matches!(index.kind, ExprKind::Tuple(_) | ExprKind::Slice(..))
@@ -102,7 +116,8 @@ fn array_or(
     array_name(x, vars).ok_or_else(|| Refusal::new(span, what.to_owned()))
 }
 
-/// The type of `base[index]` when `base` is an array (Float) or an array's shape (Int);
+/// The type of `base[index]` when `base` is an array (Float, Int for an int64 array; a
+/// row of a 2-d one is a 1-d array) or an array's shape (Int);
 /// None if `base` is neither (the caller refuses the subscript).
 pub fn subscript_type(
     base: &Expr,
@@ -110,17 +125,21 @@ pub fn subscript_type(
     vars: &HashMap<String, VarTy>,
     callees: Callees,
 ) -> Option<Result<Option<Ty>, Refusal>> {
-    if let Some(nd) = array_name(base, vars) {
+    let typed = |nd, row, elem| {
         if is_row_index(index, nd) {
             // `m[i]`: a row, a 1-d window on m's elements.
-            return Some(index_types(&[index], vars, callees).map(|k| k.then_some(Ty::Array(1))));
+            return index_types(&[index], vars, callees).map(|k| k.then_some(row));
         }
-        return Some((|| {
-            Ok(element_index_types(index, nd, vars, callees)?.then_some(Ty::Float))
-        })());
+        Ok(element_index_types(index, nd, vars, callees)?.then_some(elem))
+    };
+    if let Some(nd) = array_name(base, vars) {
+        return Some(typed(nd, Ty::Array(1), Ty::Float));
+    }
+    if let Some(nd) = int_array_name(base, vars) {
+        return Some(typed(nd, Ty::IntArray(1), Ty::Int));
     }
     if let ExprKind::Attr(v, a) = &base.kind {
-        if let (Some(nd), "shape") = (array_name(v, vars), a.as_str()) {
+        if let (Some(nd), "shape") = (any_array_name(v, vars), a.as_str()) {
             return Some(shape_axis(index, nd).map(|_| Some(Ty::Int)));
         }
     }
@@ -160,7 +179,7 @@ pub fn attr_type(
     span: Span,
     vars: &HashMap<String, VarTy>,
 ) -> Option<Result<Option<Ty>, Refusal>> {
-    array_name(v, vars)?;
+    any_array_name(v, vars)?;
     Some(match attr {
         "size" | "ndim" => Ok(Some(Ty::Int)),
         _ => Err(Refusal::new(

@@ -1,5 +1,6 @@
-//! Float64 arrays in native code: how an array crosses into the compiled code (a
-//! descriptor: data pointer, shape and strides in elements), and the gradient arrays the
+//! Arrays in native code: how an array crosses into the compiled code (a descriptor:
+//! data pointer, shape and strides in elements, and the element type: float64, or int64
+//! for arrays the code only reads), and the gradient arrays the
 //! code makes during a run (`tangent.init_grad(x)`, `tangent.add_grad_at(None, x, ...)`),
 //! which the run's arena owns until the host turns the results into its arrays.
 //!
@@ -12,11 +13,22 @@
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct ArrayDesc {
+    /// The first element (an `i64` for `Elem::I64`: both are 8 bytes).
     pub data: *mut f64,
     pub ndim: i64,
     pub shape: [i64; 2],
     /// In elements, possibly negative (reversed views).
     pub strides: [i64; 2],
+    pub elem: Elem,
+}
+
+/// The element type of an array native code takes. Arrays the code makes are float64;
+/// int64 arrays (arguments and module-level values) are only read, by element.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Elem {
+    F64,
+    I64,
 }
 
 /// Byte offsets of the descriptor's fields, for the code generator.
@@ -31,11 +43,26 @@ impl ArrayDesc {
         ndim: 1,
         shape: [0, 1],
         strides: [1, 1],
+        elem: Elem::F64,
     };
 
     /// The descriptor of a window of float64 elements (`strides` in elements), or None
     /// for a dimension count the native code does not take (only 1-d and 2-d arrays).
     pub fn new(data: *const f64, shape: &[usize], strides: &[isize]) -> Option<ArrayDesc> {
+        Self::window(data, Elem::F64, shape, strides)
+    }
+
+    /// The descriptor of a window of int64 elements, as `new`.
+    pub fn new_i64(data: *const i64, shape: &[usize], strides: &[isize]) -> Option<ArrayDesc> {
+        Self::window(data as *const f64, Elem::I64, shape, strides)
+    }
+
+    fn window(
+        data: *const f64,
+        elem: Elem,
+        shape: &[usize],
+        strides: &[isize],
+    ) -> Option<ArrayDesc> {
         if !(1..=2).contains(&shape.len()) || strides.len() != shape.len() {
             return None;
         }
@@ -44,6 +71,7 @@ impl ArrayDesc {
             ndim: shape.len() as i64,
             shape: [0, 1],
             strides: [1, 1],
+            elem,
         };
         for k in 0..shape.len() {
             d.shape[k] = i64::try_from(shape[k]).ok()?;
@@ -206,6 +234,7 @@ impl Arena {
             ndim,
             shape,
             strides,
+            elem: Elem::F64,
         };
         self.arrays.push((desc, data));
         let last = self.arrays.last_mut().expect("just pushed");
@@ -300,6 +329,7 @@ pub unsafe extern "C" fn row_view(
         ndim: 1,
         shape: [m.shape[1], 1],
         strides: [m.strides[1], 1],
+        elem: m.elem,
     });
     t.arena.views.push(view);
     let last = t.arena.views.last_mut().expect("just pushed");

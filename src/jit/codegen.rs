@@ -59,7 +59,13 @@ fn clty(t: Ty) -> types::Type {
     match t {
         Ty::Float => types::F64,
         // An array is the address of its descriptor (`arrays::ArrayDesc`).
-        Ty::Int | Ty::Tape | Ty::Array(_) | Ty::Dict(_) | Ty::Seq => types::I64,
+        Ty::Int
+        | Ty::Tape
+        | Ty::Array(_)
+        | Ty::IntArray(_)
+        | Ty::Dict(_)
+        | Ty::Record(_)
+        | Ty::Seq => types::I64,
         Ty::Bool => types::I8,
     }
 }
@@ -804,6 +810,21 @@ impl Cg<'_> {
         }
     }
 
+    /// An int as a float where Python computes with the int's exact value (`i / j` of
+    /// two ints, `i < x` with a float): bails past 2**53, where the conversion rounds.
+    fn exact_float(&mut self, v: Value, t: Ty) -> Value {
+        if t == Ty::Int {
+            let limit = 1i64 << 53;
+            let shifted = self.b.ins().iadd_imm_s(v, limit);
+            let outside = self
+                .b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedGreaterThan, shifted, 2 * limit);
+            self.bail_if(outside);
+        }
+        self.float(v, t)
+    }
+
     fn int(&mut self, v: Value, t: Ty) -> Value {
         match t {
             Ty::Bool => self.b.ins().uextend(types::I64, v),
@@ -824,8 +845,13 @@ impl Cg<'_> {
 
     fn truth(&mut self, e: &Expr) -> Result<Value, Refusal> {
         let (v, t) = self.expr(e)?;
-        if let Ty::Array(_) = t {
-            return Err(Refusal::new(e.span, "the truth value of an array"));
+        if t.is_container() {
+            // An array's raises (or is its one element's); an empty dict or tuple is
+            // false: none of them is a number's truth.
+            return Err(Refusal::new(
+                e.span,
+                format!("the truth value of a {}", t.name()),
+            ));
         }
         Ok(self.truthy(v, t))
     }
@@ -895,7 +921,12 @@ impl Cg<'_> {
             ));
         };
         if rt == Ty::Float {
-            let (x, y) = (self.float(a.0, a.1), self.float(b.0, b.1));
+            let (x, y) = if op == BinOp::Div && a.1 != Ty::Float && b.1 != Ty::Float {
+                // Python divides two ints exactly, then rounds once.
+                (self.exact_float(a.0, a.1), self.exact_float(b.0, b.1))
+            } else {
+                (self.float(a.0, a.1), self.float(b.0, b.1))
+            };
             let zero = self.b.ins().f64const(0.0);
             let v = match op {
                 BinOp::Add => self.b.ins().fadd(x, y),
@@ -958,7 +989,8 @@ impl Cg<'_> {
 
     fn compare(&mut self, op: CmpOp, a: (Value, Ty), b: (Value, Ty)) -> Value {
         if a.1 == Ty::Float || b.1 == Ty::Float {
-            let (x, y) = (self.float(a.0, a.1), self.float(b.0, b.1));
+            // Python compares an int with a float by their exact values.
+            let (x, y) = (self.exact_float(a.0, a.1), self.exact_float(b.0, b.1));
             let cc = match op {
                 CmpOp::Eq => FloatCC::Equal,
                 CmpOp::NotEq => FloatCC::NotEqual,
@@ -1117,7 +1149,10 @@ impl Cg<'_> {
                 (Some("math"), "e") => (self.b.ins().f64const(std::f64::consts::E), Ty::Float),
                 (Some("math"), "tau") => (self.b.ins().f64const(std::f64::consts::TAU), Ty::Float),
                 (Some("math"), "inf") => (self.b.ins().f64const(f64::INFINITY), Ty::Float),
-                _ => self.array_attr(v, a, e.span)?,
+                _ => match self.field(v, a)? {
+                    Some(read) => read,
+                    None => self.array_attr(v, a, e.span)?,
+                },
             },
             ExprKind::Subscript(base, index) => self.subscript(base, index, e.span)?,
             ExprKind::Call { func, args, .. } => self.call(e, func, args)?,
@@ -1318,7 +1353,9 @@ impl Cg<'_> {
                 };
                 Ok((self.b.ins().select(take_b, y, x), tx))
             }
-            ("len", [x]) if self.is_array(x) || self.is_seq(x) => self.array_len(x),
+            ("len", [x]) if self.is_array(x) || self.is_int_array(x) || self.is_seq(x) => {
+                self.array_len(x)
+            }
             ("len", [r]) => {
                 let (start, stop, step) = self.range_bounds(r)?;
                 let z = self.b.ins().icmp_imm_s(IntCC::Equal, step, 0);

@@ -8,6 +8,10 @@
 //! with respect to it is a tuple) compiles. The values are read when the call starts; the
 //! compiled code cannot change them, and no Python code runs during the call, so they
 //! are the values every read in Python would see.
+//!
+//! A record, a dataclass or namedtuple instance whose fields are all floats, is passed
+//! as a dict of its field values is (`p.C` one load); only its fields are read, by
+//! attribute.
 
 use super::arrays::ArrayDesc;
 use super::typing::{expr_type, Callees, Refusal, Ty, VarTy};
@@ -34,21 +38,34 @@ pub fn key_index(id: u32, key: &str) -> Option<usize> {
     sets.get(id as usize)?.iter().position(|k| k == key)
 }
 
-/// A dict argument's values in key order and its key set's number; the caller keeps
-/// `values` alive until the call returns and passes `values.as_ptr()`.
+/// A dict argument's values in key order and its key set's number (or a record's, by
+/// field name); the caller keeps `values` alive until the call returns and passes
+/// `values.as_ptr()`.
 pub struct DictValues {
     pub keys: u32,
     pub values: Vec<f64>,
+    /// A record's fields (read as `p.C`), not a dict's items (`d['C']`).
+    pub record: bool,
 }
 
 impl DictValues {
     /// From the dict's (key, value) pairs, in any order.
-    pub fn new(mut entries: Vec<(String, f64)>) -> DictValues {
+    pub fn new(entries: Vec<(String, f64)>) -> DictValues {
+        Self::sorted(entries, false)
+    }
+
+    /// From a record's (field, value) pairs, in any order.
+    pub fn record(entries: Vec<(String, f64)>) -> DictValues {
+        Self::sorted(entries, true)
+    }
+
+    fn sorted(mut entries: Vec<(String, f64)>, record: bool) -> DictValues {
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         let keys: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
         DictValues {
             keys: intern(&keys),
             values: entries.into_iter().map(|(_, v)| v).collect(),
+            record,
         }
     }
 }
@@ -99,6 +116,31 @@ pub fn seq_item_type(
         Some(t) => Err(Refusal::new(
             index.span,
             format!("a tuple index that is a {}", t.name()),
+        )),
+    }
+}
+
+/// The field set of `e` if it is a name holding a record.
+pub fn record_fields(e: &Expr, vars: &HashMap<String, VarTy>) -> Option<u32> {
+    match vars.get(e.as_name()?)?.ty {
+        Some(Ty::Record(keys)) => Some(keys),
+        _ => None,
+    }
+}
+
+/// The type of `p.attr` for a record `p`: a float for one of its fields; any other
+/// attribute (a method, a property, a missing one) is left to the interpreter.
+pub fn field_type(
+    p: &Expr,
+    attr: &str,
+    span: Span,
+    vars: &HashMap<String, VarTy>,
+) -> Result<Option<Ty>, Refusal> {
+    match record_fields(p, vars) {
+        Some(keys) if key_index(keys, attr).is_some() => Ok(Some(Ty::Float)),
+        _ => Err(Refusal::new(
+            span,
+            format!("the attribute `{attr}`, which is not a float field of the record"),
         )),
     }
 }

@@ -52,11 +52,13 @@ pub enum Scalar {
 pub struct DictArg {
     values: usize,
     keys: u32,
+    record: bool,
 }
 
 impl DictArg {
     pub fn new(d: &containers::DictValues) -> DictArg {
         DictArg {
+            record: d.record,
             values: d.values.as_ptr() as usize,
             keys: d.keys,
         }
@@ -68,6 +70,7 @@ impl DictArg {
 pub struct ArrayArg {
     desc: usize,
     ndim: u8,
+    elem: arrays::Elem,
 }
 
 impl ArrayArg {
@@ -77,6 +80,7 @@ impl ArrayArg {
         ArrayArg {
             desc: desc as *const arrays::ArrayDesc as usize,
             ndim: desc.ndim as u8,
+            elem: desc.elem,
         }
     }
 }
@@ -105,7 +109,11 @@ impl Scalar {
             Scalar::Int(_) => Some(Ty::Int),
             Scalar::Bool(_) => Some(Ty::Bool),
             Scalar::None => None,
-            Scalar::Array(a) => Some(Ty::Array(a.ndim)),
+            Scalar::Array(a) => Some(match a.elem {
+                arrays::Elem::F64 => Ty::Array(a.ndim),
+                arrays::Elem::I64 => Ty::IntArray(a.ndim),
+            }),
+            Scalar::Dict(d) if d.record => Some(Ty::Record(d.keys)),
             Scalar::Dict(d) => Some(Ty::Dict(d.keys)),
             Scalar::Seq(_) => Some(Ty::Seq),
         }
@@ -182,7 +190,8 @@ impl Compiled {
     }
 
     /// The returned values; an array output that is not one the run made (an argument
-    /// returned as it is) bails, since the interpreter returns the object itself.
+    /// returned as it is) bails, since the interpreter returns the object itself, and so
+    /// does any other container.
     fn outputs(&self, outs: &[u64], arena: &mut arrays::Arena) -> Run {
         let mut values = Vec::with_capacity(self.outputs.len());
         for (k, t) in self.outputs.iter().enumerate() {
@@ -195,7 +204,10 @@ impl Compiled {
                     Some(a) => Value::Array(a),
                     None => return Run::Bail,
                 },
-                _ => Value::Scalar(Scalar::Int(w as i64)),
+                (_, Ty::Int) => Value::Scalar(Scalar::Int(w as i64)),
+                // A dict, tuple or int64 array argument returned as it is: the
+                // interpreter returns the object itself.
+                _ => return Run::Bail,
             });
         }
         Run::Done(values)
@@ -422,8 +434,10 @@ impl Program {
     }
 
     /// Compiles the likely signature: ints for the parameters a `range(...)` reads,
-    /// floats for the others (a seed's float default included). Other signatures are
-    /// compiled when a call needs them.
+    /// arrays for the ones indexed (int64 ones where their elements index), dicts for
+    /// the ones read by string keys, records for the ones read by attribute, floats for
+    /// the others (a seed's float default included). Other signatures are compiled when
+    /// a call needs them.
     pub fn check(&self) -> Result<(), Refusal> {
         let mut counters: Vec<String> = Vec::new();
         // Parameters read as arrays (`x[i]`, `m[i, j]`, `x.shape[k]`, `len(x)`, `x.size`)
@@ -485,14 +499,32 @@ impl Program {
         // `r = m[i]` with `r` indexed in turn (`r[j]`): `m` is a matrix read by rows.
         let mut subscripted: Vec<String> = Vec::new();
         let mut row_of: Vec<(String, String)> = Vec::new();
+        // Arrays whose elements are indices (`x[idx[j]]`): int64 arrays.
+        let mut indices: Vec<String> = Vec::new();
+        // Parameters read by attribute (`p.C`, not an array's `size`, `shape`, `ndim`):
+        // records with those fields.
+        let mut fields: HashMap<String, Vec<String>> = HashMap::new();
         walk_stmts(&self.def().body, &mut |s| {
             crate::ad::names::stmt_exprs(s, &mut |e| {
-                e.walk(&mut |x| {
-                    if let ExprKind::Subscript(b, _) = &x.kind {
+                e.walk(&mut |x| match &x.kind {
+                    ExprKind::Subscript(b, i) => {
                         if let Some(n) = b.as_name() {
                             subscripted.push(n.to_owned());
                         }
+                        i.walk(&mut |y| {
+                            if let ExprKind::Subscript(ib, _) = &y.kind {
+                                if let Some(n) = ib.as_name() {
+                                    indices.push(n.to_owned());
+                                }
+                            }
+                        });
                     }
+                    ExprKind::Attr(v, a) if !matches!(a.as_str(), "size" | "shape" | "ndim") => {
+                        if let Some(n) = v.as_name() {
+                            fields.entry(n.to_owned()).or_default().push(a.clone());
+                        }
+                    }
+                    _ => {}
                 })
             });
             if let StmtKind::Assign(t, v) = &s.kind {
@@ -507,6 +539,9 @@ impl Program {
             if subscripted.contains(r) {
                 arrays.insert(m.clone(), 2);
             }
+            if indices.contains(r) {
+                indices.push(m.clone());
+            }
         }
         let tys: Vec<Ty> = self
             .def()
@@ -518,7 +553,15 @@ impl Program {
                     keys.dedup();
                     Ty::Dict(containers::intern(keys))
                 } else if let Some(nd) = arrays.get(&p.name) {
-                    Ty::Array(*nd)
+                    if indices.contains(&p.name) {
+                        Ty::IntArray(*nd)
+                    } else {
+                        Ty::Array(*nd)
+                    }
+                } else if let Some(f) = fields.get_mut(&p.name) {
+                    f.sort();
+                    f.dedup();
+                    Ty::Record(containers::intern(f))
                 } else if counters.contains(&p.name) {
                     Ty::Int
                 } else {

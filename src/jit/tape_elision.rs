@@ -195,8 +195,8 @@ fn collect_names(e: &Expr, out: &mut Vec<String>) {
 }
 
 /// The least fixed point: a variable is invariant when all its assignments are one
-/// expression whose names are read-only dicts (never assigned here, subscripted by a
-/// literal) or invariant variables.
+/// expression whose names are read-only dicts or records (never assigned here, read by
+/// a literal key or a field) or invariant variables.
 fn invariants(
     uses: &Uses,
     types: &HashMap<String, VarTy>,
@@ -208,8 +208,13 @@ fn invariants(
             || uses.popped.contains(n)
             || uses.irregular.contains(n)
     };
-    let dict =
-        |n: &str| matches!(types.get(n).and_then(|t| t.ty), Some(Ty::Dict(_))) && !assigned(n);
+    // Dicts and records: their values are read by key or field only.
+    let dict = |n: &str| {
+        matches!(
+            types.get(n).and_then(|t| t.ty),
+            Some(Ty::Dict(_) | Ty::Record(_))
+        ) && !assigned(n)
+    };
     let mut inv: HashSet<String> = HashSet::new();
     loop {
         let before = inv.len();
@@ -234,9 +239,12 @@ fn constant_over(e: &Expr, inv: &HashSet<String>, dict: &dyn Fn(&str) -> bool) -
     match &e.kind {
         ExprKind::Num(_) | ExprKind::Bool(_) => true,
         ExprKind::Name(n) => inv.contains(n),
+        // A dict's value by a literal key, or a record's field (typing has checked
+        // which of the two each name is).
         ExprKind::Subscript(base, key) => {
             matches!(key.kind, ExprKind::Str(_)) && base.as_name().is_some_and(dict)
         }
+        ExprKind::Attr(base, _) => base.as_name().is_some_and(dict),
         ExprKind::BinOp(_, a, b) => constant_over(a, inv, dict) && constant_over(b, inv, dict),
         ExprKind::Unary(_, a) => constant_over(a, inv, dict),
         _ => false,

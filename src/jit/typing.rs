@@ -6,8 +6,8 @@ use crate::ad::rules::{NativeScalar, RuleSet};
 use crate::syntax::ir::*;
 use std::collections::HashMap;
 
-/// A value's type: a scalar, `Tape` (the `_stack` of a reverse-mode adjoint), or a
-/// float64 array of 1 or 2 dimensions (`array_types.rs`).
+/// A value's type: a scalar, `Tape` (the `_stack` of a reverse-mode adjoint), a
+/// float64 array of 1 or 2 dimensions (`array_types.rs`), or a read-only int64 one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Bool,
@@ -15,8 +15,13 @@ pub enum Ty {
     Float,
     Tape,
     Array(u8),
+    /// An int64 array of 1 or 2 dimensions, read by element only (its elements are ints).
+    IntArray(u8),
     /// A dict of floats with string keys, by key set (`containers.rs`).
     Dict(u32),
+    /// A dataclass or namedtuple instance whose fields are all floats, by field set,
+    /// read by attribute only (`containers.rs`).
+    Record(u32),
     /// A tuple or list of floats, read by index only (`containers.rs`).
     Seq,
 }
@@ -30,14 +35,20 @@ impl Ty {
             Ty::Tape => "tape",
             Ty::Array(1) => "1-d float64 array",
             Ty::Array(_) => "2-d float64 array",
+            Ty::IntArray(1) => "1-d int64 array",
+            Ty::IntArray(_) => "2-d int64 array",
             Ty::Dict(_) => "dict of floats",
+            Ty::Record(_) => "dataclass or namedtuple of floats",
             Ty::Seq => "tuple or list of floats",
         }
     }
 
     /// An array or a dict: values that are not numbers.
     pub fn is_container(self) -> bool {
-        matches!(self, Ty::Array(_) | Ty::Dict(_) | Ty::Seq)
+        matches!(
+            self,
+            Ty::Array(_) | Ty::IntArray(_) | Ty::Dict(_) | Ty::Record(_) | Ty::Seq
+        )
     }
 }
 
@@ -336,6 +347,20 @@ pub fn expr_type(
                     UnaryOp::Not => Err(Refusal::new(e.span, format!("`not` of a {}", t.name()))),
                 };
             }
+            if let Some(t) = t.filter(|t| t.is_container()) {
+                return Err(Refusal::new(
+                    e.span,
+                    format!(
+                        "`{}` of a {}",
+                        match op {
+                            UnaryOp::Neg => "-",
+                            UnaryOp::Pos => "+",
+                            UnaryOp::Not => "not",
+                        },
+                        t.name()
+                    ),
+                ));
+            }
             match op {
                 UnaryOp::Not => Some(Ty::Bool),
                 _ => t.map(|t| if t == Ty::Bool { Ty::Int } else { t }),
@@ -398,6 +423,9 @@ pub fn expr_type(
         }
         ExprKind::Attr(v, a) => match (v.as_name(), a.as_str()) {
             (Some("math"), "pi" | "e" | "tau" | "inf") => Some(Ty::Float),
+            _ if super::containers::record_fields(v, vars).is_some() => {
+                return super::containers::field_type(v, a, e.span, vars)
+            }
             _ => match super::array_types::attr_type(v, a, e.span, vars) {
                 Some(t) => t?,
                 None => return Err(Refusal::new(e.span, "an attribute")),
@@ -413,7 +441,7 @@ pub fn expr_type(
             }
             if path == "len" {
                 if let [x] = args.as_slice() {
-                    if super::array_types::array_name(x, vars).is_some()
+                    if super::array_types::any_array_name(x, vars).is_some()
                         || super::containers::is_seq(x, vars)
                     {
                         return Ok(Some(Ty::Int));
@@ -488,7 +516,9 @@ pub fn expr_type(
                     let check = callees.rules().native_scalar(&path) == Some(&NativeScalar::Check);
                     // The tape keeps arrays too (`array_types::ownership` says which).
                     let kept = path == "tangent.init_grad" || path == "tangent.push" || check;
-                    if !(kept && matches!(c, Ty::Array(_))) {
+                    // Int64 arrays too: nothing writes them.
+                    let read_only = path == "tangent.push" && matches!(c, Ty::IntArray(_));
+                    if !(kept && matches!(c, Ty::Array(_)) || read_only) {
                         let what = if path.is_empty() {
                             "a call of a computed function".to_owned()
                         } else {

@@ -1127,9 +1127,10 @@ class Gen:
     def native_loop(self, params):
         """The body of a function that is one loop over the elements of `a` (3,) (with
         `m` (2, 3), and `x` if a parameter): a module-level dict of floats, a scalar
-        carried through (with a module-level tuple or list of floats half the time), a
-        fresh vector written element by element and read back; half the time also a loop
-        of elementwise array statements and their sums."""
+        carried through (with a module-level tuple or list of floats half the time, and
+        an int64 array of indices half the time), a fresh vector written element by
+        element and read back; half the time also a loop of elementwise array statements
+        and their sums."""
         self.use("native_loop")
         names = [n for n, _ in params]
         pad = "    "
@@ -1155,6 +1156,15 @@ class Gen:
             items = ", ".join(self.const(-0.9, 0.9) for _ in range(4))
             self.callees.append("%s = %s" % (tup, self.pick(("(%s)" % items, "[%s]" % items))))
             terms.append("%s[%s] * a[t]" % (tup, self.pick(("t", "-1 - t", "t % 4"))))
+        if self.rng.random() < 0.5:
+            # A module-level int64 array: indices (negative ones too) and ints in
+            # arithmetic (an int divided by an int is a float).
+            ix = "%s_IDX%d" % (self.prefix.upper(), self.counter)
+            self.callees.append("%s = np.array([%s])" % (
+                ix, ", ".join(str(self.rng.randint(-3, 2)) for _ in range(4))))
+            terms.append(self.pick((
+                "%s * a[%s[t]]" % (self.const(-0.9, 0.9), ix),
+                "m[%s[t] %% 2, %s[-1 - t]] * (%s[t] + 1) / 3" % (ix, ix, ix))))
         out.append("%s    s = %s(%s)" % (pad, fn, " + ".join(terms)))
         if self.rng.random() < 0.5:
             out.append("%s    if s > %s:" % (pad, self.const(-0.3, 0.3)))

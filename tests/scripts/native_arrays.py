@@ -1,6 +1,9 @@
-"""compile='native' on loops over float64 arrays (element reads, sizes, gradient arrays):
-every case against central differences and against the interpreted adjoint, with the
-number of calls that ran as machine code; the errors and the fallbacks are Python's."""
+"""compile='native' on loops over float64 arrays (element reads, sizes, gradient arrays)
+and int64 ones (element reads): every case against central differences and against the
+interpreted adjoint, with the number of calls that ran as machine code; the errors and
+the fallbacks are Python's."""
+import collections
+import dataclasses
 import math
 import numpy as np
 import tangent
@@ -141,6 +144,40 @@ def building(heating, outdoor, price, params):
     return total
 
 
+def building_record(heating, outdoor, p):
+    T = p.T_initial
+    total = 0.0
+    for t in range(len(heating)):
+        dT = (outdoor[t] - T) / (p.R * p.C) + heating[t] / p.C
+        T = T + p.dt * dT
+        total += heating[t] * T + p.lam * (T - p.T_target) ** 2
+    return total
+
+
+@dataclasses.dataclass
+class Room:
+    T_initial: float
+    R: float
+    C: float
+    dt: float
+    lam: float
+    T_target: float = 21.0
+
+    @property
+    def tau(self):
+        return self.R * self.C
+
+
+Zone = collections.namedtuple("Zone", "T_initial R C dt lam T_target")
+
+
+def with_tau(x, p):
+    s = 0.0
+    for t in range(len(x)):
+        s = s + x[t] * p.tau
+    return s
+
+
 def switching(x, params):
     """Tape entries native code may leave out (k: one value from the dict; old values of
     T read only for their shape) next to ones it may not (c: two dict values by branch)."""
@@ -220,6 +257,22 @@ def tape2(x, w, n):
     return np.sum(h * h)
 
 
+def gather(x, idx):
+    s = 0.0
+    for j in range(len(idx)):
+        s = s + x[idx[j]] * x[idx[-1 - j]]
+    return s
+
+
+def springs(x, edges, rest):
+    s = 0.0
+    for e in range(edges.shape[0]):
+        pair = edges[e]
+        d = x[pair[0]] - x[edges[e, 1]] - rest * (edges[e, 1] - pair[0]) / edges.size
+        s = s + d * d
+    return s
+
+
 def as_array(v):
     return np.asarray(v, dtype=float)
 
@@ -281,6 +334,16 @@ cases += [(growing, (x, 4), (0,)), (tape2, (x, 0.7, 3), (0, 1))]
 cases += [(tape, (x, 5), (0,)), (reaction, (x, 0.7, 0.3), (0, 1, 2)),
           (waves, (m, np.array([0.1, -0.2, 0.3])), (0, 1)),
           (waves, (m.T, np.array([0.5, 1.5])), (0, 1))]  # a transposed (strided) array
+# Int64 arrays, read by element (indices, and ints in arithmetic); a row of a 2-d one.
+idx = np.array([3, 0, -1, 2, 2])
+edges = np.array([[0, 1], [1, 2], [2, 3], [3, 0], [0, 2]])
+cases += [(gather, (x, idx), (0,)), (springs, (x, edges, 0.4), (0, 2)),
+          (springs, (x, edges[::-1].T.copy().T, 0.4), (0, 2))]  # a strided int64 array
+# Dataclass and namedtuple instances whose fields are floats: read by attribute.
+room = Room(19.0, 2.0, 3.0, 0.25, 0.5)
+warm = (np.linspace(0.0, 2.0, hours), 10.0 + np.sin(np.arange(hours)))
+cases += [(building_record, warm + (room,), (0, 1)),
+          (building_record, warm + (Zone(19.0, 2.0, 3.0, 0.25, 0.5, 21.0),), (0, 1))]
 checked = 0
 for f, args, wrt in cases:
     native = tangent.grad(f, wrt=wrt, compile="native")
@@ -342,6 +405,65 @@ for fn, arr in ((branchy, x.astype(np.float32)), (branchy, np.array([1, -2, 3]))
     before = getattr(f, "__tangent_native_calls__", 0)
     assert np.allclose(flat(f(*args)), flat(p(*args)))
     assert getattr(f, "__tangent_native_calls__", 0) == before, arr.dtype
+# An int64 index out of range: the IndexError, interpreted, both ways.
+nat = tangent.grad(gather, compile="native")
+before = nat.__tangent_native_calls__
+bad = np.array([0, 4])
+assert outcome(nat, x, bad) == outcome(tangent.grad(gather, compile="python"), x, bad)
+assert outcome(nat, x, bad)[1] == "IndexError"
+assert nat.__tangent_native_calls__ == before
+# Ints past 2**53: Python divides two ints exactly and compares an int with a float by
+# their exact values (NumPy's int64 converts first); native code leaves both to the
+# interpreter there, and computes the small ones itself.
+def exact_ints(x, k):
+    s = x[0] * (k[0] / k[1])
+    if k[0] > 9007199254740992.0:
+        s = s + x[1]
+    return s
+
+
+nat = tangent.grad(exact_ints, compile="native")
+py = tangent.grad(exact_ints, compile="python")
+for k, runs_native in ((np.array([2 ** 53 + 1, 3]), False), (np.array([7, 3]), True)):
+    before = nat.__tangent_native_calls__
+    got, want = nat(x, k), py(x, k)
+    assert np.array_equal(got, want), (k, got, want)
+    assert nat.__tangent_native_calls__ == before + runs_native, k
+# Records native code leaves to the interpreter, with Python's results: an int field, a
+# property (not a field), a class with its own `__getattribute__`, a changed field
+# between calls (read again at every call).
+class Loud(Room):
+    def __getattribute__(self, name):
+        v = object.__getattribute__(self, name)
+        return v * 2.0 if name == "C" else v
+
+
+for f, p, runs_native in ((building_record, Room(19.0, 2.0, 3, 0.25, 0.5), False),
+                          (with_tau, room, False),
+                          (building_record, Loud(19.0, 2.0, 3.0, 0.25, 0.5), False),
+                          (building_record, room, True)):
+    nat = tangent.grad(f, compile="native")
+    args = warm + (p,) if f is building_record else (x, p)
+    before = getattr(nat, "__tangent_native_calls__", 0)
+    got, want = nat(*args), tangent.grad(f, compile="python")(*args)
+    assert np.allclose(got, want, rtol=1e-12, atol=0), (f.__name__, p, got, want)
+    assert getattr(nat, "__tangent_native_calls__", 0) == before + runs_native, (f.__name__, p)
+room.C = 5.0
+nat = tangent.grad(building_record, compile="native")
+assert np.allclose(nat(*warm, room), tangent.grad(building_record, compile="python")(*warm, room),
+                   rtol=1e-12, atol=0)
+# The truth value of a dict or a tuple is whether it is empty: interpreted, never a
+# pointer's.
+def truthy(x, d):
+    s = x[0]
+    if d:
+        s = s * 2.0
+    return s
+
+
+for d in ({}, {'a': 1.0}, (), (1.5,)):
+    got = tangent.grad(truthy, compile="native")(x, d)
+    assert np.array_equal(got, tangent.grad(truthy, compile="python")(x, d)), (d, got)
 # Module-level values are read live at every call, natively too.
 gl = tangent.grad(with_globals, compile="native")
 want = -DT * WEIGHTS * np.exp(-DT * x) * CONST['k']

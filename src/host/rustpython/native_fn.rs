@@ -1,9 +1,9 @@
 //! The Python face of `compile='native'`: a callable that runs the Cranelift-compiled
-//! adjoint for float, int and bool arguments and float64 arrays of 1 or 2 dimensions
-//! (read in place, under their read lock) and the interpreted adjoint (its
-//! `__wrapped__`) for anything else, for signatures the compiler refuses, and where
-//! the native code bails out (Python would raise or leave machine numbers). Every
-//! other attribute (`__tangent_source__`, `__name__`, ...) is the interpreted
+//! adjoint for float, int and bool arguments and float64 (or int64, read only) arrays
+//! of 1 or 2 dimensions (read in place, under their read lock) and the interpreted
+//! adjoint (its `__wrapped__`) for anything else, for signatures the compiler refuses,
+//! and where the native code bails out (Python would raise or leave machine numbers).
+//! Every other attribute (`__tangent_source__`, `__name__`, ...) is the interpreted
 //! function's, so the readable Python source stays the product.
 
 use crate::jit::arrays::ArrayDesc;
@@ -16,7 +16,7 @@ use rustpython_vm::{
     types::{Callable, GetAttr},
     AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine,
 };
-use tangent_numpy::host_api::{f64_array, f64_window, F64Window, PyNdArray};
+use tangent_numpy::host_api::{element_window, f64_array, ElementWindow, Elements, PyNdArray};
 
 #[pyclass(module = "tangent", name = "NativeFunction")]
 #[derive(PyPayload)]
@@ -77,6 +77,69 @@ fn dict_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
     Some(DictValues::new(entries))
 }
 
+/// A dataclass or namedtuple instance whose fields are all floats (Python's or
+/// `numpy.float64`), read the way `p.C` reads them (its class has no
+/// `__getattribute__` of its own): its field values, read now (no Python code runs
+/// during the native call).
+fn record_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
+    if vm.is_none(obj) || tangent_numpy::host_api::float_value(obj, vm).is_some() {
+        return None;
+    }
+    let cls = obj.class();
+    let types = &vm.ctx.types;
+    if cls.is(types.int_type) || cls.is(types.bool_type) {
+        return None;
+    }
+    let class_attr = |name: &'static str| cls.as_object().get_attr(name, vm).ok();
+    let namedtuple = obj.fast_isinstance(types.tuple_type) && !cls.is(types.tuple_type);
+    let (own, fields): (_, Vec<String>) = if namedtuple {
+        let fields = class_attr("_fields")?;
+        let fields = fields.downcast_ref::<rustpython_vm::builtins::PyTuple>()?;
+        (
+            types
+                .tuple_type
+                .as_object()
+                .get_attr("__getattribute__", vm)
+                .ok()?,
+            fields
+                .as_slice()
+                .iter()
+                .map(|f| {
+                    f.downcast_ref::<PyStr>()
+                        .map(|s| s.to_string_lossy().into_owned())
+                })
+                .collect::<Option<_>>()?,
+        )
+    } else {
+        let fields = class_attr("__dataclass_fields__")?;
+        let fields = fields.downcast_ref::<rustpython_vm::builtins::PyDict>()?;
+        (
+            types
+                .object_type
+                .as_object()
+                .get_attr("__getattribute__", vm)
+                .ok()?,
+            fields
+                .items_vec()
+                .iter()
+                .map(|(k, _)| {
+                    k.downcast_ref::<PyStr>()
+                        .map(|s| s.to_string_lossy().into_owned())
+                })
+                .collect::<Option<_>>()?,
+        )
+    };
+    if fields.is_empty() || !class_attr("__getattribute__")?.is(&own) {
+        return None;
+    }
+    let mut entries = Vec::with_capacity(fields.len());
+    for f in fields {
+        let v = obj.get_attr(&vm.ctx.new_str(f.as_str()), vm).ok()?;
+        entries.push((f, tangent_numpy::host_api::float_value(&v, vm)?));
+    }
+    Some(DictValues::record(entries))
+}
+
 /// A tuple or list (exactly) whose elements are all floats (Python's or
 /// `numpy.float64`): a copy of them, read now (no Python code runs during the native
 /// call).
@@ -96,11 +159,23 @@ fn seq_values(obj: &PyObject, vm: &VirtualMachine) -> Option<SeqValues> {
     Some(SeqValues::new(values))
 }
 
-/// The read-locked windows of the float64 array arguments (None for other arguments).
-fn windows<'a>(args: &'a [PyObjectRef]) -> Vec<Option<F64Window<'a>>> {
+/// The read-locked windows of the float64 and int64 array arguments (None for other
+/// arguments).
+fn windows<'a>(args: &'a [PyObjectRef]) -> Vec<Option<ElementWindow<'a>>> {
     args.iter()
-        .map(|a| a.downcast_ref::<PyNdArray>().and_then(|a| f64_window(a)))
+        .map(|a| {
+            a.downcast_ref::<PyNdArray>()
+                .and_then(|a| element_window(a))
+        })
         .collect()
+}
+
+/// The descriptor of a window (None for a dimension count native code does not take).
+fn descriptor(w: &ElementWindow<'_>) -> Option<ArrayDesc> {
+    match w.data {
+        Elements::F64(p) => ArrayDesc::new(p, &w.shape, &w.strides),
+        Elements::I64(p) => ArrayDesc::new_i64(p, &w.shape, &w.strides),
+    }
 }
 
 impl PyNativeFunction {
@@ -128,12 +203,12 @@ impl PyNativeFunction {
         let wins = windows(&objs);
         let descs: Vec<Option<ArrayDesc>> = wins
             .iter()
-            .map(|w| {
-                w.as_ref()
-                    .and_then(|w| ArrayDesc::new(w.data, &w.shape, &w.strides))
-            })
+            .map(|w| w.as_ref().and_then(descriptor))
             .collect();
-        let dicts: Vec<Option<DictValues>> = objs.iter().map(|a| dict_values(a, vm)).collect();
+        let dicts: Vec<Option<DictValues>> = objs
+            .iter()
+            .map(|a| dict_values(a, vm).or_else(|| record_values(a, vm)))
+            .collect();
         let seqs: Vec<Option<SeqValues>> = objs.iter().map(|a| seq_values(a, vm)).collect();
         let all: Vec<Option<Scalar>> = objs
             .iter()

@@ -110,25 +110,40 @@ pub mod host_api {
     pub use crate::core::DType;
     use rustpython_vm::{builtins::PyFloat, AsObject, PyObject, PyObjectRef, VirtualMachine};
 
-    /// A float64 array's elements as the native code reads them: the address of the
-    /// first element, the shape and the strides in elements, valid while this value
-    /// (which holds the array's read lock) lives. None for the other dtypes.
-    pub struct F64Window<'a> {
+    /// An array's elements as the native code reads them: the address of the first
+    /// element, the shape and the strides in elements, valid while this value (which
+    /// holds the array's read lock) lives. Float64 and int64 arrays only.
+    pub struct ElementWindow<'a> {
         _lock: super::array::ArrTyped<'a>,
-        pub data: *const f64,
+        pub data: Elements,
         pub shape: Vec<usize>,
         pub strides: Vec<isize>,
     }
 
-    pub fn f64_window(a: &PyNdArray) -> Option<F64Window<'_>> {
+    /// The first element of an `ElementWindow`, by element type.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Elements {
+        F64(*const f64),
+        I64(*const i64),
+    }
+
+    /// The window of a float64 or int64 array (None for the other dtypes).
+    pub fn element_window(a: &PyNdArray) -> Option<ElementWindow<'_>> {
         let lock = a.read_typed();
         let (data, shape, strides) = match lock.typed() {
-            crate::storage::ElemView::F64(v) => {
-                (v.as_ptr(), v.shape().to_vec(), v.strides().to_vec())
-            }
+            crate::storage::ElemView::F64(v) => (
+                Elements::F64(v.as_ptr()),
+                v.shape().to_vec(),
+                v.strides().to_vec(),
+            ),
+            crate::storage::ElemView::I64(v) => (
+                Elements::I64(v.as_ptr()),
+                v.shape().to_vec(),
+                v.strides().to_vec(),
+            ),
             _ => return None,
         };
-        Some(F64Window {
+        Some(ElementWindow {
             _lock: lock,
             data,
             shape,
