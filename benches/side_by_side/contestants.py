@@ -50,7 +50,7 @@ WORKLOADS = {
     "tape": ("array loop: h = tanh(0.9 h + 0.1 x) over a 1000-vector, sum(h*h)",
              100, [10, 100, 1000, 10000], "steps"),
     "building": ("Tangent 2's building thermal simulation (heating schedule, dict of "
-                 "parameters), d/dschedule", 1000, [], "hours"),
+                 "parameters), d/dschedule", 1000, [100, 1000, 10000, 100000], "hours"),
 }
 
 # Array workloads, the ones run again with the frameworks' default thread counts.

@@ -58,7 +58,9 @@ def main():
             ax.set_xlabel(WORKLOADS[w][3])
             ax.set_ylabel(ylabel)
             title = "%s: %s against %s" % (w, name, WORKLOADS[w][3])
-            ax.set_title("%s\n%s, %s" % (title, meta["date"], meta["machine"][:70]),
+            # A workload measured again alone (--scaling-only) has a date of its own.
+            date = sc.get("date", meta["date"])
+            ax.set_title("%s\n%s, %s" % (title, date, meta["machine"][:70]),
                          fontsize=9)
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))

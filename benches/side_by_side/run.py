@@ -410,7 +410,8 @@ def scaling_phase(opts, prefixes, missing):
                         stopped[cid] = "stopped after %d: size %d would take about %.0f s" % (
                             size, nxt[0], spent * (nxt[0] / prev) ** growth(w))
             per_size[size] = summarize(runs, w, cids)
-        results[w] = {"sizes": per_size, "stopped": stopped}
+        results[w] = {"sizes": per_size, "stopped": stopped,
+                      "date": datetime.date.today().isoformat()}
     return results
 
 
@@ -592,7 +593,8 @@ def main():
         if opts["scaling_only"]:
             prefixes, py = hosts(opts)
             missing = {cid: why for cid, why in missing_contestants(opts, prefixes, py)}
-            data["scaling"] = scaling_phase(opts, prefixes, missing)
+            # Only the workloads asked for are measured again; the others' stay.
+            data["scaling"].update(scaling_phase(opts, prefixes, missing))
         if opts["startup_only"] or opts["scaling_only"]:
             with open(os.path.join(opts["out"], "side_by_side.json"), "w") as fh:
                 json.dump(data, fh, indent=1)
