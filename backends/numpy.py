@@ -62,6 +62,8 @@ native_scalar(numpy.copy, numpy.ndarray.copy, kind="array_copy")
 # Elementwise statements over float64 arrays of one shape use the kernels above and the
 # operators; the reduction that ends them:
 native_scalar(numpy.sum, kind="sum")
+# The inner product of two float64 vectors (of matrices, a product: interpreted).
+native_scalar(numpy.dot, numpy.inner, kind="dot")
 effectful_module(numpy.random)
 mutates(numpy.copyto, numpy.put, numpy.place, numpy.putmask, numpy.fill_diagonal)
 pure(

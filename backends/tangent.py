@@ -58,6 +58,10 @@ native_scalar(tangent.broadcast_like, tangent.copy, kind="identity")
 native_scalar(tangent.unbroadcast, tangent.unbroadcast_left, tangent.unreduce,
               kind="unbroadcast", like=1)
 native_scalar(tangent.unbroadcast_right, kind="unbroadcast", like=2)
+# The gradients of an inner product of vectors (`np.dot(a, b)`, `a @ b`): the number
+# times the other vector (of matrices, products: interpreted).
+native_scalar(tangent.matmul_grad_left, kind="dot_grad", other=2)
+native_scalar(tangent.matmul_grad_right, kind="dot_grad", other=1)
 native_scalar(
     tangent.check_output, tangent.check_tangent, tangent.check_inplace, kind="check",
 )

@@ -138,6 +138,12 @@ pub enum NativeScalar {
     /// The sum of a float64 array's elements, pairwise as NumPy (`numpy.sum` of one
     /// argument).
     Sum,
+    /// The inner product of two 1-d float64 arrays of one length (`numpy.dot`).
+    Dot,
+    /// The gradient of an inner product with respect to one vector: the first argument
+    /// (a number) times argument `other` (counted from 0), a 1-d float64 array
+    /// (`tangent.matmul_grad_left` of vectors).
+    DotGrad { other: usize },
 }
 
 /// The dotted-name arguments of a registration with their spans; anything else is an
@@ -427,7 +433,7 @@ impl RuleSet {
         // The keywords each declaration takes.
         let allowed: &[&str] = match what {
             "shape_only" => &["arg"],
-            "native_scalar" => &["kind", "arity", "like"],
+            "native_scalar" => &["kind", "arity", "like", "other"],
             "transparent_context" => &["enters"],
             _ => &[],
         };
@@ -509,6 +515,8 @@ impl RuleSet {
                                     "array_copy",
                                     "unbroadcast",
                                     "sum",
+                                    "dot",
+                                    "dot_grad",
                                 ]
                                 .contains(&k.as_str()) =>
                             {
@@ -517,7 +525,8 @@ impl RuleSet {
                             Some((_, _, at)) => return Err(bad(
                                 *at,
                                 "`kind=` is \"kernel\", \"identity\", \"check\", \"new_array\", \
-                                 \"array_like\", \"array_copy\", \"unbroadcast\" or \"sum\""
+                                 \"array_like\", \"array_copy\", \"unbroadcast\", \"sum\", \"dot\" \
+                                 or \"dot_grad\""
                                     .into(),
                                 "see backends/math.py and backends/tangent.py",
                             )),
@@ -550,6 +559,26 @@ impl RuleSet {
                             ))
                         }
                     };
+                    let other = match decl.keyword("other") {
+                        None if kind == "dot_grad" => {
+                            return Err(bad(
+                                decl.span,
+                                "kind=\"dot_grad\" needs `other=`".into(),
+                                "see backends/tangent.py",
+                            ))
+                        }
+                        None => 0,
+                        Some((_, Arg::Int(n), _)) if kind == "dot_grad" && *n >= 1 => *n as usize,
+                        Some((_, _, at)) => {
+                            return Err(bad(
+                                *at,
+                                "`other=` is the position (1 or more) of the vector the first \
+                                 argument multiplies, for kind=\"dot_grad\" only"
+                                    .into(),
+                                "see backends/tangent.py",
+                            ))
+                        }
+                    };
                     let fact = match kind {
                         "kernel" => NativeScalar::Kernel {
                             name: name.rsplit('.').next().unwrap_or(name).to_owned(),
@@ -561,6 +590,8 @@ impl RuleSet {
                         "array_copy" => NativeScalar::ArrayCopy,
                         "unbroadcast" => NativeScalar::Unbroadcast { like },
                         "sum" => NativeScalar::Sum,
+                        "dot" => NativeScalar::Dot,
+                        "dot_grad" => NativeScalar::DotGrad { other },
                         _ => NativeScalar::Check,
                     };
                     self.native.insert(name.clone(), fact);

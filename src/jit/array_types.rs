@@ -587,7 +587,9 @@ pub fn ownership(
                                         None => true,
                                     }
                                 }
-                                Some(NativeScalar::Kernel { .. }) => true,
+                                Some(
+                                    NativeScalar::Kernel { .. } | NativeScalar::DotGrad { .. },
+                                ) => true,
                                 _ => made_array_kind(func, vars, rules).is_some_and(|k| {
                                     matches!(
                                         k,
@@ -684,6 +686,10 @@ pub fn elementwise_binop_type(
     exponent: &Expr,
     span: Span,
 ) -> Option<Result<Ty, Refusal>> {
+    if op == BinOp::MatMul && ta == Some(Ty::Array(1)) && tb == Some(Ty::Array(1)) {
+        // `a @ b` of vectors: their inner product.
+        return Some(Ok(Ty::Float));
+    }
     let nd = match elementwise_dims(&[ta, tb], span)? {
         Ok(nd) => nd,
         Err(r) => return Some(Err(r)),
@@ -706,7 +712,8 @@ pub fn elementwise_binop_type(
 /// The type of a call that takes arrays elementwise or by shape (None: not such a call,
 /// or no array among its arguments): a `native_scalar` kernel over arrays of one shape
 /// and numbers, the `unbroadcast` kind (its first argument given the shape of argument
-/// `like`, numbers included), `numpy.sum` of an array.
+/// `like`, numbers included), `numpy.sum` of an array, `numpy.dot` of two vectors and
+/// its gradients (a number times a vector).
 pub fn array_call_type(
     e: &Expr,
     path: &str,
@@ -754,6 +761,38 @@ pub fn array_call_type(
             Some(NativeScalar::Sum) => match args {
                 [x] => Ok(match ty(x)? {
                     Some(Ty::Array(_)) => Some(Some(Ty::Float)),
+                    _ => None,
+                }),
+                _ => Ok(None),
+            },
+            Some(NativeScalar::Dot) => match args {
+                [a, b] => Ok(match (ty(a)?, ty(b)?) {
+                    (Some(Ty::Array(1)), Some(Ty::Array(1))) => Some(Some(Ty::Float)),
+                    (Some(x), Some(y)) if x.is_container() || y.is_container() => {
+                        return Err(Refusal::new(
+                            e.span,
+                            format!(
+                                "`{path}` of a {} and a {} (native code takes two vectors)",
+                                x.name(),
+                                y.name()
+                            ),
+                        ))
+                    }
+                    _ => None,
+                }),
+                _ => Ok(None),
+            },
+            Some(NativeScalar::DotGrad { .. }) => match args {
+                [g, a, b] => Ok(match (ty(g)?, ty(a)?, ty(b)?) {
+                    (g, Some(Ty::Array(1)), Some(Ty::Array(1))) if is_number(g) && g.is_some() => {
+                        Some(Some(Ty::Array(1)))
+                    }
+                    (g, a, b) if [g, a, b].iter().flatten().any(|t| t.is_container()) => {
+                        return Err(Refusal::new(
+                            e.span,
+                            format!("`{path}` of matrices (native code takes vectors)"),
+                        ))
+                    }
                     _ => None,
                 }),
                 _ => Ok(None),

@@ -1029,6 +1029,7 @@ impl Cg<'_> {
             ExprKind::BinOp(..) | ExprKind::Unary(..) if self.is_array_valued(e) => {
                 self.elementwise(e)?
             }
+            ExprKind::BinOp(BinOp::MatMul, a, b) => self.dot(a, b)?,
             ExprKind::BinOp(op, a, b) => {
                 let small = small_int_exponent(*op, b);
                 let a = self.expr(a)?;
@@ -1286,6 +1287,10 @@ impl Cg<'_> {
                 return self.unbroadcast(args, like, e.span)
             }
             Some(NativeScalar::Sum) if args.len() == 1 => return self.sum(&args[0]),
+            Some(NativeScalar::Dot) if args.len() == 2 => return self.dot(&args[0], &args[1]),
+            Some(NativeScalar::DotGrad { .. }) if self.is_array_valued(e) => {
+                return self.elementwise(e)
+            }
             _ => {}
         }
         if let Some(f) = path.strip_prefix("tangent.") {

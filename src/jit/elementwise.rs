@@ -225,6 +225,54 @@ pub unsafe extern "C" fn sum(x: *const ArrayDesc) -> f64 {
     tangent_fastmath::pairwise_sum_by(&buf, |v| v)
 }
 
+/// `np.dot(a, b)` of two float64 vectors of one length (the caller has checked): the
+/// products summed pairwise, as NumPy sums `a * b`.
+///
+/// # Safety
+/// `a` and `b` are valid 1-d descriptors of one length.
+pub unsafe extern "C" fn dot(a: *const ArrayDesc, b: *const ArrayDesc) -> f64 {
+    // SAFETY: as the caller promises.
+    let (a, b) = unsafe { (&*a, &*b) };
+    let owned = |d: &ArrayDesc| {
+        let mut buf = vec![0.0; d.len()];
+        // SAFETY: `buf` holds every element.
+        unsafe { d.read_block(0, d.len(), buf.as_mut_ptr()) };
+        buf
+    };
+    match (a.contiguous(), b.contiguous()) {
+        (Some(x), Some(y)) => pairwise_dot(x, y),
+        (Some(x), None) => pairwise_dot(x, &owned(b)),
+        (None, Some(y)) => pairwise_dot(&owned(a), y),
+        (None, None) => pairwise_dot(&owned(a), &owned(b)),
+    }
+}
+
+/// The sum of `x[i] * y[i]`, eight running sums per block of 128, blocks summed in pairs
+/// (NumPy's order for `np.sum(x * y)`).
+fn pairwise_dot(x: &[f64], y: &[f64]) -> f64 {
+    const BLOCK: usize = 128;
+    let n = x.len().min(y.len());
+    if n <= BLOCK {
+        let mut acc = [0.0f64; 8];
+        let (xc, yc) = (x[..n].chunks_exact(8), y[..n].chunks_exact(8));
+        let tail = n - xc.remainder().len();
+        for (a, b) in xc.zip(yc) {
+            for k in 0..8 {
+                acc[k] += a[k] * b[k];
+            }
+        }
+        let mut s =
+            ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+        for k in tail..n {
+            s += x[k] * y[k];
+        }
+        s
+    } else {
+        let half = (n / 2 / 8) * 8;
+        pairwise_dot(&x[..half], &y[..half]) + pairwise_dot(&x[half..n], &y[half..n])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,5 +325,21 @@ mod tests {
         // SAFETY: a live descriptor.
         let s = unsafe { sum(&t) };
         assert!((s - 1.5).abs() < 1e-15, "{s}");
+    }
+
+    #[test]
+    fn an_inner_product_is_the_pairwise_sum_of_the_products() {
+        // 1000 elements (several pairwise blocks), one of them read with a stride of 2.
+        let a: Vec<f64> = (0..1000).map(|i| (i as f64 * 0.37).sin()).collect();
+        let b: Vec<f64> = (0..2000).map(|i| (i as f64 * 0.11).cos() * 1e3).collect();
+        let products: Vec<f64> = (0..1000).map(|i| a[i] * b[2 * i]).collect();
+        let want = tangent_fastmath::pairwise_sum_by(&products, |v| v);
+        let da = ArrayDesc::new(a.as_ptr(), &[1000], &[1]).expect("1-d");
+        let db = ArrayDesc::new(b.as_ptr(), &[1000], &[2]).expect("1-d");
+        // SAFETY: both descriptors cover their vectors, of one length.
+        let got = unsafe { dot(&da, &db) };
+        assert_eq!(got.to_bits(), want.to_bits());
+        let naive: f64 = products.iter().sum();
+        assert!((got - naive).abs() <= 1e-9 * naive.abs().max(1.0));
     }
 }

@@ -71,10 +71,16 @@ fn elementwise_operand(cg: &Cg<'_>, e: &Expr, name: &str) -> bool {
         ExprKind::Unary(UnaryOp::Neg | UnaryOp::Pos, a) => elementwise_operand(cg, a, name),
         ExprKind::Call { func, args, .. } => {
             let path = super::typing::callee_path(func).unwrap_or_default();
-            matches!(
-                cg.calls.rules().native_scalar(&path),
-                Some(NativeScalar::Kernel { .. })
-            ) && args.iter().any(|a| elementwise_operand(cg, a, name))
+            match cg.calls.rules().native_scalar(&path) {
+                Some(NativeScalar::Kernel { .. }) => {
+                    args.iter().any(|a| elementwise_operand(cg, a, name))
+                }
+                Some(NativeScalar::DotGrad { other }) => [0, *other]
+                    .iter()
+                    .filter_map(|&k| args.get(k))
+                    .any(|a| elementwise_operand(cg, a, name)),
+                _ => false,
+            }
         }
         _ => false,
     }
@@ -92,7 +98,7 @@ fn is_elementwise_node(cg: &Cg<'_>, e: &Expr) -> bool {
             cg.calls
                 .rules()
                 .native_scalar(&super::typing::callee_path(func).unwrap_or_default()),
-            Some(NativeScalar::Kernel { .. })
+            Some(NativeScalar::Kernel { .. } | NativeScalar::DotGrad { .. })
         ),
         _ => false,
     }
@@ -458,6 +464,12 @@ impl Cg<'_> {
                             _ => return Err(Refusal::new(e.span, format!("`{path}` of arrays"))),
                         }
                     }
+                    // The gradient of an inner product: the number times the other vector.
+                    Some(NativeScalar::DotGrad { other }) if args.len() == 3 && other < 3 => {
+                        let g = self.lower_elementwise(&args[0], prog, ops)?;
+                        let v = self.lower_elementwise(&args[other], prog, ops)?;
+                        Op::Mul(g, v)
+                    }
                     // An array given another array's shape: the same elements; the
                     // other array joins the operands so the run checks its shape.
                     Some(NativeScalar::Unbroadcast { like })
@@ -544,6 +556,31 @@ impl Cg<'_> {
                 format!("`numpy.sum` of a {}", t.name()),
             )),
         }
+    }
+
+    /// `np.dot(a, b)` or `a @ b` of two vectors (another length bails: NumPy raises).
+    pub(super) fn dot(&mut self, a: &Expr, b: &Expr) -> Result<(Value, Ty), Refusal> {
+        let (da, db) = match (self.expr(a)?, self.expr(b)?) {
+            ((da, Ty::Array(1)), (db, Ty::Array(1))) => (da, db),
+            ((_, x), (_, y)) => {
+                return Err(Refusal::new(
+                    a.span,
+                    format!("the inner product of a {} and a {}", x.name(), y.name()),
+                ))
+            }
+        };
+        self.bail_unless_same_shape(da, db);
+        let mut sig = Signature::new(self.call_conv);
+        sig.params.extend([AbiParam::new(self.ptr); 2]);
+        sig.returns.push(AbiParam::new(types::F64));
+        let sig = self.b.import_signature(sig);
+        let f = self.b.ins().iconst(
+            self.ptr,
+            elementwise::dot as unsafe extern "C" fn(*const ArrayDesc, *const ArrayDesc) -> f64
+                as *const () as i64,
+        );
+        let call = self.b.ins().call_indirect(sig, f, &[da, db]);
+        Ok((self.b.inst_results(call)[0], Ty::Float))
     }
 
     fn sum_of(&mut self, desc: Value) -> Value {

@@ -19,7 +19,7 @@ pub mod runtime;
 mod tape_elision;
 pub mod typing;
 
-use crate::ad::rules::RuleSet;
+use crate::ad::rules::{NativeScalar, RuleSet};
 use crate::syntax::ir::*;
 use crate::syntax::SourceModule;
 use cranelift_codegen::isa::OwnedTargetIsa;
@@ -460,7 +460,28 @@ impl Program {
                                     arrays.entry(n.to_owned()).or_insert(1);
                                 }
                             }
+                            // Inner products take vectors (their gradients, a number
+                            // first).
+                            Some(p)
+                                if matches!(
+                                    self.rules.native_scalar(p),
+                                    Some(NativeScalar::Dot | NativeScalar::DotGrad { .. })
+                                ) =>
+                            {
+                                let skip = usize::from(matches!(
+                                    self.rules.native_scalar(p),
+                                    Some(NativeScalar::DotGrad { .. })
+                                ));
+                                for n in args.iter().skip(skip).filter_map(|a| a.as_name()) {
+                                    arrays.entry(n.to_owned()).or_insert(1);
+                                }
+                            }
                             _ => {}
+                        }
+                    }
+                    ExprKind::BinOp(BinOp::MatMul, a, b) => {
+                        for n in [a, b].iter().filter_map(|a| a.as_name()) {
+                            arrays.entry(n.to_owned()).or_insert(1);
                         }
                     }
                     ExprKind::Subscript(base, index) if matches!(index.kind, ExprKind::Str(_)) => {

@@ -273,6 +273,15 @@ def springs(x, edges, rest):
     return s
 
 
+def dots(x, w):
+    h = np.tanh(x * 0.5 + w)
+    s = 0.0
+    for k in range(3):
+        h = np.tanh(h * 0.9 + x * 0.1)
+        s = s + np.dot(h, w) * 0.5 + x @ h
+    return s + np.dot(x, x)
+
+
 def as_array(v):
     return np.asarray(v, dtype=float)
 
@@ -339,6 +348,8 @@ idx = np.array([3, 0, -1, 2, 2])
 edges = np.array([[0, 1], [1, 2], [2, 3], [3, 0], [0, 2]])
 cases += [(gather, (x, idx), (0,)), (springs, (x, edges, 0.4), (0, 2)),
           (springs, (x, edges[::-1].T.copy().T, 0.4), (0, 2))]  # a strided int64 array
+# Inner products of vectors (`np.dot`, `@`), of a reversed view too.
+cases += [(dots, (x, w), (0, 1)), (dots, (x, w[::-1]), (0, 1))]
 # Dataclass and namedtuple instances whose fields are floats: read by attribute.
 room = Room(19.0, 2.0, 3.0, 0.25, 0.5)
 warm = (np.linspace(0.0, 2.0, hours), 10.0 + np.sin(np.arange(hours)))
