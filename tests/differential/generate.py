@@ -1130,7 +1130,7 @@ class Gen:
         carried through (with a module-level tuple or list of floats half the time, and
         an int64 array of indices half the time), a fresh vector written element by
         element and read back; half the time also a loop of elementwise array statements
-        and their sums."""
+        and their sums and inner products."""
         self.use("native_loop")
         names = [n for n, _ in params]
         pad = "    "
@@ -1188,8 +1188,9 @@ class Gen:
             if self.rng.random() < 0.5:
                 out.append("%s    h = -h / (1.0 + h * h) + s * %s" % (pad, self.const(0.1, 0.5)))
             out.append("%sq = np.sin(m * %s) + m ** 2 * %s['dt']" % (pad, self.const(0.3, 1.2), p))
-            extra = " + %s * np.sum(h * a) + %s * np.sum(q)" % (self.const(0.3, 1.5),
-                                                               self.const(0.1, 0.5))
+            extra = " + %s * %s + %s * np.sum(q)" % (
+                self.const(0.3, 1.5), self.pick(("np.sum(h * a)", "np.dot(h, a)", "a @ h")),
+                self.const(0.1, 0.5))
         out.append("%sreturn %s * s + %s * acc%s" % (pad, self.const(0.3, 1.5),
                                                      self.const(0.3, 1.5), extra))
         return out
