@@ -113,7 +113,12 @@ fn dict_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
 /// `__getattribute__` of its own): its field values, read now (the GIL is held for the
 /// whole native call).
 fn record_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
-    if obj.is_none() || is_double(obj) || obj.is_instance_of::<PyInt>() {
+    if obj.is_none()
+        || is_double(obj)
+        || obj.is_instance_of::<PyInt>()
+        || obj.is_exact_instance_of::<PyTuple>()
+        || obj.is_exact_instance_of::<pyo3::types::PyList>()
+    {
         return None;
     }
     let py = obj.py();
@@ -229,9 +234,15 @@ impl NativeFunction {
             // The arrays' descriptors live until the call returns; the GIL, held
             // throughout, keeps their elements unchanged.
             let descs: Vec<Option<ArrayDesc>> = objs.iter().map(array_desc).collect();
+            // Records are looked for only among the arguments nothing else takes (the
+            // look raises and catches an AttributeError on most objects).
             let dicts: Vec<Option<DictValues>> = objs
                 .iter()
-                .map(|a| dict_values(a).or_else(|| record_values(a)))
+                .zip(&descs)
+                .map(|(a, d)| match d {
+                    Some(_) => None,
+                    None => dict_values(a).or_else(|| record_values(a)),
+                })
                 .collect();
             let seqs: Vec<Option<SeqValues>> = objs.iter().map(seq_values).collect();
             let all: Vec<Option<Scalar>> = objs

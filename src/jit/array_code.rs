@@ -46,9 +46,7 @@ impl Cg<'_> {
     }
 
     fn desc_field(&mut self, desc: Value, offset: i32) -> Value {
-        self.b
-            .ins()
-            .load(types::I64, MemFlagsData::trusted(), desc, offset)
+        self.fixed_load(types::I64, desc, offset)
     }
 
     /// The address of the element of `desc` at `index` (one int per dimension), Python's
@@ -156,9 +154,7 @@ impl Cg<'_> {
         };
         let (values, _) = self.expr(base)?;
         Ok(Some((
-            self.b
-                .ins()
-                .load(types::F64, MemFlagsData::trusted(), values, 8 * pos as i32),
+            self.fixed_load(types::F64, values, 8 * pos as i32),
             Ty::Float,
         )))
     }
@@ -175,9 +171,7 @@ impl Cg<'_> {
         };
         let (values, _) = self.expr(v)?;
         Ok(Some((
-            self.b
-                .ins()
-                .load(types::F64, MemFlagsData::trusted(), values, 8 * pos as i32),
+            self.fixed_load(types::F64, values, 8 * pos as i32),
             Ty::Float,
         )))
     }

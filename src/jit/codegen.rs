@@ -79,6 +79,10 @@ pub(super) struct Var {
 pub(super) struct Cg<'a> {
     pub(super) b: FunctionBuilder<'a>,
     pub(super) vars: HashMap<String, Var>,
+    /// The container arguments no statement assigns, by name: their values as the call
+    /// passed them (a descriptor's or a dict's values' address), valid and unchanged for
+    /// the whole call, so what is read through them may be read once (`fixed_load`).
+    fixed: HashMap<String, Value>,
     bail: Block,
     loops: Vec<(Block, Block)>,
     pub(super) ctx: Value,
@@ -90,10 +94,14 @@ pub(super) struct Cg<'a> {
     /// Variables that are the tape (`_stack`): one tape in `ctx` serves every function,
     /// so a tape passed to a callee is a placeholder word.
     tapes: std::collections::HashSet<String>,
-    /// The tape's data pointer, length and capacity, kept in registers: a push is a
-    /// compare and a store, not a chain of loads and stores through `ctx`. `ctx` holds
-    /// them where other code reads or changes them (`sync_tape`, `reload_tape`).
+    /// The tape's data pointer and capacity (fixed for the run: the code never grows
+    /// it) and its length, kept in registers: a push is a compare and a store, not a
+    /// chain of loads and stores through `ctx`. `ctx` holds the length where other code
+    /// reads or changes it (`sync_tape`, `reload_tape`).
     tape: TapeVars,
+    /// Where a push that finds the tape full goes: it marks the tape full and bails
+    /// (`runtime::Tape`).
+    tape_full: Block,
     /// Variables whose pushes and pops are left out (`tape_elision`).
     elided: std::collections::HashSet<String>,
     /// Every variable's type (for the types of subexpressions).
@@ -112,9 +120,9 @@ pub(super) struct Cg<'a> {
 
 #[derive(Clone, Copy)]
 struct TapeVars {
-    data: Variable,
+    data: Value,
     len: Variable,
-    cap: Variable,
+    cap: Value,
 }
 
 /// Lowers `def`, typed by `types` for arguments of types `args`.
@@ -139,6 +147,7 @@ pub fn lower(
     let mut cg = Cg {
         b,
         vars: HashMap::new(),
+        fixed: HashMap::new(),
         bail: Block::from_u32(0),
         loops: Vec::new(),
         ctx: Value::from_u32(0),
@@ -159,27 +168,32 @@ pub fn lower(
         carriers: std::collections::HashSet::new(),
         programs: Vec::new(),
         tape: TapeVars {
-            data: Variable::from_u32(0),
+            data: Value::from_u32(0),
             len: Variable::from_u32(0),
-            cap: Variable::from_u32(0),
+            cap: Value::from_u32(0),
         },
+        tape_full: Block::from_u32(0),
     };
     let entry = cg.b.create_block();
     cg.b.append_block_params_for_function_params(entry);
     cg.b.switch_to_block(entry);
     let params = cg.b.block_params(entry).to_vec();
     cg.ctx = params[0];
+    let fl = MemFlagsData::trusted();
     cg.tape = TapeVars {
-        data: cg.b.declare_var(ptr),
+        data: cg.b.ins().load(ptr, fl, cg.ctx, Cg::TAPE_DATA),
         len: cg.b.declare_var(types::I64),
-        cap: cg.b.declare_var(types::I64),
+        cap: cg.b.ins().load(types::I64, fl, cg.ctx, Cg::TAPE_CAP),
     };
     cg.reload_tape();
     cg.carriers = cg.shape_carriers(def);
     let argp = params[1];
     cg.outs = params[2];
     cg.bail = cg.b.create_block();
+    cg.tape_full = cg.b.create_block();
+    cg.b.set_cold_block(cg.tape_full);
     // Variables: parameters from `args`, the others start at zero (or None).
+    let assigned = assigned_names(&def.body);
     let mut names: Vec<&String> = var_types.keys().collect();
     names.sort();
     for name in names {
@@ -229,6 +243,9 @@ pub fn lower(
             None => cg.zero(ty),
         };
         cg.b.def_var(var, init);
+        if pos.is_some() && ty.is_container() && !assigned.contains(name.as_str()) {
+            cg.fixed.insert(name.clone(), init);
+        }
         if let Some(f) = flag {
             let v = cg.b.ins().iconst(types::I8, i64::from(pos.is_none()));
             cg.b.def_var(f, v);
@@ -240,6 +257,11 @@ pub fn lower(
         // Falling off the end returns None.
         cg.ret(None, def.span)?;
     }
+    cg.b.switch_to_block(cg.tape_full);
+    let one = cg.b.ins().iconst(types::I64, 1);
+    cg.b.ins()
+        .store(MemFlagsData::trusted(), one, cg.ctx, Cg::TAPE_FULL);
+    cg.b.ins().jump(cg.bail, &[]);
     cg.b.switch_to_block(cg.bail);
     cg.sync_tape();
     let one = cg.b.ins().iconst(types::I32, 1);
@@ -274,6 +296,24 @@ impl Cg<'_> {
             Ty::Bool => self.b.ins().iconst(types::I8, 0),
             _ => self.b.ins().iconst(types::I64, 0),
         }
+    }
+
+    /// A load of `ty` at `offset` from `base`: through an argument's own address (a field
+    /// of its descriptor, a dict's value) one Cranelift may move and share, since that
+    /// memory is valid and unchanged for the whole call (loops read it once); any other
+    /// where it stands.
+    pub(super) fn fixed_load(
+        &mut self,
+        ty: cranelift_codegen::ir::Type,
+        base: Value,
+        offset: i32,
+    ) -> Value {
+        let flags = if self.fixed.values().any(|v| *v == base) {
+            MemFlagsData::trusted().with_readonly().with_can_move()
+        } else {
+            MemFlagsData::trusted()
+        };
+        self.b.ins().load(ty, flags, base, offset)
     }
 
     /// Jumps to the bail block when `cond` (an i8) is true.
@@ -513,25 +553,22 @@ impl Cg<'_> {
         }
     }
 
-    /// Tape layout in `ctx`: data pointer, length, capacity (words).
+    /// Tape layout in `ctx` (`runtime::Tape`): data pointer, length, capacity (words),
+    /// the full mark.
     const TAPE_DATA: i32 = 0;
     const TAPE_LEN: i32 = 8;
     const TAPE_CAP: i32 = 16;
+    const TAPE_FULL: i32 = 24;
 
-    /// Loads the tape's registers from `ctx` (at entry, and after code that may have
-    /// pushed, popped or grown it: a callee).
+    /// Loads the tape's length from `ctx` (at entry, and after code that may have
+    /// pushed or popped: a callee).
     fn reload_tape(&mut self) {
         let fl = MemFlagsData::trusted();
-        let data = self.b.ins().load(self.ptr, fl, self.ctx, Self::TAPE_DATA);
         let len = self.b.ins().load(types::I64, fl, self.ctx, Self::TAPE_LEN);
-        let cap = self.b.ins().load(types::I64, fl, self.ctx, Self::TAPE_CAP);
-        self.b.def_var(self.tape.data, data);
         self.b.def_var(self.tape.len, len);
-        self.b.def_var(self.tape.cap, cap);
     }
 
-    /// Stores the tape's length into `ctx` (before a callee, a grow, a return or a
-    /// bail: the data pointer and capacity change only in `tape_grow`, which writes them).
+    /// Stores the tape's length into `ctx` (before a callee, a return or a bail).
     fn sync_tape(&mut self) {
         let len = self.b.use_var(self.tape.len);
         self.b
@@ -541,29 +578,14 @@ impl Cg<'_> {
 
     fn push_word(&mut self, w: Value) {
         let len = self.b.use_var(self.tape.len);
-        let cap = self.b.use_var(self.tape.cap);
         let full = self
             .b
             .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, len, cap);
-        let (grow, store) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(full, grow, &[], store, &[]);
-        self.b.set_cold_block(grow);
-        self.b.switch_to_block(grow);
-        self.sync_tape();
-        let mut sig = Signature::new(self.call_conv);
-        sig.params.push(AbiParam::new(self.ptr));
-        let sig = self.b.import_signature(sig);
-        let f = self
-            .b
-            .ins()
-            .iconst(self.ptr, runtime::tape_grow as *const () as i64);
-        self.b.ins().call_indirect(sig, f, &[self.ctx]);
-        self.reload_tape();
-        self.b.ins().jump(store, &[]);
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, len, self.tape.cap);
+        let store = self.b.create_block();
+        self.b.ins().brif(full, self.tape_full, &[], store, &[]);
         self.b.switch_to_block(store);
-        let len = self.b.use_var(self.tape.len);
-        let data = self.b.use_var(self.tape.data);
+        let data = self.tape.data;
         let off = self.b.ins().ishl_imm_u(len, 3);
         let addr = self.b.ins().iadd(data, off);
         self.b.ins().store(MemFlagsData::trusted(), w, addr, 0);
@@ -578,7 +600,7 @@ impl Cg<'_> {
         self.bail_if(empty);
         let len1 = self.b.ins().iadd_imm_s(len, -1);
         self.b.def_var(self.tape.len, len1);
-        let data = self.b.use_var(self.tape.data);
+        let data = self.tape.data;
         let off = self.b.ins().ishl_imm_u(len1, 3);
         let addr = self.b.ins().iadd(data, off);
         self.b
@@ -898,6 +920,9 @@ impl Cg<'_> {
         let Some(var) = self.vars.get(n) else {
             return Err(Refusal::new(span, format!("`{n}` has no type")));
         };
+        if let Some(v) = self.fixed.get(n) {
+            return Ok((*v, var.ty));
+        }
         let (v, ty, flag) = (var.var, var.ty, var.flag);
         if let Some(f) = flag {
             // Computing with None raises TypeError in Python.
@@ -1410,4 +1435,26 @@ enum Rhs {
     Tape,
     Pop,
     Val(Value, Ty),
+}
+
+/// The names some statement of `body` binds (assignment and `for` targets, also inside
+/// tuples).
+fn assigned_names(body: &[Stmt]) -> std::collections::HashSet<&str> {
+    fn targets<'a>(t: &'a Expr, out: &mut std::collections::HashSet<&'a str>) {
+        match &t.kind {
+            ExprKind::Name(n) => {
+                out.insert(n.as_str());
+            }
+            ExprKind::Tuple(es) | ExprKind::List(es) => es.iter().for_each(|e| targets(e, out)),
+            _ => {}
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    walk_stmts(body, &mut |s| match &s.kind {
+        StmtKind::Assign(t, _) | StmtKind::AugAssign(t, ..) | StmtKind::For(t, ..) => {
+            targets(t, &mut out)
+        }
+        _ => {}
+    });
+    out
 }

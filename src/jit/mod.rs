@@ -169,15 +169,23 @@ impl Compiled {
         }
         TAPE.with(|t| {
             let mut tape = t.borrow_mut();
-            tape.len = 0;
-            tape.arena.clear();
-            // SAFETY: the code was generated for this signature: it reads one word per
-            // parameter from `words` (array arguments: descriptors the caller keeps
-            // alive), writes two per output into `outs`, and uses `tape` only through
-            // the layout of `runtime::Tape` and the runtime's functions.
-            let status = unsafe {
-                let f: Entry = std::mem::transmute(self.code.ptr());
-                f(&mut *tape, words.as_ptr(), outs.as_mut_ptr())
+            let status = loop {
+                tape.len = 0;
+                tape.full = 0;
+                tape.arena.clear();
+                // SAFETY: the code was generated for this signature: it reads one word
+                // per parameter from `words` (array arguments: descriptors the caller
+                // keeps alive), writes two per output into `outs`, and uses `tape` only
+                // through the layout of `runtime::Tape` and the runtime's functions.
+                let status = unsafe {
+                    let f: Entry = std::mem::transmute(self.code.ptr());
+                    f(&mut *tape, words.as_ptr(), outs.as_mut_ptr())
+                };
+                // A push found the tape full: again, on a larger one (nothing the run
+                // did is seen outside it: its arrays are in the arena).
+                if status == 0 || tape.full == 0 || !tape.grow() {
+                    break status;
+                }
             };
             let run = if status != 0 {
                 Run::Bail

@@ -1,27 +1,58 @@
-//! Functions the compiled code calls: tape growth, libm, and Python's integer and float
-//! operators where they differ from the machine's.
+//! The tape, and the functions the compiled code calls: libm, and Python's integer and
+//! float operators where they differ from the machine's.
 
-/// The tape as the compiled code sees it: a growable array of 64-bit words (the code
-/// reads the first three fields at fixed offsets), and the arrays made during the run.
+/// The tape as the compiled code sees it: an array of 64-bit words (the code reads the
+/// first four fields at fixed offsets), and the arrays made during the run.
+///
+/// The code never grows it, so no push is a call (a call in a loop would make every
+/// number the loop keeps live across it wait in memory): a push past the capacity sets
+/// `full` and bails, and the caller runs the code again on a tape twice as large
+/// (`Compiled::run`). The tape is kept between runs, so that happens on the first calls
+/// only.
 #[repr(C)]
 pub struct Tape {
     pub data: *mut u64,
     pub len: usize,
     pub cap: usize,
+    /// Set (nonzero) by a push that found the tape full.
+    pub full: u64,
     pub arena: super::arrays::Arena,
 }
 
 impl Tape {
     pub fn new() -> Tape {
-        let mut v: Vec<u64> = Vec::with_capacity(256);
+        let mut v: Vec<u64> = Vec::with_capacity(4096);
         let t = Tape {
             data: v.as_mut_ptr(),
             len: 0,
             cap: v.capacity(),
+            full: 0,
             arena: super::arrays::Arena::default(),
         };
         std::mem::forget(v);
         t
+    }
+}
+
+impl Tape {
+    /// The most words a tape grows to (2 GB); a run that needs more bails, and the
+    /// interpreter runs the function.
+    const MAX_WORDS: usize = 1 << 28;
+
+    /// Doubles the capacity (the words are not kept: a run starts again), or false at
+    /// the limit.
+    pub fn grow(&mut self) -> bool {
+        if self.cap >= Self::MAX_WORDS {
+            return false;
+        }
+        // SAFETY: as in `Drop`.
+        let mut v = unsafe { Vec::from_raw_parts(self.data, 0, self.cap) };
+        v.reserve(2 * self.cap);
+        self.data = v.as_mut_ptr();
+        self.cap = v.capacity();
+        self.len = 0;
+        std::mem::forget(v);
+        true
     }
 }
 
@@ -33,24 +64,9 @@ impl Default for Tape {
 
 impl Drop for Tape {
     fn drop(&mut self) {
-        // SAFETY: data/len/cap always describe a Vec<u64> leaked by `new` or `tape_grow`.
+        // SAFETY: data/len/cap always describe a Vec<u64> leaked by `new` or `grow`.
         unsafe { drop(Vec::from_raw_parts(self.data, self.len, self.cap)) };
     }
-}
-
-/// Doubles the tape's capacity (called by compiled code when it is full).
-///
-/// # Safety
-/// `t` must point to a live `Tape`.
-pub unsafe extern "C" fn tape_grow(t: *mut Tape) {
-    // SAFETY: compiled code passes the live `Tape` its caller handed it.
-    let t = unsafe { &mut *t };
-    // SAFETY: as in `Drop`.
-    let mut v = unsafe { Vec::from_raw_parts(t.data, t.len, t.cap) };
-    v.reserve(v.capacity().max(256));
-    t.data = v.as_mut_ptr();
-    t.cap = v.capacity();
-    std::mem::forget(v);
 }
 
 /// Python's float `//` (the caller has excluded a zero divisor).

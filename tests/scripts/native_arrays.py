@@ -282,6 +282,20 @@ def dots(x, w):
     return s + np.dot(x, x)
 
 
+def decay(v, k):
+    r = v
+    for j in range(k):
+        r = r * 0.9 + math.sin(r) * 0.1
+    return r
+
+
+def long_run(x):
+    s = 0.0
+    for t in range(len(x)):
+        s = s * 0.5 + decay(x[t] * s, 2)
+    return s
+
+
 def as_array(v):
     return np.asarray(v, dtype=float)
 
@@ -373,6 +387,24 @@ for f, args, wrt in cases:
         if isinstance(args[k], np.ndarray):
             assert isinstance(g, np.ndarray) and g.shape == args[k].shape, (f.__name__, g)
             assert g.dtype == np.float64, g.dtype
+    checked += 1
+
+# Tapes past the first capacity, in the function and in a callee: the run starts again
+# on a larger tape, with the interpreted adjoint's results (and a directional
+# difference: the functions are long).
+long_hours = np.arange(3000.0)
+for f, args in ((building, (np.sin(long_hours) + 1.0, 10.0 + np.cos(long_hours),
+                            0.1 + 0.0 * long_hours, params)),
+                (long_run, (np.sin(np.arange(2000.0)),))):
+    native = tangent.grad(f, compile="native")
+    before = native.__tangent_native_calls__
+    got, want = native(*args), tangent.grad(f, compile="python")(*args)
+    assert native.__tangent_native_calls__ == before + 1, (f.__name__, "ran interpreted")
+    assert np.allclose(got, want, rtol=1e-12, atol=0), (f.__name__, got, want)
+    d = np.cos(np.arange(len(args[0])) * 0.37)
+    h = 1e-4  # the sums are large: a smaller step loses more to rounding than it gains
+    fd = (f(args[0] + h * d, *args[1:]) - f(args[0] - h * d, *args[1:])) / (2 * h)
+    assert abs(np.dot(got, d) - fd) <= 1e-6 * max(1.0, abs(fd)), (f.__name__, np.dot(got, d), fd)
     checked += 1
 
 # Forward mode: the tangent array is read by element, a written array's tangent is

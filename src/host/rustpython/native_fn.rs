@@ -87,7 +87,16 @@ fn record_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
     }
     let cls = obj.class();
     let types = &vm.ctx.types;
-    if cls.is(types.int_type) || cls.is(types.bool_type) {
+    if [
+        types.int_type,
+        types.bool_type,
+        types.tuple_type,
+        types.list_type,
+    ]
+    .iter()
+    .any(|t| cls.is(*t))
+        || obj.downcast_ref::<PyNdArray>().is_some()
+    {
         return None;
     }
     let class_attr = |name: &'static str| cls.as_object().get_attr(name, vm).ok();
@@ -205,9 +214,15 @@ impl PyNativeFunction {
             .iter()
             .map(|w| w.as_ref().and_then(descriptor))
             .collect();
+        // Records are looked for only among the arguments nothing else takes (the look
+        // raises and catches an AttributeError on most objects).
         let dicts: Vec<Option<DictValues>> = objs
             .iter()
-            .map(|a| dict_values(a, vm).or_else(|| record_values(a, vm)))
+            .zip(&descs)
+            .map(|(a, d)| match d {
+                Some(_) => None,
+                None => dict_values(a, vm).or_else(|| record_values(a, vm)),
+            })
             .collect();
         let seqs: Vec<Option<SeqValues>> = objs.iter().map(|a| seq_values(a, vm)).collect();
         let all: Vec<Option<Scalar>> = objs
