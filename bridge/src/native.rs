@@ -5,6 +5,7 @@
 //! logic is the engine's (`tangent::jit::NativeEntry`); this file converts values.
 
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyDict, PyFloat, PyInt, PyTuple};
 use tangent::jit::arrays::{ArrayDesc, NativeArray};
@@ -34,13 +35,95 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> Option<Scalar> {
     None
 }
 
+/// NumPy's array type and its native float64 and int64 dtypes, once NumPy is imported
+/// (before that no argument can be an array).
+struct NumPyTypes {
+    ndarray: Py<PyAny>,
+    float64: Py<PyAny>,
+    int64: Py<PyAny>,
+}
+
+static NUMPY: pyo3::sync::PyOnceLock<NumPyTypes> = pyo3::sync::PyOnceLock::new();
+
+fn numpy_types(py: Python<'_>) -> Option<&'static NumPyTypes> {
+    if let Some(t) = NUMPY.get(py) {
+        return Some(t);
+    }
+    let modules = py
+        .import(intern!(py, "sys"))
+        .ok()?
+        .getattr(intern!(py, "modules"))
+        .ok()?;
+    let np = modules.get_item(intern!(py, "numpy")).ok()?;
+    let dtype = np.getattr(intern!(py, "dtype")).ok()?;
+    let types = NumPyTypes {
+        ndarray: np.getattr(intern!(py, "ndarray")).ok()?.unbind(),
+        float64: dtype.call1((intern!(py, "float64"),)).ok()?.unbind(),
+        int64: dtype.call1((intern!(py, "int64"),)).ok()?.unbind(),
+    };
+    let _ = NUMPY.set(py, types);
+    NUMPY.get(py)
+}
+
+/// The leading fields of NumPy's array object (`PyArrayObject_fields` of its C API,
+/// unchanged from NumPy 1.7 through 2.x).
+#[repr(C)]
+struct ArrayFields {
+    ob_base: pyo3::ffi::PyObject,
+    data: *mut u8,
+    nd: std::os::raw::c_int,
+    dimensions: *const isize,
+    strides: *const isize,
+    base: *mut pyo3::ffi::PyObject,
+    descr: *mut pyo3::ffi::PyObject,
+}
+
 /// The descriptor of a float64 or int64 `numpy.ndarray` (exactly that type) of 1 or 2
-/// dimensions, from its `__array_interface__`; None for anything else.
+/// dimensions; None for anything else. Read from the array object itself when its
+/// dtype is NumPy's native float64 or int64 (reading `__array_interface__` builds a dict
+/// of strings and tuples, about a microsecond), else from `__array_interface__`.
 fn array_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
-    let ty = obj.get_type();
-    if ty.name().ok()?.to_cow().ok()? != "ndarray" || ty.module().ok()?.to_cow().ok()? != "numpy" {
+    let py = obj.py();
+    let np = numpy_types(py)?;
+    if !obj.get_type().is(np.ndarray.bind(py)) {
         return None;
     }
+    // SAFETY: `obj` is exactly a `numpy.ndarray`, laid out as `ArrayFields`; the GIL,
+    // held for the whole native call, keeps it and its fields as they are.
+    let f = unsafe { &*(obj.as_ptr() as *const ArrayFields) };
+    let ints = if std::ptr::eq(f.descr, np.float64.as_ptr()) {
+        false
+    } else if std::ptr::eq(f.descr, np.int64.as_ptr()) {
+        true
+    } else {
+        return interface_desc(obj);
+    };
+    let nd = usize::try_from(f.nd).ok()?;
+    if !(1..=2).contains(&nd) {
+        return None;
+    }
+    // SAFETY: an array of `nd` dimensions has `nd` dimensions and strides (bytes).
+    let (dims, byte_strides) = unsafe {
+        (
+            std::slice::from_raw_parts(f.dimensions, nd),
+            std::slice::from_raw_parts(f.strides, nd),
+        )
+    };
+    if byte_strides.iter().any(|b| b % 8 != 0) {
+        return None;
+    }
+    let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+    let strides: Vec<isize> = byte_strides.iter().map(|b| b / 8).collect();
+    if ints {
+        ArrayDesc::new_i64(f.data as *const i64, &shape, &strides)
+    } else {
+        ArrayDesc::new(f.data as *const f64, &shape, &strides)
+    }
+}
+
+/// `array_desc` from `__array_interface__`, for a dtype object other than NumPy's
+/// native ones (a big-endian one is refused, an equal copy taken).
+fn interface_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
     let ai = obj.getattr("__array_interface__").ok()?;
     let ints = match ai
         .get_item("typestr")
@@ -180,10 +263,29 @@ fn seq_values(obj: &Bound<'_, PyAny>) -> Option<SeqValues> {
     Some(SeqValues::new(values))
 }
 
-/// A float64 NumPy array holding a native result.
+/// A float64 NumPy array holding a native result: a new C-ordered `numpy.empty` of its
+/// shape, filled through its data pointer.
 fn array_to_py(py: Python<'_>, a: NativeArray) -> PyResult<Py<PyAny>> {
+    let np = py.import(intern!(py, "numpy"))?;
+    let out = np.call_method1(intern!(py, "empty"), (a.shape.clone(),))?;
+    if let Some(types) = numpy_types(py).filter(|t| out.get_type().is(t.ndarray.bind(py))) {
+        // SAFETY: `out` is exactly a `numpy.ndarray` (laid out as `ArrayFields`), new and
+        // C-ordered; float64 and of the result's shape (checked), its buffer holds the
+        // result's elements.
+        let f = unsafe { &*(out.as_ptr() as *const ArrayFields) };
+        // SAFETY: an array of `nd` dimensions has `nd` dimensions.
+        let dims = unsafe { std::slice::from_raw_parts(f.dimensions, f.nd.max(0) as usize) };
+        let same_shape = dims.len() == a.shape.len()
+            && dims.iter().zip(&a.shape).all(|(&d, &n)| d as usize == n);
+        if same_shape && std::ptr::eq(f.descr, types.float64.as_ptr()) {
+            // SAFETY: as above.
+            unsafe {
+                std::ptr::copy_nonoverlapping(a.data.as_ptr(), f.data as *mut f64, a.data.len())
+            };
+            return Ok(out.unbind());
+        }
+    }
     let bytes: Vec<u8> = a.data.iter().flat_map(|v| v.to_ne_bytes()).collect();
-    let np = py.import("numpy")?;
     let flat = np.call_method1(
         "frombuffer",
         (PyByteArray::new(py, &bytes), np.getattr("float64")?),
@@ -219,7 +321,7 @@ impl NativeFunction {
             let mut missing = false;
             let names = self.entry.program.globals();
             if !names.is_empty() {
-                match self.fallback.bind(py).getattr("__globals__") {
+                match self.fallback.bind(py).getattr(intern!(py, "__globals__")) {
                     Ok(globals) => {
                         for n in names {
                             match globals.get_item(n.as_str()) {

@@ -5,6 +5,7 @@ the fallbacks are Python's."""
 import collections
 import dataclasses
 import math
+import sys
 import numpy as np
 import tangent
 
@@ -507,6 +508,19 @@ def truthy(x, d):
 for d in ({}, {'a': 1.0}, (), (1.5,)):
     got = tangent.grad(truthy, compile="native")(x, d)
     assert np.array_equal(got, tangent.grad(truthy, compile="python")(x, d)), (d, got)
+# Real NumPy's arrays of other byte orders, dtype objects and strides (CPython host): a
+# big-endian or a 12-byte-strided float64 array runs interpreted, a float64 dtype with
+# metadata natively; the results are the interpreted ones.
+if sys.implementation.name == "cpython":
+    rec = np.zeros(4, dtype=[("a", "<f8"), ("b", "<i4")])
+    rec["a"] = x
+    for arr, runs_native in ((x.astype(">f8"), False), (rec["a"], False),
+                             (np.array(x, dtype=np.dtype("float64", metadata={"k": 1})), True)):
+        nat = tangent.grad(dot_loop, compile="native")
+        before = nat.__tangent_native_calls__
+        got = nat(arr, w)
+        assert np.array_equal(got, tangent.grad(dot_loop, compile="python")(arr, w)), arr
+        assert nat.__tangent_native_calls__ == before + runs_native, (arr.dtype, arr.strides)
 # Module-level values are read live at every call, natively too.
 gl = tangent.grad(with_globals, compile="native")
 want = -DT * WEIGHTS * np.exp(-DT * x) * CONST['k']
