@@ -23,12 +23,13 @@ use std::sync::Mutex;
 static KEY_SETS: Mutex<Vec<Vec<String>>> = Mutex::new(Vec::new());
 
 /// The number of a key set (sorted, without duplicates).
-pub fn intern(keys: &[String]) -> u32 {
+pub fn intern<S: AsRef<str>>(keys: &[S]) -> u32 {
     let mut sets = KEY_SETS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(k) = sets.iter().position(|s| s == keys) {
+    let same = |s: &Vec<String>| s.iter().map(String::as_str).eq(keys.iter().map(|k| k.as_ref()));
+    if let Some(k) = sets.iter().position(same) {
         return k as u32;
     }
-    sets.push(keys.to_vec());
+    sets.push(keys.iter().map(|k| k.as_ref().to_owned()).collect());
     (sets.len() - 1) as u32
 }
 
@@ -50,21 +51,22 @@ pub struct DictValues {
 
 impl DictValues {
     /// From the dict's (key, value) pairs, in any order.
-    pub fn new(entries: Vec<(String, f64)>) -> DictValues {
+    pub fn new<S: AsRef<str>>(entries: Vec<(S, f64)>) -> DictValues {
         Self::sorted(entries, false)
     }
 
     /// From a record's (field, value) pairs, in any order.
-    pub fn record(entries: Vec<(String, f64)>) -> DictValues {
+    pub fn record<S: AsRef<str>>(entries: Vec<(S, f64)>) -> DictValues {
         Self::sorted(entries, true)
     }
 
-    fn sorted(mut entries: Vec<(String, f64)>, record: bool) -> DictValues {
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let keys: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
+    fn sorted<S: AsRef<str>>(mut entries: Vec<(S, f64)>, record: bool) -> DictValues {
+        entries.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
+        let values = entries.iter().map(|(_, v)| *v).collect();
+        let keys: Vec<S> = entries.into_iter().map(|(k, _)| k).collect();
         DictValues {
             keys: intern(&keys),
-            values: entries.into_iter().map(|(_, v)| v).collect(),
+            values,
             record,
         }
     }

@@ -68,11 +68,12 @@ fn to_py(v: Value, vm: &VirtualMachine) -> PyObjectRef {
 /// native call, so none can change them).
 fn dict_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
     let d = obj.downcast_ref_if_exact::<rustpython_vm::builtins::PyDict>(vm)?;
-    let mut entries = Vec::new();
-    for (k, v) in d.items_vec() {
-        let k = k.downcast_ref_if_exact::<PyStr>(vm)?;
-        let v = tangent_numpy::host_api::float_value(&v, vm)?;
-        entries.push((k.to_string_lossy().into_owned(), v));
+    let items = d.items_vec();
+    let mut entries = Vec::with_capacity(items.len());
+    for (k, v) in &items {
+        // A key that is not valid UTF-8 (a lone surrogate) is no name native code reads.
+        let k = k.downcast_ref_if_exact::<PyStr>(vm)?.to_str()?;
+        entries.push((k, tangent_numpy::host_api::float_value(v, vm)?));
     }
     Some(DictValues::new(entries))
 }
