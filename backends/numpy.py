@@ -63,7 +63,7 @@ native_scalar(numpy.copy, numpy.ndarray.copy, kind="array_copy")
 # operators; the reduction that ends them:
 native_scalar(numpy.sum, kind="sum")
 # The inner product of two float64 vectors (of matrices, a product: interpreted).
-native_scalar(numpy.dot, numpy.inner, kind="dot")
+native_scalar(numpy.dot, numpy.inner, numpy.matmul, kind="dot")
 effectful_module(numpy.random)
 mutates(numpy.copyto, numpy.put, numpy.place, numpy.putmask, numpy.fill_diagonal)
 pure(

@@ -51,7 +51,10 @@ reads_only(tangent.check_output, tangent.check_tangent, tangent.check_inplace)
 
 # How the native compiler (compile='native') runs helpers on numbers: the identity on
 # the first argument, or nothing at all for a check.
-native_scalar(tangent.broadcast_like, tangent.copy, kind="identity")
+native_scalar(tangent.copy, kind="identity")
+# A tangent given the shape of the value it belongs to (argument 1): on float64 arrays,
+# itself (an array, or a number's tangent), or a number filling the shape.
+native_scalar(tangent.broadcast_like, kind="broadcast", like=1)
 # The gradient of a broadcast operand, given the shape of argument `like`: the identity
 # on numbers; on float64 arrays, the array itself (one shape), a number filling it, or
 # its sum (see NativeScalar::Unbroadcast).

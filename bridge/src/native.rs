@@ -39,6 +39,7 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> Option<Scalar> {
 /// (before that no argument can be an array).
 struct NumPyTypes {
     ndarray: Py<PyAny>,
+    empty: Py<PyAny>,
     float64: Py<PyAny>,
     int64: Py<PyAny>,
 }
@@ -58,6 +59,7 @@ fn numpy_types(py: Python<'_>) -> Option<&'static NumPyTypes> {
     let dtype = np.getattr(intern!(py, "dtype")).ok()?;
     let types = NumPyTypes {
         ndarray: np.getattr(intern!(py, "ndarray")).ok()?.unbind(),
+        empty: np.getattr(intern!(py, "empty")).ok()?.unbind(),
         float64: dtype.call1((intern!(py, "float64"),)).ok()?.unbind(),
         int64: dtype.call1((intern!(py, "int64"),)).ok()?.unbind(),
     };
@@ -181,15 +183,63 @@ fn is_double(v: &Bound<'_, PyAny>) -> bool {
 /// native call, so nothing changes them).
 fn dict_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
     let d = obj.cast_exact::<PyDict>().ok()?;
-    let mut entries = Vec::new();
+    let mut keys = Vec::with_capacity(d.len());
+    let mut values = Vec::with_capacity(d.len());
     for (k, v) in d.iter() {
         if !k.is_exact_instance_of::<pyo3::types::PyString>() || !is_double(&v) {
             return None;
         }
-        entries.push((k.extract::<String>().ok()?, v.extract::<f64>().ok()?));
+        keys.push(k);
+        values.push(v.extract::<f64>().ok()?);
     }
-    Some(DictValues::new(entries))
+    let mut seen = KEY_ORDERS.lock().unwrap_or_else(|e| e.into_inner());
+    let same = |o: &&KeyOrder| {
+        o.keys.len() == keys.len() && o.keys.iter().zip(&keys).all(|(a, b)| a.is(b))
+    };
+    let (id, order) = match seen.iter().find(same) {
+        Some(o) => (o.id, o.order.clone()),
+        None => {
+            // Read the keys' text once for this sequence of key objects.
+            let text: Vec<String> = keys
+                .iter()
+                .map(|k| k.extract::<String>())
+                .collect::<PyResult<_>>()
+                .ok()?;
+            let mut order: Vec<usize> = (0..keys.len()).collect();
+            order.sort_by(|&a, &b| text[a].cmp(&text[b]));
+            let sorted: Vec<&str> = order.iter().map(|&k| text[k].as_str()).collect();
+            let id = tangent::jit::containers::intern(&sorted);
+            if seen.len() >= KEY_ORDERS_KEPT {
+                seen.remove(0);
+            }
+            seen.push(KeyOrder {
+                keys: keys.iter().map(|k| k.clone().unbind()).collect(),
+                order: order.clone(),
+                id,
+            });
+            (id, order)
+        }
+    };
+    drop(seen);
+    Some(DictValues::in_key_order(
+        id,
+        order.iter().map(|&k| values[k]).collect(),
+        false,
+    ))
 }
+
+/// A dict's key objects in its order, their order by text and their key set's number:
+/// dicts with the same key objects (strings are immutable, and the ones kept here stay
+/// alive, so no other string takes their place) share them without reading the text.
+struct KeyOrder {
+    keys: Vec<Py<PyAny>>,
+    order: Vec<usize>,
+    id: u32,
+}
+
+/// The key orders of the dicts seen last (a few: a program passes few dicts).
+static KEY_ORDERS: std::sync::Mutex<Vec<KeyOrder>> = std::sync::Mutex::new(Vec::new());
+const KEY_ORDERS_KEPT: usize = 16;
 
 /// A dataclass or namedtuple instance whose fields are all floats (Python's or
 /// `numpy.float64`), read the way `p.C` reads them (its class has no
@@ -266,25 +316,26 @@ fn seq_values(obj: &Bound<'_, PyAny>) -> Option<SeqValues> {
 /// A float64 NumPy array holding a native result: a new C-ordered `numpy.empty` of its
 /// shape, filled through its data pointer.
 fn array_to_py(py: Python<'_>, a: NativeArray) -> PyResult<Py<PyAny>> {
-    let np = py.import(intern!(py, "numpy"))?;
-    let out = np.call_method1(intern!(py, "empty"), (a.shape.clone(),))?;
-    if let Some(types) = numpy_types(py).filter(|t| out.get_type().is(t.ndarray.bind(py))) {
-        // SAFETY: `out` is exactly a `numpy.ndarray` (laid out as `ArrayFields`), new and
-        // C-ordered; float64 and of the result's shape (checked), its buffer holds the
-        // result's elements.
-        let f = unsafe { &*(out.as_ptr() as *const ArrayFields) };
-        // SAFETY: an array of `nd` dimensions has `nd` dimensions.
-        let dims = unsafe { std::slice::from_raw_parts(f.dimensions, f.nd.max(0) as usize) };
-        let same_shape = dims.len() == a.shape.len()
-            && dims.iter().zip(&a.shape).all(|(&d, &n)| d as usize == n);
-        if same_shape && std::ptr::eq(f.descr, types.float64.as_ptr()) {
-            // SAFETY: as above.
-            unsafe {
-                std::ptr::copy_nonoverlapping(a.data.as_ptr(), f.data as *mut f64, a.data.len())
-            };
-            return Ok(out.unbind());
+    if let Some(types) = numpy_types(py) {
+        let out = types.empty.bind(py).call1((a.shape.clone(),))?;
+        if out.get_type().is(types.ndarray.bind(py)) {
+            // SAFETY: `out` is exactly a `numpy.ndarray` (laid out as `ArrayFields`).
+            let f = unsafe { &*(out.as_ptr() as *const ArrayFields) };
+            // SAFETY: an array of `nd` dimensions has `nd` dimensions.
+            let dims = unsafe { std::slice::from_raw_parts(f.dimensions, f.nd.max(0) as usize) };
+            let same_shape = dims.len() == a.shape.len()
+                && dims.iter().zip(&a.shape).all(|(&d, &n)| d as usize == n);
+            if same_shape && std::ptr::eq(f.descr, types.float64.as_ptr()) {
+                // SAFETY: a new C-ordered float64 array of the result's shape: its
+                // buffer holds the result's elements.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(a.data.as_ptr(), f.data as *mut f64, a.data.len())
+                };
+                return Ok(out.unbind());
+            }
         }
     }
+    let np = py.import(intern!(py, "numpy"))?;
     let bytes: Vec<u8> = a.data.iter().flat_map(|v| v.to_ne_bytes()).collect();
     let flat = np.call_method1(
         "frombuffer",

@@ -133,8 +133,9 @@ pub enum NativeScalar {
     ArrayCopy,
     /// Its first argument given the shape of argument `like` (`tangent.unbroadcast`):
     /// a number stays itself or fills an array, an array of that shape stays itself or
-    /// is summed to a number.
-    Unbroadcast { like: usize },
+    /// is summed to a number (`sums`; else, `tangent.broadcast_like` of forward mode, it
+    /// stays itself).
+    Unbroadcast { like: usize, sums: bool },
     /// The sum of a float64 array's elements, pairwise as NumPy (`numpy.sum` of one
     /// argument).
     Sum,
@@ -514,6 +515,7 @@ impl RuleSet {
                                     "array_like",
                                     "array_copy",
                                     "unbroadcast",
+                                    "broadcast",
                                     "sum",
                                     "dot",
                                     "dot_grad",
@@ -525,8 +527,8 @@ impl RuleSet {
                             Some((_, _, at)) => return Err(bad(
                                 *at,
                                 "`kind=` is \"kernel\", \"identity\", \"check\", \"new_array\", \
-                                 \"array_like\", \"array_copy\", \"unbroadcast\", \"sum\", \"dot\" \
-                                 or \"dot_grad\""
+                                 \"array_like\", \"array_copy\", \"unbroadcast\", \"broadcast\", \
+                                 \"sum\", \"dot\" or \"dot_grad\""
                                     .into(),
                                 "see backends/math.py and backends/tangent.py",
                             )),
@@ -546,14 +548,17 @@ impl RuleSet {
                     };
                     let like = match decl.keyword("like") {
                         None => 1,
-                        Some((_, Arg::Int(n), _)) if kind == "unbroadcast" && *n >= 1 => {
+                        Some((_, Arg::Int(n), _))
+                            if matches!(kind, "unbroadcast" | "broadcast") && *n >= 1 =>
+                        {
                             *n as usize
                         }
                         Some((_, _, at)) => {
                             return Err(bad(
                                 *at,
                                 "`like=` is the position (1 or more) of the argument whose \
-                                 shape the result takes, for kind=\"unbroadcast\" only"
+                                 shape the result takes, for kind=\"unbroadcast\" or \
+                                 \"broadcast\" only"
                                     .into(),
                                 "see backends/tangent.py",
                             ))
@@ -588,7 +593,8 @@ impl RuleSet {
                         "new_array" => NativeScalar::NewArray,
                         "array_like" => NativeScalar::ArrayLike,
                         "array_copy" => NativeScalar::ArrayCopy,
-                        "unbroadcast" => NativeScalar::Unbroadcast { like },
+                        "unbroadcast" => NativeScalar::Unbroadcast { like, sums: true },
+                        "broadcast" => NativeScalar::Unbroadcast { like, sums: false },
                         "sum" => NativeScalar::Sum,
                         "dot" => NativeScalar::Dot,
                         "dot_grad" => NativeScalar::DotGrad { other },

@@ -737,13 +737,17 @@ pub fn array_call_type(
                 }
                 Ok(Some(Some(Ty::Array(nd))))
             }
-            Some(NativeScalar::Unbroadcast { like }) => {
+            Some(NativeScalar::Unbroadcast { like, sums }) => {
                 let (Some(g), Some(l)) = (args.first(), args.get(*like)) else {
                     return Ok(None);
                 };
                 Ok(match (ty(g)?, ty(l)?) {
                     (Some(Ty::Array(a)), Some(Ty::Array(b))) if a == b => Some(Some(Ty::Array(a))),
-                    (Some(Ty::Array(_)), t) if is_number(t) && t.is_some() => Some(Some(Ty::Float)),
+                    // An array given a number's shape: summed (`unbroadcast`), or itself
+                    // (`broadcast_like`).
+                    (Some(Ty::Array(a)), t) if is_number(t) && t.is_some() => {
+                        Some(Some(if *sums { Ty::Float } else { Ty::Array(a) }))
+                    }
                     (t, Some(Ty::Array(b))) if is_number(t) && t.is_some() => {
                         Some(Some(Ty::Array(b)))
                     }

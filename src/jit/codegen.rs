@@ -1308,8 +1308,8 @@ impl Cg<'_> {
                 return Ok((r, Ty::Float));
             }
             Some(NativeScalar::Identity) if !args.is_empty() => return self.expr(&args[0]),
-            Some(NativeScalar::Unbroadcast { like }) if !args.is_empty() => {
-                return self.unbroadcast(args, like, e.span)
+            Some(NativeScalar::Unbroadcast { like, sums }) if !args.is_empty() => {
+                return self.unbroadcast(args, like, sums, e.span)
             }
             Some(NativeScalar::Sum) if args.len() == 1 => return self.sum(&args[0]),
             Some(NativeScalar::Dot) if args.len() == 2 => return self.dot(&args[0], &args[1]),

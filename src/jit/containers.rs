@@ -25,7 +25,11 @@ static KEY_SETS: Mutex<Vec<Vec<String>>> = Mutex::new(Vec::new());
 /// The number of a key set (sorted, without duplicates).
 pub fn intern<S: AsRef<str>>(keys: &[S]) -> u32 {
     let mut sets = KEY_SETS.lock().unwrap_or_else(|e| e.into_inner());
-    let same = |s: &Vec<String>| s.iter().map(String::as_str).eq(keys.iter().map(|k| k.as_ref()));
+    let same = |s: &Vec<String>| {
+        s.iter()
+            .map(String::as_str)
+            .eq(keys.iter().map(|k| k.as_ref()))
+    };
     if let Some(k) = sets.iter().position(same) {
         return k as u32;
     }
@@ -58,6 +62,16 @@ impl DictValues {
     /// From a record's (field, value) pairs, in any order.
     pub fn record<S: AsRef<str>>(entries: Vec<(S, f64)>) -> DictValues {
         Self::sorted(entries, true)
+    }
+
+    /// The values of a dict (or record) whose key set is `keys` (see `intern`), already
+    /// in key order.
+    pub fn in_key_order(keys: u32, values: Vec<f64>, record: bool) -> DictValues {
+        DictValues {
+            keys,
+            values,
+            record,
+        }
     }
 
     fn sorted<S: AsRef<str>>(mut entries: Vec<(S, f64)>, record: bool) -> DictValues {

@@ -250,7 +250,7 @@ impl Cg<'_> {
     fn classify_reads(&self, e: &Expr, values: &mut HashMap<String, usize>) {
         if let ExprKind::Call { func, args, kwargs } = &e.kind {
             let path = super::typing::callee_path(func).unwrap_or_default();
-            if let Some(NativeScalar::Unbroadcast { like }) =
+            if let Some(NativeScalar::Unbroadcast { like, .. }) =
                 self.calls.rules().native_scalar(&path).cloned()
             {
                 let g_array = args.first().is_some_and(|g| self.is_array_valued(g));
@@ -472,7 +472,7 @@ impl Cg<'_> {
                     }
                     // An array given another array's shape: the same elements; the
                     // other array joins the operands so the run checks its shape.
-                    Some(NativeScalar::Unbroadcast { like })
+                    Some(NativeScalar::Unbroadcast { like, .. })
                         if args
                             .get(like)
                             .is_some_and(|l| matches!(self.static_type(l), Some(Ty::Array(_)))) =>
@@ -503,6 +503,7 @@ impl Cg<'_> {
         &mut self,
         args: &[Expr],
         like: usize,
+        sums: bool,
         span: Span,
     ) -> Result<(Value, Ty), Refusal> {
         let g = &args[0];
@@ -516,7 +517,7 @@ impl Cg<'_> {
                 self.bail_unless_same_shape(gd, ld);
                 Ok((gd, Ty::Array(nd)))
             }
-            (Some(Ty::Array(_)), _) => {
+            (Some(Ty::Array(_)), _) if sums => {
                 let (gd, _) = self.expr(g)?;
                 Ok((self.sum_of(gd), Ty::Float))
             }

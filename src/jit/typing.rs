@@ -99,7 +99,22 @@ pub type Callees<'a> = &'a dyn CalleeTypes;
 pub fn callee_path(func: &Expr) -> Option<String> {
     match &func.kind {
         ExprKind::Name(n) => Some(n.clone()),
+        // `tangent.namespace_of(x, y).matmul`: NumPy's, for the numbers and float64 arrays
+        // native code holds (`namespace_args` checks them).
+        ExprKind::Attr(v, a) if namespace_args(v).is_some() => Some(format!("numpy.{a}")),
         ExprKind::Attr(v, a) => Some(format!("{}.{a}", callee_path(v)?)),
+        _ => None,
+    }
+}
+
+/// The arguments of `tangent.namespace_of(...)` if `e` is that call.
+fn namespace_args(e: &Expr) -> Option<&[Expr]> {
+    match &e.kind {
+        ExprKind::Call { func, args, .. }
+            if callee_path(func).as_deref() == Some("tangent.namespace_of") =>
+        {
+            Some(args)
+        }
         _ => None,
     }
 }
@@ -432,8 +447,30 @@ pub fn expr_type(
             },
         },
         ExprKind::Call { func, args, kwargs } => {
+            if let ExprKind::Attr(v, _) = &func.kind {
+                for a in namespace_args(v).unwrap_or_default() {
+                    // Names only (not evaluated by the code), of numbers and float64
+                    // arrays, whose namespace is NumPy.
+                    let numpy = a.as_name().is_some()
+                        && matches!(
+                            expr_type(a, vars, callees)?,
+                            None | Some(Ty::Float | Ty::Int | Ty::Bool | Ty::Array(_))
+                        );
+                    if !numpy {
+                        return Err(Refusal::new(a.span, "`tangent.namespace_of` of this value"));
+                    }
+                }
+            }
             let path = callee_path(func).unwrap_or_default();
-            if !kwargs.is_empty() && !callees.is_function(&path) {
+            // `numpy.sum(x, axis=None, keepdims=False)` (forward mode writes them) is the
+            // sum of every element.
+            let whole_sum = callees.rules().native_scalar(&path) == Some(&NativeScalar::Sum)
+                && kwargs.iter().all(|(k, v)| match (k.as_str(), &v.kind) {
+                    ("axis", ExprKind::NoneLit) => true,
+                    ("keepdims", ExprKind::Bool(b)) => !*b,
+                    _ => false,
+                });
+            if !kwargs.is_empty() && !callees.is_function(&path) && !whole_sum {
                 return Err(Refusal::new(
                     e.span,
                     format!("keyword arguments to `{path}`"),

@@ -409,9 +409,11 @@ for f, args in ((building, (np.sin(long_hours) + 1.0, 10.0 + np.cos(long_hours),
     checked += 1
 
 # Forward mode: the tangent array is read by element, a written array's tangent is
-# set by element (`set_tangent_at`), against directional differences.
+# set by element (`set_tangent_at`), elementwise statements carry their tangents in the
+# same passes; against directional differences.
 dx = np.array([1.0, 0.5, -0.2, 0.3])
-for f, rest in ((diffs, (0.5,)), (smooth, (0.8,)), (branchy, ())):
+for f, rest in ((diffs, (0.5,)), (smooth, (0.8,)), (branchy, ()), (tape, (5,)),
+                (reaction, (0.7, 0.3)), (dots, (w,))):
     fw = tangent.autodiff(f, mode="forward", wrt=(0,), compile="native")
     before = fw.__tangent_native_calls__
     got = fw(x, *rest, dx)
