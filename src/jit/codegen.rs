@@ -1334,6 +1334,8 @@ impl Cg<'_> {
                 }
                 "init_grad" => Ok((self.b.ins().f64const(0.0), Ty::Float)),
                 "add_grad" => self.add_grad(&args[0], &args[1], e.span),
+                // The trip count of `for v in x` (typing has checked `x`).
+                "sequence_len" if args.len() == 1 => self.array_len(&args[0]),
                 _ => Err(Refusal::new(e.span, format!("`{path}`"))),
             };
         }

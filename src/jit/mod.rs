@@ -463,7 +463,7 @@ impl Program {
                                     a.names(&mut counters);
                                 }
                             }
-                            Some("len") => {
+                            Some("len" | "tangent.sequence_len") => {
                                 if let Some(n) = args.first().and_then(|a| a.as_name()) {
                                     arrays.entry(n.to_owned()).or_insert(1);
                                 }
@@ -528,8 +528,10 @@ impl Program {
         // `r = m[i]` with `r` indexed in turn (`r[j]`): `m` is a matrix read by rows.
         let mut subscripted: Vec<String> = Vec::new();
         let mut row_of: Vec<(String, String)> = Vec::new();
-        // Arrays whose elements are indices (`x[idx[j]]`): int64 arrays.
+        // Arrays whose elements are indices (`x[idx[j]]`, or `k = idx[j]` then `x[k]`):
+        // int64 arrays.
         let mut indices: Vec<String> = Vec::new();
+        let mut index_names: Vec<String> = Vec::new();
         // Parameters read by attribute (`p.C`, not an array's `size`, `shape`, `ndim`):
         // records with those fields.
         let mut fields: HashMap<String, Vec<String>> = HashMap::new();
@@ -540,12 +542,14 @@ impl Program {
                         if let Some(n) = b.as_name() {
                             subscripted.push(n.to_owned());
                         }
-                        i.walk(&mut |y| {
-                            if let ExprKind::Subscript(ib, _) = &y.kind {
+                        i.walk(&mut |y| match &y.kind {
+                            ExprKind::Subscript(ib, _) => {
                                 if let Some(n) = ib.as_name() {
                                     indices.push(n.to_owned());
                                 }
                             }
+                            ExprKind::Name(n) => index_names.push(n.to_owned()),
+                            _ => {}
                         });
                     }
                     ExprKind::Attr(v, a) if !matches!(a.as_str(), "size" | "shape" | "ndim") => {
@@ -568,7 +572,7 @@ impl Program {
             if subscripted.contains(r) {
                 arrays.insert(m.clone(), 2);
             }
-            if indices.contains(r) {
+            if indices.contains(r) || index_names.contains(r) {
                 indices.push(m.clone());
             }
         }

@@ -476,13 +476,20 @@ pub fn expr_type(
                     format!("keyword arguments to `{path}`"),
                 ));
             }
-            if path == "len" {
+            // `tangent.sequence_len(x)`: the trip count of `for v in x`.
+            if path == "len" || path == "tangent.sequence_len" {
                 if let [x] = args.as_slice() {
                     if super::array_types::any_array_name(x, vars).is_some()
                         || super::containers::is_seq(x, vars)
                     {
                         return Ok(Some(Ty::Int));
                     }
+                }
+                if path != "len" {
+                    return Err(Refusal::new(
+                        e.span,
+                        "a `for` loop over something other than an array, tuple or list",
+                    ));
                 }
                 // Otherwise only `len(range(...))` (a loop's trip count) is scalar code.
                 return match args.as_slice() {

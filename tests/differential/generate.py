@@ -1176,6 +1176,12 @@ class Gen:
         out.append("%sacc = 0.0" % pad)
         out.append("%sfor t in range(%s):" % (pad, self.pick(("len(z)", "3"))))
         out.append("%s    acc = acc + z[t] * %s" % (pad, self.pick(("a[t]", "z[t]", "m[1, t]"))))
+        if self.rng.random() < 0.3:
+            # `for v in a` and `for row in m`: loops over an array's items.
+            out.append("%sfor v in %s:" % (pad, self.pick(("a", "z"))))
+            out.append("%s    acc = acc * %s + v * v" % (pad, self.const(0.3, 0.9)))
+            out.append("%sfor row in m:" % pad)
+            out.append("%s    acc = acc + row[0] * row[-1] * %s" % (pad, self.const(0.1, 0.5)))
         extra = ""
         if self.rng.random() < 0.5:
             # Elementwise array statements in a loop (native: one pass per statement over

@@ -297,6 +297,17 @@ def long_run(x):
     return s
 
 
+def iterate(x, m, idx):
+    s = 0.0
+    for v in x:
+        s = s + v * v
+    for row in m:
+        s = s * 0.5 + row[0] * row[-1]
+    for k in idx:
+        s = s + x[k] * 0.25
+    return s
+
+
 def as_array(v):
     return np.asarray(v, dtype=float)
 
@@ -363,6 +374,8 @@ idx = np.array([3, 0, -1, 2, 2])
 edges = np.array([[0, 1], [1, 2], [2, 3], [3, 0], [0, 2]])
 cases += [(gather, (x, idx), (0,)), (springs, (x, edges, 0.4), (0, 2)),
           (springs, (x, edges[::-1].T.copy().T, 0.4), (0, 2))]  # a strided int64 array
+# `for v in x` over float64 and int64 arrays, `for row in m` over a matrix's rows.
+cases.append((iterate, (x, m, idx), (0, 1)))
 # Inner products of vectors (`np.dot`, `@`), of a reversed view too.
 cases += [(dots, (x, w), (0, 1)), (dots, (x, w[::-1]), (0, 1))]
 # Dataclass and namedtuple instances whose fields are floats: read by attribute.
