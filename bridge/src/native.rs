@@ -35,11 +35,14 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> Option<Scalar> {
     None
 }
 
-/// NumPy's array type and its native float64 and int64 dtypes, once NumPy is imported
-/// (before that no argument can be an array).
+/// NumPy's array type, its native float64 and int64 dtypes, `numpy.empty` and the
+/// `numpy.float64` scalar type, once NumPy is imported (before that no argument can be
+/// an array or a NumPy scalar).
 struct NumPyTypes {
     ndarray: Py<PyAny>,
     empty: Py<PyAny>,
+    /// `numpy.float64`, the scalar type.
+    float64_scalar: Py<PyAny>,
     float64: Py<PyAny>,
     int64: Py<PyAny>,
 }
@@ -50,16 +53,23 @@ fn numpy_types(py: Python<'_>) -> Option<&'static NumPyTypes> {
     if let Some(t) = NUMPY.get(py) {
         return Some(t);
     }
+    // Looked up without raising: a call of a program without NumPy comes here for every
+    // argument.
     let modules = py
         .import(intern!(py, "sys"))
         .ok()?
         .getattr(intern!(py, "modules"))
         .ok()?;
-    let np = modules.get_item(intern!(py, "numpy")).ok()?;
+    let np = modules
+        .cast::<PyDict>()
+        .ok()?
+        .get_item(intern!(py, "numpy"))
+        .ok()??;
     let dtype = np.getattr(intern!(py, "dtype")).ok()?;
     let types = NumPyTypes {
         ndarray: np.getattr(intern!(py, "ndarray")).ok()?.unbind(),
         empty: np.getattr(intern!(py, "empty")).ok()?.unbind(),
+        float64_scalar: np.getattr(intern!(py, "float64")).ok()?.unbind(),
         float64: dtype.call1((intern!(py, "float64"),)).ok()?.unbind(),
         int64: dtype.call1((intern!(py, "int64"),)).ok()?.unbind(),
     };
@@ -85,6 +95,9 @@ struct ArrayFields {
 /// dtype is NumPy's native float64 or int64 (reading `__array_interface__` builds a dict
 /// of strings and tuples, about a microsecond), else from `__array_interface__`.
 fn array_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
+    if is_double(obj) || obj.is_instance_of::<PyInt>() {
+        return None;
+    }
     let py = obj.py();
     let np = numpy_types(py)?;
     if !obj.get_type().is(np.ndarray.bind(py)) {
@@ -168,14 +181,8 @@ fn is_double(v: &Bound<'_, PyAny>) -> bool {
     if v.is_exact_instance_of::<PyFloat>() {
         return true;
     }
-    let ty = v.get_type();
     v.is_instance_of::<PyFloat>()
-        && ty
-            .name()
-            .is_ok_and(|n| n.to_cow().is_ok_and(|n| n == "float64"))
-        && ty
-            .module()
-            .is_ok_and(|m| m.to_cow().is_ok_and(|m| m == "numpy"))
+        && numpy_types(v.py()).is_some_and(|t| v.get_type().is(t.float64_scalar.bind(v.py())))
 }
 
 /// A dict (exactly) whose keys are all strings and values all floats (Python's or

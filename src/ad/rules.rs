@@ -805,7 +805,8 @@ impl RuleSet {
     /// class) in their templates is read as `tangent.namespace_of(<arguments>)`, the
     /// namespace of the values at run time. And `tangent.namespace_of.F` (what such
     /// generated code calls, when it is differentiated again) gets `numpy.F`'s rules and
-    /// facts, dispatched the same way, so second derivatives follow the value's type too.
+    /// facts, dispatched the same way, so second derivatives follow the value's type too;
+    /// it gets `numpy.F`'s `native_scalar` kind too.
     pub fn finish(&mut self) {
         let Some(class) = self.array_class.clone() else {
             return;
@@ -844,6 +845,14 @@ impl RuleSet {
             let extra: Vec<String> = set.iter().filter_map(|k| moved(k)).collect();
             set.extend(extra);
         }
+        // Native code holds only numbers and float64 arrays, whose namespace is this one
+        // (its typing checks the values given to `namespace_of`).
+        let extra: Vec<(String, NativeScalar)> = self
+            .native
+            .iter()
+            .filter_map(|(k, f)| Some((moved(k)?, f.clone())))
+            .collect();
+        self.native.extend(extra);
     }
 
     /// The declared facts that are sets of names (what `rules_like` and the dispatched

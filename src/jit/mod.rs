@@ -470,21 +470,17 @@ impl Program {
                             }
                             // Inner products take vectors (their gradients, a number
                             // first).
-                            Some(p)
-                                if matches!(
-                                    self.rules.native_scalar(p),
-                                    Some(NativeScalar::Dot | NativeScalar::DotGrad { .. })
-                                ) =>
-                            {
-                                let skip = usize::from(matches!(
-                                    self.rules.native_scalar(p),
-                                    Some(NativeScalar::DotGrad { .. })
-                                ));
+                            Some(p) => {
+                                let skip = match self.rules.native_scalar(p) {
+                                    Some(NativeScalar::Dot) => 0,
+                                    Some(NativeScalar::DotGrad { .. }) => 1,
+                                    _ => args.len(),
+                                };
                                 for n in args.iter().skip(skip).filter_map(|a| a.as_name()) {
                                     arrays.entry(n.to_owned()).or_insert(1);
                                 }
                             }
-                            _ => {}
+                            None => {}
                         }
                     }
                     ExprKind::BinOp(BinOp::MatMul, a, b) => {

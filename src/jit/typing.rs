@@ -2,7 +2,7 @@
 //! variable once the arguments' types are known (float, int or bool; a variable that
 //! is also `None` somewhere carries a "none" flag beside its value).
 
-use crate::ad::rules::{NativeScalar, RuleSet};
+use crate::ad::rules::{NativeScalar, RuleSet, NAMESPACE_OF};
 use crate::syntax::ir::*;
 use std::collections::HashMap;
 
@@ -99,9 +99,10 @@ pub type Callees<'a> = &'a dyn CalleeTypes;
 pub fn callee_path(func: &Expr) -> Option<String> {
     match &func.kind {
         ExprKind::Name(n) => Some(n.clone()),
-        // `tangent.namespace_of(x, y).matmul`: NumPy's, for the numbers and float64 arrays
-        // native code holds (`namespace_args` checks them).
-        ExprKind::Attr(v, a) if namespace_args(v).is_some() => Some(format!("numpy.{a}")),
+        // `tangent.namespace_of(x, y).matmul`: the rule set's `tangent.namespace_of.matmul`,
+        // which has the array namespace's facts (`namespace_args` are checked to be the
+        // numbers and float64 arrays native code holds).
+        ExprKind::Attr(v, a) if namespace_args(v).is_some() => Some(format!("{NAMESPACE_OF}.{a}")),
         ExprKind::Attr(v, a) => Some(format!("{}.{a}", callee_path(v)?)),
         _ => None,
     }
@@ -110,9 +111,7 @@ pub fn callee_path(func: &Expr) -> Option<String> {
 /// The arguments of `tangent.namespace_of(...)` if `e` is that call.
 fn namespace_args(e: &Expr) -> Option<&[Expr]> {
     match &e.kind {
-        ExprKind::Call { func, args, .. }
-            if callee_path(func).as_deref() == Some("tangent.namespace_of") =>
-        {
+        ExprKind::Call { func, args, .. } if callee_path(func).as_deref() == Some(NAMESPACE_OF) => {
             Some(args)
         }
         _ => None,

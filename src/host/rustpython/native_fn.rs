@@ -102,43 +102,22 @@ fn record_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
     }
     let class_attr = |name: &'static str| cls.as_object().get_attr(name, vm).ok();
     let namedtuple = obj.fast_isinstance(types.tuple_type) && !cls.is(types.tuple_type);
-    let (own, fields): (_, Vec<String>) = if namedtuple {
+    // The field names, and the class whose attribute lookup a record's must be.
+    let (base, names): (_, Vec<PyObjectRef>) = if namedtuple {
         let fields = class_attr("_fields")?;
         let fields = fields.downcast_ref::<rustpython_vm::builtins::PyTuple>()?;
-        (
-            types
-                .tuple_type
-                .as_object()
-                .get_attr("__getattribute__", vm)
-                .ok()?,
-            fields
-                .as_slice()
-                .iter()
-                .map(|f| {
-                    f.downcast_ref::<PyStr>()
-                        .map(|s| s.to_string_lossy().into_owned())
-                })
-                .collect::<Option<_>>()?,
-        )
+        (types.tuple_type, fields.as_slice().to_vec())
     } else {
         let fields = class_attr("__dataclass_fields__")?;
         let fields = fields.downcast_ref::<rustpython_vm::builtins::PyDict>()?;
-        (
-            types
-                .object_type
-                .as_object()
-                .get_attr("__getattribute__", vm)
-                .ok()?,
-            fields
-                .items_vec()
-                .iter()
-                .map(|(k, _)| {
-                    k.downcast_ref::<PyStr>()
-                        .map(|s| s.to_string_lossy().into_owned())
-                })
-                .collect::<Option<_>>()?,
-        )
+        let names = fields.items_vec().into_iter().map(|(k, _)| k).collect();
+        (types.object_type, names)
     };
+    let own = base.as_object().get_attr("__getattribute__", vm).ok()?;
+    let fields: Vec<String> = names
+        .iter()
+        .map(|f| Some(f.downcast_ref::<PyStr>()?.to_str()?.to_owned()))
+        .collect::<Option<_>>()?;
     if fields.is_empty() || !class_attr("__getattribute__")?.is(&own) {
         return None;
     }
