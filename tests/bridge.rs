@@ -106,6 +106,7 @@ fn same_scripts_same_output_on_both_hosts() {
         "custom_derivatives",
         "everyday_python",
         "threads",
+        "float32_scalars",
     ] {
         let path = format!("tests/scripts/{script}.py");
         let embedded = tangent()

@@ -984,6 +984,26 @@ raises(ValueError, "scale < 0", rng.normal, 0.0, -1.0)
     );
 }
 
+/// `a.flat` reads the elements in C order and writes through to `a`, whatever its
+/// layout (it was a copy: writes were lost).
+#[test]
+fn flat_writes_through() {
+    check(
+        r#"
+e = np.zeros(3); e.flat[1] = 5
+assert e.tolist() == [0.0, 5.0, 0.0]
+m = np.zeros((2, 3)); m.flat[4] = 1.5; m.flat[[0, 5]] = [7, 8]
+assert m.tolist() == [[7.0, 0.0, 0.0], [0.0, 1.5, 8.0]]
+t = np.zeros((3, 2)).T; t.flat[1] = 2.0; t.flat[3:6] = [1, 2]
+assert t.tolist() == [[0.0, 2.0, 0.0], [1.0, 2.0, 1.0]], t.tolist()
+k = np.zeros(2, dtype=np.int64); k.flat[0] = 2 ** 62 + 1
+assert k[0] == 2 ** 62 + 1
+assert m.flat[4] == 1.5 and list(m.flat)[5] == 8.0 and len(m.flat) == 6
+assert m.flat.base is m and m.flat[1:3].tolist() == [0.0, 0.0] and m.flat.copy().shape == (6,)
+"#,
+    );
+}
+
 #[test]
 fn float32_dtype() {
     check(
@@ -1394,9 +1414,9 @@ for v, w in zip(t.tolist(), big.tolist()):
     );
 }
 
-/// The embedded numpy against real NumPy: 420 seeded expressions over float64, float32,
+/// The embedded numpy against real NumPy: 869 seeded expressions over float64, float32,
 /// int64 and bool arrays (broadcast pairs, axis and keepdims variants, the order
-/// statistics) evaluated by NumPy in the test CPython and by the embedded module, which
+/// statistics, int64 past 2**53, arithmetic on float64 and float32 scalars) evaluated by NumPy in the test CPython and by the embedded module, which
 /// must give the same dtypes, shapes and values (tests/numpy_diff/numpy_diff.py says how
 /// close floats must be).
 #[test]
@@ -1432,7 +1452,7 @@ fn agrees_with_real_numpy() {
         "the embedded numpy differs from NumPy:\n{out}\n{}",
         String::from_utf8_lossy(&got.stderr)
     );
-    assert!(out.contains("679 cases compared, 0 differences"), "{out}");
+    assert!(out.contains("869 cases compared, 0 differences"), "{out}");
 }
 
 /// Every dtype keeps its own element type: float32 arithmetic is single precision
@@ -1455,7 +1475,7 @@ assert (a + np.array([1.0])).dtype == np.float64
 m = np.array([[1.5, 2.0], [0.25, -1.0]], dtype=np.float32)
 p = m @ m
 assert p.dtype == np.float32 and p.tolist() == [[2.75, 1.0], [0.125, 1.5]]
-assert np.tanh(m).dtype == np.float32 and np.sum(m).__class__ is float
+assert np.tanh(m).dtype == np.float32 and np.sum(m).__class__ is np.float32
 t = np.array([0.1, 0.2, 0.3, 1e-3], dtype=np.float32)
 for s in (np.sum(t), t.sum(), np.mean(t), t.max(), np.prod(t)):
     assert s == f32(s), s  # a float32 reduction is a float32 value

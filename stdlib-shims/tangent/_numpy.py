@@ -297,9 +297,11 @@ def _register():
     for type_ in (numpy.ndarray, ShapeCarrier):
         _registry.register_namespace(type_, numpy, default=True)
     # NumPy's scalars (numpy.float64, ...) are numbers for the helpers (the embedded
-    # numpy has none: its scalars are Python floats).
-    if isinstance(getattr(numpy, "generic", None), type):
-        _registry.register_namespace(numpy.generic, numpy, scalar=True, default=True)
+    # numpy has no scalar class hierarchy: its `generic` is the tuple of its scalar types).
+    generic = getattr(numpy, "generic", None)
+    for type_ in generic if isinstance(generic, tuple) else (generic,):
+        if isinstance(type_, type):
+            _registry.register_namespace(type_, numpy, scalar=True, default=True)
     for kind, fn in (
             ("init_grad", init_grad), ("unbroadcast", unbroadcast_),
             ("unreduce", unreduce_), ("shape_function", shape_of),

@@ -406,3 +406,25 @@ pub fn str<T: Printable>(a: &ArrayViewD<'_, T>, dtype: DType) -> String {
     }
     array2string(a, dtype, " ", "", "")
 }
+
+/// NumPy's text of a float32 scalar (`str`, and `repr` inside `np.float32(...)`): the
+/// shortest digits that read back as the same float32, positional for 0 and from 1e-4
+/// up to 1e6 (compared in double precision, as NumPy does), scientific with a signed
+/// exponent of at least two digits otherwise.
+pub fn float32_scalar(x: f32) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let a = x.abs() as f64;
+    if a == 0.0 || (1e-4..1e6).contains(&a) {
+        let s = format!("{x}");
+        return if s.contains('.') { s } else { s + ".0" };
+    }
+    let s = format!("{x:e}");
+    let (m, e) = s.split_once('e').expect("an exponent");
+    let exp: i32 = e.parse().expect("a decimal exponent");
+    format!("{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+}

@@ -37,30 +37,18 @@ nan = float("nan")
 newaxis = None
 euler_gamma = 0.5772156649015329
 
-# Scalar types: numpy.float64 is NumPy's (a float subclass); the others are Python's.
+# Scalar types: numpy.float64 (a float subclass) and numpy.float32 are NumPy's; the
+# others are Python's.
 float64 = _nn.float64
 float_ = float64
 double = float64
+float32 = _nn.float32
 int64 = int
 int_ = int
 intp = int
 bool_ = bool
 # No int32 storage: int32 gives int64 arrays.
 int32 = int
-
-
-class float32(float):
-    """`np.float32`: a dtype argument (`astype(np.float32)`, `dtype=np.float32`), and a
-    scalar type whose values are rounded to single precision. Arithmetic on these
-    scalars gives Python floats (NumPy keeps float32 scalars)."""
-
-    def __new__(cls, x=0.0):
-        return float.__new__(cls, _nn.asarray(float(x), dtype="float32").item())
-
-    def __repr__(self):
-        return "np.float32(" + repr(float(self)) + ")"
-
-
 single = float32
 
 
@@ -107,7 +95,7 @@ class finfo:
 
     def __init__(self, dtype=float):
         name = getattr(dtype, "__name__", None) or str(dtype)
-        if getattr(dtype, "dtype", None) is not None:
+        if not isinstance(dtype, type) and getattr(dtype, "dtype", None) is not None:
             name = str(dtype.dtype)
         if name in ("float32", "f4", "single"):
             self.bits, self.eps, self.max = 32, 2.0 ** -23, 3.4028234663852886e38
@@ -127,9 +115,11 @@ class finfo:
             self.resolution, self.min, self.max, self.dtype)
 
 
-number = (int, float)
-floating = float
+number = (int, float, float32)
+floating = (float, float32)
 integer = int
+# NumPy's scalars (isinstance only: the embedded numpy has no scalar class hierarchy).
+generic = (float64, float32)
 
 
 class AxisError(ValueError, IndexError):
@@ -289,9 +279,9 @@ def result_type(*args):
     strong = []
     weak = []
     for a in args:
-        if isinstance(a, ndarray):
+        if isinstance(a, (ndarray, float64, float32)):
             strong.append(a.dtype.name)
-        elif isinstance(a, (bool, int, float)) and not isinstance(a, float32):
+        elif isinstance(a, (bool, int, float)):
             weak.append("bool" if isinstance(a, bool) else "int64" if isinstance(a, int) else "float64")
         else:
             strong.append(dtype(a).name)

@@ -549,8 +549,8 @@ pub(crate) mod _array {
     }
 
     /// An element as the Python scalar NumPy's `item()` gives (`to_py`), or as the NumPy
-    /// scalar that indexing and reductions give (`to_np`: float64 elements are
-    /// `numpy.float64`; the other dtypes are Python scalars here).
+    /// scalar that indexing and reductions give (`to_np`: float64 and float32 elements are
+    /// `numpy.float64` and `numpy.float32`; int64 and bool are Python scalars here).
     pub(crate) trait ToPyScalar: Sized {
         fn to_py(self, vm: &VirtualMachine) -> PyObjectRef;
         fn to_np(self, vm: &VirtualMachine) -> PyObjectRef {
@@ -569,6 +569,9 @@ pub(crate) mod _array {
         fn to_py(self, vm: &VirtualMachine) -> PyObjectRef {
             vm.ctx.new_float(self as f64).into()
         }
+        fn to_np(self, vm: &VirtualMachine) -> PyObjectRef {
+            new_float32(self, vm)
+        }
     }
     impl ToPyScalar for i64 {
         fn to_py(self, vm: &VirtualMachine) -> PyObjectRef {
@@ -585,7 +588,7 @@ pub(crate) mod _array {
     pub(crate) fn py_scalar(x: f64, dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
         match dtype {
             DType::Float64 => new_float64(x, vm),
-            DType::Float32 => vm.ctx.new_float(f32::from_f64(x) as f64).into(),
+            DType::Float32 => new_float32(x as f32, vm),
             DType::Int64 => vm.ctx.new_int(i64::from_f64(x)).into(),
             DType::Bool => vm.ctx.new_bool(x != 0.0).into(),
         }

@@ -228,7 +228,7 @@ pub(crate) mod _binary {
             let exact = obj
                 .downcast_ref::<PyInt>()
                 .and_then(|i| i.as_bigint().to_i64());
-            return Ok(Some(Src::Sc(v, d, exact, !is_float64(obj))));
+            return Ok(Some(Src::Sc(v, d, exact, is_weak_scalar(obj, vm))));
         }
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
             return Ok(Some(Src::Arr(a.to_owned())));

@@ -5,9 +5,13 @@ pub(crate) use self::_convert::*;
 #[rustpython_vm::pymodule(sub)]
 pub(crate) mod _convert {
     use crate::native::prelude::*;
-    /// A Python bool/int/float (or subclass) as a value and its dtype.
+    /// A Python bool/int/float (or subclass) or a `numpy.float32` as a value and its
+    /// dtype.
     #[inline]
     pub(crate) fn scalar_of(obj: &PyObject, vm: &VirtualMachine) -> Option<(f64, DType)> {
+        if let Some(f) = float32_value(obj) {
+            return Some((f as f64, DType::Float32));
+        }
         if let Some(f) = obj.downcast_ref::<PyFloat>() {
             return Some((f.to_f64(), DType::Float64));
         }
@@ -22,9 +26,10 @@ pub(crate) mod _convert {
         None
     }
 
-    /// A Python scalar, weak in NumPy 2's promotion (NEP 50); a `numpy.float64` is not.
+    /// A Python scalar, weak in NumPy 2's promotion (NEP 50); NumPy's scalars
+    /// (`numpy.float64`, `numpy.float32`) are not.
     pub(crate) fn is_weak_scalar(obj: &PyObject, vm: &VirtualMachine) -> bool {
-        scalar_of(obj, vm).is_some() && !is_float64(obj)
+        scalar_of(obj, vm).is_some() && !is_float64(obj) && float32_value(obj).is_none()
     }
 
     pub(crate) fn seq_items(obj: &PyObject) -> Option<Vec<PyObjectRef>> {
@@ -220,6 +225,9 @@ pub(crate) mod _convert {
             || obj.is(<PyFloat64 as rustpython_vm::class::StaticType>::static_type())
         {
             return Ok(Some(DType::Float64));
+        }
+        if obj.is(<PyFloat32 as rustpython_vm::class::StaticType>::static_type()) {
+            return Ok(Some(DType::Float32));
         }
         if obj.is(vm.ctx.types.int_type) {
             return Ok(Some(DType::Int64));

@@ -89,8 +89,8 @@ pub(crate) mod _methods {
             Self::view(zelf, vm)
         }
         #[pygetset]
-        fn flat(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
-            flatten_impl(zelf.as_object(), vm)
+        fn flat(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyObjectRef {
+            PyFlatIter { base: zelf }.into_ref(&vm.ctx).into()
         }
 
         #[pyslot]
@@ -381,6 +381,103 @@ pub(crate) mod _methods {
                 return Err(vm.new_type_error("len() of unsized object"));
             }
             Ok(g.shape()[0])
+        }
+    }
+
+    /// `a.flat`: the elements in C order, read as a flattened copy and written through to
+    /// `a` (`a.flat[i] = v` changes `a`, for any layout), as NumPy's `flatiter`.
+    #[pyattr]
+    #[pyclass(module = "numpy", name = "flatiter")]
+    #[derive(Debug, PyPayload)]
+    pub struct PyFlatIter {
+        base: PyRef<PyNdArray>,
+    }
+
+    impl PyFlatIter {
+        /// `a.flat[index] = value`: the positions `index` picks from `arange(a.size)`,
+        /// each set through `a`'s own indexing (so its dtype's casts and errors apply),
+        /// the values repeated when fewer than the positions, as NumPy's.
+        fn assign(&self, index: &PyObject, value: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
+            let size = self.base.len();
+            let positions = new_arr(
+                ArrayD::from_shape_fn(IxDyn(&[size]), |i| i[0] as f64),
+                DType::Int64,
+                vm,
+            )
+            .get_item(index, vm)?;
+            let (positions, _) = to_array(&positions, vm)?;
+            let values: PyObjectRef =
+                if value.downcast_ref::<PyNdArray>().is_some() || seq_items(value).is_some() {
+                    flatten_impl(value, vm)?
+                } else {
+                    // A scalar as given (an int past 2**53 stays exact).
+                    vm.ctx.new_list(vec![value.to_owned()]).into()
+                };
+            let n = values.length(vm)?;
+            if n == 0 {
+                return Err(vm.new_value_error("cannot assign an empty sequence through flat"));
+            }
+            let shape = self.base.shape_vec();
+            for (k, &p) in positions.iter().enumerate() {
+                let mut rest = p as usize;
+                let mut at = vec![0usize; shape.len()];
+                for (d, &len) in shape.iter().enumerate().rev() {
+                    at[d] = rest % len.max(1);
+                    rest /= len.max(1);
+                }
+                let key: Vec<PyObjectRef> = at.iter().map(|&i| vm.ctx.new_int(i).into()).collect();
+                let k: PyObjectRef = vm.ctx.new_int(k % n).into();
+                let v = values.get_item(&*k, vm)?;
+                let key: PyObjectRef = vm.ctx.new_tuple(key).into();
+                setitem(&self.base, &key, &v, vm)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl AsMapping for PyFlatIter {
+        fn as_mapping() -> &'static PyMappingMethods {
+            static AS_MAPPING: PyMappingMethods = PyMappingMethods {
+                length: atomic_func!(|mapping, _vm| Ok(PyFlatIter::mapping_downcast(mapping)
+                    .base
+                    .len())),
+                subscript: atomic_func!(|mapping, needle, vm| {
+                    let zelf = PyFlatIter::mapping_downcast(mapping);
+                    flatten_impl(zelf.base.as_object(), vm)?.get_item(needle, vm)
+                }),
+                ass_subscript: atomic_func!(|mapping, needle, value, vm| {
+                    let zelf = PyFlatIter::mapping_downcast(mapping);
+                    match value {
+                        Some(value) => zelf.assign(needle, &value, vm),
+                        None => Err(vm.new_type_error("cannot delete array elements")),
+                    }
+                }),
+            };
+            &AS_MAPPING
+        }
+    }
+
+    impl Iterable for PyFlatIter {
+        fn iter(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            flatten_impl(zelf.base.as_object(), vm)?
+                .get_iter(vm)
+                .map(Into::into)
+        }
+    }
+
+    #[pyclass(with(AsMapping, Iterable))]
+    impl PyFlatIter {
+        #[pygetset]
+        fn base(&self) -> PyRef<PyNdArray> {
+            self.base.clone()
+        }
+        #[pymethod]
+        fn copy(&self, vm: &VirtualMachine) -> PyResult {
+            flatten_impl(self.base.as_object(), vm)
+        }
+        #[pymethod]
+        fn __array__(&self, vm: &VirtualMachine) -> PyResult {
+            flatten_impl(self.base.as_object(), vm)
         }
     }
 

@@ -15,6 +15,7 @@ pub(crate) use self::_scalar::*;
 pub(crate) mod _scalar {
     use crate::native::prelude::*;
     use rustpython_vm::{
+        builtins::PyTypeRef,
         function::FuncArgs,
         protocol::PyNumber,
         types::{Callable, GetAttr},
@@ -161,23 +162,32 @@ pub(crate) mod _scalar {
 
     impl GetAttr for PyFloat64 {
         fn getattro(zelf: &Py<Self>, name: &Py<PyStr>, vm: &VirtualMachine) -> PyResult {
-            if let Some(attr) = zelf.as_object().generic_getattr_opt(name, None, vm)? {
-                return Ok(attr);
-            }
-            // The 0-d array's public attribute; NumPy's scalars have the array's methods
-            // (not its protocols: a scalar has no `len()` and is not iterable).
-            if name.to_string_lossy().starts_with('_') {
-                return Err(vm.new_no_attribute_error(zelf.as_object().to_owned(), name.to_owned()));
-            }
-            let arr = as_array(zelf.0.to_f64(), vm);
-            let Some(attr) = arr.generic_getattr_opt(name, None, vm)? else {
-                return Err(vm.new_no_attribute_error(zelf.as_object().to_owned(), name.to_owned()));
-            };
-            if attr.is_callable() {
-                return Ok(PyScalarMethod { method: attr }.into_ref(&vm.ctx).into());
-            }
-            Ok(scalar_result(attr, vm))
+            array_attr(zelf.as_object(), name, || as_array(zelf.0.to_f64(), vm), vm)
         }
+    }
+
+    /// An attribute of a scalar: its own, else the public one of the 0-d array `arr`
+    /// builds (NumPy's scalars have the array's methods, not its protocols: a scalar has
+    /// no `len()` and is not iterable).
+    fn array_attr(
+        obj: &PyObject,
+        name: &Py<PyStr>,
+        arr: impl FnOnce() -> PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        if let Some(attr) = obj.generic_getattr_opt(name, None, vm)? {
+            return Ok(attr);
+        }
+        if name.to_string_lossy().starts_with('_') {
+            return Err(vm.new_no_attribute_error(obj.to_owned(), name.to_owned()));
+        }
+        let Some(attr) = arr().generic_getattr_opt(name, None, vm)? else {
+            return Err(vm.new_no_attribute_error(obj.to_owned(), name.to_owned()));
+        };
+        if attr.is_callable() {
+            return Ok(PyScalarMethod { method: attr }.into_ref(&vm.ctx).into());
+        }
+        Ok(scalar_result(attr, vm))
     }
 
     #[pyclass(with(Constructor, AsNumber, Representable, GetAttr))]
@@ -226,6 +236,334 @@ pub(crate) mod _scalar {
         #[pymethod]
         fn __array__(&self, vm: &VirtualMachine) -> PyObjectRef {
             as_array(self.0.to_f64(), vm)
+        }
+    }
+
+    /// `numpy.float32`: NumPy's single-precision scalar (not a `float` subclass, as in
+    /// NumPy). Indexing, reductions and ufuncs of float32 arrays and scalars return it.
+    /// Arithmetic follows NumPy 2's promotion (NEP 50): with another float32, a Python
+    /// float, int or bool (weak: converted to float32 first) the result is a float32,
+    /// computed in single precision; with a `numpy.float64` it is a float64.
+    #[pyattr]
+    #[pyclass(module = "numpy", name = "float32")]
+    #[derive(Debug, PyPayload)]
+    pub struct PyFloat32(pub f32);
+
+    /// A float32 scalar holding `v`.
+    pub(crate) fn new_float32(v: f32, vm: &VirtualMachine) -> PyObjectRef {
+        PyFloat32(v).into_ref(&vm.ctx).into()
+    }
+
+    /// The value of a `numpy.float32` scalar.
+    pub(crate) fn float32_value(obj: &PyObject) -> Option<f32> {
+        obj.downcast_ref::<PyFloat32>().map(|s| s.0)
+    }
+
+    /// An operand of float32 arithmetic.
+    #[derive(Clone, Copy)]
+    enum Single {
+        /// A float32, or a Python number converted to one (weak).
+        F32(f32),
+        /// A `numpy.float64`: the result is a float64.
+        F64(f64),
+    }
+
+    impl Single {
+        fn wide(self) -> f64 {
+            match self {
+                Single::F32(x) => x as f64,
+                Single::F64(x) => x,
+            }
+        }
+    }
+
+    /// `obj` as an operand of float32 arithmetic; None for anything else (arrays among
+    /// them, whose own operator then runs).
+    fn single(obj: &PyObject) -> Option<Single> {
+        if let Some(x) = float32_value(obj) {
+            return Some(Single::F32(x));
+        }
+        if let Some(f) = obj.downcast_ref::<PyFloat>() {
+            let x = f.to_f64();
+            return Some(if is_float64(obj) {
+                Single::F64(x)
+            } else {
+                Single::F32(x as f32)
+            });
+        }
+        // A Python int (or bool) past float32's range is inf, as NumPy converts it.
+        let i = obj.downcast_ref::<PyInt>()?;
+        let big = i.as_bigint();
+        let x = big
+            .to_f64()
+            .unwrap_or(if num_traits::Signed::is_negative(big) {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            });
+        Some(Single::F32(x as f32))
+    }
+
+    /// `a op b` for a float32 operand: `f` in single precision, or `wide` in double when
+    /// the other operand is a float64 (one function serves the left and the right call).
+    fn binary32(
+        a: &PyObject,
+        b: &PyObject,
+        f: fn(f32, f32) -> f32,
+        wide: fn(f64, f64) -> f64,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        Ok(match (single(a), single(b)) {
+            (Some(Single::F32(x)), Some(Single::F32(y))) => new_float32(f(x, y), vm),
+            (Some(x), Some(y)) => new_float64(wide(x.wide(), y.wide()), vm),
+            _ => vm.ctx.not_implemented(),
+        })
+    }
+
+    fn value32(obj: &PyObject) -> f32 {
+        float32_value(obj).expect("a float32 scalar")
+    }
+
+    fn unary32(num: PyNumber<'_>, f: fn(f32) -> f32, vm: &VirtualMachine) -> PyResult {
+        Ok(new_float32(f(value32(num.obj)), vm))
+    }
+
+    /// NumPy's float32 floor division (`npy_divmodf`: in single precision, the quotient
+    /// corrected to the floor of the exact one); a zero divisor gives `a / b`.
+    pub(crate) fn floordiv32(a: f32, b: f32) -> f32 {
+        if b == 0.0 {
+            return a / b;
+        }
+        let m = a % b;
+        let mut div = (a - m) / b;
+        if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
+            div -= 1.0;
+        }
+        if div == 0.0 {
+            return 0.0f32.copysign(a / b);
+        }
+        let f = div.floor();
+        if div - f > 0.5 {
+            f + 1.0
+        } else {
+            f
+        }
+    }
+
+    /// NumPy's float32 remainder: the sign of the divisor; nan for a zero divisor.
+    pub(crate) fn mod32(a: f32, b: f32) -> f32 {
+        if b == 0.0 {
+            return f32::NAN;
+        }
+        let m = a % b;
+        if m == 0.0 {
+            0.0f32.copysign(b)
+        } else if (b < 0.0) != (m < 0.0) {
+            m + b
+        } else {
+            m
+        }
+    }
+
+    impl AsNumber for PyFloat32 {
+        fn as_number() -> &'static PyNumberMethods {
+            static AS_NUMBER: PyNumberMethods = PyNumberMethods {
+                add: Some(|a, b, vm| binary32(a, b, |x, y| x + y, |x, y| x + y, vm)),
+                subtract: Some(|a, b, vm| binary32(a, b, |x, y| x - y, |x, y| x - y, vm)),
+                multiply: Some(|a, b, vm| binary32(a, b, |x, y| x * y, |x, y| x * y, vm)),
+                true_divide: Some(|a, b, vm| binary32(a, b, |x, y| x / y, |x, y| x / y, vm)),
+                floor_divide: Some(|a, b, vm| binary32(a, b, floordiv32, core::floordiv, vm)),
+                remainder: Some(|a, b, vm| binary32(a, b, mod32, core::fmod_py, vm)),
+                divmod: Some(|a, b, vm| {
+                    let q = binary32(a, b, floordiv32, core::floordiv, vm)?;
+                    if q.is(&vm.ctx.not_implemented) {
+                        return Ok(q);
+                    }
+                    let r = binary32(a, b, mod32, core::fmod_py, vm)?;
+                    Ok(vm.ctx.new_tuple(vec![q, r]).into())
+                }),
+                power: Some(|a, b, m, vm| {
+                    if !vm.is_none(m) {
+                        return Err(vm.new_type_error(
+                            "pow() 3rd argument not allowed unless all arguments are integers",
+                        ));
+                    }
+                    binary32(a, b, f32::powf, f64::powf, vm)
+                }),
+                negative: Some(|num, vm| unary32(num, |x| -x, vm)),
+                positive: Some(|num, vm| unary32(num, |x| x, vm)),
+                absolute: Some(|num, vm| unary32(num, f32::abs, vm)),
+                boolean: Some(|num, _vm| Ok(value32(num.obj) != 0.0)),
+                int: Some(|num, vm| {
+                    rustpython_vm::builtins::try_f64_to_bigint(value32(num.obj) as f64, vm)
+                        .map(|i| vm.ctx.new_int(i).into())
+                }),
+                float: Some(|num, vm| Ok(vm.ctx.new_float(value32(num.obj) as f64).into())),
+                ..PyNumberMethods::NOT_IMPLEMENTED
+            };
+            &AS_NUMBER
+        }
+    }
+
+    impl Constructor for PyFloat32 {
+        type Args = OptionalArg<PyObjectRef>;
+
+        /// `np.float32(x)`: a number, a string or a size-1 value rounded to single
+        /// precision; an array or a sequence gives a float32 array, as NumPy's does.
+        fn slot_new(_cls: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+            let x: OptionalArg<PyObjectRef> = args.bind(vm)?;
+            let OptionalArg::Present(x) = x else {
+                return Ok(new_float32(0.0, vm));
+            };
+            if let Some(s) = single(&x) {
+                return Ok(new_float32(s.wide() as f32, vm));
+            }
+            let shaped = x
+                .downcast_ref::<PyNdArray>()
+                .is_some_and(|a| a.n_dims() > 0)
+                || seq_items(&x).is_some();
+            if shaped {
+                let (a, _) = to_array(&x, vm)?;
+                return Ok(new_arr(a.mapv(|v| v as f32 as f64), DType::Float32, vm));
+            }
+            // Strings, objects with `__float__`, 0-d arrays: through Python's float.
+            let f = vm.ctx.types.float_type.as_object().call((x,), vm)?;
+            Ok(new_float32(value(&f) as f32, vm))
+        }
+
+        fn py_new(_cls: &Py<PyType>, _args: Self::Args, _vm: &VirtualMachine) -> PyResult<Self> {
+            unreachable!("slot_new builds float32 scalars")
+        }
+    }
+
+    impl Representable for PyFloat32 {
+        fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
+            Ok(format!("np.float32({})", format::float32_scalar(zelf.0)))
+        }
+    }
+
+    impl Comparable for PyFloat32 {
+        /// Against a Python number, that number converted to float32 (NEP 50:
+        /// `np.float32(0.1) == 0.1`); against a float64, in double precision.
+        fn cmp(
+            zelf: &Py<Self>,
+            other: &PyObject,
+            op: PyComparisonOp,
+            _vm: &VirtualMachine,
+        ) -> PyResult<PyComparisonValue> {
+            let Some(y) = single(other) else {
+                return Ok(PyComparisonValue::NotImplemented);
+            };
+            let (a, b) = match y {
+                Single::F32(y) => (zelf.0 as f64, y as f64),
+                Single::F64(y) => (zelf.0 as f64, y),
+            };
+            Ok(PyComparisonValue::Implemented(match op {
+                PyComparisonOp::Lt => a < b,
+                PyComparisonOp::Le => a <= b,
+                PyComparisonOp::Eq => a == b,
+                PyComparisonOp::Ne => a != b,
+                PyComparisonOp::Gt => a > b,
+                PyComparisonOp::Ge => a >= b,
+            }))
+        }
+    }
+
+    impl Hashable for PyFloat32 {
+        /// The hash of the equal Python float.
+        fn hash(
+            zelf: &Py<Self>,
+            vm: &VirtualMachine,
+        ) -> PyResult<rustpython_vm::common::hash::PyHash> {
+            let f: PyObjectRef = vm.ctx.new_float(zelf.0 as f64).into();
+            f.hash(vm)
+        }
+    }
+
+    impl GetAttr for PyFloat32 {
+        fn getattro(zelf: &Py<Self>, name: &Py<PyStr>, vm: &VirtualMachine) -> PyResult {
+            array_attr(zelf.as_object(), name, || as_array32(zelf.0, vm), vm)
+        }
+    }
+
+    /// A 0-d float32 array holding `v`.
+    fn as_array32(v: f32, vm: &VirtualMachine) -> PyObjectRef {
+        new_arr(ArrayD::from_elem(IxDyn(&[]), v as f64), DType::Float32, vm)
+    }
+
+    #[pyclass(with(Constructor, AsNumber, Representable, Comparable, Hashable, GetAttr))]
+    impl PyFloat32 {
+        #[pyslot]
+        fn slot_str(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyStrRef> {
+            Ok(vm.ctx.new_str(format::float32_scalar(value32(zelf))))
+        }
+        #[pygetset]
+        fn dtype(&self, vm: &VirtualMachine) -> PyObjectRef {
+            dtype_obj(DType::Float32, vm)
+        }
+        #[pygetset]
+        fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
+            vm.ctx.empty_tuple.clone()
+        }
+        #[pygetset]
+        fn ndim(&self) -> usize {
+            0
+        }
+        #[pygetset]
+        fn size(&self) -> usize {
+            1
+        }
+        #[pygetset]
+        fn itemsize(&self) -> usize {
+            4
+        }
+        #[pygetset]
+        fn nbytes(&self) -> usize {
+            4
+        }
+        #[pymethod]
+        fn item(&self, vm: &VirtualMachine) -> PyObjectRef {
+            vm.ctx.new_float(self.0 as f64).into()
+        }
+        #[pymethod]
+        fn tolist(&self, vm: &VirtualMachine) -> PyObjectRef {
+            self.item(vm)
+        }
+        #[pymethod]
+        fn astype(&self, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            let dt = parse_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
+            Ok(py_scalar(dt.cast(self.0 as f64), dt, vm))
+        }
+        #[pymethod]
+        fn __array__(&self, vm: &VirtualMachine) -> PyObjectRef {
+            as_array32(self.0, vm)
+        }
+        /// `round(x)` is Python's int; `round(x, n)` a float32, as NumPy's.
+        #[pymethod]
+        fn __round__(&self, ndigits: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            let f: PyObjectRef = vm.ctx.new_float(self.0 as f64).into();
+            match ndigits {
+                OptionalArg::Present(n) if !vm.is_none(&n) => {
+                    let round = as_array32(self.0, vm).get_attr("round", vm)?;
+                    Ok(scalar_result(round.call((n,), vm)?, vm))
+                }
+                _ => vm.call_method(&f, "__round__", ()),
+            }
+        }
+        /// As Python's float of the value (`f'{x}'` is `str(float(x))`, as NumPy's).
+        #[pymethod]
+        fn __format__(&self, spec: PyStrRef, vm: &VirtualMachine) -> PyResult {
+            let f: PyObjectRef = vm.ctx.new_float(self.0 as f64).into();
+            vm.call_method(&f, "__format__", (spec,))
+        }
+        #[pymethod]
+        fn is_integer(&self) -> bool {
+            self.0.is_finite() && self.0.fract() == 0.0
+        }
+        #[pymethod]
+        fn as_integer_ratio(&self, vm: &VirtualMachine) -> PyResult {
+            let f: PyObjectRef = vm.ctx.new_float(self.0 as f64).into();
+            vm.call_method(&f, "as_integer_ratio", ())
         }
     }
 

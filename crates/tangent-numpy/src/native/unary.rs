@@ -14,8 +14,12 @@ pub(crate) mod _unary {
         vm: &VirtualMachine,
     ) -> PyResult {
         if let Some((v, d)) = scalar_of(x, vm) {
-            let dt = out_dt.unwrap_or(DType::Float64);
-            let _ = d;
+            // A float32 scalar stays float32 (Python numbers and float64 give float64).
+            let dt = out_dt.unwrap_or(if d == DType::Float32 {
+                d
+            } else {
+                DType::Float64
+            });
             return Ok(py_scalar(f(v), dt, vm));
         }
         if let Some(a) = x.downcast_ref::<PyNdArray>() {
@@ -224,7 +228,7 @@ pub(crate) mod _unary {
             return Ok(if whole(d) {
                 py_scalar(v, d, vm)
             } else {
-                py_scalar(f(v), DType::Float64, vm)
+                py_scalar(f(v), d, vm)
             });
         }
         with_arr(x, vm, |v, d| {
@@ -253,7 +257,7 @@ pub(crate) mod _unary {
             return Ok(match int_dtype(d) {
                 Some(dt) if d == DType::Bool => py_scalar(v, dt, vm),
                 Some(dt) => py_scalar(int_recip(v), dt, vm),
-                None => py_scalar(1.0 / v, DType::Float64, vm),
+                None => py_scalar(1.0 / v, d, vm),
             });
         }
         with_arr(x, vm, |v, d| match int_dtype(d) {
