@@ -23,7 +23,7 @@ difference, so only their kind is compared. The SCALAR cases do arithmetic on fl
 scalars, where NumPy's IEEE rules (x / 0.0 is inf, overflow is inf) differ from Python's
 float (which raises); the SINGLE cases on float32 scalars (NumPy 2's promotion: a Python
 number converted to float32, a float64 scalar giving float64), their text and
-conversions.
+conversions; the WRITES cases write through views (and `a.flat`) and into copies.
 """
 import json
 import math
@@ -133,6 +133,15 @@ SINGLE = ["a[0] + 0.1", "0.1 + a[0]", "a[0] * 3", "a[0] + True", "a[0] / 0", "a[
           "(a[0] * 0.7).is_integer()", "a[0].is_integer()", "(a[0] * 0.5).as_integer_ratio()",
           "np.float32(0.1) + np.float32(0.2)", "np.float32(1) / np.float32(3)",
           "np.cumsum(a)[-1] * 0.1", "a.max() * 0.1", "a.sum(axis=0) / 3", "bool(a[0] * 0)"]
+# Writes through what NumPy returns as a view (or through `a.flat`), and writes into what
+# it returns as a copy, which leave `a` alone: each statement runs, then `a` is compared.
+WRITES = ["a.flat[1] = 9", "a.flat[[0, 2]] = [7, 8]", "a.T.flat[1:3] = 5", "a.ravel()[0] = 9",
+          "a.reshape(-1)[2] = 9", "a.T[0] = 9", "np.transpose(a)[-1] = 4", "a[1:][0] = 6",
+          "a[::-1][0] = 3", "a[..., 0] = 2", "a.flatten()[0] = 9", "a[[0]] = 9",
+          "a[a > 0] = 0", "a.copy()[0] = 9", "np.ravel(a)[1] = 8", "a.squeeze()[0] = 1",
+          "np.reshape(a, (-1,))[0] = 5", "a.view()[0] = 3", "np.asarray(a)[0] = 4",
+          "np.array(a)[0] = 4", "a.real[0] = 2", "a[np.newaxis][0, 0] = 1", "b = a; b += 1",
+          "b = a[0]; b += 1", "a[0] += a[-1]"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]
@@ -208,7 +217,7 @@ def generate(seed=20261202, count=420):
         setup = ["%s = %s" % (names[i], literal(s, d, values(rng, s, d)))
                  for i, (s, d) in enumerate(args)]
         cases.append({"setup": setup, "expr": expr})
-    return cases + generate_wide() + generate_scalar() + generate_single()
+    return cases + generate_wide() + generate_scalar() + generate_single() + generate_writes()
 
 
 def generate_scalar(seed=20261205):
@@ -232,6 +241,18 @@ def generate_single(seed=20261206):
             vals = values(rng, (3,), "float32")
             vals[0] = vals[0] or 1.25
             cases.append({"setup": ["a = " + literal((3,), "float32", vals)], "expr": expr})
+    return cases
+
+
+def generate_writes(seed=20261207):
+    """Every statement of WRITES on a float64 and an int64 array of shapes (3,) and (2, 3),
+    the array compared afterwards."""
+    rng = Rng(seed)
+    cases = []
+    for stmt in WRITES:
+        for shape, dtype in [((3,), "float64"), ((2, 3), "int64")]:
+            setup = ["a = " + literal(shape, dtype, values(rng, shape, dtype)), stmt]
+            cases.append({"setup": setup, "expr": "a"})
     return cases
 
 
