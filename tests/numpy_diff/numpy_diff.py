@@ -23,7 +23,8 @@ difference, so only their kind is compared. The SCALAR cases do arithmetic on fl
 scalars, where NumPy's IEEE rules (x / 0.0 is inf, overflow is inf) differ from Python's
 float (which raises); the SINGLE cases on float32 scalars (NumPy 2's promotion: a Python
 number converted to float32, a float64 scalar giving float64), their text and
-conversions; the WRITES cases write through views (and `a.flat`) and into copies.
+conversions; the WRITES cases write through views (and `a.flat`) and into copies; the
+FUNCS cases call the functions the embedded numpy writes in Python.
 """
 import json
 import math
@@ -142,6 +143,82 @@ WRITES = ["a.flat[1] = 9", "a.flat[[0, 2]] = [7, 8]", "a.T.flat[1:3] = 5", "a.ra
           "np.reshape(a, (-1,))[0] = 5", "a.view()[0] = 3", "np.asarray(a)[0] = 4",
           "np.array(a)[0] = 4", "a.real[0] = 2", "a[np.newaxis][0, 0] = 1", "b = a; b += 1",
           "b = a[0]; b += 1", "a[0] += a[-1]"]
+# NumPy's functions the embedded numpy writes in Python (numpy/_function_base.py,
+# _index_tricks.py, _array_api.py), over a 2x3 float64 `a`, float64 vectors `v` (4) and
+# `w` (3), an int64 vector `k` (5, values 0..5), a 3x3 `m`, a float32 vector `s` (4),
+# a float64 vector `z` (5) holding nan, inf and -inf, and an int64 2x3 `q`.
+FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "np.diff(k)",
+         "np.diff(k > 2)", "np.diff(v, prepend=0)", "np.diff(v, append=[1, 2])",
+         "np.diff(s)", "np.ediff1d(a)", "np.ediff1d(v, to_end=[9], to_begin=-1)",
+         "np.gradient(v)", "np.gradient(a)", "np.gradient(a, axis=1)", "np.gradient(v, 0.5)",
+         "np.gradient(v, np.array([0.0, 1.0, 1.5, 3.5]))", "np.gradient(v, edge_order=2)",
+         "np.gradient(s)", "np.gradient(k)", "np.trapezoid(v)", "np.trapezoid(a)",
+         "np.trapezoid(a, axis=0)", "np.trapezoid(v, dx=0.5)",
+         "np.trapezoid(v, x=np.array([0.0, 1.0, 1.5, 3.5]))", "np.average(a)",
+         "np.average(a, axis=0)", "np.average(a, axis=1, weights=w)",
+         "np.average(v, weights=np.abs(v) + 1)", "np.average(a, weights=np.abs(a) + 1, axis=0, returned=True)",
+         "np.average(k)", "np.cov(v)", "np.cov(a)", "np.cov(a, rowvar=False)", "np.cov(a, bias=True)",
+         "np.cov(v, np.abs(v))", "np.cov(a, ddof=0)", "np.cov(a, aweights=np.abs(w))", "np.cov(a, aweights=w)", "np.cov(a, fweights=[1.5, 1, 1])", "np.cov(a, fweights=np.array([1, 2, 1]))",
+         "np.corrcoef(a)", "np.corrcoef(v, np.abs(v) + v * v)", "np.meshgrid(v, w)",
+         "np.meshgrid(v, w, indexing='ij')", "np.meshgrid(v, w, sparse=True)", "np.meshgrid(v, w, k)",
+         "np.logspace(0, 2, 5)", "np.logspace(0, 1, 4, base=2.0, endpoint=False)",
+         "np.geomspace(1, 1000, 4)", "np.geomspace(-1, -16, 5)", "np.geomspace(2, 3, 3, endpoint=False)",
+         "np.append(v, w)", "np.append(a, a, axis=0)", "np.append(k, 1.5)", "np.insert(v, 1, 9.0)",
+         "np.insert(k, [0, 2], [7, 8])", "np.insert(a, 1, 5.0, axis=1)", "np.insert(a, 1, w, axis=0)",
+         "np.insert(v, -1, [1, 2])", "np.delete(v, 1)", "np.delete(v, [0, 2])", "np.delete(a, 1, axis=1)",
+         "np.delete(a, 0, axis=0)", "np.delete(k, slice(1, 4))", "np.delete(v, v > 0)",
+         "np.select([v > 0, v < -1], [v, v * 2], default=-5)", "np.select([a > 1], [a])",
+         "np.piecewise(v, [v < 0, v >= 0], [lambda x: -x, lambda x: x * 2])",
+         "np.piecewise(v, [v < 0], [0.5, lambda x: x + 1])", "np.extract(a > 0, a)",
+         "np.nan_to_num(z)", "np.nan_to_num(z, nan=-1.0, posinf=9.0)", "np.nan_to_num(k)",
+         "np.nan_to_num(z.astype(np.float32))", "np.nanstd(z)", "np.nanvar(z)", "np.nanvar(z, ddof=1)",
+         "np.nanvar(a, axis=0)", "np.nanstd(s)", "np.nanmedian(z)", "np.nanmedian(a, axis=1)",
+         "np.nanpercentile(z, 40)", "np.nanquantile(z, [0.2, 0.7])", "np.nanprod(z[:1])",
+         "np.nancumsum(np.array([1.0, np.nan, 2.0]))", "np.nancumprod(np.array([2.0, np.nan, 3.0]))",
+         "np.nanargmax(np.array([1.0, np.nan, 3.0]))", "np.nanargmin(a, axis=0)",
+         "np.tri(3)", "np.tri(3, 4, k=1, dtype=int)", "np.tril(m)", "np.tril(m, -1)", "np.triu(m, 1)",
+         "np.triu(q)", "np.tril(np.ones((2, 3, 3)))", "np.vander(w)", "np.vander(w, 4, increasing=True)",
+         "np.vander(k)", "np.tril_indices(3)", "np.triu_indices(3, 1)", "np.tril_indices(3, 0, 4)",
+         "np.triu_indices_from(m)", "np.diag_indices(3)", "np.diag_indices_from(m)", "np.diagflat(w)",
+         "np.diagflat(a, 1)", "np.indices((2, 3))", "np.indices((2, 3), sparse=True)", "np.ix_([0, 1], [2, 0])",
+         "np.unravel_index(k, (2, 3))", "np.unravel_index(4, (2, 3), order='F')",
+         "np.ravel_multi_index((np.array([0, 1]), np.array([2, 1])), (2, 3))",
+         "np.ravel_multi_index((np.array([0, 3]), np.array([2, 1])), (2, 3), mode='clip')",
+         "np.take(a, [0, 4])", "np.take(a, [2, 0], axis=1)", "np.take(v, [5, -1], mode='wrap')",
+         "np.take(v, [5, -1], mode='clip')", "np.take_along_axis(a, np.argsort(a, axis=1), axis=1)",
+         "np.take_along_axis(a, np.array([[0], [1]]), axis=1)", "np.compress([True, False, True], a, axis=1)",
+         "np.compress(v > 0, v)", "np.choose(np.array([0, 1, 0]), [w, w * 2])",
+         "np.flatnonzero(a > 0)", "np.argwhere(a > 0)", "np.kron(v[:2], w)", "np.kron(a, m[:2, :2])",
+         "np.kron(k[:2], q)", "np.block([[m, m], [m, m]])", "np.block([v, w])", "np.block([[a], [a]])",
+         "np.broadcast_arrays(v[:3], a)", "np.resize(w, (2, 4))", "np.resize(k, 7)",
+         "np.rollaxis(np.ones((2, 3, 4)), 2).shape", "np.rollaxis(np.ones((2, 3, 4)), 0, 3).shape",
+         "np.ascontiguousarray(a.T)", "np.ascontiguousarray(2.5)", "np.asanyarray([1, 2])",
+         "np.asarray_chkfinite(v)", "np.asarray_chkfinite(z)", "np.trim_zeros(np.array([0, 0, 1, 2, 0]))",
+         "np.trim_zeros(np.array([0, 1, 0]), 'f')", "np.acos(np.clip(v, -1, 1))", "np.asin(np.clip(w, -1, 1))",
+         "np.atan(v)", "np.atan2(v, v[::-1])", "np.acosh(np.abs(v) + 1)", "np.asinh(v)", "np.atanh(np.clip(v, -0.5, 0.5))",
+         "np.pow(v, 2)", "np.pow(k, 2)", "np.concat([v, w])", "np.concat([a, a], axis=1)",
+         "np.permute_dims(a, (1, 0))", "np.matrix_transpose(np.ones((2, 3, 4))).shape",
+         "np.astype(a, np.int64)", "np.astype(k, np.float32)", "np.vecdot(a, w)", "np.vecdot(a, a, axis=0)",
+         "np.matvec(m, w)", "np.vecmat(w, m)", "np.vdot(a, a)", "np.cumulative_sum(v)",
+         "np.cumulative_sum(a, axis=1, include_initial=True)", "np.cumulative_prod(w)",
+         "np.unstack(a)", "np.unstack(a, axis=1)", "np.bitwise_and(k, 3)", "np.bitwise_or(k, q[0, :1])",
+         "np.bitwise_xor(k, 5)", "np.invert(k)", "np.bitwise_not(k > 2)", "np.logical_xor(v > 0, v < 1)",
+         "np.signbit(np.array([-0.0, 0.0, -1.5, 2.0]))", "np.signbit(k - 2)", "np.isposinf(z)", "np.isneginf(z)",
+         "np.isreal(a)", "np.iscomplex(v)", "np.isrealobj(a)", "np.iscomplexobj(a)", "np.real(a)", "np.imag(a)",
+         "np.conj(a)", "np.conjugate(k)", "np.float_power(k, 2)", "np.float_power(w, 0.5 * 4)",
+         "np.gcd(k, 4)", "np.lcm(k, 4)", "np.gcd(12, 18)", "np.isin(k, [1, 3])", "np.isin(a, w)",
+         "np.isin(k, [1, 3], invert=True)", "np.intersect1d(k, [1, 2, 9])", "np.union1d(k, [9, 1])",
+         "np.setdiff1d(k, [1, 2])", "np.setxor1d(k, [1, 9])", "np.sort(np.unique_values(k))", "np.unique_counts(k)",
+         "np.unique_inverse(q)", "np.unique_all(k)", "np.digitize(v, [-1.0, 0.0, 1.0])",
+         "np.digitize(v, [-1.0, 0.0, 1.0], right=True)", "np.digitize(v, [1.0, 0.0, -1.0])",
+         "np.bincount(k)", "np.bincount(k, minlength=9)", "np.bincount(k, weights=np.arange(5) * 0.5)",
+         "np.convolve(v, w)", "np.convolve(v, w, 'same')", "np.convolve(w, v, 'same')", "np.convolve(v, w, 'valid')",
+         "np.convolve(k, k[:2])", "np.correlate(v, w)", "np.correlate(w, v)", "np.correlate(v, w, 'full')",
+         "np.correlate(w, v, 'same')", "np.polyval([1, 2, 3], v)", "np.polyval(w, 2.5)", "np.polyval(k, q)",
+         "np.polyadd([1, 2], [3, 4, 5])", "np.polysub(w, [1, 1])", "np.polymul([1, 2], [1, -1, 3])",
+         "np.polyder([1, 2, 3, 4])", "np.polyder(w, 2)", "np.polyder([5])", "np.polyint([3, 2, 1])", "np.polyint([1, 1], k=2)",
+         "np.round(np.polyfit(np.arange(5.0), np.arange(5.0) ** 2 - 1, 2), 9)", "np.round(np.polyfit(w, np.abs(w) + w, 1), 9)",
+         "np.iterable(v)", "np.iterable(2.0)"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]
@@ -217,7 +294,7 @@ def generate(seed=20261202, count=420):
         setup = ["%s = %s" % (names[i], literal(s, d, values(rng, s, d)))
                  for i, (s, d) in enumerate(args)]
         cases.append({"setup": setup, "expr": expr})
-    return cases + generate_wide() + generate_scalar() + generate_single() + generate_writes()
+    return cases + generate_wide() + generate_scalar() + generate_single() + generate_writes() + generate_funcs()
 
 
 def generate_scalar(seed=20261205):
@@ -253,6 +330,25 @@ def generate_writes(seed=20261207):
         for shape, dtype in [((3,), "float64"), ((2, 3), "int64")]:
             setup = ["a = " + literal(shape, dtype, values(rng, shape, dtype)), stmt]
             cases.append({"setup": setup, "expr": "a"})
+    return cases
+
+
+def generate_funcs(seed=20261208):
+    """Every expression of FUNCS on two draws of its arrays."""
+    rng = Rng(seed)
+    cases = []
+    for expr in FUNCS:
+        for _ in range(2):
+            setup = ["a = " + literal((2, 3), "float64", values(rng, (2, 3), "float64")),
+                     "v = " + literal((4,), "float64", values(rng, (4,), "float64")),
+                     "w = " + literal((3,), "float64", values(rng, (3,), "float64")),
+                     "k = np.array(%r, dtype='int64')" % [rng.below(6) for _ in range(5)],
+                     "m = " + literal((3, 3), "float64", values(rng, (3, 3), "float64")),
+                     "s = " + literal((4,), "float32", values(rng, (4,), "float32")),
+                     "z = np.array([1.5, np.nan, np.inf, -2.0, -np.inf])",
+                     "q = np.array(%r, dtype='int64').reshape((2, 3))"
+                     % [rng.below(9) - 4 for _ in range(6)]]
+            cases.append({"setup": setup, "expr": expr})
     return cases
 
 

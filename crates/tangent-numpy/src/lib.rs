@@ -20,6 +20,19 @@ pub mod storage;
 
 /// Python shims for numpy and the SciPy subset, installed before the `tangent` shim.
 pub const SHIMS: &[(&str, &str)] = &[
+    // The package's submodules first: `__init__` re-exports their names.
+    (
+        "numpy._function_base",
+        include_str!("../python/numpy/_function_base.py"),
+    ),
+    (
+        "numpy._index_tricks",
+        include_str!("../python/numpy/_index_tricks.py"),
+    ),
+    (
+        "numpy._array_api",
+        include_str!("../python/numpy/_array_api.py"),
+    ),
     ("numpy", include_str!("../python/numpy/__init__.py")),
     ("numpy.linalg", include_str!("../python/numpy/linalg.py")),
     ("numpy.random", include_str!("../python/numpy/random.py")),

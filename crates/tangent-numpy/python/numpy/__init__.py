@@ -309,6 +309,12 @@ def result_type(*args):
 
 __version__ = "2.0.0-tangent"
 
+# The functions written in Python over the native ones (their own modules, installed
+# before this one).
+from numpy._function_base import *  # noqa: E402,F401,F403
+from numpy._index_tricks import *  # noqa: E402,F401,F403
+from numpy._array_api import *  # noqa: E402,F401,F403
+
 
 class errstate:
     """`numpy.errstate` of the embedded NumPy, which never signals floating-point errors:

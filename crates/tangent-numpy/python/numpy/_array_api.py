@@ -1,0 +1,536 @@
+"""NumPy 2's array-API names and small elementwise functions, set operations, binning,
+convolution and polynomials, written in Python over the embedded numpy's native
+functions.
+
+Installed before the package's `__init__`, which re-exports `__all__`.
+"""
+import math as _math
+
+import numpy as np
+
+__all__ = [
+    "acos", "acosh", "asin", "asinh", "atan", "atanh", "atan2", "pow", "concat",
+    "permute_dims", "matrix_transpose", "astype", "vecdot", "matvec", "vecmat", "vdot",
+    "cumulative_sum", "cumulative_prod", "unstack", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_not", "bitwise_invert", "invert", "logical_xor", "signbit",
+    "isposinf", "isneginf", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "real",
+    "imag", "conj", "conjugate", "float_power", "gcd", "lcm", "isin", "intersect1d",
+    "union1d", "setdiff1d", "setxor1d", "unique_values", "unique_counts",
+    "unique_inverse", "unique_all", "digitize", "bincount", "convolve", "correlate",
+    "polyval", "polyadd", "polysub", "polymul", "polyder", "polyint", "polyfit",
+    "iterable",
+]
+
+
+def acos(x):
+    return np.arccos(x)
+
+
+def acosh(x):
+    return np.arccosh(x)
+
+
+def asin(x):
+    return np.arcsin(x)
+
+
+def asinh(x):
+    return np.arcsinh(x)
+
+
+def atan(x):
+    return np.arctan(x)
+
+
+def atanh(x):
+    return np.arctanh(x)
+
+
+def atan2(x1, x2):
+    return np.arctan2(x1, x2)
+
+
+def pow(x1, x2):
+    return np.power(x1, x2)
+
+
+def concat(arrays, /, *, axis=0):
+    return np.concatenate(arrays, axis=axis)
+
+
+def permute_dims(a, /, axes=None):
+    return np.transpose(a, axes)
+
+
+def matrix_transpose(x, /):
+    """`x` with its last two axes swapped."""
+    x = np.asarray(x)
+    if x.ndim < 2:
+        raise ValueError("Input array must be at least 2-dimensional, but it is %d"
+                         % x.ndim)
+    return np.swapaxes(x, -1, -2)
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    if not isinstance(x, np.ndarray):
+        raise TypeError("Input should be a NumPy array or scalar. It is a %s instead."
+                        % type(x).__name__)
+    return x.astype(dtype)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """The dot products of vectors along `axis` (broadcast over the other axes)."""
+    return np.sum(np.asarray(x1) * np.asarray(x2), axis=axis)
+
+
+def matvec(x1, x2, /):
+    """Matrix-vector products over the last axes (broadcast over the others)."""
+    return np.sum(np.asarray(x1) * np.expand_dims(np.asarray(x2), -2), axis=-1)
+
+
+def vecmat(x1, x2, /):
+    """Vector-matrix products over the last axes (broadcast over the others)."""
+    return np.sum(np.expand_dims(np.asarray(x1), -1) * np.asarray(x2), axis=-2)
+
+
+def vdot(a, b, /):
+    """The dot product of the flattened arrays."""
+    return np.dot(np.ravel(np.asarray(a)), np.ravel(np.asarray(b)))
+
+
+def _cumulative(fn, first, x, axis, dtype, include_initial):
+    x = np.asarray(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("For arrays which have more than one dimension ``axis`` "
+                             "argument is required.")
+        axis = 0
+    out = fn(x, axis=axis)
+    if dtype is not None:
+        out = out.astype(dtype)
+    if include_initial:
+        shape = list(out.shape)
+        shape[axis % out.ndim] = 1
+        out = np.concatenate([np.full(tuple(shape), first, dtype=out.dtype), out], axis=axis)
+    return out
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _cumulative(np.cumsum, 0, x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _cumulative(np.cumprod, 1, x, axis, dtype, include_initial)
+
+
+def unstack(x, /, *, axis=0):
+    """The slices of `x` along `axis`, as a tuple."""
+    x = np.asarray(x)
+    if x.ndim == 0:
+        raise ValueError("Input array must be at least 1-d.")
+    return tuple(np.moveaxis(x, axis, 0))
+
+
+def _integers(name, *xs):
+    arrays = [np.asarray(x) for x in xs]
+    for a in arrays:
+        if a.dtype not in (np.int64, np.bool_):
+            raise TypeError("ufunc '%s' not supported for the input types" % name)
+    return arrays
+
+
+def bitwise_and(x1, x2):
+    a, b = _integers("bitwise_and", x1, x2)
+    return a & b
+
+
+def bitwise_or(x1, x2):
+    a, b = _integers("bitwise_or", x1, x2)
+    return a | b
+
+
+def bitwise_xor(x1, x2):
+    a, b = _integers("bitwise_xor", x1, x2)
+    return a ^ b
+
+
+def invert(x):
+    (a,) = _integers("invert", x)
+    return ~a
+
+
+bitwise_not = invert
+bitwise_invert = invert
+
+
+def logical_xor(x1, x2):
+    return np.not_equal(np.asarray(x1, dtype=bool), np.asarray(x2, dtype=bool))
+
+
+def signbit(x):
+    """True where the sign bit is set (negative numbers and -0.0)."""
+    a = np.asarray(x)
+    if a.dtype in (np.float64, np.float32):
+        return np.copysign(np.ones(a.shape), a) < 0
+    return a < 0
+
+
+def isposinf(x):
+    a = np.asarray(x)
+    return np.isinf(a) & (a > 0)
+
+
+def isneginf(x):
+    a = np.asarray(x)
+    return np.isinf(a) & (a < 0)
+
+
+def isreal(x):
+    return np.ones(np.shape(x), dtype=bool) if np.ndim(x) else True
+
+
+def iscomplex(x):
+    return np.zeros(np.shape(x), dtype=bool) if np.ndim(x) else False
+
+
+def isrealobj(x):
+    return True
+
+
+def iscomplexobj(x):
+    return False
+
+
+def real(val):
+    """The real part: the array itself (the embedded numpy has no complex numbers)."""
+    return val if isinstance(val, np.ndarray) else np.asarray(val)[()]
+
+
+def imag(val):
+    """The imaginary part: zeros of `val`'s shape and dtype."""
+    a = np.asarray(val)
+    out = np.zeros(a.shape, dtype=a.dtype)
+    return out if a.ndim else out[()]
+
+
+def conj(x):
+    """The complex conjugate: a copy (the embedded numpy has no complex numbers)."""
+    a = np.asarray(x)
+    return a.copy() if a.ndim else a[()]
+
+
+conjugate = conj
+
+
+def float_power(x1, x2):
+    """`x1 ** x2` in float64."""
+    return np.power(np.asarray(x1, dtype=np.float64), np.asarray(x2, dtype=np.float64))
+
+
+def _gcd(a, b):
+    return _math.gcd(int(a), int(b))
+
+
+def gcd(x1, x2):
+    a, b = _integers("gcd", x1, x2)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
+    out = np.array([_gcd(p, q) for p, q in zip(np.ravel(a).tolist(), np.ravel(b).tolist())],
+                   dtype=np.int64).reshape(shape)
+    return out if out.ndim else out[()]
+
+
+def lcm(x1, x2):
+    a, b = _integers("lcm", x1, x2)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
+    vals = []
+    for p, q in zip(np.ravel(a).tolist(), np.ravel(b).tolist()):
+        g = _gcd(p, q)
+        vals.append(0 if g == 0 else abs(int(p) // g * int(q)))
+    out = np.array(vals, dtype=np.int64).reshape(shape)
+    return out if out.ndim else out[()]
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    """Whether each element of `element` is among `test_elements` (its shape)."""
+    e = np.asarray(element)
+    t = np.ravel(np.asarray(test_elements))
+    if t.size == 0:
+        found = np.zeros(e.shape, dtype=bool)
+    else:
+        found = np.any(e.reshape(e.shape + (1,)) == t, axis=-1)
+    return ~found if invert else found
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """The sorted values in both arrays."""
+    a, b = np.unique(np.ravel(np.asarray(ar1))), np.unique(np.ravel(np.asarray(ar2)))
+    both = a[isin(a, b)]
+    if not return_indices:
+        return both
+    ia = np.array([int(np.argmax(np.ravel(np.asarray(ar1)) == v)) for v in both.tolist()],
+                  dtype=np.int64)
+    ib = np.array([int(np.argmax(np.ravel(np.asarray(ar2)) == v)) for v in both.tolist()],
+                  dtype=np.int64)
+    return both, ia, ib
+
+
+def union1d(ar1, ar2):
+    return np.unique(np.concatenate((np.ravel(np.asarray(ar1)), np.ravel(np.asarray(ar2)))))
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    a = np.ravel(np.asarray(ar1)) if assume_unique else np.unique(np.ravel(np.asarray(ar1)))
+    return a[~isin(a, ar2)]
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    a, b = np.unique(np.ravel(np.asarray(ar1))), np.unique(np.ravel(np.asarray(ar2)))
+    return np.unique(np.concatenate((a[~isin(a, b)], b[~isin(b, a)])))
+
+
+def unique_values(x):
+    return np.unique(x)
+
+
+def unique_counts(x):
+    values, counts = np.unique(x, return_counts=True)
+    return _UniqueCounts(values, counts)
+
+
+def unique_inverse(x):
+    x = np.asarray(x)
+    values, inverse = np.unique(x, return_inverse=True)
+    return _UniqueInverse(values, np.reshape(inverse, x.shape))
+
+
+def unique_all(x):
+    x = np.asarray(x)
+    values, indices, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
+                                                 return_counts=True)
+    return _UniqueAll(values, indices, np.reshape(inverse, x.shape), counts)
+
+
+class _UniqueCounts(tuple):
+    """`(values, counts)` with the field names of NumPy's `UniqueCountsResult`."""
+
+    def __new__(cls, values, counts):
+        return tuple.__new__(cls, (values, counts))
+
+    values = property(lambda self: self[0])
+    counts = property(lambda self: self[1])
+
+
+class _UniqueInverse(tuple):
+    def __new__(cls, values, inverse_indices):
+        return tuple.__new__(cls, (values, inverse_indices))
+
+    values = property(lambda self: self[0])
+    inverse_indices = property(lambda self: self[1])
+
+
+class _UniqueAll(tuple):
+    def __new__(cls, values, indices, inverse_indices, counts):
+        return tuple.__new__(cls, (values, indices, inverse_indices, counts))
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+    inverse_indices = property(lambda self: self[2])
+    counts = property(lambda self: self[3])
+
+
+def digitize(x, bins, right=False):
+    """The index of the bin each value of `x` falls in."""
+    bins = np.asarray(bins)
+    if bins.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    steps = np.diff(bins) if bins.shape[0] > 1 else np.zeros(0)
+    increasing = bool(np.all(steps >= 0))
+    if not increasing and not bool(np.all(steps <= 0)):
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    side = "left" if right else "right"
+    if increasing:
+        return np.searchsorted(bins, x, side=side)
+    return bins.shape[0] - np.searchsorted(bins[::-1], x, side=side)
+
+
+def bincount(x, weights=None, minlength=0):
+    """How often each non-negative int occurs in `x` (the weights' sums with
+    `weights`)."""
+    x = np.asarray(x)
+    if x.ndim != 1:
+        raise ValueError("object too deep for desired array" if x.ndim > 1
+                         else "object of too small depth for desired array")
+    if x.size and x.dtype not in (np.int64, np.bool_):
+        raise TypeError("Cannot cast array data from dtype('%s') to dtype('int64') "
+                        "according to the rule 'safe'" % x.dtype)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    vals = x.tolist()
+    if any(v < 0 for v in vals):
+        raise ValueError("'list' argument must have no negative elements")
+    n = max([minlength] + [int(v) + 1 for v in vals])
+    if weights is None:
+        counts = [0] * n
+        for v in vals:
+            counts[int(v)] += 1
+        return np.array(counts, dtype=np.int64)
+    w = np.ravel(np.asarray(weights, dtype=np.float64)).tolist()
+    if len(w) != len(vals):
+        raise ValueError("The weights and list don't have the same length.")
+    sums = [0.0] * n
+    for v, wv in zip(vals, w):
+        sums[int(v)] += wv
+    return np.array(sums, dtype=np.float64)
+
+
+def _full_convolution(a, v):
+    """The full discrete convolution of two vectors: one shifted product per element of
+    the shorter."""
+    n, m = a.shape[0], v.shape[0]
+    if m > n:
+        a, v, n, m = v, a, m, n
+    out = np.zeros(n + m - 1, dtype=np.result_type(a, v))
+    for j, vj in enumerate(v.tolist()):
+        out[j:j + n] = out[j:j + n] + a * vj
+    return out
+
+
+def convolve(a, v, mode="full"):
+    """The discrete linear convolution of two vectors ('full', 'same' or 'valid')."""
+    a, v = np.ravel(np.asarray(a)), np.ravel(np.asarray(v))
+    if a.shape[0] == 0:
+        raise ValueError("a cannot be empty")
+    if v.shape[0] == 0:
+        raise ValueError("v cannot be empty")
+    full = _full_convolution(a, v)
+    n, m = max(a.shape[0], v.shape[0]), min(a.shape[0], v.shape[0])
+    if mode == "full":
+        return full
+    if mode == "same":
+        start = (m - 1) // 2
+        return full[start:start + n]
+    if mode == "valid":
+        return full[m - 1:n]
+    raise ValueError("mode must be one of 'valid', 'same', or 'full' (got %r)" % (mode,))
+
+
+def correlate(a, v, mode="valid"):
+    """The cross-correlation of two vectors: `convolve(a, v[::-1])` (NumPy's
+    orientation when `v` is the longer)."""
+    a, v = np.ravel(np.asarray(a)), np.ravel(np.asarray(v))
+    if a.shape[0] >= v.shape[0]:
+        return convolve(a, v[::-1], mode)
+    return convolve(a[::-1], v, mode)[::-1]
+
+
+def _poly(p):
+    p = np.asarray(p)
+    if p.ndim != 1:
+        raise ValueError("Polynomial must be 1d only.")
+    return p
+
+
+def polyval(p, x):
+    """The polynomial with coefficients `p` (highest power first) at `x`, by Horner's
+    rule."""
+    p = np.asarray(p)
+    x = np.asarray(x)
+    y = np.zeros_like(x) if p.size == 0 else np.zeros(x.shape, dtype=np.result_type(x, p))
+    for c in p:
+        y = y * x + c
+    return y
+
+
+def _trim_leading(c):
+    nz = np.nonzero(c)[0]
+    return c[int(nz[0]):] if nz.shape[0] else c[-1:]
+
+
+def polyadd(a1, a2):
+    a1, a2 = _poly(np.atleast_1d(a1)), _poly(np.atleast_1d(a2))
+    diff = a2.shape[0] - a1.shape[0]
+    if diff > 0:
+        a1 = np.concatenate((np.zeros(diff, dtype=a1.dtype), a1))
+    elif diff < 0:
+        a2 = np.concatenate((np.zeros(-diff, dtype=a2.dtype), a2))
+    return a1 + a2
+
+
+def polysub(a1, a2):
+    return polyadd(a1, -np.asarray(a2))
+
+
+def polymul(a1, a2):
+    a1, a2 = np.atleast_1d(a1), np.atleast_1d(a2)
+    return convolve(a1, a2)
+
+
+def polyder(p, m=1):
+    """The `m`-th derivative's coefficients."""
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    p = np.asarray(p)
+    for _ in range(m):
+        n = p.shape[0] - 1
+        p = p[:-1] * np.arange(n, 0, -1)
+    return p
+
+
+def polyint(p, m=1, k=None):
+    """The `m`-th antiderivative's coefficients (integration constants `k`)."""
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    if k is None:
+        k = [0] * m
+    elif np.ndim(k) == 0:
+        k = [k] * m
+    if len(k) < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    p = np.asarray(p, dtype=np.float64)
+    for i in range(m):
+        n = p.shape[0]
+        p = np.concatenate((p / np.arange(n, 0, -1), [k[i]]))
+    return p
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """The least-squares polynomial fit of degree `deg` (highest power first)."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    lhs = np.vander(x, deg + 1)
+    rhs = y
+    if w is not None:
+        w = np.asarray(w, dtype=np.float64)
+        lhs = lhs * w[:, None]
+        rhs = rhs * (w if rhs.ndim == 1 else w[:, None])
+    scale = np.sqrt(np.sum(lhs * lhs, axis=0))
+    scale = np.where(scale == 0, 1, scale)
+    c, resids, rank, s = np.linalg.lstsq(lhs / scale, rhs, rcond=rcond)
+    c = (c.T / scale).T
+    if full:
+        return c, resids, rank, s, rcond
+    if cov:
+        raise NotImplementedError("polyfit(cov=True) is not in the embedded numpy; run the "
+                                  "script in CPython (`tangent run --python PYTHON ...`)")
+    return c
+
+
+def iterable(y):
+    """Whether `iter(y)` works."""
+    try:
+        iter(y)
+    except TypeError:
+        return False
+    return True

@@ -1,0 +1,615 @@
+"""NumPy's general-purpose functions the embedded numpy writes in Python over its native
+ones: differences and integrals (`diff`, `ediff1d`, `gradient`, `trapezoid`), weighted
+statistics (`average`, `cov`, `corrcoef`), grids and spacing (`meshgrid`, `logspace`,
+`geomspace`), editing arrays (`append`, `insert`, `delete`), choosing by condition
+(`select`, `piecewise`, `extract`, `place`), `nan_to_num` and the nan-aware reductions
+NumPy has beyond `nansum`/`nanmean`/`nanmax`/`nanmin`.
+
+Installed before the package's `__init__`, which re-exports `__all__`; `np` is the
+package, whose names are there when these functions run.
+"""
+import builtins as _builtins
+import math as _math
+
+import numpy as np
+
+__all__ = [
+    "diff", "ediff1d", "gradient", "trapezoid", "average", "cov", "corrcoef", "meshgrid",
+    "logspace", "geomspace", "append", "insert", "delete", "select", "piecewise",
+    "extract", "place", "nan_to_num", "nanstd", "nanvar", "nanmedian", "nanpercentile",
+    "nanquantile", "nanprod", "nancumsum", "nancumprod", "nanargmax", "nanargmin",
+]
+
+
+def _axis(axis, ndim):
+    """`axis` counted from 0 (negative ones from the end), or NumPy's AxisError."""
+    if not -ndim <= axis < ndim:
+        raise np.AxisError("axis %d is out of bounds for array of dimension %d"
+                           % (axis, ndim))
+    return axis % ndim
+
+
+def _along(a, axis, index):
+    """`a[..., index, ...]` with `index` (an int, a slice or an index array) at `axis`."""
+    return a[(slice(None),) * axis + (index,)]
+
+
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """The `n`-th differences along `axis` (`not_equal` for bools, as NumPy)."""
+    a = np.asarray(a)
+    if n == 0:
+        return a
+    if n < 0:
+        raise ValueError("order must be non-negative but got %d" % n)
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = _axis(axis, a.ndim)
+    parts = []
+    for extra in (prepend, append):
+        if extra is None:
+            parts.append(None)
+            continue
+        extra = np.asarray(extra)
+        if extra.ndim == 0:
+            shape = list(a.shape)
+            shape[axis] = 1
+            extra = np.broadcast_to(extra, tuple(shape))
+        parts.append(extra)
+    if parts[0] is not None or parts[1] is not None:
+        a = np.concatenate([p for p in (parts[0], a, parts[1]) if p is not None], axis=axis)
+    for _ in range(n):
+        hi, lo = _along(a, axis, slice(1, None)), _along(a, axis, slice(None, -1))
+        a = np.not_equal(hi, lo) if a.dtype == np.bool_ else hi - lo
+    return a
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """The differences of the flattened array, with `to_begin`/`to_end` around them."""
+    ary = np.ravel(np.asarray(ary))
+    d = ary[1:] - ary[:-1]
+    parts = [np.ravel(np.asarray(to_begin, dtype=d.dtype))] if to_begin is not None else []
+    parts.append(d)
+    if to_end is not None:
+        parts.append(np.ravel(np.asarray(to_end, dtype=d.dtype)))
+    return np.concatenate(parts) if len(parts) > 1 else d
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """Central differences inside, one-sided at the edges (first or second order), with a
+    scalar spacing or coordinates per axis; one array per axis (a list), or one array."""
+    f = np.asarray(f)
+    if f.dtype != np.float32:
+        f = f.astype(np.float64)
+    if axis is None:
+        axes = list(range(f.ndim))
+    elif isinstance(axis, int):
+        axes = [_axis(axis, f.ndim)]
+    else:
+        axes = [_axis(ax, f.ndim) for ax in axis]
+    if len(varargs) == 0:
+        spacing = [1.0] * len(axes)
+    elif len(varargs) == 1 and np.ndim(varargs[0]) == 0:
+        spacing = [varargs[0]] * len(axes)
+    elif len(varargs) == len(axes):
+        spacing = list(varargs)
+    else:
+        raise TypeError("invalid number of arguments")
+    if edge_order not in (1, 2):
+        raise ValueError("'edge_order' greater than 2 not supported")
+    out = []
+    for ax, h in zip(axes, spacing):
+        n = f.shape[ax]
+        if n < edge_order + 1:
+            raise ValueError("Shape of array too small to calculate a numerical gradient, "
+                             "at least (edge_order + 1) elements are required.")
+        at = lambda idx: _along(f, ax, idx)  # noqa: E731
+        shape = [1] * f.ndim
+        shape[ax] = -1
+        if np.ndim(h) == 0:
+            mid = (at(slice(2, None)) - at(slice(None, -2))) / (2.0 * h)
+            if edge_order == 1:
+                first = (at(slice(1, 2)) - at(slice(0, 1))) / h
+                last = (at(slice(-1, None)) - at(slice(-2, -1))) / h
+            else:
+                first = (-1.5 * at(slice(0, 1)) + 2.0 * at(slice(1, 2))
+                         - 0.5 * at(slice(2, 3))) / h
+                last = (0.5 * at(slice(-3, -2)) - 2.0 * at(slice(-2, -1))
+                        + 1.5 * at(slice(-1, None))) / h
+        else:
+            x = np.asarray(h, dtype=np.float64)
+            if x.ndim != 1 or x.shape[0] != n:
+                raise ValueError("when 1d, distances must match the length of the "
+                                 "corresponding dimension")
+            dx = x[1:] - x[:-1]
+            h1, h2 = dx[:-1].reshape(shape), dx[1:].reshape(shape)
+            mid = (-(h2 / (h1 * (h1 + h2))) * at(slice(None, -2))
+                   + ((h2 - h1) / (h1 * h2)) * at(slice(1, -1))
+                   + (h1 / (h2 * (h1 + h2))) * at(slice(2, None)))
+            if edge_order == 1:
+                first = (at(slice(1, 2)) - at(slice(0, 1))) / dx[0]
+                last = (at(slice(-1, None)) - at(slice(-2, -1))) / dx[-1]
+            else:
+                a1, a2 = dx[0], dx[1]
+                first = (-(2.0 * a1 + a2) / (a1 * (a1 + a2)) * at(slice(0, 1))
+                         + (a1 + a2) / (a1 * a2) * at(slice(1, 2))
+                         - a1 / (a2 * (a1 + a2)) * at(slice(2, 3)))
+                b1, b2 = dx[-2], dx[-1]
+                last = (b2 / (b1 * (b1 + b2)) * at(slice(-3, -2))
+                        - (b2 + b1) / (b1 * b2) * at(slice(-2, -1))
+                        + (2.0 * b2 + b1) / (b2 * (b1 + b2)) * at(slice(-1, None)))
+        out.append(np.concatenate([first, mid, last], axis=ax))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """The trapezoidal rule along `axis`, with sample points `x` or a spacing `dx`."""
+    y = np.asarray(y)
+    axis = _axis(axis, y.ndim)
+    if x is None:
+        d = dx
+    else:
+        x = np.asarray(x)
+        if x.ndim == 1:
+            d = x[1:] - x[:-1]
+            shape = [1] * y.ndim
+            shape[axis] = d.shape[0]
+            d = d.reshape(shape)
+        else:
+            d = diff(x, axis=axis)
+    total = d * (_along(y, axis, slice(1, None)) + _along(y, axis, slice(None, -1))) / 2.0
+    return np.sum(total, axis=axis)
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """The mean, or the weighted mean with `weights` (the sum of the weights too with
+    `returned=True`)."""
+    a = np.asarray(a)
+    if weights is None:
+        avg = np.mean(a, axis=axis, keepdims=keepdims)
+        scl = np.asarray(a.size / _builtins.max(avg.size if hasattr(avg, "size") else 1, 1),
+                         dtype=np.result_type(avg))
+        if returned:
+            return avg, np.broadcast_to(scl, np.shape(avg)) if np.ndim(avg) else scl[()]
+        return avg
+    w = np.asarray(weights)
+    if a.shape != w.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if w.ndim != 1:
+            raise TypeError("1D weights expected when shapes of a and weights differ.")
+        ax = _axis(axis, a.ndim)
+        if w.shape[0] != a.shape[ax]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        shape = [1] * a.ndim
+        shape[ax] = -1
+        w = w.reshape(shape)
+    scl = np.sum(w * np.ones(a.shape), axis=axis, keepdims=keepdims)
+    if np.any(scl == 0.0):
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    avg = np.sum(a * w, axis=axis, keepdims=keepdims) / scl
+    if returned:
+        return avg, scl
+    return avg
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
+        dtype=None):
+    """The covariance matrix of the variables (rows, or columns with `rowvar=False`)."""
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    x = np.array(m, ndmin=2, dtype=dtype or np.result_type(np.asarray(m), np.float64))
+    if x.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    if not rowvar and x.shape[0] != 1:
+        x = x.T
+    if y is not None:
+        y = np.array(y, ndmin=2, dtype=x.dtype)
+        if not rowvar and y.shape[0] != 1:
+            y = y.T
+        x = np.concatenate((x, y), axis=0)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    w = None
+    if fweights is not None:
+        fw = np.asarray(fweights)
+        if not np.all(fw == np.around(fw)):
+            raise TypeError("fweights must be integer")
+        if fw.ndim > 1:
+            raise RuntimeError("cannot handle multidimensional fweights")
+        if fw.shape[0] != x.shape[1]:
+            raise RuntimeError("incompatible numbers of samples and fweights")
+        if np.any(fw < 0):
+            raise ValueError("fweights cannot be negative")
+        w = np.asarray(fw, dtype=np.float64)
+    if aweights is not None:
+        aw = np.asarray(aweights, dtype=np.float64)
+        if aw.ndim > 1:
+            raise RuntimeError("cannot handle multidimensional aweights")
+        if aw.shape[0] != x.shape[1]:
+            raise RuntimeError("incompatible numbers of samples and aweights")
+        if np.any(aw < 0):
+            raise ValueError("aweights cannot be negative")
+        w = aw if w is None else w * aw
+    if w is None:
+        avg = np.mean(x, axis=1)
+        fact = x.shape[1] - ddof
+        w_sum = None
+    else:
+        avg, w_sum = average(x, axis=1, weights=w, returned=True)
+        w_sum = w_sum[0]
+        if ddof == 0:
+            fact = w_sum
+        elif aweights is None:
+            fact = w_sum - ddof
+        else:
+            fact = w_sum - ddof * np.sum(w * aw) / w_sum
+    fact = _builtins.max(fact, 0.0)
+    xc = x - avg[:, None]
+    xw = xc if w is None else xc * w
+    c = np.dot(xw, np.conj(xc).T) / fact
+    return c.squeeze() if c.shape == (1, 1) else c
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """Pearson correlation coefficients, clipped to [-1, 1]."""
+    c = cov(x, y, rowvar, dtype=dtype)
+    if np.ndim(c) == 0:
+        return c / c
+    d = np.diag(c)
+    s = np.sqrt(d)
+    c = c / s[:, None]
+    c = c / s[None, :]
+    return np.clip(c, -1, 1)
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """Coordinate arrays from coordinate vectors ('xy': Cartesian, 'ij': matrix
+    indexing)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    ndim = len(xi)
+    s0 = (1,) * ndim
+    out = [np.asarray(x).reshape(s0[:i] + (-1,) + s0[i + 1:]) for i, x in enumerate(xi)]
+    if indexing == "xy" and ndim > 1:
+        out[0] = out[0].reshape((1, -1) + s0[2:])
+        out[1] = out[1].reshape((-1, 1) + s0[2:])
+    if not sparse:
+        shape = np.broadcast_shapes(*[o.shape for o in out])
+        out = [np.broadcast_to(o, shape) for o in out]
+    if copy:
+        out = [o.copy() for o in out]
+    return tuple(out)
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """`base ** linspace(start, stop, num)`."""
+    y = np.linspace(start, stop, num=num, endpoint=endpoint)
+    out = np.power(base, y)
+    if axis != 0:
+        out = np.moveaxis(out, 0, axis)
+    return out if dtype is None else out.astype(dtype)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """Numbers spaced evenly on a log scale, the ends exactly `start` and `stop`."""
+    if start == 0 or stop == 0:
+        raise ValueError("Geometric sequence cannot include zero")
+    sign = 1.0
+    if start < 0 and stop < 0:
+        start, stop, sign = -start, -stop, -1.0
+    elif start < 0 or stop < 0:
+        raise NotImplementedError(
+            "geomspace between a negative and a positive number gives complex numbers, "
+            "which the embedded numpy does not have; run the script in CPython "
+            "(`tangent run --python PYTHON script.py`)")
+    out = np.asarray(logspace(_math.log10(start), _math.log10(stop), num=num,
+                              endpoint=endpoint, base=10.0), dtype=np.float64).copy()
+    if num > 0:
+        out[0] = start
+        if endpoint and num > 1:
+            out[-1] = stop
+    out = out * sign
+    if axis != 0:
+        out = np.moveaxis(out, 0, axis)
+    return out if dtype is None else out.astype(dtype)
+
+
+def append(arr, values, axis=None):
+    """`arr` with `values` after it (both flattened when `axis` is None)."""
+    arr = np.asarray(arr)
+    if axis is None:
+        if arr.ndim != 1:
+            arr = np.ravel(arr)
+        values = np.ravel(np.asarray(values))
+        axis = 0
+    return np.concatenate((arr, values), axis=axis)
+
+
+def _positions(obj, n):
+    """The positions `obj` (an int, a slice or a sequence) names among `n`."""
+    if isinstance(obj, slice):
+        return list(range(n))[obj]
+    idx = np.asarray(obj)
+    if idx.dtype == np.bool_:
+        if idx.ndim != 1 or idx.shape[0] != n:
+            raise ValueError("boolean array argument obj to delete must be one "
+                             "dimensional and match the axis length of %d" % n)
+        return [i for i, keep in enumerate(idx.tolist()) if keep]
+    if idx.dtype not in (np.int64,) and idx.size:
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    return [int(i) for i in np.ravel(idx).tolist()]
+
+
+def delete(arr, obj, axis=None):
+    """`arr` without the entries `obj` names along `axis` (flattened when None)."""
+    arr = np.asarray(arr)
+    if axis is None:
+        arr = np.ravel(arr)
+        axis = 0
+    axis = _axis(axis, arr.ndim)
+    n = arr.shape[axis]
+    drop = set()
+    for i in _positions(obj, n):
+        if not -n <= i < n:
+            raise IndexError("index %d is out of bounds for axis %d with size %d"
+                             % (i, axis, n))
+        drop.add(i % n)
+    keep = [i for i in range(n) if i not in drop]
+    return _along(arr, axis, np.array(keep, dtype=np.int64)).copy()
+
+
+def insert(arr, obj, values, axis=None):
+    """`arr` with `values` inserted before the positions `obj` along `axis` (flattened
+    when None)."""
+    arr = np.asarray(arr)
+    if axis is None:
+        arr = np.ravel(arr)
+        axis = 0
+    axis = _axis(axis, arr.ndim)
+    n = arr.shape[axis]
+    scalar_obj = not isinstance(obj, slice) and np.ndim(obj) == 0
+    positions = _positions(obj, n + 1) if isinstance(obj, slice) else _positions(obj, n)
+    for i in positions:
+        if not -n <= i <= n:
+            raise IndexError("index %d is out of bounds for axis %d with size %d"
+                             % (i, axis, n))
+    positions = [i + n if i < 0 else i for i in positions]
+    values = np.asarray(values, dtype=arr.dtype)
+    if scalar_obj:
+        # One position: `values` is a block (NumPy moves its first axis to `axis`).
+        if values.ndim == 0 or arr.ndim == 1:
+            block_shape = list(arr.shape)
+            block_shape[axis] = values.size if arr.ndim == 1 and values.ndim else 1
+            block = np.broadcast_to(values.reshape(-1) if arr.ndim == 1 else values,
+                                    tuple(block_shape))
+        else:
+            v = np.moveaxis(values, 0, axis) if values.ndim == arr.ndim else values
+            if v.ndim < arr.ndim:
+                v = np.expand_dims(v, axis)
+            block_shape = list(arr.shape)
+            block_shape[axis] = v.shape[axis]
+            block = np.broadcast_to(v, tuple(block_shape))
+        p = positions[0]
+        return np.concatenate((_along(arr, axis, slice(None, p)), block,
+                               _along(arr, axis, slice(p, None))), axis=axis)
+    # Several positions: one slice of `values` before each, in order of position.
+    k = len(positions)
+    shape = list(arr.shape)
+    shape[axis] = k
+    vals = np.broadcast_to(values if values.ndim else values.reshape(1),
+                           tuple(shape) if values.ndim != 1 or arr.ndim == 1 else
+                           tuple(shape))
+    order = sorted(range(k), key=lambda j: positions[j])
+    pieces, start = [], 0
+    for j in order:
+        p = positions[j]
+        pieces.append(_along(arr, axis, slice(start, p)))
+        pieces.append(_along(vals, axis, slice(j, j + 1)))
+        start = p
+    pieces.append(_along(arr, axis, slice(start, None)))
+    return np.concatenate(pieces, axis=axis)
+
+
+def select(condlist, choicelist, default=0):
+    """The element of the first choice whose condition holds, else `default`."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    choices = [np.asarray(c) for c in choicelist]
+    conds = [np.asarray(c) for c in condlist]
+    for i, c in enumerate(conds):
+        if c.dtype != np.bool_:
+            raise TypeError("invalid entry %d in condlist: should be boolean ndarray" % i)
+    dt = np.result_type(*choices, default)
+    out = np.asarray(default, dtype=dt)
+    for c, v in zip(reversed(conds), reversed(choices)):
+        out = np.where(c, v, out)
+    shape = np.broadcast_shapes(*[c.shape for c in conds], *[v.shape for v in choices])
+    return np.broadcast_to(out, shape).astype(dt)
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """`funclist[i](x[cond_i])` where `condlist[i]` holds (a constant for a non-callable;
+    one extra function is the default where no condition holds)."""
+    x = np.asarray(x)
+    if isinstance(condlist, np.ndarray) and condlist.dtype == np.bool_ and (
+            condlist.ndim == 0 or condlist.shape == x.shape):
+        condlist = [condlist]
+    conds = [np.asarray(c, dtype=np.bool_) for c in condlist]
+    n = len(conds)
+    if len(funclist) == n + 1:
+        others = ~np.any(np.stack([np.broadcast_to(c, x.shape) for c in conds]), axis=0) \
+            if n else np.ones(x.shape, dtype=np.bool_)
+        conds.append(others)
+    elif len(funclist) != n:
+        raise ValueError("with %d condition(s), either %d or %d functions are expected"
+                         % (n, n, n + 1))
+    y = np.zeros(x.shape, dtype=x.dtype)
+    for c, f in zip(conds, funclist):
+        c = np.broadcast_to(c, x.shape)
+        if not callable(f):
+            y[c] = f
+        elif np.any(c):
+            vals = x[c]
+            y[c] = f(vals, *args, **kw)
+    return y
+
+
+def extract(condition, arr):
+    """The elements of `arr` where `condition` (both flattened) is true."""
+    return np.ravel(np.asarray(arr))[np.ravel(np.asarray(condition)) != 0]
+
+
+def place(arr, mask, vals):
+    """Writes `vals` (repeated as needed) into `arr` where `mask` is true, in place."""
+    flat_mask = np.ravel(np.asarray(mask, dtype=np.bool_))
+    k = int(np.sum(flat_mask))
+    if k == 0:
+        return None
+    vals = np.ravel(np.asarray(vals))
+    if vals.size == 0:
+        raise ValueError("Cannot insert from an empty array!")
+    reps = np.resize(vals, k) if vals.size != k else vals
+    positions = np.nonzero(flat_mask)[0]
+    arr.flat[positions] = reps
+    return None
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN as `nan`, infinities as `posinf`/`neginf` (the dtype's largest numbers by
+    default); integers and bools unchanged."""
+    scalar = np.ndim(x) == 0 and not isinstance(x, np.ndarray)
+    a = np.array(x, copy=copy) if isinstance(x, np.ndarray) else np.asarray(x)
+    if a.dtype not in (np.float64, np.float32):
+        return a[()] if scalar else a
+    big = np.finfo(a.dtype).max
+    out = np.where(np.isnan(a), nan, a)
+    out = np.where(np.isposinf(out), big if posinf is None else posinf, out)
+    out = np.where(np.isneginf(out), -big if neginf is None else neginf, out).astype(a.dtype)
+    if scalar:
+        return out[()]
+    if not copy and isinstance(x, np.ndarray):
+        x[...] = out
+        return x
+    return out
+
+
+def _nan_filled(a, fill):
+    a = np.asarray(a)
+    if a.dtype in (np.float64, np.float32):
+        return np.where(np.isnan(a), fill, a).astype(a.dtype), np.isnan(a)
+    return a, np.zeros(a.shape, dtype=np.bool_)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+    """The product, NaNs counted as 1."""
+    return np.prod(_nan_filled(a, 1)[0], axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """The cumulative sum, NaNs counted as 0."""
+    out = np.cumsum(_nan_filled(a, 0)[0], axis=axis)
+    return out if dtype is None else out.astype(dtype)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """The cumulative product, NaNs counted as 1."""
+    out = np.cumprod(_nan_filled(a, 1)[0], axis=axis)
+    return out if dtype is None else out.astype(dtype)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None,
+           correction=None):
+    """The variance of the non-NaN elements (NaN where none is left)."""
+    if correction is not None:
+        ddof = correction
+    a = np.asarray(a)
+    if a.dtype not in (np.float64, np.float32):
+        return np.var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    filled, mask = _nan_filled(a, 0)
+    count = np.sum(~mask, axis=axis, keepdims=True)
+    avg = np.sum(filled, axis=axis, keepdims=True) / np.asarray(count, dtype=a.dtype)
+    dev = np.where(mask, 0, a - avg)
+    sq = np.sum(dev * dev, axis=axis, keepdims=keepdims)
+    dof = np.asarray(np.sum(~mask, axis=axis, keepdims=keepdims) - ddof, dtype=a.dtype)
+    res = np.asarray(sq / np.where(dof > 0, dof, np.nan), dtype=a.dtype)
+    return res[()] if res.ndim == 0 else res
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None,
+           correction=None):
+    """The standard deviation of the non-NaN elements."""
+    return np.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
+                          correction=correction))
+
+
+def _nan_order_stat(fn, a, q, axis, keepdims, **kw):
+    a = np.asarray(a)
+    if a.dtype not in (np.float64, np.float32) or not np.any(np.isnan(a)):
+        return fn(a, q, axis=axis, keepdims=keepdims, **kw) if q is not None else \
+            fn(a, axis=axis, keepdims=keepdims, **kw)
+    if axis is None:
+        flat = np.ravel(a)
+        kept = flat[~np.isnan(flat)]
+        if kept.size == 0:
+            res = np.full(np.shape(q) if q is not None else (), np.nan)
+        else:
+            res = fn(kept, q, **kw) if q is not None else fn(kept, **kw)
+        if keepdims:
+            res = np.asarray(res).reshape(np.shape(q) + (1,) * a.ndim if q is not None
+                                          else (1,) * a.ndim)
+        return res
+    ax = _axis(axis, a.ndim)
+    moved = np.moveaxis(a, ax, -1)
+    lanes = moved.reshape(-1, moved.shape[-1])
+    results = []
+    for lane in lanes:
+        kept = lane[~np.isnan(lane)]
+        if kept.size == 0:
+            results.append(np.full(np.shape(q) if q is not None else (), np.nan))
+        else:
+            results.append(np.asarray(fn(kept, q, **kw) if q is not None else fn(kept, **kw)))
+    res = np.stack(results, axis=-1) if results else np.zeros(np.shape(q) + (0,))
+    res = res.reshape(np.shape(q) + moved.shape[:-1]) if q is not None else \
+        res.reshape(moved.shape[:-1])
+    if keepdims:
+        res = np.expand_dims(res, ax + (np.ndim(q) if q is not None else 0))
+    return res
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """The median of the non-NaN elements."""
+    return _nan_order_stat(np.median, a, None, axis, keepdims)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False, *, weights=None):
+    """The `q`-th percentiles of the non-NaN elements."""
+    return _nan_order_stat(np.percentile, a, q, axis, keepdims, method=method)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False, *, weights=None):
+    """The `q`-th quantiles of the non-NaN elements."""
+    return _nan_order_stat(np.quantile, a, q, axis, keepdims, method=method)
+
+
+def _nan_arg(fn, a, axis, keepdims, fill):
+    a = np.asarray(a)
+    if a.dtype in (np.float64, np.float32):
+        mask = np.isnan(a)
+        if np.any(np.all(mask, axis=axis)):
+            raise ValueError("All-NaN slice encountered")
+        a = np.where(mask, fill, a)
+    return fn(a, axis=axis, keepdims=keepdims)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """The index of the largest non-NaN element."""
+    return _nan_arg(np.argmax, a, axis, keepdims, -np.inf)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """The index of the smallest non-NaN element."""
+    return _nan_arg(np.argmin, a, axis, keepdims, np.inf)
