@@ -48,13 +48,16 @@ pure_module(numpy)
 # The functions the native compiler (compile='native') runs as machine code on floats
 # (an element read from an array, a number): each calls the runtime's kernel of the same
 # short name (jit/runtime.rs). Where NumPy gives inf or nan from finite numbers the
-# native code bails and the interpreter computes NumPy's value.
+# native code bails and the interpreter computes NumPy's value. They return NumPy's
+# scalars (`numpy.float64`; of a `numpy.float32`, NumPy's float32 code, which native code
+# leaves to the interpreter).
 native_scalar(
     numpy.sin, numpy.cos, numpy.tan, numpy.arcsin, numpy.arccos, numpy.arctan, numpy.sinh,
     numpy.cosh, numpy.tanh, numpy.arcsinh, numpy.arccosh, numpy.arctanh, numpy.exp,
     numpy.expm1, numpy.log, numpy.log1p, numpy.log2, numpy.log10, numpy.sqrt, numpy.fabs,
+    returns="numpy_scalar",
 )
-native_scalar(numpy.arctan2, numpy.hypot, numpy.copysign, arity=2)
+native_scalar(numpy.arctan2, numpy.hypot, numpy.copysign, arity=2, returns="numpy_scalar")
 # The float64 arrays it makes, writes by element and returns (1-d and 2-d).
 native_scalar(numpy.zeros, numpy.empty, kind="new_array")
 native_scalar(numpy.zeros_like, numpy.empty_like, kind="array_like")

@@ -32,6 +32,16 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> Option<Scalar> {
     if obj.is_exact_instance_of::<PyInt>() {
         return obj.extract::<i64>().ok().map(Scalar::Int);
     }
+    // NumPy's float scalars, which promote differently (`jit::precision`).
+    let py = obj.py();
+    let np = numpy_types(py)?;
+    let t = obj.get_type();
+    if t.is(np.float64_scalar.bind(py)) {
+        return obj.extract::<f64>().ok().map(Scalar::Double);
+    }
+    if t.is(np.float32_scalar.bind(py)) {
+        return obj.extract::<f64>().ok().map(Scalar::Single);
+    }
     None
 }
 
@@ -41,10 +51,12 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> Option<Scalar> {
 struct NumPyTypes {
     ndarray: Py<PyAny>,
     empty: Py<PyAny>,
-    /// `numpy.float64`, the scalar type.
+    /// `numpy.float64` and `numpy.float32`, the scalar types.
     float64_scalar: Py<PyAny>,
+    float32_scalar: Py<PyAny>,
     float64: Py<PyAny>,
     int64: Py<PyAny>,
+    float32: Py<PyAny>,
 }
 
 static NUMPY: pyo3::sync::PyOnceLock<NumPyTypes> = pyo3::sync::PyOnceLock::new();
@@ -70,8 +82,10 @@ fn numpy_types(py: Python<'_>) -> Option<&'static NumPyTypes> {
         ndarray: np.getattr(intern!(py, "ndarray")).ok()?.unbind(),
         empty: np.getattr(intern!(py, "empty")).ok()?.unbind(),
         float64_scalar: np.getattr(intern!(py, "float64")).ok()?.unbind(),
+        float32_scalar: np.getattr(intern!(py, "float32")).ok()?.unbind(),
         float64: dtype.call1((intern!(py, "float64"),)).ok()?.unbind(),
         int64: dtype.call1((intern!(py, "int64"),)).ok()?.unbind(),
+        float32: dtype.call1((intern!(py, "float32"),)).ok()?.unbind(),
     };
     let _ = NUMPY.set(py, types);
     NUMPY.get(py)
@@ -134,6 +148,51 @@ fn array_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
     } else {
         ArrayDesc::new(f.data as *const f64, &shape, &strides)
     }
+}
+
+/// A float32 `numpy.ndarray` (exactly that type, NumPy's native float32 dtype) of 1 or 2
+/// dimensions: its values as float64 numbers in C order (native code holds float32
+/// arrays so: `Ty::Array32`) and its shape; None for anything else.
+fn f32_copy(obj: &Bound<'_, PyAny>) -> Option<(Vec<f64>, Vec<usize>)> {
+    if is_double(obj) || obj.is_instance_of::<PyInt>() {
+        return None;
+    }
+    let py = obj.py();
+    let np = numpy_types(py)?;
+    if !obj.get_type().is(np.ndarray.bind(py)) {
+        return None;
+    }
+    // SAFETY: as in `array_desc`.
+    let f = unsafe { &*(obj.as_ptr() as *const ArrayFields) };
+    if !std::ptr::eq(f.descr, np.float32.as_ptr()) {
+        return None;
+    }
+    let nd = usize::try_from(f.nd).ok()?;
+    if !(1..=2).contains(&nd) {
+        return None;
+    }
+    // SAFETY: an array of `nd` dimensions has `nd` dimensions and strides (bytes).
+    let (dims, bytes) = unsafe {
+        (
+            std::slice::from_raw_parts(f.dimensions, nd),
+            std::slice::from_raw_parts(f.strides, nd),
+        )
+    };
+    if bytes.iter().any(|b| b % 4 != 0) {
+        return None;
+    }
+    let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+    let (rows, cols) = (shape[0], shape.get(1).copied().unwrap_or(1));
+    let (s0, s1) = (bytes[0] / 4, bytes.get(1).copied().unwrap_or(0) / 4);
+    let data = f.data as *const f32;
+    let mut out = Vec::with_capacity(rows * cols);
+    for i in 0..rows {
+        for j in 0..cols {
+            // SAFETY: (i, j) is inside the array; the GIL keeps it alive and unchanged.
+            out.push(unsafe { *data.offset(i as isize * s0 + j as isize * s1) } as f64);
+        }
+    }
+    Some((out, shape))
 }
 
 /// `array_desc` from `__array_interface__`, for a dtype object other than NumPy's
@@ -323,6 +382,20 @@ fn seq_values(obj: &Bound<'_, PyAny>) -> Option<SeqValues> {
 /// A float64 NumPy array holding a native result: a new C-ordered `numpy.empty` of its
 /// shape, filled through its data pointer.
 fn array_to_py(py: Python<'_>, a: NativeArray) -> PyResult<Py<PyAny>> {
+    if a.single {
+        // A float32 result: its values (exact in float32) into a new float32 array.
+        let np = py.import(intern!(py, "numpy"))?;
+        let bytes: Vec<u8> = a
+            .data
+            .iter()
+            .flat_map(|&v| (v as f32).to_ne_bytes())
+            .collect();
+        let flat = np.call_method1(
+            "frombuffer",
+            (PyByteArray::new(py, &bytes), np.getattr("float32")?),
+        )?;
+        return Ok(flat.call_method1("reshape", (a.shape,))?.unbind());
+    }
     if let Some(types) = numpy_types(py) {
         let out = types.empty.bind(py).call1((a.shape.clone(),))?;
         if out.get_type().is(types.ndarray.bind(py)) {
@@ -354,6 +427,14 @@ fn array_to_py(py: Python<'_>, a: NativeArray) -> PyResult<Py<PyAny>> {
 fn to_py(py: Python<'_>, v: Value) -> PyResult<Py<PyAny>> {
     Ok(match v {
         Value::Scalar(Scalar::Float(v)) => v.into_pyobject(py)?.into_any().unbind(),
+        Value::Scalar(Scalar::Double(v)) => match numpy_types(py) {
+            Some(t) => t.float64_scalar.bind(py).call1((v,))?.unbind(),
+            None => v.into_pyobject(py)?.into_any().unbind(),
+        },
+        Value::Scalar(Scalar::Single(v)) => match numpy_types(py) {
+            Some(t) => t.float32_scalar.bind(py).call1((v,))?.unbind(),
+            None => v.into_pyobject(py)?.into_any().unbind(),
+        },
         Value::Scalar(Scalar::Int(v)) => v.into_pyobject(py)?.into_any().unbind(),
         Value::Scalar(Scalar::Bool(v)) => v.into_pyobject(py)?.to_owned().into_any().unbind(),
         Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_) | Scalar::Seq(_)) => {
@@ -393,7 +474,15 @@ impl NativeFunction {
             }
             // The arrays' descriptors live until the call returns; the GIL, held
             // throughout, keeps their elements unchanged.
-            let descs: Vec<Option<ArrayDesc>> = objs.iter().map(array_desc).collect();
+            let copies: Vec<Option<(Vec<f64>, Vec<usize>)>> = objs.iter().map(f32_copy).collect();
+            let descs: Vec<Option<ArrayDesc>> = objs
+                .iter()
+                .zip(&copies)
+                .map(|(a, c)| match c {
+                    Some((data, shape)) => ArrayDesc::new_f32_copy(data.as_ptr(), shape),
+                    None => array_desc(a),
+                })
+                .collect();
             // Records are looked for only among the arguments nothing else takes (the
             // look raises and catches an AttributeError on most objects).
             let dicts: Vec<Option<DictValues>> = objs

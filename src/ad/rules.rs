@@ -118,8 +118,14 @@ pub enum TransparentContext {
 /// `native_scalar(...)` declarations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NativeScalar {
-    /// The runtime's float kernel of this short name (`sin`), of this many arguments.
-    Kernel { name: String, arity: usize },
+    /// The runtime's float kernel of this short name (`sin`), of this many arguments;
+    /// `numpy`: the function returns a NumPy scalar (`numpy.float64`, or a
+    /// `numpy.float32` for one, computed by NumPy's float32 code), not a Python float.
+    Kernel {
+        name: String,
+        arity: usize,
+        numpy: bool,
+    },
     /// The identity on its first argument (`tangent.unbroadcast` of a number).
     Identity,
     /// A check with nothing to check on numbers (`tangent.check_output`): no code.
@@ -434,7 +440,7 @@ impl RuleSet {
         // The keywords each declaration takes.
         let allowed: &[&str] = match what {
             "shape_only" => &["arg"],
-            "native_scalar" => &["kind", "arity", "like", "other"],
+            "native_scalar" => &["kind", "arity", "like", "other", "returns"],
             "transparent_context" => &["enters"],
             _ => &[],
         };
@@ -584,10 +590,26 @@ impl RuleSet {
                             ))
                         }
                     };
+                    let numpy = match decl.keyword("returns") {
+                        None => false,
+                        Some((_, Arg::Str(r), _)) if kind == "kernel" && r == "numpy_scalar" => {
+                            true
+                        }
+                        Some((_, Arg::Str(r), _)) if kind == "kernel" && r == "float" => false,
+                        Some((_, _, at)) => {
+                            return Err(bad(
+                                *at,
+                                "`returns=` is \"float\" (a Python float, the default) or                                  \"numpy_scalar\" (NumPy's scalar types), for kernels only"
+                                    .into(),
+                                "see backends/numpy.py",
+                            ))
+                        }
+                    };
                     let fact = match kind {
                         "kernel" => NativeScalar::Kernel {
                             name: name.rsplit('.').next().unwrap_or(name).to_owned(),
                             arity,
+                            numpy,
                         },
                         "identity" => NativeScalar::Identity,
                         "new_array" => NativeScalar::NewArray,

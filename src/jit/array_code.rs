@@ -27,6 +27,13 @@ impl Cg<'_> {
             .is_some_and(|v| matches!(v.ty, Ty::Array(_)))
     }
 
+    /// Whether `e` is a name holding a float32 array.
+    pub(super) fn is_array32(&self, e: &Expr) -> bool {
+        e.as_name()
+            .and_then(|n| self.vars.get(n))
+            .is_some_and(|v| matches!(v.ty, Ty::Array32(_)))
+    }
+
     /// Whether `e` is a name holding an int64 array (read by element only).
     pub(super) fn is_int_array(&self, e: &Expr) -> bool {
         e.as_name()
@@ -38,7 +45,7 @@ impl Cg<'_> {
     /// None value bails, as Python raises TypeError on subscripting None).
     fn array(&mut self, e: &Expr) -> Result<(Value, u8), Refusal> {
         match self.expr(e)? {
-            (v, Ty::Array(nd) | Ty::IntArray(nd)) => Ok((v, nd)),
+            (v, Ty::Array(nd) | Ty::IntArray(nd) | Ty::Array32(nd)) => Ok((v, nd)),
             // A tuple or list of floats is laid out as a 1-d array (`containers.rs`).
             (v, Ty::Seq) => Ok((v, 1)),
             (_, t) => Err(Refusal::new(e.span, format!("indexing a {}", t.name()))),
@@ -83,7 +90,7 @@ impl Cg<'_> {
         span: Span,
     ) -> Result<(Value, Ty), Refusal> {
         if let ExprKind::Attr(v, a) = &base.kind {
-            if a == "shape" && (self.is_array(v) || self.is_int_array(v)) {
+            if a == "shape" && (self.is_array(v) || self.is_int_array(v) || self.is_array32(v)) {
                 let (desc, nd) = self.array(v)?;
                 let k = super::array_types::shape_axis(index, nd)?;
                 return Ok((self.desc_field(desc, arrays::SHAPE + 8 * k as i32), Ty::Int));
@@ -104,7 +111,8 @@ impl Cg<'_> {
             ));
         }
         let ints = self.is_int_array(base);
-        if !self.is_array(base) && !ints {
+        let single = self.is_array32(base);
+        if !self.is_array(base) && !ints && !single {
             return Err(Refusal::new(
                 span,
                 "indexing something other than a float64 array",
@@ -133,10 +141,17 @@ impl Cg<'_> {
             return Ok((self.make_array(addr, &[desc, i]), row));
         }
         let addr = self.element_addr(desc, nd, index)?;
-        Ok((
-            self.b.ins().load(elem.0, MemFlagsData::trusted(), addr, 0),
-            elem.1,
-        ))
+        let v = self.b.ins().load(elem.0, MemFlagsData::trusted(), addr, 0);
+        if elem.1 == Ty::Float {
+            // Indexing gives NumPy's scalar of the array's dtype.
+            let kind = if single {
+                super::precision::SINGLE
+            } else {
+                super::precision::DOUBLE
+            };
+            self.with_kind(v, kind);
+        }
+        Ok((v, elem.1))
     }
 
     /// `d['key']` of a dict of floats: one load at the key's place (typing has checked
@@ -183,7 +198,7 @@ impl Cg<'_> {
         attr: &str,
         span: Span,
     ) -> Result<(Value, Ty), Refusal> {
-        if !self.is_array(v) && !self.is_int_array(v) {
+        if !self.is_array(v) && !self.is_int_array(v) && !self.is_array32(v) {
             return Err(Refusal::new(span, "an attribute"));
         }
         let (desc, nd) = self.array(v)?;
@@ -254,11 +269,19 @@ impl Cg<'_> {
                 "`tangent.zero_grad_at` of other arguments",
             ));
         };
+        let single = self.is_array32(g);
         let (desc, nd) = self.array(g)?;
         let zero = self.b.ins().f64const(0.0);
         let addr = self.element_addr(desc, nd, index)?;
         self.b.ins().store(MemFlagsData::trusted(), zero, addr, 0);
-        Ok((desc, Ty::Array(nd)))
+        Ok((
+            desc,
+            if single {
+                Ty::Array32(nd)
+            } else {
+                Ty::Array(nd)
+            },
+        ))
     }
 
     /// Calls a runtime function taking the tape and words, returning a descriptor
@@ -452,8 +475,14 @@ impl Cg<'_> {
 
     /// `tangent.init_grad(x)` of an array: zeros of its shape.
     pub(super) fn init_grad_array(&mut self, x: &Expr) -> Result<(Value, Ty), Refusal> {
+        let single = self.is_array32(x);
         let (desc, nd) = self.array(x)?;
-        Ok((self.zeros_like(desc), Ty::Array(nd)))
+        let t = if single {
+            Ty::Array32(nd)
+        } else {
+            Ty::Array(nd)
+        };
+        Ok((self.zeros_like(desc), t))
     }
 
     /// `g = tangent.add_grad_at(g, x, index, v)`: `v` added into `g[index]` (`set`: `v`
@@ -472,7 +501,13 @@ impl Cg<'_> {
                 "`tangent.add_grad_at` of other arguments",
             ));
         };
+        let single = self.is_array32(x);
         let (like, nd) = self.array(x)?;
+        let array = if single {
+            Ty::Array32(nd)
+        } else {
+            Ty::Array(nd)
+        };
         let acc = match &g.kind {
             ExprKind::NoneLit => self.zeros_like(like),
             _ => {
@@ -480,7 +515,7 @@ impl Cg<'_> {
                     return Err(Refusal::new(g.span, "a gradient that is not a name"));
                 };
                 let (var, ty, flag) = (var.var, var.ty, var.flag);
-                if ty != Ty::Array(nd) {
+                if ty != array {
                     return Err(Refusal::new(
                         g.span,
                         format!("a gradient that is a {}", ty.name()),
@@ -504,6 +539,9 @@ impl Cg<'_> {
                 }
             }
         };
+        if single && super::array_types::is_row_index(index, nd) {
+            return Err(Refusal::new(index.span, "a row of a float32 array"));
+        }
         if super::array_types::is_row_index(index, nd) {
             // The gradient of a row added into that row of `g`.
             let (i, ti) = self.expr(index)?;
@@ -532,18 +570,25 @@ impl Cg<'_> {
             return Ok((acc, Ty::Array(nd)));
         }
         let (val, t) = self.expr(v)?;
+        let kind = if single {
+            Some(self.kind_of(val, t, v.span)?)
+        } else {
+            None
+        };
         let val = self.float(val, t);
         let addr = self.element_addr(acc, nd, index)?;
         let old = self
             .b
             .ins()
             .load(types::F64, MemFlagsData::trusted(), addr, 0);
-        let new = if set {
-            val
-        } else {
-            self.b.ins().fadd(old, val)
+        let new = match (set, kind) {
+            (true, None) => val,
+            (true, Some(_)) => self.store32(val),
+            (false, None) => self.b.ins().fadd(old, val),
+            // `g[i] + v` with `g[i]` a float32, stored rounded.
+            (false, Some(k)) => self.add32(old, val, k),
         };
         self.b.ins().store(MemFlagsData::trusted(), new, addr, 0);
-        Ok((acc, Ty::Array(nd)))
+        Ok((acc, array))
     }
 }

@@ -32,10 +32,34 @@ pub fn int_array_name(e: &Expr, vars: &HashMap<String, VarTy>) -> Option<u8> {
     }
 }
 
-/// The dimension count of `e` if it is a name holding an array of either element type
+/// The dimension count of `e` if it is a name holding a float32 array.
+pub fn single_array_name(e: &Expr, vars: &HashMap<String, VarTy>) -> Option<u8> {
+    match vars.get(e.as_name()?)?.ty {
+        Some(Ty::Array32(nd)) => Some(nd),
+        _ => None,
+    }
+}
+
+/// The dimension count of `e` if it is a name holding an array of any element type
 /// (for sizes: `len`, `shape`, `size`, `ndim`).
 pub fn any_array_name(e: &Expr, vars: &HashMap<String, VarTy>) -> Option<u8> {
-    array_name(e, vars).or_else(|| int_array_name(e, vars))
+    array_name(e, vars)
+        .or_else(|| int_array_name(e, vars))
+        .or_else(|| single_array_name(e, vars))
+}
+
+/// The array type (float64 or float32) and dimension count of the array name `x`
+/// written by element (stores and the gradient helpers), or a refusal saying `what`.
+fn writable_or(
+    x: &Expr,
+    vars: &HashMap<String, VarTy>,
+    span: Span,
+    what: &str,
+) -> Result<(Ty, u8), Refusal> {
+    match x.as_name().and_then(|n| vars.get(n)).and_then(|v| v.ty) {
+        Some(t @ (Ty::Array(nd) | Ty::Array32(nd))) => Ok((t, nd)),
+        _ => Err(Refusal::new(span, what.to_owned())),
+    }
 }
 
 /// Whether `index` picks a row of a 2-d array (`m[i]`: one int, not a slice).
@@ -106,16 +130,6 @@ fn element_index_types(
     index_types(&element_indices(index, nd)?, vars, callees)
 }
 
-/// The dimension count of the array name `x`, or a refusal saying `what` at `span`.
-fn array_or(
-    x: &Expr,
-    vars: &HashMap<String, VarTy>,
-    span: Span,
-    what: &str,
-) -> Result<u8, Refusal> {
-    array_name(x, vars).ok_or_else(|| Refusal::new(span, what.to_owned()))
-}
-
 /// The type of `base[index]` when `base` is an array (Float, Int for an int64 array; a
 /// row of a 2-d one is a 1-d array) or an array's shape (Int);
 /// None if `base` is neither (the caller refuses the subscript).
@@ -137,6 +151,12 @@ pub fn subscript_type(
     }
     if let Some(nd) = int_array_name(base, vars) {
         return Some(typed(nd, Ty::IntArray(1), Ty::Int));
+    }
+    if let Some(nd) = single_array_name(base, vars) {
+        if is_row_index(index, nd) {
+            return Some(Err(Refusal::new(index.span, "a row of a float32 array")));
+        }
+        return Some(element_index_types(index, nd, vars, callees).map(|k| k.then_some(Ty::Float)));
     }
     if let ExprKind::Attr(v, a) = &base.kind {
         if let (Some(nd), "shape") = (any_array_name(v, vars), a.as_str()) {
@@ -203,14 +223,17 @@ pub fn add_grad_at_type(
             "`tangent.add_grad_at` of other arguments",
         ));
     };
-    let nd = array_or(
+    let (array, nd) = writable_or(
         x,
         vars,
         e.span,
-        "the gradient of a subscript of something other than a float64 array",
+        "the gradient of a subscript of something other than a float64 or float32 array",
     )?;
     if !matches!(g.kind, ExprKind::NoneLit) && g.as_name().is_none() {
         return Err(Refusal::new(g.span, "a gradient that is not a name"));
+    }
+    if is_row_index(index, nd) && array == Ty::Array32(nd) {
+        return Err(Refusal::new(index.span, "a row of a float32 array"));
     }
     if is_row_index(index, nd) {
         // The gradient of a row, added into that row.
@@ -233,7 +256,7 @@ pub fn add_grad_at_type(
             ))
         }
     }
-    Ok(Some(Ty::Array(nd)))
+    Ok(Some(array))
 }
 
 /// The array kind (`NativeScalar::{NewArray, ArrayLike, ArrayCopy}`) of the call of
@@ -331,11 +354,11 @@ pub fn store_type(
     vars: &HashMap<String, VarTy>,
     callees: Callees,
 ) -> Result<(), Refusal> {
-    let nd = array_or(
+    let (_, nd) = writable_or(
         base,
         vars,
         span,
-        "a store into something other than a float64 array",
+        "a store into something other than a float64 or float32 array",
     )?;
     element_index_types(index, nd, vars, callees)?;
     let popped = matches!(&value.kind, ExprKind::Call { func, .. }
@@ -416,14 +439,14 @@ pub fn zero_grad_at_type(
             "`tangent.zero_grad_at` of other arguments",
         ));
     };
-    let nd = array_or(
+    let (array, nd) = writable_or(
         g,
         vars,
         e.span,
-        "the gradient of a store into something other than a float64 array",
+        "the gradient of a store into something other than a float64 or float32 array",
     )?;
     element_index_types(index, nd, vars, callees)?;
-    Ok(Some(Ty::Array(nd)))
+    Ok(Some(array))
 }
 
 /// Refuses every use that would let a second name see an array the code writes (see the
@@ -724,7 +747,7 @@ pub fn array_call_type(
     let ty = |a: &Expr| expr_type(a, vars, callees);
     let run = || -> Result<Option<Option<Ty>>, Refusal> {
         match callees.rules().native_scalar(path) {
-            Some(NativeScalar::Kernel { name, arity }) => {
+            Some(NativeScalar::Kernel { name, arity, .. }) => {
                 let tys = args.iter().map(ty).collect::<Result<Vec<_>, _>>()?;
                 let Some(nd) = elementwise_dims(&tys, e.span).transpose()? else {
                     return Ok(None);

@@ -29,6 +29,9 @@ pub struct ArrayDesc {
 pub enum Elem {
     F64,
     I64,
+    /// A float32 array, held as float64 numbers (the host's copy of an argument; the
+    /// run's gradient arrays, stored rounded to float32): `Ty::Array32`.
+    F32,
 }
 
 /// Byte offsets of the descriptor's fields, for the code generator.
@@ -50,6 +53,17 @@ impl ArrayDesc {
     /// for a dimension count the native code does not take (only 1-d and 2-d arrays).
     pub fn new(data: *const f64, shape: &[usize], strides: &[isize]) -> Option<ArrayDesc> {
         Self::window(data, Elem::F64, shape, strides)
+    }
+
+    /// The descriptor of float32 values held as float64 numbers (a C-ordered copy of a
+    /// float32 array), as `new`.
+    pub fn new_f32_copy(data: *const f64, shape: &[usize]) -> Option<ArrayDesc> {
+        let strides: Vec<isize> = if shape.len() == 2 {
+            vec![shape[1] as isize, 1]
+        } else {
+            vec![1; shape.len()]
+        };
+        Self::window(data, Elem::F32, shape, &strides)
     }
 
     /// The descriptor of a window of int64 elements, as `new`.
@@ -148,6 +162,8 @@ impl ArrayDesc {
 pub struct NativeArray {
     pub data: Vec<f64>,
     pub shape: Vec<usize>,
+    /// A float32 array (its values exact in float32): the host makes a float32 array.
+    pub single: bool,
 }
 
 /// The arrays made during one run: each a descriptor (boxed, so its address is stable)
@@ -195,6 +211,7 @@ impl Arena {
         Some(NativeArray {
             data: data.clone(),
             shape: d.dims(),
+            single: false,
         })
     }
 

@@ -57,7 +57,7 @@ pub struct Lowered {
 
 fn clty(t: Ty) -> types::Type {
     match t {
-        Ty::Float => types::F64,
+        Ty::Float | Ty::Single | Ty::Double => types::F64,
         // An array is the address of its descriptor (`arrays::ArrayDesc`).
         Ty::Int
         | Ty::Tape
@@ -65,7 +65,8 @@ fn clty(t: Ty) -> types::Type {
         | Ty::IntArray(_)
         | Ty::Dict(_)
         | Ty::Record(_)
-        | Ty::Seq => types::I64,
+        | Ty::Seq
+        | Ty::Array32(_) => types::I64,
         Ty::Bool => types::I8,
     }
 }
@@ -74,6 +75,8 @@ pub(super) struct Var {
     pub(super) var: Variable,
     pub(super) ty: Ty,
     pub(super) flag: Option<Variable>,
+    /// A float's NumPy type at run time, in code with float32 values (`precision.rs`).
+    pub(super) kind: Option<Variable>,
 }
 
 pub(super) struct Cg<'a> {
@@ -116,6 +119,10 @@ pub(super) struct Cg<'a> {
     /// Programs of elementwise statements (`elementwise_code.rs`).
     #[allow(clippy::vec_box)] // boxed: the code holds their addresses
     pub(super) programs: Vec<Box<super::elementwise::Program>>,
+    /// Code with float32 values: every float carries its NumPy type (`precision.rs`),
+    /// expression values theirs in `kinds`.
+    pub(super) precise: bool,
+    pub(super) kinds: HashMap<Value, Value>,
 }
 
 #[derive(Clone, Copy)]
@@ -173,6 +180,8 @@ pub fn lower(
             cap: Value::from_u32(0),
         },
         tape_full: Block::from_u32(0),
+        precise: super::typing::tracks_precision(args),
+        kinds: HashMap::new(),
     };
     let entry = cg.b.create_block();
     cg.b.append_block_params_for_function_params(entry);
@@ -212,6 +221,7 @@ pub fn lower(
                     var,
                     ty: Ty::Int,
                     flag: Some(flag),
+                    kind: None,
                 },
             );
             continue;
@@ -226,7 +236,7 @@ pub fn lower(
             Some(i) => {
                 let off = (8 * i) as i32;
                 match args[i] {
-                    Ty::Float => {
+                    Ty::Float | Ty::Single | Ty::Double => {
                         cg.b.ins()
                             .load(types::F64, MemFlagsData::trusted(), argp, off)
                     }
@@ -250,7 +260,26 @@ pub fn lower(
             let v = cg.b.ins().iconst(types::I8, i64::from(pos.is_none()));
             cg.b.def_var(f, v);
         }
-        cg.vars.insert(name.clone(), Var { var, ty, flag });
+        let kind = (cg.precise && ty == Ty::Float).then(|| {
+            let k = cg.b.declare_var(types::I8);
+            let initial = match pos.map(|i| args[i]) {
+                Some(Ty::Single) => super::precision::SINGLE,
+                Some(Ty::Double) => super::precision::DOUBLE,
+                _ => super::precision::PYTHON,
+            };
+            let v = cg.b.ins().iconst(types::I8, initial);
+            cg.b.def_var(k, v);
+            k
+        });
+        cg.vars.insert(
+            name.clone(),
+            Var {
+                var,
+                ty,
+                flag,
+                kind,
+            },
+        );
     }
     let terminated = cg.block(&def.body)?;
     if !terminated {
@@ -278,6 +307,17 @@ pub fn lower(
         func,
         programs,
         outputs: outputs.unwrap_or_default(),
+    })
+}
+
+/// The value of `math.<name>` for the constants native code knows.
+fn math_constant(name: &str) -> Option<f64> {
+    Some(match name {
+        "pi" => std::f64::consts::PI,
+        "e" => std::f64::consts::E,
+        "tau" => std::f64::consts::TAU,
+        "inf" => f64::INFINITY,
+        _ => return None,
     })
 }
 
@@ -385,11 +425,20 @@ impl Cg<'_> {
                     (ExprKind::Subscript(base, index), _) => {
                         let value = match self.rhs(v)? {
                             Rhs::Pop => {
+                                if self.precise {
+                                    // The element's kind, pushed after it.
+                                    self.pop_word();
+                                }
                                 let w = self.pop_word();
                                 self.value_of_word(w, Ty::Float)
                             }
                             Rhs::Val(x, t) => self.float(x, t),
                             _ => return Err(Refusal::new(s.span, "this store")),
+                        };
+                        let value = if self.is_array32(base) {
+                            self.store32(value)
+                        } else {
+                            value
                         };
                         self.store_element(base, index, value)?;
                     }
@@ -499,7 +548,7 @@ impl Cg<'_> {
         let Some(var) = self.vars.get(name) else {
             return Err(Refusal::new(span, format!("`{name}` has no type")));
         };
-        let (var_v, ty, flag) = (var.var, var.ty, var.flag);
+        let (var_v, ty, flag, kind) = (var.var, var.ty, var.flag, var.kind);
         match v {
             Rhs::None => {
                 let Some(f) = flag else {
@@ -510,6 +559,11 @@ impl Cg<'_> {
             }
             Rhs::Pop if self.elided.contains(name) => {}
             Rhs::Pop => {
+                if let Some(k) = kind {
+                    let bits = self.pop_word();
+                    let kv = self.b.ins().ireduce(types::I8, bits);
+                    self.b.def_var(k, kv);
+                }
                 if let Some(f) = flag {
                     let bits = self.pop_word();
                     let fl = self.b.ins().ireduce(types::I8, bits);
@@ -525,6 +579,10 @@ impl Cg<'_> {
                         span,
                         format!("`{name}` is a {} but gets a {}", ty.name(), vty.name()),
                     ));
+                }
+                if let Some(k) = kind {
+                    let kv = self.kind_of(val, vty, span)?;
+                    self.b.def_var(k, kv);
                 }
                 self.b.def_var(var_v, val);
                 if let Some(f) = flag {
@@ -630,8 +688,17 @@ impl Cg<'_> {
                             format!("a {} pushed on the tape", t.name()),
                         ));
                     }
+                    let kind = if self.precise && t == Ty::Float {
+                        Some(self.kind_of(v, t, x.span)?)
+                    } else {
+                        None
+                    };
                     let w = self.word_of(v, t);
                     self.push_word(w);
+                    if let Some(k) = kind {
+                        let w = self.b.ins().uextend(types::I64, k);
+                        self.push_word(w);
+                    }
                     return Ok(());
                 };
                 let Some(var) = self.vars.get(n) else {
@@ -640,13 +707,18 @@ impl Cg<'_> {
                 if self.elided.contains(n) {
                     return Ok(());
                 }
-                let (v, ty, flag) = (var.var, var.ty, var.flag);
+                let (v, ty, flag, kind) = (var.var, var.ty, var.flag, var.kind);
                 let val = self.b.use_var(v);
                 let w = self.word_of(val, ty);
                 self.push_word(w);
                 if let Some(f) = flag {
                     let fv = self.b.use_var(f);
                     let w = self.b.ins().uextend(types::I64, fv);
+                    self.push_word(w);
+                }
+                if let Some(k) = kind {
+                    let kv = self.b.use_var(k);
+                    let w = self.b.ins().uextend(types::I64, kv);
                     self.push_word(w);
                 }
                 Ok(())
@@ -664,7 +736,7 @@ impl Cg<'_> {
                     // Names and line numbers are literals.
                     if !matches!(a.kind, ExprKind::Str(_) | ExprKind::Num(_)) {
                         match self.expr(a)? {
-                            (v, Ty::Array(_)) => arrays.push(v),
+                            (v, Ty::Array(_) | Ty::Array32(_)) => arrays.push(v),
                             _ => numbers += 1,
                         }
                     }
@@ -708,21 +780,27 @@ impl Cg<'_> {
             // A returned name may be None (a gradient nothing reached).
             if let Some(n) = x.as_name() {
                 if let Some(var) = self.vars.get(n) {
-                    let (v, ty, flag) = (var.var, var.ty, var.flag);
+                    let (v, ty, flag, kind) = (var.var, var.ty, var.flag, var.kind);
                     let val = self.b.use_var(v);
                     let fl = match flag {
                         Some(f) => self.b.use_var(f),
                         None => self.b.ins().iconst(types::I8, 0),
                     };
+                    let kv = kind.map(|k| self.b.use_var(k));
                     tys.push(ty);
-                    vals.push((val, ty, fl));
+                    vals.push((val, ty, fl, kv));
                     continue;
                 }
             }
             let (val, ty) = self.expr(x)?;
             let fl = self.b.ins().iconst(types::I8, 0);
+            let kv = if self.precise && ty == Ty::Float {
+                Some(self.kind_of(val, ty, x.span)?)
+            } else {
+                None
+            };
             tys.push(ty);
-            vals.push((val, ty, fl));
+            vals.push((val, ty, fl, kv));
         }
         match &self.outputs {
             Some(o) if *o != tys => {
@@ -731,9 +809,15 @@ impl Cg<'_> {
             Some(_) => {}
             None => self.outputs = Some(tys),
         }
-        for (k, (val, ty, fl)) in vals.into_iter().enumerate() {
+        for (k, (val, ty, fl, kind)) in vals.into_iter().enumerate() {
             let w = self.word_of(val, ty);
-            let f = self.b.ins().uextend(types::I64, fl);
+            let mut f = self.b.ins().uextend(types::I64, fl);
+            if let Some(kv) = kind {
+                // The float's NumPy type in the second byte (`Compiled::outputs`).
+                let k = self.b.ins().uextend(types::I64, kv);
+                let k = self.b.ins().ishl_imm_u(k, 8);
+                f = self.b.ins().bor(f, k);
+            }
             let off = (16 * k) as i32;
             self.b
                 .ins()
@@ -908,7 +992,7 @@ impl Cg<'_> {
         self.b.inst_results(call)[0]
     }
 
-    fn call_f64(&mut self, addr: usize, args: &[Value]) -> Value {
+    pub(super) fn call_f64(&mut self, addr: usize, args: &[Value]) -> Value {
         self.call_native(addr, types::F64, args)
     }
 
@@ -923,13 +1007,18 @@ impl Cg<'_> {
         if let Some(v) = self.fixed.get(n) {
             return Ok((*v, var.ty));
         }
-        let (v, ty, flag) = (var.var, var.ty, var.flag);
+        let (v, ty, flag, kind) = (var.var, var.ty, var.flag, var.kind);
         if let Some(f) = flag {
             // Computing with None raises TypeError in Python.
             let fv = self.b.use_var(f);
             self.bail_if(fv);
         }
-        Ok((self.b.use_var(v), ty))
+        let val = self.b.use_var(v);
+        if let Some(k) = kind {
+            let kv = self.b.use_var(k);
+            self.set_kind(val, kv);
+        }
+        Ok((val, ty))
     }
 
     fn binop(
@@ -975,6 +1064,11 @@ impl Cg<'_> {
                 }
                 BinOp::MatMul => unreachable!("arith_type refuses @"),
             };
+            if self.precise {
+                let ka = self.kind_of(a.0, a.1, span)?;
+                let kb = self.kind_of(b.0, b.1, span)?;
+                return Ok((self.precise_binop(op, (x, ka), (y, kb), v), Ty::Float));
+            }
             return Ok((v, Ty::Float));
         }
         let (x, y) = (self.int(a.0, a.1), self.int(b.0, b.1));
@@ -1012,7 +1106,13 @@ impl Cg<'_> {
         Ok((v, Ty::Int))
     }
 
-    fn compare(&mut self, op: CmpOp, a: (Value, Ty), b: (Value, Ty)) -> Value {
+    fn compare(
+        &mut self,
+        op: CmpOp,
+        a: (Value, Ty),
+        b: (Value, Ty),
+        span: Span,
+    ) -> Result<Value, Refusal> {
         if a.1 == Ty::Float || b.1 == Ty::Float {
             // Python compares an int with a float by their exact values.
             let (x, y) = (self.exact_float(a.0, a.1), self.exact_float(b.0, b.1));
@@ -1024,7 +1124,13 @@ impl Cg<'_> {
                 CmpOp::Gt => FloatCC::GreaterThan,
                 _ => FloatCC::GreaterThanOrEqual,
             };
-            return self.b.ins().fcmp(cc, x, y);
+            let wide = self.b.ins().fcmp(cc, x, y);
+            if self.precise {
+                let ka = self.kind_of(a.0, a.1, span)?;
+                let kb = self.kind_of(b.0, b.1, span)?;
+                return Ok(self.precise_compare(cc, (x, ka), (y, kb), wide));
+            }
+            return Ok(wide);
         }
         let (x, y) = (self.int(a.0, a.1), self.int(b.0, b.1));
         let cc = match op {
@@ -1035,7 +1141,7 @@ impl Cg<'_> {
             CmpOp::Gt => IntCC::SignedGreaterThan,
             _ => IntCC::SignedGreaterThanOrEqual,
         };
-        self.b.ins().icmp(cc, x, y)
+        Ok(self.b.ins().icmp(cc, x, y))
     }
 
     pub(super) fn expr(&mut self, e: &Expr) -> Result<(Value, Ty), Refusal> {
@@ -1047,7 +1153,8 @@ impl Cg<'_> {
                     let v: f64 = t
                         .parse()
                         .map_err(|_| Refusal::new(e.span, format!("the literal `{t}`")))?;
-                    (self.b.ins().f64const(v), Ty::Float)
+                    let c = self.b.ins().f64const(v);
+                    (self.with_kind(c, super::precision::PYTHON), Ty::Float)
                 }
             },
             ExprKind::Bool(v) => (self.b.ins().iconst(types::I8, i64::from(*v)), Ty::Bool),
@@ -1062,7 +1169,7 @@ impl Cg<'_> {
                     // `x ** 1` is x and `x ** 2` is x * x for a float x, as Python's
                     // pow gives them (the product is the exact square rounded once),
                     // without a call; an overflow to inf still bails as pow raises.
-                    Some(k) if a.1 == Ty::Float => {
+                    Some(k) if a.1 == Ty::Float && !self.precise => {
                         if k == 1 {
                             a
                         } else {
@@ -1089,7 +1196,14 @@ impl Cg<'_> {
                         _ => (v, t),
                     },
                     UnaryOp::Neg => match t {
-                        Ty::Float => (self.b.ins().fneg(v), Ty::Float),
+                        Ty::Float => {
+                            let r = self.b.ins().fneg(v);
+                            if self.precise {
+                                let k = self.kind_of(v, t, e.span)?;
+                                self.set_kind(r, k);
+                            }
+                            (r, Ty::Float)
+                        }
                         _ => {
                             let x = self.int(v, t);
                             let zero = self.b.ins().iconst(types::I64, 0);
@@ -1127,7 +1241,7 @@ impl Cg<'_> {
                                 None => self.expr(lhs_expr)?,
                             };
                             let rv = self.expr(rhs)?;
-                            let r = self.compare(*op, l, rv);
+                            let r = self.compare(*op, l, rv, e.span)?;
                             left = Some(rv);
                             r
                         }
@@ -1168,17 +1282,21 @@ impl Cg<'_> {
                         "a conditional expression with two types",
                     ));
                 }
-                (self.b.ins().select(c, a, b), ta)
+                let r = self.b.ins().select(c, a, b);
+                if self.precise && ta == Ty::Float {
+                    let (ka, kb) = (self.kind_of(a, ta, e.span)?, self.kind_of(b, tb, e.span)?);
+                    let k = self.b.ins().select(c, ka, kb);
+                    self.set_kind(r, k);
+                }
+                (r, ta)
             }
-            ExprKind::Attr(v, a) => match (v.as_name(), a.as_str()) {
-                (Some("math"), "pi") => (self.b.ins().f64const(std::f64::consts::PI), Ty::Float),
-                (Some("math"), "e") => (self.b.ins().f64const(std::f64::consts::E), Ty::Float),
-                (Some("math"), "tau") => (self.b.ins().f64const(std::f64::consts::TAU), Ty::Float),
-                (Some("math"), "inf") => (self.b.ins().f64const(f64::INFINITY), Ty::Float),
-                _ => match self.field(v, a)? {
-                    Some(read) => read,
-                    None => self.array_attr(v, a, e.span)?,
-                },
+            ExprKind::Attr(v, a) if v.as_name() == Some("math") && math_constant(a).is_some() => {
+                let c = self.b.ins().f64const(math_constant(a).unwrap_or_default());
+                (self.with_kind(c, super::precision::PYTHON), Ty::Float)
+            }
+            ExprKind::Attr(v, a) => match self.field(v, a)? {
+                Some(read) => read,
+                None => self.array_attr(v, a, e.span)?,
             },
             ExprKind::Subscript(base, index) => self.subscript(base, index, e.span)?,
             ExprKind::Call { func, args, .. } => self.call(e, func, args)?,
@@ -1203,6 +1321,12 @@ impl Cg<'_> {
         let ExprKind::Call { func, args, kwargs } = &e.kind else {
             return Err(Refusal::new(e.span, "this expression"));
         };
+        if self.precise {
+            return Err(Refusal::new(
+                e.span,
+                "a call of a function of the program in code with float32 values",
+            ));
+        }
         let name = func.as_name().unwrap_or_default().to_owned();
         let mut pos = Vec::new();
         for a in args {
@@ -1294,10 +1418,15 @@ impl Cg<'_> {
             Some(NativeScalar::Kernel { .. }) if self.is_array_valued(e) => {
                 return self.elementwise(e)
             }
-            Some(NativeScalar::Kernel { name, .. }) => {
+            Some(NativeScalar::Kernel { name, numpy, .. }) => {
                 let mut xs = Vec::new();
                 for a in args {
                     let (v, t) = self.expr(a)?;
+                    if self.precise && numpy {
+                        // NumPy's float32 kernels are its own: the interpreter's.
+                        let k = self.kind_of(v, t, a.span)?;
+                        self.bail_if_single(k);
+                    }
                     xs.push(self.float(v, t));
                 }
                 let Some(addr) = runtime::kernel(&name, xs.len()) else {
@@ -1305,7 +1434,12 @@ impl Cg<'_> {
                 };
                 let r = self.call_f64(addr, &xs);
                 self.bail_unless_finite_from_finite(r, &xs);
-                return Ok((r, Ty::Float));
+                let kind = if numpy {
+                    super::precision::DOUBLE
+                } else {
+                    super::precision::PYTHON
+                };
+                return Ok((self.with_kind(r, kind), Ty::Float));
             }
             Some(NativeScalar::Identity) if !args.is_empty() => return self.expr(&args[0]),
             Some(NativeScalar::Unbroadcast { like, sums }) if !args.is_empty() => {
@@ -1320,7 +1454,10 @@ impl Cg<'_> {
         }
         if let Some(f) = path.strip_prefix("tangent.") {
             return match f {
-                "init_grad" if args.len() == 1 && self.is_array(&args[0]) => {
+                "init_grad"
+                    if args.len() == 1
+                        && (self.is_array(&args[0]) || self.is_array32(&args[0])) =>
+                {
                     self.init_grad_array(&args[0])
                 }
                 "add_grad_at" => self.add_grad_at(args, e.span, false),
@@ -1332,6 +1469,28 @@ impl Cg<'_> {
                 "reshape_as" if args.len() == 2 && self.is_array(&args[0]) => {
                     self.reshape_as(&args[0], &args[1])
                 }
+                "init_grad" if self.precise && args.len() == 1 => {
+                    // A float32's zero is a float32 (`_numpy.init_grad`); any other
+                    // number's a Python float.
+                    let (v, t) = self.expr(&args[0])?;
+                    let zero = self.b.ins().f64const(0.0);
+                    let k = match t {
+                        Ty::Float => {
+                            let k = self.kind_of(v, t, args[0].span)?;
+                            let single =
+                                self.b
+                                    .ins()
+                                    .icmp_imm_s(IntCC::Equal, k, super::precision::SINGLE);
+                            let (s, p) = (
+                                self.b.ins().iconst(types::I8, super::precision::SINGLE),
+                                self.b.ins().iconst(types::I8, super::precision::PYTHON),
+                            );
+                            self.b.ins().select(single, s, p)
+                        }
+                        _ => self.b.ins().iconst(types::I8, super::precision::PYTHON),
+                    };
+                    Ok((self.set_kind(zero, k), Ty::Float))
+                }
                 "init_grad" => Ok((self.b.ins().f64const(0.0), Ty::Float)),
                 "add_grad" => self.add_grad(&args[0], &args[1], e.span),
                 // The trip count of `for v in x` (typing has checked `x`).
@@ -1342,7 +1501,10 @@ impl Cg<'_> {
         match (path.as_str(), args) {
             ("float", [a]) => {
                 let (v, t) = self.expr(a)?;
-                Ok((self.float(v, t), Ty::Float))
+                let f = self.float(v, t);
+                // A new value (`f` may be `v` itself, whose kind stays its own).
+                let f = if self.precise { self.fresh(f) } else { f };
+                Ok((self.with_kind(f, super::precision::PYTHON), Ty::Float))
             }
             ("int", [a]) => {
                 let (v, t) = self.expr(a)?;
@@ -1361,7 +1523,14 @@ impl Cg<'_> {
             ("abs", [a]) => {
                 let (v, t) = self.expr(a)?;
                 match t {
-                    Ty::Float => Ok((self.b.ins().fabs(v), Ty::Float)),
+                    Ty::Float => {
+                        let r = self.b.ins().fabs(v);
+                        if self.precise {
+                            let k = self.kind_of(v, t, a.span)?;
+                            self.set_kind(r, k);
+                        }
+                        Ok((r, Ty::Float))
+                    }
                     _ => {
                         let x = self.int(v, t);
                         let min = self.b.ins().icmp_imm_s(IntCC::Equal, x, i64::MIN);
@@ -1379,13 +1548,24 @@ impl Cg<'_> {
                 // Python's min/max keep the first of equal values and compare with `<`
                 // (`>`), so NaN handling follows the comparison.
                 let take_b = if path == "min" {
-                    self.compare(CmpOp::Lt, (y, ty), (x, tx))
+                    self.compare(CmpOp::Lt, (y, ty), (x, tx), e.span)?
                 } else {
-                    self.compare(CmpOp::Gt, (y, ty), (x, tx))
+                    self.compare(CmpOp::Gt, (y, ty), (x, tx), e.span)?
                 };
-                Ok((self.b.ins().select(take_b, y, x), tx))
+                let r = self.b.ins().select(take_b, y, x);
+                if self.precise && tx == Ty::Float {
+                    let (kx, ky) = (self.kind_of(x, tx, e.span)?, self.kind_of(y, ty, e.span)?);
+                    let k = self.b.ins().select(take_b, ky, kx);
+                    self.set_kind(r, k);
+                }
+                Ok((r, tx))
             }
-            ("len", [x]) if self.is_array(x) || self.is_int_array(x) || self.is_seq(x) => {
+            ("len", [x])
+                if self.is_array(x)
+                    || self.is_int_array(x)
+                    || self.is_array32(x)
+                    || self.is_seq(x) =>
+            {
                 self.array_len(x)
             }
             ("len", [r]) => {
@@ -1406,8 +1586,12 @@ impl Cg<'_> {
     fn add_grad(&mut self, a: &Expr, b: &Expr, span: Span) -> Result<(Value, Ty), Refusal> {
         let side = |cg: &mut Self, x: &Expr| -> Result<(Value, Ty, Value), Refusal> {
             if let Some(var) = x.as_name().and_then(|n| cg.vars.get(n)) {
-                let (v, ty, flag) = (var.var, var.ty, var.flag);
+                let (v, ty, flag, kind) = (var.var, var.ty, var.flag, var.kind);
                 let val = cg.b.use_var(v);
+                if let Some(k) = kind {
+                    let kv = cg.b.use_var(k);
+                    cg.set_kind(val, kv);
+                }
                 let fl = match flag {
                     Some(f) => cg.b.use_var(f),
                     None => cg.b.ins().iconst(types::I8, 0),
@@ -1428,7 +1612,19 @@ impl Cg<'_> {
         self.bail_if(both);
         let (sum, _) = self.binop(BinOp::Add, (x, tx), (y, ty), span)?;
         let pick_y = self.b.ins().select(fx, y, sum);
-        Ok((self.b.ins().select(fy, x, pick_y), tx))
+        let r = self.b.ins().select(fy, x, pick_y);
+        if self.precise && tx == Ty::Float {
+            // A None side has no kind worth reading: its select picks the other's.
+            let (kx, ky, ks) = (
+                self.kind_of(x, tx, span)?,
+                self.kind_of(y, ty, span)?,
+                self.kind_of(sum, tx, span)?,
+            );
+            let k = self.b.ins().select(fx, ky, ks);
+            let k = self.b.ins().select(fy, kx, k);
+            self.set_kind(r, k);
+        }
+        Ok((r, tx))
     }
 }
 

@@ -518,8 +518,10 @@ impl Cg<'_> {
                 Ok((gd, Ty::Array(nd)))
             }
             (Some(Ty::Array(_)), _) if sums => {
+                // `float(numpy.sum(g))`: a Python float.
                 let (gd, _) = self.expr(g)?;
-                Ok((self.sum_of(gd), Ty::Float))
+                let total = self.sum_of(gd);
+                Ok((self.with_kind(total, super::precision::PYTHON), Ty::Float))
             }
             (_, Some(Ty::Array(nd))) => {
                 let (v, t) = self.expr(g)?;
@@ -550,7 +552,25 @@ impl Cg<'_> {
     /// `numpy.sum(x)`: of an array, NumPy's pairwise sum; of a float, itself.
     pub(super) fn sum(&mut self, x: &Expr) -> Result<(Value, Ty), Refusal> {
         match self.expr(x)? {
-            (d, Ty::Array(_)) => Ok((self.sum_of(d), Ty::Float)),
+            (d, Ty::Array(_)) => {
+                let total = self.sum_of(d);
+                Ok((self.with_kind(total, super::precision::DOUBLE), Ty::Float))
+            }
+            (v, Ty::Float) if self.precise => {
+                // NumPy's scalar: a float32 stays one, any other number is a float64.
+                let k = self.kind_of(v, Ty::Float, x.span)?;
+                let single = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::Equal, k, super::precision::SINGLE);
+                let (s, d) = (
+                    self.b.ins().iconst(types::I8, super::precision::SINGLE),
+                    self.b.ins().iconst(types::I8, super::precision::DOUBLE),
+                );
+                let k = self.b.ins().select(single, s, d);
+                let r = self.fresh(v);
+                Ok((self.set_kind(r, k), Ty::Float))
+            }
             (v, Ty::Float) => Ok((v, Ty::Float)),
             (_, t) => Err(Refusal::new(
                 x.span,
@@ -581,7 +601,8 @@ impl Cg<'_> {
                 as *const () as i64,
         );
         let call = self.b.ins().call_indirect(sig, f, &[da, db]);
-        Ok((self.b.inst_results(call)[0], Ty::Float))
+        let r = self.b.inst_results(call)[0];
+        Ok((self.with_kind(r, super::precision::DOUBLE), Ty::Float))
     }
 
     fn sum_of(&mut self, desc: Value) -> Value {

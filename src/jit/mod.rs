@@ -15,6 +15,7 @@ mod elementwise;
 mod elementwise_code;
 mod entry;
 mod memory;
+mod precision;
 pub mod runtime;
 mod tape_elision;
 pub mod typing;
@@ -32,7 +33,12 @@ pub use typing::{Refusal, Ty};
 /// A value crossing into native code (and a scalar out of it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scalar {
+    /// A Python float.
     Float(f64),
+    /// A `numpy.float32` (its value, exact in float32) and a `numpy.float64`, arguments
+    /// and results of code with float32 values (`precision.rs`).
+    Single(f64),
+    Double(f64),
     Int(i64),
     Bool(bool),
     None,
@@ -106,12 +112,15 @@ impl Scalar {
     pub fn ty(self) -> Option<Ty> {
         match self {
             Scalar::Float(_) => Some(Ty::Float),
+            Scalar::Single(_) => Some(Ty::Single),
+            Scalar::Double(_) => Some(Ty::Double),
             Scalar::Int(_) => Some(Ty::Int),
             Scalar::Bool(_) => Some(Ty::Bool),
             Scalar::None => None,
             Scalar::Array(a) => Some(match a.elem {
                 arrays::Elem::F64 => Ty::Array(a.ndim),
                 arrays::Elem::I64 => Ty::IntArray(a.ndim),
+                arrays::Elem::F32 => Ty::Array32(a.ndim),
             }),
             Scalar::Dict(d) if d.record => Some(Ty::Record(d.keys)),
             Scalar::Dict(d) => Some(Ty::Dict(d.keys)),
@@ -120,7 +129,7 @@ impl Scalar {
     }
     fn word(self) -> u64 {
         match self {
-            Scalar::Float(v) => v.to_bits(),
+            Scalar::Float(v) | Scalar::Single(v) | Scalar::Double(v) => v.to_bits(),
             Scalar::Int(v) => v as u64,
             Scalar::Bool(v) => u64::from(v),
             Scalar::None => 0,
@@ -203,10 +212,27 @@ impl Compiled {
     fn outputs(&self, outs: &[u64], arena: &mut arrays::Arena) -> Run {
         let mut values = Vec::with_capacity(self.outputs.len());
         for (k, t) in self.outputs.iter().enumerate() {
-            let (w, none) = (outs[2 * k], outs[2 * k + 1] != 0);
+            // The second word: the None flag, and a float's NumPy type in its second
+            // byte (code with float32 values, `precision.rs`).
+            let (w, none, kind) = (
+                outs[2 * k],
+                outs[2 * k + 1] & 0xff != 0,
+                (outs[2 * k + 1] >> 8) as i64,
+            );
             values.push(match (none, t) {
                 (true, _) => Value::Scalar(Scalar::None),
-                (_, Ty::Float) => Value::Scalar(Scalar::Float(f64::from_bits(w))),
+                (_, Ty::Float) => {
+                    let v = f64::from_bits(w);
+                    Value::Scalar(match kind {
+                        precision::SINGLE => Scalar::Single(v),
+                        precision::DOUBLE => Scalar::Double(v),
+                        _ => Scalar::Float(v),
+                    })
+                }
+                (_, Ty::Array32(_)) => match arena.take(w) {
+                    Some(a) => Value::Array(arrays::NativeArray { single: true, ..a }),
+                    None => return Run::Bail,
+                },
                 (_, Ty::Bool) => Value::Scalar(Scalar::Bool(w != 0)),
                 (_, Ty::Array(_)) => match arena.take(w) {
                     Some(a) => Value::Array(a),

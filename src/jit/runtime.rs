@@ -79,6 +79,22 @@ pub extern "C" fn py_fmod(a: f64, b: f64) -> f64 {
     crate::host::float_ops::rem(a, b).unwrap_or(f64::NAN)
 }
 
+/// NumPy's float32 `//` of two values exact in float32 (`precision.rs`).
+pub extern "C" fn floordiv32(a: f64, b: f64) -> f64 {
+    crate::host::float_ops::numpy_floordiv_f32(a as f32, b as f32) as f64
+}
+
+/// NumPy's float32 `%` of two values exact in float32.
+pub extern "C" fn mod32(a: f64, b: f64) -> f64 {
+    crate::host::float_ops::numpy_mod_f32(a as f32, b as f32) as f64
+}
+
+/// NumPy's float32 `**` (the C library's `powf`, as NumPy's scalar power) of two values
+/// exact in float32.
+pub extern "C" fn pow32(a: f64, b: f64) -> f64 {
+    (a as f32).powf(b as f32) as f64
+}
+
 /// Python's float `**`; nan where Python raises (zero to a negative power, overflow) or
 /// gives a complex (negative base, non-integer exponent). Those happen only for finite
 /// operands, where CPython's real results are finite, so the caller's "non-finite result

@@ -24,6 +24,14 @@ pub enum Ty {
     Record(u32),
     /// A tuple or list of floats, read by index only (`containers.rs`).
     Seq,
+    /// A `numpy.float32` argument, and a `numpy.float64` one (`Float` is a Python float):
+    /// in the function both are floats whose precision the code tracks at run time
+    /// (codegen's kinds), since NumPy 2 promotes them differently.
+    Single,
+    Double,
+    /// A float32 array of 1 or 2 dimensions, by element: its elements are
+    /// `numpy.float32` values (held as float64 numbers exact in float32, stored rounded).
+    Array32(u8),
 }
 
 impl Ty {
@@ -40,6 +48,10 @@ impl Ty {
             Ty::Dict(_) => "dict of floats",
             Ty::Record(_) => "dataclass or namedtuple of floats",
             Ty::Seq => "tuple or list of floats",
+            Ty::Single => "float32 scalar",
+            Ty::Double => "float64 scalar",
+            Ty::Array32(1) => "1-d float32 array",
+            Ty::Array32(_) => "2-d float32 array",
         }
     }
 
@@ -47,9 +59,26 @@ impl Ty {
     pub fn is_container(self) -> bool {
         matches!(
             self,
-            Ty::Array(_) | Ty::IntArray(_) | Ty::Dict(_) | Ty::Record(_) | Ty::Seq
+            Ty::Array(_) | Ty::IntArray(_) | Ty::Dict(_) | Ty::Record(_) | Ty::Seq | Ty::Array32(_)
         )
     }
+
+    /// The type a variable holding an argument of this type has: NumPy's float scalars
+    /// are floats (their precision is tracked when the code runs).
+    pub fn of_variable(self) -> Ty {
+        match self {
+            Ty::Single | Ty::Double => Ty::Float,
+            t => t,
+        }
+    }
+}
+
+/// Whether a signature holds float32 values (a `numpy.float32` or a float32 array): its
+/// code tracks each float's precision (Python float, `numpy.float32` or
+/// `numpy.float64`), as NumPy 2's promotion depends on it.
+pub fn tracks_precision(args: &[Ty]) -> bool {
+    args.iter()
+        .any(|t| matches!(t, Ty::Single | Ty::Array32(_)))
 }
 
 /// A variable's type: its scalar type (None when only `None` was ever assigned) and
@@ -142,7 +171,7 @@ pub fn infer(
         vars.insert(
             p.name.clone(),
             VarTy {
-                ty: Some(*t),
+                ty: Some(t.of_variable()),
                 nullable: false,
             },
         );
@@ -153,10 +182,33 @@ pub fn infer(
         assign_types(&def.body, &mut vars, callees)?;
         if before == vars {
             super::array_types::ownership(def, &vars, callees.rules())?;
+            if tracks_precision(args) {
+                float32_companions(def, &vars)?;
+            }
             return Ok(vars);
         }
     }
     Err(Refusal::new(def.span, "types that do not settle"))
+}
+
+/// In code with float32 values, the containers whose numbers' NumPy types are not known
+/// (dicts, records, tuples and lists may hold Python floats or `numpy.float64`s, which
+/// promote a float32 differently) and int64 arrays (whose elements are `numpy.int64` in
+/// CPython and ints in the embedded numpy) are refused: the function runs interpreted.
+fn float32_companions(def: &FuncDef, vars: &HashMap<String, VarTy>) -> Result<(), Refusal> {
+    let mut names: Vec<(&String, Ty)> = vars
+        .iter()
+        .filter_map(|(n, v)| v.ty.map(|t| (n, t)))
+        .filter(|(_, t)| matches!(t, Ty::IntArray(_) | Ty::Dict(_) | Ty::Record(_) | Ty::Seq))
+        .collect();
+    names.sort_by(|a, b| a.0.cmp(b.0));
+    match names.first() {
+        Some((n, t)) => Err(Refusal::new(
+            def.span,
+            format!("`{n}`, a {}, in code with float32 values", t.name()),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn join(
@@ -561,7 +613,7 @@ pub fn expr_type(
                     let kept = path == "tangent.init_grad" || path == "tangent.push" || check;
                     // Int64 arrays too: nothing writes them.
                     let read_only = path == "tangent.push" && matches!(c, Ty::IntArray(_));
-                    if !(kept && matches!(c, Ty::Array(_)) || read_only) {
+                    if !(kept && matches!(c, Ty::Array(_) | Ty::Array32(_)) || read_only) {
                         let what = if path.is_empty() {
                             "a call of a computed function".to_owned()
                         } else {
@@ -646,7 +698,7 @@ fn call_type(
             "pop" if n == 1 => return Ok(None),
             "init_grad" if n == 1 => {
                 return Ok(match first {
-                    Some(Ty::Array(nd)) => Some(Ty::Array(nd)),
+                    Some(t @ (Ty::Array(_) | Ty::Array32(_))) => Some(t),
                     _ => Some(Ty::Float),
                 })
             }
@@ -661,7 +713,7 @@ fn call_type(
         }
     }
     match rules.native_scalar(path) {
-        Some(NativeScalar::Kernel { name, arity }) => {
+        Some(NativeScalar::Kernel { name, arity, .. }) => {
             return if *arity == n && super::runtime::kernel(name, n).is_some() {
                 Ok(Some(Ty::Float))
             } else {

@@ -262,7 +262,9 @@ def explain(func, *args, wrt=(0,), eps=1e-6):
         n = len(flat_g)
         for k in range(n):
             def shifted(delta):
-                a = list(args)
+                # Float32 arguments widened: the differences of the float64 function
+                # (single precision would lose the step to rounding).
+                a = [_widened(v) for v in args]
                 if _registry.is_array(x):
                     flat = numpy.ravel(x).tolist()
                     flat[k] = flat[k] + delta
@@ -282,6 +284,14 @@ def explain(func, *args, wrt=(0,), eps=1e-6):
     return worst
 
 
+def _widened(v):
+    """A float32 array or scalar as float64 (other values as they are)."""
+    dtype = getattr(v, "dtype", None)
+    if dtype is not None and numpy is not None and dtype == numpy.float32:
+        return numpy.asarray(v, dtype=numpy.float64) if _registry.is_array(v) else float(v)
+    return v
+
+
 def _native_status(func, wrt, args):
     """Whether the gradient runs as machine code at `args`, and if not, why."""
     try:
@@ -299,8 +309,8 @@ def _native_status(func, wrt, args):
     if getattr(native, "__tangent_native_calls__", 0) > before:
         return "runs as machine code"
     return ("runs interpreted at these arguments: an argument is not a number, a float64 "
-            "array of 1 or 2 dimensions or a dict of floats, or Python raises or leaves "
-            "machine numbers here")
+            "or float32 array of 1 or 2 dimensions or a dict of floats, or Python raises, "
+            "leaves machine numbers or NumPy's own float32 code computes a value here")
 
 
 def backend_status():

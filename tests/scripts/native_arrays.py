@@ -403,6 +403,97 @@ for f, args, wrt in cases:
             assert g.dtype == np.float64, g.dtype
     checked += 1
 
+# Float32 arrays by element, as NumPy 2 computes them (NEP 50): a Python number meets a
+# float32 in single precision, a float64 makes float64; a float that is a Python float
+# on one path and a float32 on another (`s = 0.0` before the loop) keeps its type at run
+# time. Native code and the interpreter give the same bits and types; the gradient of a
+# float32 array is a float32 array; against differences of the float64 function.
+def f32_loop(x, w):
+    s = 0.0
+    for i in range(len(x)):
+        s = s + w * x[i] * x[i]
+    return s
+
+
+def f32_mixed(x, y):
+    s = 0.0
+    for i in range(len(x)):
+        s = s + math.sin(x[i]) * y[i] + x[i] * 0.5 - x[i] / 3
+    return s
+
+
+def f32_branches(a, x):
+    s = a * 0.1
+    for i in range(len(x)):
+        if x[i] * a > 0.3:
+            s = s + x[i] / a
+        else:
+            s = s - x[i] * x[i] * 0.25
+    return s + x[0] * x[-1]
+
+
+def f32_matrix(m, v):
+    s = 0.0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            s = s + m[i, j] * v[j] ** 2 - m[i, j] ** 3
+    return s
+
+
+def f32_powers(x):
+    s = 0.0
+    for i in range(len(x)):
+        s = s + x[i] ** 2 + (x[i] * x[i] + 1.0) ** 0.5
+    return s
+
+
+def wide_args(args):
+    return tuple(a.astype(np.float64) if isinstance(a, np.ndarray) else
+                 float(a) if isinstance(a, np.float32) else a for a in args)
+
+
+x32 = np.array([0.3, -0.7, 1.1, 0.4], dtype=np.float32)
+m32 = (np.arange(6.0).reshape(2, 3) / 7 - 0.3).astype(np.float32)
+f32_cases = [(f32_loop, (x32, 0.7), (0, 1)), (f32_loop, (x32, np.float32(0.7)), (0, 1)),
+             (f32_loop, (x32[::-1], 0.7), (0, 1)),   # a reversed view: copied
+             (f32_mixed, (x32, w), (0, 1)), (f32_branches, (np.float32(1.3), x32), (0, 1)),
+             (f32_matrix, (m32, np.array([0.1, -0.2, 0.3], dtype=np.float32)), (0, 1)),
+             (f32_matrix, (m32.T, np.array([0.5, 1.5], dtype=np.float32)), (0, 1)),
+             (f32_powers, (x32,), (0,))]
+for f, args, wrt in f32_cases:
+    native = tangent.grad(f, wrt=wrt, compile="native")
+    python = tangent.grad(f, wrt=wrt, compile="python")
+    before = native.__tangent_native_calls__
+    got, want = native(*args), python(*args)
+    assert native.__tangent_native_calls__ == before + 1, (f.__name__, "ran interpreted")
+    if len(wrt) == 1:
+        got, want = (got,), (want,)
+    for g, v in zip(got, want):
+        assert type(g) is type(v), (f.__name__, type(g), type(v))
+        assert np.asarray(g).dtype == np.asarray(v).dtype, (f.__name__, g, v)
+        assert np.array_equal(g, v), (f.__name__, g, v)  # the same bits
+    wide = wide_args(args)
+    fd = flat(tuple(central(f, wide, k, h=1e-4) for k in wrt))
+    assert np.allclose(flat(got), fd, rtol=2e-3, atol=2e-3), (f.__name__, got, fd)
+    for k, g in zip(wrt, got):
+        if isinstance(args[k], np.ndarray):
+            assert g.dtype == args[k].dtype and g.shape == args[k].shape, (f.__name__, g)
+    checked += 1
+# A loop that runs no step: `s` stays a Python float, its gradient too.
+native, python = (tangent.grad(f32_loop, wrt=(0, 1), compile=c) for c in ("native", "python"))
+got, want = native(x32[:0], 0.7), python(x32[:0], 0.7)
+assert [type(v) for v in got] == [type(v) for v in want] and got[0].dtype == want[0].dtype
+assert got[1] == want[1], (got, want)
+# Forward mode: float32 tangents read by element.
+fw = tangent.autodiff(f32_loop, mode="forward", wrt=(0,), compile="native")
+before = fw.__tangent_native_calls__
+d32 = np.array([1.0, 0.5, -0.2, 0.3], dtype=np.float32)
+got = fw(x32, 0.7, d32)
+assert fw.__tangent_native_calls__ == before + 1, "forward float32 ran interpreted"
+want = tangent.autodiff(f32_loop, mode="forward", wrt=(0,), compile="python")(x32, 0.7, d32)
+assert type(got) is type(want) and got == want, (got, want)
+checked += 1
+
 # Tapes past the first capacity, in the function and in a callee: the run starts again
 # on a larger tape, with the interpreted adjoint's results (and a directional
 # difference: the functions are long).

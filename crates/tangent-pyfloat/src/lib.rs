@@ -255,6 +255,44 @@ pub fn round_digits(x: f64, ndigits: i64) -> Result<f64, FloatError> {
     Ok(rounded)
 }
 
+/// NumPy's float32 floor division (`npy_divmodf`: in single precision, the quotient
+/// corrected to the floor of the exact one); a zero divisor gives `a / b` (NumPy's inf or
+/// nan, where Python raises).
+pub fn numpy_floordiv_f32(a: f32, b: f32) -> f32 {
+    if b == 0.0 {
+        return a / b;
+    }
+    let m = a % b;
+    let mut div = (a - m) / b;
+    if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
+        div -= 1.0;
+    }
+    if div == 0.0 {
+        return 0.0f32.copysign(a / b);
+    }
+    let f = div.floor();
+    if div - f > 0.5 {
+        f + 1.0
+    } else {
+        f
+    }
+}
+
+/// NumPy's float32 remainder: the sign of the divisor; nan for a zero divisor.
+pub fn numpy_mod_f32(a: f32, b: f32) -> f32 {
+    if b == 0.0 {
+        return f32::NAN;
+    }
+    let m = a % b;
+    if m == 0.0 {
+        0.0f32.copysign(b)
+    } else if (b < 0.0) != (m < 0.0) {
+        m + b
+    } else {
+        m
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,10 @@ use rustpython_vm::{
     types::{Callable, GetAttr},
     AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine,
 };
-use tangent_numpy::host_api::{element_window, f64_array, ElementWindow, Elements, PyNdArray};
+use tangent_numpy::host_api::{
+    element_window, f32_array, f64_array, numpy_float, numpy_float_object, ElementWindow, Elements,
+    NumpyFloat, PyNdArray,
+};
 
 #[pyclass(module = "tangent", name = "NativeFunction")]
 #[derive(PyPayload)]
@@ -42,8 +45,11 @@ fn scalar_of(obj: &PyObject, vm: &VirtualMachine) -> Option<Scalar> {
     {
         return Some(Scalar::Bool(obj.is(&vm.ctx.true_value)));
     }
-    if let Some(f) = tangent_numpy::host_api::float_value(obj, vm) {
-        return Some(Scalar::Float(f));
+    match numpy_float(obj, vm) {
+        Some(NumpyFloat::Python(v)) => return Some(Scalar::Float(v)),
+        Some(NumpyFloat::Float64(v)) => return Some(Scalar::Double(v)),
+        Some(NumpyFloat::Float32(v)) => return Some(Scalar::Single(v as f64)),
+        None => {}
     }
     if let Some(i) = obj.downcast_ref_if_exact::<PyInt>(vm) {
         return i64::try_from(i.as_bigint()).ok().map(Scalar::Int);
@@ -54,10 +60,15 @@ fn scalar_of(obj: &PyObject, vm: &VirtualMachine) -> Option<Scalar> {
 fn to_py(v: Value, vm: &VirtualMachine) -> PyObjectRef {
     match v {
         Value::Scalar(Scalar::Float(v)) => vm.ctx.new_float(v).into(),
+        Value::Scalar(Scalar::Double(v)) => numpy_float_object(NumpyFloat::Float64(v), vm),
+        Value::Scalar(Scalar::Single(v)) => numpy_float_object(NumpyFloat::Float32(v as f32), vm),
         Value::Scalar(Scalar::Int(v)) => vm.ctx.new_int(v).into(),
         Value::Scalar(Scalar::Bool(v)) => vm.ctx.new_bool(v).into(),
         Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_) | Scalar::Seq(_)) => {
             vm.ctx.none()
+        }
+        Value::Array(a) if a.single => {
+            f32_array(a.data, &a.shape, vm).unwrap_or_else(|| vm.ctx.none())
         }
         Value::Array(a) => f64_array(a.data, &a.shape, vm).unwrap_or_else(|| vm.ctx.none()),
     }
@@ -159,11 +170,35 @@ fn windows<'a>(args: &'a [PyObjectRef]) -> Vec<Option<ElementWindow<'a>>> {
         .collect()
 }
 
-/// The descriptor of a window (None for a dimension count native code does not take).
-fn descriptor(w: &ElementWindow<'_>) -> Option<ArrayDesc> {
-    match w.data {
-        Elements::F64(p) => ArrayDesc::new(p, &w.shape, &w.strides),
-        Elements::I64(p) => ArrayDesc::new_i64(p, &w.shape, &w.strides),
+/// A float32 window's values as float64 numbers in C order (native code holds float32
+/// arrays so: `Ty::Array32`), None for other windows.
+fn f32_copy(w: &ElementWindow<'_>) -> Option<Vec<f64>> {
+    let Elements::F32(p) = w.data else {
+        return None;
+    };
+    if !(1..=2).contains(&w.shape.len()) {
+        return None;
+    }
+    let (rows, cols) = (w.shape[0], w.shape.get(1).copied().unwrap_or(1));
+    let (s0, s1) = (w.strides[0], w.strides.get(1).copied().unwrap_or(0));
+    let mut out = Vec::with_capacity(rows * cols);
+    for i in 0..rows {
+        for j in 0..cols {
+            // SAFETY: (i, j) is inside the window, which the read lock keeps alive.
+            out.push(unsafe { *p.offset(i as isize * s0 + j as isize * s1) } as f64);
+        }
+    }
+    Some(out)
+}
+
+/// The descriptor of a window (None for a dimension count native code does not take);
+/// a float32 window's is its copy's.
+fn descriptor(w: &ElementWindow<'_>, copy: Option<&Vec<f64>>) -> Option<ArrayDesc> {
+    match (w.data, copy) {
+        (Elements::F64(p), _) => ArrayDesc::new(p, &w.shape, &w.strides),
+        (Elements::I64(p), _) => ArrayDesc::new_i64(p, &w.shape, &w.strides),
+        (Elements::F32(_), Some(c)) => ArrayDesc::new_f32_copy(c.as_ptr(), &w.shape),
+        (Elements::F32(_), None) => None,
     }
 }
 
@@ -190,9 +225,12 @@ impl PyNativeFunction {
         }
         // The arrays' windows and descriptors live (locked) until the call returns.
         let wins = windows(&objs);
+        let copies: Vec<Option<Vec<f64>>> =
+            wins.iter().map(|w| w.as_ref().and_then(f32_copy)).collect();
         let descs: Vec<Option<ArrayDesc>> = wins
             .iter()
-            .map(|w| w.as_ref().and_then(descriptor))
+            .zip(&copies)
+            .map(|(w, c)| w.as_ref().and_then(|w| descriptor(w, c.as_ref())))
             .collect();
         // Records are looked for only among the arguments nothing else takes (the look
         // raises and catches an AttributeError on most objects).

@@ -112,7 +112,7 @@ pub mod host_api {
 
     /// An array's elements as the native code reads them: the address of the first
     /// element, the shape and the strides in elements, valid while this value (which
-    /// holds the array's read lock) lives. Float64 and int64 arrays only.
+    /// holds the array's read lock) lives. Float64, int64 and float32 arrays only.
     pub struct ElementWindow<'a> {
         _lock: super::array::ArrTyped<'a>,
         pub data: Elements,
@@ -125,6 +125,7 @@ pub mod host_api {
     pub enum Elements {
         F64(*const f64),
         I64(*const i64),
+        F32(*const f32),
     }
 
     /// The window of a float64 or int64 array (None for the other dtypes).
@@ -138,6 +139,11 @@ pub mod host_api {
             ),
             crate::storage::ElemView::I64(v) => (
                 Elements::I64(v.as_ptr()),
+                v.shape().to_vec(),
+                v.strides().to_vec(),
+            ),
+            crate::storage::ElemView::F32(v) => (
+                Elements::F32(v.as_ptr()),
                 v.shape().to_vec(),
                 v.strides().to_vec(),
             ),
@@ -159,6 +165,51 @@ pub mod host_api {
             super::array::PyNdArray::from_elements(crate::storage::Elements::F64(a))
                 .to_pyobject(vm),
         )
+    }
+
+    /// A float32 array of `shape` holding `data` (C order, each value exact in float32).
+    pub fn f32_array(data: Vec<f64>, shape: &[usize], vm: &VirtualMachine) -> Option<PyObjectRef> {
+        use rustpython_vm::convert::ToPyObject;
+        let data: Vec<f32> = data.into_iter().map(|v| v as f32).collect();
+        let a = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(shape), data).ok()?;
+        Some(
+            super::array::PyNdArray::from_elements(crate::storage::Elements::F32(a))
+                .to_pyobject(vm),
+        )
+    }
+
+    /// NumPy's scalar types: a float's value and its type.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub enum NumpyFloat {
+        /// A Python float (exactly).
+        Python(f64),
+        Float64(f64),
+        Float32(f32),
+    }
+
+    /// `obj` as a float of one of NumPy's scalar types (None for anything else, other
+    /// float subclasses among them, whose operators may differ).
+    pub fn numpy_float(obj: &PyObject, vm: &VirtualMachine) -> Option<NumpyFloat> {
+        if let Some(v) = super::scalar::float32_value(obj) {
+            return Some(NumpyFloat::Float32(v));
+        }
+        let f = obj.downcast_ref::<PyFloat>()?;
+        if obj.class().is(vm.ctx.types.float_type) {
+            Some(NumpyFloat::Python(f.to_f64()))
+        } else if super::scalar::is_float64(obj) {
+            Some(NumpyFloat::Float64(f.to_f64()))
+        } else {
+            None
+        }
+    }
+
+    /// The object of a `NumpyFloat`.
+    pub fn numpy_float_object(v: NumpyFloat, vm: &VirtualMachine) -> PyObjectRef {
+        match v {
+            NumpyFloat::Python(v) => vm.ctx.new_float(v).into(),
+            NumpyFloat::Float64(v) => super::scalar::new_float64(v, vm),
+            NumpyFloat::Float32(v) => super::scalar::new_float32(v, vm),
+        }
     }
 
     /// The value of a Python float or a `numpy.float64` (not of other float subclasses,

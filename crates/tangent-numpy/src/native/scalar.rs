@@ -328,42 +328,7 @@ pub(crate) mod _scalar {
         Ok(new_float32(f(value32(num.obj)), vm))
     }
 
-    /// NumPy's float32 floor division (`npy_divmodf`: in single precision, the quotient
-    /// corrected to the floor of the exact one); a zero divisor gives `a / b`.
-    pub(crate) fn floordiv32(a: f32, b: f32) -> f32 {
-        if b == 0.0 {
-            return a / b;
-        }
-        let m = a % b;
-        let mut div = (a - m) / b;
-        if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
-            div -= 1.0;
-        }
-        if div == 0.0 {
-            return 0.0f32.copysign(a / b);
-        }
-        let f = div.floor();
-        if div - f > 0.5 {
-            f + 1.0
-        } else {
-            f
-        }
-    }
-
-    /// NumPy's float32 remainder: the sign of the divisor; nan for a zero divisor.
-    pub(crate) fn mod32(a: f32, b: f32) -> f32 {
-        if b == 0.0 {
-            return f32::NAN;
-        }
-        let m = a % b;
-        if m == 0.0 {
-            0.0f32.copysign(b)
-        } else if (b < 0.0) != (m < 0.0) {
-            m + b
-        } else {
-            m
-        }
-    }
+    use tangent_pyfloat::{numpy_floordiv_f32 as floordiv32, numpy_mod_f32 as mod32};
 
     impl AsNumber for PyFloat32 {
         fn as_number() -> &'static PyNumberMethods {

@@ -1,0 +1,165 @@
+//! NumPy's scalar types in code with float32 values (`typing::tracks_precision`).
+//!
+//! NumPy 2 promotes by type (NEP 50): a Python float or int is "weak" and takes the other
+//! operand's type, a `numpy.float32` with another float32 or a weak number computes in
+//! single precision, and a `numpy.float64` makes the result float64. A variable may hold
+//! a Python float on one path and a float32 on another (`s = 0.0` before a loop adding
+//! float32 elements), so each float carries its *kind* at run time, an i8 beside its
+//! value: `PYTHON` (a Python float), `SINGLE` (a `numpy.float32`, its value exact in
+//! float32) or `DOUBLE` (a `numpy.float64`). Variables keep theirs in `Var::kind`,
+//! expression values in `Cg::kinds`; a float whose kind was not recorded is refused
+//! (the function runs interpreted), never guessed.
+//!
+//! Single precision is computed in double and rounded once, which is exact for `+ - * /`
+//! (double has more than twice float's precision); `//`, `%` and `**` call NumPy's
+//! float32 functions (`runtime::floordiv32`, `mod32`, `pow32`).
+
+use super::codegen::Cg;
+use super::runtime;
+use super::typing::{Refusal, Ty};
+use crate::syntax::ir::*;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+
+/// A Python float (or int or bool: weak in NumPy's promotion).
+pub const PYTHON: i64 = 0;
+/// A `numpy.float32`.
+pub const SINGLE: i64 = 1;
+/// A `numpy.float64`.
+pub const DOUBLE: i64 = 2;
+
+impl Cg<'_> {
+    /// Records the kind (an i8 value) of the float `v`; returns `v`.
+    pub(super) fn set_kind(&mut self, v: Value, kind: Value) -> Value {
+        if self.precise {
+            self.kinds.insert(v, kind);
+        }
+        v
+    }
+
+    /// Records the constant kind `k` of the float `v`; returns `v`.
+    pub(super) fn with_kind(&mut self, v: Value, k: i64) -> Value {
+        if self.precise {
+            let kind = self.b.ins().iconst(types::I8, k);
+            self.kinds.insert(v, kind);
+        }
+        v
+    }
+
+    /// The kind of an operand: a Python int is weak; a float's recorded kind. A bool
+    /// (Python's or NumPy's, which promote differently) is refused.
+    pub(super) fn kind_of(&mut self, v: Value, t: Ty, span: Span) -> Result<Value, Refusal> {
+        match t {
+            Ty::Int => Ok(self.b.ins().iconst(types::I8, PYTHON)),
+            Ty::Float => self.kinds.get(&v).copied().ok_or_else(|| {
+                Refusal::new(
+                    span,
+                    "a float whose NumPy type native code does not follow here",
+                )
+            }),
+            _ => Err(Refusal::new(
+                span,
+                format!("a {} in arithmetic with float32 values", t.name()),
+            )),
+        }
+    }
+
+    /// A new value equal to the float `v` (bit for bit), so a conversion (`float(x)`)
+    /// records its own kind without changing `v`'s.
+    pub(super) fn fresh(&mut self, v: Value) -> Value {
+        let w = self
+            .b
+            .ins()
+            .bitcast(types::I64, cranelift_codegen::ir::MemFlagsData::new(), v);
+        self.b
+            .ins()
+            .bitcast(types::F64, cranelift_codegen::ir::MemFlagsData::new(), w)
+    }
+
+    /// `x` rounded to float32 (as a double).
+    pub(super) fn round32(&mut self, x: Value) -> Value {
+        let s = self.b.ins().fdemote(types::F32, x);
+        self.b.ins().fpromote(types::F64, s)
+    }
+
+    /// Whether `kind` is `SINGLE`.
+    fn is_single(&mut self, kind: Value) -> Value {
+        self.b.ins().icmp_imm_s(IntCC::Equal, kind, SINGLE)
+    }
+
+    /// The kind of `a op b`: the wider of the two (Python < float32 < float64, NEP 50's
+    /// order for these types).
+    pub(super) fn joined_kind(&mut self, ka: Value, kb: Value) -> Value {
+        self.b.ins().umax(ka, kb)
+    }
+
+    /// `op` on two floats (ints converted exactly) in the precision of their joined
+    /// kind: `wide` is the double result the caller computed (with its bails); the
+    /// single one is computed from the operands rounded to float32, and picked when the
+    /// joined kind is `SINGLE`.
+    pub(super) fn precise_binop(
+        &mut self,
+        op: BinOp,
+        (x, kx): (Value, Value),
+        (y, ky): (Value, Value),
+        wide: Value,
+    ) -> Value {
+        let kind = self.joined_kind(kx, ky);
+        let (xs, ys) = (self.round32(x), self.round32(y));
+        let single = match op {
+            BinOp::Add => self.b.ins().fadd(xs, ys),
+            BinOp::Sub => self.b.ins().fsub(xs, ys),
+            BinOp::Mul => self.b.ins().fmul(xs, ys),
+            BinOp::Div => self.b.ins().fdiv(xs, ys),
+            BinOp::FloorDiv => self.call_f64(runtime::floordiv32 as *const () as usize, &[xs, ys]),
+            BinOp::Mod => self.call_f64(runtime::mod32 as *const () as usize, &[xs, ys]),
+            _ => self.call_f64(runtime::pow32 as *const () as usize, &[xs, ys]),
+        };
+        let single = self.round32(single);
+        let pick = self.is_single(kind);
+        let r = self.b.ins().select(pick, single, wide);
+        self.set_kind(r, kind)
+    }
+
+    /// The comparison `cc` of two floats in their joined precision: a float32 compares
+    /// with a weak number converted to float32 (`np.float32(0.1) == 0.1`), with a float64
+    /// in double (`wide`, the caller's double comparison).
+    pub(super) fn precise_compare(
+        &mut self,
+        cc: FloatCC,
+        (x, kx): (Value, Value),
+        (y, ky): (Value, Value),
+        wide: Value,
+    ) -> Value {
+        let kind = self.joined_kind(kx, ky);
+        let (xs, ys) = (self.round32(x), self.round32(y));
+        let single = self.b.ins().fcmp(cc, xs, ys);
+        let pick = self.is_single(kind);
+        self.b.ins().select(pick, single, wide)
+    }
+
+    /// `v` as stored into an element of a float32 array: NumPy adds in the joined
+    /// precision of the element (a float32) and the value, then rounds to float32.
+    pub(super) fn store32(&mut self, v: Value) -> Value {
+        self.round32(v)
+    }
+
+    /// `old + v` for an element `old` of a float32 gradient array and a value of kind
+    /// `kv` (`g[i] = g[i] + v`): in single precision unless `v` is a float64.
+    pub(super) fn add32(&mut self, old: Value, v: Value, kv: Value) -> Value {
+        let single = self.b.ins().iconst(types::I8, SINGLE);
+        let kind = self.joined_kind(single, kv);
+        let wide = self.b.ins().fadd(old, v);
+        let vs = self.round32(v);
+        let narrow = self.b.ins().fadd(old, vs);
+        let pick = self.is_single(kind);
+        let sum = self.b.ins().select(pick, narrow, wide);
+        self.round32(sum)
+    }
+
+    /// Bails when `kind` is `SINGLE` (NumPy's own float32 code computes that value).
+    pub(super) fn bail_if_single(&mut self, kind: Value) {
+        let single = self.is_single(kind);
+        self.bail_if(single);
+    }
+}
