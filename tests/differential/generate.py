@@ -71,6 +71,10 @@ FEATURES = (
     # native variants test element access, arrays made in the function and gradient
     # arrays against the interpreter and finite differences
     "native_loop",
+    # such a loop over float32 arrays (parameters named *32): NumPy 2's promotion of
+    # float32 elements with Python floats (single precision) and float64 values, a float
+    # that is a Python float on one path and a float32 on another, float32 gradients
+    "float32_loop",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
@@ -1201,6 +1205,34 @@ class Gen:
                                                      self.const(0.3, 1.5), extra))
         return out
 
+    def float32_loop(self, params):
+        """The body of a function that is one loop over the elements of the float32
+        vector `a32` (with the float32 matrix `m32`, and the float `x` if a parameter):
+        a scalar carried through (a Python float from `math`, a float32 from element
+        arithmetic), a float64 vector written element by element and read back."""
+        self.use("float32_loop")
+        names = [n for n, _ in params]
+        pad = "    "
+        out = ["%ss = %s" % (pad, "x" if "x" in names else self.const(-0.5, 0.5))]
+        out.append("%sz = np.zeros(len(a32))" % pad)
+        out.append("%sfor t in range(%s):" % (pad, self.pick(("len(a32)", "a32.shape[0]", "a32.size"))))
+        terms = ["%s * s" % self.const(0.2, 0.9), "%s * a32[t]" % self.const(0.2, 0.9),
+                 "a32[t - 1] * m32[t %% 2, (t + %d) %% 3]" % self.rng.randint(0, 2)]
+        if "x" in names:
+            terms.append("x * a32[-1 - t]")
+        body = " + ".join(terms)
+        fn = self.pick(("math.tanh", "math.sin", "", "", "np.tanh"))
+        out.append("%s    s = %s(%s)" % (pad, fn, body) if fn else "%s    s = %s" % (pad, body))
+        if self.rng.random() < 0.5:
+            out.append("%s    if s > %s:" % (pad, self.const(-0.3, 0.3)))
+            out.append("%s        s = s * %s - a32[t] / 3" % (pad, self.const(0.5, 0.9)))
+        out.append("%s    z[t] = s * %s + a32[-1 - t] ** 2" % (pad, self.const(-0.5, 0.5)))
+        out.append("%sacc = 0.0" % pad)
+        out.append("%sfor t in range(3):" % pad)
+        out.append("%s    acc = acc + z[t] * %s" % (pad, self.pick(("a32[t]", "z[t]", "m32[1, t]"))))
+        out.append("%sreturn %s * s + %s * acc" % (pad, self.const(0.3, 1.5), self.const(0.3, 1.5)))
+        return out
+
     def more_stmt(self, env, out, pad, indent, depth, loop):
         """Rarer scalar statements: a lambda, `while True` with a break."""
         kind = self.pick(("lambda", "while_true"))
@@ -1284,6 +1316,15 @@ class Gen:
                 main, self.rng = self.rng, own
                 self.features = {"math"}
                 lines = lines[:1] + self.native_loop(params)
+                self.rng = main
+        if array and "float32_loop" not in self.exclude:
+            own = random.Random("float32_loop:%r" % (self.rng.getstate()[1][:8],))
+            if own.random() < 0.15:
+                main, self.rng = self.rng, own
+                self.features = {"math"}
+                params = [("a32", (3,)), ("m32", (2, 3))] + [p for p in params if p[0] == "x"]
+                lines = ["def %s(%s):" % (self.prefix, ", ".join(n for n, _ in params))]
+                lines += self.float32_loop(params)
                 self.rng = main
         if "callee_draw" in self.features:
             # every call of f draws the same numbers (finite differences need that)
@@ -1398,8 +1439,15 @@ def draw_inputs(rng, params):
     """Arguments for the parameters: floats and arrays in [-1.5, 1.5], ints in 1..4."""
     import numpy as np
     args = []
-    for _, shape in params:
-        if shape == "int":
+    for name, shape in params:
+        if name.endswith("32"):
+            # A float32 array (float32_loop)
+            n = 1
+            for d in shape:
+                n *= d
+            args.append(np.reshape(np.array([rng.uniform(-1.5, 1.5) for _ in range(n)],
+                                            dtype=np.float32), shape))
+        elif shape == "int":
             args.append(rng.randint(1, 4))
         elif shape == ():
             # Unrounded: a rounded input can tie exactly with a 2-digit constant (x = 0.03
@@ -1420,6 +1468,8 @@ def args_text(args):
     for a in args:
         if isinstance(a, (int, float)):
             parts.append(repr(a))
+        elif str(a.dtype) == "float32":
+            parts.append("np.array(%r, dtype=np.float32)" % a.tolist())
         else:
             parts.append("np.array(%r)" % a.tolist())
     return "(%s,)" % ", ".join(parts)
