@@ -104,6 +104,33 @@ struct ArrayFields {
     descr: *mut pyo3::ffi::PyObject,
 }
 
+/// The fields of `obj` when it is exactly a `numpy.ndarray`, and NumPy's types.
+fn fields<'a>(obj: &'a Bound<'_, PyAny>) -> Option<(&'a ArrayFields, &'static NumPyTypes)> {
+    let py = obj.py();
+    let np = numpy_types(py)?;
+    if !obj.get_type().is(np.ndarray.bind(py)) {
+        return None;
+    }
+    // SAFETY: `obj` is exactly a `numpy.ndarray`, laid out as `ArrayFields`; the GIL,
+    // held for the whole native call, keeps it and its fields as they are.
+    Some((unsafe { &*(obj.as_ptr() as *const ArrayFields) }, np))
+}
+
+/// The dimensions and byte strides of an array of 1 or 2 dimensions (None otherwise).
+fn dims_and_strides(f: &ArrayFields) -> Option<(&[isize], &[isize])> {
+    let nd = usize::try_from(f.nd).ok()?;
+    if !(1..=2).contains(&nd) {
+        return None;
+    }
+    // SAFETY: an array of `nd` dimensions has `nd` dimensions and strides (bytes).
+    Some(unsafe {
+        (
+            std::slice::from_raw_parts(f.dimensions, nd),
+            std::slice::from_raw_parts(f.strides, nd),
+        )
+    })
+}
+
 /// The descriptor of a float64 or int64 `numpy.ndarray` (exactly that type) of 1 or 2
 /// dimensions; None for anything else. Read from the array object itself when its
 /// dtype is NumPy's native float64 or int64 (reading `__array_interface__` builds a dict
@@ -112,14 +139,7 @@ fn array_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
     if is_double(obj) || obj.is_instance_of::<PyInt>() {
         return None;
     }
-    let py = obj.py();
-    let np = numpy_types(py)?;
-    if !obj.get_type().is(np.ndarray.bind(py)) {
-        return None;
-    }
-    // SAFETY: `obj` is exactly a `numpy.ndarray`, laid out as `ArrayFields`; the GIL,
-    // held for the whole native call, keeps it and its fields as they are.
-    let f = unsafe { &*(obj.as_ptr() as *const ArrayFields) };
+    let (f, np) = fields(obj)?;
     let ints = if std::ptr::eq(f.descr, np.float64.as_ptr()) {
         false
     } else if std::ptr::eq(f.descr, np.int64.as_ptr()) {
@@ -127,17 +147,7 @@ fn array_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
     } else {
         return interface_desc(obj);
     };
-    let nd = usize::try_from(f.nd).ok()?;
-    if !(1..=2).contains(&nd) {
-        return None;
-    }
-    // SAFETY: an array of `nd` dimensions has `nd` dimensions and strides (bytes).
-    let (dims, byte_strides) = unsafe {
-        (
-            std::slice::from_raw_parts(f.dimensions, nd),
-            std::slice::from_raw_parts(f.strides, nd),
-        )
-    };
+    let (dims, byte_strides) = dims_and_strides(f)?;
     if byte_strides.iter().any(|b| b % 8 != 0) {
         return None;
     }
@@ -157,27 +167,11 @@ fn f32_copy(obj: &Bound<'_, PyAny>) -> Option<(Vec<f64>, Vec<usize>)> {
     if is_double(obj) || obj.is_instance_of::<PyInt>() {
         return None;
     }
-    let py = obj.py();
-    let np = numpy_types(py)?;
-    if !obj.get_type().is(np.ndarray.bind(py)) {
-        return None;
-    }
-    // SAFETY: as in `array_desc`.
-    let f = unsafe { &*(obj.as_ptr() as *const ArrayFields) };
+    let (f, np) = fields(obj)?;
     if !std::ptr::eq(f.descr, np.float32.as_ptr()) {
         return None;
     }
-    let nd = usize::try_from(f.nd).ok()?;
-    if !(1..=2).contains(&nd) {
-        return None;
-    }
-    // SAFETY: an array of `nd` dimensions has `nd` dimensions and strides (bytes).
-    let (dims, bytes) = unsafe {
-        (
-            std::slice::from_raw_parts(f.dimensions, nd),
-            std::slice::from_raw_parts(f.strides, nd),
-        )
-    };
+    let (dims, bytes) = dims_and_strides(f)?;
     if bytes.iter().any(|b| b % 4 != 0) {
         return None;
     }

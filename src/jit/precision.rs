@@ -100,12 +100,11 @@ impl Cg<'_> {
     pub(super) fn precise_binop(
         &mut self,
         op: BinOp,
-        (x, kx): (Value, Value),
-        (y, ky): (Value, Value),
+        a: (Value, Value),
+        b: (Value, Value),
         wide: Value,
     ) -> Value {
-        let kind = self.joined_kind(kx, ky);
-        let (xs, ys) = (self.round32(x), self.round32(y));
+        let (kind, pick, xs, ys) = self.single_operands(a, b);
         let single = match op {
             BinOp::Add => self.b.ins().fadd(xs, ys),
             BinOp::Sub => self.b.ins().fsub(xs, ys),
@@ -116,9 +115,20 @@ impl Cg<'_> {
             _ => self.call_f64(runtime::pow32 as *const () as usize, &[xs, ys]),
         };
         let single = self.round32(single);
-        let pick = self.is_single(kind);
         let r = self.b.ins().select(pick, single, wide);
         self.set_kind(r, kind)
+    }
+
+    /// Two operands (value, kind): their joined kind, whether it is `SINGLE`, and the
+    /// values rounded to float32.
+    fn single_operands(
+        &mut self,
+        (x, kx): (Value, Value),
+        (y, ky): (Value, Value),
+    ) -> (Value, Value, Value, Value) {
+        let kind = self.joined_kind(kx, ky);
+        let pick = self.is_single(kind);
+        (kind, pick, self.round32(x), self.round32(y))
     }
 
     /// The comparison `cc` of two floats in their joined precision: a float32 compares
@@ -127,14 +137,12 @@ impl Cg<'_> {
     pub(super) fn precise_compare(
         &mut self,
         cc: FloatCC,
-        (x, kx): (Value, Value),
-        (y, ky): (Value, Value),
+        a: (Value, Value),
+        b: (Value, Value),
         wide: Value,
     ) -> Value {
-        let kind = self.joined_kind(kx, ky);
-        let (xs, ys) = (self.round32(x), self.round32(y));
+        let (_, pick, xs, ys) = self.single_operands(a, b);
         let single = self.b.ins().fcmp(cc, xs, ys);
-        let pick = self.is_single(kind);
         self.b.ins().select(pick, single, wide)
     }
 
