@@ -68,6 +68,8 @@ native_scalar(tangent.matmul_grad_right, kind="dot_grad", other=1)
 native_scalar(
     tangent.check_output, tangent.check_tangent, tangent.check_inplace, kind="check",
 )
+# The gradient of `abs` on a number: its sign as a Python float (0.0 for 0 and NaN).
+native_scalar(tangent.sign, kind="sign")
 
 
 @tangent_(tangent.add_grad)

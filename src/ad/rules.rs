@@ -151,6 +151,9 @@ pub enum NativeScalar {
     /// (a number) times argument `other` (counted from 0), a 1-d float64 array
     /// (`tangent.matmul_grad_left` of vectors).
     DotGrad { other: usize },
+    /// The sign of a number as a Python float (1.0, -1.0, or 0.0 for zero and NaN:
+    /// `tangent.sign`, the gradient of `abs`), on numbers only.
+    Sign,
 }
 
 /// The dotted-name arguments of a registration with their spans; anything else is an
@@ -525,6 +528,7 @@ impl RuleSet {
                                     "sum",
                                     "dot",
                                     "dot_grad",
+                                    "sign",
                                 ]
                                 .contains(&k.as_str()) =>
                             {
@@ -534,7 +538,7 @@ impl RuleSet {
                                 *at,
                                 "`kind=` is \"kernel\", \"identity\", \"check\", \"new_array\", \
                                  \"array_like\", \"array_copy\", \"unbroadcast\", \"broadcast\", \
-                                 \"sum\", \"dot\" or \"dot_grad\""
+                                 \"sum\", \"dot\", \"dot_grad\" or \"sign\""
                                     .into(),
                                 "see backends/math.py and backends/tangent.py",
                             )),
@@ -620,6 +624,7 @@ impl RuleSet {
                         "sum" => NativeScalar::Sum,
                         "dot" => NativeScalar::Dot,
                         "dot_grad" => NativeScalar::DotGrad { other },
+                        "sign" => NativeScalar::Sign,
                         _ => NativeScalar::Check,
                     };
                     self.native.insert(name.clone(), fact);

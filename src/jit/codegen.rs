@@ -1446,6 +1446,18 @@ impl Cg<'_> {
                 return self.unbroadcast(args, like, sums, e.span)
             }
             Some(NativeScalar::Sum) if args.len() == 1 => return self.sum(&args[0]),
+            Some(NativeScalar::Sign) if args.len() == 1 => {
+                // `float(int(x > 0) - int(x < 0))`: a Python float, 0.0 for NaN.
+                let (v, t) = self.expr(&args[0])?;
+                let x = self.float(v, t);
+                let zero = self.b.ins().f64const(0.0);
+                let (one, minus) = (self.b.ins().f64const(1.0), self.b.ins().f64const(-1.0));
+                let pos = self.b.ins().fcmp(FloatCC::GreaterThan, x, zero);
+                let neg = self.b.ins().fcmp(FloatCC::LessThan, x, zero);
+                let r = self.b.ins().select(neg, minus, zero);
+                let r = self.b.ins().select(pos, one, r);
+                return Ok((self.with_kind(r, super::precision::PYTHON), Ty::Float));
+            }
             Some(NativeScalar::Dot) if args.len() == 2 => return self.dot(&args[0], &args[1]),
             Some(NativeScalar::DotGrad { .. }) if self.is_array_valued(e) => {
                 return self.elementwise(e)

@@ -727,6 +727,7 @@ fn call_type(
             return Ok(first)
         }
         Some(NativeScalar::Sum) if n == 1 && first == Some(Ty::Float) => return Ok(first),
+        Some(NativeScalar::Sign) if n == 1 => return Ok(Some(Ty::Float)),
         Some(NativeScalar::Check) => return Ok(None),
         _ => {}
     }

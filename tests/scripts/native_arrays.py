@@ -308,6 +308,13 @@ def iterate(x, m, idx):
     return s
 
 
+def l1(x, w):
+    s = 0.0
+    for i in range(len(x)):
+        s = s + abs(x[i] - w * i) * 0.5
+    return s
+
+
 def as_array(v):
     return np.asarray(v, dtype=float)
 
@@ -378,6 +385,8 @@ cases += [(gather, (x, idx), (0,)), (springs, (x, edges, 0.4), (0, 2)),
 cases.append((iterate, (x, m, idx), (0, 1)))
 # Inner products of vectors (`np.dot`, `@`), of a reversed view too.
 cases += [(dots, (x, w), (0, 1)), (dots, (x, w[::-1]), (0, 1))]
+# `abs`: its gradient's sign (`tangent.sign`) of a number.
+cases.append((l1, (x, 0.3), (0, 1)))
 # Dataclass and namedtuple instances whose fields are floats: read by attribute.
 room = Room(19.0, 2.0, 3.0, 0.25, 0.5)
 warm = (np.linspace(0.0, 2.0, hours), 10.0 + np.sin(np.arange(hours)))
@@ -459,7 +468,7 @@ f32_cases = [(f32_loop, (x32, 0.7), (0, 1)), (f32_loop, (x32, np.float32(0.7)), 
              (f32_mixed, (x32, w), (0, 1)), (f32_branches, (np.float32(1.3), x32), (0, 1)),
              (f32_matrix, (m32, np.array([0.1, -0.2, 0.3], dtype=np.float32)), (0, 1)),
              (f32_matrix, (m32.T, np.array([0.5, 1.5], dtype=np.float32)), (0, 1)),
-             (f32_powers, (x32,), (0,))]
+             (f32_powers, (x32,), (0,)), (l1, (x32, 0.3), (0, 1))]
 for f, args, wrt in f32_cases:
     native = tangent.grad(f, wrt=wrt, compile="native")
     python = tangent.grad(f, wrt=wrt, compile="python")
