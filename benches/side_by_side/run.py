@@ -462,12 +462,15 @@ def machine():
 
 def simd_level(flags):
     """The vector unit this project's kernels run on here (they pick, at run time, the
-    widest of AVX-512, AVX2+FMA and the baseline SSE2 the processor has)."""
-    if "avx512f" in flags:
+    widest of AVX-512, AVX2+FMA and the baseline SSE2 the processor has, capped by
+    TANGENT_SIMD=avx2|sse2)."""
+    cap = os.environ.get("TANGENT_SIMD")
+    if "avx512f" in flags and cap not in ("avx2", "sse2"):
         return "kernels on AVX-512"
-    if "avx2" in flags and "fma" in flags:
-        return "kernels on AVX2+FMA (no AVX-512)"
-    return "kernels on SSE2 (no AVX2)" if flags else "SIMD level unknown"
+    if "avx2" in flags and "fma" in flags and cap != "sse2":
+        return "kernels on AVX2+FMA" + (" (capped by TANGENT_SIMD)" if "avx512f" in flags
+                                         else " (no AVX-512)")
+    return "kernels on SSE2" if flags else "SIMD level unknown"
 
 
 def versions(py):

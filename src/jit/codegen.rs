@@ -1067,6 +1067,13 @@ impl Cg<'_> {
             if self.precise {
                 let ka = self.kind_of(a.0, a.1, span)?;
                 let kb = self.kind_of(b.0, b.1, span)?;
+                // An int meeting a float32 converts to float32 exactly up to 2**24; past
+                // that NumPy's conversion is the interpreter's.
+                for (v, t) in [a, b] {
+                    if t == Ty::Int {
+                        self.bail_if_wide_int(v, ka, kb);
+                    }
+                }
                 return Ok((self.precise_binop(op, (x, ka), (y, kb), v), Ty::Float));
             }
             return Ok((v, Ty::Float));

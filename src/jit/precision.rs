@@ -165,6 +165,22 @@ impl Cg<'_> {
         self.round32(sum)
     }
 
+    /// Bails when the int `i` meets a float32 (the joined kind of `ka` and `kb` is
+    /// `SINGLE`) and is past 2**24 in magnitude, where its float32 is not exact.
+    pub(super) fn bail_if_wide_int(&mut self, i: Value, ka: Value, kb: Value) {
+        let kind = self.joined_kind(ka, kb);
+        let single = self.is_single(kind);
+        let limit = 1i64 << 24;
+        let shifted = self.b.ins().iadd_imm_s(i, limit);
+        // |i| > 2**24  <=>  i + 2**24 outside 0..=2**25 (unsigned).
+        let wide = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThan, shifted, 2 * limit);
+        let bad = self.b.ins().band(single, wide);
+        self.bail_if(bad);
+    }
+
     /// Bails when `kind` is `SINGLE` (NumPy's own float32 code computes that value).
     pub(super) fn bail_if_single(&mut self, kind: Value) {
         let single = self.is_single(kind);

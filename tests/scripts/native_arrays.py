@@ -488,6 +488,21 @@ for f, args, wrt in f32_cases:
         if isinstance(args[k], np.ndarray):
             assert g.dtype == args[k].dtype and g.shape == args[k].shape, (f.__name__, g)
     checked += 1
+# An int past 2**24 meeting a float32: its float32 is not exact, so NumPy's conversion
+# is the interpreter's (the run bails); a small one runs native.
+def f32_scaled(x, n):
+    s = 0.0
+    for i in range(len(x)):
+        s = s + x[i] * n
+    return s
+
+
+for n, runs in ((3, 1), (2 ** 25 + 1, 0)):
+    native, python = (tangent.grad(f32_scaled, compile=c) for c in ("native", "python"))
+    before = native.__tangent_native_calls__
+    got, want = native(x32, n), python(x32, n)
+    assert native.__tangent_native_calls__ == before + runs, (n, "native runs")
+    assert got.dtype == want.dtype and np.array_equal(got, want), (n, got, want)
 # A loop that runs no step: `s` stays a Python float, its gradient too.
 native, python = (tangent.grad(f32_loop, wrt=(0, 1), compile=c) for c in ("native", "python"))
 got, want = native(x32[:0], 0.7), python(x32[:0], 0.7)

@@ -144,6 +144,42 @@ fn tanh_impl_f32<const FMA: bool>(x: f32) -> f32 {
     }
 }
 
+/// The vector units the kernels are compiled for, narrowest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SimdLevel {
+    Sse2,
+    Avx2Fma,
+    Avx512,
+}
+
+/// The widest vector unit the kernels use: the widest the processor has, capped by the
+/// environment variable `TANGENT_SIMD` (`avx2` or `sse2`: the narrower builds measured
+/// on a wider machine). Read once.
+pub fn simd_level() -> SimdLevel {
+    static LEVEL: std::sync::OnceLock<SimdLevel> = std::sync::OnceLock::new();
+    *LEVEL.get_or_init(|| {
+        #[allow(unused_mut)]
+        let mut found = SimdLevel::Sse2;
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                found = SimdLevel::Avx2Fma;
+            }
+            if found == SimdLevel::Avx2Fma && std::arch::is_x86_feature_detected!("avx512f") {
+                found = SimdLevel::Avx512;
+            }
+        }
+        let cap = match std::env::var("TANGENT_SIMD").as_deref() {
+            Ok("sse2") => SimdLevel::Sse2,
+            Ok("avx2") => SimdLevel::Avx2Fma,
+            _ => SimdLevel::Avx512,
+        };
+        found.min(cap)
+    })
+}
+
 /// Defines `pub fn $name(args)` running `$body` compiled three times: for AVX-512 (8
 /// lanes), AVX2 with FMA (4 lanes) and the baseline (SSE2), picked at run time. The body
 /// is a plain loop the compiler vectorises; `$fma` is a const bool it may use for
@@ -168,13 +204,12 @@ macro_rules! simd_kernel {
                     $body
                     std::arch::x86_64::_mm256_zeroupper();
                 }
-                if std::arch::is_x86_feature_detected!("avx512f") {
+                let level = $crate::simd_level();
+                if level == $crate::SimdLevel::Avx512 {
                     // SAFETY: the features `wide` is compiled for are present.
                     return unsafe { wide($($arg),*) };
                 }
-                if std::arch::is_x86_feature_detected!("avx2")
-                    && std::arch::is_x86_feature_detected!("fma")
-                {
+                if level == $crate::SimdLevel::Avx2Fma {
                     // SAFETY: as above.
                     return unsafe { avx2($($arg),*) };
                 }
@@ -229,7 +264,7 @@ pub fn map1<T: Copy, U, F: Fn(T) -> U + Copy>(a: &[T], f: F) -> Vec<U> {
             std::arch::x86_64::_mm256_zeroupper();
             v
         }
-        if a.len() >= 64 && std::arch::is_x86_feature_detected!("avx512f") {
+        if a.len() >= 64 && simd_level() == SimdLevel::Avx512 {
             // SAFETY: the features `wide` is compiled for are present.
             return unsafe { wide(a, f) };
         }
@@ -251,7 +286,7 @@ pub fn map2<T: Copy, U, F: Fn(T, T) -> U + Copy>(a: &[T], b: &[T], f: F) -> Vec<
             std::arch::x86_64::_mm256_zeroupper();
             v
         }
-        if a.len() >= 64 && std::arch::is_x86_feature_detected!("avx512f") {
+        if a.len() >= 64 && simd_level() == SimdLevel::Avx512 {
             // SAFETY: the features `wide` is compiled for are present.
             return unsafe { wide(a, b, f) };
         }
