@@ -312,8 +312,18 @@ impl Cg<'_> {
         span: Span,
     ) -> Result<Option<(Value, Ty)>, Refusal> {
         let method_of = match &func.kind {
-            ExprKind::Attr(v, m) if self.is_array(v) => Some((&**v, m.as_str())),
+            ExprKind::Attr(v, m) if self.is_array(v) || self.is_array32(v) => {
+                Some((&**v, m.as_str()))
+            }
             _ => None,
+        };
+        // A copy or a zero array of a float32 array is float32.
+        let like_ty = |cg: &Self, x: &Expr, nd: u8| {
+            if cg.is_array32(x) {
+                Ty::Array32(nd)
+            } else {
+                Ty::Array(nd)
+            }
         };
         let rules = self.calls.rules();
         let kind = match method_of {
@@ -326,15 +336,15 @@ impl Cg<'_> {
         Ok(Some(match (kind, method_of, args) {
             (Some(NativeScalar::ArrayCopy), Some((x, _)), []) => {
                 let (desc, nd) = self.array(x)?;
-                (self.make_array(copy_addr, &[desc]), Ty::Array(nd))
+                (self.make_array(copy_addr, &[desc]), like_ty(self, x, nd))
             }
             (Some(NativeScalar::ArrayCopy), None, [x]) => {
                 let (desc, nd) = self.array(x)?;
-                (self.make_array(copy_addr, &[desc]), Ty::Array(nd))
+                (self.make_array(copy_addr, &[desc]), like_ty(self, x, nd))
             }
             (Some(NativeScalar::ArrayLike), None, [x]) => {
                 let (desc, nd) = self.array(x)?;
-                (self.zeros_like(desc), Ty::Array(nd))
+                (self.zeros_like(desc), like_ty(self, x, nd))
             }
             (Some(NativeScalar::NewArray), None, [shape]) => {
                 let dims: Vec<&Expr> = match &shape.kind {

@@ -267,7 +267,7 @@ fn made_array_kind<'r>(
     rules: &'r crate::ad::rules::RuleSet,
 ) -> Option<&'r NativeScalar> {
     if let ExprKind::Attr(v, m) = &func.kind {
-        if array_name(v, vars).is_some() {
+        if array_name(v, vars).is_some() || single_array_name(v, vars).is_some() {
             return rules.native_scalar(&rules.array_member(m));
         }
     }
@@ -284,27 +284,27 @@ pub fn made_array_type(
     callees: Callees,
 ) -> Option<Result<Option<Ty>, Refusal>> {
     let kind = made_array_kind(func, vars, callees.rules())?;
-    let method = matches!(&func.kind, ExprKind::Attr(v, _) if array_name(v, vars).is_some());
+    // A float64 or float32 array (`x.copy()`, `np.zeros_like(x)`: of x's dtype).
+    let float_array = |x: &Expr| {
+        array_name(x, vars)
+            .map(Ty::Array)
+            .or_else(|| single_array_name(x, vars).map(Ty::Array32))
+    };
+    let method = matches!(&func.kind, ExprKind::Attr(v, _) if float_array(v).is_some());
     let like = |a: &[Expr]| match a {
-        [x] => array_name(x, vars)
-            .map(|nd| Some(Ty::Array(nd)))
-            .ok_or_else(|| {
-                Refusal::new(
-                    x.span,
-                    "an array made like something other than a float64 array",
-                )
-            }),
+        [x] => float_array(x).map(Some).ok_or_else(|| {
+            Refusal::new(
+                x.span,
+                "an array made like something other than a float64 or float32 array",
+            )
+        }),
         _ => Err(Refusal::new(e.span, "an array made with other arguments")),
     };
     Some(match (kind, method) {
-        (NativeScalar::ArrayCopy, true) if args.is_empty() => Ok(array_name(
-            match &func.kind {
-                ExprKind::Attr(v, _) => v,
-                _ => unreachable!("a method call"),
-            },
-            vars,
-        )
-        .map(Ty::Array)),
+        (NativeScalar::ArrayCopy, true) if args.is_empty() => Ok(float_array(match &func.kind {
+            ExprKind::Attr(v, _) => v,
+            _ => unreachable!("a method call"),
+        })),
         (NativeScalar::ArrayCopy | NativeScalar::ArrayLike, false) => like(args),
         (NativeScalar::NewArray, false) => (|| {
             let [shape] = args else {

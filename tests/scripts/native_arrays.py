@@ -456,6 +456,22 @@ def f32_powers(x):
     return s
 
 
+def f32_local(x):
+    # float32 arrays the function makes (zeros like x), written by element (the
+    # gradient of `x.copy()`, an array added to an array, runs interpreted)
+    u = np.zeros_like(x)
+    v = np.empty_like(x)
+    u[0] = x[0]
+    v[0] = 0.0
+    for t in range(1, len(x)):
+        u[t] = u[t - 1] * 0.7 + x[t]
+        v[t] = u[t] * u[t - 1]
+    s = 0.0
+    for t in range(len(x)):
+        s = s + v[t] * 0.3 + u[t]
+    return s
+
+
 def wide_args(args):
     return tuple(a.astype(np.float64) if isinstance(a, np.ndarray) else
                  float(a) if isinstance(a, np.float32) else a for a in args)
@@ -468,7 +484,8 @@ f32_cases = [(f32_loop, (x32, 0.7), (0, 1)), (f32_loop, (x32, np.float32(0.7)), 
              (f32_mixed, (x32, w), (0, 1)), (f32_branches, (np.float32(1.3), x32), (0, 1)),
              (f32_matrix, (m32, np.array([0.1, -0.2, 0.3], dtype=np.float32)), (0, 1)),
              (f32_matrix, (m32.T, np.array([0.5, 1.5], dtype=np.float32)), (0, 1)),
-             (f32_powers, (x32,), (0,)), (l1, (x32, 0.3), (0, 1))]
+             (f32_powers, (x32,), (0,)), (l1, (x32, 0.3), (0, 1)),
+             (f32_local, (x32,), (0,))]
 for f, args, wrt in f32_cases:
     native = tangent.grad(f, wrt=wrt, compile="native")
     python = tangent.grad(f, wrt=wrt, compile="python")
