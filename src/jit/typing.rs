@@ -355,6 +355,9 @@ pub fn arith_type(op: BinOp, a: Ty, b: Ty) -> Option<Ty> {
         BinOp::MatMul => None,
         _ if a == Ty::Tape || b == Ty::Tape => None,
         _ if a.is_container() || b.is_container() => None,
+        // Two bools: a comparison of NumPy scalars gives NumPy's bool, whose `+` is `or`
+        // (Python's True + True is 2): left to the interpreter.
+        _ if a == Ty::Bool && b == Ty::Bool => None,
         BinOp::Div => Some(Ty::Float),
         _ if int_like(a) && int_like(b) => Some(Ty::Int),
         _ => Some(Ty::Float),
@@ -429,6 +432,10 @@ pub fn expr_type(
             }
             match op {
                 UnaryOp::Not => Some(Ty::Bool),
+                // NumPy's bool has no negative (TypeError); Python's -True is -1.
+                UnaryOp::Neg if t == Some(Ty::Bool) => {
+                    return Err(Refusal::new(e.span, "`-` of a bool"))
+                }
                 _ => t.map(|t| if t == Ty::Bool { Ty::Int } else { t }),
             }
         }

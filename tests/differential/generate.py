@@ -1173,6 +1173,11 @@ class Gen:
         if self.rng.random() < 0.5:
             out.append("%s    if s > %s:" % (pad, self.const(-0.3, 0.3)))
             out.append("%s        s = s * %s" % (pad, self.const(0.5, 0.9)))
+        if self.rng.random() < 0.15:
+            # Arithmetic on two bools of comparisons of NumPy scalars: NumPy's bool adds
+            # as `or` (native code gave Python's True + True == 2).
+            out.append("%s    s = s + ((a[t] > %s) + (s < %s)) * %s" % (
+                pad, self.const(-0.5, 0.5), self.const(-0.5, 0.5), self.const(0.1, 0.5)))
         # z[t - 1] only once written (at t = 0 it is z[-1], unwritten: np.empty's elements
         # are whatever the memory held)
         out.append("%s    z[t] = s * %s['dt'] + a[-1 - t] * (z[t - 1] if t > 0 else %s)"

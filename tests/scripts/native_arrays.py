@@ -520,6 +520,20 @@ for n, runs in ((3, 1), (2 ** 25 + 1, 0)):
     got, want = native(x32, n), python(x32, n)
     assert native.__tangent_native_calls__ == before + runs, (n, "native runs")
     assert got.dtype == want.dtype and np.array_equal(got, want), (n, got, want)
+# Bools of comparisons of NumPy scalars add as `or` (NumPy's bool), and have no
+# negative: arithmetic on two bools, and `-` of one, run interpreted (they were native,
+# with Python's True + True == 2: a wrong gradient in CPython).
+def bool_sum(x):
+    s = 0.0
+    for i in range(len(x)):
+        s = s + ((x[i] > 0) + (x[i] < 1)) * x[i]
+    return s
+
+
+native, python = (tangent.grad(bool_sum, compile=c) for c in ("native", "python"))
+before = getattr(native, "__tangent_native_calls__", 0)
+assert np.array_equal(native(x), python(x))
+assert getattr(native, "__tangent_native_calls__", 0) == before
 # A loop that runs no step: `s` stays a Python float, its gradient too.
 native, python = (tangent.grad(f32_loop, wrt=(0, 1), compile=c) for c in ("native", "python"))
 got, want = native(x32[:0], 0.7), python(x32[:0], 0.7)
