@@ -218,7 +218,21 @@ FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "n
          "np.polyadd([1, 2], [3, 4, 5])", "np.polysub(w, [1, 1])", "np.polymul([1, 2], [1, -1, 3])",
          "np.polyder([1, 2, 3, 4])", "np.polyder(w, 2)", "np.polyder([5])", "np.polyint([3, 2, 1])", "np.polyint([1, 1], k=2)",
          "np.round(np.polyfit(np.arange(5.0), np.arange(5.0) ** 2 - 1, 2), 9)", "np.round(np.polyfit(w, np.abs(w) + w, 1), 9)",
-         "np.iterable(v)", "np.iterable(2.0)"]
+         "np.iterable(v)", "np.iterable(2.0)", "np.i0(v)", "np.i0(np.array([0.0, 9.5, -12.0]))",
+         "np.hamming(5)", "np.hanning(4)", "np.bartlett(5)", "np.blackman(6)", "np.kaiser(5, 4.0)",
+         "np.hamming(1)", "np.unwrap(v * 3)", "np.unwrap(a * 4, axis=0)", "np.unwrap(v * 3, period=4.0)",
+         "np.apply_along_axis(np.sum, 1, a)", "np.apply_along_axis(lambda r: r * 2, 0, a)",
+         "np.apply_over_axes(np.sum, np.ones((2, 3, 2)), [0, 2])", "np.histogram_bin_edges(v, 4)",
+         "np.histogram_bin_edges(v, [0.0, 1.0, 2.5])", "np.fromfunction(lambda i, j: i * 3 + j, (2, 3))",
+         "np.fromiter(iter(w.tolist()), dtype=float)", "np.array_equiv(w, np.stack([w, w]))",
+         "np.array_equiv(v, w)", "np.modf(v)", "np.modf(s)", "np.frexp(v)", "np.ldexp(v, k[:4])",
+         "np.divmod(k, 3)", "np.divmod(v, 0.75)", "np.left_shift(k, 2)", "np.right_shift(k * 9, 1)",
+         "np.lexsort((k, k % 2))", "np.sort(np.partition(v, 1))", "np.partition(v, 2)[2]",
+         "v[np.argpartition(v, 1)][1]", "np.poly([1.0, -2.0, 0.5])", "np.polydiv([1.0, -3.0, 2.0], [1.0, -1.0])",
+         "np.polydiv(v, w[:2])", "np.base_repr(37, 5)", "np.base_repr(-10, 3, padding=2)",
+         "np.binary_repr(-5, width=8)", "np.binary_repr(12)", "str(np.promote_types('f4', 'i8'))",
+         "np.issubdtype(np.float32, np.floating)", "np.issubdtype(k.dtype, np.integer)",
+         "np.issubdtype(np.int64, np.floating)"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]
@@ -392,7 +406,7 @@ def evaluate(case):
 
 
 # NumPy's dtype -> the embedded numpy's (it has bool, int64, float32 and float64 only).
-SUBSTITUTES = {"float16": "float64", "int8": "int64"}
+SUBSTITUTES = {"float16": "float64", "int8": "int64", "int32": "int64"}
 substituted = []
 
 

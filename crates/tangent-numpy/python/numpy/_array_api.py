@@ -4,6 +4,7 @@ functions.
 
 Installed before the package's `__init__`, which re-exports `__all__`.
 """
+import builtins as _builtins
 import math as _math
 
 import numpy as np
@@ -18,7 +19,9 @@ __all__ = [
     "union1d", "setdiff1d", "setxor1d", "unique_values", "unique_counts",
     "unique_inverse", "unique_all", "digitize", "bincount", "convolve", "correlate",
     "polyval", "polyadd", "polysub", "polymul", "polyder", "polyint", "polyfit",
-    "iterable",
+    "iterable", "modf", "frexp", "ldexp", "divmod", "left_shift", "right_shift",
+    "bitwise_left_shift", "bitwise_right_shift", "lexsort", "partition", "argpartition",
+    "poly", "polydiv", "base_repr", "binary_repr", "promote_types", "issubdtype",
 ]
 
 
@@ -534,3 +537,176 @@ def iterable(y):
     except TypeError:
         return False
     return True
+
+
+def _each(x, fn, dtypes):
+    """`fn` of every element of `x` (Python's math), the outputs as arrays of `dtypes`
+    (scalars for a scalar)."""
+    a = np.asarray(x, dtype=np.float64) if np.asarray(x).dtype != np.float32 else np.asarray(x)
+    outs = [fn(float(v)) for v in np.ravel(a).tolist()]
+    arrays = []
+    for k, dt in enumerate(dtypes):
+        dt = a.dtype if dt is None else dt
+        arr = np.array([o[k] for o in outs], dtype=dt).reshape(a.shape)
+        arrays.append(arr if a.ndim else arr[()])
+    return tuple(arrays)
+
+
+def modf(x):
+    """The fractional and integral parts, each with `x`'s sign."""
+    def parts(v):
+        if _math.isinf(v):
+            return (_math.copysign(0.0, v), v)
+        return _math.modf(v)
+    return _each(x, parts, (None, None))
+
+
+def frexp(x):
+    """Mantissa in [0.5, 1) and exponent: `x == m * 2**e` (the exponents are int64
+    here: the embedded numpy has no int32)."""
+    def parts(v):
+        if not _math.isfinite(v):
+            return (v, 0)
+        return _math.frexp(v)
+    return _each(x, parts, (None, np.int64))
+
+
+def ldexp(x1, x2):
+    """`x1 * 2**x2` for an int exponent."""
+    a = np.asarray(x1, dtype=np.float64) if np.asarray(x1).dtype != np.float32 \
+        else np.asarray(x1)
+    e = np.asarray(x2)
+    if e.dtype not in (np.int64, np.bool_):
+        raise TypeError("ufunc 'ldexp' not supported for the input types")
+    shape = np.broadcast_shapes(a.shape, e.shape)
+    a, e = np.broadcast_to(a, shape), np.broadcast_to(e, shape)
+    vals = [_math.ldexp(float(m), int(k)) if _math.isfinite(m) else float(m)
+            for m, k in zip(np.ravel(a).tolist(), np.ravel(e).tolist())]
+    out = np.array(vals, dtype=a.dtype).reshape(shape)
+    return out if out.ndim else out[()]
+
+
+def divmod(x1, x2):
+    """`(x1 // x2, x1 % x2)`."""
+    return np.floor_divide(x1, x2), np.remainder(x1, x2)
+
+
+def left_shift(x1, x2):
+    a, b = _integers("left_shift", x1, x2)
+    return a * np.power(2, b.astype(np.int64))
+
+
+def right_shift(x1, x2):
+    a, b = _integers("right_shift", x1, x2)
+    return np.floor_divide(a, np.power(2, b.astype(np.int64)))
+
+
+bitwise_left_shift = left_shift
+bitwise_right_shift = right_shift
+
+
+def lexsort(keys, axis=-1):
+    """The indices sorting by the last key, ties by the one before, and so on."""
+    keys = [np.asarray(k) for k in keys]
+    if not keys:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    n = keys[0].shape[0]
+    order = np.arange(n)
+    for k in keys:  # stable sorts, the primary key last
+        order = order[np.argsort(k[order], kind="stable")]
+    return order
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """`a` with the `kth` element where a sort would put it, smaller ones before, larger
+    after (here: the whole slice sorted, one of the arrangements NumPy allows)."""
+    return np.sort(a, axis=axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """The indices of a `partition` of `a` (here: of a stable sort)."""
+    return np.argsort(a, axis=axis, kind="stable")
+
+
+def poly(seq_of_zeros):
+    """The coefficients of the monic polynomial with these roots (of a square matrix:
+    its characteristic polynomial)."""
+    z = np.atleast_1d(np.asarray(seq_of_zeros))
+    if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] != 0:
+        z = np.linalg.eigvals(z)
+    elif z.ndim != 1:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    a = np.ones((1,))
+    for r in z.tolist():
+        a = convolve(a, np.array([1.0, -r]), mode="full")
+    return a
+
+
+def polydiv(u, v):
+    """The quotient and remainder of polynomial division."""
+    u = np.atleast_1d(np.asarray(u)) + 0.0
+    v = np.atleast_1d(np.asarray(v)) + 0.0
+    w = u[0] + v[0]
+    m, n = u.shape[0] - 1, v.shape[0] - 1
+    scale = 1.0 / v[0]
+    q = np.zeros((max(m - n + 1, 1),), dtype=w.dtype if hasattr(w, "dtype") else np.float64)
+    r = u.astype(q.dtype)
+    for k in range(0, m - n + 1):
+        d = scale * r[k]
+        q[k] = d
+        r[k:k + n + 1] = r[k:k + n + 1] - d * v
+    while np.allclose(r[0], 0, rtol=1e-14) and (r.shape[-1] > 1):
+        r = r[1:]
+    return q, r
+
+
+def base_repr(number, base=2, padding=0):
+    """`number` written in `base` (2 to 36)."""
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    if base > len(digits):
+        raise ValueError("Bases greater than 36 not handled in base_repr.")
+    if base < 2:
+        raise ValueError("Bases less than 2 not handled in base_repr.")
+    num = abs(int(number))
+    res = []
+    while num:
+        res.append(digits[num % base])
+        num //= base
+    if padding:
+        res.append("0" * padding)
+    if number < 0:
+        res.append("-")
+    return "".join(reversed(res or "0"))
+
+
+def binary_repr(num, width=None):
+    """`num` in binary; with `width`, a negative one in two's complement."""
+    num = int(num)
+    if num == 0:
+        return "0" * (width or 1)
+    if num > 0:
+        s = bin(num)[2:]
+        return s.zfill(width) if width is not None else s
+    if width is None:
+        return "-" + bin(-num)[2:]
+    s = bin(2 ** width + num)[2:]
+    if len(s) > width:
+        s = bin(-num)[2:]
+    return s.zfill(width)
+
+
+def promote_types(type1, type2):
+    """The smallest dtype both cast to safely (NumPy 2's table for the embedded
+    numpy's dtypes)."""
+    return np.result_type(np.dtype(type1), np.dtype(type2))
+
+
+def issubdtype(arg1, arg2):
+    """Whether dtype `arg1` is `arg2` or of its kind (np.floating, np.integer, ...)."""
+    kinds = {np.floating: "f", np.integer: "i", np.number: "fi"}
+    for k, letters in kinds.items():
+        if arg2 is k:
+            return np.dtype(arg1).kind in letters
+    if arg2 is bool or arg2 is np.bool_:
+        return np.dtype(arg1).kind == "b"
+    return np.dtype(arg1) == np.dtype(arg2)

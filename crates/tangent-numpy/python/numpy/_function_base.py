@@ -18,6 +18,9 @@ __all__ = [
     "logspace", "geomspace", "append", "insert", "delete", "select", "piecewise",
     "extract", "place", "nan_to_num", "nanstd", "nanvar", "nanmedian", "nanpercentile",
     "nanquantile", "nanprod", "nancumsum", "nancumprod", "nanargmax", "nanargmin",
+    "i0", "hamming", "hanning", "bartlett", "blackman", "kaiser", "unwrap",
+    "apply_along_axis", "apply_over_axes", "histogram_bin_edges", "fromfunction",
+    "fromiter", "copyto", "array_equiv",
 ]
 
 
@@ -613,3 +616,203 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """The index of the smallest non-NaN element."""
     return _nan_arg(np.argmin, a, axis, keepdims, np.inf)
+
+
+def i0(x):
+    """The modified Bessel function of the first kind, order 0 (Cephes' Chebyshev
+    series, as NumPy's)."""
+    x = np.abs(np.asarray(x, dtype=np.float64))
+    small = _chbevl(x / 2.0 - 2, _I0_A) * np.exp(x)
+    large = _chbevl(32.0 / np.where(x > 8.0, x, 8.0) - 2.0, _I0_B) * np.exp(x) / np.sqrt(
+        np.where(x > 8.0, x, 8.0))
+    return np.where(x <= 8.0, small, large)
+
+
+def _chbevl(x, vals):
+    b0 = x * 0.0 + vals[0]
+    b1 = x * 0.0
+    b2 = x * 0.0
+    for v in vals[1:]:
+        b2 = b1
+        b1 = b0
+        b0 = x * b1 - b2 + v
+    return 0.5 * (b0 - b2)
+
+
+_I0_A = [-4.41534164647933937950e-18, 3.33079451882223809783e-17,
+         -2.43127984654795469359e-16, 1.71539128555513303061e-15,
+         -1.16853328779934516808e-14, 7.67618549860493561688e-14,
+         -4.85644678311192946090e-13, 2.95505266312963983461e-12,
+         -1.72682629144155570723e-11, 9.67580903537323691224e-11,
+         -5.18979560163526290666e-10, 2.65982372468238665035e-9,
+         -1.30002500998624804212e-8, 6.04699502254191894932e-8,
+         -2.67079385394061173391e-7, 1.11738753912010371815e-6,
+         -4.41673835845875056359e-6, 1.64484480707288970893e-5,
+         -5.75419501008210370398e-5, 1.88502885095841655729e-4,
+         -5.76375574538582365885e-4, 1.63947561694133579842e-3,
+         -4.32430999505057594430e-3, 1.05464603945949983183e-2,
+         -2.37374148058994688156e-2, 4.93052842396707084878e-2,
+         -9.49010970480476444210e-2, 1.71620901522208775349e-1,
+         -3.04682672343198398683e-1, 6.76795274409476084995e-1]
+_I0_B = [-7.23318048787475395456e-18, -4.83050448594418207126e-18,
+         4.46562142029675999901e-17, 3.46122286769746109310e-17,
+         -2.82762398051658348494e-16, -3.42548561967721913462e-16,
+         1.77256013305652638360e-15, 3.81168066935262242075e-15,
+         -9.55484669882830764870e-15, -4.15056934728722208663e-14,
+         1.54008621752140982691e-14, 3.85277838274214270114e-13,
+         7.18012445138366623367e-13, -1.79417853150680611778e-12,
+         -1.32158118404477131188e-11, -3.14991652796324136454e-11,
+         1.18891471078464383424e-11, 4.94060238822496958910e-10,
+         3.39623202570838634515e-9, 2.26666899049817806459e-8,
+         2.04891858946906374183e-7, 2.89137052083475648297e-6,
+         6.88975834691682398426e-5, 3.36911647825569408990e-3,
+         8.04490411014108831608e-1]
+
+
+def _window(M, f):
+    if M < 1:
+        return np.zeros(0)
+    if M == 1:
+        return np.ones(1)
+    n = np.arange(1 - M, M, 2)
+    return f(n, M)
+
+
+def hamming(M):
+    return _window(M, lambda n, M: 0.54 + 0.46 * np.cos(np.pi * n / (M - 1)))
+
+
+def hanning(M):
+    return _window(M, lambda n, M: 0.5 + 0.5 * np.cos(np.pi * n / (M - 1)))
+
+
+def blackman(M):
+    return _window(M, lambda n, M: 0.42 + 0.5 * np.cos(np.pi * n / (M - 1))
+                   + 0.08 * np.cos(2.0 * np.pi * n / (M - 1)))
+
+
+def bartlett(M):
+    return _window(M, lambda n, M: np.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1)))
+
+
+def kaiser(M, beta):
+    if M == 1:
+        return np.ones(1)
+    n = np.arange(0, M)
+    alpha = (M - 1) / 2.0
+    return i0(beta * np.sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / i0(float(beta))
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * _math.pi):
+    """`p` with jumps larger than `discont` (half the period by default) taken back by
+    whole periods along `axis`."""
+    p = np.asarray(p)
+    axis = _axis(axis, p.ndim)
+    dd = diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    interval_high = period / 2
+    interval_low = -interval_high
+    ddmod = np.mod(dd - interval_low, period) + interval_low
+    ddmod = np.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod)
+    ph_correct = ddmod - dd
+    ph_correct = np.where(np.abs(dd) < discont, 0, ph_correct)
+    up = np.array(p, dtype=np.float64 if p.dtype != np.float32 else np.float32)
+    rest = _along(up, axis, slice(1, None)) + np.cumsum(ph_correct, axis=axis)
+    return np.concatenate([_along(up, axis, slice(0, 1)), rest], axis=axis)
+
+
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """`func1d` of every 1-d slice of `arr` along `axis`, the results stacked in its
+    place."""
+    arr = np.asarray(arr)
+    axis = _axis(axis, arr.ndim)
+    moved = np.moveaxis(arr, axis, -1)
+    outer = moved.shape[:-1]
+    lanes = moved.reshape(-1, moved.shape[-1])
+    results = [np.asarray(func1d(lane, *args, **kwargs)) for lane in lanes]
+    res = np.stack(results) if results else np.zeros((0,))
+    res = res.reshape(outer + res.shape[1:])
+    if res.ndim == len(outer):
+        return res
+    # The result's own axes go where `axis` was.
+    k = res.ndim - len(outer)
+    order = list(range(axis)) + list(range(len(outer), len(outer) + k)) + \
+        list(range(axis, len(outer)))
+    return np.transpose(res, order)
+
+
+def apply_over_axes(func, a, axes):
+    """`func(a, axis)` for each axis in turn, keeping the reduced dimensions."""
+    val = np.asarray(a)
+    n = val.ndim
+    if np.ndim(axes) == 0:
+        axes = (axes,)
+    for ax in axes:
+        ax = _axis(ax, n)
+        res = func(val, ax)
+        if np.ndim(res) == val.ndim:
+            val = res
+        else:
+            res = np.expand_dims(res, ax)
+            if np.ndim(res) == val.ndim:
+                val = res
+            else:
+                raise ValueError("function is not returning an array of the correct shape")
+    return val
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """The edges `histogram` would use (an int count of equal bins, or the edges given)."""
+    a = np.ravel(np.asarray(a))
+    if np.ndim(bins) == 1:
+        return np.asarray(bins, dtype=np.float64)
+    if isinstance(bins, str):
+        raise NotImplementedError("histogram_bin_edges(bins=%r): the estimator names are not "
+                                  "in the embedded numpy; pass a number of bins" % bins)
+    if range is None:
+        lo, hi = (float(np.min(a)), float(np.max(a))) if a.size else (0.0, 1.0)
+    else:
+        lo, hi = float(range[0]), float(range[1])
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return np.linspace(lo, hi, int(bins) + 1)
+
+
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    """`function` of the index grids of an array of `shape`."""
+    from numpy._index_tricks import indices
+    return function(*indices(shape, dtype=dtype), **kwargs)
+
+
+def fromiter(iter, dtype, count=-1, *, like=None):
+    """A 1-d array of the items of an iterable (the first `count` of them)."""
+    items = []
+    for v in iter:
+        if count >= 0 and len(items) >= count:
+            break
+        items.append(v)
+    if count >= 0 and len(items) < count:
+        raise ValueError("iterator too short: Expected %d but iterator had only %d items."
+                         % (count, len(items)))
+    return np.array(items, dtype=dtype)
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """Writes `src` (broadcast) into `dst` where `where` holds, in place."""
+    src = np.broadcast_to(np.asarray(src), dst.shape)
+    if where is True:
+        dst[...] = src
+    else:
+        mask = np.broadcast_to(np.asarray(where, dtype=np.bool_), dst.shape)
+        dst[mask] = src[mask]
+
+
+def array_equiv(a1, a2):
+    """Whether the two broadcast to one shape and are equal there."""
+    a1, a2 = np.asarray(a1), np.asarray(a2)
+    try:
+        shape = np.broadcast_shapes(a1.shape, a2.shape)
+    except ValueError:
+        return False
+    return bool(np.all(np.broadcast_to(a1, shape) == np.broadcast_to(a2, shape)))
