@@ -232,7 +232,10 @@ FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "n
          "np.polydiv(v, w[:2])", "np.base_repr(37, 5)", "np.base_repr(-10, 3, padding=2)",
          "np.binary_repr(-5, width=8)", "np.binary_repr(12)", "str(np.promote_types('f4', 'i8'))",
          "np.issubdtype(np.float32, np.floating)", "np.issubdtype(k.dtype, np.integer)",
-         "np.issubdtype(np.int64, np.floating)"]
+         "np.issubdtype(np.int64, np.floating)", "np.cross(w, m[0])", "np.cross(m, w)",
+         "np.cross(a.T, m[:2].T, axisa=0, axisb=0)", "np.cross(k[:3], k[2:])", "np.nextafter(v, 2.0)",
+         "np.nextafter(1.0, -1.0)", "np.spacing(v)", "np.spacing(np.array([1e10, -3.0]))",
+         "np.roots([1.0, -3.0, 2.0])", "np.roots([2.0, -4.0, 0.0, 0.0])", "np.round(np.sort(np.roots([1.0, -6.0, 11.0, -6.0])), 9)"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]

@@ -22,6 +22,7 @@ __all__ = [
     "iterable", "modf", "frexp", "ldexp", "divmod", "left_shift", "right_shift",
     "bitwise_left_shift", "bitwise_right_shift", "lexsort", "partition", "argpartition",
     "poly", "polydiv", "base_repr", "binary_repr", "promote_types", "issubdtype",
+    "cross", "nextafter", "spacing", "roots",
 ]
 
 
@@ -710,3 +711,66 @@ def issubdtype(arg1, arg2):
     if arg2 is bool or arg2 is np.bool_:
         return np.dtype(arg1).kind == "b"
     return np.dtype(arg1) == np.dtype(arg2)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """The cross product of 3-vectors along the last axes (broadcast over the others)."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = np.moveaxis(np.asarray(a), axisa, -1)
+    b = np.moveaxis(np.asarray(b), axisb, -1)
+    if a.shape[-1] != 3 or b.shape[-1] != 3:
+        raise ValueError("incompatible dimensions for cross product\n"
+                         "(the embedded numpy takes 3-vectors; NumPy 2 deprecates 2-vectors)")
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    out = np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    return np.moveaxis(out, -1, axisc)
+
+
+def _each2(x1, x2, fn):
+    a = np.asarray(x1, dtype=np.float64)
+    b = np.asarray(x2, dtype=np.float64)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
+    out = np.array([fn(p, q) for p, q in zip(np.ravel(a).tolist(), np.ravel(b).tolist())],
+                   dtype=np.float64).reshape(shape)
+    return out if out.ndim else out[()]
+
+
+def nextafter(x1, x2):
+    """The next float after `x1` toward `x2`."""
+    return _each2(x1, x2, _math.nextafter)
+
+
+def spacing(x):
+    """The distance from `x` to the next float away from zero (negative for negative
+    x)."""
+    def ulp(v):
+        if _math.isnan(v) or _math.isinf(v):
+            return float("nan")
+        step = _math.nextafter(abs(v), float("inf")) - abs(v)
+        return -step if _math.copysign(1.0, v) < 0 and v != 0 else step
+    return _each(x, lambda v: (ulp(v),), (np.float64,))[0]
+
+
+def roots(p):
+    """The roots of the polynomial with coefficients `p` (highest power first), as the
+    eigenvalues of its companion matrix; complex roots are refused (the embedded numpy
+    has no complex numbers)."""
+    p = np.atleast_1d(np.asarray(p, dtype=np.float64))
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    nz = np.nonzero(p)[0]
+    if nz.shape[0] == 0:
+        return np.zeros(0)
+    trailing = p.shape[0] - int(nz[-1]) - 1
+    p = p[int(nz[0]):int(nz[-1]) + 1]
+    n = p.shape[0]
+    if n > 1:
+        companion = np.diag(np.ones(n - 2), -1)
+        companion[0, :] = -p[1:] / p[0]
+        r = np.linalg.eigvals(companion)
+    else:
+        r = np.zeros(0)
+    return np.concatenate((r, np.zeros(trailing)))
