@@ -215,9 +215,10 @@ pub mod host_api {
     /// The value of a Python float or a `numpy.float64` (not of other float subclasses,
     /// whose operators may differ).
     pub fn float_value(obj: &PyObject, vm: &VirtualMachine) -> Option<f64> {
-        let f = obj.downcast_ref::<PyFloat>()?;
-        (obj.class().is(vm.ctx.types.float_type) || super::scalar::is_float64(obj))
-            .then(|| f.to_f64())
+        match numpy_float(obj, vm)? {
+            NumpyFloat::Python(v) | NumpyFloat::Float64(v) => Some(v),
+            NumpyFloat::Float32(_) => None,
+        }
     }
 
     /// `numpy.full(shape, value, dtype)` (the value converted to the dtype).
