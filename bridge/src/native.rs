@@ -238,26 +238,27 @@ fn is_double(v: &Bound<'_, PyAny>) -> bool {
         && numpy_types(v.py()).is_some_and(|t| v.get_type().is(t.float64_scalar.bind(v.py())))
 }
 
-/// A dict (exactly) whose keys are all strings and values all floats (Python's or
-/// `numpy.float64`): its values in key order, read now (the GIL is held for the whole
-/// native call, so nothing changes them).
+/// A dict (exactly) whose keys are all strings and values all floats (Python's,
+/// `numpy.float64` or `numpy.float32`): its values in key order, read now (the GIL is
+/// held for the whole native call, so nothing changes them).
 fn dict_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
     let d = obj.cast_exact::<PyDict>().ok()?;
     let mut keys = Vec::with_capacity(d.len());
     let mut values = Vec::with_capacity(d.len());
     for (k, v) in d.iter() {
-        if !k.is_exact_instance_of::<pyo3::types::PyString>() || !is_double(&v) {
+        if !k.is_exact_instance_of::<pyo3::types::PyString>() {
             return None;
         }
         keys.push(k);
-        values.push(v.extract::<f64>().ok()?);
+        values.push(scalar_of(&v)?.float_kind()?);
     }
     let mut seen = KEY_ORDERS.lock().unwrap_or_else(|e| e.into_inner());
-    let same = |o: &&KeyOrder| {
+    let same = |o: &&mut KeyOrder| {
         o.keys.len() == keys.len() && o.keys.iter().zip(&keys).all(|(a, b)| a.is(b))
     };
-    let (id, order) = match seen.iter().find(same) {
-        Some(o) => (o.id, o.order.clone()),
+    let known = seen.iter_mut().find(same);
+    let order = match known {
+        Some(o) => o,
         None => {
             // Read the keys' text once for this sequence of key objects.
             let text: Vec<String> = keys
@@ -267,42 +268,50 @@ fn dict_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
                 .ok()?;
             let mut order: Vec<usize> = (0..keys.len()).collect();
             order.sort_by(|&a, &b| text[a].cmp(&text[b]));
-            let sorted: Vec<&str> = order.iter().map(|&k| text[k].as_str()).collect();
-            let id = tangent::jit::containers::intern(&sorted);
+            let sorted = order.iter().map(|&k| text[k].clone()).collect();
             if seen.len() >= KEY_ORDERS_KEPT {
                 seen.remove(0);
             }
             seen.push(KeyOrder {
                 keys: keys.iter().map(|k| k.clone().unbind()).collect(),
-                order: order.clone(),
-                id,
+                order,
+                sorted,
+                ids: Vec::new(),
             });
-            (id, order)
+            seen.last_mut()?
         }
     };
+    let kinds: Vec<u8> = order.order.iter().map(|&k| values[k].1).collect();
+    let id = match order.ids.iter().find(|(k, _)| *k == kinds) {
+        Some((_, id)) => *id,
+        None => {
+            let id = tangent::jit::containers::intern_kinds(&order.sorted, &kinds);
+            order.ids.push((kinds, id));
+            id
+        }
+    };
+    let in_order = order.order.iter().map(|&k| values[k].0).collect();
     drop(seen);
-    Some(DictValues::in_key_order(
-        id,
-        order.iter().map(|&k| values[k]).collect(),
-        false,
-    ))
+    Some(DictValues::in_key_order(id, in_order, false))
 }
 
-/// A dict's key objects in its order, their order by text and their key set's number:
-/// dicts with the same key objects (strings are immutable, and the ones kept here stay
-/// alive, so no other string takes their place) share them without reading the text.
+/// A dict's key objects in its order, their order by text, the sorted text, and the key
+/// set numbers of the kinds of values seen with them: dicts with the same key objects
+/// (strings are immutable, and the ones kept here stay alive, so no other string takes
+/// their place) share them without reading the text.
 struct KeyOrder {
     keys: Vec<Py<PyAny>>,
     order: Vec<usize>,
-    id: u32,
+    sorted: Vec<String>,
+    ids: Vec<(Vec<u8>, u32)>,
 }
 
 /// The key orders of the dicts seen last (a few: a program passes few dicts).
 static KEY_ORDERS: std::sync::Mutex<Vec<KeyOrder>> = std::sync::Mutex::new(Vec::new());
 const KEY_ORDERS_KEPT: usize = 16;
 
-/// A dataclass or namedtuple instance whose fields are all floats (Python's or
-/// `numpy.float64`), read the way `p.C` reads them (its class has no
+/// A dataclass or namedtuple instance whose fields are all floats (Python's,
+/// `numpy.float64` or `numpy.float32`), read the way `p.C` reads them (its class has no
 /// `__getattribute__` of its own): its field values, read now (the GIL is held for the
 /// whole native call).
 fn record_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
@@ -341,16 +350,14 @@ fn record_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
     let mut entries = Vec::with_capacity(fields.len());
     for f in fields {
         let v = obj.getattr(f.as_str()).ok()?;
-        if !is_double(&v) {
-            return None;
-        }
-        entries.push((f, v.extract::<f64>().ok()?));
+        entries.push((f, scalar_of(&v)?));
     }
-    Some(DictValues::record(entries))
+    DictValues::record(entries)
 }
 
-/// A tuple or list (exactly) whose elements are all floats (Python's or `numpy.float64`):
-/// a copy of them, read now (the GIL is held for the whole native call).
+/// A tuple or list (exactly) whose elements are all floats (Python's, `numpy.float64`
+/// or `numpy.float32`): a copy of them, read now (the GIL is held for the whole native
+/// call).
 fn seq_values(obj: &Bound<'_, PyAny>) -> Option<SeqValues> {
     let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = obj.cast_exact::<PyTuple>() {
         t.iter().collect()
@@ -362,15 +369,9 @@ fn seq_values(obj: &Bound<'_, PyAny>) -> Option<SeqValues> {
     };
     let values = items
         .iter()
-        .map(|v| {
-            if is_double(v) {
-                v.extract::<f64>().ok()
-            } else {
-                None
-            }
-        })
-        .collect::<Option<Vec<f64>>>()?;
-    Some(SeqValues::new(values))
+        .map(scalar_of)
+        .collect::<Option<Vec<Scalar>>>()?;
+    SeqValues::new(&values)
 }
 
 /// A float64 NumPy array holding a native result: a new C-ordered `numpy.empty` of its
@@ -431,7 +432,7 @@ fn to_py(py: Python<'_>, v: Value) -> PyResult<Py<PyAny>> {
         },
         Value::Scalar(Scalar::Int(v)) => v.into_pyobject(py)?.into_any().unbind(),
         Value::Scalar(Scalar::Bool(v)) => v.into_pyobject(py)?.to_owned().into_any().unbind(),
-        Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_) | Scalar::Seq(_)) => {
+        Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_) | Scalar::Seq(..)) => {
             py.None()
         }
         Value::Array(a) => array_to_py(py, a)?,

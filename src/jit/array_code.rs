@@ -17,7 +17,7 @@ impl Cg<'_> {
     pub(super) fn is_seq(&self, e: &Expr) -> bool {
         e.as_name()
             .and_then(|n| self.vars.get(n))
-            .is_some_and(|v| v.ty == Ty::Seq)
+            .is_some_and(|v| matches!(v.ty, Ty::Seq(_)))
     }
 
     /// Whether `e` is a name holding a float64 array.
@@ -47,7 +47,7 @@ impl Cg<'_> {
         match self.expr(e)? {
             (v, Ty::Array(nd) | Ty::IntArray(nd) | Ty::Array32(nd)) => Ok((v, nd)),
             // A tuple or list of floats is laid out as a 1-d array (`containers.rs`).
-            (v, Ty::Seq) => Ok((v, 1)),
+            (v, Ty::Seq(_)) => Ok((v, 1)),
             (_, t) => Err(Refusal::new(e.span, format!("indexing a {}", t.name()))),
         }
     }
@@ -100,15 +100,18 @@ impl Cg<'_> {
             return Ok(read);
         }
         if self.is_seq(base) {
-            // `t[i]`: an element (typing has checked `i` is one int).
-            let (desc, _) = self.array(base)?;
+            // `t[i]`: an element (typing has checked `i` is one int), of the elements'
+            // kind (code with float32 values refuses sequences of mixed kinds).
+            let (desc, t) = self.expr(base)?;
             let addr = self.element_addr(desc, 1, index)?;
-            return Ok((
-                self.b
-                    .ins()
-                    .load(types::F64, MemFlagsData::trusted(), addr, 0),
-                Ty::Float,
-            ));
+            let v = self
+                .b
+                .ins()
+                .load(types::F64, MemFlagsData::trusted(), addr, 0);
+            if let Ty::Seq(kind) = t {
+                self.with_kind(v, i64::from(kind));
+            }
+            return Ok((v, Ty::Float));
         }
         let ints = self.is_int_array(base);
         let single = self.is_array32(base);
@@ -168,10 +171,9 @@ impl Cg<'_> {
             return Err(Refusal::new(index.span, format!("the key {k:?}")));
         };
         let (values, _) = self.expr(base)?;
-        Ok(Some((
-            self.fixed_load(types::F64, values, 8 * pos as i32),
-            Ty::Float,
-        )))
+        let v = self.fixed_load(types::F64, values, 8 * pos as i32);
+        self.with_kind(v, i64::from(super::containers::key_kind(keys, pos)));
+        Ok(Some((v, Ty::Float)))
     }
 
     /// `p.C` of a record (typing has checked the field is there); None if `v` is not a
@@ -185,10 +187,9 @@ impl Cg<'_> {
             return Err(Refusal::new(v.span, format!("the attribute `{attr}`")));
         };
         let (values, _) = self.expr(v)?;
-        Ok(Some((
-            self.fixed_load(types::F64, values, 8 * pos as i32),
-            Ty::Float,
-        )))
+        let v = self.fixed_load(types::F64, values, 8 * pos as i32);
+        self.with_kind(v, i64::from(super::containers::key_kind(keys, pos)));
+        Ok(Some((v, Ty::Float)))
     }
 
     /// `x.size` and `x.ndim`.
@@ -390,9 +391,11 @@ impl Cg<'_> {
         match &e.kind {
             ExprKind::Call { func, args, .. } => {
                 super::typing::callee_path(func).as_deref() == Some("tangent.reshape_as")
-                    && args.first().is_some_and(|g| self.is_array(g))
+                    && args
+                        .first()
+                        .is_some_and(|g| self.is_array(g) || self.is_array32(g))
             }
-            _ => self.is_array(e),
+            _ => self.is_array(e) || self.is_array32(e),
         }
     }
 
@@ -426,7 +429,12 @@ impl Cg<'_> {
             as unsafe extern "C" fn(*const ArrayDesc, *const ArrayDesc) -> i64
             as *const () as usize;
         self.check_call(addr, gd, xd);
-        Ok((gd, Ty::Array(nd)))
+        let t = if self.is_array32(g) {
+            Ty::Array32(nd)
+        } else {
+            Ty::Array(nd)
+        };
+        Ok((gd, t))
     }
 
     /// `tangent.add_grad(a, b)` of arrays: a new array `a + b`, computed in the pass of
@@ -439,8 +447,8 @@ impl Cg<'_> {
         b: &Expr,
         span: Span,
     ) -> Result<(Value, Ty), Refusal> {
-        let nd = match super::typing::expr_type(b, self.types, self.calls) {
-            Ok(Some(Ty::Array(nd))) => nd,
+        let want = match super::typing::expr_type(b, self.types, self.calls) {
+            Ok(Some(t @ (Ty::Array(_) | Ty::Array32(_)))) => t,
             _ => {
                 return Err(Refusal::new(
                     b.span,
@@ -455,7 +463,7 @@ impl Cg<'_> {
             return Err(Refusal::new(a.span, "a gradient that is not a name"));
         };
         let (var, ty, flag) = (var.var, var.ty, var.flag);
-        if ty != Ty::Array(nd) {
+        if ty != want {
             return Err(Refusal::new(
                 span,
                 format!("adding an array to a {}", ty.name()),
@@ -480,7 +488,7 @@ impl Cg<'_> {
         let (sum, _) = self.elementwise_plus(Some(held), b)?;
         self.b.ins().jump(join, &[sum.into()]);
         self.b.switch_to_block(join);
-        Ok((self.b.block_params(join)[0], Ty::Array(nd)))
+        Ok((self.b.block_params(join)[0], want))
     }
 
     /// `tangent.init_grad(x)` of an array: zeros of its shape.

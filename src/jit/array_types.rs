@@ -400,11 +400,11 @@ pub fn add_grad_type(
     };
     Some(match (ta, tb) {
         (Some(Ty::Array(x)), Some(Ty::Array(y))) if x == y => Ok(Some(Ty::Array(x))),
-        (None, Some(Ty::Array(y))) => Ok(Some(Ty::Array(y))),
-        (Some(Ty::Array(_)), _) | (_, Some(Ty::Array(_))) => Err(Refusal::new(
-            e.span,
-            "`tangent.add_grad` of an array and something else",
-        )),
+        (Some(Ty::Array32(x)), Some(Ty::Array32(y))) if x == y => Ok(Some(Ty::Array32(x))),
+        (None, Some(t @ (Ty::Array(_) | Ty::Array32(_)))) => Ok(Some(t)),
+        (Some(Ty::Array(_) | Ty::Array32(_)), _) | (_, Some(Ty::Array(_) | Ty::Array32(_))) => Err(
+            Refusal::new(e.span, "`tangent.add_grad` of an array and something else"),
+        ),
         _ => return None,
     })
 }
@@ -416,9 +416,17 @@ pub fn reshape_as_type(
     vars: &HashMap<String, VarTy>,
 ) -> Option<Result<Option<Ty>, Refusal>> {
     let [g, x] = args else { return None };
+    let single = |e| single_array_name(e, vars);
     Some(match (array_name(g, vars), array_name(x, vars)) {
         (Some(a), Some(b)) if a == b => Ok(Some(Ty::Array(a))),
-        (None, None) => return None,
+        (None, None) => match (single(g), single(x)) {
+            (Some(a), Some(b)) if a == b => Ok(Some(Ty::Array32(a))),
+            (None, None) => return None,
+            _ => Err(Refusal::new(
+                e.span,
+                "a float32 array reshaped to another dimension count or dtype",
+            )),
+        },
         _ => Err(Refusal::new(
             e.span,
             "an array reshaped to another dimension count",

@@ -65,7 +65,7 @@ fn clty(t: Ty) -> types::Type {
         | Ty::IntArray(_)
         | Ty::Dict(_)
         | Ty::Record(_)
-        | Ty::Seq
+        | Ty::Seq(_)
         | Ty::Array32(_) => types::I64,
         Ty::Bool => types::I8,
     }
@@ -260,7 +260,7 @@ pub fn lower(
             let v = cg.b.ins().iconst(types::I8, i64::from(pos.is_none()));
             cg.b.def_var(f, v);
         }
-        let kind = (cg.precise && ty == Ty::Float).then(|| {
+        let kind = cg.has_kind(ty).then(|| {
             let k = cg.b.declare_var(types::I8);
             let initial = match pos.map(|i| args[i]) {
                 Some(Ty::Single) => super::precision::SINGLE,
@@ -688,7 +688,7 @@ impl Cg<'_> {
                             format!("a {} pushed on the tape", t.name()),
                         ));
                     }
-                    let kind = if self.precise && t == Ty::Float {
+                    let kind = if self.has_kind(t) {
                         Some(self.kind_of(v, t, x.span)?)
                     } else {
                         None
@@ -794,7 +794,7 @@ impl Cg<'_> {
             }
             let (val, ty) = self.expr(x)?;
             let fl = self.b.ins().iconst(types::I8, 0);
-            let kv = if self.precise && ty == Ty::Float {
+            let kv = if self.has_kind(ty) {
                 Some(self.kind_of(val, ty, x.span)?)
             } else {
                 None
@@ -812,7 +812,11 @@ impl Cg<'_> {
         for (k, (val, ty, fl, kind)) in vals.into_iter().enumerate() {
             let w = self.word_of(val, ty);
             let mut f = self.b.ins().uextend(types::I64, fl);
-            if let Some(kv) = kind {
+            if let (Some(kv), Ty::Bool) = (kind, ty) {
+                // The hosts return Python bools: a NumPy bool (or one whose type was
+                // not followed) is the interpreter's to return.
+                self.bail_unless_python_bool(kv);
+            } else if let Some(kv) = kind {
                 // The float's NumPy type in the second byte (`Compiled::outputs`).
                 let k = self.b.ins().uextend(types::I64, kv);
                 let k = self.b.ins().ishl_imm_u(k, 8);
@@ -1065,8 +1069,14 @@ impl Cg<'_> {
                 BinOp::MatMul => unreachable!("arith_type refuses @"),
             };
             if self.precise {
-                let ka = self.kind_of(a.0, a.1, span)?;
-                let kb = self.kind_of(b.0, b.1, span)?;
+                let mut ka = self.kind_of(a.0, a.1, span)?;
+                let mut kb = self.kind_of(b.0, b.1, span)?;
+                // A bool takes the float kind its type makes with the other operand.
+                if a.1 == Ty::Bool {
+                    ka = self.bool_operand_kind(ka, kb);
+                } else if b.1 == Ty::Bool {
+                    kb = self.bool_operand_kind(kb, ka);
+                }
                 // An int meeting a float32 converts to float32 exactly up to 2**24; past
                 // that NumPy's conversion is the interpreter's.
                 for (v, t) in [a, b] {
@@ -1077,6 +1087,15 @@ impl Cg<'_> {
                 return Ok((self.precise_binop(op, (x, ka), (y, kb), v), Ty::Float));
             }
             return Ok((v, Ty::Float));
+        }
+        if self.precise {
+            // A NumPy bool with an int makes a `numpy.int64`.
+            for (v, t) in [a, b] {
+                if t == Ty::Bool {
+                    let k = self.kind_of(v, t, span)?;
+                    self.bail_unless_python_bool(k);
+                }
+            }
         }
         let (x, y) = (self.int(a.0, a.1), self.int(b.0, b.1));
         let v = match op {
@@ -1135,7 +1154,15 @@ impl Cg<'_> {
             if self.precise {
                 let ka = self.kind_of(a.0, a.1, span)?;
                 let kb = self.kind_of(b.0, b.1, span)?;
-                return Ok(self.precise_compare(cc, (x, ka), (y, kb), wide));
+                let r = self.precise_compare(cc, (x, ka), (y, kb), wide);
+                let k = if a.1 == Ty::Bool || b.1 == Ty::Bool {
+                    self.b
+                        .ins()
+                        .iconst(types::I8, super::precision::UNKNOWN_BOOL)
+                } else {
+                    self.compared_kind(ka, kb)
+                };
+                return Ok(self.set_kind(r, k));
             }
             return Ok(wide);
         }
@@ -1148,7 +1175,14 @@ impl Cg<'_> {
             CmpOp::Gt => IntCC::SignedGreaterThan,
             _ => IntCC::SignedGreaterThanOrEqual,
         };
-        Ok(self.b.ins().icmp(cc, x, y))
+        let r = self.b.ins().icmp(cc, x, y);
+        // Python's ints compare to a Python bool (a bool operand's type is not followed).
+        let k = if a.1 == Ty::Bool || b.1 == Ty::Bool {
+            super::precision::UNKNOWN_BOOL
+        } else {
+            super::precision::PYTHON
+        };
+        Ok(self.with_kind(r, k))
     }
 
     pub(super) fn expr(&mut self, e: &Expr) -> Result<(Value, Ty), Refusal> {
@@ -1164,7 +1198,10 @@ impl Cg<'_> {
                     (self.with_kind(c, super::precision::PYTHON), Ty::Float)
                 }
             },
-            ExprKind::Bool(v) => (self.b.ins().iconst(types::I8, i64::from(*v)), Ty::Bool),
+            ExprKind::Bool(v) => {
+                let c = self.b.ins().iconst(types::I8, i64::from(*v));
+                (self.with_kind(c, super::precision::PYTHON), Ty::Bool)
+            }
             ExprKind::BinOp(..) | ExprKind::Unary(..) if self.is_array_valued(e) => {
                 self.elementwise(e)?
             }
@@ -1196,7 +1233,8 @@ impl Cg<'_> {
                 match op {
                     UnaryOp::Not => {
                         let tv = self.truthy(v, t);
-                        (self.b.ins().bxor_imm_u(tv, 1), Ty::Bool)
+                        let r = self.b.ins().bxor_imm_u(tv, 1);
+                        (self.with_kind(r, super::precision::PYTHON), Ty::Bool)
                     }
                     UnaryOp::Pos => match t {
                         Ty::Bool => (self.int(v, t), Ty::Int),
@@ -1259,10 +1297,19 @@ impl Cg<'_> {
                     });
                     lhs_expr = rhs;
                 }
-                (
-                    acc.unwrap_or_else(|| self.b.ins().iconst(types::I8, 1)),
-                    Ty::Bool,
-                )
+                let r = acc.unwrap_or_else(|| self.b.ins().iconst(types::I8, 1));
+                if rest.len() > 1 || !self.kinds.contains_key(&r) {
+                    // `a < b < c` is one of two comparisons' bools; `x is None` Python's.
+                    let k = if rest.len() > 1 {
+                        super::precision::UNKNOWN_BOOL
+                    } else {
+                        super::precision::PYTHON
+                    };
+                    let r = self.fresh_bool(r);
+                    (self.with_kind(r, k), Ty::Bool)
+                } else {
+                    (r, Ty::Bool)
+                }
             }
             ExprKind::BoolOp(op, es) => {
                 let mut acc: Option<Value> = None;
@@ -1274,10 +1321,9 @@ impl Cg<'_> {
                         (Some(a), BoolOp::Or) => self.b.ins().bor(a, v),
                     });
                 }
-                (
-                    acc.unwrap_or_else(|| self.b.ins().iconst(types::I8, 1)),
-                    Ty::Bool,
-                )
+                let r = acc.unwrap_or_else(|| self.b.ins().iconst(types::I8, 1));
+                // One of the operands, whose types are not followed here.
+                (self.with_kind(r, super::precision::UNKNOWN_BOOL), Ty::Bool)
             }
             ExprKind::IfExp { test, body, orelse } => {
                 let c = self.truth(test)?;
@@ -1290,7 +1336,7 @@ impl Cg<'_> {
                     ));
                 }
                 let r = self.b.ins().select(c, a, b);
-                if self.precise && ta == Ty::Float {
+                if self.has_kind(ta) {
                     let (ka, kb) = (self.kind_of(a, ta, e.span)?, self.kind_of(b, tb, e.span)?);
                     let k = self.b.ins().select(c, ka, kb);
                     self.set_kind(r, k);
@@ -1485,7 +1531,10 @@ impl Cg<'_> {
                 "add_grad" if args.iter().any(|a| self.yields_array(a)) => {
                     self.add_grad_arrays(&args[0], &args[1], e.span)
                 }
-                "reshape_as" if args.len() == 2 && self.is_array(&args[0]) => {
+                "reshape_as"
+                    if args.len() == 2
+                        && (self.is_array(&args[0]) || self.is_array32(&args[0])) =>
+                {
                     self.reshape_as(&args[0], &args[1])
                 }
                 "init_grad" if self.precise && args.len() == 1 => {

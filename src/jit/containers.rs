@@ -15,33 +15,80 @@
 
 use super::arrays::ArrayDesc;
 use super::typing::{expr_type, Callees, Refusal, Ty, VarTy};
+use super::Scalar;
 use crate::syntax::ir::*;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// Every key set a signature has named, by number (sorted keys).
-static KEY_SETS: Mutex<Vec<Vec<String>>> = Mutex::new(Vec::new());
+/// A key set (sorted keys) and the NumPy kind of each value (`precision::PYTHON`,
+/// `SINGLE` or `DOUBLE`: code with float32 values promotes by it, NEP 50).
+struct KeySet {
+    keys: Vec<String>,
+    kinds: Vec<u8>,
+}
 
-/// The number of a key set (sorted, without duplicates).
+/// Every key set a signature has named, by number.
+static KEY_SETS: Mutex<Vec<KeySet>> = Mutex::new(Vec::new());
+
+fn key_sets() -> std::sync::MutexGuard<'static, Vec<KeySet>> {
+    KEY_SETS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The number of a key set (sorted, without duplicates) whose values are Python floats.
 pub fn intern<S: AsRef<str>>(keys: &[S]) -> u32 {
-    let mut sets = KEY_SETS.lock().unwrap_or_else(|e| e.into_inner());
-    let same = |s: &Vec<String>| {
-        s.iter()
-            .map(String::as_str)
-            .eq(keys.iter().map(|k| k.as_ref()))
+    intern_kinds(keys, &vec![PYTHON; keys.len()])
+}
+
+/// The number of a key set (sorted, without duplicates) whose values have these kinds.
+pub fn intern_kinds<S: AsRef<str>>(keys: &[S], kinds: &[u8]) -> u32 {
+    let mut sets = key_sets();
+    let same = |s: &KeySet| {
+        s.kinds == kinds
+            && s.keys
+                .iter()
+                .map(String::as_str)
+                .eq(keys.iter().map(|k| k.as_ref()))
     };
     if let Some(k) = sets.iter().position(same) {
         return k as u32;
     }
-    sets.push(keys.iter().map(|k| k.as_ref().to_owned()).collect());
+    sets.push(KeySet {
+        keys: keys.iter().map(|k| k.as_ref().to_owned()).collect(),
+        kinds: kinds.to_vec(),
+    });
     (sets.len() - 1) as u32
 }
 
 /// The position of `key` in key set `id`.
 pub fn key_index(id: u32, key: &str) -> Option<usize> {
-    let sets = KEY_SETS.lock().unwrap_or_else(|e| e.into_inner());
-    sets.get(id as usize)?.iter().position(|k| k == key)
+    key_sets()
+        .get(id as usize)?
+        .keys
+        .iter()
+        .position(|k| k == key)
 }
+
+/// The kind of the value at `pos` of key set `id`.
+pub fn key_kind(id: u32, pos: usize) -> u8 {
+    key_sets()
+        .get(id as usize)
+        .and_then(|s| s.kinds.get(pos).copied())
+        .unwrap_or(PYTHON)
+}
+
+/// Whether a value of key set `id` is a `numpy.float32`.
+pub fn has_single(id: u32) -> bool {
+    key_sets()
+        .get(id as usize)
+        .is_some_and(|s| s.kinds.contains(&SINGLE))
+}
+
+/// The kinds of a number a container holds (`precision`'s, as u8), and `MIXED` for a
+/// sequence whose elements differ in kind.
+pub const PYTHON: u8 = super::precision::PYTHON as u8;
+pub const SINGLE: u8 = super::precision::SINGLE as u8;
+pub const DOUBLE: u8 = super::precision::DOUBLE as u8;
+pub const MIXED: u8 = 3;
 
 /// A dict argument's values in key order and its key set's number (or a record's, by
 /// field name); the caller keeps `values` alive until the call returns and passes
@@ -54,18 +101,19 @@ pub struct DictValues {
 }
 
 impl DictValues {
-    /// From the dict's (key, value) pairs, in any order.
-    pub fn new<S: AsRef<str>>(entries: Vec<(S, f64)>) -> DictValues {
+    /// From the dict's (key, number) pairs, in any order (a number that is not a float
+    /// of some kind: None).
+    pub fn new<S: AsRef<str>>(entries: Vec<(S, Scalar)>) -> Option<DictValues> {
         Self::sorted(entries, false)
     }
 
-    /// From a record's (field, value) pairs, in any order.
-    pub fn record<S: AsRef<str>>(entries: Vec<(S, f64)>) -> DictValues {
+    /// From a record's (field, number) pairs, in any order.
+    pub fn record<S: AsRef<str>>(entries: Vec<(S, Scalar)>) -> Option<DictValues> {
         Self::sorted(entries, true)
     }
 
-    /// The values of a dict (or record) whose key set is `keys` (see `intern`), already
-    /// in key order.
+    /// The values of a dict (or record) whose key set is `keys` (see `intern_kinds`),
+    /// already in key order.
     pub fn in_key_order(keys: u32, values: Vec<f64>, record: bool) -> DictValues {
         DictValues {
             keys,
@@ -74,15 +122,20 @@ impl DictValues {
         }
     }
 
-    fn sorted<S: AsRef<str>>(mut entries: Vec<(S, f64)>, record: bool) -> DictValues {
+    fn sorted<S: AsRef<str>>(mut entries: Vec<(S, Scalar)>, record: bool) -> Option<DictValues> {
         entries.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
-        let values = entries.iter().map(|(_, v)| *v).collect();
+        let (values, kinds): (Vec<f64>, Vec<u8>) = entries
+            .iter()
+            .map(|(_, v)| v.float_kind())
+            .collect::<Option<Vec<_>>>()?
+            .into_iter()
+            .unzip();
         let keys: Vec<S> = entries.into_iter().map(|(k, _)| k).collect();
-        DictValues {
-            keys: intern(&keys),
+        Some(DictValues {
+            keys: intern_kinds(&keys, &kinds),
             values,
             record,
-        }
+        })
     }
 }
 
@@ -91,13 +144,27 @@ impl DictValues {
 pub struct SeqValues {
     values: Vec<f64>,
     pub desc: ArrayDesc,
+    /// The elements' kind, `MIXED` if they differ.
+    pub kind: u8,
 }
 
 impl SeqValues {
-    pub fn new(values: Vec<f64>) -> SeqValues {
+    /// From the elements (a number that is not a float of some kind: None).
+    pub fn new(items: &[Scalar]) -> Option<SeqValues> {
+        let (values, kinds): (Vec<f64>, Vec<u8>) = items
+            .iter()
+            .map(|v| v.float_kind())
+            .collect::<Option<Vec<_>>>()?
+            .into_iter()
+            .unzip();
+        let kind = match kinds.split_first() {
+            Some((k, rest)) if rest.iter().any(|r| r != k) => MIXED,
+            Some((k, _)) => *k,
+            None => PYTHON,
+        };
         let desc =
             ArrayDesc::new(values.as_ptr(), &[values.len()], &[1]).expect("a 1-d descriptor");
-        SeqValues { values, desc }
+        Some(SeqValues { values, desc, kind })
     }
 
     pub fn len(&self) -> usize {
@@ -113,7 +180,7 @@ impl SeqValues {
 pub fn is_seq(e: &Expr, vars: &HashMap<String, VarTy>) -> bool {
     e.as_name()
         .and_then(|n| vars.get(n))
-        .is_some_and(|v| v.ty == Some(Ty::Seq))
+        .is_some_and(|v| matches!(v.ty, Some(Ty::Seq(_))))
 }
 
 /// The type of `t[index]` for a tuple or list of floats: one int index (a slice makes a

@@ -37,6 +37,9 @@ pub enum Op {
     /// A function of one float (the runtime's kernel of a `native_scalar` function).
     Call1(extern "C" fn(f64) -> f64, Src),
     Call2(extern "C" fn(f64, f64) -> f64, Src, Src),
+    /// Rounded to float32 (a float32 result: `a + b` of float32 arrays is the exact sum
+    /// rounded once).
+    Round32(Src),
 }
 
 /// A statement's right side: operations in order, the last one the result.
@@ -156,6 +159,7 @@ unsafe fn blocks_body(
                 },
                 Op::Call1(f, a) => binary(dst, src(a), Operand::Number(0.0), |x, _| f(x)),
                 Op::Call2(f, a, b) => binary(dst, src(a), src(b), |x, y| f(x, y)),
+                Op::Round32(a) => binary(dst, src(a), Operand::Number(0.0), |x, _| x as f32 as f64),
             }
         }
         start += len;
@@ -315,6 +319,40 @@ mod tests {
         // SAFETY: as above.
         let out = unsafe { run(&mut tape, &prog, arrays.as_ptr(), numbers.as_ptr()) };
         assert!(out.is_null());
+    }
+
+    #[test]
+    fn a_sum_of_float32_arrays_is_rounded_once_as_float32_adds() {
+        // Float32 values held as doubles (the float32 arrays of native code).
+        let a: Vec<f32> = (0..300).map(|i| 0.1 + i as f32 * 0.37).collect();
+        let b: Vec<f32> = (0..300).map(|i| 0.2 / (1.0 + i as f32)).collect();
+        let (wa, wb): (Vec<f64>, Vec<f64>) = (
+            a.iter().map(|&v| f64::from(v)).collect(),
+            b.iter().map(|&v| f64::from(v)).collect(),
+        );
+        let da = ArrayDesc::new(wa.as_ptr(), &[300], &[1]).expect("1-d");
+        let db = ArrayDesc::new(wb.as_ptr(), &[300], &[1]).expect("1-d");
+        let prog = Program {
+            ops: vec![
+                Op::Add(Src::Array(0), Src::Array(1)),
+                Op::Round32(Src::Op(0)),
+            ],
+            arrays: 2,
+            numbers: 0,
+        };
+        let mut tape = Tape::new();
+        let arrays = [&da as *const ArrayDesc, &db as *const ArrayDesc];
+        // SAFETY: live descriptors, as many as the program reads.
+        let out = unsafe { run(&mut tape, &prog, arrays.as_ptr(), [].as_ptr()) };
+        // SAFETY: a 300-element array of the arena.
+        let got = unsafe { std::slice::from_raw_parts((*out).data, 300) };
+        let mut inexact = 0;
+        for i in 0..300 {
+            assert_eq!(got[i], f64::from(a[i] + b[i]), "{i}");
+            inexact += usize::from(wa[i] + wb[i] != f64::from(a[i] + b[i]));
+        }
+        // The double sums are not all float32 numbers: the rounding is seen.
+        assert!(inexact > 100, "{inexact}");
     }
 
     #[test]

@@ -282,7 +282,7 @@ impl Cg<'_> {
 
     /// Whether `e` computes a new array elementwise.
     pub(super) fn is_array_valued(&self, e: &Expr) -> bool {
-        matches!(self.static_type(e), Some(Ty::Array(_)))
+        matches!(self.static_type(e), Some(Ty::Array(_) | Ty::Array32(_)))
     }
 
     /// An elementwise array expression: one pass over the buffers into a new array.
@@ -297,11 +297,14 @@ impl Cg<'_> {
         plus: Option<Value>,
         e: &Expr,
     ) -> Result<(Value, Ty), Refusal> {
-        let Some(Ty::Array(nd)) = self.static_type(e) else {
-            return Err(Refusal::new(
-                e.span,
-                "an elementwise expression of unknown type",
-            ));
+        let ty = match self.static_type(e) {
+            Some(t @ (Ty::Array(_) | Ty::Array32(_))) => t,
+            _ => {
+                return Err(Refusal::new(
+                    e.span,
+                    "an elementwise expression of unknown type",
+                ))
+            }
         };
         let mut prog = Program::default();
         let mut ops = Operands::default();
@@ -309,8 +312,20 @@ impl Cg<'_> {
             ops.arrays.push(g);
         }
         let result = self.lower_elementwise(e, &mut prog, &mut ops)?;
+        if matches!(ty, Ty::Array32(_)) && !prog.ops.is_empty() {
+            // NumPy's float32 functions are its own; only sums of float32 arrays here.
+            return Err(Refusal::new(
+                e.span,
+                "an elementwise operation on float32 arrays",
+            ));
+        }
         if plus.is_some() {
             prog.ops.push(Op::Add(Src::Array(0), result));
+            if matches!(ty, Ty::Array32(_)) {
+                // Two float32 values add exactly in double: one rounding is NumPy's.
+                let sum = Src::Op(prog.ops.len() - 1);
+                prog.ops.push(Op::Round32(sum));
+            }
         } else if prog.ops.is_empty() {
             // `x ** 1`: Python makes a new array; so does `x * 1.0`, exactly.
             let one = self.b.ins().f64const(1.0);
@@ -329,7 +344,7 @@ impl Cg<'_> {
             ));
         }
         let desc = self.run_program(prog, ops);
-        Ok((desc, Ty::Array(nd)))
+        Ok((desc, ty))
     }
 
     /// Calls the runtime to run `prog` on `ops`: the new array's descriptor (bails when

@@ -26,6 +26,7 @@ use crate::syntax::SourceModule;
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 pub use entry::{Call, NativeEntry};
+pub use precision::comparisons_give_python_bools;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 pub use typing::{Refusal, Ty};
@@ -49,7 +50,7 @@ pub enum Scalar {
     Dict(DictArg),
     /// A tuple or list of floats: a 1-d descriptor of a copy of its elements, which the
     /// caller keeps for the whole call (`containers.rs`).
-    Seq(ArrayArg),
+    Seq(ArrayArg, u8),
 }
 
 /// A dict argument: the address of its values (kept by the caller for the whole call)
@@ -104,8 +105,19 @@ impl Scalar {
         match (desc, dict, seq) {
             (Some(d), _, _) => Some(Scalar::Array(ArrayArg::new(d))),
             (_, Some(d), _) => Some(Scalar::Dict(DictArg::new(d))),
-            (_, _, Some(s)) => Some(Scalar::Seq(ArrayArg::new(&s.desc))),
+            (_, _, Some(s)) => Some(Scalar::Seq(ArrayArg::new(&s.desc), s.kind)),
             _ => number(),
+        }
+    }
+
+    /// A float's value and NumPy kind (`containers::PYTHON`, `SINGLE`, `DOUBLE`); None
+    /// for anything else.
+    pub fn float_kind(self) -> Option<(f64, u8)> {
+        match self {
+            Scalar::Float(v) => Some((v, containers::PYTHON)),
+            Scalar::Single(v) => Some((v, containers::SINGLE)),
+            Scalar::Double(v) => Some((v, containers::DOUBLE)),
+            _ => None,
         }
     }
 
@@ -124,7 +136,7 @@ impl Scalar {
             }),
             Scalar::Dict(d) if d.record => Some(Ty::Record(d.keys)),
             Scalar::Dict(d) => Some(Ty::Dict(d.keys)),
-            Scalar::Seq(_) => Some(Ty::Seq),
+            Scalar::Seq(_, kind) => Some(Ty::Seq(kind)),
         }
     }
     fn word(self) -> u64 {
@@ -135,7 +147,7 @@ impl Scalar {
             Scalar::None => 0,
             Scalar::Array(a) => a.desc as u64,
             Scalar::Dict(d) => d.values as u64,
-            Scalar::Seq(a) => a.desc as u64,
+            Scalar::Seq(a, _) => a.desc as u64,
         }
     }
 }

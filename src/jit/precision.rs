@@ -20,6 +20,7 @@ use super::typing::{Refusal, Ty};
 use crate::syntax::ir::*;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A Python float (or int or bool: weak in NumPy's promotion).
 pub const PYTHON: i64 = 0;
@@ -27,6 +28,23 @@ pub const PYTHON: i64 = 0;
 pub const SINGLE: i64 = 1;
 /// A `numpy.float64`.
 pub const DOUBLE: i64 = 2;
+
+/// Bools have kinds of their own: Python's (`PYTHON`, weak), NumPy's (`NUMPY_BOOL`: a
+/// comparison of NumPy scalars; with a Python float it makes a float64, with a
+/// float32 a float32, with an int an int64), or one native code does not follow
+/// (`UNKNOWN_BOOL`: arithmetic on it bails).
+pub const NUMPY_BOOL: i64 = 1;
+pub const UNKNOWN_BOOL: i64 = 0x7f;
+
+/// Whether a comparison of NumPy float scalars gives NumPy's bool, as NumPy's does. The
+/// embedded numpy has no bool scalar type yet (its comparisons give Python's bool), and
+/// its host says so before compiling anything (`comparisons_give_python_bools`).
+static NUMPY_BOOLS: AtomicBool = AtomicBool::new(true);
+
+/// Declares that this process's NumPy compares its float scalars to Python bools.
+pub fn comparisons_give_python_bools() {
+    NUMPY_BOOLS.store(false, Ordering::Relaxed);
+}
 
 impl Cg<'_> {
     /// Records the kind (an i8 value) of the float `v`; returns `v`.
@@ -46,8 +64,14 @@ impl Cg<'_> {
         v
     }
 
-    /// The kind of an operand: a Python int is weak; a float's recorded kind. A bool
-    /// (Python's or NumPy's, which promote differently) is refused.
+    /// Whether values of type `t` carry a kind (floats and bools, in code with float32
+    /// values).
+    pub(super) fn has_kind(&self, t: Ty) -> bool {
+        self.precise && matches!(t, Ty::Float | Ty::Bool)
+    }
+
+    /// The kind of an operand: a Python int is weak; a float's recorded kind; a bool's
+    /// recorded kind (`PYTHON`, `NUMPY_BOOL`), `UNKNOWN_BOOL` where none was recorded.
     pub(super) fn kind_of(&mut self, v: Value, t: Ty, span: Span) -> Result<Value, Refusal> {
         match t {
             Ty::Int => Ok(self.b.ins().iconst(types::I8, PYTHON)),
@@ -56,6 +80,10 @@ impl Cg<'_> {
                     span,
                     "a float whose NumPy type native code does not follow here",
                 )
+            }),
+            Ty::Bool => Ok(match self.kinds.get(&v) {
+                Some(k) => *k,
+                None => self.b.ins().iconst(types::I8, UNKNOWN_BOOL),
             }),
             _ => Err(Refusal::new(
                 span,
@@ -179,6 +207,43 @@ impl Cg<'_> {
             .icmp_imm_u(IntCC::UnsignedGreaterThan, shifted, 2 * limit);
         let bad = self.b.ins().band(single, wide);
         self.bail_if(bad);
+    }
+
+    /// The kind of the bool comparing floats of kinds `ka` and `kb`: NumPy's when
+    /// either is a NumPy scalar.
+    pub(super) fn compared_kind(&mut self, ka: Value, kb: Value) -> Value {
+        if !NUMPY_BOOLS.load(Ordering::Relaxed) {
+            return self.b.ins().iconst(types::I8, PYTHON);
+        }
+        let joined = self.joined_kind(ka, kb);
+        // icmp gives 1 for NumPy's bool: `NUMPY_BOOL`.
+        self.b.ins().icmp_imm_s(IntCC::NotEqual, joined, PYTHON)
+    }
+
+    /// The float kind a bool of kind `kb` takes in arithmetic with a float of kind `kf`
+    /// (NumPy's bool with a Python float makes float64; Python's bool is weak); bails
+    /// on a bool whose type was not followed.
+    pub(super) fn bool_operand_kind(&mut self, kb: Value, kf: Value) -> Value {
+        let unknown = self.b.ins().icmp_imm_s(IntCC::Equal, kb, UNKNOWN_BOOL);
+        self.bail_if(unknown);
+        let numpy = self.b.ins().icmp_imm_s(IntCC::Equal, kb, NUMPY_BOOL);
+        let weak_other = self.b.ins().icmp_imm_s(IntCC::Equal, kf, PYTHON);
+        let double = self.b.ins().iconst(types::I8, DOUBLE);
+        let as_numpy = self.b.ins().select(weak_other, double, kf);
+        let python = self.b.ins().iconst(types::I8, PYTHON);
+        self.b.ins().select(numpy, as_numpy, python)
+    }
+
+    /// Bails unless `kb` is a Python bool's kind (NumPy's bool with an int makes a
+    /// `numpy.int64`, which native ints do not follow; hosts return Python bools).
+    pub(super) fn bail_unless_python_bool(&mut self, kb: Value) {
+        let other = self.b.ins().icmp_imm_s(IntCC::NotEqual, kb, PYTHON);
+        self.bail_if(other);
+    }
+
+    /// A new bool equal to `v`, so it records its own kind.
+    pub(super) fn fresh_bool(&mut self, v: Value) -> Value {
+        self.b.ins().band_imm_u(v, 1)
     }
 
     /// Bails when `kind` is `SINGLE` (NumPy's own float32 code computes that value).

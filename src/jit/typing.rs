@@ -22,8 +22,9 @@ pub enum Ty {
     /// A dataclass or namedtuple instance whose fields are all floats, by field set,
     /// read by attribute only (`containers.rs`).
     Record(u32),
-    /// A tuple or list of floats, read by index only (`containers.rs`).
-    Seq,
+    /// A tuple or list of floats, read by index only (`containers.rs`), and its
+    /// elements' NumPy kind (`containers::MIXED` when they differ).
+    Seq(u8),
     /// A `numpy.float32` argument, and a `numpy.float64` one (`Float` is a Python float):
     /// in the function both are floats whose precision the code tracks at run time
     /// (codegen's kinds), since NumPy 2 promotes them differently.
@@ -47,7 +48,8 @@ impl Ty {
             Ty::IntArray(_) => "2-d int64 array",
             Ty::Dict(_) => "dict of floats",
             Ty::Record(_) => "dataclass or namedtuple of floats",
-            Ty::Seq => "tuple or list of floats",
+            Ty::Seq(super::containers::MIXED) => "tuple or list of floats of several NumPy types",
+            Ty::Seq(_) => "tuple or list of floats",
             Ty::Single => "float32 scalar",
             Ty::Double => "float64 scalar",
             Ty::Array32(1) => "1-d float32 array",
@@ -59,7 +61,12 @@ impl Ty {
     pub fn is_container(self) -> bool {
         matches!(
             self,
-            Ty::Array(_) | Ty::IntArray(_) | Ty::Dict(_) | Ty::Record(_) | Ty::Seq | Ty::Array32(_)
+            Ty::Array(_)
+                | Ty::IntArray(_)
+                | Ty::Dict(_)
+                | Ty::Record(_)
+                | Ty::Seq(_)
+                | Ty::Array32(_)
         )
     }
 
@@ -77,8 +84,12 @@ impl Ty {
 /// code tracks each float's precision (Python float, `numpy.float32` or
 /// `numpy.float64`), as NumPy 2's promotion depends on it.
 pub fn tracks_precision(args: &[Ty]) -> bool {
-    args.iter()
-        .any(|t| matches!(t, Ty::Single | Ty::Array32(_)))
+    use super::containers::{has_single, MIXED, SINGLE};
+    args.iter().any(|t| match *t {
+        Ty::Single | Ty::Array32(_) | Ty::Seq(SINGLE | MIXED) => true,
+        Ty::Dict(keys) | Ty::Record(keys) => has_single(keys),
+        _ => false,
+    })
 }
 
 /// A variable's type: its scalar type (None when only `None` was ever assigned) and
@@ -192,14 +203,15 @@ pub fn infer(
 }
 
 /// In code with float32 values, the containers whose numbers' NumPy types are not known
-/// (dicts, records, tuples and lists may hold Python floats or `numpy.float64`s, which
-/// promote a float32 differently) and int64 arrays (whose elements are `numpy.int64` in
-/// CPython and ints in the embedded numpy) are refused: the function runs interpreted.
+/// to the code are refused (the function runs interpreted): tuples and lists whose
+/// elements differ in type (a Python float and a `numpy.float64` promote a float32
+/// differently; a dict's or record's values have their kinds in the key set), and int64
+/// arrays (whose elements are `numpy.int64` in CPython and ints in the embedded numpy).
 fn float32_companions(def: &FuncDef, vars: &HashMap<String, VarTy>) -> Result<(), Refusal> {
     let mut names: Vec<(&String, Ty)> = vars
         .iter()
         .filter_map(|(n, v)| v.ty.map(|t| (n, t)))
-        .filter(|(_, t)| matches!(t, Ty::IntArray(_) | Ty::Dict(_) | Ty::Record(_) | Ty::Seq))
+        .filter(|(_, t)| matches!(t, Ty::IntArray(_) | Ty::Seq(super::containers::MIXED)))
         .collect();
     names.sort_by(|a, b| a.0.cmp(b.0));
     match names.first() {
@@ -432,9 +444,16 @@ pub fn expr_type(
             }
             match op {
                 UnaryOp::Not => Some(Ty::Bool),
-                // NumPy's bool has no negative (TypeError); Python's -True is -1.
-                UnaryOp::Neg if t == Some(Ty::Bool) => {
-                    return Err(Refusal::new(e.span, "`-` of a bool"))
+                // NumPy's bool has no negative or positive (TypeError); Python's -True
+                // is -1.
+                UnaryOp::Neg | UnaryOp::Pos if t == Some(Ty::Bool) => {
+                    return Err(Refusal::new(
+                        e.span,
+                        format!(
+                            "`{}` of a bool",
+                            if *op == UnaryOp::Neg { "-" } else { "+" }
+                        ),
+                    ))
                 }
                 _ => t.map(|t| if t == Ty::Bool { Ty::Int } else { t }),
             }
@@ -748,7 +767,11 @@ fn call_type(
         "float" if n == 1 => Ok(Some(Ty::Float)),
         "int" if n == 1 => Ok(Some(Ty::Int)),
         "bool" if n == 1 => Ok(Some(Ty::Bool)),
-        "abs" if n == 1 => Ok(first.map(|t| if t == Ty::Bool { Ty::Int } else { t })),
+        // NumPy's bool's `abs` is itself (a bool, whose `+` is `or`); Python's is an int.
+        "abs" if n == 1 && first == Some(Ty::Bool) => {
+            Err(Refusal::new(span, "`abs` of a bool"))
+        }
+        "abs" if n == 1 => Ok(first),
         "min" | "max" if n == 2 => {
             if all_known && tys[0] != tys[1] {
                 return Err(Refusal::new(span, format!("`{path}` of an int and a float")));

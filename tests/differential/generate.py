@@ -1225,6 +1225,27 @@ class Gen:
                  "a32[t - 1] * m32[t %% 2, (t + %d) %% 3]" % self.rng.randint(0, 2)]
         if "x" in names:
             terms.append("x * a32[-1 - t]")
+        if self.rng.random() < 0.5:
+            # Module-level numbers of each NumPy type beside float32 values: a dict's
+            # values, a tuple's elements (of one type, or several: then interpreted).
+            def number():
+                return self.pick(("%s", "np.float64(%s)", "np.float32(%s)")) % self.const(0.2, 0.9)
+            self.counter += 1
+            p = "%s_CONST%d" % (self.prefix.upper(), self.counter)
+            self.callees.append("%s = {'rate': %s, 'gain': %s}" % (p, number(), number()))
+            terms.append("%s['rate'] * a32[t] + %s['gain'] * s" % (p, p))
+            tup = "%s_COEF%d" % (self.prefix.upper(), self.counter)
+            one = self.pick(("%s", "np.float64(%s)", "np.float32(%s)", None))
+            self.callees.append("%s = (%s,)" % (tup, ", ".join(
+                (one or self.pick(("%s", "np.float64(%s)"))) % self.const(-0.9, 0.9)
+                for _ in range(3))))
+            terms.append("%s[t %% 3] * a32[t]" % tup)
+        if self.rng.random() < 0.3:
+            # Bools of comparisons in arithmetic (`max`'s gradient is one): NumPy's bool
+            # of float32 elements makes float64 with a Python float, Python's is weak.
+            terms.append(self.pick(("max(a32[t], %s)" % self.const(-0.5, 0.5),
+                                    "(a32[t] > %s) * %s" % (self.const(-0.5, 0.5), self.const(0.1, 0.5)),
+                                    "(s > %s) * a32[t]" % self.const(-0.5, 0.5))))
         body = " + ".join(terms)
         fn = self.pick(("math.tanh", "math.sin", "", "", "np.tanh"))
         out.append("%s    s = %s(%s)" % (pad, fn, body) if fn else "%s    s = %s" % (pad, body))

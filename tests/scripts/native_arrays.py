@@ -472,6 +472,28 @@ def f32_local(x):
     return s
 
 
+def f32_hinge(x, w):
+    # `max`'s gradient multiplies by a NumPy bool (`x >= 0.0` of a float32): with a
+    # Python float it makes a float64, with a float32 a float32; a bool kept in a
+    # variable, and one of Python floats (`w > 0.5`), are weak.
+    s = 0.0
+    for i in range(len(x)):
+        on = x[i] > 0.1
+        s = s + max(x[i], 0.0) * 2.0 + on * x[i] * w + (w > 0.5) * x[i] + (x[i] > 0.2) * w * 0.3
+    return s
+
+
+def f32_copied(x):
+    # A float32 copy written by element: its gradient is added to the argument's (two
+    # float32 arrays: one rounding of their exact sum), before the first line's is.
+    s = x[0] * x[-1] * 0.7
+    u = x.copy()
+    for i in range(len(u)):
+        u[i] = u[i] * 0.3 + x[i] * x[i]
+        s = s + u[i] * x[i]
+    return s
+
+
 def wide_args(args):
     return tuple(a.astype(np.float64) if isinstance(a, np.ndarray) else
                  float(a) if isinstance(a, np.float32) else a for a in args)
@@ -485,7 +507,23 @@ f32_cases = [(f32_loop, (x32, 0.7), (0, 1)), (f32_loop, (x32, np.float32(0.7)), 
              (f32_matrix, (m32, np.array([0.1, -0.2, 0.3], dtype=np.float32)), (0, 1)),
              (f32_matrix, (m32.T, np.array([0.5, 1.5], dtype=np.float32)), (0, 1)),
              (f32_powers, (x32,), (0,)), (l1, (x32, 0.3), (0, 1)),
-             (f32_local, (x32,), (0,))]
+             (f32_local, (x32,), (0,)), (f32_hinge, (x32, 0.7), (0, 1)),
+             (f32_hinge, (x32, np.float32(0.3)), (0, 1)), (f32_copied, (x32,), (0,)),
+             (f32_copied, (x32[::-1],), (0,))]
+# Containers of numbers beside float32 arrays: each value keeps its NumPy type (a Python
+# float is weak, a float64 makes float64, a float32 stays float32).
+hot32 = tuple(a.astype(np.float32) for a in (np.linspace(0.0, 2.0, hours),
+                                              10.0 + np.sin(np.arange(hours)),
+                                              np.linspace(0.1, 0.3, hours)))
+params64 = dict(params, R=np.float64(2.0), dt=np.float64(0.25))
+params32 = {k: np.float32(v) for k, v in params.items()}
+f32_cases += [(building, hot32 + (p,), (0, 1)) for p in (params, params64, params32)]
+f32_cases += [(building_record, hot32[:2] + (room,), (0, 1)),
+              (building_record, hot32[:2] + (Zone(*map(np.float32, (19, 2, 3, 0.25, 0.5, 21))),),
+               (0, 1)),
+              (with_tuple, (x32, [0.3, 0.7]), (0,)),
+              (with_tuple, (x32, (np.float64(0.3), np.float64(0.7))), (0,)),
+              (with_tuple, (x32, [np.float32(0.3), np.float32(0.7)]), (0,))]
 for f, args, wrt in f32_cases:
     native = tangent.grad(f, wrt=wrt, compile="native")
     python = tangent.grad(f, wrt=wrt, compile="python")
@@ -505,6 +543,13 @@ for f, args, wrt in f32_cases:
         if isinstance(args[k], np.ndarray):
             assert g.dtype == args[k].dtype and g.shape == args[k].shape, (f.__name__, g)
     checked += 1
+# A tuple whose elements differ in NumPy type, beside a float32 array: interpreted.
+native, python = (tangent.grad(with_tuple, compile=c) for c in ("native", "python"))
+before = native.__tangent_native_calls__
+mixed = [0.3, np.float64(0.7)]
+got, want = native(x32, mixed), python(x32, mixed)
+assert native.__tangent_native_calls__ == before, "a mixed tuple ran native"
+assert got.dtype == want.dtype and np.array_equal(got, want), (got, want)
 # An int past 2**24 meeting a float32: its float32 is not exact, so NumPy's conversion
 # is the interpreter's (the run bails); a small one runs native.
 def f32_scaled(x, n):

@@ -41,6 +41,9 @@ fn build_interpreter() -> Interpreter {
         .add_native_module(runtime_module::_tangent::module_def(&ctx))
         .add_frozen_modules(rustpython_pylib::FROZEN_STDLIB);
     let builder = crate::numpy::register(builder);
+    // The embedded numpy's float scalars compare to Python bools (no `numpy.bool` yet):
+    // native code follows the interpreter it stands in for.
+    crate::jit::comparisons_give_python_bools();
     builder.build()
 }
 

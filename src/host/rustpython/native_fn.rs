@@ -64,7 +64,7 @@ fn to_py(v: Value, vm: &VirtualMachine) -> PyObjectRef {
         Value::Scalar(Scalar::Single(v)) => numpy_float_object(NumpyFloat::Float32(v as f32), vm),
         Value::Scalar(Scalar::Int(v)) => vm.ctx.new_int(v).into(),
         Value::Scalar(Scalar::Bool(v)) => vm.ctx.new_bool(v).into(),
-        Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_) | Scalar::Seq(_)) => {
+        Value::Scalar(Scalar::None | Scalar::Array(_) | Scalar::Dict(_) | Scalar::Seq(..)) => {
             vm.ctx.none()
         }
         Value::Array(a) if a.single => {
@@ -74,8 +74,8 @@ fn to_py(v: Value, vm: &VirtualMachine) -> PyObjectRef {
     }
 }
 
-/// A dict (exactly) whose keys are all strings and values all floats (Python's or
-/// `numpy.float64`): its values in key order, read now (no Python code runs during the
+/// A dict (exactly) whose keys are all strings and values all floats (Python's,
+/// `numpy.float64` or `numpy.float32`): its values in key order, read now (no Python code runs during the
 /// native call, so none can change them).
 fn dict_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
     let d = obj.downcast_ref_if_exact::<rustpython_vm::builtins::PyDict>(vm)?;
@@ -84,17 +84,17 @@ fn dict_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
     for (k, v) in &items {
         // A key that is not valid UTF-8 (a lone surrogate) is no name native code reads.
         let k = k.downcast_ref_if_exact::<PyStr>(vm)?.to_str()?;
-        entries.push((k, tangent_numpy::host_api::float_value(v, vm)?));
+        entries.push((k, scalar_of(v, vm)?));
     }
-    Some(DictValues::new(entries))
+    DictValues::new(entries)
 }
 
-/// A dataclass or namedtuple instance whose fields are all floats (Python's or
-/// `numpy.float64`), read the way `p.C` reads them (its class has no
+/// A dataclass or namedtuple instance whose fields are all floats (Python's,
+/// `numpy.float64` or `numpy.float32`), read the way `p.C` reads them (its class has no
 /// `__getattribute__` of its own): its field values, read now (no Python code runs
 /// during the native call).
 fn record_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
-    if vm.is_none(obj) || tangent_numpy::host_api::float_value(obj, vm).is_some() {
+    if vm.is_none(obj) || scalar_of(obj, vm).is_some() {
         return None;
     }
     let cls = obj.class();
@@ -135,13 +135,13 @@ fn record_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
     let mut entries = Vec::with_capacity(fields.len());
     for f in fields {
         let v = obj.get_attr(&vm.ctx.new_str(f.as_str()), vm).ok()?;
-        entries.push((f, tangent_numpy::host_api::float_value(&v, vm)?));
+        entries.push((f, scalar_of(&v, vm)?));
     }
-    Some(DictValues::record(entries))
+    DictValues::record(entries)
 }
 
-/// A tuple or list (exactly) whose elements are all floats (Python's or
-/// `numpy.float64`): a copy of them, read now (no Python code runs during the native
+/// A tuple or list (exactly) whose elements are all floats (Python's,
+/// `numpy.float64` or `numpy.float32`): a copy of them, read now (no Python code runs during the native
 /// call).
 fn seq_values(obj: &PyObject, vm: &VirtualMachine) -> Option<SeqValues> {
     let items: Vec<PyObjectRef> =
@@ -154,9 +154,9 @@ fn seq_values(obj: &PyObject, vm: &VirtualMachine) -> Option<SeqValues> {
         };
     let values = items
         .iter()
-        .map(|v| tangent_numpy::host_api::float_value(v, vm))
-        .collect::<Option<Vec<f64>>>()?;
-    Some(SeqValues::new(values))
+        .map(|v| scalar_of(v, vm))
+        .collect::<Option<Vec<Scalar>>>()?;
+    SeqValues::new(&values)
 }
 
 /// The read-locked windows of the float64 and int64 array arguments (None for other
