@@ -1414,8 +1414,9 @@ for v, w in zip(t.tolist(), big.tolist()):
     );
 }
 
-/// The embedded numpy against real NumPy: 1,489 seeded cases over float64, float32, int64
+/// The embedded numpy against real NumPy: 2,169 seeded cases over float64, float32, int64
 /// and bool arrays (broadcast pairs, axis and keepdims variants, the order statistics,
+/// sums, means, products, variances of C, Fortran and strided layouts bit for bit,
 /// int64 past 2**53, arithmetic on float64 and float32 scalars, writes through views and
 /// into copies, the functions written in Python over the native ones) evaluated by NumPy
 /// in the test CPython and by the embedded module, which
@@ -1454,7 +1455,7 @@ fn agrees_with_real_numpy() {
         "the embedded numpy differs from NumPy:\n{out}\n{}",
         String::from_utf8_lossy(&got.stderr)
     );
-    assert!(out.contains("1489 cases compared, 0 differences"), "{out}");
+    assert!(out.contains("2169 cases compared, 0 differences"), "{out}");
 }
 
 /// Every dtype keeps its own element type: float32 arithmetic is single precision

@@ -9,9 +9,10 @@ the dtype, the shape and the values, or the exception's type.
 `tangent run --embedded numpy_diff.py compare OUT.json` evaluates the same cases in the
 embedded numpy and reports every difference; it exits non-zero if there is one.
 
-Compared: shapes and values of integer and bool results exactly; float64 values within
-4 ulp (libm and NumPy's SIMD kernels may differ in the last bits of transcendental
-functions; sums may group differently), float32 within its rounding (2**-21 relative);
+Compared: shapes and values of integer and bool results exactly; the REDUCTIONS cases
+bit for bit; other float64 values within 4 ulp (libm and NumPy's SIMD kernels may
+differ in the last bits of transcendental functions), float32 within its rounding
+(2**-21 relative);
 NaNs at the same places; array dtypes exactly, except where NumPy gives a dtype the
 embedded numpy does not have (float16 for bool inputs of float functions, int8 for
 bool ** int): float64 and int64 there, values compared at float16's precision
@@ -311,7 +312,8 @@ def generate(seed=20261202, count=420):
         setup = ["%s = %s" % (names[i], literal(s, d, values(rng, s, d)))
                  for i, (s, d) in enumerate(args)]
         cases.append({"setup": setup, "expr": expr})
-    return cases + generate_wide() + generate_scalar() + generate_single() + generate_writes() + generate_funcs()
+    return (cases + generate_wide() + generate_scalar() + generate_single() + generate_writes()
+            + generate_funcs() + generate_reductions())
 
 
 def generate_scalar(seed=20261205):
@@ -369,6 +371,38 @@ def generate_funcs(seed=20261208):
     return cases
 
 
+# Sums, means, products, variances and running sums in NumPy's order and precision,
+# compared bit for bit (EXACT): float32 values accumulate in float32; NumPy visits the
+# axes in memory order (a transposed array's sum is its memory's), sums the innermost
+# reduced run pairwise and a kept innermost axis element by element. The inputs are
+# exact quotients (the same bits in both), shaped and laid out in several ways.
+REDUCTIONS = ["np.sum(x)", "np.mean(x)", "np.prod(y)", "np.prod(y, axis=0)", "np.sum(x, axis=0)",
+              "np.sum(x, axis=-1)", "np.mean(x, axis=0)", "x.sum()", "np.nansum(x)",
+              "np.nanmean(x)", "np.var(x)", "np.std(x, axis=0)", "np.cumsum(x)[-3:]",
+              "np.sum(x, keepdims=True)", "np.var(x, axis=-1, ddof=1)", "x.mean(axis=0)",
+              "np.average(x)"]
+LAYOUTS = ["base", "base.T", "base[::-1]", "base[..., ::2]", "np.asfortranarray(base)"]
+EXACT_SHAPES = [(333,), (37, 9), (3, 4, 25), (9, 37)]
+
+
+def generate_reductions():
+    cases = []
+    for shape in EXACT_SHAPES:
+        n = 1
+        for d in shape:
+            n *= d
+        for dtype in ("float64", "float32"):
+            base = "base = (((np.arange(%d) * 7919) %% 1000 - 500) / 37.0).reshape(%r).astype(np.%s)" % (
+                n, shape, dtype)
+            for layout in LAYOUTS:
+                # `y`, values near 1 (for products), laid out as `x`.
+                setup = [base, "near = base / 500 + 1", "x = " + layout,
+                         "y = " + layout.replace("base", "near")]
+                for expr in REDUCTIONS:
+                    cases.append({"setup": setup, "expr": expr, "exact": True})
+    return cases
+
+
 def describe(r):
     """What a result is: ('array', dtype, shape, values) / ('scalar', kind, value) /
     ('tuple', [...])."""
@@ -411,6 +445,8 @@ def evaluate(case):
 # NumPy's dtype -> the embedded numpy's (it has bool, int64, float32 and float64 only).
 SUBSTITUTES = {"float16": "float64", "int8": "int64", "int32": "int64"}
 substituted = []
+# Whether the case being compared is compared bit for bit (`REDUCTIONS`).
+EXACT = [False]
 
 
 def close(x, y, single, tol=None):
@@ -421,6 +457,8 @@ def close(x, y, single, tol=None):
     x, y = float(x), float(y)
     if x == y:
         return True
+    if EXACT[0]:
+        return False
     if tol is None:
         tol = 2.0 ** -21 if single else 4 * 2.0 ** -52
     return abs(x - y) <= tol * max(abs(x), abs(y))
@@ -492,6 +530,7 @@ def main():
     failures = 0
     for case, want in zip(cases, expected):
         got = evaluate(case)
+        EXACT[0] = case.get("exact", False)
         why = differ(want, got)
         if why:
             failures += 1

@@ -298,25 +298,35 @@ pub fn map2<T: Copy, U, F: Fn(T, T) -> U + Copy>(a: &[T], b: &[T], f: F) -> Vec<
 /// independent accumulators (no serial add chain, so it vectorises), larger slices are
 /// split in halves. The rounding error grows as O(log n), not O(n).
 pub fn pairwise_sum_by<T: Copy>(v: &[T], to_f64: impl Fn(T) -> f64 + Copy) -> f64 {
+    pairwise_sum_in(v, 0.0, to_f64)
+}
+
+/// `pairwise_sum_by` in the precision of the accumulator `A` (`f32` for NumPy's sums of
+/// float32 values, which it adds in float32), starting from `zero`.
+pub fn pairwise_sum_in<T: Copy, A: Copy + std::ops::Add<Output = A>>(
+    v: &[T],
+    zero: A,
+    to_acc: impl Fn(T) -> A + Copy,
+) -> A {
     const BLOCK: usize = 128;
     if v.len() <= BLOCK {
-        let mut acc = [0.0f64; 8];
+        let mut acc = [zero; 8];
         let mut chunks = v.chunks_exact(8);
         for c in &mut chunks {
             for (a, x) in acc.iter_mut().zip(c) {
-                *a += to_f64(*x);
+                *a = *a + to_acc(*x);
             }
         }
         let mut s =
             ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
         for x in chunks.remainder() {
-            s += to_f64(*x);
+            s = s + to_acc(*x);
         }
         s
     } else {
         // Split on a multiple of 8 so every block but the last is full.
         let half = (v.len() / 2 / 8) * 8;
-        pairwise_sum_by(&v[..half], to_f64) + pairwise_sum_by(&v[half..], to_f64)
+        pairwise_sum_in(&v[..half], zero, to_acc) + pairwise_sum_in(&v[half..], zero, to_acc)
     }
 }
 

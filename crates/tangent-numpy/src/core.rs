@@ -256,6 +256,34 @@ pub fn to_standard<T: Clone>(v: ArrayViewD<'_, T>) -> ArrayD<T> {
 }
 
 /// Elementwise `f(a, b)` with broadcasting.
+/// `zip_with` whose result keeps `a`'s memory order when `a` is laid out in Fortran
+/// order (NumPy's results follow their operands' layout, and its reductions of them the
+/// memory order).
+pub fn zip_with_in_order<T: Copy, U: Clone>(
+    a: ArrayViewD<'_, T>,
+    b: ArrayViewD<'_, T>,
+    f: impl Fn(T, T) -> U,
+) -> NpResult<ArrayD<U>> {
+    // NumPy's order='K': the result's memory runs the way `a`'s strides do (Fortran
+    // when they grow along the axes, C otherwise), whatever `b`'s broadcast strides are.
+    let strides = a.strides();
+    let fortran = a.ndim() > 1
+        && strides.windows(2).all(|w| w[0].abs() <= w[1].abs())
+        && strides[0].abs() < strides[a.ndim() - 1].abs();
+    let c_order = |r: ArrayD<U>| {
+        if r.is_standard_layout() {
+            r
+        } else {
+            r.as_standard_layout().into_owned()
+        }
+    };
+    if fortran && b.ndim() == a.ndim() {
+        let r = zip_with(a.reversed_axes(), b.reversed_axes(), f)?;
+        return Ok(c_order(r).reversed_axes());
+    }
+    Ok(c_order(zip_with(a, b, f)?))
+}
+
 pub fn zip_with<T: Copy, U>(
     a: ArrayViewD<'_, T>,
     b: ArrayViewD<'_, T>,
@@ -476,23 +504,18 @@ impl Reduce {
 
 /// A reduction of contiguous values: sums take NumPy's pairwise path (accumulated in
 /// f64 for every element type).
+/// The reductions whose result does not depend on the order of the values (sums,
+/// means and products go through `reduce_ordered`).
 fn reduce_slice<T: Element>(s: &[T], kind: Reduce) -> f64 {
-    let count = s.len();
     let mut it = s.iter().map(|x| x.to_f64());
     match kind {
-        Reduce::Sum => crate::fastmath::pairwise_sum(s),
-        Reduce::Mean => {
-            if count == 0 {
-                f64::NAN
-            } else {
-                crate::fastmath::pairwise_sum(s) / count as f64
-            }
-        }
-        Reduce::Prod => it.product(),
         Reduce::Max => it.fold(f64::NEG_INFINITY, np_max),
         Reduce::Min => it.fold(f64::INFINITY, np_min),
         Reduce::All => it.all(|x| x != 0.0) as u8 as f64,
         Reduce::Any => it.any(|x| x != 0.0) as u8 as f64,
+        Reduce::Sum | Reduce::Mean | Reduce::Prod => {
+            unreachable!("order-dependent reductions go through reduce_ordered")
+        }
     }
 }
 
@@ -575,16 +598,226 @@ pub fn lanes<'a, T: Clone>(a: ArrayViewD<'a, T>, axes: Option<&[usize]>) -> Lane
 }
 
 /// Reduces over `axes` (`None`: all axes). Returns an array of the reduced shape
-/// (0-d for a full reduction without keepdims), computed in f64.
+/// (0-d for a full reduction without keepdims), computed in f64; sums, means and
+/// products of float32 values in float32, in NumPy's order (`reduce_ordered`).
 pub fn reduce<T: Element>(
     a: ArrayViewD<'_, T>,
     axes: Option<&[usize]>,
     keepdims: bool,
     kind: Reduce,
 ) -> NpResult<ArrayD<f64>> {
+    if matches!(kind, Reduce::Sum | Reduce::Mean | Reduce::Prod) {
+        let single = T::DTYPE == DType::Float32;
+        return reduce_ordered(a, axes, keepdims, kind, single);
+    }
     let l = lanes(a, axes);
     check_identity(l.count, kind)?;
     Ok(l.finish(l.map(|lane| reduce_slice(lane, kind)), keepdims))
+}
+
+/// The elements NumPy's reductions copy into a buffer at a time (its default `bufsize`).
+const REDUCE_BUFFER: usize = 8192;
+
+/// Steps `index` to the next index of `dims` (the last axis fastest); false after the last.
+fn next_index(index: &mut [usize], dims: &[(usize, isize, usize, bool)]) -> bool {
+    for k in (0..index.len()).rev() {
+        index[k] += 1;
+        if index[k] < dims[k].0 {
+            return true;
+        }
+        index[k] = 0;
+    }
+    false
+}
+
+/// A number a reduction accumulates in: f64, or f32 for NumPy's float32 reductions.
+trait Accumulator: Copy + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
+    const ZERO: Self;
+    const ONE: Self;
+    fn of(x: f64) -> Self;
+    fn wide(self) -> f64;
+}
+
+impl Accumulator for f64 {
+    const ZERO: f64 = 0.0;
+    const ONE: f64 = 1.0;
+    fn of(x: f64) -> f64 {
+        x
+    }
+    fn wide(self) -> f64 {
+        self
+    }
+}
+
+impl Accumulator for f32 {
+    const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
+    fn of(x: f64) -> f32 {
+        x as f32
+    }
+    fn wide(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+/// A sum, mean or product over `axes` (`None`: all) as NumPy computes it: in the
+/// precision of the elements (`single`: float32; else f64), along NumPy's iteration
+/// order, which visits the axes by decreasing stride (memory order, not the view's C
+/// order). When the innermost axis is reduced, each run of it (with the reduced axes
+/// contiguous with it) is summed pairwise and added to its result; when it is kept, the
+/// results gather element by element, in order. Products multiply in order. The result
+/// starts at the identity (0 or 1); a mean divides in the same precision.
+pub fn reduce_ordered<T: Element>(
+    a: ArrayViewD<'_, T>,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+    kind: Reduce,
+    single: bool,
+) -> NpResult<ArrayD<f64>> {
+    if single {
+        ordered::<T, f32>(a, axes, keepdims, kind)
+    } else {
+        ordered::<T, f64>(a, axes, keepdims, kind)
+    }
+}
+
+fn ordered<T: Element, A: Accumulator>(
+    a: ArrayViewD<'_, T>,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+    kind: Reduce,
+) -> NpResult<ArrayD<f64>> {
+    let ndim = a.ndim();
+    let reduced: Vec<bool> = (0..ndim)
+        .map(|k| axes.is_none_or(|ax| ax.contains(&k)))
+        .collect();
+    let count: usize = (0..ndim)
+        .filter(|&k| reduced[k])
+        .map(|k| a.shape()[k])
+        .product();
+    check_identity(count, kind)?;
+    let out_shape: Vec<usize> = (0..ndim)
+        .filter(|&k| !reduced[k])
+        .map(|k| a.shape()[k])
+        .collect();
+    let kept_shape: Vec<usize> = (0..ndim)
+        .map(|k| if reduced[k] { 1 } else { a.shape()[k] })
+        .collect();
+    // The result's C-order strides on the kept axes (0 on the reduced ones).
+    let mut out_strides = vec![0usize; ndim];
+    let mut step = 1;
+    for k in (0..ndim).rev() {
+        if !reduced[k] {
+            out_strides[k] = step;
+            step *= a.shape()[k];
+        }
+    }
+    let identity = if kind == Reduce::Prod {
+        A::ONE
+    } else {
+        A::ZERO
+    };
+    let mut out = vec![identity; out_shape.iter().product()];
+    let combine = |x: A, y: A| if kind == Reduce::Prod { x * y } else { x + y };
+    // (length, input stride, result stride, reduced) of every axis longer than 1, in
+    // NumPy's iteration order: decreasing |stride|, C order among equals.
+    let mut dims: Vec<(usize, isize, usize, bool)> = (0..ndim)
+        .filter(|&k| a.shape()[k] > 1)
+        .map(|k| (a.shape()[k], a.strides()[k], out_strides[k], reduced[k]))
+        .collect();
+    dims.sort_by_key(|d| std::cmp::Reverse(d.1.unsigned_abs()));
+    if count > 0 && !out.is_empty() {
+        // The innermost run: a reduced innermost axis joined by the reduced axes that
+        // continue it in memory (one pairwise sum over all of them).
+        let mut inner = dims.pop();
+        let mut buffered: Vec<(usize, isize, usize, bool)> = Vec::new();
+        if let Some((mut len, stride, _, true)) = inner {
+            while let Some(&(l, s, _, true)) = dims.last() {
+                if s != stride * len as isize {
+                    break;
+                }
+                len *= l;
+                dims.pop();
+            }
+            inner = Some((len, stride, 0, true));
+            // Reduced axes around the run that do not continue it in memory: NumPy
+            // copies their runs into its buffer (8192 elements, whole runs) and sums
+            // each buffer pairwise.
+            let outer_reduced = dims.iter().rev().take_while(|d| d.3).count();
+            buffered = dims.split_off(dims.len() - outer_reduced);
+        }
+        let rows_per_buffer = match inner {
+            Some((len, _, _, true)) => (REDUCE_BUFFER / len.max(1)).max(1),
+            _ => 1,
+        };
+        let base = a.as_ptr();
+        // SAFETY: every offset is an element of `a` (indices within its shape).
+        let read = |off: isize| A::of(unsafe { *base.offset(off) }.to_f64());
+        // Adds (or multiplies in, in order) the buffered values to result `o`.
+        let flush = |out: &mut Vec<A>, o: usize, run: &mut Vec<A>| {
+            out[o] = if kind == Reduce::Prod {
+                run.iter().fold(out[o], |p, &x| p * x)
+            } else {
+                out[o] + tangent_fastmath::pairwise_sum_in(run, A::ZERO, |x| x)
+            };
+            run.clear();
+        };
+        let mut run: Vec<A> = Vec::new();
+        let mut index = vec![0usize; dims.len()];
+        let mut held = vec![0usize; buffered.len()];
+        loop {
+            let (mut off, mut o) = (0isize, 0usize);
+            for (k, &(_, s, os, _)) in dims.iter().enumerate() {
+                off += index[k] as isize * s;
+                o += index[k] * os;
+            }
+            match inner {
+                None => out[o] = combine(out[o], read(off)),
+                Some((len, s, _, true)) => {
+                    let mut rows = 0;
+                    loop {
+                        let start = off
+                            + buffered
+                                .iter()
+                                .zip(&held)
+                                .map(|(d, &i)| i as isize * d.1)
+                                .sum::<isize>();
+                        run.extend((0..len).map(|j| read(start + j as isize * s)));
+                        rows += 1;
+                        if rows == rows_per_buffer {
+                            flush(&mut out, o, &mut run);
+                            rows = 0;
+                        }
+                        if !next_index(&mut held, &buffered) {
+                            break;
+                        }
+                    }
+                    if !run.is_empty() {
+                        flush(&mut out, o, &mut run);
+                    }
+                }
+                Some((len, s, os, false)) => {
+                    for j in 0..len {
+                        out[o + j * os] = combine(out[o + j * os], read(off + j as isize * s));
+                    }
+                }
+            }
+            if !next_index(&mut index, &dims) {
+                break;
+            }
+        }
+    }
+    let vals: Vec<f64> = out
+        .into_iter()
+        .map(|v| match kind {
+            // NumPy divides the sum by the count in the sum's type (an empty mean is NaN).
+            Reduce::Mean if count == 0 => f64::NAN,
+            Reduce::Mean => A::of(v.wide() / count as f64).wide(),
+            _ => v.wide(),
+        })
+        .collect();
+    let shape = if keepdims { &kept_shape } else { &out_shape };
+    Ok(ArrayD::from_shape_vec(IxDyn(shape), vals).unwrap())
 }
 
 /// Sums, products and extrema of int64 lanes in i64 (wrapping around on overflow, as

@@ -312,8 +312,10 @@ impl<'a> ElemView<'a> {
     }
 
     /// The values as f64 (exact except int64 past 2**53).
+    /// The elements as f64, laid out as the window is when it is contiguous in memory
+    /// (a transposed array stays in its memory order, which NumPy's reductions follow).
     pub fn to_f64(&self) -> ArrayD<f64> {
-        with_elems!(ElemView, self, a => cast_view::<_, f64>(a.view()))
+        with_elems!(ElemView, self, a => a.mapv(cast_elem::<_, f64>))
     }
 
     /// A C-ordered copy in `dtype`.

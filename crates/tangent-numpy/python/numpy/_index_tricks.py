@@ -420,8 +420,12 @@ def ascontiguousarray(a, dtype=None, *, like=None):
 
 
 def asfortranarray(a, dtype=None, *, like=None):
-    """`a` as an array (the embedded numpy's arrays have one memory order)."""
-    return np.array(a, dtype=dtype, ndmin=1)
+    """`a` as an array laid out in Fortran order (the first index fastest): a C-ordered
+    copy of its transpose, transposed back (reductions follow the memory order)."""
+    a = np.array(a, dtype=dtype, ndmin=1)
+    if a.ndim < 2:
+        return a
+    return np.array(a.T).T
 
 
 def asanyarray(a, dtype=None, order=None, *, like=None):

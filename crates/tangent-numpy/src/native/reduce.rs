@@ -52,10 +52,19 @@ pub(crate) mod _reduce {
                     }
                 }
             }
-            // Every other case reads the elements in place, accumulates in f64 (exact for
-            // int64 means and truth tests) and stores the result in its dtype.
+            // Every other case reads the elements in place; sums, means and products
+            // accumulate in the result's precision (float32 in float32) in NumPy's
+            // order, the rest in f64 (exact for int64 means and truth tests); the
+            // result is stored in its dtype.
+            let single = rd == DType::Float32;
+            let ordered = matches!(kind, Reduce::Sum | Reduce::Mean | Reduce::Prod);
             let r = with_elems!(ElemView, g.typed(), v => {
-                core::reduce(v, axes()?.as_deref(), args.keepdims, kind).py(vm)?
+                if ordered {
+                    core::reduce_ordered(v, axes()?.as_deref(), args.keepdims, kind, single)
+                        .py(vm)?
+                } else {
+                    core::reduce(v, axes()?.as_deref(), args.keepdims, kind).py(vm)?
+                }
             });
             return Ok(arr_or_scalar(r, rd, vm));
         }
@@ -257,18 +266,28 @@ pub(crate) mod _reduce {
                 Some(ax) => ax.iter().map(|&i| v.shape()[i]).product(),
                 None => v.len(),
             };
-            let m = core::reduce(v.view(), axes.as_deref(), true, Reduce::Mean).py(vm)?;
-            let sq = core::zip_with(v.view(), m.view(), |x, mu| (x - mu) * (x - mu)).py(vm)?;
-            let s = core::reduce(sq.view(), axes.as_deref(), args.keepdims, Reduce::Sum).py(vm)?;
+            // NumPy's steps, each in the float type of the result: float32 values give
+            // a float32 mean, deviations, squares, sum and quotient.
+            let single = want.map(|w| w.float_result()).unwrap_or(float_dt(d)) == DType::Float32;
+            let r32 = |x: f64| if single { x as f32 as f64 } else { x };
+            let axes_ = axes.as_deref();
+            let m = core::reduce_ordered(v.view(), axes_, true, Reduce::Mean, single).py(vm)?;
+            let sq = core::zip_with_in_order(v.view(), m.view(), |x, mu| {
+                let dev = r32(x - mu);
+                r32(dev * dev)
+            })
+            .py(vm)?;
+            let s = core::reduce_ordered(sq.view(), axes_, args.keepdims, Reduce::Sum, single)
+                .py(vm)?;
             let ddof = match args.ddof.as_option() {
                 Some(o) => o.try_float(vm)?.to_f64(),
                 None => 0.0,
             };
             let denom = n as f64 - ddof;
             let r = s.mapv(|x| {
-                let q = x / denom.max(0.0);
+                let q = r32(x / denom.max(0.0));
                 if sqrt {
-                    q.sqrt()
+                    r32(q.sqrt())
                 } else {
                     q
                 }

@@ -223,27 +223,42 @@ pub(crate) mod _stats {
                     "zero-size array to reduction operation {ufunc} which has no identity"
                 )));
             }
-            let r = core::reduce_lanes(v, axes.as_deref(), args.keepdims, |lane| {
-                let kept = lane.iter().copied().filter(|x| !x.is_nan());
-                match kind {
-                    NanReduce::Sum => {
-                        let vals: Vec<f64> = kept.collect();
-                        crate::fastmath::pairwise_sum(&vals)
-                    }
-                    NanReduce::Mean => {
-                        let vals: Vec<f64> = kept.collect();
-                        crate::fastmath::pairwise_sum(&vals) / vals.len() as f64
-                    }
-                    // An all-NaN lane gives NaN, as NumPy (which also warns).
-                    NanReduce::Max => kept.fold(f64::NAN, f64::max),
-                    NanReduce::Min => kept.fold(f64::NAN, f64::min),
-                }
-            });
             let rd = want.unwrap_or(match kind {
                 NanReduce::Sum if d == DType::Bool => DType::Int64,
                 NanReduce::Mean => d.float_result(),
                 _ => d,
             });
+            let r = match kind {
+                // NumPy's: NaNs replaced by 0 in a copy (of the same layout), summed as
+                // `np.sum` sums; the mean divides by the count of the others.
+                NanReduce::Sum | NanReduce::Mean => {
+                    let single = rd == DType::Float32;
+                    let mut zeroed = v.to_owned();
+                    zeroed.mapv_inplace(|x| if x.is_nan() { 0.0 } else { x });
+                    let ax = axes.as_deref();
+                    let keep = args.keepdims;
+                    let tot = core::reduce_ordered(zeroed.view(), ax, keep, Reduce::Sum, single)
+                        .py(vm)?;
+                    if kind == NanReduce::Sum {
+                        tot
+                    } else {
+                        let seen = v.mapv(|x| f64::from(u8::from(!x.is_nan())));
+                        let cnt = core::reduce_ordered(seen.view(), ax, keep, Reduce::Sum, false)
+                            .py(vm)?;
+                        let r32 = |x: f64| if single { x as f32 as f64 } else { x };
+                        core::zip_with(tot.view(), cnt.view(), |t, c| r32(t / c)).py(vm)?
+                    }
+                }
+                _ => core::reduce_lanes(v, axes.as_deref(), args.keepdims, |lane| {
+                    let kept = lane.iter().copied().filter(|x| !x.is_nan());
+                    // An all-NaN lane gives NaN, as NumPy (which also warns).
+                    if kind == NanReduce::Max {
+                        kept.fold(f64::NAN, f64::max)
+                    } else {
+                        kept.fold(f64::NAN, f64::min)
+                    }
+                }),
+            };
             Ok(arr_or_scalar(r.mapv(|x| rd.cast(x)), rd, vm))
         })
     }
