@@ -162,7 +162,8 @@ fn array_desc(obj: &Bound<'_, PyAny>) -> Option<ArrayDesc> {
 
 /// A float32 `numpy.ndarray` (exactly that type, NumPy's native float32 dtype) of 1 or 2
 /// dimensions: its values as float64 numbers in C order (native code holds float32
-/// arrays so: `Ty::Array32`) and its shape; None for anything else.
+/// arrays so: `Ty::Array32`) and its shape; None for anything else (a 2-d one not in C
+/// order among them: `ArrayDesc::f32_values`).
 fn f32_copy(obj: &Bound<'_, PyAny>) -> Option<(Vec<f64>, Vec<usize>)> {
     if is_double(obj) || obj.is_instance_of::<PyInt>() {
         return None;
@@ -176,16 +177,9 @@ fn f32_copy(obj: &Bound<'_, PyAny>) -> Option<(Vec<f64>, Vec<usize>)> {
         return None;
     }
     let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
-    let (rows, cols) = (shape[0], shape.get(1).copied().unwrap_or(1));
-    let (s0, s1) = (bytes[0] / 4, bytes.get(1).copied().unwrap_or(0) / 4);
-    let data = f.data as *const f32;
-    let mut out = Vec::with_capacity(rows * cols);
-    for i in 0..rows {
-        for j in 0..cols {
-            // SAFETY: (i, j) is inside the array; the GIL keeps it alive and unchanged.
-            out.push(unsafe { *data.offset(i as isize * s0 + j as isize * s1) } as f64);
-        }
-    }
+    let strides: Vec<isize> = bytes.iter().map(|&b| b / 4).collect();
+    // SAFETY: the elements are inside the array; the GIL keeps it alive and unchanged.
+    let out = unsafe { ArrayDesc::f32_values(f.data as *const f32, &shape, &strides) }?;
     Some((out, shape))
 }
 

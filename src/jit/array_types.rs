@@ -681,20 +681,30 @@ fn is_number(t: Option<Ty>) -> bool {
     matches!(t, None | Some(Ty::Float | Ty::Int | Ty::Bool))
 }
 
-/// The dimension count shared by the array operands among `tys` (None: no array; a
-/// refusal for two dimension counts or an operand that is neither an array nor a number).
-fn elementwise_dims(tys: &[Option<Ty>], span: Span) -> Option<Result<u8, Refusal>> {
-    let mut nd = None;
+/// The array type shared by the array operands among `tys` (None: no array; a refusal
+/// for two dimension counts, float32 arrays beside float64 ones, or an operand that is
+/// neither an array nor a number).
+fn elementwise_array(tys: &[Option<Ty>], span: Span) -> Option<Result<Ty, Refusal>> {
+    let mut array: Option<Ty> = None;
     for t in tys {
         match *t {
-            Some(Ty::Array(k)) if nd.is_none_or(|n| n == k) => nd = Some(k),
-            Some(Ty::Array(_)) => {
-                return Some(Err(Refusal::new(
-                    span,
-                    "arrays of two dimension counts in one elementwise operation (NumPy \
-                     broadcasts them; native code takes arrays of one shape)",
-                )))
-            }
+            Some(a @ (Ty::Array(k) | Ty::Array32(k))) => match array {
+                None => array = Some(a),
+                Some(b) if b == a => {}
+                Some(Ty::Array(j) | Ty::Array32(j)) if j != k => {
+                    return Some(Err(Refusal::new(
+                        span,
+                        "arrays of two dimension counts in one elementwise operation (NumPy \
+                         broadcasts them; native code takes arrays of one shape)",
+                    )))
+                }
+                Some(_) => {
+                    return Some(Err(Refusal::new(
+                        span,
+                        "float32 and float64 arrays in one elementwise operation",
+                    )))
+                }
+            },
             None | Some(Ty::Float | Ty::Int | Ty::Bool) => {}
             Some(t) => {
                 return Some(Err(Refusal::new(
@@ -704,7 +714,7 @@ fn elementwise_dims(tys: &[Option<Ty>], span: Span) -> Option<Result<u8, Refusal
             }
         }
     }
-    nd.map(Ok)
+    array.map(Ok)
 }
 
 /// The type of `a op b` when either operand is an array (None: neither is): elementwise
@@ -721,14 +731,21 @@ pub fn elementwise_binop_type(
         // `a @ b` of vectors: their inner product.
         return Some(Ok(Ty::Float));
     }
-    let nd = match elementwise_dims(&[ta, tb], span)? {
-        Ok(nd) => nd,
+    let array = match elementwise_array(&[ta, tb], span)? {
+        Ok(t) => t,
         Err(r) => return Some(Err(r)),
     };
-    let square = small_power(exponent).is_some();
+    let power = small_power(exponent);
     Some(match op {
-        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => Ok(Ty::Array(nd)),
-        BinOp::Pow if square && matches!(ta, Some(Ty::Array(_))) => Ok(Ty::Array(nd)),
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => Ok(array),
+        // NumPy squares a float32 array by multiplying; higher powers are its powf.
+        BinOp::Pow if matches!(array, Ty::Array32(_)) && matches!(power, Some(3 | 4)) => {
+            Err(Refusal::new(
+                span,
+                "a float32 array to a power above 2 (NumPy's float32 pow)",
+            ))
+        }
+        BinOp::Pow if power.is_some() && ta == Some(array) => Ok(array),
         _ => Err(Refusal::new(
             span,
             format!(
@@ -757,30 +774,41 @@ pub fn array_call_type(
         match callees.rules().native_scalar(path) {
             Some(NativeScalar::Kernel { name, arity, .. }) => {
                 let tys = args.iter().map(ty).collect::<Result<Vec<_>, _>>()?;
-                let Some(nd) = elementwise_dims(&tys, e.span).transpose()? else {
+                let Some(array) = elementwise_array(&tys, e.span).transpose()? else {
                     return Ok(None);
                 };
+                if matches!(array, Ty::Array32(_)) {
+                    return Err(Refusal::new(
+                        e.span,
+                        format!("`{path}` of a float32 array (NumPy's own float32 function)"),
+                    ));
+                }
                 if *arity != args.len() || super::runtime::kernel(name, args.len()).is_none() {
                     return Err(Refusal::new(
                         e.span,
                         format!("`{path}` of {} arrays", args.len()),
                     ));
                 }
-                Ok(Some(Some(Ty::Array(nd))))
+                Ok(Some(Some(array)))
             }
             Some(NativeScalar::Unbroadcast { like, sums }) => {
                 let (Some(g), Some(l)) = (args.first(), args.get(*like)) else {
                     return Ok(None);
                 };
                 Ok(match (ty(g)?, ty(l)?) {
-                    (Some(Ty::Array(a)), Some(Ty::Array(b))) if a == b => Some(Some(Ty::Array(a))),
+                    (Some(a @ (Ty::Array(_) | Ty::Array32(_))), Some(b)) if a == b => Some(Some(a)),
                     // An array given a number's shape: summed (`unbroadcast`), or itself
                     // (`broadcast_like`).
-                    (Some(Ty::Array(a)), t) if is_number(t) && t.is_some() => {
-                        Some(Some(if *sums { Ty::Float } else { Ty::Array(a) }))
+                    (Some(a @ (Ty::Array(_) | Ty::Array32(_))), t)
+                        if is_number(t) && t.is_some() =>
+                    {
+                        Some(Some(if *sums { Ty::Float } else { a }))
                     }
-                    (t, Some(Ty::Array(b))) if is_number(t) && t.is_some() => {
-                        Some(Some(Ty::Array(b)))
+                    // A number given an array's shape: an array of the array's dtype.
+                    (t, Some(b @ (Ty::Array(_) | Ty::Array32(_))))
+                        if is_number(t) && t.is_some() =>
+                    {
+                        Some(Some(b))
                     }
                     (Some(a), Some(b)) if a.is_container() || b.is_container() => {
                         return Err(Refusal::new(
@@ -795,7 +823,7 @@ pub fn array_call_type(
             }
             Some(NativeScalar::Sum) => match args {
                 [x] => Ok(match ty(x)? {
-                    Some(Ty::Array(_)) => Some(Some(Ty::Float)),
+                    Some(Ty::Array(_) | Ty::Array32(_)) => Some(Some(Ty::Float)),
                     _ => None,
                 }),
                 _ => Ok(None),

@@ -66,6 +66,36 @@ impl ArrayDesc {
         Self::window(data, Elem::F32, shape, &strides)
     }
 
+    /// A float32 array's values (`shape`, `strides` in elements from `data`) as float64
+    /// numbers in C order, for `new_f32_copy`; None for other than 1 or 2 dimensions and
+    /// for a 2-d array laid out other than in C order: NumPy sums float32 values in
+    /// memory order, and the copy keeps only C's.
+    ///
+    /// # Safety
+    /// Every element of the shape is readable at its offset from `data`.
+    pub unsafe fn f32_values(
+        data: *const f32,
+        shape: &[usize],
+        strides: &[isize],
+    ) -> Option<Vec<f64>> {
+        if !(1..=2).contains(&shape.len()) || strides.len() != shape.len() {
+            return None;
+        }
+        let (rows, cols) = (shape[0], shape.get(1).copied().unwrap_or(1));
+        let (s0, s1) = (strides[0], strides.get(1).copied().unwrap_or(0));
+        if rows > 1 && cols > 1 && !(s1 == 1 && s0 == cols as isize) {
+            return None;
+        }
+        let mut out = Vec::with_capacity(rows * cols);
+        for i in 0..rows {
+            for j in 0..cols {
+                // SAFETY: (i, j) is inside the shape, as the caller promises.
+                out.push(unsafe { *data.offset(i as isize * s0 + j as isize * s1) } as f64);
+            }
+        }
+        Some(out)
+    }
+
     /// The descriptor of a window of int64 elements, as `new`.
     pub fn new_i64(data: *const i64, shape: &[usize], strides: &[isize]) -> Option<ArrayDesc> {
         Self::window(data as *const f64, Elem::I64, shape, strides)

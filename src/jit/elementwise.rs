@@ -213,7 +213,8 @@ tangent_fastmath::simd_kernel! {
     }
 }
 
-/// `np.sum(x)` of a float64 array: NumPy's pairwise sum over C order.
+/// `np.sum(x)` of a float64 array, in NumPy's order (`strided_sum_in`: pairwise over
+/// the elements as they lie in memory).
 ///
 /// # Safety
 /// `x` is a valid descriptor.
@@ -223,10 +224,32 @@ pub unsafe extern "C" fn sum(x: *const ArrayDesc) -> f64 {
     if let Some(s) = d.contiguous() {
         return tangent_fastmath::pairwise_sum_by(s, |v| v);
     }
-    let mut buf = vec![0.0; d.len()];
-    // SAFETY: `buf` holds every element.
-    unsafe { d.read_block(0, d.len(), buf.as_mut_ptr()) };
-    tangent_fastmath::pairwise_sum_by(&buf, |v| v)
+    ordered_sum(d, 0.0, |v| v)
+}
+
+/// `np.sum(x)` of a float32 array (values exact in float32): NumPy adds them in float32,
+/// in the same order as `sum`.
+///
+/// # Safety
+/// `x` is a valid descriptor.
+pub unsafe extern "C" fn sum32(x: *const ArrayDesc) -> f64 {
+    // SAFETY: as the caller promises.
+    let d = unsafe { &*x };
+    ordered_sum(d, 0.0f32, |v| v as f32) as f64
+}
+
+/// The sum of `d`'s elements in NumPy's order, accumulated in `A`.
+fn ordered_sum<A: Copy + std::ops::Add<Output = A>>(
+    d: &ArrayDesc,
+    zero: A,
+    of: impl Fn(f64) -> A,
+) -> A {
+    let nd = d.ndim as usize;
+    let shape: Vec<usize> = d.shape[..nd].iter().map(|&n| n as usize).collect();
+    let strides: Vec<isize> = d.strides[..nd].iter().map(|&s| s as isize).collect();
+    // SAFETY: every offset `strided_sum_in` reads is an element inside the shape.
+    let read = |off: isize| of(unsafe { *d.data.offset(off) });
+    tangent_fastmath::strided_sum_in(&shape, &strides, read, zero)
 }
 
 /// `np.dot(a, b)` of two float64 vectors of one length (the caller has checked): the

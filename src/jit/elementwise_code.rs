@@ -104,11 +104,14 @@ fn is_elementwise_node(cg: &Cg<'_>, e: &Expr) -> bool {
     }
 }
 
-/// The operands of a program being built: the code's values, by position.
+/// The operands of a program being built: the code's values, by position; `single`
+/// for a program over float32 arrays (numbers converted as NumPy converts them, every
+/// `+ - * /` rounded to float32).
 #[derive(Default)]
 struct Operands {
     arrays: Vec<Value>,
     numbers: Vec<Value>,
+    single: bool,
 }
 
 impl Cg<'_> {
@@ -307,25 +310,16 @@ impl Cg<'_> {
             }
         };
         let mut prog = Program::default();
-        let mut ops = Operands::default();
+        let mut ops = Operands {
+            single: matches!(ty, Ty::Array32(_)),
+            ..Operands::default()
+        };
         if let Some(g) = plus {
             ops.arrays.push(g);
         }
         let result = self.lower_elementwise(e, &mut prog, &mut ops)?;
-        if matches!(ty, Ty::Array32(_)) && !prog.ops.is_empty() {
-            // NumPy's float32 functions are its own; only sums of float32 arrays here.
-            return Err(Refusal::new(
-                e.span,
-                "an elementwise operation on float32 arrays",
-            ));
-        }
         if plus.is_some() {
-            prog.ops.push(Op::Add(Src::Array(0), result));
-            if matches!(ty, Ty::Array32(_)) {
-                // Two float32 values add exactly in double: one rounding is NumPy's.
-                let sum = Src::Op(prog.ops.len() - 1);
-                prog.ops.push(Op::Round32(sum));
-            }
+            push_arithmetic(&mut prog, &ops, Op::Add(Src::Array(0), result));
         } else if prog.ops.is_empty() {
             // `x ** 1`: Python makes a new array; so does `x * 1.0`, exactly.
             let one = self.b.ins().f64const(1.0);
@@ -410,7 +404,11 @@ impl Cg<'_> {
         }
         if !self.is_array_valued(e) {
             let (v, t) = self.expr(e)?;
-            let x = self.float(v, t);
+            let x = if ops.single {
+                self.number32(v, t, e.span)?
+            } else {
+                self.float(v, t)
+            };
             ops.numbers.push(x);
             return Ok(Src::Number(ops.numbers.len() - 1));
         }
@@ -424,8 +422,7 @@ impl Cg<'_> {
                     return Ok(x);
                 }
                 // x**2 = x*x, x**3 = x*x*x, x**4 = (x*x)*(x*x).
-                prog.ops.push(Op::Mul(x, x));
-                let sq = Src::Op(prog.ops.len() - 1);
+                let sq = push_arithmetic(prog, ops, Op::Mul(x, x));
                 match k {
                     2 => return Ok(sq),
                     3 => Op::Mul(sq, x),
@@ -488,9 +485,9 @@ impl Cg<'_> {
                     // An array given another array's shape: the same elements; the
                     // other array joins the operands so the run checks its shape.
                     Some(NativeScalar::Unbroadcast { like, .. })
-                        if args
-                            .get(like)
-                            .is_some_and(|l| matches!(self.static_type(l), Some(Ty::Array(_)))) =>
+                        if args.get(like).is_some_and(|l| {
+                            matches!(self.static_type(l), Some(Ty::Array(_) | Ty::Array32(_)))
+                        }) =>
                     {
                         let x = self.lower_elementwise(&args[0], prog, ops)?;
                         self.array_operand(&args[like], ops)?;
@@ -501,8 +498,7 @@ impl Cg<'_> {
             }
             _ => return self.array_operand(e, ops),
         };
-        prog.ops.push(op);
-        Ok(Src::Op(prog.ops.len() - 1))
+        Ok(push_arithmetic(prog, ops, op))
     }
 
     /// An array the ordinary code computes (a name, a helper's result).
@@ -526,21 +522,25 @@ impl Cg<'_> {
             return Err(Refusal::new(span, "an unbroadcast of too few arguments"));
         };
         match (self.static_type(g), self.static_type(l)) {
-            (Some(Ty::Array(nd)), Some(Ty::Array(_))) => {
+            (Some(a @ (Ty::Array(_) | Ty::Array32(_))), Some(b)) if a == b => {
                 let (gd, _) = self.expr(g)?;
                 let (ld, _) = self.expr(l)?;
                 self.bail_unless_same_shape(gd, ld);
-                Ok((gd, Ty::Array(nd)))
+                Ok((gd, a))
             }
-            (Some(Ty::Array(_)), _) if sums => {
-                // `float(numpy.sum(g))`: a Python float.
+            (Some(a @ (Ty::Array(_) | Ty::Array32(_))), _) if sums => {
+                // `float(numpy.sum(g))`: a Python float (a float32 array summed in float32).
                 let (gd, _) = self.expr(g)?;
-                let total = self.sum_of(gd);
+                let total = self.sum_of(gd, matches!(a, Ty::Array32(_)));
                 Ok((self.with_kind(total, super::precision::PYTHON), Ty::Float))
             }
-            (_, Some(Ty::Array(nd))) => {
+            (_, Some(like @ (Ty::Array(_) | Ty::Array32(_)))) => {
                 let (v, t) = self.expr(g)?;
-                let x = self.float(v, t);
+                // `numpy.full(like.shape, float(g), dtype=...)`: rounded to float32 there.
+                let mut x = self.float(v, t);
+                if matches!(like, Ty::Array32(_)) {
+                    x = self.round32(x);
+                }
                 let (ld, _) = self.expr(l)?;
                 let mut sig = Signature::new(self.call_conv);
                 sig.params
@@ -558,7 +558,7 @@ impl Cg<'_> {
                         ) -> *mut ArrayDesc as *const () as i64,
                 );
                 let call = self.b.ins().call_indirect(sig, f, &[self.ctx, ld, x]);
-                Ok((self.b.inst_results(call)[0], Ty::Array(nd)))
+                Ok((self.b.inst_results(call)[0], like))
             }
             _ => self.expr(g),
         }
@@ -568,8 +568,12 @@ impl Cg<'_> {
     pub(super) fn sum(&mut self, x: &Expr) -> Result<(Value, Ty), Refusal> {
         match self.expr(x)? {
             (d, Ty::Array(_)) => {
-                let total = self.sum_of(d);
+                let total = self.sum_of(d, false);
                 Ok((self.with_kind(total, super::precision::DOUBLE), Ty::Float))
+            }
+            (d, Ty::Array32(_)) => {
+                let total = self.sum_of(d, true);
+                Ok((self.with_kind(total, super::precision::SINGLE), Ty::Float))
             }
             (v, Ty::Float) if self.precise => {
                 // NumPy's scalar: a float32 stays one, any other number is a float64.
@@ -620,16 +624,33 @@ impl Cg<'_> {
         Ok((self.with_kind(r, super::precision::DOUBLE), Ty::Float))
     }
 
-    fn sum_of(&mut self, desc: Value) -> Value {
+    /// The sum of an array's elements (`single`: of a float32 array, in float32).
+    fn sum_of(&mut self, desc: Value, single: bool) -> Value {
         let mut sig = Signature::new(self.call_conv);
         sig.params.push(AbiParam::new(self.ptr));
         sig.returns.push(AbiParam::new(types::F64));
         let sig = self.b.import_signature(sig);
-        let f = self.b.ins().iconst(
-            self.ptr,
-            elementwise::sum as unsafe extern "C" fn(*const ArrayDesc) -> f64 as *const () as i64,
-        );
+        let sum: unsafe extern "C" fn(*const ArrayDesc) -> f64 = if single {
+            elementwise::sum32
+        } else {
+            elementwise::sum
+        };
+        let f = self.b.ins().iconst(self.ptr, sum as *const () as i64);
         let call = self.b.ins().call_indirect(sig, f, &[desc]);
         self.b.inst_results(call)[0]
     }
+}
+
+/// Adds `op` to `prog`, followed in a float32 program by the rounding of its result
+/// (float32 values combine exactly in double for `+ - * /` but for one rounding, which is
+/// NumPy's float32 result); where its value is.
+fn push_arithmetic(prog: &mut Program, ops: &Operands, op: Op) -> Src {
+    prog.ops.push(op);
+    let at = Src::Op(prog.ops.len() - 1);
+    let exact = matches!(op, Op::Neg(_) | Op::Round32(_));
+    if ops.single && !exact {
+        prog.ops.push(Op::Round32(at));
+        return Src::Op(prog.ops.len() - 1);
+    }
+    at
 }

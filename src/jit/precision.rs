@@ -246,6 +246,34 @@ impl Cg<'_> {
         self.b.ins().band_imm_u(v, 1)
     }
 
+    /// A number of type `t` meeting float32 arrays in an elementwise operation, as NumPy
+    /// converts it: a Python float rounded to float32, a float32 as it is, an int exact
+    /// in float32 (bails past 2**24), a bool 0 or 1; a float64 would make the result
+    /// float64, not the float32 array the code was typed for: bails.
+    pub(super) fn number32(&mut self, v: Value, t: Ty, span: Span) -> Result<Value, Refusal> {
+        let single = self.b.ins().iconst(types::I8, SINGLE);
+        match t {
+            Ty::Int => self.bail_if_wide_int(v, single, single),
+            Ty::Bool => {
+                let kb = self.kind_of(v, t, span)?;
+                self.bool_operand_kind(kb, single);
+            }
+            Ty::Float => {
+                let k = self.kind_of(v, t, span)?;
+                let double = self.b.ins().icmp_imm_s(IntCC::Equal, k, DOUBLE);
+                self.bail_if(double);
+            }
+            _ => {
+                return Err(Refusal::new(
+                    span,
+                    format!("a {} in an operation on float32 arrays", t.name()),
+                ))
+            }
+        }
+        let x = self.float(v, t);
+        Ok(self.round32(x))
+    }
+
     /// Bails when `kind` is `SINGLE` (NumPy's own float32 code computes that value).
     pub(super) fn bail_if_single(&mut self, kind: Value) {
         let single = self.is_single(kind);

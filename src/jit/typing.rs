@@ -421,7 +421,7 @@ pub fn expr_type(
         }
         ExprKind::Unary(op, a) => {
             let t = expr_type(a, vars, callees)?;
-            if let Some(t @ Ty::Array(_)) = t {
+            if let Some(t @ (Ty::Array(_) | Ty::Array32(_))) = t {
                 // `-x` of an array is elementwise; `not x` raises in NumPy.
                 return match op {
                     UnaryOp::Neg | UnaryOp::Pos => Ok(Some(t)),

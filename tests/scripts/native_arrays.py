@@ -494,6 +494,23 @@ def f32_copied(x):
     return s
 
 
+def f32_statements(x, w):
+    # Elementwise statements over float32 arrays: each `+ - * /` rounded to float32 as
+    # NumPy computes it, a Python number converted to float32, a float32 kept; `np.sum`
+    # adds float32 values in float32, pairwise in memory order.
+    h = x * 0.5
+    for t in range(4):
+        h = h * w - x / 3.0 + h ** 2 * 0.1
+    return np.sum(h * h) + np.sum(x) * 0.25
+
+
+def f32_euler(u, a, b):
+    dt = 0.01
+    for t in range(20):
+        u = u + dt * (a * u - b * u * u * u)
+    return np.sum(u * u)
+
+
 def wide_args(args):
     return tuple(a.astype(np.float64) if isinstance(a, np.ndarray) else
                  float(a) if isinstance(a, np.float32) else a for a in args)
@@ -505,11 +522,18 @@ f32_cases = [(f32_loop, (x32, 0.7), (0, 1)), (f32_loop, (x32, np.float32(0.7)), 
              (f32_loop, (x32[::-1], 0.7), (0, 1)),   # a reversed view: copied
              (f32_mixed, (x32, w), (0, 1)), (f32_branches, (np.float32(1.3), x32), (0, 1)),
              (f32_matrix, (m32, np.array([0.1, -0.2, 0.3], dtype=np.float32)), (0, 1)),
-             (f32_matrix, (m32.T, np.array([0.5, 1.5], dtype=np.float32)), (0, 1)),
              (f32_powers, (x32,), (0,)), (l1, (x32, 0.3), (0, 1)),
              (f32_local, (x32,), (0,)), (f32_hinge, (x32, 0.7), (0, 1)),
              (f32_hinge, (x32, np.float32(0.3)), (0, 1)), (f32_copied, (x32,), (0,)),
-             (f32_copied, (x32[::-1],), (0,))]
+             (f32_copied, (x32[::-1],), (0,)),
+             (f32_statements, (x32, 0.7), (0, 1)),
+             (f32_statements, (x32, np.float32(0.7)), (0, 1)),
+             (f32_statements, (m32, 3), (0,)),
+             # 20,000 and 200 x 100 elements: sums past NumPy's pairwise blocks
+             (f32_statements, (np.linspace(-1, 1, 20000, dtype=np.float32), 0.9), (0, 1)),
+             (f32_statements, (np.linspace(-1, 1, 20000, dtype=np.float32).reshape(200, 100),
+                               np.float32(0.9)), (0, 1)),
+             (f32_euler, (x32, 1.5, np.float32(0.5)), (0, 1, 2))]
 # Containers of numbers beside float32 arrays: each value keeps its NumPy type (a Python
 # float is weak, a float64 makes float64, a float32 stays float32).
 hot32 = tuple(a.astype(np.float32) for a in (np.linspace(0.0, 2.0, hours),
@@ -537,12 +561,53 @@ for f, args, wrt in f32_cases:
         assert np.asarray(g).dtype == np.asarray(v).dtype, (f.__name__, g, v)
         assert np.array_equal(g, v), (f.__name__, g, v)  # the same bits
     wide = wide_args(args)
-    fd = flat(tuple(central(f, wide, k, h=1e-4) for k in wrt))
-    assert np.allclose(flat(got), fd, rtol=2e-3, atol=2e-3), (f.__name__, got, fd)
+    if max(a.size if isinstance(a, np.ndarray) else 1 for a in args) <= 100:
+        fd = flat(tuple(central(f, wide, k, h=1e-4) for k in wrt))
+        assert np.allclose(flat(got), fd, rtol=2e-3, atol=2e-3), (f.__name__, got, fd)
+    else:
+        # Long arrays: a directional difference per argument.
+        for k, g in zip(wrt, got):
+            d = np.cos(np.arange(np.size(wide[k])) * 0.37).reshape(np.shape(wide[k]))
+            up, dn, h = list(wide), list(wide), 1e-3
+            up[k], dn[k] = wide[k] + h * d, wide[k] - h * d
+            fd = (float(f(*up)) - float(f(*dn))) / (2 * h)
+            assert abs(float(np.sum(g * d)) - fd) <= 2e-3 * max(1.0, abs(fd)), (k, g, fd)
     for k, g in zip(wrt, got):
         if isinstance(args[k], np.ndarray):
             assert g.dtype == args[k].dtype and g.shape == args[k].shape, (f.__name__, g)
     checked += 1
+# Where NumPy would not give a float32 array, or would sum in another order than C's: a
+# float64 number (the arrays become float64), a float32 matrix not in C order (the
+# native code's copy is C-ordered): interpreted, the same result.
+for f, args in ((f32_statements, (x32, np.float64(0.7))), (f32_statements, (m32.T, 0.7)),
+                (f32_statements, (m32[:, ::2], 0.7)),
+                (f32_matrix, (m32.T, np.array([0.5, 1.5], dtype=np.float32)))):
+    native, python = (tangent.grad(f, wrt=(0, 1), compile=c) for c in ("native", "python"))
+    before = native.__tangent_native_calls__
+    got, want = native(*args), python(*args)
+    assert native.__tangent_native_calls__ == before, (args, "ran native")
+    for g, v in zip(got, want):
+        assert type(g) is type(v) and np.asarray(g).dtype == np.asarray(v).dtype, (g, v)
+        assert np.array_equal(g, v), (g, v)
+# NumPy's float32 functions and powers above 2 are its own: the reason is said.
+def f32_tanh(x):
+    return np.sum(np.tanh(x * 0.5))
+
+
+def f32_cube(x):
+    return np.sum(x ** 3)
+
+
+for f, why in ((f32_tanh, "float32 array (NumPy's own float32 function)"),
+               (f32_cube, "a float32 array to a power above 2")):
+    try:
+        tangent.grad(f, compile="native!")(x32)
+        raise AssertionError(f.__name__ + " ran native")
+    except TypeError as e:  # compile='native!' says why it would run interpreted
+        assert why in str(e), (f.__name__, str(e))
+    native, python = (tangent.grad(f, compile=c) for c in ("native", "python"))
+    got, want = native(x32), python(x32)
+    assert got.dtype == want.dtype and np.array_equal(got, want), (got, want)
 # A tuple whose elements differ in NumPy type, beside a float32 array: interpreted.
 native, python = (tangent.grad(with_tuple, compile=c) for c in ("native", "python"))
 before = native.__tangent_native_calls__

@@ -301,6 +301,77 @@ pub fn pairwise_sum_by<T: Copy>(v: &[T], to_f64: impl Fn(T) -> f64 + Copy) -> f6
     pairwise_sum_in(v, 0.0, to_f64)
 }
 
+/// The elements NumPy's reductions copy into a buffer at a time (its default `bufsize`).
+pub const REDUCE_BUFFER: usize = 8192;
+
+/// NumPy's sum of every element of a strided array (`np.sum(x)`), in its order: the axes
+/// longer than 1 walked by decreasing |stride| (C order among equals); the innermost,
+/// joined by the axes that continue it in memory, is one run summed pairwise; the runs
+/// of the other axes are copied into NumPy's buffer (`REDUCE_BUFFER` elements, whole
+/// runs) and each buffer's pairwise sum is added to the total. `read(offset)` is the
+/// element at `offset` (in elements) from the first; the sum is in `A`'s precision.
+pub fn strided_sum_in<A: Copy + std::ops::Add<Output = A>>(
+    shape: &[usize],
+    strides: &[isize],
+    read: impl Fn(isize) -> A,
+    zero: A,
+) -> A {
+    if shape.contains(&0) {
+        return zero;
+    }
+    let mut dims: Vec<(usize, isize)> = shape
+        .iter()
+        .zip(strides)
+        .filter(|(n, _)| **n > 1)
+        .map(|(&n, &s)| (n, s))
+        .collect();
+    // Stable: axes of equal |stride| keep C order.
+    dims.sort_by_key(|d| std::cmp::Reverse(d.1.unsigned_abs()));
+    let Some((mut len, stride)) = dims.pop() else {
+        return zero + read(0);
+    };
+    while let Some(&(l, s)) = dims.last() {
+        if s != stride * len as isize {
+            break;
+        }
+        len *= l;
+        dims.pop();
+    }
+    let per_buffer = (REDUCE_BUFFER / len).max(1) * len;
+    let mut buffer = Vec::with_capacity(per_buffer);
+    let mut total = zero;
+    let mut index = vec![0usize; dims.len()];
+    loop {
+        let start: isize = index
+            .iter()
+            .zip(&dims)
+            .map(|(&i, d)| i as isize * d.1)
+            .sum();
+        buffer.extend((0..len).map(|j| read(start + j as isize * stride)));
+        if buffer.len() >= per_buffer {
+            total = total + pairwise_sum_in(&buffer, zero, |x| x);
+            buffer.clear();
+        }
+        // The next run, the last axis fastest.
+        let mut more = false;
+        for k in (0..index.len()).rev() {
+            index[k] += 1;
+            if index[k] < dims[k].0 {
+                more = true;
+                break;
+            }
+            index[k] = 0;
+        }
+        if !more {
+            break;
+        }
+    }
+    if !buffer.is_empty() {
+        total = total + pairwise_sum_in(&buffer, zero, |x| x);
+    }
+    total
+}
+
 /// `pairwise_sum_by` in the precision of the accumulator `A` (`f32` for NumPy's sums of
 /// float32 values, which it adds in float32), starting from `zero`.
 pub fn pairwise_sum_in<T: Copy, A: Copy + std::ops::Add<Output = A>>(

@@ -616,7 +616,7 @@ pub fn reduce<T: Element>(
 }
 
 /// The elements NumPy's reductions copy into a buffer at a time (its default `bufsize`).
-const REDUCE_BUFFER: usize = 8192;
+use tangent_fastmath::REDUCE_BUFFER;
 
 /// Steps `index` to the next index of `dims` (the last axis fastest); false after the last.
 fn next_index(index: &mut [usize], dims: &[(usize, isize, usize, bool)]) -> bool {
@@ -719,6 +719,14 @@ fn ordered<T: Element, A: Accumulator>(
     };
     let mut out = vec![identity; out_shape.iter().product()];
     let combine = |x: A, y: A| if kind == Reduce::Prod { x * y } else { x + y };
+    let base = a.as_ptr();
+    // SAFETY: every offset is an element of `a` (indices within its shape).
+    let read = |off: isize| A::of(unsafe { *base.offset(off) }.to_f64());
+    // A sum of the whole array: the function native code's `np.sum` shares.
+    let whole = out.len() == 1 && reduced.iter().all(|&r| r) && kind != Reduce::Prod;
+    if whole {
+        out[0] = tangent_fastmath::strided_sum_in(a.shape(), a.strides(), read, A::ZERO);
+    }
     // (length, input stride, result stride, reduced) of every axis longer than 1, in
     // NumPy's iteration order: decreasing |stride|, C order among equals.
     let mut dims: Vec<(usize, isize, usize, bool)> = (0..ndim)
@@ -726,7 +734,7 @@ fn ordered<T: Element, A: Accumulator>(
         .map(|k| (a.shape()[k], a.strides()[k], out_strides[k], reduced[k]))
         .collect();
     dims.sort_by_key(|d| std::cmp::Reverse(d.1.unsigned_abs()));
-    if count > 0 && !out.is_empty() {
+    if count > 0 && !out.is_empty() && !whole {
         // The innermost run: a reduced innermost axis joined by the reduced axes that
         // continue it in memory (one pairwise sum over all of them).
         let mut inner = dims.pop();
@@ -750,9 +758,6 @@ fn ordered<T: Element, A: Accumulator>(
             Some((len, _, _, true)) => (REDUCE_BUFFER / len.max(1)).max(1),
             _ => 1,
         };
-        let base = a.as_ptr();
-        // SAFETY: every offset is an element of `a` (indices within its shape).
-        let read = |off: isize| A::of(unsafe { *base.offset(off) }.to_f64());
         // Adds (or multiplies in, in order) the buffered values to result `o`.
         let flush = |out: &mut Vec<A>, o: usize, run: &mut Vec<A>| {
             out[o] = if kind == Reduce::Prod {

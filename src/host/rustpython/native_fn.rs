@@ -171,24 +171,14 @@ fn windows<'a>(args: &'a [PyObjectRef]) -> Vec<Option<ElementWindow<'a>>> {
 }
 
 /// A float32 window's values as float64 numbers in C order (native code holds float32
-/// arrays so: `Ty::Array32`), None for other windows.
+/// arrays so: `Ty::Array32`), None for other windows (and 2-d ones not in C order:
+/// `ArrayDesc::f32_values`).
 fn f32_copy(w: &ElementWindow<'_>) -> Option<Vec<f64>> {
     let Elements::F32(p) = w.data else {
         return None;
     };
-    if !(1..=2).contains(&w.shape.len()) {
-        return None;
-    }
-    let (rows, cols) = (w.shape[0], w.shape.get(1).copied().unwrap_or(1));
-    let (s0, s1) = (w.strides[0], w.strides.get(1).copied().unwrap_or(0));
-    let mut out = Vec::with_capacity(rows * cols);
-    for i in 0..rows {
-        for j in 0..cols {
-            // SAFETY: (i, j) is inside the window, which the read lock keeps alive.
-            out.push(unsafe { *p.offset(i as isize * s0 + j as isize * s1) } as f64);
-        }
-    }
-    Some(out)
+    // SAFETY: the window's elements, which the read lock keeps alive.
+    unsafe { ArrayDesc::f32_values(p, &w.shape, &w.strides) }
 }
 
 /// The descriptor of a window (None for a dimension count native code does not take);
