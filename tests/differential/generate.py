@@ -1214,7 +1214,8 @@ class Gen:
         """The body of a function that is one loop over the elements of the float32
         vector `a32` (with the float32 matrix `m32`, and the float `x` if a parameter):
         a scalar carried through (a Python float from `math`, a float32 from element
-        arithmetic), a float64 vector written element by element and read back."""
+        arithmetic), a float64 vector written element by element and read back, half the
+        time elementwise statements over float32 vectors summed at the end."""
         self.use("float32_loop")
         names = [n for n, _ in params]
         pad = "    "
@@ -1256,7 +1257,20 @@ class Gen:
         out.append("%sacc = 0.0" % pad)
         out.append("%sfor t in range(3):" % pad)
         out.append("%s    acc = acc + z[t] * %s" % (pad, self.pick(("a32[t]", "z[t]", "m32[1, t]"))))
-        out.append("%sreturn %s * s + %s * acc" % (pad, self.const(0.3, 1.5), self.const(0.3, 1.5)))
+        ret = "%sreturn %s * s + %s * acc" % (pad, self.const(0.3, 1.5), self.const(0.3, 1.5))
+        if self.rng.random() < 0.5:
+            # Elementwise statements over float32 vectors: `+ - * /` and squares rounded
+            # to float32, Python numbers converted to float32, `np.sum` in float32.
+            out.append("%sh = a32 * %s" % (pad, self.const(0.2, 0.9)))
+            out.append("%sfor t in range(%d):" % (pad, self.rng.randint(1, 3)))
+            terms = ["h * %s" % self.const(0.3, 0.9), "a32 * %s" % self.const(-0.5, 0.5),
+                     self.pick(("h * h * %s", "h ** 2 * %s", "a32 / %s", "-h * %s"))
+                     % self.const(0.1, 0.4)]
+            if "x" in names:
+                terms.append("h * x")
+            out.append("%s    h = %s" % (pad, " + ".join(terms)))
+            ret += " + %s * np.sum(h * %s)" % (self.const(0.3, 1.5), self.pick(("a32", "h")))
+        out.append(ret)
         return out
 
     def more_stmt(self, env, out, pad, indent, depth, loop):

@@ -236,7 +236,20 @@ FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "n
          "np.issubdtype(np.int64, np.floating)", "np.cross(w, m[0])", "np.cross(m, w)",
          "np.cross(a.T, m[:2].T, axisa=0, axisb=0)", "np.cross(k[:3], k[2:])", "np.nextafter(v, 2.0)",
          "np.nextafter(1.0, -1.0)", "np.spacing(v)", "np.spacing(np.array([1e10, -3.0]))",
-         "np.roots([1.0, -3.0, 2.0])", "np.roots([2.0, -4.0, 0.0, 0.0])", "np.round(np.sort(np.roots([1.0, -6.0, 11.0, -6.0])), 9)"]
+         "np.roots([1.0, -3.0, 2.0])", "np.roots([2.0, -4.0, 0.0, 0.0])", "np.round(np.sort(np.roots([1.0, -6.0, 11.0, -6.0])), 9)",
+         "np.histogram2d(v, v[::-1], bins=3)", "np.histogram2d(v, -v, bins=[2, 3], density=True)",
+         "np.histogram2d(v, v, bins=[-5, 0, 5])", "np.histogramdd(m, bins=2)",
+         "np.histogramdd(m, bins=(2, 3, 1), range=[(-5, 5), (-5, 5), (-5, 5)])",
+         "np.histogramdd(a.T, bins=2, weights=w)", "np.histogramdd(v, bins=0)",
+         "np.can_cast(a, np.float32)", "np.can_cast(np.float32, np.float64)",
+         "np.can_cast(k, np.float32, 'same_kind')", "np.can_cast(a, k, 'same_kind')",
+         "np.can_cast(v > 0, np.int64)", "np.can_cast(1.0, np.float32)",
+         "np.can_cast(np.float64, np.float32, 'unsafe')", "np.can_cast(np.int64, np.int64, 'no')",
+         "np.can_cast(s, np.float32, 'equiv')", "np.common_type(a, s).__name__",
+         "np.common_type(s).__name__", "np.common_type(k, s).__name__", "np.common_type(v > 0)",
+         "np.mintypecode(['d', 'f'])", "np.mintypecode('dF')", "np.mintypecode([a, s])",
+         "np.mintypecode('ih')", "np.typename('d')", "np.typename('?')", "np.real_if_close(a)",
+         "np.mask_indices(3, np.triu)", "np.mask_indices(4, np.tril, -1)", "np.getbufsize()"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]
@@ -313,7 +326,7 @@ def generate(seed=20261202, count=420):
                  for i, (s, d) in enumerate(args)]
         cases.append({"setup": setup, "expr": expr})
     return (cases + generate_wide() + generate_scalar() + generate_single() + generate_writes()
-            + generate_funcs() + generate_reductions())
+            + generate_funcs() + generate_reductions() + generate_io())
 
 
 def generate_scalar(seed=20261205):
@@ -369,6 +382,41 @@ def generate_funcs(seed=20261208):
                      % [rng.below(9) - 4 for _ in range(6)]]
             cases.append({"setup": setup, "expr": expr})
     return cases
+
+
+# File input and output: the bytes `save`, `savez` and `savetxt` write, and what `load`,
+# `loadtxt` and `genfromtxt` read back, in a fresh directory per case.
+IO = ["list(open(path('x.npy'), 'rb').read())", "np.load(path('x.npy'))",
+      "np.load(path('k.npy'))", "np.load(path('s.npy'))", "np.load(path('b.npy'))",
+      "np.load(path('0.npy'))", "sorted(np.load(path('z.npz')).files)",
+      "np.load(path('z.npz'))['arr_0']", "np.load(path('z.npz'))['m']",
+      "np.load(path('c.npz'))['arr_1']", "open(path('a.txt')).read()",
+      "np.loadtxt(path('a.txt'))", "np.loadtxt(path('a.txt'), ndmin=2)",
+      "np.loadtxt(path('a.txt'), unpack=True)", "np.loadtxt(path('a.txt'), usecols=(0, 2))",
+      "open(path('k.txt')).read()", "np.loadtxt(path('k.txt'), dtype=int, delimiter=',')",
+      "np.loadtxt(path('k.txt'), delimiter=',', ndmin=2)", "open(path('h.txt')).read()",
+      "np.loadtxt(path('h.txt'))", "np.genfromtxt(path('g.txt'), delimiter=',')",
+      "np.genfromtxt(path('g.txt'), delimiter=',', filling_values=-1.0)",
+      "np.genfromtxt(path('g.txt'), delimiter=',', skip_header=1, usecols=(0, 2))",
+      "np.frombuffer(open(path('x.npy'), 'rb').read()[128:], dtype=np.float64)",
+      "np.frombuffer(bytes(range(16)), dtype=np.int64, count=1, offset=8)",
+      "np.fromstring('1.5, 2, -3', sep=',')", "np.fromstring('4 5 6', dtype=int, sep=' ')",
+      "np.fromfile(path('x.npy'), dtype=np.float64, offset=128)", "np.load(path('nope.npy'))"]
+IO_SETUP = ["import tempfile, os", "d = tempfile.mkdtemp()",
+            "path = lambda name: os.path.join(d, name)",
+            "np.save(path('x'), a)", "np.save(path('k.npy'), q)", "np.save(path('s.npy'), s)",
+            "np.save(path('b.npy'), v > 0)", "np.save(path('0.npy'), np.array(2.5))",
+            "np.savez(path('z'), v, m=m)", "np.savez_compressed(path('c.npz'), a, w)",
+            "np.savetxt(path('a.txt'), a)",
+            "np.savetxt(path('k.txt'), k.reshape(5, 1), fmt='%d', delimiter=',')",
+            "np.savetxt(path('h.txt'), w, fmt='%.6f', header='one\\ntwo', footer='end')",
+            "open(path('g.txt'), 'w').write('1,2,3\\n4,,6\\n# note\\n7,8,x\\n')"]
+
+
+def generate_io(seed=20261209):
+    """Every expression of IO over one draw of the FUNCS arrays."""
+    base = generate_funcs(seed)[0]["setup"]
+    return [{"setup": base + IO_SETUP, "expr": expr} for expr in IO]
 
 
 # Sums, means, products, variances and running sums in NumPy's order and precision,

@@ -33,6 +33,11 @@ pub const SHIMS: &[(&str, &str)] = &[
         "numpy._array_api",
         include_str!("../python/numpy/_array_api.py"),
     ),
+    ("numpy._npyio", include_str!("../python/numpy/_npyio.py")),
+    (
+        "numpy._type_check",
+        include_str!("../python/numpy/_type_check.py"),
+    ),
     ("numpy", include_str!("../python/numpy/__init__.py")),
     ("numpy.linalg", include_str!("../python/numpy/linalg.py")),
     ("numpy.random", include_str!("../python/numpy/random.py")),

@@ -314,6 +314,8 @@ __version__ = "2.0.0-tangent"
 from numpy._function_base import *  # noqa: E402,F401,F403
 from numpy._index_tricks import *  # noqa: E402,F401,F403
 from numpy._array_api import *  # noqa: E402,F401,F403
+from numpy._npyio import *  # noqa: E402,F401,F403
+from numpy._type_check import *  # noqa: E402,F401,F403
 
 
 class errstate:

@@ -20,7 +20,7 @@ __all__ = [
     "nanquantile", "nanprod", "nancumsum", "nancumprod", "nanargmax", "nanargmin",
     "i0", "hamming", "hanning", "bartlett", "blackman", "kaiser", "unwrap",
     "apply_along_axis", "apply_over_axes", "histogram_bin_edges", "fromfunction",
-    "fromiter", "copyto", "array_equiv",
+    "fromiter", "copyto", "array_equiv", "histogramdd", "histogram2d",
 ]
 
 
@@ -777,6 +777,87 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
     return np.linspace(lo, hi, int(bins) + 1)
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """The counts (or weight sums) of D-dimensional points in a grid of bins, and each
+    axis' edges: `sample` is an (N, D) array or D arrays of N coordinates; `bins` a count
+    for every axis, a count per axis, or each axis' edges."""
+    if isinstance(sample, (list, tuple)) and sample and np.ndim(sample[0]) == 1:
+        sample = np.stack([np.asarray(c, dtype=np.float64) for c in sample], axis=1)
+    sample = np.asarray(sample, dtype=np.float64)
+    if sample.ndim == 1:
+        sample = sample.reshape(-1, 1)
+    n, dims = sample.shape
+    if np.ndim(bins) == 0:
+        bins = [bins] * dims
+    elif len(bins) != dims:
+        raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    if range is None:
+        range = [None] * dims
+    elif len(range) != dims:
+        raise ValueError("range argument must have one entry per dimension")
+    edges = []
+    for i in _builtins.range(dims):
+        b = bins[i]
+        if np.ndim(b) == 0:
+            if b < 1:
+                raise ValueError("`bins[%d]` must be positive, when an integer" % i)
+            if isinstance(b, float):
+                raise TypeError("`bins[%d]` must be an integer, when a scalar" % i)
+            if range[i] is not None:
+                lo, hi = float(range[i][0]), float(range[i][1])
+                if lo > hi:
+                    raise ValueError("In range, start must be <= stop")
+            elif n:
+                lo, hi = float(np.min(sample[:, i])), float(np.max(sample[:, i]))
+            else:
+                lo, hi = 0.0, 1.0
+            if not (np.isfinite(lo) and np.isfinite(hi)):
+                raise ValueError("autodetected range of [%s, %s] is not finite" % (lo, hi))
+            if lo == hi:
+                lo, hi = lo - 0.5, hi + 0.5
+            e = np.linspace(lo, hi, int(b) + 1)
+        else:
+            e = np.asarray(b)
+            if e.ndim != 1:
+                raise ValueError("`bins[%d]` must be a scalar or 1d array" % i)
+            if e.shape[0] > 1 and bool(np.any(np.diff(e) < 0)):
+                raise ValueError("`bins[%d]` must be monotonically increasing, when an array" % i)
+        edges.append(e)
+    counts = [e.shape[0] + 1 for e in edges]  # an outlier bin at each end
+    index = np.zeros(n, dtype=np.int64)
+    for i, e in enumerate(edges):
+        k = np.searchsorted(e, sample[:, i], side="right")
+        # A value on the last edge is in the last bin.
+        k = np.where(sample[:, i] == e[-1], k - 1, k)
+        index = index * counts[i] + k
+    total = 1
+    for c in counts:
+        total *= c
+    flat = np.bincount(index, weights=weights, minlength=total)
+    hist = np.asarray(flat, dtype=np.float64).reshape(counts)
+    hist = hist[tuple(slice(1, -1) for _ in edges)]
+    if density:
+        s = hist.sum()
+        for i, e in enumerate(edges):
+            shape = [1] * dims
+            shape[i] = e.shape[0] - 1
+            hist = hist / np.diff(e).reshape(shape)
+        hist = hist / s
+    return hist, edges
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    """`histogramdd` of the points (x[i], y[i]): the counts and the x and y edges."""
+    try:
+        n = len(bins)
+    except TypeError:
+        n = 1
+    if n != 1 and n != 2:
+        bins = [np.asarray(bins), np.asarray(bins)]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]
 
 
 def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):

@@ -15,7 +15,7 @@ __all__ = [
     "indices", "ix_", "unravel_index", "ravel_multi_index", "take", "take_along_axis",
     "put_along_axis", "put", "putmask", "compress", "choose", "flatnonzero", "argwhere",
     "kron", "block", "broadcast_arrays", "resize", "rollaxis", "ascontiguousarray",
-    "asfortranarray", "asanyarray", "asarray_chkfinite", "trim_zeros",
+    "asfortranarray", "asanyarray", "asarray_chkfinite", "trim_zeros", "mask_indices",
 ]
 
 
@@ -450,3 +450,10 @@ def trim_zeros(filt, trim="fb", axis=None):
     first = int(nz[0]) if "f" in trim.lower() else 0
     last = int(nz[-1]) + 1 if "b" in trim.lower() else a.shape[0]
     return a[first:last]
+
+
+def mask_indices(n, mask_func, k=0):
+    """The indices of the nonzero entries of `mask_func(np.ones((n, n)), k)` (`np.triu`
+    gives the upper triangle's)."""
+    m = mask_func(np.ones((n, n), dtype=np.int64), k)
+    return np.nonzero(m != 0)

@@ -19,8 +19,9 @@
 //!   `np.exp(2.0)`, iteration); the other dtypes' as Python `float`/`int`/`bool`.
 //! - Every dtype is stored in its own element type (`storage.rs`). float32 arithmetic,
 //!   products and comparisons run in f32; float32 transcendental functions are computed
-//!   in f64 and rounded once, and float32 sums accumulate in f64 (both can differ from
-//!   NumPy's float32 kernels in the last ulp). Promotion follows NumPy 2 (NEP 50: Python
+//!   in f64 and rounded once (which can differ from NumPy's float32 kernels in the last
+//!   ulp); float32 sums, means and products accumulate in float32 in NumPy's order
+//!   (`core::reduce_ordered`). Promotion follows NumPy 2 (NEP 50: Python
 //!   scalars are weak, a Python float is cast to float32 first).
 //! - `int32` maps to int64. There is no float16 or int8: where NumPy gives them (float
 //!   functions of bools, `square`/`**` of bools) the results are float64 and int64.
