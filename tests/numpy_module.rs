@@ -447,6 +447,47 @@ same(i, [2, 0])
     );
 }
 
+/// Print options: set for the thread until changed, restored after a `printoptions`
+/// block even when it raises; NumPy's options the embedded numpy does not have are
+/// refused (with the reason), NumPy's errors for bad values kept.
+#[test]
+fn print_options() {
+    check(
+        r#"
+import threading
+np.set_printoptions(precision=2)
+assert str(np.array([1 / 3])) == "[0.33]", str(np.array([1 / 3]))
+seen = []
+t = threading.Thread(target=lambda: seen.append(str(np.array([1 / 3]))))
+t.start(); t.join()
+assert seen == ["[0.33333333]"], seen  # another thread keeps NumPy's defaults
+np.set_printoptions(precision=8)
+try:
+    with np.printoptions(precision=1):
+        assert str(np.array([1 / 3])) == "[0.3]"
+        raise KeyError("inside")
+except KeyError:
+    pass
+assert str(np.array([1 / 3])) == "[0.33333333]"
+for kw in ({"sign": "+"}, {"floatmode": "fixed"}, {"formatter": {"float": str}},
+           {"legacy": "1.13"}):
+    try:
+        np.set_printoptions(**kw)
+        raise AssertionError(kw)
+    except NotImplementedError as e:
+        assert "not in the embedded numpy's printing" in str(e), e
+for kw, err in (({"precision": 1.5}, TypeError), ({"threshold": float("nan")}, ValueError),
+                ({"sign": "x"}, ValueError), ({"floatmode": "x"}, ValueError)):
+    try:
+        np.set_printoptions(**kw)
+        raise AssertionError(kw)
+    except err:
+        pass
+assert np.get_printoptions()["precision"] == 8
+"#,
+    );
+}
+
 #[test]
 fn repr_and_str() {
     check(
@@ -1414,7 +1455,7 @@ for v, w in zip(t.tolist(), big.tolist()):
     );
 }
 
-/// The embedded numpy against real NumPy: 2,258 seeded cases over float64, float32, int64
+/// The embedded numpy against real NumPy: 2,279 seeded cases over float64, float32, int64
 /// and bool arrays (broadcast pairs, axis and keepdims variants, the order statistics,
 /// sums, means, products, variances of C, Fortran and strided layouts bit for bit,
 /// int64 past 2**53, arithmetic on float64 and float32 scalars, writes through views and
@@ -1455,7 +1496,7 @@ fn agrees_with_real_numpy() {
         "the embedded numpy differs from NumPy:\n{out}\n{}",
         String::from_utf8_lossy(&got.stderr)
     );
-    assert!(out.contains("2258 cases compared, 0 differences"), "{out}");
+    assert!(out.contains("2279 cases compared, 0 differences"), "{out}");
 }
 
 /// Every public function of NumPy's top level (as the test CPython's NumPy lists them) is

@@ -326,7 +326,7 @@ def generate(seed=20261202, count=420):
                  for i, (s, d) in enumerate(args)]
         cases.append({"setup": setup, "expr": expr})
     return (cases + generate_wide() + generate_scalar() + generate_single() + generate_writes()
-            + generate_funcs() + generate_reductions() + generate_io())
+            + generate_funcs() + generate_reductions() + generate_io() + generate_print())
 
 
 def generate_scalar(seed=20261205):
@@ -411,6 +411,31 @@ IO_SETUP = ["import tempfile, os", "d = tempfile.mkdtemp()",
             "np.savetxt(path('k.txt'), k.reshape(5, 1), fmt='%d', delimiter=',')",
             "np.savetxt(path('h.txt'), w, fmt='%.6f', header='one\\ntwo', footer='end')",
             "open(path('g.txt'), 'w').write('1,2,3\\n4,,6\\n# note\\n7,8,x\\n')"]
+
+
+# Print options and array texts: `array2string`/`array_str`/`array_repr` with options, and
+# `printoptions` blocks (whose options end with the block: the cases after see the
+# defaults).
+PRINT = ["np.array2string(a)", "np.array2string(a, precision=2)",
+         "np.array2string(a, separator=', ')", "np.array2string(v * 1e-6)",
+         "np.array2string(v * 1e-6, suppress_small=True)", "np.array2string(z, precision=3)",
+         "np.array2string(np.arange(2000.0), threshold=10, edgeitems=2)",
+         "np.array2string(np.arange(30.0), max_line_width=20)",
+         "np.array2string(m / 7, precision=3, prefix='x = ')", "np.array_repr(m / 7, precision=2)",
+         "np.array_str(s / 3, precision=4)", "np.array_str(z * 1e9, suppress_small=True)",
+         "np.array_repr(np.arange(30.0) / 7, max_line_width=40)", "np.array2string(k)",
+         "np.array2string(v > 0)", "np.array2string(np.array(2.0 / 3))", "np.array2string(a[:0])",
+         "sorted(np.get_printoptions().items())", "printed", "inside", "np.array_repr(q, 30)"]
+PRINT_SETUP = ["with np.printoptions(precision=3, suppress=True) as inside:\n"
+               "    printed = repr(m / 7 * 1e-5) + str(s / 3) + repr(np.arange(2000.0))",
+               "with np.printoptions(threshold=5, edgeitems=1, nanstr='NaN', infstr='Inf', "
+               "linewidth=30):\n    printed += str(z) + repr(np.arange(40.0))"]
+
+
+def generate_print(seed=20261210):
+    """Every expression of PRINT over one draw of the FUNCS arrays."""
+    base = generate_funcs(seed)[0]["setup"]
+    return [{"setup": base + PRINT_SETUP, "expr": expr} for expr in PRINT]
 
 
 def generate_io(seed=20261209):

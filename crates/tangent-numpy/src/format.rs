@@ -1,6 +1,7 @@
-//! `repr`/`str` of arrays, following NumPy's default print options (precision 8,
+//! `repr`/`str` of arrays, following NumPy's print options (by default precision 8,
 //! `floatmode='maxprec'`, line width 75, summarization above 1000 elements with 3 edge
-//! items). Mirrors numpy/core/arrayprint.py (`FloatingFormat`, `_formatArray`).
+//! items; `set_printoptions` changes them for the thread, as NumPy's context does).
+//! Mirrors numpy/core/arrayprint.py (`FloatingFormat`, `_formatArray`).
 
 use super::core::{shape_tuple, DType};
 use ndarray::{ArrayViewD, Axis};
@@ -29,10 +30,47 @@ impl Printable for i64 {
     }
 }
 
-const PRECISION: usize = 8;
-const LINEWIDTH: usize = 75;
-const THRESHOLD: usize = 1000;
-const EDGEITEMS: usize = 3;
+/// NumPy's print options that change the text of arrays (`floatmode` is 'maxprec' and
+/// `sign` is '-' here: the Python layer refuses the others).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrintOptions {
+    pub precision: usize,
+    pub threshold: usize,
+    pub edgeitems: usize,
+    pub linewidth: usize,
+    /// Small numbers in positional notation rather than switching to scientific.
+    pub suppress: bool,
+    pub nanstr: String,
+    pub infstr: String,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions {
+            precision: 8,
+            threshold: 1000,
+            edgeitems: 3,
+            linewidth: 75,
+            suppress: false,
+            nanstr: "nan".into(),
+            infstr: "inf".into(),
+        }
+    }
+}
+
+thread_local! {
+    static OPTIONS: std::cell::RefCell<PrintOptions> = std::cell::RefCell::new(PrintOptions::default());
+}
+
+/// The thread's print options.
+pub fn options() -> PrintOptions {
+    OPTIONS.with(|o| o.borrow().clone())
+}
+
+/// Sets the thread's print options; returns the old ones.
+pub fn set_options(new: PrintOptions) -> PrintOptions {
+    OPTIONS.with(|o| std::mem::replace(&mut *o.borrow_mut(), new))
+}
 
 enum Fmt {
     Bool {
@@ -62,16 +100,16 @@ fn trim_zeros(s: &str) -> String {
     }
 }
 
-/// Positional digits of |x|: shortest round-trip, at most PRECISION fractional digits.
-fn pos_digits(x: f64, single: bool) -> (String, String) {
+/// Positional digits of |x|: shortest round-trip, at most `precision` fractional digits.
+fn pos_digits(x: f64, single: bool, precision: usize) -> (String, String) {
     let mut s = if single {
         format!("{}", x.abs() as f32)
     } else {
         format!("{}", x.abs())
     };
     let frac_len = s.split_once('.').map_or(0, |(_, f)| f.len());
-    if frac_len > PRECISION {
-        s = trim_zeros(&format!("{:.*}", PRECISION, x.abs()));
+    if frac_len > precision {
+        s = trim_zeros(&format!("{:.*}", precision, x.abs()));
     }
     let (i, f) = match s.split_once('.') {
         Some((i, f)) => (i.to_owned(), f.to_owned()),
@@ -82,7 +120,7 @@ fn pos_digits(x: f64, single: bool) -> (String, String) {
 }
 
 /// Scientific digits of |x|: (int part with sign, frac part, exponent).
-fn exp_digits(x: f64, single: bool) -> (String, String, i32) {
+fn exp_digits(x: f64, single: bool, precision: usize) -> (String, String, i32) {
     let mut s = if single {
         format!("{:e}", x.abs() as f32)
     } else {
@@ -90,8 +128,8 @@ fn exp_digits(x: f64, single: bool) -> (String, String, i32) {
     };
     let (m, _) = s.split_once('e').unwrap();
     let frac_len = m.split_once('.').map_or(0, |(_, f)| f.len());
-    if frac_len > PRECISION {
-        s = format!("{:.*e}", PRECISION, x.abs());
+    if frac_len > precision {
+        s = format!("{:.*e}", precision, x.abs());
         let (m, e) = s.split_once('e').unwrap();
         s = format!("{}e{}", trim_zeros(m).trim_end_matches('.'), e);
     }
@@ -105,7 +143,7 @@ fn exp_digits(x: f64, single: bool) -> (String, String, i32) {
     (format!("{sign}{i}"), f, exp)
 }
 
-fn build_fmt<T: Printable>(data: &[T], dtype: DType, zero_d: bool) -> Fmt {
+fn build_fmt<T: Printable>(data: &[T], dtype: DType, zero_d: bool, o: &PrintOptions) -> Fmt {
     match dtype {
         DType::Bool => Fmt::Bool { zero_d },
         DType::Int64 => {
@@ -125,14 +163,20 @@ fn build_fmt<T: Printable>(data: &[T], dtype: DType, zero_d: bool) -> Fmt {
             if !nonzero.is_empty() {
                 let max = nonzero.iter().cloned().fold(f64::MIN, f64::max);
                 let min = nonzero.iter().cloned().fold(f64::MAX, f64::min);
-                if max >= 1e8 || min < 0.0001 || max / min > 1000.0 {
+                if max >= 1e8 || (!o.suppress && (min < 0.0001 || max / min > 1000.0)) {
                     exp = true;
                 }
             }
             let has_nonfinite = finite.len() != data.len();
-            let neginf = data.contains(&f64::NEG_INFINITY);
+            // Room for the texts of NaN and of infinities (with `-` when one is negative),
+            // as NumPy keeps.
+            let neginf = data.contains(&f64::NEG_INFINITY) as usize;
+            let nonfinite_width = o.nanstr.len().max(o.infstr.len() + neginf);
             if exp {
-                let parts: Vec<_> = finite.iter().map(|&x| exp_digits(x, single)).collect();
+                let parts: Vec<_> = finite
+                    .iter()
+                    .map(|&x| exp_digits(x, single, o.precision))
+                    .collect();
                 let pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
                 let precision = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
                 let exp_size = parts
@@ -144,9 +188,7 @@ fn build_fmt<T: Printable>(data: &[T], dtype: DType, zero_d: bool) -> Fmt {
                 if has_nonfinite {
                     let pad_right = exp_size + 2 + precision;
                     let offset = pad_right + 1;
-                    pad_left = pad_left
-                        .max(3usize.saturating_sub(offset))
-                        .max((3 + neginf as usize).saturating_sub(offset));
+                    pad_left = pad_left.max(nonfinite_width.saturating_sub(offset));
                 }
                 Fmt::Exp {
                     pad_left,
@@ -155,14 +197,15 @@ fn build_fmt<T: Printable>(data: &[T], dtype: DType, zero_d: bool) -> Fmt {
                     single,
                 }
             } else {
-                let parts: Vec<_> = finite.iter().map(|&x| pos_digits(x, single)).collect();
+                let parts: Vec<_> = finite
+                    .iter()
+                    .map(|&x| pos_digits(x, single, o.precision))
+                    .collect();
                 let mut pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
                 let pad_right = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
                 if has_nonfinite {
                     let offset = pad_right + 1;
-                    pad_left = pad_left
-                        .max(3usize.saturating_sub(offset))
-                        .max((3 + neginf as usize).saturating_sub(offset));
+                    pad_left = pad_left.max(nonfinite_width.saturating_sub(offset));
                 }
                 Fmt::Pos {
                     pad_left,
@@ -174,18 +217,18 @@ fn build_fmt<T: Printable>(data: &[T], dtype: DType, zero_d: bool) -> Fmt {
     }
 }
 
-fn nonfinite(x: f64, width: usize) -> String {
+fn nonfinite(x: f64, width: usize, o: &PrintOptions) -> String {
     let s = if x.is_nan() {
-        "nan"
+        o.nanstr.clone()
     } else if x > 0.0 {
-        "inf"
+        o.infstr.clone()
     } else {
-        "-inf"
+        format!("-{}", o.infstr)
     };
     format!("{s:>width$}")
 }
 
-fn fmt_elem<T: Printable>(x: T, f: &Fmt) -> String {
+fn fmt_elem<T: Printable>(x: T, f: &Fmt, o: &PrintOptions) -> String {
     if let Fmt::Int { width } = f {
         return format!("{:>width$}", x.int_text(), width = *width);
     }
@@ -209,9 +252,9 @@ fn fmt_elem<T: Printable>(x: T, f: &Fmt) -> String {
             single,
         } => {
             if !x.is_finite() {
-                return nonfinite(x, pad_left + pad_right + 1);
+                return nonfinite(x, pad_left + pad_right + 1, o);
             }
-            let (i, fr) = pos_digits(x, *single);
+            let (i, fr) = pos_digits(x, *single, o.precision);
             format!("{:>pl$}.{:<pr$}", i, fr, pl = *pad_left, pr = *pad_right)
         }
         Fmt::Exp {
@@ -221,9 +264,9 @@ fn fmt_elem<T: Printable>(x: T, f: &Fmt) -> String {
             single,
         } => {
             if !x.is_finite() {
-                return nonfinite(x, pad_left + 1 + precision + exp_size + 2);
+                return nonfinite(x, pad_left + 1 + precision + exp_size + 2, o);
             }
-            let (i, fr, e) = exp_digits(x, *single);
+            let (i, fr, e) = exp_digits(x, *single, o.precision);
             let sign = if e < 0 { '-' } else { '+' };
             format!(
                 "{:>pl$}.{:0<pr$}e{}{:0>es$}",
@@ -240,7 +283,12 @@ fn fmt_elem<T: Printable>(x: T, f: &Fmt) -> String {
 }
 
 /// Elements shown when summarizing (the edge items along every long axis).
-fn leading_trailing<T: Printable>(a: &ArrayViewD<'_, T>, summarize: bool, out: &mut Vec<T>) {
+fn leading_trailing<T: Printable>(
+    a: &ArrayViewD<'_, T>,
+    summarize: bool,
+    edge: usize,
+    out: &mut Vec<T>,
+) {
     if !summarize {
         out.extend(a.iter().copied());
         return;
@@ -250,13 +298,13 @@ fn leading_trailing<T: Printable>(a: &ArrayViewD<'_, T>, summarize: bool, out: &
         return;
     }
     let n = a.shape()[0];
-    let idx: Vec<usize> = if n > 2 * EDGEITEMS {
-        (0..EDGEITEMS).chain(n - EDGEITEMS..n).collect()
+    let idx: Vec<usize> = if n > 2 * edge {
+        (0..edge).chain(n - edge..n).collect()
     } else {
         (0..n).collect()
     };
     for i in idx {
-        leading_trailing(&a.index_axis(Axis(0), i), summarize, out);
+        leading_trailing(&a.index_axis(Axis(0), i), summarize, edge, out);
     }
 }
 
@@ -280,16 +328,17 @@ fn recurse<T: Printable>(
     width: usize,
     sep: &str,
     summarize: bool,
+    o: &PrintOptions,
 ) -> String {
     if a.ndim() == 0 {
-        return fmt_elem(*a.iter().next().unwrap(), f);
+        return fmt_elem(*a.iter().next().unwrap(), f, o);
     }
     let next_hanging = format!("{hanging} ");
     let next_width = width - 1;
     let n = a.shape()[0];
-    let show_summary = summarize && 2 * EDGEITEMS < n;
+    let show_summary = summarize && 2 * o.edgeitems < n;
     let (leading, trailing) = if show_summary {
-        (EDGEITEMS, EDGEITEMS)
+        (o.edgeitems, o.edgeitems)
     } else {
         (0, n)
     };
@@ -299,7 +348,7 @@ fn recurse<T: Printable>(
         let elem_width = width - sep.trim_end().len().max(1);
         let mut line = hanging.to_owned();
         for i in 0..leading {
-            let w = recurse(&sub(i), f, &next_hanging, next_width, sep, summarize);
+            let w = recurse(&sub(i), f, &next_hanging, next_width, sep, summarize, o);
             extend_line(&mut s, &mut line, &w, elem_width, hanging);
             line.push_str(sep);
         }
@@ -308,19 +357,19 @@ fn recurse<T: Printable>(
             line.push_str(sep);
         }
         for i in (2..=trailing).rev() {
-            let w = recurse(&sub(n - i), f, &next_hanging, next_width, sep, summarize);
+            let w = recurse(&sub(n - i), f, &next_hanging, next_width, sep, summarize, o);
             extend_line(&mut s, &mut line, &w, elem_width, hanging);
             line.push_str(sep);
         }
         if n > 0 {
-            let w = recurse(&sub(n - 1), f, &next_hanging, next_width, sep, summarize);
+            let w = recurse(&sub(n - 1), f, &next_hanging, next_width, sep, summarize, o);
             extend_line(&mut s, &mut line, &w, elem_width, hanging);
         }
         s.push_str(&line);
     } else {
         let line_sep = format!("{}{}", sep.trim_end(), "\n".repeat(a.ndim() - 1));
         for i in 0..leading {
-            let nested = recurse(&sub(i), f, &next_hanging, next_width, sep, summarize);
+            let nested = recurse(&sub(i), f, &next_hanging, next_width, sep, summarize, o);
             s.push_str(hanging);
             s.push_str(&nested);
             s.push_str(&line_sep);
@@ -331,13 +380,13 @@ fn recurse<T: Printable>(
             s.push_str(&line_sep);
         }
         for i in (2..=trailing).rev() {
-            let nested = recurse(&sub(n - i), f, &next_hanging, next_width, sep, summarize);
+            let nested = recurse(&sub(n - i), f, &next_hanging, next_width, sep, summarize, o);
             s.push_str(hanging);
             s.push_str(&nested);
             s.push_str(&line_sep);
         }
         if n > 0 {
-            let nested = recurse(&sub(n - 1), f, &next_hanging, next_width, sep, summarize);
+            let nested = recurse(&sub(n - 1), f, &next_hanging, next_width, sep, summarize, o);
             s.push_str(hanging);
             s.push_str(&nested);
         }
@@ -345,29 +394,32 @@ fn recurse<T: Printable>(
     format!("[{}]", &s[hanging.len().min(s.len())..])
 }
 
-fn array2string<T: Printable>(
+pub fn array2string<T: Printable>(
     a: &ArrayViewD<'_, T>,
     dtype: DType,
     sep: &str,
     prefix: &str,
     suffix: &str,
 ) -> String {
-    let summarize = a.len() > THRESHOLD;
+    let o = options();
+    let summarize = a.len() > o.threshold;
     let mut data = Vec::new();
-    leading_trailing(a, summarize, &mut data);
-    let f = build_fmt(&data, dtype, a.ndim() == 0);
+    leading_trailing(a, summarize, o.edgeitems, &mut data);
+    let f = build_fmt(&data, dtype, a.ndim() == 0, &o);
     if a.ndim() == 0 {
-        return fmt_elem(data[0], &f);
+        return fmt_elem(data[0], &f, &o);
     }
     let hanging = " ".repeat(prefix.len() + 1);
-    recurse(a, &f, &hanging, LINEWIDTH - suffix.len(), sep, summarize)
+    let width = o.linewidth.saturating_sub(suffix.len());
+    recurse(a, &f, &hanging, width, sep, summarize, &o)
 }
 
 /// `repr(a)` as NumPy 2.2+ prints it: `shape=` for empty (non-`(0,)`) and summarized
 /// arrays, `dtype=` for dtypes not implied by the values (float32, empty arrays).
 pub fn repr<T: Printable>(a: &ArrayViewD<'_, T>, dtype: DType) -> String {
     let mut extras: Vec<String> = Vec::new();
-    if (a.is_empty() && a.shape() != [0]) || a.len() > THRESHOLD {
+    let o = options();
+    if (a.is_empty() && a.shape() != [0]) || a.len() > o.threshold {
         extras.push(format!("shape={}", shape_tuple(a.shape())));
     }
     if dtype == DType::Float32 || a.is_empty() {
@@ -384,7 +436,7 @@ pub fn repr<T: Printable>(a: &ArrayViewD<'_, T>, dtype: DType) -> String {
     let arr = format!("array({body},");
     let extra = format!("{})", extras.join(", "));
     let last = arr.len() - arr.rfind('\n').map_or(0, |i| i + 1);
-    let spacer = if last + extra.len() + 1 > LINEWIDTH {
+    let spacer = if last + extra.len() + 1 > o.linewidth {
         "\n      "
     } else {
         " "

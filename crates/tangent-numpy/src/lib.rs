@@ -35,6 +35,10 @@ pub const SHIMS: &[(&str, &str)] = &[
     ),
     ("numpy._npyio", include_str!("../python/numpy/_npyio.py")),
     (
+        "numpy._arrayprint",
+        include_str!("../python/numpy/_arrayprint.py"),
+    ),
+    (
         "numpy._type_check",
         include_str!("../python/numpy/_type_check.py"),
     ),

@@ -316,6 +316,7 @@ from numpy._index_tricks import *  # noqa: E402,F401,F403
 from numpy._array_api import *  # noqa: E402,F401,F403
 from numpy._npyio import *  # noqa: E402,F401,F403
 from numpy._type_check import *  # noqa: E402,F401,F403
+from numpy._arrayprint import *  # noqa: E402,F401,F403
 
 
 class errstate:

@@ -55,6 +55,7 @@ mod dtype;
 mod index;
 mod linalg;
 mod methods;
+mod printing;
 mod random;
 mod reduce;
 mod scalar;
@@ -246,6 +247,7 @@ pub mod host_api {
     random::_random,
     dtype::_dtype,
     index::_index,
-    methods::_methods
+    methods::_methods,
+    printing::_printing
 ))]
 pub mod _numpy_native {}
