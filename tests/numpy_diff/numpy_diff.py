@@ -249,7 +249,21 @@ FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "n
          "np.common_type(s).__name__", "np.common_type(k, s).__name__", "np.common_type(v > 0)",
          "np.mintypecode(['d', 'f'])", "np.mintypecode('dF')", "np.mintypecode([a, s])",
          "np.mintypecode('ih')", "np.typename('d')", "np.typename('?')", "np.real_if_close(a)",
-         "np.mask_indices(3, np.triu)", "np.mask_indices(4, np.tril, -1)", "np.getbufsize()"]
+         "np.mask_indices(3, np.triu)", "np.mask_indices(4, np.tril, -1)", "np.getbufsize()",
+         "np.isdtype(a.dtype, 'real floating')", "np.isdtype(k.dtype, ('bool', 'integral'))",
+         "np.isdtype(s.dtype, np.float64)", "np.isdtype(np.float32, 'numeric')",
+         "np.isdtype(np.float64, 'complex floating')", "np.isdtype('float64', 'numeric')",
+         "np.isdtype(a.dtype, 'real')", "np.bitwise_count(k)", "np.bitwise_count(q)",
+         "np.bitwise_count(v > 0)", "np.bitwise_count(a)", "np.isfortran(a)",
+         "np.isfortran(a.T)", "np.isfortran(np.asfortranarray(m))", "np.isfortran(v)",
+         "np.require(a.T, requirements='C').flags.c_contiguous",
+         "np.require(a, requirements=['F']).flags.f_contiguous",
+         "np.require(a, requirements=['F', 'C'])", "np.require(a.T, np.float32, 'A')",
+         "np.require(a[:, ::2], requirements='W')", "a.T.flags.f_contiguous",
+         "a[:, ::2].flags.c_contiguous", "a.flags['OWNDATA']", "a[0].flags.owndata",
+         "a.T.strides", "a[:, ::2].strides", "s.strides", "m[::-1].strides",
+         "np.broadcast_to(v, (2, 4)).flags.writeable", "np.zeros((0, 3)).flags.f_contiguous",
+         "v[None].flags.forc"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]
@@ -516,7 +530,7 @@ def evaluate(case):
 
 
 # NumPy's dtype -> the embedded numpy's (it has bool, int64, float32 and float64 only).
-SUBSTITUTES = {"float16": "float64", "int8": "int64", "int32": "int64"}
+SUBSTITUTES = {"float16": "float64", "int8": "int64", "int32": "int64", "uint8": "int64"}
 substituted = []
 # Whether the case being compared is compared bit for bit (`REDUCTIONS`).
 EXACT = [False]

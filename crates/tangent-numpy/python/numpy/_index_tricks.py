@@ -16,6 +16,7 @@ __all__ = [
     "put_along_axis", "put", "putmask", "compress", "choose", "flatnonzero", "argwhere",
     "kron", "block", "broadcast_arrays", "resize", "rollaxis", "ascontiguousarray",
     "asfortranarray", "asanyarray", "asarray_chkfinite", "trim_zeros", "mask_indices",
+    "isfortran", "require",
 ]
 
 
@@ -457,3 +458,44 @@ def mask_indices(n, mask_func, k=0):
     gives the upper triangle's)."""
     m = mask_func(np.ones((n, n), dtype=np.int64), k)
     return np.nonzero(m != 0)
+
+
+def isfortran(a):
+    """Whether `a` is laid out in Fortran order and not also in C order."""
+    return bool(a.flags.fnc)
+
+
+# `require`'s names for the flags it can ask for.
+_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F",
+                 "F_CONTIGUOUS": "F", "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W",
+                 "WRITEABLE": "W", "O": "O", "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
+
+
+def _copy_in(arr, order):
+    """A copy of `arr` laid out in `order` ('C', 'F', or 'A': Fortran when `arr` is)."""
+    if order == "F" or (order == "A" and arr.flags.fnc):
+        return asfortranarray(np.array(arr))
+    return np.array(arr, copy=True)
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    """`a` as an array of `dtype` that has the flags asked for (C or Fortran order,
+    aligned, writeable, owning its data), copied only when it lacks one."""
+    if not requirements:
+        return np.asarray(a, dtype=dtype)
+    if isinstance(requirements, str):
+        requirements = [requirements]
+    wanted = {_REQUIREMENTS[r.upper()] for r in requirements}
+    wanted.discard("E")
+    if {"C", "F"} <= wanted:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    order = "C" if "C" in wanted else "F" if "F" in wanted else "A"
+    wanted -= {"C", "F"}
+    arr = np.asarray(a, dtype=dtype)
+    if (order == "C" and not arr.flags.c_contiguous) or (
+            order == "F" and not arr.flags.f_contiguous):
+        return _copy_in(arr, order)
+    for flag in wanted:
+        if not arr.flags[flag]:
+            return _copy_in(arr, order)
+    return arr

@@ -10,7 +10,8 @@ import numpy as np
 
 __all__ = [
     "can_cast", "common_type", "mintypecode", "typename", "real_if_close", "seterr",
-    "geterr", "seterrcall", "geterrcall", "getbufsize", "setbufsize",
+    "geterr", "seterrcall", "geterrcall", "getbufsize", "setbufsize", "isdtype",
+    "bitwise_count",
 ]
 
 # The kinds of the embedded numpy's dtypes, in NumPy's order of safe casting.
@@ -156,3 +157,54 @@ def setbufsize(size):
             "numpy.setbufsize(%d): the embedded numpy sums in the order of NumPy's default "
             "buffer of %d elements" % (size, _BUFSIZE))
     return _BUFSIZE
+
+
+# `isdtype`'s kind names: the embedded numpy's dtypes of each.
+_KINDS = {"bool": {"bool"}, "signed integer": {"int64"}, "unsigned integer": set(),
+          "integral": {"int64"}, "real floating": {"float32", "float64"},
+          "complex floating": set(), "numeric": {"int64", "float32", "float64"}}
+
+
+def _isdtype_name(x, what):
+    if isinstance(x, np.dtype):
+        return x.name
+    if any(x is t for t in (np.float64, np.float32, np.int64, np.bool_)):
+        return np.dtype(x).name
+    if what == "dtype":
+        raise TypeError("dtype argument must be a NumPy dtype, but it is a %s." % type(x))
+    raise TypeError("kind argument must be comprised of NumPy dtypes or strings only, but "
+                    "is a %s." % type(x))
+
+
+def isdtype(dtype, kind):
+    """Whether `dtype` is of `kind`: a dtype, a kind name ('bool', 'signed integer',
+    'unsigned integer', 'integral', 'real floating', 'complex floating', 'numeric'), or
+    a tuple of them."""
+    name = _isdtype_name(dtype, "dtype")
+    for k in kind if isinstance(kind, tuple) else (kind,):
+        if isinstance(k, str):
+            if k not in _KINDS:
+                raise ValueError("kind argument is a string, but %r is not a known kind "
+                                 "name." % k)
+            if name in _KINDS[k]:
+                return True
+        elif _isdtype_name(k, "kind") == name:
+            return True
+    return False
+
+
+def bitwise_count(x, out=None):
+    """The number of 1 bits in the absolute value of each integer (NumPy gives uint8;
+    the embedded numpy, which has no uint8, int64)."""
+    if out is not None:
+        raise NotImplementedError("numpy.bitwise_count(out=...) is not in the embedded numpy")
+    a = np.asarray(x)
+    if a.dtype.name not in ("int64", "bool"):
+        raise TypeError("ufunc 'bitwise_count' not supported for the input types, and the "
+                        "inputs could not be safely coerced to any supported types "
+                        "according to the casting rule ''safe''")
+    counts = [bin(abs(int(v))).count("1") for v in a.ravel().tolist()]
+    result = np.array(counts, dtype=np.int64).reshape(a.shape)
+    if a.ndim == 0 and not isinstance(x, np.ndarray):
+        return int(result)
+    return result

@@ -321,6 +321,39 @@ pub(crate) mod _array {
                 }
             }
         }
+        /// NumPy's `flags`: (C-contiguous, Fortran-contiguous, owns its data, writeable).
+        /// Axes of length 1 do not count, and an empty array is both contiguous kinds.
+        pub(crate) fn flag_values(&self) -> (bool, bool, bool, bool) {
+            let lay = self.layout();
+            let dims = lay.shape.slice();
+            let strides: Vec<isize> = (0..dims.len()).map(|k| lay.stride(k)).collect();
+            let contiguous = |order: &mut dyn Iterator<Item = usize>| {
+                if dims.contains(&0) {
+                    return true;
+                }
+                let mut expected = 1isize;
+                for k in order {
+                    if dims[k] != 1 {
+                        if strides[k] != expected {
+                            return false;
+                        }
+                        expected *= dims[k] as isize;
+                    }
+                }
+                true
+            };
+            let c = contiguous(&mut (0..dims.len()).rev());
+            let f = contiguous(&mut (0..dims.len()));
+            (c, f, self.view.is_none(), self.writeable())
+        }
+        /// NumPy's `strides`: bytes between neighbours along each axis.
+        pub(crate) fn byte_strides(&self) -> Vec<isize> {
+            let lay = self.layout();
+            let size = self.dtype.itemsize() as isize;
+            (0..lay.shape.ndim())
+                .map(|k| lay.stride(k) * size)
+                .collect()
+        }
         /// The element type.
         pub fn array_dtype(&self) -> DType {
             self.dtype

@@ -80,6 +80,25 @@ pub(crate) mod _methods {
         fn nbytes(&self) -> usize {
             self.dtype.itemsize() * self.len()
         }
+        #[pygetset]
+        fn strides(&self, vm: &VirtualMachine) -> PyObjectRef {
+            let items = self
+                .byte_strides()
+                .into_iter()
+                .map(|s| vm.ctx.new_int(s).into())
+                .collect();
+            vm.ctx.new_tuple(items).into()
+        }
+        #[pygetset]
+        fn flags(&self) -> PyFlags {
+            let (c_contiguous, f_contiguous, owndata, writeable) = self.flag_values();
+            PyFlags {
+                c_contiguous,
+                f_contiguous,
+                owndata,
+                writeable,
+            }
+        }
         #[pygetset(name = "T")]
         fn t(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
             transpose_impl(zelf.as_object(), None, vm)
@@ -529,6 +548,122 @@ pub(crate) mod _methods {
             };
             let list: PyObjectRef = vm.ctx.new_list(items).into();
             Ok(list.get_iter(vm)?.into())
+        }
+    }
+
+    /// NumPy's `ndarray.flags` (read only here: the embedded numpy's arrays do not change
+    /// their flags in place).
+    #[pyattr]
+    #[pyclass(module = "numpy", name = "flagsobj")]
+    #[derive(Debug, PyPayload)]
+    pub struct PyFlags {
+        c_contiguous: bool,
+        f_contiguous: bool,
+        owndata: bool,
+        writeable: bool,
+    }
+
+    #[pyclass(with(Representable, AsMapping))]
+    impl PyFlags {
+        #[pygetset]
+        fn c_contiguous(&self) -> bool {
+            self.c_contiguous
+        }
+        #[pygetset]
+        fn contiguous(&self) -> bool {
+            self.c_contiguous
+        }
+        #[pygetset]
+        fn f_contiguous(&self) -> bool {
+            self.f_contiguous
+        }
+        #[pygetset]
+        fn fortran(&self) -> bool {
+            self.f_contiguous
+        }
+        #[pygetset]
+        fn owndata(&self) -> bool {
+            self.owndata
+        }
+        #[pygetset]
+        fn writeable(&self) -> bool {
+            self.writeable
+        }
+        #[pygetset]
+        fn aligned(&self) -> bool {
+            true
+        }
+        #[pygetset]
+        fn writebackifcopy(&self) -> bool {
+            false
+        }
+        /// Fortran-contiguous and not C-contiguous.
+        #[pygetset]
+        fn fnc(&self) -> bool {
+            self.f_contiguous && !self.c_contiguous
+        }
+        /// Fortran- or C-contiguous.
+        #[pygetset]
+        fn forc(&self) -> bool {
+            self.f_contiguous || self.c_contiguous
+        }
+        /// `flags['C_CONTIGUOUS']` and NumPy's other keys.
+        fn item(&self, key: &str) -> Option<bool> {
+            Some(match key {
+                "C_CONTIGUOUS" | "C" | "CONTIGUOUS" => self.c_contiguous,
+                "F_CONTIGUOUS" | "F" | "FORTRAN" => self.f_contiguous,
+                "OWNDATA" | "O" => self.owndata,
+                "WRITEABLE" | "W" => self.writeable,
+                "ALIGNED" | "A" => true,
+                "WRITEBACKIFCOPY" | "X" => false,
+                "FNC" => self.fnc(),
+                "FORC" => self.forc(),
+                _ => return None,
+            })
+        }
+    }
+
+    impl AsMapping for PyFlags {
+        fn as_mapping() -> &'static PyMappingMethods {
+            static AS_MAPPING: PyMappingMethods = PyMappingMethods {
+                length: atomic_func!(|_mapping, _vm| Ok(6)),
+                subscript: atomic_func!(|mapping, needle, vm| {
+                    let zelf = PyFlags::mapping_downcast(mapping);
+                    let key = needle.str(vm)?;
+                    match zelf.item(key.to_str().unwrap_or("")) {
+                        Some(b) => Ok(vm.ctx.new_bool(b).into()),
+                        None => Err(vm.new_key_error(vm.ctx.new_str("Unknown flag").into())),
+                    }
+                }),
+                ass_subscript: atomic_func!(|_mapping, _needle, _value, vm| {
+                    Err(vm.new_not_implemented_error(
+                        "setting an array's flags: the embedded numpy's arrays keep theirs \
+                         (use copies, or run the script in CPython)",
+                    ))
+                }),
+            };
+            &AS_MAPPING
+        }
+    }
+
+    impl Representable for PyFlags {
+        fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
+            Ok(format!(
+                "  C_CONTIGUOUS : {}\n  F_CONTIGUOUS : {}\n  OWNDATA : {}\n  WRITEABLE : {}\n  \
+                 ALIGNED : True\n  WRITEBACKIFCOPY : False\n",
+                cap(zelf.c_contiguous),
+                cap(zelf.f_contiguous),
+                cap(zelf.owndata),
+                cap(zelf.writeable)
+            ))
+        }
+    }
+
+    fn cap(b: bool) -> &'static str {
+        if b {
+            "True"
+        } else {
+            "False"
         }
     }
 
