@@ -340,7 +340,8 @@ def generate(seed=20261202, count=420):
                  for i, (s, d) in enumerate(args)]
         cases.append({"setup": setup, "expr": expr})
     return (cases + generate_wide() + generate_scalar() + generate_single() + generate_writes()
-            + generate_funcs() + generate_reductions() + generate_io() + generate_print())
+            + generate_funcs() + generate_reductions() + generate_io() + generate_print()
+            + generate_float_texts())
 
 
 def generate_scalar(seed=20261205):
@@ -444,6 +445,46 @@ PRINT_SETUP = ["with np.printoptions(precision=3, suppress=True) as inside:\n"
                "    printed = repr(m / 7 * 1e-5) + str(s / 3) + repr(np.arange(2000.0))",
                "with np.printoptions(threshold=5, edgeitems=1, nanstr='NaN', infstr='Inf', "
                "linewidth=30):\n    printed += str(z) + repr(np.arange(40.0))"]
+
+
+# One float's text (NumPy's Dragon4): each value under each set of options, positional
+# and scientific.
+FLOAT_VALUES = ["0.0", "-0.0", "1.0", "1.5", "0.1", "0.15", "0.96", "9.96", "123.456", "1e20",
+                "1e-7", "2.5", "-3.75", "1 / 3", "2 / 3 * 1e-5", "np.float32(0.1)",
+                "np.float32(1 / 3)", "np.float32(3.4e38)", "np.nan", "np.inf", "-np.inf", "7",
+                "True", "np.float64(0.3)", "np.array(1.25)", "'1.5'"]
+FLOAT_OPTIONS = ["", ", precision=1", ", precision=3, unique=False", ", trim='0'", ", trim='-'",
+                 ", trim='.', sign=True", ", min_digits=3", ", precision=0, unique=False",
+                 ", pad_left=5, precision=2", ", unique=False", ", precision=-1",
+                 ", precision=2, min_digits=3", ", trim='x'"]
+POSITIONAL_OPTIONS = [", precision=2, fractional=False", ", precision=2, fractional=False, unique=False",
+                      ", pad_right=4", ", precision=4, fractional=False, trim='-'"]
+SCIENTIFIC_OPTIONS = [", exp_digits=4", ", precision=2, exp_digits=1", ", min_digits=4, trim='-'"]
+
+
+def generate_float_texts(seed=20261211, drawn=80):
+    """FLOAT_VALUES under every option set, and `drawn` seeded values (digits times a
+    power of ten, some as float32) under a few."""
+    rng = Rng(seed)
+    cases = []
+    for _ in range(drawn):
+        text = "%s%de%d" % (rng.choice(["", "-"]), rng.below(10 ** rng.choice([1, 3, 7, 17])),
+                           rng.below(40) - 20)
+        value = rng.choice(["%s", "np.float32(%s)"]) % text
+        opts = rng.choice(["", ", precision=%d" % rng.below(6),
+                           ", precision=%d, unique=False" % rng.below(9),
+                           ", min_digits=%d" % rng.below(9)])
+        func = rng.choice(["np.format_float_positional", "np.format_float_scientific"])
+        cases.append({"setup": [], "expr": "%s(%s%s)" % (func, value, opts)})
+        cases.append({"setup": [], "expr": "np.format_float_positional(%s, precision=%d, "
+                      "fractional=False%s)" % (value, rng.below(6) + 1,
+                                               rng.choice(["", ", unique=False"]))})
+    for value in FLOAT_VALUES:
+        for opts in FLOAT_OPTIONS + POSITIONAL_OPTIONS:
+            cases.append({"setup": [], "expr": "np.format_float_positional(%s%s)" % (value, opts)})
+        for opts in FLOAT_OPTIONS + SCIENTIFIC_OPTIONS:
+            cases.append({"setup": [], "expr": "np.format_float_scientific(%s%s)" % (value, opts)})
+    return cases
 
 
 def generate_print(seed=20261210):

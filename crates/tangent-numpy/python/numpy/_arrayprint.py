@@ -8,6 +8,7 @@ float modes only 'maxprec' (its default) is here, and only the '-' sign; the oth
 Installed before the package's `__init__`, which re-exports `__all__`.
 """
 import contextlib
+import decimal
 import math
 import numbers
 import operator
@@ -16,7 +17,7 @@ import numpy as np
 import _numpy_native as _nn
 
 __all__ = ["set_printoptions", "get_printoptions", "printoptions", "array2string",
-           "array_str", "array_repr"]
+           "array_str", "array_repr", "format_float_positional", "format_float_scientific"]
 
 _NAMES = ("precision", "threshold", "edgeitems", "linewidth", "suppress", "nanstr", "infstr")
 
@@ -145,3 +146,194 @@ def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
     """`repr(arr)` with these print options."""
     with _options(precision=precision, linewidth=max_line_width, suppress=suppress_small):
         return repr(arr)
+
+
+# --- one float's text --------------------------------------------------------------------
+
+
+def _float_parts(x):
+    """(the float as a Python float, whether it is a float32): NumPy formats each float
+    by its own type's shortest digits."""
+    if isinstance(x, (str, bytes)):
+        raise TypeError("must be real number, not %s" % type(x).__name__)
+    if isinstance(x, np.ndarray):
+        x = x.item() if x.dtype.name != "float32" else np.float32(x.item())
+    return float(x), isinstance(x, np.float32)
+
+
+def _count(precision, name):
+    if precision is None:
+        return None
+    precision = operator.index(precision)
+    if precision < 0:
+        raise ValueError("%s must be >= 0" % name)
+    return precision
+
+
+def _quantized(exact, exponent):
+    """`exact` rounded half to even to a multiple of 10**exponent (trailing zeros kept)."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = 2000
+        return exact.quantize(decimal.Decimal(1).scaleb(exponent),
+                              rounding=decimal.ROUND_HALF_EVEN)
+
+
+def _magnitude(d):
+    """The exponent of `d`'s first significant digit (0 for zero)."""
+    return d.adjusted() if d else 0
+
+
+# How each notation counts a value's digits (`count`) and where it rounds to keep `p` of
+# them (`quantum`: the exponent of the last digit kept).
+_FRACTIONAL = (lambda d: max(-d.as_tuple().exponent, 0),
+               lambda exact, p: -p)
+_SIGNIFICANT = (lambda d: len(d.as_tuple().digits),
+                lambda exact, p: _magnitude(exact) - p + 1)
+_MANTISSA = (lambda d: len(d.as_tuple().digits) - 1,
+             lambda exact, p: _magnitude(exact) - p)
+
+
+def _shortest(exact, x, single):
+    """The fewest significant digits that read back as `x` (as a float32 when `single`),
+    the closest such digits, ties to the even digit (Dragon4's choice; a float's repr
+    here may pick the other one of a tie)."""
+    if not exact:
+        return decimal.Decimal(0)
+    for n in range(1, 18):
+        d = _quantized(exact, _magnitude(exact) - n + 1)
+        if _magnitude(d) != _magnitude(exact):
+            d = _quantized(exact, _magnitude(d) - n + 1)
+        back = float(d)
+        if (np.float32(back) == np.float32(x)) if single else back == x:
+            return d.normalize()
+    return exact.normalize()
+
+
+def _rounded_up(exact, d):
+    """Whether `d`, `exact` rounded, is past `exact` (its last digit was carried up)."""
+    return d > exact
+
+
+def _digits(x, single, unique, precision, min_digits, mode):
+    """The decimal value NumPy prints for |x|: the shortest digits that read back as `x`
+    in its own type when `unique`, rounded (half to even, from the exact value) where
+    they pass `precision` (a value rounded to zero keeps its zeros); or the exact value
+    rounded at `precision` when not `unique`; at least `min_digits` digits, rounded from
+    the exact value (trailing zeros kept)."""
+    count, quantum = mode
+    exact = decimal.Decimal(x)
+
+    def rounded(p):
+        d = _quantized(exact, quantum(exact, p))
+        if d and _magnitude(d) != _magnitude(exact):
+            # Rounding carried into a new leading digit: round again from it.
+            d = _quantized(exact, quantum(d, p))
+        return d
+
+    if not unique:
+        d = rounded(precision)
+        if mode is _SIGNIFICANT and d and _rounded_up(exact, d):
+            # Counting significant digits, NumPy drops the zeros a carry leaves (0.3 to
+            # two digits is '0.3': 0.2999... rounds up); the exact value's zeros stay.
+            d = d.normalize()
+        return d
+    d = _shortest(exact, x, single)
+    if precision is not None and count(d) > precision:
+        d = rounded(precision)
+        d = d.normalize() if d else d
+    if min_digits is not None and count(d) < min_digits:
+        d = rounded(min_digits)
+    return d
+
+
+def _trimmed(text, trim):
+    """`text` (with a point) with NumPy's `trim`: 'k' keeps it, '.' drops trailing zeros,
+    '0' keeps one zero after the point, '-' drops the point too."""
+    if trim == "k":
+        return text
+    head, _, frac = text.partition(".")
+    frac = frac.rstrip("0")
+    if trim == "0" and not frac:
+        frac = "0"
+    if trim == "-" and not frac:
+        return head
+    return head + "." + frac
+
+
+def _nonfinite(x, sign):
+    if math.isnan(x):
+        return "nan"
+    return "-inf" if x < 0 else ("+inf" if sign else "inf")
+
+
+def format_float_positional(x, precision=None, unique=True, fractional=True, trim="k",
+                            sign=False, pad_left=None, pad_right=None, min_digits=None):
+    """A float's text in positional notation, as NumPy's Dragon4 gives it: the shortest
+    digits that identify it (`unique`), at most `precision` digits after the point (or
+    significant digits with `fractional=False`), `trim` of trailing zeros, `sign`, and
+    padding of the integer and fraction parts."""
+    if trim not in ("k", ".", "0", "-"):
+        raise TypeError("if supplied, trim must be 'k', '.', '0' or '-' found `%s`" % trim)
+    value, single = _float_parts(x)
+    precision = _count(precision, "precision")
+    min_digits = _count(min_digits, "min_digits")
+    if not unique and precision is None:
+        raise TypeError("in non-unique mode `precision` must be supplied")
+    if min_digits is not None and precision is not None and min_digits > precision:
+        raise ValueError("min_digits must be less than or equal to precision")
+    if not math.isfinite(value):
+        return _nonfinite(value, sign)
+    d = _digits(abs(value), single, unique, precision, min_digits,
+                _FRACTIONAL if fractional else _SIGNIFICANT)
+    text = format(d, "f")
+    if "." not in text:
+        text += "."
+    text = _trimmed(text, trim)
+    head, point, frac = text.partition(".")
+    negative = math.copysign(1.0, value) < 0
+    head = ("-" if negative else "+" if sign else "") + head
+    if pad_left is not None:
+        head = head.rjust(pad_left)
+    if pad_right is not None:
+        frac = frac.ljust(pad_right)
+    return head + point + frac
+
+
+def format_float_scientific(x, precision=None, unique=True, trim="k", sign=False,
+                            pad_left=None, exp_digits=None, min_digits=None):
+    """A float's text in scientific notation, as NumPy's Dragon4 gives it: `precision`
+    digits after the point of the mantissa at most (the shortest that identify it with
+    `unique`), `trim`, `sign`, padding before the point and at least `exp_digits`
+    digits of exponent (2 by default)."""
+    if trim not in ("k", ".", "0", "-"):
+        raise TypeError("if supplied, trim must be 'k', '.', '0' or '-' found `%s`" % trim)
+    value, single = _float_parts(x)
+    precision = _count(precision, "precision")
+    min_digits = _count(min_digits, "min_digits")
+    exp_digits = _count(exp_digits, "exp_digits")
+    if not unique and precision is None:
+        raise TypeError("in non-unique mode `precision` must be supplied")
+    if min_digits is not None and precision is not None and min_digits > precision:
+        raise ValueError("min_digits must be less than or equal to precision")
+    if not math.isfinite(value):
+        return _nonfinite(value, sign)
+
+    d = _digits(abs(value), single, unique, precision, min_digits, _MANTISSA)
+    t = d.as_tuple()
+    if d:
+        digits, exponent = "".join(map(str, t.digits)), d.adjusted()
+    else:
+        digits, exponent = "0" * (1 + max(-t.exponent, 0)), 0
+    # With min_digits, NumPy's '-' keeps the mantissa's point when digits were printed
+    # after it (zeros of the exact value, which it then trims), not when the rounding
+    # carried them away (0.3, 2.999... rounded up) or the value is zero.
+    keep_point = (trim == "-" and min_digits is not None and d
+                  and not _rounded_up(decimal.Decimal(abs(value)), d))
+    text = _trimmed(digits[0] + "." + digits[1:], "." if keep_point else trim)
+    head, point, frac = text.partition(".")
+    negative = math.copysign(1.0, value) < 0
+    head = ("-" if negative else "+" if sign else "") + head
+    if pad_left is not None:
+        head = head.rjust(pad_left)
+    e = str(abs(exponent)).rjust(2 if exp_digits is None else max(exp_digits, 1), "0")
+    return head + point + frac + "e" + ("-" if exponent < 0 else "+") + e
