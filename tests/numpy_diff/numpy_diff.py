@@ -341,7 +341,7 @@ def generate(seed=20261202, count=420):
         cases.append({"setup": setup, "expr": expr})
     return (cases + generate_wide() + generate_scalar() + generate_single() + generate_writes()
             + generate_funcs() + generate_reductions() + generate_io() + generate_print()
-            + generate_float_texts())
+            + generate_float_texts() + generate_linalg())
 
 
 def generate_scalar(seed=20261205):
@@ -378,6 +378,32 @@ def generate_writes(seed=20261207):
             setup = ["a = " + literal(shape, dtype, values(rng, shape, dtype)), stmt]
             cases.append({"setup": setup, "expr": "a"})
     return cases
+
+
+# numpy.linalg's functions written in Python over the native ones; the factorizations
+# (faer's, not LAPACK's) round differently, so these compare within 1e-12 relative.
+LINALG = [
+    "np.linalg.cond(m + 4 * np.eye(3))", "np.linalg.cond(m + 4 * np.eye(3), 'fro')",
+    "np.linalg.cond(m + 4 * np.eye(3), 1)", "np.linalg.cond(m + 4 * np.eye(3), -np.inf)",
+    "np.linalg.cond(m + 4 * np.eye(3), -2)", "np.linalg.cond(m + 4 * np.eye(3), 'nuc')",
+    "np.linalg.cross(w, m[0])", "np.linalg.cross(m, m[::-1])", "np.linalg.cross(v, v)",
+    "np.linalg.matrix_transpose(a)", "np.linalg.matrix_transpose(v)",
+    "np.linalg.tensordot(a, m, axes=1)", "np.linalg.vecdot(a, w)",
+    "np.linalg.vecdot(m, m, axis=0)", "np.linalg.vector_norm(a)",
+    "np.linalg.vector_norm(a, axis=0, ord=1)", "np.linalg.vector_norm(a, axis=(0, 1), keepdims=True)",
+    "np.linalg.vector_norm(m, ord=np.inf, axis=1, keepdims=True)", "np.linalg.vector_norm(v, ord=0)",
+    "np.linalg.matrix_norm(m)", "np.linalg.matrix_norm(m, ord=1, keepdims=True)",
+    "np.linalg.matrix_norm(m, ord='nuc')", "np.linalg.tensorinv((m + 4 * np.eye(3)).reshape(3, 3), ind=1)",
+    "np.linalg.tensorinv(np.eye(6).reshape(6, 2, 3) + 0.1 * np.arange(36.0).reshape(6, 2, 3) / 36, ind=1)",
+    "np.linalg.tensorsolve(np.eye(6).reshape(2, 3, 6) + 0.01 * np.arange(36.0).reshape(2, 3, 6), a)",
+    "np.linalg.tensorsolve(np.eye(6).reshape(2, 3, 2, 3), a, axes=(0, 1))",
+    "np.linalg.tensorsolve(np.eye(6).reshape(2, 3, 6), v)", "np.linalg.tensorinv(m, ind=0)"
+]
+
+
+def generate_linalg(seed=20261212):
+    base = generate_funcs(seed)[0]["setup"]
+    return [{"setup": base, "expr": expr, "tol": 1e-12} for expr in LINALG]
 
 
 def generate_funcs(seed=20261208):
@@ -573,8 +599,10 @@ def evaluate(case):
 # NumPy's dtype -> the embedded numpy's (it has bool, int64, float32 and float64 only).
 SUBSTITUTES = {"float16": "float64", "int8": "int64", "int32": "int64", "uint8": "int64"}
 substituted = []
-# Whether the case being compared is compared bit for bit (`REDUCTIONS`).
+# Whether the case being compared is compared bit for bit (`REDUCTIONS`), or within a
+# relative tolerance of its own (`LINALG`).
 EXACT = [False]
+TOL = [None]
 
 
 def close(x, y, single, tol=None):
@@ -588,7 +616,7 @@ def close(x, y, single, tol=None):
     if EXACT[0]:
         return False
     if tol is None:
-        tol = 2.0 ** -21 if single else 4 * 2.0 ** -52
+        tol = TOL[0] or (2.0 ** -21 if single else 4 * 2.0 ** -52)
     return abs(x - y) <= tol * max(abs(x), abs(y))
 
 
@@ -659,6 +687,7 @@ def main():
     for case, want in zip(cases, expected):
         got = evaluate(case)
         EXACT[0] = case.get("exact", False)
+        TOL[0] = case.get("tol")
         why = differ(want, got)
         if why:
             failures += 1

@@ -117,12 +117,112 @@ def diagonal(x, offset=0):
 
 
 def cond(x, p=None):
-    s = _nn.svd(x, False, False)
-    return s[..., 0] / s[..., -1]
+    """The condition number in the norm `p`: the ratio of extreme singular values for
+    None, 2 and -2, else norm(x, p) * norm(inv(x), p)."""
+    if p is None or p == 2 or p == -2:
+        s = _nn.svd(x, False, False)
+        return s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
+    return norm(x, p, axis=(-2, -1)) * norm(inv(x), p, axis=(-2, -1))
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """The cross product of 3-vectors (the array API's: both must have 3 elements along
+    `axis`)."""
+    x1, x2 = _nn.asarray(x1), _nn.asarray(x2)
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but "
+                         "they are %d and %d dimensional instead."
+                         % (x1.shape[axis], x2.shape[axis]))
+    import numpy
+    return numpy.cross(x1, x2, axis=axis)
+
+
+def matrix_transpose(x, /):
+    """`x` with its last two axes swapped."""
+    x = _nn.asarray(x)
+    if x.ndim < 2:
+        raise ValueError("Input array must be at least 2-dimensional, but it is %d" % x.ndim)
+    return _nn.swapaxes(x, -1, -2)
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    """`numpy.tensordot` (the array API's keyword-only `axes`)."""
+    return _nn.tensordot(x1, x2, axes)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """The inner products of the vectors along `axis` (broadcasting the others)."""
+    x1, x2 = _nn.asarray(x1), _nn.asarray(x2)
+    return _nn.sum(x1 * x2, axis)
+
+
+def _prod(dims):
+    out = 1
+    for d in dims:
+        out *= d
+    return out
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """The `ord`-norm of the vectors along `axis` (an int, a tuple of axes taken as one
+    vector, or None: every element)."""
+    x = _nn.asarray(x)
+    shape = list(x.shape)
+    if axis is None:
+        flat, along = _nn.ravel(x), 0
+        axes = list(range(x.ndim))
+    elif isinstance(axis, tuple):
+        axes = [a % x.ndim for a in axis]
+        rest = [a for a in range(x.ndim) if a not in axes]
+        flat = _nn.reshape(_nn.transpose(x, axes + rest),
+                           (_prod(shape[a] for a in axes),) + tuple(shape[a] for a in rest))
+        along = 0
+    else:
+        flat, along, axes = x, axis, [axis % x.ndim]
+    res = norm(flat, ord, along)
+    if keepdims:
+        for a in axes:
+            shape[a] = 1
+        res = _nn.reshape(res, tuple(shape))
+    return res
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """The `ord`-norm of the matrices in the last two axes."""
+    return norm(x, ord, (-2, -1), keepdims)
+
+
+def tensorinv(a, ind=2):
+    """The inverse of `a` as a map from its last axes to its first `ind` ones."""
+    a = _nn.asarray(a)
+    if ind <= 0:
+        raise ValueError("Invalid ind argument.")
+    old = a.shape
+    inverse_shape = old[ind:] + old[:ind]
+    ia = inv(_nn.reshape(a, (_prod(old[ind:]), -1)))
+    return _nn.reshape(ia, inverse_shape)
+
+
+def tensorsolve(a, b, axes=None):
+    """`x` with `tensordot(a, x, axes=x.ndim) == b` (the axes of `a` listed in `axes`
+    moved to the end first)."""
+    a, b = _nn.asarray(a), _nn.asarray(b)
+    an = a.ndim
+    if axes is not None:
+        order = [k for k in range(an) if k not in [x % an for x in axes]]
+        order += [x % an for x in axes]
+        a = _nn.transpose(a, order)
+    old = a.shape[-(an - b.ndim):]
+    n = _prod(old)
+    if _prod(a.shape) != n * n:
+        raise LinAlgError("Input arrays must satisfy the requirement "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    return _nn.reshape(solve(_nn.reshape(a, (n, n)), _nn.ravel(b)), old)
 
 
 __all__ = [
     "LinAlgError", "norm", "inv", "det", "slogdet", "solve", "cholesky", "eigh", "eigvalsh",
     "qr", "svd", "svdvals", "pinv", "matrix_rank", "matrix_power", "lstsq", "multi_dot",
-    "cond", "trace", "diagonal", "outer", "matmul",
+    "cond", "trace", "diagonal", "outer", "matmul", "cross", "matrix_transpose",
+    "tensordot", "vecdot", "vector_norm", "matrix_norm", "tensorinv", "tensorsolve",
 ]
