@@ -1578,6 +1578,45 @@ fn has_numpys_public_functions() {
     );
 }
 
+/// numpy.random's distributions (the Generator's, the legacy ones) against SciPy's in the
+/// test CPython: tests/numpy_diff/random_stats.py draws seeded samples here and tests them
+/// there (Kolmogorov-Smirnov, chi-square over counts; p below 1e-3 fails).
+#[test]
+fn random_distributions_match_scipys() {
+    let Some(python) = common::cpython::python(&["numpy", "scipy"]) else {
+        return;
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("random-stats");
+    std::fs::create_dir_all(&dir).unwrap();
+    let drawn = dir.join("drawn.json");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/numpy_diff/random_stats.py"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .args(["run", "--embedded", script, "draw"])
+        .arg(&drawn)
+        .output()
+        .expect("run tangent");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let check = std::process::Command::new(&python)
+        .args([script, "check"])
+        .arg(&drawn)
+        .output()
+        .expect("run the test CPython");
+    let so = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        check.status.success(),
+        "{so}\n{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    assert!(so.contains("32 distributions checked, 0 below"), "{so}");
+}
+
 /// Every dtype keeps its own element type: float32 arithmetic is single precision
 /// (the weak Python scalar is cast to float32 first, as NumPy 2 does), int64 is exact
 /// over its whole range and wraps around on overflow, complex numbers are refused with

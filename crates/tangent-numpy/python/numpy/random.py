@@ -6,6 +6,9 @@ the module-level functions (`seed`, `rand`, `randn`, `normal`, ...) use one glob
 reproducible, but the streams are not NumPy's (PCG64 / MT19937), so exact values differ
 from real NumPy for the same seed.
 """
+import builtins as _builtins
+import math as _math
+
 import _numpy_native as _nn
 import numpy as _np
 
@@ -184,6 +187,414 @@ class Generator:
         return [Generator(self._bitgen.spawn_one()) for _ in range(n_children)]
 
 
+# --- the other distributions -------------------------------------------------------------
+# Written over the bit generator's uniform, normal, exponential and gamma draws with the
+# usual exact methods (inversion, rejection: PTRS for large Poisson means, Kemp's for the
+# log-series, Devroye's for Zipf, Best and Fisher's for von Mises, beta splitting for large
+# binomials). The streams are not NumPy's; tests/numpy_module.rs checks each distribution
+# against SciPy's in the test CPython (Kolmogorov-Smirnov, or chi-square for counts).
+
+
+def _shape_of(size):
+    if size is None:
+        return None
+    return (int(size),) if isinstance(size, int) or _np.ndim(size) == 0 else tuple(
+        int(k) for k in size)
+
+
+def _params(size, *params):
+    """The parameters as arrays broadcast to the output shape, and that shape (None for
+    one draw of scalar parameters)."""
+    arrays = [_np.asarray(p, dtype=float) for p in params]
+    shape = _shape_of(size)
+    if shape is None:
+        shape = ()
+        for a in arrays:
+            shape = _np.broadcast_shapes(shape, a.shape)
+        if shape == ():
+            return [float(a) for a in arrays], None
+    return [_np.broadcast_to(a, shape) for a in arrays], shape
+
+
+def _each(size, params, one, dtype):
+    """`one(*scalars)` for every element of the broadcast parameters."""
+    values, shape = _params(size, *params)
+    if shape is None:
+        return one(*values)
+    flat = [a.ravel().tolist() for a in values]
+    n = 1
+    for k in shape:
+        n *= k
+    out = [one(*(f[i] for f in flat)) for i in range(n)]
+    return _np.array(out, dtype=dtype).reshape(shape)
+
+
+def _require(ok, message):
+    if not ok:
+        raise ValueError(message)
+
+
+def _all(values, test):
+    return bool(_np.all(test(_np.asarray(values, dtype=float))))
+
+
+class _Distributions:
+    """The distributions NumPy's Generator and RandomState share, over `self._u()`
+    (uniform in [0, 1)), `self._n()` (standard normal), `self._e()` (standard
+    exponential) and `self._g(shape)` (standard gamma), one number each."""
+
+    def _u(self):
+        return float(self._bitgen.random())
+
+    def _open_u(self):
+        """Uniform in (0, 1]."""
+        return 1.0 - self._u()
+
+    def _n(self):
+        return float(self._bitgen.standard_normal())
+
+    def _e(self):
+        return float(self._bitgen.standard_exponential())
+
+    def _g(self, shape):
+        return float(self._bitgen.standard_gamma(float(shape))) if shape > 0 else 0.0
+
+    def _chisq(self, df):
+        return 2.0 * self._g(df / 2.0)
+
+    # continuous
+
+    def standard_cauchy(self, size=None):
+        return _each(size, (), lambda: self._n() / self._n(), float)
+
+    def standard_t(self, df, size=None):
+        _require(_all(df, lambda d: d > 0), "df <= 0")
+        return _each(size, (df,), lambda d: self._n() / _math.sqrt(self._chisq(d) / d), float)
+
+    def chisquare(self, df, size=None):
+        _require(_all(df, lambda d: d > 0), "df <= 0")
+        return _each(size, (df,), self._chisq, float)
+
+    def noncentral_chisquare(self, df, nonc, size=None):
+        _require(_all(df, lambda d: d > 0), "df <= 0")
+        _require(_all(nonc, lambda c: c >= 0), "nonc < 0")
+
+        def one(d, c):
+            if c == 0:
+                return self._chisq(d)
+            if d > 1:
+                z = self._n() + _math.sqrt(c)
+                return self._chisq(d - 1) + z * z
+            return self._chisq(d + 2 * self._poisson(c / 2.0))
+        return _each(size, (df, nonc), one, float)
+
+    def f(self, dfnum, dfden, size=None):
+        _require(_all(dfnum, lambda d: d > 0), "dfnum <= 0")
+        _require(_all(dfden, lambda d: d > 0), "dfden <= 0")
+        return _each(size, (dfnum, dfden),
+                     lambda a, b: (self._chisq(a) / a) / (self._chisq(b) / b), float)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        _require(_all(dfnum, lambda d: d > 0), "dfnum <= 0")
+        _require(_all(dfden, lambda d: d > 0), "dfden <= 0")
+        _require(_all(nonc, lambda c: c >= 0), "nonc < 0")
+
+        def one(a, b, c):
+            t = self.noncentral_chisquare(a, c) * b
+            return t / (self._chisq(b) * a)
+        return _each(size, (dfnum, dfden, nonc), one, float)
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None):
+        _require(_all(scale, lambda v: v >= 0), "scale < 0")
+
+        def one(m, b):
+            while True:
+                u = self._open_u()
+                if u < 1.0:
+                    return m - b * _math.log(-_math.log(u))
+        return _each(size, (loc, scale), one, float)
+
+    def pareto(self, a, size=None):
+        _require(_all(a, lambda v: v > 0), "a <= 0")
+        return _each(size, (a,), lambda v: _math.expm1(self._e() / v), float)
+
+    def power(self, a, size=None):
+        _require(_all(a, lambda v: v > 0), "a <= 0")
+        return _each(size, (a,), lambda v: (-_math.expm1(-self._e())) ** (1.0 / v), float)
+
+    def rayleigh(self, scale=1.0, size=None):
+        _require(_all(scale, lambda v: v >= 0), "scale < 0")
+        return _each(size, (scale,), lambda v: v * _math.sqrt(2.0 * self._e()), float)
+
+    def weibull(self, a, size=None):
+        _require(_all(a, lambda v: v >= 0), "a < 0")
+        return _each(size, (a,), lambda v: self._e() ** (1.0 / v) if v else 0.0, float)
+
+    def wald(self, mean, scale, size=None):
+        _require(_all(mean, lambda v: v > 0), "mean <= 0")
+        _require(_all(scale, lambda v: v > 0), "scale <= 0")
+
+        def one(mu, lam):
+            # Michael, Schucany and Haas.
+            y = self._n() ** 2
+            x = mu + mu * mu * y / (2 * lam) - mu / (2 * lam) * _math.sqrt(
+                4 * mu * lam * y + (mu * y) ** 2)
+            return x if self._u() <= mu / (mu + x) else mu * mu / x
+        return _each(size, (mean, scale), one, float)
+
+    def triangular(self, left, mode, right, size=None):
+        _require(_all(_np.asarray(mode) - _np.asarray(left), lambda v: v >= 0), "left > mode")
+        _require(_all(_np.asarray(right) - _np.asarray(mode), lambda v: v >= 0), "mode > right")
+        _require(_all(_np.asarray(right) - _np.asarray(left), lambda v: v > 0), "left == right")
+
+        def one(a, c, b):
+            base, leftbase = b - a, c - a
+            u = self._u()
+            if u <= leftbase / base:
+                return a + _math.sqrt(u * leftbase * base)
+            return b - _math.sqrt((1.0 - u) * (b - c) * base)
+        return _each(size, (left, mode, right), one, float)
+
+    def vonmises(self, mu, kappa, size=None):
+        _require(_all(kappa, lambda v: v >= 0), "kappa < 0")
+
+        def one(m, k):
+            if k < 1e-8:
+                return _math.pi * (2 * self._u() - 1)
+            if k > 1e6:
+                # A von Mises this concentrated is a wrapped normal.
+                r = m + _math.sqrt(1.0 / k) * self._n()
+            else:
+                # Best and Fisher.
+                if k < 1e-5:
+                    s = 1.0 / k + k
+                else:
+                    r0 = 1 + _math.sqrt(1 + 4 * k * k)
+                    rho = (r0 - _math.sqrt(2 * r0)) / (2 * k)
+                    s = (1 + rho * rho) / (2 * rho)
+                while True:
+                    z = _math.cos(_math.pi * self._u())
+                    w = (1 + s * z) / (s + z)
+                    y = k * (s - w)
+                    v = self._u()
+                    if y * (2 - y) - v >= 0 or (v > 0 and _math.log(y / v) + 1 - y >= 0):
+                        break
+                r = _math.acos(max(-1.0, min(1.0, w)))
+                r = m + (-r if self._u() < 0.5 else r)
+            # Into [-pi, pi).
+            return _math.fmod(_math.fmod(r + _math.pi, 2 * _math.pi) + 2 * _math.pi,
+                              2 * _math.pi) - _math.pi
+        return _each(size, (mu, kappa), one, float)
+
+    # discrete
+
+    def _poisson(self, lam):
+        if lam == 0:
+            return 0
+        if lam < 10:
+            # Multiplication of uniforms.
+            limit, k, prod = _math.exp(-lam), 0, self._u()
+            while prod > limit:
+                k += 1
+                prod *= self._u()
+            return k
+        # Hormann's PTRS.
+        slam, loglam = _math.sqrt(lam), _math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = self._u() - 0.5
+            v = self._u()
+            us = 0.5 - abs(u)
+            k = _math.floor((2 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= vr:
+                return int(k)
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if v > 0 and (_math.log(v) + _math.log(invalpha) - _math.log(a / (us * us) + b)
+                          <= -lam + k * loglam - _math.lgamma(k + 1)):
+                return int(k)
+
+    def poisson(self, lam=1.0, size=None):
+        _require(_all(lam, lambda v: v >= 0), "lam < 0")
+        _require(_all(lam, lambda v: v < 9.223372006484771e18), "lam value too large")
+        return _each(size, (lam,), self._poisson, _np.int64)
+
+    def _binomial(self, n, p):
+        n = int(n)
+        if p > 0.5:
+            return n - self._binomial(n, 1.0 - p)
+        count = 0
+        while n * p >= 30:
+            # Split by the order statistic of a beta: exact, O(log n) steps.
+            a = 1 + n // 2
+            b = n + 1 - a
+            x = self._g(a)
+            y = x / (x + self._g(b))
+            if y >= p:
+                n, p = a - 1, p / y
+            else:
+                count += a
+                n, p = b - 1, (p - y) / (1.0 - y)
+        if n == 0 or p == 0:
+            return count
+        # Inversion from 0 up.
+        q = 1.0 - p
+        while True:
+            u, k, prob = self._u(), 0, q ** n
+            while u > prob and k < n:
+                u -= prob
+                k += 1
+                prob *= (n - k + 1) * p / (k * q)
+            if u <= prob:
+                return count + k
+
+    def binomial(self, n, p, size=None):
+        _require(_all(n, lambda v: v >= 0), "n < 0")
+        _require(_all(p, lambda v: (v >= 0) & (v <= 1)), "p < 0, p > 1 or p is NaN")
+        return _each(size, (n, p), self._binomial, _np.int64)
+
+    def negative_binomial(self, n, p, size=None):
+        _require(_all(n, lambda v: v > 0), "n <= 0")
+        _require(_all(p, lambda v: (v > 0) & (v <= 1)), "p <= 0, p > 1 or p contains NaNs")
+        return _each(size, (n, p),
+                     lambda k, q: self._poisson(self._g(k) * (1 - q) / q), _np.int64)
+
+    def geometric(self, p, size=None):
+        _require(_all(p, lambda v: (v > 0) & (v <= 1)), "p <= 0, p > 1 or p contains NaNs")
+
+        def one(q):
+            if q == 1:
+                return 1
+            return max(1, _math.ceil(_math.log(self._open_u()) / _math.log1p(-q)))
+        return _each(size, (p,), one, _np.int64)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        _require(_all(ngood, lambda v: v >= 0), "ngood < 0")
+        _require(_all(nbad, lambda v: v >= 0), "nbad < 0")
+        _require(_all(nsample, lambda v: v >= 0), "nsample < 0")
+        _require(_all(_np.asarray(ngood) + _np.asarray(nbad) - _np.asarray(nsample),
+                      lambda v: v >= 0), "ngood + nbad < nsample")
+
+        def one(good, bad, n):
+            good, total, drawn = int(good), int(good + bad), 0
+            for _ in range(int(n)):
+                if self._u() * total < good:
+                    good -= 1
+                    drawn += 1
+                total -= 1
+            return drawn
+        return _each(size, (ngood, nbad, nsample), one, _np.int64)
+
+    def logseries(self, p, size=None):
+        _require(_all(p, lambda v: (v >= 0) & (v < 1)), "p < 0, p >= 1 or p is NaN")
+
+        def one(q):
+            # Kemp's LK.
+            r = _math.log1p(-q)
+            while True:
+                v = self._u()
+                if v >= q:
+                    return 1
+                c = -_math.expm1(r * self._u())
+                if v <= c * c:
+                    k = _math.floor(1 + _math.log(v) / _math.log(c)) if v > 0 else 0
+                    if k < 1:
+                        continue
+                    return int(k)
+                return 1 if v >= c else 2
+        return _each(size, (p,), one, _np.int64)
+
+    def zipf(self, a, size=None):
+        _require(_all(a, lambda v: v > 1), "a <= 1.0")
+
+        def one(s):
+            # Devroye's rejection.
+            am1 = s - 1.0
+            b = 2.0 ** am1
+            while True:
+                u, v = self._open_u(), self._u()
+                x = _math.floor(u ** (-1.0 / am1))
+                if x < 1 or x > 9.223372036854775e18:
+                    continue
+                t = (1.0 + 1.0 / x) ** am1
+                if v * x * (t - 1.0) / (b - 1.0) <= t / b:
+                    return int(x)
+        return _each(size, (a,), one, _np.int64)
+
+    def multinomial(self, n, pvals, size=None):
+        pvals = _np.asarray(pvals, dtype=float)
+        _require(pvals.ndim == 1, "pvals must be a 1-d sequence")
+        _require(bool(_np.all(pvals >= 0)), "pvals < 0, pvals > 1 or pvals contains NaNs")
+        _require(float(_np.sum(pvals[:-1])) <= 1.0 + 1e-12, "sum(pvals[:-1]) > 1.0")
+        k = pvals.shape[0]
+        shape = _shape_of(size) or ()
+        count = 1
+        for d in shape:
+            count *= d
+        rows = []
+        for _ in range(count):
+            left, rest, row = int(n), 1.0, []
+            for i in range(k - 1):
+                x = self._binomial(left, min(max(pvals[i] / rest, 0.0), 1.0)) if rest > 0 else 0
+                row.append(x)
+                left -= x
+                rest -= pvals[i]
+            row.append(left)
+            rows.append(row)
+        out = _np.array(rows, dtype=_np.int64).reshape(tuple(shape) + (k,))
+        return out
+
+    def dirichlet(self, alpha, size=None):
+        alpha = _np.asarray(alpha, dtype=float)
+        _require(bool(_np.all(alpha > 0)), "alpha <= 0")
+        shape = _shape_of(size) or ()
+        count = 1
+        for d in shape:
+            count *= d
+        rows = []
+        for _ in range(count):
+            g = [self._g(a) for a in alpha.tolist()]
+            t = _builtins.sum(g)
+            rows.append([x / t for x in g])
+        return _np.array(rows).reshape(tuple(shape) + (alpha.shape[0],))
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *,
+                            method="svd"):
+        mean = _np.asarray(mean, dtype=float)
+        cov = _np.asarray(cov, dtype=float)
+        _require(mean.ndim == 1, "mean must be 1 dimensional")
+        _require(cov.ndim == 2 and cov.shape[0] == cov.shape[1],
+                 "cov must be 2 dimensional and square")
+        _require(mean.shape[0] == cov.shape[0], "mean and cov must have same length")
+        shape = _shape_of(size) or ()
+        count = 1
+        for d in shape:
+            count *= d
+        z = _np.array([[self._n() for _ in range(mean.shape[0])] for _ in range(count)])
+        if method == "cholesky":
+            factor = _np.linalg.cholesky(cov).T
+        else:
+            u, s, vh = _np.linalg.svd(cov)
+            if check_valid != "ignore" and not _np.allclose(
+                    (vh.T * s) @ vh, cov, rtol=tol, atol=tol):
+                if check_valid == "raise":
+                    raise ValueError("covariance is not symmetric positive-semidefinite.")
+            factor = _np.sqrt(s)[:, None] * vh
+        x = z.reshape(count, mean.shape[0]) @ factor + mean
+        return x.reshape(tuple(shape) + (mean.shape[0],))
+
+    def bytes(self, length):
+        return _builtins.bytes(int(self._bitgen.integers(0, 256, 1)[0]) for _ in range(length))
+
+
+for _name in dir(_Distributions):
+    if not _name.startswith("__"):
+        setattr(Generator, _name, getattr(_Distributions, _name))
+
+
 def default_rng(seed=None):
     if isinstance(seed, Generator):
         return seed
@@ -260,7 +671,51 @@ class RandomState:
         return self._gen.lognormal(mean, sigma, size)
 
 
+for _name in dir(_Distributions):
+    if not _name.startswith("__"):
+        setattr(RandomState, _name, getattr(_Distributions, _name))
+
+
+def _legacy_standard(name):
+    def draw(self, size=None):
+        return getattr(self._gen, name)(size)
+    draw.__name__ = name
+    return draw
+
+
+RandomState.standard_exponential = _legacy_standard("standard_exponential")
+
+
+def _standard_gamma(self, shape, size=None):
+    return self._gen.standard_gamma(shape, size)
+
+
+RandomState.standard_gamma = _standard_gamma
+
+
+def _logistic(self, loc=0.0, scale=1.0, size=None):
+    return self._gen.logistic(loc, scale, size)
+
+
+RandomState.logistic = _logistic
+
 _global = RandomState()
+
+
+def _module_function(name):
+    def draw(*args, **kwargs):
+        return getattr(_global, name)(*args, **kwargs)
+    draw.__name__ = name
+    return draw
+
+
+for _name in ("standard_cauchy", "standard_t", "chisquare", "noncentral_chisquare", "f",
+              "noncentral_f", "gumbel", "pareto", "power", "rayleigh", "weibull", "wald",
+              "triangular", "vonmises", "poisson", "binomial", "negative_binomial", "geometric",
+              "hypergeometric", "logseries", "zipf", "multinomial", "dirichlet",
+              "multivariate_normal", "bytes", "standard_exponential", "standard_gamma",
+              "logistic", "random_integers"):
+    globals()[_name] = _module_function(_name)
 
 
 def seed(seed=None):
