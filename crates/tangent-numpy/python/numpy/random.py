@@ -582,6 +582,9 @@ class _Distributions:
                     (vh.T * s) @ vh, cov, rtol=tol, atol=tol):
                 if check_valid == "raise":
                     raise ValueError("covariance is not symmetric positive-semidefinite.")
+                import warnings
+                warnings.warn("covariance is not symmetric positive-semidefinite.",
+                              RuntimeWarning, stacklevel=2)
             factor = _np.sqrt(s)[:, None] * vh
         x = z.reshape(count, mean.shape[0]) @ factor + mean
         return x.reshape(tuple(shape) + (mean.shape[0],))
