@@ -260,6 +260,21 @@ def _trimmed(text, trim):
     return head + "." + frac
 
 
+def _checked_float(x, precision, unique, trim, min_digits):
+    """The float (and whether a float32), `precision` and `min_digits`, with NumPy's
+    errors for the options of `format_float_*`."""
+    if trim not in ("k", ".", "0", "-"):
+        raise TypeError("if supplied, trim must be 'k', '.', '0' or '-' found `%s`" % trim)
+    value, single = _float_parts(x)
+    precision = _count(precision, "precision")
+    min_digits = _count(min_digits, "min_digits")
+    if not unique and precision is None:
+        raise TypeError("in non-unique mode `precision` must be supplied")
+    if min_digits is not None and precision is not None and min_digits > precision:
+        raise ValueError("min_digits must be less than or equal to precision")
+    return value, single, precision, min_digits
+
+
 def _nonfinite(x, sign):
     if math.isnan(x):
         return "nan"
@@ -272,15 +287,8 @@ def format_float_positional(x, precision=None, unique=True, fractional=True, tri
     digits that identify it (`unique`), at most `precision` digits after the point (or
     significant digits with `fractional=False`), `trim` of trailing zeros, `sign`, and
     padding of the integer and fraction parts."""
-    if trim not in ("k", ".", "0", "-"):
-        raise TypeError("if supplied, trim must be 'k', '.', '0' or '-' found `%s`" % trim)
-    value, single = _float_parts(x)
-    precision = _count(precision, "precision")
-    min_digits = _count(min_digits, "min_digits")
-    if not unique and precision is None:
-        raise TypeError("in non-unique mode `precision` must be supplied")
-    if min_digits is not None and precision is not None and min_digits > precision:
-        raise ValueError("min_digits must be less than or equal to precision")
+    value, single, precision, min_digits = _checked_float(x, precision, unique, trim,
+                                                          min_digits)
     if not math.isfinite(value):
         return _nonfinite(value, sign)
     d = _digits(abs(value), single, unique, precision, min_digits,
@@ -305,16 +313,9 @@ def format_float_scientific(x, precision=None, unique=True, trim="k", sign=False
     digits after the point of the mantissa at most (the shortest that identify it with
     `unique`), `trim`, `sign`, padding before the point and at least `exp_digits`
     digits of exponent (2 by default)."""
-    if trim not in ("k", ".", "0", "-"):
-        raise TypeError("if supplied, trim must be 'k', '.', '0' or '-' found `%s`" % trim)
-    value, single = _float_parts(x)
-    precision = _count(precision, "precision")
-    min_digits = _count(min_digits, "min_digits")
+    value, single, precision, min_digits = _checked_float(x, precision, unique, trim,
+                                                          min_digits)
     exp_digits = _count(exp_digits, "exp_digits")
-    if not unique and precision is None:
-        raise TypeError("in non-unique mode `precision` must be supplied")
-    if min_digits is not None and precision is not None and min_digits > precision:
-        raise ValueError("min_digits must be less than or equal to precision")
     if not math.isfinite(value):
         return _nonfinite(value, sign)
 

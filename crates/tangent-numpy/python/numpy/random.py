@@ -202,6 +202,15 @@ def _shape_of(size):
         int(k) for k in size)
 
 
+def _draws(size):
+    """The shape of `size` draws of a vector (() for one) and how many there are."""
+    shape = _shape_of(size) or ()
+    count = 1
+    for d in shape:
+        count *= d
+    return shape, count
+
+
 def _params(size, *params):
     """The parameters as arrays broadcast to the output shape, and that shape (None for
     one draw of scalar parameters)."""
@@ -530,10 +539,7 @@ class _Distributions:
         _require(bool(_np.all(pvals >= 0)), "pvals < 0, pvals > 1 or pvals contains NaNs")
         _require(float(_np.sum(pvals[:-1])) <= 1.0 + 1e-12, "sum(pvals[:-1]) > 1.0")
         k = pvals.shape[0]
-        shape = _shape_of(size) or ()
-        count = 1
-        for d in shape:
-            count *= d
+        shape, count = _draws(size)
         rows = []
         for _ in range(count):
             left, rest, row = int(n), 1.0, []
@@ -550,10 +556,7 @@ class _Distributions:
     def dirichlet(self, alpha, size=None):
         alpha = _np.asarray(alpha, dtype=float)
         _require(bool(_np.all(alpha > 0)), "alpha <= 0")
-        shape = _shape_of(size) or ()
-        count = 1
-        for d in shape:
-            count *= d
+        shape, count = _draws(size)
         rows = []
         for _ in range(count):
             g = [self._g(a) for a in alpha.tolist()]
@@ -569,10 +572,7 @@ class _Distributions:
         _require(cov.ndim == 2 and cov.shape[0] == cov.shape[1],
                  "cov must be 2 dimensional and square")
         _require(mean.shape[0] == cov.shape[0], "mean and cov must have same length")
-        shape = _shape_of(size) or ()
-        count = 1
-        for d in shape:
-            count *= d
+        shape, count = _draws(size)
         z = _np.array([[self._n() for _ in range(mean.shape[0])] for _ in range(count)])
         if method == "cholesky":
             factor = _np.linalg.cholesky(cov).T
