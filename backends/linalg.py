@@ -152,6 +152,28 @@ def norm_tangent(y, x, ord=None, axis=None, keepdims=False):
     d[y] = tangent.norm_tangent(d[x], x, y, ord, axis, keepdims)
 
 
+# vector_norm: the elements of `axis` (all for None) as one vector; matrix_norm: the
+# matrices of the last two axes (linalg.norm's rules, told which).
+@adjoint(numpy.linalg.vector_norm)
+def vector_norm(y, x, axis=None, keepdims=False, ord=2):
+    d[x] = tangent.norm_grad(d[y], x, y, ord, axis, keepdims, True)
+
+
+@tangent_(numpy.linalg.vector_norm)
+def vector_norm_tangent(y, x, axis=None, keepdims=False, ord=2):
+    d[y] = tangent.norm_tangent(d[x], x, y, ord, axis, keepdims, True)
+
+
+@adjoint(numpy.linalg.matrix_norm)
+def matrix_norm(y, x, keepdims=False, ord="fro"):
+    d[x] = tangent.norm_grad(d[y], x, y, ord, (-2, -1), keepdims)
+
+
+@tangent_(numpy.linalg.matrix_norm)
+def matrix_norm_tangent(y, x, keepdims=False, ord="fro"):
+    d[y] = tangent.norm_tangent(d[x], x, y, ord, (-2, -1), keepdims)
+
+
 # cholesky, eigh, eigvalsh: symmetric inputs. Gradients are symmetrised and tangents are
 # taken along the symmetric part of the input's tangent.
 @adjoint(numpy.linalg.cholesky)

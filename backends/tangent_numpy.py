@@ -245,8 +245,9 @@ def solve_grad(z, g, a, b, y, which):
 
 
 @tangent_(tangent.norm_grad)
-def norm_grad(z, g, x, y, ord=None, axis=None, keepdims=False):
-    d[z] = tangent.norm_grad_tangent_full(d[g], d[x], d[y], g, x, y, ord, axis, keepdims)
+def norm_grad(z, g, x, y, ord=None, axis=None, keepdims=False, vector=False):
+    d[z] = tangent.norm_grad_tangent_full(d[g], d[x], d[y], g, x, y, ord, axis, keepdims,
+                                          vector)
 
 
 @tangent_(tangent.cholesky_grad)
@@ -372,10 +373,10 @@ def solve_tangent_adjoint(z, ta, tb, a, b, y):
 
 
 @adjoint(tangent.norm_tangent)
-def norm_tangent_adjoint(z, t, x, y, ord=None, axis=None, keepdims=False):
-    d[t] = tangent.norm_grad(d[z], x, y, ord, axis, keepdims)
-    d[x] = tangent.norm_tangent_grad(d[z], t, x, y, ord, axis, keepdims, 0)
-    d[y] = tangent.norm_tangent_grad(d[z], t, x, y, ord, axis, keepdims, 1)
+def norm_tangent_adjoint(z, t, x, y, ord=None, axis=None, keepdims=False, vector=False):
+    d[t] = tangent.norm_grad(d[z], x, y, ord, axis, keepdims, vector)
+    d[x] = tangent.norm_tangent_grad(d[z], t, x, y, ord, axis, keepdims, 0, vector)
+    d[y] = tangent.norm_tangent_grad(d[z], t, x, y, ord, axis, keepdims, 1, vector)
 
 
 @adjoint(tangent.cholesky_tangent)

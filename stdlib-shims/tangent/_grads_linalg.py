@@ -91,9 +91,17 @@ def solve_tangent(ta, tb, a, b, y):
     return xp.linalg.solve(a, rhs)
 
 
-def _norm_setup(x, ord, axis):
-    """(reduced axes, is_matrix_norm) of `linalg.norm(x, ord, axis)`."""
+def _norm_setup(x, ord, axis, vector=False):
+    """(reduced axes, is_matrix_norm) of `linalg.norm(x, ord, axis)`; with `vector`, of
+    `linalg.vector_norm(x, axis=axis, ord=ord)` (the elements of the axes as one vector,
+    all of them for None)."""
     nd = _xp(x).ndim(x)
+    if vector:
+        if axis is None:
+            return tuple(range(nd)), False
+        if isinstance(axis, int):
+            return (axis % nd,), False
+        return tuple(a % nd for a in axis), False
     if axis is None:
         if ord is None:
             return tuple(range(nd)), False
@@ -122,12 +130,12 @@ def _share(mask, axes, xp=numpy):
     return mask / xp.sum(mask, axis=axes, keepdims=True)
 
 
-def _norm_direction(x, y, ord, axis, keepdims):
+def _norm_direction(x, y, ord, axis, keepdims, vector=False):
     """The gradient of each norm value with respect to x (shaped like x)."""
     tg = _tg()
     xp = _xp(x, y)
     x = xp.asarray(x) * 1.0
-    axes, matrix = _norm_setup(x, ord, axis)
+    axes, matrix = _norm_setup(x, ord, axis, vector)
     yk = tg.unreduce(y, x, axes, keepdims)
     inf = float("inf")
     if ord is None or ord == "fro" or (not matrix and ord == 2):
@@ -167,18 +175,18 @@ def _norm_direction(x, y, ord, axis, keepdims):
     raise NotDifferentiated("tangent: no derivative of linalg.norm with ord=%r" % (ord,))
 
 
-def norm_grad(g, x, y, ord=None, axis=None, keepdims=False):
+def norm_grad(g, x, y, ord=None, axis=None, keepdims=False, vector=False):
     tg = _tg()
     xp = _xp(g, x, y)
-    axes, _ = _norm_setup(x, ord, axis)
-    d = _norm_direction(x, y, ord, axis, keepdims)
+    axes, _ = _norm_setup(x, ord, axis, vector)
+    d = _norm_direction(x, y, ord, axis, keepdims, vector)
     return _reshape_like(xp)(tg.unreduce(g, xp.asarray(x) * 1.0, axes, keepdims) * d, x)
 
 
-def norm_tangent(t, x, y, ord=None, axis=None, keepdims=False):
+def norm_tangent(t, x, y, ord=None, axis=None, keepdims=False, vector=False):
     xp = _xp(t, x, y)
-    axes, _ = _norm_setup(x, ord, axis)
-    d = _norm_direction(x, y, ord, axis, keepdims)
+    axes, _ = _norm_setup(x, ord, axis, vector)
+    d = _norm_direction(x, y, ord, axis, keepdims, vector)
     return _scalar(xp.sum(d * t, axis=axes, keepdims=keepdims), xp)
 
 

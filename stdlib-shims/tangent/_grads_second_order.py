@@ -412,8 +412,8 @@ def solve_tangent_grad_y(gz, ta, a, b, y):
     return tgm.unbroadcast(out * numpy.ones(numpy.shape(y)), y)
 
 
-def _norm_kind(x, ord, axis):
-    axes, matrix = _norm_setup(x, ord, axis)
+def _norm_kind(x, ord, axis, vector=False):
+    axes, matrix = _norm_setup(x, ord, axis, vector)
     inf = float("inf")
     if ord is None or ord == "fro" or (not matrix and ord == 2):
         return axes, matrix, "l2"
@@ -436,13 +436,14 @@ def _norm_svd(x, axes, ord):
     return m, (u, s, vh), k
 
 
-def norm_grad_tangent_full(tg, tx, ty, g, x, y, ord=None, axis=None, keepdims=False):
+def norm_grad_tangent_full(tg, tx, ty, g, x, y, ord=None, axis=None, keepdims=False,
+                           vector=False):
     tgm = _tg()
-    out = norm_grad(_nz(tg, g), x, y, ord, axis, keepdims)
+    out = norm_grad(_nz(tg, g), x, y, ord, axis, keepdims, vector)
     if _is_zero(tx) and _is_zero(ty):
         return out
     xa = numpy.asarray(x) * 1.0
-    axes, matrix, kind = _norm_kind(xa, ord, axis)
+    axes, matrix, kind = _norm_kind(xa, ord, axis, vector)
     if kind == "flat":
         return out
     txa = numpy.asarray(_nz(tx, xa)) * 1.0
@@ -471,12 +472,13 @@ def norm_grad_tangent_full(tg, tx, ty, g, x, y, ord=None, axis=None, keepdims=Fa
     return out + _numpy_reshape_as(tgm.unreduce(g, xa, axes, keepdims) * dd, x)
 
 
-def norm_tangent_grad(gz, t, x, y, ord=None, axis=None, keepdims=False, which=0):
+def norm_tangent_grad(gz, t, x, y, ord=None, axis=None, keepdims=False, which=0,
+                      vector=False):
     """Adjoint of norm_tangent(t, x, y, ...) = sum(D(x, y) t) with respect to x
     (which=0) or y (which=1)."""
     tgm = _tg()
     xa = numpy.asarray(x) * 1.0
-    axes, matrix, kind = _norm_kind(xa, ord, axis)
+    axes, matrix, kind = _norm_kind(xa, ord, axis, vector)
     if kind == "flat":
         return _zero_like(x) if which == 0 else _zero_like(y)
     G = tgm.unreduce(gz, xa, axes, keepdims) * t
