@@ -47,6 +47,8 @@ CASES = [
     ("multinomial_marginal", "g.multinomial(10, [0.2, 0.3, 0.5], N)[:, 0]",
      "stats.binom(10, 0.2)", False),
     ("legacy_poisson", "np.random.poisson(7.5, N)", "stats.poisson(7.5)", False),
+    ("multivariate_hypergeometric_marginal",
+     "g.multivariate_hypergeometric([4, 6, 5], 7, N)[:, 1]", "stats.hypergeom(15, 6, 7)", False),
 ]
 
 

@@ -487,15 +487,41 @@ class _Distributions:
         _require(_all(_np.asarray(ngood) + _np.asarray(nbad) - _np.asarray(nsample),
                       lambda v: v >= 0), "ngood + nbad < nsample")
 
-        def one(good, bad, n):
-            good, total, drawn = int(good), int(good + bad), 0
-            for _ in range(int(n)):
-                if self._u() * total < good:
-                    good -= 1
-                    drawn += 1
-                total -= 1
-            return drawn
-        return _each(size, (ngood, nbad, nsample), one, _np.int64)
+        return _each(size, (ngood, nbad, nsample), self._hypergeometric, _np.int64)
+
+    def _hypergeometric(self, good, bad, n):
+        """Good items among `n` drawn without replacement, one draw at a time."""
+        good, total, drawn = int(good), int(good + bad), 0
+        for _ in range(int(n)):
+            if self._u() * total < good:
+                good -= 1
+                drawn += 1
+            total -= 1
+        return drawn
+
+    def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
+        """Items of each color among `nsample` drawn without replacement from an urn
+        holding `colors[i]` of color i (both of NumPy's methods draw from this
+        distribution; here one color after another)."""
+        if method not in ("count", "marginals"):
+            raise ValueError('method must be "count" or "marginals".')
+        colors = [int(c) for c in colors]
+        _require(all(c >= 0 for c in colors), "colors must be a sequence of nonnegative ints")
+        _require(int(nsample) >= 0, "nsample must be a nonnegative integer")
+        total = _builtins.sum(colors)
+        _require(int(nsample) <= total, "nsample > sum(colors)")
+        shape, count = _draws(size)
+        rows = []
+        for _ in range(count):
+            left, rest, row = int(nsample), total, []
+            for c in colors[:-1]:
+                x = self._hypergeometric(c, rest - c, left) if left else 0
+                row.append(x)
+                left -= x
+                rest -= c
+            row.append(left)
+            rows.append(row)
+        return _np.array(rows, dtype=_np.int64).reshape(tuple(shape) + (len(colors),))
 
     def logseries(self, p, size=None):
         _require(_all(p, lambda v: (v >= 0) & (v < 1)), "p < 0, p >= 1 or p is NaN")
