@@ -448,12 +448,11 @@ def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header=0,
 
 
 def _descr_of(dtype):
+    """(struct code, size, loaded dtype) of the embedded numpy's `dtype`."""
     name = np.dtype(dtype).name
-    for key, (code, size, loaded) in _READ.items():
-        if (key == "f8" and name == "float64") or (key == "f4" and name == "float32") or \
-                (key == "i8" and name == "int64") or (key == "b1" and name == "bool"):
-            return code, size, loaded
-    raise ValueError("dtype %r is not supported by the embedded numpy" % (dtype,))
+    if name not in _WRITE:
+        raise ValueError("dtype %r is not supported by the embedded numpy" % (dtype,))
+    return _READ[_WRITE[name][0][1:]]
 
 
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
