@@ -132,7 +132,7 @@ def negative(y, x):
     return -1.0
 
 
-@elementwise(numpy="abs", numpy_="absolute", math="fabs", builtins="abs", jax="numpy.abs", jax_="numpy.absolute", torch="abs", torch_="absolute", tensorflow="math.abs", keras="ops.abs", keras_="ops.absolute")
+@elementwise(numpy="abs", numpy_="absolute", numpy__="fabs", math="fabs", builtins="abs", jax="numpy.abs", jax_="numpy.absolute", torch="abs", torch_="absolute", tensorflow="math.abs", keras="ops.abs", keras_="ops.absolute")
 def abs(y, x):
     return tangent.sign(x)
 

@@ -49,14 +49,19 @@ pure_module(numpy)
 # (an element read from an array, a number): each calls the runtime's kernel of the same
 # short name (jit/runtime.rs). Where NumPy gives inf or nan from finite numbers the
 # native code bails and the interpreter computes NumPy's value. They return NumPy's
-# scalars (`numpy.float64`; of a `numpy.float32`, NumPy's float32 code, which native code
-# leaves to the interpreter).
+# scalars (`numpy.float64`, or of a `numpy.float32` its float32 result). On float32 values
+# NumPy computes in single precision: `float32=` says how, for native code to give the same
+# bits ("correctly_rounded": the true value rounded; "numpy_kernel": NumPy's own
+# approximation on x86-64 with AVX2/FMA or AVX-512, which the runtime reproduces and uses
+# where the host's NumPy agrees); without it, float32 values run interpreted.
 native_scalar(
-    numpy.sin, numpy.cos, numpy.tan, numpy.arcsin, numpy.arccos, numpy.arctan, numpy.sinh,
-    numpy.cosh, numpy.tanh, numpy.arcsinh, numpy.arccosh, numpy.arctanh, numpy.exp,
-    numpy.expm1, numpy.log, numpy.log1p, numpy.log2, numpy.log10, numpy.sqrt, numpy.fabs,
-    returns="numpy_scalar",
+    numpy.tan, numpy.arcsin, numpy.arccos, numpy.arctan, numpy.sinh, numpy.cosh,
+    numpy.arcsinh, numpy.arccosh, numpy.arctanh, numpy.expm1, numpy.log1p, numpy.log2,
+    numpy.log10, returns="numpy_scalar",
 )
+native_scalar(numpy.sqrt, numpy.fabs, returns="numpy_scalar", float32="correctly_rounded")
+native_scalar(numpy.sin, numpy.cos, numpy.tanh, numpy.exp, numpy.log, returns="numpy_scalar",
+              float32="numpy_kernel")
 native_scalar(numpy.arctan2, numpy.hypot, numpy.copysign, arity=2, returns="numpy_scalar")
 # The float64 arrays it makes, writes by element and returns (1-d and 2-d).
 native_scalar(numpy.zeros, numpy.empty, kind="new_array")

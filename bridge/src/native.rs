@@ -7,7 +7,7 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyDict, PyFloat, PyInt, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyTuple};
 use tangent::jit::arrays::{ArrayDesc, NativeArray};
 use tangent::jit::containers::{DictValues, SeqValues};
 use tangent::jit::{Call, NativeEntry, Scalar, Value};
@@ -88,7 +88,46 @@ fn numpy_types(py: Python<'_>) -> Option<&'static NumPyTypes> {
         float32: dtype.call1((intern!(py, "float32"),)).ok()?.unbind(),
     };
     let _ = NUMPY.set(py, types);
+    check_float32_kernels(&np);
     NUMPY.get(py)
+}
+
+/// Runs this NumPy's float32 `tanh`, `exp`, ... on the engine's samples and tells the
+/// engine which compute as its copies do (NumPy's own kernels, on x86-64 with AVX2 and FMA
+/// or AVX-512); native code leaves the others' float32 calls to the interpreter. Once per
+/// process, when NumPy is first seen.
+fn check_float32_kernels(np: &Bound<'_, PyAny>) {
+    let py = np.py();
+    let bytes: Vec<u8> = tangent::jit::numpy_kernel_samples()
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let run = || -> PyResult<()> {
+        let samples = np.call_method1(
+            intern!(py, "frombuffer"),
+            (PyBytes::new(py, &bytes), intern!(py, "<f4")),
+        )?;
+        let quiet = PyDict::new(py);
+        quiet.set_item("all", "ignore")?;
+        let errstate = np.call_method(intern!(py, "errstate"), (), Some(&quiet))?;
+        errstate.call_method0(intern!(py, "__enter__"))?;
+        for name in tangent::jit::NUMPY_KERNELS {
+            let out = np.getattr(name)?.call1((&samples,))?;
+            let out = out.call_method1(intern!(py, "astype"), (intern!(py, "<f4"),))?;
+            let raw = out.call_method0(intern!(py, "tobytes"))?;
+            let values: Vec<f32> = raw
+                .cast::<PyBytes>()?
+                .as_bytes()
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            tangent::jit::check_numpy_kernel(name, &values);
+        }
+        errstate.call_method1(intern!(py, "__exit__"), (py.None(), py.None(), py.None()))?;
+        Ok(())
+    };
+    // A NumPy this fails on declares nothing: its float32 calls run interpreted.
+    let _ = run();
 }
 
 /// The leading fields of NumPy's array object (`PyArrayObject_fields` of its C API,

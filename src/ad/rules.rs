@@ -125,6 +125,9 @@ pub enum NativeScalar {
         name: String,
         arity: usize,
         numpy: bool,
+        /// How NumPy computes it on float32 values (None: native code leaves those to
+        /// the interpreter).
+        single: Option<Float32Kernel>,
     },
     /// The identity on its first argument (`tangent.unbroadcast` of a number).
     Identity,
@@ -154,6 +157,17 @@ pub enum NativeScalar {
     /// The sign of a number as a Python float (1.0, -1.0, or 0.0 for zero and NaN:
     /// `tangent.sign`, the gradient of `abs`), on numbers only.
     Sign,
+}
+
+/// What NumPy's float32 loop of a function computes, for native code to match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Float32Kernel {
+    /// The true value rounded to float32 (`sqrt`, `fabs`): double precision rounded
+    /// once gives it.
+    CorrectlyRounded,
+    /// NumPy's own approximation (`tanh`, `exp`, ...), which the runtime reproduces
+    /// (`tangent_fastmath::numpy_f32`) and uses where the host's NumPy agrees.
+    NumPys,
 }
 
 /// The dotted-name arguments of a registration with their spans; anything else is an
@@ -443,7 +457,7 @@ impl RuleSet {
         // The keywords each declaration takes.
         let allowed: &[&str] = match what {
             "shape_only" => &["arg"],
-            "native_scalar" => &["kind", "arity", "like", "other", "returns"],
+            "native_scalar" => &["kind", "arity", "like", "other", "returns", "float32"],
             "transparent_context" => &["enters"],
             _ => &[],
         };
@@ -609,11 +623,31 @@ impl RuleSet {
                             ))
                         }
                     };
+                    let single =
+                        match decl.keyword("float32") {
+                            None => None,
+                            Some((_, Arg::Str(r), _)) if numpy && r == "correctly_rounded" => {
+                                Some(Float32Kernel::CorrectlyRounded)
+                            }
+                            Some((_, Arg::Str(r), _)) if numpy && r == "numpy_kernel" => {
+                                Some(Float32Kernel::NumPys)
+                            }
+                            Some((_, _, at)) => return Err(bad(
+                                *at,
+                                "`float32=` is \"correctly_rounded\" (NumPy's float32 result is \
+                                 the true value rounded) or \"numpy_kernel\" (NumPy's own \
+                                 approximation, which the runtime copies), for kernels returning \
+                                 NumPy's scalars only"
+                                    .into(),
+                                "see backends/numpy.py",
+                            )),
+                        };
                     let fact = match kind {
                         "kernel" => NativeScalar::Kernel {
                             name: name.rsplit('.').next().unwrap_or(name).to_owned(),
                             arity,
                             numpy,
+                            single,
                         },
                         "identity" => NativeScalar::Identity,
                         "new_array" => NativeScalar::NewArray,

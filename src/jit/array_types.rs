@@ -619,7 +619,9 @@ pub fn ownership(
                                     }
                                 }
                                 Some(
-                                    NativeScalar::Kernel { .. } | NativeScalar::DotGrad { .. },
+                                    NativeScalar::Kernel { .. }
+                                    | NativeScalar::DotGrad { .. }
+                                    | NativeScalar::Sign,
                                 ) => true,
                                 _ => made_array_kind(func, vars, rules).is_some_and(|k| {
                                     matches!(
@@ -772,15 +774,29 @@ pub fn array_call_type(
     let ty = |a: &Expr| expr_type(a, vars, callees);
     let run = || -> Result<Option<Option<Ty>>, Refusal> {
         match callees.rules().native_scalar(path) {
-            Some(NativeScalar::Kernel { name, arity, .. }) => {
+            Some(NativeScalar::Kernel {
+                name,
+                arity,
+                single,
+                ..
+            }) => {
                 let tys = args.iter().map(ty).collect::<Result<Vec<_>, _>>()?;
                 let Some(array) = elementwise_array(&tys, e.span).transpose()? else {
                     return Ok(None);
                 };
-                if matches!(array, Ty::Array32(_)) {
+                let single32 = single.and_then(|how| super::runtime::kernel32(name, how));
+                if matches!(array, Ty::Array32(_)) && (single32.is_none() || args.len() != 1) {
                     return Err(Refusal::new(
                         e.span,
-                        format!("`{path}` of a float32 array (NumPy's own float32 function)"),
+                        format!(
+                            "`{path}` of a float32 array (NumPy's own float32 function{})",
+                            match single {
+                                Some(_) =>
+                                    ", which this NumPy computes otherwise than the copy \
+                                           native code has",
+                                None => "",
+                            }
+                        ),
                     ));
                 }
                 if *arity != args.len() || super::runtime::kernel(name, args.len()).is_none() {
@@ -821,6 +837,14 @@ pub fn array_call_type(
                     _ => Some(None),
                 })
             }
+            // The sign of each element (`tangent.sign` of an array is `numpy.sign`).
+            Some(NativeScalar::Sign) => match args {
+                [x] => Ok(match ty(x)? {
+                    Some(a @ (Ty::Array(_) | Ty::Array32(_))) => Some(Some(a)),
+                    _ => None,
+                }),
+                _ => Ok(None),
+            },
             Some(NativeScalar::Sum) => match args {
                 [x] => Ok(match ty(x)? {
                     Some(Ty::Array(_) | Ty::Array32(_)) => Some(Some(Ty::Float)),

@@ -1468,31 +1468,52 @@ impl Cg<'_> {
             return Ok(made);
         }
         match self.calls.rules().native_scalar(&path).cloned() {
-            Some(NativeScalar::Kernel { .. }) if self.is_array_valued(e) => {
+            Some(NativeScalar::Kernel { .. } | NativeScalar::Sign) if self.is_array_valued(e) => {
                 return self.elementwise(e)
             }
-            Some(NativeScalar::Kernel { name, numpy, .. }) => {
+            Some(NativeScalar::Kernel {
+                name,
+                numpy,
+                single,
+                ..
+            }) => {
+                // NumPy's float32 function of a float32 argument, where the runtime has
+                // one computing NumPy's bits (else such calls bail to the interpreter).
+                let single = single
+                    .filter(|_| self.precise && numpy && args.len() == 1)
+                    .and_then(|how| runtime::kernel32(&name, how));
                 let mut xs = Vec::new();
+                let mut kinds = Vec::new();
                 for a in args {
                     let (v, t) = self.expr(a)?;
                     if self.precise && numpy {
-                        // NumPy's float32 kernels are its own: the interpreter's.
                         let k = self.kind_of(v, t, a.span)?;
-                        self.bail_if_single(k);
+                        if single.is_none() {
+                            self.bail_if_single(k);
+                        }
+                        kinds.push(k);
                     }
                     xs.push(self.float(v, t));
                 }
                 let Some(addr) = runtime::kernel(&name, xs.len()) else {
                     return Err(Refusal::new(e.span, format!("`{path}`")));
                 };
-                let r = self.call_f64(addr, &xs);
-                self.bail_unless_finite_from_finite(r, &xs);
-                let kind = if numpy {
+                let mut r = self.call_f64(addr, &xs);
+                let default_kind = if numpy {
                     super::precision::DOUBLE
                 } else {
                     super::precision::PYTHON
                 };
-                return Ok((self.with_kind(r, kind), Ty::Float));
+                let mut kind = self.b.ins().iconst(types::I8, default_kind);
+                if let (Some(addr32), [k]) = (single, kinds.as_slice()) {
+                    // A float32 value (exact in float32) gives NumPy's float32 result.
+                    let r32 = self.call_f64(addr32, &xs);
+                    let pick = self.is_single(*k);
+                    r = self.b.ins().select(pick, r32, r);
+                    kind = self.b.ins().select(pick, *k, kind);
+                }
+                self.bail_unless_finite_from_finite(r, &xs);
+                return Ok((self.set_kind(r, kind), Ty::Float));
             }
             Some(NativeScalar::Identity) if !args.is_empty() => return self.expr(&args[0]),
             Some(NativeScalar::Unbroadcast { like, sums }) if !args.is_empty() => {

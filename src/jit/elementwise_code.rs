@@ -72,7 +72,7 @@ fn elementwise_operand(cg: &Cg<'_>, e: &Expr, name: &str) -> bool {
         ExprKind::Call { func, args, .. } => {
             let path = super::typing::callee_path(func).unwrap_or_default();
             match cg.calls.rules().native_scalar(&path) {
-                Some(NativeScalar::Kernel { .. }) => {
+                Some(NativeScalar::Kernel { .. } | NativeScalar::Sign) => {
                     args.iter().any(|a| elementwise_operand(cg, a, name))
                 }
                 Some(NativeScalar::DotGrad { other }) => [0, *other]
@@ -98,7 +98,7 @@ fn is_elementwise_node(cg: &Cg<'_>, e: &Expr) -> bool {
             cg.calls
                 .rules()
                 .native_scalar(&super::typing::callee_path(func).unwrap_or_default()),
-            Some(NativeScalar::Kernel { .. } | NativeScalar::DotGrad { .. })
+            Some(NativeScalar::Kernel { .. } | NativeScalar::DotGrad { .. } | NativeScalar::Sign)
         ),
         _ => false,
     }
@@ -450,16 +450,23 @@ impl Cg<'_> {
             ExprKind::Call { func, args, .. } => {
                 let path = super::typing::callee_path(func).unwrap_or_default();
                 match self.calls.rules().native_scalar(&path).cloned() {
-                    Some(NativeScalar::Kernel { name, .. }) => {
+                    Some(NativeScalar::Kernel { name, single, .. }) => {
                         let mut xs = Vec::new();
                         for a in args {
                             xs.push(self.lower_elementwise(a, prog, ops)?);
                         }
-                        let Some(addr) = super::runtime::kernel(&name, xs.len()) else {
+                        // Over float32 arrays, NumPy's float32 function (typing checked
+                        // there is one): float32 results, nothing to round.
+                        let addr = if ops.single {
+                            single.and_then(|how| super::runtime::kernel32(&name, how))
+                        } else {
+                            super::runtime::kernel(&name, xs.len())
+                        };
+                        let Some(addr) = addr else {
                             return Err(Refusal::new(e.span, format!("`{path}` of arrays")));
                         };
                         match xs.as_slice() {
-                            [x] if name == "tanh" => Op::Tanh(*x),
+                            [x] if name == "tanh" && !ops.single => Op::Tanh(*x),
                             [x] => {
                                 // SAFETY: `kernel` gives the address of an
                                 // `extern "C" fn(f64) -> f64` for one argument.
@@ -476,6 +483,11 @@ impl Cg<'_> {
                             _ => return Err(Refusal::new(e.span, format!("`{path}` of arrays"))),
                         }
                     }
+                    // NumPy's sign: exact in either precision.
+                    Some(NativeScalar::Sign) if args.len() == 1 => Op::Call1(
+                        super::runtime::numpy_sign,
+                        self.lower_elementwise(&args[0], prog, ops)?,
+                    ),
                     // The gradient of an inner product: the number times the other vector.
                     Some(NativeScalar::DotGrad { other }) if args.len() == 3 && other < 3 => {
                         let g = self.lower_elementwise(&args[0], prog, ops)?;

@@ -26,7 +26,10 @@ use crate::syntax::SourceModule;
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 pub use entry::{Call, NativeEntry};
-pub use precision::comparisons_give_python_bools;
+pub use precision::{
+    check_numpy_kernel, comparisons_give_python_bools, numpy_kernel_agrees_on,
+    numpy_kernel_samples, NUMPY_KERNELS,
+};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 pub use typing::{Refusal, Ty};

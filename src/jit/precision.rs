@@ -46,6 +46,58 @@ pub fn comparisons_give_python_bools() {
     NUMPY_BOOLS.store(false, Ordering::Relaxed);
 }
 
+/// NumPy's float32 kernels (`tanh`, `exp`, ...: its own approximations) that this
+/// process's NumPy computes as the runtime's copies do, said by the host before compiling
+/// anything: the embedded numpy uses the copies themselves; the CPython host checks real
+/// NumPy's results on sample values (its kernels differ on machines without AVX2 and FMA).
+static AGREEING_KERNELS: std::sync::RwLock<Vec<String>> = std::sync::RwLock::new(Vec::new());
+
+/// Declares that this process's NumPy computes the float32 function `name` as
+/// `tangent_fastmath::numpy_f32` does.
+pub fn numpy_kernel_agrees_on(name: &str) {
+    let mut names = AGREEING_KERNELS.write().unwrap_or_else(|e| e.into_inner());
+    if !names.iter().any(|n| n == name) {
+        names.push(name.to_owned());
+    }
+}
+
+/// The names of NumPy's float32 kernels the runtime copies.
+pub const NUMPY_KERNELS: [&str; 5] = tangent_fastmath::numpy_f32::NAMES;
+
+/// Sample float32 values for checking a NumPy's kernels against the copies: every
+/// 65,521st bit pattern (each sign, exponent and many mantissas, NaN and inf among them)
+/// and a dense run over [-10, 10], where the tables and reductions switch.
+pub fn numpy_kernel_samples() -> Vec<f32> {
+    let spread = (0..=u32::MAX / 65_521).map(|i| f32::from_bits(i.wrapping_mul(65_521)));
+    let dense = (-8192..=8192).map(|i| i as f32 / 819.2);
+    spread.chain(dense).collect()
+}
+
+/// Declares NumPy's float32 `name` the runtime's copy when `outputs`, the host NumPy's
+/// results on `numpy_kernel_samples()`, are the copy's bit for bit (any NaN for a NaN);
+/// says whether they were.
+pub fn check_numpy_kernel(name: &str, outputs: &[f32]) -> bool {
+    let Some(f) = tangent_fastmath::numpy_f32::by_name(name) else {
+        return false;
+    };
+    let inputs = numpy_kernel_samples();
+    let same = inputs.len() == outputs.len()
+        && inputs.iter().zip(outputs).all(|(&x, &y)| {
+            let want = f(x);
+            want.to_bits() == y.to_bits() || (want.is_nan() && y.is_nan())
+        });
+    if same {
+        numpy_kernel_agrees_on(name);
+    }
+    same
+}
+
+/// Whether the host declared NumPy's float32 `name` the runtime's copy.
+pub(super) fn numpy_kernel_agrees(name: &str) -> bool {
+    let names = AGREEING_KERNELS.read().unwrap_or_else(|e| e.into_inner());
+    names.iter().any(|n| n == name)
+}
+
 impl Cg<'_> {
     /// Records the kind (an i8 value) of the float `v`; returns `v`.
     pub(super) fn set_kind(&mut self, v: Value, kind: Value) -> Value {
@@ -111,7 +163,7 @@ impl Cg<'_> {
     }
 
     /// Whether `kind` is `SINGLE`.
-    fn is_single(&mut self, kind: Value) -> Value {
+    pub(super) fn is_single(&mut self, kind: Value) -> Value {
         self.b.ins().icmp_imm_s(IntCC::Equal, kind, SINGLE)
     }
 

@@ -196,6 +196,70 @@ math_fns! {
     "arctanh" => m_arctanh = f64::atanh;
 }
 
+/// `numpy.sign` of a float: 1, -1, 0 for either zero, NaN for NaN.
+pub extern "C" fn numpy_sign(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else if x == 0.0 {
+        0.0
+    } else {
+        x
+    }
+}
+
+/// NumPy's float32 functions of one float32 value (held as a double), by name: those
+/// whose float32 result is the true value rounded, and copies of NumPy's own kernels
+/// (`tangent_fastmath::numpy_f32`).
+fn single1(name: &str) -> Option<usize> {
+    use tangent_fastmath::numpy_f32;
+    extern "C" fn sqrt32(x: f64) -> f64 {
+        (x as f32).sqrt() as f64
+    }
+    extern "C" fn fabs32(x: f64) -> f64 {
+        x.abs()
+    }
+    extern "C" fn tanh32(x: f64) -> f64 {
+        numpy_f32::tanh(x as f32) as f64
+    }
+    extern "C" fn exp32(x: f64) -> f64 {
+        numpy_f32::exp(x as f32) as f64
+    }
+    extern "C" fn log32(x: f64) -> f64 {
+        numpy_f32::log(x as f32) as f64
+    }
+    extern "C" fn sin32(x: f64) -> f64 {
+        numpy_f32::sin(x as f32) as f64
+    }
+    extern "C" fn cos32(x: f64) -> f64 {
+        numpy_f32::cos(x as f32) as f64
+    }
+    let f: extern "C" fn(f64) -> f64 = match name {
+        "sqrt" => sqrt32,
+        "fabs" => fabs32,
+        "tanh" => tanh32,
+        "exp" => exp32,
+        "log" => log32,
+        "sin" => sin32,
+        "cos" => cos32,
+        _ => return None,
+    };
+    Some(f as usize)
+}
+
+/// The address of the float32 kernel of `name` computing as `how` says, when native code
+/// may use it: a correctly rounded one always, a copy of NumPy's own where the host's
+/// NumPy computes the same (`precision::numpy_kernels_agree`).
+pub fn kernel32(name: &str, how: crate::ad::rules::Float32Kernel) -> Option<usize> {
+    use crate::ad::rules::Float32Kernel;
+    match how {
+        Float32Kernel::CorrectlyRounded => single1(name),
+        Float32Kernel::NumPys if super::precision::numpy_kernel_agrees(name) => single1(name),
+        Float32Kernel::NumPys => None,
+    }
+}
+
 extern "C" fn m_pow(a: f64, b: f64) -> f64 {
     a.powf(b)
 }

@@ -123,6 +123,7 @@ CATALOG = [
     unary("numpy.negative", "np.negative(a)"),
     unary("numpy.abs", "np.abs(a)"),
     unary("numpy.absolute", "np.absolute(a)"),
+    unary("numpy.fabs", "np.fabs(a)"),
     binary("numpy.add", "np.add(a, b)"),
     binary("numpy.subtract", "np.subtract(a, b)"),
     binary("numpy.multiply", "np.multiply(a, b)"),

@@ -1215,7 +1215,8 @@ class Gen:
         vector `a32` (with the float32 matrix `m32`, and the float `x` if a parameter):
         a scalar carried through (a Python float from `math`, a float32 from element
         arithmetic), a float64 vector written element by element and read back, half the
-        time elementwise statements over float32 vectors summed at the end."""
+        time elementwise statements over float32 vectors (operators and NumPy's float32
+        functions) summed at the end."""
         self.use("float32_loop")
         names = [n for n, _ in params]
         pad = "    "
@@ -1248,7 +1249,8 @@ class Gen:
                                     "(a32[t] > %s) * %s" % (self.const(-0.5, 0.5), self.const(0.1, 0.5)),
                                     "(s > %s) * a32[t]" % self.const(-0.5, 0.5))))
         body = " + ".join(terms)
-        fn = self.pick(("math.tanh", "math.sin", "", "", "np.tanh"))
+        # NumPy's float32 functions of float32 elements (NumPy's own kernels, bit for bit).
+        fn = self.pick(("math.tanh", "math.sin", "", "", "np.tanh", "np.sin", "np.cos"))
         out.append("%s    s = %s(%s)" % (pad, fn, body) if fn else "%s    s = %s" % (pad, body))
         if self.rng.random() < 0.5:
             out.append("%s    if s > %s:" % (pad, self.const(-0.3, 0.3)))
@@ -1268,6 +1270,12 @@ class Gen:
                      % self.const(0.1, 0.4)]
             if "x" in names:
                 terms.append("h * x")
+            if self.rng.random() < 0.6:
+                # NumPy's float32 functions over the vectors.
+                terms.append(self.pick(("np.tanh(h)", "np.sin(a32) * h", "np.cos(h)",
+                                        "np.exp(a32 * %s)", "np.log(h * h + %s)",
+                                        "np.sqrt(a32 * a32 + %s)")).replace(
+                                            "%s", self.const(0.2, 0.9)))
             out.append("%s    h = %s" % (pad, " + ".join(terms)))
             ret += " + %s * np.sum(h * %s)" % (self.const(0.3, 1.5), self.pick(("a32", "h")))
         out.append(ret)

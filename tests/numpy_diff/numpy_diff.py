@@ -340,7 +340,7 @@ def generate(seed=20261202, count=420):
                  for i, (s, d) in enumerate(args)]
         cases.append({"setup": setup, "expr": expr})
     return (cases + generate_wide() + generate_scalar() + generate_single() + generate_writes()
-            + generate_funcs() + generate_reductions() + generate_io() + generate_print()
+            + generate_funcs() + generate_reductions() + generate_kernels32() + generate_io() + generate_print()
             + generate_float_texts() + generate_linalg())
 
 
@@ -554,6 +554,30 @@ def generate_reductions():
                          "y = " + layout.replace("base", "near")]
                 for expr in REDUCTIONS:
                     cases.append({"setup": setup, "expr": expr, "exact": True})
+    return cases
+
+
+# NumPy's float32 tanh, exp, log, sin and cos are its own approximations (SIMD kernels on
+# x86-64 with AVX2/FMA or AVX-512); the embedded numpy computes them as NumPy does, so
+# they are compared bit for bit too, on every layout, on scalars, and on values where the
+# kernels switch (subnormal results, sin/cos past their reduction's range).
+KERNELS32 = ["np.tanh(x)", "np.exp(x)", "np.log(np.abs(x))", "np.sin(x)", "np.cos(x)",
+             "np.tanh(x * 0.1)", "np.exp(x * 4)", "np.exp(-x * 4)", "np.log(x * x * 1e-40)",
+             "np.sin(x * 1e4)", "np.cos(x * 3e3)", "np.tanh(x[1])", "np.exp(x[-1] * 2)",
+             "np.sin(x[2])", "np.sqrt(np.abs(x))", "np.fabs(x)", "np.log(x)"]
+
+
+def generate_kernels32():
+    cases = []
+    for shape in EXACT_SHAPES[:2]:
+        n = 1
+        for d in shape:
+            n *= d
+        base = "base = (((np.arange(%d) * 7919) %% 2000 - 1000) / 37.0).reshape(%r).astype(np.float32)" % (
+            n, shape)
+        for layout in LAYOUTS:
+            for expr in KERNELS32:
+                cases.append({"setup": [base, "x = " + layout], "expr": expr, "exact": True})
     return cases
 
 

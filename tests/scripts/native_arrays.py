@@ -6,6 +6,7 @@ import collections
 import dataclasses
 import math
 import sys
+import struct
 import numpy as np
 import tangent
 
@@ -511,6 +512,20 @@ def f32_euler(u, a, b):
     return np.sum(u * u)
 
 
+def f32_functions(x, w):
+    # NumPy's float32 functions of float32 elements and arrays: sqrt and fabs correctly
+    # rounded, tanh/exp/log/sin/cos NumPy's own kernels (copied by the runtime, checked
+    # against the host's NumPy); a Python float or float64 argument makes float64.
+    s = 0.0
+    for i in range(len(x)):
+        s = s + np.tanh(x[i] * w) + np.exp(x[i]) * np.sin(w * x[i]) - np.cos(x[i])
+        s = s + np.log(x[i] * x[i] + 1.0) + np.sqrt(np.fabs(x[i]) + w)
+    h = x
+    for t in range(3):
+        h = np.tanh(h * w + x) + np.sqrt(np.fabs(h)) * 0.1 - np.log(h * h + 1.0)
+    return s + np.sum(np.exp(h) * np.cos(h) + np.sin(x))
+
+
 def wide_args(args):
     return tuple(a.astype(np.float64) if isinstance(a, np.ndarray) else
                  float(a) if isinstance(a, np.float32) else a for a in args)
@@ -533,7 +548,12 @@ f32_cases = [(f32_loop, (x32, 0.7), (0, 1)), (f32_loop, (x32, np.float32(0.7)), 
              (f32_statements, (np.linspace(-1, 1, 20000, dtype=np.float32), 0.9), (0, 1)),
              (f32_statements, (np.linspace(-1, 1, 20000, dtype=np.float32).reshape(200, 100),
                                np.float32(0.9)), (0, 1)),
-             (f32_euler, (x32, 1.5, np.float32(0.5)), (0, 1, 2))]
+             (f32_euler, (x32, 1.5, np.float32(0.5)), (0, 1, 2)),
+             (f32_functions, (x32, np.float32(0.9)), (0, 1)),
+             (branchy, (x32,), (0,)),
+             (f32_functions, (x32, 0.9), (0, 1)),
+             (f32_functions, (np.linspace(-3, 3, 300, dtype=np.float32), np.float32(1.1)),
+              (0, 1))]
 # Containers of numbers beside float32 arrays: each value keeps its NumPy type (a Python
 # float is weak, a float64 makes float64, a float32 stays float32).
 hot32 = tuple(a.astype(np.float32) for a in (np.linspace(0.0, 2.0, hours),
@@ -589,16 +609,55 @@ for f, args in ((f32_statements, (x32, np.float64(0.7))), (f32_statements, (m32.
     for g, v in zip(got, want):
         assert type(g) is type(v) and np.asarray(g).dtype == np.asarray(v).dtype, (g, v)
         assert np.array_equal(g, v), (g, v)
-# NumPy's float32 functions and powers above 2 are its own: the reason is said.
-def f32_tanh(x):
-    return np.sum(np.tanh(x * 0.5))
+# NumPy's float32 kernels against the runtime's copies over a wide sample: every 65521st
+# float32 bit pattern (NaN, inf, subnormals among them) and a dense run near 0. The
+# gradient with respect to w is the function's values (times a float32 one).
+def f32_tanh(x, w):
+    return np.sum(np.tanh(x) * w)
+
+
+def f32_exp(x, w):
+    return np.sum(np.exp(x) * w)
+
+
+def f32_log(x, w):
+    return np.sum(np.log(x) * w)
+
+
+def f32_sin(x, w):
+    return np.sum(np.sin(x) * w)
+
+
+def f32_cos(x, w):
+    return np.sum(np.cos(x) * w)
+
+
+patterns = range(0, 2 ** 32, 65521)
+bits = np.frombuffer(struct.pack("<%dI" % len(patterns), *patterns), dtype=np.float32)
+sample = np.concatenate([bits, np.linspace(-20, 20, 40001, dtype=np.float32)])
+with np.errstate(all="ignore"):
+    for f in (f32_tanh, f32_exp, f32_log, f32_sin, f32_cos):
+        native = tangent.grad(f, wrt=(1,), compile="native")
+        python = tangent.grad(f, wrt=(1,), compile="python")
+        ones = np.ones_like(sample)
+        before = native.__tangent_native_calls__
+        got, want = native(sample, ones), python(sample, ones)
+        assert native.__tangent_native_calls__ == before + 1, (f.__name__, "ran interpreted")
+        assert got.dtype == np.float32 and np.array_equal(got, want, equal_nan=True), f.__name__
+        assert np.array_equal(want, getattr(np, f.__name__[4:])(sample), equal_nan=True)
+        checked += 1
+
+
+# NumPy's float32 functions it has no copy of, and powers above 2: the reason is said.
+def f32_arctan(x):
+    return np.sum(np.arctan(x * 0.5))
 
 
 def f32_cube(x):
     return np.sum(x ** 3)
 
 
-for f, why in ((f32_tanh, "float32 array (NumPy's own float32 function)"),
+for f, why in ((f32_arctan, "float32 array (NumPy's own float32 function)"),
                (f32_cube, "a float32 array to a power above 2")):
     try:
         tangent.grad(f, compile="native!")(x32)
@@ -712,7 +771,7 @@ def corner(x):
     return x[0, 0, 0] * x[1, 1, 1]
 
 
-for fn, arr in ((branchy, x.astype(np.float32)), (branchy, np.array([1, -2, 3])),
+for fn, arr in ((branchy, np.array([1, -2, 3])),
                 (corner, np.arange(8.0).reshape(2, 2, 2) + 1)):
     f = tangent.grad(fn, compile="native")
     args = (arr,)

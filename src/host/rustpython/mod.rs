@@ -44,6 +44,10 @@ fn build_interpreter() -> Interpreter {
     // The embedded numpy's float scalars compare to Python bools (no `numpy.bool` yet):
     // native code follows the interpreter it stands in for.
     crate::jit::comparisons_give_python_bools();
+    // Its float32 tanh, exp, ... are the runtime's copies of NumPy's kernels themselves.
+    for name in crate::jit::NUMPY_KERNELS {
+        crate::jit::numpy_kernel_agrees_on(name);
+    }
     builder.build()
 }
 

@@ -899,14 +899,24 @@ pub(crate) mod _binary {
         Ok(out.iter().all(|&v| v != 0.0))
     }
 
+    #[derive(FromArgs)]
+    pub(crate) struct ArrayEqualArgs {
+        #[pyarg(any, default = false)]
+        equal_nan: bool,
+    }
+
+    /// `np.array_equal(a, b, equal_nan=False)`: one shape, equal elements (with
+    /// `equal_nan`, NaN equal to NaN).
     #[pyfunction]
     pub(crate) fn array_equal(
         a: PyObjectRef,
         b: PyObjectRef,
+        args: ArrayEqualArgs,
         vm: &VirtualMachine,
     ) -> PyResult<bool> {
         let (x, _) = to_array(&a, vm)?;
         let (y, _) = to_array(&b, vm)?;
-        Ok(x.shape() == y.shape() && x.iter().zip(y.iter()).all(|(p, q)| p == q))
+        let same = |p: &f64, q: &f64| p == q || (args.equal_nan && p.is_nan() && q.is_nan());
+        Ok(x.shape() == y.shape() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q)))
     }
 }

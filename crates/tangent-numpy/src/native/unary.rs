@@ -37,6 +37,40 @@ pub(crate) mod _unary {
         })
     }
 
+    /// A float function of NumPy's name `name`: `f` in double precision, except on
+    /// float32 values where NumPy computes in single precision with kernels of its own
+    /// (`tanh`, `exp`, `log`, `sin`, `cos`): those are its results bit for bit
+    /// (`fastmath::numpy_f32`), for every element of any layout and for scalars alike.
+    pub(crate) fn float_function(
+        x: &PyObject,
+        name: &str,
+        f: fn(f64) -> f64,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        use crate::fastmath::numpy_f32;
+        let Some(single) = numpy_f32::by_name(name) else {
+            return unary(x, None, f, vm);
+        };
+        if let Some((v, DType::Float32)) = scalar_of(x, vm) {
+            return Ok(py_scalar(single(v as f32) as f64, DType::Float32, vm));
+        }
+        if let Some(a) = x.downcast_ref::<PyNdArray>() {
+            if a.dtype == DType::Float32 {
+                let g = a.read_typed();
+                let v = g.typed().cast_to::<f32>();
+                if let Some(src) = v.as_slice().filter(|_| v.is_standard_layout()) {
+                    let kernel = numpy_f32::slice_by_name(name).expect("a kernel per function");
+                    let mut out = vec![0.0f32; src.len()];
+                    kernel(src, &mut out);
+                    let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
+                    return Ok(typed_arr_or_scalar(arr, vm));
+                }
+                return Ok(typed_arr_or_scalar(core::map_unary(v.view(), single), vm));
+            }
+        }
+        unary(x, None, f, vm)
+    }
+
     /// What a dtype-keeping function does with bools (NumPy's loops differ).
     #[derive(Clone, Copy)]
     pub(crate) enum OnBool {
@@ -144,19 +178,19 @@ pub(crate) mod _unary {
 
     #[pyfunction]
     pub(crate) fn exp(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary(&x, None, f64::exp, vm)
+        float_function(&x, "exp", f64::exp, vm)
     }
     #[pyfunction]
     pub(crate) fn log(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary(&x, None, f64::ln, vm)
+        float_function(&x, "log", f64::ln, vm)
     }
     #[pyfunction]
     pub(crate) fn sin(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary(&x, None, f64::sin, vm)
+        float_function(&x, "sin", f64::sin, vm)
     }
     #[pyfunction]
     pub(crate) fn cos(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        unary(&x, None, f64::cos, vm)
+        float_function(&x, "cos", f64::cos, vm)
     }
     #[pyfunction]
     pub(crate) fn tan(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
@@ -164,29 +198,19 @@ pub(crate) mod _unary {
     }
     #[pyfunction]
     pub(crate) fn tanh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        use crate::fastmath;
         if let Some(a) = x.downcast_ref::<PyNdArray>() {
-            // The hot path of tanh layers: a vectorised kernel over contiguous data.
+            // The hot path of float64 tanh layers: a vectorised kernel over contiguous data.
             let g = a.read_typed();
-            match g.typed() {
-                ElemView::F64(v) if v.is_standard_layout() => {
-                    let src = v.as_slice().expect("standard layout");
+            if let ElemView::F64(v) = g.typed() {
+                if let Some(src) = v.as_slice().filter(|_| v.is_standard_layout()) {
                     let mut out = vec![0.0; src.len()];
-                    fastmath::tanh_slice(src, &mut out);
+                    crate::fastmath::tanh_slice(src, &mut out);
                     let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
                     return Ok(typed_arr_or_scalar(arr, vm));
                 }
-                ElemView::F32(v) if v.is_standard_layout() => {
-                    let src = v.as_slice().expect("standard layout");
-                    let mut out = vec![0.0f32; src.len()];
-                    fastmath::tanh_slice_f32(src, &mut out);
-                    let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
-                    return Ok(typed_arr_or_scalar(arr, vm));
-                }
-                _ => {}
             }
         }
-        unary(&x, None, fastmath::tanh, vm)
+        float_function(&x, "tanh", crate::fastmath::tanh, vm)
     }
     #[pyfunction]
     pub(crate) fn sqrt(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
@@ -293,7 +317,7 @@ pub(crate) mod _unary {
         }
         let f = ufunc_kernel(&name)
             .ok_or_else(|| vm.new_value_error(format!("unknown ufunc {name}")))?;
-        unary(&x, None, f, vm)
+        float_function(&x, &name, f, vm)
     }
     /// scipy.special.polygamma(n, x) for an integer order n >= 0 (the embedded subset).
     #[pyfunction]
