@@ -129,7 +129,9 @@ pub fn exp(x: f32) -> f32 {
     let den = fma(fma(Q[2], r, Q[1]), r, Q[0]);
     let poly = num / den;
     // poly * 2^k rounded once (exact in double, k within [-150, 128]), as `scalef`.
-    let v = (poly as f64 * 2f64.powi(k as i32)) as f32;
+    // 2^k built from its exponent bits (vectorises, unlike `powi`).
+    let scale = f64::from_bits(((k as i64 + 1023) as u64) << 52);
+    let v = (poly as f64 * scale) as f32;
     if nan {
         NAN
     } else if over {
@@ -294,12 +296,151 @@ pub fn by_name(name: &str) -> Option<fn(f32) -> f32> {
     })
 }
 
-crate::simd_kernel! {
-    /// NumPy's float32 `tanh` over a slice.
-    fn tanh_slice(src: &[f32], dst: &mut [f32]) |_FMA| {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            *d = tanh(s);
+/// NumPy's float32 `tanh` over a slice: with AVX-512 or AVX2 the table's columns sit in
+/// vector registers and each lane's coefficients are picked by permutes, as NumPy does
+/// (a gather per coefficient is several times slower); the same operations as `tanh`.
+pub fn tanh_slice(src: &[f32], dst: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        match crate::simd_level() {
+            // SAFETY: the features each is compiled for are present.
+            crate::SimdLevel::Avx512 => return unsafe { x86::tanh_avx512(src, dst) },
+            crate::SimdLevel::Avx2Fma => return unsafe { x86::tanh_avx2(src, dst) },
+            crate::SimdLevel::Sse2 => {}
         }
+    }
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = tanh(s);
+    }
+}
+
+/// `TANH_TABLE` by column: the 32 values of `b`, then of `c0`, ... `c6`.
+const TANH_COLUMNS: [[f32; 32]; 8] = {
+    let mut cols = [[0.0f32; 32]; 8];
+    let mut row = 0;
+    while row < 32 {
+        let mut k = 0;
+        while k < 8 {
+            cols[k][row] = f32::from_bits(TANH_TABLE[row][k]);
+            k += 1;
+        }
+        row += 1;
+    }
+    cols
+};
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{tanh, TANH_COLUMNS};
+    use std::arch::x86_64::*;
+
+    /// 16 lanes of `tanh`; `lo[k]`/`hi[k]` hold entries 0-15 and 16-31 of column k.
+    #[target_feature(enable = "avx512f")]
+    fn tanh16(x: __m512, lo: &[__m512; 8], hi: &[__m512; 8]) -> __m512 {
+        let bits = _mm512_castps_si512(x);
+        let top = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fe0_0000));
+        let idx = _mm512_sub_epi32(top, _mm512_set1_epi32(0x3d40_0000));
+        let idx = _mm512_min_epi32(
+            _mm512_max_epi32(idx, _mm512_setzero_si512()),
+            _mm512_set1_epi32(0x03e0_0000),
+        );
+        let idx = _mm512_srli_epi32::<21>(idx);
+        let c = |k: usize| _mm512_permutex2var_ps(lo[k], idx, hi[k]);
+        let magnitude = _mm512_castsi512_ps(_mm512_and_si512(bits, _mm512_set1_epi32(0x7fff_ffff)));
+        let y = _mm512_sub_ps(magnitude, c(0));
+        let mut r = _mm512_fmadd_ps(c(7), y, c(6));
+        for k in (1..=5).rev() {
+            r = _mm512_fmadd_ps(r, y, c(k));
+        }
+        let saturated = _mm512_cmpgt_epi32_mask(top, _mm512_set1_epi32(0x7f00_0000));
+        r = _mm512_mask_blend_ps(saturated, r, _mm512_set1_ps(1.0));
+        let sign = _mm512_and_si512(bits, _mm512_set1_epi32(i32::MIN));
+        r = _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(r), sign));
+        let nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(x, x);
+        _mm512_mask_blend_ps(nan, r, _mm512_set1_ps(super::NAN))
+    }
+
+    /// # Safety
+    /// The processor has AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    pub unsafe fn tanh_avx512(src: &[f32], dst: &mut [f32]) {
+        let n = src.len().min(dst.len());
+        // SAFETY: each column is 32 floats.
+        let lo: [__m512; 8] =
+            std::array::from_fn(|k| unsafe { _mm512_loadu_ps(TANH_COLUMNS[k].as_ptr()) });
+        let hi: [__m512; 8] =
+            std::array::from_fn(|k| unsafe { _mm512_loadu_ps(TANH_COLUMNS[k].as_ptr().add(16)) });
+        let mut i = 0;
+        while i + 16 <= n {
+            // SAFETY: i + 16 <= n for both slices.
+            unsafe {
+                let x = _mm512_loadu_ps(src.as_ptr().add(i));
+                _mm512_storeu_ps(dst.as_mut_ptr().add(i), tanh16(x, &lo, &hi));
+            }
+            i += 16;
+        }
+        for j in i..n {
+            dst[j] = tanh(src[j]);
+        }
+    }
+
+    /// 8 lanes of `tanh`; `t[k]` holds column k in four registers of 8 entries.
+    #[target_feature(enable = "avx2,fma")]
+    fn tanh8(x: __m256, t: &[[__m256; 4]; 8]) -> __m256 {
+        let bits = _mm256_castps_si256(x);
+        let top = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fe0_0000));
+        let idx = _mm256_sub_epi32(top, _mm256_set1_epi32(0x3d40_0000));
+        let idx = _mm256_min_epi32(
+            _mm256_max_epi32(idx, _mm256_setzero_si256()),
+            _mm256_set1_epi32(0x03e0_0000),
+        );
+        let idx = _mm256_srli_epi32::<21>(idx);
+        // Bits 3 and 4 of the index, moved to the sign bit for the blends.
+        let odd8 = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(idx));
+        let high16 = _mm256_castsi256_ps(_mm256_slli_epi32::<27>(idx));
+        let c = |k: usize| {
+            let p = |q: usize| _mm256_permutevar8x32_ps(t[k][q], idx);
+            let low = _mm256_blendv_ps(p(0), p(1), odd8);
+            let high = _mm256_blendv_ps(p(2), p(3), odd8);
+            _mm256_blendv_ps(low, high, high16)
+        };
+        let magnitude = _mm256_castsi256_ps(_mm256_and_si256(bits, _mm256_set1_epi32(0x7fff_ffff)));
+        let y = _mm256_sub_ps(magnitude, c(0));
+        let mut r = _mm256_fmadd_ps(c(7), y, c(6));
+        for k in (1..=5).rev() {
+            r = _mm256_fmadd_ps(r, y, c(k));
+        }
+        let saturated =
+            _mm256_castsi256_ps(_mm256_cmpgt_epi32(top, _mm256_set1_epi32(0x7f00_0000)));
+        r = _mm256_blendv_ps(r, _mm256_set1_ps(1.0), saturated);
+        let sign = _mm256_and_si256(bits, _mm256_set1_epi32(i32::MIN));
+        r = _mm256_castsi256_ps(_mm256_or_si256(_mm256_castps_si256(r), sign));
+        let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(x, x);
+        _mm256_blendv_ps(r, _mm256_set1_ps(super::NAN), nan)
+    }
+
+    /// # Safety
+    /// The processor has AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn tanh_avx2(src: &[f32], dst: &mut [f32]) {
+        let n = src.len().min(dst.len());
+        // SAFETY: each column is 32 floats.
+        let t: [[__m256; 4]; 8] = std::array::from_fn(|k| {
+            std::array::from_fn(|q| unsafe { _mm256_loadu_ps(TANH_COLUMNS[k].as_ptr().add(8 * q)) })
+        });
+        let mut i = 0;
+        while i + 8 <= n {
+            // SAFETY: i + 8 <= n for both slices.
+            unsafe {
+                let x = _mm256_loadu_ps(src.as_ptr().add(i));
+                _mm256_storeu_ps(dst.as_mut_ptr().add(i), tanh8(x, &t));
+            }
+            i += 8;
+        }
+        for j in i..n {
+            dst[j] = tanh(src[j]);
+        }
+        _mm256_zeroupper();
     }
 }
 
@@ -426,13 +567,40 @@ mod tests {
 
     #[test]
     fn slices_match_elements() {
-        let xs: Vec<f32> = samples(-30.0, 30.0, 9_999);
+        let mut xs: Vec<f32> = samples(-30.0, 30.0, 9_999);
+        // Every 9973rd bit pattern: all exponents, NaN and inf, lengths not a multiple
+        // of the vector width.
+        xs.extend((0..=u32::MAX / 9973).map(|i| f32::from_bits(i.wrapping_mul(9973))));
         let mut out = vec![0.0f32; xs.len()];
         for name in ["tanh", "exp", "log", "sin", "cos"] {
             let (f, kernel) = (by_name(name).unwrap(), slice_by_name(name).unwrap());
             kernel(&xs, &mut out);
             for (x, y) in xs.iter().zip(&out) {
                 assert_eq!(y.to_bits(), f(*x).to_bits(), "{name}({x})");
+            }
+        }
+        // tanh's vector paths, each where the processor has it.
+        #[cfg(target_arch = "x86_64")]
+        {
+            let check = |out: &[f32]| {
+                for (x, y) in xs.iter().zip(out) {
+                    assert!(
+                        y.to_bits() == tanh(*x).to_bits() || (y.is_nan() && x.is_nan()),
+                        "tanh({x})"
+                    );
+                }
+            };
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                // SAFETY: detected above.
+                unsafe { x86::tanh_avx2(&xs, &mut out) };
+                check(&out);
+            }
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: detected above.
+                unsafe { x86::tanh_avx512(&xs, &mut out) };
+                check(&out);
             }
         }
     }
