@@ -132,10 +132,13 @@ struct TapeVars {
     cap: Value,
 }
 
-/// Lowers `def`, typed by `types` for arguments of types `args`.
+/// Lowers `def`, typed by `types` for arguments of types `args`; `kinds_from_caller`:
+/// called from code with float32 values, which passes each float and bool argument's
+/// NumPy type after the arguments (`Cg::user_call`).
 pub fn lower(
     def: &FuncDef,
     args: &[Ty],
+    kinds_from_caller: bool,
     var_types: &HashMap<String, VarTy>,
     isa: &dyn TargetIsa,
     calls: &dyn Calls,
@@ -180,7 +183,7 @@ pub fn lower(
             cap: Value::from_u32(0),
         },
         tape_full: Block::from_u32(0),
-        precise: super::typing::tracks_precision(args),
+        precise: kinds_from_caller || super::typing::tracks_precision(args),
         kinds: HashMap::new(),
     };
     let entry = cg.b.create_block();
@@ -262,12 +265,24 @@ pub fn lower(
         }
         let kind = cg.has_kind(ty).then(|| {
             let k = cg.b.declare_var(types::I8);
-            let initial = match pos.map(|i| args[i]) {
-                Some(Ty::Single) => super::precision::SINGLE,
-                Some(Ty::Double) => super::precision::DOUBLE,
-                _ => super::precision::PYTHON,
+            let v = match pos {
+                // The caller's word for it, after the arguments.
+                Some(i) if kinds_from_caller => {
+                    let off = (8 * (def.params.len() + i)) as i32;
+                    let w =
+                        cg.b.ins()
+                            .load(types::I64, MemFlagsData::trusted(), argp, off);
+                    cg.b.ins().ireduce(types::I8, w)
+                }
+                _ => {
+                    let initial = match pos.map(|i| args[i]) {
+                        Some(Ty::Single) => super::precision::SINGLE,
+                        Some(Ty::Double) => super::precision::DOUBLE,
+                        _ => super::precision::PYTHON,
+                    };
+                    cg.b.ins().iconst(types::I8, initial)
+                }
             };
-            let v = cg.b.ins().iconst(types::I8, initial);
             cg.b.def_var(k, v);
             k
         });
@@ -1374,12 +1389,6 @@ impl Cg<'_> {
         let ExprKind::Call { func, args, kwargs } = &e.kind else {
             return Err(Refusal::new(e.span, "this expression"));
         };
-        if self.precise {
-            return Err(Refusal::new(
-                e.span,
-                "a call of a function of the program in code with float32 values",
-            ));
-        }
         let name = func.as_name().unwrap_or_default().to_owned();
         let mut pos = Vec::new();
         for a in args {
@@ -1399,17 +1408,33 @@ impl Cg<'_> {
                 3,
             ))
         };
-        let args_slot = slot(self, 8 * plan.params.len());
+        // In code with float32 values, each argument's NumPy type follows the arguments
+        // (the callee is compiled to read them: `lower`'s `kinds_from_caller`).
+        let n = plan.params.len();
+        let args_slot = slot(self, if self.precise { 16 * n } else { 8 * n });
         let outs_slot = slot(self, 16 * plan.outputs.len());
         for (i, src) in plan.params.iter().enumerate() {
-            let w = match src {
-                ArgSrc::Pos(j) => self.word_of(pos[*j].0, pos[*j].1),
-                ArgSrc::Kw(j) => self.word_of(kw[*j].1 .0, kw[*j].1 .1),
-                ArgSrc::Default(bits) => self.b.ins().iconst(types::I64, *bits as i64),
+            let (w, kind) = match src {
+                ArgSrc::Pos(j) => (self.word_of(pos[*j].0, pos[*j].1), Some(pos[*j])),
+                ArgSrc::Kw(j) => (self.word_of(kw[*j].1 .0, kw[*j].1 .1), Some(kw[*j].1)),
+                // A literal default: a Python number or bool.
+                ArgSrc::Default(bits) => (self.b.ins().iconst(types::I64, *bits as i64), None),
             };
             self.b
                 .ins()
                 .stack_store(self.ptr, w, args_slot, (8 * i) as i32);
+            if self.precise {
+                let k = match kind {
+                    Some((v, t)) if self.has_kind(t) => {
+                        let k = self.kind_of(v, t, e.span)?;
+                        self.b.ins().uextend(types::I64, k)
+                    }
+                    _ => self.b.ins().iconst(types::I64, super::precision::PYTHON),
+                };
+                self.b
+                    .ins()
+                    .stack_store(self.ptr, k, args_slot, (8 * (n + i)) as i32);
+            }
         }
         let ap = self.b.ins().stack_addr(self.ptr, args_slot, 0);
         let op = self.b.ins().stack_addr(self.ptr, outs_slot, 0);
@@ -1433,13 +1458,21 @@ impl Cg<'_> {
                 .b
                 .ins()
                 .stack_load(self.ptr, types::I64, outs_slot, (16 * k) as i32);
-            let none =
+            let flags =
                 self.b
                     .ins()
                     .stack_load(self.ptr, types::I64, outs_slot, (16 * k + 8) as i32);
+            // The None flag in the low byte, a float's NumPy type in the next one.
+            let none = self.b.ins().band_imm_u(flags, 0xff);
             let is_none = self.b.ins().icmp_imm_s(IntCC::NotEqual, none, 0);
             self.bail_if(is_none);
-            outs.push((self.value_of_word(w, *ty), *ty));
+            let v = self.value_of_word(w, *ty);
+            if self.has_kind(*ty) {
+                let kind = self.b.ins().ushr_imm_u(flags, 8);
+                let kind = self.b.ins().ireduce(types::I8, kind);
+                self.set_kind(v, kind);
+            }
+            outs.push((v, *ty));
         }
         Ok(outs)
     }

@@ -270,11 +270,15 @@ impl Compiled {
 
 /// Per function and argument-type signature: the machine code, or why there is none
 /// (`None` while it is being compiled: a recursive call).
-type Specializations = HashMap<(String, Vec<Ty>), Option<Result<Arc<Compiled>, Refusal>>>;
+/// A function's name, argument types, and whether its floats' NumPy types come from its
+/// caller (a call from code with float32 values, `precision.rs`).
+type SpecKey = (String, Vec<Ty>, bool);
+
+type Specializations = HashMap<SpecKey, Option<Result<Arc<Compiled>, Refusal>>>;
 
 /// Functions being compiled, by name and signature: their output types once typed,
 /// and the word where their code's address is stored when done.
-type Pending = HashMap<(String, Vec<Ty>), (Option<Vec<Ty>>, Box<u64>)>;
+type Pending = HashMap<SpecKey, (Option<Vec<Ty>>, Box<u64>)>;
 
 /// The generated entry function, the functions it may call (the other generated
 /// functions and the user module's), and their compiled signatures.
@@ -381,8 +385,10 @@ impl Program {
                 resolve_imports(def, &aliases);
             }
         }
+        let result_counts = tuple_result_counts(&funcs);
         for def in funcs.values_mut() {
             inline_shape_tuples(&mut def.body);
+            unpack_indexed_results(&mut def.body, &result_counts);
         }
         let names: Vec<String> = funcs.keys().cloned().collect();
         let def = funcs.get_mut(entry).expect("checked above");
@@ -447,11 +453,16 @@ impl Program {
     /// reported once per signature).
     pub fn specialize_once(&self, tys: &[Ty]) -> (Result<Arc<Compiled>, Refusal>, bool) {
         // Typing and code generation recurse over expressions.
-        crate::stack::run(|| self.specialize_fn(&self.entry, tys))
+        crate::stack::run(|| self.specialize_fn(&self.entry, tys, false))
     }
 
-    fn specialize_fn(&self, name: &str, tys: &[Ty]) -> (Result<Arc<Compiled>, Refusal>, bool) {
-        let key = (name.to_owned(), tys.to_vec());
+    fn specialize_fn(
+        &self,
+        name: &str,
+        tys: &[Ty],
+        kinds_from_caller: bool,
+    ) -> (Result<Arc<Compiled>, Refusal>, bool) {
+        let key = (name.to_owned(), tys.to_vec(), kinds_from_caller);
         {
             let mut specs = self.specs.lock().unwrap_or_else(|e| e.into_inner());
             match specs.get(&key) {
@@ -476,7 +487,7 @@ impl Program {
             }
         }
         // Compiled without the lock: callees are specialized along the way.
-        let r = self.compile(name, tys).map(Arc::new);
+        let r = self.compile(name, tys, kinds_from_caller).map(Arc::new);
         let mut specs = self.specs.lock().unwrap_or_else(|e| e.into_inner());
         specs.insert(key, Some(r.clone()));
         (r, true)
@@ -642,23 +653,33 @@ impl Program {
         self.specialize(&tys).map(|_| ())
     }
 
-    fn compile(&self, name: &str, tys: &[Ty]) -> Result<Compiled, Refusal> {
+    fn compile(
+        &self,
+        name: &str,
+        tys: &[Ty],
+        kinds_from_caller: bool,
+    ) -> Result<Compiled, Refusal> {
         let def = &self.funcs[name];
         let isa = isa().map_err(|e| Refusal::new(def.span, e))?;
-        let key = (name.to_owned(), tys.to_vec());
+        let key = (name.to_owned(), tys.to_vec(), kinds_from_caller);
         self.pending_lock()
             .entry(key.clone())
             .or_insert((None, Box::new(0)));
-        let mut vars = typing::infer(def, tys, self)?;
-        let outputs = typing::return_types(def, &vars, self)?;
+        // Its calls pass their floats' NumPy types when it has float32 values.
+        let calls = CallsFrom {
+            program: self,
+            kinds: kinds_from_caller || typing::tracks_precision(tys),
+        };
+        let mut vars = typing::infer(def, tys, kinds_from_caller, &calls)?;
+        let outputs = typing::return_types(def, &vars, &calls)?;
         if let Some(p) = self.pending_lock().get_mut(&key) {
             p.0 = outputs.clone();
         }
         if outputs.is_some() {
             // Now that recursive calls have known result types, type their targets.
-            vars = typing::infer(def, tys, self)?;
+            vars = typing::infer(def, tys, kinds_from_caller, &calls)?;
         }
-        let lowered = codegen::lower(def, tys, &vars, &**isa, self)?;
+        let lowered = codegen::lower(def, tys, kinds_from_caller, &vars, &**isa, &calls)?;
         let mut ctx = cranelift_codegen::Context::for_function(lowered.func);
         let mut ctrl = cranelift_codegen::control::ControlPlane::default();
         let code = ctx.compile(&**isa, &mut ctrl).map_err(|e| {
@@ -744,9 +765,9 @@ impl Program {
 
     /// For a function still being compiled: its output types (if typed) and the
     /// address of the word that will hold its code's address.
-    fn in_progress(&self, name: &str, tys: &[Ty]) -> Option<(Option<Vec<Ty>>, usize)> {
+    fn in_progress(&self, name: &str, tys: &[Ty], kinds: bool) -> Option<(Option<Vec<Ty>>, usize)> {
         let specs = self.specs.lock().unwrap_or_else(|e| e.into_inner());
-        let key = (name.to_owned(), tys.to_vec());
+        let key = (name.to_owned(), tys.to_vec(), kinds);
         if !matches!(specs.get(&key), Some(None)) {
             return None;
         }
@@ -879,6 +900,147 @@ fn inline_in_block(stmts: &mut [Stmt], count: &HashMap<String, usize>) {
     }
 }
 
+/// The functions of `funcs` that return a tuple, and its length (every `return` a tuple
+/// of that many values).
+fn tuple_result_counts(funcs: &HashMap<String, FuncDef>) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    for (name, def) in funcs {
+        let mut lens = Vec::new();
+        walk_stmts(&def.body, &mut |s| {
+            if let StmtKind::Return(r) = &s.kind {
+                lens.push(match r.as_ref().map(|e| &e.kind) {
+                    Some(ExprKind::Tuple(es)) => es.len(),
+                    _ => 0,
+                });
+            }
+        });
+        if let Some(&n) = lens.first() {
+            if n >= 2 && lens.iter().all(|&l| l == n) {
+                counts.insert(name.clone(), n);
+            }
+        }
+    }
+    counts
+}
+
+/// `t = f(...)` whose every later read is `t[k]` (how the generated code takes the
+/// gradients a call of the program's function returns: `bx = t[0]`,
+/// `bw = tangent.add_grad(bw, t[1])`), written as `t__0, t__1, ... = f(...)` with `t[k]`
+/// read as `t__k`: native code unpacks a call's results into names and holds no tuples.
+/// Only where `t` is assigned there alone and read only after it in the same block, so
+/// each read sees that assignment's value, as before.
+fn unpack_indexed_results(stmts: &mut [Stmt], counts: &HashMap<String, usize>) {
+    let mut names = HashMap::new();
+    walk_stmts(stmts, &mut |s| {
+        crate::ad::names::stmt_exprs(s, &mut |e| {
+            e.walk(&mut |x| {
+                if let ExprKind::Name(n) = &x.kind {
+                    *names.entry(n.clone()).or_insert(0usize) += 1;
+                }
+            })
+        })
+    });
+    unpack_in_block(stmts, counts, &names);
+}
+
+/// The index `k` of `e` when it is `t[k]` for a literal `k` below `n`.
+fn indexed_read(e: &Expr, t: &str, n: usize) -> Option<usize> {
+    let ExprKind::Subscript(base, index) = &e.kind else {
+        return None;
+    };
+    let ExprKind::Num(k) = &index.kind else {
+        return None;
+    };
+    (base.as_name() == Some(t))
+        .then(|| k.parse::<usize>().ok())
+        .flatten()
+        .filter(|&k| k < n)
+}
+
+/// Calls `f` on every expression of `stmts` and of the blocks inside them.
+fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
+    for s in stmts {
+        crate::ad::names::stmt_exprs_mut(s, f);
+        match &mut s.kind {
+            StmtKind::If(_, a, b) => {
+                each_expr_mut(a, f);
+                each_expr_mut(b, f);
+            }
+            StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
+                each_expr_mut(body, f)
+            }
+            _ => {}
+        }
+    }
+}
+
+fn unpack_in_block(
+    stmts: &mut [Stmt],
+    counts: &HashMap<String, usize>,
+    names: &HashMap<String, usize>,
+) {
+    for i in 0..stmts.len() {
+        match &mut stmts[i].kind {
+            StmtKind::If(_, a, b) => {
+                unpack_in_block(a, counts, names);
+                unpack_in_block(b, counts, names);
+            }
+            StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
+                unpack_in_block(body, counts, names)
+            }
+            _ => {}
+        }
+        let StmtKind::Assign(target, call) = &stmts[i].kind else {
+            continue;
+        };
+        let (Some(t), ExprKind::Call { func, .. }) = (target.as_name(), &call.kind) else {
+            continue;
+        };
+        let Some(&n) = func.as_name().and_then(|f| counts.get(f)) else {
+            continue;
+        };
+        let t = t.to_owned();
+        // Every other occurrence of `t` in the function: an indexed read after this.
+        let (mut later, mut indexed) = (0, 0);
+        walk_stmts(&stmts[i + 1..], &mut |s| {
+            crate::ad::names::stmt_exprs(s, &mut |e| {
+                e.walk(&mut |x| {
+                    if x.as_name() == Some(t.as_str()) {
+                        later += 1;
+                    }
+                    if indexed_read(x, &t, n).is_some() {
+                        indexed += 1;
+                    }
+                })
+            })
+        });
+        if indexed == 0 || later != indexed || names.get(&t) != Some(&(indexed + 1)) {
+            continue;
+        }
+        let span = stmts[i].span;
+        let part = |k: usize| Expr {
+            kind: ExprKind::Name(format!("{t}__{k}")),
+            span,
+        };
+        let call = call.clone();
+        stmts[i].kind = StmtKind::Assign(
+            Expr {
+                kind: ExprKind::Tuple((0..n).map(part).collect()),
+                span,
+            },
+            call,
+        );
+        fn replace(e: &mut Expr, t: &str, n: usize, part: &dyn Fn(usize) -> Expr) {
+            if let Some(k) = indexed_read(e, t, n) {
+                *e = part(k);
+                return;
+            }
+            crate::syntax::lift::each_child_mut(e, &mut |c| replace(c, t, n, part));
+        }
+        each_expr_mut(&mut stmts[i + 1..], &mut |e| replace(e, &t, n, &part));
+    }
+}
+
 /// Calls `f` on every argument of every call in `e`.
 fn each_call_arg(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
     if let ExprKind::Call { args, .. } = &mut e.kind {
@@ -948,13 +1110,20 @@ fn literal_default(p: &Param) -> Option<Scalar> {
     }
 }
 
-impl typing::CalleeTypes for Program {
+/// The program as the code of one function sees it: the functions it calls are compiled
+/// to take each float's NumPy type from it (`kinds`) when it has float32 values.
+struct CallsFrom<'a> {
+    program: &'a Program,
+    kinds: bool,
+}
+
+impl typing::CalleeTypes for CallsFrom<'_> {
     fn is_function(&self, name: &str) -> bool {
-        self.funcs.contains_key(name)
+        self.program.funcs.contains_key(name)
     }
 
     fn rules(&self) -> &RuleSet {
-        &self.rules
+        &self.program.rules
     }
 
     fn outputs(
@@ -963,25 +1132,33 @@ impl typing::CalleeTypes for Program {
         pos: &[Ty],
         kw: &[(String, Ty)],
     ) -> Result<Option<Vec<Ty>>, Refusal> {
-        let (_, tys) = self.arrange(name, pos, kw)?;
-        if let Some(p) = self.in_progress(name, &tys) {
+        let program = self.program;
+        let (_, tys) = program.arrange(name, pos, kw)?;
+        if let Some(p) = program.in_progress(name, &tys, self.kinds) {
             return Ok(p.0);
         }
-        Ok(Some(self.specialize_fn(name, &tys).0?.outputs.clone()))
+        Ok(Some(
+            program
+                .specialize_fn(name, &tys, self.kinds)
+                .0?
+                .outputs
+                .clone(),
+        ))
     }
 }
 
-impl codegen::Calls for Program {
+impl codegen::Calls for CallsFrom<'_> {
     fn plan(
         &self,
         name: &str,
         pos: &[Ty],
         kw: &[(String, Ty)],
     ) -> Result<codegen::CallPlan, Refusal> {
-        let (params, tys) = self.arrange(name, pos, kw)?;
-        if let Some((outputs, slot)) = self.in_progress(name, &tys) {
+        let program = self.program;
+        let (params, tys) = program.arrange(name, pos, kw)?;
+        if let Some((outputs, slot)) = program.in_progress(name, &tys, self.kinds) {
             let Some(outputs) = outputs else {
-                let span = self.funcs[name].span;
+                let span = program.funcs[name].span;
                 return Err(Refusal::new(
                     span,
                     format!("the results of recursive `{name}` have no known type"),
@@ -994,7 +1171,7 @@ impl codegen::Calls for Program {
                 params,
             });
         }
-        let compiled = self.specialize_fn(name, &tys).0?;
+        let compiled = program.specialize_fn(name, &tys, self.kinds).0?;
         Ok(codegen::CallPlan {
             indirect: false,
             addr: compiled.code.ptr() as usize,

@@ -158,10 +158,12 @@ fn namespace_args(e: &Expr) -> Option<&[Expr]> {
     }
 }
 
-/// Infers the type of every variable of `def` for arguments of types `args`.
+/// Infers the type of every variable of `def` for arguments of types `args`
+/// (`kinds_from_caller`: called from code with float32 values, so its code has them too).
 pub fn infer(
     def: &FuncDef,
     args: &[Ty],
+    kinds_from_caller: bool,
     callees: Callees,
 ) -> Result<HashMap<String, VarTy>, Refusal> {
     if def.vararg.is_some() || def.star.is_some() {
@@ -193,7 +195,7 @@ pub fn infer(
         assign_types(&def.body, &mut vars, callees)?;
         if before == vars {
             super::array_types::ownership(def, &vars, callees.rules())?;
-            if tracks_precision(args) {
+            if kinds_from_caller || tracks_precision(args) {
                 float32_companions(def, &vars)?;
             }
             return Ok(vars);

@@ -1242,6 +1242,16 @@ class Gen:
                 (one or self.pick(("%s", "np.float64(%s)"))) % self.const(-0.9, 0.9)
                 for _ in range(3))))
             terms.append("%s[t %% 3] * a32[t]" % tup)
+        if self.rng.random() < 0.4:
+            # A function of the program called with float32 elements and the carried
+            # scalar: their NumPy types go with them, its results' come back.
+            helper = "%s_g%d" % (self.prefix, len(self.callees))
+            self.callees.append("\n".join([
+                "def %s(u, v):" % helper,
+                "    r = u * %s + %s(v) * u" % (self.const(0.2, 0.9),
+                                              self.pick(("np.tanh", "np.sin", "math.tanh"))),
+                "    return r - v * %s" % self.const(0.1, 0.4)]))
+            terms.append("%s(a32[t], s)" % helper)
         if self.rng.random() < 0.3:
             # Bools of comparisons in arithmetic (`max`'s gradient is one): NumPy's bool
             # of float32 elements makes float64 with a Python float, Python's is weak.

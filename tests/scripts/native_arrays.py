@@ -349,6 +349,24 @@ def central(f, args, k, h=1e-6):
     return g
 
 
+def f32_helper(a, w):
+    return np.tanh(a * w) + a * 0.5
+
+
+def f32_term(a, b, c=0.25):
+    return a * b - c * np.exp(b)
+
+
+def f32_calls(x, w):
+    # The program's functions called from float32 code: each argument's NumPy type goes
+    # with it (a float32 element, a Python or float32 number), the results' come back.
+    s = 0.0
+    for i in range(len(x)):
+        p = f32_term(x[i], w)
+        s = s + f32_helper(x[i], w) * f32_helper(p, 0.3) + f32_term(p, x[i], c=w)
+    return s
+
+
 x = np.array([0.3, -0.7, 1.1, 0.4])
 w = np.array([0.5, -1.5, 2.0, 0.25])
 m = np.arange(6.0).reshape(2, 3) / 7 - 0.3
@@ -393,6 +411,9 @@ room = Room(19.0, 2.0, 3.0, 0.25, 0.5)
 warm = (np.linspace(0.0, 2.0, hours), 10.0 + np.sin(np.arange(hours)))
 cases += [(building_record, warm + (room,), (0, 1)),
           (building_record, warm + (Zone(19.0, 2.0, 3.0, 0.25, 0.5, 21.0),), (0, 1))]
+# A function of the program with several arguments: its gradients come back as a tuple
+# the generated code indexes (`t[0]`, `t[1]`), unpacked into names natively.
+cases.append((f32_calls, (x, 0.9), (0, 1)))
 checked = 0
 for f, args, wrt in cases:
     native = tangent.grad(f, wrt=wrt, compile="native")
@@ -551,6 +572,7 @@ f32_cases = [(f32_loop, (x32, 0.7), (0, 1)), (f32_loop, (x32, np.float32(0.7)), 
              (f32_euler, (x32, 1.5, np.float32(0.5)), (0, 1, 2)),
              (f32_functions, (x32, np.float32(0.9)), (0, 1)),
              (branchy, (x32,), (0,)),
+             (f32_calls, (x32, np.float32(0.9)), (0, 1)), (f32_calls, (x32, 0.9), (0, 1)),
              (f32_functions, (x32, 0.9), (0, 1)),
              (f32_functions, (np.linspace(-3, 3, 300, dtype=np.float32), np.float32(1.1)),
               (0, 1))]
