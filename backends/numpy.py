@@ -63,6 +63,10 @@ native_scalar(numpy.sqrt, numpy.fabs, returns="numpy_scalar", float32="correctly
 native_scalar(numpy.sin, numpy.cos, numpy.tanh, numpy.exp, numpy.log, returns="numpy_scalar",
               float32="numpy_kernel")
 native_scalar(numpy.arctan2, numpy.hypot, numpy.copysign, arity=2, returns="numpy_scalar")
+# NumPy's float scalars of a number (in code with float32 values, where native code follows
+# each float's NumPy type).
+native_scalar(numpy.float32, kind="float32_scalar")
+native_scalar(numpy.float64, kind="float64_scalar")
 # The float64 arrays it makes, writes by element and returns (1-d and 2-d).
 native_scalar(numpy.zeros, numpy.empty, kind="new_array")
 native_scalar(numpy.zeros_like, numpy.empty_like, kind="array_like")

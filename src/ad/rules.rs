@@ -155,8 +155,11 @@ pub enum NativeScalar {
     /// (`tangent.matmul_grad_left` of vectors).
     DotGrad { other: usize },
     /// The sign of a number as a Python float (1.0, -1.0, or 0.0 for zero and NaN:
-    /// `tangent.sign`, the gradient of `abs`), on numbers only.
+    /// `tangent.sign`, the gradient of `abs`); of an array, `numpy.sign` elementwise.
     Sign,
+    /// A NumPy float scalar of a number: `numpy.float32` (`single`: rounded to float32)
+    /// or `numpy.float64`.
+    ScalarType { single: bool },
 }
 
 /// What NumPy's float32 loop of a function computes, for native code to match.
@@ -543,6 +546,8 @@ impl RuleSet {
                                     "dot",
                                     "dot_grad",
                                     "sign",
+                                    "float32_scalar",
+                                    "float64_scalar",
                                 ]
                                 .contains(&k.as_str()) =>
                             {
@@ -552,7 +557,7 @@ impl RuleSet {
                                 *at,
                                 "`kind=` is \"kernel\", \"identity\", \"check\", \"new_array\", \
                                  \"array_like\", \"array_copy\", \"unbroadcast\", \"broadcast\", \
-                                 \"sum\", \"dot\", \"dot_grad\" or \"sign\""
+                                 \"sum\", \"dot\", \"dot_grad\", \"sign\", \"float32_scalar\" or \"float64_scalar\""
                                     .into(),
                                 "see backends/math.py and backends/tangent.py",
                             )),
@@ -659,6 +664,8 @@ impl RuleSet {
                         "dot" => NativeScalar::Dot,
                         "dot_grad" => NativeScalar::DotGrad { other },
                         "sign" => NativeScalar::Sign,
+                        "float32_scalar" => NativeScalar::ScalarType { single: true },
+                        "float64_scalar" => NativeScalar::ScalarType { single: false },
                         _ => NativeScalar::Check,
                     };
                     self.native.insert(name.clone(), fact);

@@ -134,11 +134,12 @@ struct TapeVars {
 
 /// Lowers `def`, typed by `types` for arguments of types `args`; `kinds_from_caller`:
 /// called from code with float32 values, which passes each float and bool argument's
-/// NumPy type after the arguments (`Cg::user_call`).
+/// NumPy type after the arguments (`Cg::user_call`); `precise`: code that follows each
+/// float's NumPy type (`precision.rs`).
 pub fn lower(
     def: &FuncDef,
     args: &[Ty],
-    kinds_from_caller: bool,
+    (kinds_from_caller, precise): (bool, bool),
     var_types: &HashMap<String, VarTy>,
     isa: &dyn TargetIsa,
     calls: &dyn Calls,
@@ -183,7 +184,7 @@ pub fn lower(
             cap: Value::from_u32(0),
         },
         tape_full: Block::from_u32(0),
-        precise: kinds_from_caller || super::typing::tracks_precision(args),
+        precise,
         kinds: HashMap::new(),
     };
     let entry = cg.b.create_block();
@@ -1564,6 +1565,9 @@ impl Cg<'_> {
                 let r = self.b.ins().select(neg, minus, zero);
                 let r = self.b.ins().select(pos, one, r);
                 return Ok((self.with_kind(r, super::precision::PYTHON), Ty::Float));
+            }
+            Some(NativeScalar::ScalarType { single }) if args.len() == 1 => {
+                return self.scalar_type(&args[0], single, e.span)
             }
             Some(NativeScalar::Dot) if args.len() == 2 => return self.dot(&args[0], &args[1]),
             Some(NativeScalar::DotGrad { .. }) if self.is_array_valued(e) => {

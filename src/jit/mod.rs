@@ -665,21 +665,32 @@ impl Program {
         self.pending_lock()
             .entry(key.clone())
             .or_insert((None, Box::new(0)));
-        // Its calls pass their floats' NumPy types when it has float32 values.
+        // Code with float32 values (or that makes NumPy's float scalars) follows each
+        // float's NumPy type, and its calls pass them.
+        let precise = kinds_from_caller
+            || typing::tracks_precision(tys)
+            || typing::makes_numpy_scalars(def, &self.rules);
         let calls = CallsFrom {
             program: self,
-            kinds: kinds_from_caller || typing::tracks_precision(tys),
+            kinds: precise,
         };
-        let mut vars = typing::infer(def, tys, kinds_from_caller, &calls)?;
+        let mut vars = typing::infer(def, tys, precise, &calls)?;
         let outputs = typing::return_types(def, &vars, &calls)?;
         if let Some(p) = self.pending_lock().get_mut(&key) {
             p.0 = outputs.clone();
         }
         if outputs.is_some() {
             // Now that recursive calls have known result types, type their targets.
-            vars = typing::infer(def, tys, kinds_from_caller, &calls)?;
+            vars = typing::infer(def, tys, precise, &calls)?;
         }
-        let lowered = codegen::lower(def, tys, kinds_from_caller, &vars, &**isa, &calls)?;
+        let lowered = codegen::lower(
+            def,
+            tys,
+            (kinds_from_caller, precise),
+            &vars,
+            &**isa,
+            &calls,
+        )?;
         let mut ctx = cranelift_codegen::Context::for_function(lowered.func);
         let mut ctrl = cranelift_codegen::control::ControlPlane::default();
         let code = ctx.compile(&**isa, &mut ctrl).map_err(|e| {

@@ -326,6 +326,45 @@ impl Cg<'_> {
         Ok(self.round32(x))
     }
 
+    /// `numpy.float32(x)` (`single`) or `numpy.float64(x)` of a number: the value in that
+    /// type (a float rounded once to float32; an int past 2**24 bails, its float32 not
+    /// exact through a double), with that kind. Code that makes them follows NumPy's
+    /// types (`typing::makes_numpy_scalars`).
+    pub(super) fn scalar_type(
+        &mut self,
+        x: &Expr,
+        single: bool,
+        span: Span,
+    ) -> Result<(Value, Ty), Refusal> {
+        let name = if single { "float32" } else { "float64" };
+        let (v, t) = self.expr(x)?;
+        if !matches!(t, Ty::Float | Ty::Int | Ty::Bool) {
+            return Err(Refusal::new(
+                span,
+                format!("`numpy.{name}` of a {}", t.name()),
+            ));
+        }
+        match t {
+            Ty::Int if single => {
+                let k = self.b.ins().iconst(types::I8, SINGLE);
+                self.bail_if_wide_int(v, k, k);
+            }
+            Ty::Bool => {
+                let kb = self.kind_of(v, t, span)?;
+                let unknown = self.b.ins().icmp_imm_s(IntCC::Equal, kb, UNKNOWN_BOOL);
+                self.bail_if(unknown);
+            }
+            _ => {}
+        }
+        let f = self.float(v, t);
+        let (kind, r) = if single {
+            (SINGLE, self.round32(f))
+        } else {
+            (DOUBLE, self.fresh(f))
+        };
+        Ok((self.with_kind(r, kind), Ty::Float))
+    }
+
     /// Bails when `kind` is `SINGLE` (NumPy's own float32 code computes that value).
     pub(super) fn bail_if_single(&mut self, kind: Value) {
         let single = self.is_single(kind);

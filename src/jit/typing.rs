@@ -92,6 +92,26 @@ pub fn tracks_precision(args: &[Ty]) -> bool {
     })
 }
 
+/// Whether `def` makes NumPy float scalars (`numpy.float32(x)`, `numpy.float64(x)`): its
+/// code follows each float's NumPy type whatever its arguments.
+pub fn makes_numpy_scalars(def: &FuncDef, rules: &RuleSet) -> bool {
+    let mut found = false;
+    walk_stmts(&def.body, &mut |s| {
+        crate::ad::names::stmt_exprs(s, &mut |e| {
+            e.walk(&mut |x| {
+                if let ExprKind::Call { func, .. } = &x.kind {
+                    let path = callee_path(func).unwrap_or_default();
+                    found |= matches!(
+                        rules.native_scalar(&path),
+                        Some(NativeScalar::ScalarType { .. })
+                    );
+                }
+            })
+        })
+    });
+    found
+}
+
 /// A variable's type: its scalar type (None when only `None` was ever assigned) and
 /// whether it can hold `None`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,12 +178,12 @@ fn namespace_args(e: &Expr) -> Option<&[Expr]> {
     }
 }
 
-/// Infers the type of every variable of `def` for arguments of types `args`
-/// (`kinds_from_caller`: called from code with float32 values, so its code has them too).
+/// Infers the type of every variable of `def` for arguments of types `args` (`precise`:
+/// code that follows each float's NumPy type, `precision.rs`).
 pub fn infer(
     def: &FuncDef,
     args: &[Ty],
-    kinds_from_caller: bool,
+    precise: bool,
     callees: Callees,
 ) -> Result<HashMap<String, VarTy>, Refusal> {
     if def.vararg.is_some() || def.star.is_some() {
@@ -195,7 +215,7 @@ pub fn infer(
         assign_types(&def.body, &mut vars, callees)?;
         if before == vars {
             super::array_types::ownership(def, &vars, callees.rules())?;
-            if kinds_from_caller || tracks_precision(args) {
+            if precise {
                 float32_companions(def, &vars)?;
             }
             return Ok(vars);
@@ -756,6 +776,12 @@ fn call_type(
         }
         Some(NativeScalar::Sum) if n == 1 && first == Some(Ty::Float) => return Ok(first),
         Some(NativeScalar::Sign) if n == 1 => return Ok(Some(Ty::Float)),
+        // `numpy.float32(x)`, `numpy.float64(x)` of a number.
+        Some(NativeScalar::ScalarType { .. })
+            if n == 1 && matches!(first, Some(Ty::Float | Ty::Int | Ty::Bool)) =>
+        {
+            return Ok(Some(Ty::Float))
+        }
         Some(NativeScalar::Check) => return Ok(None),
         _ => {}
     }

@@ -1242,6 +1242,12 @@ class Gen:
                 (one or self.pick(("%s", "np.float64(%s)"))) % self.const(-0.9, 0.9)
                 for _ in range(3))))
             terms.append("%s[t %% 3] * a32[t]" % tup)
+        if self.rng.random() < 0.3:
+            # NumPy's float scalars made in the loop (a float32 rounded once, a float64
+            # making what it meets float64).
+            terms.append(self.pick(("np.float32(%s) * a32[t]", "np.float64(%s) * a32[t]",
+                                    "a32[t] * (np.float32(%s) * np.float64(t))"))
+                         % self.const(0.1, 0.9))
         if self.rng.random() < 0.4:
             # A function of the program called with float32 elements and the carried
             # scalar: their NumPy types go with them, its results' come back.

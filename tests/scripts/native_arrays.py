@@ -367,6 +367,18 @@ def f32_calls(x, w):
     return s
 
 
+def f32_scalars(x, w):
+    # NumPy's float scalars made in float32 code: numpy.float32 of a number rounds once,
+    # a numpy.float64 makes what it meets float64.
+    s = np.float32(0.0)
+    t = np.float64(0.5)
+    for i in range(len(x)):
+        s = s + x[i] * np.float32(w * 0.1) + np.float32(i) * 0.01
+        # A float32 meeting a float64: the float32's own (rounded) value in double.
+        t = t + x[i] * (np.float32(w * 0.3) * np.float64(w)) + x[i] * np.float32(True)
+    return s + t * 0.5
+
+
 x = np.array([0.3, -0.7, 1.1, 0.4])
 w = np.array([0.5, -1.5, 2.0, 0.25])
 m = np.arange(6.0).reshape(2, 3) / 7 - 0.3
@@ -414,6 +426,8 @@ cases += [(building_record, warm + (room,), (0, 1)),
 # A function of the program with several arguments: its gradients come back as a tuple
 # the generated code indexes (`t[0]`, `t[1]`), unpacked into names natively.
 cases.append((f32_calls, (x, 0.9), (0, 1)))
+# NumPy's float scalars made in float64 code: that code follows NumPy's types too.
+cases.append((f32_scalars, (x, 0.7), (0,)))
 checked = 0
 for f, args, wrt in cases:
     native = tangent.grad(f, wrt=wrt, compile="native")
@@ -572,6 +586,7 @@ f32_cases = [(f32_loop, (x32, 0.7), (0, 1)), (f32_loop, (x32, np.float32(0.7)), 
              (f32_euler, (x32, 1.5, np.float32(0.5)), (0, 1, 2)),
              (f32_functions, (x32, np.float32(0.9)), (0, 1)),
              (branchy, (x32,), (0,)),
+             (f32_scalars, (x32, 0.7), (0,)), (f32_scalars, (x32, np.float32(0.7)), (0,)),
              (f32_calls, (x32, np.float32(0.9)), (0, 1)), (f32_calls, (x32, 0.9), (0, 1)),
              (f32_functions, (x32, 0.9), (0, 1)),
              (f32_functions, (np.linspace(-3, 3, 300, dtype=np.float32), np.float32(1.1)),
