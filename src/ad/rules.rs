@@ -171,6 +171,10 @@ pub enum Float32Kernel {
     /// NumPy's own approximation (`tanh`, `exp`, ...), which the runtime reproduces
     /// (`tangent_fastmath::numpy_f32`) and uses where the host's NumPy agrees.
     NumPys,
+    /// NumPy's own (its SIMD library's or the C library's float function), which native
+    /// code follows only in a host whose numpy computes it in double and rounds once (the
+    /// embedded numpy: `precision::numpy_rounds_double`).
+    HostRoundsDouble,
 }
 
 /// The dotted-name arguments of a registration with their spans; anything else is an
@@ -628,25 +632,28 @@ impl RuleSet {
                             ))
                         }
                     };
-                    let single =
-                        match decl.keyword("float32") {
-                            None => None,
-                            Some((_, Arg::Str(r), _)) if numpy && r == "correctly_rounded" => {
-                                Some(Float32Kernel::CorrectlyRounded)
-                            }
-                            Some((_, Arg::Str(r), _)) if numpy && r == "numpy_kernel" => {
-                                Some(Float32Kernel::NumPys)
-                            }
-                            Some((_, _, at)) => return Err(bad(
-                                *at,
-                                "`float32=` is \"correctly_rounded\" (NumPy's float32 result is \
-                                 the true value rounded) or \"numpy_kernel\" (NumPy's own \
-                                 approximation, which the runtime copies), for kernels returning \
-                                 NumPy's scalars only"
-                                    .into(),
-                                "see backends/numpy.py",
-                            )),
-                        };
+                    let bad_float32 = |at: Span| {
+                        bad(
+                            at,
+                            "`float32=` is \"correctly_rounded\" (NumPy's float32 result is the \
+                             true value rounded), \"numpy_kernel\" (NumPy's own approximation, \
+                             which the runtime copies) or \"host_rounds_double\" (NumPy's own, \
+                             which native code follows only where the host's numpy rounds the \
+                             double result), for kernels returning NumPy's scalars only"
+                                .into(),
+                            "see backends/numpy.py",
+                        )
+                    };
+                    let single = match decl.keyword("float32") {
+                        None => None,
+                        Some((_, Arg::Str(r), _)) if numpy => match r.as_str() {
+                            "correctly_rounded" => Some(Float32Kernel::CorrectlyRounded),
+                            "numpy_kernel" => Some(Float32Kernel::NumPys),
+                            "host_rounds_double" => Some(Float32Kernel::HostRoundsDouble),
+                            _ => return Err(bad_float32(decl.span)),
+                        },
+                        Some((_, _, at)) => return Err(bad_float32(*at)),
+                    };
                     let fact = match kind {
                         "kernel" => NativeScalar::Kernel {
                             name: name.rsplit('.').next().unwrap_or(name).to_owned(),

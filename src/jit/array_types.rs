@@ -791,6 +791,8 @@ pub fn array_call_type(
                         format!(
                             "`{path}` of a float32 array (NumPy's own float32 function{})",
                             match single {
+                                Some(crate::ad::rules::Float32Kernel::HostRoundsDouble) =>
+                                    ", which native code follows only in the embedded numpy",
                                 Some(_) =>
                                     ", which this NumPy computes otherwise than the copy \
                                            native code has",

@@ -1540,8 +1540,10 @@ impl Cg<'_> {
                 };
                 let mut kind = self.b.ins().iconst(types::I8, default_kind);
                 if let (Some(addr32), [k]) = (single, kinds.as_slice()) {
-                    // A float32 value (exact in float32) gives NumPy's float32 result.
+                    // A float32 value (exact in float32) gives NumPy's float32 result
+                    // (rounded: a no-op but for a double kernel, `host_rounds_double`).
                     let r32 = self.call_f64(addr32, &xs);
+                    let r32 = self.round32(r32);
                     let pick = self.is_single(*k);
                     r = self.b.ins().select(pick, r32, r);
                     kind = self.b.ins().select(pick, *k, kind);

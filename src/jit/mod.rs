@@ -27,8 +27,8 @@ use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 pub use entry::{Call, NativeEntry};
 pub use precision::{
-    check_numpy_kernel, comparisons_give_python_bools, numpy_kernel_agrees_on,
-    numpy_kernel_samples, NUMPY_KERNELS,
+    check_numpy_kernel, comparisons_give_python_bools, float32_functions_round_double,
+    numpy_kernel_agrees_on, numpy_kernel_samples, NUMPY_KERNELS,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};

@@ -61,6 +61,21 @@ pub fn numpy_kernel_agrees_on(name: &str) {
     }
 }
 
+/// Whether this process's numpy computes its float32 functions without a copy in the
+/// runtime (`float32="host_rounds_double"` in backends/numpy.py) in double, rounded once:
+/// the embedded numpy does, and its host says so before compiling anything.
+static ROUNDS_DOUBLE: AtomicBool = AtomicBool::new(false);
+
+/// Declares that this process's numpy computes those float32 functions in double and
+/// rounds the result once.
+pub fn float32_functions_round_double() {
+    ROUNDS_DOUBLE.store(true, Ordering::Relaxed);
+}
+
+pub(super) fn numpy_rounds_double() -> bool {
+    ROUNDS_DOUBLE.load(Ordering::Relaxed)
+}
+
 /// The names of NumPy's float32 kernels the runtime copies.
 pub const NUMPY_KERNELS: [&str; 5] = tangent_fastmath::numpy_f32::NAMES;
 

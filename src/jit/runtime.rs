@@ -257,6 +257,9 @@ pub fn kernel32(name: &str, how: crate::ad::rules::Float32Kernel) -> Option<usiz
         Float32Kernel::CorrectlyRounded => single1(name),
         Float32Kernel::NumPys if super::precision::numpy_kernel_agrees(name) => single1(name),
         Float32Kernel::NumPys => None,
+        // The double kernel, its result rounded by the caller.
+        Float32Kernel::HostRoundsDouble if super::precision::numpy_rounds_double() => math1(name),
+        Float32Kernel::HostRoundsDouble => None,
     }
 }
 

@@ -1266,7 +1266,8 @@ class Gen:
                                     "(s > %s) * a32[t]" % self.const(-0.5, 0.5))))
         body = " + ".join(terms)
         # NumPy's float32 functions of float32 elements (NumPy's own kernels, bit for bit).
-        fn = self.pick(("math.tanh", "math.sin", "", "", "np.tanh", "np.sin", "np.cos"))
+        fn = self.pick(("math.tanh", "math.sin", "", "", "np.tanh", "np.sin", "np.cos",
+                        "np.arctan"))
         out.append("%s    s = %s(%s)" % (pad, fn, body) if fn else "%s    s = %s" % (pad, body))
         if self.rng.random() < 0.5:
             out.append("%s    if s > %s:" % (pad, self.const(-0.3, 0.3)))
@@ -1290,7 +1291,8 @@ class Gen:
                 # NumPy's float32 functions over the vectors.
                 terms.append(self.pick(("np.tanh(h)", "np.sin(a32) * h", "np.cos(h)",
                                         "np.exp(a32 * %s)", "np.log(h * h + %s)",
-                                        "np.sqrt(a32 * a32 + %s)")).replace(
+                                        "np.sqrt(a32 * a32 + %s)", "np.log1p(h * h) * %s",
+                                        "np.arctan(a32) * h")).replace(
                                             "%s", self.const(0.2, 0.9)))
             out.append("%s    h = %s" % (pad, " + ".join(terms)))
             ret += " + %s * np.sum(h * %s)" % (self.const(0.3, 1.5), self.pick(("a32", "h")))
