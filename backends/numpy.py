@@ -583,6 +583,33 @@ def copy_tangent(y, x):
     d[y] = numpy.copy(d[x])
 
 
+# Dtype conversions: the derivative is the identity, carried in the type of the value it
+# belongs to (a float32 result's tangent in float32, a float64 argument's gradient in
+# float64, a Python float's as a Python float).
+@adjoint(numpy.astype)
+@adjoint(numpy.ndarray.astype)
+def astype(y, x, dtype):
+    d[x] = tangent.cast_like(d[y], x)
+
+
+@tangent_(numpy.astype)
+@tangent_(numpy.ndarray.astype)
+def astype_tangent(y, x, dtype):
+    d[y] = tangent.cast_like(d[x], y)
+
+
+@adjoint(numpy.float32)
+@adjoint(numpy.float64)
+def float_scalar(y, x):
+    d[x] = tangent.cast_like(d[y], x)
+
+
+@tangent_(numpy.float32)
+@tangent_(numpy.float64)
+def float_scalar_tangent(y, x):
+    d[y] = tangent.cast_like(d[x], y)
+
+
 @adjoint(numpy.concatenate)
 def concatenate(y, arrays, axis=0):
     d[arrays] = tangent.concatenate_grad(d[y], arrays, axis)

@@ -70,6 +70,8 @@ native_scalar(
 )
 # The gradient of `abs` on a number: its sign as a Python float (0.0 for 0 and NaN).
 native_scalar(tangent.sign, kind="sign")
+# The derivative of a dtype conversion of a number, in the type of the value it belongs to.
+native_scalar(tangent.cast_like, kind="cast_like")
 
 
 @tangent_(tangent.add_grad)

@@ -500,6 +500,16 @@ def reshape_as_adjoint(z, g, x):
     d[g] = tangent.reshape_as(d[z], g)
 
 
+@tangent_(tangent.cast_like)
+def cast_like(z, v, like):
+    d[z] = tangent.linear_tangent(tangent.cast_like, d[v], v, like)
+
+
+@adjoint(tangent.cast_like)
+def cast_like_adjoint(z, v, like):
+    d[v] = tangent.cast_like(d[z], v)
+
+
 @adjoint(tangent.concatenate_grad)
 def concatenate_grad_adjoint(z, g, arrays, axis=0):
     d[g] = numpy.concatenate(d[z], axis)

@@ -56,6 +56,10 @@ fn every_rule_is_in_the_catalog() {
         // `super(cls, obj)` passes the gradient of an object, not of numbers: checked
         // against finite differences by tests/scripts/classes.py (tests/cli.rs).
         .filter(|n| *n != "builtins.super")
+        // `numpy.float32(x)` rounds its value to float32, past what this catalog's steps
+        // resolve: checked against finite differences of a wider step by
+        // tests/scripts/native_arrays.py (`f32_converted`, tests/cli.rs).
+        .filter(|n| *n != "numpy.float32")
         .filter(|n| !listed.contains(*n))
         .collect();
     assert!(

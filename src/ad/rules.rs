@@ -160,6 +160,9 @@ pub enum NativeScalar {
     /// A NumPy float scalar of a number: `numpy.float32` (`single`: rounded to float32)
     /// or `numpy.float64`.
     ScalarType { single: bool },
+    /// Its first argument, a number, in the NumPy type of its second (`tangent.cast_like`:
+    /// the derivative of a dtype conversion).
+    CastLike,
 }
 
 /// What NumPy's float32 loop of a function computes, for native code to match.
@@ -552,6 +555,7 @@ impl RuleSet {
                                     "sign",
                                     "float32_scalar",
                                     "float64_scalar",
+                                    "cast_like",
                                 ]
                                 .contains(&k.as_str()) =>
                             {
@@ -561,7 +565,7 @@ impl RuleSet {
                                 *at,
                                 "`kind=` is \"kernel\", \"identity\", \"check\", \"new_array\", \
                                  \"array_like\", \"array_copy\", \"unbroadcast\", \"broadcast\", \
-                                 \"sum\", \"dot\", \"dot_grad\", \"sign\", \"float32_scalar\" or \"float64_scalar\""
+                                 \"sum\", \"dot\", \"dot_grad\", \"sign\", \"float32_scalar\", \"float64_scalar\" or \"cast_like\""
                                     .into(),
                                 "see backends/math.py and backends/tangent.py",
                             )),
@@ -673,6 +677,7 @@ impl RuleSet {
                         "sign" => NativeScalar::Sign,
                         "float32_scalar" => NativeScalar::ScalarType { single: true },
                         "float64_scalar" => NativeScalar::ScalarType { single: false },
+                        "cast_like" => NativeScalar::CastLike,
                         _ => NativeScalar::Check,
                     };
                     self.native.insert(name.clone(), fact);

@@ -1571,6 +1571,9 @@ impl Cg<'_> {
             Some(NativeScalar::ScalarType { single }) if args.len() == 1 => {
                 return self.scalar_type(&args[0], single, e.span)
             }
+            Some(NativeScalar::CastLike) if args.len() == 2 => {
+                return self.cast_like(&args[0], &args[1], e.span)
+            }
             Some(NativeScalar::Dot) if args.len() == 2 => return self.dot(&args[0], &args[1]),
             Some(NativeScalar::DotGrad { .. }) if self.is_array_valued(e) => {
                 return self.elementwise(e)

@@ -380,6 +380,34 @@ impl Cg<'_> {
         Ok((self.with_kind(r, kind), Ty::Float))
     }
 
+    /// `tangent.cast_like(v, like)` of numbers: `v` in `like`'s NumPy type (rounded to
+    /// float32 for a float32; a Python float for a Python number or bool).
+    pub(super) fn cast_like(
+        &mut self,
+        v: &Expr,
+        like: &Expr,
+        span: Span,
+    ) -> Result<(Value, Ty), Refusal> {
+        let (x, tx) = self.expr(v)?;
+        let (l, tl) = self.expr(like)?;
+        let x = self.float(x, tx);
+        if !self.precise {
+            return Ok((self.fresh(x), Ty::Float));
+        }
+        let kind = match tl {
+            Ty::Float => {
+                let k = self.kind_of(l, tl, span)?;
+                let single = self.is_single(k);
+                let rounded = self.round32(x);
+                let r = self.b.ins().select(single, rounded, x);
+                return Ok((self.set_kind(r, k), Ty::Float));
+            }
+            _ => PYTHON,
+        };
+        let r = self.fresh(x);
+        Ok((self.with_kind(r, kind), Ty::Float))
+    }
+
     /// Bails when `kind` is `SINGLE` (NumPy's own float32 code computes that value).
     pub(super) fn bail_if_single(&mut self, kind: Value) {
         let single = self.is_single(kind);

@@ -776,6 +776,13 @@ fn call_type(
         }
         Some(NativeScalar::Sum) if n == 1 && first == Some(Ty::Float) => return Ok(first),
         Some(NativeScalar::Sign) if n == 1 => return Ok(Some(Ty::Float)),
+        Some(NativeScalar::CastLike)
+            if n == 2
+                && matches!(first, Some(Ty::Float | Ty::Int | Ty::Bool))
+                && matches!(tys.get(1), Some(Some(Ty::Float | Ty::Int | Ty::Bool))) =>
+        {
+            return Ok(Some(Ty::Float))
+        }
         // `numpy.float32(x)`, `numpy.float64(x)` of a number.
         Some(NativeScalar::ScalarType { .. })
             if n == 1 && matches!(first, Some(Ty::Float | Ty::Int | Ty::Bool)) =>

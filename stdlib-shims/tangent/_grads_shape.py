@@ -17,6 +17,21 @@ def reshape_as(g, x):
     return _reshape_like(xp)(g, x)
 
 
+def cast_like(v, like):
+    """`v` (a gradient or a tangent) in the type of `like`, the value it belongs to: an
+    array of its float dtype (float32 stays float32, other dtypes float64), a NumPy float
+    scalar of its type, or a Python float. The derivative of a dtype conversion
+    (`astype`, `numpy.float32(x)`) is the identity carried across the conversion."""
+    if isinstance(like, numpy.ndarray):
+        dtype = like.dtype if like.dtype in (numpy.float32, numpy.float64) else numpy.float64
+        return numpy.asarray(v).astype(dtype)
+    if _registry.is_array(like):
+        return v.astype(like.dtype) if hasattr(v, "astype") else v
+    if type(like) in (numpy.float32, numpy.float64):
+        return type(like)(v)
+    return float(v)
+
+
 def _numpy_reshape_as(g, x):
     """NumPy's `reshape_as` (registered by tangent._numpy)."""
     return _tg().array_grad(numpy.reshape(g, numpy.shape(x)), x)
