@@ -866,16 +866,7 @@ fn inline_shape_tuples(stmts: &mut [Stmt]) {
 
 fn inline_in_block(stmts: &mut [Stmt], count: &HashMap<String, usize>) {
     for i in 0..stmts.len() {
-        match &mut stmts[i].kind {
-            StmtKind::If(_, a, b) => {
-                inline_in_block(a, count);
-                inline_in_block(b, count);
-            }
-            StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
-                inline_in_block(body, count)
-            }
-            _ => {}
-        }
+        inner_blocks(&mut stmts[i], &mut |b| inline_in_block(b, count));
         if i + 1 >= stmts.len() {
             continue;
         }
@@ -968,20 +959,23 @@ fn indexed_read(e: &Expr, t: &str, n: usize) -> Option<usize> {
         .filter(|&k| k < n)
 }
 
+/// Calls `f` on each block directly inside `s` (an `if`'s two, a loop's or `with`'s body).
+fn inner_blocks(s: &mut Stmt, f: &mut dyn FnMut(&mut [Stmt])) {
+    match &mut s.kind {
+        StmtKind::If(_, a, b) => {
+            f(a);
+            f(b);
+        }
+        StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => f(body),
+        _ => {}
+    }
+}
+
 /// Calls `f` on every expression of `stmts` and of the blocks inside them.
 fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
     for s in stmts {
         crate::ad::names::stmt_exprs_mut(s, f);
-        match &mut s.kind {
-            StmtKind::If(_, a, b) => {
-                each_expr_mut(a, f);
-                each_expr_mut(b, f);
-            }
-            StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
-                each_expr_mut(body, f)
-            }
-            _ => {}
-        }
+        inner_blocks(s, &mut |b| each_expr_mut(b, f));
     }
 }
 
@@ -991,16 +985,7 @@ fn unpack_in_block(
     names: &HashMap<String, usize>,
 ) {
     for i in 0..stmts.len() {
-        match &mut stmts[i].kind {
-            StmtKind::If(_, a, b) => {
-                unpack_in_block(a, counts, names);
-                unpack_in_block(b, counts, names);
-            }
-            StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
-                unpack_in_block(body, counts, names)
-            }
-            _ => {}
-        }
+        inner_blocks(&mut stmts[i], &mut |b| unpack_in_block(b, counts, names));
         let StmtKind::Assign(target, call) = &stmts[i].kind else {
             continue;
         };

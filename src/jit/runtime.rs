@@ -196,17 +196,9 @@ math_fns! {
     "arctanh" => m_arctanh = f64::atanh;
 }
 
-/// `numpy.sign` of a float: 1, -1, 0 for either zero, NaN for NaN.
+/// `numpy.sign` of a float (`tangent_fastmath::sign`).
 pub extern "C" fn numpy_sign(x: f64) -> f64 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else if x == 0.0 {
-        0.0
-    } else {
-        x
-    }
+    tangent_fastmath::sign(x)
 }
 
 /// NumPy's float32 functions of one float32 value (held as a double), by name: those

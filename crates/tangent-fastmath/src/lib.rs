@@ -93,6 +93,21 @@ fn tanh_impl<const FMA: bool>(x: f64) -> f64 {
     }
 }
 
+/// NumPy's `sign` of a float: 1, -1, 0 for either zero, NaN for NaN (the embedded
+/// numpy's and the native code's).
+#[inline]
+pub fn sign(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else if x == 0.0 {
+        0.0
+    } else {
+        f64::NAN
+    }
+}
+
 /// The vector units the kernels are compiled for, narrowest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SimdLevel {

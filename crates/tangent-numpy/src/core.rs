@@ -10,6 +10,8 @@
 
 use crate::storage::Element;
 use ndarray::{ArrayBase, ArrayD, ArrayViewD, Axis, Data, IxDyn, Slice};
+/// NumPy's sign of a float (shared with the native code).
+pub use tangent_fastmath::sign;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DType {
@@ -406,19 +408,6 @@ pub fn fmod_py(a: f64, b: f64) -> f64 {
         }
     } else {
         0.0f64.copysign(b)
-    }
-}
-
-#[inline]
-pub fn sign(x: f64) -> f64 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else if x == 0.0 {
-        0.0
-    } else {
-        f64::NAN
     }
 }
 
