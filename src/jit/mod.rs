@@ -299,6 +299,10 @@ pub struct Program {
     globals: Vec<String>,
     /// How many parameters the entry function has before those.
     user_params: usize,
+    /// Whether a function of the program makes NumPy's float scalars
+    /// (`typing::makes_numpy_scalars`): then every function follows each float's NumPy
+    /// type, since a caller that did not could not pass its floats' types to it.
+    numpy_scalars: bool,
 }
 
 fn isa() -> Result<&'static OwnedTargetIsa, String> {
@@ -400,8 +404,12 @@ impl Program {
                 default: None,
             });
         }
+        let numpy_scalars = funcs
+            .values()
+            .any(|d| typing::makes_numpy_scalars(d, &rules));
         Ok(Program {
             entry: entry.to_owned(),
+            numpy_scalars,
             funcs,
             source: source.to_owned(),
             specs: Mutex::new(HashMap::new()),
@@ -665,11 +673,9 @@ impl Program {
         self.pending_lock()
             .entry(key.clone())
             .or_insert((None, Box::new(0)));
-        // Code with float32 values (or that makes NumPy's float scalars) follows each
-        // float's NumPy type, and its calls pass them.
-        let precise = kinds_from_caller
-            || typing::tracks_precision(tys)
-            || typing::makes_numpy_scalars(def, &self.rules);
+        // Code with float32 values (or in a program that makes NumPy's float scalars)
+        // follows each float's NumPy type, and its calls pass them.
+        let precise = kinds_from_caller || typing::tracks_precision(tys) || self.numpy_scalars;
         let calls = CallsFrom {
             program: self,
             kinds: precise,
@@ -927,8 +933,8 @@ fn tuple_result_counts(funcs: &HashMap<String, FuncDef>) -> HashMap<String, usiz
 
 /// `t = f(...)` whose every later read is `t[k]` (how the generated code takes the
 /// gradients a call of the program's function returns: `bx = t[0]`,
-/// `bw = tangent.add_grad(bw, t[1])`), written as `t__0, t__1, ... = f(...)` with `t[k]`
-/// read as `t__k`: native code unpacks a call's results into names and holds no tuples.
+/// `bw = tangent.add_grad(bw, t[1])`), written as `t[0], t[1], ... = f(...)` into names
+/// `t[k]` (one name each, not subscripts): native code unpacks a call's results into names and holds no tuples.
 /// Only where `t` is assigned there alone and read only after it in the same block, so
 /// each read sees that assignment's value, as before.
 fn unpack_indexed_results(stmts: &mut [Stmt], counts: &HashMap<String, usize>) {
@@ -1015,7 +1021,8 @@ fn unpack_in_block(
         }
         let span = stmts[i].span;
         let part = |k: usize| Expr {
-            kind: ExprKind::Name(format!("{t}__{k}")),
+            // Not a Python identifier: no name of the program's can be the same.
+            kind: ExprKind::Name(format!("{t}[{k}]")),
             span,
         };
         let call = call.clone();

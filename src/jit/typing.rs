@@ -92,8 +92,8 @@ pub fn tracks_precision(args: &[Ty]) -> bool {
     })
 }
 
-/// Whether `def` makes NumPy float scalars (`numpy.float32(x)`, `numpy.float64(x)`): its
-/// code follows each float's NumPy type whatever its arguments.
+/// Whether `def` makes NumPy float scalars (`numpy.float32(x)`, `numpy.float64(x)`): a
+/// program with such a function follows each float's NumPy type whatever the arguments.
 pub fn makes_numpy_scalars(def: &FuncDef, rules: &RuleSet) -> bool {
     let mut found = false;
     walk_stmts(&def.body, &mut |s| {

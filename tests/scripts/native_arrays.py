@@ -367,6 +367,19 @@ def f32_calls(x, w):
     return s
 
 
+def scaled32(v):
+    return np.float32(0.5) * v
+
+
+def f64_calls(x):
+    # A float64 function calling one that makes a float32: NumPy's float64 results
+    # (np.exp of an element) make its product float64, a Python float would not.
+    s = 0.0
+    for i in range(len(x)):
+        s = s + scaled32(np.exp(x[i])) ** 2 + scaled32(x[i] * 0.25)
+    return s
+
+
 def f32_scalars(x, w):
     # NumPy's float scalars made in float32 code: numpy.float32 of a number rounds once,
     # a numpy.float64 makes what it meets float64.
@@ -426,8 +439,9 @@ cases += [(building_record, warm + (room,), (0, 1)),
 # A function of the program with several arguments: its gradients come back as a tuple
 # the generated code indexes (`t[0]`, `t[1]`), unpacked into names natively.
 cases.append((f32_calls, (x, 0.9), (0, 1)))
-# NumPy's float scalars made in float64 code: that code follows NumPy's types too.
-cases.append((f32_scalars, (x, 0.7), (0,)))
+# NumPy's float scalars made in float64 code: that code follows NumPy's types too, and
+# so do its callers.
+cases += [(f32_scalars, (x, 0.7), (0,)), (f64_calls, (x,), (0,))]
 checked = 0
 for f, args, wrt in cases:
     native = tangent.grad(f, wrt=wrt, compile="native")
