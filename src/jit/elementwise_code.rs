@@ -456,7 +456,8 @@ impl Cg<'_> {
                             xs.push(self.lower_elementwise(a, prog, ops)?);
                         }
                         // Over float32 arrays, NumPy's float32 function (typing checked
-                        // there is one): float32 results, nothing to round.
+                        // there is one); `push_arithmetic` rounds its result (a no-op for
+                        // the float32 kernels, the one rounding of a double kernel's).
                         let addr = if ops.single {
                             single.and_then(|how| super::runtime::kernel32(&name, how))
                         } else {
