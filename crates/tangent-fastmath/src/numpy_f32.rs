@@ -444,40 +444,25 @@ mod x86 {
     }
 }
 
-crate::simd_kernel! {
-    /// NumPy's float32 `exp` over a slice.
-    fn exp_slice(src: &[f32], dst: &mut [f32]) |_FMA| {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            *d = exp(s);
+/// `$name`: NumPy's float32 `$f` over a slice, compiled per vector width.
+macro_rules! slice_kernels {
+    ($($name:ident = $f:ident;)*) => {$(
+        crate::simd_kernel! {
+            #[doc = concat!("NumPy's float32 `", stringify!($f), "` over a slice.")]
+            fn $name(src: &[f32], dst: &mut [f32]) |_FMA| {
+                for (d, &s) in dst.iter_mut().zip(src) {
+                    *d = $f(s);
+                }
+            }
         }
-    }
+    )*};
 }
 
-crate::simd_kernel! {
-    /// NumPy's float32 `log` over a slice.
-    fn log_slice(src: &[f32], dst: &mut [f32]) |_FMA| {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            *d = log(s);
-        }
-    }
-}
-
-crate::simd_kernel! {
-    /// NumPy's float32 `sin` over a slice.
-    fn sin_slice(src: &[f32], dst: &mut [f32]) |_FMA| {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            *d = sin(s);
-        }
-    }
-}
-
-crate::simd_kernel! {
-    /// NumPy's float32 `cos` over a slice.
-    fn cos_slice(src: &[f32], dst: &mut [f32]) |_FMA| {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            *d = cos(s);
-        }
-    }
+slice_kernels! {
+    exp_slice = exp;
+    log_slice = log;
+    sin_slice = sin;
+    cos_slice = cos;
 }
 
 /// A function over a slice into another of the same length.
