@@ -43,6 +43,13 @@ shape_only(tangent.unreduce, arg=1)
 shape_only(tangent.reduced_count, arg=0)
 shape_only(tangent.sum_grad, arg=1)
 shape_only(tangent.add_grad_at, arg=1)
+
+# Helpers with a variant that may change its first argument (a gradient) in place, with
+# the helper's rules: src/opt/in_place.rs writes the variant where only the name the call
+# rebinds holds that argument, the helper elsewhere.
+in_place(tangent.add_grad_at, tangent.add_grad_at_in_place)
+in_place(tangent.zero_grad_at, tangent.zero_grad_at_in_place)
+in_place(tangent.set_tangent_at, tangent.set_tangent_at_in_place)
 shape_only(tangent.broadcast_like, arg=1)
 
 # Checks that only read their arguments: generated code calls them for their effect on

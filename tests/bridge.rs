@@ -97,6 +97,7 @@ fn same_scripts_same_output_on_both_hosts() {
         "numeric_edge",
         "native_edges",
         "native_arrays",
+        "index_gradients",
         "tape_liveness",
         "nested_function",
         "closures",

@@ -555,6 +555,17 @@ fn native_compilation_reads_float64_arrays() {
     );
 }
 
+/// Gradients of indexed reads: an element an index selects twice gets both shares (it
+/// got one), and gradient arrays changed in place are never seen by a second name; each
+/// case against central differences in every mode (tests/scripts/index_gradients.py).
+#[test]
+fn index_gradients_agree_with_differences() {
+    let out = tangent(&["run", "tests/scripts/index_gradients.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(so.contains("index gradients: 143 cases agree"), "{so}");
+}
+
 /// Inputs that used to give a silently wrong number or an unlocated error (issue 13):
 /// each line of tests/scripts/silent_wrong.py is a right number or a located error.
 #[test]

@@ -171,6 +171,9 @@ pub fn grad_with_rules(
         effects: HashMap::new(),
     };
     let (entry, _, _) = g.function(func, &opts.wrt, true, opts.split, false, Span::SYNTHETIC)?;
+    for f in &mut g.out {
+        crate::opt::in_place::apply(f, rules);
+    }
     let mut source = String::new();
     let mut params = Vec::new();
     for (i, f) in g.out.iter().enumerate() {
@@ -1340,6 +1343,9 @@ pub fn forward_with_rules(
     };
     let (entry, _) = g.function(func, &opts.wrt, true)?;
     let mut fs = g.out;
+    for f in &mut fs {
+        crate::opt::in_place::apply(f, rules);
+    }
     if let Some(pos) = fs.iter().position(|f| f.name == entry) {
         let e = fs.remove(pos);
         fs.insert(0, e);

@@ -235,6 +235,12 @@ pub struct RuleSet {
     /// `from` namespace's, with that namespace read as `to` (resolved once every file is
     /// loaded).
     pending_like: Vec<RulesLike>,
+    /// `in_place(f, g)` declarations not yet resolved (resolved at the end of the file).
+    pending_in_place: Vec<(String, String, Span)>,
+    /// `in_place(f, g)`: `g` is `f` allowed to change its first argument in place; it has
+    /// `f`'s rules and facts, and `opt::in_place` picks one of the two at each call.
+    /// Keyed by `g`, the value is `f`.
+    in_place: HashMap<String, String>,
     /// `exported_as(tensorflow.math, tensorflow, tanh, ...)`: another path of the same
     /// function object (`tensorflow.tanh`) -> the name its rules have
     /// (`tensorflow.math.tanh`), for resolving without a host's live names.
@@ -320,6 +326,24 @@ impl RuleSet {
                 self.add_exported_as(file, text, decl)?;
                 continue;
             }
+            if decl.callee == "in_place" {
+                match names_of(decl, file, text)?.as_slice() {
+                    [(f, _), (g, _)] => {
+                        self.pending_in_place
+                            .push((f.clone(), g.clone(), decl.span))
+                    }
+                    _ => {
+                        return Err(Diagnostic::new(
+                            decl.span,
+                            "`in_place(f, g)` takes two names: a helper and its in-place variant"
+                                .to_owned(),
+                            "write `in_place(tangent.add_grad_at, tangent.add_grad_at_in_place)`",
+                        )
+                        .locate(file, text))
+                    }
+                }
+                continue;
+            }
             self.add_declaration(file, text, decl)?;
         }
         let mut seen: HashMap<&str, Span> = HashMap::new();
@@ -381,7 +405,8 @@ impl RuleSet {
                 }
             }
         }
-        self.resolve_like(file, text)
+        self.resolve_like(file, text)?;
+        self.resolve_in_place(file, text)
     }
 
     /// Records where `key` got a registration of `kind`; the error if it already had
@@ -873,6 +898,8 @@ impl RuleSet {
             .extend(other.module_sequences.iter().cloned());
         self.shape_only
             .extend(other.shape_only.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.in_place
+            .extend(other.in_place.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.native
             .extend(other.native.iter().map(|(k, v)| (k.clone(), v.clone())));
         if other.array_class.is_some() {
@@ -1006,44 +1033,9 @@ impl RuleSet {
         for (from, to, names) in std::mem::take(&mut self.pending_like) {
             for (name, at) in names {
                 let (src, dst) = (format!("{from}.{name}"), format!("{to}.{name}"));
-                let mut found = false;
-                for kind in [Kind::Adjoint, Kind::Tangent] {
-                    let table = match kind {
-                        Kind::Adjoint => &self.adjoints,
-                        _ => &self.tangents,
-                    };
-                    let Some(t) = table.get(&src) else { continue };
-                    if table.contains_key(&dst) {
-                        continue;
-                    }
-                    let mut def = t.def.clone();
-                    let (f, to_) = (from.as_str(), to.as_str());
-                    for stmt in &mut def.body {
-                        super::adjoint::map_stmt_exprs(stmt, &|e| {
-                            let mut e = e.clone();
-                            substitute(&mut e, &mut |x| renamed_namespace(x, f, to_));
-                            e
-                        });
-                    }
-                    let origin = format!("{} as {dst}", t.origin);
-                    self.register(kind, &dst, file, text, at)?;
-                    let table = match kind {
-                        Kind::Adjoint => &mut self.adjoints,
-                        _ => &mut self.tangents,
-                    };
-                    table.insert(dst.clone(), Template { def, origin });
-                    found = true;
-                }
-                for set in self.name_sets() {
-                    if set.contains(&src) {
-                        set.insert(dst.clone());
-                        found = true;
-                    }
-                }
-                if let Some(v) = self.shape_only.get(&src).cloned() {
-                    self.shape_only.entry(dst.clone()).or_insert(v);
-                }
-                if !found {
+                let (f, t) = (from.as_str(), to.as_str());
+                let rename = |x: &Expr| renamed_namespace(x, f, t);
+                if !self.copy_rules(&src, &dst, &rename, file, text, at)? {
                     return Err(Diagnostic::new(
                         at,
                         format!("`rules_like({from}, {to}, ...)`: `{src}` has no rule or declaration that `{dst}` lacks"),
@@ -1054,6 +1046,86 @@ impl RuleSet {
             }
         }
         Ok(())
+    }
+
+    /// Gives each `in_place(f, g)`'s `g` the rules and facts of `f`, templates unchanged
+    /// (a derivative of `g` calls `f`, and `opt::in_place` picks again in its output).
+    fn resolve_in_place(&mut self, file: &str, text: &str) -> Result<(), Diagnostic> {
+        for (f, g, at) in std::mem::take(&mut self.pending_in_place) {
+            if !self.copy_rules(&f, &g, &|_| None, file, text, at)? {
+                return Err(Diagnostic::new(
+                    at,
+                    format!("`in_place({f}, {g})`: `{f}` has no rule or declaration to share"),
+                    "declare the rules of the helper first",
+                )
+                .locate(file, text));
+            }
+            self.in_place.insert(g, f);
+        }
+        Ok(())
+    }
+
+    /// Gives `dst` the rules (and declared facts) of `src` it lacks, each template's
+    /// expressions passed through `rename`; whether it gave anything.
+    fn copy_rules(
+        &mut self,
+        src: &str,
+        dst: &str,
+        rename: &dyn Fn(&Expr) -> Option<Expr>,
+        file: &str,
+        text: &str,
+        at: Span,
+    ) -> Result<bool, Diagnostic> {
+        let mut found = false;
+        for kind in [Kind::Adjoint, Kind::Tangent] {
+            let table = match kind {
+                Kind::Adjoint => &self.adjoints,
+                _ => &self.tangents,
+            };
+            let Some(t) = table.get(src) else { continue };
+            if table.contains_key(dst) {
+                continue;
+            }
+            let mut def = t.def.clone();
+            for stmt in &mut def.body {
+                super::adjoint::map_stmt_exprs(stmt, &|e| {
+                    let mut e = e.clone();
+                    substitute(&mut e, &mut |x| rename(x));
+                    e
+                });
+            }
+            let origin = format!("{} as {dst}", t.origin);
+            self.register(kind, dst, file, text, at)?;
+            let table = match kind {
+                Kind::Adjoint => &mut self.adjoints,
+                _ => &mut self.tangents,
+            };
+            table.insert(dst.to_owned(), Template { def, origin });
+            found = true;
+        }
+        for set in self.name_sets() {
+            if set.contains(src) {
+                set.insert(dst.to_owned());
+                found = true;
+            }
+        }
+        if let Some(v) = self.shape_only.get(src).cloned() {
+            self.shape_only.entry(dst.to_owned()).or_insert(v);
+        }
+        Ok(found)
+    }
+
+    /// The helper `in_place` is the in-place variant of (`in_place(f, g)`: `g` -> `f`).
+    pub fn copying_variant(&self, in_place: &str) -> Option<&str> {
+        self.in_place.get(in_place).map(String::as_str)
+    }
+
+    /// The in-place variant of the helper `copying`, if it has one.
+    pub fn in_place_variant(&self, copying: &str) -> Option<&str> {
+        self.in_place
+            .iter()
+            .find(|(_, f)| f.as_str() == copying)
+            .map(|(g, _)| g.as_str())
     }
 
     pub fn is_nondifferentiable(&self, qualname: &str) -> bool {

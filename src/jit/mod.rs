@@ -391,6 +391,8 @@ impl Program {
         }
         let result_counts = tuple_result_counts(&funcs);
         for def in funcs.values_mut() {
+            // Native code changes gradient arrays in place where `ownership` allows.
+            crate::opt::in_place::copying_helpers(&mut def.body, &rules);
             inline_shape_tuples(&mut def.body);
             unpack_indexed_results(&mut def.body, &result_counts);
         }

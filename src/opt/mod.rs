@@ -4,6 +4,7 @@
 //! - Constant folding of arithmetic on literals (`2 - 1` from a template).
 
 pub mod egraph;
+pub mod in_place;
 pub mod tape_liveness;
 
 use crate::syntax::ir::*;

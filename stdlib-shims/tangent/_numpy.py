@@ -183,9 +183,50 @@ def broadcast_like(t, y):
     return t
 
 
+def index_add(g, index, value):
+    """`g[index] += value` in place, an element the index selects more than once getting
+    every share (`g[index] = g[index] + value` keeps one): the gradient of `x[index]`."""
+    if type(index) is int or _selects_each_once(index):
+        g[index] = g[index] + value
+        return g
+    add_at = getattr(numpy.add, "at", None)
+    if add_at is not None:
+        add_at(g, index, value)
+        return g
+    # The embedded numpy has no ufunc methods: the shares one by one, in add.at's order.
+    where = numpy.arange(g.size).reshape(g.shape)[index]
+    shares = numpy.broadcast_to(numpy.asarray(value), where.shape).ravel().tolist()
+    flat = g.ravel().tolist()
+    for position, share in zip(where.ravel().tolist(), shares):
+        flat[position] += share
+    g[...] = numpy.asarray(flat, dtype=g.dtype).reshape(g.shape)
+    return g
+
+
+def _selects_each_once(index):
+    """Does the index select no element twice (integers, slices, masks; no integer
+    arrays or lists)?"""
+    for part in index if isinstance(index, tuple) else (index,):
+        if part is None or part is Ellipsis or isinstance(part, (int, slice)):
+            continue
+        kind = getattr(getattr(part, "dtype", None), "kind", None)
+        if kind == "b" or (kind in ("i", "u") and numpy.ndim(part) == 0):
+            continue
+        return False
+    return True
+
+
 def set_tangent_at(t, x, index, v):
+    return _set_tangent_at(t, x, index, v, copy)
+
+
+def set_tangent_at_in_place(t, x, index, v):
+    return _set_tangent_at(t, x, index, v, lambda t: t)
+
+
+def _set_tangent_at(t, x, index, v, own):
     from tangent._runtime import init_grad as init_grad_
-    t = init_grad_(x) if t is None else copy(t)
+    t = init_grad_(x) if t is None else own(t)
     if _is_array(t) and not _is_array(x):
         t = init_grad_(x)
     if isinstance(x, list) and not isinstance(t, list):
@@ -309,7 +350,9 @@ def _register():
             ("reduced_count", reduced_count), ("extremum_grad", extremum_grad),
             ("extremum_tangent", extremum_tangent), ("sum_grad", sum_grad),
             ("array_grad", array_grad_), ("broadcast_like", broadcast_like),
-            ("set_tangent_at", set_tangent_at), ("log", log), ("sign", sign),
+            ("set_tangent_at", set_tangent_at),
+            ("set_tangent_at_in_place", set_tangent_at_in_place), ("log", log), ("sign", sign),
+            ("index_add", index_add),
             ("check_output", check_output),
             # What the rule helpers computing in a namespace need (tangent._grads_common).
             ("reshape_as", _numpy_reshape_as), ("to_python_scalar", _to_python_scalar),

@@ -354,6 +354,22 @@ def _struct_add_at(g, x, index, value):
 
 def add_grad_at(g, x, index, value):
     """Gradient of `x[index]` added into `g` (a fresh gradient of `x` if `g` is None)."""
+    return _add_grad_at(g, x, index, value, copy)
+
+
+def add_grad_at_in_place(g, x, index, value):
+    """`add_grad_at` for a `g` that only the caller's name holds, which the caller rebinds
+    to the result (no other name, tape entry or container sees it: src/opt/in_place.rs
+    writes this helper only then), so a NumPy array or a list is changed in place: a loop
+    reading `x[t]` costs one element per step, not a copy of the gradient."""
+    return _add_grad_at(g, x, index, value, _itself)
+
+
+def _itself(g):
+    return g
+
+
+def _add_grad_at(g, x, index, value, own):
     out = _struct_add_at(g, x, index, value)
     if out is not None:
         return out
@@ -361,15 +377,29 @@ def add_grad_at(g, x, index, value):
                (x,) if g is None else (g,))
     if fn is not None:
         return fn(g, x, index, value)
-    g = init_grad(x) if g is None else copy(g)
+    g = init_grad(x) if g is None else own(g)
     if isinstance(g, list):
         g[index] = add_grad(g[index], value)
-    else:
-        g[index] = g[index] + value
+        return g
+    add = _impl("index_add", "the gradient of a subscript (tangent.add_grad_at)", (g,),
+                strict=False)
+    if add is not None:
+        return add(g, index, value)
+    g[index] = g[index] + value
     return g
 
 
 def zero_grad_at(g, index):
+    return _zero_grad_at(g, index, copy)
+
+
+def zero_grad_at_in_place(g, index):
+    """`zero_grad_at` for a `g` that only the caller's name holds (as
+    `add_grad_at_in_place`'s): NumPy arrays and lists are changed in place."""
+    return _zero_grad_at(g, index, _itself)
+
+
+def _zero_grad_at(g, index, own):
     if isinstance(g, dict):
         g = dict(g)
         g[index] = init_grad(g[index])
@@ -378,7 +408,7 @@ def zero_grad_at(g, index):
                (g,))
     if fn is not None:
         return fn(g, index)
-    g = copy(g)
+    g = own(g)
     if isinstance(g, list):
         g[index] = init_grad(g[index])
     else:
@@ -577,19 +607,35 @@ def broadcast_like(t, y):
 
 def set_tangent_at(t, x, index, v):
     """Tangent of `x` after `x[index] = v`."""
+    return _set_tangent_at(t, x, index, v, "set_tangent_at", copy)
+
+
+def set_tangent_at_in_place(t, x, index, v):
+    """`set_tangent_at` for a `t` that only the caller's name holds (as
+    `add_grad_at_in_place`'s): NumPy arrays and lists are changed in place."""
+    return _set_tangent_at(t, x, index, v, "set_tangent_at_in_place", _itself)
+
+
+def _set_tangent_at(t, x, index, v, kind, own):
     if isinstance(x, dict):
         t = init_grad(x) if not isinstance(t, dict) else dict(t)
         t[index] = v
         return t
-    fn = _impl("set_tangent_at", "the tangent of a subscript store "
-               "(tangent.set_tangent_at)", (x,))
+    fn = _impl(kind, "the tangent of a subscript store (tangent.set_tangent_at)", (x,),
+               missing=_registered_set_tangent_at)
     if fn is not None:
         return fn(t, x, index, v)
-    t = init_grad(x) if t is None else copy(t)
+    t = init_grad(x) if t is None else own(t)
     if isinstance(x, list) and not isinstance(t, list):
         t = init_grad(x)
     t[index] = v
     return t
+
+
+def _registered_set_tangent_at(t, x, index, v):
+    """The in-place variant for a library that registered only `set_tangent_at`."""
+    return _impl("set_tangent_at", "the tangent of a subscript store "
+                 "(tangent.set_tangent_at)", (x,))(t, x, index, v)
 
 
 def extremum_tangent(t, y, x, axis, keepdims):

@@ -75,6 +75,9 @@ FEATURES = (
     # float32 elements with Python floats (single precision) and float64 values, a float
     # that is a Python float on one path and a float32 on another, float32 gradients
     "float32_loop",
+    # an integer-array or list index that selects an element twice (v[np.array([1, 0,
+    # 1])], m[[0, 0]]): its gradient must get both shares (NumPy's `g[idx] += v` keeps one)
+    "fancy_index",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
@@ -373,6 +376,13 @@ class Gen:
         m = self.aexpr_base(env, (2, 3))
         v3 = self.aexpr_base(env, (3,))
         r = self.rng.random()
+        if shape in ((3,), (2,), (2, 3)) and self.ok("fancy_index", 0.3):
+            self.use("fancy_index")
+            size = 2 if shape == (2, 3) else 3
+            idx = [self.rng.randrange(-size, size) for _ in range(shape[0])]
+            idx[-1] = idx[0]
+            index = self.pick(("np.array(%s)", "%s")) % idx
+            return "%s[%s]" % (m if shape == (2, 3) else v3, index)
         if shape == (3,):
             if r < 0.3 and self.ok("reduce_axis"):
                 self.use("reduce_axis")

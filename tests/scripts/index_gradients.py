@@ -1,0 +1,230 @@
+"""Gradients of indexed reads and writes: an index that selects an element twice gives
+that element both shares, and a gradient array the derivative changes in place
+(`tangent.add_grad_at_in_place`, src/opt/in_place.rs) is never one a second name, the
+tape or the caller sees. Every case against central differences (first and second
+order), in every mode: joint and split reverse, unoptimized, forward, compile='python'
+and 'auto', and forward over reverse."""
+import numpy as np
+import tangent
+
+
+def repeated(x):
+    y = x[np.array([0, 0, 1])]
+    return np.sum(y * y)
+
+
+def repeated_list(x):
+    return np.sum(np.sin(x[[2, 2, 2, 0]]) * x[[0, 2, 0, 1]])
+
+
+def repeated_rows(m):
+    r = m[[1, 1, 0]]
+    return np.sum(r * r * m[0])
+
+
+def repeated_pairs(m):
+    return np.sum(m[np.array([0, 0, 1]), np.array([1, 1, 2])] ** 3)
+
+
+def negative_repeats(x):
+    return np.sum(np.exp(x[np.array([-1, 2, -1, -3])]))
+
+
+def loop_reads(x, c):
+    s = 0.0
+    for t in range(len(x)):
+        s = s + c * x[t] * x[t - 1]
+    return s
+
+
+def aliased_reads(x):
+    y = x
+    s = 0.0
+    for t in range(len(x)):
+        s = s + y[t] * np.sin(x[t])
+    return s
+
+
+def alias_in_loop(x):
+    s = 0.0
+    for t in range(len(x)):
+        y = x
+        s = s + y[t] * x[t - 1] + y[t - 2]
+    return s
+
+
+def vector_out(x):
+    u = x * 1.0
+    for t in range(1, len(x)):
+        u[t] = u[t - 1] * x[t]
+    return u
+
+
+def two_args(a, b):
+    s = 0.0
+    for t in range(len(a)):
+        s = s + a[t] * np.exp(b[t])
+    return s
+
+
+def same_array_twice(x):
+    return two_args(x, x)
+
+
+def reads_and_whole(x):
+    s = np.sum(x * x)
+    for t in range(len(x)):
+        s = s + x[t] ** 3
+    return s
+
+
+def store_loop(x):
+    u = np.zeros(len(x))
+    for t in range(len(x)):
+        u[t] = x[t] * x[(t + 1) % len(x)]
+    return np.sum(u * u)
+
+
+def row_reads(m):
+    s = 0.0
+    for i in range(m.shape[0]):
+        r = m[i]
+        s = s + np.sum(r * m[i]) + m[i, 0] ** 2
+    return s
+
+
+def branches(x):
+    s = 0.0
+    for t in range(len(x)):
+        if x[t] > 0.0:
+            s = s + x[t] * x[0]
+        else:
+            s = s - np.tanh(x[t]) * x[-1]
+    return s
+
+
+def nested_loops(m, w):
+    s = 0.0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            s = s + np.tanh(m[i, j] * w[j]) * w[j - 1]
+    return s
+
+
+H = 1e-5
+
+
+def central(f, args, k):
+    """The gradient of f with respect to argument k by central differences."""
+    x = args[k]
+    g = np.zeros(x.shape)
+    for i in np.ndindex(x.shape):
+        hi, lo = x.copy(), x.copy()
+        hi[i] += H
+        lo[i] -= H
+        g[i] = (f(*args[:k], hi, *args[k + 1:]) - f(*args[:k], lo, *args[k + 1:])) / (2 * H)
+    return g
+
+
+def hessian_times(f, args, v):
+    """The Hessian of f in its first argument times v, by second differences."""
+    x, rest = args[0], args[1:]
+    h = 1e-4
+    hv = np.zeros(x.shape)
+    for i in np.ndindex(x.shape):
+        for j in np.ndindex(x.shape):
+            pp, pm, mp, mm = x.copy(), x.copy(), x.copy(), x.copy()
+            pp[i] += h
+            pp[j] += h
+            pm[i] += h
+            pm[j] -= h
+            mp[i] -= h
+            mp[j] += h
+            mm[i] -= h
+            mm[j] -= h
+            d2 = (f(pp, *rest) - f(pm, *rest) - f(mp, *rest) + f(mm, *rest)) / (4 * h * h)
+            hv[i] += d2 * v[j]
+    return hv
+
+
+def close(a, b, tol):
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= tol * np.maximum(1.0, np.abs(b))))
+
+
+rng = np.random.default_rng(7)
+vec = rng.uniform(-1.2, 1.2, 5)
+mat = rng.uniform(-1.2, 1.2, (3, 4))
+CASES = [
+    (repeated, (vec,)),
+    (repeated_list, (vec,)),
+    (repeated_rows, (mat,)),
+    (repeated_pairs, (mat,)),
+    (negative_repeats, (vec,)),
+    (loop_reads, (vec, 0.7)),
+    (aliased_reads, (vec,)),
+    (alias_in_loop, (vec,)),
+    (same_array_twice, (vec,)),
+    (reads_and_whole, (vec,)),
+    (store_loop, (vec,)),
+    (row_reads, (mat,)),
+    (branches, (vec,)),
+    (nested_loops, (mat, rng.uniform(-1.0, 1.0, 4))),
+]
+
+checked = 0
+for f, args in CASES:
+    name = f.__name__
+    want = central(f, args, 0)
+    reverse = {
+        "joint": tangent.grad(f, compile="python"),
+        "split": tangent.autodiff(f, motion="split", compile="python"),
+        "unoptimized": tangent.grad(f, optimized=False, compile="python"),
+        "auto": tangent.grad(f),
+    }
+    for mode, df in reverse.items():
+        for call in range(2):  # a second call must not see the first one's gradient
+            got = df(*args)
+            assert close(got, want, 1e-6), (name, mode, call, got, want)
+            checked += 1
+    assert close(args[0], args[0].copy(), 0.0)
+    forward = tangent.autodiff(f, mode="forward", compile="python")
+    v = rng.uniform(-1.0, 1.0, args[0].shape)
+    got = forward(*args, v)
+    assert close(got, np.sum(want * v), 1e-6), (name, "forward", got, np.sum(want * v))
+    checked += 1
+    hvp = tangent.autodiff(tangent.grad(f, compile="python"), mode="forward",
+                           compile="python")
+    got = hvp(*args, 1.0, v)
+    expect = hessian_times(f, args, v)
+    assert close(got, expect, 1e-4), (name, "forward over reverse", got, expect)
+    checked += 1
+    print("%s: ok" % name)
+
+# A gradient of an array output takes its seed as an argument: the seed is the caller's,
+# never changed, and each element's gradient is the weighted sum of the outputs'.
+seed = rng.uniform(-1.0, 1.0, vec.shape)
+kept = seed.copy()
+weighted = lambda x: float(np.sum(vector_out(x) * kept))
+want = central(weighted, (vec,), 0)
+for mode, df in (("joint", tangent.grad(vector_out, compile="python")),
+                 ("split", tangent.autodiff(vector_out, motion="split", compile="python")),
+                 ("auto", tangent.grad(vector_out))):
+    got = df(vec, seed)
+    assert close(got, want, 1e-6), ("vector_out", mode, got, want)
+    assert close(seed, kept, 0.0), ("vector_out", mode, "changed the seed", seed)
+    checked += 1
+print("vector_out: ok")
+
+# The in-place helpers change a NumPy array or a list in place (a loop of element reads
+# costs one element per step); the others copy.
+for g in (np.zeros(3), [0.0, 0.0, 0.0]):
+    x = np.ones(3) if isinstance(g, np.ndarray) else [1.0, 1.0, 1.0]
+    copied = tangent.add_grad_at(g, x, 1, 2.0)
+    assert copied is not g and g[1] == 0.0 and copied[1] == 2.0, (g, copied)
+    assert tangent.add_grad_at_in_place(g, x, 1, 2.0) is g and g[1] == 2.0, g
+    assert tangent.zero_grad_at_in_place(g, 1) is g and g[1] == 0.0, g
+    assert tangent.set_tangent_at_in_place(g, x, 2, 5.0) is g and g[2] == 5.0, g
+    assert tangent.zero_grad_at(g, 2) is not g and g[2] == 5.0, g
+
+print("index gradients: %d cases agree" % checked)
