@@ -314,6 +314,21 @@ pub fn tanh_slice(src: &[f32], dst: &mut [f32]) {
     }
 }
 
+/// `TANH_TABLE` as floats, a row per interval: `b`, `c0`, ... `c6`.
+const TANH_ROWS: [[f32; 8]; 32] = {
+    let mut rows = [[0.0f32; 8]; 32];
+    let mut row = 0;
+    while row < 32 {
+        let mut k = 0;
+        while k < 8 {
+            rows[row][k] = f32::from_bits(TANH_TABLE[row][k]);
+            k += 1;
+        }
+        row += 1;
+    }
+    rows
+};
+
 /// `TANH_TABLE` by column: the 32 values of `b`, then of `c0`, ... `c6`.
 const TANH_COLUMNS: [[f32; 32]; 8] = {
     let mut cols = [[0.0f32; 32]; 8];
@@ -331,7 +346,7 @@ const TANH_COLUMNS: [[f32; 32]; 8] = {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{tanh, TANH_COLUMNS};
+    use super::{tanh, TANH_COLUMNS, TANH_ROWS};
     use std::arch::x86_64::*;
 
     /// 16 lanes of `tanh`; `lo[k]`/`hi[k]` hold entries 0-15 and 16-31 of column k.
@@ -384,9 +399,12 @@ mod x86 {
         }
     }
 
-    /// 8 lanes of `tanh`; `t[k]` holds column k in four registers of 8 entries.
+    /// 8 lanes of `tanh`. AVX2 has no two-table permute: each lane's row of the table
+    /// (its 8 coefficients, one 256-bit load in halves) is loaded and the rows are
+    /// transposed into the 8 coefficient vectors, 16 shuffles in all (picking each
+    /// coefficient from the columns by permutes and blends took 56 operations).
     #[target_feature(enable = "avx2,fma")]
-    fn tanh8(x: __m256, t: &[[__m256; 4]; 8]) -> __m256 {
+    fn tanh8(x: __m256) -> __m256 {
         let bits = _mm256_castps_si256(x);
         let top = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fe0_0000));
         let idx = _mm256_sub_epi32(top, _mm256_set1_epi32(0x3d40_0000));
@@ -395,20 +413,40 @@ mod x86 {
             _mm256_set1_epi32(0x03e0_0000),
         );
         let idx = _mm256_srli_epi32::<21>(idx);
-        // Bits 3 and 4 of the index, moved to the sign bit for the blends.
-        let odd8 = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(idx));
-        let high16 = _mm256_castsi256_ps(_mm256_slli_epi32::<27>(idx));
-        let c = |k: usize| {
-            let p = |q: usize| _mm256_permutevar8x32_ps(t[k][q], idx);
-            let low = _mm256_blendv_ps(p(0), p(1), odd8);
-            let high = _mm256_blendv_ps(p(2), p(3), odd8);
-            _mm256_blendv_ps(low, high, high16)
+        let mut rows = [0u32; 8];
+        // SAFETY: `rows` is 32 bytes.
+        unsafe { _mm256_storeu_si256(rows.as_mut_ptr().cast(), idx) };
+        // Columns 0-3 (`half` 0) or 4-7 (`half` 1) of lanes l and l + 4's rows; every
+        // index is in 0..=31 (clamped above).
+        let pair = |l: usize, half: usize| {
+            let at = |lane: usize| TANH_ROWS[rows[lane] as usize & 31][4 * half..].as_ptr();
+            // SAFETY: each row has 8 floats, so 4 from `4 * half` are in it.
+            unsafe {
+                _mm256_insertf128_ps::<1>(
+                    _mm256_castps128_ps256(_mm_loadu_ps(at(l))),
+                    _mm_loadu_ps(at(l + 4)),
+                )
+            }
         };
+        // The 4x4 transpose in each 128-bit half: lanes 0-3 low, 4-7 high.
+        let four = |half: usize| {
+            let (t0, t1, t2, t3) = (pair(0, half), pair(1, half), pair(2, half), pair(3, half));
+            let (a0, a1) = (_mm256_unpacklo_ps(t0, t1), _mm256_unpackhi_ps(t0, t1));
+            let (a2, a3) = (_mm256_unpacklo_ps(t2, t3), _mm256_unpackhi_ps(t2, t3));
+            [
+                _mm256_shuffle_ps::<0x44>(a0, a2),
+                _mm256_shuffle_ps::<0xEE>(a0, a2),
+                _mm256_shuffle_ps::<0x44>(a1, a3),
+                _mm256_shuffle_ps::<0xEE>(a1, a3),
+            ]
+        };
+        let [b, c0, c1, c2] = four(0);
+        let [c3, c4, c5, c6] = four(1);
         let magnitude = _mm256_castsi256_ps(_mm256_and_si256(bits, _mm256_set1_epi32(0x7fff_ffff)));
-        let y = _mm256_sub_ps(magnitude, c(0));
-        let mut r = _mm256_fmadd_ps(c(7), y, c(6));
-        for k in (1..=5).rev() {
-            r = _mm256_fmadd_ps(r, y, c(k));
+        let y = _mm256_sub_ps(magnitude, b);
+        let mut r = _mm256_fmadd_ps(c6, y, c5);
+        for c in [c4, c3, c2, c1, c0] {
+            r = _mm256_fmadd_ps(r, y, c);
         }
         let saturated =
             _mm256_castsi256_ps(_mm256_cmpgt_epi32(top, _mm256_set1_epi32(0x7f00_0000)));
@@ -424,16 +462,12 @@ mod x86 {
     #[target_feature(enable = "avx2,fma")]
     pub unsafe fn tanh_avx2(src: &[f32], dst: &mut [f32]) {
         let n = src.len().min(dst.len());
-        // SAFETY: each column is 32 floats.
-        let t: [[__m256; 4]; 8] = std::array::from_fn(|k| {
-            std::array::from_fn(|q| unsafe { _mm256_loadu_ps(TANH_COLUMNS[k].as_ptr().add(8 * q)) })
-        });
         let mut i = 0;
         while i + 8 <= n {
             // SAFETY: i + 8 <= n for both slices.
             unsafe {
                 let x = _mm256_loadu_ps(src.as_ptr().add(i));
-                _mm256_storeu_ps(dst.as_mut_ptr().add(i), tanh8(x, &t));
+                _mm256_storeu_ps(dst.as_mut_ptr().add(i), tanh8(x));
             }
             i += 8;
         }
