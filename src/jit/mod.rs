@@ -18,6 +18,7 @@ mod memory;
 mod precision;
 pub mod runtime;
 mod tape_elision;
+mod tuples;
 pub mod typing;
 
 use crate::ad::rules::{NativeScalar, RuleSet};
@@ -389,12 +390,14 @@ impl Program {
                 resolve_imports(def, &aliases);
             }
         }
-        let result_counts = tuple_result_counts(&funcs);
         for def in funcs.values_mut() {
             // Native code changes gradient arrays in place where `ownership` allows.
             crate::opt::in_place::copying_helpers(&mut def.body, &rules);
+        }
+        let result_counts = tuple_result_counts(&funcs);
+        tuples::scalarize(&mut funcs, &result_counts);
+        for def in funcs.values_mut() {
             inline_shape_tuples(&mut def.body);
-            unpack_indexed_results(&mut def.body, &result_counts);
         }
         let names: Vec<String> = funcs.keys().cloned().collect();
         let def = funcs.get_mut(entry).expect("checked above");
@@ -933,40 +936,6 @@ fn tuple_result_counts(funcs: &HashMap<String, FuncDef>) -> HashMap<String, usiz
     counts
 }
 
-/// `t = f(...)` whose every later read is `t[k]` (how the generated code takes the
-/// gradients a call of the program's function returns: `bx = t[0]`,
-/// `bw = tangent.add_grad(bw, t[1])`), written as `t[0], t[1], ... = f(...)` into names
-/// `t[k]` (one name each, not subscripts): native code unpacks a call's results into names and holds no tuples.
-/// Only where `t` is assigned there alone and read only after it in the same block, so
-/// each read sees that assignment's value, as before.
-fn unpack_indexed_results(stmts: &mut [Stmt], counts: &HashMap<String, usize>) {
-    let mut names = HashMap::new();
-    walk_stmts(stmts, &mut |s| {
-        crate::ad::names::stmt_exprs(s, &mut |e| {
-            e.walk(&mut |x| {
-                if let ExprKind::Name(n) = &x.kind {
-                    *names.entry(n.clone()).or_insert(0usize) += 1;
-                }
-            })
-        })
-    });
-    unpack_in_block(stmts, counts, &names);
-}
-
-/// The index `k` of `e` when it is `t[k]` for a literal `k` below `n`.
-fn indexed_read(e: &Expr, t: &str, n: usize) -> Option<usize> {
-    let ExprKind::Subscript(base, index) = &e.kind else {
-        return None;
-    };
-    let ExprKind::Num(k) = &index.kind else {
-        return None;
-    };
-    (base.as_name() == Some(t))
-        .then(|| k.parse::<usize>().ok())
-        .flatten()
-        .filter(|&k| k < n)
-}
-
 /// Calls `f` on each block directly inside `s` (an `if`'s two, a loop's or `with`'s body).
 fn inner_blocks(s: &mut Stmt, f: &mut dyn FnMut(&mut [Stmt])) {
     match &mut s.kind {
@@ -976,73 +945,6 @@ fn inner_blocks(s: &mut Stmt, f: &mut dyn FnMut(&mut [Stmt])) {
         }
         StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => f(body),
         _ => {}
-    }
-}
-
-/// Calls `f` on every expression of `stmts` and of the blocks inside them.
-fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
-    for s in stmts {
-        crate::ad::names::stmt_exprs_mut(s, f);
-        inner_blocks(s, &mut |b| each_expr_mut(b, f));
-    }
-}
-
-fn unpack_in_block(
-    stmts: &mut [Stmt],
-    counts: &HashMap<String, usize>,
-    names: &HashMap<String, usize>,
-) {
-    for i in 0..stmts.len() {
-        inner_blocks(&mut stmts[i], &mut |b| unpack_in_block(b, counts, names));
-        let StmtKind::Assign(target, call) = &stmts[i].kind else {
-            continue;
-        };
-        let (Some(t), ExprKind::Call { func, .. }) = (target.as_name(), &call.kind) else {
-            continue;
-        };
-        let Some(&n) = func.as_name().and_then(|f| counts.get(f)) else {
-            continue;
-        };
-        let t = t.to_owned();
-        // Every other occurrence of `t` in the function: an indexed read after this.
-        let (mut later, mut indexed) = (0, 0);
-        walk_stmts(&stmts[i + 1..], &mut |s| {
-            crate::ad::names::stmt_exprs(s, &mut |e| {
-                e.walk(&mut |x| {
-                    if x.as_name() == Some(t.as_str()) {
-                        later += 1;
-                    }
-                    if indexed_read(x, &t, n).is_some() {
-                        indexed += 1;
-                    }
-                })
-            })
-        });
-        if indexed == 0 || later != indexed || names.get(&t) != Some(&(indexed + 1)) {
-            continue;
-        }
-        let span = stmts[i].span;
-        let part = |k: usize| Expr {
-            // Not a Python identifier: no name of the program's can be the same.
-            kind: ExprKind::Name(format!("{t}[{k}]")),
-            span,
-        };
-        let call = call.clone();
-        stmts[i].kind = StmtKind::Assign(
-            Expr {
-                kind: ExprKind::Tuple((0..n).map(part).collect()),
-                span,
-            },
-            call,
-        );
-        fn replace(e: &mut Expr, t: &str, n: usize, part: &dyn Fn(usize) -> Expr) {
-            if let Some(k) = indexed_read(e, t, n) {
-                *e = part(k);
-                return;
-            }
-            crate::syntax::lift::each_child_mut(e, &mut |c| replace(c, t, n, part));
-        }
-        each_expr_mut(&mut stmts[i + 1..], &mut |e| replace(e, &t, n, &part));
     }
 }
 

@@ -63,6 +63,32 @@ def elem(x, i):
     return x[i] * x[i]
 
 
+def step2(u, v, dt):
+    return u + dt * v, v - dt * math.sin(u)
+
+
+def pendulum(x, dt):
+    u = x[0]
+    v = x[1]
+    for i in range(len(x) * 5):
+        u, v = step2(u, v, dt)
+        if v > 2.0:
+            u, v = step2(v, u, dt * 0.5)
+    return u * u + v + x[2] * u
+
+
+def spread(x, k):
+    return x[k] * x[k - 1], x[k] - 1.0, x[k] + x[0]
+
+
+def pendulum_records(x):
+    s = 0.0
+    for k in range(len(x)):
+        a, b, c = spread(x, k)
+        s = s + a * b + c
+    return s
+
+
 def calls_helper(x):
     s = 0.0
     for i in range(len(x)):
@@ -442,6 +468,9 @@ cases.append((f32_calls, (x, 0.9), (0, 1)))
 # NumPy's float scalars made in float64 code: that code follows NumPy's types too, and
 # so do its callers.
 cases += [(f32_scalars, (x, 0.7), (0,)), (f64_calls, (x,), (0,))]
+# A function of the program returning a pair, unpacked in a loop (`u, v = step(...)`):
+# its results, their tape and their gradient (the callee's seed) as one name each.
+cases += [(pendulum, (x, 0.1), (0, 1)), (pendulum_records, (x,), (0,))]
 checked = 0
 for f, args, wrt in cases:
     native = tangent.grad(f, wrt=wrt, compile="native")
