@@ -546,7 +546,7 @@ fn native_compilation_reads_float64_arrays() {
     let so = text(&out.stdout);
     let se = text(&out.stderr);
     assert!(out.status.success(), "{so}\n{se}");
-    assert!(so.contains("native arrays: 91 cases agree"), "{so}");
+    assert!(so.contains("native arrays: 93 cases agree"), "{so}");
     // A dict without a key the function reads: refused for that signature, said, and
     // the interpreter raises the KeyError.
     assert!(

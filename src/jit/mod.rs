@@ -521,7 +521,22 @@ impl Program {
         walk_stmts(&self.def().body, &mut |s| {
             let mut visit = |e: &Expr| {
                 e.walk(&mut |x| match &x.kind {
-                    ExprKind::Call { func, args, .. } => {
+                    ExprKind::Call { func, args, kwargs } => {
+                        // Arguments a function of the program indexes (forward mode
+                        // passes a tangent array on: `df(x, k, dx=dx)`).
+                        if let Some(callee) = func.as_name().and_then(|f| self.funcs.get(f)) {
+                            let indexed = indexed_params(callee);
+                            let by_position =
+                                callee.params.iter().zip(args).map(|(p, a)| (&p.name, a));
+                            let by_keyword = kwargs.iter().map(|(k, a)| (k, a));
+                            for (p, a) in by_position.chain(by_keyword) {
+                                if let (Some(&nd), Some(n)) = (indexed.get(p.as_str()), a.as_name())
+                                {
+                                    let e = arrays.entry(n.to_owned()).or_insert(nd);
+                                    *e = (*e).max(nd);
+                                }
+                            }
+                        }
                         match typing::callee_path(func).as_deref() {
                             Some("range") => {
                                 for a in args {
@@ -988,6 +1003,43 @@ fn resolve_imports(def: &mut FuncDef, aliases: &HashMap<String, String>) {
         })
     };
     crate::syntax::lift::each_expr_mut(&mut def.body, &mut |e| e.rename(&rename));
+}
+
+/// The parameters `def` reads by element (`p[i]`, `p[i, j]`, `len(p)`), with the
+/// dimension count the reads show.
+fn indexed_params(def: &FuncDef) -> HashMap<&str, u8> {
+    let mut out: HashMap<&str, u8> = HashMap::new();
+    walk_stmts(&def.body, &mut |s| {
+        crate::ad::names::stmt_exprs(s, &mut |e| {
+            e.walk(&mut |x| {
+                let (base, nd) = match &x.kind {
+                    ExprKind::Subscript(base, index) if !matches!(index.kind, ExprKind::Str(_)) => {
+                        let nd = match &index.kind {
+                            ExprKind::Tuple(es) => es.len().min(2) as u8,
+                            _ => 1,
+                        };
+                        (base.as_ref(), nd)
+                    }
+                    ExprKind::Call { func, args, .. }
+                        if typing::callee_path(func).as_deref() == Some("len")
+                            && args.len() == 1 =>
+                    {
+                        (&args[0], 1)
+                    }
+                    _ => return,
+                };
+                if let Some(p) = def
+                    .params
+                    .iter()
+                    .find(|p| base.as_name() == Some(p.name.as_str()))
+                {
+                    let e = out.entry(p.name.as_str()).or_insert(nd);
+                    *e = (*e).max(nd);
+                }
+            })
+        })
+    });
+    out
 }
 
 fn called_names(def: &FuncDef) -> Vec<String> {

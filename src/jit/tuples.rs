@@ -7,7 +7,9 @@
 //! by `add_grad_at`: `init_grad(t)` with `v` added at `k`) becomes names `g[k]` too, and a
 //! call passing `g` as the seed of another function, which reads it only as
 //! `tangent.grad_item(seed, k)` (the derivative of `return a, b`), calls a copy of that
-//! function taking the seed's elements; a tuple written out, `t = a, b`, is its elements (`u, v = step(u, v)` in a loop: the primal call,
+//! function taking the seed's elements; a tuple written out, `t = a, b`, is its elements,
+//! and a function returning such tuples by name (`return d_t, t`, forward mode's
+//! derivative of a call) returns their elements, unpacked by its callers' `d_t, t = ...` (`u, v = step(u, v)` in a loop: the primal call,
 //! its tape and its adjoint). Any other use keeps the tuple, and the native compiler
 //! then refuses the call as before ("returns several values here").
 
@@ -24,18 +26,15 @@ const POP: &str = "tangent.pop";
 /// Rewrites the program's functions (see the module's comment); `counts` are the
 /// numbers of values the functions returning tuples return.
 pub fn scalarize(funcs: &mut HashMap<String, FuncDef>, counts: &HashMap<String, usize>) {
-    let mut done: HashSet<String> = HashSet::new();
+    let mut counts = counts.clone();
+    // Functions whose returns were flattened: the length of each returned tuple (0 for
+    // a value), so that `d_t, t = f(...)` unpacks into their elements.
+    let mut shapes: HashMap<String, Vec<usize>> = HashMap::new();
     loop {
-        let todo: Vec<String> = funcs
-            .keys()
-            .filter(|n| !done.contains(*n))
-            .cloned()
-            .collect();
-        if todo.is_empty() {
-            return;
-        }
-        for name in todo {
-            done.insert(name.clone());
+        let mut changed = false;
+        let mut names: Vec<String> = funcs.keys().cloned().collect();
+        names.sort();
+        for name in names {
             let seeds = seed_params(funcs);
             let params: HashMap<String, Vec<String>> = funcs
                 .iter()
@@ -44,7 +43,16 @@ pub fn scalarize(funcs: &mut HashMap<String, FuncDef>, counts: &HashMap<String, 
             let Some(def) = funcs.get_mut(&name) else {
                 continue;
             };
-            let variants = scalarize_function(def, counts, &seeds, &params);
+            let mut context = Context {
+                counts: &mut counts,
+                shapes: &mut shapes,
+                seeds: &seeds,
+                params: &params,
+            };
+            let Some(variants) = scalarize_function(def, &mut context) else {
+                continue;
+            };
+            changed = true;
             for (callee, param, n) in variants {
                 let vname = variant_name(&callee, &param, n);
                 if !funcs.contains_key(&vname) {
@@ -53,7 +61,19 @@ pub fn scalarize(funcs: &mut HashMap<String, FuncDef>, counts: &HashMap<String, 
                 }
             }
         }
+        if !changed {
+            return;
+        }
     }
+}
+
+/// What one function's rewrite reads of the program (and updates: the counts and
+/// shapes of the functions whose returns it flattens).
+struct Context<'a> {
+    counts: &'a mut HashMap<String, usize>,
+    shapes: &'a mut HashMap<String, Vec<usize>>,
+    seeds: &'a Seeds,
+    params: &'a HashMap<String, Vec<String>>,
 }
 
 /// The path of a call's function (`tangent.add_grad_at`), if it is a dotted name.
@@ -175,13 +195,9 @@ impl Kind {
 
 type Seeds = HashMap<String, Vec<(String, usize)>>;
 
-/// Rewrites one function; the seed variants its calls need: (callee, parameter, n).
-fn scalarize_function(
-    def: &mut FuncDef,
-    counts: &HashMap<String, usize>,
-    seeds: &Seeds,
-    params: &HashMap<String, Vec<String>>,
-) -> Vec<(String, String, usize)> {
+/// Rewrites one function; None if nothing changed, else the seed variants its calls
+/// need: (callee, parameter, n).
+fn scalarize_function(def: &mut FuncDef, cx: &mut Context) -> Option<Vec<(String, String, usize)>> {
     let own: HashSet<String> = def.params.iter().map(|p| p.name.clone()).collect();
     let mut kinds: HashMap<String, Kind> = HashMap::new();
     // Results first, then their gradients (which name the results).
@@ -190,22 +206,39 @@ fn scalarize_function(
             let StmtKind::Assign(t, v) = &s.kind else {
                 return;
             };
+            // `d_t, t = f(...)` of a function whose returns were flattened.
+            if let (ExprKind::Tuple(ts), Some(shape)) =
+                (&t.kind, func_name(v).and_then(|f| cx.shapes.get(f)))
+            {
+                if shape.len() == ts.len() {
+                    for (t, &n) in ts.iter().zip(shape) {
+                        match t.as_name() {
+                            Some(t) if n >= 2 && !own.contains(t) => {
+                                kinds.entry(t.to_owned()).or_insert(Kind::Results(n));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                return;
+            }
             let Some(t) = t.as_name() else { return };
             if own.contains(t) {
                 return;
             }
-            let kind = match func_name(v).and_then(|f| counts.get(f)) {
-                Some(&n) => Some(Kind::Results(n)),
-                None if matches!(&v.kind, ExprKind::Tuple(es) if es.len() >= 2) => match &v.kind {
-                    ExprKind::Tuple(es) => Some(Kind::Literal(es.len())),
-                    _ => None,
-                },
-                None => match call_of(v, ADD_GRAD_AT) {
-                    Some([_, x, _, _]) => match x.as_name().and_then(|x| kinds.get(x)) {
-                        Some(Kind::Results(n)) => Some(Kind::Gradient(*n)),
+            let f = func_name(v);
+            let kind = match f.and_then(|f| cx.counts.get(f)) {
+                Some(&n) if !f.is_some_and(|f| cx.shapes.contains_key(f)) => Some(Kind::Results(n)),
+                Some(_) => None,
+                None => match &v.kind {
+                    ExprKind::Tuple(es) if es.len() >= 2 => Some(Kind::Literal(es.len())),
+                    _ => match call_of(v, ADD_GRAD_AT) {
+                        Some([_, x, _, _]) => match x.as_name().and_then(|x| kinds.get(x)) {
+                            Some(Kind::Results(n)) => Some(Kind::Gradient(*n)),
+                            _ => None,
+                        },
                         _ => None,
                     },
-                    _ => None,
                 },
             };
             if let Some(k) = kind {
@@ -215,31 +248,76 @@ fn scalarize_function(
     }
     // Drop every name with a use its elements cannot stand for, until none is dropped.
     let mut calls = Vec::new();
-    loop {
+    let shape = loop {
         calls.clear();
         let mut bad = HashSet::new();
         let mut check = Check {
             kinds: &kinds,
-            counts,
-            seeds,
-            params,
+            counts: cx.counts,
+            shapes: cx.shapes,
+            seeds: cx.seeds,
+            params: cx.params,
             bad: &mut bad,
             calls: &mut calls,
         };
         walk_stmts(&def.body, &mut |s| check.stmt(s));
+        let shape = return_shape(def, &kinds, &mut bad);
         if bad.is_empty() {
-            break;
+            break shape;
         }
         kinds.retain(|n, _| !bad.contains(n));
-    }
+    };
     if kinds.is_empty() {
-        return Vec::new();
+        return None;
     }
     let body = std::mem::take(&mut def.body);
-    def.body = rewrite_block(body, &kinds, params);
+    def.body = rewrite_block(body, &kinds, cx.params);
+    if let Some(shape) = shape {
+        cx.counts
+            .insert(def.name.clone(), shape.iter().map(|&n| n.max(1)).sum());
+        cx.shapes.insert(def.name.clone(), shape);
+    }
     calls.sort();
     calls.dedup();
-    calls
+    Some(calls)
+}
+
+/// The lengths of the tuples `def` returns by name (`return d_t, t`: 0 for a value),
+/// when some return names one; every return must have the same; otherwise the names
+/// returned go into `bad`.
+fn return_shape(
+    def: &FuncDef,
+    kinds: &HashMap<String, Kind>,
+    bad: &mut HashSet<String>,
+) -> Option<Vec<usize>> {
+    let mut shapes = Vec::new();
+    let mut named = Vec::new();
+    walk_stmts(&def.body, &mut |s| {
+        if let StmtKind::Return(r) = &s.kind {
+            let shape: Vec<usize> = match r.as_ref().map(|e| &e.kind) {
+                Some(ExprKind::Tuple(es)) => es
+                    .iter()
+                    .map(|e| {
+                        let n = e.as_name().and_then(|n| kinds.get_key_value(n));
+                        if let Some((name, _)) = n {
+                            named.push(name.clone());
+                        }
+                        n.map_or(0, |(_, k)| k.len())
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            shapes.push(shape);
+        }
+    });
+    if named.is_empty() {
+        return None;
+    }
+    if shapes.iter().all(|s| !s.is_empty() && *s == shapes[0]) {
+        return Some(shapes.swap_remove(0));
+    }
+    bad.extend(named);
+    None
 }
 
 /// The name of the function `v` calls, if `v` is a call of a plain name.
@@ -253,6 +331,7 @@ fn func_name(v: &Expr) -> Option<&str> {
 struct Check<'a> {
     kinds: &'a HashMap<String, Kind>,
     counts: &'a HashMap<String, usize>,
+    shapes: &'a HashMap<String, Vec<usize>>,
     seeds: &'a Seeds,
     params: &'a HashMap<String, Vec<String>>,
     bad: &'a mut HashSet<String>,
@@ -270,6 +349,31 @@ impl Check<'_> {
         // Occurrences the statement's own form accounts for.
         let mut allowed: Vec<*const Expr> = Vec::new();
         match &s.kind {
+            StmtKind::Assign(t, v) if matches!(t.kind, ExprKind::Tuple(_)) => {
+                let ExprKind::Tuple(ts) = &t.kind else { return };
+                let shape = func_name(v).and_then(|f| self.shapes.get(f));
+                for (i, t) in ts.iter().enumerate() {
+                    if let Some((name, kind)) = self.tuple(t) {
+                        allowed.push(t);
+                        if shape.and_then(|sh| sh.get(i)) != Some(&kind.len())
+                            || shape.map(Vec::len) != Some(ts.len())
+                        {
+                            self.bad.insert(name);
+                        }
+                    }
+                }
+            }
+            StmtKind::Return(Some(Expr {
+                kind: ExprKind::Tuple(es),
+                ..
+            })) => {
+                // Checked as a whole by `return_shape`.
+                allowed.extend(
+                    es.iter()
+                        .filter(|e| self.tuple(e).is_some())
+                        .map(|e| e as *const Expr),
+                );
+            }
             StmtKind::Assign(t, v) => {
                 if let Some((name, kind)) = self.tuple(t) {
                     allowed.push(t);
@@ -278,6 +382,7 @@ impl Check<'_> {
                         _ if call_of(v, POP).is_some() => true,
                         (_, Kind::Results(n)) => {
                             func_name(v).and_then(|f| self.counts.get(f)) == Some(&n)
+                                && !func_name(v).is_some_and(|f| self.shapes.contains_key(f))
                         }
                         (ExprKind::Tuple(es), Kind::Literal(n)) => es.len() == n,
                         (_, Kind::Literal(_)) => false,
@@ -414,6 +519,43 @@ fn rewrite_block(
             }
             StmtKind::For(_, _, b) | StmtKind::While(_, b) | StmtKind::With(_, b) => {
                 *b = rewrite_block(std::mem::take(b), kinds, params);
+            }
+            _ => {}
+        }
+        // `d_t, t = f(...)` and `return d_t, t`: each tuple name as its elements.
+        let spread = |es: &[Expr]| -> Vec<Expr> {
+            es.iter()
+                .flat_map(|e| match e.as_name().and_then(|n| kinds.get_key_value(n)) {
+                    Some((n, k)) => (0..k.len()).map(|j| part(n, j, e.span)).collect(),
+                    None => vec![rewrite_expr(e, kinds, params)],
+                })
+                .collect()
+        };
+        match &s.kind {
+            StmtKind::Assign(
+                Expr {
+                    kind: ExprKind::Tuple(ts),
+                    span: at,
+                },
+                v,
+            ) if ts
+                .iter()
+                .any(|t| t.as_name().is_some_and(|n| kinds.contains_key(n))) =>
+            {
+                let targets = Expr::new(ExprKind::Tuple(spread(ts)), *at);
+                out.push(assign(targets, rewrite_expr(v, kinds, params)));
+                continue;
+            }
+            StmtKind::Return(Some(Expr {
+                kind: ExprKind::Tuple(es),
+                span: at,
+            })) if es
+                .iter()
+                .any(|e| e.as_name().is_some_and(|n| kinds.contains_key(n))) =>
+            {
+                let values = Expr::new(ExprKind::Tuple(spread(es)), *at);
+                out.push(Stmt::new(StmtKind::Return(Some(values)), span));
+                continue;
             }
             _ => {}
         }

@@ -891,7 +891,8 @@ for f, args in ((building, (np.sin(long_hours) + 1.0, 10.0 + np.cos(long_hours),
 # same passes; against directional differences.
 dx = np.array([1.0, 0.5, -0.2, 0.3])
 for f, rest in ((diffs, (0.5,)), (smooth, (0.8,)), (branchy, ()), (tape, (5,)),
-                (reaction, (0.7, 0.3)), (dots, (w,))):
+                (reaction, (0.7, 0.3)), (dots, (w,)), (pendulum, (0.1,)),
+                (pendulum_records, ())):
     fw = tangent.autodiff(f, mode="forward", wrt=(0,), compile="native")
     before = fw.__tangent_native_calls__
     got = fw(x, *rest, dx)
