@@ -24,6 +24,7 @@ _SCALARS = set()        # types whose values are numbers for the helpers (numpy.
 _IMPLS = {}             # kind -> {type: function}
 _WEAK = set()           # types of the default library (numpy)
 _DEFAULT = {}           # kind -> the default library's implementation
+_TYPES_WITH = {}        # kind -> the types that registered it (`types_with_helper`)
 _CACHE = {}             # (kind, type) -> (function or None, weak, state)
 _BY_NAMESPACE = {}      # (id(namespace), kind) -> function (_NAMESPACES keeps it alive)
 
@@ -65,6 +66,11 @@ def register_namespace(type_, namespace, scalar=False, default=False):
     _CACHE.clear()
 
 
+def types_with_helper(kind):
+    """The types that registered helper `kind` themselves (a set kept current)."""
+    return _TYPES_WITH.setdefault(kind, set())
+
+
 def register_helper(kind, type_, fn):
     """Registers `fn` as the implementation of the generic helper `kind` (e.g.
     'init_grad', 'unbroadcast', 'add_grad_at', 'zero_grad_at', 'set_tangent_at',
@@ -75,6 +81,7 @@ def register_helper(kind, type_, fn):
     if not callable(fn):
         raise TypeError("tangent.register_%s: %r is not callable" % (kind, fn))
     _IMPLS.setdefault(kind, {})[type_] = fn
+    _TYPES_WITH.setdefault(kind, set()).add(type_)
     if type_ in _WEAK:
         _DEFAULT[kind] = fn
     if type_ in _NAMESPACES:

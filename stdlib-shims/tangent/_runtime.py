@@ -362,11 +362,21 @@ def add_grad_at_in_place(g, x, index, value):
     to the result (no other name, tape entry or container sees it: src/opt/in_place.rs
     writes this helper only then), so a NumPy array or a list is changed in place: a loop
     reading `x[t]` costs one element per step, not a copy of the gradient."""
+    if type(index) is int and type(g) in _INDEXED_IN_PLACE:
+        # An element of the default library's array (`index_add`'s case, without the
+        # calls: a loop makes one per element read).
+        g[index] = g[index] + value
+        return g
     return _add_grad_at(g, x, index, value, _itself)
 
 
 def _itself(g):
     return g
+
+
+# The array types whose element `g[i]` (an int `i`) the in-place helpers add into
+# directly: those whose library registered `index_add` (NumPy's `ndarray`).
+_INDEXED_IN_PLACE = _registry.types_with_helper("index_add")
 
 
 def _add_grad_at(g, x, index, value, own):
