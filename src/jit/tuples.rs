@@ -30,7 +30,8 @@ pub fn scalarize(funcs: &mut HashMap<String, FuncDef>, counts: &HashMap<String, 
     // Functions whose returns were flattened: the length of each returned tuple (0 for
     // a value), so that `d_t, t = f(...)` unpacks into their elements.
     let mut shapes: HashMap<String, Vec<usize>> = HashMap::new();
-    loop {
+    // Each round unpacks names or flattens returns for good; the bound is a guard.
+    for _ in 0..16 {
         let mut changed = false;
         let mut names: Vec<String> = funcs.keys().cloned().collect();
         names.sort();
