@@ -3,9 +3,10 @@
 //! (`f` on a copy, `g` on the argument itself). `g` is written at `n = f(n, ...)` (or
 //! `f(None, ...)`) when the function's name `n` is the only holder of the values it
 //! names: every value bound to `n` is new (None, `tangent.init_grad(...)`, a helper's
-//! result) and `n` is read nowhere but as such a call's first argument, in `return`, and
+//! result, an `unbroadcast` of arithmetic: the helpers then copy a read-only view on
+//! their first call) and `n` is read nowhere but as such a call's first argument, in `return`, and
 //! where the value read is used up at once (an operand of arithmetic or of a comparison,
-//! `n is None`, an index). A second name, a tape entry, a container or a callee could otherwise
+//! `n is None`, an index, `tangent.copy`). A second name, a tape entry, a container or a callee could otherwise
 //! see the change (the tape keeps what a push gave it); there `f` stays, and a `g` the
 //! input had (a derivative of generated code) turns back into `f`.
 //!
@@ -14,12 +15,14 @@
 //! jit/array_types.rs `ownership`).
 
 use crate::ad::names::stmt_exprs;
-use crate::ad::rules::RuleSet;
+use crate::ad::rules::{NativeScalar, RuleSet};
 use crate::syntax::ir::*;
 use std::collections::HashSet;
 
 /// The helper that makes a new value (a zero gradient) of the generated code.
 const NEW_GRADIENT: &str = "tangent.init_grad";
+/// The helper that copies a value.
+const COPY: &str = "tangent.copy";
 
 /// Writes each in-place helper call of `def` as the variant its name allows.
 pub fn apply(def: &mut FuncDef, rules: &RuleSet) {
@@ -72,6 +75,12 @@ fn escapes(e: &Expr, n: &str, consumed: bool) -> usize {
             return escapes(base, n, consumed) + escapes(index, n, true)
         }
         ExprKind::Attr(base, _) => return escapes(base, n, consumed),
+        // A copy is a new value.
+        ExprKind::Call { func, args, kwargs }
+            if kwargs.is_empty() && crate::emit::printer::expr(func) == COPY =>
+        {
+            return args.iter().map(|a| escapes(a, n, true)).sum()
+        }
         ExprKind::BinOp(..) | ExprKind::Unary(..) | ExprKind::Compare(..) | ExprKind::Slice(..) => {
             crate::syntax::lift::each_child(e, &mut |c| count += escapes(c, n, true))
         }
@@ -120,8 +129,21 @@ fn sole_holder(def: &FuncDef, n: &str, rules: &RuleSet) -> bool {
         } else if t.as_name() == Some(n) {
             match &v.kind {
                 ExprKind::NoneLit => true,
-                ExprKind::Call { func, .. } => {
-                    crate::emit::printer::expr(func) == NEW_GRADIENT && rest_clean(0)
+                ExprKind::Call { func, args, .. } => {
+                    let path = crate::emit::printer::expr(func);
+                    if path == NEW_GRADIENT {
+                        rest_clean(0)
+                    } else {
+                        // The gradient of a broadcast operand (`unbroadcast` and its kind
+                        // in backends/) is its first argument, a view of it or a new
+                        // array: new when that argument is (arithmetic makes a new value).
+                        matches!(
+                            rules.native_scalar(&path),
+                            Some(NativeScalar::Unbroadcast { .. })
+                        ) && args.first().is_some_and(|g| {
+                            matches!(g.kind, ExprKind::BinOp(..) | ExprKind::Unary(..))
+                        }) && rest_clean(0)
+                    }
                 }
                 _ => false,
             }
@@ -243,7 +265,6 @@ mod tests {
             "tangent.push(_stack, g)",
             "h = [g]",
             "h = helper(g)",
-            "h = tangent.copy(g[0])",
             "h = g.T",
             "h = (lambda: g)",
             "h = g if v else x",
@@ -273,6 +294,22 @@ mod tests {
         // A parameter (a seed) is the caller's.
         let out = after("def f(x, g):\n    g = tangent.add_grad_at(g, x, 1, 2.0)\n    return g\n");
         assert!(!out.contains(VARIANT), "{out}");
+    }
+
+    #[test]
+    fn a_copy_read_and_an_unbroadcast_of_arithmetic_keep_the_name_sole() {
+        let out = after(
+            "def f(x, v, u):\n    g = tangent.unbroadcast(v * 2.0, u)\n    for t in range(3):\n        h = tangent.copy(g[t])\n        g = tangent.zero_grad_at(g, t)\n    return g, h\n",
+        );
+        assert!(
+            out.contains("g = tangent.zero_grad_at_in_place(g, t)"),
+            "{out}"
+        );
+        // `unreduce` of a name may be that name's value.
+        let out = after(
+            "def f(x, v, u):\n    g = tangent.unreduce(v, u, None, False)\n    g = tangent.zero_grad_at(g, 0)\n    return g\n",
+        );
+        assert!(!out.contains("_in_place"), "{out}");
     }
 
     #[test]

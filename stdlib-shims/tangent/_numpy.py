@@ -221,7 +221,8 @@ def set_tangent_at(t, x, index, v):
 
 
 def set_tangent_at_in_place(t, x, index, v):
-    return _set_tangent_at(t, x, index, v, lambda t: t)
+    from tangent._runtime import _owned
+    return _set_tangent_at(t, x, index, v, _owned)
 
 
 def _set_tangent_at(t, x, index, v, own):

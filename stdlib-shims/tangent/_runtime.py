@@ -362,15 +362,21 @@ def add_grad_at_in_place(g, x, index, value):
     to the result (no other name, tape entry or container sees it: src/opt/in_place.rs
     writes this helper only then), so a NumPy array or a list is changed in place: a loop
     reading `x[t]` costs one element per step, not a copy of the gradient."""
-    if type(index) is int and type(g) in _INDEXED_IN_PLACE:
+    if type(index) is int and type(g) in _INDEXED_IN_PLACE and g.flags.writeable:
         # An element of the default library's array (`index_add`'s case, without the
         # calls: a loop makes one per element read).
         g[index] = g[index] + value
         return g
-    return _add_grad_at(g, x, index, value, _itself)
+    return _add_grad_at(g, x, index, value, _owned)
 
 
-def _itself(g):
+def _owned(g):
+    """`g` itself for the in-place helpers, or a copy of a value that cannot be written
+    (a read-only view: `unbroadcast` of a number to a shape), which the caller's name
+    then holds alone."""
+    flags = getattr(g, "flags", None)
+    if flags is not None and not flags.writeable:
+        return copy(g)
     return g
 
 
@@ -406,7 +412,7 @@ def zero_grad_at(g, index):
 def zero_grad_at_in_place(g, index):
     """`zero_grad_at` for a `g` that only the caller's name holds (as
     `add_grad_at_in_place`'s): NumPy arrays and lists are changed in place."""
-    return _zero_grad_at(g, index, _itself)
+    return _zero_grad_at(g, index, _owned)
 
 
 def _zero_grad_at(g, index, own):
@@ -623,7 +629,7 @@ def set_tangent_at(t, x, index, v):
 def set_tangent_at_in_place(t, x, index, v):
     """`set_tangent_at` for a `t` that only the caller's name holds (as
     `add_grad_at_in_place`'s): NumPy arrays and lists are changed in place."""
-    return _set_tangent_at(t, x, index, v, "set_tangent_at_in_place", _itself)
+    return _set_tangent_at(t, x, index, v, "set_tangent_at_in_place", _owned)
 
 
 def _set_tangent_at(t, x, index, v, kind, own):

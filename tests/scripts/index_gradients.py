@@ -85,6 +85,20 @@ def store_loop(x):
     return np.sum(u * u)
 
 
+def store_scaled(x):
+    u = np.zeros(len(x))
+    for t in range(len(x)):
+        u[t] = x[t] ** 2 * x[t - 1]
+    return np.sum(u * 3.0)
+
+
+def store_then_sum(x):
+    u = np.zeros(len(x))
+    for t in range(len(x)):
+        u[t] = np.sin(x[t]) + u[t - 1]
+    return np.sum(u) * 2.0
+
+
 def row_reads(m):
     s = 0.0
     for i in range(m.shape[0]):
@@ -167,6 +181,8 @@ CASES = [
     (same_array_twice, (vec,)),
     (reads_and_whole, (vec,)),
     (store_loop, (vec,)),
+    (store_scaled, (vec,)),
+    (store_then_sum, (vec,)),
     (row_reads, (mat,)),
     (branches, (vec,)),
     (nested_loops, (mat, rng.uniform(-1.0, 1.0, 4))),
@@ -226,5 +242,15 @@ for g in (np.zeros(3), [0.0, 0.0, 0.0]):
     assert tangent.zero_grad_at_in_place(g, 1) is g and g[1] == 0.0, g
     assert tangent.set_tangent_at_in_place(g, x, 2, 5.0) is g and g[2] == 5.0, g
     assert tangent.zero_grad_at(g, 2) is not g and g[2] == 5.0, g
+
+# A value the in-place helpers cannot write (a read-only broadcast, as `unbroadcast` gives
+# for a number spread to a shape) is copied on their first call, and left as it was.
+for helper, args in ((tangent.zero_grad_at_in_place, (1,)),
+                     (tangent.add_grad_at_in_place, (np.ones(3), 1, 5.0)),
+                     (tangent.set_tangent_at_in_place, (np.ones(3), 1, 5.0))):
+    spread = np.broadcast_to(np.asarray(2.0), (3,))
+    out = helper(spread, *args)
+    assert out is not spread and list(spread) == [2.0, 2.0, 2.0], (helper, spread)
+    assert out[0] == 2.0 and out[1] in (0.0, 5.0, 7.0), (helper, out)
 
 print("index gradients: %d cases agree" % checked)
