@@ -35,12 +35,9 @@ pub fn scalarize(funcs: &mut HashMap<String, FuncDef>, counts: &HashMap<String, 
         let mut changed = false;
         let mut names: Vec<String> = funcs.keys().cloned().collect();
         names.sort();
+        let mut seeds = seed_params(funcs);
+        let mut params = params_of(funcs);
         for name in names {
-            let seeds = seed_params(funcs);
-            let params: HashMap<String, Vec<String>> = funcs
-                .iter()
-                .map(|(n, d)| (n.clone(), d.params.iter().map(|p| p.name.clone()).collect()))
-                .collect();
             let Some(def) = funcs.get_mut(&name) else {
                 continue;
             };
@@ -54,12 +51,18 @@ pub fn scalarize(funcs: &mut HashMap<String, FuncDef>, counts: &HashMap<String, 
                 continue;
             };
             changed = true;
+            let mut added = false;
             for (callee, param, n) in variants {
                 let vname = variant_name(&callee, &param, n);
                 if !funcs.contains_key(&vname) {
                     let v = seed_variant(&funcs[&callee], &param, n, &vname);
                     funcs.insert(vname, v);
+                    added = true;
                 }
+            }
+            if added {
+                seeds = seed_params(funcs);
+                params = params_of(funcs);
             }
         }
         if !changed {
@@ -77,20 +80,19 @@ struct Context<'a> {
     params: &'a HashMap<String, Vec<String>>,
 }
 
-/// The path of a call's function (`tangent.add_grad_at`), if it is a dotted name.
-fn path(func: &Expr) -> Option<String> {
-    match &func.kind {
-        ExprKind::Name(n) => Some(n.clone()),
-        ExprKind::Attr(v, a) => Some(format!("{}.{a}", path(v)?)),
-        _ => None,
-    }
+/// Each function's parameter names.
+fn params_of(funcs: &HashMap<String, FuncDef>) -> HashMap<String, Vec<String>> {
+    funcs
+        .iter()
+        .map(|(n, d)| (n.clone(), d.params.iter().map(|p| p.name.clone()).collect()))
+        .collect()
 }
 
 /// The positional arguments of `e` if it is a call of `p` without keyword arguments.
 fn call_of<'a>(e: &'a Expr, p: &str) -> Option<&'a [Expr]> {
     match &e.kind {
         ExprKind::Call { func, args, kwargs }
-            if kwargs.is_empty() && path(func).as_deref() == Some(p) =>
+            if kwargs.is_empty() && super::typing::callee_path(func).as_deref() == Some(p) =>
         {
             Some(args)
         }

@@ -196,14 +196,12 @@ fn rewrite(body: &mut [Stmt], owned: &HashSet<String>, rules: &RuleSet) {
     }
 }
 
-/// The expression `a.b.c` for the dotted `path`.
+/// The expression `a.b.c` for the dotted `path`, at `span`.
 fn path_expr(path: &str, span: Span) -> Expr {
-    let mut parts = path.split('.');
-    let mut e = Expr::name(parts.next().unwrap_or(path));
-    for p in parts {
-        e = Expr::attr(e, p);
+    Expr {
+        span,
+        ..Expr::path(path)
     }
-    Expr { span, ..e }
 }
 
 /// Every call of an in-place variant (`in_place(f, g)` in backends/) written as its

@@ -185,15 +185,19 @@ impl Expr {
     pub fn attr(value: Expr, attr: &str) -> Expr {
         Expr::synth(ExprKind::Attr(Box::new(value), attr.to_owned()))
     }
+    /// `module.func` built from a dotted path such as `tangent.push`.
+    pub fn path(path: &str) -> Expr {
+        let mut parts = path.split('.');
+        let mut e = Expr::name(parts.next().unwrap_or(path));
+        for p in parts {
+            e = Expr::attr(e, p);
+        }
+        e
+    }
     /// `module.func(args...)` built from a dotted path such as `tangent.push`.
     pub fn call_path(path: &str, args: Vec<Expr>) -> Expr {
-        let mut parts = path.split('.');
-        let mut func = Expr::name(parts.next().unwrap_or(path));
-        for p in parts {
-            func = Expr::attr(func, p);
-        }
         Expr::synth(ExprKind::Call {
-            func: Box::new(func),
+            func: Box::new(Expr::path(path)),
             args,
             kwargs: vec![],
         })
