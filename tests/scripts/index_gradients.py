@@ -217,6 +217,34 @@ for f, args in CASES:
     checked += 1
     print("%s: ok" % name)
 
+# Higher order in reverse: a first derivative that changes its gradient arrays in place,
+# itself differentiated in joint and split motion, optimized or not, and in forward mode;
+# against second differences.
+def stored_then_read(x):
+    u = np.zeros(4)
+    for t in range(4):
+        u[t] = np.sin(x * (t + 1)) + u[t - 1] * x
+    s = 0.0
+    for t in range(4):
+        s = s + u[t] * u[t - 2]
+    return s + np.sum(u * u)
+
+
+h2 = 1e-4
+second = (stored_then_read(0.7 + h2) - 2 * stored_then_read(0.7)
+          + stored_then_read(0.7 - h2)) / h2 ** 2
+for optimized in (True, False):
+    first = tangent.grad(stored_then_read, compile="python", optimized=optimized)
+    assert "_in_place" in first.__tangent_source__, first.__tangent_source__
+    for motion in ("joint", "split"):
+        got = tangent.autodiff(first, motion=motion, compile="python", optimized=optimized)(0.7)
+        assert close(got, second, 1e-6), ("reverse over reverse", motion, optimized, got, second)
+        checked += 1
+    got = tangent.autodiff(first, mode="forward", compile="python")(0.7, 1.0, 1.0)
+    assert close(got, second, 1e-6), ("forward over reverse", optimized, got, second)
+    checked += 1
+print("stored_then_read: ok")
+
 # A gradient of an array output takes its seed as an argument: the seed is the caller's,
 # never changed, and each element's gradient is the weighted sum of the outputs'.
 seed = rng.uniform(-1.0, 1.0, vec.shape)
