@@ -18,8 +18,10 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(array_attribute_names, &m)?)?;
     m.add_function(wrap_pyfunction!(cache_info, &m)?)?;
     m.add_function(wrap_pyfunction!(cache_clear, &m)?)?;
-    m.add_function(wrap_pyfunction!(push, &m)?)?;
-    m.add_function(wrap_pyfunction!(pop, &m)?)?;
+    // Named `push`/`pop` in their messages: users called `tangent.push`.
+    m.add("push_checked", wrap_pyfunction!(push_checked, &m)?)?;
+    m.add("pop_checked", wrap_pyfunction!(pop_checked, &m)?)?;
+    crate::tape::add(&m)?;
     m.add_function(wrap_pyfunction!(crate::native::jit, &m)?)?;
     Ok(m)
 }
@@ -192,10 +194,11 @@ fn cache_clear() -> PyResult<usize> {
     tangent::cache::clear().map_err(pyo3::exceptions::PyOSError::new_err)
 }
 
-/// The tape's push (the tape is a `tangent.Stack`, a list).
+/// The tape's push (the tape is a `tangent.Stack`, a list), for the calls `tape.rs`'s
+/// `push` passes on.
 #[pyfunction]
-#[pyo3(signature = (stack, value, op_id=None))]
-fn push(
+#[pyo3(name = "push", signature = (stack, value, op_id=None))]
+fn push_checked(
     stack: &Bound<'_, PyList>,
     value: Bound<'_, PyAny>,
     op_id: Option<Bound<'_, PyAny>>,
@@ -212,10 +215,10 @@ fn push(
     stack.append(value)
 }
 
-/// The tape's pop.
+/// The tape's pop, for the calls `tape.rs`'s `pop` passes on.
 #[pyfunction]
-#[pyo3(signature = (stack, _op_id=None))]
-fn pop<'py>(
+#[pyo3(name = "pop", signature = (stack, _op_id=None))]
+fn pop_checked<'py>(
     stack: &Bound<'py, PyList>,
     _op_id: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {

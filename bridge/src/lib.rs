@@ -3,12 +3,13 @@
 //!
 //! The Python API is the embedded host's: the same Python half (`tangent::host::SHIMS`,
 //! executed into this module at import) over the same engine; `engine.rs` is the native
-//! half (`_tangent`), `native.rs` the callable of `compile='native'`, `run.rs` the script
-//! runner.
+//! half (`_tangent`), `tape.rs` its tape push and pop, `native.rs` the callable of
+//! `compile='native'`, `run.rs` the script runner.
 
 mod engine;
 mod native;
 mod run;
+mod tape;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};

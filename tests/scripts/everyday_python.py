@@ -265,6 +265,17 @@ items = [1.0, 2.0]
 tangent.push(saved, items, 'id')
 items.append(3.0)  # Google's push saved a copy of the list
 print("pushed copy:", tangent.pop(saved, 'id'))
+# The tape's functions by keyword, and the order they give values back in (CPython's
+# push and pop take a fast path for the calls generated code makes, the rest checked).
+tangent.push(stack=saved, value=1.5)
+tangent.push(saved, 2.5)
+if (tangent.pop(saved), tangent.pop(stack=saved)) != (2.5, 1.5):
+    failures.append("tangent.push/pop by keyword")
+try:
+    tangent.pop(saved)
+    failures.append("pop from an empty tape: no error")
+except IndexError as e:
+    print("empty tape:", str(e).split(":")[1].strip())
 
 
 # --- Google Tangent's API names: tangent.grad_util, input_derivative, tape helpers ---

@@ -186,21 +186,27 @@ pub(crate) mod _tangent {
         Ok(vm.ctx.new_tuple(vec![f.into_object(vm), vm.ctx.none()]))
     }
 
+    /// `push(stack, value, op_id=None)`'s arguments, by position or keyword.
+    #[derive(rustpython_vm::FromArgs)]
+    struct PushArgs {
+        #[pyarg(any)]
+        stack: PyListRef,
+        #[pyarg(any)]
+        value: PyObjectRef,
+        #[pyarg(any, optional)]
+        op_id: OptionalArg<PyObjectRef>,
+    }
+
     /// The tape's push: appends to the stack (a `tangent.Stack`, a list) natively.
     #[pyfunction]
-    fn push(
-        stack: PyListRef,
-        value: PyObjectRef,
-        op_id: OptionalArg<PyObjectRef>,
-        vm: &VirtualMachine,
-    ) -> PyResult<()> {
+    fn push(args: PushArgs, vm: &VirtualMachine) -> PyResult<()> {
         // Google Tangent's `push(stack, x, op_id)`, which saves a copy of a list or array
-        let value = if op_id.is_present() {
-            google_copy(value, vm)?
+        let value = if args.op_id.is_present() {
+            google_copy(args.value, vm)?
         } else {
-            value
+            args.value
         };
-        stack.borrow_vec_mut().push(value);
+        args.stack.borrow_vec_mut().push(value);
         Ok(())
     }
 
@@ -214,10 +220,19 @@ pub(crate) mod _tangent {
         Ok(value)
     }
 
+    /// `pop(stack, op_id=None)`'s arguments, by position or keyword.
+    #[derive(rustpython_vm::FromArgs)]
+    struct PopArgs {
+        #[pyarg(any)]
+        stack: PyListRef,
+        #[pyarg(any, optional, name = "_op_id")]
+        _op_id: OptionalArg<PyObjectRef>,
+    }
+
     /// The tape's pop.
     #[pyfunction]
-    fn pop(stack: PyListRef, _op_id: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
-        stack.borrow_vec_mut().pop().ok_or_else(|| {
+    fn pop(args: PopArgs, vm: &VirtualMachine) -> PyResult {
+        args.stack.borrow_vec_mut().pop().ok_or_else(|| {
             vm.new_index_error(
                 "tangent: pop from an empty tape: the backward pass read more values than the forward pass saved (this is a bug in tangent, please report it)",
             )
