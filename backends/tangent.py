@@ -52,6 +52,14 @@ in_place(tangent.zero_grad_at, tangent.zero_grad_at_in_place)
 in_place(tangent.set_tangent_at, tangent.set_tangent_at_in_place)
 shape_only(tangent.broadcast_like, arg=1)
 
+# Helpers that run the user's own functions (a custom rule's forward or backward pass),
+# which may change any object: no pass moves a read of an object across them.
+effectful(
+    tangent.custom_forward, tangent.custom_backward, tangent.custom_jvp_call,
+    tangent.custom_forward_jvp, tangent.custom_backward_jvp, tangent.custom_forward_vjp,
+    tangent.custom_backward_vjp, tangent.custom_jvp_call_vjp,
+)
+
 # Checks that only read their arguments: generated code calls them for their effect on
 # differentiated values (ad/activity.rs).
 reads_only(tangent.check_output, tangent.check_tangent, tangent.check_inplace)

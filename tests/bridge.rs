@@ -98,6 +98,7 @@ fn same_scripts_same_output_on_both_hosts() {
         "native_edges",
         "native_arrays",
         "index_gradients",
+        "tape_recompute",
         "tape_liveness",
         "nested_function",
         "closures",

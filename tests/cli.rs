@@ -566,6 +566,21 @@ fn index_gradients_agree_with_differences() {
     assert!(so.contains("index gradients: 169 cases agree"), "{so}");
 }
 
+/// What the tape holds in interpreted code: invariants never, element reads and the
+/// arithmetic on them computed again; values that may change stay on it. Each case
+/// against central differences in every mode (tests/scripts/tape_recompute.py).
+#[test]
+fn recomputed_tape_values_agree_with_differences() {
+    let out = tangent(&["run", "tests/scripts/tape_recompute.py"]);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
+    assert!(
+        so.contains("building pushes: ['T', 't', 'total_cost']"),
+        "{so}"
+    );
+    assert!(so.contains("tape recompute: 49 cases agree"), "{so}");
+}
+
 /// Inputs that used to give a silently wrong number or an unlocated error (issue 13):
 /// each line of tests/scripts/silent_wrong.py is a right number or a located error.
 #[test]

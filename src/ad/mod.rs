@@ -1192,7 +1192,29 @@ impl Generator<'_> {
         };
         let (fwd, mut bwd) = if self.opts.optimized {
             let live_out: Vec<String> = wrt_names.iter().map(|v| grad_names[v].clone()).collect();
-            crate::opt::optimize(fwd, bwd, &live_out)
+            let (fwd, bwd) = crate::opt::optimize(fwd, bwd, &live_out);
+            if split || phased {
+                // The tape leaves this function (split) or is the caller's (phased).
+                (fwd, bwd)
+            } else {
+                let pure = |f: &Expr| {
+                    let name = crate::emit::printer::expr(f);
+                    classify(f) != crate::opt::egraph::CallKind::Opaque
+                        && !rules.is_effectful(&name)
+                        && rules.copying_variant(&name).is_none()
+                };
+                let fresh = |f: &Expr| match resolver.callee(f) {
+                    crate::resolve::Callee::Library(q) | crate::resolve::Callee::Method(q) => {
+                        rules.is_pure(&q) && !rules.returns_view(&q)
+                    }
+                    _ => false,
+                };
+                let calls = crate::opt::recompute::Calls {
+                    pure: &pure,
+                    fresh: &fresh,
+                };
+                crate::opt::recompute::apply(fwd, bwd, &params, &calls)
+            }
         } else {
             (fwd, bwd)
         };

@@ -5,6 +5,7 @@
 
 pub mod egraph;
 pub mod in_place;
+pub mod recompute;
 pub mod tape_liveness;
 
 use crate::syntax::ir::*;

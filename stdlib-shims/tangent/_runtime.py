@@ -258,15 +258,15 @@ def _no_field(x, index):
 
 
 def copy(x):
+    # Structures first: the default library's copy (NumPy's) returns any value it does
+    # not know, and a checkpoint of a dict the loop changes must not see the changes.
+    if isinstance(x, list):
+        return list(x)
+    if isinstance(x, dict) or _is_dataclass_instance(x):
+        return _copy.copy(x)
     fn = _impl("copy", "tangent.copy", (x,), strict=False)
     if fn is not None:
         return fn(x)
-    if isinstance(x, list):
-        return list(x)
-    if isinstance(x, dict):
-        return type(x)(x)
-    if _is_dataclass_instance(x):
-        return _copy.copy(x)
     return x
 
 

@@ -78,6 +78,9 @@ FEATURES = (
     # an integer-array or list index that selects an element twice (v[np.array([1, 0,
     # 1])], m[[0, 0]]): its gradient must get both shares (NumPy's `g[idx] += v` keeps one)
     "fancy_index",
+    # a dict of constants a loop reads and also changes (p['gain'] = p['gain'] * 0.7):
+    # the tape must keep each iteration's value rather than recompute or reuse one
+    "loop_changes_const",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
@@ -1135,6 +1138,11 @@ class Gen:
                                                             m.shape[1]))
         out.append("%s    %s = math.tanh(%s)" % (pad, s, " + ".join(terms)))
         out.append("%s    %s[%s] = %s * %s['dt'] + %s[%s]" % (pad, z, t, s, p, src.name, t))
+        if not p.isupper() and self.rng.random() < 0.3 and "loop_changes_const" not in self.exclude:
+            # the dict's value changes every iteration: the backward pass must see each
+            # iteration's, not the last (its reads cannot be recomputed or kept once)
+            self.use("loop_changes_const")
+            out.append("%s    %s['gain'] = %s['gain'] * %s" % (pad, p, p, self.const(0.5, 0.9)))
         env.append(Var(s, ()))
         env.append(Var(z, (n,)))
 
