@@ -175,7 +175,8 @@ fn checkpointing_keeps_the_tape_at_sqrt_n() {
         let off = run_script("benches/checkpoint_memory.py", &["10000", "off", kind]);
         let on = run_script("benches/checkpoint_memory.py", &["10000", "on", kind]);
         assert_eq!(field(&off, "grad="), field(&on, "grad="), "{off}\n{on}");
-        assert!(entries(&off) >= 40_000.0, "{off}");
+        // Without it, a few entries per iteration (`x * 0.1` is invariant: never pushed).
+        assert!(entries(&off) >= 20_000.0, "{off}");
         // A few entries per iteration of one segment (100 iterations for `for`, at most
         // sqrt(2n) ~ 141 for `while`), plus the segment bookkeeping.
         assert!(entries(&on) <= 10.0 * 142.0, "{on}");

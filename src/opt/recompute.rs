@@ -7,28 +7,32 @@
 //! the tape:
 //!
 //! - **Invariant**: every assignment is the same expression over literals, stable names,
-//!   values of read-only containers and other invariants (`params['C']`,
-//!   `params_item * params_item2`), and every read in the forward pass follows an
-//!   assignment on every path. So every read, forward or backward, sees the expression's
-//!   one value: its pushes and pops go.
-//! - **Recomputed**: assigned once, at the top level of a `for` loop's body, and read only
-//!   by the statements after it in that body, from the targets of that loop and the loops
-//!   around it, stable names, invariants and such variables assigned before it
-//!   (`_item = x[t]`, `item_times_item2 = _item * _item2`): the backward pass computes it
-//!   again at the top of its iteration, right after the pop of the loop's target, instead
-//!   of popping it. No call is recomputed.
+//!   element and field reads of read-only containers, pure library calls and other
+//!   invariants (`params['C']`, `params_item * params_item2`), and every read in the
+//!   forward pass follows an assignment on every path. So every read, forward or
+//!   backward, sees the expression's one value: its pushes and pops go.
+//! - **Recomputed**: assigned once, at the top level of a `for` loop's body, read only by
+//!   the statements after it in that body, from the targets of that loop and the loops
+//!   around it, stable names, invariants, elements of read-only containers, variables
+//!   recomputed before it and variables the loop carries (`_item = x[t]`,
+//!   `item_minus_T = _item - T`), without calls: the backward loop computes it again at
+//!   the first point where every operand holds the value it had (after the pop of the
+//!   loop's target; before the pop of a carried variable it read after that variable's
+//!   assignment, after the pop of one it read before), and before its first read,
+//!   instead of popping it. A variable the tape never held is recomputed only where
+//!   another needs it.
 //!
-//! A name is *stable* when its value cannot change while the function runs: a parameter
+//! Both need the forward pass to change no object but the locals it made and stores into:
+//! every call pure (no user function, no in-place helper, nothing `effectful(...)`, no
+//! `out=`), every store into a local made by a display or a library call that returns no
+//! view, no augmented assignment of a name (an in-place `+=`). A name is *stable* when
+//! its binding cannot change while the function runs: a parameter or module-level name
 //! the code never assigns, or a local assigned once at the top level before the loop
-//! that reads it; never a store's base (`x[i] = ...`, `x.a = ...`), never assigned by the
-//! backward pass (pops aside), and only while every call of the forward pass is pure (no
-//! user function, no in-place helper: nothing could change an object through another
-//! name). A container whose elements an expression reads (`x[t]`, `p.a`) must be a stable
-//! name or an invariant, and every store of the forward pass must go into a local
-//! the function made (a display, or a library call that returns no view), so that no
-//! store changes what the container holds. The decision is per variable, for all its
-//! pushes and pops at once, so the tape's other entries stay aligned. Any doubt keeps the
-//! tape entry.
+//! that reads it; never a store's base, never assigned by the backward pass (pops aside).
+//! A read-only container is a stable name or an invariant. A name also bound to None
+//! has two values and keeps its tape entries. The decision is per variable, for all its
+//! pushes and pops at once, so the tape's other entries stay aligned. Any doubt keeps
+//! the tape entry.
 
 use crate::syntax::ir::*;
 use std::collections::{HashMap, HashSet};
@@ -182,7 +186,11 @@ impl<'a> Facts<'a> {
             },
             StmtKind::AugAssign(t, _, _) => match &t.kind {
                 ExprKind::Subscript(base, _) | ExprKind::Attr(base, _) => self.store(base),
-                _ => self.bind_other(t),
+                // `y += v` changes an array in place, which another name may hold.
+                _ => {
+                    self.stores_fresh = false;
+                    self.bind_other(t)
+                }
             },
             StmtKind::For(t, _, body) => {
                 match t.as_name() {
@@ -270,15 +278,25 @@ impl<'a> Facts<'a> {
         }
     }
 
+    /// Does the forward pass change no object but the locals it made and stores into?
+    /// Otherwise a value the backward pass would read again (or keep from the last
+    /// iteration) may be one a store through another name, or a call, changed since.
+    fn unchanged_objects(&self) -> bool {
+        self.pure && self.stores_fresh
+    }
+
     /// A container whose elements or fields an expression at `at` may read.
     fn read_only(&self, n: &str, at: usize, invariant: &HashSet<String>) -> bool {
-        self.pure && self.stores_fresh && (self.stable(n, at) || invariant.contains(n))
+        self.unchanged_objects() && (self.stable(n, at) || invariant.contains(n))
     }
 
     /// Least fixed point: a variable is invariant once its one expression reads only
     /// literals, stable names, read-only containers and variables already invariant.
     fn invariants(&self, fwd: &[Stmt]) -> HashSet<String> {
         let mut out: HashSet<String> = HashSet::new();
+        if !self.unchanged_objects() {
+            return out;
+        }
         let mut candidates: Vec<(&String, &Expr, usize)> = Vec::new();
         // Names the tape does not hold count too: their values feed the ones it does.
         for (v, defs) in &self.assigns {
@@ -363,6 +381,9 @@ impl<'a> Facts<'a> {
     /// The recomputed variables, in the order their loop's forward pass assigns them.
     fn recomputed(&self, fwd: &[Stmt], bwd: &[Stmt], inv: &HashSet<String>) -> Vec<Recompute> {
         let mut out = Vec::new();
+        if !self.unchanged_objects() {
+            return out;
+        }
         self.loops(fwd, fwd, bwd, inv, &mut Vec::new(), None, &mut out);
         out
     }
