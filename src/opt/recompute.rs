@@ -819,3 +819,161 @@ fn stmt_reads_deep(s: &Stmt, v: &str) -> bool {
     walk_stmts(std::slice::from_ref(s), &mut |x| found |= stmt_reads(x, v));
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::syntax::ir::*;
+    use crate::syntax::SourceModule;
+
+    /// The pass over `fwd` and `bwd` (the bodies of two functions of `src`; `fwd`'s
+    /// parameters are the function's), `len`/`range`/`np.tanh` pure, `np.zeros` fresh;
+    /// both passes printed after it.
+    fn after(src: &str) -> (String, String) {
+        let module = SourceModule::parse("<test>", src).unwrap();
+        let mut fwd = module.lower_function("fwd").unwrap();
+        let mut bwd = module.lower_function("bwd").unwrap();
+        let params: Vec<String> = fwd.params.iter().map(|p| p.name.clone()).collect();
+        let known = |f: &Expr| {
+            let name = crate::emit::printer::expr(f);
+            matches!(
+                name.as_str(),
+                "len" | "range" | "np.tanh" | "np.zeros" | "tangent.push" | "tangent.pop"
+            )
+        };
+        let fresh = |f: &Expr| crate::emit::printer::expr(f) == "np.zeros";
+        let calls = super::Calls {
+            pure: &known,
+            fresh: &fresh,
+        };
+        let (f, b) = super::apply(fwd.body, bwd.body, &params, &calls);
+        fwd.body = f;
+        bwd.body = b;
+        (
+            crate::emit::printer::function(&fwd),
+            crate::emit::printer::function(&bwd),
+        )
+    }
+
+    /// A loop reading a dict constant and an element, carrying `s`.
+    const BUILDING: &str = "\
+def fwd(x, p):
+    s = 0.0
+    tangent.push(_stack, t)
+    for t in range(len(x)):
+        tangent.push(_stack, c)
+        c = p['C']
+        tangent.push(_stack, a)
+        a = x[t]
+        tangent.push(_stack, d)
+        d = a - s
+        tangent.push(_stack, s)
+        s = s + c * d
+        tangent.push(_stack, e)
+        e = s * a
+        tangent.push(_stack, t)
+
+def bwd(x, p):
+    for _ in range(_n_t):
+        t = tangent.pop(_stack)
+        be = g(e)
+        e = tangent.pop(_stack)
+        bs = h(bs)
+        s = tangent.pop(_stack)
+        bd = k(d, bs, c)
+        d = tangent.pop(_stack)
+        ba = m(a, bd)
+        a = tangent.pop(_stack)
+        c = tangent.pop(_stack)
+    t = tangent.pop(_stack)
+";
+
+    #[test]
+    fn invariants_go_and_reads_are_recomputed_where_their_operands_hold() {
+        let (fwd, bwd) = after(BUILDING);
+        for v in ["c", "a", "d", "e"] {
+            assert!(!fwd.contains(&format!("push(_stack, {v})")), "{v}:\n{fwd}");
+            assert!(!bwd.contains(&format!("{v} = tangent.pop")), "{v}:\n{bwd}");
+        }
+        assert!(fwd.contains("push(_stack, s)"), "{fwd}");
+        assert!(bwd.contains("s = tangent.pop(_stack)"), "{bwd}");
+        // `e` reads `s` after its assignment: before s's pop; `d` reads it before: after.
+        let at = |needle: &str| {
+            bwd.find(needle)
+                .unwrap_or_else(|| panic!("{needle}:\n{bwd}"))
+        };
+        assert!(at("t = tangent.pop") < at("a = x[t]"), "{bwd}");
+        assert!(at("a = x[t]") < at("e = s * a"), "{bwd}");
+        assert!(at("e = s * a") < at("be = g(e)"), "{bwd}");
+        assert!(at("s = tangent.pop") < at("d = a - s"), "{bwd}");
+        assert!(at("d = a - s") < at("bd = k(d, bs, c)"), "{bwd}");
+        assert!(
+            !bwd.contains("c = p["),
+            "an invariant is never recomputed:\n{bwd}"
+        );
+    }
+
+    /// Each of these keeps every tape entry of the loop: the values could differ between
+    /// the forward and the backward pass.
+    #[test]
+    fn doubt_keeps_the_tape() {
+        for (what, change) in [
+            ("a call that may change anything", "        helper(x)\n"),
+            (
+                "a store through an alias",
+                "        y = x\n        y[0] = 1.0\n",
+            ),
+            ("an in-place +=", "        q = p\n        q += 1.0\n"),
+            ("a store into the container", "        p['C'] = 2.0\n"),
+            ("out=", "        np.tanh(x, out=x)\n"),
+        ] {
+            let src = BUILDING.replace(
+                "        tangent.push(_stack, t)\n\ndef bwd",
+                &format!("{change}        tangent.push(_stack, t)\n\ndef bwd"),
+            );
+            let (fwd, bwd) = after(&src);
+            for v in ["c", "a", "d", "e"] {
+                assert!(
+                    fwd.contains(&format!("push(_stack, {v})")),
+                    "{what}: {v}\n{fwd}"
+                );
+                assert!(
+                    bwd.contains(&format!("{v} = tangent.pop")),
+                    "{what}: {v}\n{bwd}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_name_with_a_second_value_keeps_its_tape() {
+        // Bound to None after its last use; read after the loop; read by the next
+        // iteration before its assignment.
+        for (from, to, v) in [
+            (
+                "        e = s * a\n",
+                "        e = s * a\n        c = None\n",
+                "c",
+            ),
+            (
+                "        tangent.push(_stack, t)\n\n",
+                "        tangent.push(_stack, t)\n    z = a\n\n",
+                "a",
+            ),
+            ("        d = a - s\n", "        d = a - s + e\n", "e"),
+        ] {
+            let (fwd, _) = after(&BUILDING.replace(from, to));
+            assert!(fwd.contains(&format!("push(_stack, {v})")), "{v}:\n{fwd}");
+        }
+    }
+
+    #[test]
+    fn a_checkpointed_loop_is_left_alone() {
+        let src = BUILDING.replace(
+            "        c = tangent.pop(_stack)\n",
+            "        c = tangent.pop(_stack)\n        tangent.push(_stack, c)\n",
+        );
+        let (fwd, _) = after(&src);
+        assert!(fwd.contains("push(_stack, c)"), "{fwd}");
+        assert!(fwd.contains("push(_stack, a)"), "{fwd}");
+    }
+}
