@@ -22,6 +22,7 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add("push_checked", wrap_pyfunction!(push_checked, &m)?)?;
     m.add("pop_checked", wrap_pyfunction!(pop_checked, &m)?)?;
     crate::tape::add(&m)?;
+    m.add_function(wrap_pyfunction!(crate::fast_helper::fast_helper, &m)?)?;
     m.add_function(wrap_pyfunction!(crate::native::jit, &m)?)?;
     Ok(m)
 }

@@ -3,10 +3,13 @@
 //!
 //! The Python API is the embedded host's: the same Python half (`tangent::host::SHIMS`,
 //! executed into this module at import) over the same engine; `engine.rs` is the native
-//! half (`_tangent`), `tape.rs` its tape push and pop, `native.rs` the callable of
-//! `compile='native'`, `run.rs` the script runner.
+//! half (`_tangent`), `tape.rs` its tape push and pop and `fast_helper.rs` the number
+//! paths of the runtime's helpers (both as C functions, `c_functions.rs`), `native.rs`
+//! the callable of `compile='native'`, `run.rs` the script runner.
 
+mod c_functions;
 mod engine;
+mod fast_helper;
 mod native;
 mod run;
 mod tape;

@@ -6,7 +6,7 @@ from tangent import _registry
 try:
     from _tangent import fast_helper
 except ImportError:  # CPython: the Python definitions as they are
-    def fast_helper(name, fn):
+    def fast_helper(name, fn, numbers=None):
         return fn
 
 

@@ -828,11 +828,16 @@ def output_seed(y, seed, index, weights, check, name):
 
 # ------------------------------------------------------------- native fast paths
 
-# The helpers every adjoint of array code calls get a native path for their common case
-# (same-shape arrays, a float seed, 2-D products); anything else runs the Python
+# The helpers every adjoint calls get a native path for their common case (numbers,
+# same-shape arrays, a float seed, 2-D products); anything else runs the Python
 # definitions above. See src/host/rustpython/fast_helper.rs (check_output's is in
 # tangent._errors).
-unbroadcast = fast_helper('unbroadcast', unbroadcast)
+# The helpers of scalar code (and `unbroadcast` of numbers) take `_NUMBERS`, the types
+# their first test reads.
+unbroadcast = fast_helper('unbroadcast', unbroadcast, _NUMBERS)
+unbroadcast_left = fast_helper('unbroadcast_left', unbroadcast_left, _NUMBERS)
+unbroadcast_right = fast_helper('unbroadcast_right', unbroadcast_right, _NUMBERS)
+add_grad = fast_helper('add_grad', add_grad, _NUMBERS)
 unreduce = fast_helper('unreduce', unreduce)
 matmul_grad_left = fast_helper('matmul_grad_left', matmul_grad_left)
 matmul_grad_right = fast_helper('matmul_grad_right', matmul_grad_right)

@@ -7,10 +7,10 @@
 pub(crate) mod _fast_helper {
     use rustpython_vm::{
         builtins::{PyStrRef, PyType},
-        function::FuncArgs,
+        function::{FuncArgs, OptionalArg},
         pyclass,
         types::{Callable, Constructor},
-        Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
+        AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
     };
     use tangent_numpy::host_api::{full, matmul_t, DType, PyNdArray};
 
@@ -18,6 +18,9 @@ pub(crate) mod _fast_helper {
     #[derive(Debug, Clone, Copy)]
     enum HelperKind {
         Unbroadcast,
+        UnbroadcastLeft,
+        UnbroadcastRight,
+        AddGrad,
         Unreduce,
         MatmulGradLeft,
         MatmulGradRight,
@@ -36,18 +39,24 @@ pub(crate) mod _fast_helper {
     pub struct PyFastHelper {
         kind: HelperKind,
         fallback: PyObjectRef,
+        /// The runtime's `_NUMBERS`, the types its helpers treat as plain numbers
+        /// (`type(x) in _NUMBERS`; backends add theirs at run time).
+        numbers: Option<PyObjectRef>,
     }
 
     impl Constructor for PyFastHelper {
-        type Args = (PyStrRef, PyObjectRef);
+        type Args = (PyStrRef, PyObjectRef, OptionalArg<PyObjectRef>);
 
         fn py_new(
             _cls: &Py<PyType>,
-            (name, fallback): Self::Args,
+            (name, fallback, numbers): Self::Args,
             vm: &VirtualMachine,
         ) -> PyResult<Self> {
             let kind = match &*name.to_string_lossy() {
                 "unbroadcast" => HelperKind::Unbroadcast,
+                "unbroadcast_left" => HelperKind::UnbroadcastLeft,
+                "unbroadcast_right" => HelperKind::UnbroadcastRight,
+                "add_grad" => HelperKind::AddGrad,
                 "unreduce" => HelperKind::Unreduce,
                 "matmul_grad_left" => HelperKind::MatmulGradLeft,
                 "matmul_grad_right" => HelperKind::MatmulGradRight,
@@ -58,7 +67,22 @@ pub(crate) mod _fast_helper {
                     )
                 }
             };
-            Ok(Self { kind, fallback })
+            let numbers = numbers.into_option();
+            let needs_numbers = matches!(
+                kind,
+                HelperKind::UnbroadcastLeft | HelperKind::UnbroadcastRight | HelperKind::AddGrad
+            );
+            if needs_numbers && numbers.is_none() {
+                return Err(vm.new_type_error(format!(
+                    "fast_helper: `{}` needs the set of number types",
+                    name.to_string_lossy()
+                )));
+            }
+            Ok(Self {
+                kind,
+                fallback,
+                numbers,
+            })
         }
     }
 
@@ -84,9 +108,39 @@ pub(crate) mod _fast_helper {
     }
 
     impl PyFastHelper {
+        /// `type(x) in _NUMBERS`, as the Python definitions test it (False without the
+        /// set: those helpers then take no number path).
+        fn is_number(&self, x: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
+            let Some(numbers) = &self.numbers else {
+                return Ok(false);
+            };
+            let class = x.class();
+            if class.is(vm.ctx.types.float_type) || class.is(vm.ctx.types.int_type) {
+                // Both are in the set from the start, and the runtime never removes one.
+                return Ok(true);
+            }
+            vm._contains(numbers, class.as_object())
+        }
+
         /// The native result, or None when the Python definition must run.
         fn fast(&self, args: &[PyObjectRef], vm: &VirtualMachine) -> PyResult<Option<PyObjectRef>> {
             Ok(match (self.kind, args) {
+                // `g` itself when both are numbers, as the first test of each definition.
+                (HelperKind::Unbroadcast | HelperKind::UnbroadcastLeft, [g, x, ..])
+                    if self.is_number(g, vm)? && self.is_number(x, vm)? =>
+                {
+                    Some(g.clone())
+                }
+                (HelperKind::UnbroadcastRight, [g, _, y])
+                    if self.is_number(g, vm)? && self.is_number(y, vm)? =>
+                {
+                    Some(g.clone())
+                }
+                (HelperKind::AddGrad, [a, b])
+                    if self.is_number(a, vm)? && self.is_number(b, vm)? =>
+                {
+                    Some(vm._add(a, b)?)
+                }
                 (HelperKind::Unbroadcast, [g, like]) => {
                     let Some(like) = like.downcast_ref::<PyNdArray>() else {
                         return Ok(None);
