@@ -1209,9 +1209,20 @@ impl Generator<'_> {
                     }
                     _ => false,
                 };
+                let shape_only: HashSet<String> = if self.opts.tape_liveness {
+                    crate::opt::pushed_names(&fwd)
+                        .into_iter()
+                        .filter(|v| {
+                            crate::opt::tape_liveness::shape_only_in_backward(rules, &bwd, v)
+                        })
+                        .collect()
+                } else {
+                    HashSet::new()
+                };
                 let calls = crate::opt::recompute::Calls {
                     pure: &pure,
                     fresh: &fresh,
+                    shape_only: &shape_only,
                 };
                 crate::opt::recompute::apply(fwd, bwd, &params, &calls)
             }

@@ -43,15 +43,18 @@ pub struct Calls<'a> {
     pub pure: &'a dyn Fn(&Expr) -> bool,
     /// Returns a new object, never an argument or a view of one.
     pub fresh: &'a dyn Fn(&Expr) -> bool,
+    /// Variables the tape will hold only the shape of (`tape_liveness`): a recomputation
+    /// never reads one, which would make the tape hold its whole value.
+    pub shape_only: &'a HashSet<String>,
 }
 
 /// Removes the tape entries of invariant and recomputed variables from a function whose
 /// forward pass `fwd` and backward pass `bwd` share one tape made here.
-pub fn apply(
+pub fn apply<'a>(
     fwd: Vec<Stmt>,
     mut bwd: Vec<Stmt>,
     params: &[String],
-    calls: &Calls,
+    calls: &Calls<'a>,
 ) -> (Vec<Stmt>, Vec<Stmt>) {
     // A checkpointed loop pushes again inside the backward pass: leave the tape alone.
     let mut bwd_pushes = false;
@@ -110,10 +113,12 @@ struct Facts<'a> {
     pure: bool,
     /// Every store of the forward pass goes into a local the function made.
     stores_fresh: bool,
+    /// `Calls::shape_only`.
+    shape_only: &'a HashSet<String>,
 }
 
 impl<'a> Facts<'a> {
-    fn of(fwd: &'a [Stmt], bwd: &[Stmt], params: &'a [String], calls: &Calls) -> Facts<'a> {
+    fn of(fwd: &'a [Stmt], bwd: &[Stmt], params: &'a [String], calls: &Calls<'a>) -> Facts<'a> {
         let mut f = Facts {
             params: params.iter().map(String::as_str).collect(),
             assigns: HashMap::new(),
@@ -124,6 +129,7 @@ impl<'a> Facts<'a> {
             pushed: HashSet::new(),
             pure: true,
             stores_fresh: true,
+            shape_only: calls.shape_only,
         };
         for (i, s) in fwd.iter().enumerate() {
             f.forward(s, true, i, calls);
@@ -134,8 +140,15 @@ impl<'a> Facts<'a> {
             }
             match &s.kind {
                 StmtKind::Assign(t, _) | StmtKind::AugAssign(t, _, _) | StmtKind::For(t, _, _) => {
+                    // A store (`u[t] = tangent.pop(_stack)` restoring an element) changes
+                    // its base; its index is read.
                     let mut names = Vec::new();
-                    t.names(&mut names);
+                    match &t.kind {
+                        ExprKind::Subscript(base, _) | ExprKind::Attr(base, _) => {
+                            base.names(&mut names)
+                        }
+                        _ => t.names(&mut names),
+                    }
                     f.bwd_assigned.extend(names);
                 }
                 _ => {}
@@ -523,7 +536,8 @@ impl<'a> Facts<'a> {
                     let carried = self.plain(n)
                         && !nested_assigns.contains(n)
                         && !nested_pops.contains(n)
-                        && self.pushed.contains(n);
+                        && self.pushed.contains(n)
+                        && !self.shape_only.contains(n);
                     ok &= carried;
                     if a < j {
                         latest = latest.min(p);
@@ -841,9 +855,11 @@ mod tests {
             )
         };
         let fresh = |f: &Expr| crate::emit::printer::expr(f) == "np.zeros";
+        let none = std::collections::HashSet::new();
         let calls = super::Calls {
             pure: &known,
             fresh: &fresh,
+            shape_only: &none,
         };
         let (f, b) = super::apply(fwd.body, bwd.body, &params, &calls);
         fwd.body = f;
