@@ -812,7 +812,13 @@ fn insert_recomputations(stmts: &mut [Stmt], target: &str, rs: &[&Recompute]) ->
             }
             let old = std::mem::take(body);
             for (i, x) in old.into_iter().enumerate() {
-                for r in rs.iter().filter(|r| r.position == i) {
+                let here: Vec<&&Recompute> = rs.iter().filter(|r| r.position == i).collect();
+                if !here.is_empty() {
+                    body.push(Stmt::synth(StmtKind::Comment(
+                        "Values of this step, computed again rather than saved".into(),
+                    )));
+                }
+                for r in here {
                     body.push(Stmt::assign(&r.var, r.value.clone()));
                 }
                 body.push(x);
