@@ -185,6 +185,8 @@ pub fn grad_options(
         split,
         checkpoint,
         tape_liveness: on("tape_liveness"),
+        // Asked by the Python API for source native code will run (`compile='auto'`).
+        recompute: !on("native_tape"),
         cse: on("cse"),
         algebraic: on("algebraic"),
         coarsening: on("coarsening"),

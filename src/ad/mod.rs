@@ -46,6 +46,10 @@ pub struct GradOptions {
     /// Push shape carriers for values the backward pass reads only for their shape
     /// (`optimizations={'tape_liveness': True}`).
     pub tape_liveness: bool,
+    /// Values the backward pass can have otherwise are not pushed (`opt/recompute.rs`);
+    /// off for source that native code will run (`compile='auto'`), which leaves shape
+    /// reads out and reads its tape faster than it computes values again.
+    pub recompute: bool,
     /// Common-subexpression elimination on e-graphs (`optimizations={'cse': True}`).
     pub cse: bool,
     /// Exact algebraic identities on e-graphs (`optimizations={'algebraic': True}`).
@@ -79,6 +83,7 @@ impl Default for GradOptions {
             split: false,
             joint_recursion: false,
             tape_liveness: false,
+            recompute: true,
             cse: false,
             algebraic: false,
             coarsening: false,
@@ -1193,7 +1198,7 @@ impl Generator<'_> {
         let (fwd, mut bwd) = if self.opts.optimized {
             let live_out: Vec<String> = wrt_names.iter().map(|v| grad_names[v].clone()).collect();
             let (fwd, bwd) = crate::opt::optimize(fwd, bwd, &live_out);
-            if split || phased {
+            if split || phased || !self.opts.recompute {
                 // The tape leaves this function (split) or is the caller's (phased).
                 (fwd, bwd)
             } else {

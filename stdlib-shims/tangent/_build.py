@@ -251,8 +251,13 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
             print(cached[1].__tangent_source__)
         return cached[1]
     stats["memory_misses"] += 1
+    # Source for native code keeps every value on the tape (src/opt/recompute.rs): native
+    # code reads its tape faster than it computes values again.
+    native = compile not in ("python", "jax", "torch", "tensorflow", "tinygrad") \
+        and motion == "joint"
+    passes = tuple(optimizations) + (("native_tape",) if native else ())
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
-                output_index, output_weights, motion, optimizations, checkpoint, bound_self,
+                output_index, output_weights, motion, passes, checkpoint, bound_self,
                 source, constructor, receiver)
     bindings = getattr(fn, "__tangent_bindings__", None)
     if compile in ("jax", "torch", "tensorflow", "tinygrad") and motion != "joint":
@@ -269,8 +274,16 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         fn = _tensorflow_compiled(fn, func)
     elif compile == "tinygrad":
         fn = _library_compiled("tinygrad", fn, func)
-    elif compile != "python" and motion == "joint":
-        fn = _native(fn, compile)
+    elif native:
+        compiled = _native(fn, compile)
+        if compiled is fn:
+            # Interpreted after all: the source that computes values again.
+            fn = _build(func, wrt, optimized, preserve_result, check_dims, 0, mode,
+                        output_index, output_weights, motion, optimizations, checkpoint,
+                        bound_self, source, constructor, receiver)
+            bindings = getattr(fn, "__tangent_bindings__", None)
+        else:
+            fn = compiled
     # Keeps `func` alive, so its id stays unique.
     _CACHE[key] = (func, fn, bound_self, bindings)
     _evict()
