@@ -259,27 +259,27 @@ impl<'a> Facts<'a> {
         self.other_binds.extend(names);
     }
 
-    /// Assigned only as the plain name (`None` aside): not a loop target, not unpacked,
-    /// not stored into, not assigned by the backward pass.
-    fn plain(&self, n: &str) -> bool {
-        !self.params.contains(n)
-            && !self.other_binds.contains(n)
-            && !self.for_targets.contains_key(n)
+    /// Not unpacked, augmented or bound to None, not stored into, not assigned by the
+    /// backward pass (pops aside).
+    fn untouched(&self, n: &str) -> bool {
+        !self.other_binds.contains(n)
             && !self.store_bases.contains(n)
             && !self.bwd_assigned.contains(n)
+    }
+
+    /// Assigned only as the plain name: not a parameter, not a loop target, `untouched`.
+    fn plain(&self, n: &str) -> bool {
+        !self.params.contains(n) && !self.for_targets.contains_key(n) && self.untouched(n)
     }
 
     /// Cannot change while the function runs; a local only after its one assignment, at
     /// the function's top level, before the statement at `before`.
     fn stable(&self, n: &str, before: usize) -> bool {
-        if !self.pure || self.pushed.contains(n) {
-            return false;
-        }
-        let untouched = !self.other_binds.contains(n)
-            && !self.for_targets.contains_key(n)
-            && !self.store_bases.contains(n)
-            && !self.bwd_assigned.contains(n);
-        if !untouched {
+        if !self.pure
+            || self.pushed.contains(n)
+            || self.for_targets.contains_key(n)
+            || !self.untouched(n)
+        {
             return false;
         }
         match self.assigns.get(n) {
@@ -420,10 +420,8 @@ impl<'a> Facts<'a> {
                 StmtKind::For(t, _, body) => {
                     let target = t.as_name().filter(|n| {
                         self.for_targets.get(*n) == Some(&1)
-                            && !self.other_binds.contains(*n)
                             && !self.assigns.contains_key(*n)
-                            && !self.store_bases.contains(*n)
-                            && !self.bwd_assigned.contains(*n)
+                            && self.untouched(n)
                     });
                     match target {
                         Some(target) => {
