@@ -578,7 +578,7 @@ fn recomputed_tape_values_agree_with_differences() {
         so.contains("building pushes: ['T', 't', 'total_cost']"),
         "{so}"
     );
-    assert!(so.contains("tape recompute: 49 cases agree"), "{so}");
+    assert!(so.contains("tape recompute: 54 cases agree"), "{so}");
 }
 
 /// Inputs that used to give a silently wrong number or an unlocated error (issue 13):

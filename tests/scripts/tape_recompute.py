@@ -208,4 +208,30 @@ for motion in ("joint", "split"):
 d = {'k': [1.0]}
 assert tangent.copy(d) is not d and tangent.copy(d) == d
 print("decaying: ok")
+# Higher order: a first derivative whose backward loop computes values again (and keeps
+# none of the invariants on its tape), itself differentiated in reverse (joint and split,
+# optimized or not) and in forward mode, against second differences.
+def scalar_loop(x):
+    p = {'k': 0.3}
+    w = x * np.array([0.5, -0.25, 0.75, 1.0])
+    s = 0.0
+    for t in range(4):
+        a = w[t] + p['k']
+        s = s + a * s + np.sin(a)
+    return s
+
+
+first = tangent.grad(scalar_loop, compile="python")
+assert "computed again" in first.__tangent_source__, first.__tangent_source__
+h2 = 1e-4
+second = (scalar_loop(0.7 + h2) - 2 * scalar_loop(0.7) + scalar_loop(0.7 - h2)) / h2 ** 2
+for optimized in (True, False):
+    for motion in ("joint", "split"):
+        got = tangent.autodiff(first, motion=motion, compile="python", optimized=optimized)(0.7)
+        assert close(got, second, 1e-6), ("reverse over reverse", motion, optimized, got, second)
+        checked += 1
+got = tangent.autodiff(first, mode="forward", compile="python")(0.7, 1.0, 1.0)
+assert close(got, second, 1e-6), ("forward over reverse", got, second)
+checked += 1
+print("scalar_loop: ok")
 print("tape recompute: %d cases agree" % checked)
