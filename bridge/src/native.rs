@@ -9,7 +9,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyTuple};
 use tangent::jit::arrays::{ArrayDesc, NativeArray};
-use tangent::jit::containers::{DictValues, SeqValues};
+use tangent::jit::containers::{DictValues, KeyOrders, SeqValues};
 use tangent::jit::{Call, NativeEntry, Scalar, Value};
 
 #[pyclass(module = "tangent", name = "NativeFunction", frozen)]
@@ -285,63 +285,17 @@ fn dict_values(obj: &Bound<'_, PyAny>) -> Option<DictValues> {
         keys.push(k);
         values.push(scalar_of(&v)?.float_kind()?);
     }
-    let mut seen = KEY_ORDERS.lock().unwrap_or_else(|e| e.into_inner());
-    let same = |o: &&mut KeyOrder| {
-        o.keys.len() == keys.len() && o.keys.iter().zip(&keys).all(|(a, b)| a.is(b))
-    };
-    let known = seen.iter_mut().find(same);
-    let order = match known {
-        Some(o) => o,
-        None => {
-            // Read the keys' text once for this sequence of key objects.
-            let text: Vec<String> = keys
-                .iter()
-                .map(|k| k.extract::<String>())
-                .collect::<PyResult<_>>()
-                .ok()?;
-            let mut order: Vec<usize> = (0..keys.len()).collect();
-            order.sort_by(|&a, &b| text[a].cmp(&text[b]));
-            let sorted = order.iter().map(|&k| text[k].clone()).collect();
-            if seen.len() >= KEY_ORDERS_KEPT {
-                seen.remove(0);
-            }
-            seen.push(KeyOrder {
-                keys: keys.iter().map(|k| k.clone().unbind()).collect(),
-                order,
-                sorted,
-                ids: Vec::new(),
-            });
-            seen.last_mut()?
-        }
-    };
-    let kinds: Vec<u8> = order.order.iter().map(|&k| values[k].1).collect();
-    let id = match order.ids.iter().find(|(k, _)| *k == kinds) {
-        Some((_, id)) => *id,
-        None => {
-            let id = tangent::jit::containers::intern_kinds(&order.sorted, &kinds);
-            order.ids.push((kinds, id));
-            id
-        }
-    };
-    let in_order = order.order.iter().map(|&k| values[k].0).collect();
-    drop(seen);
-    Some(DictValues::in_key_order(id, in_order, false))
+    KEY_ORDERS.values(
+        &keys,
+        &values,
+        |a, b| a.is(b),
+        |k| k.extract::<String>().ok(),
+        |k| k.clone().unbind(),
+    )
 }
 
-/// A dict's key objects in its order, their order by text, the sorted text, and the key
-/// set numbers of the kinds of values seen with them: dicts with the same key objects
-/// (strings are immutable, and the ones kept here stay alive, so no other string takes
-/// their place) share them without reading the text.
-struct KeyOrder {
-    keys: Vec<Py<PyAny>>,
-    order: Vec<usize>,
-    sorted: Vec<String>,
-    ids: Vec<(Vec<u8>, u32)>,
-}
-
-/// The key orders of the dicts seen last (a few: a program passes few dicts).
-static KEY_ORDERS: std::sync::Mutex<Vec<KeyOrder>> = std::sync::Mutex::new(Vec::new());
-const KEY_ORDERS_KEPT: usize = 16;
+/// The key orders of the dicts seen last.
+static KEY_ORDERS: KeyOrders<Py<PyAny>> = KeyOrders::new();
 
 /// A dataclass or namedtuple instance whose fields are all floats (Python's,
 /// `numpy.float64` or `numpy.float32`), read the way `p.C` reads them (its class has no

@@ -1041,6 +1041,21 @@ impl Cg<'_> {
         Ok((val, ty))
     }
 
+    /// `z` when `v` is `-z` (a float negated by this code).
+    fn negated(&self, v: Value) -> Option<Value> {
+        let dfg = &self.b.func.dfg;
+        let cranelift_codegen::ir::ValueDef::Result(inst, _) = dfg.value_def(v) else {
+            return None;
+        };
+        match dfg.insts[inst] {
+            cranelift_codegen::ir::InstructionData::Unary {
+                opcode: cranelift_codegen::ir::Opcode::Fneg,
+                arg,
+            } => Some(arg),
+            _ => None,
+        }
+    }
+
     fn binop(
         &mut self,
         op: BinOp,
@@ -1062,11 +1077,16 @@ impl Cg<'_> {
                 (self.float(a.0, a.1), self.float(b.0, b.1))
             };
             let zero = self.b.ins().f64const(0.0);
-            let v = match op {
-                BinOp::Add => self.b.ins().fadd(x, y),
-                BinOp::Sub => self.b.ins().fsub(x, y),
-                BinOp::Mul => self.b.ins().fmul(x, y),
-                BinOp::Div | BinOp::FloorDiv | BinOp::Mod => {
+            // `x + (-z)` is `x - z` and `x - (-z)` is `x + z` exactly (IEEE 754 defines
+            // subtraction so): one operation less on chains like `bT = bT + (-g)`.
+            let v = match (op, self.negated(x), self.negated(y)) {
+                (BinOp::Add, _, Some(z)) => self.b.ins().fsub(x, z),
+                (BinOp::Add, Some(w), None) => self.b.ins().fsub(y, w),
+                (BinOp::Add, None, None) => self.b.ins().fadd(x, y),
+                (BinOp::Sub, _, Some(z)) => self.b.ins().fadd(x, z),
+                (BinOp::Sub, _, None) => self.b.ins().fsub(x, y),
+                (BinOp::Mul, ..) => self.b.ins().fmul(x, y),
+                (BinOp::Div | BinOp::FloorDiv | BinOp::Mod, ..) => {
                     let z = self.b.ins().fcmp(FloatCC::Equal, y, zero);
                     self.bail_if(z);
                     match op {
@@ -1077,12 +1097,12 @@ impl Cg<'_> {
                         _ => self.call_f64(runtime::py_fmod as *const () as usize, &[x, y]),
                     }
                 }
-                BinOp::Pow => {
+                (BinOp::Pow, ..) => {
                     let r = self.call_f64(runtime::py_pow as *const () as usize, &[x, y]);
                     self.bail_unless_finite_from_finite(r, &[x, y]);
                     r
                 }
-                BinOp::MatMul => unreachable!("arith_type refuses @"),
+                (BinOp::MatMul, ..) => unreachable!("arith_type refuses @"),
             };
             if self.precise {
                 let mut ka = self.kind_of(a.0, a.1, span)?;

@@ -101,28 +101,10 @@ pub struct DictValues {
 }
 
 impl DictValues {
-    /// From the dict's (key, number) pairs, in any order (a number that is not a float
+    /// From a record's (field, number) pairs, in any order (a number that is not a float
     /// of some kind: None).
-    pub fn new<S: AsRef<str>>(entries: Vec<(S, Scalar)>) -> Option<DictValues> {
-        Self::sorted(entries, false)
-    }
-
-    /// From a record's (field, number) pairs, in any order.
     pub fn record<S: AsRef<str>>(entries: Vec<(S, Scalar)>) -> Option<DictValues> {
-        Self::sorted(entries, true)
-    }
-
-    /// The values of a dict (or record) whose key set is `keys` (see `intern_kinds`),
-    /// already in key order.
-    pub fn in_key_order(keys: u32, values: Vec<f64>, record: bool) -> DictValues {
-        DictValues {
-            keys,
-            values,
-            record,
-        }
-    }
-
-    fn sorted<S: AsRef<str>>(mut entries: Vec<(S, Scalar)>, record: bool) -> Option<DictValues> {
+        let mut entries = entries;
         entries.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
         let (values, kinds): (Vec<f64>, Vec<u8>) = entries
             .iter()
@@ -134,8 +116,105 @@ impl DictValues {
         Some(DictValues {
             keys: intern_kinds(&keys, &kinds),
             values,
-            record,
+            record: true,
         })
+    }
+
+    /// The values of a dict whose key set is `keys` (see `intern_kinds`), already in
+    /// key order.
+    fn in_key_order(keys: u32, values: Vec<f64>) -> DictValues {
+        DictValues {
+            keys,
+            values,
+            record: false,
+        }
+    }
+}
+
+/// The key orders of the dicts passed last, by key object: a host reads a dict's keys
+/// and values in the dict's own order and finds the order of its key set without
+/// reading the keys' text or sorting (dicts built by the same code share key objects).
+/// `K` is the host's owned reference to a key; the ones kept here stay alive, so no
+/// other string takes their place.
+pub struct KeyOrders<K> {
+    kept: Mutex<Vec<KeyOrder<K>>>,
+}
+
+/// A dict's key objects in its order, their order by text, the sorted text, and the key
+/// set numbers of the kinds of values seen with them.
+struct KeyOrder<K> {
+    keys: Vec<K>,
+    order: Vec<usize>,
+    sorted: Vec<String>,
+    ids: Vec<(Vec<u8>, u32)>,
+}
+
+/// How many key orders are kept (a program passes few dicts).
+const KEY_ORDERS_KEPT: usize = 16;
+
+impl<K> KeyOrders<K> {
+    pub const fn new() -> KeyOrders<K> {
+        KeyOrders {
+            kept: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The values of a dict whose key objects are `keys` and whose values are `values`
+    /// (number, NumPy kind: `Scalar::float_kind`), both in the dict's order. `same`
+    /// tells whether a kept key is the given key object; `text` reads a key's text and
+    /// `keep` takes a reference to it, both only for a sequence of keys not seen before.
+    pub fn values<B>(
+        &self,
+        keys: &[B],
+        values: &[(f64, u8)],
+        same: impl Fn(&K, &B) -> bool,
+        text: impl Fn(&B) -> Option<String>,
+        keep: impl Fn(&B) -> K,
+    ) -> Option<DictValues> {
+        if values.len() != keys.len() {
+            return None;
+        }
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let known = kept.iter().position(|o| {
+            o.keys.len() == keys.len() && o.keys.iter().zip(keys).all(|(a, b)| same(a, b))
+        });
+        let at = match known {
+            Some(k) => k,
+            None => {
+                let text: Vec<String> = keys.iter().map(&text).collect::<Option<_>>()?;
+                let mut order: Vec<usize> = (0..keys.len()).collect();
+                order.sort_by(|&a, &b| text[a].cmp(&text[b]));
+                let sorted = order.iter().map(|&k| text[k].clone()).collect();
+                if kept.len() >= KEY_ORDERS_KEPT {
+                    kept.remove(0);
+                }
+                kept.push(KeyOrder {
+                    keys: keys.iter().map(keep).collect(),
+                    order,
+                    sorted,
+                    ids: Vec::new(),
+                });
+                kept.len() - 1
+            }
+        };
+        let order = &mut kept[at];
+        let kinds: Vec<u8> = order.order.iter().map(|&k| values[k].1).collect();
+        let id = match order.ids.iter().find(|(k, _)| *k == kinds) {
+            Some((_, id)) => *id,
+            None => {
+                let id = intern_kinds(&order.sorted, &kinds);
+                order.ids.push((kinds, id));
+                id
+            }
+        };
+        let in_order = order.order.iter().map(|&k| values[k].0).collect();
+        Some(DictValues::in_key_order(id, in_order))
+    }
+}
+
+impl<K> Default for KeyOrders<K> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 

@@ -67,31 +67,39 @@ impl NativeEntry {
                 None => return Call::Interpret,
             }
         }
-        let Some(tys) = all.iter().map(|s| s.ty()).collect::<Option<Vec<_>>>() else {
-            return Call::Interpret;
-        };
+        // The common case: the types of the last call (compared without collecting them).
         let cached = {
             let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
             last.as_ref()
-                .filter(|(t, _)| *t == tys)
+                .filter(|(t, _)| {
+                    t.len() == all.len() && t.iter().zip(&all).all(|(t, s)| s.ty() == Some(*t))
+                })
                 .map(|(_, c)| c.clone())
         };
-        let compiled = match cached
-            .map(|c| (Ok(c), false))
-            .unwrap_or_else(|| self.program.specialize_once(&tys))
-        {
-            (Ok(c), _) => c,
-            (Err(r), first) => {
-                let message = format!(
-                    "compile='native': `{}` runs interpreted for arguments ({}): {}",
-                    self.program.name(),
-                    tys.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "),
-                    self.program.describe(&r)
-                );
-                return Call::Refused { message, first };
+        let compiled = match cached {
+            Some(c) => c,
+            None => {
+                let Some(tys) = all.iter().map(|s| s.ty()).collect::<Option<Vec<_>>>() else {
+                    return Call::Interpret;
+                };
+                match self.program.specialize_once(&tys) {
+                    (Ok(c), _) => {
+                        *self.last.lock().unwrap_or_else(|e| e.into_inner()) =
+                            Some((tys, c.clone()));
+                        c
+                    }
+                    (Err(r), first) => {
+                        let message = format!(
+                            "compile='native': `{}` runs interpreted for arguments ({}): {}",
+                            self.program.name(),
+                            tys.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "),
+                            self.program.describe(&r)
+                        );
+                        return Call::Refused { message, first };
+                    }
+                }
             }
         };
-        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((tys, compiled.clone()));
         match compiled.run(&all) {
             Run::Bail => Call::Interpret,
             Run::Done(outs) => {

@@ -11,6 +11,7 @@ mod array_types;
 pub mod arrays;
 mod codegen;
 pub mod containers;
+mod eager_gradients;
 mod elementwise;
 mod elementwise_code;
 mod entry;
@@ -185,15 +186,25 @@ type Entry = unsafe extern "C" fn(*mut runtime::Tape, *const u64, *mut u64) -> i
 
 impl Compiled {
     pub fn run(&self, args: &[Scalar]) -> Run {
-        let words: Vec<u64> = args.iter().map(|a| a.word()).collect();
-        let mut outs = vec![0u64; 2 * self.outputs.len().max(1)];
-        thread_local! {
-            // One tape per thread, reused: compiled code never calls back into Python,
-            // so runs do not nest.
-            static TAPE: std::cell::RefCell<runtime::Tape> = std::cell::RefCell::new(runtime::Tape::new());
+        /// What a run needs besides its arguments: the tape, and the argument and
+        /// result words (kept between runs: a call allocates nothing it does not return).
+        #[derive(Default)]
+        struct Scratch {
+            tape: runtime::Tape,
+            words: Vec<u64>,
+            outs: Vec<u64>,
         }
-        TAPE.with(|t| {
-            let mut tape = t.borrow_mut();
+        thread_local! {
+            // One per thread, reused: compiled code never calls back into Python, so
+            // runs do not nest.
+            static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+        }
+        SCRATCH.with(|s| {
+            let Scratch { tape, words, outs } = &mut *s.borrow_mut();
+            words.clear();
+            words.extend(args.iter().map(|a| a.word()));
+            outs.clear();
+            outs.resize(2 * self.outputs.len().max(1), 0);
             let status = loop {
                 tape.len = 0;
                 tape.full = 0;
@@ -204,7 +215,7 @@ impl Compiled {
                 // through the layout of `runtime::Tape` and the runtime's functions.
                 let status = unsafe {
                     let f: Entry = std::mem::transmute(self.code.ptr());
-                    f(&mut *tape, words.as_ptr(), outs.as_mut_ptr())
+                    f(tape, words.as_ptr(), outs.as_mut_ptr())
                 };
                 // A push found the tape full: again, on a larger one (nothing the run
                 // did is seen outside it: its arrays are in the arena).
@@ -215,7 +226,7 @@ impl Compiled {
             let run = if status != 0 {
                 Run::Bail
             } else {
-                self.outputs(&outs, &mut tape.arena)
+                self.outputs(outs, &mut tape.arena)
             };
             tape.arena.clear();
             run
@@ -450,7 +461,9 @@ impl Program {
         if args.len() > params.len() {
             return None;
         }
-        let mut all = args.to_vec();
+        // Room for the module-level values the caller appends.
+        let mut all = Vec::with_capacity(params.len() + self.globals().len());
+        all.extend_from_slice(args);
         for p in &params[args.len()..] {
             all.push(literal_default(p)?);
         }
@@ -688,6 +701,12 @@ impl Program {
         kinds_from_caller: bool,
     ) -> Result<Compiled, Refusal> {
         let def = &self.funcs[name];
+        let ty_of = |p: &str| {
+            let k = def.params.iter().position(|q| q.name == p)?;
+            tys.get(k).copied()
+        };
+        let eager = eager_gradients::made_eagerly(def, &ty_of);
+        let def = eager.as_ref().unwrap_or(def);
         let isa = isa().map_err(|e| Refusal::new(def.span, e))?;
         let key = (name.to_owned(), tys.to_vec(), kinds_from_caller);
         self.pending_lock()

@@ -7,7 +7,7 @@
 //! function's, so the readable Python source stays the product.
 
 use crate::jit::arrays::ArrayDesc;
-use crate::jit::containers::{DictValues, SeqValues};
+use crate::jit::containers::{DictValues, KeyOrders, SeqValues};
 use crate::jit::{Call, NativeEntry, Scalar, Value};
 use rustpython_vm::{
     builtins::{PyBool, PyInt, PyStr},
@@ -30,6 +30,8 @@ pub struct PyNativeFunction {
     pub strict: bool,
     /// Called with a message when a signature is refused (`compile='native'`).
     pub on_refusal: Option<PyObjectRef>,
+    /// The key orders of the dict arguments seen last.
+    pub key_orders: KeyOrders<PyObjectRef>,
 }
 
 impl std::fmt::Debug for PyNativeFunction {
@@ -77,16 +79,27 @@ fn to_py(v: Value, vm: &VirtualMachine) -> PyObjectRef {
 /// A dict (exactly) whose keys are all strings and values all floats (Python's,
 /// `numpy.float64` or `numpy.float32`): its values in key order, read now (no Python code runs during the
 /// native call, so none can change them).
-fn dict_values(obj: &PyObject, vm: &VirtualMachine) -> Option<DictValues> {
+fn dict_values(
+    obj: &PyObject,
+    orders: &KeyOrders<PyObjectRef>,
+    vm: &VirtualMachine,
+) -> Option<DictValues> {
     let d = obj.downcast_ref_if_exact::<rustpython_vm::builtins::PyDict>(vm)?;
-    let items = d.items_vec();
-    let mut entries = Vec::with_capacity(items.len());
-    for (k, v) in &items {
-        // A key that is not valid UTF-8 (a lone surrogate) is no name native code reads.
-        let k = k.downcast_ref_if_exact::<PyStr>(vm)?.to_str()?;
-        entries.push((k, scalar_of(v, vm)?));
+    let mut keys = Vec::with_capacity(d.__len__());
+    let mut values = Vec::with_capacity(keys.capacity());
+    for (k, v) in d {
+        k.downcast_ref_if_exact::<PyStr>(vm)?;
+        keys.push(k);
+        values.push(scalar_of(&v, vm)?.float_kind()?);
     }
-    DictValues::new(entries)
+    orders.values(
+        &keys,
+        &values,
+        |a, b| a.is(b),
+        // A key that is not valid UTF-8 (a lone surrogate) is no name native code reads.
+        |k| Some(k.downcast_ref::<PyStr>()?.to_str()?.to_owned()),
+        |k| k.clone(),
+    )
 }
 
 /// A dataclass or namedtuple instance whose fields are all floats (Python's,
@@ -229,7 +242,7 @@ impl PyNativeFunction {
             .zip(&descs)
             .map(|(a, d)| match d {
                 Some(_) => None,
-                None => dict_values(a, vm).or_else(|| record_values(a, vm)),
+                None => dict_values(a, &self.key_orders, vm).or_else(|| record_values(a, vm)),
             })
             .collect();
         let seqs: Vec<Option<SeqValues>> = objs.iter().map(|a| seq_values(a, vm)).collect();

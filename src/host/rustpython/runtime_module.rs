@@ -182,6 +182,7 @@ pub(crate) mod _tangent {
             fallback,
             strict,
             on_refusal: (!vm.is_none(&on_refusal)).then_some(on_refusal),
+            key_orders: Default::default(),
         };
         Ok(vm.ctx.new_tuple(vec![f.into_object(vm), vm.ctx.none()]))
     }
