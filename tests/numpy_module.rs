@@ -1578,6 +1578,45 @@ fn has_numpys_public_functions() {
     );
 }
 
+/// numpy.random's bit streams are NumPy's: tests/numpy_diff/random_streams.py draws from
+/// `default_rng`, `PCG64` and `SeedSequence` in the test CPython's NumPy and here, and
+/// every number must be the same to the bit.
+#[test]
+fn random_streams_are_numpys() {
+    let Some(python) = common::cpython::python(&["numpy"]) else {
+        return;
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("random-streams");
+    std::fs::create_dir_all(&dir).unwrap();
+    let want = dir.join("want.json");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/numpy_diff/random_streams.py"
+    );
+    let expect = std::process::Command::new(&python)
+        .args([script, "expect"])
+        .arg(&want)
+        .output()
+        .expect("run the test CPython");
+    assert!(
+        expect.status.success(),
+        "{}",
+        String::from_utf8_lossy(&expect.stderr)
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tangent"))
+        .args(["run", "--embedded", script, "compare"])
+        .arg(&want)
+        .output()
+        .expect("run tangent");
+    let so = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{so}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(so.contains("35 cases, 0 differ"), "{so}");
+}
+
 /// numpy.random's distributions (the Generator's, the legacy ones) against SciPy's in the
 /// test CPython: tests/numpy_diff/random_stats.py draws seeded samples here and tests them
 /// there (Kolmogorov-Smirnov, chi-square over counts; p below 1e-3 fails).

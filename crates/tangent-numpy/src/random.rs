@@ -1,75 +1,163 @@
-//! The bit generator behind `numpy.random`: xoshiro256++ seeded through SplitMix64.
-//!
-//! Seeding is reproducible (the same seed gives the same stream, on every platform), but
-//! the streams are NOT NumPy's (PCG64/MT19937 and NumPy's ziggurat): code that checks
-//! exact random values against real NumPy output will see different numbers.
+//! The bit generator behind `numpy.random`: NumPy's own, PCG64 (a 128-bit LCG with the
+//! XSL-RR output) seeded through `SeedSequence`'s hash (NumPy's `bit_generator.pyx`
+//! documents both), so `default_rng(seed).random()`, `.integers()` and the raw words
+//! are NumPy's for the same seed, bit for bit. The other distributions are computed
+//! here by their textbook methods (polar normals, Marsaglia-Tsang gammas): reproducible
+//! per seed, not NumPy's values (its ziggurat tables are not reproduced).
+
+/// `SeedSequence`'s constants (NumPy's `bit_generator.pyx`).
+const INIT_A: u32 = 0x43b0_d7e5;
+const MULT_A: u32 = 0x931e_8875;
+const INIT_B: u32 = 0x8b51_f9dd;
+const MULT_B: u32 = 0x58f3_8ded;
+const MIX_MULT_L: u32 = 0xca01_f9dd;
+const MIX_MULT_R: u32 = 0x4973_f715;
+const XSHIFT: u32 = 16;
+/// PCG64's multiplier.
+const PCG_MULT: u128 = 0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645;
+
+fn hashmix(value: u32, hash_const: &mut u32) -> u32 {
+    let mut v = value ^ *hash_const;
+    *hash_const = hash_const.wrapping_mul(MULT_A);
+    v = v.wrapping_mul(*hash_const);
+    v ^ (v >> XSHIFT)
+}
+
+fn mix(x: u32, y: u32) -> u32 {
+    let r = MIX_MULT_L
+        .wrapping_mul(x)
+        .wrapping_sub(MIX_MULT_R.wrapping_mul(y));
+    r ^ (r >> XSHIFT)
+}
+
+/// The pool of a `SeedSequence` with these entropy words and spawn key words (each an
+/// integer's little-endian 32-bit words); `pool_size` at least 4.
+pub fn seed_pool(entropy: &[u32], spawn_key: &[u32], pool_size: usize) -> Vec<u32> {
+    let mut assembled = entropy.to_vec();
+    if !spawn_key.is_empty() && assembled.len() < pool_size {
+        assembled.resize(pool_size, 0);
+    }
+    assembled.extend_from_slice(spawn_key);
+    let mut hash_const = INIT_A;
+    let mut pool: Vec<u32> = (0..pool_size)
+        .map(|i| hashmix(assembled.get(i).copied().unwrap_or(0), &mut hash_const))
+        .collect();
+    for src in 0..pool_size {
+        for dst in 0..pool_size {
+            if src != dst {
+                let h = hashmix(pool[src], &mut hash_const);
+                pool[dst] = mix(pool[dst], h);
+            }
+        }
+    }
+    for &word in assembled.iter().skip(pool_size) {
+        for slot in pool.iter_mut() {
+            let h = hashmix(word, &mut hash_const);
+            *slot = mix(*slot, h);
+        }
+    }
+    pool
+}
+
+/// `SeedSequence.generate_state(n)` of a pool: `n` 32-bit words.
+pub fn generate_state(pool: &[u32], n: usize) -> Vec<u32> {
+    let mut hash_const = INIT_B;
+    (0..n)
+        .map(|i| {
+            let mut v = pool[i % pool.len()] ^ hash_const;
+            hash_const = hash_const.wrapping_mul(MULT_B);
+            v = v.wrapping_mul(hash_const);
+            v ^ (v >> XSHIFT)
+        })
+        .collect()
+}
+
+/// An integer's little-endian 32-bit words (`[0]` for 0), as `SeedSequence` reads it.
+pub fn words32(limbs: &[u64]) -> Vec<u32> {
+    let mut w: Vec<u32> = limbs
+        .iter()
+        .flat_map(|&l| [l as u32, (l >> 32) as u32])
+        .collect();
+    while w.len() > 1 && w.last() == Some(&0) {
+        w.pop();
+    }
+    if w.is_empty() {
+        w.push(0);
+    }
+    w
+}
 
 #[derive(Debug, Clone)]
 pub struct Rng {
-    s: [u64; 4],
+    state: u128,
+    inc: u128,
+    /// The upper half of the last 64-bit draw, kept for the next 32-bit one (NumPy's
+    /// `has_uint32`/`uinteger`).
+    half: Option<u32>,
     spare_normal: Option<f64>,
 }
 
-fn splitmix64(x: &mut u64) -> u64 {
-    *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Rng {
-    pub fn from_seed(seed: u64) -> Rng {
-        let mut x = seed;
-        let s = [
-            splitmix64(&mut x),
-            splitmix64(&mut x),
-            splitmix64(&mut x),
-            splitmix64(&mut x),
-        ];
-        Rng {
-            s,
+    /// PCG64 seeded from eight `SeedSequence.generate_state` words.
+    pub fn from_state_words(w: &[u32; 8]) -> Rng {
+        let u = |k: usize| w[2 * k] as u64 | (w[2 * k + 1] as u64) << 32;
+        let initstate = (u(0) as u128) << 64 | u(1) as u128;
+        let initseq = (u(2) as u128) << 64 | u(3) as u128;
+        let mut r = Rng {
+            state: 0,
+            inc: initseq << 1 | 1,
+            half: None,
             spare_normal: None,
-        }
+        };
+        r.step();
+        r.state = r.state.wrapping_add(initstate);
+        r.step();
+        r
     }
 
-    /// Seeds from a sequence of words (e.g. a big Python int split in 64-bit limbs).
-    pub fn from_words(words: &[u64]) -> Rng {
-        let mut acc = 0x243F_6A88_85A3_08D3u64;
-        for &w in words {
-            let mut x = acc ^ w;
-            acc = splitmix64(&mut x);
-        }
-        Rng::from_seed(acc)
+    /// PCG64 as `numpy.random.PCG64(seed)` makes it: the seed's words through a
+    /// `SeedSequence` without spawn key.
+    pub fn from_entropy_words(entropy: &[u32]) -> Rng {
+        let pool = seed_pool(entropy, &[], 4);
+        let s = generate_state(&pool, 8);
+        Rng::from_state_words(&s.try_into().expect("eight words"))
     }
 
-    /// Seeds from the clock and the address space (for `seed=None`).
+    /// Seeded from the operating system's randomness (for `seed=None`), 128 bits as
+    /// NumPy draws.
     pub fn from_entropy() -> Rng {
-        use std::time::{SystemTime, UNIX_EPOCH};
-        let t = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0);
-        let local = 0u8;
-        let addr = &local as *const u8 as u64;
-        Rng::from_words(&[t, addr, std::process::id() as u64])
+        Rng::from_entropy_words(&os_entropy())
+    }
+
+    /// The 128-bit state and increment (`bit_generator.state`).
+    pub fn state(&self) -> (u128, u128) {
+        (self.state, self.inc)
+    }
+
+    #[inline]
+    fn step(&mut self) {
+        self.state = self.state.wrapping_mul(PCG_MULT).wrapping_add(self.inc);
     }
 
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        let s = &mut self.s;
-        let result = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        result
+        self.step();
+        let x = (self.state >> 64) as u64 ^ self.state as u64;
+        x.rotate_right((self.state >> 122) as u32)
     }
 
-    /// Uniform in [0, 1) with 53 random bits.
+    /// 32 bits: the lower half of a 64-bit draw, then its upper half.
+    #[inline]
+    pub fn next_u32(&mut self) -> u32 {
+        if let Some(h) = self.half.take() {
+            return h;
+        }
+        let v = self.next_u64();
+        self.half = Some((v >> 32) as u32);
+        v as u32
+    }
+
+    /// Uniform in [0, 1) with 53 random bits (NumPy's `next_double`).
     #[inline]
     pub fn random(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
@@ -92,26 +180,49 @@ impl Rng {
         }
     }
 
-    /// Uniform integer in [0, n) without modulo bias (Lemire's method). `n > 0`.
-    pub fn below(&mut self, n: u64) -> u64 {
-        let mut x = self.next_u64();
-        let mut m = (x as u128) * (n as u128);
-        let mut l = m as u64;
-        if l < n {
-            let t = n.wrapping_neg() % n;
-            while l < t {
-                x = self.next_u64();
-                m = (x as u128) * (n as u128);
-                l = m as u64;
+    /// Uniform in [0, rng] (NumPy's `random_bounded_uint64` without masking: Lemire's
+    /// method on 32-bit draws when the range fits them, on 64-bit ones otherwise).
+    pub fn bounded(&mut self, rng: u64) -> u64 {
+        if rng == 0 {
+            return 0;
+        }
+        if rng <= u32::MAX as u64 {
+            if rng == u32::MAX as u64 {
+                return self.next_u32() as u64;
+            }
+            let excl = rng + 1;
+            let mut m = self.next_u32() as u64 * excl;
+            if (m as u32 as u64) < excl {
+                let threshold = (u32::MAX as u64 - rng) % excl;
+                while (m as u32 as u64) < threshold {
+                    m = self.next_u32() as u64 * excl;
+                }
+            }
+            return m >> 32;
+        }
+        if rng == u64::MAX {
+            return self.next_u64();
+        }
+        let excl = rng + 1;
+        let mut m = self.next_u64() as u128 * excl as u128;
+        if (m as u64) < excl {
+            let threshold = (u64::MAX - rng) % excl;
+            while (m as u64) < threshold {
+                m = self.next_u64() as u128 * excl as u128;
             }
         }
         (m >> 64) as u64
     }
 
-    /// Integer in [lo, hi). `hi > lo`.
+    /// Uniform integer in [0, n). `n > 0`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.bounded(n - 1)
+    }
+
+    /// Integer in [lo, hi] (`Generator.integers`). `hi >= lo`.
     pub fn integer(&mut self, lo: i64, hi: i64) -> i64 {
         let span = (hi as i128 - lo as i128) as u64;
-        lo.wrapping_add(self.below(span) as i64)
+        lo.wrapping_add(self.bounded(span) as i64)
     }
 
     /// Standard exponential (inversion).
@@ -150,21 +261,46 @@ impl Rng {
     }
 }
 
+/// 128 bits from the operating system's randomness (the keys std draws for its hash
+/// maps), as four 32-bit words.
+fn os_entropy() -> Vec<u32> {
+    use std::hash::{BuildHasher, Hasher};
+    (0..2)
+        .flat_map(|k: u64| {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u64(k);
+            let v = h.finish();
+            [v as u32, (v >> 32) as u32]
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::Rng;
 
     #[test]
     fn reproducible_and_in_range() {
-        let mut a = Rng::from_seed(42);
-        let mut b = Rng::from_seed(42);
+        let mut a = Rng::from_entropy_words(&[42]);
+        let mut b = Rng::from_entropy_words(&[42]);
         for _ in 0..100 {
             let x = a.random();
             assert_eq!(x, b.random());
             assert!((0.0..1.0).contains(&x));
-            let k = a.integer(-3, 4);
-            assert_eq!(k, b.integer(-3, 4));
-            assert!((-3..4).contains(&k));
+            let k = a.integer(-3, 3);
+            assert_eq!(k, b.integer(-3, 3));
+            assert!((-3..=3).contains(&k));
         }
+    }
+
+    #[test]
+    fn numpy_s_first_draws() {
+        // `numpy.random.PCG64(12345).random_raw(2)` and `default_rng(0).random()` of
+        // NumPy 2.4.
+        let mut r = Rng::from_entropy_words(&[12345]);
+        let raw = [r.next_u64(), r.next_u64()];
+        let mut z = Rng::from_entropy_words(&[0]);
+        assert_eq!(raw, [4193609425186963869, 5843160025838961886]);
+        assert_eq!(z.random(), 0.6369616873214543);
     }
 }

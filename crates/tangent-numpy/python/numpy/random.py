@@ -1,10 +1,13 @@
 """numpy.random for the embedded interpreter.
 
-`default_rng(seed)` returns a `Generator`, `RandomState(seed)` the legacy interface, and
-the module-level functions (`seed`, `rand`, `randn`, `normal`, ...) use one global
-`RandomState`. The bits come from a native xoshiro256++ generator: seeding is
-reproducible, but the streams are not NumPy's (PCG64 / MT19937), so exact values differ
-from real NumPy for the same seed.
+`default_rng(seed)` returns a `Generator` over `PCG64` seeded through `SeedSequence`, as
+NumPy does: `random`, `integers`, the raw words and `SeedSequence.generate_state` are
+NumPy's for the same seed, bit for bit (the algorithms NumPy documents). The other
+distributions draw from that stream by textbook methods (polar normals, Marsaglia-Tsang
+gammas): reproducible per seed, not NumPy's values. `RandomState(seed)` (the legacy
+interface; NumPy's uses MT19937) and the module-level functions (`seed`, `rand`,
+`randn`, ...), which use one global `RandomState`, draw from PCG64 too, so their
+values differ from NumPy's.
 """
 import builtins as _builtins
 import math as _math
@@ -460,7 +463,118 @@ class _Distributions:
         return x.reshape(tuple(shape) + (mean.shape[0],))
 
     def bytes(self, length):
-        return _builtins.bytes(int(self._bitgen.integers(0, 256, 1)[0]) for _ in range(length))
+        return _builtins.bytes(int(self._bitgen.integers(0, 255, 1)[0]) for _ in range(length))
+
+
+def _words(value, what="entropy"):
+    """The 32-bit words SeedSequence reads an int or a sequence of ints as."""
+    if isinstance(value, float) or (isinstance(value, _np.ndarray)
+                                    and value.dtype.kind == "f"):
+        raise TypeError("SeedSequence expects int or sequence of ints for %s not %r"
+                        % (what, value))
+    return _nn.seed_words(value)
+
+
+class SeedSequence:
+    """NumPy's `SeedSequence`: entropy (and a spawn key) hashed into a pool, from which
+    `generate_state` draws the words that seed a bit generator."""
+
+    def __init__(self, entropy=None, *, spawn_key=(), pool_size=4, n_children_spawned=0):
+        if pool_size < 4:
+            raise ValueError("The size of the entropy pool should be at least 4")
+        if entropy is None:
+            entropy = int.from_bytes(_os_urandom(16), "little")
+        self.entropy = entropy
+        self.spawn_key = tuple(spawn_key)
+        self.pool_size = pool_size
+        self.n_children_spawned = n_children_spawned
+        self._pool = _nn.seed_pool(_words(entropy), _words(list(self.spawn_key), "spawn_key"),
+                                   pool_size)
+
+    @property
+    def pool(self):
+        # NumPy's pool is uint32; the embedded numpy holds the words as int64.
+        return _np.array(self._pool, dtype=_np.int64)
+
+    @property
+    def state(self):
+        return {"entropy": self.entropy, "spawn_key": self.spawn_key,
+                "pool_size": self.pool_size, "n_children_spawned": self.n_children_spawned}
+
+    def generate_state(self, n_words, dtype="uint32"):
+        """`n_words` words of 32 bits (an int64 array: the embedded numpy has no unsigned
+        types), or of 64 bits as Python ints (`dtype='uint64'`, a list)."""
+        name = getattr(dtype, "__name__", dtype)
+        if name in ("uint32", "u4", "<u4"):
+            return _np.array(_nn.seed_state(self._pool, n_words), dtype=_np.int64)
+        if name in ("uint64", "u8", "<u8"):
+            w = _nn.seed_state(self._pool, 2 * n_words)
+            return [w[2 * k] | (w[2 * k + 1] << 32) for k in range(n_words)]
+        raise TypeError("only support uint32 or uint64")
+
+    def spawn(self, n_children):
+        start = self.n_children_spawned
+        self.n_children_spawned += n_children
+        return [SeedSequence(self.entropy, spawn_key=self.spawn_key + (i,),
+                             pool_size=self.pool_size)
+                for i in range(start, start + n_children)]
+
+    def __repr__(self):
+        return "SeedSequence(\n    entropy=%r,\n)" % (self.entropy,)
+
+
+def _os_urandom(n):
+    import os
+    return os.urandom(n)
+
+
+class PCG64:
+    """NumPy's PCG64 bit generator (a 128-bit LCG with the XSL-RR output), seeded by a
+    `SeedSequence` of `seed` as NumPy seeds it."""
+
+    def __init__(self, seed=None):
+        if isinstance(seed, SeedSequence):
+            seq = seed
+        elif isinstance(seed, BitGenerator):
+            raise TypeError("SeedSequence expects int or sequence of ints for entropy "
+                            "not a BitGenerator")
+        else:
+            seq = SeedSequence(seed)
+        self._seed_seq = seq
+        self._native = BitGenerator.from_state_words(list(seq.generate_state(8)))
+
+    @property
+    def seed_seq(self):
+        return self._seed_seq
+
+    @property
+    def state(self):
+        state, inc = self._native.pcg_state()
+        return {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
+                "has_uint32": 0, "uinteger": 0}
+
+    def random_raw(self, size=None, output=True):
+        """64-bit draws, as Python ints (a list for a size: the embedded numpy has no
+        uint64)."""
+        if size is None:
+            r = self._native.raw(1)[0]
+            return r if output else None
+        n = size if isinstance(size, int) else _np.prod(size)
+        r = self._native.raw(int(n))
+        return r if output else None
+
+    def spawn(self, n_children):
+        return [PCG64(s) for s in self._seed_seq.spawn(n_children)]
+
+    def __repr__(self):
+        return "PCG64"
+
+
+def _native_of(bit_generator):
+    """The native generator behind a `PCG64` (or one given as is)."""
+    if isinstance(bit_generator, PCG64):
+        return bit_generator._native
+    return bit_generator
 
 
 class Generator(_Distributions):
@@ -469,16 +583,17 @@ class Generator(_Distributions):
     _p_sum_msg = "Probabilities do not sum to 1. See Notes section of docstring for more information."
 
     def __init__(self, bit_generator=None):
-        if not isinstance(bit_generator, BitGenerator):
-            bit_generator = BitGenerator(bit_generator)
-        self._bitgen = bit_generator
+        if not isinstance(bit_generator, (PCG64, BitGenerator)):
+            bit_generator = PCG64(bit_generator)
+        self._pcg = bit_generator if isinstance(bit_generator, PCG64) else None
+        self._bitgen = _native_of(bit_generator)
 
     @property
     def bit_generator(self):
-        return self._bitgen
+        return self._pcg if self._pcg is not None else self._bitgen
 
     def __repr__(self):
-        return "Generator(xoshiro256++)"
+        return "Generator(PCG64)"
 
     def random(self, size=None, dtype=None, out=None):
         r = self._bitgen.random(size)
@@ -530,10 +645,14 @@ class Generator(_Distributions):
         if high is None:
             low, high = 0, low
         low, high = int(low), int(high)
-        if endpoint:
-            high += 1
-        if high <= low:
+        if not endpoint:
+            high -= 1
+        if high < low:
             raise ValueError("low >= high" if not endpoint else "low > high")
+        if low < -2 ** 63:
+            raise ValueError("low is out of bounds for int64")
+        if high > 2 ** 63 - 1:
+            raise ValueError("high is out of bounds for int64")
         return self._bitgen.integers(low, high, size)
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
@@ -561,7 +680,7 @@ class Generator(_Distributions):
                 raise ValueError(self._p_sum_msg)
         if replace:
             if p is None:
-                idx = self._bitgen.integers(0, n, count)
+                idx = self._bitgen.integers(0, n - 1, count)
             else:
                 cdf = _np.cumsum(p)
                 cdf = cdf / cdf[-1]
@@ -616,13 +735,17 @@ class Generator(_Distributions):
         return _np.moveaxis(res.reshape(moved.shape), -1, axis)
 
     def spawn(self, n_children):
-        return [Generator(self._bitgen.spawn_one()) for _ in range(n_children)]
+        if self._pcg is None:
+            raise TypeError("The underlying SeedSequence does not implement spawning.")
+        return [Generator(b) for b in self._pcg.spawn(n_children)]
 
 
 def default_rng(seed=None):
     if isinstance(seed, Generator):
         return seed
-    return Generator(BitGenerator(seed))
+    if isinstance(seed, PCG64):
+        return Generator(seed)
+    return Generator(PCG64(seed))
 
 
 class RandomState(_Distributions):
@@ -662,12 +785,12 @@ class RandomState(_Distributions):
             low, high = 0, low
         if int(high) <= int(low):
             raise ValueError("low >= high")
-        return self._bitgen.integers(int(low), int(high), size)
+        return self._bitgen.integers(int(low), int(high) - 1, size)
 
     def random_integers(self, low, high=None, size=None):
         if high is None:
             low, high = 1, low
-        return self._bitgen.integers(int(low), int(high) + 1, size)
+        return self._bitgen.integers(int(low), int(high), size)
 
     def choice(self, a, size=None, replace=True, p=None):
         self._gen._p_sum_msg = "probabilities do not sum to 1"

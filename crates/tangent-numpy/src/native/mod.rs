@@ -40,7 +40,8 @@
 //! - Not supported, with a clear error: `out=` of the statistics functions, the
 //!   quantile methods other than linear/lower/higher/nearest/midpoint, `weights=`,
 //!   `unique(axis=...)`, `interp(period=...)`.
-//! - `numpy.random` streams are reproducible per seed but are not NumPy's bit streams.
+//! - `numpy.random`: NumPy's PCG64 and SeedSequence streams (`random`, `integers`, raw
+//!   words); the other distributions draw from them by textbook methods, not NumPy's.
 //! - Eigen/singular vector signs follow faer, not LAPACK.
 //!
 //! One concern per file, each a `#[pymodule(sub)]` whose functions and types the module

@@ -10,6 +10,36 @@ pub(crate) mod _random {
         rng: PyRwLock<random::Rng>,
     }
 
+    /// A seed's entropy as `SeedSequence` reads it: a non-negative int's little-endian
+    /// 32-bit words, or those of each int of a sequence one after another.
+    fn entropy_words(seed: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<u32>> {
+        let words_of = |o: &PyObject| -> PyResult<Vec<u32>> {
+            if o.downcast_ref::<rustpython_vm::builtins::PyFloat>()
+                .is_some()
+            {
+                return Err(vm.new_type_error(
+                    "SeedSequence expects int or sequence of ints for entropy not a float",
+                ));
+            }
+            let i = o.try_index(vm)?;
+            let b = i.as_bigint();
+            if num_traits::Signed::is_negative(b) {
+                return Err(vm.new_value_error("expected non-negative integer"));
+            }
+            Ok(random::words32(&b.to_u64_digits().1))
+        };
+        match seq_items(seed) {
+            Some(items) => {
+                let mut words = Vec::new();
+                for it in &items {
+                    words.extend(words_of(it)?);
+                }
+                Ok(words)
+            }
+            None => words_of(seed),
+        }
+    }
+
     pub(crate) fn rng_from_seed(
         seed: Option<&PyObject>,
         vm: &VirtualMachine,
@@ -17,30 +47,52 @@ pub(crate) mod _random {
         let Some(seed) = seed.filter(|s| !vm.is_none(s)) else {
             return Ok(random::Rng::from_entropy());
         };
-        let words_of = |o: &PyObject| -> PyResult<Vec<u64>> {
-            let i = o.try_index(vm)?;
-            let b = i.as_bigint();
-            if num_traits::Signed::is_negative(b) {
-                return Err(vm.new_value_error("Seed must be between 0 and 2**32 - 1"));
-            }
-            let (_, digits) = b.to_u64_digits();
-            Ok(if digits.is_empty() { vec![0] } else { digits })
-        };
-        if let Some(items) = seq_items(seed) {
-            let mut words = vec![items.len() as u64];
-            for it in &items {
-                words.extend(words_of(it)?);
-            }
-            return Ok(random::Rng::from_words(&words));
-        }
         if let Some(bg) = seed.downcast_ref::<PyBitGen>() {
             return Ok(bg.rng.read().clone());
         }
-        let w = words_of(seed)?;
-        if w.len() == 1 {
-            return Ok(random::Rng::from_seed(w[0]));
+        Ok(random::Rng::from_entropy_words(&entropy_words(seed, vm)?))
+    }
+
+    /// Python ints as 32-bit words.
+    fn words_arg(o: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<u32>> {
+        vm.extract_elements_with(o, |w| w.try_into_value::<u32>(vm))
+    }
+
+    fn int_list<T: rustpython_vm::convert::ToPyObject>(
+        v: impl IntoIterator<Item = T>,
+        vm: &VirtualMachine,
+    ) -> PyObjectRef {
+        vm.ctx
+            .new_list(v.into_iter().map(|x| x.to_pyobject(vm)).collect())
+            .into()
+    }
+
+    /// `SeedSequence`'s pool: the entropy's words, the spawn key's, the pool size.
+    #[pyfunction]
+    fn seed_pool(
+        entropy: PyObjectRef,
+        spawn_key: PyObjectRef,
+        pool_size: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let (e, k) = (words_arg(&entropy, vm)?, words_arg(&spawn_key, vm)?);
+        Ok(int_list(random::seed_pool(&e, &k, pool_size), vm))
+    }
+
+    /// `SeedSequence.generate_state(n)` of a pool, as 32-bit words.
+    #[pyfunction]
+    fn seed_state(pool: PyObjectRef, n: usize, vm: &VirtualMachine) -> PyResult {
+        let pool = words_arg(&pool, vm)?;
+        if pool.is_empty() {
+            return Err(vm.new_value_error("an empty pool"));
         }
-        Ok(random::Rng::from_words(&w))
+        Ok(int_list(random::generate_state(&pool, n), vm))
+    }
+
+    /// The little-endian 32-bit words `SeedSequence` reads an entropy value as.
+    #[pyfunction]
+    fn seed_words(seed: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        Ok(int_list(entropy_words(&seed, vm)?, vm))
     }
 
     impl Constructor for PyBitGen {
@@ -125,7 +177,7 @@ pub(crate) mod _random {
                 }
             })
         }
-        /// Integers in [low, high) (both Python ints).
+        /// Integers in [low, high] (both Python ints within int64), NumPy's stream.
         #[pymethod]
         fn integers(
             &self,
@@ -134,10 +186,20 @@ pub(crate) mod _random {
             size: OptionalArg<PyObjectRef>,
             vm: &VirtualMachine,
         ) -> PyResult {
-            if high <= low {
-                return Err(vm.new_value_error("high <= 0"));
+            if high < low {
+                return Err(vm.new_value_error("low > high"));
             }
-            self.draw(&size, DType::Int64, vm, |r| r.integer(low, high) as f64)
+            let shape = opt_size(&size, vm)?;
+            let mut rng = self.rng.write();
+            match shape {
+                None => Ok(vm.ctx.new_int(rng.integer(low, high)).into()),
+                Some(s) => {
+                    let n: usize = s.iter().product();
+                    let data: Vec<i64> = (0..n).map(|_| rng.integer(low, high)).collect();
+                    let a = ArrayD::from_shape_vec(IxDyn(&s), data).expect("n elements");
+                    Ok(PyNdArray::from_elements(Elements::I64(a)).into_pyobject(vm))
+                }
+            }
         }
         /// A random permutation of range(n) as an int64 array.
         #[pymethod]
@@ -156,14 +218,33 @@ pub(crate) mod _random {
             *self.rng.write() = rng_from_seed(seed.as_option().map(|o| &**o), vm)?;
             Ok(())
         }
-        #[pymethod]
-        fn spawn_one(&self, vm: &VirtualMachine) -> PyResult {
-            let mut r = self.rng.write();
-            let words = [r.next_u64(), r.next_u64()];
+        /// A PCG64 seeded from eight `SeedSequence.generate_state` words.
+        #[pystaticmethod]
+        fn from_state_words(words: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            let words: [u32; 8] = words_arg(&words, vm)?
+                .try_into()
+                .map_err(|_| vm.new_value_error("PCG64 is seeded from 8 words"))?;
             Ok(PyBitGen {
-                rng: PyRwLock::new(random::Rng::from_words(&words)),
+                rng: PyRwLock::new(random::Rng::from_state_words(&words)),
             }
             .into_pyobject(vm))
+        }
+        /// `(state, inc)`: PCG64's 128-bit state and increment, as Python ints.
+        #[pymethod]
+        fn pcg_state(&self, vm: &VirtualMachine) -> PyObjectRef {
+            let (state, inc) = self.rng.read().state();
+            vm.ctx
+                .new_tuple(vec![
+                    vm.ctx.new_int(state).into(),
+                    vm.ctx.new_int(inc).into(),
+                ])
+                .into()
+        }
+        /// 64-bit draws as Python ints (`random_raw`; the embedded numpy has no uint64).
+        #[pymethod]
+        fn raw(&self, n: usize, vm: &VirtualMachine) -> PyObjectRef {
+            let mut r = self.rng.write();
+            int_list((0..n).map(|_| r.next_u64()).collect::<Vec<_>>(), vm)
         }
     }
 }

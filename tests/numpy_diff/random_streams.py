@@ -1,0 +1,62 @@
+"""The embedded numpy.random's bit streams against real NumPy's: `expect OUT.json` (real
+NumPy, in CPython) draws from `default_rng`, `PCG64` and `SeedSequence` for seeds of
+every kind (0, small and big ints, sequences of ints, ints past 2**32 in a sequence) and
+writes the numbers; `compare OUT.json` (the embedded host) draws the same and reports
+every case that differs in any bit. Covered: `Generator.random`, `Generator.integers`
+over ranges that take NumPy's 32-bit path (whose draws share a 64-bit word) and its
+64-bit one, the whole int64 range with `endpoint=True`, scalar and array draws
+interleaved, `SeedSequence.generate_state` (32- and 64-bit words), its pool and spawned
+children, `PCG64.random_raw` and its state, and `Generator.spawn`.
+"""
+import json
+import sys
+
+import numpy as np
+
+SEEDS = (0, 1, 12345, 2**40 + 7, 2**100 + 3, [1, 2, 3], [2**33, 5])
+RANGES = ((0, 10), (-5, 3), (0, 2**40), (-2**63, 2**63 - 1), (0, 2**32), (3, 4),
+          (0, 2**32 + 1))
+
+
+def ints(xs):
+    return [int(x) for x in xs]
+
+
+def cases():
+    out = []
+    for seed in SEEDS:
+        g = np.random.default_rng(seed)
+        out.append(("random", repr(seed), g.random(4).tolist() + [g.random()]))
+        g = np.random.default_rng(seed)
+        drawn = []
+        for lo, hi in RANGES:
+            drawn += ints(g.integers(lo, hi, 3)) + [int(g.integers(lo, hi))]
+        drawn += ints(g.integers(-2**63, 2**63 - 1, 2, endpoint=True)) + [g.random()]
+        out.append(("integers", repr(seed), drawn))
+        ss = np.random.SeedSequence(seed)
+        out.append(("SeedSequence", repr(seed),
+                    ints(ss.generate_state(6)) + ints(ss.pool)
+                    + ints(ss.spawn(3)[2].generate_state(2))
+                    + ints(np.random.SeedSequence(seed).generate_state(2, "uint64"))))
+        p = np.random.PCG64(seed)
+        state = p.state["state"]
+        out.append(("PCG64", repr(seed),
+                    ints(p.random_raw(3)) + [state["state"], state["inc"]]))
+        children = np.random.default_rng(seed).spawn(2)
+        out.append(("spawn", repr(seed), children[1].random(2).tolist()))
+    return out
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "expect":
+        with open(sys.argv[2], "w") as f:
+            json.dump(cases(), f)
+    else:
+        with open(sys.argv[2]) as f:
+            want = json.load(f)
+        got = json.loads(json.dumps(cases()))
+        differ = [(w, g) for w, g in zip(want, got) if w != g]
+        for w, g in differ[:5]:
+            print("differs:", w, "embedded:", g)
+        print("%d cases, %d differ" % (len(want), len(differ) + abs(len(want) - len(got))))
+        sys.exit(1 if differ or len(want) != len(got) else 0)
