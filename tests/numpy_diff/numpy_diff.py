@@ -263,7 +263,15 @@ FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "n
          "a[:, ::2].flags.c_contiguous", "a.flags['OWNDATA']", "a[0].flags.owndata",
          "a.T.strides", "a[:, ::2].strides", "s.strides", "m[::-1].strides",
          "np.broadcast_to(v, (2, 4)).flags.writeable", "np.zeros((0, 3)).flags.f_contiguous",
-         "v[None].flags.forc"]
+         "v[None].flags.forc",
+         "np.vectorize(lambda x, y: x * y if x > y else x - y)(a, w)",
+         "np.vectorize(lambda x: (x + 1.0, x > 0))(v)",
+         "np.vectorize(lambda x, n: x ** n, excluded=['n'])(w, n=3)",
+         "np.vectorize(lambda x: x // 2)(k)", "np.vectorize(abs, otypes=[np.float32])(q)",
+         "np.vectorize(float, otypes='d')(np.zeros((0, 2)))", "np.vectorize(float)(k[:0])",
+         "np.vectorize(lambda x: x * 2)(3.5)",
+         "[(i, float(x)) for i, x in np.ndenumerate(a)]", "list(np.ndenumerate(np.ones(0)))",
+         "np.array([1, 0, 2], dtype=np.bool)", "np.zeros(2, np.bool)"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]

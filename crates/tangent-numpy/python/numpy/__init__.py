@@ -345,3 +345,8 @@ class errstate:
 
     def __exit__(self, *exc):
         return False
+
+
+# NumPy 2's spelling of its bool type; last, so the module's own code above reads the
+# builtin by that name (the same object).
+bool = bool_

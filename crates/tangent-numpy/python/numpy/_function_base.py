@@ -2,8 +2,9 @@
 ones: differences and integrals (`diff`, `ediff1d`, `gradient`, `trapezoid`), weighted
 statistics (`average`, `cov`, `corrcoef`), grids and spacing (`meshgrid`, `logspace`,
 `geomspace`), editing arrays (`append`, `insert`, `delete`), choosing by condition
-(`select`, `piecewise`, `extract`, `place`), `nan_to_num` and the nan-aware reductions
-NumPy has beyond `nansum`/`nanmean`/`nanmax`/`nanmin`.
+(`select`, `piecewise`, `extract`, `place`), `nan_to_num`, the nan-aware reductions
+NumPy has beyond `nansum`/`nanmean`/`nanmax`/`nanmin`, and Python functions over
+arrays (`vectorize`, `ndenumerate`, `apply_along_axis`, `fromfunction`).
 
 Installed before the package's `__init__`, which re-exports `__all__`; `np` is the
 package, whose names are there when these functions run.
@@ -20,7 +21,8 @@ __all__ = [
     "nanquantile", "nanprod", "nancumsum", "nancumprod", "nanargmax", "nanargmin",
     "i0", "hamming", "hanning", "bartlett", "blackman", "kaiser", "unwrap",
     "apply_along_axis", "apply_over_axes", "histogram_bin_edges", "fromfunction",
-    "fromiter", "copyto", "array_equiv", "histogramdd", "histogram2d",
+    "fromiter", "copyto", "array_equiv", "histogramdd", "histogram2d", "vectorize",
+    "ndenumerate",
 ]
 
 
@@ -897,3 +899,85 @@ def array_equiv(a1, a2):
     except ValueError:
         return False
     return bool(np.all(np.broadcast_to(a1, shape) == np.broadcast_to(a2, shape)))
+
+
+_NO_FUNCTION = object()
+
+
+class vectorize:
+    """NumPy's `vectorize`: `pyfunc` called on every element of its broadcast array
+    arguments (those in `excluded`, positions or keyword names, passed as they are), the
+    results gathered into arrays of `otypes` or of the first result's type (a tuple
+    result gives a tuple of arrays). Usable as a decorator, with or without arguments.
+    `signature=` (generalized ufuncs) is not supported."""
+
+    def __init__(self, pyfunc=_NO_FUNCTION, otypes=None, doc=None, excluded=None,
+                 cache=False, signature=None):
+        if signature is not None:
+            raise NotImplementedError(
+                "np.vectorize(signature=...) is not supported by the embedded numpy")
+        if isinstance(otypes, str):
+            otypes = list(otypes)
+        self.pyfunc = pyfunc
+        self.otypes = None if otypes is None else [np.dtype(t) for t in otypes]
+        self.excluded = set(excluded or ())
+        self.cache = cache
+        self.signature = signature
+        self.__doc__ = doc if doc is not None else getattr(pyfunc, "__doc__", None)
+        if pyfunc is not _NO_FUNCTION:
+            self.__name__ = getattr(pyfunc, "__name__", "vectorize")
+
+    def __call__(self, *args, **kwargs):
+        if self.pyfunc is _NO_FUNCTION:
+            # `@np.vectorize(otypes=...)`: this call gives the function.
+            return vectorize(args[0], otypes=self.otypes, doc=self.__doc__,
+                             excluded=self.excluded, cache=self.cache)
+        positions = [k for k in _builtins.range(len(args)) if k not in self.excluded]
+        names = [k for k in kwargs if k not in self.excluded]
+        arrays = [np.asarray(args[k]) for k in positions] + \
+                 [np.asarray(kwargs[k]) for k in names]
+        shape = np.broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
+        arrays = [np.broadcast_to(a, shape) for a in arrays]
+        size = 1
+        for n in shape:
+            size *= n
+        if size == 0 and self.otypes is None:
+            raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
+        results = []
+        for idx in np.ndindex(shape):
+            call_args = list(args)
+            call_kwargs = dict(kwargs)
+            for a, k in zip(arrays, positions + names):
+                value = a[idx]
+                if isinstance(k, int):
+                    call_args[k] = value
+                else:
+                    call_kwargs[k] = value
+            results.append(self.pyfunc(*call_args, **call_kwargs))
+        tuples = bool(results) and isinstance(results[0], tuple)
+        nout = len(results[0]) if tuples else (len(self.otypes) if self.otypes else 1)
+        if self.otypes is not None and len(self.otypes) != nout:
+            raise ValueError("Invalid number of outputs")
+        columns = [[r[j] for r in results] for j in _builtins.range(nout)] if tuples \
+            else [results]
+        outs = []
+        for j, column in enumerate(columns):
+            dtype = self.otypes[j] if self.otypes is not None \
+                else np.asarray(column[0]).dtype
+            outs.append(np.array(column, dtype=dtype).reshape(shape))
+        return tuple(outs) if tuples else outs[0]
+
+
+class ndenumerate:
+    """NumPy's `ndenumerate`: every (index, element) of an array in C order."""
+
+    def __init__(self, arr):
+        self._arr = np.asarray(arr)
+        self._indices = np.ndindex(self._arr.shape)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        idx = next(self._indices)
+        return idx, self._arr[idx]
