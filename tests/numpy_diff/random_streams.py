@@ -6,14 +6,21 @@ every case that differs in any bit. Covered: `Generator.random`, `Generator.inte
 over ranges that take NumPy's 32-bit path (whose draws share a 64-bit word) and its
 64-bit one, the whole int64 range with `endpoint=True`, scalar and array draws
 interleaved, `SeedSequence.generate_state` (32- and 64-bit words), its pool and spawned
-children, `PCG64.random_raw` and its state, and `Generator.spawn`.
+children, `PCG64.random_raw` and its state, `Generator.spawn`, `Generator.permutation`
+and `shuffle`; the legacy `RandomState` (MT19937: seeding by one word and by arrays,
+`random_sample`, `randn`, `randint` over 32- and 64-bit ranges, `normal`, `uniform`,
+`rand`, `permutation`, `shuffle`, `choice` with and without replacement and with `p`,
+`random_integers`) and the module-level functions after `np.random.seed`.
 """
 import json
 import sys
+import warnings
 
 import numpy as np
 
 SEEDS = (0, 1, 12345, 2**40 + 7, 2**100 + 3, [1, 2, 3], [2**33, 5])
+# The legacy RandomState's: one 32-bit word, and arrays of them (init_by_array).
+LEGACY_SEEDS = (0, 1, 12345, 2**32 - 1, [1, 2, 3], [0], [2**32 - 1, 7, 99, 5, 3])
 RANGES = ((0, 10), (-5, 3), (0, 2**40), (-2**63, 2**63 - 1), (0, 2**32), (3, 4),
           (0, 2**32 + 1))
 
@@ -44,6 +51,30 @@ def cases():
                     ints(p.random_raw(3)) + [state["state"], state["inc"]]))
         children = np.random.default_rng(seed).spawn(2)
         out.append(("spawn", repr(seed), children[1].random(2).tolist()))
+        g = np.random.default_rng(seed)
+        items = list(range(7))
+        g.shuffle(items)
+        out.append(("Generator.permutation", repr(seed),
+                    ints(g.permutation(10)) + items + g.permutation(np.arange(6.0)).tolist()))
+    for seed in LEGACY_SEEDS:
+        r = np.random.RandomState(seed)
+        drawn = r.random_sample(3).tolist() + r.randn(5).tolist() + [r.randn()]
+        drawn += ints(r.randint(0, 10, 4)) + ints(r.randint(-5, 3, 3)) + [int(r.randint(7))]
+        drawn += ints(r.randint(0, 2**40 + 1, 3)) + ints(r.randint(-2**63, 2**63 - 1, 2))
+        drawn += r.normal(1.0, 2.0, 3).tolist() + r.uniform(-1.0, 3.0, 2).tolist()
+        drawn += r.rand(2, 2).ravel().tolist() + ints(r.permutation(9))
+        items = list(range(8))
+        r.shuffle(items)
+        drawn += items + ints(r.choice(5, 4)) + ints(r.choice(6, 3, replace=False))
+        drawn += ints(r.choice(4, 5, p=[0.1, 0.2, 0.3, 0.4]))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            drawn += ints(r.random_integers(1, 6, 3))
+        out.append(("RandomState", repr(seed), drawn))
+    np.random.seed(2024)
+    drawn = np.random.rand(3).tolist() + np.random.randn(2).tolist() + [np.random.random()]
+    drawn += ints(np.random.randint(0, 100, 3)) + [np.random.normal()]
+    out.append(("np.random.seed", "2024", drawn))
     return out
 
 

@@ -1,9 +1,12 @@
 //! The bit generator behind `numpy.random`: NumPy's own, PCG64 (a 128-bit LCG with the
 //! XSL-RR output) seeded through `SeedSequence`'s hash (NumPy's `bit_generator.pyx`
 //! documents both), so `default_rng(seed).random()`, `.integers()` and the raw words
-//! are NumPy's for the same seed, bit for bit. The other distributions are computed
-//! here by their textbook methods (polar normals, Marsaglia-Tsang gammas): reproducible
-//! per seed, not NumPy's values (its ziggurat tables are not reproduced).
+//! are NumPy's for the same seed, bit for bit, and so are shuffles and permutations
+//! (`random_interval`); and MT19937 with the legacy `RandomState`'s methods (seeding,
+//! doubles, polar normals, masked `randint`), NumPy's too. The Generator's other
+//! distributions are computed here by textbook methods (polar normals, Marsaglia-Tsang
+//! gammas): reproducible per seed, not NumPy's values (its ziggurat tables are not
+//! reproduced).
 
 /// `SeedSequence`'s constants (NumPy's `bit_generator.pyx`).
 const INIT_A: u32 = 0x43b0_d7e5;
@@ -87,13 +90,96 @@ pub fn words32(limbs: &[u64]) -> Vec<u32> {
     w
 }
 
+/// MT19937's state (NumPy's legacy `RandomState`): the 624 words and the position of
+/// the next one.
+#[derive(Debug, Clone)]
+struct Mt {
+    key: [u32; 624],
+    pos: usize,
+}
+
+impl Mt {
+    /// Knuth's initialisation from one 32-bit seed (`init_genrand`).
+    fn from_seed(seed: u32) -> Mt {
+        let mut key = [0u32; 624];
+        key[0] = seed;
+        for i in 1..624 {
+            let prev = key[i - 1];
+            key[i] = 1_812_433_253u32
+                .wrapping_mul(prev ^ (prev >> 30))
+                .wrapping_add(i as u32);
+        }
+        Mt { key, pos: 624 }
+    }
+
+    /// The reference `init_by_array`.
+    fn from_key(init: &[u32]) -> Mt {
+        let mut m = Mt::from_seed(19_650_218);
+        let mt = &mut m.key;
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..624.max(init.len()) {
+            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
+            mt[i] = (mt[i] ^ prev.wrapping_mul(1_664_525))
+                .wrapping_add(init[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+            if j >= init.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..623 {
+            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
+            mt[i] = (mt[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        m
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        if self.pos >= 624 {
+            for k in 0..624 {
+                let y = (self.key[k] & 0x8000_0000) | (self.key[(k + 1) % 624] & 0x7fff_ffff);
+                let mag = if y & 1 == 1 { 0x9908_b0df } else { 0 };
+                self.key[k] = self.key[(k + 397) % 624] ^ (y >> 1) ^ mag;
+            }
+            self.pos = 0;
+        }
+        let mut y = self.key[self.pos];
+        self.pos += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+}
+
+/// The bits: NumPy's Generator's PCG64, or MT19937 with the legacy `RandomState`'s
+/// methods (its doubles from two words, its polar normals, masked bounded integers).
+#[derive(Debug, Clone)]
+enum Core {
+    Pcg {
+        state: u128,
+        inc: u128,
+        /// The upper half of the last 64-bit draw, kept for the next 32-bit one
+        /// (NumPy's `has_uint32`/`uinteger`).
+        half: Option<u32>,
+    },
+    Mt(Box<Mt>),
+}
+
 #[derive(Debug, Clone)]
 pub struct Rng {
-    state: u128,
-    inc: u128,
-    /// The upper half of the last 64-bit draw, kept for the next 32-bit one (NumPy's
-    /// `has_uint32`/`uinteger`).
-    half: Option<u32>,
+    core: Core,
     spare_normal: Option<f64>,
 }
 
@@ -103,16 +189,16 @@ impl Rng {
         let u = |k: usize| w[2 * k] as u64 | (w[2 * k + 1] as u64) << 32;
         let initstate = (u(0) as u128) << 64 | u(1) as u128;
         let initseq = (u(2) as u128) << 64 | u(3) as u128;
-        let mut r = Rng {
-            state: 0,
-            inc: initseq << 1 | 1,
-            half: None,
+        let inc = initseq << 1 | 1;
+        let step = |s: u128| s.wrapping_mul(PCG_MULT).wrapping_add(inc);
+        Rng {
+            core: Core::Pcg {
+                state: step(step(0).wrapping_add(initstate)),
+                inc,
+                half: None,
+            },
             spare_normal: None,
-        };
-        r.step();
-        r.state = r.state.wrapping_add(initstate);
-        r.step();
-        r
+        }
     }
 
     /// PCG64 as `numpy.random.PCG64(seed)` makes it: the seed's words through a
@@ -129,62 +215,136 @@ impl Rng {
         Rng::from_entropy_words(&os_entropy())
     }
 
-    /// The 128-bit state and increment (`bit_generator.state`).
-    pub fn state(&self) -> (u128, u128) {
-        (self.state, self.inc)
+    /// MT19937 as the legacy `RandomState(seed)` seeds it from an int: `init_genrand`.
+    pub fn legacy_word(seed: u32) -> Rng {
+        Rng::mt(Mt::from_seed(seed))
     }
 
-    #[inline]
-    fn step(&mut self) {
-        self.state = self.state.wrapping_mul(PCG_MULT).wrapping_add(self.inc);
+    /// MT19937 as the legacy `RandomState(seed)` seeds it from a sequence of ints (or,
+    /// for None, from the operating system's randomness): `init_by_array`. `key` is not
+    /// empty.
+    pub fn legacy_key(key: &[u32]) -> Rng {
+        Rng::mt(Mt::from_key(key))
+    }
+
+    pub fn legacy_entropy() -> Rng {
+        Rng::legacy_key(&os_entropy())
+    }
+
+    fn mt(m: Mt) -> Rng {
+        Rng {
+            core: Core::Mt(Box::new(m)),
+            spare_normal: None,
+        }
+    }
+
+    /// PCG64's 128-bit state and increment (`bit_generator.state`); None for MT19937.
+    pub fn state(&self) -> Option<(u128, u128)> {
+        match &self.core {
+            Core::Pcg { state, inc, .. } => Some((*state, *inc)),
+            Core::Mt(_) => None,
+        }
     }
 
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.step();
-        let x = (self.state >> 64) as u64 ^ self.state as u64;
-        x.rotate_right((self.state >> 122) as u32)
+        match &mut self.core {
+            Core::Pcg { state, inc, .. } => {
+                *state = state.wrapping_mul(PCG_MULT).wrapping_add(*inc);
+                let x = (*state >> 64) as u64 ^ *state as u64;
+                x.rotate_right((*state >> 122) as u32)
+            }
+            Core::Mt(m) => (m.next_u32() as u64) << 32 | m.next_u32() as u64,
+        }
     }
 
-    /// 32 bits: the lower half of a 64-bit draw, then its upper half.
+    /// 32 bits: PCG64's are the lower half of a 64-bit draw, then its upper half.
     #[inline]
     pub fn next_u32(&mut self) -> u32 {
-        if let Some(h) = self.half.take() {
-            return h;
+        if let Core::Pcg { half, .. } = &mut self.core {
+            if let Some(h) = half.take() {
+                return h;
+            }
         }
-        let v = self.next_u64();
-        self.half = Some((v >> 32) as u32);
-        v as u32
+        match &mut self.core {
+            Core::Mt(m) => m.next_u32(),
+            Core::Pcg { .. } => {
+                let v = self.next_u64();
+                if let Core::Pcg { half, .. } = &mut self.core {
+                    *half = Some((v >> 32) as u32);
+                }
+                v as u32
+            }
+        }
     }
 
-    /// Uniform in [0, 1) with 53 random bits (NumPy's `next_double`).
+    /// Uniform in [0, 1) with 53 random bits (NumPy's `next_double`; MT19937's from
+    /// 27 and 26 bits of two words).
     #[inline]
     pub fn random(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        match &mut self.core {
+            Core::Mt(m) => {
+                let a = (m.next_u32() >> 5) as f64;
+                let b = (m.next_u32() >> 6) as f64;
+                (a * 67_108_864.0 + b) / 9_007_199_254_740_992.0
+            }
+            Core::Pcg { .. } => (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64),
+        }
     }
 
-    /// Standard normal (Marsaglia's polar method; the second value is kept for the next call).
+    /// Standard normal by the polar method, the second value kept for the next call (in
+    /// the legacy order for MT19937: `f * x2` first, as NumPy's `legacy_gauss`).
     pub fn standard_normal(&mut self) -> f64 {
         if let Some(z) = self.spare_normal.take() {
             return z;
         }
+        let legacy = matches!(self.core, Core::Mt(_));
         loop {
             let u = 2.0 * self.random() - 1.0;
             let v = 2.0 * self.random() - 1.0;
             let s = u * u + v * v;
             if s > 0.0 && s < 1.0 {
                 let m = (-2.0 * s.ln() / s).sqrt();
-                self.spare_normal = Some(v * m);
-                return u * m;
+                let (first, kept) = if legacy { (v, u) } else { (u, v) };
+                self.spare_normal = Some(kept * m);
+                return first * m;
             }
         }
     }
 
-    /// Uniform in [0, rng] (NumPy's `random_bounded_uint64` without masking: Lemire's
-    /// method on 32-bit draws when the range fits them, on 64-bit ones otherwise).
+    /// Uniform in [0, max] by masked rejection (NumPy's `random_interval`, which its
+    /// shuffles and permutations use).
+    pub fn interval(&mut self, max: u64) -> u64 {
+        if max == 0 {
+            return 0;
+        }
+        let mask = u64::MAX >> max.leading_zeros();
+        loop {
+            let v = if max <= u32::MAX as u64 {
+                (self.next_u32() as u64) & mask
+            } else {
+                self.next_u64() & mask
+            };
+            if v <= max {
+                return v;
+            }
+        }
+    }
+
+    /// Uniform in [0, rng] (NumPy's `random_bounded_uint64`: for PCG64 without masking,
+    /// Lemire's method on 32-bit draws when the range fits them, on 64-bit ones
+    /// otherwise; for MT19937 the legacy masked rejection).
     pub fn bounded(&mut self, rng: u64) -> u64 {
         if rng == 0 {
             return 0;
+        }
+        if matches!(self.core, Core::Mt(_)) {
+            // The legacy `randint`: masked rejection.
+            return match rng {
+                r if r == u32::MAX as u64 => self.next_u32() as u64,
+                u64::MAX => self.next_u64(),
+                r => self.interval(r),
+            };
         }
         if rng <= u32::MAX as u64 {
             if rng == u32::MAX as u64 {
@@ -212,11 +372,6 @@ impl Rng {
             }
         }
         (m >> 64) as u64
-    }
-
-    /// Uniform integer in [0, n). `n > 0`.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.bounded(n - 1)
     }
 
     /// Integer in [lo, hi] (`Generator.integers`). `hi >= lo`.
@@ -252,10 +407,10 @@ impl Rng {
         }
     }
 
-    /// Fisher-Yates shuffle.
+    /// Fisher-Yates shuffle, NumPy's: from the end, `random_interval(i)`.
     pub fn shuffle<T>(&mut self, v: &mut [T]) {
         for i in (1..v.len()).rev() {
-            let j = self.below(i as u64 + 1) as usize;
+            let j = self.interval(i as u64) as usize;
             v.swap(i, j);
         }
     }
@@ -302,5 +457,9 @@ mod tests {
         let mut z = Rng::from_entropy_words(&[0]);
         assert_eq!(raw, [4193609425186963869, 5843160025838961886]);
         assert_eq!(z.random(), 0.6369616873214543);
+        // `numpy.random.RandomState(0).random_sample()` and `RandomState([1, 2,
+        // 3]).random_sample()`: the legacy MT19937 seeded by one word and by an array.
+        assert_eq!(Rng::legacy_word(0).random(), 0.5488135039273248);
+        assert_eq!(Rng::legacy_key(&[1, 2, 3]).random(), 0.6098612722867289);
     }
 }

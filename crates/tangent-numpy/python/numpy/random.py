@@ -1,13 +1,13 @@
 """numpy.random for the embedded interpreter.
 
 `default_rng(seed)` returns a `Generator` over `PCG64` seeded through `SeedSequence`, as
-NumPy does: `random`, `integers`, the raw words and `SeedSequence.generate_state` are
-NumPy's for the same seed, bit for bit (the algorithms NumPy documents). The other
-distributions draw from that stream by textbook methods (polar normals, Marsaglia-Tsang
-gammas): reproducible per seed, not NumPy's values. `RandomState(seed)` (the legacy
-interface; NumPy's uses MT19937) and the module-level functions (`seed`, `rand`,
-`randn`, ...), which use one global `RandomState`, draw from PCG64 too, so their
-values differ from NumPy's.
+NumPy does: `random`, `integers`, `permutation`, `shuffle`, the raw words and
+`SeedSequence.generate_state` are NumPy's for the same seed, bit for bit (the
+algorithms NumPy documents). The Generator's other distributions draw from that stream
+by textbook methods (polar normals, Marsaglia-Tsang gammas): reproducible per seed, not
+NumPy's values. `RandomState(seed)` (the legacy interface) and the module-level
+functions (`seed`, `rand`, `randn`, ...), which use one global `RandomState`, are
+MT19937 seeded and drawn as NumPy's legacy ones.
 """
 import builtins as _builtins
 import math as _math
@@ -749,14 +749,18 @@ def default_rng(seed=None):
 
 
 class RandomState(_Distributions):
-    """The legacy `np.random.RandomState` API over the native bit generator."""
+    """The legacy `np.random.RandomState` API over MT19937 seeded and drawn as NumPy's
+    (`random_sample`, `randn`, `randint`, `normal`, `uniform`, `permutation`,
+    `shuffle`, `choice` give NumPy's numbers for the same seed)."""
 
     def __init__(self, seed=None):
-        self._bitgen = BitGenerator(seed)
-        self._gen = Generator(self._bitgen)
+        self.seed(seed)
 
     def seed(self, seed=None):
-        self._bitgen.seed(seed)
+        if isinstance(seed, _np.ndarray):
+            seed = seed.tolist()
+        self._bitgen = BitGenerator.legacy(seed)
+        self._gen = Generator(self._bitgen)
 
     def random_sample(self, size=None):
         return self._bitgen.random(size)

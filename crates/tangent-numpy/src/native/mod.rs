@@ -41,7 +41,8 @@
 //!   quantile methods other than linear/lower/higher/nearest/midpoint, `weights=`,
 //!   `unique(axis=...)`, `interp(period=...)`.
 //! - `numpy.random`: NumPy's PCG64 and SeedSequence streams (`random`, `integers`, raw
-//!   words); the other distributions draw from them by textbook methods, not NumPy's.
+//!   words, permutations) and legacy MT19937 ones; the Generator's other distributions
+//!   draw from them by textbook methods, not NumPy's.
 //! - Eigen/singular vector signs follow faer, not LAPACK.
 //!
 //! One concern per file, each a `#[pymodule(sub)]` whose functions and types the module

@@ -231,14 +231,54 @@ pub(crate) mod _random {
         }
         /// `(state, inc)`: PCG64's 128-bit state and increment, as Python ints.
         #[pymethod]
-        fn pcg_state(&self, vm: &VirtualMachine) -> PyObjectRef {
-            let (state, inc) = self.rng.read().state();
-            vm.ctx
+        fn pcg_state(&self, vm: &VirtualMachine) -> PyResult {
+            let Some((state, inc)) = self.rng.read().state() else {
+                return Err(vm.new_type_error("not a PCG64 bit generator"));
+            };
+            Ok(vm
+                .ctx
                 .new_tuple(vec![
                     vm.ctx.new_int(state).into(),
                     vm.ctx.new_int(inc).into(),
                 ])
-                .into()
+                .into())
+        }
+        /// MT19937 seeded as the legacy `RandomState(seed)` seeds it: an int in
+        /// [0, 2**32), a non-empty 1-d sequence of such ints, or None.
+        #[pystaticmethod]
+        fn legacy(seed: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            let range = || vm.new_value_error("Seed must be between 0 and 2**32 - 1");
+            let word = |o: &PyObject| -> PyResult<u32> {
+                if o.downcast_ref::<rustpython_vm::builtins::PyFloat>()
+                    .is_some()
+                {
+                    return Err(vm.new_type_error(
+                        "Cannot cast scalar from dtype('float64') to dtype('int64') according to the rule 'safe'",
+                    ));
+                }
+                let i = o.try_index(vm)?;
+                u32::try_from(i.as_bigint()).map_err(|_| range())
+            };
+            let rng = match seed.as_option().filter(|s| !vm.is_none(s)) {
+                None => random::Rng::legacy_entropy(),
+                Some(s) => match seq_items(s) {
+                    Some(items) => {
+                        if items.is_empty() {
+                            return Err(vm.new_value_error("Seed must be non-empty"));
+                        }
+                        let key = items
+                            .iter()
+                            .map(|o| word(o))
+                            .collect::<PyResult<Vec<_>>>()?;
+                        random::Rng::legacy_key(&key)
+                    }
+                    None => random::Rng::legacy_word(word(s)?),
+                },
+            };
+            Ok(PyBitGen {
+                rng: PyRwLock::new(rng),
+            }
+            .into_pyobject(vm))
         }
         /// 64-bit draws as Python ints (`random_raw`; the embedded numpy has no uint64).
         #[pymethod]
