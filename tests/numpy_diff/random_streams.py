@@ -10,7 +10,8 @@ children, `PCG64.random_raw` and its state, `Generator.spawn`, `Generator.permut
 and `shuffle`; the legacy `RandomState` (MT19937: seeding by one word and by arrays,
 `random_sample`, `randn`, `randint` over 32- and 64-bit ranges, `normal`, `uniform`,
 `rand`, `permutation`, `shuffle`, `choice` with and without replacement and with `p`,
-`random_integers`) and the module-level functions after `np.random.seed`.
+`random_integers`), the module-level functions after `np.random.seed`, and
+`get_state`/`set_state`.
 """
 import json
 import sys
@@ -75,6 +76,15 @@ def cases():
     drawn = np.random.rand(3).tolist() + np.random.randn(2).tolist() + [np.random.random()]
     drawn += ints(np.random.randint(0, 100, 3)) + [np.random.normal()]
     out.append(("np.random.seed", "2024", drawn))
+    # The legacy state: its words, position and kept normal, and a replay from it.
+    np.random.seed(5)
+    np.random.randn()
+    state = np.random.get_state()
+    drawn = ints(state[1][:4]) + ints(state[1][-2:]) + [state[0], state[2], state[3], state[4]]
+    first = np.random.randn(3).tolist() + ints(np.random.randint(0, 50, 3))
+    np.random.set_state(state)
+    drawn += first + np.random.randn(3).tolist() + ints(np.random.randint(0, 50, 3))
+    out.append(("get_state/set_state", "5", drawn))
     return out
 
 

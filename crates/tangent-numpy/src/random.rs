@@ -231,6 +231,24 @@ impl Rng {
         Rng::legacy_key(&os_entropy())
     }
 
+    /// The legacy state: MT19937's words, position, and the kept normal (None for PCG64).
+    pub fn legacy_state(&self) -> Option<(Vec<u32>, usize, Option<f64>)> {
+        match &self.core {
+            Core::Mt(m) => Some((m.key.to_vec(), m.pos, self.spare_normal)),
+            Core::Pcg { .. } => None,
+        }
+    }
+
+    /// MT19937 in a legacy state (`set_state`); None unless `key` has 624 words and
+    /// `pos` is at most 624.
+    pub fn from_legacy_state(key: &[u32], pos: usize, gauss: Option<f64>) -> Option<Rng> {
+        let key: [u32; 624] = key.try_into().ok()?;
+        (pos <= 624).then(|| Rng {
+            core: Core::Mt(Box::new(Mt { key, pos })),
+            spare_normal: gauss,
+        })
+    }
+
     fn mt(m: Mt) -> Rng {
         Rng {
             core: Core::Mt(Box::new(m)),

@@ -762,6 +762,32 @@ class RandomState(_Distributions):
         self._bitgen = BitGenerator.legacy(seed)
         self._gen = Generator(self._bitgen)
 
+    def get_state(self, legacy=True):
+        """('MT19937', the 624 words (int64 here, uint32 in NumPy), the position,
+        has_gauss, cached_gaussian), or NumPy's dict form with `legacy=False`."""
+        key, pos, has_gauss, gauss = self._bitgen.legacy_state()
+        key = _np.array(key, dtype=_np.int64)
+        if not legacy:
+            return {"bit_generator": "MT19937", "state": {"key": key, "pos": pos},
+                    "has_gauss": has_gauss, "gauss": gauss}
+        return ("MT19937", key, pos, has_gauss, gauss)
+
+    def set_state(self, state):
+        if isinstance(state, dict):
+            if state.get("bit_generator") != "MT19937":
+                raise ValueError("state must be for a MT19937 PRNG")
+            key, pos = state["state"]["key"], state["state"]["pos"]
+            has_gauss, gauss = state.get("has_gauss", 0), state.get("gauss", 0.0)
+        else:
+            if not isinstance(state, (tuple, list)) or state[0] != "MT19937":
+                raise ValueError("state must be for a MT19937 PRNG")
+            key, pos = state[1], state[2]
+            has_gauss, gauss = (state[3], state[4]) if len(state) > 3 else (0, 0.0)
+        key = [int(k) for k in _np.asarray(key).tolist()]
+        self._bitgen = BitGenerator.from_legacy_state(key, int(pos), bool(has_gauss),
+                                                      float(gauss))
+        self._gen = Generator(self._bitgen)
+
     def random_sample(self, size=None):
         return self._bitgen.random(size)
 
@@ -868,8 +894,12 @@ def seed(seed=None):
     _global.seed(seed)
 
 
-def get_state():
-    raise NotImplementedError("np.random.get_state is not supported by the embedded numpy")
+def get_state(legacy=True):
+    return _global.get_state(legacy)
+
+
+def set_state(state):
+    _global.set_state(state)
 
 
 def rand(*shape):

@@ -243,6 +243,39 @@ pub(crate) mod _random {
                 ])
                 .into())
         }
+        /// The legacy state: (MT19937's 624 words, position, has_gauss, cached_gaussian).
+        #[pymethod]
+        fn legacy_state(&self, vm: &VirtualMachine) -> PyResult {
+            let Some((key, pos, gauss)) = self.rng.read().legacy_state() else {
+                return Err(vm.new_type_error("not an MT19937 bit generator"));
+            };
+            Ok(vm
+                .ctx
+                .new_tuple(vec![
+                    int_list(key, vm),
+                    vm.ctx.new_int(pos).into(),
+                    vm.ctx.new_int(gauss.is_some() as u8).into(),
+                    vm.ctx.new_float(gauss.unwrap_or(0.0)).into(),
+                ])
+                .into())
+        }
+        /// MT19937 in a legacy state (`set_state`).
+        #[pystaticmethod]
+        fn from_legacy_state(
+            key: PyObjectRef,
+            pos: usize,
+            has_gauss: bool,
+            gauss: f64,
+            vm: &VirtualMachine,
+        ) -> PyResult {
+            let key = words_arg(&key, vm)?;
+            let rng = random::Rng::from_legacy_state(&key, pos, has_gauss.then_some(gauss))
+                .ok_or_else(|| vm.new_value_error("state must be 624 longs and a position"))?;
+            Ok(PyBitGen {
+                rng: PyRwLock::new(rng),
+            }
+            .into_pyobject(vm))
+        }
         /// MT19937 seeded as the legacy `RandomState(seed)` seeds it: an int in
         /// [0, 2**32), a non-empty 1-d sequence of such ints, or None.
         #[pystaticmethod]
