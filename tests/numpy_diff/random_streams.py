@@ -6,7 +6,8 @@ every case that differs in any bit. Covered: `Generator.random`, `Generator.inte
 over ranges that take NumPy's 32-bit path (whose draws share a 64-bit word) and its
 64-bit one, the whole int64 range with `endpoint=True`, scalar and array draws
 interleaved, `SeedSequence.generate_state` (32- and 64-bit words), its pool and spawned
-children, `PCG64.random_raw` and its state, `Generator.spawn`, `Generator.permutation`
+children, `PCG64.random_raw` and its state, `MT19937` under a Generator (NumPy's
+seeding of the class, `random`, `integers`, `permutation`), `Generator.spawn`, `Generator.permutation`
 and `shuffle`; the legacy `RandomState` (MT19937: seeding by one word and by arrays,
 `random_sample`, `randn`, `randint` over 32- and 64-bit ranges, `normal`, `uniform`,
 `rand`, `permutation`, `shuffle`, `choice` with and without replacement and with `p`,
@@ -52,6 +53,13 @@ def cases():
                     ints(p.random_raw(3)) + [state["state"], state["inc"]]))
         children = np.random.default_rng(seed).spawn(2)
         out.append(("spawn", repr(seed), children[1].random(2).tolist()))
+        m = np.random.MT19937(seed)
+        state = m.state["state"]
+        g = np.random.Generator(np.random.MT19937(seed))
+        out.append(("MT19937", repr(seed),
+                    ints(m.random_raw(2)) + ints(state["key"][:3]) + [state["pos"]]
+                    + g.random(3).tolist() + ints(g.integers(0, 10, 3))
+                    + ints(g.integers(0, 2**40, 2)) + ints(g.permutation(6))))
         g = np.random.default_rng(seed)
         items = list(range(7))
         g.shuffle(items)

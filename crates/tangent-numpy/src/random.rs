@@ -181,6 +181,9 @@ enum Core {
 pub struct Rng {
     core: Core,
     spare_normal: Option<f64>,
+    /// The legacy `RandomState`'s methods (masked bounded integers, `legacy_gauss`'s
+    /// order) rather than the Generator's.
+    legacy: bool,
 }
 
 impl Rng {
@@ -198,6 +201,7 @@ impl Rng {
                 half: None,
             },
             spare_normal: None,
+            legacy: false,
         }
     }
 
@@ -231,7 +235,7 @@ impl Rng {
         Rng::legacy_key(&os_entropy())
     }
 
-    /// The legacy state: MT19937's words, position, and the kept normal (None for PCG64).
+    /// MT19937's words, position, and the kept normal (None for PCG64).
     pub fn legacy_state(&self) -> Option<(Vec<u32>, usize, Option<f64>)> {
         match &self.core {
             Core::Mt(m) => Some((m.key.to_vec(), m.pos, self.spare_normal)),
@@ -246,6 +250,7 @@ impl Rng {
         (pos <= 624).then(|| Rng {
             core: Core::Mt(Box::new(Mt { key, pos })),
             spare_normal: gauss,
+            legacy: true,
         })
     }
 
@@ -253,7 +258,20 @@ impl Rng {
         Rng {
             core: Core::Mt(Box::new(m)),
             spare_normal: None,
+            legacy: true,
         }
+    }
+
+    /// MT19937 as the `numpy.random.MT19937(seed)` class seeds it, for a Generator:
+    /// 624 `SeedSequence` words, the first replaced by 0x80000000, at position 623.
+    pub fn mt_from_state_words(words: &[u32]) -> Option<Rng> {
+        let mut key: [u32; 624] = words.try_into().ok()?;
+        key[0] = 0x8000_0000;
+        Some(Rng {
+            core: Core::Mt(Box::new(Mt { key, pos: 623 })),
+            spare_normal: None,
+            legacy: false,
+        })
     }
 
     /// PCG64's 128-bit state and increment (`bit_generator.state`); None for MT19937.
@@ -273,6 +291,14 @@ impl Rng {
                 x.rotate_right((*state >> 122) as u32)
             }
             Core::Mt(m) => (m.next_u32() as u64) << 32 | m.next_u32() as u64,
+        }
+    }
+
+    /// One raw output (`random_raw`): 64 bits of PCG64, 32 of MT19937.
+    pub fn next_raw(&mut self) -> u64 {
+        match &mut self.core {
+            Core::Mt(m) => m.next_u32() as u64,
+            Core::Pcg { .. } => self.next_u64(),
         }
     }
 
@@ -311,12 +337,12 @@ impl Rng {
     }
 
     /// Standard normal by the polar method, the second value kept for the next call (in
-    /// the legacy order for MT19937: `f * x2` first, as NumPy's `legacy_gauss`).
+    /// the legacy `RandomState`'s order: `f * x2` first, as NumPy's `legacy_gauss`).
     pub fn standard_normal(&mut self) -> f64 {
         if let Some(z) = self.spare_normal.take() {
             return z;
         }
-        let legacy = matches!(self.core, Core::Mt(_));
+        let legacy = self.legacy;
         loop {
             let u = 2.0 * self.random() - 1.0;
             let v = 2.0 * self.random() - 1.0;
@@ -349,14 +375,14 @@ impl Rng {
         }
     }
 
-    /// Uniform in [0, rng] (NumPy's `random_bounded_uint64`: for PCG64 without masking,
-    /// Lemire's method on 32-bit draws when the range fits them, on 64-bit ones
-    /// otherwise; for MT19937 the legacy masked rejection).
+    /// Uniform in [0, rng] (NumPy's `random_bounded_uint64`: for a Generator without
+    /// masking, Lemire's method on 32-bit draws when the range fits them, on 64-bit ones
+    /// otherwise; for the legacy `RandomState` masked rejection).
     pub fn bounded(&mut self, rng: u64) -> u64 {
         if rng == 0 {
             return 0;
         }
-        if matches!(self.core, Core::Mt(_)) {
+        if self.legacy {
             // The legacy `randint`: masked rejection.
             return match rng {
                 r if r == u32::MAX as u64 => self.next_u32() as u64,

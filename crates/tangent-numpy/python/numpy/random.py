@@ -570,9 +570,57 @@ class PCG64:
         return "PCG64"
 
 
+class MT19937:
+    """NumPy's MT19937 bit generator for a `Generator`, seeded by a `SeedSequence` of
+    `seed` as NumPy's class seeds it (the legacy `RandomState` seeds its MT19937 the old
+    way)."""
+
+    def __init__(self, seed=None):
+        if isinstance(seed, SeedSequence):
+            seq = seed
+        else:
+            seq = SeedSequence(seed)
+        self._seed_seq = seq
+        self._native = BitGenerator.mt19937_from_state_words(list(seq.generate_state(624)))
+
+    @classmethod
+    def _wrapping(cls, native):
+        """The bit generator of a `RandomState` (`get_bit_generator`)."""
+        self = cls.__new__(cls)
+        self._seed_seq = None
+        self._native = native
+        return self
+
+    @property
+    def seed_seq(self):
+        return self._seed_seq
+
+    @property
+    def state(self):
+        key, pos, _, _ = self._native.legacy_state()
+        return {"bit_generator": "MT19937",
+                "state": {"key": _np.array(key, dtype=_np.int64), "pos": pos}}
+
+    def random_raw(self, size=None, output=True):
+        """Raw 32-bit outputs, as Python ints (a list for a size)."""
+        n = 1 if size is None else (size if isinstance(size, int) else int(_np.prod(size)))
+        r = self._native.raw(n)
+        if not output:
+            return None
+        return r[0] if size is None else r
+
+    def spawn(self, n_children):
+        if self._seed_seq is None:
+            raise TypeError("The underlying SeedSequence does not implement spawning.")
+        return [MT19937(s) for s in self._seed_seq.spawn(n_children)]
+
+    def __repr__(self):
+        return "MT19937"
+
+
 def _native_of(bit_generator):
-    """The native generator behind a `PCG64` (or one given as is)."""
-    if isinstance(bit_generator, PCG64):
+    """The native generator behind a `PCG64` or `MT19937` (or one given as is)."""
+    if isinstance(bit_generator, (PCG64, MT19937)):
         return bit_generator._native
     return bit_generator
 
@@ -583,9 +631,9 @@ class Generator(_Distributions):
     _p_sum_msg = "Probabilities do not sum to 1. See Notes section of docstring for more information."
 
     def __init__(self, bit_generator=None):
-        if not isinstance(bit_generator, (PCG64, BitGenerator)):
+        if not isinstance(bit_generator, (PCG64, MT19937, BitGenerator)):
             bit_generator = PCG64(bit_generator)
-        self._pcg = bit_generator if isinstance(bit_generator, PCG64) else None
+        self._pcg = bit_generator if isinstance(bit_generator, (PCG64, MT19937)) else None
         self._bitgen = _native_of(bit_generator)
 
     @property
@@ -593,7 +641,7 @@ class Generator(_Distributions):
         return self._pcg if self._pcg is not None else self._bitgen
 
     def __repr__(self):
-        return "Generator(PCG64)"
+        return "Generator(%r)" % (self._pcg if self._pcg is not None else "PCG64",)
 
     def random(self, size=None, dtype=None, out=None):
         r = self._bitgen.random(size)
@@ -743,7 +791,7 @@ class Generator(_Distributions):
 def default_rng(seed=None):
     if isinstance(seed, Generator):
         return seed
-    if isinstance(seed, PCG64):
+    if isinstance(seed, (PCG64, MT19937)):
         return Generator(seed)
     return Generator(PCG64(seed))
 
@@ -900,6 +948,19 @@ def get_state(legacy=True):
 
 def set_state(state):
     _global.set_state(state)
+
+
+def get_bit_generator():
+    """The bit generator behind the module-level functions (an MT19937)."""
+    return MT19937._wrapping(_global._bitgen)
+
+
+def set_bit_generator(bitgen):
+    """Make the module-level functions draw from `bitgen` (an MT19937 or a PCG64)."""
+    if not isinstance(bitgen, (PCG64, MT19937)):
+        raise TypeError("bitgen must be a BitGenerator instance")
+    _global._bitgen = bitgen._native
+    _global._gen = Generator(bitgen._native)
 
 
 def rand(*shape):

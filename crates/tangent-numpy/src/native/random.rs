@@ -229,6 +229,16 @@ pub(crate) mod _random {
             }
             .into_pyobject(vm))
         }
+        /// An MT19937 for a Generator, seeded from 624 `SeedSequence` words.
+        #[pystaticmethod]
+        fn mt19937_from_state_words(words: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            let rng = random::Rng::mt_from_state_words(&words_arg(&words, vm)?)
+                .ok_or_else(|| vm.new_value_error("MT19937 is seeded from 624 words"))?;
+            Ok(PyBitGen {
+                rng: PyRwLock::new(rng),
+            }
+            .into_pyobject(vm))
+        }
         /// `(state, inc)`: PCG64's 128-bit state and increment, as Python ints.
         #[pymethod]
         fn pcg_state(&self, vm: &VirtualMachine) -> PyResult {
@@ -313,11 +323,11 @@ pub(crate) mod _random {
             }
             .into_pyobject(vm))
         }
-        /// 64-bit draws as Python ints (`random_raw`; the embedded numpy has no uint64).
+        /// Raw outputs as Python ints (`random_raw`; the embedded numpy has no uint64).
         #[pymethod]
         fn raw(&self, n: usize, vm: &VirtualMachine) -> PyObjectRef {
             let mut r = self.rng.write();
-            int_list((0..n).map(|_| r.next_u64()).collect::<Vec<_>>(), vm)
+            int_list((0..n).map(|_| r.next_raw()).collect::<Vec<_>>(), vm)
         }
     }
 }
