@@ -163,16 +163,24 @@ impl Mt {
     }
 }
 
-/// The bits: NumPy's Generator's PCG64, or MT19937 with the legacy `RandomState`'s
-/// methods (its doubles from two words, its polar normals, masked bounded integers).
+/// The bits: NumPy's Generator's PCG64, PCG64DXSM or SFC64, or MT19937 (its doubles from
+/// two 32-bit words).
 #[derive(Debug, Clone)]
 enum Core {
     Pcg {
         state: u128,
         inc: u128,
-        /// The upper half of the last 64-bit draw, kept for the next 32-bit one
-        /// (NumPy's `has_uint32`/`uinteger`).
-        half: Option<u32>,
+    },
+    /// PCG64DXSM: the output of the state before the step, a 64-bit multiplier.
+    Dxsm {
+        state: u128,
+        inc: u128,
+    },
+    Sfc {
+        a: u64,
+        b: u64,
+        c: u64,
+        w: u64,
     },
     Mt(Box<Mt>),
 }
@@ -180,29 +188,68 @@ enum Core {
 #[derive(Debug, Clone)]
 pub struct Rng {
     core: Core,
+    /// The upper half of the last 64-bit draw, kept for the next 32-bit one (NumPy's
+    /// `has_uint32`/`uinteger`; MT19937 draws 32 bits).
+    half: Option<u32>,
     spare_normal: Option<f64>,
     /// The legacy `RandomState`'s methods (masked bounded integers, `legacy_gauss`'s
     /// order) rather than the Generator's.
     legacy: bool,
 }
 
+/// PCG64DXSM's multiplier.
+const CHEAP_MULT: u64 = 0xda94_2042_e4dd_58b5;
+
 impl Rng {
-    /// PCG64 seeded from eight `SeedSequence.generate_state` words.
-    pub fn from_state_words(w: &[u32; 8]) -> Rng {
+    fn with(core: Core, legacy: bool) -> Rng {
+        Rng {
+            core,
+            half: None,
+            spare_normal: None,
+            legacy,
+        }
+    }
+
+    /// PCG64's or PCG64DXSM's state and increment from eight `SeedSequence` words (both
+    /// seed with the 128-bit multiplier).
+    fn pcg_seed(w: &[u32; 8]) -> (u128, u128) {
         let u = |k: usize| w[2 * k] as u64 | (w[2 * k + 1] as u64) << 32;
         let initstate = (u(0) as u128) << 64 | u(1) as u128;
         let initseq = (u(2) as u128) << 64 | u(3) as u128;
         let inc = initseq << 1 | 1;
         let step = |s: u128| s.wrapping_mul(PCG_MULT).wrapping_add(inc);
-        Rng {
-            core: Core::Pcg {
-                state: step(step(0).wrapping_add(initstate)),
-                inc,
-                half: None,
+        (step(step(0).wrapping_add(initstate)), inc)
+    }
+
+    /// PCG64 seeded from eight `SeedSequence.generate_state` words.
+    pub fn from_state_words(w: &[u32; 8]) -> Rng {
+        let (state, inc) = Rng::pcg_seed(w);
+        Rng::with(Core::Pcg { state, inc }, false)
+    }
+
+    /// PCG64DXSM seeded from eight `SeedSequence.generate_state` words.
+    pub fn dxsm_from_state_words(w: &[u32; 8]) -> Rng {
+        let (state, inc) = Rng::pcg_seed(w);
+        Rng::with(Core::Dxsm { state, inc }, false)
+    }
+
+    /// SFC64 seeded from six `SeedSequence.generate_state` words (three 64-bit ones; the
+    /// counter starts at 1 and twelve outputs are dropped, as NumPy seeds it).
+    pub fn sfc_from_state_words(w: &[u32; 6]) -> Rng {
+        let u = |k: usize| w[2 * k] as u64 | (w[2 * k + 1] as u64) << 32;
+        let mut r = Rng::with(
+            Core::Sfc {
+                a: u(0),
+                b: u(1),
+                c: u(2),
+                w: 1,
             },
-            spare_normal: None,
-            legacy: false,
+            false,
+        );
+        for _ in 0..12 {
+            r.next_u64();
         }
+        r
     }
 
     /// PCG64 as `numpy.random.PCG64(seed)` makes it: the seed's words through a
@@ -239,7 +286,7 @@ impl Rng {
     pub fn legacy_state(&self) -> Option<(Vec<u32>, usize, Option<f64>)> {
         match &self.core {
             Core::Mt(m) => Some((m.key.to_vec(), m.pos, self.spare_normal)),
-            Core::Pcg { .. } => None,
+            _ => None,
         }
     }
 
@@ -248,18 +295,13 @@ impl Rng {
     pub fn from_legacy_state(key: &[u32], pos: usize, gauss: Option<f64>) -> Option<Rng> {
         let key: [u32; 624] = key.try_into().ok()?;
         (pos <= 624).then(|| Rng {
-            core: Core::Mt(Box::new(Mt { key, pos })),
             spare_normal: gauss,
-            legacy: true,
+            ..Rng::with(Core::Mt(Box::new(Mt { key, pos })), true)
         })
     }
 
     fn mt(m: Mt) -> Rng {
-        Rng {
-            core: Core::Mt(Box::new(m)),
-            spare_normal: None,
-            legacy: true,
-        }
+        Rng::with(Core::Mt(Box::new(m)), true)
     }
 
     /// MT19937 as the `numpy.random.MT19937(seed)` class seeds it, for a Generator:
@@ -267,59 +309,67 @@ impl Rng {
     pub fn mt_from_state_words(words: &[u32]) -> Option<Rng> {
         let mut key: [u32; 624] = words.try_into().ok()?;
         key[0] = 0x8000_0000;
-        Some(Rng {
-            core: Core::Mt(Box::new(Mt { key, pos: 623 })),
-            spare_normal: None,
-            legacy: false,
-        })
+        Some(Rng::with(Core::Mt(Box::new(Mt { key, pos: 623 })), false))
     }
 
     /// PCG64's 128-bit state and increment (`bit_generator.state`); None for MT19937.
     pub fn state(&self) -> Option<(u128, u128)> {
         match &self.core {
-            Core::Pcg { state, inc, .. } => Some((*state, *inc)),
-            Core::Mt(_) => None,
+            Core::Pcg { state, inc } | Core::Dxsm { state, inc } => Some((*state, *inc)),
+            Core::Sfc { .. } | Core::Mt(_) => None,
         }
     }
 
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         match &mut self.core {
-            Core::Pcg { state, inc, .. } => {
+            Core::Pcg { state, inc } => {
                 *state = state.wrapping_mul(PCG_MULT).wrapping_add(*inc);
                 let x = (*state >> 64) as u64 ^ *state as u64;
                 x.rotate_right((*state >> 122) as u32)
+            }
+            Core::Dxsm { state, inc } => {
+                let mut hi = (*state >> 64) as u64;
+                let lo = *state as u64 | 1;
+                hi ^= hi >> 32;
+                hi = hi.wrapping_mul(CHEAP_MULT);
+                hi ^= hi >> 48;
+                hi = hi.wrapping_mul(lo);
+                *state = state.wrapping_mul(CHEAP_MULT as u128).wrapping_add(*inc);
+                hi
+            }
+            Core::Sfc { a, b, c, w } => {
+                let tmp = a.wrapping_add(*b).wrapping_add(*w);
+                *w = w.wrapping_add(1);
+                *a = *b ^ (*b >> 11);
+                *b = c.wrapping_add(*c << 3);
+                *c = c.rotate_left(24).wrapping_add(tmp);
+                tmp
             }
             Core::Mt(m) => (m.next_u32() as u64) << 32 | m.next_u32() as u64,
         }
     }
 
-    /// One raw output (`random_raw`): 64 bits of PCG64, 32 of MT19937.
+    /// One raw output (`random_raw`): 64 bits, 32 of MT19937.
     pub fn next_raw(&mut self) -> u64 {
         match &mut self.core {
             Core::Mt(m) => m.next_u32() as u64,
-            Core::Pcg { .. } => self.next_u64(),
+            _ => self.next_u64(),
         }
     }
 
-    /// 32 bits: PCG64's are the lower half of a 64-bit draw, then its upper half.
+    /// 32 bits: a 64-bit generator's are the lower half of a draw, then its upper half.
     #[inline]
     pub fn next_u32(&mut self) -> u32 {
-        if let Core::Pcg { half, .. } = &mut self.core {
-            if let Some(h) = half.take() {
-                return h;
-            }
+        if let Core::Mt(m) = &mut self.core {
+            return m.next_u32();
         }
-        match &mut self.core {
-            Core::Mt(m) => m.next_u32(),
-            Core::Pcg { .. } => {
-                let v = self.next_u64();
-                if let Core::Pcg { half, .. } = &mut self.core {
-                    *half = Some((v >> 32) as u32);
-                }
-                v as u32
-            }
+        if let Some(h) = self.half.take() {
+            return h;
         }
+        let v = self.next_u64();
+        self.half = Some((v >> 32) as u32);
+        v as u32
     }
 
     /// Uniform in [0, 1) with 53 random bits (NumPy's `next_double`; MT19937's from
@@ -332,7 +382,7 @@ impl Rng {
                 let b = (m.next_u32() >> 6) as f64;
                 (a * 67_108_864.0 + b) / 9_007_199_254_740_992.0
             }
-            Core::Pcg { .. } => (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64),
+            _ => (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64),
         }
     }
 

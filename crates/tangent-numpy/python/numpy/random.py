@@ -528,24 +528,52 @@ def _os_urandom(n):
     return os.urandom(n)
 
 
-class PCG64:
-    """NumPy's PCG64 bit generator (a 128-bit LCG with the XSL-RR output), seeded by a
-    `SeedSequence` of `seed` as NumPy seeds it."""
+class _SeededBitGenerator:
+    """A bit generator seeded by a `SeedSequence` of `seed` as NumPy seeds its class."""
+
+    _name = None
 
     def __init__(self, seed=None):
         if isinstance(seed, SeedSequence):
             seq = seed
-        elif isinstance(seed, BitGenerator):
+        elif isinstance(seed, (BitGenerator, _SeededBitGenerator)):
             raise TypeError("SeedSequence expects int or sequence of ints for entropy "
                             "not a BitGenerator")
         else:
             seq = SeedSequence(seed)
         self._seed_seq = seq
-        self._native = BitGenerator.from_state_words(list(seq.generate_state(8)))
+        self._native = self._make(seq)
 
     @property
     def seed_seq(self):
         return self._seed_seq
+
+    def random_raw(self, size=None, output=True):
+        """Raw outputs (64 bits; MT19937's 32), as Python ints (a list for a size: the
+        embedded numpy has no uint64)."""
+        n = 1 if size is None else (size if isinstance(size, int) else int(_np.prod(size)))
+        r = self._native.raw(n)
+        if not output:
+            return None
+        return r[0] if size is None else r
+
+    def spawn(self, n_children):
+        if self._seed_seq is None:
+            raise TypeError("The underlying SeedSequence does not implement spawning.")
+        return [type(self)(s) for s in self._seed_seq.spawn(n_children)]
+
+    def __repr__(self):
+        return self._name
+
+
+class PCG64(_SeededBitGenerator):
+    """NumPy's PCG64 (a 128-bit LCG with the XSL-RR output)."""
+
+    _name = "PCG64"
+
+    @staticmethod
+    def _make(seq):
+        return BitGenerator.from_state_words(list(seq.generate_state(8)))
 
     @property
     def state(self):
@@ -553,35 +581,43 @@ class PCG64:
         return {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
                 "has_uint32": 0, "uinteger": 0}
 
-    def random_raw(self, size=None, output=True):
-        """64-bit draws, as Python ints (a list for a size: the embedded numpy has no
-        uint64)."""
-        if size is None:
-            r = self._native.raw(1)[0]
-            return r if output else None
-        n = size if isinstance(size, int) else _np.prod(size)
-        r = self._native.raw(int(n))
-        return r if output else None
 
-    def spawn(self, n_children):
-        return [PCG64(s) for s in self._seed_seq.spawn(n_children)]
+class PCG64DXSM(_SeededBitGenerator):
+    """NumPy's PCG64DXSM (PCG64's state, the DXSM output of the state before each step
+    and a 64-bit multiplier)."""
 
-    def __repr__(self):
-        return "PCG64"
+    _name = "PCG64DXSM"
+
+    @staticmethod
+    def _make(seq):
+        return BitGenerator.seeded("dxsm", list(seq.generate_state(8)))
+
+    @property
+    def state(self):
+        state, inc = self._native.pcg_state()
+        return {"bit_generator": "PCG64DXSM", "state": {"state": state, "inc": inc},
+                "has_uint32": 0, "uinteger": 0}
 
 
-class MT19937:
-    """NumPy's MT19937 bit generator for a `Generator`, seeded by a `SeedSequence` of
-    `seed` as NumPy's class seeds it (the legacy `RandomState` seeds its MT19937 the old
-    way)."""
+class SFC64(_SeededBitGenerator):
+    """NumPy's SFC64 (Chris Doty-Humphrey's small fast chaotic generator)."""
 
-    def __init__(self, seed=None):
-        if isinstance(seed, SeedSequence):
-            seq = seed
-        else:
-            seq = SeedSequence(seed)
-        self._seed_seq = seq
-        self._native = BitGenerator.mt19937_from_state_words(list(seq.generate_state(624)))
+    _name = "SFC64"
+
+    @staticmethod
+    def _make(seq):
+        return BitGenerator.seeded("sfc", list(seq.generate_state(6)))
+
+
+class MT19937(_SeededBitGenerator):
+    """NumPy's MT19937 for a `Generator`, seeded by a `SeedSequence` as NumPy's class
+    seeds it (the legacy `RandomState` seeds its MT19937 the old way)."""
+
+    _name = "MT19937"
+
+    @staticmethod
+    def _make(seq):
+        return BitGenerator.mt19937_from_state_words(list(seq.generate_state(624)))
 
     @classmethod
     def _wrapping(cls, native):
@@ -592,35 +628,15 @@ class MT19937:
         return self
 
     @property
-    def seed_seq(self):
-        return self._seed_seq
-
-    @property
     def state(self):
         key, pos, _, _ = self._native.legacy_state()
         return {"bit_generator": "MT19937",
                 "state": {"key": _np.array(key, dtype=_np.int64), "pos": pos}}
 
-    def random_raw(self, size=None, output=True):
-        """Raw 32-bit outputs, as Python ints (a list for a size)."""
-        n = 1 if size is None else (size if isinstance(size, int) else int(_np.prod(size)))
-        r = self._native.raw(n)
-        if not output:
-            return None
-        return r[0] if size is None else r
-
-    def spawn(self, n_children):
-        if self._seed_seq is None:
-            raise TypeError("The underlying SeedSequence does not implement spawning.")
-        return [MT19937(s) for s in self._seed_seq.spawn(n_children)]
-
-    def __repr__(self):
-        return "MT19937"
-
 
 def _native_of(bit_generator):
     """The native generator behind a `PCG64` or `MT19937` (or one given as is)."""
-    if isinstance(bit_generator, (PCG64, MT19937)):
+    if isinstance(bit_generator, _SeededBitGenerator):
         return bit_generator._native
     return bit_generator
 
@@ -631,9 +647,9 @@ class Generator(_Distributions):
     _p_sum_msg = "Probabilities do not sum to 1. See Notes section of docstring for more information."
 
     def __init__(self, bit_generator=None):
-        if not isinstance(bit_generator, (PCG64, MT19937, BitGenerator)):
+        if not isinstance(bit_generator, (_SeededBitGenerator, BitGenerator)):
             bit_generator = PCG64(bit_generator)
-        self._pcg = bit_generator if isinstance(bit_generator, (PCG64, MT19937)) else None
+        self._pcg = bit_generator if isinstance(bit_generator, _SeededBitGenerator) else None
         self._bitgen = _native_of(bit_generator)
 
     @property
@@ -791,7 +807,7 @@ class Generator(_Distributions):
 def default_rng(seed=None):
     if isinstance(seed, Generator):
         return seed
-    if isinstance(seed, (PCG64, MT19937)):
+    if isinstance(seed, _SeededBitGenerator):
         return Generator(seed)
     return Generator(PCG64(seed))
 
@@ -956,8 +972,8 @@ def get_bit_generator():
 
 
 def set_bit_generator(bitgen):
-    """Make the module-level functions draw from `bitgen` (an MT19937 or a PCG64)."""
-    if not isinstance(bitgen, (PCG64, MT19937)):
+    """Make the module-level functions draw from `bitgen`."""
+    if not isinstance(bitgen, _SeededBitGenerator):
         raise TypeError("bitgen must be a BitGenerator instance")
     _global._bitgen = bitgen._native
     _global._gen = Generator(bitgen._native)

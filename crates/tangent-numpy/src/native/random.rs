@@ -229,6 +229,24 @@ pub(crate) mod _random {
             }
             .into_pyobject(vm))
         }
+        /// A PCG64DXSM (`kind` "dxsm", 8 words) or SFC64 ("sfc", 6 words) seeded from
+        /// `SeedSequence` words.
+        #[pystaticmethod]
+        fn seeded(kind: PyStrRef, words: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            let words = words_arg(&words, vm)?;
+            let count = || vm.new_value_error("a bit generator seeded from other words");
+            let rng = match kind.to_str().unwrap_or_default() {
+                "dxsm" => {
+                    random::Rng::dxsm_from_state_words(&words.try_into().map_err(|_| count())?)
+                }
+                "sfc" => random::Rng::sfc_from_state_words(&words.try_into().map_err(|_| count())?),
+                _ => return Err(vm.new_value_error("an unknown bit generator")),
+            };
+            Ok(PyBitGen {
+                rng: PyRwLock::new(rng),
+            }
+            .into_pyobject(vm))
+        }
         /// An MT19937 for a Generator, seeded from 624 `SeedSequence` words.
         #[pystaticmethod]
         fn mt19937_from_state_words(words: PyObjectRef, vm: &VirtualMachine) -> PyResult {
