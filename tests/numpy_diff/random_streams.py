@@ -6,8 +6,8 @@ every case that differs in any bit. Covered: `Generator.random`, `Generator.inte
 over ranges that take NumPy's 32-bit path (whose draws share a 64-bit word) and its
 64-bit one, the whole int64 range with `endpoint=True`, scalar and array draws
 interleaved, `SeedSequence.generate_state` (32- and 64-bit words), its pool and spawned
-children, `PCG64.random_raw` and its state, `MT19937`, `PCG64DXSM` and `SFC64` under a
-Generator (NumPy's seeding of each class, `random`, `integers`, raw words), `Generator.spawn`, `Generator.permutation`
+children, `PCG64.random_raw` and its state, `MT19937`, `PCG64DXSM`, `SFC64` and `Philox`
+under a Generator (NumPy's seeding of each class, `random`, `integers`, raw words), `Generator.spawn`, `Generator.permutation`
 and `shuffle`; the legacy `RandomState` (MT19937: seeding by one word and by arrays,
 `random_sample`, `randn`, `randint` over 32- and 64-bit ranges, `normal`, `uniform`,
 `rand`, `permutation`, `shuffle`, `choice` with and without replacement and with `p`,
@@ -60,7 +60,7 @@ def cases():
                     ints(m.random_raw(2)) + ints(state["key"][:3]) + [state["pos"]]
                     + g.random(3).tolist() + ints(g.integers(0, 10, 3))
                     + ints(g.integers(0, 2**40, 2)) + ints(g.permutation(6))))
-        for kind in (np.random.PCG64DXSM, np.random.SFC64):
+        for kind in (np.random.PCG64DXSM, np.random.SFC64, np.random.Philox):
             g = np.random.Generator(kind(seed))
             out.append((kind.__name__, repr(seed),
                         ints(kind(seed).random_raw(3)) + g.random(2).tolist()

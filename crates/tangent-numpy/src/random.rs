@@ -163,8 +163,8 @@ impl Mt {
     }
 }
 
-/// The bits: NumPy's Generator's PCG64, PCG64DXSM or SFC64, or MT19937 (its doubles from
-/// two 32-bit words).
+/// The bits: NumPy's Generator's PCG64, PCG64DXSM, SFC64 or Philox, or MT19937 (its
+/// doubles from two 32-bit words).
 #[derive(Debug, Clone)]
 enum Core {
     Pcg {
@@ -182,7 +182,39 @@ enum Core {
         c: u64,
         w: u64,
     },
+    /// Philox4x64-10: a counter, a key, and the four outputs of the last block.
+    Philox {
+        ctr: [u64; 4],
+        key: [u64; 2],
+        buf: [u64; 4],
+        pos: usize,
+    },
     Mt(Box<Mt>),
+}
+
+/// Philox's round multipliers and key increments (Random123's).
+const PHILOX_M: [u64; 2] = [0xD2E7_470E_E14C_6C93, 0xCA5A_8263_9512_1157];
+const PHILOX_W: [u64; 2] = [0x9E37_79B9_7F4A_7C15, 0xBB67_AE85_84CA_A73B];
+
+/// Philox4x64 with 10 rounds of one counter under one key.
+fn philox4x64_10(mut c: [u64; 4], mut k: [u64; 2]) -> [u64; 4] {
+    for round in 0..10 {
+        if round > 0 {
+            k = [
+                k[0].wrapping_add(PHILOX_W[0]),
+                k[1].wrapping_add(PHILOX_W[1]),
+            ];
+        }
+        let p0 = PHILOX_M[0] as u128 * c[0] as u128;
+        let p1 = PHILOX_M[1] as u128 * c[2] as u128;
+        c = [
+            (p1 >> 64) as u64 ^ c[1] ^ k[0],
+            p1 as u64,
+            (p0 >> 64) as u64 ^ c[3] ^ k[1],
+            p0 as u64,
+        ];
+    }
+    c
 }
 
 #[derive(Debug, Clone)]
@@ -225,6 +257,21 @@ impl Rng {
     pub fn from_state_words(w: &[u32; 8]) -> Rng {
         let (state, inc) = Rng::pcg_seed(w);
         Rng::with(Core::Pcg { state, inc }, false)
+    }
+
+    /// Philox seeded from four `SeedSequence.generate_state` words (its key; the counter
+    /// starts at zero).
+    pub fn philox_from_state_words(w: &[u32; 4]) -> Rng {
+        let u = |k: usize| w[2 * k] as u64 | (w[2 * k + 1] as u64) << 32;
+        Rng::with(
+            Core::Philox {
+                ctr: [0; 4],
+                key: [u(0), u(1)],
+                buf: [0; 4],
+                pos: 4,
+            },
+            false,
+        )
     }
 
     /// PCG64DXSM seeded from eight `SeedSequence.generate_state` words.
@@ -316,7 +363,7 @@ impl Rng {
     pub fn state(&self) -> Option<(u128, u128)> {
         match &self.core {
             Core::Pcg { state, inc } | Core::Dxsm { state, inc } => Some((*state, *inc)),
-            Core::Sfc { .. } | Core::Mt(_) => None,
+            Core::Sfc { .. } | Core::Philox { .. } | Core::Mt(_) => None,
         }
     }
 
@@ -345,6 +392,21 @@ impl Rng {
                 *b = c.wrapping_add(*c << 3);
                 *c = c.rotate_left(24).wrapping_add(tmp);
                 tmp
+            }
+            Core::Philox { ctr, key, buf, pos } => {
+                if *pos < 4 {
+                    *pos += 1;
+                    return buf[*pos - 1];
+                }
+                for word in ctr.iter_mut() {
+                    *word = word.wrapping_add(1);
+                    if *word != 0 {
+                        break;
+                    }
+                }
+                *buf = philox4x64_10(*ctr, *key);
+                *pos = 1;
+                buf[0]
             }
             Core::Mt(m) => (m.next_u32() as u64) << 32 | m.next_u32() as u64,
         }

@@ -609,6 +609,23 @@ class SFC64(_SeededBitGenerator):
         return BitGenerator.seeded("sfc", list(seq.generate_state(6)))
 
 
+class Philox(_SeededBitGenerator):
+    """NumPy's Philox (Philox4x64-10, counter-based; keyed by its seed, counter from 0).
+    `counter=`, `key=`, `jumped` and `advance` are not supported."""
+
+    _name = "Philox"
+
+    def __init__(self, seed=None, counter=None, key=None):
+        if counter is not None or key is not None:
+            raise NotImplementedError(
+                "Philox(counter=..., key=...) is not supported by the embedded numpy")
+        super().__init__(seed)
+
+    @staticmethod
+    def _make(seq):
+        return BitGenerator.seeded("philox", list(seq.generate_state(4)))
+
+
 class MT19937(_SeededBitGenerator):
     """NumPy's MT19937 for a `Generator`, seeded by a `SeedSequence` as NumPy's class
     seeds it (the legacy `RandomState` seeds its MT19937 the old way)."""

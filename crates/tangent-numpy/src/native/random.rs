@@ -229,8 +229,8 @@ pub(crate) mod _random {
             }
             .into_pyobject(vm))
         }
-        /// A PCG64DXSM (`kind` "dxsm", 8 words) or SFC64 ("sfc", 6 words) seeded from
-        /// `SeedSequence` words.
+        /// A PCG64DXSM (`kind` "dxsm", 8 words), SFC64 ("sfc", 6 words) or Philox
+        /// ("philox", 4 words) seeded from `SeedSequence` words.
         #[pystaticmethod]
         fn seeded(kind: PyStrRef, words: PyObjectRef, vm: &VirtualMachine) -> PyResult {
             let words = words_arg(&words, vm)?;
@@ -240,6 +240,9 @@ pub(crate) mod _random {
                     random::Rng::dxsm_from_state_words(&words.try_into().map_err(|_| count())?)
                 }
                 "sfc" => random::Rng::sfc_from_state_words(&words.try_into().map_err(|_| count())?),
+                "philox" => {
+                    random::Rng::philox_from_state_words(&words.try_into().map_err(|_| count())?)
+                }
                 _ => return Err(vm.new_value_error("an unknown bit generator")),
             };
             Ok(PyBitGen {
