@@ -25,7 +25,7 @@ scalars, where NumPy's IEEE rules (x / 0.0 is inf, overflow is inf) differ from 
 float (which raises); the SINGLE cases on float32 scalars (NumPy 2's promotion: a Python
 number converted to float32, a float64 scalar giving float64), their text and
 conversions; the WRITES cases write through views (and `a.flat`) and into copies; the
-FUNCS cases call the functions the embedded numpy writes in Python.
+FUNCS cases call the functions (and `poly1d`) the embedded numpy writes in Python.
 """
 import json
 import math
@@ -271,7 +271,16 @@ FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "n
          "np.vectorize(float, otypes='d')(np.zeros((0, 2)))", "np.vectorize(float)(k[:0])",
          "np.vectorize(lambda x: x * 2)(3.5)",
          "[(i, float(x)) for i, x in np.ndenumerate(a)]", "list(np.ndenumerate(np.ones(0)))",
-         "np.array([1, 0, 2], dtype=np.bool)", "np.zeros(2, np.bool)"]
+         "np.array([1, 0, 2], dtype=np.bool)", "np.zeros(2, np.bool)",
+         "np.poly1d(w)(v)", "str(np.poly1d(w))", "repr(np.poly1d(v))", "str(np.poly1d(k))",
+         "(np.poly1d(w) * np.poly1d(v)).coeffs", "(np.poly1d(w) - v).coeffs",
+         "np.poly1d(v).deriv().coeffs", "np.poly1d(w).integ(2, 1.0).coeffs",
+         "[x.coeffs for x in np.poly1d(v) / np.poly1d(w)]", "np.polyadd(np.poly1d(w), v).coeffs",
+         "(np.poly1d(w) ** 2).coeffs", "np.poly1d(k).order", "np.asarray(np.poly1d(w))",
+         "np.poly1d(w, r=True).coeffs", "[np.poly1d(v)[j] for j in range(6)]",
+         "str(np.poly1d(w, variable='t') * 1e5)", "np.poly1d(w) == np.poly1d(list(w))",
+         "np.sum(type('A', (), {'__array__': lambda self, dtype=None, copy=None: a})(), axis=0)",
+         "np.array(type('A', (), {'__array__': lambda self, dtype=None, copy=None: k})(), ndmin=2)"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]

@@ -21,7 +21,7 @@ __all__ = [
     "polyval", "polyadd", "polysub", "polymul", "polyder", "polyint", "polyfit",
     "iterable", "modf", "frexp", "ldexp", "divmod", "left_shift", "right_shift",
     "bitwise_left_shift", "bitwise_right_shift", "lexsort", "partition", "argpartition",
-    "poly", "polydiv", "base_repr", "binary_repr", "promote_types", "issubdtype",
+    "poly", "polydiv", "poly1d", "base_repr", "binary_repr", "promote_types", "issubdtype",
     "cross", "nextafter", "spacing", "roots",
 ]
 
@@ -452,7 +452,7 @@ def _trim_leading(c):
     return c[int(nz[0]):] if nz.shape[0] else c[-1:]
 
 
-def polyadd(a1, a2):
+def _polyadd_coeffs(a1, a2):
     a1, a2 = _poly(np.atleast_1d(a1)), _poly(np.atleast_1d(a2))
     diff = a2.shape[0] - a1.shape[0]
     if diff > 0:
@@ -462,16 +462,16 @@ def polyadd(a1, a2):
     return a1 + a2
 
 
-def polysub(a1, a2):
-    return polyadd(a1, -np.asarray(a2))
+def _polysub_coeffs(a1, a2):
+    return _polyadd_coeffs(a1, -np.asarray(a2))
 
 
-def polymul(a1, a2):
+def _polymul_coeffs(a1, a2):
     a1, a2 = np.atleast_1d(a1), np.atleast_1d(a2)
     return convolve(a1, a2)
 
 
-def polyder(p, m=1):
+def _polyder_coeffs(p, m=1):
     """The `m`-th derivative's coefficients."""
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
@@ -482,7 +482,7 @@ def polyder(p, m=1):
     return p
 
 
-def polyint(p, m=1, k=None):
+def _polyint_coeffs(p, m=1, k=None):
     """The `m`-th antiderivative's coefficients (integration constants `k`)."""
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
@@ -643,7 +643,7 @@ def poly(seq_of_zeros):
     return a
 
 
-def polydiv(u, v):
+def _polydiv_coeffs(u, v):
     """The quotient and remainder of polynomial division."""
     u = np.atleast_1d(np.asarray(u)) + 0.0
     v = np.atleast_1d(np.asarray(v)) + 0.0
@@ -774,3 +774,252 @@ def roots(p):
     else:
         r = np.zeros(0)
     return np.concatenate((r, np.zeros(trailing)))
+
+
+def _is_poly1d(*values):
+    return any(isinstance(v, poly1d) for v in values)
+
+
+def _coeffs(v):
+    return v.coeffs if isinstance(v, poly1d) else v
+
+
+def polyadd(a1, a2):
+    """The sum of two polynomials (a `poly1d` when either is one)."""
+    out = _polyadd_coeffs(_coeffs(a1), _coeffs(a2))
+    return poly1d(out) if _is_poly1d(a1, a2) else out
+
+
+def polysub(a1, a2):
+    """The difference of two polynomials (a `poly1d` when either is one)."""
+    out = _polysub_coeffs(_coeffs(a1), _coeffs(a2))
+    return poly1d(out) if _is_poly1d(a1, a2) else out
+
+
+def polymul(a1, a2):
+    """The product of two polynomials (a `poly1d` when either is one)."""
+    out = _polymul_coeffs(_coeffs(a1), _coeffs(a2))
+    return poly1d(out) if _is_poly1d(a1, a2) else out
+
+
+def polyder(p, m=1):
+    """The `m`-th derivative's coefficients (a `poly1d` for one)."""
+    out = _polyder_coeffs(_coeffs(p), m)
+    return poly1d(out) if _is_poly1d(p) else out
+
+
+def polyint(p, m=1, k=None):
+    """The `m`-th antiderivative's coefficients (integration constants `k`; a `poly1d`
+    for one)."""
+    out = _polyint_coeffs(_coeffs(p), m, k)
+    return poly1d(out) if _is_poly1d(p) else out
+
+
+def polydiv(u, v):
+    """The quotient and remainder of polynomial division (`poly1d`s when either is
+    one)."""
+    q, r = _polydiv_coeffs(_coeffs(u), _coeffs(v))
+    return (poly1d(q), poly1d(r)) if _is_poly1d(u, v) else (q, r)
+
+
+def _raise_power(text, wrap=70):
+    """`x**2` written with the power on the line above, as NumPy prints a poly1d."""
+    import re
+    n = 0
+    line1 = line2 = ""
+    output = " "
+    while True:
+        mat = re.compile(r"\*\*([0-9]*)").search(text, n)
+        if mat is None:
+            break
+        span = mat.span()
+        power = mat.groups()[0]
+        part = text[n:span[0]]
+        n = span[1]
+        add2 = part + " " * (len(power) - 1)
+        add1 = " " * (len(part) - 1) + power
+        if len(line2) + len(add2) > wrap or len(line1) + len(add1) > wrap:
+            output += line1 + "\n" + line2 + "\n "
+            line1, line2 = add1, add2
+        else:
+            line2 += add2
+            line1 += add1
+    output += line1 + "\n" + line2
+    return output + text[n:]
+
+
+class poly1d:
+    """NumPy's one-dimensional polynomial: coefficients highest power first (or, with
+    `r=True`, the roots), called at a value, combined by `+ - * / **`, differentiated
+    and integrated."""
+
+    __hash__ = None
+
+    def __init__(self, c_or_r, r=False, variable=None):
+        if isinstance(c_or_r, poly1d):
+            self._variable = c_or_r._variable if variable is None else variable
+            self._coeffs = c_or_r._coeffs
+            return
+        if r:
+            c_or_r = poly(c_or_r)
+        c_or_r = np.atleast_1d(c_or_r)
+        if c_or_r.ndim > 1:
+            raise ValueError("Polynomial must be 1d only.")
+        nz = np.nonzero(c_or_r)[0]
+        c_or_r = c_or_r[int(nz[0]):] if nz.shape[0] else c_or_r[:0]
+        if c_or_r.shape[0] == 0:
+            c_or_r = np.array([0], dtype=c_or_r.dtype)
+        self._coeffs = c_or_r
+        self._variable = "x" if variable is None else variable
+
+    @property
+    def coeffs(self):
+        return self._coeffs
+
+    @coeffs.setter
+    def coeffs(self, value):
+        if value is not self._coeffs:
+            raise AttributeError("Cannot set attribute")
+
+    c = coef = coefficients = coeffs
+
+    @property
+    def variable(self):
+        return self._variable
+
+    @property
+    def order(self):
+        return self._coeffs.shape[0] - 1
+
+    o = order
+
+    @property
+    def roots(self):
+        return roots(self._coeffs)
+
+    r = roots
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self._coeffs, dtype=dtype) if dtype is not None else self._coeffs
+
+    def __repr__(self):
+        return "poly1d(%s)" % (repr(self._coeffs)[6:-1],)
+
+    def __len__(self):
+        return self.order
+
+    def __str__(self):
+        var = self._variable
+        coeffs = self._coeffs
+        nz = np.nonzero(coeffs)[0]
+        coeffs = coeffs[int(nz[0]):] if nz.shape[0] else coeffs[:0]
+        last = coeffs.shape[0] - 1
+
+        def fmt_float(q):
+            text = "%.4g" % q
+            return text[:-5] if text.endswith(".0000") else text
+
+        text = "0"
+        for k, coeff in enumerate(coeffs.tolist()):
+            coefstr = fmt_float(coeff)
+            power = last - k
+            if power == 0:
+                new = coefstr if coefstr != "0" else ("0" if k == 0 else "")
+            elif coefstr == "0":
+                new = ""
+            elif power == 1:
+                new = var if coefstr == "b" else "%s %s" % (coefstr, var)
+            else:
+                new = "%s**%d" % (var, power) if coefstr == "b" else \
+                    "%s %s**%d" % (coefstr, var, power)
+            if k > 0:
+                if new != "":
+                    if new.startswith("-"):
+                        text = "%s - %s" % (text, new[1:])
+                    else:
+                        text = "%s + %s" % (text, new)
+            else:
+                text = new
+        return _raise_power(text)
+
+    def __call__(self, val):
+        return polyval(self._coeffs, val)
+
+    def __neg__(self):
+        return poly1d(-self._coeffs)
+
+    def __pos__(self):
+        return self
+
+    def __mul__(self, other):
+        if np.isscalar(other):
+            return poly1d(self._coeffs * other)
+        return poly1d(_polymul_coeffs(self._coeffs, poly1d(other)._coeffs))
+
+    def __rmul__(self, other):
+        if np.isscalar(other):
+            return poly1d(other * self._coeffs)
+        return poly1d(_polymul_coeffs(self._coeffs, poly1d(other)._coeffs))
+
+    def __add__(self, other):
+        return poly1d(_polyadd_coeffs(self._coeffs, poly1d(other)._coeffs))
+
+    __radd__ = __add__
+
+    def __pow__(self, val):
+        if not np.isscalar(val) or int(val) != val or val < 0:
+            raise ValueError("Power to non-negative integers only.")
+        res = [1]
+        for _ in _builtins.range(int(val)):
+            res = _polymul_coeffs(self._coeffs, res)
+        return poly1d(res)
+
+    def __sub__(self, other):
+        return poly1d(_polysub_coeffs(self._coeffs, poly1d(other)._coeffs))
+
+    def __rsub__(self, other):
+        return poly1d(_polysub_coeffs(poly1d(other)._coeffs, self._coeffs))
+
+    def __truediv__(self, other):
+        if np.isscalar(other):
+            return poly1d(self._coeffs / other)
+        return polydiv(self, poly1d(other))
+
+    def __rtruediv__(self, other):
+        if np.isscalar(other):
+            return poly1d(other / self._coeffs)
+        return polydiv(poly1d(other), self)
+
+    def __eq__(self, other):
+        if not isinstance(other, poly1d):
+            return NotImplemented
+        if self._coeffs.shape != other._coeffs.shape:
+            return False
+        return bool((self._coeffs == other._coeffs).all())
+
+    def __ne__(self, other):
+        if not isinstance(other, poly1d):
+            return NotImplemented
+        return not self.__eq__(other)
+
+    def __getitem__(self, val):
+        if val > self.order or val < 0:
+            return self._coeffs.dtype.type(0)
+        return self._coeffs[self.order - val]
+
+    def __setitem__(self, key, val):
+        if key < 0:
+            raise ValueError("Does not support negative powers.")
+        if key > self.order:
+            zeros = np.zeros(key - self.order, self._coeffs.dtype)
+            self._coeffs = np.concatenate((zeros, self._coeffs))
+        self._coeffs[self.order - key] = val
+
+    def __iter__(self):
+        return iter(self._coeffs)
+
+    def integ(self, m=1, k=0):
+        return poly1d(_polyint_coeffs(self._coeffs, m=m, k=k))
+
+    def deriv(self, m=1):
+        return poly1d(_polyder_coeffs(self._coeffs, m=m))

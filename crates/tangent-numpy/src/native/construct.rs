@@ -34,6 +34,9 @@ pub(crate) mod _construct {
             });
             return Ok(PyNdArray::from_elements(data).into_pyobject(vm));
         }
+        if let Some(arr) = array_protocol(obj, vm)? {
+            return make_array(&arr, want, ndmin, vm);
+        }
         let (mut arr, d) = to_array(obj, vm)?;
         let dt = want.unwrap_or(d);
         if d == DType::Int64

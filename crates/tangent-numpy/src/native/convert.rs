@@ -110,13 +110,40 @@ pub(crate) mod _convert {
         Ok(())
     }
 
-    /// Any array-like (ndarray, scalar, nested lists/tuples) as an owned array.
+    /// The array an object that is none of the built-in array-likes gives through
+    /// NumPy's `__array__` protocol (`numpy.poly1d`, a user's container class).
+    pub(crate) fn array_protocol(
+        obj: &PyObject,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<PyObjectRef>> {
+        if obj.downcast_ref::<PyNdArray>().is_some()
+            || seq_items(obj).is_some()
+            || obj.class().fast_issubclass(vm.ctx.types.str_type)
+            || scalar_of(obj, vm).is_some()
+        {
+            return Ok(None);
+        }
+        let Some(method) = vm.get_attribute_opt(obj.to_owned(), "__array__")? else {
+            return Ok(None);
+        };
+        let arr = method.call((), vm)?;
+        if arr.downcast_ref::<PyNdArray>().is_none() {
+            return Err(vm.new_value_error("object __array__ method not producing an array"));
+        }
+        Ok(Some(arr))
+    }
+
+    /// Any array-like (ndarray, scalar, nested lists/tuples, `__array__`) as an owned
+    /// array.
     pub(crate) fn to_array(obj: &PyObject, vm: &VirtualMachine) -> PyResult<(ArrayD<f64>, DType)> {
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
             return Ok((core::to_standard(a.read().view()), a.dtype));
         }
         if let Some((v, d)) = scalar_of(obj, vm) {
             return Ok((ArrayD::from_elem(IxDyn(&[]), v), d));
+        }
+        if let Some(arr) = array_protocol(obj, vm)? {
+            return to_array(&arr, vm);
         }
         if seq_items(obj).is_none() && !obj.class().fast_issubclass(vm.ctx.types.str_type) {
             // other iterables (range, generators, map objects...): materialize first
