@@ -280,7 +280,13 @@ FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "n
          "np.poly1d(w, r=True).coeffs", "[np.poly1d(v)[j] for j in range(6)]",
          "str(np.poly1d(w, variable='t') * 1e5)", "np.poly1d(w) == np.poly1d(list(w))",
          "np.sum(type('A', (), {'__array__': lambda self, dtype=None, copy=None: a})(), axis=0)",
-         "np.array(type('A', (), {'__array__': lambda self, dtype=None, copy=None: k})(), ndmin=2)"]
+         "np.array(type('A', (), {'__array__': lambda self, dtype=None, copy=None: k})(), ndmin=2)",
+         "[np.issubdtype(x.dtype, t) for x in (a, k, s, k > 1) for t in (np.inexact, "
+         "np.signedinteger, np.unsignedinteger, np.complexfloating, np.flexible, np.character, "
+         "np.generic, np.floating, np.integer, np.number)]",
+         "[isinstance(a[0, 0], np.inexact), isinstance(s[0], np.inexact), "
+         "isinstance(k[0], np.signedinteger), isinstance(k[0], np.unsignedinteger), "
+         "isinstance(a[0, 0], np.complexfloating), isinstance(k[0], np.flexible)]"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]

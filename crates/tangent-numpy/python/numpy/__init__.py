@@ -117,9 +117,37 @@ class finfo:
 
 number = (int, float, float32)
 floating = (float, float32)
+# Without complex numbers the inexact numbers are the floating ones, and every integer
+# is signed.
+inexact = floating
 integer = int
+signedinteger = int
 # NumPy's scalars (isinstance only: the embedded numpy has no scalar class hierarchy).
 generic = (float64, float32)
+
+
+class _NoScalars:
+    """An abstract NumPy scalar type none of the embedded numpy's values has (it has no
+    unsigned, complex, string or void dtypes)."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("the embedded numpy has no %s scalars" % type(self).__name__)
+
+
+class unsignedinteger(_NoScalars):
+    pass
+
+
+class complexfloating(_NoScalars):
+    pass
+
+
+class flexible(_NoScalars):
+    pass
+
+
+class character(flexible):
+    pass
 
 
 class AxisError(ValueError, IndexError):

@@ -704,7 +704,9 @@ def promote_types(type1, type2):
 
 def issubdtype(arg1, arg2):
     """Whether dtype `arg1` is `arg2` or of its kind (np.floating, np.integer, ...)."""
-    kinds = {np.floating: "f", np.integer: "i", np.number: "fi"}
+    kinds = {np.floating: "f", np.inexact: "f", np.integer: "i", np.signedinteger: "i",
+             np.number: "fi", np.generic: "fib", np.unsignedinteger: "",
+             np.complexfloating: "", np.flexible: "", np.character: ""}
     for k, letters in kinds.items():
         if arg2 is k:
             return np.dtype(arg1).kind in letters
