@@ -1496,7 +1496,7 @@ fn agrees_with_real_numpy() {
         "the embedded numpy differs from NumPy:\n{out}\n{}",
         String::from_utf8_lossy(&got.stderr)
     );
-    assert!(out.contains("3623 cases compared, 0 differences"), "{out}");
+    assert!(out.contains("3709 cases compared, 0 differences"), "{out}");
 }
 
 /// Every public function of NumPy's top level (as the test CPython's NumPy lists them) is

@@ -286,7 +286,28 @@ FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "n
          "np.generic, np.floating, np.integer, np.number)]",
          "[isinstance(a[0, 0], np.inexact), isinstance(s[0], np.inexact), "
          "isinstance(k[0], np.signedinteger), isinstance(k[0], np.unsignedinteger), "
-         "isinstance(a[0, 0], np.complexfloating), isinstance(k[0], np.flexible)]"]
+         "isinstance(a[0, 0], np.complexfloating), isinstance(k[0], np.flexible)]",
+         "np.add.reduce(a)", "np.add.reduce(a, axis=1)", "np.add.reduce(a, axis=None)",
+         "np.add.reduce(s)", "np.multiply.reduce(k)", "np.maximum.reduce(a, axis=-1, keepdims=True)",
+         "np.minimum.reduce(q, axis=0)", "np.subtract.reduce(v)", "np.subtract.reduce(a, axis=1)",
+         "np.divide.reduce(w)", "np.power.reduce(k[:3])", "np.logical_and.reduce(a > 0, axis=0)",
+         "np.logical_or.reduce(k > 3)", "np.bitwise_xor.reduce(k)", "np.hypot.reduce(a, axis=0)",
+         "np.add.reduce(a, axis=(0, 1))", "np.add.reduce(k, initial=10)", "np.maximum.reduce(v, initial=0.5)",
+         "np.add.reduce(np.zeros((0, 3)))", "np.maximum.reduce(np.zeros(0))",
+         "np.subtract.reduce(a, axis=(0, 1))", "np.add.accumulate(v)", "np.add.accumulate(a, axis=1)",
+         "np.multiply.accumulate(k)", "np.maximum.accumulate(v)", "np.minimum.accumulate(q, axis=1)",
+         "np.subtract.accumulate(w)", "np.divide.accumulate(k[:3])", "np.logical_xor.accumulate(v > 0)",
+         "np.multiply.outer(v, w)", "np.subtract.outer(k, q).shape", "np.greater.outer(w, v)",
+         "np.add.reduceat(k, [0, 2, 1, 4])", "np.maximum.reduceat(a, [0, 2], axis=1)",
+         "(lambda x: (np.add.at(x, [0, 0, 2], 1.5), x)[1])(v.copy())",
+         "(lambda x: (np.multiply.at(x, (np.array([0, 1, 1]), np.array([2, 0, 0])), w[0]), x)[1])(a.copy())",
+         "(lambda x: (np.negative.at(x, slice(1, 3)), x)[1])(v.copy())",
+         "(lambda x: (np.maximum.at(x, k % 4, w[0]), x)[1])(v.copy())",
+         "[np.add.nin, np.add.nout, np.add.nargs, np.add.identity, np.multiply.identity, "
+         "np.sin.nin, np.maximum.identity, np.logical_and.identity, np.matmul.signature]",
+         "[repr(np.add), np.sin.__name__, np.abs.__name__, np.abs is np.absolute, "
+         "isinstance(np.exp, np.ufunc), np.true_divide is np.divide]",
+         "np.sin.reduce(a)", "np.matmul.reduce(a)", "np.modf.outer(v, w)"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]

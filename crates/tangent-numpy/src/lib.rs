@@ -33,6 +33,7 @@ pub const SHIMS: &[(&str, &str)] = &[
         "numpy._array_api",
         include_str!("../python/numpy/_array_api.py"),
     ),
+    ("numpy._ufunc", include_str!("../python/numpy/_ufunc.py")),
     ("numpy._npyio", include_str!("../python/numpy/_npyio.py")),
     (
         "numpy._arrayprint",

@@ -378,3 +378,9 @@ class errstate:
 # NumPy 2's spelling of its bool type; last, so the module's own code above reads the
 # builtin by that name (the same object).
 bool = bool_
+
+# The ufuncs as NumPy's ufunc objects (`np.add.reduce`, `np.multiply.outer`, ...).
+from numpy._ufunc import ufunc, install as _install_ufuncs  # noqa: E402
+
+_install_ufuncs(globals())
+del _install_ufuncs
