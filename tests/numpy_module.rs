@@ -1465,18 +1465,23 @@ for v, w in zip(t.tolist(), big.tolist()):
 /// close floats must be).
 #[test]
 fn agrees_with_real_numpy() {
-    let Some(python) = common::cpython::python(&["numpy"]) else {
+    let Some(out) = against_numpy("numpy_diff.py", "numpy-diff") else {
         return;
     };
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("numpy-diff");
+    assert!(out.contains("3709 cases compared, 0 differences"), "{out}");
+}
+
+/// Runs `tests/numpy_diff/<script> expect FILE` in the test CPython's NumPy, then
+/// `compare FILE` in the embedded host, and returns what the comparison printed (None
+/// without a test CPython with NumPy). Either side failing fails the test.
+fn against_numpy(script: &str, dir: &str) -> Option<String> {
+    let python = common::cpython::python(&["numpy"])?;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(dir);
     std::fs::create_dir_all(&dir).unwrap();
     let expected = dir.join("expected.json");
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/numpy_diff/numpy_diff.py"
-    );
+    let script = format!("{}/tests/numpy_diff/{script}", env!("CARGO_MANIFEST_DIR"));
     let want = std::process::Command::new(&python)
-        .args(["-W", "ignore", script, "expect"])
+        .args(["-W", "ignore", &script, "expect"])
         .arg(&expected)
         .output()
         .expect("run the test CPython");
@@ -1486,17 +1491,17 @@ fn agrees_with_real_numpy() {
         String::from_utf8_lossy(&want.stderr)
     );
     let got = std::process::Command::new(env!("CARGO_BIN_EXE_tangent"))
-        .args(["run", "--embedded", script, "compare"])
+        .args(["run", "--embedded", &script, "compare"])
         .arg(&expected)
         .output()
         .expect("run tangent");
-    let out = String::from_utf8_lossy(&got.stdout);
+    let out = String::from_utf8_lossy(&got.stdout).into_owned();
     assert!(
         got.status.success(),
         "the embedded numpy differs from NumPy:\n{out}\n{}",
         String::from_utf8_lossy(&got.stderr)
     );
-    assert!(out.contains("3709 cases compared, 0 differences"), "{out}");
+    Some(out)
 }
 
 /// Every public function of NumPy's top level (as the test CPython's NumPy lists them) is
@@ -1583,38 +1588,10 @@ fn has_numpys_public_functions() {
 /// CPython's NumPy and here, and every number must be the same to the bit.
 #[test]
 fn random_streams_are_numpys() {
-    let Some(python) = common::cpython::python(&["numpy"]) else {
+    let Some(out) = against_numpy("random_streams.py", "random-streams") else {
         return;
     };
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("random-streams");
-    std::fs::create_dir_all(&dir).unwrap();
-    let want = dir.join("want.json");
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/numpy_diff/random_streams.py"
-    );
-    let expect = std::process::Command::new(&python)
-        .args([script, "expect"])
-        .arg(&want)
-        .output()
-        .expect("run the test CPython");
-    assert!(
-        expect.status.success(),
-        "{}",
-        String::from_utf8_lossy(&expect.stderr)
-    );
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tangent"))
-        .args(["run", "--embedded", script, "compare"])
-        .arg(&want)
-        .output()
-        .expect("run tangent");
-    let so = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{so}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(so.contains("86 cases, 0 differ"), "{so}");
+    assert!(out.contains("86 cases, 0 differ"), "{out}");
 }
 
 /// numpy.random's distributions (the Generator's, the legacy ones) against SciPy's in the

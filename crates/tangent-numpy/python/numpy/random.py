@@ -577,9 +577,7 @@ class PCG64(_SeededBitGenerator):
 
     @property
     def state(self):
-        state, inc = self._native.pcg_state()
-        return {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
-                "has_uint32": 0, "uinteger": 0}
+        return _pcg_state(self)
 
 
 class PCG64DXSM(_SeededBitGenerator):
@@ -594,9 +592,14 @@ class PCG64DXSM(_SeededBitGenerator):
 
     @property
     def state(self):
-        state, inc = self._native.pcg_state()
-        return {"bit_generator": "PCG64DXSM", "state": {"state": state, "inc": inc},
-                "has_uint32": 0, "uinteger": 0}
+        return _pcg_state(self)
+
+
+def _pcg_state(bitgen):
+    """A PCG generator's `state` dict (its 128-bit state and increment)."""
+    state, inc = bitgen._native.pcg_state()
+    return {"bit_generator": bitgen._name, "state": {"state": state, "inc": inc},
+            "has_uint32": 0, "uinteger": 0}
 
 
 class SFC64(_SeededBitGenerator):
