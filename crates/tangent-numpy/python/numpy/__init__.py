@@ -47,8 +47,12 @@ int64 = int
 int_ = int
 intp = int
 bool_ = bool
-# No int32 storage: int32 gives int64 arrays.
+# No int32 storage: int32 gives int64 arrays, and so do C's int and long (NumPy's
+# `long` and `longlong` are int64 on this platform).
 int32 = int
+intc = int32
+long = int
+longlong = int
 single = float32
 
 
