@@ -307,7 +307,12 @@ FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "n
          "np.sin.nin, np.maximum.identity, np.logical_and.identity, np.matmul.signature]",
          "[repr(np.add), np.sin.__name__, np.abs.__name__, np.abs is np.absolute, "
          "isinstance(np.exp, np.ufunc), np.true_divide is np.divide]",
-         "np.sin.reduce(a)", "np.matmul.reduce(a)", "np.modf.outer(v, w)"]
+         "np.sin.reduce(a)", "np.matmul.reduce(a)", "np.modf.outer(v, w)",
+         "[np.broadcast(w, a).shape, np.broadcast(w, a).nd, np.broadcast(w, a).ndim, "
+         "np.broadcast(w, a).size, np.broadcast(k, 1.5).numiter, np.broadcast().shape]",
+         "[tuple(float(x) for x in t) for t in np.broadcast(w, a)]",
+         "(lambda b: (next(b), next(b), b.index, b.reset(), b.index)[2:])(np.broadcast(v, v))",
+         "np.broadcast(v, w)", "isinstance(a.flat, np.flatiter)"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]

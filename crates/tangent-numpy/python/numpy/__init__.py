@@ -383,6 +383,9 @@ class errstate:
 # builtin by that name (the same object).
 bool = bool_
 
+# The type of `a.flat`.
+flatiter = type(empty(0).flat)
+
 # The ufuncs as NumPy's ufunc objects (`np.add.reduce`, `np.multiply.outer`, ...).
 from numpy._ufunc import ufunc, install as _install_ufuncs  # noqa: E402
 

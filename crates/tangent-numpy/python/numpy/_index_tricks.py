@@ -14,7 +14,7 @@ __all__ = [
     "triu_indices_from", "diag_indices", "diag_indices_from", "fill_diagonal", "diagflat",
     "indices", "ix_", "unravel_index", "ravel_multi_index", "take", "take_along_axis",
     "put_along_axis", "put", "putmask", "compress", "choose", "flatnonzero", "argwhere",
-    "kron", "block", "broadcast_arrays", "resize", "rollaxis", "ascontiguousarray",
+    "kron", "block", "broadcast_arrays", "broadcast", "resize", "rollaxis", "ascontiguousarray",
     "asfortranarray", "asanyarray", "asarray_chkfinite", "trim_zeros", "mask_indices",
     "isfortran", "require",
 ]
@@ -379,6 +379,39 @@ def broadcast_arrays(*args, subok=False):
     arrays = [np.asarray(a) for a in args]
     shape = np.broadcast_shapes(*[a.shape for a in arrays])
     return tuple(a if a.shape == shape else np.broadcast_to(a, shape) for a in arrays)
+
+
+class broadcast:
+    """NumPy's `broadcast`: the broadcast shape of its arguments (`shape`, `nd`/`ndim`,
+    `size`, `numiter`), iterated as tuples of their elements in C order (`index`,
+    `reset`). Its `iters` are not there."""
+
+    def __init__(self, *args):
+        if len(args) > 64:
+            raise ValueError("Need at least 0 and at most 64 array objects.")
+        arrays = [np.asarray(a) for a in args]
+        self.shape = np.broadcast_shapes(*[a.shape for a in arrays])
+        self._arrays = [np.broadcast_to(a, self.shape) for a in arrays]
+        self.nd = self.ndim = len(self.shape)
+        size = 1
+        for n in self.shape:
+            size *= n
+        self.size = size
+        self.numiter = len(arrays)
+        self.index = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.index >= self.size:
+            raise StopIteration
+        where = np.unravel_index(self.index, self.shape) if self.shape else ()
+        self.index += 1
+        return tuple(a[where] for a in self._arrays)
+
+    def reset(self):
+        self.index = 0
 
 
 def resize(a, new_shape):
