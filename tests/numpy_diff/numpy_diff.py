@@ -312,7 +312,26 @@ FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "n
          "np.broadcast(w, a).size, np.broadcast(k, 1.5).numiter, np.broadcast().shape]",
          "[tuple(float(x) for x in t) for t in np.broadcast(w, a)]",
          "(lambda b: (next(b), next(b), b.index, b.reset(), b.index)[2:])(np.broadcast(v, v))",
-         "np.broadcast(v, w)", "isinstance(a.flat, np.flatiter)"]
+         "np.broadcast(v, w)", "isinstance(a.flat, np.flatiter)",
+         "a[1, 2, ...]", "type(a[1, 2, ...]).__name__", "type(a[1, 2]).__name__",
+         "k[3, ...]", "np.array(3.5)[...]", "type(np.array(3.5)[()]).__name__",
+         "(lambda x: (x[0, 1, ...].__setitem__(Ellipsis, 7.5), x)[1])(a.copy())",
+         "(lambda x: (x[..., 2].__setitem__(Ellipsis, -1.0), x)[1])(v.copy())",
+         "[float(x) for x in np.nditer(a)]", "[float(x) for x in np.nditer(a.T)]",
+         "[float(x) for x in np.nditer(a, order='F')]", "[float(x) for x in np.nditer(a.T, order='C')]",
+         "[(float(x), float(y)) for x, y in np.nditer([w, a])]",
+         "(lambda it: [(it.multi_index, float(x)) for x in it])(np.nditer(a, flags=['multi_index']))",
+         "(lambda it: [(it.index, float(x)) for x in it])(np.nditer(a, flags=['f_index']))",
+         "(lambda it: [(it.index, float(x)) for x in it])(np.nditer(a.T, flags=['c_index']))",
+         "(lambda x: ([y.__setitem__(Ellipsis, 2 * y) for y in np.nditer(x, op_flags=['readwrite'])], x)[1])(a.copy())",
+         "(lambda it: ([o.__setitem__(Ellipsis, p * p + 1) for p, o in it], it.operands[1])[1])"
+         "(np.nditer([a, None], op_flags=[['readonly'], ['writeonly', 'allocate']]))",
+         "[y.__setitem__(Ellipsis, 1.0) for y in np.nditer(a.copy())]",
+         "np.nditer([v, np.zeros(3)], op_flags=[['readonly'], ['readwrite']])",
+         "(lambda it: (it.itersize, it.finished, it.iternext(), it.iterindex))(np.nditer(a))",
+         "(lambda it: (it.itersize, len(it.operands)))(np.nditer([w, a]))",
+         "[float(x) for x in np.nditer(np.array(2.5))]", "list(np.nditer(np.zeros((0, 2))))",
+         "list(np.nditer(np.zeros((0, 2)), flags=['zerosize_ok']))"]
 QUANT = ["np.quantile(a, 0.3{ax})", "np.percentile(a, 70{ax})",
          "np.quantile(a, [0.1, 0.5]{ax})", "np.quantile(a, 0.4{ax}, method='nearest')",
          "np.percentile(a, 25{ax}, method='lower')"]

@@ -14,7 +14,7 @@ __all__ = [
     "triu_indices_from", "diag_indices", "diag_indices_from", "fill_diagonal", "diagflat",
     "indices", "ix_", "unravel_index", "ravel_multi_index", "take", "take_along_axis",
     "put_along_axis", "put", "putmask", "compress", "choose", "flatnonzero", "argwhere",
-    "kron", "block", "broadcast_arrays", "broadcast", "resize", "rollaxis", "ascontiguousarray",
+    "kron", "block", "broadcast_arrays", "broadcast", "nditer", "resize", "rollaxis", "ascontiguousarray",
     "asfortranarray", "asanyarray", "asarray_chkfinite", "trim_zeros", "mask_indices",
     "isfortran", "require",
 ]
@@ -412,6 +412,141 @@ class broadcast:
 
     def reset(self):
         self.index = 0
+
+
+class nditer:
+    """NumPy's `nditer` without buffering: its operands broadcast together, visited in C
+    order (`order='F'` in Fortran order, `'K'` in memory order), each step giving a 0-d
+    view of every operand (read-only unless `op_flags` says `readwrite`/`writeonly`; an
+    `allocate` operand given as None is made); `multi_index`, `c_index` and `f_index`;
+    a context manager. Not there: `shape` and `ndim` (NumPy's are those of its merged
+    and reordered axes), `external_loop`, `buffered`, `op_axes` and `itershape`."""
+
+    _FLAGS = {"multi_index", "c_index", "f_index", "refs_ok", "zerosize_ok",
+              "reduce_ok", "common_dtype", "grow_inner", "delay_bufalloc"}
+
+    def __init__(self, op, flags=None, op_flags=None, op_dtypes=None, order="K",
+                 casting="safe", op_axes=None, itershape=None, buffersize=0):
+        flags = list(flags or [])
+        unsupported = [f for f in flags if f not in self._FLAGS]
+        if unsupported or op_axes is not None or itershape is not None:
+            raise NotImplementedError("np.nditer(%s) is not supported by the embedded numpy"
+                                      % ", ".join(unsupported or ["op_axes/itershape"]))
+        if "c_index" in flags and "f_index" in flags:
+            raise ValueError("Iterator flags C_INDEX and F_INDEX cannot both be specified")
+        single = not isinstance(op, (list, tuple))
+        ops = [op] if single else list(op)
+        if op_flags is None:
+            op_flags = [["readonly"]] * len(ops)
+        elif op_flags and isinstance(op_flags[0], str):
+            op_flags = [list(op_flags)] * len(ops)
+        if op_dtypes is not None and not isinstance(op_dtypes, (list, tuple)):
+            op_dtypes = [op_dtypes] * len(ops)
+        given = [np.asarray(o) for o in ops if o is not None]
+        shape = np.broadcast_shapes(*[a.shape for a in given])
+        arrays = []
+        for k, (o, fl) in enumerate(zip(ops, op_flags)):
+            if o is None:
+                if "allocate" not in fl:
+                    raise ValueError("Iterator operand %d is null, but was not flagged "
+                                     "for allocation" % k)
+                dtype = op_dtypes[k] if op_dtypes is not None else np.result_type(*given)
+                o = np.empty(shape, dtype=dtype)
+            elif op_dtypes is not None and op_dtypes[k] is not None:
+                if np.dtype(op_dtypes[k]) != np.asarray(o).dtype:
+                    raise TypeError("Iterator operand required copying or buffering, but "
+                                    "neither copying nor buffering was enabled")
+            arrays.append(o if isinstance(o, np.ndarray) else np.asarray(o))
+        views = []
+        for a, fl in zip(arrays, op_flags):
+            if "readwrite" in fl or "writeonly" in fl:
+                if a.shape != shape:
+                    raise ValueError("non-broadcastable output operand with shape %s "
+                                     "doesn't match the broadcast shape %s"
+                                     % (a.shape, shape))
+                views.append(a)
+            else:
+                views.append(np.broadcast_to(a, shape))
+        self.operands = tuple(arrays)
+        self._views = views
+        self._single = single
+        self._flags = flags
+        self._shape = tuple(shape)
+        size = 1
+        for n in shape:
+            size *= n
+        self.itersize = size
+        if size == 0 and "zerosize_ok" not in flags:
+            raise ValueError("Iteration of zero-sized operands is not enabled")
+        fortran = order == "F" or (order in ("K", "A") and bool(arrays) and all(
+            a.flags.f_contiguous and not a.flags.c_contiguous for a in arrays))
+        self._order = "F" if fortran else "C"
+        self.iterindex = 0
+        self._started = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def close(self):
+        pass
+
+    def __iter__(self):
+        return self
+
+    @property
+    def finished(self):
+        return self.iterindex >= self.itersize
+
+    def _where(self):
+        if not self._shape:
+            return ()
+        return np.unravel_index(self.iterindex, self._shape, order=self._order)
+
+    @property
+    def value(self):
+        where = tuple(int(i) for i in self._where()) + (Ellipsis,)
+        views = tuple(v[where] for v in self._views)
+        return views[0] if self._single else views
+
+    @property
+    def multi_index(self):
+        if "multi_index" not in self._flags:
+            raise ValueError("Iterator is not tracking a multi-index")
+        return tuple(int(i) for i in self._where())
+
+    @property
+    def index(self):
+        if "c_index" in self._flags:
+            order = "C"
+        elif "f_index" in self._flags:
+            order = "F"
+        else:
+            raise ValueError("Iterator does not have an index")
+        if not self._shape:
+            return 0
+        return int(np.ravel_multi_index(self._where(), self._shape, order=order))
+
+    def __next__(self):
+        if self._started:
+            self.iterindex += 1
+        self._started = True
+        if self.iterindex >= self.itersize:
+            raise StopIteration
+        return self.value
+
+    def iternext(self):
+        """Moves to the next element (from the first, where a new iterator stands)."""
+        self._started = True
+        self.iterindex += 1
+        return self.iterindex < self.itersize
+
+    def reset(self):
+        self.iterindex = 0
+        self._started = False
 
 
 def resize(a, new_shape):

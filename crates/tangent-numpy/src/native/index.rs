@@ -137,7 +137,8 @@ pub(crate) mod _index {
                 None => Ok(Derived::Copy(core::index_get(v, &items).py(vm)?)),
             }
         })?;
-        if out.ndim() == 0 {
+        // One element is a scalar, but through `...` NumPy gives the 0-d view.
+        if out.ndim() == 0 && !items.iter().any(|it| matches!(it, IndexItem::Ellipsis)) {
             return Ok(
                 with_elems!(ElemView, out.read().typed(), v => v.iter().next().unwrap().to_np(vm)),
             );
