@@ -736,6 +736,26 @@ def moveaxis_tangent(y, x, source, destination):
     d[y] = numpy.moveaxis(d[x], source, destination)
 
 
+@adjoint(numpy.tril)
+def tril(y, m, k=0):
+    d[m] = numpy.tril(d[y], k)
+
+
+@tangent_(numpy.tril)
+def tril_tangent(y, m, k=0):
+    d[y] = numpy.tril(d[m], k)
+
+
+@adjoint(numpy.triu)
+def triu(y, m, k=0):
+    d[m] = numpy.triu(d[y], k)
+
+
+@tangent_(numpy.triu)
+def triu_tangent(y, m, k=0):
+    d[y] = numpy.triu(d[m], k)
+
+
 @adjoint(numpy.flip)
 def flip(y, x, axis=None):
     d[x] = numpy.flip(d[y], axis)
