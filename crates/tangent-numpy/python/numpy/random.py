@@ -11,6 +11,7 @@ MT19937 seeded and drawn as NumPy's legacy ones.
 """
 import builtins as _builtins
 import math as _math
+import os as _os
 
 import _numpy_native as _nn
 import numpy as _np
@@ -483,7 +484,7 @@ class SeedSequence:
         if pool_size < 4:
             raise ValueError("The size of the entropy pool should be at least 4")
         if entropy is None:
-            entropy = int.from_bytes(_os_urandom(16), "little")
+            entropy = int.from_bytes(_os.urandom(16), "little")
         self.entropy = entropy
         self.spawn_key = tuple(spawn_key)
         self.pool_size = pool_size
@@ -521,11 +522,6 @@ class SeedSequence:
 
     def __repr__(self):
         return "SeedSequence(\n    entropy=%r,\n)" % (self.entropy,)
-
-
-def _os_urandom(n):
-    import os
-    return os.urandom(n)
 
 
 class _SeededBitGenerator:
@@ -573,7 +569,7 @@ class PCG64(_SeededBitGenerator):
 
     @staticmethod
     def _make(seq):
-        return BitGenerator.from_state_words(list(seq.generate_state(8)))
+        return BitGenerator.seeded("pcg64", list(seq.generate_state(8)))
 
     @property
     def state(self):
@@ -637,7 +633,7 @@ class MT19937(_SeededBitGenerator):
 
     @staticmethod
     def _make(seq):
-        return BitGenerator.mt19937_from_state_words(list(seq.generate_state(624)))
+        return BitGenerator.seeded("mt19937", list(seq.generate_state(624)))
 
     @classmethod
     def _wrapping(cls, native):

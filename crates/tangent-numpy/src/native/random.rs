@@ -212,49 +212,23 @@ pub(crate) mod _random {
                 vm,
             ))
         }
-        /// Reseeds in place (for `np.random.seed`).
-        #[pymethod]
-        fn seed(&self, seed: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<()> {
-            *self.rng.write() = rng_from_seed(seed.as_option().map(|o| &**o), vm)?;
-            Ok(())
-        }
-        /// A PCG64 seeded from eight `SeedSequence.generate_state` words.
-        #[pystaticmethod]
-        fn from_state_words(words: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-            let words: [u32; 8] = words_arg(&words, vm)?
-                .try_into()
-                .map_err(|_| vm.new_value_error("PCG64 is seeded from 8 words"))?;
-            Ok(PyBitGen {
-                rng: PyRwLock::new(random::Rng::from_state_words(&words)),
-            }
-            .into_pyobject(vm))
-        }
-        /// A PCG64DXSM (`kind` "dxsm", 8 words), SFC64 ("sfc", 6 words) or Philox
-        /// ("philox", 4 words) seeded from `SeedSequence` words.
+        /// A bit generator of `kind` seeded from `SeedSequence.generate_state` words:
+        /// "pcg64" and "dxsm" 8, "sfc" 6, "philox" 4, "mt19937" 624 (NumPy's classes).
         #[pystaticmethod]
         fn seeded(kind: PyStrRef, words: PyObjectRef, vm: &VirtualMachine) -> PyResult {
             let words = words_arg(&words, vm)?;
             let count = || vm.new_value_error("a bit generator seeded from other words");
+            let w = words.as_slice();
             let rng = match kind.to_str().unwrap_or_default() {
-                "dxsm" => {
-                    random::Rng::dxsm_from_state_words(&words.try_into().map_err(|_| count())?)
-                }
-                "sfc" => random::Rng::sfc_from_state_words(&words.try_into().map_err(|_| count())?),
+                "pcg64" => random::Rng::from_state_words(w.try_into().map_err(|_| count())?),
+                "dxsm" => random::Rng::dxsm_from_state_words(w.try_into().map_err(|_| count())?),
+                "sfc" => random::Rng::sfc_from_state_words(w.try_into().map_err(|_| count())?),
                 "philox" => {
-                    random::Rng::philox_from_state_words(&words.try_into().map_err(|_| count())?)
+                    random::Rng::philox_from_state_words(w.try_into().map_err(|_| count())?)
                 }
+                "mt19937" => random::Rng::mt_from_state_words(w).ok_or_else(count)?,
                 _ => return Err(vm.new_value_error("an unknown bit generator")),
             };
-            Ok(PyBitGen {
-                rng: PyRwLock::new(rng),
-            }
-            .into_pyobject(vm))
-        }
-        /// An MT19937 for a Generator, seeded from 624 `SeedSequence` words.
-        #[pystaticmethod]
-        fn mt19937_from_state_words(words: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-            let rng = random::Rng::mt_from_state_words(&words_arg(&words, vm)?)
-                .ok_or_else(|| vm.new_value_error("MT19937 is seeded from 624 words"))?;
             Ok(PyBitGen {
                 rng: PyRwLock::new(rng),
             }
