@@ -42,7 +42,7 @@ FEATURES = (
     "call", "default", "recursion", "return", "abs", "minmax", "mod", "copysign",
     "array", "broadcast", "reduce", "reduce_axis", "npmax", "dot", "matmul", "index",
     "slice", "store", "store_loop", "mask", "mask_self", "where", "maximum", "full",
-    "linspace", "copy", "for_rows", "np_array", "transpose", "aug_array", "int_param",
+    "linspace", "copy", "for_rows", "np_array", "transpose", "triangle", "aug_array", "int_param",
     "pow", "chain", "keyword", "call_tuple", "call_array", "lambda", "while_true",
     "for_array", "store_aug", "list_array", "method_axis", "reshape", "float", "store_2d",
     "alias", "rebind_iter", "live_default", "erf", "branch_def", "loop_def",
@@ -435,6 +435,9 @@ class Gen:
             if r < 0.7 and self.ok("full"):
                 self.use("full")
                 return "np.full((2, 3), %s)" % self.leaf(env)
+            if r >= 0.85 and self.ok("triangle"):
+                self.use("triangle")
+                return self.pick(("np.tril(%s)", "np.triu(%s, 1)", "np.tril(%s, k=-1)")) % m
             self.use("transpose")
             return "%s.T" % self.aexpr_base(env, (3, 2))
         if shape == (3, 2):
