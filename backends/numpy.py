@@ -849,6 +849,117 @@ def pad_tangent(y, x, pad_width, mode="constant", constant_values=0.0):
     d[y] = tangent.pad_tangent(d[x], d[constant_values], x, pad_width, mode)
 
 
+# ------------------------------------------------------------ gathers and stencils
+# A gather's adjoint runs the same function on the labels of its input's elements
+# (tangent.element_labels) and adds each output's gradient to the element it copies
+# (stdlib-shims/tangent/_grads_select.py).
+
+@adjoint(numpy.take)
+def take(y, a, indices, axis=None, out=None, mode="raise"):
+    d[a] = tangent.gather_grad(
+        d[y], a, numpy.take(tangent.element_labels(a), indices, axis, None, mode))
+
+
+@tangent_(numpy.take)
+def take_tangent(y, a, indices, axis=None, out=None, mode="raise"):
+    d[y] = numpy.take(d[a], indices, axis, None, mode)
+
+
+@adjoint(numpy.take_along_axis)
+def take_along_axis(y, arr, indices, axis=-1):
+    d[arr] = tangent.gather_grad(
+        d[y], arr, numpy.take_along_axis(tangent.element_labels(arr), indices, axis))
+
+
+@tangent_(numpy.take_along_axis)
+def take_along_axis_tangent(y, arr, indices, axis=-1):
+    d[y] = numpy.take_along_axis(d[arr], indices, axis)
+
+
+@adjoint(numpy.append)
+def append(y, arr, values, axis=None):
+    d[arr] = tangent.gather_grad(d[y], arr, numpy.append(
+        tangent.element_labels(arr), tangent.element_labels(values, 1), axis))
+    d[values] = tangent.gather_grad(d[y], values, numpy.append(
+        tangent.element_labels(arr), tangent.element_labels(values, 1), axis), 1)
+
+
+@tangent_(numpy.append)
+def append_tangent(y, arr, values, axis=None):
+    d[y] = numpy.append(tangent.pair_tangent(d[arr], arr),
+                        tangent.pair_tangent(d[values], values), axis)
+
+
+@adjoint(numpy.insert)
+def insert(y, arr, obj, values, axis=None):
+    d[arr] = tangent.gather_grad(d[y], arr, numpy.insert(
+        tangent.element_labels(arr), obj, tangent.element_labels(values, 1), axis))
+    d[values] = tangent.gather_grad(d[y], values, numpy.insert(
+        tangent.element_labels(arr), obj, tangent.element_labels(values, 1), axis), 1)
+
+
+@tangent_(numpy.insert)
+def insert_tangent(y, arr, obj, values, axis=None):
+    d[y] = numpy.insert(tangent.pair_tangent(d[arr], arr), obj,
+                        tangent.pair_tangent(d[values], values), axis)
+
+
+@adjoint(numpy.delete)
+def delete(y, arr, obj, axis=None):
+    d[arr] = tangent.gather_grad(
+        d[y], arr, numpy.delete(tangent.element_labels(arr), obj, axis))
+
+
+@tangent_(numpy.delete)
+def delete_tangent(y, arr, obj, axis=None):
+    d[y] = numpy.delete(d[arr], obj, axis)
+
+
+@adjoint(numpy.block)
+def block(y, arrays):
+    d[arrays] = tangent.block_grad(d[y], arrays)
+
+
+@tangent_(numpy.block)
+def block_tangent(y, arrays):
+    d[y] = numpy.block(tangent.block_tangent(d[arrays], arrays))
+
+
+@adjoint(numpy.diff)
+def diff(y, a, n=1, axis=-1, prepend=None, append=None):
+    d[a] = tangent.diff_grad(d[y], a, n, axis, prepend, append, 0)
+    d[prepend] = tangent.diff_grad(d[y], a, n, axis, prepend, append, 1)
+    d[append] = tangent.diff_grad(d[y], a, n, axis, prepend, append, 2)
+
+
+@tangent_(numpy.diff)
+def diff_tangent(y, a, n=1, axis=-1, prepend=None, append=None):
+    d[y] = tangent.diff_tangent(d[a], d[prepend], d[append], a, n, axis, prepend, append)
+
+
+@adjoint(numpy.gradient)
+def gradient(y, f, *varargs, axis=None, edge_order=1):
+    d[f] = tangent.gradient_grad(d[y], f, varargs, axis, edge_order)
+    d[varargs] = tangent.gradient_spacing_refused(varargs)
+
+
+@tangent_(numpy.gradient)
+def gradient_tangent(y, f, *varargs, axis=None, edge_order=1):
+    d[y] = tangent.gradient_tangent(d[f], f, varargs, axis, edge_order)
+
+
+@adjoint(numpy.trapezoid)
+def trapezoid(z, y, x=None, dx=1.0, axis=-1):
+    d[y] = tangent.trapezoid_grad(d[z], y, x, dx, axis, 0)
+    d[x] = tangent.trapezoid_grad(d[z], y, x, dx, axis, 1)
+    d[dx] = tangent.trapezoid_grad(d[z], y, x, dx, axis, 2)
+
+
+@tangent_(numpy.trapezoid)
+def trapezoid_tangent(z, y, x=None, dx=1.0, axis=-1):
+    d[z] = tangent.trapezoid_tangent(d[y], d[x], d[dx], y, x, dx, axis)
+
+
 # ------------------------------------------------------- reductions and scans
 
 

@@ -17,6 +17,7 @@ nondifferentiable(
     tangent.hsplit_axis, tangent.negate_shift, tangent.clip_mask, tangent.method_axis,
     tangent.not_nan_mask, tangent.quantile_weights, tangent.quantile_q_refused,
     tangent.interp_slope_weights, tangent.interp_outside, tangent.interp_xp_refused,
+    tangent.element_labels, tangent.gradient_spacing_refused,
 )
 
 
@@ -263,6 +264,35 @@ def eigh_grad(z, gy, y):
 @tangent_(tangent.eigvalsh_grad)
 def eigvalsh_grad(z, g, a, uplo="L"):
     d[z] = tangent.eigvalsh_grad_tangent_full(d[g], d[a], g, a, uplo)
+
+
+# gathers and stencils: linear in the gradient, the labels and shapes constant
+@tangent_(tangent.gather_grad)
+def gather_grad(z, g, x, picked, source=0):
+    d[z] = tangent.linear_tangent(tangent.gather_grad, d[g], g, x, picked, source)
+
+
+@tangent_(tangent.block_grad)
+def block_grad(z, g, arrays):
+    d[z] = tangent.linear_tangent(tangent.block_grad, d[g], g, arrays)
+
+
+@tangent_(tangent.diff_grad)
+def diff_grad(z, g, a, n=1, axis=-1, prepend=None, append=None, which=0):
+    d[z] = tangent.linear_tangent(tangent.diff_grad, d[g], g, a, n, axis, prepend, append,
+                                  which)
+
+
+@tangent_(tangent.gradient_grad)
+def gradient_grad(z, g, f, varargs, axis=None, edge_order=1):
+    d[z] = tangent.linear_tangent(tangent.gradient_grad, d[g], g, f, varargs, axis,
+                                  edge_order)
+
+
+@tangent_(tangent.trapezoid_grad)
+def trapezoid_grad(z, g, y, x=None, dx=1.0, axis=-1, which=0):
+    d[z] = tangent.trapezoid_grad_tangent_full(d[g], d[y], d[x], d[dx], g, y, x, dx, axis,
+                                               which)
 
 
 # ------------------------------------------ reverse rules of forward-mode helpers
@@ -518,3 +548,35 @@ def concatenate_grad_adjoint(z, g, arrays, axis=0):
 @adjoint(tangent.stack_grad)
 def stack_grad_adjoint(z, g, arrays, axis=0):
     d[g] = numpy.stack(d[z], axis)
+
+
+@adjoint(tangent.pair_tangent)
+def pair_tangent_adjoint(z, t, x):
+    d[t] = d[z]
+
+
+@adjoint(tangent.block_tangent)
+def block_tangent_adjoint(z, tangents, arrays):
+    d[tangents] = d[z]
+
+
+@adjoint(tangent.diff_tangent)
+def diff_tangent_adjoint(z, ta, tp, tq, a, n=1, axis=-1, prepend=None, append=None):
+    d[ta] = tangent.diff_grad(d[z], a, n, axis, prepend, append, 0)
+    d[tp] = tangent.diff_grad(d[z], a, n, axis, prepend, append, 1)
+    d[tq] = tangent.diff_grad(d[z], a, n, axis, prepend, append, 2)
+
+
+@adjoint(tangent.gradient_tangent)
+def gradient_tangent_adjoint(z, t, f, varargs, axis=None, edge_order=1):
+    d[t] = tangent.gradient_grad(d[z], f, varargs, axis, edge_order)
+
+
+@adjoint(tangent.trapezoid_tangent)
+def trapezoid_tangent_adjoint(z, ty, tx, tdx, y, x=None, dx=1.0, axis=-1):
+    d[ty] = tangent.trapezoid_grad(d[z], y, x, dx, axis, 0)
+    d[tx] = tangent.trapezoid_grad(d[z], y, x, dx, axis, 1)
+    d[tdx] = tangent.trapezoid_grad(d[z], y, x, dx, axis, 2)
+    d[y] = tangent.trapezoid_tangent_grad(d[z], ty, tx, tdx, y, x, dx, axis, 0)
+    d[x] = tangent.trapezoid_tangent_grad(d[z], ty, tx, tdx, y, x, dx, axis, 1)
+    d[dx] = tangent.trapezoid_tangent_grad(d[z], ty, tx, tdx, y, x, dx, axis, 2)

@@ -43,6 +43,10 @@ pub const SHIMS: &[(&str, &str)] = &[
         include_str!("../../stdlib-shims/tangent/_grads_matrix.py"),
     ),
     (
+        "tangent._grads_select",
+        include_str!("../../stdlib-shims/tangent/_grads_select.py"),
+    ),
+    (
         "tangent._grads_linalg",
         include_str!("../../stdlib-shims/tangent/_grads_linalg.py"),
     ),

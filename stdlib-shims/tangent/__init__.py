@@ -13,6 +13,7 @@ hosts: the embedded RustPython (with the native `numpy`) and CPython through the
   _grads_shape          rule helpers: reshape, concatenate, stack, split, tile, pad
   _grads_reductions     rule helpers: prod, cumsum, cumprod, var, clip
   _grads_matrix         rule helpers: diagonal, trace, linspace, inner, tensordot, einsum
+  _grads_select         rule helpers: take, insert, delete, block, diff, gradient, trapezoid
   _grads_linalg         rule helpers: numpy.linalg / jax.numpy.linalg / scipy.linalg
   _grads_second_order   rules of the helpers, for derivatives of derivatives
   _grads_special        rule helpers: scipy.special
@@ -41,6 +42,7 @@ from tangent._runtime import *  # noqa: F401,F403
 from tangent._grads_shape import *  # noqa: F401,F403
 from tangent._grads_reductions import *  # noqa: F401,F403
 from tangent._grads_matrix import *  # noqa: F401,F403
+from tangent._grads_select import *  # noqa: F401,F403
 from tangent._grads_linalg import *  # noqa: F401,F403
 from tangent._grads_second_order import *  # noqa: F401,F403
 from tangent._grads_special import *  # noqa: F401,F403

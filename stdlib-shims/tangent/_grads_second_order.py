@@ -14,6 +14,7 @@ from tangent._grads_reductions import (  # noqa: F401
 from tangent._grads_matrix import (  # noqa: F401
     einsum_grad, inner_grad, outer_grad, tensordot_grad)
 from tangent._grads_shape import _numpy_reshape_as  # noqa: F401
+from tangent._grads_select import trapezoid_grad
 from tangent._errors import NotDifferentiated
 
 # ------------------------------------------------------------------ higher order
@@ -774,3 +775,32 @@ def qr_tangent_grad(gz, t, y, a, mode="reduced", which=0):
     return [gq, gr]
 
 
+
+
+# gathers and stencils (tangent._grads_select)
+
+def trapezoid_grad_tangent_full(tg, ty, tx, tdx, g, y, x=None, dx=1.0, axis=-1, which=0):
+    """Tangent of trapezoid_grad: linear in g and in the operand `which` does not read
+    (y for which=1 and 2; x's differences or dx for which=0)."""
+    out = trapezoid_grad(_nz(tg, g), y, x, dx, axis, which)
+    if which == 0:
+        if x is not None and not _is_zero(tx):
+            out = out + trapezoid_grad(g, y, tx, dx, axis, 0)
+        if x is None and not _is_zero(tdx):
+            out = out + trapezoid_grad(g, y, None, tdx, axis, 0)
+    elif not _is_zero(ty):
+        out = out + trapezoid_grad(g, ty, x, dx, axis, which)
+    return out
+
+
+def trapezoid_tangent_grad(gz, ty, tx, tdx, y, x=None, dx=1.0, axis=-1, which=0):
+    """Adjoint of trapezoid_tangent(ty, tx, tdx, y, x, dx, axis) = trapezoid(ty, x, dx)
+    + trapezoid(y, tx) (or trapezoid(y, dx=tdx)) with respect to y (which=0), x (1) or
+    dx (2)."""
+    if which == 0:
+        if x is not None:
+            return _zero_like(y) if _is_zero(tx) else trapezoid_grad(gz, y, tx, 1.0, axis, 0)
+        return _zero_like(y) if _is_zero(tdx) else trapezoid_grad(gz, y, None, tdx, axis, 0)
+    if _is_zero(ty):
+        return _zero_like(x if which == 1 else dx)
+    return trapezoid_grad(gz, ty, x, dx, axis, which)

@@ -1,0 +1,300 @@
+"""Gathers and stencils: take, take_along_axis, append, insert, delete, block, diff,
+gradient, trapezoid.
+
+A gather's output elements are copies of its inputs' elements. Its adjoint runs the same
+function on labels (each element's flat position) and adds each output's gradient to the
+element it came from, so the rule cannot disagree with NumPy about which element went
+where (modes, negative and repeated indices, broadcast values). The stencils (diff,
+gradient, trapezoid) are linear along one axis. NumPy's only; conventions in
+tangent._grads_common."""
+from tangent._grads_common import _is_zero, _tg, numpy
+from tangent._grads_shape import _numpy_reshape_as
+from tangent._errors import NotDifferentiated
+
+# ------------------------------------------------------------------------ gathers
+
+
+def element_labels(x, source=0):
+    """The flat position of each element of `x`, in x's shape (int64): 0, 1, ... for the
+    first source of a gather, -1, -2, ... for the second (the values of append/insert)."""
+    n = int(numpy.size(x))
+    labels = numpy.arange(n) if source == 0 else -1 - numpy.arange(n)
+    return numpy.reshape(labels, numpy.shape(x))
+
+
+def gather_grad(g, x, picked, source=0):
+    """The gradient of `x`, one of the sources of a gather whose output's labels are
+    `picked` (the gather applied to element_labels): each output's share added to the
+    element it copies, repeated copies summed."""
+    n = int(numpy.size(x))
+    labels = numpy.ravel(numpy.asarray(picked))
+    g = numpy.ravel(numpy.broadcast_to(numpy.asarray(g) * 1.0, numpy.shape(picked)))
+    if source == 0:
+        mine = labels >= 0
+        where = labels[mine]
+    else:
+        mine = labels < 0
+        where = -1 - labels[mine]
+    flat = numpy.bincount(where, weights=g[mine], minlength=n) if n else numpy.zeros(0)
+    return _numpy_reshape_as(numpy.reshape(flat, numpy.shape(x)), x)
+
+
+def _leaves(tree, out):
+    if isinstance(tree, list):
+        for t in tree:
+            _leaves(t, out)
+    else:
+        out.append(tree)
+    return out
+
+
+def _relabel(tree, offsets):
+    if isinstance(tree, list):
+        return [_relabel(t, offsets) for t in tree]
+    start = offsets.pop(0)
+    return element_labels(tree) + start
+
+
+def block_grad(g, arrays):
+    """The gradients of the leaves of `numpy.block(arrays)`, nested like them."""
+    leaves = _leaves(arrays, [])
+    sizes = [int(numpy.size(a)) for a in leaves]
+    offsets = [sum(sizes[:i]) for i in range(len(sizes))]
+    picked = numpy.ravel(numpy.block(_relabel(arrays, list(offsets))))
+    flat = numpy.bincount(picked, weights=numpy.ravel(numpy.asarray(g) * 1.0),
+                          minlength=sum(sizes))
+    grads = [_numpy_reshape_as(numpy.reshape(flat[o:o + n], numpy.shape(a)), a)
+             for o, n, a in zip(offsets, sizes, leaves)]
+
+    def nest(tree):
+        if isinstance(tree, list):
+            return [nest(t) for t in tree]
+        return grads.pop(0)
+    return nest(arrays)
+
+
+def block_tangent(tangents, arrays):
+    """`numpy.block` of the leaves' tangents, a zero tangent as zeros like its leaf."""
+    if isinstance(arrays, list):
+        if _is_zero(tangents):
+            tangents = [0.0] * len(arrays)
+        return [block_tangent(t, a) for t, a in zip(tangents, arrays)]
+    if _is_zero(tangents):
+        return numpy.zeros(numpy.shape(arrays))
+    return tangents
+
+
+def pair_tangent(t, x):
+    """The tangent of one source of a two-source gather (append, insert): zeros like `x`
+    for a zero tangent."""
+    if _is_zero(t):
+        return numpy.zeros(numpy.shape(x))
+    return t
+
+
+# ----------------------------------------------------------------------- stencils
+
+
+def _diff_operand(a, axis, prepend, append):
+    """diff's operand: `a` with prepend and append joined along `axis` (NumPy's rules:
+    a scalar becomes a slice of length 1), and the three lengths along the axis."""
+    a = numpy.asarray(a)
+    axis = axis % a.ndim
+    parts = []
+    for extra in (prepend, append):
+        if extra is None:
+            parts.append(None)
+            continue
+        e = numpy.asarray(extra)
+        if e.ndim == 0:
+            shape = list(a.shape)
+            shape[axis] = 1
+            e = numpy.broadcast_to(e, tuple(shape))
+        parts.append(e)
+    pieces = [p for p in (parts[0], a, parts[1]) if p is not None]
+    lengths = [0 if parts[0] is None else parts[0].shape[axis], a.shape[axis],
+               0 if parts[1] is None else parts[1].shape[axis]]
+    return numpy.concatenate(pieces, axis) if len(pieces) > 1 else a, axis, lengths
+
+
+def _diff_adjoint(g, n, axis):
+    """The adjoint of n differences along `axis`: each step gives x_j = g_(j-1) - g_j."""
+    g = numpy.asarray(g) * 1.0
+    for _ in range(n):
+        pad = [(0, 0)] * g.ndim
+        pad[axis] = (1, 1)
+        g = -numpy.diff(numpy.pad(g, pad), 1, axis)
+    return g
+
+
+def diff_grad(g, a, n=1, axis=-1, prepend=None, append=None, which=0):
+    """The gradient of `numpy.diff(a, n, axis, prepend, append)` with respect to a
+    (which=0), prepend (1) or append (2)."""
+    full, ax, lengths = _diff_operand(a, axis, prepend, append)
+    gx = _diff_adjoint(g, n, ax) if n else numpy.asarray(g) * 1.0
+    position = (1, 0, 2)[which]  # the joined operand is prepend, a, append
+    start = sum(lengths[:position])
+    index = [slice(None)] * gx.ndim
+    index[ax] = slice(start, start + lengths[position])
+    part = gx[tuple(index)]
+    target = (a, prepend, append)[which]
+    if numpy.ndim(target) == 0:
+        return _tg().unbroadcast(part, target)  # a scalar stood for a whole slice
+    return _numpy_reshape_as(part, target)
+
+
+def diff_tangent(ta, tp, tq, a, n=1, axis=-1, prepend=None, append=None):
+    """The tangent of diff: the differences of the joined tangents (zero for a constant
+    prepend or append)."""
+    ta = numpy.zeros(numpy.shape(a)) if _is_zero(ta) else ta
+    tp = None if prepend is None else (0.0 * numpy.asarray(prepend) if _is_zero(tp) else tp)
+    tq = None if append is None else (0.0 * numpy.asarray(append) if _is_zero(tq) else tq)
+    full, ax, _ = _diff_operand(ta, axis, tp, tq)
+    return numpy.diff(full, n, ax)
+
+
+def _gradient_axes(f, varargs, axis):
+    """numpy.gradient's axes and the spacing of each (a number or coordinates)."""
+    ndim = numpy.ndim(f)
+    if axis is None:
+        axes = list(range(ndim))
+    elif isinstance(axis, (tuple, list)):
+        axes = [a % ndim for a in axis]
+    else:
+        axes = [axis % ndim]
+    if len(varargs) == 0:
+        spacing = [1.0] * len(axes)
+    elif len(varargs) == 1 and numpy.ndim(varargs[0]) == 0:
+        spacing = [varargs[0]] * len(axes)
+    else:
+        spacing = list(varargs)
+    return axes, spacing
+
+
+def _stencil(n, spacing, edge_order):
+    """numpy.gradient along one axis of length n as a band: row i reads columns
+    s_i, s_i + 1, s_i + 2 (s_i = clip(i - 1, 0, n - 3)) with weights w[k][i], read off
+    numpy.gradient of three periodic probes (so the weights are NumPy's own)."""
+    width = min(n, 3)
+    start = numpy.clip(numpy.arange(n) - 1, 0, max(n - 3, 0))
+    cols = numpy.arange(n)
+    probes = [numpy.gradient((cols % width == r) * 1.0, spacing, edge_order=edge_order)
+              for r in range(width)]
+    weights = []
+    for k in range(width):
+        residue = (start + k) % width
+        w = numpy.zeros(n)
+        for r in range(width):
+            w = numpy.where(residue == r, probes[r], w)
+        weights.append(w)
+    return start, weights
+
+
+def _gradient_axis_adjoint(g, n, spacing, edge_order, axis):
+    start, weights = _stencil(n, spacing, edge_order)
+    gm = numpy.moveaxis(numpy.asarray(g) * 1.0, axis, -1)
+    out = numpy.zeros(gm.shape)
+    for k, w in enumerate(weights):
+        c = gm * w
+        if n >= 3:
+            # the interior rows read columns i - 1 + k; the two edge rows their own
+            out[..., k:k + n - 2] += c[..., 1:n - 1]
+            out[..., k] += c[..., 0]
+            out[..., n - 3 + k] += c[..., n - 1]
+        else:
+            for i in range(n):
+                out[..., int(start[i]) + k] += c[..., i]
+    return numpy.moveaxis(out, -1, axis)
+
+
+def gradient_grad(g, f, varargs, axis=None, edge_order=1):
+    """The gradient of `numpy.gradient(f, *varargs, axis=, edge_order=)` with respect to
+    f: the band of each axis transposed (g is one cotangent, or one per axis)."""
+    axes, spacing = _gradient_axes(f, varargs, axis)
+    gs = [g] if len(axes) == 1 else list(g)
+    out = numpy.zeros(numpy.shape(f))
+    for gi, ax, h in zip(gs, axes, spacing):
+        if gi is None or _is_zero(gi):
+            continue
+        out = out + _gradient_axis_adjoint(gi, numpy.shape(f)[ax], h, edge_order, ax)
+    return _numpy_reshape_as(out, f)
+
+
+def gradient_tangent(t, f, varargs, axis=None, edge_order=1):
+    """The tangent of numpy.gradient (linear in f): numpy.gradient of the tangent."""
+    if _is_zero(t):
+        t = numpy.zeros(numpy.shape(f))
+    return numpy.gradient(t, *varargs, axis=axis, edge_order=edge_order)
+
+
+def gradient_spacing_refused(varargs):
+    """numpy.gradient's derivative with respect to its spacing is not provided: refused
+    where it would be needed."""
+    from tangent._errors import _at_call_site
+    raise NotDifferentiated(_at_call_site(
+        "tangent: the derivative of numpy.gradient with respect to its spacing (varargs) "
+        "is not provided",
+        "differentiate with respect to f; pass the spacing as a constant"))
+
+
+def _trapezoid_widths(y, x, dx, axis):
+    """The widths of trapezoid's intervals along `axis` (broadcastable against the
+    pairs of y), as NumPy computes them."""
+    if x is None:
+        return dx
+    x = numpy.asarray(x)
+    if x.ndim == 1:
+        d = numpy.diff(x)
+        shape = [1] * numpy.ndim(y)
+        shape[axis] = d.shape[0]
+        return numpy.reshape(d, tuple(shape))
+    return numpy.diff(x, axis=axis)
+
+
+def _pair_sums(y, axis):
+    """(y_i + y_(i+1)) / 2 along `axis`."""
+    y = numpy.asarray(y) * 1.0
+    n = y.shape[axis]
+    lo = numpy.take(y, numpy.arange(n - 1), axis=axis)
+    hi = numpy.take(y, numpy.arange(1, n), axis=axis)
+    return (lo + hi) / 2.0
+
+
+def trapezoid_grad(g, y, x=None, dx=1.0, axis=-1, which=0):
+    """The gradient of `numpy.trapezoid(y, x, dx, axis)` with respect to y (which=0), x
+    (1) or dx (2). Linear in g and in y, and in x's differences."""
+    axis = axis % numpy.ndim(y)
+    gk = numpy.expand_dims(numpy.asarray(g) * 1.0, axis)
+    tg = _tg()
+    if which == 0:
+        pair_shape = list(numpy.shape(y))
+        pair_shape[axis] -= 1
+        w = numpy.broadcast_to(gk * _trapezoid_widths(y, x, dx, axis) / 2.0,
+                               tuple(pair_shape))
+        pad_lo = [(0, 0)] * w.ndim
+        pad_hi = [(0, 0)] * w.ndim
+        pad_lo[axis] = (1, 0)
+        pad_hi[axis] = (0, 1)
+        out = numpy.pad(w, pad_hi) + numpy.pad(w, pad_lo)
+        return tg.unbroadcast(out, y)
+    pairs = gk * _pair_sums(y, axis)
+    if which == 2:
+        return tg.unbroadcast(numpy.sum(pairs), dx)
+    gx = _diff_adjoint(pairs, 1, axis)
+    x_arr = numpy.asarray(x)
+    if x_arr.ndim == 1:
+        others = tuple(a for a in range(gx.ndim) if a != axis)
+        return _numpy_reshape_as(numpy.sum(gx, axis=others), x)
+    return tg.unbroadcast(gx, x)
+
+
+def trapezoid_tangent(ty, tx, tdx, y, x=None, dx=1.0, axis=-1):
+    """The tangent of trapezoid: linear in y, and in x (or dx)."""
+    out = 0.0
+    if not _is_zero(ty):
+        out = out + numpy.trapezoid(ty, x, dx, axis)
+    if x is not None and not _is_zero(tx):
+        out = out + numpy.trapezoid(y, tx, 1.0, axis)
+    if x is None and not _is_zero(tdx):
+        out = out + numpy.trapezoid(y, None, tdx, axis)
+    return out
