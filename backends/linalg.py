@@ -270,3 +270,25 @@ def svdvals(y, a):
 @tangent_(numpy.linalg.svdvals)
 def svdvals_tangent(y, a):
     d[y] = tangent.svd_tangent(d[a], y, a, False, False)
+
+
+# tensorinv and tensorsolve: inv and solve of a reshaped matrix
+@adjoint(numpy.linalg.tensorinv)
+def tensorinv(y, a, ind=2):
+    d[a] = tangent.tensorinv_grad(d[y], a, y, ind)
+
+
+@tangent_(numpy.linalg.tensorinv)
+def tensorinv_tangent(y, a, ind=2):
+    d[y] = tangent.tensorinv_tangent(d[a], a, y, ind)
+
+
+@adjoint(numpy.linalg.tensorsolve)
+def tensorsolve(x, a, b, axes=None):
+    d[a] = tangent.tensorsolve_grad(d[x], a, b, x, axes, 0)
+    d[b] = tangent.tensorsolve_grad(d[x], a, b, x, axes, 1)
+
+
+@tangent_(numpy.linalg.tensorsolve)
+def tensorsolve_tangent(x, a, b, axes=None):
+    d[x] = tangent.tensorsolve_tangent(d[a], d[b], a, b, x, axes)

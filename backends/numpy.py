@@ -315,6 +315,64 @@ def nanmean_tangent(y, x, axis=None, dtype=None, out=None, keepdims=False):
                                                     keepdims=keepdims)
 
 
+# nanvar and nanstd: var and std of the elements that are not NaN
+@adjoint(numpy.nanvar)
+def nanvar(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    d[x] = tangent.unreduce(d[y], x, axis, keepdims) * 2.0 * numpy.where(
+        numpy.isnan(x), 0.0, x - numpy.nanmean(x, axis=axis, keepdims=True)) / (
+        numpy.sum(tangent.not_nan_mask(x), axis=axis, keepdims=True) - ddof)
+
+
+@tangent_(numpy.nanvar)
+def nanvar_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    d[y] = 2.0 * numpy.sum(numpy.where(
+        numpy.isnan(x), 0.0, (x - numpy.nanmean(x, axis=axis, keepdims=True)) * d[x]),
+        axis=axis, keepdims=keepdims) / (
+        numpy.sum(tangent.not_nan_mask(x), axis=axis, keepdims=keepdims) - ddof)
+
+
+@adjoint(numpy.nanstd)
+def nanstd(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    d[x] = tangent.unreduce(tangent.std_scale(d[y], y, x, axis), x, axis, keepdims) * 2.0 * (
+        numpy.where(numpy.isnan(x), 0.0, x - numpy.nanmean(x, axis=axis, keepdims=True)) / (
+            numpy.sum(tangent.not_nan_mask(x), axis=axis, keepdims=True) - ddof))
+
+
+@tangent_(numpy.nanstd)
+def nanstd_tangent(y, x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    d[y] = tangent.std_scale(2.0 * numpy.sum(numpy.where(
+        numpy.isnan(x), 0.0, (x - numpy.nanmean(x, axis=axis, keepdims=True)) * d[x]),
+        axis=axis, keepdims=keepdims) / (
+        numpy.sum(tangent.not_nan_mask(x), axis=axis, keepdims=keepdims) - ddof), y, x, axis)
+
+
+# average and cov (NumPy's; cov's fweights and aweights enter as constants)
+@adjoint(numpy.average)
+def average(y, a, axis=None, weights=None, returned=False, keepdims=False):
+    d[a] = tangent.average_grad(d[y], a, axis, weights, returned, keepdims, 0)
+    d[weights] = tangent.average_grad(d[y], a, axis, weights, returned, keepdims, 1)
+
+
+@tangent_(numpy.average)
+def average_tangent(y, a, axis=None, weights=None, returned=False, keepdims=False):
+    d[y] = tangent.average_tangent(d[a], d[weights], a, axis, weights, returned, keepdims)
+
+
+@adjoint(numpy.cov)
+def cov(c, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None,
+        dtype=None):
+    d[m] = tangent.cov_grad(d[c], m, y, rowvar, bias, ddof, fweights, aweights, 0)
+    d[y] = tangent.cov_grad(d[c], m, y, rowvar, bias, ddof, fweights, aweights, 1)
+    d[fweights] = tangent.cov_weights_refused(fweights)
+    d[aweights] = tangent.cov_weights_refused(aweights)
+
+
+@tangent_(numpy.cov)
+def cov_tangent(c, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
+                aweights=None, dtype=None):
+    d[c] = tangent.cov_tangent(d[m], d[y], m, y, rowvar, bias, ddof, fweights, aweights)
+
+
 @adjoint(numpy.nanmax)
 @adjoint(numpy.nanmin)
 def nanmax(y, x, axis=None, out=None, keepdims=False):
@@ -958,6 +1016,75 @@ def trapezoid(z, y, x=None, dx=1.0, axis=-1):
 @tangent_(numpy.trapezoid)
 def trapezoid_tangent(z, y, x=None, dx=1.0, axis=-1):
     d[z] = tangent.trapezoid_tangent(d[y], d[x], d[dx], y, x, dx, axis)
+
+
+# ------------------------------------------------------ products and polynomials
+# kron, cross, convolve and correlate are bilinear: each gradient is linear in the
+# cotangent and the other operand (stdlib-shims/tangent/_grads_matrix.py).
+
+@adjoint(numpy.kron)
+def kron(y, a, b):
+    d[a] = tangent.kron_grad(d[y], a, b, 0)
+    d[b] = tangent.kron_grad(d[y], a, b, 1)
+
+
+@tangent_(numpy.kron)
+def kron_tangent(y, a, b):
+    d[y] = tangent.bilinear_tangent(numpy.kron, d[a], a, d[b], b)
+
+
+@adjoint(numpy.cross)
+def cross(y, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    d[a] = tangent.cross_grad(d[y], a, b, axisa, axisb, axisc, axis, 0)
+    d[b] = tangent.cross_grad(d[y], a, b, axisa, axisb, axisc, axis, 1)
+
+
+@tangent_(numpy.cross)
+def cross_tangent(y, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    d[y] = tangent.bilinear_tangent(numpy.cross, d[a], a, d[b], b, axisa, axisb, axisc, axis)
+
+
+@adjoint(numpy.convolve)
+def convolve(y, a, v, mode="full"):
+    d[a] = tangent.convolve_grad(d[y], a, v, mode, 0)
+    d[v] = tangent.convolve_grad(d[y], a, v, mode, 1)
+
+
+@tangent_(numpy.convolve)
+def convolve_tangent(y, a, v, mode="full"):
+    d[y] = tangent.bilinear_tangent(numpy.convolve, d[a], a, d[v], v, mode)
+
+
+@adjoint(numpy.correlate)
+def correlate(y, a, v, mode="valid"):
+    d[a] = tangent.correlate_grad(d[y], a, v, mode, 0)
+    d[v] = tangent.correlate_grad(d[y], a, v, mode, 1)
+
+
+@tangent_(numpy.correlate)
+def correlate_tangent(y, a, v, mode="valid"):
+    d[y] = tangent.bilinear_tangent(numpy.correlate, d[a], a, d[v], v, mode)
+
+
+@adjoint(numpy.polyval)
+def polyval(y, p, x):
+    d[p] = tangent.polyval_grad(d[y], p, x, 0)
+    d[x] = tangent.polyval_grad(d[y], p, x, 1)
+
+
+@tangent_(numpy.polyval)
+def polyval_tangent(y, p, x):
+    d[y] = tangent.polyval_tangent(d[p], d[x], p, x)
+
+
+@adjoint(numpy.polyder)
+def polyder(y, p, m=1):
+    d[p] = tangent.polyder_grad(d[y], p, m)
+
+
+@tangent_(numpy.polyder)
+def polyder_tangent(y, p, m=1):
+    d[y] = numpy.polyder(d[p], m)
 
 
 # ------------------------------------------------------- reductions and scans

@@ -17,7 +17,7 @@ nondifferentiable(
     tangent.hsplit_axis, tangent.negate_shift, tangent.clip_mask, tangent.method_axis,
     tangent.not_nan_mask, tangent.quantile_weights, tangent.quantile_q_refused,
     tangent.interp_slope_weights, tangent.interp_outside, tangent.interp_xp_refused,
-    tangent.element_labels, tangent.gradient_spacing_refused,
+    tangent.element_labels, tangent.gradient_spacing_refused, tangent.cov_weights_refused,
 )
 
 
@@ -293,6 +293,63 @@ def gradient_grad(z, g, f, varargs, axis=None, edge_order=1):
 def trapezoid_grad(z, g, y, x=None, dx=1.0, axis=-1, which=0):
     d[z] = tangent.trapezoid_grad_tangent_full(d[g], d[y], d[x], d[dx], g, y, x, dx, axis,
                                                which)
+
+
+# products and polynomials
+@tangent_(tangent.kron_grad)
+def kron_grad(z, g, a, b, which):
+    d[z] = tangent.kron_grad_tangent_full(d[g], d[a], d[b], g, a, b, which)
+
+
+@tangent_(tangent.cross_grad)
+def cross_grad(z, g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None, which=0):
+    d[z] = tangent.cross_grad_tangent_full(d[g], d[a], d[b], g, a, b, axisa, axisb, axisc,
+                                           axis, which)
+
+
+@tangent_(tangent.convolve_grad)
+def convolve_grad(z, g, a, v, mode="full", which=0):
+    d[z] = tangent.convolve_grad_tangent_full(d[g], d[a], d[v], g, a, v, mode, which)
+
+
+@tangent_(tangent.correlate_grad)
+def correlate_grad(z, g, a, v, mode="valid", which=0):
+    d[z] = tangent.correlate_grad_tangent_full(d[g], d[a], d[v], g, a, v, mode, which)
+
+
+@tangent_(tangent.polyval_grad)
+def polyval_grad(z, g, p, x, which):
+    d[z] = tangent.polyval_grad_tangent_full(d[g], d[p], d[x], g, p, x, which)
+
+
+@tangent_(tangent.polyder_grad)
+def polyder_grad(z, g, p, m=1):
+    d[z] = tangent.linear_tangent(tangent.polyder_grad, d[g], g, p, m)
+
+
+# tensorinv and tensorsolve
+@tangent_(tangent.tensorinv_grad)
+def tensorinv_grad(z, g, a, y, ind=2):
+    d[z] = tangent.tensorinv_grad_tangent_full(d[g], d[y], g, a, y, ind)
+
+
+@tangent_(tangent.tensorsolve_grad)
+def tensorsolve_grad(z, g, a, b, x, axes=None, which=0):
+    d[z] = tangent.tensorsolve_grad_tangent_full(d[g], d[a], d[x], g, a, b, x, axes, which)
+
+
+# average and cov
+@tangent_(tangent.average_grad)
+def average_grad(z, g, a, axis=None, weights=None, returned=False, keepdims=False, which=0):
+    d[z] = tangent.average_grad_tangent_full(d[g], d[a], d[weights], g, a, axis, weights,
+                                             returned, keepdims, which)
+
+
+@tangent_(tangent.cov_grad)
+def cov_grad(z, g, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
+             aweights=None, which=0):
+    d[z] = tangent.cov_grad_tangent_full(d[g], d[m], d[y], g, m, y, rowvar, bias, ddof,
+                                         fweights, aweights, which)
 
 
 # ------------------------------------------ reverse rules of forward-mode helpers
@@ -580,3 +637,46 @@ def trapezoid_tangent_adjoint(z, ty, tx, tdx, y, x=None, dx=1.0, axis=-1):
     d[y] = tangent.trapezoid_tangent_grad(d[z], ty, tx, tdx, y, x, dx, axis, 0)
     d[x] = tangent.trapezoid_tangent_grad(d[z], ty, tx, tdx, y, x, dx, axis, 1)
     d[dx] = tangent.trapezoid_tangent_grad(d[z], ty, tx, tdx, y, x, dx, axis, 2)
+
+
+@adjoint(tangent.polyval_tangent)
+def polyval_tangent_adjoint(z, tp, tx, p, x):
+    d[tp] = tangent.polyval_grad(d[z], p, x, 0)
+    d[tx] = tangent.polyval_grad(d[z], p, x, 1)
+    d[p] = tangent.polyval_tangent_grad(d[z], tp, tx, p, x, 0)
+    d[x] = tangent.polyval_tangent_grad(d[z], tp, tx, p, x, 1)
+
+
+@adjoint(tangent.tensorinv_tangent)
+def tensorinv_tangent_adjoint(z, t, a, y, ind=2):
+    d[t] = tangent.tensorinv_grad(d[z], a, y, ind)
+    d[y] = tangent.tensorinv_tangent_grad_y(d[z], t, a, y, ind)
+
+
+@adjoint(tangent.tensorsolve_tangent)
+def tensorsolve_tangent_adjoint(z, ta, tb, a, b, x, axes=None):
+    d[ta] = tangent.tensorsolve_grad(d[z], a, b, x, axes, 0)
+    d[tb] = tangent.tensorsolve_grad(d[z], a, b, x, axes, 1)
+    d[a] = tangent.tensorsolve_grad(d[z], a, b, z, axes, 0)
+    d[x] = tangent.tensorsolve_tangent_grad_x(d[z], ta, a, b, x, axes)
+
+
+@adjoint(tangent.average_tangent)
+def average_tangent_adjoint(z, ta, tw, a, axis=None, weights=None, returned=False,
+                            keepdims=False):
+    d[ta] = tangent.average_grad(d[z], a, axis, weights, returned, keepdims, 0)
+    d[tw] = tangent.average_grad(d[z], a, axis, weights, returned, keepdims, 1)
+    d[a] = tangent.average_tangent_grad(d[z], ta, tw, a, axis, weights, returned, keepdims, 0)
+    d[weights] = tangent.average_tangent_grad(d[z], ta, tw, a, axis, weights, returned,
+                                              keepdims, 1)
+
+
+@adjoint(tangent.cov_tangent)
+def cov_tangent_adjoint(z, tm, ty, m, y=None, rowvar=True, bias=False, ddof=None,
+                        fweights=None, aweights=None):
+    d[tm] = tangent.cov_grad(d[z], m, y, rowvar, bias, ddof, fweights, aweights, 0)
+    d[ty] = tangent.cov_grad(d[z], m, y, rowvar, bias, ddof, fweights, aweights, 1)
+    d[m] = tangent.cov_tangent_grad(d[z], tm, ty, m, y, rowvar, bias, ddof, fweights,
+                                    aweights, 0)
+    d[y] = tangent.cov_tangent_grad(d[z], tm, ty, m, y, rowvar, bias, ddof, fweights,
+                                    aweights, 1)

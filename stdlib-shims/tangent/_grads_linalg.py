@@ -365,3 +365,72 @@ def svd_tangent(t, y, a, full_matrices=True, compute_uv=True):
     return (du, ds, _T(dv))
 
 
+
+
+# ---------------------------------------------------------- tensorinv, tensorsolve
+# inv and solve of a matrix made by reshaping (tensorsolve first moves `axes` last, as
+# NumPy does): their helpers reshape and call inv's and solve's. NumPy's only.
+
+def tensor_square(a, ind=2):
+    """tensorinv's matrix shape: the product of a's first `ind` dimensions, squared."""
+    n = 1
+    for s in numpy.shape(a)[:ind]:
+        n *= int(s)
+    return (n, n)
+
+
+def tensorinv_grad(g, a, y, ind=2):
+    sq = tensor_square(a, ind)
+    return _like_dtype(numpy.reshape(
+        inv_grad(numpy.reshape(g, sq), numpy.reshape(y, sq)), numpy.shape(a)), a)
+
+
+def tensorinv_tangent(t, a, y, ind=2):
+    if _is_zero(t):
+        return numpy.zeros(numpy.shape(y))
+    sq = tensor_square(a, ind)
+    return numpy.reshape(inv_tangent(numpy.reshape(t, sq), numpy.reshape(y, sq)),
+                         numpy.shape(y))
+
+
+def tensorsolve_forms(a, b, axes=None):
+    """tensorsolve's permutation of a's axes (`axes` moved last, in order), a's shape
+    after it, and the square matrix shape."""
+    order = list(range(numpy.ndim(a)))
+    if axes is not None:
+        for k in axes:
+            order.remove(k)
+            order.append(k)
+    moved = tuple(numpy.shape(a)[i] for i in order)
+    n = int(numpy.size(b))
+    return order, moved, (n, n)
+
+
+def tensor_matrix(v, a, b, axes=None):
+    """`v` (a or its tangent) as tensorsolve's matrix."""
+    order, _, sq = tensorsolve_forms(a, b, axes)
+    return numpy.reshape(numpy.transpose(numpy.asarray(v) * 1.0, order), sq)
+
+
+def tensor_unmatrix(m, a, b, axes=None):
+    """The inverse of tensor_matrix: a gradient shaped like `a`."""
+    order, moved, _ = tensorsolve_forms(a, b, axes)
+    return _like_dtype(numpy.transpose(numpy.reshape(m, moved), numpy.argsort(order)), a)
+
+
+def tensorsolve_grad(g, a, b, x, axes=None, which=0):
+    r = solve_grad(numpy.ravel(g), tensor_matrix(a, a, b, axes), numpy.ravel(b) * 1.0,
+                   numpy.ravel(x), which)
+    if which == 1:
+        return _like_dtype(numpy.reshape(r, numpy.shape(b)), b)
+    return tensor_unmatrix(r, a, b, axes)
+
+
+def tensorsolve_tangent(ta, tb, a, b, x, axes=None):
+    tm = 0.0 if _is_zero(ta) else tensor_matrix(ta, a, b, axes)
+    tv = 0.0 if _is_zero(tb) else numpy.ravel(tb) * 1.0
+    if _is_zero(ta) and _is_zero(tb):
+        return numpy.zeros(numpy.shape(x))
+    return numpy.reshape(solve_tangent(tm, tv, tensor_matrix(a, a, b, axes),
+                                       numpy.ravel(b) * 1.0, numpy.ravel(x)),
+                         numpy.shape(x))

@@ -1,4 +1,4 @@
-"""Matrix functions, creation and contractions: diagonal, trace, linspace, arange, diag, inner, tensordot, einsum, outer, sort.
+"""Matrix functions, creation and contractions: diagonal, trace, linspace, arange, diag, inner, tensordot, einsum, outer, sort; kron, cross, convolve, correlate; polyval, polyder.
 
 Conventions in tangent._grads_common. trace, einsum and outer (numpy and jax.numpy share
 them) compute in their arguments' array namespace; the others are NumPy's."""
@@ -333,3 +333,159 @@ def sort_tangent(t, x, axis=-1):
     return numpy.moveaxis(out, -1, axis)
 
 
+
+
+# --------------------------------------------- more products: kron, cross, convolve
+# Bilinear: each gradient is linear in g and in the other operand (their tangents:
+# tangent.bilinear_tangent; their second order: _grads_second_order).
+
+def kron_grad(g, a, b, which):
+    """kron's output interleaves the axes of a and b (a's shape times b's, the shorter
+    padded with ones in front): g reshaped so, contracted with the other operand."""
+    aa, ba = numpy.asarray(a) * 1.0, numpy.asarray(b) * 1.0
+    nd = max(aa.ndim, ba.ndim)
+    sa = (1,) * (nd - aa.ndim) + tuple(aa.shape)
+    sb = (1,) * (nd - ba.ndim) + tuple(ba.shape)
+    inter = []
+    for p, q in zip(sa, sb):
+        inter.extend([p, q])
+    gi = numpy.reshape(numpy.asarray(g) * 1.0, tuple(inter))
+    if which == 0:
+        r = numpy.tensordot(gi, numpy.reshape(ba, sb), (list(range(1, 2 * nd, 2)), list(range(nd))))
+        return _numpy_reshape_as(r, a)
+    r = numpy.tensordot(gi, numpy.reshape(aa, sa), (list(range(0, 2 * nd, 2)), list(range(nd))))
+    return _numpy_reshape_as(r, b)
+
+
+def _as_3_vectors(v, axis):
+    """Vectors along `axis` moved last and padded to 3 components (NumPy's cross takes 2-
+    and 3-vectors; a 2-vector's third component is 0), and their length."""
+    vm = numpy.moveaxis(numpy.asarray(v) * 1.0, axis, -1)
+    n = vm.shape[-1]
+    if n == 2:
+        vm = numpy.concatenate([vm, numpy.zeros(vm.shape[:-1] + (1,))], -1)
+    return vm, n
+
+
+def cross_grad(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None, which=0):
+    """<g, a x b> = <a, b x g> = <b, g x a>, over 3-vectors (2-vectors padded with 0; for
+    two 2-vectors the output is the third component alone)."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    am, na = _as_3_vectors(a, axisa)
+    bm, nb = _as_3_vectors(b, axisb)
+    g = numpy.asarray(g) * 1.0
+    if na == 2 and nb == 2:
+        gm = numpy.stack([numpy.zeros(g.shape), numpy.zeros(g.shape), g], -1)
+    else:
+        gm = numpy.moveaxis(g, axisc, -1)
+    tg = _tg()
+    if which == 0:
+        r = numpy.cross(bm, gm)[..., :na]
+        target = numpy.moveaxis(numpy.asarray(a) * 1.0, axisa, -1)
+        return _numpy_reshape_as(numpy.moveaxis(tg.unbroadcast(r, target), -1, axisa), a)
+    r = numpy.cross(gm, am)[..., :nb]
+    target = numpy.moveaxis(numpy.asarray(b) * 1.0, axisb, -1)
+    return _numpy_reshape_as(numpy.moveaxis(tg.unbroadcast(r, target), -1, axisb), b)
+
+
+def _full_cotangent(g, n, m, mode):
+    """The cotangent of convolve's full output (length n + m - 1) from that of the
+    `mode` output, a slice of it: 'same' starts at (min - 1) // 2, 'valid' at min - 1."""
+    g = numpy.ravel(numpy.asarray(g) * 1.0)
+    if mode == "full":
+        return g
+    start = (min(n, m) - 1) // 2 if mode == "same" else min(n, m) - 1
+    return numpy.concatenate([numpy.zeros(start), g, numpy.zeros(n + m - 1 - start - g.shape[0])])
+
+
+def convolve_grad(g, a, v, mode="full", which=0):
+    """z_k = sum_i a_i v_(k-i): the gradient of each operand is the full cotangent
+    correlated with the other ('valid': the operand's length)."""
+    n, m = int(numpy.size(a)), int(numpy.size(v))
+    gf = _full_cotangent(g, n, m, mode)
+    if which == 0:
+        return _numpy_reshape_as(numpy.correlate(gf, numpy.ravel(v) * 1.0, "valid"), a)
+    return _numpy_reshape_as(numpy.correlate(gf, numpy.ravel(a) * 1.0, "valid"), v)
+
+
+def correlate_grad(g, a, v, mode="valid", which=0):
+    """correlate(a, v) is convolve(a, v[::-1]) (real numbers)."""
+    vr = numpy.flip(numpy.ravel(v) * 1.0)
+    if which == 0:
+        return convolve_grad(g, a, vr, mode, 0)
+    return _numpy_reshape_as(numpy.flip(convolve_grad(g, a, vr, mode, 1)), v)
+
+
+# ------------------------------------------------------------------ polynomials
+
+def _poly_exponents(p):
+    n = int(numpy.size(p))
+    return numpy.arange(n - 1, -1, -1) * 1.0
+
+
+def polyval_grad(g, p, x, which):
+    """y = sum_k p_k x^(n-1-k): with respect to p (which=0), sum g x^(n-1-k); with
+    respect to x (1), g times the derivative polynomial at x."""
+    tg = _tg()
+    xa = numpy.asarray(x) * 1.0
+    g = numpy.asarray(g) * 1.0
+    if which == 0:
+        return poly_contract(g, p, xa, 0)
+    return tg.unbroadcast(g * polyval_slope(p, xa), x)
+
+
+def poly_contract(g, p, x, order):
+    """sum over x's elements of g x^e (order 0) or g e x^(e-1) (order 1, the term of
+    exponent 0 is 0), for each exponent e of p's coefficients: a gradient like p's."""
+    xa = numpy.asarray(x) * 1.0
+    g = numpy.asarray(g) * 1.0
+    e = _poly_exponents(p)
+    xe = numpy.expand_dims(xa, -1)
+    if order == 0:
+        powers = xe ** e  # 0 ** 0 is 1
+    else:
+        powers = e * xe ** numpy.maximum(e - 1.0, 0.0)
+    gb = numpy.broadcast_to(g, numpy.broadcast_shapes(g.shape, xa.shape))
+    r = numpy.tensordot(gb, numpy.broadcast_to(powers, gb.shape + powers.shape[-1:]), gb.ndim)
+    return _numpy_reshape_as(r, p)
+
+
+def polyval_slope(p, x):
+    """The derivative of the polynomial p at x (0 for a constant)."""
+    pa = numpy.ravel(numpy.asarray(p) * 1.0)
+    if pa.shape[0] < 2:
+        return numpy.zeros(numpy.shape(x)) if numpy.ndim(x) else 0.0
+    return numpy.polyval(pa[:-1] * _poly_exponents(pa)[:-1], x)
+
+
+def polyval_curvature(p, x):
+    """The second derivative of the polynomial p at x."""
+    pa = numpy.ravel(numpy.asarray(p) * 1.0)
+    if pa.shape[0] < 3:
+        return numpy.zeros(numpy.shape(x)) if numpy.ndim(x) else 0.0
+    return polyval_slope(pa[:-1] * _poly_exponents(pa)[:-1], x)
+
+
+def polyval_tangent(tp, tx, p, x):
+    """The tangent of polyval: the polynomial tp at x plus tx times p's slope."""
+    out = 0.0
+    if not _is_zero(tp):
+        out = out + numpy.polyval(tp, x)
+    if not _is_zero(tx):
+        out = out + tx * polyval_slope(p, x)
+    if _is_zero(tp) and _is_zero(tx):
+        out = numpy.zeros(numpy.shape(x)) if numpy.ndim(x) else 0.0
+    return out
+
+
+def polyder_grad(g, p, m=1):
+    """polyder multiplies p_k by its exponent and drops the last m coefficients, m
+    times: the adjoint scales back and pads with zeros."""
+    out = numpy.ravel(numpy.asarray(g) * 1.0)
+    n = int(numpy.size(p))
+    for step in range(m, 0, -1):
+        length = n - step + 1  # the coefficients before this differentiation
+        scale = numpy.arange(length - 1, 0, -1) * 1.0
+        out = numpy.concatenate([out * scale, numpy.zeros(1)]) if length > 1 else numpy.zeros(1)
+    return _numpy_reshape_as(out, p)

@@ -1,4 +1,4 @@
-"""Reductions and scans: prod, cumsum, cumprod, var, clip; the NaN-ignoring reductions,
+"""Reductions and scans: prod, cumsum, cumprod, var, clip; the NaN-ignoring reductions, average and cov,
 order statistics (median, percentile, quantile) and interp.
 
 Conventions in tangent._grads_common. prod, cumsum, var and clip compute in the array
@@ -446,3 +446,181 @@ def interp_xp_refused(xp_):
         "tangent: the derivative of numpy.interp with respect to xp (the knots) is not "
         "provided",
         "differentiate with respect to x or fp; pass the knots as a constant"))
+
+
+# ------------------------------------------------------- weighted statistics
+# average and cov (NumPy's): y = sum(a w) / sum(w) along an axis; cov of the rows of m
+# (and y) centred by their weighted means.
+
+def _split_cotangent(g, returned):
+    """average's cotangent: of the mean, and of the sum of weights (returned=True)."""
+    if returned:
+        ga, gs = g
+        return ga, gs
+    return g, None
+
+
+def _live(v):
+    return v is not None and not (isinstance(v, (int, float)) and v == 0)
+
+
+def average_parts(a, axis=None, weights=None):
+    """a as floats, the weights broadcast like a (ones without weights; 1-d weights lie
+    along `axis`), their sums along `axis` and the average, both with kept dimensions."""
+    a = numpy.asarray(a) * 1.0
+    if weights is None:
+        w = numpy.ones(a.shape)
+    else:
+        w = numpy.asarray(weights) * 1.0
+        if w.shape != a.shape:
+            shape = [1] * a.ndim
+            shape[axis % a.ndim] = w.shape[0]
+            w = numpy.broadcast_to(numpy.reshape(w, tuple(shape)), a.shape)
+    s = numpy.sum(w, axis=axis, keepdims=True)
+    y = numpy.sum(a * w, axis=axis, keepdims=True) / s
+    return a, w, s, y
+
+
+def weights_like(v, a, axis, weights):
+    """A gradient shaped like a, summed to the shape of `weights` (1-d weights lie along
+    `axis`)."""
+    if numpy.shape(weights) == numpy.shape(a):
+        return _numpy_reshape_as(v, weights)
+    ax = axis % numpy.ndim(a)
+    others = tuple(i for i in range(numpy.ndim(a)) if i != ax)
+    return _numpy_reshape_as(numpy.sum(v, axis=others), weights)
+
+
+def spread(g, a, axis, keepdims):
+    """A cotangent of a reduction over `axis` broadcast to a's shape (0 for none)."""
+    if not _live(g):
+        return numpy.zeros(numpy.shape(a))
+    return numpy.broadcast_to(_tg().unreduce(numpy.asarray(g) * 1.0, numpy.asarray(a) * 1.0,
+                                             axis, keepdims), numpy.shape(a))
+
+
+def average_grad(g, a, axis=None, weights=None, returned=False, keepdims=False, which=0):
+    """With respect to a (which=0): g w / sum(w); to the weights (1): g (a - y) / sum(w),
+    plus the cotangent of the returned sum of weights."""
+    ga, gs = _split_cotangent(g, returned)
+    x, w, s, y = average_parts(a, axis, weights)
+    big_g = spread(ga, x, axis, keepdims)
+    if which == 0:
+        return _numpy_reshape_as(big_g * w / s, a)
+    out = big_g * (x - y) / s + spread(gs, x, axis, keepdims)
+    return weights_like(out, x, axis, weights)
+
+
+def _weights_tangent(tw, a, axis, weights):
+    if weights is None or not _live(tw):
+        return numpy.zeros(numpy.shape(a))
+    return average_parts(a, axis, tw)[1]
+
+
+def average_tangent(ta, tw, a, axis=None, weights=None, returned=False, keepdims=False):
+    """sum(ta w + (a - y) tw) / sum(w), and sum(tw) for the returned sum of weights."""
+    x, w, s, y = average_parts(a, axis, weights)
+    t_a = numpy.asarray(ta) * 1.0 if _live(ta) else 0.0
+    t_w = _weights_tangent(tw, x, axis, weights)
+    t_avg = numpy.sum(t_a * w + (x - y) * t_w, axis=axis, keepdims=keepdims) / numpy.sum(
+        w, axis=axis, keepdims=keepdims)
+    if not returned:
+        return t_avg
+    t_sum = numpy.broadcast_to(numpy.sum(t_w, axis=axis, keepdims=keepdims), numpy.shape(t_avg))
+    return t_avg, t_sum
+
+
+def _cov_rows(m, y, rowvar):
+    """cov's observations as rows of variables: m's rows (columns for rowvar=False),
+    then y's."""
+    def rows(v):
+        v = numpy.asarray(v) * 1.0
+        v = numpy.reshape(v, (1, v.shape[0])) if v.ndim == 1 else v
+        if v.ndim == 0:
+            v = numpy.reshape(v, (1, 1))
+        return v.T if (not rowvar and v.shape[0] != 1) else v
+    x = rows(m)
+    return x if y is None else numpy.concatenate([x, rows(y)], axis=0)
+
+
+def _cov_weights(fweights, aweights, n):
+    w = None
+    if fweights is not None:
+        w = numpy.asarray(fweights) * 1.0
+    if aweights is not None:
+        a = numpy.asarray(aweights) * 1.0
+        w = a if w is None else w * a
+    return w
+
+
+def _cov_scale(m, y, rowvar, bias, ddof, fweights, aweights):
+    """The centred rows of the first argument's variables, the weights (ones) and the
+    normalisation NumPy divides by."""
+    x = _cov_rows(m, y, rowvar)
+    n = x.shape[1]
+    if ddof is None:
+        ddof = 0 if bias else 1
+    w = _cov_weights(fweights, aweights, n)
+    if w is None:
+        fact = n - ddof
+        w = numpy.ones(n)
+    else:
+        w_sum = numpy.sum(w)
+        if ddof == 0:
+            fact = w_sum
+        elif aweights is None:
+            fact = w_sum - ddof
+        else:
+            fact = w_sum - ddof * numpy.sum(w * numpy.asarray(aweights)) / w_sum
+    return x, w, fact
+
+
+def _cov_center(x, w):
+    return x - numpy.reshape(numpy.sum(x * w, axis=1) / numpy.sum(w), (x.shape[0], 1))
+
+
+def _cov_unrows(gx, m, y, rowvar, which):
+    """The inverse of _cov_rows for m (which=0) or y (1)."""
+    vm = numpy.asarray(m)
+    k = 1 if vm.ndim < 2 else (vm.shape[0] if rowvar or vm.shape[0] == 1 else vm.shape[1])
+    part = gx[:k] if which == 0 else gx[k:]
+    v = m if which == 0 else y
+    va = numpy.asarray(v)
+    if va.ndim == 2 and not rowvar and va.shape[0] != 1:
+        part = part.T
+    return _numpy_reshape_as(numpy.reshape(part, va.shape), v)
+
+
+def cov_grad(g, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None,
+             which=0):
+    """C = Xc diag(w) Xc^T / fact: the gradient of the rows is (G + G^T) Xc diag(w) /
+    fact, taken back through the centring; then split into m's (which=0) and y's (1)."""
+    x, w, fact = _cov_scale(m, y, rowvar, bias, ddof, fweights, aweights)
+    xc = _cov_center(x, w)
+    v = x.shape[0]
+    gm = numpy.reshape(numpy.asarray(g) * 1.0, (v, v))
+    gxc = numpy.matmul(gm + gm.T, xc * w) / fact
+    gx = gxc - numpy.reshape(numpy.sum(gxc, axis=1), (v, 1)) * w / numpy.sum(w)
+    return _cov_unrows(gx, m, y, rowvar, which)
+
+
+def cov_tangent(tm, ty, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
+                aweights=None):
+    """(tXc w Xc^T + Xc w tXc^T) / fact, squeezed like NumPy's result."""
+    x, w, fact = _cov_scale(m, y, rowvar, bias, ddof, fweights, aweights)
+    tmx = tm if _live(tm) else numpy.zeros(numpy.shape(m))
+    tyx = None if y is None else (ty if _live(ty) else numpy.zeros(numpy.shape(y)))
+    tx = _cov_rows(tmx, tyx, rowvar)
+    xc, txc = _cov_center(x, w), _cov_center(tx, w)
+    part = numpy.matmul(txc * w, xc.T) / fact
+    return numpy.squeeze(part + part.T)
+
+
+def cov_weights_refused(weights):
+    """cov's derivative with respect to its frequency or analytic weights is not
+    provided: refused where it would be needed."""
+    from tangent._errors import _at_call_site
+    raise NotDifferentiated(_at_call_site(
+        "tangent: the derivative of numpy.cov with respect to fweights or aweights is not "
+        "provided",
+        "differentiate with respect to m or y; pass the weights as constants"))

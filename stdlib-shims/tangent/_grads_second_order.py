@@ -6,13 +6,17 @@ from tangent import _registry
 from tangent._grads_common import (  # noqa: F401
     _T, _axes, _is_array, _is_zero, _tg, _tril, _xp, numpy)
 from tangent._grads_linalg import (  # noqa: F401
+    tensor_matrix, tensor_square, tensor_unmatrix, tensorinv_grad, tensorsolve_grad,
     _check_qr, _check_svd, _eig_gaps, _expand2, _norm_setup, _phi, _row,
     _scalar, _solve_vec, _svd_gaps, _sym, eigh_grad, eigh_tangent, inv_grad,
     norm_grad, svd_grad, svd_tangent)
 from tangent._grads_reductions import (  # noqa: F401
-    _scan_lanes, cumprod_grad, prod_grad, var_grad)
+    _scan_lanes, _split_cotangent, _weights_tangent, average_grad, average_parts, cov_grad,
+    cumprod_grad, prod_grad, spread, var_grad, weights_like)
 from tangent._grads_matrix import (  # noqa: F401
-    einsum_grad, inner_grad, outer_grad, tensordot_grad)
+    convolve_grad, correlate_grad, cross_grad, einsum_grad, inner_grad, kron_grad,
+    outer_grad, poly_contract, polyval_curvature, polyval_grad, polyval_slope,
+    tensordot_grad)
 from tangent._grads_shape import _numpy_reshape_as  # noqa: F401
 from tangent._grads_select import trapezoid_grad
 from tangent._errors import NotDifferentiated
@@ -231,6 +235,23 @@ def tensordot_grad_tangent_full(tg, ta, tb, g, a, b, axes, which):
     return _bilinear_grad_full(tensordot_grad, tg, ta, tb, g, a, b, which, (axes,))
 
 
+def kron_grad_tangent_full(tg, ta, tb, g, a, b, which):
+    return _bilinear_grad_full(kron_grad, tg, ta, tb, g, a, b, which, ())
+
+
+def cross_grad_tangent_full(tg, ta, tb, g, a, b, axisa, axisb, axisc, axis, which):
+    return _bilinear_grad_full(cross_grad, tg, ta, tb, g, a, b, which,
+                               (axisa, axisb, axisc, axis))
+
+
+def convolve_grad_tangent_full(tg, ta, tb, g, a, b, mode, which):
+    return _bilinear_grad_full(convolve_grad, tg, ta, tb, g, a, b, which, (mode,))
+
+
+def correlate_grad_tangent_full(tg, ta, tb, g, a, b, mode, which):
+    return _bilinear_grad_full(correlate_grad, tg, ta, tb, g, a, b, which, (mode,))
+
+
 def matmul_grad_tangent_full(tg, ta, tb, g, a, b, which):
     tgm = _tg()
     fn = tgm.matmul_grad_left if which == 0 else tgm.matmul_grad_right
@@ -275,15 +296,22 @@ def einsum_tangent_grad_operands(gz, subscripts, operands, *tangents):
     return out
 
 
+def _bilinear_grads():
+    """The gradient helper of each bilinear function `bilinear_tangent` is used with,
+    called as helper(gz, a, b, *args, which)."""
+    return ((numpy.inner, inner_grad), (numpy.outer, outer_grad),
+            (numpy.linalg.outer, outer_grad), (numpy.tensordot, tensordot_grad),
+            (numpy.kron, kron_grad), (numpy.cross, cross_grad),
+            (numpy.convolve, convolve_grad), (numpy.correlate, correlate_grad))
+
+
 def _bilinear_adjoint(f, gz, a, b, which, args):
     """Gradient of <gz, f(a, b, *args)> with respect to a (which=0) or b (which=1)."""
-    if f is numpy.inner:
-        return inner_grad(gz, a, b, which)
-    if f is numpy.outer or f is numpy.linalg.outer:
-        return outer_grad(gz, a, b, which)
-    if f is numpy.tensordot:
-        axes = args[0] if args else 2
-        return tensordot_grad(gz, a, b, axes, which)
+    if f is numpy.tensordot and not args:
+        args = (2,)
+    for fn, helper in _bilinear_grads():
+        if f is fn:
+            return helper(gz, a, b, *(tuple(args) + (which,)))
     raise NotDifferentiated("tangent: no reverse-mode derivative of bilinear_tangent "
                               "over %r" % (f,))
 
@@ -804,3 +832,139 @@ def trapezoid_tangent_grad(gz, ty, tx, tdx, y, x=None, dx=1.0, axis=-1, which=0)
     if _is_zero(ty):
         return _zero_like(x if which == 1 else dx)
     return trapezoid_grad(gz, ty, x, dx, axis, which)
+
+
+# polynomials
+
+def polyval_grad_tangent_full(tg, tp, tx, g, p, x, which):
+    """Tangent of polyval_grad: linear in g; with respect to p (which=0) it reads x's
+    powers, with respect to x (1) p's slope at x."""
+    out = polyval_grad(_nz(tg, g), p, x, which)
+    if which == 0:
+        if not _is_zero(tx):
+            out = out + poly_contract(numpy.asarray(g) * tx, p, x, 1)
+        return out
+    tgm = _tg()
+    if not _is_zero(tp):
+        out = out + tgm.unbroadcast(g * polyval_slope(tp, x), x)
+    if not _is_zero(tx):
+        out = out + tgm.unbroadcast(g * tx * polyval_curvature(p, x), x)
+    return out
+
+
+def polyval_tangent_grad(gz, tp, tx, p, x, which):
+    """Adjoint of polyval_tangent(tp, tx, p, x) = polyval(tp, x) + tx slope(p, x) with
+    respect to p (which=0) or x (1)."""
+    if which == 0:
+        if _is_zero(tx):
+            return _zero_like(p)
+        return poly_contract(numpy.asarray(gz) * tx, p, x, 1)
+    tgm = _tg()
+    out = _zero_like(x)
+    if not _is_zero(tp):
+        out = out + tgm.unbroadcast(gz * polyval_slope(tp, x), x)
+    if not _is_zero(tx):
+        out = out + tgm.unbroadcast(gz * tx * polyval_curvature(p, x), x)
+    return out
+
+
+# tensorinv and tensorsolve: inv's and solve's rules through the reshapes
+
+def _sq(v, sq):
+    return 0.0 if _is_zero(v) else numpy.reshape(v, sq)
+
+
+def tensorinv_grad_tangent_full(tg, ty, g, a, y, ind=2):
+    sq = tensor_square(a, ind)
+    return numpy.reshape(inv_grad_tangent_full(_sq(tg, sq), _sq(ty, sq), numpy.reshape(g, sq),
+                                               numpy.reshape(y, sq)), numpy.shape(a))
+
+
+def tensorinv_tangent_grad_y(gz, t, a, y, ind=2):
+    if _is_zero(t):
+        return _zero_like(y)
+    sq = tensor_square(a, ind)
+    return numpy.reshape(inv_tangent_grad_y(numpy.reshape(gz, sq), _sq(t, sq),
+                                            numpy.reshape(y, sq)), numpy.shape(y))
+
+
+def _flat(v):
+    return 0.0 if _is_zero(v) else numpy.ravel(v)
+
+
+def tensorsolve_grad_tangent_full(tg, ta, tx, g, a, b, x, axes=None, which=0):
+    tm = 0.0 if _is_zero(ta) else tensor_matrix(ta, a, b, axes)
+    r = solve_grad_tangent_full(_flat(tg), tm, _flat(tx), numpy.ravel(g),
+                                tensor_matrix(a, a, b, axes), numpy.ravel(b) * 1.0,
+                                numpy.ravel(x), which)
+    if which == 1:
+        return numpy.reshape(r, numpy.shape(b))
+    return tensor_unmatrix(r, a, b, axes)
+
+
+def tensorsolve_tangent_grad_x(gz, ta, a, b, x, axes=None):
+    tm = 0.0 if _is_zero(ta) else tensor_matrix(ta, a, b, axes)
+    r = solve_tangent_grad_y(numpy.ravel(gz), tm, tensor_matrix(a, a, b, axes),
+                             numpy.ravel(b) * 1.0, numpy.ravel(x))
+    return numpy.reshape(r, numpy.shape(x))
+
+
+# average and cov
+
+def _average_tangent_parts(ta, tw, a, axis, weights):
+    """a's and the weights' tangents broadcast like a, and sum(tw), d(mean) kept."""
+    x, w, s, y = average_parts(a, axis, weights)
+    t_a = numpy.asarray(ta) * 1.0 if not _is_zero(ta) else numpy.zeros(x.shape)
+    t_w = _weights_tangent(tw, x, axis, weights)
+    t_s = numpy.sum(t_w, axis=axis, keepdims=True)
+    t_y = numpy.sum(t_a * w + (x - y) * t_w, axis=axis, keepdims=True) / s
+    return x, w, s, y, t_a, t_w, t_s, t_y
+
+
+def average_grad_tangent_full(tg, ta, tw, g, a, axis=None, weights=None, returned=False,
+                              keepdims=False, which=0):
+    """Tangent of average_grad: of g w / s (which=0), of g (a - y) / s + g_sum (1)."""
+    x, w, s, y, t_a, t_w, t_s, t_y = _average_tangent_parts(ta, tw, a, axis, weights)
+    ga, gs = _split_cotangent(g, returned)
+    tga, tgs = _split_cotangent(tg, returned) if not _is_zero(tg) else (None, None)
+    big_g, big_tg = spread(ga, x, axis, keepdims), spread(tga, x, axis, keepdims)
+    if which == 0:
+        out = big_tg * w / s + big_g * t_w / s - big_g * w * t_s / (s * s)
+        return _numpy_reshape_as(out, a)
+    out = (big_tg * (x - y) / s + big_g * (t_a - t_y) / s - big_g * (x - y) * t_s / (s * s)
+           + spread(tgs, x, axis, keepdims))
+    return weights_like(out, x, axis, weights)
+
+
+def average_tangent_grad(gz, ta, tw, a, axis=None, weights=None, returned=False,
+                         keepdims=False, which=0):
+    """Adjoint of average_tangent's mean, sum(ta w + (a - y) tw) / s, with respect to a
+    (which=0) or the weights (1); its sum of tw reads neither."""
+    x, w, s, y, t_a, t_w, t_s, t_y = _average_tangent_parts(ta, tw, a, axis, weights)
+    gza, _ = _split_cotangent(gz, returned)
+    big = spread(gza, x, axis, keepdims)
+    if which == 0:
+        return _numpy_reshape_as(big * (t_w - w * t_s / s) / s, a)
+    return weights_like(big * (t_a - t_y - (x - y) * t_s / s) / s, x, axis, weights)
+
+
+def _nz_or_none(t, like):
+    return None if like is None else _nz(t, like)
+
+
+def cov_grad_tangent_full(tg, tm, ty, g, m, y=None, rowvar=True, bias=False, ddof=None,
+                          fweights=None, aweights=None, which=0):
+    """cov_grad is linear in g and in the rows (m, y) together."""
+    out = cov_grad(_nz(tg, g), m, y, rowvar, bias, ddof, fweights, aweights, which)
+    if not (_is_zero(tm) and (y is None or _is_zero(ty))):
+        out = out + cov_grad(g, _nz(tm, m), _nz_or_none(ty, y), rowvar, bias, ddof, fweights,
+                             aweights, which)
+    return out
+
+
+def cov_tangent_grad(gz, tm, ty, m, y=None, rowvar=True, bias=False, ddof=None,
+                     fweights=None, aweights=None, which=0):
+    """Adjoint of cov_tangent (B(t, x) + B(x, t), B bilinear) with respect to m (which=0)
+    or y (1): cov_grad with the tangents in place of the rows."""
+    return cov_grad(gz, _nz(tm, m), _nz_or_none(ty, y), rowvar, bias, ddof, fweights,
+                    aweights, which)
