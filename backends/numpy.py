@@ -17,7 +17,6 @@ nondifferentiable(
     numpy.ndarray.all, numpy.ndarray.any, numpy.equal, numpy.not_equal, numpy.greater,
     numpy.greater_equal, numpy.less, numpy.less_equal, numpy.logical_and,
     numpy.logical_or, numpy.logical_not, numpy.broadcast_shapes, numpy.count_nonzero,
-    numpy.unique, numpy.histogram,
 )
 
 # Methods and attributes of a value whose type the text does not tell (`x.sum()`,
@@ -981,6 +980,37 @@ def block(y, arrays):
 @tangent_(numpy.block)
 def block_tangent(y, arrays):
     d[y] = numpy.block(tangent.block_tangent(d[arrays], arrays))
+
+
+# unique's values are copies of elements (a gather); its indices and counts are integers
+@adjoint(numpy.unique)
+def unique(y, ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
+           equal_nan=True, sorted=True):
+    d[ar] = tangent.unique_grad(d[y], ar, return_index, return_inverse, return_counts, axis,
+                                equal_nan)
+
+
+@tangent_(numpy.unique)
+def unique_tangent(y, ar, return_index=False, return_inverse=False, return_counts=False,
+                   axis=None, equal_nan=True, sorted=True):
+    d[y] = tangent.unique_tangent(d[ar], ar, return_index, return_inverse, return_counts, axis,
+                                  equal_nan)
+
+
+# histogram: the counts are piecewise constant in the data, the edges (from the data's
+# range) and a density are not; weighted counts are linear in the weights
+@adjoint(numpy.histogram)
+def histogram(y, a, bins=10, range=None, density=None, weights=None):
+    d[a] = tangent.histogram_grad(d[y], a, bins, range, density, weights, 0)
+    d[weights] = tangent.histogram_grad(d[y], a, bins, range, density, weights, 1)
+    d[bins] = tangent.histogram_grad(d[y], a, bins, range, density, weights, 2)
+    d[range] = tangent.histogram_range_refused(range)
+
+
+@tangent_(numpy.histogram)
+def histogram_tangent(y, a, bins=10, range=None, density=None, weights=None):
+    d[y] = tangent.histogram_tangent(d[a], d[weights], d[bins], a, bins, range, density,
+                                     weights)
 
 
 @adjoint(numpy.diff)

@@ -18,6 +18,7 @@ nondifferentiable(
     tangent.not_nan_mask, tangent.quantile_weights, tangent.quantile_q_refused,
     tangent.interp_slope_weights, tangent.interp_outside, tangent.interp_xp_refused,
     tangent.element_labels, tangent.gradient_spacing_refused, tangent.cov_weights_refused,
+    tangent.histogram_range_refused,
 )
 
 
@@ -352,6 +353,19 @@ def cov_grad(z, g, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
                                          fweights, aweights, which)
 
 
+@tangent_(tangent.unique_grad)
+def unique_grad(z, g, ar, return_index=False, return_inverse=False, return_counts=False,
+                axis=None, equal_nan=True):
+    d[z] = tangent.linear_tangent(tangent.unique_grad, d[g], g, ar, return_index,
+                                  return_inverse, return_counts, axis, equal_nan)
+
+
+@tangent_(tangent.histogram_grad)
+def histogram_grad(z, g, a, bins=10, range=None, density=None, weights=None, which=0):
+    d[z] = tangent.histogram_grad_tangent_full(d[g], g, a, bins, range, density, weights,
+                                               which)
+
+
 # ------------------------------------------ reverse rules of forward-mode helpers
 
 @adjoint(tangent.bilinear_tangent)
@@ -680,3 +694,23 @@ def cov_tangent_adjoint(z, tm, ty, m, y=None, rowvar=True, bias=False, ddof=None
                                     aweights, 0)
     d[y] = tangent.cov_tangent_grad(d[z], tm, ty, m, y, rowvar, bias, ddof, fweights,
                                     aweights, 1)
+
+
+@adjoint(tangent.unique_tangent)
+def unique_tangent_adjoint(z, t, ar, return_index=False, return_inverse=False,
+                           return_counts=False, axis=None, equal_nan=True):
+    d[t] = tangent.unique_grad(d[z], ar, return_index, return_inverse, return_counts, axis,
+                               equal_nan)
+
+
+@adjoint(tangent.histogram_tangent)
+def histogram_tangent_adjoint(z, ta, tw, tb, a, bins=10, range=None, density=None,
+                              weights=None):
+    d[ta] = tangent.histogram_grad(d[z], a, bins, range, density, weights, 0)
+    d[tw] = tangent.histogram_grad(d[z], a, bins, range, density, weights, 1)
+    d[tb] = tangent.histogram_grad(d[z], a, bins, range, density, weights, 2)
+    d[a] = tangent.histogram_tangent_grad(d[z], ta, tw, tb, a, bins, range, density, weights, 0)
+    d[weights] = tangent.histogram_tangent_grad(d[z], ta, tw, tb, a, bins, range, density,
+                                                weights, 1)
+    d[bins] = tangent.histogram_tangent_grad(d[z], ta, tw, tb, a, bins, range, density,
+                                             weights, 2)

@@ -7,7 +7,7 @@ conversion to Python numbers, JAX constants in the argument's dtype); cumprod is
 """
 from tangent import _registry
 from tangent._grads_common import (  # noqa: F401
-    _axes, _dtype, _is_array, _like_dtype, _mask_of, _numpy_only, _reshape_like, _tg, _xp,
+    _is_zero, _axes, _dtype, _is_array, _like_dtype, _mask_of, _numpy_only, _reshape_like, _tg, _xp,
     numpy)
 from tangent._grads_shape import _numpy_reshape_as
 from tangent._errors import NotDifferentiated
@@ -624,3 +624,105 @@ def cov_weights_refused(weights):
         "tangent: the derivative of numpy.cov with respect to fweights or aweights is not "
         "provided",
         "differentiate with respect to m or y; pass the weights as constants"))
+
+
+# ----------------------------------------------------------------------- histogram
+# The counts are piecewise constant in the data, but not the rest: with an integer
+# `bins` and no `range` the edges run from the data's minimum to its maximum; a
+# density divides by the bins' widths; weighted counts are linear in the weights.
+
+def _histogram_setup(a, bins, range, weights):
+    if isinstance(bins, str):
+        from tangent._errors import _at_call_site
+        raise NotDifferentiated(_at_call_site(
+            "tangent: the derivative of numpy.histogram with bins=%r (an estimator) is not "
+            "provided" % (bins,), "pass the number of bins or the edges"))
+    hist, edges = numpy.histogram(a, bins, range, weights=weights)
+    x = numpy.ravel(numpy.asarray(a) * 1.0)
+    inside = (x >= edges[0]) & (x <= edges[-1])
+    which = numpy.clip(numpy.searchsorted(edges, x, side="right") - 1, 0, edges.shape[0] - 2)
+    return hist * 1.0, edges * 1.0, x, inside, which
+
+
+def _histogram_edges_cotangent(g, a, bins, range, density, weights):
+    """The cotangent of the edges: the edges' own, plus a density's through the widths;
+    and the counts' cotangent scaled for the weights."""
+    gh, ge = (None, None) if g is None or _is_zero(g) else g
+    hist, edges, x, inside, which = _histogram_setup(a, bins, range, weights)
+    widths = numpy.diff(edges)
+    total = numpy.sum(hist)
+    e_bar = numpy.zeros(edges.shape) if ge is None or _is_zero(ge) else numpy.asarray(ge) * 1.0
+    gh = numpy.zeros(hist.shape) if gh is None or _is_zero(gh) else numpy.asarray(gh) * 1.0
+    if density:
+        dens = hist / (total * widths)
+        w_bar = -gh * dens / widths
+        e_bar = e_bar + numpy.concatenate([[0.0], w_bar]) - numpy.concatenate([w_bar, [0.0]])
+        count_bar = gh / (total * widths) - numpy.sum(gh * dens) / total
+    else:
+        count_bar = gh
+    return e_bar, count_bar, x, inside, which
+
+
+def histogram_grad(g, a, bins=10, range=None, density=None, weights=None, which=0):
+    """With respect to a (which=0): through the edges when they come from the data;
+    to the weights (1); to the edges given as `bins` (2)."""
+    e_bar, count_bar, x, inside, idx = _histogram_edges_cotangent(
+        g, a, bins, range, density, weights)
+    if which == 1:
+        return _numpy_reshape_as(numpy.where(inside, count_bar[idx], 0.0), weights)
+    if which == 2:
+        return _numpy_reshape_as(e_bar, bins)
+    if numpy.ndim(bins) != 0 or range is not None:
+        return _numpy_reshape_as(numpy.zeros(x.shape), a)  # constant edges
+    k = numpy.arange(e_bar.shape[0]) / (e_bar.shape[0] - 1.0)
+    lo_bar, hi_bar = numpy.sum(e_bar * (1.0 - k)), numpy.sum(e_bar * k)
+    lo, hi = numpy.min(x), numpy.max(x)
+    out = (lo_bar * (x == lo) / numpy.sum(x == lo) + hi_bar * (x == hi) / numpy.sum(x == hi))
+    return _numpy_reshape_as(out, a)
+
+
+def histogram_tangent(ta, tw, tb, a, bins=10, range=None, density=None, weights=None):
+    """The tangents of (hist, edges)."""
+    hist, edges, x, inside, idx = _histogram_setup(a, bins, range, weights)
+    t_edges = numpy.zeros(edges.shape)
+    if numpy.ndim(bins) != 0:
+        if not _is_zero(tb):
+            t_edges = numpy.asarray(tb) * 1.0
+    elif range is None and not _is_zero(ta):
+        t = numpy.ravel(numpy.asarray(ta) * 1.0)
+        lo, hi = numpy.min(x), numpy.max(x)
+        t_lo = numpy.sum(t * (x == lo)) / numpy.sum(x == lo)
+        t_hi = numpy.sum(t * (x == hi)) / numpy.sum(x == hi)
+        k = numpy.arange(edges.shape[0]) / (edges.shape[0] - 1.0)
+        t_edges = t_lo * (1.0 - k) + t_hi * k
+    t_counts = numpy.zeros(hist.shape)
+    if weights is not None and not _is_zero(tw):
+        tws = numpy.where(inside, numpy.ravel(numpy.asarray(tw) * 1.0), 0.0)
+        t_counts = numpy.bincount(idx, weights=tws, minlength=hist.shape[0])
+    if not density:
+        return t_counts, t_edges
+    widths = numpy.diff(edges)
+    t_widths = numpy.diff(t_edges)
+    total = numpy.sum(hist)
+    t_total = numpy.sum(t_counts)
+    dens = hist / (total * widths)
+    t_hist = t_counts / (total * widths) - dens * (t_total / total + t_widths / widths)
+    return t_hist, t_edges
+
+
+def histogram_density_second_order(density):
+    """The second derivative of a histogram's density is not provided (without a
+    density the first derivative is linear in the cotangent and piecewise constant in
+    the data)."""
+    if density:
+        from tangent._errors import _at_call_site
+        raise NotDifferentiated(_at_call_site(
+            "tangent: the second derivative of numpy.histogram with density=True is not "
+            "provided", "differentiate the histogram once, or compute the density yourself"))
+
+
+def histogram_range_refused(range):
+    from tangent._errors import _at_call_site
+    raise NotDifferentiated(_at_call_site(
+        "tangent: the derivative of numpy.histogram with respect to range is not provided",
+        "pass range as a constant"))

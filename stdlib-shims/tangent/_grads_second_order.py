@@ -12,7 +12,8 @@ from tangent._grads_linalg import (  # noqa: F401
     norm_grad, svd_grad, svd_tangent)
 from tangent._grads_reductions import (  # noqa: F401
     _scan_lanes, _split_cotangent, _weights_tangent, average_grad, average_parts, cov_grad,
-    cumprod_grad, prod_grad, spread, var_grad, weights_like)
+    cumprod_grad, histogram_density_second_order, histogram_grad, histogram_tangent,
+    prod_grad, spread, var_grad, weights_like)
 from tangent._grads_matrix import (  # noqa: F401
     convolve_grad, correlate_grad, cross_grad, einsum_grad, inner_grad, kron_grad,
     outer_grad, poly_contract, polyval_curvature, polyval_grad, polyval_slope,
@@ -968,3 +969,21 @@ def cov_tangent_grad(gz, tm, ty, m, y=None, rowvar=True, bias=False, ddof=None,
     or y (1): cov_grad with the tangents in place of the rows."""
     return cov_grad(gz, _nz(tm, m), _nz_or_none(ty, y), rowvar, bias, ddof, fweights,
                     aweights, which)
+
+
+# histogram: without a density, linear in the cotangent (and the tangents) and
+# piecewise constant in the data, weights and edges
+
+def histogram_grad_tangent_full(tg, g, a, bins=10, range=None, density=None, weights=None,
+                                which=0):
+    histogram_density_second_order(density)
+    return histogram_grad(_nz(tg, g) if not _is_zero(tg) else (None, None), a, bins, range,
+                          density, weights, which)
+
+
+def histogram_tangent_grad(gz, ta, tw, tb, a, bins=10, range=None, density=None,
+                           weights=None, which=0):
+    """Adjoint of histogram_tangent with respect to a (which=0), the weights (1) or the
+    edges (2): zero without a density (the tangent reads them through masks only)."""
+    histogram_density_second_order(density)
+    return _zero_like((a, weights, bins)[which])

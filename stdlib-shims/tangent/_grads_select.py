@@ -298,3 +298,43 @@ def trapezoid_tangent(ty, tx, tdx, y, x=None, dx=1.0, axis=-1):
     if x is None and not _is_zero(tdx):
         out = out + numpy.trapezoid(y, None, tdx, axis)
     return out
+
+
+# ------------------------------------------------------------------------ unique
+
+
+def _unique_flags(return_index, return_inverse, return_counts):
+    return bool(return_index or return_inverse or return_counts)
+
+
+def _unique_picked(ar, axis, equal_nan):
+    """The labels of unique's values: each value is the first element (or slice along
+    `axis`) that holds it."""
+    index = numpy.unique(ar, return_index=True, axis=axis, equal_nan=equal_nan)[1]
+    labels = element_labels(ar)
+    if axis is None:
+        return numpy.ravel(labels)[index]
+    return numpy.take(labels, index, axis)
+
+
+def unique_grad(g, ar, return_index=False, return_inverse=False, return_counts=False,
+                axis=None, equal_nan=True):
+    """unique's values are copies of elements of `ar`, a gather (the first of equal
+    elements takes the gradient; its indices, inverse and counts are integers)."""
+    if _unique_flags(return_index, return_inverse, return_counts):
+        g = g[0]
+    if g is None or _is_zero(g):
+        return _numpy_reshape_as(numpy.zeros(numpy.shape(ar)), ar)
+    return gather_grad(g, ar, _unique_picked(ar, axis, equal_nan))
+
+
+def unique_tangent(t, ar, return_index=False, return_inverse=False, return_counts=False,
+                   axis=None, equal_nan=True):
+    picked = _unique_picked(ar, axis, equal_nan)
+    t = numpy.zeros(numpy.shape(ar)) if _is_zero(t) else numpy.asarray(t)
+    values = numpy.ravel(t)[numpy.ravel(picked)]
+    values = numpy.reshape(values, numpy.shape(picked))
+    if not _unique_flags(return_index, return_inverse, return_counts):
+        return values
+    return (values,) + (0.0,) * (int(bool(return_index)) + int(bool(return_inverse))
+                                 + int(bool(return_counts)))

@@ -39,6 +39,15 @@ AGREE = 1e-7    # forward-over-reverse against reverse-over-forward (relative, f
 # Entries (by expression) that are not twice differentiable at generic points, with the
 # reason. Kinks of abs/sign/max/min/clip/sort lie on measure-zero sets and are checked.
 SKIP = {
+    # refused with a located error (tangent.histogram_density_second_order)
+    "np.histogram(a, 3, density=True)[0] * np.histogram(a, 3)[1][1:]":
+        "the second derivative of a histogram's density is not provided",
+    "np.histogram(a, 3, range=(-2.0, 2.0), density=True)[0]":
+        "the second derivative of a histogram's density is not provided",
+    "np.histogram(b, 3, weights=a, density=True)[0]":
+        "the second derivative of a histogram's density is not provided",
+    "np.histogram(np.array([-1.0, 0.1, 0.2, 0.5, 1.0]), np.array([-2.0, 0.0, 2.0]) + 0.1 * np.sort(a), weights=b, density=True)[0]":
+        "the second derivative of a histogram's density is not provided",
 }
 
 

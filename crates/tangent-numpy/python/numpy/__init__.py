@@ -386,6 +386,11 @@ bool = bool_
 # The type of `a.flat`.
 flatiter = type(empty(0).flat)
 
+# NumPy 2's array-API spellings that are the same functions in NumPy (`np.concat is
+# np.concatenate`): one object, so whatever knows one knows the other.
+concat = concatenate
+permute_dims = transpose
+
 # The ufuncs as NumPy's ufunc objects (`np.add.reduce`, `np.multiply.outer`, ...).
 from numpy._ufunc import ufunc, install as _install_ufuncs  # noqa: E402
 

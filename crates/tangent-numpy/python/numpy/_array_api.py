@@ -7,16 +7,16 @@ Installed before the package's `__init__`, which re-exports `__all__`.
 import builtins as _builtins
 import math as _math
 
+import _numpy_native as _nn
 import numpy as np
 
 __all__ = [
-    "acos", "acosh", "asin", "asinh", "atan", "atanh", "atan2", "pow", "concat",
-    "permute_dims", "matrix_transpose", "astype", "vecdot", "matvec", "vecmat", "vdot",
+    "acos", "acosh", "asin", "asinh", "atan", "atanh", "atan2", "pow", "matrix_transpose", "astype", "vecdot", "matvec", "vecmat", "vdot",
     "cumulative_sum", "cumulative_prod", "unstack", "bitwise_and", "bitwise_or",
     "bitwise_xor", "bitwise_not", "bitwise_invert", "invert", "logical_xor", "signbit",
     "isposinf", "isneginf", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "real",
     "imag", "conj", "conjugate", "float_power", "gcd", "lcm", "isin", "intersect1d",
-    "union1d", "setdiff1d", "setxor1d", "unique_values", "unique_counts",
+    "union1d", "setdiff1d", "setxor1d", "unique", "unique_values", "unique_counts",
     "unique_inverse", "unique_all", "digitize", "bincount", "convolve", "correlate",
     "polyval", "polyadd", "polysub", "polymul", "polyder", "polyint", "polyfit",
     "iterable", "modf", "frexp", "ldexp", "divmod", "left_shift", "right_shift",
@@ -56,14 +56,6 @@ def atan2(x1, x2):
 
 def pow(x1, x2):
     return np.power(x1, x2)
-
-
-def concat(arrays, /, *, axis=0):
-    return np.concatenate(arrays, axis=axis)
-
-
-def permute_dims(a, /, axes=None):
-    return np.transpose(a, axes)
 
 
 def matrix_transpose(x, /):
@@ -292,6 +284,42 @@ def setdiff1d(ar1, ar2, assume_unique=False):
 def setxor1d(ar1, ar2, assume_unique=False):
     a, b = np.unique(np.ravel(np.asarray(ar1))), np.unique(np.ravel(np.asarray(ar2)))
     return np.unique(np.concatenate((a[~isin(a, b)], b[~isin(b, a)])))
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True, sorted=True):
+    """NumPy's unique; along an axis, the distinct slices in lexicographic order (NaN
+    after numbers; a slice holding NaN equals no other, as in NumPy)."""
+    if axis is None:
+        return _nn.unique(ar, return_index, return_inverse, return_counts, None,
+                          equal_nan=equal_nan, sorted=sorted)
+    a = np.asarray(ar)
+    if not -a.ndim <= axis < a.ndim:
+        raise np.AxisError("axis %d is out of bounds for array of dimension %d"
+                           % (axis, a.ndim))
+    m = np.moveaxis(a, axis, 0)
+    n = m.shape[0]
+    rows = np.reshape(m, (n, -1)).tolist() if n else []
+
+    def key(i):
+        return tuple((1, 0.0) if v != v else (0, v) for v in rows[i])
+    order = _builtins.sorted(range(n), key=key)
+    first, counts, inverse = [], [], [0] * n
+    for i in order:
+        if first and rows[first[-1]] == rows[i] and not any(v != v for v in rows[i]):
+            counts[-1] += 1
+        else:
+            first.append(i)
+            counts.append(1)
+        inverse[i] = len(first) - 1
+    out = [np.take(a, np.array(first, dtype=np.int64), axis=axis)]
+    if return_index:
+        out.append(np.array(first, dtype=np.int64))
+    if return_inverse:
+        out.append(np.array(inverse, dtype=np.int64))
+    if return_counts:
+        out.append(np.array(counts, dtype=np.int64))
+    return out[0] if len(out) == 1 else tuple(out)
 
 
 def unique_values(x):

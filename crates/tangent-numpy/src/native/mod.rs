@@ -39,7 +39,8 @@
 //!   refused (`core::COMPLEX_UNSUPPORTED`, a NotImplementedError).
 //! - Not supported, with a clear error: `out=` of the statistics functions, the
 //!   quantile methods other than linear/lower/higher/nearest/midpoint, `weights=`,
-//!   `unique(axis=...)`, `interp(period=...)`.
+//!   `interp(period=...)`. (`unique(axis=...)` is numpy/_array_api.py's, over the
+//!   native `unique`.)
 //! - `numpy.random`: NumPy's PCG64 and SeedSequence streams (`random`, `integers`, raw
 //!   words, permutations) and legacy MT19937 ones; the Generator's other distributions
 //!   draw from them by textbook methods, not NumPy's.
