@@ -18,6 +18,22 @@ nondifferentiable(
     numpy.greater_equal, numpy.less, numpy.less_equal, numpy.logical_and,
     numpy.logical_or, numpy.logical_not, numpy.broadcast_shapes, numpy.count_nonzero,
 )
+# More whose values are integers, booleans, indices or types, or piecewise constant in
+# their float arguments (tests/catalog/check_nondifferentiable.py checks each).
+nondifferentiable(
+    numpy.argpartition, numpy.argwhere, numpy.array_equiv, numpy.digitize,
+    numpy.flatnonzero, numpy.floor_divide, numpy.isin, numpy.iscomplex, numpy.iscomplexobj,
+    numpy.isneginf, numpy.isposinf, numpy.isreal, numpy.isrealobj, numpy.isscalar,
+    numpy.iterable, numpy.lexsort, numpy.logical_xor, numpy.nanargmax, numpy.nanargmin,
+    numpy.signbit, numpy.spacing, numpy.tri, numpy.tril_indices, numpy.triu_indices,
+    numpy.tril_indices_from, numpy.triu_indices_from, numpy.diag_indices,
+    numpy.diag_indices_from, numpy.indices, numpy.ravel_multi_index, numpy.unravel_index,
+    numpy.may_share_memory, numpy.shares_memory, numpy.can_cast, numpy.promote_types,
+    numpy.result_type, numpy.min_scalar_type, numpy.issubdtype, numpy.isdtype,
+    numpy.bitwise_and, numpy.bitwise_or, numpy.bitwise_xor, numpy.invert,
+    numpy.left_shift, numpy.right_shift, numpy.bitwise_count, numpy.gcd, numpy.lcm,
+    numpy.packbits, numpy.unpackbits,
+)
 
 # Methods and attributes of a value whose type the text does not tell (`x.sum()`,
 # `x.T`) are keyed under this class: `numpy.ndarray.sum`.

@@ -39,6 +39,9 @@ fn numpy_catalog_passes_on_real_numpy() {
         &[&dir.to_string_lossy(), "every_arg"],
     );
     assert!(out.contains(" 0 failures"), "{out}");
+    // The nondifferentiable declarations against real NumPy.
+    let out = cpython::run_ok(&py, "tests/catalog/check_nondifferentiable.py", &[]);
+    assert!(out.contains(" 0 failures"), "{out}");
 }
 
 #[test]

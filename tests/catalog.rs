@@ -99,6 +99,15 @@ fn catalog_matches_finite_differences() {
     );
 }
 
+/// Every NumPy function declared nondifferentiable has a derivative that is zero almost
+/// everywhere (its output does not move with its float inputs): a declaration that is
+/// wrong would be a silent zero gradient (tests/catalog/check_nondifferentiable.py;
+/// tests/bridge.rs runs it on real NumPy).
+#[test]
+fn nondifferentiable_declarations_hold() {
+    run_checker("tests/catalog/check_nondifferentiable.py", &[]);
+}
+
 /// Second order: Hessian-vector products of every catalog entry with respect to each
 /// argument (forward-over-reverse and reverse-over-forward) against second differences
 /// (tests/catalog/check_second_order.py).
