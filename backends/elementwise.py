@@ -155,3 +155,34 @@ def rsqrt(y, x):
 @elementwise(torch="sigmoid", tensorflow="math.sigmoid", keras="ops.sigmoid")
 def sigmoid(y, x):
     return y * (1.0 - y)
+
+
+# NumPy's linear ones: angle conversions, +x and the conjugate of a real number
+@elementwise(numpy="deg2rad")
+def deg2rad(y, x):
+    return 0.017453292519943295
+
+
+@elementwise(numpy="radians")
+def radians(y, x):
+    return 0.017453292519943295
+
+
+@elementwise(numpy="rad2deg")
+def rad2deg(y, x):
+    return 57.29577951308232
+
+
+@elementwise(numpy="degrees")
+def degrees(y, x):
+    return 57.29577951308232
+
+
+@elementwise(numpy="positive")
+def positive(y, x):
+    return 1.0
+
+
+@elementwise(numpy="conjugate")
+def conjugate(y, x):
+    return 1.0

@@ -1029,6 +1029,110 @@ def histogram_tangent(y, a, bins=10, range=None, density=None, weights=None):
                                      weights)
 
 
+@adjoint(numpy.matrix_transpose)
+def matrix_transpose(y, x):
+    d[x] = tangent.gather_grad(d[y], x, numpy.matrix_transpose(tangent.element_labels(x)))
+
+
+@tangent_(numpy.matrix_transpose)
+def matrix_transpose_tangent(y, x):
+    d[y] = numpy.matrix_transpose(d[x])
+
+
+@adjoint(numpy.rollaxis)
+def rollaxis(y, a, axis, start=0):
+    d[a] = tangent.gather_grad(d[y], a, numpy.rollaxis(tangent.element_labels(a), axis, start))
+
+
+@tangent_(numpy.rollaxis)
+def rollaxis_tangent(y, a, axis, start=0):
+    d[y] = numpy.rollaxis(d[a], axis, start)
+
+
+@adjoint(numpy.diagflat)
+def diagflat(y, v, k=0):
+    d[v] = tangent.gather_grad(d[y], v, numpy.diagflat(tangent.element_labels(v), k))
+
+
+@tangent_(numpy.diagflat)
+def diagflat_tangent(y, v, k=0):
+    d[y] = numpy.diagflat(d[v], k)
+
+
+@adjoint(numpy.compress)
+def compress(y, condition, a, axis=None, out=None):
+    d[a] = tangent.gather_grad(
+        d[y], a, numpy.compress(condition, tangent.element_labels(a), axis))
+
+
+@tangent_(numpy.compress)
+def compress_tangent(y, condition, a, axis=None, out=None):
+    d[y] = numpy.compress(condition, d[a], axis)
+
+
+@adjoint(numpy.extract)
+def extract(y, condition, arr):
+    d[arr] = tangent.gather_grad(d[y], arr, numpy.extract(condition, tangent.element_labels(arr)))
+
+
+@tangent_(numpy.extract)
+def extract_tangent(y, condition, arr):
+    d[y] = numpy.extract(condition, d[arr])
+
+
+@adjoint(numpy.resize)
+def resize(y, a, new_shape):
+    d[a] = tangent.gather_grad(d[y], a, numpy.resize(tangent.element_labels(a), new_shape))
+
+
+@tangent_(numpy.resize)
+def resize_tangent(y, a, new_shape):
+    d[y] = numpy.resize(d[a], new_shape)
+
+
+# partition's values come from where argpartition says (like sort's)
+@adjoint(numpy.partition)
+def partition(y, a, kth, axis=-1, kind="introselect", order=None):
+    d[a] = tangent.gather_grad(d[y], a, tangent.partition_picked(
+        tangent.element_labels(a), tangent.partition_order(a, kth, axis), axis))
+
+
+@tangent_(numpy.partition)
+def partition_tangent(y, a, kth, axis=-1, kind="introselect", order=None):
+    d[y] = tangent.partition_picked(d[a], tangent.partition_order(a, kth, axis), axis)
+
+
+@adjoint(numpy.unstack)
+def unstack(y, x, axis=0):
+    d[x] = tangent.unstack_grad(d[y], x, axis)
+
+
+@tangent_(numpy.unstack)
+def unstack_tangent(y, x, axis=0):
+    d[y] = numpy.unstack(d[x], axis=axis)
+
+
+# each output of meshgrid and broadcast_arrays copies one argument's elements
+@adjoint(numpy.meshgrid)
+def meshgrid(y, *xi, copy=True, sparse=False, indexing="xy"):
+    d[xi] = tangent.gather_grads(d[y], xi, tangent.meshgrid_labels(xi, indexing, sparse))
+
+
+@tangent_(numpy.meshgrid)
+def meshgrid_tangent(y, *xi, copy=True, sparse=False, indexing="xy"):
+    d[y] = tangent.meshgrid_tangent(d[xi], xi, indexing, sparse)
+
+
+@adjoint(numpy.broadcast_arrays)
+def broadcast_arrays(y, *args, subok=False):
+    d[args] = tangent.gather_grads(d[y], args, tangent.broadcast_labels(args))
+
+
+@tangent_(numpy.broadcast_arrays)
+def broadcast_arrays_tangent(y, *args, subok=False):
+    d[y] = tangent.broadcast_tangent(d[args], args)
+
+
 @adjoint(numpy.diff)
 def diff(y, a, n=1, axis=-1, prepend=None, append=None):
     d[a] = tangent.diff_grad(d[y], a, n, axis, prepend, append, 0)
@@ -1131,6 +1235,203 @@ def polyder(y, p, m=1):
 @tangent_(numpy.polyder)
 def polyder_tangent(y, p, m=1):
     d[y] = numpy.polyder(d[p], m)
+
+
+# vector products (bilinear)
+@adjoint(numpy.vdot)
+def vdot(y, a, b):
+    d[a] = tangent.vdot_grad(d[y], a, b, 0)
+    d[b] = tangent.vdot_grad(d[y], a, b, 1)
+
+
+@tangent_(numpy.vdot)
+def vdot_tangent(y, a, b):
+    d[y] = tangent.bilinear_tangent(numpy.vdot, d[a], a, d[b], b)
+
+
+@adjoint(numpy.matvec)
+def matvec(y, x1, x2):
+    d[x1] = tangent.matvec_grad(d[y], x1, x2, 0)
+    d[x2] = tangent.matvec_grad(d[y], x1, x2, 1)
+
+
+@tangent_(numpy.matvec)
+def matvec_tangent(y, x1, x2):
+    d[y] = tangent.bilinear_tangent(numpy.matvec, d[x1], x1, d[x2], x2)
+
+
+@adjoint(numpy.vecmat)
+def vecmat(y, x1, x2):
+    d[x1] = tangent.vecmat_grad(d[y], x1, x2, 0)
+    d[x2] = tangent.vecmat_grad(d[y], x1, x2, 1)
+
+
+@tangent_(numpy.vecmat)
+def vecmat_tangent(y, x1, x2):
+    d[y] = tangent.bilinear_tangent(numpy.vecmat, d[x1], x1, d[x2], x2)
+
+
+@adjoint(numpy.vecdot)
+def vecdot(y, x1, x2, axis=-1):
+    d[x1] = tangent.vecdot_grad(d[y], x1, x2, axis, 0)
+    d[x2] = tangent.vecdot_grad(d[y], x1, x2, axis, 1)
+
+
+@tangent_(numpy.vecdot)
+def vecdot_tangent(y, x1, x2, axis=-1):
+    d[y] = tangent.bilinear_tangent(tangent.vecdot_positional, d[x1], x1, d[x2], x2, axis)
+
+
+# log- and geometrically spaced samples: linspace's weights, scaled
+@adjoint(numpy.logspace)
+def logspace(y, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    d[start] = tangent.linspace_grad(d[y] * y * numpy.log(base), start, num, endpoint, False,
+                                     axis, 0)
+    d[stop] = tangent.linspace_grad(d[y] * y * numpy.log(base), stop, num, endpoint, False,
+                                    axis, 1)
+    d[base] = tangent.unbroadcast(numpy.sum(
+        d[y] * y * numpy.linspace(start, stop, num, endpoint, axis=axis) / base), base)
+
+
+@tangent_(numpy.logspace)
+def logspace_tangent(y, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    d[y] = y * numpy.log(base) * tangent.linspace_tangent(
+        d[start], d[stop], y, num, endpoint, False, axis) + d[base] * y * numpy.linspace(
+        start, stop, num, endpoint, axis=axis) / base
+
+
+@adjoint(numpy.geomspace)
+def geomspace(y, start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    d[start] = tangent.linspace_grad(d[y] * y / start, start, num, endpoint, False, axis, 0)
+    d[stop] = tangent.linspace_grad(d[y] * y / stop, stop, num, endpoint, False, axis, 1)
+
+
+@tangent_(numpy.geomspace)
+def geomspace_tangent(y, start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    d[y] = y * tangent.linspace_tangent(d[start] / start, d[stop] / stop, y, num, endpoint,
+                                        False, axis)
+
+
+# NaN as a number, infinities as the largest finite ones: the identity elsewhere
+@adjoint(numpy.nan_to_num)
+def nan_to_num(y, x, copy=True, nan=0.0, posinf=None, neginf=None):
+    d[x] = numpy.where(numpy.isfinite(x), d[y], 0.0)
+    d[nan] = tangent.unbroadcast(numpy.where(numpy.isnan(x), d[y], 0.0), nan)
+    d[posinf] = tangent.unbroadcast(numpy.where(numpy.isposinf(x), d[y], 0.0), posinf)
+    d[neginf] = tangent.unbroadcast(numpy.where(numpy.isneginf(x), d[y], 0.0), neginf)
+
+
+@tangent_(numpy.nan_to_num)
+def nan_to_num_tangent(y, x, copy=True, nan=0.0, posinf=None, neginf=None):
+    d[y] = (numpy.where(numpy.isfinite(x), d[x], 0.0) + numpy.where(numpy.isnan(x), d[nan], 0.0)
+            + numpy.where(numpy.isposinf(x), d[posinf], 0.0)
+            + numpy.where(numpy.isneginf(x), d[neginf], 0.0))
+
+
+@adjoint(numpy.ldexp)
+def ldexp(y, x1, x2):
+    d[x1] = tangent.unbroadcast(d[y] * numpy.ldexp(1.0, x2), x1)
+
+
+@tangent_(numpy.ldexp)
+def ldexp_tangent(y, x1, x2):
+    d[y] = d[x1] * numpy.ldexp(1.0, x2)
+
+
+# conversions that return their argument's values
+@adjoint(numpy.asarray_chkfinite)
+def asarray_chkfinite(y, a, dtype=None, order=None):
+    d[a] = tangent.array_grad(d[y], a)
+
+
+@tangent_(numpy.asarray_chkfinite)
+def asarray_chkfinite_tangent(y, a, dtype=None, order=None):
+    d[y] = d[a]
+
+
+@adjoint(numpy.asfortranarray)
+def asfortranarray(y, a, dtype=None, like=None):
+    d[a] = tangent.array_grad(d[y], a)
+
+
+@tangent_(numpy.asfortranarray)
+def asfortranarray_tangent(y, a, dtype=None, like=None):
+    d[y] = d[a]
+
+
+@adjoint(numpy.require)
+def require(y, a, dtype=None, requirements=None, like=None):
+    d[a] = tangent.array_grad(d[y], a)
+
+
+@tangent_(numpy.require)
+def require_tangent(y, a, dtype=None, requirements=None, like=None):
+    d[y] = d[a]
+
+
+@adjoint(numpy.real_if_close)
+def real_if_close(y, a, tol=100):
+    d[a] = tangent.array_grad(d[y], a)
+
+
+@tangent_(numpy.real_if_close)
+def real_if_close_tangent(y, a, tol=100):
+    d[y] = d[a]
+
+
+# the scans of NumPy 2's array API, and those that skip NaN
+@adjoint(numpy.cumulative_sum)
+def cumulative_sum(y, x, axis=None, dtype=None, out=None, include_initial=False):
+    d[x] = tangent.cumsum_grad(tangent.drop_initial(d[y], x, axis, include_initial), x, axis)
+
+
+@tangent_(numpy.cumulative_sum)
+def cumulative_sum_tangent(y, x, axis=None, dtype=None, out=None, include_initial=False):
+    d[y] = numpy.cumulative_sum(d[x], axis=axis, include_initial=include_initial)
+
+
+@adjoint(numpy.cumulative_prod)
+def cumulative_prod(y, x, axis=None, dtype=None, out=None, include_initial=False):
+    d[x] = tangent.cumprod_grad(tangent.drop_initial(d[y], x, axis, include_initial), x, axis)
+
+
+@tangent_(numpy.cumulative_prod)
+def cumulative_prod_tangent(y, x, axis=None, dtype=None, out=None, include_initial=False):
+    d[y] = tangent.add_initial(tangent.cumprod_tangent(d[x], x, axis), x, axis, include_initial)
+
+
+@adjoint(numpy.nancumsum)
+def nancumsum(y, a, axis=None, dtype=None, out=None):
+    d[a] = tangent.cumsum_grad(d[y], a, axis) * tangent.not_nan_mask(a)
+
+
+@tangent_(numpy.nancumsum)
+def nancumsum_tangent(y, a, axis=None, dtype=None, out=None):
+    d[y] = numpy.cumsum(numpy.where(numpy.isnan(a), 0.0, d[a]), axis=axis)
+
+
+@adjoint(numpy.nancumprod)
+def nancumprod(y, a, axis=None, dtype=None, out=None):
+    d[a] = tangent.cumprod_grad(d[y], numpy.where(numpy.isnan(a), 1.0, a), axis) * (
+        tangent.not_nan_mask(a))
+
+
+@tangent_(numpy.nancumprod)
+def nancumprod_tangent(y, a, axis=None, dtype=None, out=None):
+    d[y] = tangent.cumprod_tangent(numpy.where(numpy.isnan(a), 0.0, d[a]),
+                                   numpy.where(numpy.isnan(a), 1.0, a), axis)
+
+
+@adjoint(numpy.nanprod)
+def nanprod(y, a, axis=None, dtype=None, out=None, keepdims=False):
+    d[a] = tangent.prod_grad(d[y], numpy.where(numpy.isnan(a), 1.0, a), axis, keepdims) * (
+        tangent.not_nan_mask(a))
+
+
+@tangent_(numpy.nanprod)
+def nanprod_tangent(y, a, axis=None, dtype=None, out=None, keepdims=False):
+    d[y] = tangent.prod_tangent(numpy.where(numpy.isnan(a), 0.0, d[a]),
+                                numpy.where(numpy.isnan(a), 1.0, a), axis, keepdims)
 
 
 # ------------------------------------------------------- reductions and scans

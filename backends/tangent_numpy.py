@@ -18,7 +18,8 @@ nondifferentiable(
     tangent.not_nan_mask, tangent.quantile_weights, tangent.quantile_q_refused,
     tangent.interp_slope_weights, tangent.interp_outside, tangent.interp_xp_refused,
     tangent.element_labels, tangent.gradient_spacing_refused, tangent.cov_weights_refused,
-    tangent.histogram_range_refused,
+    tangent.histogram_range_refused, tangent.sources_labels, tangent.meshgrid_labels,
+    tangent.broadcast_labels, tangent.partition_order,
 )
 
 
@@ -364,6 +365,41 @@ def unique_grad(z, g, ar, return_index=False, return_inverse=False, return_count
 def histogram_grad(z, g, a, bins=10, range=None, density=None, weights=None, which=0):
     d[z] = tangent.histogram_grad_tangent_full(d[g], g, a, bins, range, density, weights,
                                                which)
+
+
+@tangent_(tangent.gather_grads)
+def gather_grads(z, g, sources, picked):
+    d[z] = tangent.linear_tangent(tangent.gather_grads, d[g], g, sources, picked)
+
+
+@tangent_(tangent.unstack_grad)
+def unstack_grad(z, g, x, axis=0):
+    d[z] = tangent.linear_tangent(tangent.unstack_grad, d[g], g, x, axis)
+
+
+@tangent_(tangent.drop_initial)
+def drop_initial(z, g, x, axis=None, include_initial=False):
+    d[z] = tangent.linear_tangent(tangent.drop_initial, d[g], g, x, axis, include_initial)
+
+
+@tangent_(tangent.vdot_grad)
+def vdot_grad(z, g, a, b, which):
+    d[z] = tangent.vdot_grad_tangent_full(d[g], d[a], d[b], g, a, b, which)
+
+
+@tangent_(tangent.vecdot_grad)
+def vecdot_grad(z, g, a, b, axis=-1, which=0):
+    d[z] = tangent.vecdot_grad_tangent_full(d[g], d[a], d[b], g, a, b, axis, which)
+
+
+@tangent_(tangent.matvec_grad)
+def matvec_grad(z, g, a, b, which):
+    d[z] = tangent.matvec_grad_tangent_full(d[g], d[a], d[b], g, a, b, which)
+
+
+@tangent_(tangent.vecmat_grad)
+def vecmat_grad(z, g, a, b, which):
+    d[z] = tangent.vecmat_grad_tangent_full(d[g], d[a], d[b], g, a, b, which)
 
 
 # ------------------------------------------ reverse rules of forward-mode helpers
@@ -714,3 +750,24 @@ def histogram_tangent_adjoint(z, ta, tw, tb, a, bins=10, range=None, density=Non
                                                 weights, 1)
     d[bins] = tangent.histogram_tangent_grad(d[z], ta, tw, tb, a, bins, range, density,
                                              weights, 2)
+
+
+@adjoint(tangent.partition_picked)
+def partition_picked_adjoint(z, labels, order, axis=-1):
+    d[labels] = tangent.gather_grad(d[z], labels, tangent.partition_picked(
+        tangent.element_labels(labels), order, axis))
+
+
+@adjoint(tangent.meshgrid_tangent)
+def meshgrid_tangent_adjoint(z, ts, xi, indexing="xy", sparse=False):
+    d[ts] = tangent.gather_grads(d[z], xi, tangent.meshgrid_labels(xi, indexing, sparse))
+
+
+@adjoint(tangent.broadcast_tangent)
+def broadcast_tangent_adjoint(z, ts, args):
+    d[ts] = tangent.gather_grads(d[z], args, tangent.broadcast_labels(args))
+
+
+@adjoint(tangent.add_initial)
+def add_initial_adjoint(z, t, x, axis=None, include_initial=False):
+    d[t] = tangent.drop_initial(d[z], x, axis, include_initial)

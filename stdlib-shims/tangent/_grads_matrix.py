@@ -489,3 +489,45 @@ def polyder_grad(g, p, m=1):
         scale = numpy.arange(length - 1, 0, -1) * 1.0
         out = numpy.concatenate([out * scale, numpy.zeros(1)]) if length > 1 else numpy.zeros(1)
     return _numpy_reshape_as(out, p)
+
+
+# ------------------------------------------- vector products: vdot, matvec, vecmat
+
+def vdot_grad(g, a, b, which):
+    """vdot(a, b) = sum(ravel(a) * ravel(b)) (real numbers)."""
+    other = b if which == 0 else a
+    target = a if which == 0 else b
+    return _numpy_reshape_as(numpy.asarray(g) * numpy.ravel(numpy.asarray(other) * 1.0), target)
+
+
+def matvec_grad(g, a, v, which):
+    """matvec(a, v)[..., i] = sum_j a[..., i, j] v[..., j], broadcast over the rest."""
+    ge = numpy.expand_dims(numpy.asarray(g) * 1.0, -1)
+    if which == 0:
+        return _tg().unbroadcast(ge * numpy.expand_dims(numpy.asarray(v) * 1.0, -2), a)
+    return _tg().unbroadcast(numpy.sum(ge * numpy.asarray(a), axis=-2), v)
+
+
+def vecmat_grad(g, v, a, which):
+    """vecmat(v, a)[..., j] = sum_i v[..., i] a[..., i, j], broadcast over the rest."""
+    ge = numpy.expand_dims(numpy.asarray(g) * 1.0, -2)
+    if which == 0:
+        return _tg().unbroadcast(numpy.sum(ge * numpy.asarray(a), axis=-1), v)
+    return _tg().unbroadcast(numpy.expand_dims(numpy.asarray(v) * 1.0, -1) * ge, a)
+
+
+def vecdot_positional(a, b, axis=-1):
+    """numpy.vecdot with its keyword-only axis passed by position (for bilinear_tangent)."""
+    return numpy.vecdot(a, b, axis=axis)
+
+
+def vecdot_grad(g, a, b, axis=-1, which=0):
+    """vecdot sums a * b over each operand's own `axis` (moved last; the other axes
+    broadcast): the gradient of one operand is g times the other, moved back."""
+    target = a if which == 0 else b
+    am = numpy.moveaxis(numpy.asarray(a) * 1.0, axis, -1)
+    bm = numpy.moveaxis(numpy.asarray(b) * 1.0, axis, -1)
+    r = numpy.expand_dims(numpy.asarray(g) * 1.0, -1) * (bm if which == 0 else am)
+    mine = am if which == 0 else bm
+    r = _tg().unbroadcast(numpy.broadcast_to(r, numpy.broadcast_shapes(r.shape, mine.shape)), mine)
+    return _numpy_reshape_as(numpy.moveaxis(r, -1, axis), target)

@@ -726,3 +726,25 @@ def histogram_range_refused(range):
     raise NotDifferentiated(_at_call_site(
         "tangent: the derivative of numpy.histogram with respect to range is not provided",
         "pass range as a constant"))
+
+
+# ------------------------------------------- cumulative_sum and cumulative_prod
+
+def drop_initial(g, x, axis=None, include_initial=False):
+    """The cotangent of cumulative_sum/prod's result without its initial slice."""
+    if not include_initial:
+        return g
+    index = [slice(None)] * numpy.ndim(g)
+    index[0 if axis is None else axis] = slice(1, None)
+    return numpy.asarray(g)[tuple(index)]
+
+
+def add_initial(t, x, axis=None, include_initial=False):
+    """A scan's tangent with the initial slice's (zero) in front."""
+    if not include_initial:
+        return t
+    t = numpy.asarray(t) * 1.0
+    ax = 0 if axis is None else axis % t.ndim
+    shape = list(t.shape)
+    shape[ax] = 1
+    return numpy.concatenate([numpy.zeros(tuple(shape)), t], ax)

@@ -16,8 +16,8 @@ from tangent._grads_reductions import (  # noqa: F401
     prod_grad, spread, var_grad, weights_like)
 from tangent._grads_matrix import (  # noqa: F401
     convolve_grad, correlate_grad, cross_grad, einsum_grad, inner_grad, kron_grad,
-    outer_grad, poly_contract, polyval_curvature, polyval_grad, polyval_slope,
-    tensordot_grad)
+    matvec_grad, outer_grad, poly_contract, polyval_curvature, polyval_grad, polyval_slope,
+    tensordot_grad, vdot_grad, vecdot_grad, vecdot_positional, vecmat_grad)
 from tangent._grads_shape import _numpy_reshape_as  # noqa: F401
 from tangent._grads_select import trapezoid_grad
 from tangent._errors import NotDifferentiated
@@ -253,6 +253,22 @@ def correlate_grad_tangent_full(tg, ta, tb, g, a, b, mode, which):
     return _bilinear_grad_full(correlate_grad, tg, ta, tb, g, a, b, which, (mode,))
 
 
+def vdot_grad_tangent_full(tg, ta, tb, g, a, b, which):
+    return _bilinear_grad_full(vdot_grad, tg, ta, tb, g, a, b, which, ())
+
+
+def vecdot_grad_tangent_full(tg, ta, tb, g, a, b, axis, which):
+    return _bilinear_grad_full(vecdot_grad, tg, ta, tb, g, a, b, which, (axis,))
+
+
+def matvec_grad_tangent_full(tg, ta, tb, g, a, b, which):
+    return _bilinear_grad_full(matvec_grad, tg, ta, tb, g, a, b, which, ())
+
+
+def vecmat_grad_tangent_full(tg, ta, tb, g, a, b, which):
+    return _bilinear_grad_full(vecmat_grad, tg, ta, tb, g, a, b, which, ())
+
+
 def matmul_grad_tangent_full(tg, ta, tb, g, a, b, which):
     tgm = _tg()
     fn = tgm.matmul_grad_left if which == 0 else tgm.matmul_grad_right
@@ -303,7 +319,9 @@ def _bilinear_grads():
     return ((numpy.inner, inner_grad), (numpy.outer, outer_grad),
             (numpy.linalg.outer, outer_grad), (numpy.tensordot, tensordot_grad),
             (numpy.kron, kron_grad), (numpy.cross, cross_grad),
-            (numpy.convolve, convolve_grad), (numpy.correlate, correlate_grad))
+            (numpy.convolve, convolve_grad), (numpy.correlate, correlate_grad),
+            (numpy.vdot, vdot_grad), (numpy.matvec, matvec_grad), (numpy.vecmat, vecmat_grad),
+            (vecdot_positional, vecdot_grad))
 
 
 def _bilinear_adjoint(f, gz, a, b, which, args):

@@ -15,23 +15,24 @@ from tangent._errors import NotDifferentiated
 
 
 def element_labels(x, source=0):
-    """The flat position of each element of `x`, in x's shape (int64): 0, 1, ... for the
-    first source of a gather, -1, -2, ... for the second (the values of append/insert)."""
+    """Each element's flat position plus one, in x's shape (int64): 1, 2, ... for the
+    first source of a gather, -1, -2, ... for the second (the values of append/insert).
+    0 is no element: a constant the function fills in (diagflat's zeros)."""
     n = int(numpy.size(x))
-    labels = numpy.arange(n) if source == 0 else -1 - numpy.arange(n)
+    labels = numpy.arange(1, n + 1) if source == 0 else -1 - numpy.arange(n)
     return numpy.reshape(labels, numpy.shape(x))
 
 
 def gather_grad(g, x, picked, source=0):
     """The gradient of `x`, one of the sources of a gather whose output's labels are
     `picked` (the gather applied to element_labels): each output's share added to the
-    element it copies, repeated copies summed."""
+    element it copies, repeated copies summed, constants (label 0) dropped."""
     n = int(numpy.size(x))
     labels = numpy.ravel(numpy.asarray(picked))
     g = numpy.ravel(numpy.broadcast_to(numpy.asarray(g) * 1.0, numpy.shape(picked)))
     if source == 0:
-        mine = labels >= 0
-        where = labels[mine]
+        mine = labels > 0
+        where = labels[mine] - 1
     else:
         mine = labels < 0
         where = -1 - labels[mine]
@@ -60,7 +61,7 @@ def block_grad(g, arrays):
     leaves = _leaves(arrays, [])
     sizes = [int(numpy.size(a)) for a in leaves]
     offsets = [sum(sizes[:i]) for i in range(len(sizes))]
-    picked = numpy.ravel(numpy.block(_relabel(arrays, list(offsets))))
+    picked = numpy.ravel(numpy.block(_relabel(arrays, list(offsets)))) - 1
     flat = numpy.bincount(picked, weights=numpy.ravel(numpy.asarray(g) * 1.0),
                           minlength=sum(sizes))
     grads = [_numpy_reshape_as(numpy.reshape(flat[o:o + n], numpy.shape(a)), a)
@@ -307,14 +308,16 @@ def _unique_flags(return_index, return_inverse, return_counts):
     return bool(return_index or return_inverse or return_counts)
 
 
-def _unique_picked(ar, axis, equal_nan):
-    """The labels of unique's values: each value is the first element (or slice along
-    `axis`) that holds it."""
-    index = numpy.unique(ar, return_index=True, axis=axis, equal_nan=equal_nan)[1]
-    labels = element_labels(ar)
+def _unique_index(ar, axis, equal_nan):
+    """Where unique's values come from: the first element (or slice along `axis`) that
+    holds each."""
+    return numpy.unique(ar, return_index=True, axis=axis, equal_nan=equal_nan)[1]
+
+
+def _unique_take(v, index, axis):
     if axis is None:
-        return numpy.ravel(labels)[index]
-    return numpy.take(labels, index, axis)
+        return numpy.ravel(v)[index]
+    return numpy.take(v, index, axis)
 
 
 def unique_grad(g, ar, return_index=False, return_inverse=False, return_counts=False,
@@ -325,16 +328,95 @@ def unique_grad(g, ar, return_index=False, return_inverse=False, return_counts=F
         g = g[0]
     if g is None or _is_zero(g):
         return _numpy_reshape_as(numpy.zeros(numpy.shape(ar)), ar)
-    return gather_grad(g, ar, _unique_picked(ar, axis, equal_nan))
+    return gather_grad(g, ar, _unique_take(element_labels(ar), _unique_index(ar, axis, equal_nan),
+                                           axis))
 
 
 def unique_tangent(t, ar, return_index=False, return_inverse=False, return_counts=False,
                    axis=None, equal_nan=True):
-    picked = _unique_picked(ar, axis, equal_nan)
     t = numpy.zeros(numpy.shape(ar)) if _is_zero(t) else numpy.asarray(t)
-    values = numpy.ravel(t)[numpy.ravel(picked)]
-    values = numpy.reshape(values, numpy.shape(picked))
+    values = _unique_take(t, _unique_index(ar, axis, equal_nan), axis)
     if not _unique_flags(return_index, return_inverse, return_counts):
         return values
     return (values,) + (0.0,) * (int(bool(return_index)) + int(bool(return_inverse))
                                  + int(bool(return_counts)))
+
+
+# ------------------------------------------------------ gathers from several sources
+
+
+def sources_labels(sources):
+    """Labels for several sources of one gather (meshgrid, broadcast_arrays): source k
+    takes the range after source k - 1's, so each output element names one element of
+    one source."""
+    out, start = [], 1
+    for x in sources:
+        n = int(numpy.size(x))
+        out.append(numpy.reshape(numpy.arange(start, start + n), numpy.shape(x)))
+        start += n
+    return out
+
+
+def gather_grads(g, sources, picked):
+    """The gradients of every source of a gather with several outputs (`g` and `picked`
+    lists alike; a zero or None cotangent adds nothing)."""
+    sizes = [int(numpy.size(x)) for x in sources]
+    total = sum(sizes)
+    flat = numpy.zeros(total)
+    for gk, pk in zip(g, picked):
+        if gk is None or _is_zero(gk):
+            continue
+        labels = numpy.ravel(numpy.asarray(pk)) - 1
+        gk = numpy.ravel(numpy.broadcast_to(numpy.asarray(gk) * 1.0, numpy.shape(pk)))
+        flat = flat + numpy.bincount(labels, weights=gk, minlength=total)
+    out, start = [], 0
+    for x, n in zip(sources, sizes):
+        out.append(_numpy_reshape_as(numpy.reshape(flat[start:start + n], numpy.shape(x)), x))
+        start += n
+    return tuple(out)
+
+
+def meshgrid_labels(xi, indexing="xy", sparse=False):
+    return numpy.meshgrid(*sources_labels(xi), indexing=indexing, sparse=sparse)
+
+
+def broadcast_labels(args):
+    return numpy.broadcast_arrays(*sources_labels(args))
+
+
+def _tangents_or_zeros(ts, xs):
+    if _is_zero(ts):
+        ts = [0.0] * len(xs)
+    return [numpy.zeros(numpy.shape(x)) if t is None or _is_zero(t) else t
+            for t, x in zip(ts, xs)]
+
+
+def meshgrid_tangent(ts, xi, indexing="xy", sparse=False):
+    return numpy.meshgrid(*_tangents_or_zeros(ts, xi), indexing=indexing, sparse=sparse)
+
+
+def broadcast_tangent(ts, args):
+    return numpy.broadcast_arrays(*_tangents_or_zeros(ts, args))
+
+
+def unstack_grad(g, x, axis=0):
+    """The gradient of `unstack(x, axis)`: the pieces' cotangents stacked back (zeros
+    for a piece with none)."""
+    shape = list(numpy.shape(x))
+    del shape[axis % len(shape)]
+    pieces = [numpy.zeros(tuple(shape)) if p is None or _is_zero(p) else numpy.asarray(p) * 1.0
+              for p in g]
+    return _numpy_reshape_as(numpy.stack(pieces, axis), x)
+
+
+def partition_order(a, kth, axis=-1):
+    """Where partition's output elements come from (argpartition; flat for axis=None)."""
+    if axis is None:
+        return numpy.argpartition(numpy.ravel(a), kth)
+    return numpy.argpartition(a, kth, axis)
+
+
+def partition_picked(labels, order, axis=-1):
+    if axis is None:
+        return numpy.ravel(labels)[order]
+    return numpy.take_along_axis(labels, order, axis)

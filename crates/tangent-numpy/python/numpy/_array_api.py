@@ -74,19 +74,34 @@ def astype(x, dtype, /, *, copy=True, device=None):
     return x.astype(dtype)
 
 
+def _core_size(name, signature, operand, dim, got, want):
+    """NumPy's error for a gufunc's core dimensions that differ (they never broadcast)."""
+    if got != want:
+        raise ValueError("%s: Input operand %d has a mismatch in its core dimension %d, "
+                         "with gufunc signature %s (size %d is different from %d)"
+                         % (name, operand, dim, signature, got, want))
+
+
 def vecdot(x1, x2, /, *, axis=-1):
     """The dot products of vectors along `axis` (broadcast over the other axes)."""
-    return np.sum(np.asarray(x1) * np.asarray(x2), axis=axis)
+    a = np.moveaxis(np.asarray(x1), axis, -1)
+    b = np.moveaxis(np.asarray(x2), axis, -1)
+    _core_size("vecdot", "(n),(n)->()", 1, 0, b.shape[-1], a.shape[-1])
+    return np.sum(a * b, axis=-1)
 
 
 def matvec(x1, x2, /):
     """Matrix-vector products over the last axes (broadcast over the others)."""
-    return np.sum(np.asarray(x1) * np.expand_dims(np.asarray(x2), -2), axis=-1)
+    a, v = np.asarray(x1), np.asarray(x2)
+    _core_size("matvec", "(m,n),(n)->(m)", 1, 0, v.shape[-1], a.shape[-1])
+    return np.sum(a * np.expand_dims(v, -2), axis=-1)
 
 
 def vecmat(x1, x2, /):
     """Vector-matrix products over the last axes (broadcast over the others)."""
-    return np.sum(np.expand_dims(np.asarray(x1), -1) * np.asarray(x2), axis=-2)
+    v, a = np.asarray(x1), np.asarray(x2)
+    _core_size("vecmat", "(n),(n,m)->(m)", 1, 0, a.shape[-2], v.shape[-1])
+    return np.sum(np.expand_dims(v, -1) * a, axis=-2)
 
 
 def vdot(a, b, /):

@@ -12,11 +12,12 @@ package, whose names are there when these functions run.
 import builtins as _builtins
 import math as _math
 
+import _numpy_native as _nn
 import numpy as np
 
 __all__ = [
     "diff", "ediff1d", "gradient", "trapezoid", "average", "cov", "corrcoef", "meshgrid",
-    "logspace", "geomspace", "append", "insert", "delete", "select", "piecewise",
+    "linspace", "logspace", "geomspace", "append", "insert", "delete", "select", "piecewise",
     "extract", "place", "nan_to_num", "nanstd", "nanvar", "nanmedian", "nanpercentile",
     "nanquantile", "nanprod", "nancumsum", "nancumprod", "nanargmax", "nanargmin",
     "i0", "hamming", "hanning", "bartlett", "blackman", "kaiser", "unwrap",
@@ -286,37 +287,90 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     return tuple(out)
 
 
-def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    """`base ** linspace(start, stop, num)`."""
-    y = np.linspace(start, stop, num=num, endpoint=endpoint)
-    out = np.power(base, y)
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """NumPy's linspace: numbers (scalars natively) or arrays of end points, whose
+    samples run along a new axis `axis`, computed as NumPy does."""
+    if np.ndim(start) == 0 and np.ndim(stop) == 0:
+        if not -1 <= axis < 1:
+            raise np.AxisError("axis %d is out of bounds for array of dimension 1" % axis)
+        if dtype is None:
+            return _nn.linspace(start, stop, num, endpoint, retstep)
+        return _nn.linspace(start, stop, num, endpoint, retstep, dtype)
+    num = _operator_index(num)
+    if num < 0:
+        raise ValueError("Number of samples, %s, must be non-negative." % num)
+    div = num - 1 if endpoint else num
+    dt = np.result_type(start, stop, float(num))
+    start = np.asarray(start).astype(dt)
+    stop = np.asarray(stop).astype(dt)
+    delta = stop - start
+    y = np.reshape(np.arange(0, num).astype(dt), (-1,) + (1,) * delta.ndim)
+    if div > 0:
+        step = delta / div
+        if np.any(step == 0):
+            y = y / div  # denormal steps (NumPy's gh-5437)
+            y = y * delta
+        else:
+            y = y * step
+    else:
+        step = float("nan")
+        y = y * delta
+    y = y + start
+    if endpoint and num > 1:
+        y[-1, ...] = stop
     if axis != 0:
-        out = np.moveaxis(out, 0, axis)
+        y = np.moveaxis(y, 0, axis)
+    if dtype is not None:
+        if np.issubdtype(np.dtype(dtype), np.integer):
+            y = np.floor(y)
+        y = y.astype(dtype)
+    return (y, step) if retstep else y
+
+
+def _operator_index(n):
+    import operator
+    return operator.index(n)
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """`base ** linspace(start, stop, num)`, the three broadcast as NumPy does."""
+    ndmax = np.broadcast(start, stop, base).ndim
+    start, stop, base = (np.array(a, ndmin=ndmax) for a in (start, stop, base))
+    y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    base = np.expand_dims(base, axis=axis)
+    out = np.power(base, y)
+    if ndmax == 0:
+        out = np.asarray(out)
     return out if dtype is None else out.astype(dtype)
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    """Numbers spaced evenly on a log scale, the ends exactly `start` and `stop`."""
-    if start == 0 or stop == 0:
+    """Numbers spaced evenly on a log scale, the ends exactly `start` and `stop` (NumPy's
+    algorithm: start rotated to positive; ends of different signs give NaN between)."""
+    start = np.asarray(start)
+    stop = np.asarray(stop)
+    if np.any(start == 0) or np.any(stop == 0):
         raise ValueError("Geometric sequence cannot include zero")
-    sign = 1.0
-    if start < 0 and stop < 0:
-        start, stop, sign = -start, -stop, -1.0
-    elif start < 0 or stop < 0:
-        raise NotImplementedError(
-            "geomspace between a negative and a positive number gives complex numbers, "
-            "which the embedded numpy does not have; run the script in CPython "
-            "(`tangent run --python PYTHON script.py`)")
-    out = np.asarray(logspace(_math.log10(start), _math.log10(stop), num=num,
-                              endpoint=endpoint, base=10.0), dtype=np.float64).copy()
+    dt = np.result_type(start, stop, float(num))
+    start = start.astype(dt) * 1
+    stop = stop.astype(dt) * 1
+    out_sign = np.sign(start)
+    start = start / out_sign
+    stop = stop / out_sign
+    with np.errstate(invalid="ignore"):
+        log_start = np.log10(start)
+        log_stop = np.log10(stop)
+    result = np.array(logspace(log_start, log_stop, num=num, endpoint=endpoint, base=10.0,
+                               dtype=dt))
     if num > 0:
-        out[0] = start
-        if endpoint and num > 1:
-            out[-1] = stop
-    out = out * sign
+        result[0] = start
+        if num > 1 and endpoint:
+            result[-1] = stop
+    result = result * out_sign
     if axis != 0:
-        out = np.moveaxis(out, 0, axis)
-    return out if dtype is None else out.astype(dtype)
+        result = np.moveaxis(result, 0, axis)
+    return result if dtype is None else result.astype(dtype)
 
 
 def append(arr, values, axis=None):

@@ -126,8 +126,18 @@ pub(crate) mod _shape {
         squeeze_impl(&a, axis.as_option().map(|o| &**o), vm)
     }
 
+    /// `expand_dims(a, axis)`, both also by keyword as in NumPy.
+    #[derive(FromArgs)]
+    pub(crate) struct ExpandDimsArgs {
+        #[pyarg(any)]
+        a: PyObjectRef,
+        #[pyarg(any)]
+        axis: PyObjectRef,
+    }
+
     #[pyfunction]
-    pub(crate) fn expand_dims(a: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    pub(crate) fn expand_dims(args: ExpandDimsArgs, vm: &VirtualMachine) -> PyResult {
+        let ExpandDimsArgs { a, axis } = args;
         view_op(&a, false, vm, |v, _| {
             let req: Vec<isize> = match seq_items(&axis) {
                 Some(items) => items
