@@ -68,6 +68,7 @@ def truediv_tangent(z, x, y):
 @adjoint(operator.pow)
 @adjoint(builtins.pow)
 @adjoint(numpy.power)
+@adjoint(numpy.float_power)
 def pow(z, x, y):
     d[x] = tangent.unbroadcast(d[z] * y * x ** (y - 1), x)
     d[y] = tangent.unbroadcast(d[z] * z * tangent.log(x), y)
@@ -76,6 +77,7 @@ def pow(z, x, y):
 @tangent_(operator.pow)
 @tangent_(builtins.pow)
 @tangent_(numpy.power)
+@tangent_(numpy.float_power)
 def pow_tangent(z, x, y):
     d[z] = d[x] * y * x ** (y - 1) + d[y] * z * tangent.log(x)
 

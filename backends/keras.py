@@ -774,6 +774,7 @@ linear_in_first(tangent.keras_take_grad, tangent.keras_cast_like)
 @adjoint(tangent.keras_take_grad)
 def keras_take_grad_adjoint(y, g, x, indices, axis):
     d[g] = keras.ops.take(d[y], indices, axis)
+    d[x] = 0.0
 
 
 @tangent_(tangent.keras_take_grad)
@@ -784,6 +785,7 @@ def keras_take_grad_forward(y, g, x, indices, axis):
 @adjoint(tangent.keras_cast_like)
 def keras_cast_like_adjoint(y, g, like):
     d[g] = tangent.keras_cast_like(d[y], g)
+    d[like] = 0.0  # read for its dtype
 
 
 @tangent_(tangent.keras_cast_like)

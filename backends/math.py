@@ -75,6 +75,7 @@ def hypot_tangent(z, x, y):
 @adjoint(math.copysign)
 def copysign(z, x, y):
     d[x] = d[z] * math.copysign(1.0, x) * math.copysign(1.0, y)
+    d[y] = 0.0
 
 
 @tangent_(math.copysign)

@@ -139,6 +139,7 @@ def full_tangent(y, shape, fill_value, dtype=None, order="C"):
 @adjoint(numpy.full_like)
 def full_like(y, a, fill_value, dtype=None, order="K", subok=True, shape=None):
     d[fill_value] = tangent.unbroadcast(d[y], fill_value)
+    d[a] = 0.0  # read for its shape
 
 
 @tangent_(numpy.full_like)
@@ -166,6 +167,7 @@ def arange(y, start, stop=None, step=None, dtype=None):
     else:
         d[start] = tangent.unbroadcast(d[y], start)
         d[step] = tangent.arange_step_grad(d[y], step)
+        d[stop] = 0.0  # the count of samples only: piecewise constant
 
 
 @tangent_(numpy.arange)
@@ -180,6 +182,7 @@ def arange_tangent(y, start, stop=None, step=None, dtype=None):
 @adjoint(numpy.heaviside)
 def heaviside(y, x1, x2):
     d[x2] = tangent.unbroadcast(numpy.where(x1 == 0, d[y], 0.0), x2)
+    d[x1] = 0.0  # piecewise constant
 
 
 @tangent_(numpy.heaviside)
@@ -451,6 +454,45 @@ def percentile_tangent(y, x, q, axis=None, out=None, overwrite_input=False, meth
                        keepdims=False, weights=None, interpolation=None):
     d[y] = tangent.quantile_tangent(d[x], x, numpy.asarray(q) / 100.0, axis, keepdims,
                                     method) + tangent.quantile_q_refused(q) * d[q]
+
+
+# ... and of the numbers alone, NaN skipped
+@adjoint(numpy.nanmedian)
+def nanmedian(y, x, axis=None, out=None, overwrite_input=False, keepdims=False):
+    d[x] = tangent.quantile_grad(d[y], x, 0.5, axis, keepdims, "linear", True)
+
+
+@tangent_(numpy.nanmedian)
+def nanmedian_tangent(y, x, axis=None, out=None, overwrite_input=False, keepdims=False):
+    d[y] = tangent.quantile_tangent(d[x], x, 0.5, axis, keepdims, "linear", True)
+
+
+@adjoint(numpy.nanquantile)
+def nanquantile(y, x, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False, weights=None, interpolation=None):
+    d[x] = tangent.quantile_grad(d[y], x, q, axis, keepdims, method, True)
+    d[q] = tangent.quantile_q_refused(q)
+
+
+@tangent_(numpy.nanquantile)
+def nanquantile_tangent(y, x, q, axis=None, out=None, overwrite_input=False, method="linear",
+                        keepdims=False, weights=None, interpolation=None):
+    d[y] = tangent.quantile_tangent(d[x], x, q, axis, keepdims, method, True) + (
+        tangent.quantile_q_refused(q) * d[q])
+
+
+@adjoint(numpy.nanpercentile)
+def nanpercentile(y, x, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False, weights=None, interpolation=None):
+    d[x] = tangent.quantile_grad(d[y], x, numpy.asarray(q) / 100.0, axis, keepdims, method, True)
+    d[q] = tangent.quantile_q_refused(q)
+
+
+@tangent_(numpy.nanpercentile)
+def nanpercentile_tangent(y, x, q, axis=None, out=None, overwrite_input=False,
+                          method="linear", keepdims=False, weights=None, interpolation=None):
+    d[y] = tangent.quantile_tangent(d[x], x, numpy.asarray(q) / 100.0, axis, keepdims, method,
+                                    True) + tangent.quantile_q_refused(q) * d[q]
 
 
 # fmax/fmin: maximum/minimum that ignore a NaN operand (the other one gets the gradient;
@@ -1133,6 +1175,124 @@ def broadcast_arrays_tangent(y, *args, subok=False):
     d[y] = tangent.broadcast_tangent(d[args], args)
 
 
+# choose and select copy each output element from one of several sources
+@adjoint(numpy.choose)
+def choose(y, a, choices, out=None, mode="raise"):
+    d[choices] = tangent.choose_grad(d[y], a, choices, mode)
+
+
+@tangent_(numpy.choose)
+def choose_tangent(y, a, choices, out=None, mode="raise"):
+    d[y] = tangent.choose_tangent(d[choices], a, choices, mode)
+
+
+@adjoint(numpy.select)
+def select(y, condlist, choicelist, default=0):
+    d[choicelist] = tangent.select_grad(d[y], condlist, choicelist, default, 0)
+    d[default] = tangent.select_grad(d[y], condlist, choicelist, default, 1)
+
+
+@tangent_(numpy.select)
+def select_tangent(y, condlist, choicelist, default=0):
+    d[y] = tangent.select_tangent(d[choicelist], d[default], condlist, choicelist, default)
+
+
+# bincount adds each weight to its bin: a weight's gradient is its bin's
+@adjoint(numpy.bincount)
+def bincount(y, x, weights=None, minlength=0):
+    d[weights] = tangent.reshape_as(numpy.take(d[y], x), weights)
+
+
+@tangent_(numpy.bincount)
+def bincount_tangent(y, x, weights=None, minlength=0):
+    d[y] = numpy.bincount(x, weights=d[weights], minlength=minlength)
+
+
+# unique_values and the unique_* records: their values are copies of elements
+@adjoint(numpy.unique_values)
+def unique_values(y, x):
+    d[x] = tangent.unique_result_grad(d[y], x, y, False)
+
+
+@tangent_(numpy.unique_values)
+def unique_values_tangent(y, x):
+    d[y] = tangent.unique_result_tangent(d[x], x, y, False)
+
+
+@adjoint(numpy.unique_counts)
+@adjoint(numpy.unique_inverse)
+@adjoint(numpy.unique_all)
+def unique_record(y, x):
+    d[x] = tangent.unique_result_grad(d[y], x, y, True)
+
+
+@tangent_(numpy.unique_counts)
+@tangent_(numpy.unique_inverse)
+@tangent_(numpy.unique_all)
+def unique_record_tangent(y, x):
+    d[y] = tangent.unique_result_tangent(d[x], x, y, True)
+
+
+@adjoint(numpy.ediff1d)
+def ediff1d(y, ary, to_end=None, to_begin=None):
+    d[ary] = tangent.ediff1d_grad(d[y], ary, to_end, to_begin, 0)
+    d[to_end] = tangent.ediff1d_grad(d[y], ary, to_end, to_begin, 1)
+    d[to_begin] = tangent.ediff1d_grad(d[y], ary, to_end, to_begin, 2)
+
+
+@tangent_(numpy.ediff1d)
+def ediff1d_tangent(y, ary, to_end=None, to_begin=None):
+    d[y] = tangent.ediff1d_tangent(d[ary], d[to_end], d[to_begin], ary, to_end, to_begin)
+
+
+# the identity almost everywhere: nextafter moves by one ulp, unwrap by multiples of
+# the period
+@adjoint(numpy.nextafter)
+def nextafter(y, x1, x2):
+    d[x1] = tangent.unbroadcast(d[y], x1)
+    d[x2] = 0.0  # the direction only
+
+
+@tangent_(numpy.nextafter)
+def nextafter_tangent(y, x1, x2):
+    d[y] = numpy.broadcast_to(d[x1], numpy.shape(y))
+
+
+@adjoint(numpy.unwrap)
+def unwrap(y, p, discont=None, axis=-1, period=6.283185307179586):
+    d[p] = tangent.array_grad(d[y], p)
+
+
+@tangent_(numpy.unwrap)
+def unwrap_tangent(y, p, discont=None, axis=-1, period=6.283185307179586):
+    d[y] = d[p] * 1.0
+
+
+@adjoint(numpy.divmod)
+def divmod_(y, x1, x2):
+    d[x1] = tangent.divmod_grad(d[y], x1, x2, 0)
+    d[x2] = tangent.divmod_grad(d[y], x1, x2, 1)
+
+
+@tangent_(numpy.divmod)
+def divmod_tangent(y, x1, x2):
+    d[y] = tangent.divmod_tangent(d[x1], d[x2], x1, x2)
+
+
+@adjoint(numpy.histogram_bin_edges)
+def histogram_bin_edges(y, a, bins=10, range=None, weights=None):
+    d[a] = tangent.histogram_grad(tangent.edges_cotangent(d[y]), a, bins, range, False,
+                                  weights, 0)
+    d[bins] = tangent.histogram_grad(tangent.edges_cotangent(d[y]), a, bins, range, False,
+                                     weights, 2)
+    d[range] = tangent.histogram_range_refused(range)
+
+
+@tangent_(numpy.histogram_bin_edges)
+def histogram_bin_edges_tangent(y, a, bins=10, range=None, weights=None):
+    d[y] = tangent.histogram_edges_tangent(d[a], 0.0, d[bins], a, bins, range, weights)
+
+
 @adjoint(numpy.diff)
 def diff(y, a, n=1, axis=-1, prepend=None, append=None):
     d[a] = tangent.diff_grad(d[y], a, n, axis, prepend, append, 0)
@@ -1225,6 +1385,72 @@ def polyval(y, p, x):
 @tangent_(numpy.polyval)
 def polyval_tangent(y, p, x):
     d[y] = tangent.polyval_tangent(d[p], d[x], p, x)
+
+
+@adjoint(numpy.polyadd)
+def polyadd(y, a1, a2):
+    d[a1] = tangent.polyadd_grad(d[y], a1, a2, 0)
+    d[a2] = tangent.polyadd_grad(d[y], a1, a2, 1)
+
+
+@tangent_(numpy.polyadd)
+def polyadd_tangent(y, a1, a2):
+    d[y] = tangent.poly_pair_tangent(d[a1], d[a2], a1, a2)
+
+
+@adjoint(numpy.polysub)
+def polysub(y, a1, a2):
+    d[a1] = tangent.polyadd_grad(d[y], a1, a2, 0, -1.0)
+    d[a2] = tangent.polyadd_grad(d[y], a1, a2, 1, -1.0)
+
+
+@tangent_(numpy.polysub)
+def polysub_tangent(y, a1, a2):
+    d[y] = tangent.poly_pair_tangent(d[a1], d[a2], a1, a2, -1.0)
+
+
+@adjoint(numpy.polymul)
+def polymul(y, a1, a2):
+    d[a1] = tangent.polymul_grad(d[y], a1, a2, 0)
+    d[a2] = tangent.polymul_grad(d[y], a1, a2, 1)
+
+
+@tangent_(numpy.polymul)
+def polymul_tangent(y, a1, a2):
+    d[y] = tangent.bilinear_tangent(numpy.polymul, d[a1], a1, d[a2], a2)
+
+
+@adjoint(numpy.polyint)
+def polyint(y, p, m=1, k=None):
+    d[p] = tangent.polyint_grad(d[y], p, m)
+
+
+@tangent_(numpy.polyint)
+def polyint_tangent(y, p, m=1, k=None):
+    d[y] = numpy.polyint(d[p], m)
+
+
+@adjoint(numpy.vander)
+def vander(y, x, N=None, increasing=False):
+    d[x] = tangent.vander_grad(d[y], x, N, increasing)
+
+
+@tangent_(numpy.vander)
+def vander_tangent(y, x, N=None, increasing=False):
+    d[y] = tangent.vander_tangent(d[x], x, N, increasing)
+
+
+@adjoint(numpy.polyfit)
+def polyfit(c, x, y, deg, rcond=None, full=False, w=None, cov=False):
+    d[y] = tangent.polyfit_grad(d[c], x, y, deg, rcond, w) + (
+        tangent.polyfit_options_refused(full, cov))
+    d[x] = tangent.polyfit_x_refused(x)
+
+
+@tangent_(numpy.polyfit)
+def polyfit_tangent(c, x, y, deg, rcond=None, full=False, w=None, cov=False):
+    d[c] = numpy.polyfit(x, d[y], deg, rcond, False, w) + tangent.polyfit_options_refused(
+        full, cov) + tangent.polyfit_x_refused(x) * d[x]
 
 
 @adjoint(numpy.polyder)

@@ -8,6 +8,10 @@
 # forward-mode template: there `d[x]` is the tangent of an argument and the body writes
 # `d[result]`. `tangent.*`, `numpy.*` and `math.*` are the runtime helpers and modules the
 # generated code may call. Elementwise functions of one argument live in elementwise.py.
+# Every argument that may depend on the differentiated input needs its `d[x] = ...` in
+# the reverse template (and its `d[x]` read in the forward one): an active argument the
+# rule leaves out is an error at the call, never a silent zero. Where the derivative is
+# zero (piecewise constant, or read only for its shape), say so: `d[x] = 0.0`.
 
 nondifferentiable(
     builtins.len, builtins.int, builtins.range, builtins.round, builtins.bool,

@@ -166,6 +166,7 @@ def sum_tangent(z, t):
 @tangent_(tangent.array_grad)
 def array_grad(z, g, x):
     d[z] = tangent.array_grad(d[g], x)
+    d[x] = 0.0
 
 
 @tangent_(tangent.copy)
@@ -199,11 +200,13 @@ def polygamma_like_adjoint(y, n, x):
 @adjoint(tangent.broadcast_like)
 def broadcast_like_adjoint(z, t, y):
     d[t] = tangent.unbroadcast(d[z], t)
+    d[y] = 0.0
 
 
 @adjoint(tangent.unbroadcast)
 def unbroadcast_adjoint(z, g, like):
     d[g] = tangent.broadcast_like(d[z], g)
+    d[like] = 0.0
 
 
 @adjoint(tangent.sum_tangent)
@@ -215,6 +218,7 @@ def sum_tangent_adjoint(z, t):
 def set_tangent_at_adjoint(z, t, x, index, v):
     d[t] = tangent.zero_grad_at(d[z], index)
     d[v] = tangent.unbroadcast(tangent.copy(d[z][index]), v)
+    d[x] = 0.0
 
 
 # the gradient, or zeros shaped like x when none arrived: linear in the gradient
@@ -226,6 +230,7 @@ def grad_or_zero_tangent(z, g, x):
 @adjoint(tangent.grad_or_zero)
 def grad_or_zero_adjoint(z, g, x):
     d[g] = tangent.unbroadcast(d[z], x)
+    d[x] = 0.0
 
 
 @tangent_(tangent.sequence_grad)
@@ -236,11 +241,14 @@ def sequence_grad_tangent(z, g, x):
 @adjoint(tangent.sequence_grad)
 def sequence_grad_adjoint(z, g, x):
     d[g] = tangent.sequence_grad(d[z], g)
+    d[x] = 0.0
 
 
 @adjoint(tangent.extremum_tangent)
 def extremum_tangent_adjoint(z, t, y, x, axis, keepdims):
     d[t] = tangent.extremum_grad(d[z], y, x, axis, keepdims)
+    d[y] = 0.0
+    d[x] = 0.0
 
 
 # Reverse-mode rules for the helpers of reverse-mode code, so that a generated gradient
@@ -255,6 +263,7 @@ def add_grad_adjoint(z, a, b):
 @adjoint(tangent.unbroadcast_left)
 def unbroadcast_left_adjoint(z, g, x, y):
     d[g] = tangent.unbroadcast_left_adjoint(d[z], g, x, y)
+    d[x] = 0.0
 
 
 @adjoint(tangent.unbroadcast_right)
@@ -265,23 +274,28 @@ def unbroadcast_right_adjoint(z, g, x, y):
 @adjoint(tangent.unreduce)
 def unreduce_adjoint(z, g, x, axis, keepdims):
     d[g] = tangent.unreduce_adjoint(d[z], g, axis, keepdims)
+    d[x] = 0.0
 
 
 @adjoint(tangent.matmul_grad_left)
 def matmul_grad_left_adjoint(z, g, a, b):
     d[g] = tangent.matmul_grad_left_adjoint(d[z], g, a, b, 0)
     d[b] = tangent.matmul_grad_left_adjoint(d[z], g, a, b, 1)
+    d[a] = 0.0
 
 
 @adjoint(tangent.matmul_grad_right)
 def matmul_grad_right_adjoint(z, g, a, b):
     d[g] = tangent.matmul_grad_right_adjoint(d[z], g, a, b, 0)
     d[a] = tangent.matmul_grad_right_adjoint(d[z], g, a, b, 1)
+    d[b] = 0.0
 
 
 @adjoint(tangent.extremum_grad)
 def extremum_grad_adjoint(z, g, y, x, axis, keepdims):
     d[g] = tangent.extremum_tangent(d[z], y, x, axis, keepdims)
+    d[y] = 0.0
+    d[x] = 0.0
 
 
 @adjoint(tangent.grad_item)
@@ -302,17 +316,22 @@ def dict_get_default_grad_tangent(z, g, x, key, default):
 @adjoint(tangent.dict_get_grad)
 def dict_get_grad_adjoint(z, g, x, key):
     d[g] = tangent.dict_get_tangent(d[z], None, x, key)
+    d[x] = 0.0
 
 
 @adjoint(tangent.dict_get_default_grad)
 def dict_get_default_grad_adjoint(z, g, x, key, default):
     d[g] = tangent.dict_get_default_grad(d[z], x, key, default)
+    d[default] = 0.0
+    d[x] = 0.0
 
 
 @adjoint(tangent.dict_get_tangent)
 def dict_get_tangent_adjoint(z, t, t_default, x, key, default=None):
     d[t] = tangent.dict_get_grad(d[z], x, key)
     d[t_default] = tangent.dict_get_default_grad(d[z], x, key, t_default)
+    d[default] = 0.0
+    d[x] = 0.0
 
 
 @adjoint(tangent.field_tangent)

@@ -19,7 +19,8 @@ nondifferentiable(
     tangent.interp_slope_weights, tangent.interp_outside, tangent.interp_xp_refused,
     tangent.element_labels, tangent.gradient_spacing_refused, tangent.cov_weights_refused,
     tangent.histogram_range_refused, tangent.sources_labels, tangent.meshgrid_labels,
-    tangent.broadcast_labels, tangent.partition_order,
+    tangent.broadcast_labels, tangent.partition_order, tangent.polyfit_options_refused,
+    tangent.polyfit_x_refused,
 )
 
 
@@ -53,6 +54,7 @@ def permute_method_tangent_adjoint(z, t, dims):
 @tangent_(tangent.repeat_method_grad)
 def repeat_method_grad(z, g, x, repeats, axis=None):
     d[z] = tangent.linear_tangent(tangent.repeat_method_grad, d[g], g, x, repeats, axis)
+    d[x] = 0.0
 
 
 @tangent_(tangent.repeat_method_tangent)
@@ -63,6 +65,7 @@ def repeat_method_tangent(z, t, x, repeats, axis=None):
 @adjoint(tangent.repeat_method_tangent)
 def repeat_method_tangent_adjoint(z, t, x, repeats, axis=None):
     d[t] = tangent.repeat_method_grad(d[z], x, repeats, axis)
+    d[x] = 0.0
 
 
 @tangent_(tangent.concatenate_grad)
@@ -78,41 +81,49 @@ def stack_grad(z, g, arrays, axis=0):
 @tangent_(tangent.vstack_grad)
 def vstack_grad(z, g, arrays):
     d[z] = tangent.linear_tangent(tangent.vstack_grad, d[g], g, arrays)
+    d[arrays] = 0.0
 
 
 @tangent_(tangent.hstack_grad)
 def hstack_grad(z, g, arrays):
     d[z] = tangent.linear_tangent(tangent.hstack_grad, d[g], g, arrays)
+    d[arrays] = 0.0
 
 
 @tangent_(tangent.dstack_grad)
 def dstack_grad(z, g, arrays):
     d[z] = tangent.linear_tangent(tangent.dstack_grad, d[g], g, arrays)
+    d[arrays] = 0.0
 
 
 @tangent_(tangent.column_stack_grad)
 def column_stack_grad(z, g, arrays):
     d[z] = tangent.linear_tangent(tangent.column_stack_grad, d[g], g, arrays)
+    d[arrays] = 0.0
 
 
 @tangent_(tangent.split_grad)
 def split_grad(z, g, x, axis=0):
     d[z] = tangent.linear_tangent(tangent.split_grad, d[g], g, x, axis)
+    d[x] = 0.0
 
 
 @tangent_(tangent.tile_grad)
 def tile_grad(z, g, x, reps):
     d[z] = tangent.linear_tangent(tangent.tile_grad, d[g], g, x, reps)
+    d[x] = 0.0
 
 
 @tangent_(tangent.repeat_grad)
 def repeat_grad(z, g, x, repeats, axis=None):
     d[z] = tangent.linear_tangent(tangent.repeat_grad, d[g], g, x, repeats, axis)
+    d[x] = 0.0
 
 
 @tangent_(tangent.pad_grad)
 def pad_grad(z, g, x, pad_width, mode="constant"):
     d[z] = tangent.linear_tangent(tangent.pad_grad, d[g], g, x, pad_width, mode)
+    d[x] = 0.0
 
 
 @tangent_(tangent.pad_constant_grad)
@@ -123,34 +134,42 @@ def pad_constant_grad(z, g, x, pad_width):
 @tangent_(tangent.cumsum_grad)
 def cumsum_grad(z, g, x, axis=None):
     d[z] = tangent.linear_tangent(tangent.cumsum_grad, d[g], g, x, axis)
+    d[x] = 0.0
 
 
 # the masks of clip are locally constant in x, lo and hi
 @tangent_(tangent.clip_grad)
 def clip_grad(z, g, x, lo, hi, which, min=None, max=None):
     d[z] = tangent.linear_tangent(tangent.clip_grad, d[g], g, x, lo, hi, which, min, max)
+    d[x] = 0.0
+    d[lo] = 0.0
+    d[hi] = 0.0
 
 
 @tangent_(tangent.diagonal_grad)
 def diagonal_grad(z, g, x, offset=0, axis1=0, axis2=1):
     d[z] = tangent.linear_tangent(tangent.diagonal_grad, d[g], g, x, offset, axis1, axis2)
+    d[x] = 0.0
 
 
 @tangent_(tangent.trace_grad)
 def trace_grad(z, g, x, offset=0, axis1=0, axis2=1):
     d[z] = tangent.linear_tangent(tangent.trace_grad, d[g], g, x, offset, axis1, axis2)
+    d[x] = 0.0
 
 
 @tangent_(tangent.diag_grad)
 def diag_grad(z, g, v, k=0):
     d[z] = tangent.linear_tangent(tangent.diag_grad, d[g], g, v, k)
+    d[v] = 0.0
 
 
 # the quantile weights are locally constant in x (q is never differentiated: the rules
 # refuse it)
 @tangent_(tangent.quantile_grad)
-def quantile_grad(z, g, x, q, axis=None, keepdims=False, method="linear"):
-    d[z] = tangent.linear_tangent(tangent.quantile_grad, d[g], g, x, q, axis, keepdims, method)
+def quantile_grad(z, g, x, q, axis=None, keepdims=False, method="linear", skip_nan=False):
+    d[z] = tangent.linear_tangent(tangent.quantile_grad, d[g], g, x, q, axis, keepdims, method,
+                                  skip_nan)
 
 
 # the extremum masks are locally constant in x
@@ -168,6 +187,7 @@ def ptp_tangent(z, t, x, axis=None, keepdims=False):
 @tangent_(tangent.sort_grad)
 def sort_grad(z, g, x, axis=-1):
     d[z] = tangent.linear_tangent(tangent.sort_grad, d[g], g, x, axis)
+    d[x] = 0.0
 
 
 # ------------------------------------------------- product rules (forward)
@@ -245,6 +265,7 @@ def slogdet_grad(z, g, a):
 @tangent_(tangent.solve_grad)
 def solve_grad(z, g, a, b, y, which):
     d[z] = tangent.solve_grad_tangent_full(d[g], d[a], d[y], g, a, b, y, which)
+    d[b] = 0.0
 
 
 @tangent_(tangent.norm_grad)
@@ -272,23 +293,29 @@ def eigvalsh_grad(z, g, a, uplo="L"):
 @tangent_(tangent.gather_grad)
 def gather_grad(z, g, x, picked, source=0):
     d[z] = tangent.linear_tangent(tangent.gather_grad, d[g], g, x, picked, source)
+    d[x] = 0.0
 
 
 @tangent_(tangent.block_grad)
 def block_grad(z, g, arrays):
     d[z] = tangent.linear_tangent(tangent.block_grad, d[g], g, arrays)
+    d[arrays] = 0.0
 
 
 @tangent_(tangent.diff_grad)
 def diff_grad(z, g, a, n=1, axis=-1, prepend=None, append=None, which=0):
     d[z] = tangent.linear_tangent(tangent.diff_grad, d[g], g, a, n, axis, prepend, append,
                                   which)
+    d[a] = 0.0
+    d[prepend] = 0.0
+    d[append] = 0.0
 
 
 @tangent_(tangent.gradient_grad)
 def gradient_grad(z, g, f, varargs, axis=None, edge_order=1):
     d[z] = tangent.linear_tangent(tangent.gradient_grad, d[g], g, f, varargs, axis,
                                   edge_order)
+    d[f] = 0.0
 
 
 @tangent_(tangent.trapezoid_grad)
@@ -327,17 +354,20 @@ def polyval_grad(z, g, p, x, which):
 @tangent_(tangent.polyder_grad)
 def polyder_grad(z, g, p, m=1):
     d[z] = tangent.linear_tangent(tangent.polyder_grad, d[g], g, p, m)
+    d[p] = 0.0
 
 
 # tensorinv and tensorsolve
 @tangent_(tangent.tensorinv_grad)
 def tensorinv_grad(z, g, a, y, ind=2):
     d[z] = tangent.tensorinv_grad_tangent_full(d[g], d[y], g, a, y, ind)
+    d[a] = 0.0
 
 
 @tangent_(tangent.tensorsolve_grad)
 def tensorsolve_grad(z, g, a, b, x, axes=None, which=0):
     d[z] = tangent.tensorsolve_grad_tangent_full(d[g], d[a], d[x], g, a, b, x, axes, which)
+    d[b] = 0.0
 
 
 # average and cov
@@ -359,27 +389,34 @@ def unique_grad(z, g, ar, return_index=False, return_inverse=False, return_count
                 axis=None, equal_nan=True):
     d[z] = tangent.linear_tangent(tangent.unique_grad, d[g], g, ar, return_index,
                                   return_inverse, return_counts, axis, equal_nan)
+    d[ar] = 0.0
 
 
 @tangent_(tangent.histogram_grad)
 def histogram_grad(z, g, a, bins=10, range=None, density=None, weights=None, which=0):
     d[z] = tangent.histogram_grad_tangent_full(d[g], g, a, bins, range, density, weights,
                                                which)
+    d[a] = 0.0
+    d[weights] = 0.0
+    d[bins] = 0.0
 
 
 @tangent_(tangent.gather_grads)
 def gather_grads(z, g, sources, picked):
     d[z] = tangent.linear_tangent(tangent.gather_grads, d[g], g, sources, picked)
+    d[sources] = 0.0
 
 
 @tangent_(tangent.unstack_grad)
 def unstack_grad(z, g, x, axis=0):
     d[z] = tangent.linear_tangent(tangent.unstack_grad, d[g], g, x, axis)
+    d[x] = 0.0
 
 
 @tangent_(tangent.drop_initial)
 def drop_initial(z, g, x, axis=None, include_initial=False):
     d[z] = tangent.linear_tangent(tangent.drop_initial, d[g], g, x, axis, include_initial)
+    d[x] = 0.0
 
 
 @tangent_(tangent.vdot_grad)
@@ -400,6 +437,76 @@ def matvec_grad(z, g, a, b, which):
 @tangent_(tangent.vecmat_grad)
 def vecmat_grad(z, g, a, b, which):
     d[z] = tangent.vecmat_grad_tangent_full(d[g], d[a], d[b], g, a, b, which)
+
+
+@tangent_(tangent.choose_grad)
+def choose_grad(z, g, a, choices, mode="raise"):
+    d[z] = tangent.linear_tangent(tangent.choose_grad, d[g], g, a, choices, mode)
+    d[choices] = 0.0
+
+
+@tangent_(tangent.select_grad)
+def select_grad(z, g, condlist, choicelist, default=0, which=0):
+    d[z] = tangent.linear_tangent(tangent.select_grad, d[g], g, condlist, choicelist, default,
+                                  which)
+    d[choicelist] = 0.0
+    d[default] = 0.0
+
+
+@tangent_(tangent.unique_result_grad)
+def unique_result_grad(z, g, x, y, structured=False):
+    d[z] = tangent.linear_tangent(tangent.unique_result_grad, d[g], g, x, y, structured)
+    d[x] = 0.0
+    d[y] = 0.0
+
+
+@tangent_(tangent.ediff1d_grad)
+def ediff1d_grad(z, g, ary, to_end=None, to_begin=None, which=0):
+    d[z] = tangent.linear_tangent(tangent.ediff1d_grad, d[g], g, ary, to_end, to_begin, which)
+    d[ary] = 0.0
+    d[to_end] = 0.0
+    d[to_begin] = 0.0
+
+
+@tangent_(tangent.divmod_grad)
+def divmod_grad(z, g, x1, x2, which=0):
+    d[z] = tangent.linear_tangent(tangent.divmod_grad, d[g], g, x1, x2, which)
+    d[x1] = 0.0
+    d[x2] = 0.0
+
+
+@tangent_(tangent.edges_cotangent)
+def edges_cotangent(z, g):
+    d[z] = tangent.linear_tangent(tangent.edges_cotangent, d[g], g)
+
+
+@tangent_(tangent.polyadd_grad)
+def polyadd_grad(z, g, a1, a2, which=0, sign=1.0):
+    d[z] = tangent.linear_tangent(tangent.polyadd_grad, d[g], g, a1, a2, which, sign)
+    d[a1] = 0.0
+    d[a2] = 0.0
+
+
+@tangent_(tangent.polymul_grad)
+def polymul_grad(z, g, a1, a2, which=0):
+    d[z] = tangent.polymul_grad_tangent_full(d[g], d[a1], d[a2], g, a1, a2, which)
+
+
+@tangent_(tangent.polyint_grad)
+def polyint_grad(z, g, p, m=1):
+    d[z] = tangent.linear_tangent(tangent.polyint_grad, d[g], g, p, m)
+    d[p] = 0.0
+
+
+@tangent_(tangent.vander_grad)
+def vander_grad(z, g, x, N=None, increasing=False, order=1):
+    d[z] = tangent.vander_grad_tangent_full(d[g], d[x], g, x, N, increasing, order)
+
+
+@tangent_(tangent.polyfit_grad)
+def polyfit_grad(z, g, x, y, deg, rcond=None, w=None):
+    d[z] = tangent.linear_tangent(tangent.polyfit_grad, d[g], g, x, y, deg, rcond, w)
+    d[y] = 0.0
 
 
 # ------------------------------------------ reverse rules of forward-mode helpers
@@ -430,16 +537,20 @@ def transpose_method_tangent_adjoint(z, t, axes):
 def pad_tangent_adjoint(z, t, tc, x, pad_width, mode="constant"):
     d[t] = tangent.pad_grad(d[z], x, pad_width, mode)
     d[tc] = tangent.pad_constant_grad(d[z], x, pad_width)
+    d[x] = 0.0
 
 
 @adjoint(tangent.quantile_tangent)
-def quantile_tangent_adjoint(z, t, x, q, axis=None, keepdims=False, method="linear"):
-    d[t] = tangent.quantile_grad(d[z], x, q, axis, keepdims, method)
+def quantile_tangent_adjoint(z, t, x, q, axis=None, keepdims=False, method="linear",
+                             skip_nan=False):
+    d[t] = tangent.quantile_grad(d[z], x, q, axis, keepdims, method, skip_nan)
+    d[x] = 0.0
 
 
 @adjoint(tangent.sort_tangent)
 def sort_tangent_adjoint(z, t, x, axis=-1):
     d[t] = tangent.sort_grad(d[z], x, axis)
+    d[x] = 0.0
 
 
 @adjoint(tangent.var_tangent)
@@ -457,17 +568,20 @@ def var_grad_adjoint(z, g, x, axis=None, ddof=0, keepdims=False):
 @adjoint(tangent.ptp_grad)
 def ptp_grad_adjoint(z, g, x, axis=None, keepdims=False):
     d[g] = tangent.ptp_tangent(d[z], x, axis, keepdims)
+    d[x] = 0.0
 
 
 @adjoint(tangent.ptp_tangent)
 def ptp_tangent_adjoint(z, t, x, axis=None, keepdims=False):
     d[t] = tangent.ptp_grad(d[z], x, axis, keepdims)
+    d[x] = 0.0
 
 
 @adjoint(tangent.std_scale)
 def std_scale_adjoint(z, g, y, x, axis=None):
     d[g] = tangent.std_scale(d[z], y, x, axis)
     d[y] = -2.0 * tangent.std_scale(tangent.std_scale(g, y, x, axis) * d[z], y, x, axis)
+    d[x] = 0.0
 
 
 @adjoint(tangent.prod_tangent)
@@ -499,6 +613,7 @@ def det_tangent_adjoint(z, t, y, a):
 def slogdet_tangent_adjoint(z, t, y, a):
     d[t] = tangent.slogdet_grad(tangent.grad_item(d[z], 1), a)
     d[a] = tangent.slogdet_tangent_grad_a(tangent.grad_item(d[z], 1), t, a)
+    d[y] = 0.0
 
 
 @adjoint(tangent.solve_tangent)
@@ -507,6 +622,7 @@ def solve_tangent_adjoint(z, ta, tb, a, b, y):
     d[tb] = tangent.solve_grad(d[z], a, b, y, 1)
     d[a] = tangent.solve_grad(d[z], a, b, z, 0)
     d[y] = tangent.solve_tangent_grad_y(d[z], ta, a, b, y)
+    d[b] = 0.0
 
 
 @adjoint(tangent.norm_tangent)
@@ -549,12 +665,14 @@ def svd_tangent_adjoint(z, t, y, a, full_matrices=True, compute_uv=True):
 @tangent_(tangent.qr_grad)
 def qr_grad(z, gy, y, a, mode="reduced"):
     d[z] = tangent.qr_grad_tangent_full(d[gy], d[y], gy, y, a, mode)
+    d[a] = 0.0
 
 
 @adjoint(tangent.qr_tangent)
 def qr_tangent_adjoint(z, t, y, a, mode="reduced"):
     d[t] = tangent.qr_grad(d[z], y, a, mode)
     d[y] = tangent.qr_tangent_grad(d[z], t, y, a, mode, 0)
+    d[a] = 0.0
 
 
 
@@ -587,23 +705,27 @@ def arange_step_grad_tangent(z, g, step):
 @adjoint(tangent.linspace_grad)
 def linspace_grad_adjoint(z, g, end, num, endpoint, retstep, axis, which):
     d[g] = tangent.linspace_grad_adjoint(d[z], g, num, endpoint, retstep, axis, which)
+    d[end] = 0.0
 
 
 @adjoint(tangent.arange_step_grad)
 def arange_step_grad_adjoint(z, g, step):
     d[g] = tangent.arange_tangent(0.0, d[z], g)
+    d[step] = 0.0
 
 
 @adjoint(tangent.linspace_tangent)
 def linspace_tangent_adjoint(z, t_start, t_stop, y, num, endpoint, retstep, axis):
     d[t_start] = tangent.linspace_grad(d[z], t_start, num, endpoint, retstep, axis, 0)
     d[t_stop] = tangent.linspace_grad(d[z], t_stop, num, endpoint, retstep, axis, 1)
+    d[y] = 0.0
 
 
 @adjoint(tangent.arange_tangent)
 def arange_tangent_adjoint(z, t_start, t_step, y):
     d[t_start] = tangent.unbroadcast(d[z], t_start)
     d[t_step] = tangent.arange_step_grad(d[z], t_step)
+    d[y] = 0.0
 
 
 # ------------------------------------------------------------------- interp weights
@@ -621,6 +743,8 @@ def interp_weights_tangent(w, x, knots, n, left=None, right=None):
 def interp_weights_adjoint(w, x, knots, n, left=None, right=None):
     d[x] = tangent.unbroadcast(
         numpy.sum(d[w] * tangent.interp_slope_weights(x, knots), axis=-1), x)
+    d[left] = 0.0  # whether it is given decides the weights outside the knots
+    d[right] = 0.0
 
 
 # --------------------- reverse rules of gradient helpers (literal reverse-over-reverse)
@@ -628,13 +752,16 @@ def interp_weights_adjoint(w, x, knots, n, left=None, right=None):
 # Each of these helpers is linear in its gradient argument g (the others enter through
 # shapes or locally constant weights): its adjoint is the transposed map.
 @adjoint(tangent.quantile_grad)
-def quantile_grad_adjoint(z, g, x, q, axis=None, keepdims=False, method="linear"):
-    d[g] = tangent.quantile_tangent(d[z], x, q, axis, keepdims, method)
+def quantile_grad_adjoint(z, g, x, q, axis=None, keepdims=False, method="linear",
+                          skip_nan=False):
+    d[g] = tangent.quantile_tangent(d[z], x, q, axis, keepdims, method, skip_nan)
+    d[x] = 0.0
 
 
 @adjoint(tangent.reshape_as)
 def reshape_as_adjoint(z, g, x):
     d[g] = tangent.reshape_as(d[z], g)
+    d[x] = 0.0
 
 
 @tangent_(tangent.cast_like)
@@ -645,26 +772,31 @@ def cast_like(z, v, like):
 @adjoint(tangent.cast_like)
 def cast_like_adjoint(z, v, like):
     d[v] = tangent.cast_like(d[z], v)
+    d[like] = 0.0
 
 
 @adjoint(tangent.concatenate_grad)
 def concatenate_grad_adjoint(z, g, arrays, axis=0):
     d[g] = numpy.concatenate(d[z], axis)
+    d[arrays] = 0.0
 
 
 @adjoint(tangent.stack_grad)
 def stack_grad_adjoint(z, g, arrays, axis=0):
     d[g] = numpy.stack(d[z], axis)
+    d[arrays] = 0.0
 
 
 @adjoint(tangent.pair_tangent)
 def pair_tangent_adjoint(z, t, x):
     d[t] = d[z]
+    d[x] = 0.0
 
 
 @adjoint(tangent.block_tangent)
 def block_tangent_adjoint(z, tangents, arrays):
     d[tangents] = d[z]
+    d[arrays] = 0.0
 
 
 @adjoint(tangent.diff_tangent)
@@ -672,11 +804,15 @@ def diff_tangent_adjoint(z, ta, tp, tq, a, n=1, axis=-1, prepend=None, append=No
     d[ta] = tangent.diff_grad(d[z], a, n, axis, prepend, append, 0)
     d[tp] = tangent.diff_grad(d[z], a, n, axis, prepend, append, 1)
     d[tq] = tangent.diff_grad(d[z], a, n, axis, prepend, append, 2)
+    d[a] = 0.0
+    d[append] = 0.0
+    d[prepend] = 0.0
 
 
 @adjoint(tangent.gradient_tangent)
 def gradient_tangent_adjoint(z, t, f, varargs, axis=None, edge_order=1):
     d[t] = tangent.gradient_grad(d[z], f, varargs, axis, edge_order)
+    d[f] = 0.0
 
 
 @adjoint(tangent.trapezoid_tangent)
@@ -701,6 +837,7 @@ def polyval_tangent_adjoint(z, tp, tx, p, x):
 def tensorinv_tangent_adjoint(z, t, a, y, ind=2):
     d[t] = tangent.tensorinv_grad(d[z], a, y, ind)
     d[y] = tangent.tensorinv_tangent_grad_y(d[z], t, a, y, ind)
+    d[a] = 0.0
 
 
 @adjoint(tangent.tensorsolve_tangent)
@@ -709,6 +846,7 @@ def tensorsolve_tangent_adjoint(z, ta, tb, a, b, x, axes=None):
     d[tb] = tangent.tensorsolve_grad(d[z], a, b, x, axes, 1)
     d[a] = tangent.tensorsolve_grad(d[z], a, b, z, axes, 0)
     d[x] = tangent.tensorsolve_tangent_grad_x(d[z], ta, a, b, x, axes)
+    d[b] = 0.0
 
 
 @adjoint(tangent.average_tangent)
@@ -737,6 +875,7 @@ def unique_tangent_adjoint(z, t, ar, return_index=False, return_inverse=False,
                            return_counts=False, axis=None, equal_nan=True):
     d[t] = tangent.unique_grad(d[z], ar, return_index, return_inverse, return_counts, axis,
                                equal_nan)
+    d[ar] = 0.0
 
 
 @adjoint(tangent.histogram_tangent)
@@ -761,13 +900,80 @@ def partition_picked_adjoint(z, labels, order, axis=-1):
 @adjoint(tangent.meshgrid_tangent)
 def meshgrid_tangent_adjoint(z, ts, xi, indexing="xy", sparse=False):
     d[ts] = tangent.gather_grads(d[z], xi, tangent.meshgrid_labels(xi, indexing, sparse))
+    d[xi] = 0.0
 
 
 @adjoint(tangent.broadcast_tangent)
 def broadcast_tangent_adjoint(z, ts, args):
     d[ts] = tangent.gather_grads(d[z], args, tangent.broadcast_labels(args))
+    d[args] = 0.0
 
 
 @adjoint(tangent.add_initial)
 def add_initial_adjoint(z, t, x, axis=None, include_initial=False):
     d[t] = tangent.drop_initial(d[z], x, axis, include_initial)
+    d[x] = 0.0
+
+
+@adjoint(tangent.choose_tangent)
+def choose_tangent_adjoint(z, t, a, choices, mode="raise"):
+    d[t] = tangent.choose_grad(d[z], a, choices, mode)
+    d[choices] = 0.0
+
+
+@adjoint(tangent.select_tangent)
+def select_tangent_adjoint(z, ts, tdefault, condlist, choicelist, default=0):
+    d[ts] = tangent.select_grad(d[z], condlist, choicelist, default, 0)
+    d[tdefault] = tangent.select_grad(d[z], condlist, choicelist, default, 1)
+    d[choicelist] = 0.0
+    d[default] = 0.0
+
+
+@adjoint(tangent.unique_result_tangent)
+def unique_result_tangent_adjoint(z, t, x, y, structured=False):
+    d[t] = tangent.unique_result_grad(d[z], x, y, structured)
+    d[x] = 0.0
+    d[y] = 0.0
+
+
+@adjoint(tangent.ediff1d_tangent)
+def ediff1d_tangent_adjoint(z, ta, te, tb, ary, to_end=None, to_begin=None):
+    d[ta] = tangent.ediff1d_grad(d[z], ary, to_end, to_begin, 0)
+    d[te] = tangent.ediff1d_grad(d[z], ary, to_end, to_begin, 1)
+    d[tb] = tangent.ediff1d_grad(d[z], ary, to_end, to_begin, 2)
+    d[ary] = 0.0
+    d[to_begin] = 0.0
+    d[to_end] = 0.0
+
+
+@adjoint(tangent.divmod_tangent)
+def divmod_tangent_adjoint(z, t1, t2, x1, x2):
+    d[t1] = tangent.divmod_grad(d[z], x1, x2, 0)
+    d[t2] = tangent.divmod_grad(d[z], x1, x2, 1)
+    d[x1] = 0.0
+    d[x2] = 0.0
+
+
+@adjoint(tangent.histogram_edges_tangent)
+def histogram_edges_tangent_adjoint(z, ta, tw, tb, a, bins=10, range=None, weights=None):
+    d[ta] = tangent.histogram_grad(tangent.edges_cotangent(d[z]), a, bins, range, False,
+                                   weights, 0)
+    d[tb] = tangent.histogram_grad(tangent.edges_cotangent(d[z]), a, bins, range, False,
+                                   weights, 2)
+    d[a] = tangent.histogram_tangent_grad(d[z], ta, tw, tb, a, bins, range, False, weights, 0)
+    d[bins] = tangent.histogram_tangent_grad(d[z], ta, tw, tb, a, bins, range, False, weights,
+                                             2)
+
+
+@adjoint(tangent.poly_pair_tangent)
+def poly_pair_tangent_adjoint(z, t1, t2, a1, a2, sign=1.0):
+    d[t1] = tangent.polyadd_grad(d[z], a1, a2, 0, sign)
+    d[t2] = tangent.polyadd_grad(d[z], a1, a2, 1, sign)
+    d[a1] = 0.0
+    d[a2] = 0.0
+
+
+@adjoint(tangent.vander_tangent)
+def vander_tangent_adjoint(z, t, x, N=None, increasing=False):
+    d[t] = tangent.vander_grad(d[z], x, N, increasing, 1)
+    d[x] = tangent.vander_tangent_grad_x(d[z], t, x, N, increasing)

@@ -915,6 +915,7 @@ def tf_norm_tangent(y, tensor, ord="euclidean", axis=None, keepdims=None, name=N
 @adjoint(tangent.tensorflow_unreduce)
 def tensorflow_unreduce_adjoint(y, g, x, axis, keepdims):
     d[g] = tangent.tensorflow_sum(d[y], axis, keepdims)
+    d[x] = 0.0
 
 
 @tangent_(tangent.tensorflow_unreduce)
@@ -955,6 +956,7 @@ def tensorflow_op_tangent(y, x, transpose):
 @adjoint(tangent.tensorflow_split_like)
 def tensorflow_split_like_adjoint(y, g, values, axis):
     d[g] = tensorflow.concat(tangent.tensorflow_tangents_like(d[y], y), axis)
+    d[values] = 0.0
 
 
 @tangent_(tangent.tensorflow_split_like)
@@ -965,6 +967,7 @@ def tensorflow_split_like_tangent(y, g, values, axis):
 @adjoint(tangent.tensorflow_unstack)
 def tensorflow_unstack_adjoint(y, g, values, axis):
     d[g] = tensorflow.stack(tangent.tensorflow_tangents_like(d[y], y), axis)
+    d[values] = 0.0
 
 
 @tangent_(tangent.tensorflow_unstack)
@@ -975,6 +978,7 @@ def tensorflow_unstack_tangent(y, g, values, axis):
 @adjoint(tangent.tensorflow_gather_grad)
 def tensorflow_gather_grad_adjoint(y, g, params, indices, axis, batch_dims):
     d[g] = tensorflow.gather(d[y], indices, axis=axis, batch_dims=batch_dims)
+    d[params] = 0.0
 
 
 @tangent_(tangent.tensorflow_gather_grad)
@@ -985,6 +989,7 @@ def tensorflow_gather_grad_tangent(y, g, params, indices, axis, batch_dims):
 @adjoint(tangent.tensorflow_tile_grad)
 def tensorflow_tile_grad_adjoint(y, g, input, multiples):
     d[g] = tensorflow.tile(d[y], multiples)
+    d[input] = 0.0
 
 
 @tangent_(tangent.tensorflow_tile_grad)
@@ -995,6 +1000,7 @@ def tensorflow_tile_grad_tangent(y, g, input, multiples):
 @adjoint(tangent.tensorflow_cast_like)
 def tensorflow_cast_like_adjoint(y, g, like):
     d[g] = tangent.tensorflow_cast_like(d[y], g)
+    d[like] = 0.0
 
 
 @tangent_(tangent.tensorflow_cast_like)
@@ -1040,6 +1046,7 @@ def tensorflow_conv2d_input_grad_adjoint(y, g, filters, like, strides, padding,
     d[g] = tensorflow.nn.conv2d(d[y], filters, strides, padding, data_format, dilations)
     d[filters] = tangent.tensorflow_conv2d_filter_grad(d[y], g, filters, strides, padding,
                                                        data_format, dilations)
+    d[like] = 0.0
 
 
 @tangent_(tangent.tensorflow_conv2d_input_grad)
@@ -1074,6 +1081,8 @@ def tensorflow_conv2d_filter_grad_tangent(y, x, g, like, strides, padding, data_
 def tensorflow_max_pool_grad_adjoint(z, g, x, y, ksize, strides, padding, data_format):
     d[g] = tangent.tensorflow_max_pool_tangent(d[z], x, y, ksize, strides, padding,
                                                data_format)
+    d[x] = 0.0
+    d[y] = 0.0
 
 
 @tangent_(tangent.tensorflow_max_pool_grad)
@@ -1095,6 +1104,7 @@ def tensorflow_max_pool_tangent_tangent(z, t, x, y, ksize, strides, padding, dat
 @adjoint(tangent.tensorflow_avg_pool_grad)
 def tensorflow_avg_pool_grad_adjoint(z, g, x, ksize, strides, padding, data_format):
     d[g] = tensorflow.nn.avg_pool2d(d[z], ksize, strides, padding, data_format)
+    d[x] = 0.0
 
 
 @tangent_(tangent.tensorflow_avg_pool_grad)

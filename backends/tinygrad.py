@@ -577,6 +577,7 @@ def tensor_avg_pool2d_tangent(y, self, kernel_size=(2, 2), stride=None, dilation
 @tangent_(tangent.tinygrad_loss_weight)
 def tinygrad_loss_weight_tangent(w, g, Y, ignore_index, reduction):
     d[w] = tangent.tinygrad_loss_weight(d[g], Y, ignore_index, reduction)
+    d[Y] = 0.0
 
 
 @tangent_(tangent.tinygrad_loss_reduce)
@@ -597,6 +598,7 @@ def tinygrad_unchannel_tangent(u, g, x, axis):
 @adjoint(tangent.tinygrad_channel)
 def tinygrad_channel_adjoint(c, v, x, axis):
     d[v] = tangent.tinygrad_unchannel(d[c], x, axis)
+    d[x] = 0.0
 
 
 @adjoint(tangent.tinygrad_unchannel)
@@ -633,6 +635,7 @@ def tinygrad_mish_slope_tangent(s, x):
 @tangent_(tangent.tinygrad_pad_grad)
 def tinygrad_pad_grad_tangent(z, g, x, padding, mode):
     d[z] = tangent.tinygrad_pad_grad(d[g], x, padding, mode)
+    d[x] = 0.0
 
 
 @tangent_(tangent.tinygrad_pad_tangent)
@@ -643,6 +646,7 @@ def tinygrad_pad_tangent_tangent(z, t, x, padding, mode):
 @tangent_(tangent.tinygrad_shrink_grad)
 def tinygrad_shrink_grad_tangent(z, g, x, arg):
     d[z] = tangent.tinygrad_shrink_grad(d[g], x, arg)
+    d[x] = 0.0
 
 
 @tangent_(tangent.tinygrad_shrink_tangent)
@@ -658,6 +662,7 @@ def tinygrad_flip_tangent(z, g, axis):
 @tangent_(tangent.tinygrad_repeat_interleave_grad)
 def tinygrad_repeat_interleave_grad_tangent(z, g, x, repeats, dim):
     d[z] = tangent.tinygrad_repeat_interleave_grad(d[g], x, repeats, dim)
+    d[x] = 0.0
 
 
 @tangent_(tangent.tinygrad_repeat_interleave)
@@ -668,6 +673,7 @@ def tinygrad_repeat_interleave_tangent(z, t, x, repeats, dim):
 @tangent_(tangent.tinygrad_gather_grad)
 def tinygrad_gather_grad_tangent(z, g, x, dim, index):
     d[z] = tangent.tinygrad_gather_grad(d[g], x, dim, index)
+    d[x] = 0.0
 
 
 @tangent_(tangent.tinygrad_gather)
@@ -678,11 +684,13 @@ def tinygrad_gather_tangent(z, t, x, dim, index):
 @tangent_(tangent.tinygrad_cat_grad)
 def tinygrad_cat_grad_tangent(z, g, first, rest, dim, which):
     d[z] = tangent.tinygrad_cat_grad(d[g], first, rest, dim, which)
+    d[first] = 0.0
 
 
 @tangent_(tangent.tinygrad_stack_grad)
 def tinygrad_stack_grad_tangent(z, g, first, rest, dim, which):
     d[z] = tangent.tinygrad_stack_grad(d[g], first, rest, dim, which)
+    d[first] = 0.0
 
 
 @tangent_(tangent.tinygrad_conv2d_grad)
@@ -703,6 +711,7 @@ def tinygrad_pool_grad_tangent(z, g, x, op, kernel_size, stride, dilation, paddi
                                flag):
     d[z] = tangent.tinygrad_pool_grad(d[g], x, op, kernel_size, stride, dilation, padding,
                                       ceil_mode, flag)
+    d[x] = 0.0
 
 
 @tangent_(tangent.tinygrad_pool_tangent)
@@ -715,3 +724,4 @@ def tinygrad_pool_tangent_tangent(z, t, x, op, kernel_size, stride, dilation, pa
 @tangent_(tangent.tinygrad_cast_like)
 def tinygrad_cast_like_tangent(z, g, like):
     d[z] = tangent.tinygrad_cast_like(d[g], like)
+    d[like] = 0.0

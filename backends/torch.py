@@ -1346,16 +1346,19 @@ def torch_permute_helper_tangent(y, t, dims):
 @tangent_(tangent.torch_cat_grad)
 def torch_cat_grad_tangent(y, g, tensors, dim=0):
     d[y] = tangent.torch_cat_grad(d[g], tensors, dim)
+    d[tensors] = 0.0
 
 
 @tangent_(tangent.torch_stack_grad)
 def torch_stack_grad_tangent(y, g, tensors, dim=0):
     d[y] = tangent.torch_stack_grad(d[g], tensors, dim)
+    d[tensors] = 0.0
 
 
 @tangent_(tangent.torch_loss_grad)
 def torch_loss_grad_tangent(y, g, like, reduction):
     d[y] = tangent.torch_loss_grad(d[g], like, reduction)
+    d[like] = 0.0
 
 
 @tangent_(tangent.torch_reduce_loss)
@@ -1372,6 +1375,7 @@ def torch_check_loss_tangent(y, v, a, b, c):
 def torch_class_grad_tangent(y, g, input, reduction, weight, ignore_index, label_smoothing):
     d[y] = tangent.torch_class_grad(d[g], input, reduction, weight, ignore_index,
                                     label_smoothing)
+    d[input] = 0.0
 
 
 @tangent_(tangent.torch_scale)
@@ -1396,6 +1400,7 @@ def torch_conv2d_input_grad_tangent(y, g, weight, input, stride=1, padding=0, di
                                             groups)
             + tangent.torch_conv2d_input_grad_w(d[weight], g, input, stride, padding,
                                                 dilation, groups))
+    d[input] = 0.0
 
 
 @tangent_(tangent.torch_conv2d_weight_grad)
@@ -1417,6 +1422,7 @@ def torch_max_pool2d_grad_tangent(y, g, input, kernel_size, stride=None, padding
                                   dilation=1, ceil_mode=False, return_indices=False):
     d[y] = tangent.torch_max_pool2d_grad(d[g], input, kernel_size, stride, padding, dilation,
                                          ceil_mode, return_indices)
+    d[input] = 0.0
 
 
 @tangent_(tangent.torch_avg_pool2d_grad)
@@ -1425,16 +1431,20 @@ def torch_avg_pool2d_grad_tangent(y, g, input, kernel_size, stride=None, padding
                                   divisor_override=None):
     d[y] = tangent.torch_avg_pool2d_grad(d[g], input, kernel_size, stride, padding, ceil_mode,
                                          count_include_pad, divisor_override)
+    d[input] = 0.0
 
 
 @tangent_(tangent.torch_cast_like)
 def torch_cast_like_tangent(y, g, like):
     d[y] = tangent.torch_cast_like(d[g], like)
+    d[like] = 0.0
 
 
 @tangent_(tangent.torch_col)
 def torch_col_tangent(y, v, A, B):
     d[y] = tangent.torch_col(d[v], A, B)
+    d[A] = 0.0  # A and B say whether v is a vector
+    d[B] = 0.0
 
 
 @tangent_(tangent.torch_uncol)
@@ -1618,6 +1628,7 @@ def torch_embedding_tangent(y, input, weight, padding_idx=None, max_norm=None,
 def torch_embedding_grad_adjoint(z, g, input, weight, padding_idx, max_norm,
                                  scale_grad_by_freq):
     d[g] = tangent.torch_embedding_tangent(d[z], input, g, padding_idx, max_norm)
+    d[weight] = 0.0
 
 
 @tangent_(tangent.torch_embedding_grad)

@@ -339,8 +339,17 @@ impl Forward<'_> {
                     all.extend(args.iter().cloned());
                     if let Some(template) = self.rules.tangent(&q) {
                         let active = |n: &str| self.active.contains(n);
-                        rules::check_method_arguments(template, &q, &all, kwargs, &active)
-                            .map_err(|m| Diagnostic::new(span, m, super::reverse::METHOD_HINT))?;
+                        rules::check_differentiated_arguments(
+                            template,
+                            self.rules.adjoint(&q),
+                            self.rules.shape_only_args(&q),
+                            &q,
+                            &all,
+                            kwargs,
+                            &active,
+                            true,
+                        )
+                        .map_err(|m| Diagnostic::new(span, m, super::reverse::METHOD_HINT))?;
                     } else if !self.rules.is_nondifferentiable(&q) {
                         return self.object_method(t, dt, func, args, kwargs, span);
                     }
@@ -581,6 +590,18 @@ impl Forward<'_> {
             }
             return Err(missing_tangent_rule(q, span));
         };
+        let active = |n: &str| self.active.contains(n);
+        rules::check_differentiated_arguments(
+            template,
+            self.rules.adjoint(q),
+            self.rules.shape_only_args(q),
+            q,
+            args,
+            kwargs,
+            &active,
+            false,
+        )
+        .map_err(|m| Diagnostic::new(span, m, super::reverse::CONSTANT_ARGUMENT_HINT))?;
         // Borrowed, not cloned: a copy per statement made long functions quadratic.
         let tangents = &self.tangents;
         let mut site = ActiveSite {

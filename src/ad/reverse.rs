@@ -608,8 +608,17 @@ impl Reverse<'_> {
                     all.extend(args.iter().cloned());
                     if let Some(template) = self.rules.adjoint(&q) {
                         let active = |n: &str| self.active.contains(n);
-                        rules::check_method_arguments(template, &q, &all, kwargs, &active)
-                            .map_err(|m| Diagnostic::new(span, m, METHOD_HINT))?;
+                        rules::check_differentiated_arguments(
+                            template,
+                            None,
+                            self.rules.shape_only_args(&q),
+                            &q,
+                            &all,
+                            kwargs,
+                            &active,
+                            true,
+                        )
+                        .map_err(|m| Diagnostic::new(span, m, METHOD_HINT))?;
                     } else if !self.rules.is_nondifferentiable(&q) {
                         // Not an array method tangent knows: a method of the value's own
                         // class, differentiated when it runs.
@@ -912,6 +921,18 @@ impl Reverse<'_> {
             }
             return Err(missing_rule(q, span, value));
         };
+        let active = |n: &str| self.active.contains(n);
+        rules::check_differentiated_arguments(
+            template,
+            None,
+            self.rules.shape_only_args(q),
+            q,
+            args,
+            kwargs,
+            &active,
+            false,
+        )
+        .map_err(|m| Diagnostic::new(span, m, CONSTANT_ARGUMENT_HINT))?;
         let mut site = ActiveSite {
             active: self.active,
             names: self.names,
@@ -1456,6 +1477,9 @@ fn increment(count: &str) -> Stmt {
 /// The error for a differentiable-looking call with no rule, showing the template to
 /// register.
 /// The hint of an active argument passed to a method where the rule has no derivative.
+/// For an active argument whose derivative a library rule does not give.
+pub const CONSTANT_ARGUMENT_HINT: &str = "pass a value that does not depend on the differentiated input there, or register a rule that gives its derivative (@tangent.adjoint with `d[...]` for that argument)";
+
 pub const METHOD_HINT: &str = "call a function with a derivative rule instead, or pass values that do not depend on the input there; if the object is of your own class, call the method through the class (`MyClass.method(obj, x)`), which is differentiated as the class's function";
 
 /// The runtime helpers a call of a custom function becomes (`tangent/_custom.py`).

@@ -1379,17 +1379,22 @@ fn bind(
     Ok(bound)
 }
 
-/// For a method call `v.name(args)`: an active argument bound to a parameter the rule
-/// never differentiates (no `d[p]` in the template) would get no gradient, a silent zero.
-/// That is what a user object's method taken for an array method looks like (`m.sum(x)`
-/// binds `x` to `axis`), so it is an error. (Functions are not checked: `copysign(x, y)`
-/// has a zero derivative in `y` and says so by leaving `d[y]` out.)
-pub fn check_method_arguments(
+/// An active argument bound to a parameter the rule never differentiates (no `d[p]` in
+/// the template) would get no gradient: a silent zero. So it is an error, for functions
+/// and methods alike; a rule whose derivative in a parameter is zero says so with an
+/// explicit `d[p] = tangent.init_grad(p)` (copysign's sign, nextafter's direction). For a
+/// method the likely cause is a user object's method taken for an array method
+/// (`m.sum(x)` binds `x` to `axis`).
+#[allow(clippy::too_many_arguments)] // the call, its rule(s) and what is exempt
+pub fn check_differentiated_arguments(
     t: &Template,
+    adjoint: Option<&Template>,
+    shape_only: &[usize],
     qualname: &str,
     args: &[Expr],
     kwargs: &[(String, Expr)],
     is_active: &dyn Fn(&str) -> bool,
+    method: bool,
 ) -> Result<(), String> {
     let bound = bind(t, qualname, args, kwargs)?;
     let mut differentiated: HashSet<String> = HashSet::new();
@@ -1402,18 +1407,51 @@ pub fn check_method_arguments(
             })
         })
     });
+    // A forward template leaves out the tangents of the arguments it or its reverse rule
+    // declares zero (`d[p] = 0.0`).
+    differentiated.extend(declared_zero(t));
+    if let Some(a) = adjoint {
+        differentiated.extend(declared_zero(a));
+    }
+    // Arguments declared `shape_only` are read for their shape: no derivative.
+    for &i in shape_only {
+        if let Some(p) = t.def.params.get(i + 1) {
+            differentiated.insert(p.name.clone());
+        }
+    }
     for p in &t.def.params[1..] {
         let Some(arg) = bound.get(&p.name).and_then(|a| a.as_name()) else {
             continue;
         };
         if is_active(arg) && !differentiated.contains(p.name.as_str()) {
-            return Err(format!(
-                "`{arg}` depends on the differentiated input, but it is passed to the method `{qualname}` as its argument `{}`, which has no derivative ({}); if the object is not an array, its method is not that one",
-                p.name, t.origin
-            ));
+            return Err(if method {
+                format!(
+                    "`{arg}` depends on the differentiated input, but it is passed to the method `{qualname}` as its argument `{}`, which has no derivative ({}); if the object is not an array, its method is not that one",
+                    p.name, t.origin
+                )
+            } else {
+                format!(
+                    "`{arg}` depends on the differentiated input, but the derivative of `{qualname}` with respect to its argument `{}` is not provided (its rule, {}, gives none)",
+                    p.name, t.origin
+                )
+            });
         }
     }
     Ok(())
+}
+
+/// The parameters a template declares to have a zero derivative: `d[p] = 0.0`
+/// (piecewise constant in them, or read only for a shape or dtype).
+fn declared_zero(t: &Template) -> HashSet<String> {
+    let mut out = HashSet::new();
+    walk_stmts(&t.def.body, &mut |s| {
+        if let StmtKind::Assign(target, value) = &s.kind {
+            if let (Some(p), true) = (grad_of(target), is_zero_literal(value)) {
+                out.insert(p.to_owned());
+            }
+        }
+    });
+    out
 }
 
 /// Binds the call's arguments and the result to the template's parameters, and gives
@@ -1645,6 +1683,8 @@ fn tangent_block(
                         Expr::call_path("tangent.init_grad", vec![bound[result_param].clone()])
                     });
                     out.push(Stmt::assign(result_tangent, value));
+                } else if grad_of(target).is_some() && is_zero_literal(value_of(s)) {
+                    // `d[p] = 0.0`: the result does not move with p (said explicitly).
                 } else if grad_of(target).is_some() {
                     return Err("a forward rule may only write `d[...]` of its result".into());
                 } else {
@@ -1690,6 +1730,18 @@ pub const ZERO: &str = "\u{2}zero";
 
 fn is_zero(e: &Expr) -> bool {
     e.as_name() == Some(ZERO)
+}
+
+/// A template's literal `0.0` (or `0`).
+fn value_of(s: &Stmt) -> &Expr {
+    match &s.kind {
+        StmtKind::Assign(_, v) => v,
+        _ => unreachable!("an assignment"),
+    }
+}
+
+fn is_zero_literal(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Num(n) if n.parse::<f64>() == Ok(0.0))
 }
 
 /// Removes zero tangents: `0 * a` -> 0, `a + 0` -> a, `0 - a` -> -a, functions declared
@@ -1802,6 +1854,9 @@ impl Instantiator<'_> {
         let mut out = Vec::new();
         for s in stmts {
             match &s.kind {
+                // `d[p] = 0.0`: the derivative is zero, said explicitly (nothing to add).
+                StmtKind::Assign(target, value)
+                    if grad_of(target).is_some() && is_zero_literal(value) => {}
                 StmtKind::Assign(target, value) => {
                     if let Some(p) = grad_of(target) {
                         let Some(arg) = self.bound.get(p) else {

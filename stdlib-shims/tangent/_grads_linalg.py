@@ -434,3 +434,37 @@ def tensorsolve_tangent(ta, tb, a, b, x, axes=None):
     return numpy.reshape(solve_tangent(tm, tv, tensor_matrix(a, a, b, axes),
                                        numpy.ravel(b) * 1.0, numpy.ravel(x)),
                          numpy.shape(x))
+
+
+# ------------------------------------------------------------------------ polyfit
+# polyfit's coefficients are the least-squares solution lstsq(V, y) (rows weighted by
+# w): linear in y, whose gradient is the minimum-norm solution of V^T z = g.
+
+def polyfit_grad(g, x, y, deg, rcond=None, w=None):
+    xa = numpy.asarray(x) * 1.0
+    v = numpy.vander(xa, int(deg) + 1)
+    if w is not None:
+        v = v * numpy.reshape(numpy.asarray(w) * 1.0, (-1, 1))
+    z = numpy.linalg.lstsq(v.T, numpy.asarray(g) * 1.0, rcond=None)[0]
+    if w is not None:
+        ww = numpy.asarray(w) * 1.0
+        z = z * (numpy.reshape(ww, (-1, 1)) if z.ndim == 2 else ww)
+    return _like_dtype(numpy.reshape(z, numpy.shape(y)), y) if hasattr(y, "shape") else \
+        [float(v_) for v_ in numpy.ravel(z)]
+
+
+def polyfit_x_refused(x):
+    from tangent._errors import _at_call_site
+    raise NotDifferentiated(_at_call_site(
+        "tangent: the derivative of numpy.polyfit with respect to x (the sample points) is "
+        "not provided", "differentiate with respect to y; pass x as a constant"))
+
+
+def polyfit_options_refused(full, cov):
+    """polyfit's derivative is provided for its coefficients alone (0.0 when it is)."""
+    if full or cov:
+        from tangent._errors import _at_call_site
+        raise NotDifferentiated(_at_call_site(
+            "tangent: the derivative of numpy.polyfit with full=True or cov=True is not "
+            "provided", "call polyfit for the coefficients alone"))
+    return 0.0

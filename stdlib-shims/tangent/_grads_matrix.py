@@ -531,3 +531,73 @@ def vecdot_grad(g, a, b, axis=-1, which=0):
     mine = am if which == 0 else bm
     r = _tg().unbroadcast(numpy.broadcast_to(r, numpy.broadcast_shapes(r.shape, mine.shape)), mine)
     return _numpy_reshape_as(numpy.moveaxis(r, -1, axis), target)
+
+
+def _poly_tail(g, p):
+    """The last len(p) coefficients of g: where p's sit in a sum of polynomials (the
+    shorter is padded with leading zeros)."""
+    g = numpy.ravel(numpy.asarray(g) * 1.0)
+    n = int(numpy.size(p))
+    return _numpy_reshape_as(numpy.reshape(g[g.shape[0] - n:], numpy.shape(p)), p)
+
+
+def polyadd_grad(g, a1, a2, which=0, sign=1.0):
+    """polyadd (sign 1) and polysub (sign -1 for the second)."""
+    if which == 0:
+        return _poly_tail(g, a1)
+    return _poly_tail(numpy.asarray(g) * sign, a2)
+
+
+def poly_pair_tangent(t1, t2, a1, a2, sign=1.0):
+    t1 = numpy.zeros(numpy.shape(numpy.atleast_1d(a1))) if _is_zero(t1) else t1
+    t2 = numpy.zeros(numpy.shape(numpy.atleast_1d(a2))) if _is_zero(t2) else t2
+    return numpy.polyadd(t1, numpy.asarray(t2) * sign)
+
+
+def polymul_grad(g, a1, a2, which=0):
+    """polymul is the full convolution of the coefficients."""
+    r = convolve_grad(g, numpy.atleast_1d(a1) * 1.0, numpy.atleast_1d(a2) * 1.0, "full", which)
+    return _numpy_reshape_as(r, a1 if which == 0 else a2)
+
+
+def polyint_grad(g, p, m=1):
+    """polyint divides p_i by its new exponent and appends a constant, m times: the
+    adjoint drops the constants' entries and divides back (NumPy's k's are constants)."""
+    out = numpy.ravel(numpy.asarray(g) * 1.0)
+    n = int(numpy.size(p))
+    for step in range(m, 0, -1):
+        length = n + step - 1  # the coefficients integrated at this step
+        out = out[:length] / numpy.arange(length, 0, -1)
+    return _numpy_reshape_as(numpy.reshape(out, numpy.shape(p)), p)
+
+
+def _vander_exponents(n, increasing):
+    e = numpy.arange(n) * 1.0
+    return e if increasing else e[::-1]
+
+
+def falling_power(x, e, k):
+    """e (e - 1) ... (e - k + 1) x^(e - k), the k-th derivative of x^e (0 where e < k)."""
+    coef = numpy.ones(numpy.shape(e))
+    for j in range(k):
+        coef = coef * (e - j)
+    return coef * x ** numpy.maximum(e - k, 0.0)
+
+
+def vander_grad(g, x, N=None, increasing=False, order=1):
+    """sum_j g_ij d^order/dx^order x_i^(e_j): the gradient of vander (order 1), and the
+    higher ones its own derivatives need."""
+    xa = numpy.asarray(x) * 1.0
+    n = xa.shape[0] if N is None else int(N)
+    e = _vander_exponents(n, increasing)
+    powers = falling_power(numpy.expand_dims(xa, -1), e, order)
+    return _numpy_reshape_as(numpy.sum(numpy.asarray(g) * powers, axis=-1), x)
+
+
+def vander_tangent(t, x, N=None, increasing=False):
+    xa = numpy.asarray(x) * 1.0
+    n = xa.shape[0] if N is None else int(N)
+    if _is_zero(t):
+        return numpy.zeros((xa.shape[0], n))
+    return numpy.expand_dims(t, -1) * falling_power(
+        numpy.expand_dims(xa, -1), _vander_exponents(n, increasing), 1)

@@ -281,10 +281,11 @@ def _quantile_positions(q, n, method):
     return (lo, lo, 0.0) if frac == 0 else (lo, hi, 0.5)  # midpoint
 
 
-def _order_weights(x, q, axis, terms):
+def _order_weights(x, q, axis, terms, skip_nan=False):
     """W of shape shape(q) + shape(x), in x's float dtype: for each q, the weights
     `terms(q, n)` gives as (sorted position, weight) pairs, put on the elements of each
-    lane of `axis` at those sorted positions."""
+    lane of `axis` at those sorted positions. With `skip_nan` (nanmedian, nanquantile)
+    n is each lane's count of numbers (NaN sorts last, so never read)."""
     xp = _xp(x)
     x = xp.asarray(x)
     qs = numpy.asarray(q, dtype=float)
@@ -298,11 +299,18 @@ def _order_weights(x, q, axis, terms):
     lanes = xp.reshape(xt, tuple(xt.shape[:len(rest)]) + (n,))
     ranks = xp.argsort(xp.argsort(lanes, axis=-1), axis=-1)
     inverse = tuple(_tg().inverse_permutation(perm))
+    counts = [n]
+    if skip_nan:
+        numbers = numpy.sum(numpy.logical_not(numpy.isnan(numpy.asarray(lanes))), axis=-1)
+        counts = sorted(set(int(c) for c in numpy.ravel(numbers)))
     out = []
     for qi in qs.reshape(-1):
         w = xp.zeros(ranks.shape, dtype=_dtype(xp, x)) * 1.0
-        for pos, weight in (terms(float(qi), n) if n else ()):
-            w = w + _mask_of(ranks == pos, x) * weight
+        for c in counts:
+            lane = 1.0 if not skip_nan else _mask_of(
+                xp.expand_dims(xp.asarray(numbers == c), -1), x)
+            for pos, weight in (terms(float(qi), c) if c else ()):
+                w = w + _mask_of(ranks == pos, x) * weight * lane
         out.append(xp.transpose(xp.reshape(_like_dtype(w, x), xt.shape), inverse))
     if qs.ndim == 0:
         return out[0]
@@ -317,16 +325,17 @@ def _check_method(method):
             "use one of %s" % ", ".join(repr(m) for m in _QUANTILE_METHODS)))
 
 
-def quantile_weights(x, q, axis=None, method="linear"):
+def quantile_weights(x, q, axis=None, method="linear", skip_nan=False):
     """W of shape shape(q) + shape(x), in x's float dtype, such that the q-quantiles of
     `x` over `axis` are sum(W[i] * x, axis): each is a weighted pair of order
-    statistics, constant where no two values of a lane swap places."""
+    statistics, constant where no two values of a lane swap places (of its numbers
+    alone with `skip_nan`: nanmedian, nanquantile, nanpercentile)."""
     _check_method(method)
 
     def terms(qi, n):
         lo, hi, frac = _quantile_positions(qi, n, method)
         return ((lo, 1.0 - frac), (hi, frac))
-    return _order_weights(x, q, axis, terms)
+    return _order_weights(x, q, axis, terms, skip_nan)
 
 
 def quantile_q_refused(q):
@@ -338,15 +347,16 @@ def quantile_q_refused(q):
         "differentiate with respect to the data; pass q as a constant"))
 
 
-def quantile_grad(g, x, q, axis=None, keepdims=False, method="linear"):
-    """The gradient of quantile(x, q, axis) (median: q = 0.5) from its gradient `g`."""
+def quantile_grad(g, x, q, axis=None, keepdims=False, method="linear", skip_nan=False):
+    """The gradient of quantile(x, q, axis) (median: q = 0.5) from its gradient `g`
+    (of nanquantile with `skip_nan`)."""
     tg = _tg()
     if isinstance(x, (list, tuple)):
         return _numpy_reshape_as(
-            quantile_grad(g, numpy.asarray(x) * 1.0, q, axis, keepdims, method), x)
+            quantile_grad(g, numpy.asarray(x) * 1.0, q, axis, keepdims, method, skip_nan), x)
     if not _registry.is_array(x):
         return g
-    w = quantile_weights(x, q, axis, method)
+    w = quantile_weights(x, q, axis, method, skip_nan)
     if numpy.ndim(q) == 0:
         return _like_dtype(tg.unreduce(g, x, axis, keepdims) * w, x)
     xp = _xp(x)
@@ -360,15 +370,18 @@ def quantile_grad(g, x, q, axis=None, keepdims=False, method="linear"):
     return _like_dtype(total, x)
 
 
-def quantile_tangent(t, x, q, axis=None, keepdims=False, method="linear"):
-    """The tangent of quantile(x, q, axis) from the tangent `t` of x."""
+def quantile_tangent(t, x, q, axis=None, keepdims=False, method="linear", skip_nan=False):
+    """The tangent of quantile(x, q, axis) from the tangent `t` of x (of nanquantile
+    with `skip_nan`: a NaN's tangent is read by no weight)."""
     if isinstance(x, (list, tuple)):
         return quantile_tangent(numpy.asarray(t), numpy.asarray(x) * 1.0, q, axis, keepdims,
-                                method)
+                                method, skip_nan)
     if not _registry.is_array(x):
         return t
     xp = _xp(x)
-    w = quantile_weights(x, q, axis, method)
+    w = quantile_weights(x, q, axis, method, skip_nan)
+    if skip_nan:
+        t = xp.where(xp.isnan(x), 0.0, t)
     if numpy.ndim(q) == 0:
         return xp.sum(t * w, axis=axis, keepdims=keepdims)
     nq = int(numpy.size(q))
@@ -748,3 +761,36 @@ def add_initial(t, x, axis=None, include_initial=False):
     shape = list(t.shape)
     shape[ax] = 1
     return numpy.concatenate([numpy.zeros(tuple(shape)), t], ax)
+
+
+# ------------------------------------------------------------------------- divmod
+# (q, r) = divmod(x1, x2): q = x1 // x2 is piecewise constant, r = x1 - q x2.
+
+def divmod_grad(g, x1, x2, which=0):
+    gr = None if g is None or _is_zero(g) else g[1]
+    target = x1 if which == 0 else x2
+    if gr is None or _is_zero(gr):
+        return _tg().unbroadcast(numpy.zeros(numpy.shape(target)), target) \
+            if numpy.ndim(target) else 0.0
+    if which == 0:
+        return _tg().unbroadcast(numpy.asarray(gr) * 1.0, x1)
+    return _tg().unbroadcast(-numpy.asarray(gr) * numpy.floor_divide(x1, x2), x2)
+
+
+def divmod_tangent(t1, t2, x1, x2):
+    q = numpy.floor_divide(x1, x2)
+    tr = 0.0
+    if not _is_zero(t1):
+        tr = tr + t1
+    if not _is_zero(t2):
+        tr = tr - t2 * q
+    return (q * 0.0, tr + q * 0.0)
+
+
+def edges_cotangent(g):
+    """histogram_bin_edges' cotangent as histogram's (none for the counts)."""
+    return (None, g)
+
+
+def histogram_edges_tangent(ta, tw, tb, a, bins=10, range=None, weights=None):
+    return histogram_tangent(ta, tw, tb, a, bins, range, False, weights)[1]

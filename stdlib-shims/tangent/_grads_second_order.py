@@ -17,7 +17,8 @@ from tangent._grads_reductions import (  # noqa: F401
 from tangent._grads_matrix import (  # noqa: F401
     convolve_grad, correlate_grad, cross_grad, einsum_grad, inner_grad, kron_grad,
     matvec_grad, outer_grad, poly_contract, polyval_curvature, polyval_grad, polyval_slope,
-    tensordot_grad, vdot_grad, vecdot_grad, vecdot_positional, vecmat_grad)
+    polymul_grad, tensordot_grad, vander_grad, vdot_grad, vecdot_grad, vecdot_positional,
+    vecmat_grad)
 from tangent._grads_shape import _numpy_reshape_as  # noqa: F401
 from tangent._grads_select import trapezoid_grad
 from tangent._errors import NotDifferentiated
@@ -321,7 +322,7 @@ def _bilinear_grads():
             (numpy.kron, kron_grad), (numpy.cross, cross_grad),
             (numpy.convolve, convolve_grad), (numpy.correlate, correlate_grad),
             (numpy.vdot, vdot_grad), (numpy.matvec, matvec_grad), (numpy.vecmat, vecmat_grad),
-            (vecdot_positional, vecdot_grad))
+            (vecdot_positional, vecdot_grad), (numpy.polymul, polymul_grad))
 
 
 def _bilinear_adjoint(f, gz, a, b, which, args):
@@ -1005,3 +1006,24 @@ def histogram_tangent_grad(gz, ta, tw, tb, a, bins=10, range=None, density=None,
     edges (2): zero without a density (the tangent reads them through masks only)."""
     histogram_density_second_order(density)
     return _zero_like((a, weights, bins)[which])
+
+
+# vander: each derivative is the next falling power
+
+def vander_grad_tangent_full(tg, tx, g, x, N=None, increasing=False, order=1):
+    out = vander_grad(_nz(tg, g), x, N, increasing, order)
+    if not _is_zero(tx):
+        out = out + vander_grad(numpy.asarray(g) * numpy.expand_dims(tx, -1), x, N, increasing,
+                                order + 1)
+    return out
+
+
+def vander_tangent_grad_x(gz, t, x, N=None, increasing=False):
+    """Adjoint of vander_tangent(t, x) = t[:, None] * d/dx x^e with respect to x."""
+    if _is_zero(t):
+        return _zero_like(x)
+    return vander_grad(numpy.asarray(gz) * numpy.expand_dims(t, -1), x, N, increasing, 2)
+
+
+def polymul_grad_tangent_full(tg, ta, tb, g, a, b, which):
+    return _bilinear_grad_full(polymul_grad, tg, ta, tb, g, a, b, which, ())

@@ -420,3 +420,93 @@ def partition_picked(labels, order, axis=-1):
     if axis is None:
         return numpy.ravel(labels)[order]
     return numpy.take_along_axis(labels, order, axis)
+
+
+def _as_list(v):
+    return list(v) if isinstance(v, (list, tuple)) else [v[i] for i in range(len(v))]
+
+
+def choose_grad(g, a, choices, mode="raise"):
+    """choose copies each output element from one of the choices (a gather from several
+    sources): the choices' gradients, a list (or an array for an array of choices)."""
+    items = _as_list(choices)
+    picked = numpy.choose(a, sources_labels(items), mode=mode)
+    grads = list(gather_grads([g], items, [picked]))
+    if isinstance(choices, (list, tuple)):
+        return grads
+    return _numpy_reshape_as(numpy.stack(grads), choices)
+
+
+def _zeros_for(ts, items):
+    return _tangents_or_zeros(ts if not _is_zero(ts) else 0.0, items)
+
+
+def choose_tangent(t, a, choices, mode="raise"):
+    return numpy.choose(a, _zeros_for(t, _as_list(choices)), mode=mode)
+
+
+def select_grad(g, condlist, choicelist, default=0, which=0):
+    """select copies each output element from one choice or the default: the gradients
+    of the choices (which=0, a list) or of the default (1)."""
+    items = _as_list(choicelist) + [default]
+    labels = sources_labels(items)
+    picked = numpy.select(condlist, labels[:-1], default=labels[-1])
+    grads = list(gather_grads([g], items, [picked]))
+    return grads[:-1] if which == 0 else grads[-1]
+
+
+def select_tangent(ts, tdefault, condlist, choicelist, default=0):
+    items = _as_list(choicelist)
+    td = numpy.zeros(numpy.shape(default)) if _is_zero(tdefault) else tdefault
+    return numpy.select(condlist, _zeros_for(ts, items), default=td)
+
+
+def _unique_result_index(x, values):
+    """Where each of unique's result values first occurs in x (flat positions): read by
+    value, so the result's own order (sorted or not) does not matter."""
+    sorted_values, first = numpy.unique(x, return_index=True)
+    return first[numpy.searchsorted(sorted_values, numpy.ravel(values))]
+
+
+def unique_result_grad(g, x, y, structured=False):
+    """The gradient of x from unique_values (y an array) or unique_counts/inverse/all
+    (`structured`: y's first field holds the values)."""
+    values = y[0] if structured else y
+    gv = g[0] if structured else g
+    if gv is None or _is_zero(gv):
+        return _numpy_reshape_as(numpy.zeros(numpy.shape(x)), x)
+    index = _unique_result_index(x, values)
+    return gather_grad(numpy.ravel(gv), x, numpy.ravel(element_labels(x))[index])
+
+
+def unique_result_tangent(t, x, y, structured=False):
+    values = y[0] if structured else y
+    t = numpy.zeros(numpy.shape(x)) if _is_zero(t) else numpy.asarray(t)
+    tv = numpy.reshape(numpy.ravel(t)[_unique_result_index(x, values)], numpy.shape(values))
+    if not structured:
+        return tv
+    parts = (tv,) + (0.0,) * (len(y) - 1)
+    # the tangent of a record is a record of its type (`.values` reads it)
+    return type(y)(*parts) if hasattr(y, "_fields") else parts
+
+
+def ediff1d_grad(g, ary, to_end=None, to_begin=None, which=0):
+    """ediff1d = to_begin, then the differences of ary flattened, then to_end: the
+    gradient of ary (which=0), to_end (1) or to_begin (2)."""
+    g = numpy.ravel(numpy.asarray(g) * 1.0)
+    nb = 0 if to_begin is None else int(numpy.size(to_begin))
+    ne = 0 if to_end is None else int(numpy.size(to_end))
+    if which == 2:
+        return _numpy_reshape_as(numpy.reshape(g[:nb], numpy.shape(to_begin)), to_begin)
+    if which == 1:
+        return _numpy_reshape_as(numpy.reshape(g[g.shape[0] - ne:], numpy.shape(to_end)), to_end)
+    middle = g[nb:g.shape[0] - ne]
+    return _numpy_reshape_as(numpy.reshape(_diff_adjoint(middle, 1, 0), numpy.shape(ary)), ary)
+
+
+def ediff1d_tangent(ta, te, tb, ary, to_end=None, to_begin=None):
+    ta = numpy.zeros(numpy.shape(ary)) if _is_zero(ta) else ta
+    te = None if to_end is None else (numpy.zeros(numpy.shape(to_end)) if _is_zero(te) else te)
+    tb = None if to_begin is None else (
+        numpy.zeros(numpy.shape(to_begin)) if _is_zero(tb) else tb)
+    return numpy.ediff1d(ta, to_end=te, to_begin=tb)

@@ -81,6 +81,11 @@ FEATURES = (
     # a dict of constants a loop reads and also changes (p['gain'] = p['gain'] * 0.7):
     # the tape must keep each iteration's value rather than recompute or reuse one
     "loop_changes_const",
+    # NumPy's gathers, stencils and small products (take, append, insert, delete, diff
+    # with prepend, ediff1d, trapezoid, take_along_axis, convolve, vecdot, polyval):
+    # rules whose adjoints scatter, pad or correlate (unique's values were a silent zero
+    # when it was declared nondifferentiable)
+    "gather",
 )
 
 # Left out of every fourth scalar function, which then is in the subset the native
@@ -386,6 +391,20 @@ class Gen:
             idx[-1] = idx[0]
             index = self.pick(("np.array(%s)", "%s")) % idx
             return "%s[%s]" % (m if shape == (2, 3) else v3, index)
+        if shape in ((3,), (2,)) and self.ok("gather", 0.25):
+            self.use("gather")
+            v2 = self.aexpr_base(env, (2,))
+            s = self.leaf(env)
+            if shape == (3,):
+                return self.pick((
+                    "np.take(%s, [2, 0, 0])" % v3, "np.append(%s, %s)" % (v2, s),
+                    "np.insert(%s, 1, %s)" % (v2, s), "np.diff(%s, prepend=%s)" % (v3, s),
+                    "np.convolve(%s, %s, 'same')" % (v3, v2), "np.unique(np.array([0.0, 10.0, -10.0]) + 0.1 * np.tanh(%s))" % v3))
+            return self.pick((
+                "np.delete(%s, 1)" % v3, "np.diff(%s)" % v3, "np.trapezoid(%s, axis=1)" % m,
+                "np.take_along_axis(%s, np.array([[2], [0]]), 1)[:, 0]" % m,
+                "np.vecdot(%s, %s)" % (m, v3), "np.polyval(%s, %s)" % (v3, v2),
+                "np.ediff1d(%s, to_begin=%s)" % (v2, s)))
         if shape == (3,):
             if r < 0.3 and self.ok("reduce_axis"):
                 self.use("reduce_axis")

@@ -4,24 +4,25 @@ import tangent
 
 
 def angle_loss(x):
-    return np.sum(np.degrees(x) * 2.0)
+    return np.sum(np.sinc(x) * 2.0)
 
 
 try:
     tangent.grad(angle_loss)
 except tangent.TangentError as e:
     print("before:", str(e).splitlines()[0])
-    print("template shown:", "@tangent.adjoint(numpy.degrees)" in str(e))
+    print("template shown:", "@tangent.adjoint(numpy.sinc)" in str(e))
 
 
-@tangent.adjoint(np.degrees)
-def degrees_adjoint(y, x):
-    d[x] = d[y] * (180.0 / math.pi)
+# sinc(x) = sin(pi x) / (pi x): its slope away from 0
+@tangent.adjoint(np.sinc)
+def sinc_adjoint(y, x):
+    d[x] = d[y] * (np.cos(math.pi * x) - y) / x
 
 
-@tangent.tangent_(np.degrees)
-def degrees_tangent(y, x):
-    d[y] = d[x] * (180.0 / math.pi)
+@tangent.tangent_(np.sinc)
+def sinc_tangent(y, x):
+    d[y] = d[x] * (np.cos(math.pi * x) - y) / x
 
 
 x = np.array([0.1, 0.2, 0.3])

@@ -359,32 +359,13 @@ def unique_all(x):
     return _UniqueAll(values, indices, np.reshape(inverse, x.shape), counts)
 
 
-class _UniqueCounts(tuple):
-    """`(values, counts)` with the field names of NumPy's `UniqueCountsResult`."""
+# NumPy's result records: named tuples of these names and fields.
+import collections as _collections
 
-    def __new__(cls, values, counts):
-        return tuple.__new__(cls, (values, counts))
-
-    values = property(lambda self: self[0])
-    counts = property(lambda self: self[1])
-
-
-class _UniqueInverse(tuple):
-    def __new__(cls, values, inverse_indices):
-        return tuple.__new__(cls, (values, inverse_indices))
-
-    values = property(lambda self: self[0])
-    inverse_indices = property(lambda self: self[1])
-
-
-class _UniqueAll(tuple):
-    def __new__(cls, values, indices, inverse_indices, counts):
-        return tuple.__new__(cls, (values, indices, inverse_indices, counts))
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-    inverse_indices = property(lambda self: self[2])
-    counts = property(lambda self: self[3])
+_UniqueCounts = _collections.namedtuple("UniqueCountsResult", ["values", "counts"])
+_UniqueInverse = _collections.namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+_UniqueAll = _collections.namedtuple(
+    "UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 
 
 def digitize(x, bins, right=False):
