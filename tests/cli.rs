@@ -152,6 +152,13 @@ fn user_registered_rules_are_used() {
         "{so}"
     );
     assert!(so.contains("forward: -1.91622543"), "{so}");
+    // An active argument the rule does not differentiate: a located error in both modes.
+    for (mode, rule) in [("reverse", "polyint"), ("forward", "polyint_tangent")] {
+        let line = format!(
+            "{mode} constant: tests/scripts/user_rules.py:36:19: `k` depends on the differentiated input, but the derivative of `numpy.polyint` with respect to its argument `k` is not provided (its rule, backends/numpy.py:{rule}, gives none)"
+        );
+        assert!(so.contains(&line), "{so}");
+    }
 }
 
 #[test]
