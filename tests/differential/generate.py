@@ -391,7 +391,7 @@ class Gen:
             idx[-1] = idx[0]
             index = self.pick(("np.array(%s)", "%s")) % idx
             return "%s[%s]" % (m if shape == (2, 3) else v3, index)
-        if shape in ((3,), (2,)) and self.ok("gather", 0.25):
+        if shape in ((3,), (2,)) and self.ok("gather", 0.5):
             self.use("gather")
             v2 = self.aexpr_base(env, (2,))
             s = self.leaf(env)
