@@ -96,26 +96,22 @@ def pair_tangent(t, x):
 # ----------------------------------------------------------------------- stencils
 
 
-def _diff_operand(a, axis, prepend, append):
-    """diff's operand: `a` with prepend and append joined along `axis` (NumPy's rules:
-    a scalar becomes a slice of length 1), and the three lengths along the axis."""
+def _diff_parts(a, axis, prepend, append):
+    """diff's operand in its three parts along `axis`, prepend, a and append (None where
+    absent; NumPy's rules: a scalar becomes a slice of length 1), and the axis."""
     a = numpy.asarray(a)
     axis = axis % a.ndim
-    parts = []
-    for extra in (prepend, append):
+    parts = [None, a, None]
+    for i, extra in ((0, prepend), (2, append)):
         if extra is None:
-            parts.append(None)
             continue
         e = numpy.asarray(extra)
         if e.ndim == 0:
             shape = list(a.shape)
             shape[axis] = 1
             e = numpy.broadcast_to(e, tuple(shape))
-        parts.append(e)
-    pieces = [p for p in (parts[0], a, parts[1]) if p is not None]
-    lengths = [0 if parts[0] is None else parts[0].shape[axis], a.shape[axis],
-               0 if parts[1] is None else parts[1].shape[axis]]
-    return numpy.concatenate(pieces, axis) if len(pieces) > 1 else a, axis, lengths
+        parts[i] = e
+    return parts, axis
 
 
 def _diff_adjoint(g, n, axis):
@@ -131,7 +127,8 @@ def _diff_adjoint(g, n, axis):
 def diff_grad(g, a, n=1, axis=-1, prepend=None, append=None, which=0):
     """The gradient of `numpy.diff(a, n, axis, prepend, append)` with respect to a
     (which=0), prepend (1) or append (2)."""
-    full, ax, lengths = _diff_operand(a, axis, prepend, append)
+    parts, ax = _diff_parts(a, axis, prepend, append)
+    lengths = [0 if p is None else p.shape[ax] for p in parts]
     gx = _diff_adjoint(g, n, ax) if n else numpy.asarray(g) * 1.0
     position = (1, 0, 2)[which]  # the joined operand is prepend, a, append
     start = sum(lengths[:position])
@@ -150,8 +147,8 @@ def diff_tangent(ta, tp, tq, a, n=1, axis=-1, prepend=None, append=None):
     ta = numpy.zeros(numpy.shape(a)) if _is_zero(ta) else ta
     tp = None if prepend is None else (0.0 * numpy.asarray(prepend) if _is_zero(tp) else tp)
     tq = None if append is None else (0.0 * numpy.asarray(append) if _is_zero(tq) else tq)
-    full, ax, _ = _diff_operand(ta, axis, tp, tq)
-    return numpy.diff(full, n, ax)
+    parts, ax = _diff_parts(ta, axis, tp, tq)
+    return numpy.diff(numpy.concatenate([p for p in parts if p is not None], ax), n, ax)
 
 
 def _gradient_axes(f, varargs, axis):
