@@ -230,17 +230,22 @@ impl Arena {
 
     /// The elements of the arena's array at `desc`, or None if `desc` is not one of the
     /// arena's (an argument array returned as it is: the interpreter returns the object
-    /// itself, which the native code cannot).
-    pub fn take(&mut self, desc: u64) -> Option<NativeArray> {
+    /// itself, which the native code cannot). The buffer leaves with the result unless
+    /// `again`: a later result is the same array (`return g, g`), and gets its own copy.
+    pub fn take(&mut self, desc: u64, again: bool) -> Option<NativeArray> {
         let k = self
             .arrays
             .iter()
             .position(|(d, _)| std::ptr::eq(&**d, desc as usize as *const ArrayDesc))?;
-        let (d, data) = &self.arrays[k];
-        // A copy: the same array may be returned twice (`return g, g`).
+        let shape = self.arrays[k].0.dims();
+        let data = if again {
+            self.arrays[k].1.clone()
+        } else {
+            self.arrays.swap_remove(k).1
+        };
         Some(NativeArray {
-            data: data.clone(),
-            shape: d.dims(),
+            data,
+            shape,
             single: false,
         })
     }
@@ -435,4 +440,26 @@ pub unsafe extern "C" fn zeros_like(
 ) -> *mut ArrayDesc {
     // SAFETY: compiled code passes its run's tape and a descriptor it holds.
     unsafe { (*t).arena.zeros_like(&*like) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Arena;
+
+    /// `return g, g`: the first result is a copy, the last takes the buffer, and the
+    /// array is no longer the arena's after its last use.
+    #[test]
+    fn an_array_returned_twice_is_copied_for_all_but_its_last_use() {
+        let mut arena = Arena::default();
+        let desc = arena.zeros(1, [3, 1]);
+        // SAFETY: the arena's own zero array of 3 elements, alive until taken.
+        unsafe { *(*desc).data.add(1) = 2.5 };
+        let w = desc as u64;
+        let first = arena.take(w, true).expect("the arena's array");
+        let last = arena.take(w, false).expect("still the arena's array");
+        assert_eq!(first.data, vec![0.0, 2.5, 0.0]);
+        assert_eq!(last.data, first.data);
+        assert_eq!((first.shape.clone(), last.shape), (vec![3], vec![3]));
+        assert!(arena.take(w, false).is_none());
+    }
 }

@@ -198,10 +198,16 @@ impl<K> KeyOrders<K> {
             }
         };
         let order = &mut kept[at];
-        let kinds: Vec<u8> = order.order.iter().map(|&k| values[k].1).collect();
-        let id = match order.ids.iter().find(|(k, _)| *k == kinds) {
+        // The kinds in key order, compared in place (a call allocates only for a new
+        // combination).
+        let kind = |k: usize| values[order.order[k]].1;
+        let seen = order.ids.iter().find(|(kinds, _)| {
+            kinds.len() == order.order.len() && kinds.iter().enumerate().all(|(k, &c)| c == kind(k))
+        });
+        let id = match seen {
             Some((_, id)) => *id,
             None => {
+                let kinds: Vec<u8> = (0..order.order.len()).map(kind).collect();
                 let id = intern_kinds(&order.sorted, &kinds);
                 order.ids.push((kinds, id));
                 id

@@ -3,6 +3,7 @@
 //! the CPython bridge's) only convert values and report refusals.
 
 use super::{Compiled, Program, Run, Scalar, Ty, Value};
+use smallvec::SmallVec;
 use std::sync::{Arc, Mutex};
 
 pub struct NativeEntry {
@@ -52,18 +53,23 @@ impl NativeEntry {
     ///
     /// `globals` are the live values of `program.globals()`, in that order.
     pub fn call(&self, given: &[Option<Scalar>], globals: &[Option<Scalar>]) -> Call {
-        let Some(given) = given.iter().copied().collect::<Option<Vec<Scalar>>>() else {
-            return Call::Interpret;
-        };
-        let Some(mut all) = self.program.with_defaults(&given) else {
+        // The arguments, the defaults of the parameters not given, then the module-level
+        // values (on the stack: a call allocates nothing it does not return).
+        let mut all: SmallVec<[Scalar; 8]> = SmallVec::new();
+        let Some(defaults) = self.program.defaults_after(given.len()) else {
             return Call::Interpret;
         };
         if globals.len() != self.program.globals().len() {
             return Call::Interpret;
         }
-        for g in globals {
-            match g {
-                Some(v) => all.push(*v),
+        for v in given
+            .iter()
+            .copied()
+            .chain(defaults)
+            .chain(globals.iter().copied())
+        {
+            match v {
+                Some(v) => all.push(v),
                 None => return Call::Interpret,
             }
         }

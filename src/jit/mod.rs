@@ -246,6 +246,9 @@ impl Compiled {
                 outs[2 * k + 1] & 0xff != 0,
                 (outs[2 * k + 1] >> 8) as i64,
             );
+            // Whether a later result may be the same array (a number whose bits are the
+            // address only costs a copy).
+            let again = outs[2 * k + 2..].chunks(2).any(|o| o[0] == w);
             values.push(match (none, t) {
                 (true, _) => Value::Scalar(Scalar::None),
                 (_, Ty::Float) => {
@@ -256,12 +259,12 @@ impl Compiled {
                         _ => Scalar::Float(v),
                     })
                 }
-                (_, Ty::Array32(_)) => match arena.take(w) {
+                (_, Ty::Array32(_)) => match arena.take(w, again) {
                     Some(a) => Value::Array(arrays::NativeArray { single: true, ..a }),
                     None => return Run::Bail,
                 },
                 (_, Ty::Bool) => Value::Scalar(Scalar::Bool(w != 0)),
-                (_, Ty::Array(_)) => match arena.take(w) {
+                (_, Ty::Array(_)) => match arena.take(w, again) {
                     Some(a) => Value::Array(a),
                     None => return Run::Bail,
                 },
@@ -457,17 +460,23 @@ impl Program {
     /// The arguments of a call with the parameters' literal defaults filled in, or None
     /// if a missing parameter has no literal default.
     pub fn with_defaults(&self, args: &[Scalar]) -> Option<Vec<Scalar>> {
-        let params = &self.def().params[..self.user_params];
-        if args.len() > params.len() {
-            return None;
-        }
         // Room for the module-level values the caller appends.
-        let mut all = Vec::with_capacity(params.len() + self.globals().len());
+        let mut all = Vec::with_capacity(self.user_params + self.globals().len());
         all.extend_from_slice(args);
-        for p in &params[args.len()..] {
-            all.push(literal_default(p)?);
+        for d in self.defaults_after(args.len())? {
+            all.push(d?);
         }
         Some(all)
+    }
+
+    /// The default values of the parameters after the first `given` (None: more
+    /// arguments than parameters; an item None: a default that is not a literal).
+    pub fn defaults_after(
+        &self,
+        given: usize,
+    ) -> Option<impl Iterator<Item = Option<Scalar>> + '_> {
+        let params = &self.def().params[..self.user_params];
+        (given <= params.len()).then(|| params[given..].iter().map(literal_default))
     }
 
     /// The machine code for arguments of types `tys`, compiled on first use.

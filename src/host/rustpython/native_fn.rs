@@ -16,10 +16,15 @@ use rustpython_vm::{
     types::{Callable, GetAttr},
     AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine,
 };
+use smallvec::SmallVec;
 use tangent_numpy::host_api::{
     element_window, f32_array, f64_array, numpy_float, numpy_float_object, ElementWindow, Elements,
     NumpyFloat, PyNdArray,
 };
+
+/// One item per argument, on the stack for the usual few: a native call's conversions
+/// allocate only what the values need.
+type Args<T> = SmallVec<[T; 8]>;
 
 #[pyclass(module = "tangent", name = "NativeFunction")]
 #[derive(PyPayload)]
@@ -85,8 +90,8 @@ fn dict_values(
     vm: &VirtualMachine,
 ) -> Option<DictValues> {
     let d = obj.downcast_ref_if_exact::<rustpython_vm::builtins::PyDict>(vm)?;
-    let mut keys = Vec::with_capacity(d.__len__());
-    let mut values = Vec::with_capacity(keys.capacity());
+    let mut keys: SmallVec<[PyObjectRef; 16]> = SmallVec::with_capacity(d.__len__());
+    let mut values: SmallVec<[(f64, u8); 16]> = SmallVec::with_capacity(keys.capacity());
     for (k, v) in d {
         k.downcast_ref_if_exact::<PyStr>(vm)?;
         keys.push(k);
@@ -174,7 +179,7 @@ fn seq_values(obj: &PyObject, vm: &VirtualMachine) -> Option<SeqValues> {
 
 /// The read-locked windows of the float64 and int64 array arguments (None for other
 /// arguments).
-fn windows<'a>(args: &'a [PyObjectRef]) -> Vec<Option<ElementWindow<'a>>> {
+fn windows<'a>(args: &'a [PyObjectRef]) -> Args<Option<ElementWindow<'a>>> {
     args.iter()
         .map(|a| {
             a.downcast_ref::<PyNdArray>()
@@ -213,7 +218,7 @@ impl PyNativeFunction {
         }
         // The arguments, then the live values of the module-level names the function
         // reads (from the interpreted function's globals, as Python would read them).
-        let mut objs = args.args.clone();
+        let mut objs: Args<PyObjectRef> = args.args.iter().cloned().collect();
         let names = self.entry.program.globals();
         if !names.is_empty() {
             let Ok(globals) = self.fallback.get_attr("__globals__", vm) else {
@@ -228,16 +233,16 @@ impl PyNativeFunction {
         }
         // The arrays' windows and descriptors live (locked) until the call returns.
         let wins = windows(&objs);
-        let copies: Vec<Option<Vec<f64>>> =
+        let copies: Args<Option<Vec<f64>>> =
             wins.iter().map(|w| w.as_ref().and_then(f32_copy)).collect();
-        let descs: Vec<Option<ArrayDesc>> = wins
+        let descs: Args<Option<ArrayDesc>> = wins
             .iter()
             .zip(&copies)
             .map(|(w, c)| w.as_ref().and_then(|w| descriptor(w, c.as_ref())))
             .collect();
         // Records are looked for only among the arguments nothing else takes (the look
         // raises and catches an AttributeError on most objects).
-        let dicts: Vec<Option<DictValues>> = objs
+        let dicts: Args<Option<DictValues>> = objs
             .iter()
             .zip(&descs)
             .map(|(a, d)| match d {
@@ -245,8 +250,15 @@ impl PyNativeFunction {
                 None => dict_values(a, &self.key_orders, vm).or_else(|| record_values(a, vm)),
             })
             .collect();
-        let seqs: Vec<Option<SeqValues>> = objs.iter().map(|a| seq_values(a, vm)).collect();
-        let all: Vec<Option<Scalar>> = objs
+        let seqs: Args<Option<SeqValues>> = objs
+            .iter()
+            .zip(descs.iter().zip(&dicts))
+            .map(|(a, (d, r))| match (d, r) {
+                (None, None) => seq_values(a, vm),
+                _ => None,
+            })
+            .collect();
+        let all: Args<Option<Scalar>> = objs
             .iter()
             .zip(descs.iter().zip(dicts.iter().zip(&seqs)))
             .map(|(a, (desc, (dict, seq)))| {

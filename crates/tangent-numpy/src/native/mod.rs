@@ -121,8 +121,10 @@ pub mod host_api {
     pub struct ElementWindow<'a> {
         _lock: super::array::ArrTyped<'a>,
         pub data: Elements,
-        pub shape: Vec<usize>,
-        pub strides: Vec<isize>,
+        /// Inline for up to four dimensions: a native call reads windows of every
+        /// array argument, and allocates nothing for them.
+        pub shape: smallvec::SmallVec<[usize; 4]>,
+        pub strides: smallvec::SmallVec<[isize; 4]>,
     }
 
     /// The first element of an `ElementWindow`, by element type.
@@ -139,18 +141,18 @@ pub mod host_api {
         let (data, shape, strides) = match lock.typed() {
             crate::storage::ElemView::F64(v) => (
                 Elements::F64(v.as_ptr()),
-                v.shape().to_vec(),
-                v.strides().to_vec(),
+                v.shape().into(),
+                v.strides().into(),
             ),
             crate::storage::ElemView::I64(v) => (
                 Elements::I64(v.as_ptr()),
-                v.shape().to_vec(),
-                v.strides().to_vec(),
+                v.shape().into(),
+                v.strides().into(),
             ),
             crate::storage::ElemView::F32(v) => (
                 Elements::F32(v.as_ptr()),
-                v.shape().to_vec(),
-                v.strides().to_vec(),
+                v.shape().into(),
+                v.strides().into(),
             ),
             _ => return None,
         };
