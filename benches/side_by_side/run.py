@@ -625,4 +625,5 @@ def main():
     report(opts, py, meta, startup, table, scaling)
 
 
-main()
+if __name__ == "__main__":
+    main()

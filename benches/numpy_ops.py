@@ -1,0 +1,262 @@
+"""Common NumPy operations, the embedded numpy against real NumPy in CPython.
+
+    python3 benches/numpy_ops.py [--rounds 3] [--sizes 1000,1000000] [--only NAME,...]
+        [--python PY] [--tangent BIN] [--readme]
+
+runs this file in both hosts (`tangent run --embedded` and PY, a CPython with NumPy;
+default ~/.cache/tangent-venv/bin/python), alternating the hosts round by round, one
+thread each (OPENBLAS_NUM_THREADS=1 and the like; the embedded numpy's linear algebra
+runs sequentially), and prints a table: each operation's median time per call in each
+host and the ratio embedded / NumPy, the median of the per-round ratios. With --readme
+the table replaces the one between the markers in README.md.
+
+Run by a host (`--worker SIZE,...`), it times every operation at each size and prints
+one JSON object: name -> size -> seconds per call (the minimum over repeats of a batch
+of about 20 ms), or an error message when the host lacks the operation.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+np = None  # the host's numpy, imported by the worker (the driver needs none)
+
+# (name, what it times). Each is a function of the inputs `d` made by `inputs(n)`.
+OPS = [
+    # elementwise ufuncs and expressions
+    ("a + b", lambda d: d["a"] + d["b"]),
+    ("a * b", lambda d: d["a"] * d["b"]),
+    ("a / b", lambda d: d["a"] / d["b"]),
+    ("a * 2.5 + 1.0", lambda d: d["a"] * 2.5 + 1.0),
+    ("np.exp", lambda d: np.exp(d["a"])),
+    ("np.log", lambda d: np.log(d["p"])),
+    ("np.sin", lambda d: np.sin(d["a"])),
+    ("np.tanh", lambda d: np.tanh(d["a"])),
+    ("np.sqrt", lambda d: np.sqrt(d["p"])),
+    ("a ** 3.0", lambda d: d["a"] ** 3.0),
+    ("np.maximum", lambda d: np.maximum(d["a"], d["b"])),
+    ("np.abs", lambda d: np.abs(d["a"])),
+    ("np.where", lambda d: np.where(d["a"] > 0.0, d["a"], d["b"])),
+    ("np.clip", lambda d: np.clip(d["a"], -0.5, 0.5)),
+    ("a > b", lambda d: d["a"] > d["b"]),
+    ("a + row (broadcast)", lambda d: d["m"] + d["row"]),
+    ("float32 a * b", lambda d: d["a32"] * d["b32"]),
+    ("int64 i + j", lambda d: d["i"] + d["j"]),
+    # reductions
+    ("np.sum", lambda d: np.sum(d["a"])),
+    ("np.sum axis 0", lambda d: np.sum(d["m"], axis=0)),
+    ("np.sum axis 1", lambda d: np.sum(d["m"], axis=1)),
+    ("np.mean axis 0", lambda d: np.mean(d["m"], axis=0)),
+    ("np.max axis 1", lambda d: np.max(d["m"], axis=1)),
+    ("np.argmax", lambda d: np.argmax(d["a"])),
+    ("np.std", lambda d: np.std(d["a"])),
+    ("np.cumsum", lambda d: np.cumsum(d["a"])),
+    ("np.dot (vectors)", lambda d: np.dot(d["a"], d["b"])),
+    # sorting
+    ("np.sort", lambda d: np.sort(d["a"])),
+    ("np.argsort", lambda d: np.argsort(d["a"])),
+    ("np.median", lambda d: np.median(d["a"])),
+    ("np.unique (ints)", lambda d: np.unique(d["small"])),
+    # indexing and copies
+    ("a[idx] (gather)", lambda d: d["a"][d["idx"]]),
+    ("a[a > 0] (mask)", lambda d: d["a"][d["a"] > 0.0]),
+    ("a[::2].copy()", lambda d: d["a"][::2].copy()),
+    ("m.T.copy()", lambda d: d["m"].T.copy()),
+    ("np.concatenate", lambda d: np.concatenate([d["a"], d["b"]])),
+    ("a[idx] = b[idx] (scatter)", lambda d: d["c"].__setitem__(d["idx"], d["b"][d["idx"]])),
+    # Fourier transforms, linear algebra, random draws
+    ("np.fft.fft", lambda d: np.fft.fft(d["a"])),
+    ("np.fft.rfft", lambda d: np.fft.rfft(d["a"])),
+    ("m @ m (square)", lambda d: d["sq"] @ d["sq"]),
+    ("np.linalg.solve", lambda d: np.linalg.solve(d["sq"], d["rhs"])),
+    ("rng.standard_normal", lambda d: d["rng"].standard_normal(d["n"])),
+    ("rng.random", lambda d: d["rng"].random(d["n"])),
+    ("rng.integers", lambda d: d["rng"].integers(0, 100, d["n"])),
+]
+
+
+def inputs(n):
+    """Arrays of n elements (`m`: n elements as a 2-d array; `sq`: a square matrix of
+    about n elements, well conditioned)."""
+    rows = max(r for r in range(1, int(n ** 0.5) + 1) if n % r == 0)
+    k = np.arange(n) * 1.0
+    a = np.sin(k * 0.37) * 2.0
+    b = np.cos(k * 0.11) + 1.5
+    side = max(4, int(round(n ** 0.5)))
+    j = np.arange(side * side) * 1.0
+    sq = (np.sin(j * 0.7) * 0.1).reshape((side, side)) + np.eye(side) * side
+    return {
+        "n": n,
+        "a": a,
+        "b": b,
+        "c": a.copy(),
+        "p": b + 0.5,
+        "m": a.reshape((rows, n // rows)),
+        "row": b[: n // rows],
+        "a32": a.astype(np.float32),
+        "b32": b.astype(np.float32),
+        "i": np.arange(n),
+        "j": np.arange(n) * 3 - 7,
+        "small": (np.arange(n) * 7919) % 1000,
+        "idx": (np.arange(n) * 7919) % n,
+        "sq": sq,
+        "rhs": np.cos(np.arange(side) * 1.0),
+        "rng": np.random.default_rng(0),
+    }
+
+
+def time_op(fn, d, budget=0.02, repeats=5):
+    """Seconds per call: the fastest of `repeats` batches, each about `budget` long."""
+    fn(d)
+    t = time.perf_counter()
+    fn(d)
+    one = max(time.perf_counter() - t, 1e-7)
+    calls = max(1, int(budget / one))
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn(d)
+        best = min(best, (time.perf_counter() - t) / calls)
+    return best
+
+
+def worker(sizes, only):
+    global np
+    import numpy as np
+    out = {}
+    for n in sizes:
+        d = inputs(n)
+        for name, fn in OPS:
+            if only and name not in only:
+                continue
+            try:
+                out.setdefault(name, {})[str(n)] = time_op(fn, d)
+            except Exception as e:  # the host lacks the operation: said in the table
+                out.setdefault(name, {})[str(n)] = "%s: %s" % (type(e).__name__, e)
+    print(json.dumps(out))
+
+
+def run_host(cmd, sizes, only):
+    env = dict(os.environ)
+    for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[v] = "1"
+    env["TANGENT_DISK_CACHE"] = "0"
+    args = cmd + [os.path.abspath(__file__), "--worker", ",".join(map(str, sizes))]
+    if only:
+        args += ["--only", ",".join(only)]
+    r = subprocess.run(args, capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        raise SystemExit("%s failed:\n%s" % (" ".join(cmd), r.stderr[-3000:]))
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def median(xs):
+    xs = sorted(xs)
+    m = len(xs) // 2
+    return xs[m] if len(xs) % 2 else 0.5 * (xs[m - 1] + xs[m])
+
+
+def fmt_time(s):
+    if isinstance(s, str):
+        return "missing"
+    if s < 1e-6:
+        return "%.0f ns" % (s * 1e9)
+    if s < 1e-3:
+        return "%.1f us" % (s * 1e6)
+    return "%.2f ms" % (s * 1e3)
+
+
+def table(rounds, sizes):
+    """The markdown table and the summary line of the per-round ratios."""
+    names = [n for n, _ in OPS if n in rounds[0][0]]
+    head = "| operation | " + " | ".join(
+        "NumPy %s | embedded %s | ratio %s" % ((f"10^{len(str(n)) - 1}",) * 3) for n in sizes)
+    lines = [head + " |", "|---" * (1 + 3 * len(sizes)) + "|"]
+    ratios_all, worst = [], (0.0, "")
+    for name in names:
+        cells = []
+        for n in sizes:
+            key = str(n)
+            emb = [r[0][name][key] for r in rounds]
+            cpy = [r[1][name][key] for r in rounds]
+            if any(isinstance(v, str) for v in emb + cpy):
+                what = next(v for v in emb + cpy if isinstance(v, str))
+                cells += [fmt_time(median([v for v in cpy if not isinstance(v, str)] or [0])),
+                          "missing", "(%s)" % what.split(":")[0]]
+                continue
+            ratio = median([e / c for e, c in zip(emb, cpy)])
+            ratios_all.append(ratio)
+            worst = max(worst, (ratio, "%s at %s" % (name, n)))
+            cells += [fmt_time(median(cpy)), fmt_time(median(emb)), "%.2fx" % ratio]
+        lines.append("| %s | %s |" % (name, " | ".join(cells)))
+    summary = ("%d measured: median ratio %.2fx, %d within 1.5x, worst %.2fx (%s)" % (
+        len(ratios_all), median(ratios_all), sum(r <= 1.5 for r in ratios_all),
+        worst[0], worst[1])) if ratios_all else "nothing measured"
+    return "\n".join(lines), summary
+
+
+def main():
+    argv = sys.argv[1:]
+    opts = {"rounds": 3, "sizes": [1000, 1000000], "only": [],
+            "python": os.path.expanduser("~/.cache/tangent-venv/bin/python"),
+            "tangent": None, "readme": False}
+    it = iter(argv)
+    for a in it:
+        if a == "--worker":
+            sizes = [int(s) for s in next(it).split(",")]
+            rest = list(it)
+            only = rest[1].split(",") if rest[:1] == ["--only"] else []
+            return worker(sizes, only)
+        if a == "--rounds":
+            opts["rounds"] = int(next(it))
+        elif a == "--sizes":
+            opts["sizes"] = [int(s) for s in next(it).split(",")]
+        elif a == "--only":
+            opts["only"] = next(it).split(",")
+        elif a == "--python":
+            opts["python"] = next(it)
+        elif a == "--tangent":
+            opts["tangent"] = next(it)
+        elif a == "--readme":
+            opts["readme"] = True
+        else:
+            raise SystemExit(__doc__)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(root, "target"))
+    tangent = opts["tangent"] or os.path.join(target, "release", "tangent")
+    embedded = [tangent, "run", "--embedded"]
+    cpython = [opts["python"], "-W", "ignore"]
+    rounds = []
+    for r in range(opts["rounds"]):
+        # Alternate which host goes first: the machine's state drifts.
+        order = [embedded, cpython] if r % 2 == 0 else [cpython, embedded]
+        res = {id(c): run_host(c, opts["sizes"], opts["only"]) for c in order}
+        rounds.append((res[id(embedded)], res[id(cpython)]))
+        print("round %d/%d done" % (r + 1, opts["rounds"]), file=sys.stderr)
+    text, summary = table(rounds, opts["sizes"])
+    sys.path.insert(0, os.path.join(root, "benches", "side_by_side"))
+    from run import machine  # cores, processor, SIMD level the kernels ran on
+    numpy_version = subprocess.run(cpython + ["-c", "import numpy; print(numpy.__version__)"],
+                                   capture_output=True, text=True).stdout.strip()
+    block = ("Measured %s on %s, one thread, %d rounds alternating the hosts (NumPy %s in "
+             "CPython): `python3 benches/numpy_ops.py --rounds %d`. Times are the median over "
+             "rounds of the fastest batch; the ratio is embedded / NumPy, the median of the "
+             "rounds' ratios.\n\n%s\n\n%s.\n" % (
+                 time.strftime("%Y-%m-%d"), machine(), opts["rounds"], numpy_version,
+                 opts["rounds"], text, summary))
+    print(block)
+    if opts["readme"]:
+        path = os.path.join(root, "README.md")
+        readme = open(path).read()
+        start, end = "<!-- numpy-ops:start -->", "<!-- numpy-ops:end -->"
+        if start not in readme:
+            raise SystemExit("README.md has no %s marker" % start)
+        head, rest = readme.split(start, 1)
+        _, tail = rest.split(end, 1)
+        open(path, "w").write(head + start + "\n" + block + end + tail)
+
+
+if __name__ == "__main__":
+    main()
