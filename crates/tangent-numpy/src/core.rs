@@ -1051,8 +1051,9 @@ pub enum IndexItem {
     Slice(Option<isize>, Option<isize>, Option<isize>),
     NewAxis,
     Ellipsis,
-    /// Integer index array (values may be negative).
-    Array(ArrayD<isize>),
+    /// Integer index array (values may be negative); shared, since indexing passes it
+    /// along several steps.
+    Array(std::sync::Arc<ArrayD<isize>>),
     /// Boolean mask.
     Mask(ArrayD<bool>),
 }
@@ -1176,18 +1177,23 @@ fn normalize_items(items: &[IndexItem], shape: &[usize]) -> NpResult<(Vec<IndexI
                 }
                 // nonzero: one index array per mask dimension
                 let mut cols: Vec<Vec<isize>> = vec![Vec::new(); m.ndim()];
-                for (idx, &v) in m.indexed_iter() {
-                    if v {
-                        for (k, c) in cols.iter_mut().enumerate() {
-                            c.push(idx[k] as isize);
+                if let (1, Some(flat)) = (m.ndim(), m.as_slice()) {
+                    // The common `a[a > 0]`: positions straight from the slice.
+                    cols[0] = (0..flat.len()).filter(|&i| flat[i]).map(|i| i as isize).collect();
+                } else {
+                    for (idx, &v) in m.indexed_iter() {
+                        if v {
+                            for (k, c) in cols.iter_mut().enumerate() {
+                                c.push(idx[k] as isize);
+                            }
                         }
                     }
                 }
                 for c in cols {
                     let n = c.len();
-                    out.push(IndexItem::Array(
+                    out.push(IndexItem::Array(std::sync::Arc::new(
                         ArrayD::from_shape_vec(IxDyn(&[n]), c).unwrap(),
-                    ));
+                    )));
                 }
                 axis += m.ndim();
             }
@@ -1211,7 +1217,7 @@ fn normalize_items(items: &[IndexItem], shape: &[usize]) -> NpResult<(Vec<IndexI
 }
 
 /// Advanced (integer-array) indices left for later: (result axis, indices).
-type AdvancedIndices = Vec<(usize, ArrayD<isize>)>;
+type AdvancedIndices = Vec<(usize, std::sync::Arc<ArrayD<isize>>)>;
 
 /// Applies ints, slices and new axes to a view (owned or mutable alike). Array items
 /// are treated as full slices; their positions in the result are returned.
@@ -1232,7 +1238,7 @@ fn apply_basic<S: Data>(
                 src_axis += 1;
             }
             IndexItem::Int(i) => {
-                adv.push((ax, ArrayD::from_elem(IxDyn(&[]), *i)));
+                adv.push((ax, std::sync::Arc::new(ArrayD::from_elem(IxDyn(&[]), *i))));
                 ax += 1;
                 src_axis += 1;
             }
@@ -1330,7 +1336,7 @@ pub fn index_get<T: Clone>(a: ArrayViewD<'_, T>, items: &[IndexItem]) -> NpResul
 
 fn gather<T: Clone>(
     v: ArrayViewD<'_, T>,
-    advs: Vec<(usize, ArrayD<isize>)>,
+    advs: AdvancedIndices,
 ) -> NpResult<ArrayD<T>> {
     let shapes: Vec<&[usize]> = advs.iter().map(|(_, a)| a.shape()).collect();
     let bshape = match broadcast_shapes(&shapes) {
@@ -1350,27 +1356,66 @@ fn gather<T: Clone>(
     let mut perm = adv_axes.clone();
     perm.extend(rest.iter().copied());
     let p = v.permuted_axes(IxDyn(&perm));
+    let rest_size: usize = rest_shape.iter().product();
+    if let ([(_, ix)], true, Some(flat)) = (&advs[..], rest.is_empty(), advs[0].1.as_slice()) {
+        // The common `a[idx]` of a 1-d view: each element read as its index is checked.
+        let (n, stride, base) = (p.shape()[0], p.strides()[0], p.as_ptr());
+        let mut data: Vec<T> = Vec::with_capacity(flat.len());
+        for &i in flat {
+            let i = norm_index(i, n, adv_axes[0])?;
+            // SAFETY: an in-bounds element of the 1-d view `p`.
+            data.push(unsafe { (*base.offset(i as isize * stride)).clone() });
+        }
+        return Ok(ArrayD::from_shape_vec(ix.raw_dim(), data).unwrap());
+    }
     // broadcast and bounds-check the index arrays
     let mut idx_arrays: Vec<ArrayD<usize>> = Vec::new();
     for (k, (_, arr)) in advs.iter().enumerate() {
         let n = p.shape()[k];
         let b = arr.broadcast(IxDyn(&bshape)).unwrap();
         let mut conv = Vec::with_capacity(b.len());
-        for &i in b.iter() {
-            conv.push(norm_index(i, n, adv_axes[k])?);
+        match b.as_slice() {
+            // Already of the result's shape, in C order: read as a slice.
+            Some(flat) => {
+                for &i in flat {
+                    conv.push(norm_index(i, n, adv_axes[k])?);
+                }
+            }
+            None => {
+                for &i in b.iter() {
+                    conv.push(norm_index(i, n, adv_axes[k])?);
+                }
+            }
         }
         idx_arrays.push(ArrayD::from_shape_vec(IxDyn(&bshape), conv).unwrap());
     }
     let nb: usize = bshape.iter().product();
-    let rest_size: usize = rest_shape.iter().product();
     let mut data: Vec<T> = Vec::with_capacity(nb * rest_size);
     let flat: Vec<&[usize]> = idx_arrays.iter().map(|a| a.as_slice().unwrap()).collect();
-    for j in 0..nb {
-        let mut sub = p.view();
-        for f in &flat {
-            sub = sub.index_axis_move(Axis(0), f[j]);
+    // One element per selection (no other axes): by its offset from the view's first
+    // (the indices are in bounds: checked above).
+    let strides = &p.strides()[..flat.len()];
+    let offset = |j: usize| -> isize {
+        flat.iter()
+            .zip(strides)
+            .map(|(f, &s)| f[j] as isize * s)
+            .sum()
+    };
+    if rest_size == 1 || nb == 0 {
+        let base = p.as_ptr();
+        for j in 0..nb {
+            // SAFETY: an in-bounds element of `p` (every index was checked against its
+            // axis; the other axes have one element, at offset 0).
+            data.push(unsafe { (*base.offset(offset(j))).clone() });
         }
-        data.extend(sub.iter().cloned());
+    } else {
+        for j in 0..nb {
+            let mut sub = p.view();
+            for f in &flat {
+                sub = sub.index_axis_move(Axis(0), f[j]);
+            }
+            data.extend(sub.iter().cloned());
+        }
     }
     let mut out_shape = bshape.clone();
     out_shape.extend(rest_shape.iter().copied());
@@ -1421,8 +1466,18 @@ pub fn index_set<T: Copy>(
         ))
     })?;
     if let Some(s) = a.as_slice_mut() {
-        for (&p, &x) in pos.iter().zip(b.iter()) {
-            s[p] = x;
+        match (pos.as_slice(), b.as_slice()) {
+            // Positions and values in C order: read as slices.
+            (Some(ps), Some(xs)) => {
+                for (&p, &x) in ps.iter().zip(xs) {
+                    s[p] = x;
+                }
+            }
+            _ => {
+                for (&p, &x) in pos.iter().zip(b.iter()) {
+                    s[p] = x;
+                }
+            }
         }
         return Ok(());
     }

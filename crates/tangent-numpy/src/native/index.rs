@@ -35,9 +35,19 @@ pub(crate) mod _index {
         if obj.is(&vm.ctx.ellipsis) {
             return Ok(IndexItem::Ellipsis);
         }
-        let (arr, dt) = if let Some(a) = obj.downcast_ref::<PyNdArray>() {
-            (core::to_standard(a.read().view()), a.dtype)
-        } else if obj.downcast_ref::<PyList>().is_some() {
+        if let Some(a) = obj.downcast_ref::<PyNdArray>() {
+            // Read in the array's own type: int64 indices stay exact, and no float
+            // copy is made.
+            let lock = a.read_typed();
+            return match lock.typed() {
+                ElemView::I64(v) => Ok(IndexItem::Array(std::sync::Arc::new(v.mapv(|x| x as isize)))),
+                ElemView::Bool(v) => Ok(IndexItem::Mask(v.to_owned())),
+                _ => Err(vm.new_index_error(
+                    "arrays used as indices must be of integer (or boolean) type",
+                )),
+            };
+        }
+        let (arr, dt) = if obj.downcast_ref::<PyList>().is_some() {
             let (a, d) = to_array(obj, vm)?;
             (
                 a,
@@ -60,7 +70,7 @@ pub(crate) mod _index {
         };
         match dt {
             DType::Bool => Ok(IndexItem::Mask(arr.mapv(|x| x != 0.0))),
-            DType::Int64 => Ok(IndexItem::Array(arr.mapv(|x| x as isize))),
+            DType::Int64 => Ok(IndexItem::Array(std::sync::Arc::new(arr.mapv(|x| x as isize)))),
             DType::Float64 | DType::Float32 => {
                 Err(vm
                     .new_index_error("arrays used as indices must be of integer (or boolean) type"))
