@@ -301,7 +301,17 @@ pub fn strided_sum_in<A: Copy + std::ops::Add<Output = A>>(
             .zip(&dims)
             .map(|(&i, d)| i as isize * d.1)
             .sum();
-        buffer.extend((0..len).map(|j| read(start + j as isize * stride)));
+        if per_buffer == len {
+            // A run that fills the buffer alone: summed where it is (the same sum).
+            total = total
+                + if stride == 1 {
+                    pairwise_sum_at(len, zero, |j| read(start + j as isize))
+                } else {
+                    pairwise_sum_at(len, zero, |j| read(start + j as isize * stride))
+                };
+        } else {
+            buffer.extend((0..len).map(|j| read(start + j as isize * stride)));
+        }
         if buffer.len() >= per_buffer {
             total = total + pairwise_sum_in(&buffer, zero, |x| x);
             buffer.clear();
@@ -333,26 +343,46 @@ pub fn pairwise_sum_in<T: Copy, A: Copy + std::ops::Add<Output = A>>(
     zero: A,
     to_acc: impl Fn(T) -> A + Copy,
 ) -> A {
-    const BLOCK: usize = 128;
-    if v.len() <= BLOCK {
-        let mut acc = [zero; 8];
-        let mut chunks = v.chunks_exact(8);
-        for c in &mut chunks {
-            for (a, x) in acc.iter_mut().zip(c) {
-                *a = *a + to_acc(*x);
+    // SAFETY: `pairwise_sum_at` reads indices below the length it is given.
+    pairwise_sum_at(v.len(), zero, |i| to_acc(unsafe { *v.get_unchecked(i) }))
+}
+
+/// NumPy's pairwise sum of the `n` values `at(0)`, ..., `at(n - 1)`: blocks of up to 128
+/// values summed with eight independent accumulators, longer runs split in halves on a
+/// multiple of 8.
+pub fn pairwise_sum_at<A: Copy + std::ops::Add<Output = A>>(
+    n: usize,
+    zero: A,
+    at: impl Fn(usize) -> A + Copy,
+) -> A {
+    fn range<A: Copy + std::ops::Add<Output = A>>(
+        lo: usize,
+        n: usize,
+        zero: A,
+        at: impl Fn(usize) -> A + Copy,
+    ) -> A {
+        const BLOCK: usize = 128;
+        if n <= BLOCK {
+            let mut acc = [zero; 8];
+            let full = n / 8 * 8;
+            for c in (lo..lo + full).step_by(8) {
+                for (k, a) in acc.iter_mut().enumerate() {
+                    *a = *a + at(c + k);
+                }
             }
+            let mut s =
+                ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+            for i in lo + full..lo + n {
+                s = s + at(i);
+            }
+            s
+        } else {
+            // Split on a multiple of 8 so every block but the last is full.
+            let half = (n / 2 / 8) * 8;
+            range(lo, half, zero, at) + range(lo + half, n - half, zero, at)
         }
-        let mut s =
-            ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-        for x in chunks.remainder() {
-            s = s + to_acc(*x);
-        }
-        s
-    } else {
-        // Split on a multiple of 8 so every block but the last is full.
-        let half = (v.len() / 2 / 8) * 8;
-        pairwise_sum_in(&v[..half], zero, to_acc) + pairwise_sum_in(&v[half..], zero, to_acc)
     }
+    range(0, n, zero, at)
 }
 
 #[cfg(test)]
@@ -413,6 +443,27 @@ mod tests {
         assert!(
             (pairwise_sum_by(&v, |x| x) - s).abs()
                 <= 1e-9 * v.iter().map(|x| x.abs()).sum::<f64>() / 1e4
+        );
+    }
+
+    /// A run too long to share NumPy's buffer is summed where it is, contiguous or
+    /// strided: the same number as the pairwise sum of its values.
+    #[test]
+    fn long_runs_sum_in_place_as_the_buffered_sum_did() {
+        let v: Vec<f64> = (0..3 * 10_007)
+            .map(|i| ((i as f64) * 0.731).sin() * 1e3)
+            .collect();
+        let read = |o: isize| v[o as usize];
+        assert_eq!(
+            strided_sum_in(&[v.len()], &[1], read, 0.0).to_bits(),
+            pairwise_sum_in(&v, 0.0, |x| x).to_bits()
+        );
+        // The middle column of a (10007, 3) C array: one run of stride 3.
+        let column: Vec<f64> = v.iter().skip(1).step_by(3).copied().collect();
+        let shifted = |o: isize| v[(o + 1) as usize];
+        assert_eq!(
+            strided_sum_in(&[10_007], &[3], shifted, 0.0).to_bits(),
+            pairwise_sum_in(&column, 0.0, |x| x).to_bits()
         );
     }
 

@@ -498,14 +498,37 @@ impl Reduce {
 fn reduce_slice<T: Element>(s: &[T], kind: Reduce) -> f64 {
     let mut it = s.iter().map(|x| x.to_f64());
     match kind {
-        Reduce::Max => it.fold(f64::NEG_INFINITY, np_max),
-        Reduce::Min => it.fold(f64::INFINITY, np_min),
+        Reduce::Max => extreme(s, f64::NEG_INFINITY, np_max),
+        Reduce::Min => extreme(s, f64::INFINITY, np_min),
         Reduce::All => it.all(|x| x != 0.0) as u8 as f64,
         Reduce::Any => it.any(|x| x != 0.0) as u8 as f64,
         Reduce::Sum | Reduce::Mean | Reduce::Prod => {
             unreachable!("order-dependent reductions go through reduce_ordered")
         }
     }
+}
+
+/// The maximum (or minimum: `pick`) of `s` from `start`, by eight independent lanes
+/// (no serial chain of compares, so it vectorises). Any order gives the same number but
+/// for the sign of a zero result, which follows the serial order, as before.
+fn extreme<T: Element>(s: &[T], start: f64, pick: fn(f64, f64) -> f64) -> f64 {
+    let mut acc = [start; 8];
+    let mut chunks = s.chunks_exact(8);
+    for c in &mut chunks {
+        for (a, x) in acc.iter_mut().zip(c) {
+            *a = pick(*a, x.to_f64());
+        }
+    }
+    let r = chunks
+        .remainder()
+        .iter()
+        .fold(acc.into_iter().fold(start, pick), |r, x| {
+            pick(r, x.to_f64())
+        });
+    if r == 0.0 {
+        return s.iter().fold(start, |r, x| pick(r, x.to_f64()));
+    }
+    r
 }
 
 /// NumPy's empty-reduction error for the reductions without an identity.
@@ -790,6 +813,19 @@ fn ordered<T: Element, A: Accumulator>(
                         flush(&mut out, o, &mut run);
                     }
                 }
+                Some((len, 1, 1, false)) => {
+                    // Contiguous in both (a C array's leading axes): a loop that vectorises.
+                    let row = &mut out[o..o + len];
+                    if kind == Reduce::Prod {
+                        for (j, y) in row.iter_mut().enumerate() {
+                            *y = *y * read(off + j as isize);
+                        }
+                    } else {
+                        for (j, y) in row.iter_mut().enumerate() {
+                            *y = *y + read(off + j as isize);
+                        }
+                    }
+                }
                 Some((len, s, os, false)) => {
                     for j in 0..len {
                         out[o + j * os] = combine(out[o + j * os], read(off + j as isize * s));
@@ -964,6 +1000,36 @@ pub fn arg_reduce<T: Copy + PartialOrd>(
             x < best
         }
     };
+    // A contiguous lane: eight interleaved scans keep their first best element (no
+    // serial chain, so it vectorises); the winner is the best of the eight, the
+    // earliest among equals: the serial scan's answer (the first NaN, else the first
+    // element equal to the extreme, a zero of either sign for a zero).
+    let arg_slice = |s: &[T]| -> f64 {
+        let (mut value, mut at) = ([s[0]; 8], [0usize; 8]);
+        let mut chunks = s.chunks_exact(8);
+        for (c, chunk) in (&mut chunks).enumerate() {
+            for k in 0..8 {
+                if better(chunk[k], value[k]) {
+                    value[k] = chunk[k];
+                    at[k] = c * 8 + k;
+                }
+            }
+        }
+        let tail = s.len() - chunks.remainder().len();
+        let (mut bv, mut bi) = (s[0], 0usize);
+        for (k, &x) in chunks.remainder().iter().enumerate() {
+            if better(x, bv) {
+                (bv, bi) = (x, tail + k);
+            }
+        }
+        for k in 0..8 {
+            let tie = (value[k] == bv || (is_nan(value[k]) && is_nan(bv))) && at[k] < bi;
+            if better(value[k], bv) || tie {
+                (bv, bi) = (value[k], at[k]);
+            }
+        }
+        bi as f64
+    };
     let arg = |it: &mut dyn Iterator<Item = T>| -> f64 {
         let mut best: Option<T> = None;
         let mut bi = 0usize;
@@ -980,7 +1046,10 @@ pub fn arg_reduce<T: Copy + PartialOrd>(
             if a.is_empty() {
                 return value_err(format!("attempt to get {name} of an empty sequence"));
             }
-            let v = arg(&mut a.iter().copied());
+            let v = match a.as_slice() {
+                Some(s) => arg_slice(s),
+                None => arg(&mut a.iter().copied()),
+            };
             Ok(ArrayD::from_elem(IxDyn(&[]), v))
         }
         Some(ax) => {
@@ -989,7 +1058,10 @@ pub fn arg_reduce<T: Copy + PartialOrd>(
             }
             let mut out_shape = a.shape().to_vec();
             out_shape.remove(ax);
-            let res = a.map_axis(Axis(ax), |lane| arg(&mut lane.iter().copied()));
+            let res = a.map_axis(Axis(ax), |lane| match lane.as_slice() {
+                Some(s) => arg_slice(s),
+                None => arg(&mut lane.iter().copied()),
+            });
             Ok(res.into_shape_with_order(IxDyn(&out_shape)).unwrap())
         }
     }
@@ -1179,7 +1251,10 @@ fn normalize_items(items: &[IndexItem], shape: &[usize]) -> NpResult<(Vec<IndexI
                 let mut cols: Vec<Vec<isize>> = vec![Vec::new(); m.ndim()];
                 if let (1, Some(flat)) = (m.ndim(), m.as_slice()) {
                     // The common `a[a > 0]`: positions straight from the slice.
-                    cols[0] = (0..flat.len()).filter(|&i| flat[i]).map(|i| i as isize).collect();
+                    cols[0] = (0..flat.len())
+                        .filter(|&i| flat[i])
+                        .map(|i| i as isize)
+                        .collect();
                 } else {
                     for (idx, &v) in m.indexed_iter() {
                         if v {
@@ -1334,10 +1409,7 @@ pub fn index_get<T: Clone>(a: ArrayViewD<'_, T>, items: &[IndexItem]) -> NpResul
     gather(v, advs)
 }
 
-fn gather<T: Clone>(
-    v: ArrayViewD<'_, T>,
-    advs: AdvancedIndices,
-) -> NpResult<ArrayD<T>> {
+fn gather<T: Clone>(v: ArrayViewD<'_, T>, advs: AdvancedIndices) -> NpResult<ArrayD<T>> {
     let shapes: Vec<&[usize]> = advs.iter().map(|(_, a)| a.shape()).collect();
     let bshape = match broadcast_shapes(&shapes) {
         Ok(s) => s,

@@ -40,7 +40,9 @@ pub(crate) mod _index {
             // copy is made.
             let lock = a.read_typed();
             return match lock.typed() {
-                ElemView::I64(v) => Ok(IndexItem::Array(std::sync::Arc::new(v.mapv(|x| x as isize)))),
+                ElemView::I64(v) => Ok(IndexItem::Array(std::sync::Arc::new(
+                    v.mapv(|x| x as isize),
+                ))),
                 ElemView::Bool(v) => Ok(IndexItem::Mask(v.to_owned())),
                 _ => Err(vm.new_index_error(
                     "arrays used as indices must be of integer (or boolean) type",
@@ -70,7 +72,9 @@ pub(crate) mod _index {
         };
         match dt {
             DType::Bool => Ok(IndexItem::Mask(arr.mapv(|x| x != 0.0))),
-            DType::Int64 => Ok(IndexItem::Array(std::sync::Arc::new(arr.mapv(|x| x as isize)))),
+            DType::Int64 => Ok(IndexItem::Array(std::sync::Arc::new(
+                arr.mapv(|x| x as isize),
+            ))),
             DType::Float64 | DType::Float32 => {
                 Err(vm
                     .new_index_error("arrays used as indices must be of integer (or boolean) type"))
