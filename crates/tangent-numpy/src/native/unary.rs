@@ -176,12 +176,37 @@ pub(crate) mod _unary {
         })
     }
 
+    /// `kernel` over a float64 array in C order (the vectorised kernels of the hot
+    /// functions); None for any other argument.
+    fn f64_kernel(
+        x: &PyObject,
+        kernel: fn(&[f64], &mut [f64]),
+        vm: &VirtualMachine,
+    ) -> Option<PyObjectRef> {
+        let a = x.downcast_ref::<PyNdArray>()?;
+        let g = a.read_typed();
+        let ElemView::F64(v) = g.typed() else {
+            return None;
+        };
+        let src = v.as_slice().filter(|_| v.is_standard_layout())?;
+        let mut out = vec![0.0; src.len()];
+        kernel(src, &mut out);
+        let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
+        Some(typed_arr_or_scalar(arr, vm))
+    }
+
     #[pyfunction]
     pub(crate) fn exp(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        if let Some(r) = f64_kernel(&x, crate::fastmath::exp_slice, vm) {
+            return Ok(r);
+        }
         float_function(&x, "exp", f64::exp, vm)
     }
     #[pyfunction]
     pub(crate) fn log(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        if let Some(r) = f64_kernel(&x, crate::fastmath::log_slice, vm) {
+            return Ok(r);
+        }
         float_function(&x, "log", f64::ln, vm)
     }
     #[pyfunction]
@@ -198,17 +223,9 @@ pub(crate) mod _unary {
     }
     #[pyfunction]
     pub(crate) fn tanh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        if let Some(a) = x.downcast_ref::<PyNdArray>() {
-            // The hot path of float64 tanh layers: a vectorised kernel over contiguous data.
-            let g = a.read_typed();
-            if let ElemView::F64(v) = g.typed() {
-                if let Some(src) = v.as_slice().filter(|_| v.is_standard_layout()) {
-                    let mut out = vec![0.0; src.len()];
-                    crate::fastmath::tanh_slice(src, &mut out);
-                    let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
-                    return Ok(typed_arr_or_scalar(arr, vm));
-                }
-            }
+        // The hot path of float64 tanh layers.
+        if let Some(r) = f64_kernel(&x, crate::fastmath::tanh_slice, vm) {
+            return Ok(r);
         }
         float_function(&x, "tanh", crate::fastmath::tanh, vm)
     }
