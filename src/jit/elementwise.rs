@@ -267,36 +267,10 @@ pub unsafe extern "C" fn dot(a: *const ArrayDesc, b: *const ArrayDesc) -> f64 {
         buf
     };
     match (a.contiguous(), b.contiguous()) {
-        (Some(x), Some(y)) => pairwise_dot(x, y),
-        (Some(x), None) => pairwise_dot(x, &owned(b)),
-        (None, Some(y)) => pairwise_dot(&owned(a), y),
-        (None, None) => pairwise_dot(&owned(a), &owned(b)),
-    }
-}
-
-/// The sum of `x[i] * y[i]`, eight running sums per block of 128, blocks summed in pairs
-/// (NumPy's order for `np.sum(x * y)`).
-fn pairwise_dot(x: &[f64], y: &[f64]) -> f64 {
-    const BLOCK: usize = 128;
-    let n = x.len().min(y.len());
-    if n <= BLOCK {
-        let mut acc = [0.0f64; 8];
-        let (xc, yc) = (x[..n].chunks_exact(8), y[..n].chunks_exact(8));
-        let tail = n - xc.remainder().len();
-        for (a, b) in xc.zip(yc) {
-            for k in 0..8 {
-                acc[k] += a[k] * b[k];
-            }
-        }
-        let mut s =
-            ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-        for k in tail..n {
-            s += x[k] * y[k];
-        }
-        s
-    } else {
-        let half = (n / 2 / 8) * 8;
-        pairwise_dot(&x[..half], &y[..half]) + pairwise_dot(&x[half..n], &y[half..n])
+        (Some(x), Some(y)) => tangent_fastmath::pairwise_dot(x, y),
+        (Some(x), None) => tangent_fastmath::pairwise_dot(x, &owned(b)),
+        (None, Some(y)) => tangent_fastmath::pairwise_dot(&owned(a), y),
+        (None, None) => tangent_fastmath::pairwise_dot(&owned(a), &owned(b)),
     }
 }
 

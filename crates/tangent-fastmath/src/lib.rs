@@ -471,6 +471,16 @@ pub fn pairwise_sum_in<T: Copy, A: Copy + std::ops::Add<Output = A>>(
     pairwise_sum_at(v.len(), zero, |i| to_acc(unsafe { *v.get_unchecked(i) }))
 }
 
+/// The sum of `x[i] * y[i]` over the shorter length, in `pairwise_sum_at`'s order (the
+/// embedded numpy's `np.dot` of vectors and the native code's).
+pub fn pairwise_dot(x: &[f64], y: &[f64]) -> f64 {
+    let n = x.len().min(y.len());
+    // SAFETY: `pairwise_sum_at` reads indices below `n`, within both slices.
+    pairwise_sum_at(n, 0.0, |i| unsafe {
+        x.get_unchecked(i) * y.get_unchecked(i)
+    })
+}
+
 /// NumPy's pairwise sum of the `n` values `at(0)`, ..., `at(n - 1)`: blocks of up to 128
 /// values summed with eight independent accumulators, longer runs split in halves on a
 /// multiple of 8.

@@ -1784,7 +1784,23 @@ pub fn dot(a: ArrayViewD<'_, f64>, b: ArrayViewD<'_, f64>) -> NpResult<ArrayD<f6
             ));
         }
         if a.ndim() == 1 && b.ndim() == 1 {
-            let s: f64 = a.iter().zip(b.iter()).map(|(x, y)| x * y).sum();
+            // Summed pairwise (as the native code's `np.dot`), in a loop that vectorises.
+            let (xo, yo);
+            let x = match a.as_slice() {
+                Some(x) => x,
+                None => {
+                    xo = to_standard(a.view());
+                    xo.as_slice().expect("C order")
+                }
+            };
+            let y = match b.as_slice() {
+                Some(y) => y,
+                None => {
+                    yo = to_standard(b.view());
+                    yo.as_slice().expect("C order")
+                }
+            };
+            let s = crate::fastmath::pairwise_dot(x, y);
             return Ok(ArrayD::from_elem(IxDyn(&[]), s));
         }
         return matmul(a, b);

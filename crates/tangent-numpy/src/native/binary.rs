@@ -410,7 +410,8 @@ pub(crate) mod _binary {
         p: DType,
         vm: &VirtualMachine,
     ) -> PyResult<Option<PyObjectRef>> {
-        if !matches!(p, DType::Float32 | DType::Int64) {
+        // Float64 comparisons too: their bool results straight from the float64 values.
+        if !matches!(p, DType::Float32 | DType::Int64) && !(p == DType::Float64 && op.is_cmp()) {
             return Ok(None);
         }
         for s in [a, b] {
@@ -464,6 +465,7 @@ pub(crate) mod _binary {
                 Op::FMin => run!(f32, f32::min),
                 _ => compare!(f32),
             },
+            DType::Float64 => compare!(f64),
             _ => match op {
                 Op::Add => run!(i64, i64::wrapping_add),
                 Op::Sub => run!(i64, i64::wrapping_sub),

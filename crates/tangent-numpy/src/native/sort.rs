@@ -125,6 +125,32 @@ pub(crate) mod _sort {
         })
     }
 
+    /// `np.where(c, x, y)` for the common case: a bool array and two float64 arrays of
+    /// its shape, all in C order: one pass over the three buffers (None otherwise).
+    fn where_same_shape_f64(c: &PyObject, x: &PyObject, y: &PyObject) -> Option<ArrayD<f64>> {
+        let (c, x, y) = (
+            c.downcast_ref::<PyNdArray>()?,
+            x.downcast_ref::<PyNdArray>()?,
+            y.downcast_ref::<PyNdArray>()?,
+        );
+        let (gc, gx, gy) = (c.read_typed(), x.read_typed(), y.read_typed());
+        let (ElemView::Bool(c), ElemView::F64(x), ElemView::F64(y)) =
+            (gc.typed(), gx.typed(), gy.typed())
+        else {
+            return None;
+        };
+        if c.shape() != x.shape() || c.shape() != y.shape() {
+            return None;
+        }
+        let (cs, xs, ys) = (c.as_slice()?, x.as_slice()?, y.as_slice()?);
+        let out: Vec<f64> = cs
+            .iter()
+            .zip(xs.iter().zip(ys))
+            .map(|(&c, (&x, &y))| if c { x } else { y })
+            .collect();
+        Some(ArrayD::from_shape_vec(c.raw_dim(), out).expect("same size"))
+    }
+
     #[pyfunction(name = "where")]
     pub(crate) fn where_(
         cond: PyObjectRef,
@@ -132,11 +158,14 @@ pub(crate) mod _sort {
         y: OptionalArg<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult {
-        let (c, _) = to_array(&cond, vm)?;
         let (OptionalArg::Present(x), OptionalArg::Present(y)) = (x, y) else {
             // np.where(cond): tuple of index arrays (nonzero)
             return nonzero(cond, vm);
         };
+        if let Some(out) = where_same_shape_f64(&cond, &x, &y) {
+            return Ok(PyNdArray::from_elements(Elements::F64(out)).into_pyobject(vm));
+        }
+        let (c, _) = to_array(&cond, vm)?;
         let (xa, dx) = to_array(&x, vm)?;
         let (ya, dy) = to_array(&y, vm)?;
         let (xw, yw) = (is_weak_scalar(&x, vm), is_weak_scalar(&y, vm));
