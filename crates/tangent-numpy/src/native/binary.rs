@@ -411,7 +411,9 @@ pub(crate) mod _binary {
         vm: &VirtualMachine,
     ) -> PyResult<Option<PyObjectRef>> {
         // Float64 comparisons too: their bool results straight from the float64 values.
-        if !matches!(p, DType::Float32 | DType::Int64) && !(p == DType::Float64 && op.is_cmp()) {
+        let typed =
+            matches!(p, DType::Float32 | DType::Int64) || p == DType::Float64 && op.is_cmp();
+        if !typed {
             return Ok(None);
         }
         for s in [a, b] {
