@@ -148,7 +148,29 @@ WRITES = ["a.flat[1] = 9", "a.flat[[0, 2]] = [7, 8]", "a.T.flat[1:3] = 5", "a.ra
 # _index_tricks.py, _array_api.py), over a 2x3 float64 `a`, float64 vectors `v` (4) and
 # `w` (3), an int64 vector `k` (5, values 0..5), a 3x3 `m`, a float32 vector `s` (4),
 # a float64 vector `z` (5) holding nan, inf and -inf, and an int64 2x3 `q`.
-FUNCS = ["np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "np.diff(k)",
+FUNCS = [
+    # Longer arrays, for the kernels that work in chunks of eight: extremes and their
+    # positions (NaN, ties, signed zeros), gathers, masks, clip, where, dot, sums, exp, log.
+    "np.argmax(np.cos(np.arange(37.0)))", "np.argmin(np.cos(np.arange(37.0)))",
+    "np.argmin(np.where(np.arange(40) % 7 == 3, np.nan, np.sin(np.arange(40.0))))",
+    "np.argmax(np.array([0.0, -0.0] * 9 + [-1.0]))", "np.argmin(np.array([1.0, -0.0] * 9 + [0.0]))",
+    "np.argmax(np.sin(np.arange(50.0)).reshape(5, 10), axis=1)",
+    "np.max(np.sin(np.arange(50.0)).reshape(5, 10), axis=1)", "np.min(np.where(np.arange(30) == 17, np.nan, 1.0))",
+    "np.max(np.full(20, -np.inf))", "np.argmax(np.full(20, -np.inf))",
+    "np.arange(30.0)[(np.arange(30) * 7) % 30]", "np.arange(30.0)[-(np.arange(30) % 29) - 1]",
+    "np.arange(12.0).reshape(4, 3)[[3, 0, -1]]", "np.arange(12.0).reshape(4, 3)[:, [2, -3]]",
+    "np.arange(12.0).reshape(1, 12)[:, np.arange(12) % 5]", "np.arange(30.0)[np.array([0, 30])]",
+    "np.arange(40.0)[np.sin(np.arange(40.0)) > 0]", "np.arange(24).reshape(2, 12)[:, np.arange(12) % 2 == 0]",
+    "np.clip(np.sin(np.arange(20.0)), -0.5, 0.5)", "np.clip(np.arange(20.0), None, 7)",
+    "np.clip(np.where(np.arange(20) == 3, np.nan, np.arange(20.0)), 2, 9.5)",
+    "np.where(np.arange(20) % 3 == 0, np.arange(20.0), -np.arange(20.0))",
+    "np.sin(np.arange(20.0)) > np.cos(np.arange(20.0))", "np.arange(20.0) <= 7",
+    "np.dot(np.sin(np.arange(300.0)), np.cos(np.arange(300.0)))", "np.dot(np.arange(10.0)[::2], np.arange(5.0))",
+    "np.sum(np.sin(np.arange(20000.0)))", "np.sum(np.sin(np.arange(20000.0)).reshape(100, 200), axis=0)",
+    "np.exp(np.linspace(-750, 710, 101))", "np.log(np.linspace(1e-310, 1e308, 57))",
+    "np.exp(np.array([np.nan, np.inf, -np.inf, 0.0, -0.0] * 3))",
+    "np.log(np.array([np.nan, np.inf, -1.0, 0.0, -0.0, 5e-324] * 3))",
+    "np.diff(v)", "np.diff(a)", "np.diff(a, axis=0)", "np.diff(v, n=2)", "np.diff(k)",
          "np.diff(k > 2)", "np.diff(v, prepend=0)", "np.diff(v, append=[1, 2])",
          "np.diff(s)", "np.ediff1d(a)", "np.ediff1d(v, to_end=[9], to_begin=-1)",
          "np.gradient(v)", "np.gradient(a)", "np.gradient(a, axis=1)", "np.gradient(v, 0.5)",

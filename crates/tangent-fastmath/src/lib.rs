@@ -327,6 +327,34 @@ simd_kernel! {
     }
 }
 
+/// `f()` compiled for the widest vector unit present (AVX-512 where there is one: `f`
+/// is inlined into a version built for it), for loops that are not maps (reductions
+/// and scans) and would otherwise get the baseline's narrow vectors.
+pub fn on_wide_vectors<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f,avx2,fma")]
+        unsafe fn wide<R>(f: impl FnOnce() -> R) -> R {
+            let r = f();
+            std::arch::x86_64::_mm256_zeroupper();
+            r
+        }
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn avx2<R>(f: impl FnOnce() -> R) -> R {
+            let r = f();
+            std::arch::x86_64::_mm256_zeroupper();
+            r
+        }
+        match simd_level() {
+            // SAFETY: the features each version is compiled for are present.
+            SimdLevel::Avx512 => return unsafe { wide(f) },
+            SimdLevel::Avx2Fma => return unsafe { avx2(f) },
+            SimdLevel::Sse2 => {}
+        }
+    }
+    f()
+}
+
 /// `f` over one slice into a new vector, compiled for the widest vector unit present
 /// (the kernels of the elementwise operators; `f` is inlined into each version).
 pub fn map1<T: Copy, U, F: Fn(T) -> U + Copy>(a: &[T], f: F) -> Vec<U> {

@@ -498,8 +498,8 @@ impl Reduce {
 fn reduce_slice<T: Element>(s: &[T], kind: Reduce) -> f64 {
     let mut it = s.iter().map(|x| x.to_f64());
     match kind {
-        Reduce::Max => extreme(s, f64::NEG_INFINITY, np_max),
-        Reduce::Min => extreme(s, f64::INFINITY, np_min),
+        Reduce::Max => extreme::<T, true>(s),
+        Reduce::Min => extreme::<T, false>(s),
         Reduce::All => it.all(|x| x != 0.0) as u8 as f64,
         Reduce::Any => it.any(|x| x != 0.0) as u8 as f64,
         Reduce::Sum | Reduce::Mean | Reduce::Prod => {
@@ -508,27 +508,49 @@ fn reduce_slice<T: Element>(s: &[T], kind: Reduce) -> f64 {
     }
 }
 
-/// The maximum (or minimum: `pick`) of `s` from `start`, by eight independent lanes
-/// (no serial chain of compares, so it vectorises). Any order gives the same number but
-/// for the sign of a zero result, which follows the serial order, as before.
-fn extreme<T: Element>(s: &[T], start: f64, pick: fn(f64, f64) -> f64) -> f64 {
-    let mut acc = [start; 8];
-    let mut chunks = s.chunks_exact(8);
-    for c in &mut chunks {
-        for (a, x) in acc.iter_mut().zip(c) {
-            *a = pick(*a, x.to_f64());
-        }
+/// NumPy's maximum (`MAX`) or minimum of `s`: NaN if there is one, else by eight
+/// independent lanes (no serial chain of compares, so it vectorises). Any order gives
+/// the same number but for the sign of a zero result, which follows the serial order.
+fn extreme<T: Element, const MAX: bool>(s: &[T]) -> f64 {
+    let (start, pick): (f64, fn(f64, f64) -> f64) = if MAX {
+        (f64::NEG_INFINITY, np_max)
+    } else {
+        (f64::INFINITY, np_min)
+    };
+    let (r, nan) = crate::fastmath::on_wide_vectors(|| extreme_lanes::<T, MAX>(s, start));
+    if nan {
+        return f64::NAN;
     }
-    let r = chunks
-        .remainder()
-        .iter()
-        .fold(acc.into_iter().fold(start, pick), |r, x| {
-            pick(r, x.to_f64())
-        });
     if r == 0.0 {
         return s.iter().fold(start, |r, x| pick(r, x.to_f64()));
     }
     r
+}
+
+/// `extreme`'s lanes: the extreme of the numbers (`f64::max`, which passes over NaN, a
+/// plain vector instruction) and whether a NaN was seen.
+#[inline(always)]
+fn extreme_lanes<T: Element, const MAX: bool>(s: &[T], start: f64) -> (f64, bool) {
+    let mut acc = [start; 8];
+    let mut nan = [false; 8];
+    let mut chunks = s.chunks_exact(8);
+    for c in &mut chunks {
+        for k in 0..8 {
+            let x = c[k].to_f64();
+            nan[k] |= x.is_nan();
+            acc[k] = if MAX { acc[k].max(x) } else { acc[k].min(x) };
+        }
+    }
+    let mut r = start;
+    let mut seen_nan = nan.iter().any(|&n| n);
+    for x in acc
+        .into_iter()
+        .chain(chunks.remainder().iter().map(|x| x.to_f64()))
+    {
+        seen_nan |= x.is_nan();
+        r = if MAX { r.max(x) } else { r.min(x) };
+    }
+    (r, seen_nan)
 }
 
 /// NumPy's empty-reduction error for the reductions without an identity.
@@ -980,7 +1002,28 @@ pub fn quantile_of(lane: &mut [f64], q: f64, method: QuantileMethod) -> f64 {
 }
 
 /// argmax/argmin over all elements (flat C index) or along one axis.
-pub fn arg_reduce<T: Copy + PartialOrd>(
+/// The first position of the maximum (or minimum) of a float64 slice, or of its first
+/// NaN: the extreme by vector lanes, then the first chunk of eight that holds it.
+fn arg_extreme_f64(s: &[f64], is_max: bool) -> usize {
+    crate::fastmath::on_wide_vectors(|| {
+        let (best, nan) = if is_max {
+            extreme_lanes::<f64, true>(s, f64::NEG_INFINITY)
+        } else {
+            extreme_lanes::<f64, false>(s, f64::INFINITY)
+        };
+        let hit = |x: f64| if nan { x.is_nan() } else { x == best };
+        let mut chunks = s.chunks_exact(8);
+        for (c, chunk) in (&mut chunks).enumerate() {
+            if chunk.iter().fold(false, |f, &x| f | hit(x)) {
+                return c * 8 + chunk.iter().position(|&x| hit(x)).unwrap_or(0);
+            }
+        }
+        let tail = s.len() - chunks.remainder().len();
+        tail + chunks.remainder().iter().position(|&x| hit(x)).unwrap_or(0)
+    })
+}
+
+pub fn arg_reduce<T: Copy + PartialOrd + 'static>(
     a: ArrayViewD<'_, T>,
     axis: Option<usize>,
     is_max: bool,
@@ -1005,6 +1048,11 @@ pub fn arg_reduce<T: Copy + PartialOrd>(
     // earliest among equals: the serial scan's answer (the first NaN, else the first
     // element equal to the extreme, a zero of either sign for a zero).
     let arg_slice = |s: &[T]| -> f64 {
+        if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f64>() {
+            // SAFETY: T is f64 (checked just above).
+            let f = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const f64, s.len()) };
+            return arg_extreme_f64(f, is_max) as f64;
+        }
         let (mut value, mut at) = ([s[0]; 8], [0usize; 8]);
         let mut chunks = s.chunks_exact(8);
         for (c, chunk) in (&mut chunks).enumerate() {

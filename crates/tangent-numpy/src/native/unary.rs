@@ -410,12 +410,51 @@ pub(crate) mod _unary {
         )
     }
 
+    /// `clip` of a float64 array in C order between Python numbers (or None): the two
+    /// passes' operations, `maximum` then `minimum`, in one pass (None otherwise).
+    fn clip_f64_by_numbers(
+        a: &PyObject,
+        lo: &PyObject,
+        hi: &PyObject,
+        vm: &VirtualMachine,
+    ) -> Option<PyObjectRef> {
+        let bound = |b: &PyObject| -> Option<Option<f64>> {
+            if vm.is_none(b) {
+                return Some(None);
+            }
+            let number =
+                b.class().is(vm.ctx.types.float_type) || b.class().is(vm.ctx.types.int_type);
+            number.then(|| scalar_of(b, vm).map(|(v, _)| v))?.map(Some)
+        };
+        let (lo, hi) = (bound(lo)?, bound(hi)?);
+        let arr = a.downcast_ref::<PyNdArray>()?;
+        let g = arr.read_typed();
+        let ElemView::F64(v) = g.typed() else {
+            return None;
+        };
+        let src = v.as_slice()?;
+        // `map1`: compiled for the widest vector unit present.
+        let out: Vec<f64> = match (lo, hi) {
+            (Some(l), Some(h)) => {
+                crate::fastmath::map1(src, |x| core::np_min(core::np_max(x, l), h))
+            }
+            (Some(l), None) => crate::fastmath::map1(src, |x| core::np_max(x, l)),
+            (None, Some(h)) => crate::fastmath::map1(src, |x| core::np_min(x, h)),
+            (None, None) => return None,
+        };
+        let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
+        Some(typed_arr_or_scalar(arr, vm))
+    }
+
     pub(crate) fn clip(
         a: PyObjectRef,
         lo: PyObjectRef,
         hi: PyObjectRef,
         vm: &VirtualMachine,
     ) -> PyResult {
+        if let Some(r) = clip_f64_by_numbers(&a, &lo, &hi, vm) {
+            return Ok(r);
+        }
         let mut r = a;
         if !vm.is_none(&lo) {
             r = bin_fn(&r, &lo, Op::Max, vm)?;
