@@ -14,6 +14,7 @@ pub mod linalg;
 mod native;
 pub use native::host_api;
 pub mod ops;
+pub mod radix;
 pub mod random;
 pub mod special;
 pub mod storage;

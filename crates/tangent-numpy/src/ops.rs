@@ -79,22 +79,52 @@ fn flat<T: Copy>(a: ArrayViewD<'_, T>) -> ArrayD<T> {
 
 // ---------------------------------------------------------------- sorting
 
-/// Stable sort along `axis` (`None`: the flattened array), NaN last.
-pub fn sort<T: Copy + Default + PartialOrd>(
+/// Sort along `axis` (`None`: the flattened array), NaN last: float64 and int64 lanes
+/// by their bits (`radix`), others by a stable comparison sort.
+pub fn sort<T: Copy + Default + PartialOrd + 'static>(
     a: ArrayViewD<'_, T>,
     axis: Option<usize>,
 ) -> ArrayD<T> {
+    let flat_a;
     let (a, axis) = match axis {
-        Some(ax) => (a.to_owned(), ax),
-        None => (flat(a), 0),
+        Some(ax) => (a.view(), ax),
+        None => {
+            flat_a = flat(a);
+            (flat_a.view(), 0)
+        }
     };
     if a.ndim() == 0 {
-        return a;
+        return a.to_owned();
     }
     let n = a.shape()[axis];
+    use std::any::TypeId;
+    let sort_lane = |dst: &mut [T]| {
+        let (ptr, len) = (dst.as_mut_ptr(), dst.len());
+        if TypeId::of::<T>() == TypeId::of::<f64>() {
+            // SAFETY: T is f64 (checked just above).
+            return crate::radix::sort_f64(unsafe {
+                std::slice::from_raw_parts_mut(ptr as *mut f64, len)
+            });
+        }
+        if TypeId::of::<T>() == TypeId::of::<i64>() {
+            // SAFETY: T is i64 (checked just above).
+            return crate::radix::sort_i64(unsafe {
+                std::slice::from_raw_parts_mut(ptr as *mut i64, len)
+            });
+        }
+        dst.sort_by(nan_last_cmp_any);
+    };
+    if let (true, Some(src)) = (axis + 1 == a.ndim(), a.as_slice()) {
+        // The last axis of a C-order array: its lanes sorted in one copy.
+        let mut out = src.to_vec();
+        if n > 0 {
+            out.chunks_mut(n).for_each(sort_lane);
+        }
+        return ArrayD::from_shape_vec(a.raw_dim(), out).expect("same size");
+    }
     map_lanes(a.view(), axis, n, |src, dst| {
         dst.copy_from_slice(src);
-        dst.sort_by(nan_last_cmp_any);
+        sort_lane(dst)
     })
 }
 
