@@ -320,6 +320,10 @@ impl<'a> ElemView<'a> {
 
     /// A C-ordered copy in `dtype`.
     pub fn astype(&self, dtype: DType) -> Elements {
+        if dtype == self.dtype() {
+            // A copy: no element cast.
+            return self.to_owned_elements();
+        }
         match dtype {
             DType::Float64 => Elements::F64(with_elems!(ElemView, self, a => cast_view(a.view()))),
             DType::Float32 => Elements::F32(with_elems!(ElemView, self, a => cast_view(a.view()))),

@@ -204,8 +204,68 @@ pub(crate) mod _shape {
         items.iter().map(|o| to_array(o, vm)).collect()
     }
 
+    /// `concatenate` along axis 0 of float64 arrays in C order whose other axes agree:
+    /// their buffers one after another (None for anything else).
+    fn concatenate_f64_rows(
+        seq: &PyObject,
+        axis: &OptionalArg<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> Option<PyObjectRef> {
+        match axis {
+            OptionalArg::Missing => {}
+            OptionalArg::Present(o)
+                if o.downcast_ref::<PyInt>().is_some() && !o.class().is(vm.ctx.types.bool_type) =>
+            {
+                if o.downcast_ref::<PyInt>()?
+                    .try_to_primitive::<i64>(vm)
+                    .ok()?
+                    != 0
+                {
+                    return None;
+                }
+            }
+            OptionalArg::Present(_) => return None,
+        }
+        let items: Vec<PyObjectRef> = if let Some(l) = seq.downcast_ref::<PyList>() {
+            l.borrow_vec().to_vec()
+        } else {
+            seq.downcast_ref::<PyTuple>()?.as_slice().to_vec()
+        };
+        let arrays: Vec<&PyNdArray> = items
+            .iter()
+            .map(|a| a.downcast_ref::<PyNdArray>().map(|a| &**a))
+            .collect::<Option<_>>()?;
+        let locks: Vec<_> = arrays.iter().map(|a| a.read_typed()).collect();
+        let mut views = Vec::with_capacity(locks.len());
+        for g in &locks {
+            let ElemView::F64(v) = g.typed() else {
+                return None;
+            };
+            views.push(v);
+        }
+        let first = views.first()?;
+        if first.ndim() == 0
+            || views
+                .iter()
+                .any(|v| v.ndim() != first.ndim() || v.shape()[1..] != first.shape()[1..])
+        {
+            return None;
+        }
+        let mut data = Vec::with_capacity(views.iter().map(|v| v.len()).sum());
+        for v in &views {
+            data.extend_from_slice(v.as_slice()?);
+        }
+        let mut shape = first.shape().to_vec();
+        shape[0] = views.iter().map(|v| v.shape()[0]).sum();
+        let out = ArrayD::from_shape_vec(IxDyn(&shape), data).ok()?;
+        Some(PyNdArray::from_elements(Elements::F64(out)).into_pyobject(vm))
+    }
+
     #[pyfunction]
     pub(crate) fn concatenate(seq: PyObjectRef, kw: AxisKw, vm: &VirtualMachine) -> PyResult {
+        if let Some(r) = concatenate_f64_rows(&seq, &kw.axis, vm) {
+            return Ok(r);
+        }
         let axis = kw.axis;
         let arrs = arrays_of(&seq, vm)?;
         let dt = arrs
