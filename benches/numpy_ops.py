@@ -183,6 +183,7 @@ def table(rounds, sizes):
         "NumPy %s | embedded %s | ratio %s" % ((f"10^{len(str(n)) - 1}",) * 3) for n in sizes)
     lines = [head + " |", "|---" * (1 + 3 * len(sizes)) + "|"]
     ratios_all, worst = [], (0.0, "")
+    by_size = {n: [] for n in sizes}
     for name in names:
         cells = []
         for n in sizes:
@@ -196,12 +197,16 @@ def table(rounds, sizes):
                 continue
             ratio = median([e / c for e, c in zip(emb, cpy)])
             ratios_all.append(ratio)
+            by_size[n].append(ratio)
             worst = max(worst, (ratio, "%s at %s" % (name, n)))
             cells += [fmt_time(median(cpy)), fmt_time(median(emb)), "%.2fx" % ratio]
         lines.append("| %s | %s |" % (name, " | ".join(cells)))
-    summary = ("%d measured: median ratio %.2fx, %d within 1.5x, worst %.2fx (%s)" % (
+    per_size = "; ".join("at 10^%d median %.2fx, %d of %d within 1.5x" % (
+        len(str(n)) - 1, median(r), sum(x <= 1.5 for x in r), len(r))
+        for n, r in by_size.items() if r)
+    summary = ("%d measured: median ratio %.2fx, %d within 1.5x, worst %.2fx (%s); %s" % (
         len(ratios_all), median(ratios_all), sum(r <= 1.5 for r in ratios_all),
-        worst[0], worst[1])) if ratios_all else "nothing measured"
+        worst[0], worst[1], per_size)) if ratios_all else "nothing measured"
     return "\n".join(lines), summary
 
 
