@@ -20,16 +20,24 @@ fn madd<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
     }
 }
 
+/// Cody-Waite reduction: y = k ln2 + r with k = round(y / ln2) and |r| <= ln2/2, as
+/// (1.5 * 2^52 + k, r); k is read from the first's low bits without a float-to-int
+/// conversion (which AVX2 cannot vectorise).
+#[inline(always)]
+fn reduce_by_ln2<const FMA: bool>(y: f64) -> (f64, f64) {
+    let shifted = madd::<FMA>(y, LOG2_E, ROUND_MAGIC);
+    let k = shifted - ROUND_MAGIC;
+    // k * LN2_HI is exact (LN2_HI has trailing zero bits), so fusing changes nothing.
+    (shifted, madd::<FMA>(-k, LN2_LO, madd::<FMA>(-k, LN2_HI, y)))
+}
+
 /// e^y = 2^k * e^r for -745 < y <= 0 (callers clamp), as the pair (2^k, n, d) with
 /// e^r = n / d: Cody-Waite reduction to |r| <= ln2/2, then the [6/6] Pade approximant
 /// e^r = P(r) / P(-r) (error below 1e-18 relative on that interval). Callers fold the
 /// quotient into their own division, so e^y costs no division of its own.
 #[inline(always)]
 fn exp_nonpositive_ratio<const FMA: bool>(y: f64) -> (f64, f64, f64) {
-    let shifted = madd::<FMA>(y, LOG2_E, ROUND_MAGIC);
-    let k = shifted - ROUND_MAGIC;
-    // k * LN2_HI is exact (LN2_HI has trailing zero bits), so fusing changes nothing.
-    let r = madd::<FMA>(-k, LN2_LO, madd::<FMA>(-k, LN2_HI, y));
+    let (shifted, r) = reduce_by_ln2::<FMA>(y);
     // P(r) = sum_j (12-j)! 6! / (12! j! (6-j)!) r^j, split into even and odd parts.
     const C: [f64; 7] = [
         1.0,
@@ -201,9 +209,7 @@ simd_kernel! {
 fn exp_impl<const FMA: bool>(x: f64) -> f64 {
     // Past these, e^x is 0 or inf anyway (and the halves of 2^k stay normal).
     let xc = x.clamp(-746.0, 710.0);
-    let shifted = madd::<FMA>(xc, LOG2_E, ROUND_MAGIC);
-    let k = shifted - ROUND_MAGIC;
-    let r = madd::<FMA>(-k, LN2_LO, madd::<FMA>(-k, LN2_HI, xc));
+    let (shifted, r) = reduce_by_ln2::<FMA>(xc);
     // 1/2!, 1/3!, ..., 1/13!
     const C: [f64; 12] = [
         0.5,
