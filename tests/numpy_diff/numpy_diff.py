@@ -143,7 +143,12 @@ WRITES = ["a.flat[1] = 9", "a.flat[[0, 2]] = [7, 8]", "a.T.flat[1:3] = 5", "a.ra
           "a[a > 0] = 0", "a.copy()[0] = 9", "np.ravel(a)[1] = 8", "a.squeeze()[0] = 1",
           "np.reshape(a, (-1,))[0] = 5", "a.view()[0] = 3", "np.asarray(a)[0] = 4",
           "np.array(a)[0] = 4", "a.real[0] = 2", "a[np.newaxis][0, 0] = 1", "b = a; b += 1",
-          "b = a[0]; b += 1", "a[0] += a[-1]"]
+          "b = a[0]; b += 1", "a[0] += a[-1]",
+          # integer-array stores into a 1-d array: repeated and negative indices, a
+          # broadcast value, a 2-d index array, and an index out of range (nothing written)
+          "a.reshape(-1)[[0, -1, 0]] = [1, 2, 3]", "a.reshape(-1)[np.array([1, 0])] = 7.5",
+          "a.reshape(-1)[[[0, 1], [2, 0]]] = [[1, 2], [3, 4]]",
+          "try:\n    a.reshape(-1)[[0, 99]] = 5\nexcept IndexError:\n    a = a * 2"]
 # NumPy's functions the embedded numpy writes in Python (numpy/_function_base.py,
 # _index_tricks.py, _array_api.py), over a 2x3 float64 `a`, float64 vectors `v` (4) and
 # `w` (3), an int64 vector `k` (5, values 0..5), a 3x3 `m`, a float32 vector `s` (4),
