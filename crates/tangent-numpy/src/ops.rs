@@ -138,12 +138,8 @@ pub fn argsort(a: ArrayViewD<'_, f64>, axis: Option<usize>) -> ArrayD<f64> {
         return ArrayD::zeros(IxDyn(&[]));
     }
     let n = a.shape()[axis];
-    let mut idx: Vec<usize> = Vec::with_capacity(n);
     map_lanes(a.view(), axis, n, |src, dst| {
-        idx.clear();
-        idx.extend(0..n);
-        idx.sort_by(|&i, &j| nan_last_cmp(&src[i], &src[j]));
-        for (d, &i) in dst.iter_mut().zip(&idx) {
+        for (d, i) in dst.iter_mut().zip(crate::radix::argsort_f64(src)) {
             *d = i as f64;
         }
     })

@@ -69,17 +69,6 @@ pub fn sort_u64(keys: &mut [u64]) {
         keys.sort_unstable();
         return;
     }
-    // 256 buckets: the scatter's 256 write streams stay in the first-level cache.
-    let bits = 8;
-    let buckets = 1usize << bits;
-    let mask = (buckets - 1) as u64;
-    let passes = 64usize.div_ceil(bits);
-    let mut counts = vec![0usize; passes * buckets];
-    for &k in keys.iter() {
-        for p in 0..passes {
-            counts[p * buckets + ((k >> (p * bits)) & mask) as usize] += 1;
-        }
-    }
     // The scatter's other buffer, kept by the thread between sorts (a fresh one costs
     // its page faults every time), up to `SPARE_MAX` elements.
     thread_local! {
@@ -87,9 +76,51 @@ pub fn sort_u64(keys: &mut [u64]) {
     }
     let mut buf = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
     buf.resize(n, 0);
+    by_key_bytes(keys, &mut buf, |&k| k);
+    if buf.len() <= SPARE_MAX {
+        SPARE.with(|s| *s.borrow_mut() = buf);
+    }
+}
+
+/// The positions that sort float64 values ascending, NaN last, equal values (-0.0 and
+/// 0.0 among them, and every NaN) in the order of their positions: `np.argsort`'s
+/// stable order.
+pub fn argsort_f64(v: &[f64]) -> Vec<usize> {
+    // Keys of equal values equal: -0.0 + 0.0 is 0.0, and every NaN is past +inf.
+    let key = |x: f64| {
+        if x.is_nan() {
+            u64::MAX
+        } else {
+            f64_key(x + 0.0)
+        }
+    };
+    let mut items: Vec<(u64, usize)> = v.iter().enumerate().map(|(i, &x)| (key(x), i)).collect();
+    if items.len() < RADIX_MIN {
+        // (key, position) pairs are all distinct: no stability needed.
+        items.sort_unstable();
+    } else {
+        let mut buf = vec![(0u64, 0usize); items.len()];
+        by_key_bytes(&mut items, &mut buf, |item| item.0);
+    }
+    items.into_iter().map(|(_, i)| i).collect()
+}
+
+/// A stable least-significant-digit radix sort of `items` by `key`, one byte at a time:
+/// one counting pass for every byte, then a scatter pass (into `buf`, of the same
+/// length, and back) per byte that is not the same in every key; 256 buckets, so the
+/// scatter's write streams stay in the first-level cache.
+fn by_key_bytes<T: Copy>(items: &mut [T], buf: &mut [T], key: impl Fn(&T) -> u64) {
+    const PASSES: usize = 8;
+    let n = items.len();
+    let mut counts = vec![[0usize; 256]; PASSES];
+    for item in items.iter() {
+        let k = key(item);
+        for (p, c) in counts.iter_mut().enumerate() {
+            c[((k >> (8 * p)) & 0xff) as usize] += 1;
+        }
+    }
     let mut in_buf = false;
-    for p in 0..passes {
-        let c = &mut counts[p * buckets..(p + 1) * buckets];
+    for (p, c) in counts.iter_mut().enumerate() {
         if c.contains(&n) {
             continue; // one digit in every key: the pass would move nothing
         }
@@ -98,23 +129,19 @@ pub fn sort_u64(keys: &mut [u64]) {
             (*x, sum) = (sum, sum + *x);
         }
         let (src, dst) = if in_buf {
-            (&buf[..], &mut keys[..])
+            (&*buf, &mut *items)
         } else {
-            (&keys[..], &mut buf[..])
+            (&*items, &mut *buf)
         };
-        let shift = p * bits;
-        for &k in src {
-            let d = ((k >> shift) & mask) as usize;
-            dst[c[d]] = k;
+        for item in src {
+            let d = ((key(item) >> (8 * p)) & 0xff) as usize;
+            dst[c[d]] = *item;
             c[d] += 1;
         }
         in_buf = !in_buf;
     }
     if in_buf {
-        keys.copy_from_slice(&buf);
-    }
-    if buf.len() <= SPARE_MAX {
-        SPARE.with(|s| *s.borrow_mut() = buf);
+        items.copy_from_slice(buf);
     }
 }
 
@@ -178,6 +205,16 @@ mod tests {
             sort_i64(&mut got);
             want.sort_unstable();
             assert_eq!(got, want, "n = {n}");
+            // argsort: stable, -0.0 equal to 0.0, NaNs equal and last.
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&i, &j| {
+                let (a, b) = (floats[i], floats[j]);
+                match (a.is_nan(), b.is_nan()) {
+                    (false, false) => a.partial_cmp(&b).unwrap(),
+                    (x, y) => x.cmp(&y),
+                }
+            });
+            assert_eq!(argsort_f64(&floats), order, "n = {n}");
         }
     }
 }

@@ -280,6 +280,25 @@ pub(crate) mod _sort {
         (uniq, first, counts, inverse)
     }
 
+    /// The distinct values of an int64 array, ascending: a radix sort of a copy, then
+    /// each run of equal values once (None for any other argument).
+    fn unique_values_i64(ar: &PyObject) -> Option<PyNdArray> {
+        let a = ar.downcast_ref::<PyNdArray>()?;
+        let g = a.read_typed();
+        let ElemView::I64(v) = g.typed() else {
+            return None;
+        };
+        let mut vals: Vec<i64> = match v.as_slice() {
+            Some(s) => s.to_vec(),
+            None => v.iter().copied().collect(),
+        };
+        crate::radix::sort_i64(&mut vals);
+        vals.dedup();
+        let n = vals.len();
+        let arr = ArrayD::from_shape_vec(IxDyn(&[n]), vals).expect("one axis");
+        Some(PyNdArray::from_elements(Elements::I64(arr)))
+    }
+
     #[pyfunction]
     pub(crate) fn unique(ar: PyObjectRef, args: UniqueArgs, vm: &VirtualMachine) -> PyResult {
         if args.axis.as_option().is_some_and(|o| !vm.is_none(o)) {
@@ -290,6 +309,11 @@ pub(crate) mod _sort {
             ));
         }
         let _ = args.sorted;
+        if !(args.return_index || args.return_inverse || args.return_counts) {
+            if let Some(values) = unique_values_i64(&ar) {
+                return Ok(values.into_pyobject(vm));
+            }
+        }
         let (a, d) = to_array(&ar, vm)?;
         let (values, first, counts, inverse) = if d == DType::Int64 {
             // int64 grouped exactly (two ints past 2**53 may round to one f64).
