@@ -1480,12 +1480,22 @@ fn gather<T: Clone>(v: ArrayViewD<'_, T>, advs: AdvancedIndices) -> NpResult<Arr
     if let ([(_, ix)], true, Some(flat)) = (&advs[..], rest.is_empty(), advs[0].1.as_slice()) {
         // The common `a[idx]` of a 1-d view: each element read as its index is checked.
         let (n, stride, base) = (p.shape()[0], p.strides()[0], p.as_ptr());
-        let mut data: Vec<T> = Vec::with_capacity(flat.len());
-        for &i in flat {
-            let i = norm_index(i, n, adv_axes[0])?;
-            // SAFETY: an in-bounds element of the 1-d view `p`.
-            data.push(unsafe { (*base.offset(i as isize * stride)).clone() });
+        let ni = n as isize;
+        // Every index checked first in one pass (no branch per element), then the reads
+        // (independent of each other, so their cache misses overlap).
+        if !flat.iter().fold(true, |ok, &i| ok & (i >= -ni) & (i < ni)) {
+            for &i in flat {
+                norm_index(i, n, adv_axes[0])?;
+            }
         }
+        let data: Vec<T> = flat
+            .iter()
+            .map(|&i| {
+                let i = if i < 0 { i + ni } else { i };
+                // SAFETY: an in-bounds element of the 1-d view `p` (checked above).
+                unsafe { (*base.offset(i * stride)).clone() }
+            })
+            .collect();
         return Ok(ArrayD::from_shape_vec(ix.raw_dim(), data).unwrap());
     }
     // broadcast and bounds-check the index arrays
