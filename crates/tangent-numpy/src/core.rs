@@ -1584,33 +1584,23 @@ pub fn index_set<T: Copy>(
         v.assign(&b);
         return Ok(());
     }
-    if let ([IndexItem::Array(ix)], 1) = (&norm[..], a.ndim()) {
-        // The common `a[idx] = v` of a 1-d array: every index checked (nothing written
-        // if one is out of range, as below), then the values stored in order.
-        let n = a.len();
-        let b = value.broadcast(ix.raw_dim()).ok_or_else(|| {
-            NpErr::Value(format!(
-                "shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
-                shape_compact(value.shape()),
-                shape_compact(ix.shape())
-            ))
-        })?;
-        let pos: Vec<usize> = ix
-            .iter()
-            .map(|&i| norm_index(i, n, 0))
-            .collect::<NpResult<_>>()?;
-        if let Some(s) = a.as_slice_mut() {
-            match b.as_slice() {
-                Some(xs) => pos.iter().zip(xs).for_each(|(&p, &x)| s[p] = x),
-                None => pos.iter().zip(b.iter()).for_each(|(&p, &x)| s[p] = x),
-            }
-            return Ok(());
-        }
-    }
-    // Advanced: index an array of linear (C-order) positions, then scatter.
+    // Advanced: the C-order positions the index selects (every index checked before
+    // anything is written), then a scatter.
     let n = a.len();
-    let lin = ArrayD::from_shape_vec(a.raw_dim(), (0..n).collect::<Vec<usize>>()).unwrap();
-    let pos = index_get(lin.view(), items)?;
+    let pos = match (&norm[..], a.ndim()) {
+        // The common `a[idx] = v` of a 1-d array: the indices themselves.
+        ([IndexItem::Array(ix)], 1) => {
+            let p: Vec<usize> = ix
+                .iter()
+                .map(|&i| norm_index(i, n, 0))
+                .collect::<NpResult<_>>()?;
+            ArrayD::from_shape_vec(ix.raw_dim(), p).expect("the index's shape")
+        }
+        _ => {
+            let lin = ArrayD::from_shape_vec(a.raw_dim(), (0..n).collect::<Vec<usize>>()).unwrap();
+            index_get(lin.view(), items)?
+        }
+    };
     let b = value.broadcast(pos.raw_dim()).ok_or_else(|| {
         NpErr::Value(format!(
             "shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
