@@ -533,7 +533,9 @@ pub fn pairwise_sum_at<A: Copy + std::ops::Add<Output = A>>(
         if n <= BLOCK {
             let mut acc = [zero; 8];
             let full = n / 8 * 8;
-            for c in (lo..lo + full).step_by(8) {
+            // Counted blocks (not `step_by`, which keeps the loop from vectorising).
+            for b in 0..n / 8 {
+                let c = lo + 8 * b;
                 for (k, a) in acc.iter_mut().enumerate() {
                     *a = *a + at(c + k);
                 }
