@@ -312,8 +312,10 @@ pub struct Program {
     /// its parameters, their live values passed by the host at every call
     /// (`NativeEntry::call`), so a later `DT = 0.2` is seen as Python sees it.
     globals: Vec<String>,
-    /// How many parameters the entry function has before those.
-    user_params: usize,
+    /// The literal defaults of the entry function's own parameters (the ones before
+    /// those; an item None: no default, or one that is not a literal), read once: a
+    /// call fills in the missing arguments from here.
+    defaults: Vec<Option<Scalar>>,
     /// Whether a function of the program makes NumPy's float scalars
     /// (`typing::makes_numpy_scalars`): then every function follows each float's NumPy
     /// type, since a caller that did not could not pass its floats' types to it.
@@ -415,7 +417,7 @@ impl Program {
         }
         let names: Vec<String> = funcs.keys().cloned().collect();
         let def = funcs.get_mut(entry).expect("checked above");
-        let user_params = def.params.len();
+        let defaults = def.params.iter().map(literal_default).collect();
         let globals = module_names_read(def, &names);
         for g in &globals {
             def.params.push(Param {
@@ -435,7 +437,7 @@ impl Program {
             pending: Mutex::new(HashMap::new()),
             rules,
             globals,
-            user_params,
+            defaults,
         })
     }
 
@@ -449,7 +451,7 @@ impl Program {
 
     /// The number of parameters.
     pub fn arity(&self) -> usize {
-        self.user_params
+        self.defaults.len()
     }
 
     /// The module-level names whose live values follow the arguments of every call.
@@ -461,7 +463,7 @@ impl Program {
     /// if a missing parameter has no literal default.
     pub fn with_defaults(&self, args: &[Scalar]) -> Option<Vec<Scalar>> {
         // Room for the module-level values the caller appends.
-        let mut all = Vec::with_capacity(self.user_params + self.globals().len());
+        let mut all = Vec::with_capacity(self.arity() + self.globals().len());
         all.extend_from_slice(args);
         for d in self.defaults_after(args.len())? {
             all.push(d?);
@@ -475,8 +477,7 @@ impl Program {
         &self,
         given: usize,
     ) -> Option<impl Iterator<Item = Option<Scalar>> + '_> {
-        let params = &self.def().params[..self.user_params];
-        (given <= params.len()).then(|| params[given..].iter().map(literal_default))
+        self.defaults.get(given..).map(|d| d.iter().copied())
     }
 
     /// The machine code for arguments of types `tys`, compiled on first use.

@@ -8,7 +8,7 @@
 
 use crate::jit::arrays::ArrayDesc;
 use crate::jit::containers::{DictValues, KeyOrders, SeqValues};
-use crate::jit::{Call, NativeEntry, Scalar, Value};
+use crate::jit::{ArrayArg, Call, DictArg, NativeEntry, Scalar, Value};
 use rustpython_vm::{
     builtins::{PyBool, PyInt, PyStr},
     function::FuncArgs,
@@ -90,20 +90,20 @@ fn dict_values(
     vm: &VirtualMachine,
 ) -> Option<DictValues> {
     let d = obj.downcast_ref_if_exact::<rustpython_vm::builtins::PyDict>(vm)?;
-    let mut keys: SmallVec<[PyObjectRef; 16]> = SmallVec::with_capacity(d.__len__());
-    let mut values: SmallVec<[(f64, u8); 16]> = SmallVec::with_capacity(keys.capacity());
-    for (k, v) in d {
+    // A snapshot under one lock (iterating takes it once per entry).
+    let items = d.items_vec();
+    let mut values: SmallVec<[(f64, u8); 16]> = SmallVec::with_capacity(items.len());
+    for (k, v) in &items {
         k.downcast_ref_if_exact::<PyStr>(vm)?;
-        keys.push(k);
-        values.push(scalar_of(&v, vm)?.float_kind()?);
+        values.push(scalar_of(v, vm)?.float_kind()?);
     }
     orders.values(
-        &keys,
+        &items,
         &values,
-        |a, b| a.is(b),
+        |a, (b, _)| a.is(b),
         // A key that is not valid UTF-8 (a lone surrogate) is no name native code reads.
-        |k| Some(k.downcast_ref::<PyStr>()?.to_str()?.to_owned()),
-        |k| k.clone(),
+        |(k, _)| Some(k.downcast_ref::<PyStr>()?.to_str()?.to_owned()),
+        |(k, _)| k.clone(),
     )
 }
 
@@ -177,15 +177,58 @@ fn seq_values(obj: &PyObject, vm: &VirtualMachine) -> Option<SeqValues> {
     SeqValues::new(&values)
 }
 
-/// The read-locked windows of the float64 and int64 array arguments (None for other
-/// arguments).
-fn windows<'a>(args: &'a [PyObjectRef]) -> Args<Option<ElementWindow<'a>>> {
-    args.iter()
-        .map(|a| {
-            a.downcast_ref::<PyNdArray>()
-                .and_then(|a| element_window(a))
-        })
-        .collect()
+/// What native code reads of one argument, held until the call returns: an array's
+/// window keeps the array read-locked while its descriptor points at the window's
+/// elements (or at the float32 copy held beside it); a container's values are what its
+/// argument points at.
+enum Held<'a> {
+    Array {
+        _window: ElementWindow<'a>,
+        _copy: Option<Vec<f64>>,
+        desc: ArrayDesc,
+    },
+    Dict(DictValues),
+    Seq(SeqValues),
+    /// A number, or None: the argument runs interpreted.
+    Number(Option<Scalar>),
+}
+
+impl<'a> Held<'a> {
+    /// One argument, converted once. Records are looked for only among the arguments
+    /// nothing else takes (the look raises and catches an AttributeError on most objects).
+    fn of(obj: &'a PyObject, orders: &KeyOrders<PyObjectRef>, vm: &VirtualMachine) -> Held<'a> {
+        if let Some(window) = obj
+            .downcast_ref::<PyNdArray>()
+            .and_then(|a| element_window(a))
+        {
+            let copy = f32_copy(&window);
+            if let Some(desc) = descriptor(&window, copy.as_ref()) {
+                return Held::Array {
+                    _window: window,
+                    _copy: copy,
+                    desc,
+                };
+            }
+        }
+        if let Some(d) = dict_values(obj, orders, vm).or_else(|| record_values(obj, vm)) {
+            return Held::Dict(d);
+        }
+        if let Some(s) = seq_values(obj, vm) {
+            return Held::Seq(s);
+        }
+        Held::Number(scalar_of(obj, vm))
+    }
+
+    /// The argument as the compiled code takes it (pointing into `self`, which must not
+    /// move until the call returns).
+    fn scalar(&self) -> Option<Scalar> {
+        match self {
+            Held::Array { desc, .. } => Some(Scalar::Array(ArrayArg::new(desc))),
+            Held::Dict(d) => Some(Scalar::Dict(DictArg::new(d))),
+            Held::Seq(s) => Some(Scalar::Seq(ArrayArg::new(&s.desc), s.kind)),
+            Held::Number(n) => *n,
+        }
+    }
 }
 
 /// A float32 window's values as float64 numbers in C order (native code holds float32
@@ -216,57 +259,30 @@ impl PyNativeFunction {
         if !args.kwargs.is_empty() {
             return Ok(None);
         }
-        // The arguments, then the live values of the module-level names the function
-        // reads (from the interpreted function's globals, as Python would read them).
-        let mut objs: Args<PyObjectRef> = args.args.iter().cloned().collect();
+        // The live values of the module-level names the function reads (from the
+        // interpreted function's globals, as Python would read them).
         let names = self.entry.program.globals();
+        let mut live: Args<PyObjectRef> = SmallVec::new();
         if !names.is_empty() {
             let Ok(globals) = self.fallback.get_attr("__globals__", vm) else {
                 return Ok(None);
             };
             for n in names {
                 match globals.get_item(n.as_str(), vm) {
-                    Ok(v) => objs.push(v),
+                    Ok(v) => live.push(v),
                     Err(_) => return Ok(None), // the interpreter raises the NameError
                 }
             }
         }
-        // The arrays' windows and descriptors live (locked) until the call returns.
-        let wins = windows(&objs);
-        let copies: Args<Option<Vec<f64>>> =
-            wins.iter().map(|w| w.as_ref().and_then(f32_copy)).collect();
-        let descs: Args<Option<ArrayDesc>> = wins
+        // The arguments then those values, converted once and held (arrays locked)
+        // until the call returns.
+        let held: Args<Held> = args
+            .args
             .iter()
-            .zip(&copies)
-            .map(|(w, c)| w.as_ref().and_then(|w| descriptor(w, c.as_ref())))
+            .chain(&live)
+            .map(|o| Held::of(o, &self.key_orders, vm))
             .collect();
-        // Records are looked for only among the arguments nothing else takes (the look
-        // raises and catches an AttributeError on most objects).
-        let dicts: Args<Option<DictValues>> = objs
-            .iter()
-            .zip(&descs)
-            .map(|(a, d)| match d {
-                Some(_) => None,
-                None => dict_values(a, &self.key_orders, vm).or_else(|| record_values(a, vm)),
-            })
-            .collect();
-        let seqs: Args<Option<SeqValues>> = objs
-            .iter()
-            .zip(descs.iter().zip(&dicts))
-            .map(|(a, (d, r))| match (d, r) {
-                (None, None) => seq_values(a, vm),
-                _ => None,
-            })
-            .collect();
-        let all: Args<Option<Scalar>> = objs
-            .iter()
-            .zip(descs.iter().zip(dicts.iter().zip(&seqs)))
-            .map(|(a, (desc, (dict, seq)))| {
-                Scalar::of_arg(desc.as_ref(), dict.as_ref(), seq.as_ref(), || {
-                    scalar_of(a, vm)
-                })
-            })
-            .collect();
+        let all: Args<Option<Scalar>> = held.iter().map(Held::scalar).collect();
         let (given, globals) = all.split_at(args.args.len());
         match self.entry.call(given, globals) {
             Call::Interpret => Ok(None),
