@@ -459,8 +459,9 @@ pub fn strided_sum_in<A: Copy + std::ops::Add<Output = A>>(
             .zip(&dims)
             .map(|(&i, d)| i as isize * d.1)
             .sum();
-        if per_buffer == len {
-            // A run that fills the buffer alone: summed where it is (the same sum).
+        if per_buffer == len || dims.is_empty() {
+            // A run that fills the buffer alone, or the only run: summed where it is
+            // (the buffer would hold exactly it: the same sum).
             total = total
                 + if stride == 1 {
                     pairwise_sum_at(len, zero, |j| read(start + j as isize))
