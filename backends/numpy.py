@@ -391,6 +391,23 @@ def cov_tangent(c, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
     d[c] = tangent.cov_tangent(d[m], d[y], m, y, rowvar, bias, ddof, fweights, aweights)
 
 
+# NumPy's own computation written out (`@control_flow`, src/ad/control_flow.rs; `numpy`
+# in such a template is the namespace of its arguments at run time, as in a rule): the
+# covariance scaled by the standard deviations on both sides, clipped to [-1, 1]; the
+# derivative goes through cov's, sqrt's, the divisions' and clip's rules.
+@control_flow(numpy.corrcoef)
+def corrcoef(x, y=None, rowvar=True, dtype=None):
+    c = numpy.cov(x, y, rowvar)
+    if dtype is not None:
+        c = c.astype(dtype)
+    if numpy.ndim(c) == 0:
+        r = c / c
+    else:
+        s = numpy.sqrt(numpy.diag(c))
+        r = numpy.clip(c / s[:, None] / s[None, :], -1, 1)
+    return r
+
+
 @adjoint(numpy.nanmax)
 @adjoint(numpy.nanmin)
 def nanmax(y, x, axis=None, out=None, keepdims=False):
@@ -1277,6 +1294,28 @@ def divmod_(y, x1, x2):
 @tangent_(numpy.divmod)
 def divmod_tangent(y, x1, x2):
     d[y] = tangent.divmod_tangent(d[x1], d[x2], x1, x2)
+
+
+# modf's fractional part follows x between integers and its integral part is piecewise
+# constant; frexp's mantissa is x times the piecewise constant 2**-e.
+@adjoint(numpy.modf)
+def modf(y, x):
+    d[x] = tangent.modf_grad(d[y], x)
+
+
+@tangent_(numpy.modf)
+def modf_tangent(y, x):
+    d[y] = tangent.modf_tangent(d[x], x)
+
+
+@adjoint(numpy.frexp)
+def frexp(y, x):
+    d[x] = tangent.frexp_grad(d[y], x)
+
+
+@tangent_(numpy.frexp)
+def frexp_tangent(y, x):
+    d[y] = tangent.frexp_tangent(d[x], x)
 
 
 @adjoint(numpy.histogram_bin_edges)

@@ -475,6 +475,18 @@ def divmod_grad(z, g, x1, x2, which=0):
     d[x2] = 0.0
 
 
+@tangent_(tangent.modf_grad)
+def modf_grad(z, g, x):
+    d[z] = tangent.linear_tangent(tangent.modf_grad, d[g], g, x)
+    d[x] = 0.0
+
+
+@tangent_(tangent.frexp_grad)
+def frexp_grad(z, g, x):
+    d[z] = tangent.linear_tangent(tangent.frexp_grad, d[g], g, x)
+    d[x] = 0.0
+
+
 @tangent_(tangent.edges_cotangent)
 def edges_cotangent(z, g):
     d[z] = tangent.linear_tangent(tangent.edges_cotangent, d[g], g)
@@ -944,6 +956,18 @@ def ediff1d_tangent_adjoint(z, ta, te, tb, ary, to_end=None, to_begin=None):
     d[ary] = 0.0
     d[to_begin] = 0.0
     d[to_end] = 0.0
+
+
+@adjoint(tangent.modf_tangent)
+def modf_tangent_adjoint(z, t, x):
+    d[t] = tangent.modf_grad(d[z], x)
+    d[x] = 0.0
+
+
+@adjoint(tangent.frexp_tangent)
+def frexp_tangent_adjoint(z, t, x):
+    d[t] = tangent.frexp_grad(d[z], x)
+    d[x] = 0.0
 
 
 @adjoint(tangent.divmod_tangent)

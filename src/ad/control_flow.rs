@@ -225,14 +225,20 @@ impl Expander<'_> {
             q,
             span,
         };
+        let mut stmts = Vec::with_capacity(body.len());
         for s in body {
             let mut s = s.clone();
             inst.stmt(&mut s)?;
-            before.push(s);
+            // `tangent.namespace_of(x, None, True)` as `tangent.namespace_of(x)`.
+            super::adjoint::map_stmt_exprs(&mut s, &|e| {
+                super::rules::pruned_namespace_args(e.clone())
+            });
+            stmts.push(s);
         }
+        before.extend(decided_branches(stmts));
         let mut result = result.clone();
         inst.expr(&mut result)?;
-        Ok(result)
+        Ok(super::rules::pruned_namespace_args(result))
     }
 }
 
@@ -745,5 +751,58 @@ impl Instance<'_> {
                 self.span,
             )),
         }
+    }
+}
+
+/// A template's `if` whose test the call decides with literals (`dtype is not None` for
+/// a `dtype` left at None) is the branch taken: the generated code holds neither the
+/// test nor the other branch.
+fn decided_branches(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(stmts.len());
+    for mut s in stmts {
+        match &mut s.kind {
+            StmtKind::If(test, a, b) => {
+                if let Some(taken) = literal_truth(test) {
+                    let branch = std::mem::take(if taken { a } else { b });
+                    out.extend(decided_branches(branch));
+                    continue;
+                }
+                *a = decided_branches(std::mem::take(a));
+                *b = decided_branches(std::mem::take(b));
+            }
+            StmtKind::For(_, _, body) | StmtKind::While(_, body) | StmtKind::With(_, body) => {
+                *body = decided_branches(std::mem::take(body));
+            }
+            _ => {}
+        }
+        out.push(s);
+    }
+    out
+}
+
+/// The truth of a test made of literals only: `True`, `False`, and `is` / `is not`
+/// between None, numbers, bools and strings with a None on one side.
+fn literal_truth(test: &Expr) -> Option<bool> {
+    let literal = |x: &Expr| {
+        x.is_number_literal()
+            || matches!(
+                x.kind,
+                ExprKind::NoneLit | ExprKind::Bool(_) | ExprKind::Str(_)
+            )
+    };
+    match &test.kind {
+        ExprKind::Bool(b) => Some(*b),
+        ExprKind::Compare(a, rest) => {
+            let [(op @ (CmpOp::Is | CmpOp::IsNot), b)] = rest.as_slice() else {
+                return None;
+            };
+            let none = |x: &Expr| matches!(x.kind, ExprKind::NoneLit);
+            if !(literal(a) && literal(b) && (none(a) || none(b))) {
+                return None;
+            }
+            let same = none(a) && none(b);
+            Some(if *op == CmpOp::Is { same } else { !same })
+        }
+        _ => None,
     }
 }

@@ -960,6 +960,14 @@ impl RuleSet {
             .filter_map(|(k, f)| Some((moved(k)?, f.clone())))
             .collect();
         self.native.extend(extra);
+        // The namespace's functions written out (`numpy.corrcoef`): the functions their
+        // Python calls are the namespace of its arguments', so the expansion names no
+        // module the user's file may not have imported, and follows the values' type.
+        for (key, t) in self.control_flow.iter_mut() {
+            if key.starts_with(&function) && !key.starts_with(&method) {
+                t.def = dispatched_over(&t.def, namespace, &class_name, 0);
+            }
+        }
     }
 
     /// The declared facts that are sets of names (what `rules_like` and the dispatched
@@ -1507,7 +1515,13 @@ pub const NAMESPACE_OF: &str = "tangent.namespace_of";
 /// A function of the array class itself (`numpy.ndarray.cos`: the `B.` of an elementwise
 /// entry that is a method) is the namespace's function of that name.
 fn dispatched(def: &FuncDef, namespace: &str, class: &str) -> FuncDef {
-    let values: Vec<Expr> = def.params[1..]
+    // A rule's first parameter is its result.
+    dispatched_over(def, namespace, class, 1)
+}
+
+/// `dispatched` with the namespace of the template's parameters from `first` on.
+fn dispatched_over(def: &FuncDef, namespace: &str, class: &str, first: usize) -> FuncDef {
+    let values: Vec<Expr> = def.params[first.min(def.params.len())..]
         .iter()
         .map(|p| Expr::name(&p.name))
         .collect();
@@ -1536,7 +1550,7 @@ fn dispatched(def: &FuncDef, namespace: &str, class: &str) -> FuncDef {
 
 /// `tangent.namespace_of(a, None, False)` as `tangent.namespace_of(a)`: literals are no
 /// arrays, so they never decide the namespace (and the generated code reads better).
-fn pruned_namespace_args(mut e: Expr) -> Expr {
+pub(crate) fn pruned_namespace_args(mut e: Expr) -> Expr {
     fn literal(e: &Expr) -> bool {
         matches!(
             e.kind,

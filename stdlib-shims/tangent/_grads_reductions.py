@@ -787,6 +787,45 @@ def divmod_tangent(t1, t2, x1, x2):
     return (q * 0.0, tr + q * 0.0)
 
 
+# ------------------------------------------------------------------ modf, frexp
+# modf(x) = (f, i): the fractional part f has slope 1 between integers, the integral part
+# i is piecewise constant. frexp(x) = (m, e), x = m * 2**e: the mantissa is x scaled by
+# the piecewise constant 2**-e (an exact scaling), the exponent is piecewise constant.
+
+def _first_cotangent(g):
+    """The cotangent of a pair's first value (None for none)."""
+    g0 = None if g is None or _is_zero(g) else g[0]
+    return None if g0 is None or _is_zero(g0) else g0
+
+
+def modf_grad(g, x):
+    g0 = _first_cotangent(g)
+    if g0 is None:
+        return numpy.zeros(numpy.shape(x)) if numpy.ndim(x) else 0.0
+    return numpy.asarray(g0) * 1.0
+
+
+def modf_tangent(t, x):
+    f, i = numpy.modf(x)
+    if _is_zero(t):
+        return (f * 0.0, i * 0.0)
+    return (t + f * 0.0, i * 0.0)
+
+
+def frexp_grad(g, x):
+    g0 = _first_cotangent(g)
+    if g0 is None:
+        return numpy.zeros(numpy.shape(x)) if numpy.ndim(x) else 0.0
+    return numpy.ldexp(numpy.asarray(g0) * 1.0, -numpy.frexp(x)[1])
+
+
+def frexp_tangent(t, x):
+    m, e = numpy.frexp(x)
+    if _is_zero(t):
+        return (m * 0.0, e * 0.0)
+    return (numpy.ldexp(t + m * 0.0, -e), e * 0.0)
+
+
 def edges_cotangent(g):
     """histogram_bin_edges' cotangent as histogram's (none for the counts)."""
     return (None, g)
