@@ -106,6 +106,7 @@ def matmul(z, x, y):
 
 @tangent_(operator.matmul)
 @tangent_(numpy.matmul)
+@tangent_(numpy.linalg.matmul)
 @tangent_(numpy.dot)
 @tangent_(numpy.ndarray.dot)
 def matmul_tangent(z, x, y):

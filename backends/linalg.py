@@ -36,6 +36,27 @@ def diagonal_tangent(y, x, offset=0, axis1=0, axis2=1):
     d[y] = numpy.diagonal(d[x], offset, axis1, axis2)
 
 
+# The array API's trace and diagonal: over the last two axes.
+@adjoint(numpy.linalg.trace)
+def linalg_trace(y, x, offset=0, dtype=None):
+    d[x] = tangent.trace_grad(d[y], x, offset, -2, -1)
+
+
+@tangent_(numpy.linalg.trace)
+def linalg_trace_tangent(y, x, offset=0, dtype=None):
+    d[y] = numpy.trace(d[x], offset, -2, -1)
+
+
+@adjoint(numpy.linalg.diagonal)
+def linalg_diagonal(y, x, offset=0):
+    d[x] = tangent.diagonal_grad(d[y], x, offset, -2, -1)
+
+
+@tangent_(numpy.linalg.diagonal)
+def linalg_diagonal_tangent(y, x, offset=0):
+    d[y] = numpy.diagonal(d[x], offset, -2, -1)
+
+
 @adjoint(numpy.diag)
 def diag(y, v, k=0):
     d[v] = tangent.diag_grad(d[y], v, k)
@@ -71,12 +92,14 @@ def outer_tangent(y, a, b):
 
 
 @adjoint(numpy.tensordot)
+@adjoint(numpy.linalg.tensordot)
 def tensordot(y, a, b, axes=2):
     d[a] = tangent.tensordot_grad(d[y], a, b, axes, 0)
     d[b] = tangent.tensordot_grad(d[y], a, b, axes, 1)
 
 
 @tangent_(numpy.tensordot)
+@tangent_(numpy.linalg.tensordot)
 def tensordot_tangent(y, a, b, axes=2):
     d[y] = tangent.bilinear_tangent(numpy.tensordot, d[a], a, d[b], b, axes)
 
@@ -292,3 +315,74 @@ def tensorsolve(x, a, b, axes=None):
 @tangent_(numpy.linalg.tensorsolve)
 def tensorsolve_tangent(x, a, b, axes=None):
     d[x] = tangent.tensorsolve_tangent(d[a], d[b], a, b, x, axes)
+
+
+# pinv (constant rank around the point, as NumPy's cutoff keeps it almost everywhere):
+# dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P, written with matmul and
+# matrix_transpose so that it differentiates again.
+@adjoint(numpy.linalg.pinv)
+def pinv(y, a, rcond=None, hermitian=False, rtol=None):
+    d[a] = (-numpy.matmul(numpy.matmul(numpy.matrix_transpose(y), d[y]),
+                          numpy.matrix_transpose(y))
+            + numpy.matmul(numpy.matrix_transpose(d[y])
+                           - numpy.matmul(numpy.matmul(a, y), numpy.matrix_transpose(d[y])),
+                           numpy.matmul(y, numpy.matrix_transpose(y)))
+            + numpy.matmul(numpy.matmul(numpy.matrix_transpose(y), y),
+                           numpy.matrix_transpose(d[y])
+                           - numpy.matmul(numpy.matrix_transpose(d[y]), numpy.matmul(y, a))))
+
+
+@tangent_(numpy.linalg.pinv)
+def pinv_tangent(y, a, rcond=None, hermitian=False, rtol=None):
+    d[y] = (-numpy.matmul(numpy.matmul(y, d[a]), y)
+            + numpy.matmul(numpy.matmul(y, numpy.matrix_transpose(y)),
+                           numpy.matrix_transpose(d[a])
+                           - numpy.matmul(numpy.matrix_transpose(d[a]), numpy.matmul(a, y)))
+            + numpy.matmul(numpy.matrix_transpose(d[a])
+                           - numpy.matmul(numpy.matmul(y, a), numpy.matrix_transpose(d[a])),
+                           numpy.matmul(numpy.matrix_transpose(y), y)))
+
+
+# Functions that are a few others written out (`@control_flow`, src/ad/control_flow.rs;
+# `numpy` is the namespace of the arguments): the derivative of every order and mode
+# goes through the rules of the functions they call.
+
+# matrix_power: repeated products from the identity (NumPy multiplies by binary
+# decomposition above n = 3: the same matrix up to rounding).
+@control_flow(numpy.linalg.matrix_power)
+def matrix_power(a, n):
+    if n < 0:
+        b = numpy.linalg.inv(a)
+    else:
+        b = a
+    p = numpy.zeros_like(b) + numpy.eye(numpy.shape(b)[-1], dtype=b.dtype)
+    for _ in range(abs(n)):
+        p = numpy.matmul(p, b)
+    return p
+
+
+# multi_dot: the chain of dot products from the left (NumPy picks the cheapest order:
+# the same product up to rounding); a first or last 1-d array is a row or column vector,
+# as dot takes it.
+@control_flow(numpy.linalg.multi_dot)
+def multi_dot(arrays, out=None):
+    r = arrays[0]
+    for k in range(1, len(arrays)):
+        r = numpy.dot(r, arrays[k])
+    return r
+
+
+# cond: the ratio of the extreme singular values for p None, 2 or -2, else the norm of
+# the matrix times that of its inverse, as NumPy computes it.
+@control_flow(numpy.linalg.cond)
+def cond(x, p=None):
+    if p is None or p == 2 or p == -2:
+        s = numpy.linalg.svd(x, compute_uv=False)
+        if p == -2:
+            r = s[..., -1] / s[..., 0]
+        else:
+            r = s[..., 0] / s[..., -1]
+    else:
+        r = (numpy.linalg.norm(x, p, axis=(-2, -1))
+             * numpy.linalg.norm(numpy.linalg.inv(x), p, axis=(-2, -1)))
+    return r

@@ -562,6 +562,7 @@ def interp_tangent(y, x, xp, fp, left=None, right=None, period=None):
 
 @adjoint(numpy.dot)
 @adjoint(numpy.matmul)
+@adjoint(numpy.linalg.matmul)
 @adjoint(numpy.ndarray.dot)
 def dot(z, x, y):
     d[x] = tangent.matmul_grad_left(d[z], x, y)
@@ -1089,11 +1090,13 @@ def histogram_tangent(y, a, bins=10, range=None, density=None, weights=None):
 
 
 @adjoint(numpy.matrix_transpose)
+@adjoint(numpy.linalg.matrix_transpose)
 def matrix_transpose(y, x):
     d[x] = tangent.gather_grad(d[y], x, numpy.matrix_transpose(tangent.element_labels(x)))
 
 
 @tangent_(numpy.matrix_transpose)
+@tangent_(numpy.linalg.matrix_transpose)
 def matrix_transpose_tangent(y, x):
     d[y] = numpy.matrix_transpose(d[x])
 
@@ -1393,6 +1396,18 @@ def cross_tangent(y, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     d[y] = tangent.bilinear_tangent(numpy.cross, d[a], a, d[b], b, axisa, axisb, axisc, axis)
 
 
+# The array API's cross: 3-vectors along `axis` of both operands and of the result.
+@adjoint(numpy.linalg.cross)
+def linalg_cross(y, x1, x2, axis=-1):
+    d[x1] = tangent.cross_grad(d[y], x1, x2, axis, axis, axis, None, 0)
+    d[x2] = tangent.cross_grad(d[y], x1, x2, axis, axis, axis, None, 1)
+
+
+@tangent_(numpy.linalg.cross)
+def linalg_cross_tangent(y, x1, x2, axis=-1):
+    d[y] = tangent.bilinear_tangent(numpy.cross, d[x1], x1, d[x2], x2, axis, axis, axis, None)
+
+
 @adjoint(numpy.convolve)
 def convolve(y, a, v, mode="full"):
     d[a] = tangent.convolve_grad(d[y], a, v, mode, 0)
@@ -1537,12 +1552,14 @@ def vecmat_tangent(y, x1, x2):
 
 
 @adjoint(numpy.vecdot)
+@adjoint(numpy.linalg.vecdot)
 def vecdot(y, x1, x2, axis=-1):
     d[x1] = tangent.vecdot_grad(d[y], x1, x2, axis, 0)
     d[x2] = tangent.vecdot_grad(d[y], x1, x2, axis, 1)
 
 
 @tangent_(numpy.vecdot)
+@tangent_(numpy.linalg.vecdot)
 def vecdot_tangent(y, x1, x2, axis=-1):
     d[y] = tangent.bilinear_tangent(tangent.vecdot_positional, d[x1], x1, d[x2], x2, axis)
 

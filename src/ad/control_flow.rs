@@ -780,8 +780,18 @@ fn decided_branches(stmts: Vec<Stmt>) -> Vec<Stmt> {
     out
 }
 
-/// The truth of a test made of literals only: `True`, `False`, and `is` / `is not`
-/// between None, numbers, bools and strings with a None on one side.
+/// A decimal number literal's value (`-2`, `0.5`; not `0x10` or `1_000`).
+fn literal_number(e: &Expr) -> Option<f64> {
+    match &e.kind {
+        ExprKind::Num(n) if n.bytes().all(|b| b.is_ascii_digit() || b == b'.') => n.parse().ok(),
+        ExprKind::Unary(UnaryOp::Neg, a) => literal_number(a).map(|v| -v),
+        _ => None,
+    }
+}
+
+/// The truth of a test made of literals only: `True`, `False`, an order or equality
+/// comparison of two decimal numbers (`3 < 0`), and `is` / `is not` between None,
+/// numbers, bools and strings with a None on one side.
 fn literal_truth(test: &Expr) -> Option<bool> {
     let literal = |x: &Expr| {
         x.is_number_literal()
@@ -793,15 +803,42 @@ fn literal_truth(test: &Expr) -> Option<bool> {
     match &test.kind {
         ExprKind::Bool(b) => Some(*b),
         ExprKind::Compare(a, rest) => {
-            let [(op @ (CmpOp::Is | CmpOp::IsNot), b)] = rest.as_slice() else {
+            let [(op, b)] = rest.as_slice() else {
                 return None;
             };
+            if let (Some(x), Some(y)) = (literal_number(a), literal_number(b)) {
+                return match op {
+                    CmpOp::Lt => Some(x < y),
+                    CmpOp::LtE => Some(x <= y),
+                    CmpOp::Gt => Some(x > y),
+                    CmpOp::GtE => Some(x >= y),
+                    CmpOp::Eq => Some(x == y),
+                    CmpOp::NotEq => Some(x != y),
+                    _ => None,
+                };
+            }
+            if !matches!(op, CmpOp::Is | CmpOp::IsNot) {
+                return None;
+            }
             let none = |x: &Expr| matches!(x.kind, ExprKind::NoneLit);
             if !(literal(a) && literal(b) && (none(a) || none(b))) {
                 return None;
             }
             let same = none(a) && none(b);
             Some(if *op == CmpOp::Is { same } else { !same })
+        }
+        // `p is None or p == 2` with p None: one decided operand may settle it.
+        ExprKind::BoolOp(op, es) => {
+            let settles = matches!(op, BoolOp::Or);
+            let mut all = true;
+            for t in es.iter().map(literal_truth) {
+                match t {
+                    Some(v) if v == settles => return Some(settles),
+                    Some(_) => {}
+                    None => all = false,
+                }
+            }
+            all.then_some(!settles)
         }
         _ => None,
     }
