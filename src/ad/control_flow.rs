@@ -762,6 +762,7 @@ fn decided_branches(stmts: Vec<Stmt>) -> Vec<Stmt> {
     for mut s in stmts {
         match &mut s.kind {
             StmtKind::If(test, a, b) => {
+                undecided_part(test);
                 if let Some(taken) = literal_truth(test) {
                     let branch = std::mem::take(if taken { a } else { b });
                     out.extend(decided_branches(branch));
@@ -780,54 +781,60 @@ fn decided_branches(stmts: Vec<Stmt>) -> Vec<Stmt> {
     out
 }
 
-/// A decimal number literal's value (`-2`, `0.5`; not `0x10` or `1_000`).
-fn literal_number(e: &Expr) -> Option<f64> {
+/// A literal's value as Python compares it (a bool is the number it equals).
+#[derive(PartialEq)]
+enum Literal {
+    None,
+    Number(f64),
+    Str(String),
+}
+
+/// The value of a literal (decimal numbers only: not `0x10` or `1_000`).
+fn literal(e: &Expr) -> Option<Literal> {
     match &e.kind {
-        ExprKind::Num(n) if n.bytes().all(|b| b.is_ascii_digit() || b == b'.') => n.parse().ok(),
-        ExprKind::Unary(UnaryOp::Neg, a) => literal_number(a).map(|v| -v),
+        ExprKind::NoneLit => Some(Literal::None),
+        ExprKind::Bool(b) => Some(Literal::Number(f64::from(u8::from(*b)))),
+        ExprKind::Str(s) => Some(Literal::Str(s.clone())),
+        ExprKind::Num(n) if n.bytes().all(|b| b.is_ascii_digit() || b == b'.') => {
+            n.parse().ok().map(Literal::Number)
+        }
+        ExprKind::Unary(UnaryOp::Neg, a) => match literal(a)? {
+            Literal::Number(v) if matches!(a.kind, ExprKind::Num(_)) => Some(Literal::Number(-v)),
+            _ => None,
+        },
         _ => None,
     }
 }
 
-/// The truth of a test made of literals only: `True`, `False`, an order or equality
-/// comparison of two decimal numbers (`3 < 0`), and `is` / `is not` between None,
-/// numbers, bools and strings with a None on one side.
+/// The truth of a test made of literals only: `True`, `False`, `==` / `!=` between
+/// literals, an order comparison of two numbers (`3 < 0`), `is` / `is not` with a None
+/// on one side, and `or` / `and` that a decided operand settles.
 fn literal_truth(test: &Expr) -> Option<bool> {
-    let literal = |x: &Expr| {
-        x.is_number_literal()
-            || matches!(
-                x.kind,
-                ExprKind::NoneLit | ExprKind::Bool(_) | ExprKind::Str(_)
-            )
-    };
     match &test.kind {
         ExprKind::Bool(b) => Some(*b),
         ExprKind::Compare(a, rest) => {
             let [(op, b)] = rest.as_slice() else {
                 return None;
             };
-            if let (Some(x), Some(y)) = (literal_number(a), literal_number(b)) {
-                return match op {
-                    CmpOp::Lt => Some(x < y),
-                    CmpOp::LtE => Some(x <= y),
-                    CmpOp::Gt => Some(x > y),
-                    CmpOp::GtE => Some(x >= y),
-                    CmpOp::Eq => Some(x == y),
-                    CmpOp::NotEq => Some(x != y),
-                    _ => None,
-                };
+            let (x, y) = (literal(a)?, literal(b)?);
+            let numbers = match (&x, &y) {
+                (Literal::Number(p), Literal::Number(q)) => Some((*p, *q)),
+                _ => None,
+            };
+            match op {
+                CmpOp::Eq => Some(x == y),
+                CmpOp::NotEq => Some(x != y),
+                CmpOp::Lt => numbers.map(|(p, q)| p < q),
+                CmpOp::LtE => numbers.map(|(p, q)| p <= q),
+                CmpOp::Gt => numbers.map(|(p, q)| p > q),
+                CmpOp::GtE => numbers.map(|(p, q)| p >= q),
+                CmpOp::Is | CmpOp::IsNot if x == Literal::None || y == Literal::None => {
+                    let same = x == y;
+                    Some(if *op == CmpOp::Is { same } else { !same })
+                }
+                _ => None,
             }
-            if !matches!(op, CmpOp::Is | CmpOp::IsNot) {
-                return None;
-            }
-            let none = |x: &Expr| matches!(x.kind, ExprKind::NoneLit);
-            if !(literal(a) && literal(b) && (none(a) || none(b))) {
-                return None;
-            }
-            let same = none(a) && none(b);
-            Some(if *op == CmpOp::Is { same } else { !same })
         }
-        // `p is None or p == 2` with p None: one decided operand may settle it.
         ExprKind::BoolOp(op, es) => {
             let settles = matches!(op, BoolOp::Or);
             let mut all = true;
@@ -841,5 +848,18 @@ fn literal_truth(test: &Expr) -> Option<bool> {
             all.then_some(!settles)
         }
         _ => None,
+    }
+}
+
+/// A test without its decided operands that do not settle it (`'fro' is None or
+/// p == 2` is `p == 2`): no comparison of literals is left for Python to warn about.
+fn undecided_part(test: &mut Expr) {
+    if let ExprKind::BoolOp(op, es) = &mut test.kind {
+        let settles = matches!(op, BoolOp::Or);
+        es.iter_mut().for_each(undecided_part);
+        es.retain(|e| literal_truth(e) != Some(!settles));
+        if es.len() == 1 {
+            *test = es.pop().expect("one operand");
+        }
     }
 }

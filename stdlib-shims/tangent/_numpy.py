@@ -85,6 +85,10 @@ def init_grad(x):
     if _is_numeric_scalar(x) and x.dtype == numpy.float32:
         # numpy.float32 (slogdet's results for a float32 matrix; numpy.float64 is a float)
         return numpy.float32(0.0)
+    if _is_numeric_scalar(x) and x.dtype.kind in "biu":
+        # An integer or bool scalar (frexp's exponent of a number) is piecewise
+        # constant, as a Python int is.
+        return 0.0
     raise TypeError(_at_call_site(
         "tangent: a value of type %s has no derivative (a zero gradient or tangent of it "
         "was needed)" % type(x).__name__,
