@@ -1299,6 +1299,18 @@ def divmod_tangent(y, x1, x2):
     d[y] = tangent.divmod_tangent(d[x1], d[x2], x1, x2)
 
 
+# trim_zeros: the elements kept are a box of the input (found from its nonzeros, a
+# piecewise constant choice).
+@adjoint(numpy.trim_zeros)
+def trim_zeros(y, filt, trim="fb", axis=None):
+    d[filt] = tangent.trim_zeros_grad(d[y], filt, trim, axis)
+
+
+@tangent_(numpy.trim_zeros)
+def trim_zeros_tangent(y, filt, trim="fb", axis=None):
+    d[y] = tangent.trim_zeros_tangent(d[filt], filt, trim, axis)
+
+
 # modf's fractional part follows x between integers and its integral part is piecewise
 # constant; frexp's mantissa is x times the piecewise constant 2**-e.
 @adjoint(numpy.modf)
@@ -1482,6 +1494,65 @@ def polyint(y, p, m=1, k=None):
 @tangent_(numpy.polyint)
 def polyint_tangent(y, p, m=1, k=None):
     d[y] = numpy.polyint(d[p], m)
+
+
+# roots: a simple root r of p moves by dr = -(sum_k dp_k r**(n-k)) / p'(r) (implicit
+# function theorem; a multiple root has no derivative: p'(r) = 0 gives inf or nan).
+@adjoint(numpy.roots)
+def roots(r, p):
+    d[p] = -numpy.matmul(d[r] / numpy.polyval(numpy.polyder(p), r),
+                         numpy.vander(r, numpy.size(p)))
+
+
+@tangent_(numpy.roots)
+def roots_tangent(r, p):
+    d[r] = -numpy.matmul(numpy.vander(r, numpy.size(p)), d[p]) / numpy.polyval(
+        numpy.polyder(p), r)
+
+
+# poly: NumPy's product of the factors (1, -z) written out (`@control_flow`); of a
+# square matrix (its characteristic polynomial, through eigvals, which has no rule) it
+# is refused where it runs.
+nondifferentiable(tangent.poly_of_roots_only)
+reads_only(tangent.poly_of_roots_only)
+
+
+@control_flow(numpy.poly)
+def poly(seq_of_zeros):
+    z = numpy.atleast_1d(seq_of_zeros)
+    tangent.poly_of_roots_only(z)
+    if numpy.shape(z)[0] == 0:
+        a = 1.0
+    else:
+        a = numpy.ones_like(z[:1]) * 1.0
+        for k in range(numpy.shape(z)[0]):
+            a = numpy.convolve(a, numpy.stack([numpy.ones_like(z[k]), -z[k]]))
+    return a
+
+
+# polydiv: NumPy's long division written out, each step a new remainder (the same
+# subtractions); the remainder's leading zeros dropped as NumPy drops them (a test on
+# values: piecewise constant).
+@control_flow(numpy.polydiv)
+def polydiv(u, v):
+    uu = numpy.atleast_1d(u) + 0.0
+    vv = numpy.atleast_1d(v) + 0.0
+    m = numpy.shape(uu)[0] - 1
+    n = numpy.shape(vv)[0] - 1
+    scale = 1.0 / vv[0]
+    r = uu.astype((uu[0] + vv[0]).dtype)
+    if m - n + 1 > 0:
+        quotients = []
+        for k in range(0, m - n + 1):
+            quotient = scale * r[k]
+            quotients = quotients + [quotient]
+            r = numpy.concatenate([r[:k], r[k:k + n + 1] - quotient * vv, r[k + n + 1:]])
+        q = numpy.stack(quotients)
+    else:
+        q = numpy.zeros((1,), dtype=r.dtype)
+    while numpy.allclose(r[0], 0, rtol=1e-14) and (numpy.shape(r)[-1] > 1):
+        r = r[1:]
+    return (q, r)
 
 
 @adjoint(numpy.vander)

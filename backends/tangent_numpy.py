@@ -475,6 +475,12 @@ def divmod_grad(z, g, x1, x2, which=0):
     d[x2] = 0.0
 
 
+@tangent_(tangent.trim_zeros_grad)
+def trim_zeros_grad(z, g, filt, trim="fb", axis=None):
+    d[z] = tangent.linear_tangent(tangent.trim_zeros_grad, d[g], g, filt, trim, axis)
+    d[filt] = 0.0
+
+
 @tangent_(tangent.modf_grad)
 def modf_grad(z, g, x):
     d[z] = tangent.linear_tangent(tangent.modf_grad, d[g], g, x)
@@ -956,6 +962,12 @@ def ediff1d_tangent_adjoint(z, ta, te, tb, ary, to_end=None, to_begin=None):
     d[ary] = 0.0
     d[to_begin] = 0.0
     d[to_end] = 0.0
+
+
+@adjoint(tangent.trim_zeros_tangent)
+def trim_zeros_tangent_adjoint(z, t, filt, trim="fb", axis=None):
+    d[t] = tangent.trim_zeros_grad(d[z], filt, trim, axis)
+    d[filt] = 0.0
 
 
 @adjoint(tangent.modf_tangent)

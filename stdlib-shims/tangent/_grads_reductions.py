@@ -787,6 +787,54 @@ def divmod_tangent(t1, t2, x1, x2):
     return (q * 0.0, tr + q * 0.0)
 
 
+def poly_of_roots_only(z):
+    """numpy.poly is differentiated from roots (1-d), not from a matrix."""
+    if numpy.ndim(z) == 2:
+        from tangent._errors import _at_call_site
+        raise NotDifferentiated(_at_call_site(
+            "tangent: the derivative of numpy.poly of a matrix (its characteristic "
+            "polynomial, through numpy.linalg.eigvals) is not provided",
+            "pass the roots: numpy.poly of a 1-d array is differentiated"))
+
+
+# ------------------------------------------------------------------- trim_zeros
+
+def trim_zeros_box(filt, trim="fb", axis=None):
+    """The index of the part of `filt` that trim_zeros keeps (NumPy 2.2's: the box from
+    the first to the last position holding a nonzero, along every axis or along `axis`)."""
+    a = numpy.asarray(filt)
+    if axis is None:
+        axes = tuple(range(a.ndim))
+    else:
+        axes = tuple(k % a.ndim for k in (axis if isinstance(axis, (tuple, list)) else (axis,)))
+    ends = numpy.argwhere(a)
+    if ends.shape[0] == 0:
+        start = stop = [0] * a.ndim
+    else:
+        start = [int(v) for v in ends.min(axis=0)]
+        stop = [int(v) + 1 for v in ends.max(axis=0)]
+        if "f" not in trim.lower():
+            start = [None] * a.ndim
+        if "b" not in trim.lower():
+            stop = [None] * a.ndim
+    return tuple(slice(start[k], stop[k]) if k in axes else slice(None) for k in range(a.ndim))
+
+
+def trim_zeros_grad(g, filt, trim="fb", axis=None):
+    out = numpy.zeros(numpy.shape(filt))
+    if g is None or _is_zero(g):
+        return out
+    out[trim_zeros_box(filt, trim, axis)] = g
+    return out
+
+
+def trim_zeros_tangent(t, filt, trim="fb", axis=None):
+    box = trim_zeros_box(filt, trim, axis)
+    if _is_zero(t):
+        return numpy.zeros(numpy.shape(numpy.asarray(filt)[box]))
+    return numpy.asarray(t)[box] * 1.0
+
+
 # ------------------------------------------------------------------ modf, frexp
 # modf(x) = (f, i): the fractional part f has slope 1 between integers, the integral part
 # i is piecewise constant. frexp(x) = (m, e), x = m * 2**e: the mantissa is x scaled by

@@ -611,14 +611,37 @@ def asarray_chkfinite(a, dtype=None, order=None):
 
 
 def trim_zeros(filt, trim="fb", axis=None):
-    """`filt` without its leading ('f') and trailing ('b') zeros."""
+    """`filt` without the zeros before ('f') and after ('b') its nonzeros: the smallest box
+    holding them, along every axis or along `axis` (NumPy 2.2's); a list or tuple stays
+    one in 1-d."""
     a = np.asarray(filt)
-    nz = np.nonzero(np.ravel(a) if a.ndim == 1 else a)[0]
-    if nz.shape[0] == 0:
-        return a[:0]
-    first = int(nz[0]) if "f" in trim.lower() else 0
-    last = int(nz[-1]) + 1 if "b" in trim.lower() else a.shape[0]
-    return a[first:last]
+    trim = trim.lower()
+    if trim not in {"fb", "bf", "f", "b"}:
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    if axis is None:
+        axes = tuple(range(a.ndim))
+    else:
+        from numpy._function_base import _axis
+        axes = tuple(_axis(k, a.ndim) for k in
+                     (axis if isinstance(axis, (tuple, list)) else (axis,)))
+        if len(set(axes)) != len(axes):
+            raise ValueError("repeated axis in `axis` argument")
+    if not axes:
+        return filt
+    nonzero = np.argwhere(a)
+    if nonzero.shape[0] == 0:
+        start = stop = [0] * a.ndim
+    else:
+        start = [int(v) for v in nonzero.min(axis=0)]
+        stop = [int(v) + 1 for v in nonzero.max(axis=0)]
+        if "f" not in trim:
+            start = [None] * a.ndim
+        if "b" not in trim:
+            stop = [None] * a.ndim
+    sl = tuple(slice(start[k], stop[k]) if k in axes else slice(None) for k in range(a.ndim))
+    if len(sl) == 1:
+        return filt[sl[0]]
+    return filt[sl]
 
 
 def mask_indices(n, mask_func, k=0):
