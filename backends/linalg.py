@@ -263,6 +263,28 @@ def jax_eigvalsh_tangent(y, a, UPLO="L", symmetrize_input=True):
 
 
 # qr: mode='reduced' with M >= N (the helpers raise otherwise).
+# eig, eigvals: a general real matrix with real, distinct eigenvalues (complex ones
+# refused where they appear); second derivatives are not provided.
+@adjoint(numpy.linalg.eig)
+def eig(y, a):
+    d[a] = tangent.eig_grad(d[y], y)
+
+
+@tangent_(numpy.linalg.eig)
+def eig_tangent(y, a):
+    d[y] = tangent.eig_tangent(d[a], y)
+
+
+@adjoint(numpy.linalg.eigvals)
+def eigvals(y, a):
+    d[a] = tangent.eigvals_grad(d[y], a, y)
+
+
+@tangent_(numpy.linalg.eigvals)
+def eigvals_tangent(y, a):
+    d[y] = tangent.eigvals_tangent(d[a], a, y)
+
+
 @adjoint(numpy.linalg.qr)
 def qr(y, a, mode="reduced"):
     d[a] = tangent.qr_grad(d[y], y, a, mode)

@@ -247,6 +247,97 @@ def eigh_tangent(t, y):
     return (dw, dv)
 
 
+# eig (a general real matrix with real, distinct eigenvalues; NumPy's unit-length
+# eigenvectors): with C = V^-1 dA V and F the eigenvalue gaps, dw = diag(C) and
+# dV = V (F o C) less each column's component along itself (the length stays 1). So
+# dA's adjoint is V^-T (diag(gw) + F o (V^T gV - V^T V diag(V^T gV))) V^T.
+
+def _real_eig(w, v):
+    """Complex eigenvalues or eigenvectors (CPython's NumPy gives them) are refused."""
+    xp = _xp(w, v)
+    if xp.iscomplexobj(w) or xp.iscomplexobj(v):
+        from tangent._errors import _at_call_site
+        raise NotDifferentiated(_at_call_site(
+            "tangent: the derivative of numpy.linalg.eig/eigvals is provided for real "
+            "eigenvalues only; this matrix has complex ones",
+            "differentiate a symmetric matrix's eigenvalues with numpy.linalg.eigh or "
+            "eigvalsh"))
+
+
+def _pair_parts(gy, n):
+    """The two cotangents or tangents of a pair (zero ones as None)."""
+    if gy is None or _is_zero(gy):
+        return None, None
+    parts = [None if p is None or _is_zero(p) else p for p in (gy[0], gy[1])]
+    return parts[0], parts[1]
+
+
+def eig_grad(gy, y):
+    xp = _xp(gy, y)
+    w, v = y[0], y[1]
+    _real_eig(w, v)
+    gw, gv = _pair_parts(gy, 2)
+    n = xp.shape(w)[-1]
+    eye = _eye(n, w, xp)
+    inner = xp.zeros(xp.shape(v), dtype=_dtype(xp, v))
+    if gw is not None:
+        inner = inner + xp.reshape(xp.asarray(gw) * 1.0, xp.shape(w) + (1,)) * eye
+    if gv is not None:
+        vtgv = xp.matmul(_T(v), gv)
+        inner = inner + _eig_gaps(w) * (vtgv - xp.matmul(xp.matmul(_T(v), v), vtgv * eye))
+    return xp.matmul(_T(xp.linalg.inv(v)), xp.matmul(inner, _T(v)))
+
+
+def eig_tangent(t, y):
+    xp = _xp(t, y)
+    w, v = y[0], y[1]
+    _real_eig(w, v)
+    c = xp.matmul(xp.linalg.inv(v), xp.matmul(t, v))
+    dw = xp.diagonal(c, 0, -2, -1)
+    dv = xp.matmul(v, _eig_gaps(w) * c)
+    dv = dv - v * xp.expand_dims(xp.sum(v * dv, axis=-2), -2)
+    return (dw, dv)
+
+
+def _eig_in_order_of(y, a):
+    """eig of `a` with its eigenvalues in the order of `y` (eigvals' own results, which
+    need not come in eig's order): (w, v, where each w went in y)."""
+    xp = _xp(y, a)
+    w, v = xp.linalg.eig(a)
+    _real_eig(w, v)
+    yw = xp.argsort(y, axis=-1)
+    ww = xp.argsort(w, axis=-1)
+    return w, v, yw, ww
+
+
+def eigvals_grad(g, a, y):
+    xp = _xp(g, a, y)
+    w, v, yw, ww = _eig_in_order_of(y, a)
+    g = xp.broadcast_to(xp.asarray(g) * 1.0, xp.shape(y))
+    # g[yw[k]] belongs to the k-th smallest eigenvalue, which is w[ww[k]].
+    gw = xp.zeros(xp.shape(w), dtype=_dtype(xp, w))
+    xp.put_along_axis(gw, ww, xp.take_along_axis(g, yw, -1), -1)
+    return eig_grad((gw, None), (w, v))
+
+
+def eigvals_tangent(t, a, y):
+    xp = _xp(t, a, y)
+    w, v, yw, ww = _eig_in_order_of(y, a)
+    dw = eig_tangent(t, (w, v))[0]
+    out = xp.zeros(xp.shape(y), dtype=_dtype(xp, dw))
+    xp.put_along_axis(out, yw, xp.take_along_axis(dw, ww, -1), -1)
+    return out
+
+
+def eig_second_order_refused(*_):
+    """Second derivatives through eig and eigvals are not provided."""
+    from tangent._errors import _at_call_site
+    raise NotDifferentiated(_at_call_site(
+        "tangent: the second derivative of numpy.linalg.eig/eigvals is not provided",
+        "differentiate them once, or a symmetric matrix's with numpy.linalg.eigh or "
+        "eigvalsh (second derivatives provided)"))
+
+
 def eigvalsh_grad(g, a, uplo="L"):
     w, v = _xp(g, a).linalg.eigh(a, uplo)
     return eigh_grad((g, 0.0), (w, v))
