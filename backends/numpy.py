@@ -1510,17 +1510,13 @@ def roots_tangent(r, p):
         numpy.polyder(p), r)
 
 
-# poly: NumPy's product of the factors (1, -z) written out (`@control_flow`); of a
-# square matrix (its characteristic polynomial, through eigvals, which has no rule) it
-# is refused where it runs.
-nondifferentiable(tangent.poly_of_roots_only)
-reads_only(tangent.poly_of_roots_only)
-
-
+# poly: NumPy's product of the factors (1, -z) written out (`@control_flow`); a square
+# matrix's characteristic polynomial goes through eigvals (real eigenvalues).
 @control_flow(numpy.poly)
 def poly(seq_of_zeros):
     z = numpy.atleast_1d(seq_of_zeros)
-    tangent.poly_of_roots_only(z)
+    if numpy.ndim(z) == 2:
+        z = numpy.linalg.eigvals(z)
     if numpy.shape(z)[0] == 0:
         a = 1.0
     else:

@@ -787,16 +787,6 @@ def divmod_tangent(t1, t2, x1, x2):
     return (q * 0.0, tr + q * 0.0)
 
 
-def poly_of_roots_only(z):
-    """numpy.poly is differentiated from roots (1-d), not from a matrix."""
-    if numpy.ndim(z) == 2:
-        from tangent._errors import _at_call_site
-        raise NotDifferentiated(_at_call_site(
-            "tangent: the derivative of numpy.poly of a matrix (its characteristic "
-            "polynomial, through numpy.linalg.eigvals) is not provided",
-            "pass the roots: numpy.poly of a 1-d array is differentiated"))
-
-
 # ------------------------------------------------------------------- trim_zeros
 
 def trim_zeros_box(filt, trim="fb", axis=None):

@@ -547,6 +547,7 @@ CATALOG = [
     unary("numpy.roots", "np.sort(np.roots(np.poly(np.array([0.5, -1.0, 2.0]) + 0.1 * a)))", shapes=[(3,)]),
     unary("numpy.roots", "np.sort(np.roots(np.array([1.0, 0.5, -2.0, 0.3]) + 0.1 * a))", shapes=[(4,)]),
     unary("numpy.poly", "np.poly(a)", shapes=[(1,), (3,)]),
+    unary("numpy.poly", "np.poly(a + np.diag([0.0, 10.0, 20.0]))", shapes=[(3, 3)]),
     binary("numpy.polydiv", "np.polydiv(a, b)[0]", dy="pos", shapes=[((4,), (2,)), ((3,), (3,))]),
     binary("numpy.polydiv", "np.polydiv(a, b)[1][-1] * 2.0 + np.sum(np.polydiv(a, b)[0])", dy="pos", shapes=[((5,), (3,)), ((4,), (2,))]),
     unary("numpy.trim_zeros", "np.trim_zeros(np.array([0.0, 0.0, 1.0, 0.0, 2.0, 0.0]) * a)", shapes=[(6,)]),
