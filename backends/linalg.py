@@ -263,6 +263,20 @@ def jax_eigvalsh_tangent(y, a, UPLO="L", symmetrize_input=True):
 
 
 # qr: mode='reduced' with M >= N (the helpers raise otherwise).
+# lstsq: the solution through the pseudo-inverse at lstsq's rank, the residuals and the
+# singular values (stdlib-shims/tangent/_grads_linalg.py); rcond is a constant; second
+# derivatives are not provided.
+@adjoint(numpy.linalg.lstsq)
+def lstsq(y, a, b, rcond=None):
+    d[a] = tangent.lstsq_grad(d[y], a, b, y, 0)
+    d[b] = tangent.lstsq_grad(d[y], a, b, y, 1)
+
+
+@tangent_(numpy.linalg.lstsq)
+def lstsq_tangent(y, a, b, rcond=None):
+    d[y] = tangent.lstsq_tangent(d[a], d[b], a, b, y)
+
+
 # eig, eigvals: a general real matrix with real, distinct eigenvalues (complex ones
 # refused where they appear); second derivatives are not provided.
 @adjoint(numpy.linalg.eig)

@@ -20,7 +20,7 @@ nondifferentiable(
     tangent.element_labels, tangent.gradient_spacing_refused, tangent.cov_weights_refused,
     tangent.histogram_range_refused, tangent.sources_labels, tangent.meshgrid_labels,
     tangent.broadcast_labels, tangent.partition_order, tangent.polyfit_options_refused,
-    tangent.polyfit_x_refused, tangent.eig_second_order_refused,
+    tangent.polyfit_x_refused, tangent.second_order_refused,
 )
 
 
@@ -279,29 +279,43 @@ def cholesky_grad(z, g, y, upper=False):
     d[z] = tangent.cholesky_grad_tangent_full(d[g], d[y], g, y, upper)
 
 
+@tangent_(tangent.lstsq_grad)
+def lstsq_grad(z, gy, a, b, y, which=0):
+    d[z] = tangent.second_order_refused("numpy.linalg.lstsq", d[gy], d[a], d[b], d[y])
+
+
+@adjoint(tangent.lstsq_tangent)
+def lstsq_tangent_adjoint(z, ta, tb, a, b, y):
+    d[ta] = tangent.second_order_refused("numpy.linalg.lstsq", d[z])
+    d[tb] = tangent.second_order_refused("numpy.linalg.lstsq", d[z])
+    d[a] = tangent.second_order_refused("numpy.linalg.lstsq", d[z])
+    d[b] = tangent.second_order_refused("numpy.linalg.lstsq", d[z])
+    d[y] = tangent.second_order_refused("numpy.linalg.lstsq", d[z])
+
+
 # eig's and eigvals' helpers: their own derivatives (second derivatives of eig) are
 # refused where they would run.
 @tangent_(tangent.eig_grad)
 def eig_grad(z, gy, y):
-    d[z] = tangent.eig_second_order_refused(d[gy], d[y])
+    d[z] = tangent.second_order_refused("numpy.linalg.eig", d[gy], d[y])
 
 
 @adjoint(tangent.eig_tangent)
 def eig_tangent_adjoint(z, t, y):
-    d[t] = tangent.eig_second_order_refused(d[z])
-    d[y] = tangent.eig_second_order_refused(d[z])
+    d[t] = tangent.second_order_refused("numpy.linalg.eig", d[z])
+    d[y] = tangent.second_order_refused("numpy.linalg.eig", d[z])
 
 
 @tangent_(tangent.eigvals_grad)
 def eigvals_grad(z, g, a, y):
-    d[z] = tangent.eig_second_order_refused(d[g], d[a], d[y])
+    d[z] = tangent.second_order_refused("numpy.linalg.eigvals", d[g], d[a], d[y])
 
 
 @adjoint(tangent.eigvals_tangent)
 def eigvals_tangent_adjoint(z, t, a, y):
-    d[t] = tangent.eig_second_order_refused(d[z])
-    d[a] = tangent.eig_second_order_refused(d[z])
-    d[y] = tangent.eig_second_order_refused(d[z])
+    d[t] = tangent.second_order_refused("numpy.linalg.eig", d[z])
+    d[a] = tangent.second_order_refused("numpy.linalg.eig", d[z])
+    d[y] = tangent.second_order_refused("numpy.linalg.eig", d[z])
 
 
 @tangent_(tangent.eigh_grad)

@@ -329,13 +329,107 @@ def eigvals_tangent(t, a, y):
     return out
 
 
-def eig_second_order_refused(*_):
-    """Second derivatives through eig and eigvals are not provided."""
+# lstsq(a, b) = (x, residuals, rank, s): x = P b with P the pseudo-inverse at lstsq's
+# rank (constant around the point); the residuals ||b - a x||^2 (when a has full column
+# rank and more rows than columns) move by 2 e.db - 2 e.(da x) with e = b - a x, since
+# a^T e = 0; the singular values by u_i^T da v_i; the rank is piecewise constant.
+
+def _lstsq_parts(a, y):
+    """P at lstsq's rank, and the reduced SVD it came from."""
+    xp = _xp(a)
+    u, s, vh = xp.linalg.svd(a, full_matrices=False)
+    k = int(y[2])
+    p = xp.matmul(_T(vh[:k]) / s[:k], _T(u[:, :k]))
+    return p, u, vh
+
+
+def _pinv_adjoint(g, a, p):
+    """The adjoint of dP (pinv.py's formula in backends/linalg.py) for the cotangent g."""
+    xp = _xp(g, a, p)
+    pt, gt = _T(p), _T(g)
+    return (-xp.matmul(xp.matmul(pt, g), pt)
+            + xp.matmul(gt - xp.matmul(xp.matmul(a, p), gt), xp.matmul(p, pt))
+            + xp.matmul(xp.matmul(pt, p), gt - xp.matmul(gt, xp.matmul(p, a))))
+
+
+def _pinv_tangent(t, a, p):
+    xp = _xp(t, a, p)
+    pt, tt = _T(p), _T(t)
+    return (-xp.matmul(xp.matmul(p, t), p)
+            + xp.matmul(xp.matmul(p, pt), tt - xp.matmul(tt, xp.matmul(a, p)))
+            + xp.matmul(tt - xp.matmul(xp.matmul(p, a), tt), xp.matmul(pt, p)))
+
+
+def lstsq_grad(gy, a, b, y, which=0):
+    """`which` argument's gradient, in its float dtype (float32 in, float32 out)."""
+    return _like_dtype(_lstsq_grad(gy, a, b, y, which), b if which else a)
+
+
+def _lstsq_grad(gy, a, b, y, which):
+    xp = _xp(a, b)
+    a = xp.asarray(a) * 1.0
+    b = xp.asarray(b) * 1.0
+    gx = gr = gs = None
+    if gy is not None and not _is_zero(gy):
+        gx, gr, gs = (None if g is None or _is_zero(g) else xp.asarray(g) * 1.0
+                      for g in (gy[0], gy[1], gy[3]))
+    x = y[0]
+    p, u, vh = _lstsq_parts(a, y)
+    vec = xp.ndim(b) == 1
+    b2 = xp.reshape(b, (-1, 1)) if vec else b
+    x2 = xp.reshape(x, (-1, 1)) if vec else x
+    e2 = b2 - xp.matmul(a, x2)
+    if which == 1:
+        out = xp.zeros(xp.shape(b2), dtype=_dtype(xp, b2))
+        if gx is not None:
+            out = out + xp.matmul(_T(p), xp.reshape(gx, xp.shape(x2)))
+        if gr is not None and xp.size(gr):
+            out = out + 2.0 * e2 * gr
+        return xp.reshape(out, xp.shape(b))
+    out = xp.zeros(xp.shape(a), dtype=_dtype(xp, a))
+    if gx is not None:
+        out = out + _pinv_adjoint(xp.matmul(xp.reshape(gx, xp.shape(x2)), _T(b2)), a, p)
+    if gr is not None and xp.size(gr):
+        out = out - 2.0 * xp.matmul(e2 * gr, _T(x2))
+    if gs is not None:
+        out = out + xp.matmul(u * gs, vh)
+    return out
+
+
+def lstsq_tangent(ta, tb, a, b, y):
+    xp = _xp(a, b)
+    a = xp.asarray(a) * 1.0
+    b = xp.asarray(b) * 1.0
+    x, res, rank, s = y
+    p, u, vh = _lstsq_parts(a, y)
+    vec = xp.ndim(b) == 1
+    b2 = xp.reshape(b, (-1, 1)) if vec else b
+    x2 = xp.reshape(x, (-1, 1)) if vec else x
+    e2 = b2 - xp.matmul(a, x2)
+    dx = xp.zeros(xp.shape(x2), dtype=_dtype(xp, x2))
+    dres = xp.zeros(xp.shape(res), dtype=_dtype(xp, x2))
+    ds = xp.zeros(xp.shape(s), dtype=_dtype(xp, s))
+    if not _is_zero(ta):
+        ta = xp.asarray(ta) * 1.0
+        dx = dx + xp.matmul(_pinv_tangent(ta, a, p), b2)
+        if xp.size(res):
+            dres = dres - 2.0 * xp.sum(e2 * xp.matmul(ta, x2), axis=0)
+        ds = ds + xp.sum(u * xp.matmul(ta, _T(vh)), axis=0)
+    if not _is_zero(tb):
+        tb2 = xp.reshape(xp.asarray(tb) * 1.0, xp.shape(b2))
+        dx = dx + xp.matmul(p, tb2)
+        if xp.size(res):
+            dres = dres + 2.0 * xp.sum(e2 * tb2, axis=0)
+    return (xp.reshape(dx, xp.shape(x)), dres, rank * 0, ds)
+
+
+def second_order_refused(name, *_):
+    """Second derivatives through `name` (eig, eigvals, lstsq) are not provided."""
     from tangent._errors import _at_call_site
     raise NotDifferentiated(_at_call_site(
-        "tangent: the second derivative of numpy.linalg.eig/eigvals is not provided",
-        "differentiate them once, or a symmetric matrix's with numpy.linalg.eigh or "
-        "eigvalsh (second derivatives provided)"))
+        "tangent: the second derivative of %s is not provided" % name,
+        "differentiate it once (a symmetric matrix's eigenvalues: numpy.linalg.eigh or "
+        "eigvalsh, whose second derivatives are provided)"))
 
 
 def eigvalsh_grad(g, a, uplo="L"):
