@@ -1311,6 +1311,28 @@ def trim_zeros_tangent(y, filt, trim="fb", axis=None):
     d[y] = tangent.trim_zeros_tangent(d[filt], filt, trim, axis)
 
 
+# sinc and i0: their derivatives of every order are the helpers' (accurate at 0, where
+# sinc's closed form divides by x), each helper's rule the next order.
+@adjoint(numpy.sinc)
+def sinc(y, x):
+    d[x] = d[y] * tangent.sinc_derivative(x, 1)
+
+
+@tangent_(numpy.sinc)
+def sinc_tangent(y, x):
+    d[y] = d[x] * tangent.sinc_derivative(x, 1)
+
+
+@adjoint(numpy.i0)
+def i0(y, x):
+    d[x] = d[y] * tangent.i0_derivative(x, 1)
+
+
+@tangent_(numpy.i0)
+def i0_tangent(y, x):
+    d[y] = d[x] * tangent.i0_derivative(x, 1)
+
+
 # modf's fractional part follows x between integers and its integral part is piecewise
 # constant; frexp's mantissa is x times the piecewise constant 2**-e.
 @adjoint(numpy.modf)

@@ -279,6 +279,26 @@ def cholesky_grad(z, g, y, upper=False):
     d[z] = tangent.cholesky_grad_tangent_full(d[g], d[y], g, y, upper)
 
 
+@adjoint(tangent.sinc_derivative)
+def sinc_derivative(z, x, k):
+    d[x] = d[z] * tangent.sinc_derivative(x, k + 1)
+
+
+@tangent_(tangent.sinc_derivative)
+def sinc_derivative_tangent(z, x, k):
+    d[z] = d[x] * tangent.sinc_derivative(x, k + 1)
+
+
+@adjoint(tangent.i0_derivative)
+def i0_derivative(z, x, k):
+    d[x] = d[z] * tangent.i0_derivative(x, k + 1)
+
+
+@tangent_(tangent.i0_derivative)
+def i0_derivative_tangent(z, x, k):
+    d[z] = d[x] * tangent.i0_derivative(x, k + 1)
+
+
 @tangent_(tangent.lstsq_grad)
 def lstsq_grad(z, gy, a, b, y, which=0):
     d[z] = tangent.second_order_refused("numpy.linalg.lstsq", d[gy], d[a], d[b], d[y])

@@ -265,6 +265,7 @@ FUNCS = [
          "np.polyder([1, 2, 3, 4])", "np.polyder(w, 2)", "np.polyder([5])", "np.polyint([3, 2, 1])", "np.polyint([1, 1], k=2)",
          "np.round(np.polyfit(np.arange(5.0), np.arange(5.0) ** 2 - 1, 2), 9)", "np.round(np.polyfit(w, np.abs(w) + w, 1), 9)",
          "np.iterable(v)", "np.iterable(2.0)", "np.i0(v)", "np.i0(np.array([0.0, 9.5, -12.0]))",
+         "np.i0(np.array([0.0, 0.3, 7.9, 8.0, 9.5, -12.0, 40.0], dtype=np.float32))", "np.i0(np.array([3, -2]))",
          "np.hamming(5)", "np.hanning(4)", "np.bartlett(5)", "np.blackman(6)", "np.kaiser(5, 4.0)",
          "np.hamming(1)", "np.unwrap(v * 3)", "np.unwrap(a * 4, axis=0)", "np.unwrap(v * 3, period=4.0)",
          "np.apply_along_axis(np.sum, 1, a)", "np.apply_along_axis(lambda r: r * 2, 0, a)",

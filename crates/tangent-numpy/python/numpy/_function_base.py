@@ -677,7 +677,11 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 def i0(x):
     """The modified Bessel function of the first kind, order 0 (Cephes' Chebyshev
     series, as NumPy's)."""
-    x = np.abs(np.asarray(x, dtype=np.float64))
+    x = np.asarray(x)
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
+    # A float32 array stays float32 (NumPy computes in the input's float type).
+    x = np.abs(x)
     small = _chbevl(x / 2.0 - 2, _I0_A) * np.exp(x)
     large = _chbevl(32.0 / np.where(x > 8.0, x, 8.0) - 2.0, _I0_B) * np.exp(x) / np.sqrt(
         np.where(x > 8.0, x, 8.0))
