@@ -140,9 +140,7 @@ fn user_registered_rules_are_used() {
     let so = text(&out.stdout);
     assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
     assert!(
-        so.contains(
-            "before: tests/scripts/user_rules.py:7:12: no derivative rule for `math.exp2`"
-        ),
+        so.contains("before: tests/scripts/user_rules.py:7:12: no derivative rule for `math.exp2`"),
         "{so}"
     );
     assert!(so.contains("template shown: True"), "{so}");

@@ -192,13 +192,38 @@ macro_rules! simd_kernel {
     };
 }
 
+use std::mem::MaybeUninit;
+
 simd_kernel! {
-    /// `tanh` over a slice.
-    fn tanh_slice(src: &[f64], dst: &mut [f64]) |FMA| {
+    /// `tanh` over a slice, into `dst` (written, never read).
+    fn tanh_into(src: &[f64], dst: &mut [MaybeUninit<f64>]) |FMA| {
         for (d, &s) in dst.iter_mut().zip(src) {
-            *d = tanh_impl::<FMA>(s);
+            d.write(tanh_impl::<FMA>(s));
         }
     }
+}
+
+/// `tanh` over a slice.
+pub fn tanh_slice(src: &[f64], dst: &mut [f64]) {
+    tanh_into(src, as_uninit(dst))
+}
+
+/// A slice of numbers as space to write numbers into. Sound for the `*_into` kernels of
+/// this crate, which write every element they touch with a number and read none.
+fn as_uninit(d: &mut [f64]) -> &mut [MaybeUninit<f64>] {
+    // SAFETY: MaybeUninit<f64> has f64's layout; the kernels only write initialized
+    // values, so the slice stays initialized.
+    unsafe { &mut *(d as *mut [f64] as *mut [MaybeUninit<f64>]) }
+}
+
+/// `kernel` (`exp_into`, `log_into`, `tanh_into`) over `src` into a new vector, which is
+/// not filled with zeros first.
+pub fn collect_kernel(src: &[f64], kernel: fn(&[f64], &mut [MaybeUninit<f64>])) -> Vec<f64> {
+    let mut v = Vec::with_capacity(src.len());
+    kernel(src, &mut v.spare_capacity_mut()[..src.len()]);
+    // SAFETY: the kernel wrote every one of the first src.len() elements.
+    unsafe { v.set_len(src.len()) };
+    v
 }
 
 /// e^x for every double, without branches (the caller fixes up results below the
@@ -301,26 +326,44 @@ fn log_impl<const FMA: bool>(x: f64) -> f64 {
 }
 
 simd_kernel! {
-    /// `exp` over a slice.
-    fn exp_slice(src: &[f64], dst: &mut [f64]) |FMA| {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            *d = exp_impl::<FMA>(s);
-        }
-        for (d, &s) in dst.iter_mut().zip(src) {
-            if s < EXP_NORMAL_MIN {
-                *d = s.exp();
+    /// `exp` over a slice, into `dst` (written, never read).
+    fn exp_into(src: &[f64], dst: &mut [MaybeUninit<f64>]) |FMA| {
+        // By blocks that stay in the L1 cache: a block with a value below the normal
+        // range (seen by the vectorised loop itself) is passed over again for libm.
+        for (dst, src) in dst.chunks_mut(512).zip(src.chunks(512)) {
+            let mut low = false;
+            for (d, &s) in dst.iter_mut().zip(src) {
+                d.write(exp_impl::<FMA>(s));
+                low |= s < EXP_NORMAL_MIN;
+            }
+            if low {
+                for (d, &s) in dst.iter_mut().zip(src) {
+                    if s < EXP_NORMAL_MIN {
+                        d.write(s.exp());
+                    }
+                }
             }
         }
     }
 }
 
+/// `exp` over a slice.
+pub fn exp_slice(src: &[f64], dst: &mut [f64]) {
+    exp_into(src, as_uninit(dst))
+}
+
 simd_kernel! {
-    /// `log` over a slice.
-    fn log_slice(src: &[f64], dst: &mut [f64]) |FMA| {
+    /// `log` over a slice, into `dst` (written, never read).
+    fn log_into(src: &[f64], dst: &mut [MaybeUninit<f64>]) |FMA| {
         for (d, &s) in dst.iter_mut().zip(src) {
-            *d = log_impl::<FMA>(s);
+            d.write(log_impl::<FMA>(s));
         }
     }
+}
+
+/// `log` over a slice.
+pub fn log_slice(src: &[f64], dst: &mut [f64]) {
+    log_into(src, as_uninit(dst))
 }
 
 simd_kernel! {

@@ -180,7 +180,7 @@ pub(crate) mod _unary {
     /// functions); None for any other argument.
     fn f64_kernel(
         x: &PyObject,
-        kernel: fn(&[f64], &mut [f64]),
+        kernel: fn(&[f64], &mut [std::mem::MaybeUninit<f64>]),
         vm: &VirtualMachine,
     ) -> Option<PyObjectRef> {
         let a = x.downcast_ref::<PyNdArray>()?;
@@ -189,22 +189,21 @@ pub(crate) mod _unary {
             return None;
         };
         let src = v.as_slice().filter(|_| v.is_standard_layout())?;
-        let mut out = vec![0.0; src.len()];
-        kernel(src, &mut out);
+        let out = crate::fastmath::collect_kernel(src, kernel);
         let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
         Some(typed_arr_or_scalar(arr, vm))
     }
 
     #[pyfunction]
     pub(crate) fn exp(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        if let Some(r) = f64_kernel(&x, crate::fastmath::exp_slice, vm) {
+        if let Some(r) = f64_kernel(&x, crate::fastmath::exp_into, vm) {
             return Ok(r);
         }
         float_function(&x, "exp", f64::exp, vm)
     }
     #[pyfunction]
     pub(crate) fn log(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        if let Some(r) = f64_kernel(&x, crate::fastmath::log_slice, vm) {
+        if let Some(r) = f64_kernel(&x, crate::fastmath::log_into, vm) {
             return Ok(r);
         }
         float_function(&x, "log", f64::ln, vm)
@@ -224,7 +223,7 @@ pub(crate) mod _unary {
     #[pyfunction]
     pub(crate) fn tanh(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         // The hot path of float64 tanh layers.
-        if let Some(r) = f64_kernel(&x, crate::fastmath::tanh_slice, vm) {
+        if let Some(r) = f64_kernel(&x, crate::fastmath::tanh_into, vm) {
             return Ok(r);
         }
         float_function(&x, "tanh", crate::fastmath::tanh, vm)
