@@ -158,6 +158,43 @@ pub fn simd_level() -> SimdLevel {
 /// `madd`. Exported for the native code's elementwise passes.
 #[macro_export]
 macro_rules! simd_kernel {
+    // A kernel with a result: the same three versions, each returning it.
+    ($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty |$fma:ident| $body:block) => {
+        $(#[$doc])*
+        pub fn $name($($arg: $ty),*) -> $ret {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx512f,avx2,fma")]
+                unsafe fn wide($($arg: $ty),*) -> $ret {
+                    #[allow(non_upper_case_globals, unused)]
+                    const $fma: bool = true;
+                    let r = $body;
+                    std::arch::x86_64::_mm256_zeroupper();
+                    r
+                }
+                #[target_feature(enable = "avx2,fma")]
+                unsafe fn avx2($($arg: $ty),*) -> $ret {
+                    #[allow(non_upper_case_globals, unused)]
+                    const $fma: bool = true;
+                    let r = $body;
+                    std::arch::x86_64::_mm256_zeroupper();
+                    r
+                }
+                let level = $crate::simd_level();
+                if level == $crate::SimdLevel::Avx512 {
+                    // SAFETY: the features `wide` is compiled for are present.
+                    return unsafe { wide($($arg),*) };
+                }
+                if level == $crate::SimdLevel::Avx2Fma {
+                    // SAFETY: as above.
+                    return unsafe { avx2($($arg),*) };
+                }
+            }
+            #[allow(non_upper_case_globals, unused)]
+            const $fma: bool = false;
+            $body
+        }
+    };
     ($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) |$fma:ident| $body:block) => {
         $(#[$doc])*
         pub fn $name($($arg: $ty),*) {

@@ -1001,28 +1001,69 @@ pub fn quantile_of(lane: &mut [f64], q: f64, method: QuantileMethod) -> f64 {
     }
 }
 
-/// argmax/argmin over all elements (flat C index) or along one axis.
-/// The first position of the maximum (or minimum) of a float64 slice, or of its first
-/// NaN: the extreme by vector lanes, then the first chunk of eight that holds it.
-fn arg_extreme_f64(s: &[f64], is_max: bool) -> usize {
-    crate::fastmath::on_wide_vectors(|| {
-        let (best, nan) = if is_max {
-            extreme_lanes::<f64, true>(s, f64::NEG_INFINITY)
+tangent_fastmath::simd_kernel! {
+    /// The first position of the maximum (or minimum) of a float64 slice, or of its first
+    /// NaN, compiled for the widest vector unit present, in one pass.
+    fn arg_extreme_f64(s: &[f64], is_max: bool) -> usize |_FMA| {
+        if is_max {
+            arg_extreme_lanes::<true>(s)
         } else {
-            extreme_lanes::<f64, false>(s, f64::INFINITY)
-        };
-        let hit = |x: f64| if nan { x.is_nan() } else { x == best };
-        let mut chunks = s.chunks_exact(8);
-        for (c, chunk) in (&mut chunks).enumerate() {
-            if chunk.iter().fold(false, |f, &x| f | hit(x)) {
-                return c * 8 + chunk.iter().position(|&x| hit(x)).unwrap_or(0);
-            }
+            arg_extreme_lanes::<false>(s)
         }
-        let tail = s.len() - chunks.remainder().len();
-        tail + chunks.remainder().iter().position(|&x| hit(x)).unwrap_or(0)
-    })
+    }
 }
 
+/// `arg_extreme_f64`: eight lanes each keep their best value and the chunk it came from
+/// (a strict comparison keeps the first of equals; one compare and two blends per vector,
+/// no serial chain), and whether a NaN was seen; then the best lane, the earliest of
+/// equal ones, and the elements after the last whole chunk.
+#[inline(always)]
+fn arg_extreme_lanes<const MAX: bool>(s: &[f64]) -> usize {
+    let better = |x: f64, b: f64| if MAX { x > b } else { x < b };
+    let start = if MAX {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    };
+    let (mut best, mut at, mut nan) = ([start; 8], [0u64; 8], false);
+    let mut chunks = s.chunks_exact(8);
+    for (c, chunk) in (&mut chunks).enumerate() {
+        for k in 0..8 {
+            let x = chunk[k];
+            let b = better(x, best[k]);
+            best[k] = if b { x } else { best[k] };
+            at[k] = if b { c as u64 } else { at[k] };
+            nan |= x.is_nan();
+        }
+    }
+    let tail = s.len() - chunks.remainder().len();
+    if nan || chunks.remainder().iter().any(|x| x.is_nan()) {
+        return s.iter().position(|x| x.is_nan()).unwrap_or(0);
+    }
+    // The winner among the lanes: the best value, the earliest position among equals (a
+    // lane that never moved from `start` holds position k of the first chunk, where a
+    // value equal to `start` also is when every value is `start`).
+    let (mut value, mut index) = (start, usize::MAX);
+    for k in 0..8 {
+        let i = at[k] as usize * 8 + k;
+        if tail > 0 && (better(best[k], value) || (best[k] == value && i < index)) {
+            value = best[k];
+            index = i;
+        }
+    }
+    if tail == 0 {
+        index = 0;
+    }
+    for (j, &x) in chunks.remainder().iter().enumerate() {
+        if tail == 0 && j == 0 || better(x, value) {
+            value = x;
+            index = tail + j;
+        }
+    }
+    index
+}
+
+/// argmax/argmin over all elements (flat C index) or along one axis.
 pub fn arg_reduce<T: Copy + PartialOrd + 'static>(
     a: ArrayViewD<'_, T>,
     axis: Option<usize>,
