@@ -517,7 +517,13 @@ fn extreme<T: Element, const MAX: bool>(s: &[T]) -> f64 {
     } else {
         (f64::INFINITY, np_min)
     };
-    let (r, nan) = crate::fastmath::on_wide_vectors(|| extreme_lanes::<T, MAX>(s, start));
+    let (r, nan) = if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f64>() {
+        // SAFETY: T is f64 (checked just above).
+        let f = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const f64, s.len()) };
+        extreme_lanes_f64(f, MAX)
+    } else {
+        crate::fastmath::on_wide_vectors(|| extreme_lanes::<T, MAX>(s, start))
+    };
     if nan {
         return f64::NAN;
     }
@@ -525,6 +531,19 @@ fn extreme<T: Element, const MAX: bool>(s: &[T]) -> f64 {
         return s.iter().fold(start, |r, x| pick(r, x.to_f64()));
     }
     r
+}
+
+tangent_fastmath::simd_kernel! {
+    /// `extreme_lanes` of float64 numbers, compiled for the widest vector unit present
+    /// (a closure given to `on_wide_vectors` that holds the loop is compiled apart, for
+    /// the baseline instruction set).
+    fn extreme_lanes_f64(s: &[f64], is_max: bool) -> (f64, bool) |_FMA| {
+        if is_max {
+            extreme_lanes::<f64, true>(s, f64::NEG_INFINITY)
+        } else {
+            extreme_lanes::<f64, false>(s, f64::INFINITY)
+        }
+    }
 }
 
 /// `extreme`'s lanes: the extreme of the numbers (`f64::max`, which passes over NaN, a
