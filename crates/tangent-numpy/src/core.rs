@@ -1453,6 +1453,14 @@ pub fn index_view<'a, T>(
     a: ArrayViewD<'a, T>,
     items: &[IndexItem],
 ) -> NpResult<Option<ArrayViewD<'a, T>>> {
+    // An index array or a mask makes a copy (`index_get`, which also reports their
+    // errors): no view, and no positions worked out here for nothing.
+    if items
+        .iter()
+        .any(|it| matches!(it, IndexItem::Mask(_) | IndexItem::Array(_)))
+    {
+        return Ok(None);
+    }
     let (items, adv) = normalize_items(items, a.shape())?;
     if adv {
         return Ok(None);
@@ -1508,13 +1516,42 @@ pub fn nocopy_reshape(old: &[usize], old_strides: &[isize], new: &[usize]) -> Op
 }
 
 /// Basic + advanced indexing read on any element type.
-pub fn index_get<T: Clone>(a: ArrayViewD<'_, T>, items: &[IndexItem]) -> NpResult<ArrayD<T>> {
+pub fn index_get<T: Copy>(a: ArrayViewD<'_, T>, items: &[IndexItem]) -> NpResult<ArrayD<T>> {
+    // The common `a[a > 0]`: a mask of the array's own shape over C-ordered elements
+    // keeps the chosen ones in order, without a position array.
+    if let [IndexItem::Mask(m)] = items {
+        if m.ndim() > 0 && m.shape() == a.shape() {
+            if let (Some(data), Some(mask)) = (a.as_slice(), m.as_slice()) {
+                return Ok(compress_by_mask(data, mask));
+            }
+        }
+    }
     let (items, adv) = normalize_items(items, a.shape())?;
     let (v, advs) = apply_basic(a, &items, adv)?;
     if advs.is_empty() {
         return Ok(to_standard(v));
     }
     gather(v, advs)
+}
+
+/// The elements of `data` where `mask` is true, in order, as a 1-d array: each element is
+/// written at the next free place and the place moves on only for a true one (no branch
+/// per element, which a mask of mixed values would mispredict half the time); the
+/// vector has room for one element past the kept ones, the last place written.
+fn compress_by_mask<T: Copy>(data: &[T], mask: &[bool]) -> ArrayD<T> {
+    let count = mask.iter().map(|&b| usize::from(b)).sum::<usize>();
+    let mut out: Vec<T> = Vec::with_capacity(count + 1);
+    let spare = out.spare_capacity_mut();
+    let mut j = 0usize;
+    for (&x, &b) in data.iter().zip(mask) {
+        spare[j].write(x);
+        j += usize::from(b);
+    }
+    debug_assert_eq!(j, count);
+    // SAFETY: the first `count` places hold the kept elements, each written last by the
+    // true element that moved past it (T is Copy: nothing overwritten needs dropping).
+    unsafe { out.set_len(count) };
+    ArrayD::from_shape_vec(IxDyn(&[count]), out).expect("one axis of the kept length")
 }
 
 fn gather<T: Clone>(v: ArrayViewD<'_, T>, advs: AdvancedIndices) -> NpResult<ArrayD<T>> {
