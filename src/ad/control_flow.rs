@@ -835,18 +835,7 @@ fn literal_truth(test: &Expr) -> Option<bool> {
                 _ => None,
             }
         }
-        ExprKind::BoolOp(op, es) => {
-            let settles = matches!(op, BoolOp::Or);
-            let mut all = true;
-            for t in es.iter().map(literal_truth) {
-                match t {
-                    Some(v) if v == settles => return Some(settles),
-                    Some(_) => {}
-                    None => all = false,
-                }
-            }
-            all.then_some(!settles)
-        }
+        ExprKind::BoolOp(op, es) => super::rules::bool_op_truth(op, es.iter().map(literal_truth)),
         _ => None,
     }
 }

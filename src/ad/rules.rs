@@ -2040,18 +2040,26 @@ fn static_truth(e: &Expr) -> Option<bool> {
         ExprKind::Bool(b) => Some(*b),
         // `a or b` / `a and b` of decidable tests (`transpose_a or adjoint_a` with both
         // left at their False defaults); one decided operand may settle it.
-        ExprKind::BoolOp(op, es) => {
-            let settles = matches!(op, BoolOp::Or);
-            let mut all = true;
-            for t in es.iter().map(static_truth) {
-                match t {
-                    Some(v) if v == settles => return Some(settles),
-                    Some(_) => {}
-                    None => all = false,
-                }
-            }
-            all.then_some(!settles)
-        }
+        ExprKind::BoolOp(op, es) => bool_op_truth(op, es.iter().map(static_truth)),
         _ => None,
     }
+}
+
+/// The truth of `a or b ...` / `a and b ...` from its operands' (None: undecided): one
+/// operand may settle it (a true one for `or`, a false one for `and`), else all must be
+/// decided.
+pub(crate) fn bool_op_truth(
+    op: &BoolOp,
+    truths: impl Iterator<Item = Option<bool>>,
+) -> Option<bool> {
+    let settles = matches!(op, BoolOp::Or);
+    let mut all = true;
+    for t in truths {
+        match t {
+            Some(v) if v == settles => return Some(settles),
+            Some(_) => {}
+            None => all = false,
+        }
+    }
+    all.then_some(!settles)
 }

@@ -1,6 +1,8 @@
 //! Branch-free elementwise kernels that the compiler vectorises (libm's scalar calls
 //! cannot be). Accuracy is checked against libm in the tests below.
 
+use std::mem::MaybeUninit;
+
 pub mod numpy_f32;
 
 const LN2_HI: f64 = 6.931_471_803_691_238e-1;
@@ -161,10 +163,13 @@ macro_rules! simd_kernel {
     // A kernel with a result: the same three versions, each returning it.
     ($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty |$fma:ident| $body:block) => {
         $(#[$doc])*
+        // A kernel without a result is this one returning ().
+        #[allow(clippy::unused_unit, clippy::let_unit_value)]
         pub fn $name($($arg: $ty),*) -> $ret {
             #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx512f,avx2,fma")]
+                #[allow(clippy::unused_unit, clippy::let_unit_value)]
                 unsafe fn wide($($arg: $ty),*) -> $ret {
                     #[allow(non_upper_case_globals, unused)]
                     const $fma: bool = true;
@@ -173,6 +178,7 @@ macro_rules! simd_kernel {
                     r
                 }
                 #[target_feature(enable = "avx2,fma")]
+                #[allow(clippy::unused_unit, clippy::let_unit_value)]
                 unsafe fn avx2($($arg: $ty),*) -> $ret {
                     #[allow(non_upper_case_globals, unused)]
                     const $fma: bool = true;
@@ -196,40 +202,9 @@ macro_rules! simd_kernel {
         }
     };
     ($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) |$fma:ident| $body:block) => {
-        $(#[$doc])*
-        pub fn $name($($arg: $ty),*) {
-            #[cfg(target_arch = "x86_64")]
-            {
-                #[target_feature(enable = "avx512f,avx2,fma")]
-                unsafe fn wide($($arg: $ty),*) {
-                    const $fma: bool = true;
-                    $body
-                    // Leave no dirty upper halves for the SSE code that follows.
-                    std::arch::x86_64::_mm256_zeroupper();
-                }
-                #[target_feature(enable = "avx2,fma")]
-                unsafe fn avx2($($arg: $ty),*) {
-                    const $fma: bool = true;
-                    $body
-                    std::arch::x86_64::_mm256_zeroupper();
-                }
-                let level = $crate::simd_level();
-                if level == $crate::SimdLevel::Avx512 {
-                    // SAFETY: the features `wide` is compiled for are present.
-                    return unsafe { wide($($arg),*) };
-                }
-                if level == $crate::SimdLevel::Avx2Fma {
-                    // SAFETY: as above.
-                    return unsafe { avx2($($arg),*) };
-                }
-            }
-            const $fma: bool = false;
-            $body
-        }
+        $crate::simd_kernel! { $(#[$doc])* fn $name($($arg: $ty),*) -> () |$fma| $body }
     };
 }
-
-use std::mem::MaybeUninit;
 
 simd_kernel! {
     /// `tanh` over a slice, into `dst` (written, never read).
