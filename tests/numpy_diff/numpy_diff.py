@@ -461,7 +461,7 @@ def generate(seed=20261202, count=420):
         cases.append({"setup": setup, "expr": expr})
     return (cases + generate_wide() + generate_scalar() + generate_single() + generate_writes()
             + generate_funcs() + generate_reductions() + generate_kernels32() + generate_io() + generate_print()
-            + generate_float_texts() + generate_linalg())
+            + generate_float_texts() + generate_linalg() + generate_fft() + generate_complex())
 
 
 def generate_scalar(seed=20261205):
@@ -524,6 +524,123 @@ LINALG = [
 def generate_linalg(seed=20261212):
     base = generate_funcs(seed)[0]["setup"]
     return [{"setup": base, "expr": expr, "tol": 1e-12} for expr in LINALG]
+
+
+# numpy.fft: every function with lengths, axes and normalisations, on float64, float32,
+# int64 and complex input. Transforms round differently from NumPy's pocketfft, so
+# these compare within 1e-13 (float32: 2**-20) of the largest magnitude of the result.
+FFT = [
+    "np.fft.fft(v)", "np.fft.fft(odd)", "np.fft.fft(v, n=5)", "np.fft.fft(v, n=12)",
+    "np.fft.fft(m, axis=0)", "np.fft.fft(t, axis=1)", "np.fft.fft(t, axis=-3)",
+    "np.fft.fft(v, norm='ortho')", "np.fft.fft(v, norm='forward')",
+    "np.fft.fft(v, norm='backward')", "np.fft.ifft(v)", "np.fft.ifft(zc, norm='ortho')",
+    "np.fft.ifft(zc, norm='forward')", "np.fft.fft(zc)", "np.fft.fft(s32)", "np.fft.ifft(s32)",
+    "np.fft.fft(iv)", "np.fft.fft([1, 2j, 3])", "np.fft.fft(prime)", "np.fft.fft(big)",
+    "np.fft.fft2(m)", "np.fft.ifft2(m)", "np.fft.fft2(t)", "np.fft.fft2(m, s=(2, 5))",
+    "np.fft.fftn(t)", "np.fft.fftn(t, s=(2, 4), axes=(0, 2))", "np.fft.ifftn(t, axes=(1,))",
+    "np.fft.fftn(m, norm='ortho')", "np.fft.rfft(v)", "np.fft.rfft(odd)",
+    "np.fft.rfft(v, n=11)", "np.fft.rfft(m, axis=0)", "np.fft.rfft(s32)",
+    "np.fft.rfft(v, norm='forward')", "np.fft.irfft(np.fft.rfft(v))",
+    "np.fft.irfft(np.fft.rfft(odd), n=7)", "np.fft.irfft(zc)", "np.fft.irfft(zc, n=9)",
+    "np.fft.irfft(zc, n=9, norm='forward')", "np.fft.irfft(zc, n=3)", "np.fft.irfft(m)",
+    "np.fft.irfft(m, axis=0)", "np.fft.rfft2(m)", "np.fft.irfft2(np.fft.rfft2(m), s=m.shape)",
+    "np.fft.rfftn(t)", "np.fft.irfftn(np.fft.rfftn(t), s=t.shape)", "np.fft.irfftn(t)",
+    "np.fft.rfftn(t, axes=(0, 1))", "np.fft.hfft(zc)", "np.fft.hfft(zc, n=6)",
+    "np.fft.hfft(v, norm='ortho')", "np.fft.ihfft(v)", "np.fft.ihfft(odd, norm='forward')",
+    "np.fft.fftfreq(8)", "np.fft.fftfreq(7, d=0.5)", "np.fft.rfftfreq(8, 0.1)",
+    "np.fft.rfftfreq(7)", "np.fft.fftshift(v)", "np.fft.ifftshift(m)",
+    "np.fft.fftshift(m, axes=1)", "np.fft.ifftshift(odd)", "np.fft.fftshift(np.fft.fft(odd))",
+    "np.fft.ifftshift(np.fft.fftshift(t))", "np.fft.fft(v, out=np.zeros(8, complex))",
+    "np.fft.fft(v, n=0)", "np.fft.fft(v, axis=2)", "np.fft.fft(v, norm='bad')",
+    "np.fft.rfft(zc)", "np.fft.fft(np.array([]))", "np.fft.fft(np.float64(2.0))",
+    "np.fft.fftn(m, s=(2,), axes=(0, 1))", "np.fft.irfft(v[:1])",
+]
+
+
+def generate_fft(seed=20261213):
+    rng = Rng(seed)
+    cases = []
+    for expr in FFT:
+        setup = ["v = " + literal((8,), "float64", values(rng, (8,), "float64")),
+                 "odd = " + literal((7,), "float64", values(rng, (7,), "float64")),
+                 "m = " + literal((3, 4), "float64", values(rng, (3, 4), "float64")),
+                 "t = " + literal((2, 3, 5), "float64", values(rng, (2, 3, 5), "float64")),
+                 "s32 = " + literal((6,), "float32", values(rng, (6,), "float32")),
+                 "iv = " + literal((5,), "int64", values(rng, (5,), "int64")),
+                 "prime = np.sin(np.arange(37.0))", "big = np.cos(np.arange(1000.0) * 0.37)",
+                 "zc = np.array(%r) + 1j * np.array(%r)"
+                 % (values(rng, (5,), "float64"), values(rng, (5,), "float64"))]
+        cases.append({"setup": setup, "expr": expr, "scaled": 1e-13})
+    return cases
+
+
+# Complex arrays: construction, arithmetic with real arrays and Python numbers,
+# indexing and views, reductions, comparisons, the complex-aware functions and text.
+COMPLEX = [
+    "z", "repr(z)", "str(z)", "repr(w)", "str(w)", "repr(z[0])", "str(z[1])",
+    "z + a", "a + z", "z - a", "a - z", "z * a", "a * z", "z / a", "a / z", "z * z",
+    "z / z[::-1]", "z + 1j", "1j + a", "a * 1j", "a - 2j", "a / (1 + 1j)", "(1 - 2j) / a",
+    "z ** 2", "z ** 3", "z ** -1", "z ** 0.5", "-z", "+z", "abs(z)", "np.abs(z)",
+    "np.absolute(w)", "z == z", "z != z[::-1]", "z == 1j", "a == 1j", "z.real", "z.imag",
+    "np.real(z)", "np.imag(z)", "np.real(a)", "np.imag(a)", "np.conj(z)", "np.conjugate(w)",
+    "z.conj()", "np.angle(z)", "np.angle(z, deg=True)", "np.angle(a)", "np.exp(z)",
+    "np.log(z)", "np.sqrt(z)", "np.sqrt(-a + 0j)", "np.sin(z)", "np.cos(z)", "np.square(z)",
+    "np.sum(z)", "np.sum(w, axis=0)", "np.sum(w, axis=1, keepdims=True)", "np.mean(z)",
+    "np.mean(w, axis=0)", "z.sum()", "w.mean(axis=1)", "np.cumsum(z)", "z.cumsum()",
+    "w.prod()", "z.prod()", "np.isfinite(z)", "np.isnan(z * np.inf)", "np.isinf(z * np.inf)",
+    "np.allclose(z, z + 1e-12)", "np.isclose(z, z[::-1])", "np.array_equal(z, z.copy())",
+    "np.iscomplexobj(z)", "np.iscomplexobj(a)", "np.isrealobj(z)", "np.iscomplex(z)",
+    "np.isreal(np.array([1 + 0j, 2j]))", "np.real_if_close(z)",
+    "np.real_if_close(a + 1e-20j)", "np.sort_complex(z)", "np.sort_complex(a)",
+    "z.tolist()", "z.item(1)", "complex(z[:1])", "z.shape", "z.ndim", "z.size", "str(z.dtype)",
+    "str(w.dtype)", "w.T", "w.reshape(3, 2)", "w.ravel()", "w.flatten()", "w.transpose()",
+    "w[1]", "w[:, 1:]", "w[0, 2]", "z[[0, 2]]", "z[z.real > 0]", "np.reshape(w, (6,))",
+    "np.transpose(w)", "np.concatenate([z, a])", "np.stack([z, z])", "np.roll(z, 2)",
+    "np.flip(w, 1)", "np.where(a > 0, z, 0)", "np.where(a > 0, z, a)", "np.tile(z, 2)",
+    "np.repeat(z, 2)", "np.expand_dims(z, 0)", "np.swapaxes(w, 0, 1)",
+    "np.moveaxis(w, 0, 1)", "np.diag(z)", "np.trace(np.diag(z))", "np.dot(z, z)",
+    "np.dot(z, a)", "np.dot(a, z)", "z @ z", "w @ z", "a @ z", "np.vdot(z, z)",
+    "np.inner(z, a)", "np.outer(z, a)", "np.matmul(w, z)", "np.array([1j, 2.0])",
+    "np.array([[1 + 1j, 2], [3, 4j]])", "np.array(z)", "np.asarray(z) is z",
+    "np.array([1j, 2], dtype=np.complex64)", "np.zeros(3, dtype=complex)",
+    "np.ones((2, 2), dtype='complex64')", "np.full(2, 1 - 1j)", "np.zeros_like(z)",
+    "np.ones_like(w)", "np.empty_like(z).shape", "np.full_like(z, 2j)",
+    "np.array([1, 2]).astype(complex)", "z.astype(np.complex64)", "z.astype(float)",
+    "np.asarray(a, dtype=complex)", "np.complex128(1 + 2j)", "repr(np.complex128(1 - 2j))",
+    "repr(np.complex64(0.1 + 2j))", "np.complex64(0.1 + 0.2j).real", "z[0].real",
+    "z.dtype == np.complex128", "w.dtype == complex", "z.dtype.kind", "z.itemsize",
+    "z.nbytes", "len(z)", "list(z)", "np.array([z, z])", "np.max(z)", "np.sort(z)",
+    "np.var(z)", "np.std(w, axis=0)", "w.var(axis=1, ddof=1)", "np.vecdot(z, z)", "np.vecdot(w, z)",
+    "np.convolve(z, a)", "np.convolve(a, z, mode='same')", "np.correlate(z, a, 'full')",
+    "np.correlate(a, z[:2], 'full')", "np.sort(w)", "np.sort(w, axis=0)", "np.min(w, axis=1, keepdims=True)", "np.sort(z * 0 + 1)", "w.max()", "z.min()", "np.min(z)",
+    "np.amax(w)", "np.max(np.array([1 + np.nan * 1j, 2]))", "np.max(w, axis=0)", "np.correlate(z, z)",
+    "z % 2", "z // 2", "np.shape(w)", "np.ndim(z)", "np.size(w)", "np.size(w, 1)", "np.size(a, 0)", "np.size(np.ones((2, 3)), (0, 1))",
+    "np.ravel(np.ones((2, 3)).T, order='F')", "np.ones((2, 3)).T.ravel('K')", "np.arange(6).reshape(2, 3).ravel('F')",
+    "np.arange(6).reshape(2, 3).T.flatten('A')", "np.arange(6).reshape(2, 3).ravel('Q')", "w.ravel('F')",
+    "c = z.copy(); c[0] = 5j; c", "c = z.copy(); c += 1j; c", "c = z.copy(); c *= a; c",
+    "c = w.copy(); c.real[0] = 9; c", "c = w.copy(); c.imag = 0; c",
+    "c = np.zeros(3, complex); c[1:] = z[:2]; c", "c = a.copy(); c[0] = 1j; c",
+    "repr(np.array([1e-9 + 1j, 1e3 - 2.5j]))", "repr(np.array([np.nan + 1j, np.inf - 1j]))",
+    "repr(np.zeros((2, 0), complex))", "repr(np.zeros(2, np.complex64))",
+    "repr(np.array([1 + 1j]) / 3)", "str(np.array([[1j, 2], [3, 4.5 - 1e-5j]]))",
+    "repr(np.arange(2000) * 1j)", "np.array2string(z)",
+]
+
+
+def generate_complex(seed=20261214):
+    rng = Rng(seed)
+    cases = []
+    for expr in COMPLEX:
+        setup = ["a = " + literal((3,), "float64", values(rng, (3,), "float64")),
+                 "z = np.array(%r) + 1j * np.array(%r)"
+                 % (values(rng, (3,), "float64"), values(rng, (3,), "float64")),
+                 "w = np.array(%r).reshape(2, 3) - 1j * np.array(%r).reshape(2, 3)"
+                 % (values(rng, (6,), "float64"), values(rng, (6,), "float64"))]
+        if "; " in expr:
+            stmt, expr = expr.rsplit("; ", 1)
+            setup.append(stmt)
+        cases.append({"setup": setup, "expr": expr})
+    return cases
 
 
 def generate_funcs(seed=20261208):
@@ -710,9 +827,13 @@ def describe(r):
         return ["str", r]
     if isinstance(r, list):
         return ["list", [describe(x) for x in r]]
-    if isinstance(r, np.ndarray):
+    if isinstance(r, np.ndarray) or str(getattr(r, "dtype", "")).startswith("complex") and \
+            not isinstance(r, complex):
         vals = [encode(v) for v in r.reshape(-1).tolist()]
         return ["array", str(r.dtype), list(r.shape), vals]
+    if isinstance(r, complex):
+        name = type(r).__name__
+        return ["scalar", "complex", encode(r), name]
     if isinstance(r, (bool, np.bool_)):
         return ["scalar", "bool", bool(r)]
     if isinstance(r, (int, np.integer)):
@@ -725,6 +846,8 @@ def describe(r):
 
 
 def encode(v):
+    if isinstance(v, complex):
+        return ["complex", encode(float(v.real)), encode(float(v.imag))]
     if isinstance(v, float) and not math.isfinite(v):
         return repr(v)
     return v
@@ -747,9 +870,30 @@ substituted = []
 # relative tolerance of its own (`LINALG`).
 EXACT = [False]
 TOL = [None]
+# The largest magnitude of the expected result, for the cases compared relative to it.
+SCALE = [None]
+
+
+def magnitude(want):
+    """The largest absolute value in a described result (1 at least)."""
+    biggest = 1.0
+
+    def visit(v):
+        nonlocal biggest
+        if isinstance(v, list):
+            for x in v:
+                visit(x)
+        elif isinstance(v, float) and math.isfinite(v):
+            biggest = max(biggest, abs(v))
+    visit(want)
+    return biggest
 
 
 def close(x, y, single, tol=None):
+    if isinstance(x, list) or isinstance(y, list):
+        # complex numbers: each part
+        return (isinstance(x, list) and isinstance(y, list)
+                and all(close(p, q, single, tol) for p, q in zip(x[1:], y[1:])))
     if isinstance(x, str) or isinstance(y, str):
         return x == y
     if isinstance(x, bool) or isinstance(y, bool) or (isinstance(x, int) and isinstance(y, int)):
@@ -759,6 +903,9 @@ def close(x, y, single, tol=None):
         return True
     if EXACT[0]:
         return False
+    if SCALE[0] is not None:
+        # within the tolerance of the result's largest magnitude
+        return abs(x - y) <= (2.0 ** -20 if single else TOL[0]) * SCALE[0]
     if tol is None:
         tol = TOL[0] or (2.0 ** -21 if single else 4 * 2.0 ** -52)
     return abs(x - y) <= tol * max(abs(x), abs(y))
@@ -810,7 +957,7 @@ def differ(want, got):
         return "dtype %s vs %s" % (want[1], got[1])
     if want[2] != got[2]:
         return "shape %r vs %r" % (want[2], got[2])
-    single = want[1] == "float32"
+    single = want[1] in ("float32", "complex64")
     for i, (w, g) in enumerate(zip(want[3], got[3])):
         if not close(w, g, single, tol):
             return "element %d: %r vs %r" % (i, w, g)
@@ -831,7 +978,8 @@ def main():
     for case, want in zip(cases, expected):
         got = evaluate(case)
         EXACT[0] = case.get("exact", False)
-        TOL[0] = case.get("tol")
+        TOL[0] = case.get("tol") or case.get("scaled")
+        SCALE[0] = magnitude(want) if case.get("scaled") else None
         why = differ(want, got)
         if why:
             failures += 1

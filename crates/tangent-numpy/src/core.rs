@@ -135,10 +135,14 @@ pub enum NpErr {
     Unsupported(String),
 }
 
-/// Why complex numbers are refused, and what to do instead.
-pub const COMPLEX_UNSUPPORTED: &str = "complex numbers are not supported by the embedded \
-    numpy (its arrays are float64, float32, int64 and bool); run the script under CPython \
-    with real NumPy: `tangent run --python PYTHON script.py`";
+/// Why complex numbers are refused, and what to do instead. Also the mark of the
+/// refusal: a native function given complex input raises a NotImplementedError with
+/// exactly this text, which the wrapper of the functions that have a complex
+/// implementation recognises (`native/complex.rs`).
+pub const COMPLEX_UNSUPPORTED: &str = "this function of the embedded numpy does not take \
+    complex numbers (complex arrays there have arithmetic, indexing, numpy.fft and the \
+    functions the README lists); run the script under CPython with real NumPy: \
+    `tangent run --python PYTHON script.py`";
 
 /// Whether a dtype name is one of NumPy's complex types.
 pub fn is_complex_name(name: &str) -> bool {

@@ -6,9 +6,14 @@
 use super::core::{shape_tuple, DType};
 use ndarray::{ArrayViewD, Axis};
 
-/// An element that can be printed: floats and bools through f64, int64 exactly.
+/// An element that can be printed: floats and bools through f64, int64 exactly,
+/// complex numbers by their parts.
 pub trait Printable: Copy {
     fn as_f64(self) -> f64;
+    /// The real and imaginary parts.
+    fn parts(self) -> (f64, f64) {
+        (self.as_f64(), 0.0)
+    }
     /// The decimal text of an integer element.
     fn int_text(self) -> String {
         format!("{}", self.as_f64() as i64)
@@ -83,13 +88,18 @@ enum Fmt {
         pad_left: usize,
         pad_right: usize,
         single: bool,
+        plus: bool,
     },
     Exp {
         pad_left: usize,
         precision: usize,
         exp_size: usize,
         single: bool,
+        plus: bool,
     },
+    /// A complex number: its real part's format and its imaginary part's (always
+    /// signed), as NumPy's `ComplexFloatingFormat`.
+    Complex(Box<Fmt>, Box<Fmt>),
 }
 
 fn trim_zeros(s: &str) -> String {
@@ -100,8 +110,19 @@ fn trim_zeros(s: &str) -> String {
     }
 }
 
+/// The sign written before a number (`plus`: '+' before the non-negative ones too).
+fn sign_text(x: f64, plus: bool) -> &'static str {
+    if x.is_sign_negative() {
+        "-"
+    } else if plus {
+        "+"
+    } else {
+        ""
+    }
+}
+
 /// Positional digits of |x|: shortest round-trip, at most `precision` fractional digits.
-fn pos_digits(x: f64, single: bool, precision: usize) -> (String, String) {
+fn pos_digits(x: f64, single: bool, precision: usize, plus: bool) -> (String, String) {
     let mut s = if single {
         format!("{}", x.abs() as f32)
     } else {
@@ -115,12 +136,11 @@ fn pos_digits(x: f64, single: bool, precision: usize) -> (String, String) {
         Some((i, f)) => (i.to_owned(), f.to_owned()),
         None => (s, String::new()),
     };
-    let sign = if x.is_sign_negative() { "-" } else { "" };
-    (format!("{sign}{i}"), f)
+    (format!("{}{i}", sign_text(x, plus)), f)
 }
 
 /// Scientific digits of |x|: (int part with sign, frac part, exponent).
-fn exp_digits(x: f64, single: bool, precision: usize) -> (String, String, i32) {
+fn exp_digits(x: f64, single: bool, precision: usize, plus: bool) -> (String, String, i32) {
     let mut s = if single {
         format!("{:e}", x.abs() as f32)
     } else {
@@ -139,11 +159,21 @@ fn exp_digits(x: f64, single: bool, precision: usize) -> (String, String, i32) {
         Some((i, f)) => (i.to_owned(), f.to_owned()),
         None => (m.to_owned(), String::new()),
     };
-    let sign = if x.is_sign_negative() { "-" } else { "" };
-    (format!("{sign}{i}"), f, exp)
+    (format!("{}{i}", sign_text(x, plus)), f, exp)
 }
 
 fn build_fmt<T: Printable>(data: &[T], dtype: DType, zero_d: bool, o: &PrintOptions) -> Fmt {
+    float_fmt(data, dtype, zero_d, o, false)
+}
+
+/// The format of the values `data` (`plus`: floats always signed).
+fn float_fmt<T: Printable>(
+    data: &[T],
+    dtype: DType,
+    zero_d: bool,
+    o: &PrintOptions,
+    plus: bool,
+) -> Fmt {
     match dtype {
         DType::Bool => Fmt::Bool { zero_d },
         DType::Int64 => {
@@ -170,12 +200,12 @@ fn build_fmt<T: Printable>(data: &[T], dtype: DType, zero_d: bool, o: &PrintOpti
             let has_nonfinite = finite.len() != data.len();
             // Room for the texts of NaN and of infinities (with `-` when one is negative),
             // as NumPy keeps.
-            let neginf = data.contains(&f64::NEG_INFINITY) as usize;
+            let neginf = (plus || data.contains(&f64::NEG_INFINITY)) as usize;
             let nonfinite_width = o.nanstr.len().max(o.infstr.len() + neginf);
             if exp {
                 let parts: Vec<_> = finite
                     .iter()
-                    .map(|&x| exp_digits(x, single, o.precision))
+                    .map(|&x| exp_digits(x, single, o.precision, plus))
                     .collect();
                 let pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
                 let precision = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
@@ -195,11 +225,12 @@ fn build_fmt<T: Printable>(data: &[T], dtype: DType, zero_d: bool, o: &PrintOpti
                     precision,
                     exp_size,
                     single,
+                    plus,
                 }
             } else {
                 let parts: Vec<_> = finite
                     .iter()
-                    .map(|&x| pos_digits(x, single, o.precision))
+                    .map(|&x| pos_digits(x, single, o.precision, plus))
                     .collect();
                 let mut pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
                 let pad_right = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
@@ -211,17 +242,18 @@ fn build_fmt<T: Printable>(data: &[T], dtype: DType, zero_d: bool, o: &PrintOpti
                     pad_left,
                     pad_right,
                     single,
+                    plus,
                 }
             }
         }
     }
 }
 
-fn nonfinite(x: f64, width: usize, o: &PrintOptions) -> String {
+fn nonfinite(x: f64, width: usize, o: &PrintOptions, plus: bool) -> String {
     let s = if x.is_nan() {
-        o.nanstr.clone()
+        format!("{}{}", if plus { "+" } else { "" }, o.nanstr)
     } else if x > 0.0 {
-        o.infstr.clone()
+        format!("{}{}", if plus { "+" } else { "" }, o.infstr)
     } else {
         format!("-{}", o.infstr)
     };
@@ -231,6 +263,14 @@ fn nonfinite(x: f64, width: usize, o: &PrintOptions) -> String {
 fn fmt_elem<T: Printable>(x: T, f: &Fmt, o: &PrintOptions) -> String {
     if let Fmt::Int { width } = f {
         return format!("{:>width$}", x.int_text(), width = *width);
+    }
+    if let Fmt::Complex(re, im) = f {
+        let (r, i) = x.parts();
+        let mut i = fmt_elem(i, im, o);
+        // The `j` goes before the padding of the imaginary part.
+        let end = i.trim_end().len();
+        i.insert(end, 'j');
+        return fmt_elem(r, re, o) + &i;
     }
     let x = x.as_f64();
     match f {
@@ -245,16 +285,17 @@ fn fmt_elem<T: Printable>(x: T, f: &Fmt, o: &PrintOptions) -> String {
                 "False".into()
             }
         }
-        Fmt::Int { .. } => unreachable!("integers are printed above"),
+        Fmt::Int { .. } | Fmt::Complex(..) => unreachable!("printed above"),
         Fmt::Pos {
             pad_left,
             pad_right,
             single,
+            plus,
         } => {
             if !x.is_finite() {
-                return nonfinite(x, pad_left + pad_right + 1, o);
+                return nonfinite(x, pad_left + pad_right + 1, o, *plus);
             }
-            let (i, fr) = pos_digits(x, *single, o.precision);
+            let (i, fr) = pos_digits(x, *single, o.precision, *plus);
             format!("{:>pl$}.{:<pr$}", i, fr, pl = *pad_left, pr = *pad_right)
         }
         Fmt::Exp {
@@ -262,11 +303,12 @@ fn fmt_elem<T: Printable>(x: T, f: &Fmt, o: &PrintOptions) -> String {
             precision,
             exp_size,
             single,
+            plus,
         } => {
             if !x.is_finite() {
-                return nonfinite(x, pad_left + 1 + precision + exp_size + 2, o);
+                return nonfinite(x, pad_left + 1 + precision + exp_size + 2, o, *plus);
             }
-            let (i, fr, e) = exp_digits(x, *single, o.precision);
+            let (i, fr, e) = exp_digits(x, *single, o.precision, *plus);
             let sign = if e < 0 { '-' } else { '+' };
             format!(
                 "{:>pl$}.{:0<pr$}e{}{:0>es$}",
@@ -401,11 +443,89 @@ pub fn array2string<T: Printable>(
     prefix: &str,
     suffix: &str,
 ) -> String {
+    formatted(a, sep, prefix, suffix, |data, zero_d, o| {
+        build_fmt(data, dtype, zero_d, o)
+    })
+}
+
+/// A complex number as the printing code reads it: real and imaginary parts.
+#[derive(Clone, Copy, Debug)]
+pub struct ComplexElem(pub f64, pub f64);
+
+impl Printable for ComplexElem {
+    fn as_f64(self) -> f64 {
+        self.0
+    }
+    fn parts(self) -> (f64, f64) {
+        (self.0, self.1)
+    }
+}
+
+/// `array2string` of a complex array (`single`: complex64, whose parts are float32).
+pub fn complex_array2string(
+    a: &ArrayViewD<'_, ComplexElem>,
+    single: bool,
+    sep: &str,
+    prefix: &str,
+    suffix: &str,
+) -> String {
+    formatted(a, sep, prefix, suffix, |data, zero_d, o| {
+        complex_fmt(data, single, zero_d, o)
+    })
+}
+
+/// NumPy's `ComplexFloatingFormat`: the real parts formatted together, and the
+/// imaginary parts together with a sign always written.
+fn complex_fmt(data: &[ComplexElem], single: bool, zero_d: bool, o: &PrintOptions) -> Fmt {
+    let dtype = if single {
+        DType::Float32
+    } else {
+        DType::Float64
+    };
+    let re: Vec<f64> = data.iter().map(|c| c.0).collect();
+    let im: Vec<f64> = data.iter().map(|c| c.1).collect();
+    Fmt::Complex(
+        Box::new(float_fmt(&re, dtype, zero_d, o, false)),
+        Box::new(float_fmt(&im, dtype, zero_d, o, true)),
+    )
+}
+
+/// `repr` of a complex array (NumPy's: `dtype=` for complex64 and empty arrays).
+pub fn complex_repr(a: &ArrayViewD<'_, ComplexElem>, single: bool) -> String {
+    let name = if single { "complex64" } else { "complex128" };
+    let o = options();
+    let mut extras: Vec<String> = Vec::new();
+    if (a.is_empty() && a.shape() != [0]) || a.len() > o.threshold {
+        extras.push(format!("shape={}", shape_tuple(a.shape())));
+    }
+    if single || a.is_empty() {
+        extras.push(format!("dtype={name}"));
+    }
+    let text = |suffix: &str| complex_array2string(a, single, ", ", "array(", suffix);
+    with_extras(a, extras, text, &o)
+}
+
+/// `str` of a complex array (0-d arrays print their scalar).
+pub fn complex_str(a: &ArrayViewD<'_, ComplexElem>, single: bool) -> String {
+    if a.is_empty() && a.ndim() > 0 {
+        return "[".repeat(a.ndim()) + &"]".repeat(a.ndim());
+    }
+    complex_array2string(a, single, " ", "", "")
+}
+
+/// The text of `a` with `fmt` made from the shown elements.
+fn formatted<T: Printable>(
+    a: &ArrayViewD<'_, T>,
+    sep: &str,
+    prefix: &str,
+    suffix: &str,
+    fmt: impl Fn(&[T], bool, &PrintOptions) -> Fmt,
+) -> String {
     let o = options();
     let summarize = a.len() > o.threshold;
     let mut data = Vec::new();
     leading_trailing(a, summarize, o.edgeitems, &mut data);
-    let f = build_fmt(&data, dtype, a.ndim() == 0, &o);
+    let f = fmt(&data, a.ndim() == 0, &o);
     if a.ndim() == 0 {
         return fmt_elem(data[0], &f, &o);
     }
@@ -425,13 +545,25 @@ pub fn repr<T: Printable>(a: &ArrayViewD<'_, T>, dtype: DType) -> String {
     if dtype == DType::Float32 || a.is_empty() {
         extras.push(format!("dtype={}", dtype.name()));
     }
+    let text = |suffix: &str| array2string(a, dtype, ", ", "array(", suffix);
+    with_extras(a, extras, text, &o)
+}
+
+/// `array(...)` around the text of `a` (`text(suffix)`), with `extras` (`shape=`,
+/// `dtype=`) after it, on the next line when the last one is too long.
+fn with_extras<T>(
+    a: &ArrayViewD<'_, T>,
+    extras: Vec<String>,
+    text: impl Fn(&str) -> String,
+    o: &PrintOptions,
+) -> String {
     if extras.is_empty() {
-        return format!("array({})", array2string(a, dtype, ", ", "array(", ")"));
+        return format!("array({})", text(")"));
     }
     let body = if a.is_empty() {
         "[]".to_owned()
     } else {
-        array2string(a, dtype, ", ", "array(", ",")
+        text(",")
     };
     let arr = format!("array({body},");
     let extra = format!("{})", extras.join(", "));

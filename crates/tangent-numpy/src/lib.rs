@@ -9,6 +9,7 @@
 
 pub mod core;
 pub mod fastmath;
+pub mod fft;
 pub mod format;
 pub mod linalg;
 mod native;
@@ -44,9 +45,14 @@ pub const SHIMS: &[(&str, &str)] = &[
         "numpy._type_check",
         include_str!("../python/numpy/_type_check.py"),
     ),
+    (
+        "numpy._complex",
+        include_str!("../python/numpy/_complex.py"),
+    ),
     ("numpy", include_str!("../python/numpy/__init__.py")),
     ("numpy.linalg", include_str!("../python/numpy/linalg.py")),
     ("numpy.random", include_str!("../python/numpy/random.py")),
+    ("numpy.fft", include_str!("../python/numpy/fft.py")),
     ("scipy", include_str!("../python/scipy/__init__.py")),
     ("scipy.special", include_str!("../python/scipy/special.py")),
     ("scipy.linalg", include_str!("../python/scipy/linalg.py")),

@@ -56,20 +56,8 @@ longlong = int
 single = float32
 
 
-class _ComplexRefused:
-    """NumPy's complex scalar types: refused with the reason (no complex arrays here)."""
-
-    def __init__(self, *args):
-        raise NotImplementedError(_nn._complex_unsupported())
-
-
-class complex128(_ComplexRefused):
-    pass
-
-
-class complex64(_ComplexRefused):
-    pass
-
+# NumPy's complex scalar types (complex subclasses; complex arrays: numpy/_complex.py).
+from numpy._complex import complex128, complex64  # noqa: E402
 
 complex_ = cdouble = complex128
 csingle = complex64
@@ -378,6 +366,18 @@ class errstate:
     def __exit__(self, *exc):
         return False
 
+
+# Complex numbers: the native functions that have a complex version call it when they
+# meet complex input (numpy/_complex.py); the complex-aware Python functions.
+from numpy import _complex as _cx  # noqa: E402
+
+for _name, _impl in _cx.IMPLEMENTATIONS.items():
+    globals()[_name] = _nn._complex_aware(globals()[_name], _impl)
+del _name, _impl
+from numpy._complex import (  # noqa: E402,F401
+    real, imag, conj, conjugate, iscomplex, isreal, iscomplexobj, isrealobj,
+    real_if_close, angle, sort_complex,
+)
 
 # NumPy 2's spelling of its bool type; last, so the module's own code above reads the
 # builtin by that name (the same object).

@@ -14,8 +14,7 @@ __all__ = [
     "acos", "acosh", "asin", "asinh", "atan", "atanh", "atan2", "pow", "matrix_transpose", "astype", "vecdot", "matvec", "vecmat", "vdot",
     "cumulative_sum", "cumulative_prod", "unstack", "bitwise_and", "bitwise_or",
     "bitwise_xor", "bitwise_not", "bitwise_invert", "invert", "logical_xor", "signbit",
-    "isposinf", "isneginf", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "real",
-    "imag", "conj", "conjugate", "float_power", "gcd", "lcm", "isin", "intersect1d",
+    "isposinf", "isneginf", "float_power", "gcd", "lcm", "isin", "intersect1d",
     "union1d", "setdiff1d", "setxor1d", "unique", "unique_values", "unique_counts",
     "unique_inverse", "unique_all", "digitize", "bincount", "convolve", "correlate",
     "polyval", "polyadd", "polysub", "polymul", "polyder", "polyint", "polyfit",
@@ -84,6 +83,8 @@ def _core_size(name, signature, operand, dim, got, want):
 
 def vecdot(x1, x2, /, *, axis=-1):
     """The dot products of vectors along `axis` (broadcast over the other axes)."""
+    if np._cx.iscomplexobj(x1) or np._cx.iscomplexobj(x2):
+        return np._cx.vecdot(x1, x2, axis)
     a = np.moveaxis(np.asarray(x1), axis, -1)
     b = np.moveaxis(np.asarray(x2), axis, -1)
     _core_size("vecdot", "(n),(n)->()", 1, 0, b.shape[-1], a.shape[-1])
@@ -99,13 +100,16 @@ def matvec(x1, x2, /):
 
 def vecmat(x1, x2, /):
     """Vector-matrix products over the last axes (broadcast over the others)."""
+    np._cx.refuse_complex(x1, x2)
     v, a = np.asarray(x1), np.asarray(x2)
     _core_size("vecmat", "(n),(n,m)->(m)", 1, 0, a.shape[-2], v.shape[-1])
     return np.sum(np.expand_dims(v, -1) * a, axis=-2)
 
 
 def vdot(a, b, /):
-    """The dot product of the flattened arrays."""
+    """The dot product of the flattened arrays (the first one conjugated)."""
+    if np._cx.iscomplexobj(a) or np._cx.iscomplexobj(b):
+        return np._cx.vdot(a, b)
     return np.dot(np.ravel(np.asarray(a)), np.ravel(np.asarray(b)))
 
 
@@ -194,43 +198,6 @@ def isposinf(x):
 def isneginf(x):
     a = np.asarray(x)
     return np.isinf(a) & (a < 0)
-
-
-def isreal(x):
-    return np.ones(np.shape(x), dtype=bool) if np.ndim(x) else True
-
-
-def iscomplex(x):
-    return np.zeros(np.shape(x), dtype=bool) if np.ndim(x) else False
-
-
-def isrealobj(x):
-    return True
-
-
-def iscomplexobj(x):
-    return False
-
-
-def real(val):
-    """The real part: the array itself (the embedded numpy has no complex numbers)."""
-    return val if isinstance(val, np.ndarray) else np.asarray(val)[()]
-
-
-def imag(val):
-    """The imaginary part: zeros of `val`'s shape and dtype."""
-    a = np.asarray(val)
-    out = np.zeros(a.shape, dtype=a.dtype)
-    return out if a.ndim else out[()]
-
-
-def conj(x):
-    """The complex conjugate: a copy (the embedded numpy has no complex numbers)."""
-    a = np.asarray(x)
-    return a.copy() if a.ndim else a[()]
-
-
-conjugate = conj
 
 
 def float_power(x1, x2):
@@ -427,6 +394,8 @@ def _full_convolution(a, v):
 
 def convolve(a, v, mode="full"):
     """The discrete linear convolution of two vectors ('full', 'same' or 'valid')."""
+    if np._cx.iscomplexobj(a) or np._cx.iscomplexobj(v):
+        return np._cx.convolve(a, v, mode)
     a, v = np.ravel(np.asarray(a)), np.ravel(np.asarray(v))
     if a.shape[0] == 0:
         raise ValueError("a cannot be empty")
@@ -447,6 +416,8 @@ def convolve(a, v, mode="full"):
 def correlate(a, v, mode="valid"):
     """The cross-correlation of two vectors: `convolve(a, v[::-1])` (NumPy's
     orientation when `v` is the longer)."""
+    if np._cx.iscomplexobj(v):
+        v = np.conj(v)  # NumPy's correlation conjugates the second sequence
     a, v = np.ravel(np.asarray(a)), np.ravel(np.asarray(v))
     if a.shape[0] >= v.shape[0]:
         return convolve(a, v[::-1], mode)

@@ -133,6 +133,8 @@ def array2string(a, max_line_width=None, precision=None, suppress_small=None, se
                   sign=sign, floatmode=floatmode, legacy=legacy):
         if a.size == 0:
             return "[]"
+        if isinstance(a, np._cx.complexarray):
+            return a._text("array2string", separator, prefix, suffix)
         return _nn._array2string(a, separator, prefix, suffix)
 
 

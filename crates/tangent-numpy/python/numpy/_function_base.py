@@ -201,6 +201,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
         dtype=None):
     """The covariance matrix of the variables (rows, or columns with `rowvar=False`)."""
+    np._cx.refuse_complex(m, y)
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     x = np.array(m, ndmin=2, dtype=dtype or np.result_type(np.asarray(m), np.float64))

@@ -1,5 +1,5 @@
 """NumPy's dtype questions and error-state settings, written in Python over the embedded
-numpy: `can_cast`, `common_type`, `mintypecode`, `typename`, `real_if_close`; `seterr`/
+numpy: `can_cast`, `common_type`, `mintypecode`, `typename`; `seterr`/
 `geterr`/`seterrcall`/`geterrcall` and `getbufsize`/`setbufsize`, which say what the
 embedded numpy does (it never signals floating-point errors: every error is 'ignore';
 its reductions buffer 8,192 elements) and refuse settings it would not honour.
@@ -9,7 +9,7 @@ Installed before the package's `__init__`, which re-exports `__all__`.
 import numpy as np
 
 __all__ = [
-    "can_cast", "common_type", "mintypecode", "typename", "real_if_close", "seterr",
+    "can_cast", "common_type", "mintypecode", "typename", "seterr",
     "geterr", "seterrcall", "geterrcall", "getbufsize", "setbufsize", "isdtype",
     "bitwise_count",
 ]
@@ -93,12 +93,6 @@ _NAMES = {
 def typename(char):
     """The description of a type character (`typename('d')` is 'double precision')."""
     return _NAMES[char]
-
-
-def real_if_close(a, tol=100):
-    """`a` itself: the embedded numpy's arrays are real (NumPy drops imaginary parts close
-    to zero from complex ones)."""
-    return np.asarray(a)
 
 
 _ERRORS = ("divide", "over", "under", "invalid")

@@ -485,12 +485,43 @@ pub(crate) mod _binary {
         })
     }
 
-    /// Operator slot: NotImplemented unless both sides are array-like.
+    /// Operator slot: NotImplemented unless both sides are array-like; an operand that
+    /// is a complex number sends the operation to the complex arrays' version.
     pub(crate) fn bin_slot(a: &PyObject, b: &PyObject, op: Op, vm: &VirtualMachine) -> PyResult {
-        let (Some(sa), Some(sb)) = (to_src(a, vm)?, to_src(b, vm)?) else {
-            return Ok(vm.ctx.not_implemented());
+        let (sa, sb) = match (to_src(a, vm), to_src(b, vm)) {
+            (Ok(Some(sa)), Ok(Some(sb))) => (sa, sb),
+            (Err(e), _) | (_, Err(e)) => return complex_or(e, op, a, b, vm),
+            _ => return Ok(vm.ctx.not_implemented()),
         };
         binop_src(op, &sa, &sb, vm)
+    }
+
+    /// The complex version of `op` (`numpy/_complex.py`) after a refusal `e` of complex
+    /// input, or `e` for the operators complex numbers do not have.
+    pub(crate) fn complex_or(
+        e: rustpython_vm::builtins::PyBaseExceptionRef,
+        op: Op,
+        a: &PyObject,
+        b: &PyObject,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let name = match op {
+            Op::Add => "add",
+            Op::Sub => "subtract",
+            Op::Mul => "multiply",
+            Op::Div => "divide",
+            Op::Pow => "power",
+            Op::Eq => "equal",
+            Op::Ne => "not_equal",
+            _ => return Err(e),
+        };
+        if !super::super::complex::_complex::is_complex_refusal(&e, vm) {
+            return Err(e);
+        }
+        let module = vm.import("numpy._complex", 0)?;
+        module
+            .get_attr(name, vm)?
+            .call((a.to_owned(), b.to_owned()), vm)
     }
 
     /// Function form (`np.maximum(a, b)`): any array-likes; scalars in, scalar out.

@@ -177,11 +177,25 @@ pub(crate) mod _construct {
         vm: &VirtualMachine,
     ) -> PyResult {
         let dtype = kw.dtype;
-        let (v, d) = scalar_of(&fill_value, vm)
-            .ok_or_else(|| vm.new_type_error("full: fill_value must be a number"))?;
+        let (v, d) = fill_scalar(&fill_value, "full", vm)?;
         let out = filled(&shape, v, &dtype, d, vm)?;
         refill_exact(&out, &fill_value, vm)?;
         Ok(out)
+    }
+
+    /// A fill value's number and dtype (a complex one is refused the way every complex
+    /// input is, so that the complex version of the function takes over).
+    fn fill_scalar(value: &PyObject, what: &str, vm: &VirtualMachine) -> PyResult<(f64, DType)> {
+        if let Some(found) = scalar_of(value, vm) {
+            return Ok(found);
+        }
+        if value
+            .downcast_ref::<rustpython_vm::builtins::PyComplex>()
+            .is_some()
+        {
+            return Err(vm.new_not_implemented_error(core::COMPLEX_UNSUPPORTED));
+        }
+        Err(vm.new_type_error(format!("{what}: fill_value must be a number")))
     }
 
     pub(crate) fn like(
@@ -226,8 +240,7 @@ pub(crate) mod _construct {
         vm: &VirtualMachine,
     ) -> PyResult {
         let dtype = kw.dtype;
-        let (v, d) = scalar_of(&fill_value, vm)
-            .ok_or_else(|| vm.new_type_error("full_like: fill_value must be a number"))?;
+        let (v, d) = fill_scalar(&fill_value, "full_like", vm)?;
         let out = like(&a, v, &dtype, Some(d), vm)?;
         refill_exact(&out, &fill_value, vm)?;
         Ok(out)

@@ -99,7 +99,12 @@ pub(crate) mod _convert {
             return Err(vm.new_not_implemented_error(core::COMPLEX_UNSUPPORTED));
         }
         // Other objects: anything float() accepts.
-        let f = obj.try_float(vm).map_err(|_| {
+        let f = obj.try_float(vm).map_err(|e| {
+            if super::super::complex::_complex::is_complex_refusal(&e, vm) {
+                // A complex array inside a list (`__float__` refuses): the caller's
+                // complex implementation takes over.
+                return e;
+            }
             vm.new_type_error(format!(
                 "float() argument must be a string or a real number, not '{}'",
                 obj.class().name()

@@ -187,9 +187,17 @@ pub(crate) mod _methods {
             })
         }
         #[pymethod]
-        fn astype(&self, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-            let dt = parse_dtype(&dtype, vm)?.unwrap_or(DType::Float64);
-            let data = self.read_typed().typed().astype(dt);
+        fn astype(zelf: PyRef<Self>, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            let dt = match parse_dtype(&dtype, vm) {
+                Ok(dt) => dt.unwrap_or(DType::Float64),
+                // A complex dtype: the complex array of these values.
+                Err(e) if super::super::complex::_complex::is_complex_refusal(&e, vm) => {
+                    let module = vm.import("numpy._complex", 0)?;
+                    return module.get_attr("asarray", vm)?.call((zelf, dtype), vm);
+                }
+                Err(e) => return Err(e),
+            };
+            let data = zelf.read_typed().typed().astype(dt);
             Ok(PyNdArray::from_elements(data).into_pyobject(vm))
         }
         #[pymethod]
@@ -257,12 +265,12 @@ pub(crate) mod _methods {
             transpose_impl(zelf.as_object(), axes, vm)
         }
         #[pymethod]
-        fn ravel(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
-            reshape_impl(zelf.as_object(), vec![-1], vm)
+        fn ravel(zelf: PyRef<Self>, order: OrderArg, vm: &VirtualMachine) -> PyResult {
+            ravel_in(zelf.as_object(), order.order.into_option(), false, vm)
         }
         #[pymethod]
-        fn flatten(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
-            flatten_impl(zelf.as_object(), vm)
+        fn flatten(zelf: PyRef<Self>, order: OrderArg, vm: &VirtualMachine) -> PyResult {
+            ravel_in(zelf.as_object(), order.order.into_option(), true, vm)
         }
         /// The array owning the memory of a view; `None` for an owner.
         #[pygetset]
@@ -692,8 +700,12 @@ pub(crate) mod _methods {
                 PyComparisonOp::Eq => Op::Eq,
                 _ => Op::Ne,
             };
-            let (Some(a), Some(b)) = (to_src(zelf, vm)?, to_src(other, vm)?) else {
-                return Ok(Either::B(PyComparisonValue::NotImplemented));
+            let (a, b) = match (to_src(zelf, vm), to_src(other, vm)) {
+                (Ok(Some(a)), Ok(Some(b))) => (a, b),
+                (Err(e), _) | (_, Err(e)) => {
+                    return Ok(Either::A(complex_or(e, o, zelf, other, vm)?));
+                }
+                _ => return Ok(Either::B(PyComparisonValue::NotImplemented)),
             };
             Ok(Either::A(binop_src(o, &a, &b, vm)?))
         }

@@ -51,6 +51,7 @@
 
 mod array;
 mod binary;
+mod complex;
 mod construct;
 mod contract;
 mod convert;
@@ -240,6 +241,7 @@ pub mod host_api {
     array::_array,
     convert::_convert,
     binary::_binary,
+    complex::_complex,
     unary::_unary,
     reduce::_reduce,
     scalar::_scalar,

@@ -85,9 +85,62 @@ pub(crate) mod _shape {
         transpose_impl(&a, axes, vm)
     }
 
+    /// The `order=` of `ravel` and `flatten`, by position or by name.
+    #[derive(FromArgs)]
+    pub(crate) struct OrderArg {
+        #[pyarg(any, optional)]
+        pub(crate) order: OptionalArg<PyStrRef>,
+    }
+
     #[pyfunction]
-    pub(crate) fn ravel(a: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-        reshape_impl(&a, vec![-1], vm)
+    pub(crate) fn ravel(a: PyObjectRef, order: OrderArg, vm: &VirtualMachine) -> PyResult {
+        ravel_in(&a, order.order.into_option(), false, vm)
+    }
+
+    /// `ravel(order=)` (a view where NumPy gives one) or, with `copy`, `flatten(order=)`:
+    /// 'C' row-major, 'F' column-major, 'A' column-major for an array laid out so and
+    /// 'K' memory order (for C- and F-contiguous arrays; others are refused).
+    pub(crate) fn ravel_in(
+        a: &PyObject,
+        order: Option<PyStrRef>,
+        copy: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let order = order.map_or_else(|| "C".to_owned(), |o| o.to_string_lossy().into_owned());
+        let (c, f) = match a.downcast_ref::<PyNdArray>() {
+            Some(arr) => {
+                let (c, f, ..) = arr.flag_values();
+                (c, f)
+            }
+            None => (true, false),
+        };
+        let column_major = match order.as_str() {
+            "C" | "c" => false,
+            "F" | "f" => true,
+            "A" | "a" => f && !c,
+            "K" | "k" if c || f => !c,
+            "K" | "k" => {
+                return Err(vm.new_not_implemented_error(
+                    "ravel(order='K') of an array that is neither C- nor F-contiguous is not \
+                     supported by the embedded numpy (use order='C')",
+                ))
+            }
+            other => {
+                return Err(vm.new_value_error(format!(
+                    "order must be one of 'C', 'F', 'A', or 'K' (got '{other}')"
+                )))
+            }
+        };
+        let source = if column_major {
+            transpose_impl(a, None, vm)?
+        } else {
+            a.to_owned()
+        };
+        if copy {
+            flatten_impl(&source, vm)
+        } else {
+            reshape_impl(&source, vec![-1], vm)
+        }
     }
 
     pub(crate) fn squeeze_impl(
@@ -350,11 +403,22 @@ pub(crate) mod _shape {
         })
     }
     #[pyfunction]
-    pub(crate) fn size(a: PyObjectRef, vm: &VirtualMachine) -> PyResult<usize> {
-        Ok(match a.downcast_ref::<PyNdArray>() {
-            Some(arr) => arr.len(),
-            None => to_array(&a, vm)?.0.len(),
-        })
+    pub(crate) fn size(
+        a: PyObjectRef,
+        axis: OptionalArg<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult<usize> {
+        let shape = match a.downcast_ref::<PyNdArray>() {
+            Some(arr) => arr.shape_vec(),
+            None => to_array(&a, vm)?.0.shape().to_vec(),
+        };
+        match axis.into_option().filter(|ax| !vm.is_none(ax)) {
+            None => Ok(shape.iter().product()),
+            Some(ax) => {
+                let axes = parse_axes(Some(&ax), shape.len(), vm)?.unwrap_or_default();
+                Ok(axes.iter().map(|&k| shape[k]).product())
+            }
+        }
     }
     #[pyfunction]
     pub(crate) fn isscalar(a: PyObjectRef, vm: &VirtualMachine) -> bool {
