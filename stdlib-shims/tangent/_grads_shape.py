@@ -22,6 +22,8 @@ def cast_like(v, like):
     array of its float dtype (float32 stays float32, other dtypes float64), a NumPy float
     scalar of its type, or a Python float. The derivative of a dtype conversion
     (`astype`, `numpy.float32(x)`) is the identity carried across the conversion."""
+    if _registry._is_complex(like) or _registry._is_complex(v):
+        raise _registry.complex_refused("the derivative of a dtype conversion")
     if isinstance(like, numpy.ndarray):
         dtype = like.dtype if like.dtype in (numpy.float32, numpy.float64) else numpy.float64
         return numpy.asarray(v).astype(dtype)

@@ -342,6 +342,9 @@ def _to_flat(x):
 def _register():
     for type_ in (numpy.ndarray, ShapeCarrier):
         _registry.register_namespace(type_, numpy, default=True)
+    if getattr(numpy, "_cx", None) is not None:
+        # The embedded numpy: its ndarray is real (its complex arrays are another type).
+        _registry.real_only(numpy.ndarray)
     # NumPy's scalars (numpy.float64, ...) are numbers for the helpers (the embedded
     # numpy has no scalar class hierarchy: its `generic` is the tuple of its scalar types).
     generic = getattr(numpy, "generic", None)

@@ -235,6 +235,44 @@ def unregistered_message(kind, operation, type_):
     return message, hint
 
 
+# Types whose values are never complex (the embedded numpy's arrays and scalars, Python's
+# real numbers): the helpers skip the complex check for them.
+_REAL_ONLY = {bool, int, float, type(None)}
+
+
+def real_only(type_):
+    """Declares that values of `type_` are never complex numbers."""
+    _REAL_ONLY.add(type_)
+
+
+def _is_complex(v):
+    """Whether `v` is a complex number or an array of complex numbers (NumPy's and JAX's
+    dtypes by their kind, PyTorch's and TensorFlow's by `is_complex`)."""
+    if isinstance(v, complex):
+        return True
+    dtype = getattr(v, "dtype", None)
+    if dtype is None:
+        return False
+    kind = getattr(dtype, "kind", None)
+    if isinstance(kind, str):
+        return kind == "c"
+    return getattr(dtype, "is_complex", False) is True
+
+
+def complex_refused(operation):
+    """The error for a complex value reaching a derivative: tangent's rules are for
+    real numbers, and a complex value would make them give wrong numbers."""
+    from tangent._errors import NotDifferentiated, _at_call_site
+    return NotDifferentiated(_at_call_site(
+        "tangent: a complex value reached %s; tangent differentiates real numbers only (its "
+        "rules would give wrong numbers for complex ones: a complex constant, argument or "
+        "result, or a function with complex results such as numpy.fft, is on the path "
+        "from the inputs to the result)" % (operation,),
+        "keep the differentiated values real (carry real and imaginary parts as two real "
+        "arrays), or differentiate complex code with the framework's own autodiff "
+        "(jax.grad, torch.autograd)"))
+
+
 def _unregistered(kind, operation, type_):
     from tangent._errors import _at_call_site
     return TypeError(_at_call_site(*unregistered_message(kind, operation, type_)))
@@ -283,7 +321,10 @@ def implementation(kind, operation, values, strict=True, missing=None):
     library-neutral implementation for a registered array type without its own."""
     chosen = None
     for v in values:
-        fn, weak, state = _lookup(kind, type(v))
+        t = type(v)
+        if t not in _REAL_ONLY and _is_complex(v):
+            raise complex_refused(operation)
+        fn, weak, state = _lookup(kind, t)
         if state == _FOUND:
             if not weak and chosen is None:
                 chosen = fn  # the rest are still checked: an unknown type among them

@@ -75,6 +75,10 @@ FEATURES = (
     # float32 elements with Python floats (single precision) and float64 values, a float
     # that is a Python float on one path and a float32 on another, float32 gradients
     "float32_loop",
+    # a module-level complex constant multiplying an array argument (|x * c| ** 2 added to
+    # the result): complex values reach the derivative, which must be a located refusal
+    # (the rules are for real numbers; tangent once returned complex or wrong gradients)
+    "complex_const",
     # an integer-array or list index that selects an element twice (v[np.array([1, 0,
     # 1])], m[[0, 0]]): its gradient must get both shares (NumPy's `g[idx] += v` keeps one)
     "fancy_index",
@@ -1432,6 +1436,21 @@ class Gen:
                 lines = ["def %s(%s):" % (self.prefix, ", ".join(n for n, _ in params))]
                 lines += self.float32_loop(params)
                 self.rng = main
+        if array and "complex_const" not in self.exclude:
+            # Decided and drawn by a stream of its own, so the rest is unchanged.
+            own = random.Random("complex_const:%r" % (self.rng.getstate()[1][:8],))
+            arrays = [n for n, shape in params if isinstance(shape, tuple) and shape]
+            if arrays and own.random() < 0.04 and lines[-1].startswith("    return "):
+                self.use("complex_const")
+                const = "%s_ZC" % self.prefix.upper()
+                self.callees.append("%s = complex(%.2f, %.2f)" % (
+                    const, own.uniform(0.3, 1.0), own.uniform(-1.0, 1.0)))
+                name = arrays[own.randrange(len(arrays))]
+                # |P * c|**2 is smooth; its derivative goes through complex values, which
+                # tangent must refuse (located), never turn into a number.
+                last = lines[-1]
+                lines[-1] = last + " + %.2f * np.sum(np.abs(%s * %s) ** 2)" % (
+                    own.uniform(0.2, 0.8), name, const)
         if "callee_draw" in self.features:
             # every call of f draws the same numbers (finite differences need that)
             lines.insert(1, "    np.random.seed(%d)" % (len(self.prefix) * 7 + 1))

@@ -262,9 +262,9 @@ class complexarray:
     def __getattr__(self, name):
         raise AttributeError(
             "'%s' of the embedded numpy's complex arrays is not there (they have "
-            "arithmetic, indexing, shape methods, sum/mean/cumsum, conj, real/imag and "
-            "numpy.fft); run the script under CPython with real NumPy for it: `tangent "
-            "run --python PYTHON script.py`" % (name,))
+            "arithmetic, indexing, the shape methods, sum/mean/cumsum/prod/var/std/max/min, "
+            "sort, conj, real/imag and numpy.fft); run the script under CPython with real "
+            "NumPy for it: `tangent run --python PYTHON script.py`" % (name,))
 
     # --- text ---------------------------------------------------------------------
     def _text(self, kind, separator=" ", prefix="", suffix=""):
