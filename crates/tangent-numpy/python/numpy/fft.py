@@ -1,13 +1,14 @@
 """`numpy.fft` of the embedded numpy: NumPy 2's discrete Fourier transforms.
 
-Every transform is one native kernel (`_nn._fft_axis`, rustfft's plans: any length)
-applied along each axis, with NumPy's lengths (`n`/`s`: trimming or zero padding),
-normalisations (`norm`: 'backward', the default, 'ortho', 'forward'), axes and `out=`.
-The real transforms (`rfft`, `irfft`, `hfft`, ...) are written over the complex one:
-`rfft` keeps the first `n//2 + 1` coefficients, `irfft` fills the spectrum by Hermitian
-symmetry (ignoring the imaginary parts of the zero and Nyquist terms, as NumPy). Results
-are complex128 (complex64 for float32 and complex64 input, as NumPy 2), and float64 or
-float32 for the real outputs. See `numpy/_complex.py` for the complex arrays.
+Three native kernels (`src/fft.rs`, rustfft's and realfft's plans: any length) do the
+work along one axis each, lengths (`n`/`s`: trimming or zero padding) and scaling
+included: `_fft_c2c` (complex transforms), `_fft_r2c` (`rfft`: the `n//2 + 1`
+non-negative frequency terms of a real signal) and `_fft_c2r` (`irfft`: the imaginary
+parts of the zero and Nyquist terms ignored, as NumPy). This module adds NumPy's
+arguments: normalisations (`norm`: 'backward', the default, 'ortho', 'forward'), axes,
+the n-dimensional forms (one axis after another) and `out=`. Results are complex128
+(complex64 for float32 and complex64 input, as NumPy 2), and float64 or float32 for the
+real outputs. See `numpy/_complex.py` for the complex arrays.
 """
 import math as _math
 
@@ -73,20 +74,6 @@ def _try_real(a):
         return None
 
 
-def _resized(x, n, axis):
-    """`x` trimmed or zero-padded to `n` along `axis`."""
-    have = x.shape[axis]
-    if have == n:
-        return x
-    if have > n:
-        index = [slice(None)] * x.ndim
-        index[axis] = slice(0, n)
-        return x[tuple(index)]
-    shape = list(x.shape)
-    shape[axis] = n - have
-    return np.concatenate([x, np.zeros(shape, dtype=x.dtype)], axis=axis)
-
-
 def _length(n, have):
     if n is None:
         n = have
@@ -95,17 +82,13 @@ def _length(n, have):
     return n
 
 
-def _raw(re, im, n, axis, norm, inverse):
-    """The transform of parts along one axis, scaled: float64 parts."""
+def _raw(re, im, n, axis, norm, inverse, keep=None):
+    """The transform of parts along one axis (taken at length `n`), scaled, its first
+    `keep` terms kept: float64 parts."""
     axis = _axis(axis, re.ndim)
     n = _length(n, re.shape[axis])
-    re = _resized(re, n, axis)
-    im = None if im is None else _resized(im, n, axis)
-    out_re, out_im = _nn._fft_axis(re, im, axis, inverse)
-    f = _scale(norm, n, inverse)
-    if f != 1.0:
-        out_re, out_im = out_re * f, out_im * f
-    return out_re, out_im
+    return _nn._fft_c2c(re, im, axis, n, inverse, _scale(norm, n, inverse),
+                        n if keep is None else keep)
 
 
 def _result(re, im, single, out):
@@ -192,12 +175,6 @@ def _real_input(a, name):
     return re, single
 
 
-def _half(re, im, keep, axis):
-    index = [slice(None)] * re.ndim
-    index[axis] = slice(0, keep)
-    return re[tuple(index)], im[tuple(index)]
-
-
 def rfft(a, n=None, axis=-1, norm=None, out=None):
     """The transform of real input: the `n//2 + 1` non-negative frequency terms."""
     re, single = _real_input(a, "rfft_n_even" if (n or 0) % 2 == 0 else "rfft_n_odd")
@@ -205,44 +182,27 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
         raise np.AxisError("axis %d is out of bounds for array of dimension 0" % (axis,))
     ax = _axis(axis, re.ndim)
     n = _length(n, re.shape[ax])
-    r, i = _raw(re, None, n, ax, _check_norm(norm), False)
-    r, i = _half(r, i, n // 2 + 1, ax)
+    r, i = _nn._fft_r2c(re, ax, n, _scale(_check_norm(norm), n, False))
     return _result(r, i, single, out)
 
 
-def _hermitian(re, im, n, axis):
-    """The full spectrum of length `n` of a real signal whose first `n//2 + 1` terms
-    are `re + i*im` along `axis` (trimmed or zero-padded to that many)."""
-    m = n // 2 + 1
-    re, im = _resized(re, m, axis), _resized(im, m, axis)
-    idx = list(range(n // 2 + 1)) + [n - k for k in range(n // 2 + 1, n)]
-    mirror = [k > n // 2 for k in range(n)]
-    index = [slice(None)] * re.ndim
-    index[axis] = idx
-    full_re = re[tuple(index)]
-    full_im = im[tuple(index)]
-    sign_shape = [1] * re.ndim
-    sign_shape[axis] = n
-    sign = np.where(np.array(mirror), -1.0, 1.0).reshape(sign_shape)
-    return full_re, full_im * sign
-
-
-def irfft(a, n=None, axis=-1, norm=None, out=None):
-    """The inverse of `rfft`: a real signal of length `n` (`2*(m - 1)` by default)."""
-    re, im, single = _complex_input(a)
-    if im is None:
-        im = np.zeros(re.shape, dtype=re.dtype)
-    if re.ndim == 0:
-        raise np.AxisError("axis %d is out of bounds for array of dimension 0" % (axis,))
-    ax = _axis(axis, re.ndim)
-    n = _length(2 * (re.shape[ax] - 1) if n is None else n, 0)
-    full_re, full_im = _hermitian(re, im, n, ax)
-    r, _ = _raw(full_re, full_im, n, ax, _check_norm(norm), True)
+def _real_result(r, single, out):
     r = r.astype(np.float32) if single else r
     if out is not None:
         out[...] = r
         return out
     return r
+
+
+def irfft(a, n=None, axis=-1, norm=None, out=None):
+    """The inverse of `rfft`: a real signal of length `n` (`2*(m - 1)` by default)."""
+    re, im, single = _complex_input(a)
+    if re.ndim == 0:
+        raise np.AxisError("axis %d is out of bounds for array of dimension 0" % (axis,))
+    ax = _axis(axis, re.ndim)
+    n = _length(2 * (re.shape[ax] - 1) if n is None else n, 0)
+    r = _nn._fft_c2r(re, im, ax, n, _scale(_check_norm(norm), n, True))
+    return _real_result(r, single, out)
 
 
 def rfftn(a, s=None, axes=None, norm=None, out=None):
@@ -252,8 +212,7 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
     s, axes = _nd_args(a, s, axes, re.ndim)
     last = axes[-1]
     n = _length(s[-1], re.shape[last])
-    r, i = _raw(re, None, n, last, norm, False)
-    r, i = _half(r, i, n // 2 + 1, last)
+    r, i = _nn._fft_r2c(re, last, n, _scale(norm, n, False))
     for k in reversed(range(len(axes) - 1)):
         r, i = _raw(r, i, s[k], axes[k], norm, False)
     return _result(r, i, single, out)
@@ -262,21 +221,14 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
 def irfftn(a, s=None, axes=None, norm=None, out=None):
     """The inverse of `rfftn`."""
     re, im, single = _complex_input(a)
-    if im is None:
-        im = np.zeros(re.shape, dtype=re.dtype)
     norm = _check_norm(norm)
     s, axes = _nd_args(a, s, axes, re.ndim)
     for k in range(len(axes) - 1):
         re, im = _raw(re, im, s[k], axes[k], norm, True)
     last = axes[-1]
     n = _length(2 * (re.shape[last] - 1) if s[-1] is None else s[-1], 0)
-    full_re, full_im = _hermitian(re, im, n, last)
-    r, _ = _raw(full_re, full_im, n, last, norm, True)
-    r = r.astype(np.float32) if single else r
-    if out is not None:
-        out[...] = r
-        return out
-    return r
+    r = _nn._fft_c2r(re, im, last, n, _scale(norm, n, True))
+    return _real_result(r, single, out)
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):

@@ -18,25 +18,21 @@ pub(crate) mod _complex {
         types::{Callable, GetAttr},
     };
 
-    /// `_fft_axis(re, im, axis, inverse)`: the unnormalised discrete Fourier transform
-    /// of `re + i*im` (`im` None: a real input) along `axis`, as float64 arrays
-    /// `(real, imaginary)`.
-    #[pyfunction]
-    fn _fft_axis(
-        re: PyObjectRef,
-        im: PyObjectRef,
+    /// The float64 parts of an FFT's input and its axis, checked.
+    fn fft_input(
+        re: &PyObject,
+        im: &PyObject,
         axis: usize,
-        inverse: bool,
         vm: &VirtualMachine,
-    ) -> PyResult<(PyObjectRef, PyObjectRef)> {
-        let (re, _) = to_array(&re, vm)?;
-        let im = if vm.is_none(&im) {
+    ) -> PyResult<(ArrayD<f64>, Option<ArrayD<f64>>)> {
+        let (re, _) = to_array(re, vm)?;
+        let im = if vm.is_none(im) {
             None
         } else {
-            let (im, _) = to_array(&im, vm)?;
+            let (im, _) = to_array(im, vm)?;
             if im.shape() != re.shape() {
                 return Err(vm.new_value_error(format!(
-                    "_fft_axis: parts of shapes {} and {}",
+                    "fft: parts of shapes {} and {}",
                     core::shape_tuple(re.shape()),
                     core::shape_tuple(im.shape())
                 )));
@@ -44,15 +40,88 @@ pub(crate) mod _complex {
             Some(im)
         };
         if axis >= re.ndim() {
-            return Err(
-                vm.new_value_error(format!("_fft_axis: axis {axis} of a {}-d array", re.ndim()))
-            );
+            return Err(vm.new_value_error(format!("fft: axis {axis} of a {}-d array", re.ndim())));
         }
-        let (r, i) =
-            crate::fft::transform_axis(re.view(), im.as_ref().map(|a| a.view()), axis, inverse);
-        Ok((
-            new_arr(r, DType::Float64, vm),
-            new_arr(i, DType::Float64, vm),
+        Ok((re, im))
+    }
+
+    fn parts(re: ArrayD<f64>, im: ArrayD<f64>, vm: &VirtualMachine) -> (PyObjectRef, PyObjectRef) {
+        (
+            new_arr(re, DType::Float64, vm),
+            new_arr(im, DType::Float64, vm),
+        )
+    }
+
+    /// `_fft_c2c(re, im, axis, n, inverse, scale, keep)`: the discrete Fourier transform
+    /// of `re + i*im` (`im` None: a real input) along `axis`, each lane taken at length
+    /// `n` (trimmed or zero-padded), scaled by `scale`, its first `keep` terms kept, as
+    /// float64 parts `(real, imaginary)`.
+    #[pyfunction]
+    #[allow(clippy::too_many_arguments)]
+    fn _fft_c2c(
+        re: PyObjectRef,
+        im: PyObjectRef,
+        axis: usize,
+        n: usize,
+        inverse: bool,
+        scale: f64,
+        keep: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<(PyObjectRef, PyObjectRef)> {
+        let (re, im) = fft_input(&re, &im, axis, vm)?;
+        if n == 0 || keep > n {
+            return Err(vm.new_value_error(format!("_fft_c2c: n {n}, keep {keep}")));
+        }
+        let (r, i) = crate::fft::c2c(
+            re.view(),
+            im.as_ref().map(|a| a.view()),
+            axis,
+            n,
+            inverse,
+            scale,
+            keep,
+        );
+        Ok(parts(r, i, vm))
+    }
+
+    /// `_fft_r2c(re, axis, n, scale)`: `rfft`'s `n // 2 + 1` terms of the real lanes
+    /// along `axis` taken at length `n`, scaled, as float64 parts.
+    #[pyfunction]
+    fn _fft_r2c(
+        re: PyObjectRef,
+        axis: usize,
+        n: usize,
+        scale: f64,
+        vm: &VirtualMachine,
+    ) -> PyResult<(PyObjectRef, PyObjectRef)> {
+        let (re, _) = fft_input(&re, &vm.ctx.none(), axis, vm)?;
+        if n == 0 {
+            return Err(vm.new_value_error("_fft_r2c: n 0"));
+        }
+        let (r, i) = crate::fft::r2c(re.view(), axis, n, scale);
+        Ok(parts(r, i, vm))
+    }
+
+    /// `_fft_c2r(re, im, axis, n, scale)`: `irfft`'s real signals of length `n` from the
+    /// lanes of `re + i*im` along `axis` (their first `n // 2 + 1` terms), scaled.
+    #[pyfunction]
+    fn _fft_c2r(
+        re: PyObjectRef,
+        im: PyObjectRef,
+        axis: usize,
+        n: usize,
+        scale: f64,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let (re, im) = fft_input(&re, &im, axis, vm)?;
+        if n == 0 {
+            return Err(vm.new_value_error("_fft_c2r: n 0"));
+        }
+        let im = im.unwrap_or_else(|| ArrayD::zeros(re.raw_dim()));
+        Ok(new_arr(
+            crate::fft::c2r(re.view(), im.view(), axis, n, scale),
+            DType::Float64,
+            vm,
         ))
     }
 
