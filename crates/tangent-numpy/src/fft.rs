@@ -113,7 +113,7 @@ pub fn c2r(
         lane_index += 1;
         // The zero (and, for even n, the Nyquist) term of a real signal is real.
         input[0].im = 0.0;
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             input[half - 1].im = 0.0;
         }
         plan.process_with_scratch(&mut input, &mut output, &mut scratch)
