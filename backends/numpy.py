@@ -1750,6 +1750,61 @@ def real_if_close_tangent(y, a, tol=100):
     d[y] = d[a]
 
 
+# The real part of a real number is itself and its imaginary part zero. The helper
+# refuses a complex value (tangent differentiates real numbers only): without it the
+# imaginary part of a complex value would read as a zero derivative.
+@adjoint(numpy.real)
+def real(y, val):
+    d[val] = tangent.array_grad(d[y], val)
+
+
+@tangent_(numpy.real)
+def real_tangent(y, val):
+    d[y] = tangent.broadcast_like(d[val], y)
+
+
+@adjoint(numpy.ndarray.real)
+def real_part(y, self):
+    d[self] = tangent.array_grad(d[y], self)
+
+
+@tangent_(numpy.ndarray.real)
+def real_part_tangent(y, self):
+    d[y] = tangent.broadcast_like(d[self], y)
+
+
+@adjoint(numpy.imag)
+def imag(y, val):
+    d[val] = tangent.array_grad(0.0 * d[y], val)
+
+
+@tangent_(numpy.imag)
+def imag_tangent(y, val):
+    d[y] = tangent.broadcast_like(0.0 * d[val], y)
+
+
+@adjoint(numpy.ndarray.imag)
+def imag_part(y, self):
+    d[self] = tangent.array_grad(0.0 * d[y], self)
+
+
+@tangent_(numpy.ndarray.imag)
+def imag_part_tangent(y, self):
+    d[y] = tangent.broadcast_like(0.0 * d[self], y)
+
+
+# copysign(x, y) = |x| sign(y): the sign of y is piecewise constant.
+@adjoint(numpy.copysign)
+def copysign(z, x, y):
+    d[x] = tangent.unbroadcast(d[z] * numpy.copysign(1.0, x) * numpy.copysign(1.0, y), x)
+    d[y] = 0.0  # piecewise constant
+
+
+@tangent_(numpy.copysign)
+def copysign_tangent(z, x, y):
+    d[z] = tangent.broadcast_like(d[x] * numpy.copysign(1.0, x) * numpy.copysign(1.0, y), z)
+
+
 # the scans of NumPy 2's array API, and those that skip NaN
 @adjoint(numpy.cumulative_sum)
 def cumulative_sum(y, x, axis=None, dtype=None, out=None, include_initial=False):

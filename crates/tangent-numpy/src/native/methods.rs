@@ -107,6 +107,19 @@ pub(crate) mod _methods {
         fn real(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
             Self::view(zelf, vm)
         }
+        /// The imaginary part of a real array: zeros of its shape and dtype, read-only
+        /// (NumPy's; a complex array is the other type, `numpy/_complex.py`).
+        #[pygetset]
+        fn imag(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            let zero = PyNdArray::from_elements(Elements::full(&[], 0.0, zelf.dtype));
+            let shape = vm.ctx.new_tuple(
+                zelf.shape_vec()
+                    .into_iter()
+                    .map(|d| vm.ctx.new_int(d).into())
+                    .collect(),
+            );
+            broadcast_to(zero.into_pyobject(vm), shape.into(), vm)
+        }
         #[pygetset]
         fn flat(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyObjectRef {
             PyFlatIter { base: zelf }.into_ref(&vm.ctx).into()
