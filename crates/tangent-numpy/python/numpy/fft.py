@@ -38,12 +38,15 @@ def _swap_direction(norm):
 
 
 def _scale(norm, n, inverse):
-    """The factor of NumPy's normalisation of a transform of length `n`."""
+    """The factor of NumPy's normalisation of a transform of length `n` (`norm` None is
+    'backward')."""
+    if norm is None or norm == "backward":
+        return 1.0 / n if inverse else 1.0
     if norm == "ortho":
         return 1.0 / _math.sqrt(n)
-    if (norm == "backward") == inverse:
-        return 1.0 / n
-    return 1.0
+    if norm == "forward":
+        return 1.0 if inverse else 1.0 / n
+    _check_norm(norm)
 
 
 def _axis(axis, ndim):
@@ -56,6 +59,13 @@ def _axis(axis, ndim):
 def _complex_input(a):
     """`a` as parts (float64, or float32 for single precision input) and whether it is
     single precision; `im` None for real input."""
+    if type(a) is np.ndarray:
+        name = a.dtype.name
+        if name == "float64":
+            return a, None, False
+        if name == "float32":
+            return a, None, True
+        return a.astype(np.float64), None, False
     if isinstance(a, (_cx.complexarray, complex)) or (
             isinstance(a, (list, tuple)) and not isinstance(_try_real(a), np.ndarray)):
         z = _cx.asarray(a)
@@ -94,18 +104,17 @@ def _raw(re, im, n, axis, norm, inverse, keep=None):
 def _result(re, im, single, out):
     if single:
         re, im = re.astype(np.float32), im.astype(np.float32)
-    z = _cx.complexarray(re, im)
-    if out is not None:
-        out[...] = z
-        return out
-    return z
+    if out is None:
+        return _cx.complexarray(re, im)
+    out[...] = _cx.complexarray(re, im)
+    return out
 
 
 def _c2c(a, n, axis, norm, out, inverse):
     re, im, single = _complex_input(a)
     if re.ndim == 0:
         raise np.AxisError("axis %d is out of bounds for array of dimension 0" % (axis,))
-    re, im = _raw(re, im, n, axis, _check_norm(norm), inverse)
+    re, im = _raw(re, im, n, axis, norm, inverse)
     return _result(re, im, single, out)
 
 
@@ -182,7 +191,7 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
         raise np.AxisError("axis %d is out of bounds for array of dimension 0" % (axis,))
     ax = _axis(axis, re.ndim)
     n = _length(n, re.shape[ax])
-    r, i = _nn._fft_r2c(re, ax, n, _scale(_check_norm(norm), n, False))
+    r, i = _nn._fft_r2c(re, ax, n, _scale(norm, n, False))
     return _result(r, i, single, out)
 
 
@@ -201,7 +210,7 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
         raise np.AxisError("axis %d is out of bounds for array of dimension 0" % (axis,))
     ax = _axis(axis, re.ndim)
     n = _length(2 * (re.shape[ax] - 1) if n is None else n, 0)
-    r = _nn._fft_c2r(re, im, ax, n, _scale(_check_norm(norm), n, True))
+    r = _nn._fft_c2r(re, im, ax, n, _scale(norm, n, True))
     return _real_result(r, single, out)
 
 
