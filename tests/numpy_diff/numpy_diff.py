@@ -557,19 +557,30 @@ FFT = [
 ]
 
 
+def drawn(rng, specs):
+    """Setup lines binding each (name, shape, dtype) of `specs` to a drawn array."""
+    return ["%s = %s" % (name, literal(shape, dtype, values(rng, shape, dtype)))
+            for name, shape, dtype in specs]
+
+
+def complex_line(rng, name, shape, sign="+"):
+    """A setup line binding `name` to a drawn complex array of `shape`."""
+    n = 1
+    for d in shape:
+        n *= d
+    return "%s = np.array(%r).reshape(%r) %s 1j * np.array(%r).reshape(%r)" % (
+        name, values(rng, (n,), "float64"), shape, sign, values(rng, (n,), "float64"), shape)
+
+
 def generate_fft(seed=20261213):
     rng = Rng(seed)
     cases = []
     for expr in FFT:
-        setup = ["v = " + literal((8,), "float64", values(rng, (8,), "float64")),
-                 "odd = " + literal((7,), "float64", values(rng, (7,), "float64")),
-                 "m = " + literal((3, 4), "float64", values(rng, (3, 4), "float64")),
-                 "t = " + literal((2, 3, 5), "float64", values(rng, (2, 3, 5), "float64")),
-                 "s32 = " + literal((6,), "float32", values(rng, (6,), "float32")),
-                 "iv = " + literal((5,), "int64", values(rng, (5,), "int64")),
-                 "prime = np.sin(np.arange(37.0))", "big = np.cos(np.arange(1000.0) * 0.37)",
-                 "zc = np.array(%r) + 1j * np.array(%r)"
-                 % (values(rng, (5,), "float64"), values(rng, (5,), "float64"))]
+        setup = drawn(rng, [("v", (8,), "float64"), ("odd", (7,), "float64"),
+                            ("m", (3, 4), "float64"), ("t", (2, 3, 5), "float64"),
+                            ("s32", (6,), "float32"), ("iv", (5,), "int64")])
+        setup += ["prime = np.sin(np.arange(37.0))", "big = np.cos(np.arange(1000.0) * 0.37)",
+                  complex_line(rng, "zc", (5,))]
         cases.append({"setup": setup, "expr": expr, "scaled": 1e-13})
     return cases
 
@@ -613,11 +624,14 @@ COMPLEX = [
     "z.nbytes", "len(z)", "list(z)", "np.array([z, z])", "np.max(z)", "np.sort(z)",
     "np.var(z)", "np.std(w, axis=0)", "w.var(axis=1, ddof=1)", "np.vecdot(z, z)", "np.vecdot(w, z)",
     "np.convolve(z, a)", "np.convolve(a, z, mode='same')", "np.correlate(z, a, 'full')",
-    "np.correlate(a, z[:2], 'full')", "np.sort(w)", "np.sort(w, axis=0)", "np.min(w, axis=1, keepdims=True)", "np.sort(z * 0 + 1)", "w.max()", "z.min()", "np.min(z)",
-    "np.amax(w)", "np.max(np.array([1 + np.nan * 1j, 2]))", "np.max(w, axis=0)", "np.correlate(z, z)",
-    "z % 2", "z // 2", "np.shape(w)", "np.ndim(z)", "np.size(w)", "np.size(w, 1)", "np.size(a, 0)", "np.size(np.ones((2, 3)), (0, 1))",
-    "np.ravel(np.ones((2, 3)).T, order='F')", "np.ones((2, 3)).T.ravel('K')", "np.arange(6).reshape(2, 3).ravel('F')",
-    "np.arange(6).reshape(2, 3).T.flatten('A')", "np.arange(6).reshape(2, 3).ravel('Q')", "w.ravel('F')",
+    "np.correlate(a, z[:2], 'full')", "np.sort(w)", "np.sort(w, axis=0)",
+    "np.min(w, axis=1, keepdims=True)", "np.sort(z * 0 + 1)", "w.max()", "z.min()",
+    "np.min(z)", "np.amax(w)", "np.max(np.array([1 + np.nan * 1j, 2]))", "np.max(w, axis=0)",
+    "np.correlate(z, z)", "z % 2", "z // 2", "np.shape(w)", "np.ndim(z)", "np.size(w)",
+    "np.size(w, 1)", "np.size(a, 0)", "np.size(np.ones((2, 3)), (0, 1))",
+    "np.ravel(np.ones((2, 3)).T, order='F')", "np.ones((2, 3)).T.ravel('K')",
+    "np.arange(6).reshape(2, 3).ravel('F')", "np.arange(6).reshape(2, 3).T.flatten('A')",
+    "np.arange(6).reshape(2, 3).ravel('Q')", "w.ravel('F')",
     "c = z.copy(); c[0] = 5j; c", "c = z.copy(); c += 1j; c", "c = z.copy(); c *= a; c",
     "c = w.copy(); c.real[0] = 9; c", "c = w.copy(); c.imag = 0; c",
     "c = np.zeros(3, complex); c[1:] = z[:2]; c", "c = a.copy(); c[0] = 1j; c",
@@ -632,11 +646,8 @@ def generate_complex(seed=20261214):
     rng = Rng(seed)
     cases = []
     for expr in COMPLEX:
-        setup = ["a = " + literal((3,), "float64", values(rng, (3,), "float64")),
-                 "z = np.array(%r) + 1j * np.array(%r)"
-                 % (values(rng, (3,), "float64"), values(rng, (3,), "float64")),
-                 "w = np.array(%r).reshape(2, 3) - 1j * np.array(%r).reshape(2, 3)"
-                 % (values(rng, (6,), "float64"), values(rng, (6,), "float64"))]
+        setup = drawn(rng, [("a", (3,), "float64")])
+        setup += [complex_line(rng, "z", (3,)), complex_line(rng, "w", (2, 3), "-")]
         if "; " in expr:
             stmt, expr = expr.rsplit("; ", 1)
             setup.append(stmt)

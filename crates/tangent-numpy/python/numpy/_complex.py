@@ -38,26 +38,33 @@ def refuse_complex(*args):
             _refuse()
 
 
-class complex128(complex):
-    """NumPy's double-precision complex scalar (a Python complex)."""
+class _ComplexScalar(complex):
+    """NumPy's complex scalars (Python complex numbers): `_name` and `_part` (the type
+    of the real and imaginary parts) per precision."""
+
+    _name, _single = "complex128", False
+
+    @staticmethod
+    def _part(x):
+        return np.float64(x)
 
     @property
     def dtype(self):
-        return _DTYPES["complex128"]
+        return _DTYPES[self._name]
 
     @property
     def real(self):
-        return np.float64(complex(self).real)
+        return self._part(complex(self).real)
 
     @property
     def imag(self):
-        return np.float64(complex(self).imag)
+        return self._part(complex(self).imag)
 
     def __repr__(self):
-        return "np.complex128(%s)" % _text(self, False)
+        return "np.%s(%s)" % (self._name, _text(self, self._single))
 
     def __str__(self):
-        return _scalar_str(self, False)
+        return _scalar_str(self, self._single)
 
     def item(self):
         return complex(self)
@@ -68,33 +75,22 @@ class complex128(complex):
     conj = conjugate
 
 
-class complex64(complex):
+class complex128(_ComplexScalar):
+    """NumPy's double-precision complex scalar (a Python complex)."""
+
+
+class complex64(_ComplexScalar):
     """NumPy's single-precision complex scalar (parts rounded to float32)."""
+
+    _name, _single = "complex64", True
+
+    @staticmethod
+    def _part(x):
+        return np.float32(x)
 
     def __new__(cls, value=0j):
         value = complex(value)
         return complex.__new__(cls, float(np.float32(value.real)), float(np.float32(value.imag)))
-
-    @property
-    def dtype(self):
-        return _DTYPES["complex64"]
-
-    @property
-    def real(self):
-        return np.float32(complex(self).real)
-
-    @property
-    def imag(self):
-        return np.float32(complex(self).imag)
-
-    def __repr__(self):
-        return "np.complex64(%s)" % _text(self, True)
-
-    def __str__(self):
-        return _scalar_str(self, True)
-
-    def item(self):
-        return complex(self)
 
 
 def _part_text(x, single):
