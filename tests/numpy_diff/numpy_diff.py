@@ -461,7 +461,8 @@ def generate(seed=20261202, count=420):
         cases.append({"setup": setup, "expr": expr})
     return (cases + generate_wide() + generate_scalar() + generate_single() + generate_writes()
             + generate_funcs() + generate_reductions() + generate_kernels32() + generate_io() + generate_print()
-            + generate_float_texts() + generate_linalg() + generate_fft() + generate_complex())
+            + generate_float_texts() + generate_linalg() + generate_fft() + generate_complex()
+            + generate_reduce_extras())
 
 
 def generate_scalar(seed=20261205):
@@ -519,6 +520,46 @@ LINALG = [
     "np.linalg.tensorsolve(np.eye(6).reshape(2, 3, 2, 3), a, axes=(0, 1))",
     "np.linalg.tensorsolve(np.eye(6).reshape(2, 3, 6), v)", "np.linalg.tensorinv(m, ind=0)"
 ]
+
+
+# The reductions' `out=`, `initial=` and `where=` and NumPy's positional order
+# (sum(a, axis, dtype, out, keepdims, initial, where); max(a, axis, out, keepdims,
+# initial, where)), over float64, float32, int64 and bool arrays.
+REDUCE_EXTRAS = [
+    "np.sum(a, initial=5)", "np.sum(a, axis=0, initial=-1.5)", "np.sum(q, initial=3)",
+    "np.sum(a, where=a > 0)", "np.sum(a, axis=1, where=a > 0, keepdims=True)",
+    "np.sum(q, axis=0, where=q != 0, initial=1)", "np.sum(s, where=s > 0)",
+    "np.sum(q > 0, where=q < 3)", "np.prod(a, initial=2.0)", "np.prod(q, axis=1, where=q > 0)",
+    "np.max(a, initial=10)", "np.max(a, axis=0, where=a > 0, initial=-9)",
+    "np.max(a, where=a > 0)", "np.min(q, axis=1, initial=-2)", "np.min(s, where=s < 0, initial=0)",
+    "np.max(np.zeros((0, 3)), axis=0, initial=4.0)", "np.max(np.zeros(0), initial=1)",
+    "np.amax(a, 1, None, True)", "np.min(a, 0, None)", "np.mean(a, where=a > 0)",
+    "np.mean(a, axis=0, where=a > -1)", "np.mean(s, where=s > 0)", "np.mean(q, where=q > 0)",
+    "np.mean(a, initial=1)", "np.all(a > -2, where=a < 1)", "np.any(a > 0, axis=0, where=a < 2)",
+    "np.all(a, initial=True)", "np.sum(a, 0, None, np.zeros(3))", "np.sum(a, 0, None, None, True)",
+    "np.prod(a, 1, None, np.zeros(2), False, 1.0)", "np.max(a, 0, np.zeros(3))",
+    "np.sum(a, axis=0, out=np.zeros(2))", "np.max(a, out=np.zeros(()))",
+    "o = np.zeros(3); r = np.sum(a, axis=0, out=o); [r is o, o]",
+    "a.sum(initial=1)", "a.sum(0, None, None, False, 0.5, a > 0)", "a.max(where=a < 1, initial=0)",
+    "a.min(axis=1, out=np.zeros(2))", "a.mean(where=a > 0)", "(a > 0).any(where=a < 0)",
+    "np.var(a, where=a > 0)", "np.std(a, axis=0, where=a > -2, ddof=1)",
+    "np.var(a, axis=1, correction=1)", "np.var(a, ddof=1, correction=1)",
+    "np.std(s, where=s > 0)", "np.var(a, axis=0, mean=np.mean(a, axis=0, keepdims=True))",
+    "np.var(a, out=np.zeros(()))", "a.var(where=a > 0, keepdims=True)",
+    "o = np.zeros(2); r = np.std(a, axis=1, out=o); [r is o, o]",
+]
+
+
+def generate_reduce_extras(seed=20261215):
+    base = generate_funcs(seed)[0]["setup"]
+    cases = []
+    for expr in REDUCE_EXTRAS:
+        setup = list(base)
+        if "; " in expr:
+            stmt, expr = expr.rsplit("; ", 1)
+            setup.append(stmt)
+        cases.append({"setup": setup, "expr": expr})
+    return cases
 
 
 def generate_linalg(seed=20261212):

@@ -1040,3 +1040,103 @@ class ndenumerate:
     def __next__(self):
         idx = next(self._indices)
         return idx, self._arr[idx]
+
+
+# --- the reductions' `out=`, `initial=` and `where=` (the native ones call these) ------
+
+_IDENTITY = {"sum": 0, "prod": 1, "all": True, "any": False}
+_UFUNC_NAME = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum",
+               "all": "logical_and", "any": "logical_or", "mean": "add"}
+
+
+def _into_out(out, result, kind):
+    """`result` written into `out` (NumPy's `out=`: an array of the result's shape)."""
+    if out is None:
+        return result
+    if not isinstance(out, np.ndarray):
+        raise TypeError("output must be an array")
+    if tuple(out.shape) != tuple(np.shape(result)):
+        raise ValueError("output parameter for reduction operation %s has the wrong number "
+                         "of dimensions: Found %d but expected %d"
+                         % (_UFUNC_NAME[kind], out.ndim, np.ndim(result))
+                         if out.ndim != np.ndim(result) else
+                         "output parameter for reduction operation %s has a non-matching "
+                         "shape" % (_UFUNC_NAME[kind],))
+    out[...] = result
+    return out
+
+
+def _reduce_with(kind, a, axis, dtype, out, keepdims, initial, where):
+    """`np.<kind>(a, axis, dtype, out, keepdims, initial, where)` by the native reduction:
+    elements `where` leaves out count as the reduction's identity (or `initial`), and
+    `initial` joins every reduced lane (an empty one gives it)."""
+    a = np.asarray(a)
+    fn = getattr(_nn, kind)
+    typed = {} if kind in ("max", "min", "all", "any") else {"dtype": dtype}
+    if where is not True:
+        mask = np.broadcast_to(np.asarray(where, dtype=bool), a.shape)
+        if kind == "mean":
+            total = _nn.sum(np.where(mask, a, 0), axis=axis, keepdims=keepdims, **typed)
+            count = _nn.sum(mask, axis=axis, keepdims=keepdims)
+            single = (dtype is None and a.dtype == np.float32) or (
+                dtype is not None and np.dtype(dtype) == np.float32)
+            result = np.asarray(total / count).astype(np.float32 if single else np.float64)
+            return _into_out(out, result if result.ndim else result[()], kind)
+        if kind in ("max", "min"):
+            if initial is None:
+                raise ValueError("reduction operation '%s' does not have an identity, so to "
+                                 "use a where mask one has to specify 'initial'"
+                                 % (_UFUNC_NAME[kind],))
+            fill = np.asarray(initial).astype(a.dtype)
+        else:
+            fill = np.asarray(_IDENTITY[kind]).astype(a.dtype)
+        a = np.where(mask, a, fill)
+    if initial is not None and kind in ("max", "min"):
+        # An empty lane gives `initial`: reduce `initial` joined to every lane.
+        shape = _nn.sum(np.zeros(a.shape), axis=axis, keepdims=keepdims).shape \
+            if a.size == 0 else None
+        if shape is not None:
+            result = np.full(shape, initial, dtype=a.dtype)
+            return _into_out(out, result if result.ndim else result[()], kind)
+        result = fn(a, axis=axis, keepdims=keepdims)
+        cast = np.asarray(initial).astype(np.asarray(result).dtype)
+        result = (np.maximum if kind == "max" else np.minimum)(result, cast)
+    else:
+        result = fn(a, axis=axis, keepdims=keepdims, **typed)
+        if initial is not None:
+            if kind == "sum":
+                result = result + initial
+            elif kind == "prod":
+                result = result * initial
+            else:
+                raise TypeError("%s() got an unexpected keyword argument 'initial'" % (kind,))
+    return _into_out(out, result, kind)
+
+
+def _var_with(sqrt, a, axis, dtype, out, ddof, keepdims, where, mean, correction):
+    """`np.var`/`np.std` with `out=`, `where=`, `mean=` or `correction=` (NumPy's steps:
+    the mean over the kept elements, their squared deviations, their sum over the count
+    less `ddof`)."""
+    if correction is not None:
+        if ddof not in (None, 0):
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
+    ddof = 0 if ddof is None else ddof
+    a = np.asarray(a)
+    kind = "float32" if (dtype is None and a.dtype == np.float32) or (
+        dtype is not None and np.dtype(dtype) == np.float32) else "float64"
+    x = a.astype(kind)
+    mask = np.broadcast_to(np.asarray(where, dtype=bool), a.shape)
+    count = _nn.sum(mask, axis=axis, keepdims=True)
+    if mean is None:
+        mu = _nn.sum(np.where(mask, x, 0.0), axis=axis, keepdims=True) / count
+    else:
+        mu = np.asarray(mean)
+    dev = np.where(mask, x - mu, 0.0)
+    total = _nn.sum(dev * dev, axis=axis, keepdims=keepdims)
+    n = count if keepdims else _nn.sum(mask, axis=axis, keepdims=False)
+    result = total / np.maximum(n - ddof, 0)
+    if sqrt:
+        result = np.sqrt(result)
+    result = np.asarray(result).astype(kind)
+    return _into_out(out, result if result.ndim else result[()], "mean")

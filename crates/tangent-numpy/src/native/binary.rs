@@ -518,9 +518,7 @@ pub(crate) mod _binary {
         if !super::super::complex::_complex::is_complex_refusal(&e, vm) {
             return Err(e);
         }
-        let module = vm.import("numpy._complex", 0)?;
-        module
-            .get_attr(name, vm)?
+        super::super::complex::_complex::shim_attr("numpy._complex", name, vm)?
             .call((a.to_owned(), b.to_owned()), vm)
     }
 

@@ -161,6 +161,13 @@ pub(crate) mod _complex {
         })
     }
 
+    /// `name` of the package's Python module `module` (`numpy._complex`), from
+    /// `sys.modules` (importing a dotted name gives the package, not the module).
+    pub(crate) fn shim_attr(module: &str, name: &'static str, vm: &VirtualMachine) -> PyResult {
+        let modules = vm.sys_module.get_attr("modules", vm)?;
+        modules.get_item(module, vm)?.get_attr(name, vm)
+    }
+
     /// Whether an error is a native function's refusal of complex input.
     pub(crate) fn is_complex_refusal(e: &PyBaseExceptionRef, vm: &VirtualMachine) -> bool {
         if !e.fast_isinstance(vm.ctx.exceptions.not_implemented_error) {

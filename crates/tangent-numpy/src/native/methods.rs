@@ -28,15 +28,15 @@ pub(crate) mod _methods {
         (
             $hash:tt $class:tt
             impl $ty:ident;
-            reductions { $($name:ident => $kind:ident),* $(,)? }
+            reductions { $($name:ident => $kind:ident ($args:ident)),* $(,)? }
             $($methods:tt)*
         ) => {
             $hash $class
             impl $ty {
                 $(
                     #[pymethod]
-                    fn $name(zelf: PyRef<Self>, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-                        do_reduce(zelf.as_object(), &args, Reduce::$kind, vm)
+                    fn $name(zelf: PyRef<Self>, args: $args, vm: &VirtualMachine) -> PyResult {
+                        do_reduce(zelf.as_object(), &args.into(), Reduce::$kind, vm)
                     }
                 )*
                 $($methods)*
@@ -51,7 +51,9 @@ pub(crate) mod _methods {
         )]
         impl PyNdArray;
         reductions {
-            sum => Sum, prod => Prod, mean => Mean, max => Max, min => Min, all => All, any => Any,
+            sum => Sum (SumArgs), prod => Prod (SumArgs), mean => Mean (MeanArgs),
+            max => Max (ExtremeArgs), min => Min (ExtremeArgs), all => All (TruthArgs),
+            any => Any (TruthArgs),
         }
         #[pygetset]
         fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
@@ -205,8 +207,12 @@ pub(crate) mod _methods {
                 Ok(dt) => dt.unwrap_or(DType::Float64),
                 // A complex dtype: the complex array of these values.
                 Err(e) if super::super::complex::_complex::is_complex_refusal(&e, vm) => {
-                    let module = vm.import("numpy._complex", 0)?;
-                    return module.get_attr("asarray", vm)?.call((zelf, dtype), vm);
+                    let asarray = super::super::complex::_complex::shim_attr(
+                        "numpy._complex",
+                        "asarray",
+                        vm,
+                    )?;
+                    return asarray.call((zelf, dtype), vm);
                 }
                 Err(e) => return Err(e),
             };

@@ -4,15 +4,172 @@ pub(crate) use self::_reduce::*;
 
 #[rustpython_vm::pymodule(sub)]
 pub(crate) mod _reduce {
+    use super::super::complex::_complex::shim_attr;
     use crate::native::prelude::*;
-    #[derive(FromArgs)]
+    /// A reduction's arguments, whichever function's signature they came by.
     pub(crate) struct ReduceArgs {
+        axis: OptionalArg<PyObjectRef>,
+        dtype: OptionalArg<PyObjectRef>,
+        out: OptionalArg<PyObjectRef>,
+        keepdims: bool,
+        initial: OptionalArg<PyObjectRef>,
+        where_: OptionalArg<PyObjectRef>,
+    }
+
+    /// NumPy's `sum(a, axis, dtype, out, keepdims, initial, where)` (and `prod`).
+    #[derive(FromArgs)]
+    pub(crate) struct SumArgs {
         #[pyarg(any, optional)]
         axis: OptionalArg<PyObjectRef>,
         #[pyarg(any, optional)]
         dtype: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        out: OptionalArg<PyObjectRef>,
         #[pyarg(any, default = false)]
         keepdims: bool,
+        #[pyarg(any, optional)]
+        initial: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional, name = "where")]
+        where_: OptionalArg<PyObjectRef>,
+    }
+
+    /// NumPy's `mean(a, axis, dtype, out, keepdims, *, where)`.
+    #[derive(FromArgs)]
+    pub(crate) struct MeanArgs {
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        dtype: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        out: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = false)]
+        keepdims: bool,
+        #[pyarg(named, optional, name = "where")]
+        where_: OptionalArg<PyObjectRef>,
+    }
+
+    /// NumPy's `max(a, axis, out, keepdims, initial, where)` (and `min`, `amax`, `amin`).
+    #[derive(FromArgs)]
+    pub(crate) struct ExtremeArgs {
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        out: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = false)]
+        keepdims: bool,
+        #[pyarg(any, optional)]
+        initial: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional, name = "where")]
+        where_: OptionalArg<PyObjectRef>,
+    }
+
+    /// NumPy's `all(a, axis, out, keepdims, *, where)` (and `any`).
+    #[derive(FromArgs)]
+    pub(crate) struct TruthArgs {
+        #[pyarg(any, optional)]
+        axis: OptionalArg<PyObjectRef>,
+        #[pyarg(any, optional)]
+        out: OptionalArg<PyObjectRef>,
+        #[pyarg(any, default = false)]
+        keepdims: bool,
+        #[pyarg(named, optional, name = "where")]
+        where_: OptionalArg<PyObjectRef>,
+    }
+
+    impl From<SumArgs> for ReduceArgs {
+        fn from(a: SumArgs) -> Self {
+            ReduceArgs {
+                axis: a.axis,
+                dtype: a.dtype,
+                out: a.out,
+                keepdims: a.keepdims,
+                initial: a.initial,
+                where_: a.where_,
+            }
+        }
+    }
+
+    impl From<MeanArgs> for ReduceArgs {
+        fn from(a: MeanArgs) -> Self {
+            ReduceArgs {
+                axis: a.axis,
+                dtype: a.dtype,
+                out: a.out,
+                keepdims: a.keepdims,
+                initial: OptionalArg::Missing,
+                where_: a.where_,
+            }
+        }
+    }
+
+    impl From<ExtremeArgs> for ReduceArgs {
+        fn from(a: ExtremeArgs) -> Self {
+            ReduceArgs {
+                axis: a.axis,
+                dtype: OptionalArg::Missing,
+                out: a.out,
+                keepdims: a.keepdims,
+                initial: a.initial,
+                where_: a.where_,
+            }
+        }
+    }
+
+    impl From<TruthArgs> for ReduceArgs {
+        fn from(a: TruthArgs) -> Self {
+            ReduceArgs {
+                axis: a.axis,
+                dtype: OptionalArg::Missing,
+                out: a.out,
+                keepdims: a.keepdims,
+                initial: OptionalArg::Missing,
+                where_: a.where_,
+            }
+        }
+    }
+
+    /// The argument if given and not None.
+    fn given<'a>(
+        arg: &'a OptionalArg<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> Option<&'a PyObjectRef> {
+        arg.as_option().filter(|v| !vm.is_none(v))
+    }
+
+    /// A reduction with `out=`, `initial=` or `where=`: numpy/_function_base.py's
+    /// `_reduce_with` over the native one (the common calls never come here).
+    fn reduce_with(
+        obj: &PyObject,
+        args: &ReduceArgs,
+        kind: Reduce,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let name = match kind {
+            Reduce::Sum => "sum",
+            Reduce::Prod => "prod",
+            Reduce::Mean => "mean",
+            Reduce::Max => "max",
+            Reduce::Min => "min",
+            Reduce::All => "all",
+            Reduce::Any => "any",
+        };
+        let arg =
+            |a: &OptionalArg<PyObjectRef>| given(a, vm).cloned().unwrap_or_else(|| vm.ctx.none());
+        let where_ = given(&args.where_, vm)
+            .cloned()
+            .unwrap_or_else(|| vm.ctx.new_bool(true).into());
+        let helper = shim_attr("numpy._function_base", "_reduce_with", vm)?;
+        let call: Vec<PyObjectRef> = vec![
+            vm.ctx.new_str(name).into(),
+            obj.to_owned(),
+            arg(&args.axis),
+            arg(&args.dtype),
+            arg(&args.out),
+            vm.ctx.new_bool(args.keepdims).into(),
+            arg(&args.initial),
+            where_,
+        ];
+        helper.call(call, vm)
     }
 
     pub(crate) fn reduce_dtype(kind: Reduce, d: DType) -> DType {
@@ -36,6 +193,12 @@ pub(crate) mod _reduce {
         kind: Reduce,
         vm: &VirtualMachine,
     ) -> PyResult {
+        if given(&args.out, vm).is_some()
+            || given(&args.initial, vm).is_some()
+            || given(&args.where_, vm).is_some()
+        {
+            return reduce_with(obj, args, kind, vm);
+        }
         let want = opt_dtype(&args.dtype, vm)?;
         if let Some(a) = obj.downcast_ref::<PyNdArray>() {
             // Typed lanes: float32 read in place (accumulated in f64, stored as float32),
@@ -82,40 +245,40 @@ pub(crate) mod _reduce {
     }
 
     #[pyfunction]
-    pub(crate) fn sum(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-        do_reduce(&a, &args, Reduce::Sum, vm)
+    pub(crate) fn sum(a: PyObjectRef, args: SumArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args.into(), Reduce::Sum, vm)
     }
     #[pyfunction]
-    pub(crate) fn prod(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-        do_reduce(&a, &args, Reduce::Prod, vm)
+    pub(crate) fn prod(a: PyObjectRef, args: SumArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args.into(), Reduce::Prod, vm)
     }
     #[pyfunction]
-    pub(crate) fn mean(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-        do_reduce(&a, &args, Reduce::Mean, vm)
+    pub(crate) fn mean(a: PyObjectRef, args: MeanArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args.into(), Reduce::Mean, vm)
     }
     #[pyfunction]
-    pub(crate) fn max(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-        do_reduce(&a, &args, Reduce::Max, vm)
+    pub(crate) fn max(a: PyObjectRef, args: ExtremeArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args.into(), Reduce::Max, vm)
     }
     #[pyfunction]
-    pub(crate) fn min(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-        do_reduce(&a, &args, Reduce::Min, vm)
+    pub(crate) fn min(a: PyObjectRef, args: ExtremeArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args.into(), Reduce::Min, vm)
     }
     #[pyfunction]
-    pub(crate) fn amax(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-        do_reduce(&a, &args, Reduce::Max, vm)
+    pub(crate) fn amax(a: PyObjectRef, args: ExtremeArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args.into(), Reduce::Max, vm)
     }
     #[pyfunction]
-    pub(crate) fn amin(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-        do_reduce(&a, &args, Reduce::Min, vm)
+    pub(crate) fn amin(a: PyObjectRef, args: ExtremeArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args.into(), Reduce::Min, vm)
     }
     #[pyfunction]
-    pub(crate) fn all(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-        do_reduce(&a, &args, Reduce::All, vm)
+    pub(crate) fn all(a: PyObjectRef, args: TruthArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args.into(), Reduce::All, vm)
     }
     #[pyfunction]
-    pub(crate) fn any(a: PyObjectRef, args: ReduceArgs, vm: &VirtualMachine) -> PyResult {
-        do_reduce(&a, &args, Reduce::Any, vm)
+    pub(crate) fn any(a: PyObjectRef, args: TruthArgs, vm: &VirtualMachine) -> PyResult {
+        do_reduce(&a, &args.into(), Reduce::Any, vm)
     }
 
     #[derive(FromArgs)]
@@ -250,6 +413,12 @@ pub(crate) mod _reduce {
         ddof: OptionalArg<PyObjectRef>,
         #[pyarg(any, default = false)]
         keepdims: bool,
+        #[pyarg(named, optional, name = "where")]
+        where_: OptionalArg<PyObjectRef>,
+        #[pyarg(named, optional)]
+        mean: OptionalArg<PyObjectRef>,
+        #[pyarg(named, optional)]
+        correction: OptionalArg<PyObjectRef>,
     }
 
     pub(crate) fn var_impl(
@@ -258,7 +427,31 @@ pub(crate) mod _reduce {
         sqrt: bool,
         vm: &VirtualMachine,
     ) -> PyResult {
-        let _ = &args.out;
+        if [&args.out, &args.where_, &args.mean, &args.correction]
+            .into_iter()
+            .any(|a| given(a, vm).is_some())
+        {
+            // numpy/_function_base.py's `_var_with` over the native steps.
+            let arg = |a: &OptionalArg<PyObjectRef>| {
+                given(a, vm).cloned().unwrap_or_else(|| vm.ctx.none())
+            };
+            let helper = shim_attr("numpy._function_base", "_var_with", vm)?;
+            let call: Vec<PyObjectRef> = vec![
+                vm.ctx.new_bool(sqrt).into(),
+                a.to_owned(),
+                arg(&args.axis),
+                arg(&args.dtype),
+                arg(&args.out),
+                arg(&args.ddof),
+                vm.ctx.new_bool(args.keepdims).into(),
+                given(&args.where_, vm)
+                    .cloned()
+                    .unwrap_or_else(|| vm.ctx.new_bool(true).into()),
+                arg(&args.mean),
+                arg(&args.correction),
+            ];
+            return helper.call(call, vm);
+        }
         let want = opt_dtype(&args.dtype, vm)?;
         with_arr(a, vm, |v, d| {
             let axes = parse_axes(args.axis.as_option().map(|o| &**o), v.ndim(), vm)?;
