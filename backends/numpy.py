@@ -1740,6 +1740,25 @@ def require_tangent(y, a, dtype=None, requirements=None, like=None):
     d[y] = d[a]
 
 
+# apply_along_axis: `func1d` called on each 1-d slice along `axis` (in C order of the
+# other axes), the results stacked with the function's own axes where `axis` was, as
+# NumPy lays them out; the derivative goes through the calls of `func1d`.
+@control_flow(numpy.apply_along_axis)
+def apply_along_axis(func1d, axis, arr, *args):
+    ax = axis % numpy.ndim(arr)
+    moved = numpy.moveaxis(arr, ax, -1)
+    lanes = list(numpy.ndindex(numpy.shape(moved)[:-1]))
+    outs = []
+    for k in range(len(lanes)):
+        o = func1d(moved[lanes[k]], args)
+        outs = outs + [o]
+    first = numpy.asarray(outs[0])
+    out = numpy.reshape(numpy.stack(outs), numpy.shape(moved)[:-1] + numpy.shape(first))
+    for j in range(numpy.ndim(first)):
+        out = numpy.moveaxis(out, numpy.ndim(moved) - 1 + j, ax + j)
+    return out
+
+
 @adjoint(numpy.real_if_close)
 def real_if_close(y, a, tol=100):
     d[a] = tangent.array_grad(d[y], a)

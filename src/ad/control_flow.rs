@@ -6,13 +6,14 @@
 //!
 //! A template is a function whose last statement is its only `return`. Its parameters
 //! that it calls are the functions passed (a function of the module, a lambda, a nested
-//! function, `functools.partial` of one); a call of such a parameter with the template's
-//! `*args` name as its only argument passes those arguments one by one (`f(*operands)`).
+//! function, `functools.partial` of one); the template's `*args` name among the
+//! arguments of such a call passes those arguments one by one in its place
+//! (`f(operands)` is `f(*operands)`, `f(x, operands)` is `f(x, *operands)`).
 //! The other parameters are bound once, before the template's statements; the template's
 //! own variables get fresh names, and every statement it adds is located at the call.
 
 use super::names::NameGen;
-use super::rules::RuleSet;
+use super::rules::{called_parameters, RuleSet};
 use crate::resolve::{Callee, Resolver};
 use crate::syntax::ir::*;
 use crate::syntax::lift::{each_child_mut, NESTED_FUNCTION};
@@ -544,24 +545,6 @@ fn bind(
     Ok((out, extra))
 }
 
-/// The parameters a template calls: the functions a call passes.
-fn called_parameters(template: &FuncDef) -> HashSet<String> {
-    let params: HashSet<&str> = template.params.iter().map(|p| p.name.as_str()).collect();
-    let mut out = HashSet::new();
-    walk_stmts(&template.body, &mut |s| {
-        super::names::stmt_exprs(s, &mut |e| {
-            e.walk(&mut |x| {
-                if let ExprKind::Call { func, .. } = &x.kind {
-                    if let Some(n) = func.as_name().filter(|n| params.contains(n)) {
-                        out.insert(n.to_owned());
-                    }
-                }
-            })
-        })
-    });
-    out
-}
-
 fn is_literal(e: &Expr) -> bool {
     matches!(
         e.kind,
@@ -683,10 +666,20 @@ impl Instance<'_> {
             return Ok(());
         };
         let mut call_args = std::mem::take(args);
-        if let (Some(star), [only]) = (self.vararg, call_args.as_slice()) {
-            // `f(operands)` in a template: the operands one by one.
-            if only.as_name() == Some(star) {
-                call_args = self.extra.to_vec();
+        if let Some(star) = self.vararg {
+            // `f(operands)` or `f(x, operands)` in a template: the operands one by one
+            // in place of the name.
+            if call_args.iter().any(|a| a.as_name() == Some(star)) {
+                call_args = call_args
+                    .into_iter()
+                    .flat_map(|a| {
+                        if a.as_name() == Some(star) {
+                            self.extra.to_vec()
+                        } else {
+                            vec![a]
+                        }
+                    })
+                    .collect();
             }
         }
         let kwargs = std::mem::take(kwargs);

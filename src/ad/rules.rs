@@ -1521,8 +1521,11 @@ fn dispatched(def: &FuncDef, namespace: &str, class: &str) -> FuncDef {
 
 /// `dispatched` with the namespace of the template's parameters from `first` on.
 fn dispatched_over(def: &FuncDef, namespace: &str, class: &str, first: usize) -> FuncDef {
+    // The functions a control-flow template calls are no arrays: they never decide.
+    let functions = called_parameters(def);
     let values: Vec<Expr> = def.params[first.min(def.params.len())..]
         .iter()
+        .filter(|p| !functions.contains(&p.name))
         .map(|p| Expr::name(&p.name))
         .collect();
     let runtime = Expr::call_path(NAMESPACE_OF, values);
@@ -1546,6 +1549,25 @@ fn dispatched_over(def: &FuncDef, namespace: &str, class: &str, first: usize) ->
         });
     }
     def
+}
+
+/// The parameters a template calls: the functions a call passes (a control-flow
+/// template's `body_fun`, `func1d`, ...).
+pub(crate) fn called_parameters(template: &FuncDef) -> HashSet<String> {
+    let params: HashSet<&str> = template.params.iter().map(|p| p.name.as_str()).collect();
+    let mut out = HashSet::new();
+    walk_stmts(&template.body, &mut |s| {
+        super::names::stmt_exprs(s, &mut |e| {
+            e.walk(&mut |x| {
+                if let ExprKind::Call { func, .. } = &x.kind {
+                    if let Some(n) = func.as_name().filter(|n| params.contains(n)) {
+                        out.insert(n.to_owned());
+                    }
+                }
+            })
+        })
+    });
+    out
 }
 
 /// `tangent.namespace_of(a, None, False)` as `tangent.namespace_of(a)`: literals are no
