@@ -1759,6 +1759,23 @@ def apply_along_axis(func1d, axis, arr, *args):
     return out
 
 
+# apply_over_axes: `func(a, axis)` over each axis in turn, a result that lost the axis
+# given it back (NumPy's loop).
+@control_flow(numpy.apply_over_axes)
+def apply_over_axes(func, a, axes):
+    val = a
+    n = numpy.ndim(a)
+    each = list(numpy.atleast_1d(axes))
+    for k in range(len(each)):
+        axis = int(each[k]) % n
+        res = func(val, axis)
+        if numpy.ndim(res) == numpy.ndim(val):
+            val = res
+        else:
+            val = numpy.expand_dims(res, axis)
+    return val
+
+
 @adjoint(numpy.real_if_close)
 def real_if_close(y, a, tol=100):
     d[a] = tangent.array_grad(d[y], a)
