@@ -7,9 +7,11 @@
 # is `keras.ops.arcsin`, on any Keras backend). `numpy_="ndarray.asin"` is the array method
 # `x.asin()` (tinygrad's and torch's), for which `B.` is the value's array namespace.
 # From each entry the loader makes, per backend, the reverse rule
-# `d[x] = d[y] * (partial)` and the forward rule `d[y] = d[x] * (partial)`, so the
-# backends cannot drift apart. Functions of two arguments have explicit templates in
-# arithmetic.py and the backend files.
+# `d[x] = d[y] * (partial)` and the forward rule `d[y] = d[x] * (partial)` (with
+# `result="real"`, a function real for complex arguments: `d[y] =
+# tangent.cast_like(d[x] * (partial), y)`), so the backends cannot drift apart.
+# Functions of two arguments have explicit templates in arithmetic.py and the backend
+# files.
 
 
 @elementwise(numpy="sin", math="sin", jax="numpy.sin", torch="sin", tensorflow="math.sin", keras="ops.sin")
@@ -132,7 +134,10 @@ def negative(y, x):
     return -1.0
 
 
-@elementwise(numpy="abs", numpy_="absolute", numpy__="fabs", math="fabs", builtins="abs", jax="numpy.abs", jax_="numpy.absolute", torch="abs", torch_="absolute", tensorflow="math.abs", keras="ops.abs", keras_="ops.absolute")
+# |z| of a complex z is real: `result="real"` makes its tangent the real part of
+# d[x] * partial (`tangent.cast_like` to the result), and tangent.sign of a complex z is
+# conj(z) / |z|, the adjoint of |z| in the rules' convention (tangent._grads_complex).
+@elementwise(result="real", numpy="abs", numpy_="absolute", numpy__="fabs", math="fabs", builtins="abs", jax="numpy.abs", jax_="numpy.absolute", torch="abs", torch_="absolute", tensorflow="math.abs", keras="ops.abs", keras_="ops.absolute")
 def abs(y, x):
     return tangent.sign(x)
 
@@ -157,7 +162,8 @@ def sigmoid(y, x):
     return y * (1.0 - y)
 
 
-# NumPy's linear ones: angle conversions, +x and the conjugate of a real number
+# NumPy's linear ones: angle conversions and +x (conj, linear but not holomorphic, has
+# rules of its own in numpy.py)
 @elementwise(numpy="deg2rad")
 def deg2rad(y, x):
     return 0.017453292519943295
@@ -182,7 +188,3 @@ def degrees(y, x):
 def positive(y, x):
     return 1.0
 
-
-@elementwise(numpy="conjugate")
-def conjugate(y, x):
-    return 1.0

@@ -1786,9 +1786,11 @@ def real_if_close_tangent(y, a, tol=100):
     d[y] = d[a]
 
 
-# The real part of a real number is itself and its imaginary part zero. The helper
-# refuses a complex value (tangent differentiates real numbers only): without it the
-# imaginary part of a complex value would read as a zero derivative.
+# Complex values, in the rules' convention (JAX's: the adjoint of z = x + iy is
+# dL/dx - i dL/dy, see tangent._grads_complex): the real part's adjoint is the real
+# gradient itself, the imaginary part's -i times it; conj's adjoint and tangent are
+# conjugates. Of a real value: itself and zero (the helpers keep a real value's gradient
+# real).
 @adjoint(numpy.real)
 def real(y, val):
     d[val] = tangent.array_grad(d[y], val)
@@ -1796,7 +1798,7 @@ def real(y, val):
 
 @tangent_(numpy.real)
 def real_tangent(y, val):
-    d[y] = tangent.broadcast_like(d[val], y)
+    d[y] = tangent.broadcast_like(numpy.real(d[val]), y)
 
 
 @adjoint(numpy.ndarray.real)
@@ -1806,27 +1808,223 @@ def real_part(y, self):
 
 @tangent_(numpy.ndarray.real)
 def real_part_tangent(y, self):
-    d[y] = tangent.broadcast_like(d[self], y)
+    d[y] = tangent.broadcast_like(numpy.real(d[self]), y)
 
 
 @adjoint(numpy.imag)
 def imag(y, val):
-    d[val] = tangent.array_grad(0.0 * d[y], val)
+    d[val] = tangent.array_grad(-1j * d[y], val)
 
 
 @tangent_(numpy.imag)
 def imag_tangent(y, val):
-    d[y] = tangent.broadcast_like(0.0 * d[val], y)
+    d[y] = tangent.broadcast_like(numpy.imag(d[val]), y)
 
 
 @adjoint(numpy.ndarray.imag)
 def imag_part(y, self):
-    d[self] = tangent.array_grad(0.0 * d[y], self)
+    d[self] = tangent.array_grad(-1j * d[y], self)
 
 
 @tangent_(numpy.ndarray.imag)
 def imag_part_tangent(y, self):
-    d[y] = tangent.broadcast_like(0.0 * d[self], y)
+    d[y] = tangent.broadcast_like(numpy.imag(d[self]), y)
+
+
+@adjoint(numpy.conjugate)
+def conjugate(y, x):
+    d[x] = tangent.array_grad(numpy.conjugate(d[y]), x)
+
+
+@tangent_(numpy.conjugate)
+def conjugate_tangent(y, x):
+    d[y] = tangent.broadcast_like(numpy.conjugate(d[x]), y)
+
+
+@adjoint(numpy.ndarray.conj)
+@adjoint(numpy.ndarray.conjugate)
+def conj_method(y, self):
+    d[self] = tangent.array_grad(numpy.conjugate(d[y]), self)
+
+
+@tangent_(numpy.ndarray.conj)
+@tangent_(numpy.ndarray.conjugate)
+def conj_method_tangent(y, self):
+    d[y] = tangent.broadcast_like(numpy.conjugate(d[self]), y)
+
+
+@adjoint(numpy.angle)
+def angle(y, z, deg=False):
+    d[z] = tangent.angle_grad(d[y], z, deg)
+
+
+@tangent_(numpy.angle)
+def angle_tangent(y, z, deg=False):
+    d[y] = tangent.angle_tangent(d[z], z, deg)
+
+
+# numpy.fft: linear maps; each adjoint is the transform's transpose on the lengths it
+# used, fitted back to the input (tangent._grads_complex), each tangent the transform of
+# the tangent.
+@adjoint(numpy.fft.fft)
+def fft(y, a, n=None, axis=-1, norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "fft", n, axis, norm)
+
+
+@tangent_(numpy.fft.fft)
+def fft_tangent(y, a, n=None, axis=-1, norm=None, out=None):
+    d[y] = numpy.fft.fft(d[a], n, axis, norm)
+
+
+@adjoint(numpy.fft.ifft)
+def ifft(y, a, n=None, axis=-1, norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "ifft", n, axis, norm)
+
+
+@tangent_(numpy.fft.ifft)
+def ifft_tangent(y, a, n=None, axis=-1, norm=None, out=None):
+    d[y] = numpy.fft.ifft(d[a], n, axis, norm)
+
+
+@adjoint(numpy.fft.rfft)
+def rfft(y, a, n=None, axis=-1, norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "rfft", n, axis, norm)
+
+
+@tangent_(numpy.fft.rfft)
+def rfft_tangent(y, a, n=None, axis=-1, norm=None, out=None):
+    d[y] = numpy.fft.rfft(d[a], n, axis, norm)
+
+
+@adjoint(numpy.fft.irfft)
+def irfft(y, a, n=None, axis=-1, norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "irfft", n, axis, norm)
+
+
+@tangent_(numpy.fft.irfft)
+def irfft_tangent(y, a, n=None, axis=-1, norm=None, out=None):
+    d[y] = numpy.fft.irfft(d[a], n, axis, norm)
+
+
+@adjoint(numpy.fft.hfft)
+def hfft(y, a, n=None, axis=-1, norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "hfft", n, axis, norm)
+
+
+@tangent_(numpy.fft.hfft)
+def hfft_tangent(y, a, n=None, axis=-1, norm=None, out=None):
+    d[y] = numpy.fft.hfft(d[a], n, axis, norm)
+
+
+@adjoint(numpy.fft.ihfft)
+def ihfft(y, a, n=None, axis=-1, norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "ihfft", n, axis, norm)
+
+
+@tangent_(numpy.fft.ihfft)
+def ihfft_tangent(y, a, n=None, axis=-1, norm=None, out=None):
+    d[y] = numpy.fft.ihfft(d[a], n, axis, norm)
+
+
+@adjoint(numpy.fft.fft2)
+def fft2(y, a, s=None, axes=(-2, -1), norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "fft2", s, axes, norm)
+
+
+@tangent_(numpy.fft.fft2)
+def fft2_tangent(y, a, s=None, axes=(-2, -1), norm=None, out=None):
+    d[y] = numpy.fft.fft2(d[a], s, axes, norm)
+
+
+@adjoint(numpy.fft.ifft2)
+def ifft2(y, a, s=None, axes=(-2, -1), norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "ifft2", s, axes, norm)
+
+
+@tangent_(numpy.fft.ifft2)
+def ifft2_tangent(y, a, s=None, axes=(-2, -1), norm=None, out=None):
+    d[y] = numpy.fft.ifft2(d[a], s, axes, norm)
+
+
+@adjoint(numpy.fft.rfft2)
+def rfft2(y, a, s=None, axes=(-2, -1), norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "rfft2", s, axes, norm)
+
+
+@tangent_(numpy.fft.rfft2)
+def rfft2_tangent(y, a, s=None, axes=(-2, -1), norm=None, out=None):
+    d[y] = numpy.fft.rfft2(d[a], s, axes, norm)
+
+
+@adjoint(numpy.fft.irfft2)
+def irfft2(y, a, s=None, axes=(-2, -1), norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "irfft2", s, axes, norm)
+
+
+@tangent_(numpy.fft.irfft2)
+def irfft2_tangent(y, a, s=None, axes=(-2, -1), norm=None, out=None):
+    d[y] = numpy.fft.irfft2(d[a], s, axes, norm)
+
+
+@adjoint(numpy.fft.fftn)
+def fftn(y, a, s=None, axes=None, norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "fftn", s, axes, norm)
+
+
+@tangent_(numpy.fft.fftn)
+def fftn_tangent(y, a, s=None, axes=None, norm=None, out=None):
+    d[y] = numpy.fft.fftn(d[a], s, axes, norm)
+
+
+@adjoint(numpy.fft.ifftn)
+def ifftn(y, a, s=None, axes=None, norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "ifftn", s, axes, norm)
+
+
+@tangent_(numpy.fft.ifftn)
+def ifftn_tangent(y, a, s=None, axes=None, norm=None, out=None):
+    d[y] = numpy.fft.ifftn(d[a], s, axes, norm)
+
+
+@adjoint(numpy.fft.rfftn)
+def rfftn(y, a, s=None, axes=None, norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "rfftn", s, axes, norm)
+
+
+@tangent_(numpy.fft.rfftn)
+def rfftn_tangent(y, a, s=None, axes=None, norm=None, out=None):
+    d[y] = numpy.fft.rfftn(d[a], s, axes, norm)
+
+
+@adjoint(numpy.fft.irfftn)
+def irfftn(y, a, s=None, axes=None, norm=None, out=None):
+    d[a] = tangent.fft_grad(d[y], a, "irfftn", s, axes, norm)
+
+
+@tangent_(numpy.fft.irfftn)
+def irfftn_tangent(y, a, s=None, axes=None, norm=None, out=None):
+    d[y] = numpy.fft.irfftn(d[a], s, axes, norm)
+
+
+# fftshift and ifftshift move elements (rolls along axes): each one's adjoint is the other.
+@adjoint(numpy.fft.fftshift)
+def fftshift(y, x, axes=None):
+    d[x] = tangent.array_grad(numpy.fft.ifftshift(d[y], axes), x)
+
+
+@tangent_(numpy.fft.fftshift)
+def fftshift_tangent(y, x, axes=None):
+    d[y] = numpy.fft.fftshift(d[x], axes)
+
+
+@adjoint(numpy.fft.ifftshift)
+def ifftshift(y, x, axes=None):
+    d[x] = tangent.array_grad(numpy.fft.fftshift(d[y], axes), x)
+
+
+@tangent_(numpy.fft.ifftshift)
+def ifftshift_tangent(y, x, axes=None):
+    d[y] = numpy.fft.ifftshift(d[x], axes)
 
 
 # copysign(x, y) = |x| sign(y): the sign of y is piecewise constant.

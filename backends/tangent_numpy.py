@@ -1072,3 +1072,26 @@ def poly_pair_tangent_adjoint(z, t1, t2, a1, a2, sign=1.0):
 def vander_tangent_adjoint(z, t, x, N=None, increasing=False):
     d[t] = tangent.vander_grad(d[z], x, N, increasing, 1)
     d[x] = tangent.vander_tangent_grad_x(d[z], t, x, N, increasing)
+
+
+# numpy.fft's gradients (tangent._grads_complex): linear in the gradient, the input
+# entering through its shape and dtype only; the adjoint of a transform's adjoint is the
+# transform.
+@tangent_(tangent.fft_grad)
+def fft_grad(z, g, a, kind, s=None, axes=None, norm=None):
+    d[z] = tangent.linear_tangent(tangent.fft_grad, d[g], g, a, kind, s, axes, norm)
+
+
+@adjoint(tangent.fft_grad)
+def fft_grad_adjoint(z, g, a, kind, s=None, axes=None, norm=None):
+    d[g] = tangent.array_grad(tangent.fft_apply(d[z], kind, s, axes, norm), g)
+
+
+@tangent_(tangent.fft_apply)
+def fft_apply(z, v, kind, s=None, axes=None, norm=None):
+    d[z] = tangent.linear_tangent(tangent.fft_apply, d[v], v, kind, s, axes, norm)
+
+
+@adjoint(tangent.fft_apply)
+def fft_apply_adjoint(z, v, kind, s=None, axes=None, norm=None):
+    d[v] = tangent.fft_grad(d[z], v, kind, s, axes, norm)

@@ -778,7 +778,21 @@ impl RuleSet {
                 Box::new(Expr::name(v)),
             ))
         };
-        for (backend, fname, at) in &reg.keywords {
+        // `result="real"`: a function real for complex arguments (abs), whose tangent is
+        // the real part of the product (`tangent.cast_like` to the result).
+        let real_result = match reg.keyword(REAL_RESULT) {
+            None => false,
+            Some((_, Arg::Str(v), _)) if v == "real" => true,
+            Some((_, _, at)) => {
+                return Err(Diagnostic::new(
+                    *at,
+                    format!("`{REAL_RESULT}=` of elementwise entry `{}` is \"real\"", def.name),
+                    "write `result=\"real\"` for a function real for complex arguments, or leave it out",
+                )
+                .locate(file, text))
+            }
+        };
+        for (backend, fname, at) in reg.keywords.iter().filter(|k| k.0 != REAL_RESULT) {
             let (Arg::Name(fname) | Arg::Str(fname)) = fname else {
                 return Err(Diagnostic::new(
                     *at,
@@ -807,7 +821,7 @@ impl RuleSet {
                 _ => None,
             });
             let times = |g: Expr| scale(g, &partial);
-            let template = |target: &str, source: &str| Template {
+            let template = |target: &str, source: &str, real: bool| Template {
                 def: FuncDef {
                     name: def.name.clone(),
                     params: def.params.clone(),
@@ -816,7 +830,14 @@ impl RuleSet {
                     star: None,
                     body: vec![Stmt::synth(StmtKind::Assign(
                         grad(target),
-                        times(grad(source)),
+                        if real {
+                            Expr::call_path(
+                                "tangent.cast_like",
+                                vec![times(grad(source)), Expr::name(target)],
+                            )
+                        } else {
+                            times(grad(source))
+                        },
                     ))],
                     span: def.span,
                 },
@@ -825,8 +846,8 @@ impl RuleSet {
             self.register(Kind::Adjoint, &key, file, text, *at)?;
             self.register(Kind::Tangent, &key, file, text, *at)?;
             self.elementwise.insert(key.clone());
-            self.adjoints.insert(key.clone(), template(&x, &y));
-            self.tangents.insert(key, template(&y, &x));
+            self.adjoints.insert(key.clone(), template(&x, &y, false));
+            self.tangents.insert(key, template(&y, &x, real_result));
         }
         Ok(())
     }
@@ -1507,6 +1528,10 @@ fn renamed_namespace(e: &Expr, from: &str, to: &str) -> Option<Expr> {
 
 /// The call naming the array namespace of a rule's arguments at run time.
 pub const NAMESPACE_OF: &str = "tangent.namespace_of";
+
+/// The keyword of an elementwise entry that marks a function real for complex arguments
+/// (`result="real"`), not a backend.
+const REAL_RESULT: &str = "result";
 
 /// `namespace` (`numpy`) in a template read as the namespace of its arguments at run
 /// time (`tangent.namespace_of(x, y).F`), so one rule serves every array type: `x @ y` on

@@ -59,6 +59,10 @@ pub const SHIMS: &[(&str, &str)] = &[
         include_str!("../../stdlib-shims/tangent/_grads_special.py"),
     ),
     (
+        "tangent._grads_complex",
+        include_str!("../../stdlib-shims/tangent/_grads_complex.py"),
+    ),
+    (
         "tangent._numpy",
         include_str!("../../stdlib-shims/tangent/_numpy.py"),
     ),

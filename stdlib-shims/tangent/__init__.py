@@ -17,6 +17,7 @@ hosts: the embedded RustPython (with the native `numpy`) and CPython through the
   _grads_linalg         rule helpers: numpy.linalg / jax.numpy.linalg / scipy.linalg
   _grads_second_order   rules of the helpers, for derivatives of derivatives
   _grads_special        rule helpers: scipy.special
+  _grads_complex        rule helpers: complex values (angle) and numpy.fft
   _numpy                the NumPy runtime (registers numpy.ndarray)
   _jax                  the JAX runtime (imports jax and registers it only when met)
   _torch                the PyTorch runtime (imports torch and registers it only when met)
@@ -46,6 +47,7 @@ from tangent._grads_select import *  # noqa: F401,F403
 from tangent._grads_linalg import *  # noqa: F401,F403
 from tangent._grads_second_order import *  # noqa: F401,F403
 from tangent._grads_special import *  # noqa: F401,F403
+from tangent._grads_complex import *  # noqa: F401,F403
 from tangent._numpy import (  # noqa: F401
     _from_flat, _to_flat, matmul_grad_left_adjoint, matmul_grad_right_adjoint,
     unreduce_adjoint)

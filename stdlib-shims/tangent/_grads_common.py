@@ -14,6 +14,8 @@ float32 stays float32, for NumPy as for JAX). Float32 in, float32 gradient out: 
 that compute in float64 (NumPy-only ones, `numpy.asarray(x) * 1.0`) give their result in
 the float32 input's dtype (`_like_dtype`); float64 results are unchanged.
 """
+import sys as _sys
+
 from tangent import _registry
 from tangent._runtime import _axes  # noqa: F401 (the helpers' modules import it from here)
 from tangent._errors import NotDifferentiated
@@ -73,7 +75,16 @@ def _int_tuple(v):
 def _xp(*values):
     """The array namespace of `values` (elements of tuples and lists among them
     included): `tangent.namespace_of`, numpy for numbers. A value of a type no library
-    registered is a TypeError naming it."""
+    registered is a TypeError naming it. A complex value is refused: these helpers are
+    written for real numbers (`_xp_complex` is for those written for both)."""
+    for v in values:
+        if type(v) not in _registry._REAL_ONLY and _registry._is_complex(v):
+            raise _registry.complex_refused("tangent.%s" % _sys._getframe(1).f_code.co_name)
+    return _registry.namespace_of(*values, operation="a derivative rule helper")
+
+
+def _xp_complex(*values):
+    """`_xp` for helpers right for complex values as well as real ones."""
     return _registry.namespace_of(*values, operation="a derivative rule helper")
 
 

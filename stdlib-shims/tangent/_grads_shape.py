@@ -21,9 +21,20 @@ def cast_like(v, like):
     """`v` (a gradient or a tangent) in the type of `like`, the value it belongs to: an
     array of its float dtype (float32 stays float32, other dtypes float64), a NumPy float
     scalar of its type, or a Python float. The derivative of a dtype conversion
-    (`astype`, `numpy.float32(x)`) is the identity carried across the conversion."""
-    if _registry._is_complex(like) or _registry._is_complex(v):
-        raise _registry.complex_refused("the derivative of a dtype conversion")
+    (`astype`, `numpy.float32(x)`) is the identity carried across the conversion; from
+    a complex value to a real one, its real part (the rules' convention for complex
+    values: the derivative of the real part, and the adjoint of a real-to-complex
+    conversion)."""
+    if _registry._is_complex(like):
+        if _registry.namespace_of(like) is not numpy:
+            raise _registry.complex_refused("the derivative of a dtype conversion")
+        if isinstance(like, complex):
+            return complex(v)
+        return numpy.asarray(v).astype(like.dtype)
+    if _registry._is_complex(v):
+        if _registry.namespace_of(v) is not numpy:
+            raise _registry.complex_refused("the derivative of a dtype conversion")
+        v = v.real
     if isinstance(like, numpy.ndarray):
         dtype = like.dtype if like.dtype in (numpy.float32, numpy.float64) else numpy.float64
         return numpy.asarray(v).astype(dtype)

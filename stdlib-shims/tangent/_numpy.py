@@ -6,6 +6,7 @@ serve calls whose arguments are numbers, lists and tuples, and yield to any othe
 library's type among the arguments of a call. Also the helpers of tangent's own NumPy
 rules (backends/tangent_numpy.py) and the Rust API's conversions.
 """
+import cmath
 import math
 
 from tangent import _registry
@@ -29,17 +30,45 @@ except ImportError:  # CPython: NumPy's own products
         return (a.T if transpose_a else a) @ (b.T if transpose_b else b)
 
 
+# The array types of the helpers: NumPy's ndarray, what the tape keeps of one, and the
+# embedded numpy's complex arrays (a type of their own there).
+_ARRAYS = () if numpy is None else (numpy.ndarray, ShapeCarrier) + tuple(
+    t for t in (getattr(getattr(numpy, "_cx", None), "complexarray", None),)
+    if isinstance(t, type))
+
+
 def _is_array(x):
-    return numpy is not None and isinstance(x, (numpy.ndarray, ShapeCarrier))
+    return isinstance(x, _ARRAYS)
 
 
 def _in_grad_dtype(g, x):
     """The gradient `g` of `x` in float32 when `x` is a float32 array and `g` float64
     (float32 in, float32 gradient out, NumPy's convention even when the computation
-    around `x` is float64); else `g` unchanged."""
-    if getattr(x, "dtype", None) == numpy.float32 and getattr(g, "dtype", None) == numpy.float64:
+    around `x` is float64), its real part when `g` is complex and `x` real (the adjoint
+    of a real value is real); else `g` unchanged."""
+    dtype = getattr(g, "dtype", None)
+    if dtype is not None and dtype.kind == "c" and not _is_complex_value(x):
+        g = g.real
+        dtype = g.dtype
+    if getattr(x, "dtype", None) == numpy.float32 and dtype == numpy.float64:
         return g.astype(numpy.float32)
     return g
+
+
+def _is_complex_value(x):
+    """A complex number, or an array (or ShapeCarrier) of a complex dtype."""
+    if isinstance(x, complex):
+        return True
+    kind = getattr(getattr(x, "dtype", None), "kind", None)
+    return kind == "c"
+
+
+def _real_number(g, like):
+    """A number `g` as the gradient of the number `like`: its real part unless `like` is
+    complex (the adjoint of a real value is real)."""
+    if isinstance(g, complex) or _is_complex_value(g):
+        return complex(g) if _is_complex_value(like) else float(g.real)
+    return float(g)
 
 
 def _mask(cond, x):
@@ -50,10 +79,13 @@ def _mask(cond, x):
 
 
 def _grad_dtype(x):
-    """Gradients keep a float32 input's precision; integer and bool inputs get float64
-    gradients, as NumPy's own arithmetic would give."""
-    if _is_array(x) and x.dtype == numpy.float32:
-        return numpy.float32
+    """Gradients keep a float32 input's precision and a complex input's complex dtype;
+    integer and bool inputs get float64 gradients, as NumPy's own arithmetic would give."""
+    if _is_array(x):
+        if x.dtype == numpy.float32:
+            return numpy.float32
+        if x.dtype.kind == "c":
+            return x.dtype
     return numpy.float64
 
 
@@ -89,6 +121,8 @@ def init_grad(x):
         # An integer or bool scalar (frexp's exponent of a number) is piecewise
         # constant, as a Python int is.
         return 0.0
+    if isinstance(x, complex):
+        return 0j
     raise TypeError(_at_call_site(
         "tangent: a value of type %s has no derivative (a zero gradient or tangent of it "
         "was needed)" % type(x).__name__,
@@ -104,10 +138,12 @@ def unbroadcast_(g, like):
         return array_grad(unbroadcast(g, numpy.asarray(like, dtype=float)), like)
     if not _is_array(like):
         if _is_array(g):
-            return float(numpy.sum(g))
+            return _real_number(numpy.sum(g), like)
+        if isinstance(g, complex) and not isinstance(like, complex):
+            return g.real
         return g
     if not _is_array(g):
-        return numpy.full(like.shape, float(g), dtype=_grad_dtype(like))
+        return numpy.full(like.shape, _real_number(g, like), dtype=_grad_dtype(like))
     if g.shape == like.shape:
         return _in_grad_dtype(g, like)
     while g.ndim > like.ndim:
@@ -127,7 +163,7 @@ def unreduce_(g, x, axis, keepdims):
     shape = x.shape
     if not _is_array(g):
         # A full reduction's gradient is a scalar: fill directly.
-        return numpy.full(shape, float(g), dtype=_grad_dtype(x))
+        return numpy.full(shape, _real_number(g, x), dtype=_grad_dtype(x))
     if not keepdims:
         g = numpy.reshape(g, kept_shape(g, shape, _axes(axis, len(shape))))
     return g * numpy.ones(shape, dtype=_grad_dtype(x))
@@ -178,7 +214,7 @@ def sum_grad(g, x):
 def array_grad_(g, x):
     if _is_array(x):
         return _in_grad_dtype(g, x)
-    return float(g)
+    return _real_number(g, x)
 
 
 def broadcast_like(t, y):
@@ -256,12 +292,21 @@ def extremum_tangent(t, y, x, axis, keepdims):
 def log(x):
     if _is_array(x):
         return numpy.log(x)
+    if isinstance(x, complex):
+        return cmath.log(x)
     return math.log(x)
 
 
 def sign(x):
+    """The derivative factor of `abs(x)`: the sign of a real `x`; conj(z) / |z| of a
+    complex `z` (0 at 0), the adjoint of |z| in the rules' convention."""
     if _is_array(x):
+        if x.dtype.kind == "c":
+            size = numpy.abs(x)
+            return numpy.where(size == 0, 0, numpy.conj(x) / numpy.where(size == 0, 1, size))
         return numpy.sign(x)
+    if isinstance(x, complex):
+        return x.conjugate() / abs(x) if x != 0 else 0j
     # int() first: a NumPy scalar's comparisons give NumPy bools, which do not subtract.
     return float(int(x > 0) - int(x < 0))
 
@@ -269,6 +314,11 @@ def sign(x):
 def check_output(y, seed, name):
     if isinstance(y, (tuple, list)):
         raise several_outputs(y, name)
+    if _is_complex_value(y):
+        raise TypeError(_at_call_site(
+            "grad: `%s` returned a complex value; a gradient is of a real result" % name,
+            "return a real number: abs(z) ** 2, z.real or z.imag of the complex result "
+            "(or use tangent.jvp, forward mode, for the complex result itself)"))
     if not (isinstance(y, (int, float)) or _is_array(y) or _is_numeric_scalar(y)):
         raise TypeError(_at_call_site(
             "grad: `%s` returned a %s, which has no derivative" % (name, type(y).__name__),
@@ -343,8 +393,10 @@ def _register():
     for type_ in (numpy.ndarray, ShapeCarrier):
         _registry.register_namespace(type_, numpy, default=True)
     if getattr(numpy, "_cx", None) is not None:
-        # The embedded numpy: its ndarray is real (its complex arrays are another type).
+        # The embedded numpy: its ndarray is real (its complex arrays are another type,
+        # an array of NumPy's namespace for the helpers).
         _registry.real_only(numpy.ndarray)
+        _registry.register_namespace(numpy._cx.complexarray, numpy, default=True)
     # NumPy's scalars (numpy.float64, ...) are numbers for the helpers (the embedded
     # numpy has no scalar class hierarchy: its `generic` is the tuple of its scalar types).
     generic = getattr(numpy, "generic", None)
@@ -365,7 +417,26 @@ def _register():
             # What the rule helpers computing in a namespace need (tangent._grads_common).
             ("reshape_as", _numpy_reshape_as), ("to_python_scalar", _to_python_scalar),
             ("constant_dtype", _constant_dtype)):
-        _registry.register_helper(kind, numpy.ndarray, fn)
+        for type_ in _ARRAYS:
+            if type_ is not ShapeCarrier:
+                _registry.register_helper(kind, type_, fn)
+    # The helpers right for complex values (of arrays, NumPy's complex scalars and
+    # Python's complex numbers): linear ones that keep the dtype, and those that take the
+    # real part where a gradient reaches a real value.
+    complex_types = [numpy.ndarray, complex]
+    complex_types += [t for t in (getattr(numpy, "complex128", None),
+                                  getattr(numpy, "complex64", None)) if isinstance(t, type)]
+    complex_types += [t for t in _ARRAYS if t not in complex_types]
+    for kind in COMPLEX_AWARE:
+        _registry.complex_aware(kind, *complex_types)
+
+
+# The helpers whose NumPy implementations are right for complex values.
+COMPLEX_AWARE = (
+    "init_grad", "add_grad", "add_grad_at", "index_add", "zero_grad_at", "unbroadcast",
+    "unreduce", "reduced_count", "sum_grad", "array_grad", "broadcast_like",
+    "set_tangent_at", "set_tangent_at_in_place", "copy", "shape_function", "sign", "log",
+    "check_output")
 
 
 def _constant_dtype(like):

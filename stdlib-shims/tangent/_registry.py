@@ -245,6 +245,19 @@ def real_only(type_):
     _REAL_ONLY.add(type_)
 
 
+# (helper kind, type) pairs whose implementation is right for complex values of the type:
+# the rules' convention for them is JAX's (the adjoint of z = x + iy is dL/dx - i dL/dy,
+# so rules of holomorphic functions are the real ones, and the adjoint or tangent of a
+# real value stays real). Every other helper refuses a complex value.
+_COMPLEX_AWARE = set()
+
+
+def complex_aware(kind, *types):
+    """Declares that the helper `kind` of each of `types` handles complex values."""
+    for type_ in types:
+        _COMPLEX_AWARE.add((kind, type_))
+
+
 def _is_complex(v):
     """Whether `v` is a complex number or an array of complex numbers (NumPy's and JAX's
     dtypes by their kind, PyTorch's and TensorFlow's by `is_complex`)."""
@@ -264,13 +277,14 @@ def complex_refused(operation):
     real numbers, and a complex value would make them give wrong numbers."""
     from tangent._errors import NotDifferentiated, _at_call_site
     return NotDifferentiated(_at_call_site(
-        "tangent: a complex value reached %s; tangent differentiates real numbers only (its "
-        "rules would give wrong numbers for complex ones: a complex constant, argument or "
-        "result, or a function with complex results such as numpy.fft, is on the path "
-        "from the inputs to the result)" % (operation,),
-        "keep the differentiated values real (carry real and imaginary parts as two real "
-        "arrays), or differentiate complex code with the framework's own autodiff "
-        "(jax.grad, torch.autograd)"))
+        "tangent: a complex value reached %s, whose derivative is written for real numbers "
+        "only (it would give wrong numbers for complex ones); complex values between real "
+        "inputs and a real result are differentiated through NumPy's arithmetic, "
+        "elementwise functions, sums, products, abs, real, imag, conj, angle and numpy.fft"
+        % (operation,),
+        "compute the complex part with those (carry real and imaginary parts as two real "
+        "arrays elsewhere), or differentiate complex code with the framework's own "
+        "autodiff (jax.grad, torch.autograd)"))
 
 
 def _unregistered(kind, operation, type_):
@@ -322,7 +336,7 @@ def implementation(kind, operation, values, strict=True, missing=None):
     chosen = None
     for v in values:
         t = type(v)
-        if t not in _REAL_ONLY and _is_complex(v):
+        if t not in _REAL_ONLY and (kind, t) not in _COMPLEX_AWARE and _is_complex(v):
             raise complex_refused(operation)
         fn, weak, state = _lookup(kind, t)
         if state == _FOUND:

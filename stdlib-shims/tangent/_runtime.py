@@ -459,6 +459,8 @@ def unbroadcast(g, like):
     """Sums `g` over the axes along which `like` was broadcast to `g`'s shape."""
     if type(g) in _NUMBERS and type(like) in _NUMBERS:
         return g
+    if type(g) is complex and type(like) in _NUMBERS:
+        return g.real  # the adjoint of a real number is real
     if isinstance(like, (list, tuple)) and isinstance(g, (list, tuple)):
         if len(g) != len(like):
             raise TypeError(

@@ -189,10 +189,6 @@ def zip_strict(xs, ys):
     return s
 
 
-def complex_literal(x):
-    return x * 2j
-
-
 def starred_call(x):
     args = (x, 2.0)
     return max(*args)

@@ -293,6 +293,14 @@ pub(crate) mod _convert {
                 }
             }
         }
+        // the shim's complex dtypes (`z.dtype`: `dtype('complex128')`), by their `name`
+        if let Ok(name) = obj.get_attr("name", vm) {
+            if let Some(s) = name.downcast_ref::<PyStr>() {
+                if core::is_complex_name(&s.to_string_lossy()) {
+                    return Err(vm.new_not_implemented_error(core::COMPLEX_UNSUPPORTED));
+                }
+            }
+        }
         Err(vm.new_type_error(format!(
             "data type {} not understood",
             obj.repr(vm)?.to_string_lossy()
