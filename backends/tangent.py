@@ -4,7 +4,7 @@
 # handled by the forward transform itself.
 
 nondifferentiable(
-    tangent.init_grad, tangent.reduced_count, tangent.sign, tangent.Stack,
+    tangent.init_grad, tangent.reduced_count, tangent.Stack,
     tangent.inverse_permutation, tangent.check_output, tangent.keys_of,
     tangent.sequence_len, tangent.zero_part, tangent.extreme_index,
     tangent.insert_grad_of,

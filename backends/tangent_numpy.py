@@ -1080,11 +1080,13 @@ def vander_tangent_adjoint(z, t, x, N=None, increasing=False):
 @tangent_(tangent.fft_grad)
 def fft_grad(z, g, a, kind, s=None, axes=None, norm=None):
     d[z] = tangent.linear_tangent(tangent.fft_grad, d[g], g, a, kind, s, axes, norm)
+    d[a] = 0.0
 
 
 @adjoint(tangent.fft_grad)
 def fft_grad_adjoint(z, g, a, kind, s=None, axes=None, norm=None):
     d[g] = tangent.array_grad(tangent.fft_apply(d[z], kind, s, axes, norm), g)
+    d[a] = 0.0
 
 
 @tangent_(tangent.fft_apply)
@@ -1095,3 +1097,39 @@ def fft_apply(z, v, kind, s=None, axes=None, norm=None):
 @adjoint(tangent.fft_apply)
 def fft_apply_adjoint(z, v, kind, s=None, axes=None, norm=None):
     d[v] = tangent.fft_grad(d[z], v, kind, s, axes, norm)
+
+
+# tangent.sign, the derivative factor of abs: piecewise constant for real numbers, and
+# conj(z) / |z| for a complex z, whose derivative is not zero (tangent._grads_complex).
+@tangent_(tangent.sign)
+def sign(y, x):
+    d[y] = tangent.sign_tangent(d[x], x)
+
+
+@adjoint(tangent.sign)
+def sign_adjoint(y, x):
+    d[x] = tangent.sign_grad(d[y], x)
+
+
+# numpy.angle's helpers: -i g / z and Im(t / z), products of their first argument and
+# the holomorphic 1 / z (zero for a real z).
+@tangent_(tangent.angle_grad)
+def angle_grad(z_, g, z, deg=False):
+    d[z_] = tangent.angle_grad_tangent_full(d[g], d[z], g, z, deg)
+
+
+@adjoint(tangent.angle_grad)
+def angle_grad_adjoint(z_, g, z, deg=False):
+    d[g] = tangent.array_grad(tangent.angle_grad(d[z_], z, deg), g)
+    d[z] = tangent.angle_grad_adjoint_z(d[z_], g, z, deg)
+
+
+@tangent_(tangent.angle_tangent)
+def angle_tangent(z_, t, z, deg=False):
+    d[z_] = tangent.angle_tangent_tangent_full(d[t], d[z], t, z, deg)
+
+
+@adjoint(tangent.angle_tangent)
+def angle_tangent_adjoint(z_, t, z, deg=False):
+    d[t] = tangent.angle_grad(d[z_], z, deg)
+    d[z] = tangent.angle_grad_adjoint_z(d[z_], t, z, deg, True)

@@ -54,6 +54,80 @@ def angle_tangent(t, z, deg=False):
     return out * (57.29577951308232 if deg else 1.0)
 
 
+def _zero_grad(g, x):
+    """A zero gradient of `x` (for a real `x`, the helpers' derivatives below)."""
+    return _tg().array_grad(0.0 * _xp_complex(g, x).asarray(g), x)
+
+
+def sign_tangent(t, z):
+    """The tangent of tangent.sign(z): 0 for a real z (piecewise constant); for a complex
+    z, of s = conj(z) / |z|: conj(t) / |z| - conj(z) Re(conj(z) t) / |z|^3 (0 at 0)."""
+    if not _is_complex(z):
+        return _zero_grad(t, z)
+    xp = _xp_complex(t, z)
+    r = xp.abs(z)
+    safe = xp.where(r == 0, 1.0, r)
+    out = xp.conj(t) / safe - xp.conj(z) * xp.real(xp.conj(z) * t) / safe ** 3
+    return xp.where(r == 0, 0, out)
+
+
+def sign_grad(g, z):
+    """The adjoint of tangent.sign(z): 0 for a real z; for a complex z, the transpose of
+    sign_tangent: conj(g) / |z| - Re(g conj(z)) conj(z) / |z|^3 (0 at 0)."""
+    if not _is_complex(z):
+        return _zero_grad(g, z)
+    xp = _xp_complex(g, z)
+    r = xp.abs(z)
+    safe = xp.where(r == 0, 1.0, r)
+    out = xp.conj(g) / safe - xp.real(g * xp.conj(z)) * xp.conj(z) / safe ** 3
+    return _tg().unbroadcast(xp.where(r == 0, 0, out), z)
+
+
+def _inverse_square(xp, z):
+    """1 / z^2, 0 where z is 0."""
+    safe = xp.where(z == 0, 1.0, z)
+    return xp.where(z == 0, 0, 1.0 / (safe * safe))
+
+
+def angle_grad_tangent_full(tg, tz, g, z, deg=False):
+    """The tangent of angle_grad(g, z) = -i g / z: angle_grad(tg, z) + i g tz / z^2."""
+    out = angle_grad(0.0 if _is_zero_(tg) else tg, z, deg) if not _is_zero_(tg) else None
+    if _is_complex(z) and not _is_zero_(tz):
+        xp = _xp_complex(g, z)
+        extra = 1j * g * tz * _inverse_square(xp, z) * (57.29577951308232 if deg else 1.0)
+        out = extra if out is None else out + extra
+    return angle_grad(0.0 * g, z, deg) if out is None else out
+
+
+def angle_tangent_tangent_full(tt, tz, t, z, deg=False):
+    """The tangent of angle_tangent(t, z) = Im(t / z): Im(tt / z) - Im(t tz / z^2)."""
+    out = angle_tangent(tt, z, deg) if not _is_zero_(tt) else None
+    if _is_complex(z) and not _is_zero_(tz):
+        xp = _xp_complex(t, z)
+        extra = -xp.imag(t * tz * _inverse_square(xp, z)) * (57.29577951308232 if deg else 1.0)
+        out = extra if out is None else out + extra
+    return angle_tangent(0.0 * _real_part(t), z, deg) if out is None else out
+
+
+def _real_part(t):
+    return _xp_complex(t).real(t)
+
+
+def angle_grad_adjoint_z(c, g, z, deg=False, imaginary=False):
+    """The adjoint with respect to z of angle_grad(g, z) = -i g / z (the cotangent `c`
+    complex): c i g / z^2; of angle_tangent(g, z) = Im(g / z) (`imaginary`, `c` real): the
+    same, both holomorphic in z. Zero for a real z."""
+    if not _is_complex(z):
+        return _zero_grad(c, z)
+    xp = _xp_complex(c, g, z)
+    out = c * 1j * g * _inverse_square(xp, z) * (57.29577951308232 if deg else 1.0)
+    return _tg().unbroadcast(out, z)
+
+
+def _is_zero_(v):
+    return type(v) in (int, float) and v == 0
+
+
 def _plan(kind, a, s, axes):
     """(lengths, axes): the transform's length along each of its axes (non-negative) for
     input `a`, as NumPy reads `n`/`s` and `axis`/`axes`."""

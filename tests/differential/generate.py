@@ -76,8 +76,10 @@ FEATURES = (
     # that is a Python float on one path and a float32 on another, float32 gradients
     "float32_loop",
     # a module-level complex constant multiplying an array argument (|x * c| ** 2 added to
-    # the result): complex values reach the derivative, which must be a located refusal
-    # (the rules are for real numbers; tangent once returned complex or wrong gradients)
+    # the result), or a term through numpy.fft (a power spectrum, a circular convolution
+    # through fft and ifft, irfft of a filtered rfft): complex values between real inputs
+    # and a real result, differentiated in JAX's convention (tangent once returned complex
+    # or wrong gradients, and a complex array's variance was a silent zero)
     "complex_const",
     # an integer-array or list index that selects an element twice (v[np.array([1, 0,
     # 1])], m[[0, 0]]): its gradient must get both shares (NumPy's `g[idx] += v` keeps one)
@@ -1446,11 +1448,20 @@ class Gen:
                 self.callees.append("%s = complex(%.2f, %.2f)" % (
                     const, own.uniform(0.3, 1.0), own.uniform(-1.0, 1.0)))
                 name = arrays[own.randrange(len(arrays))]
-                # |P * c|**2 is smooth; its derivative goes through complex values, which
-                # tangent must refuse (located), never turn into a number.
+                # smooth real terms whose derivatives go through complex values
+                same = [n for n, shape in params if n != name and shape == dict(params)[name]]
+                other = same[own.randrange(len(same))] if same else name
+                term = own.choice((
+                    "np.sum(np.abs({p} * {c}) ** 2)",
+                    "np.sum(np.abs(np.fft.fft({p} * {c}, axis=-1)) ** 2)",
+                    "np.sum(np.real(np.fft.ifft(np.fft.fft({p}, axis=0) * np.fft.fft({q}, axis=0), axis=0)) ** 2)",
+                    "np.sum(np.fft.irfft(np.fft.rfft({p}) * {c}, n={p}.shape[-1]) * {q})",
+                    "np.sum(np.imag(np.fft.fftn({p} * {c}) * np.conj(np.fft.fftn({p}))))",
+                    "np.sum(np.angle(np.fft.rfft({p}) * 0.1 + {c}))",
+                ))
                 last = lines[-1]
-                lines[-1] = last + " + %.2f * np.sum(np.abs(%s * %s) ** 2)" % (
-                    own.uniform(0.2, 0.8), name, const)
+                lines[-1] = last + " + %.2f * %s" % (
+                    own.uniform(0.2, 0.8), term.format(p=name, q=other, c=const))
         if "callee_draw" in self.features:
             # every call of f draws the same numbers (finite differences need that)
             lines.insert(1, "    np.random.seed(%d)" % (len(self.prefix) * 7 + 1))
