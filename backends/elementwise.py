@@ -9,7 +9,8 @@
 # From each entry the loader makes, per backend, the reverse rule
 # `d[x] = d[y] * (partial)` and the forward rule `d[y] = d[x] * (partial)` (with
 # `result="real"`, a function real for complex arguments: `d[y] =
-# tangent.cast_like(d[x] * (partial), y)`), so the backends cannot drift apart.
+# tangent.real_like(d[x] * (partial), y)`, the real part for a real y), so the backends
+# cannot drift apart.
 # Functions of two arguments have explicit templates in arithmetic.py and the backend
 # files.
 
@@ -135,7 +136,7 @@ def negative(y, x):
 
 
 # |z| of a complex z is real: `result="real"` makes its tangent the real part of
-# d[x] * partial (`tangent.cast_like` to the result), and tangent.sign of a complex z is
+# d[x] * partial (`tangent.real_like`), and tangent.sign of a complex z is
 # conj(z) / |z|, the adjoint of |z| in the rules' convention (tangent._grads_complex).
 @elementwise(result="real", numpy="abs", numpy_="absolute", numpy__="fabs", math="fabs", builtins="abs", jax="numpy.abs", jax_="numpy.absolute", torch="abs", torch_="absolute", tensorflow="math.abs", keras="ops.abs", keras_="ops.absolute")
 def abs(y, x):

@@ -87,6 +87,21 @@ native_scalar(
 native_scalar(tangent.sign, kind="sign")
 # The derivative of a dtype conversion of a number, in the type of the value it belongs to.
 native_scalar(tangent.cast_like, kind="cast_like")
+# The tangent of abs (a function real for complex arguments): a number is real already.
+native_scalar(tangent.real_like, kind="identity")
+
+
+# real_like(t, y): t, or its real part (linear in t; y only through its dtype).
+@tangent_(tangent.real_like)
+def real_like(z, t, y):
+    d[z] = tangent.real_like(d[t], y)
+    d[y] = 0.0
+
+
+@adjoint(tangent.real_like)
+def real_like_adjoint(z, t, y):
+    d[t] = d[z]
+    d[y] = 0.0
 
 
 @tangent_(tangent.add_grad)

@@ -779,7 +779,7 @@ impl RuleSet {
             ))
         };
         // `result="real"`: a function real for complex arguments (abs), whose tangent is
-        // the real part of the product (`tangent.cast_like` to the result).
+        // the real part of the product for a real result (`tangent.real_like`).
         let real_result = match reg.keyword(REAL_RESULT) {
             None => false,
             Some((_, Arg::Str(v), _)) if v == "real" => true,
@@ -832,7 +832,7 @@ impl RuleSet {
                         grad(target),
                         if real {
                             Expr::call_path(
-                                "tangent.cast_like",
+                                "tangent.real_like",
                                 vec![times(grad(source)), Expr::name(target)],
                             )
                         } else {

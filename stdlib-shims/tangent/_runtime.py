@@ -789,6 +789,16 @@ def log(x):
     return math.log(x)
 
 
+def real_like(t, y):
+    """The tangent `t` of the value `y`: its real part when `y` is real and `t` complex
+    (the tangent of a function real for complex arguments, `abs`), else `t` itself."""
+    if type(t) in _NUMBERS:
+        return t
+    if _registry._is_complex(t) and not _registry._is_complex(y):
+        return t.real
+    return t
+
+
 def sign(x):
     fn = _impl("sign", "tangent.sign", (x,))
     if fn is not None:
