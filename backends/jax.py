@@ -18,6 +18,8 @@
 # tangents through them).
 linear_in_first(jax.numpy.sum, jax.numpy.mean, jax.numpy.reshape, jax.numpy.transpose)
 linear_in_each(jax.numpy.matmul)
+# sign is piecewise constant for real arguments only (tangent.check_real refuses others).
+real_arguments(jax.numpy.sign)
 
 nondifferentiable(
     jax.numpy.shape, jax.numpy.ndim, jax.numpy.size, jax.numpy.argmax, jax.numpy.argmin,

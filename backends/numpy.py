@@ -18,6 +18,9 @@ nondifferentiable(
     numpy.greater_equal, numpy.less, numpy.less_equal, numpy.logical_and,
     numpy.logical_or, numpy.logical_not, numpy.broadcast_shapes, numpy.count_nonzero,
 )
+# sign is piecewise constant for real numbers only: z / |z| of a complex z is not, so a
+# complex argument is refused where it is called (`tangent.check_real`).
+real_arguments(numpy.sign)
 # More whose values are integers, booleans, indices or types, or piecewise constant in
 # their float arguments (tests/catalog/check_nondifferentiable.py checks each).
 nondifferentiable(

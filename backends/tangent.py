@@ -4,7 +4,7 @@
 # handled by the forward transform itself.
 
 nondifferentiable(
-    tangent.init_grad, tangent.reduced_count, tangent.Stack,
+    tangent.init_grad, tangent.reduced_count, tangent.Stack, tangent.check_real,
     tangent.inverse_permutation, tangent.check_output, tangent.keys_of,
     tangent.sequence_len, tangent.zero_part, tangent.extreme_index,
     tangent.insert_grad_of,
@@ -62,7 +62,8 @@ effectful(
 
 # Checks that only read their arguments: generated code calls them for their effect on
 # differentiated values (ad/activity.rs).
-reads_only(tangent.check_output, tangent.check_tangent, tangent.check_inplace)
+reads_only(tangent.check_output, tangent.check_tangent, tangent.check_inplace,
+           tangent.check_real)
 
 # How the native compiler (compile='native') runs helpers on numbers: the identity on
 # the first argument, or nothing at all for a check.
@@ -81,7 +82,8 @@ native_scalar(tangent.unbroadcast_right, kind="unbroadcast", like=2)
 native_scalar(tangent.matmul_grad_left, kind="dot_grad", other=2)
 native_scalar(tangent.matmul_grad_right, kind="dot_grad", other=1)
 native_scalar(
-    tangent.check_output, tangent.check_tangent, tangent.check_inplace, kind="check",
+    tangent.check_output, tangent.check_tangent, tangent.check_inplace, tangent.check_real,
+    kind="check",
 )
 # The gradient of `abs` on a number: its sign as a Python float (0.0 for 0 and NaN).
 native_scalar(tangent.sign, kind="sign")

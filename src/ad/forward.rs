@@ -134,7 +134,16 @@ impl Forward<'_> {
                         out.push(s.clone());
                     }
                 }
-                _ => out.push(s.clone()),
+                _ => {
+                    out.push(s.clone());
+                    out.extend(super::reverse::real_argument_checks(
+                        self.rules,
+                        self.resolver,
+                        &|e| self.is_active(e),
+                        value,
+                        s.span,
+                    ));
+                }
             },
             StmtKind::If(t, a, b) => {
                 let a = self.block(a)?;

@@ -106,6 +106,27 @@ pub struct Reverse<'a> {
     pub adjoint_tape: Option<String>,
 }
 
+/// After a call of a function nondifferentiable for real arguments only, the checks that
+/// refuse a complex differentiated argument (`RuleSet::real_argument_checks`); forward
+/// and reverse mode put them after the call.
+pub(super) fn real_argument_checks(
+    rules: &RuleSet,
+    resolver: &Resolver,
+    active: &dyn Fn(&Expr) -> bool,
+    value: &Expr,
+    span: Span,
+) -> Vec<Stmt> {
+    let ExprKind::Call { func, args, kwargs } = &value.kind else {
+        return vec![];
+    };
+    let Callee::Library(q) = resolver.callee(func) else {
+        return vec![];
+    };
+    let mut all = args.clone();
+    all.extend(kwargs.iter().map(|(_, v)| v.clone()));
+    rules.real_argument_checks(&q, &all, active, span)
+}
+
 /// The tape a `tangent.push`/`tangent.pop` call uses (its first argument).
 fn tape_of(e: &Expr) -> Option<&str> {
     match &e.kind {
@@ -267,6 +288,13 @@ impl Reverse<'_> {
                         self.callee_tape = Some(tape);
                     } else {
                         fwd.push(s.clone());
+                        fwd.extend(real_argument_checks(
+                            self.rules,
+                            self.resolver,
+                            &|e| self.is_active(e),
+                            value,
+                            s.span,
+                        ));
                     }
                     let phased = self.callee_phase.is_some();
                     if self.active.contains(t) {

@@ -93,6 +93,7 @@ const FACTS: &[&str] = &[
     "effectful",
     "mutates",
     "reads_only",
+    "real_arguments",
     "shape_only",
     "native_scalar",
     "array_methods",
@@ -266,6 +267,9 @@ pub struct RuleSet {
     /// `reads_only(...)`: calls that only read their arguments, so they may be made for
     /// their effect on differentiated values (printing, tangent's checks).
     reads_only: HashSet<String>,
+    /// `real_arguments(...)`: nondifferentiable functions whose derivative is zero for
+    /// real arguments only (`numpy.sign`: z / |z| of a complex z is not constant).
+    real_arguments: HashSet<String>,
     /// `functional_call(...)`: calls of a network module with its parameters from a
     /// dict (`torch.func.functional_call`), written out by `ad::control_flow`.
     functional_calls: HashSet<String>,
@@ -538,6 +542,7 @@ impl RuleSet {
                 "effectful" => &mut self.effectful,
                 "mutates" => &mut self.mutates,
                 "reads_only" => &mut self.reads_only,
+                "real_arguments" => &mut self.real_arguments,
                 "functional_call" => &mut self.functional_calls,
                 "module_sequence" => &mut self.module_sequences,
                 "array_attributes" => &mut self.attributes,
@@ -913,6 +918,8 @@ impl RuleSet {
         self.effectful.extend(other.effectful.iter().cloned());
         self.mutates.extend(other.mutates.iter().cloned());
         self.reads_only.extend(other.reads_only.iter().cloned());
+        self.real_arguments
+            .extend(other.real_arguments.iter().cloned());
         self.functional_calls
             .extend(other.functional_calls.iter().cloned());
         self.module_sequences
@@ -993,7 +1000,7 @@ impl RuleSet {
 
     /// The declared facts that are sets of names (what `rules_like` and the dispatched
     /// namespace copy from one name to another).
-    fn name_sets(&mut self) -> [&mut HashSet<String>; 9] {
+    fn name_sets(&mut self) -> [&mut HashSet<String>; 10] {
         [
             &mut self.nondifferentiable,
             &mut self.views,
@@ -1004,6 +1011,7 @@ impl RuleSet {
             &mut self.pure,
             &mut self.mutates,
             &mut self.reads_only,
+            &mut self.real_arguments,
         ]
     }
 
@@ -1259,6 +1267,32 @@ impl RuleSet {
     /// take differentiated values (`print`, tangent's checks)?
     pub fn reads_only(&self, qualname: &str) -> bool {
         self.reads_only.contains(qualname)
+    }
+
+    /// The checks a call of `qualname` with these arguments needs when it is declared
+    /// `real_arguments`: `tangent.check_real(x, "numpy.sign")` for each differentiated
+    /// (`active`) argument, which refuses a complex value at run time (the function's
+    /// derivative is zero for real arguments only); none for other functions.
+    pub fn real_argument_checks(
+        &self,
+        qualname: &str,
+        args: &[Expr],
+        active: &dyn Fn(&Expr) -> bool,
+        span: Span,
+    ) -> Vec<Stmt> {
+        if !self.real_arguments.contains(qualname) {
+            return vec![];
+        }
+        args.iter()
+            .filter(|a| active(a))
+            .map(|a| {
+                let call = Expr::call_path(
+                    "tangent.check_real",
+                    vec![a.clone(), Expr::str_lit(qualname)],
+                );
+                Stmt::new(StmtKind::ExprStmt(call), span)
+            })
+            .collect()
     }
 
     /// Is `qualname` a call of a network module with its parameters from a dict?

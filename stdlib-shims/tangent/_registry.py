@@ -336,7 +336,7 @@ def implementation(kind, operation, values, strict=True, missing=None):
     chosen = None
     for v in values:
         t = type(v)
-        if t not in _REAL_ONLY and (kind, t) not in _COMPLEX_AWARE and _is_complex(v):
+        if t not in _REAL_ONLY and _is_complex(v) and (kind, t) not in _COMPLEX_AWARE:
             raise complex_refused(operation)
         fn, weak, state = _lookup(kind, t)
         if state == _FOUND:

@@ -789,6 +789,13 @@ def log(x):
     return math.log(x)
 
 
+def check_real(x, name):
+    """Refuses a complex `x` given to `name`, a function whose derivative is zero for real
+    arguments only (numpy.sign: z / |z| of a complex z is not constant)."""
+    if type(x) not in _NUMBERS and _registry._is_complex(x):
+        raise _registry.complex_refused(name)
+
+
 def real_like(t, y):
     """The tangent `t` of the value `y`: its real part when `y` is real and `t` complex
     (the tangent of a function real for complex arguments, `abs`), else `t` itself."""

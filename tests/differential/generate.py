@@ -79,7 +79,8 @@ FEATURES = (
     # the result), or a term through numpy.fft (a power spectrum, a circular convolution
     # through fft and ifft, irfft of a filtered rfft): complex values between real inputs
     # and a real result, differentiated in JAX's convention (tangent once returned complex
-    # or wrong gradients, and a complex array's variance was a silent zero)
+    # or wrong gradients, and a complex array's variance was a silent zero), and sign of a
+    # complex value, which must be a located refusal (it was a silent zero)
     "complex_const",
     # an integer-array or list index that selects an element twice (v[np.array([1, 0,
     # 1])], m[[0, 0]]): its gradient must get both shares (NumPy's `g[idx] += v` keeps one)
@@ -1458,6 +1459,8 @@ class Gen:
                     "np.sum(np.fft.irfft(np.fft.rfft({p}) * {c}, n={p}.shape[-1]) * {q})",
                     "np.sum(np.imag(np.fft.fftn({p} * {c}) * np.conj(np.fft.fftn({p}))))",
                     "np.sum(np.angle(np.fft.rfft({p}) * 0.1 + {c}))",
+                    # sign of a complex value is z / |z|, not piecewise constant: refused
+                    "np.sum(np.real(np.sign(np.fft.fft({p} + {c})) * {c}))",
                 ))
                 last = lines[-1]
                 lines[-1] = last + " + %.2f * %s" % (
