@@ -1044,8 +1044,51 @@ def main():
         if worst >= TOL:
             failures += 1
             print("FAIL %s: max rel err %.2e" % (label, worst))
+    failures += check_complex_refusals(outdir)
     print("%d cases checked, %d failures" % (checked, failures))
     sys.exit(1 if failures else 0)
+
+
+# Complex values reaching a rule written for real numbers only, a complex result of grad
+# and the gradient of a complex argument: each a refusal naming the reason, in reverse and
+# forward mode, never a number (a silent zero was what np.var of a complex array and
+# np.sign of one gave).
+COMPLEX_REFUSALS = [
+    ("np.var(a * (1 + 1j)).real", "complex value reached tangent.var_grad", "var_tangent"),
+    ("np.std(a * (2 - 1j))", "complex value reached", None),
+    ("np.sum(np.sign(np.fft.fft(a)).real)", "complex value reached numpy.sign", None),
+    ("np.sum(np.fft.fft(a))", "returned a complex value", False),
+]
+
+
+def check_complex_refusals(outdir):
+    lines = ["import numpy as np", ""]
+    for i, (expr, _, _) in enumerate(COMPLEX_REFUSALS):
+        lines += ["def refused_%d(a):" % i, "    return %s" % expr, ""]
+    path = os.path.join(outdir, "catalog_refusals.py")
+    with open(path, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    import catalog_refusals
+
+    failures = 0
+    a = np.array([0.3, -1.2, 0.7, 2.0])
+    for i, (expr, message, forward) in enumerate(COMPLEX_REFUSALS):
+        f = getattr(catalog_refusals, "refused_%d" % i)
+        modes = [("reverse", lambda: tangent.grad(f)(a), message)]
+        if forward is not False:
+            modes.append(("forward", lambda: tangent.jvp(f)(a, np.ones(4)),
+                          message.replace("_grad", "_tangent") if forward else message))
+        for mode, call, text in modes:
+            try:
+                got = call()
+            except Exception as e:  # noqa: BLE001 (the refusal is the expected outcome)
+                if text in str(e):
+                    continue
+                got = "%s: %s" % (type(e).__name__, str(e).splitlines()[0])
+            failures += 1
+            print("FAIL refusal of %s (%s): expected an error with %r, got %s"
+                  % (expr, mode, text, got))
+    return failures
 
 
 main()

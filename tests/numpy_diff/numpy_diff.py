@@ -633,6 +633,7 @@ COMPLEX = [
     "z + a", "a + z", "z - a", "a - z", "z * a", "a * z", "z / a", "a / z", "z * z",
     "z / z[::-1]", "z + 1j", "1j + a", "a * 1j", "a - 2j", "a / (1 + 1j)", "(1 - 2j) / a",
     "z ** 2", "z ** 3", "z ** -1", "z ** 0.5", "-z", "+z", "abs(z)", "np.abs(z)",
+    "np.sign(z)", "np.sign(w)", "np.sign(np.array([0j, 3 + 4j, -2j]))",
     "np.absolute(w)", "z == z", "z != z[::-1]", "z == 1j", "a == 1j", "z.real", "z.imag",
     "np.real(z)", "np.imag(z)", "np.real(a)", "np.imag(a)", "a.imag", "np.arange(3).imag",
     "np.ones(2, np.float32).imag", "c = a.imag; c[0] = 1.0; c", "np.copysign(a, -1.0)", "np.conj(z)", "np.conjugate(w)",

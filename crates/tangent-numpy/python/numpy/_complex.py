@@ -670,6 +670,15 @@ def absolute(x, out=None):
     return _into(out, np.hypot(a, b))
 
 
+def sign(x, out=None):
+    """NumPy 2's sign of a complex number: z / |z| (0 for 0)."""
+    a, b = _parts(x)
+    r = np.hypot(a, b)
+    zero = r == 0
+    safe = np.where(zero, 1.0, r)
+    return _into(out, _combine(np.where(zero, 0.0, a / safe), np.where(zero, 0.0, b / safe)))
+
+
 def _conjugate(x, out=None):
     a, b = _parts(x)
     return _into(out, _combine(+a, -b))
@@ -1036,7 +1045,7 @@ IMPLEMENTATIONS = {
     "ones_like": ones_like, "empty_like": empty_like, "full_like": full_like,
     "add": add, "subtract": subtract, "multiply": multiply, "divide": divide,
     "true_divide": true_divide, "negative": negative, "positive": positive,
-    "absolute": absolute, "abs": absolute, "exp": exp, "log": log, "sqrt": sqrt,
+    "absolute": absolute, "abs": absolute, "sign": sign, "exp": exp, "log": log, "sqrt": sqrt,
     "sin": sin, "cos": cos, "square": square, "power": power, "equal": equal,
     "not_equal": not_equal, "isfinite": isfinite, "isnan": isnan, "isinf": isinf,
     "isclose": isclose, "allclose": allclose, "array_equal": array_equal,
