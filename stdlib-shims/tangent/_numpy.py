@@ -32,9 +32,9 @@ except ImportError:  # CPython: NumPy's own products
 
 # The array types of the helpers: NumPy's ndarray, what the tape keeps of one, and the
 # embedded numpy's complex arrays (a type of their own there).
-_ARRAYS = () if numpy is None else (numpy.ndarray, ShapeCarrier) + tuple(
-    t for t in (getattr(getattr(numpy, "_cx", None), "complexarray", None),)
-    if isinstance(t, type))
+_COMPLEX_ARRAYS = tuple(t for t in (getattr(getattr(numpy, "_cx", None), "complexarray", None),)
+                        if isinstance(t, type))
+_ARRAYS = () if numpy is None else (numpy.ndarray, ShapeCarrier) + _COMPLEX_ARRAYS
 
 
 def _is_array(x):
@@ -191,17 +191,33 @@ def extremum_grad(g, y, x, axis, keepdims):
 
 
 def matmul_grad(g, a, b, which):
+    # Products of complex matrices transpose without conjugates (the rules' convention);
+    # a complex gradient of a real operand is its real part (`_real_for`). The embedded
+    # numpy's complex arrays are another type, which its `_matmul_t` does not take.
     if which == 0:
         if type(g) is numpy.ndarray and g.ndim == 2 and type(b) is numpy.ndarray and b.ndim == 2:
-            return _matmul_t(g, b, False, True)  # the common case: g @ b.T, no copy
-        if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g):
-            return _matmul_t(g, b, False, True)
-        return matmul_grad_in(numpy, unbroadcast, g, a, b, 0)
+            return _real_for(_matmul_t(g, b, False, True), a)  # g @ b.T, no copy
+        if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g) and _plain(g, b):
+            return _real_for(_matmul_t(g, b, False, True), a)
+        return _real_for(matmul_grad_in(numpy, unbroadcast, g, a, b, 0), a)
     if type(g) is numpy.ndarray and g.ndim == 2 and type(a) is numpy.ndarray and a.ndim == 2:
-        return _matmul_t(a, g, True, False)  # the common case: a.T @ g, no copy
-    if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g):
-        return _matmul_t(a, g, True, False)
-    return matmul_grad_in(numpy, unbroadcast, g, a, b, 1)
+        return _real_for(_matmul_t(a, g, True, False), b)  # a.T @ g, no copy
+    if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g) and _plain(g, a):
+        return _real_for(_matmul_t(a, g, True, False), b)
+    return _real_for(matmul_grad_in(numpy, unbroadcast, g, a, b, 1), b)
+
+
+def _plain(*values):
+    """None of `values` is one of the embedded numpy's complex arrays."""
+    return not any(type(v) in _COMPLEX_ARRAYS for v in values)
+
+
+
+def _real_for(g, x):
+    """`g`, or its real part when it is complex and `x` is not."""
+    if _is_complex_value(g) and not _is_complex_value(x):
+        return g.real
+    return g
 
 
 def sum_grad(g, x):
@@ -436,7 +452,7 @@ COMPLEX_AWARE = (
     "init_grad", "add_grad", "add_grad_at", "index_add", "zero_grad_at", "unbroadcast",
     "unreduce", "reduced_count", "sum_grad", "array_grad", "broadcast_like",
     "set_tangent_at", "set_tangent_at_in_place", "copy", "shape_function", "sign", "log",
-    "check_output")
+    "check_output", "matmul_grad")
 
 
 def _constant_dtype(like):
