@@ -1050,7 +1050,7 @@ def main():
         if worst >= TOL:
             failures += 1
             print("FAIL %s: max rel err %.2e" % (label, worst))
-    failures += check_complex_refusals(outdir)
+    failures += check_complex_refusals(outdir) + check_complex_arguments(outdir)
     print("%d cases checked, %d failures" % (checked, failures))
     sys.exit(1 if failures else 0)
 
@@ -1065,6 +1065,54 @@ COMPLEX_REFUSALS = [
     ("np.sum(np.sign(np.fft.fft(a)).real)", "complex value reached numpy.sign", None),
     ("np.sum(np.fft.fft(a))", "returned a complex value", False),
 ]
+
+
+# Complex arguments: the gradient is dL/dx - i dL/dy (JAX's convention), checked by finite
+# differences along the real and the imaginary parts; the tangent along t is
+# Re(sum(grad * t)).
+COMPLEX_ARGUMENTS = [
+    "np.sum(np.abs(a) ** 2 * 0.5)",
+    "np.real(np.sum(np.exp(a) * (1 + 2j)))",
+    "np.sum(np.abs(np.fft.fft(a)))",
+    "np.sum(np.angle(a) * np.imag(a * a))",
+    "np.sum(np.real(np.fft.irfft(a, n=6) * np.arange(6.0)))",
+]
+
+
+def check_complex_arguments(outdir):
+    lines = ["import numpy as np", ""]
+    for i, expr in enumerate(COMPLEX_ARGUMENTS):
+        lines += ["def complex_%d(a):" % i, "    return %s" % expr, ""]
+    with open(os.path.join(outdir, "catalog_complex_args.py"), "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    import catalog_complex_args
+
+    failures = 0
+    z = np.array([0.3 + 1.1j, -1.2 + 0.4j, 0.7 - 0.8j, 2.0 + 0.5j])
+    t = np.array([0.5 - 0.2j, 1.0 + 0.3j, -0.4 + 0.9j, 0.2 + 0.1j])
+    for i, expr in enumerate(COMPLEX_ARGUMENTS):
+        f = getattr(catalog_complex_args, "complex_%d" % i)
+        try:
+            g = np.asarray(tangent.grad(f)(z))
+            jv = complex(tangent.jvp(f)(z, t))
+        except Exception as e:  # noqa: BLE001
+            failures += 1
+            print("FAIL complex argument %s: %s: %s" % (expr, type(e).__name__, e))
+            continue
+        want = np.zeros(4, dtype=complex)
+        for k in range(4):
+            for step, part in ((EPS, 1.0), (EPS * 1j, -1j)):
+                hi, lo = z.copy(), z.copy()
+                hi[k] += step
+                lo[k] -= step
+                want[k] += part * (f(hi) - f(lo)) / (2 * EPS)
+        worst = float(np.max(np.abs(g - want)))
+        worst = max(worst, abs(jv - np.real(np.sum(want * t))))
+        if g.dtype.kind != "c" or worst >= TOL:
+            failures += 1
+            print("FAIL complex argument %s: gradient %s, tangent %s, finite differences %s"
+                  % (expr, g, jv, want))
+    return failures
 
 
 def check_complex_refusals(outdir):
