@@ -199,12 +199,12 @@ def matmul_grad(g, a, b, which):
             return _real_for(_matmul_t(g, b, False, True), a)  # g @ b.T, no copy
         if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g) and _plain(g, b):
             return _real_for(_matmul_t(g, b, False, True), a)
-        return _real_for(matmul_grad_in(numpy, unbroadcast, g, a, b, 0), a)
+        return _in_grad_dtype(matmul_grad_in(numpy, unbroadcast, g, a, b, 0), a)
     if type(g) is numpy.ndarray and g.ndim == 2 and type(a) is numpy.ndarray and a.ndim == 2:
         return _real_for(_matmul_t(a, g, True, False), b)  # a.T @ g, no copy
     if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g) and _plain(g, a):
         return _real_for(_matmul_t(a, g, True, False), b)
-    return _real_for(matmul_grad_in(numpy, unbroadcast, g, a, b, 1), b)
+    return _in_grad_dtype(matmul_grad_in(numpy, unbroadcast, g, a, b, 1), b)
 
 
 def _plain(*values):
