@@ -14,23 +14,13 @@ padded with zeros to n. irfft reads each interior frequency twice (it and its co
 and the zero and Nyquist ones once, real part only: its adjoint is ifft of the gradient
 truncated to n//2 + 1, the interior terms doubled. hfft and ihfft are irfft and rfft of
 conjugates with the opposite normalisation. NumPy's only (both hosts' numpy.fft)."""
-from tangent import _registry
-from tangent._grads_common import _tg, _xp_complex, numpy  # noqa: F401
+from tangent._grads_common import _is_zero, _tg, _xp_complex, numpy  # noqa: F401
+from tangent._registry import _is_complex
+from tangent._runtime import real_like
 
 _ONE_AXIS = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
 _TWO_AXES = ("fft2", "ifft2", "rfft2", "irfft2")
 _SWAPPED = {None: "forward", "backward": "forward", "forward": "backward", "ortho": "ortho"}
-
-
-def _is_complex(x):
-    return _registry._is_complex(x)
-
-
-def _real_if(v, like):
-    """`v` as the gradient of `like`: its real part when `like` is real."""
-    if _is_complex(v) and not _is_complex(like):
-        return v.real
-    return v
 
 
 def angle_grad(g, z, deg=False):
@@ -91,8 +81,8 @@ def _inverse_square(xp, z):
 
 def angle_grad_tangent_full(tg, tz, g, z, deg=False):
     """The tangent of angle_grad(g, z) = -i g / z: angle_grad(tg, z) + i g tz / z^2."""
-    out = angle_grad(0.0 if _is_zero_(tg) else tg, z, deg) if not _is_zero_(tg) else None
-    if _is_complex(z) and not _is_zero_(tz):
+    out = None if _is_zero(tg) else angle_grad(tg, z, deg)
+    if _is_complex(z) and not _is_zero(tz):
         xp = _xp_complex(g, z)
         extra = 1j * g * tz * _inverse_square(xp, z) * (57.29577951308232 if deg else 1.0)
         out = extra if out is None else out + extra
@@ -101,8 +91,8 @@ def angle_grad_tangent_full(tg, tz, g, z, deg=False):
 
 def angle_tangent_tangent_full(tt, tz, t, z, deg=False):
     """The tangent of angle_tangent(t, z) = Im(t / z): Im(tt / z) - Im(t tz / z^2)."""
-    out = angle_tangent(tt, z, deg) if not _is_zero_(tt) else None
-    if _is_complex(z) and not _is_zero_(tz):
+    out = None if _is_zero(tt) else angle_tangent(tt, z, deg)
+    if _is_complex(z) and not _is_zero(tz):
         xp = _xp_complex(t, z)
         extra = -xp.imag(t * tz * _inverse_square(xp, z)) * (57.29577951308232 if deg else 1.0)
         out = extra if out is None else out + extra
@@ -124,10 +114,6 @@ def angle_grad_adjoint_z(c, g, z, deg=False, imaginary=False):
     return _tg().unbroadcast(out, z)
 
 
-def _is_zero_(v):
-    return type(v) in (int, float) and v == 0
-
-
 def _plan(kind, a, s, axes):
     """(lengths, axes): the transform's length along each of its axes (non-negative) for
     input `a`, as NumPy reads `n`/`s` and `axis`/`axes`."""
@@ -142,10 +128,8 @@ def _plan(kind, a, s, axes):
     axes = tuple(int(ax) % ndim for ax in axes)
     if s is None:
         s = [shape[ax] for ax in axes]
-        if kind.startswith("irfft"):
-            s[-1] = 2 * (shape[axes[-1]] - 1)
-        elif kind == "hfft":
-            s[-1] = 2 * (shape[axes[-1]] - 1)
+        if kind.startswith("irfft") or kind == "hfft":
+            s[-1] = 2 * (shape[axes[-1]] - 1)  # the Hermitian half's full length
     return tuple(int(n) for n in s), axes
 
 
@@ -209,7 +193,7 @@ def fft_grad(g, a, kind, s=None, axes=None, norm=None):
         if base == "hfft":
             out = xp.conj(out)
     out = _fit(xp, out, tuple(numpy.shape(a)), axes)
-    return _tg().array_grad(_real_if(out, a), a)
+    return _tg().array_grad(real_like(out, a), a)
 
 
 def _complex_of(dtype):
@@ -219,8 +203,9 @@ def _complex_of(dtype):
 def fft_apply(v, kind, s=None, axes=None, norm=None):
     """numpy.fft's transform `kind` of `v` with `n`/`s` and `axis`/`axes` (the adjoint of
     `fft_grad` in its gradient: the transform itself)."""
-    fft = _xp_complex(v).fft
+    transform = getattr(_xp_complex(v).fft, kind)
     if kind in _ONE_AXIS:
-        return getattr(fft, kind)(v, s, -1 if axes is None else axes, norm)
-    return getattr(fft, kind)(v, s, axes, norm) if axes is not None or kind.endswith("n") \
-        else getattr(fft, kind)(v, s, norm=norm)
+        return transform(v, s, -1 if axes is None else axes, norm)
+    if axes is None and not kind.endswith("n"):
+        return transform(v, s, norm=norm)  # fft2's own default axes, (-2, -1)
+    return transform(v, s, axes, norm)

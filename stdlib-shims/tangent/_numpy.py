@@ -14,7 +14,7 @@ from tangent._errors import (_at_call_site, _shape, check_output_by_shape,  # no
                              several_outputs)
 from tangent._grads_shape import _numpy_reshape_as
 from tangent._runtime import (ShapeCarrier, _axes, array_grad, kept_shape, matmul_grad_in,
-                              number_type, unbroadcast, unreduce)
+                              number_type, real_like, unbroadcast, unreduce)
 
 try:
     import numpy
@@ -47,7 +47,7 @@ def _in_grad_dtype(g, x):
     around `x` is float64), its real part when `g` is complex and `x` real (the adjoint
     of a real value is real); else `g` unchanged."""
     dtype = getattr(g, "dtype", None)
-    if dtype is not None and dtype.kind == "c" and not _is_complex_value(x):
+    if dtype is not None and dtype.kind == "c" and not _registry._is_complex(x):
         g = g.real
         dtype = g.dtype
     if getattr(x, "dtype", None) == numpy.float32 and dtype == numpy.float64:
@@ -55,19 +55,11 @@ def _in_grad_dtype(g, x):
     return g
 
 
-def _is_complex_value(x):
-    """A complex number, or an array (or ShapeCarrier) of a complex dtype."""
-    if isinstance(x, complex):
-        return True
-    kind = getattr(getattr(x, "dtype", None), "kind", None)
-    return kind == "c"
-
-
 def _real_number(g, like):
     """A number `g` as the gradient of the number `like`: its real part unless `like` is
     complex (the adjoint of a real value is real)."""
-    if isinstance(g, complex) or _is_complex_value(g):
-        return complex(g) if _is_complex_value(like) else float(g.real)
+    if isinstance(g, complex) or _registry._is_complex(g):
+        return complex(g) if _registry._is_complex(like) else float(g.real)
     return float(g)
 
 
@@ -192,32 +184,24 @@ def extremum_grad(g, y, x, axis, keepdims):
 
 def matmul_grad(g, a, b, which):
     # Products of complex matrices transpose without conjugates (the rules' convention);
-    # a complex gradient of a real operand is its real part (`_real_for`). The embedded
+    # a complex gradient of a real operand is its real part (`real_like`). The embedded
     # numpy's complex arrays are another type, which its `_matmul_t` does not take.
     if which == 0:
         if type(g) is numpy.ndarray and g.ndim == 2 and type(b) is numpy.ndarray and b.ndim == 2:
-            return _real_for(_matmul_t(g, b, False, True), a)  # g @ b.T, no copy
+            return real_like(_matmul_t(g, b, False, True), a)  # g @ b.T, no copy
         if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g) and _plain(g, b):
-            return _real_for(_matmul_t(g, b, False, True), a)
+            return real_like(_matmul_t(g, b, False, True), a)
         return _in_grad_dtype(matmul_grad_in(numpy, unbroadcast, g, a, b, 0), a)
     if type(g) is numpy.ndarray and g.ndim == 2 and type(a) is numpy.ndarray and a.ndim == 2:
-        return _real_for(_matmul_t(a, g, True, False), b)  # a.T @ g, no copy
+        return real_like(_matmul_t(a, g, True, False), b)  # a.T @ g, no copy
     if numpy.ndim(a) == 2 and numpy.ndim(b) == 2 and _is_array(g) and _plain(g, a):
-        return _real_for(_matmul_t(a, g, True, False), b)
+        return real_like(_matmul_t(a, g, True, False), b)
     return _in_grad_dtype(matmul_grad_in(numpy, unbroadcast, g, a, b, 1), b)
 
 
 def _plain(*values):
     """None of `values` is one of the embedded numpy's complex arrays."""
     return not any(type(v) in _COMPLEX_ARRAYS for v in values)
-
-
-
-def _real_for(g, x):
-    """`g`, or its real part when it is complex and `x` is not."""
-    if _is_complex_value(g) and not _is_complex_value(x):
-        return g.real
-    return g
 
 
 def sum_grad(g, x):
@@ -330,7 +314,7 @@ def sign(x):
 def check_output(y, seed, name):
     if isinstance(y, (tuple, list)):
         raise several_outputs(y, name)
-    if _is_complex_value(y):
+    if _registry._is_complex(y):
         raise TypeError(_at_call_site(
             "grad: `%s` returned a complex value; a gradient is of a real result" % name,
             "return a real number: abs(z) ** 2, z.real or z.imag of the complex result "
