@@ -248,6 +248,15 @@ pub fn to_standard<T: Clone>(v: ArrayViewD<'_, T>) -> ArrayD<T> {
     let Some(first) = v.first().cloned() else {
         return ArrayD::from_shape_vec(v.raw_dim(), Vec::new()).unwrap();
     };
+    if v.ndim() == 1 {
+        // A strided vector (`a[::2]`, a column): one read per element.
+        let (n, stride, base) = (v.len(), v.strides()[0], v.as_ptr());
+        let data: Vec<T> = (0..n as isize)
+            // SAFETY: positions 0..n of the 1-d view `v`.
+            .map(|i| unsafe { (*base.offset(i * stride)).clone() })
+            .collect();
+        return ArrayD::from_shape_vec(v.raw_dim(), data).expect("n elements");
+    }
     // `assign` walks both arrays lane by lane; collecting `v.iter()` over a dynamic-rank
     // view pays a multi-index update per element (measured 20 ns/element on a transpose).
     if v.ndim() == 2 {
@@ -1309,6 +1318,16 @@ fn norm_index(i: isize, n: usize, axis: usize) -> NpResult<usize> {
     Ok(if i < 0 { (i + ni) as usize } else { i as usize })
 }
 
+/// Whether every index is in `-n..n`, in one pass without a branch per index (so the
+/// compiler vectorises it): `i + n` as an unsigned number is below `2n` exactly then.
+fn all_in_bounds(indices: &[isize], n: usize) -> bool {
+    let (ni, limit) = (n as isize, 2 * n);
+    indices
+        .iter()
+        .fold(0usize, |out, &i| out | usize::from(i.wrapping_add(ni) as usize >= limit))
+        == 0
+}
+
 /// Expands `...`, masks and missing trailing axes; returns the items and whether any
 /// advanced (array) index is present.
 fn normalize_items(items: &[IndexItem], shape: &[usize]) -> NpResult<(Vec<IndexItem>, bool)> {
@@ -1530,6 +1549,12 @@ pub fn index_get<T: Copy>(a: ArrayViewD<'_, T>, items: &[IndexItem]) -> NpResult
             }
         }
     }
+    // The common `a[idx]` of a 1-d array by a contiguous index: gathered directly.
+    if let ([IndexItem::Array(ix)], 1) = (items, a.ndim()) {
+        if let Some(is) = ix.as_slice() {
+            return gather_1d(a, is, ix.raw_dim(), 0);
+        }
+    }
     let (items, adv) = normalize_items(items, a.shape())?;
     let (v, advs) = apply_basic(a, &items, adv)?;
     if advs.is_empty() {
@@ -1558,6 +1583,34 @@ fn compress_by_mask<T: Copy>(data: &[T], mask: &[bool]) -> ArrayD<T> {
     ArrayD::from_shape_vec(IxDyn(&[count]), out).expect("one axis of the kept length")
 }
 
+/// `v[idx]` of a 1-d view by the indices `flat`, as an array of `shape` (the index's);
+/// `axis` is the one an out-of-range index is reported on. Every index is checked
+/// first in one pass (no branch per element), then the reads (independent of each
+/// other, so their cache misses overlap).
+fn gather_1d<T: Clone>(
+    v: ArrayViewD<'_, T>,
+    flat: &[isize],
+    shape: IxDyn,
+    axis: usize,
+) -> NpResult<ArrayD<T>> {
+    let (n, stride, base) = (v.shape()[0], v.strides()[0], v.as_ptr());
+    let ni = n as isize;
+    if !all_in_bounds(flat, n) {
+        for &i in flat {
+            norm_index(i, n, axis)?;
+        }
+    }
+    let data: Vec<T> = flat
+        .iter()
+        .map(|&i| {
+            let i = if i < 0 { i + ni } else { i };
+            // SAFETY: an in-bounds element of the 1-d view `v` (checked above).
+            unsafe { (*base.offset(i * stride)).clone() }
+        })
+        .collect();
+    Ok(ArrayD::from_shape_vec(shape, data).expect("one element per index"))
+}
+
 fn gather<T: Clone>(v: ArrayViewD<'_, T>, advs: AdvancedIndices) -> NpResult<ArrayD<T>> {
     let shapes: Vec<&[usize]> = advs.iter().map(|(_, a)| a.shape()).collect();
     let bshape = match broadcast_shapes(&shapes) {
@@ -1579,25 +1632,7 @@ fn gather<T: Clone>(v: ArrayViewD<'_, T>, advs: AdvancedIndices) -> NpResult<Arr
     let p = v.permuted_axes(IxDyn(&perm));
     let rest_size: usize = rest_shape.iter().product();
     if let ([(_, ix)], true, Some(flat)) = (&advs[..], rest.is_empty(), advs[0].1.as_slice()) {
-        // The common `a[idx]` of a 1-d view: each element read as its index is checked.
-        let (n, stride, base) = (p.shape()[0], p.strides()[0], p.as_ptr());
-        let ni = n as isize;
-        // Every index checked first in one pass (no branch per element), then the reads
-        // (independent of each other, so their cache misses overlap).
-        if !flat.iter().fold(true, |ok, &i| ok & (i >= -ni) & (i < ni)) {
-            for &i in flat {
-                norm_index(i, n, adv_axes[0])?;
-            }
-        }
-        let data: Vec<T> = flat
-            .iter()
-            .map(|&i| {
-                let i = if i < 0 { i + ni } else { i };
-                // SAFETY: an in-bounds element of the 1-d view `p` (checked above).
-                unsafe { (*base.offset(i * stride)).clone() }
-            })
-            .collect();
-        return Ok(ArrayD::from_shape_vec(ix.raw_dim(), data).unwrap());
+        return gather_1d(p, flat, ix.raw_dim(), adv_axes[0]);
     }
     // broadcast and bounds-check the index arrays
     let mut idx_arrays: Vec<ArrayD<usize>> = Vec::new();
@@ -1684,6 +1719,36 @@ pub fn index_set<T: Copy>(
         })?;
         v.assign(&b);
         return Ok(());
+    }
+    // The common `a[idx] = v` of a contiguous 1-d array by a contiguous index, `v` of the
+    // index's length or one value: every index checked in one pass (no branch per
+    // element) before anything is written, then the writes in the index's order (the
+    // last of equal indices wins, as in NumPy).
+    if let ([IndexItem::Array(ix)], 1, 1) = (&norm[..], a.ndim(), value.ndim().max(1)) {
+        let len = a.len();
+        let ni = len as isize;
+        if let (Some(s), Some(is), Some(xs)) = (a.as_slice_mut(), ix.as_slice(), value.as_slice())
+        {
+            let fits = xs.len() == is.len() || xs.len() == 1;
+            if fits && ix.ndim() == 1 {
+                if !all_in_bounds(is, len) {
+                    for &i in is {
+                        norm_index(i, len, 0)?;
+                    }
+                }
+                let at = |i: isize| (if i < 0 { i + ni } else { i }) as usize;
+                if xs.len() == is.len() {
+                    for (&i, &x) in is.iter().zip(xs) {
+                        s[at(i)] = x;
+                    }
+                } else {
+                    for &i in is {
+                        s[at(i)] = xs[0];
+                    }
+                }
+                return Ok(());
+            }
+        }
     }
     // Advanced: the C-order positions the index selects (every index checked before
     // anything is written), then a scatter.

@@ -380,11 +380,20 @@ pub(crate) mod _reduce {
                     (core::to_standard(v.view()), one_axis(o, v.ndim(), vm)?)
                 }
                 _ => {
-                    let flat: Vec<f64> = v.iter().copied().collect();
+                    let flat: Vec<f64> = match v.as_slice() {
+                        Some(s) => s.to_vec(),
+                        None => v.iter().copied().collect(),
+                    };
                     let n = flat.len();
                     (ArrayD::from_shape_vec(IxDyn(&[n]), flat).unwrap(), 0)
                 }
             };
+            if let (1, Some(s)) = (arr.ndim(), arr.as_slice_mut()) {
+                // One lane in memory: the running value in a register, in the same
+                // order and rounding as the general path below.
+                running(s, prod, single);
+                return Ok(new_arr(arr, rd, vm));
+            }
             arr.accumulate_axis_inplace(Axis(ax), |&prev, cur| {
                 if prod {
                     *cur *= prev
@@ -397,6 +406,22 @@ pub(crate) mod _reduce {
             });
             Ok(new_arr(arr, rd, vm))
         })
+    }
+
+    /// Running sums or products of a slice in place (float32 ones rounded at every
+    /// step, as NumPy's float32 loop).
+    fn running(s: &mut [f64], prod: bool, single: bool) {
+        let Some((first, rest)) = s.split_first_mut() else {
+            return;
+        };
+        let mut acc = *first;
+        for x in rest {
+            acc = if prod { *x * acc } else { *x + acc };
+            if single {
+                acc = acc as f32 as f64;
+            }
+            *x = acc;
+        }
     }
 
     // ------------------------------------------------------------------ var / std
