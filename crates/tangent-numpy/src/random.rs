@@ -16,6 +16,52 @@ const MULT_B: u32 = 0x58f3_8ded;
 const MIX_MULT_L: u32 = 0xca01_f9dd;
 const MIX_MULT_R: u32 = 0x4973_f715;
 const XSHIFT: u32 = 16;
+/// The ziggurat's base strip starts at r (its tail beyond), and every strip's area is
+/// v (Marsaglia and Tsang's constants for 256 strips of exp(-x^2 / 2)).
+const ZIGGURAT_R: f64 = 3.654_152_885_361_008_8;
+const ZIGGURAT_V: f64 = 0.004_928_673_233_99;
+
+/// The ziggurat's strips: strip k spans [0, x_k) across, with x_0 = v / f(r) (the base
+/// strip, whose part past r stands for the tail), x_1 = r and f(x_(k+1)) = f(x_k) +
+/// v / x_k above, up to x_256 = 0; `width[k]` is x_k / 2^52 (a 52-bit position
+/// times it is a point of the strip), `inner[k]` is x_(k+1) (the points below it lie
+/// under the next strip, so under the curve), `low[k]`/`high[k]` the strip's heights
+/// f(x_k) and f(x_(k+1)).
+struct Ziggurat {
+    width: [f64; 256],
+    inner: [f64; 256],
+    low: [f64; 256],
+    high: [f64; 256],
+}
+
+fn ziggurat_tables() -> &'static Ziggurat {
+    static TABLES: std::sync::OnceLock<Ziggurat> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let f = |x: f64| (-0.5 * x * x).exp();
+        let mut x = [0.0f64; 257];
+        x[0] = ZIGGURAT_V / f(ZIGGURAT_R);
+        x[1] = ZIGGURAT_R;
+        for k in 1..255 {
+            x[k + 1] = (-2.0 * (f(x[k]) + ZIGGURAT_V / x[k]).ln()).sqrt();
+        }
+        let mut t = Ziggurat {
+            width: [0.0; 256],
+            inner: [0.0; 256],
+            low: [0.0; 256],
+            high: [0.0; 256],
+        };
+        for k in 0..256 {
+            t.width[k] = x[k] / (1u64 << 52) as f64;
+            t.inner[k] = x[k + 1];
+            t.low[k] = f(x[k]);
+            t.high[k] = if k == 255 { 1.0 } else { f(x[k + 1]) };
+        }
+        // The base strip's inner part is [0, r) under the curve: its heights are unused.
+        t.inner[0] = ZIGGURAT_R;
+        t
+    })
+}
+
 /// PCG64's multiplier.
 const PCG_MULT: u128 = 0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645;
 
@@ -448,22 +494,61 @@ impl Rng {
         }
     }
 
-    /// Standard normal by the polar method, the second value kept for the next call (in
-    /// the legacy `RandomState`'s order: `f * x2` first, as NumPy's `legacy_gauss`).
+    /// Standard normal: the legacy `RandomState`'s by the polar method, the second value
+    /// kept for the next call (`f * x2` first, as NumPy's `legacy_gauss`, so its streams
+    /// are NumPy's); a Generator's by the ziggurat (`ziggurat_normal`), as NumPy's
+    /// Generator, with tables of its own.
     pub fn standard_normal(&mut self) -> f64 {
+        if !self.legacy {
+            return self.ziggurat_normal();
+        }
         if let Some(z) = self.spare_normal.take() {
             return z;
         }
-        let legacy = self.legacy;
         loop {
             let u = 2.0 * self.random() - 1.0;
             let v = 2.0 * self.random() - 1.0;
             let s = u * u + v * v;
             if s > 0.0 && s < 1.0 {
                 let m = (-2.0 * s.ln() / s).sqrt();
-                let (first, kept) = if legacy { (v, u) } else { (u, v) };
-                self.spare_normal = Some(kept * m);
-                return first * m;
+                self.spare_normal = Some(u * m);
+                return v * m;
+            }
+        }
+    }
+
+    /// Marsaglia and Tsang's ziggurat over 256 strips of equal area: one 64-bit draw
+    /// gives the strip (8 bits), the sign (1 bit) and the position in the strip (52
+    /// bits); the position is returned as it is when it falls inside the next strip's
+    /// width (about 99% of draws), tested against the density in the wedge otherwise,
+    /// and drawn from the tail past `ZIGGURAT_R` by Marsaglia's method in the base strip.
+    fn ziggurat_normal(&mut self) -> f64 {
+        let t = ziggurat_tables();
+        loop {
+            let bits = self.next_u64();
+            let k = (bits & 0xff) as usize;
+            let negative = bits >> 8 & 1 == 1;
+            let position = (bits >> 9) & ((1 << 52) - 1);
+            let x = position as f64 * t.width[k];
+            let signed = |v: f64| if negative { -v } else { v };
+            if x < t.inner[k] {
+                return signed(x);
+            }
+            if k == 0 {
+                // The tail past r: x = r + e1 / r with e1, e2 exponential, accepted when
+                // 2 e2 > (e1 / r)^2.
+                loop {
+                    let e1 = -(1.0 - self.random()).ln() / ZIGGURAT_R;
+                    let e2 = -(1.0 - self.random()).ln();
+                    if e2 + e2 > e1 * e1 {
+                        return signed(ZIGGURAT_R + e1);
+                    }
+                }
+            }
+            // The wedge between the strip's two heights: accepted under the density.
+            let y = t.low[k] + self.random() * (t.high[k] - t.low[k]);
+            if y < (-0.5 * x * x).exp() {
+                return signed(x);
             }
         }
     }
@@ -528,6 +613,28 @@ impl Rng {
             }
         }
         (m >> 64) as u64
+    }
+
+    /// `n` integers in [lo, hi] (`Generator.integers` with a size): `integer` `n`
+    /// times, with Lemire's threshold for 32-bit draws computed once (a draw whose low
+    /// half is at or past it is never below `rng + 1`, so testing the threshold alone
+    /// takes the same draws). `hi >= lo`.
+    pub fn integers(&mut self, lo: i64, hi: i64, n: usize) -> Vec<i64> {
+        let span = (hi as i128 - lo as i128) as u64;
+        if self.legacy || span == 0 || span >= u32::MAX as u64 {
+            return (0..n).map(|_| self.integer(lo, hi)).collect();
+        }
+        let excl = span + 1;
+        let threshold = (u32::MAX as u64 - span) % excl;
+        (0..n)
+            .map(|_| {
+                let mut m = self.next_u32() as u64 * excl;
+                while (m as u32 as u64) < threshold {
+                    m = self.next_u32() as u64 * excl;
+                }
+                lo.wrapping_add((m >> 32) as i64)
+            })
+            .collect()
     }
 
     /// Integer in [lo, hi] (`Generator.integers`). `hi >= lo`.

@@ -195,7 +195,7 @@ pub(crate) mod _random {
                 None => Ok(vm.ctx.new_int(rng.integer(low, high)).into()),
                 Some(s) => {
                     let n: usize = s.iter().product();
-                    let data: Vec<i64> = (0..n).map(|_| rng.integer(low, high)).collect();
+                    let data = rng.integers(low, high, n);
                     let a = ArrayD::from_shape_vec(IxDyn(&s), data).expect("n elements");
                     Ok(PyNdArray::from_elements(Elements::I64(a)).into_pyobject(vm))
                 }
