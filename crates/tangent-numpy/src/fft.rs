@@ -39,10 +39,21 @@ pub fn c2c(
     let im_lanes = im.as_ref().map(|im| lanes_of(im, axis));
     let mut lane_index = 0;
     let out = per_lane(re, axis, keep, |lane, out_re, out_im| {
-        buf.iter_mut().for_each(|c| *c = Complex::new(0.0, 0.0));
-        for (c, &x) in buf.iter_mut().zip(lane.iter()) {
-            c.re = x;
+        // The lane's first `n` values (contiguous lanes read as slices), zeros past it.
+        let m = lane.len().min(n);
+        match lane.as_slice() {
+            Some(values) => {
+                for (c, &x) in buf.iter_mut().zip(values) {
+                    *c = Complex::new(x, 0.0);
+                }
+            }
+            None => {
+                for (c, &x) in buf.iter_mut().zip(lane.iter()) {
+                    *c = Complex::new(x, 0.0);
+                }
+            }
         }
+        buf[m..].fill(Complex::new(0.0, 0.0));
         if let Some(lanes) = &im_lanes {
             for (c, &y) in buf.iter_mut().zip(lanes[lane_index].iter()) {
                 c.im = y;
@@ -72,10 +83,18 @@ pub fn r2c(
     let mut output = vec![Complex::new(0.0, 0.0); n / 2 + 1];
     let mut scratch = vec![Complex::new(0.0, 0.0); plan.get_scratch_len()];
     per_lane(re, axis, n / 2 + 1, |lane, out_re, out_im| {
-        input.iter_mut().for_each(|x| *x = 0.0);
-        for (x, &v) in input.iter_mut().zip(lane.iter()) {
-            *x = v;
+        // The lane's first `n` values (contiguous lanes copied as slices), zeros past
+        // it: the plan uses its input as scratch space, so it is written every time.
+        let m = lane.len().min(n);
+        match lane.as_slice() {
+            Some(values) => input[..m].copy_from_slice(&values[..m]),
+            None => {
+                for (x, &v) in input.iter_mut().zip(lane.iter()) {
+                    *x = v;
+                }
+            }
         }
+        input[m..].fill(0.0);
         plan.process_with_scratch(&mut input, &mut output, &mut scratch)
             .expect("buffers of the plan's lengths");
         for (k, c) in output.iter().enumerate() {

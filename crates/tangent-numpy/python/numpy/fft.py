@@ -118,8 +118,23 @@ def _c2c(a, n, axis, norm, out, inverse):
     return _result(re, im, single, out)
 
 
+def _plain(a, n, axis, norm, out):
+    """The length of the last axis when the call is the plain `f(a)` of a non-empty
+    float64 array (what most calls are): no argument to read but the array; else 0."""
+    if type(a) is np.ndarray and n is None and axis == -1 and norm is None \
+            and out is None and a.dtype.name == "float64":
+        shape = a.shape
+        if shape:
+            return shape[-1]
+    return 0
+
+
 def fft(a, n=None, axis=-1, norm=None, out=None):
     """The one-dimensional discrete Fourier transform along `axis`."""
+    m = _plain(a, n, axis, norm, out)
+    if m:
+        re, im = _nn._fft_c2c(a, None, a.ndim - 1, m, False, 1.0, m)
+        return _cx.complexarray(re, im)
     return _c2c(a, n, axis, norm, out, False)
 
 
@@ -186,6 +201,10 @@ def _real_input(a, name):
 
 def rfft(a, n=None, axis=-1, norm=None, out=None):
     """The transform of real input: the `n//2 + 1` non-negative frequency terms."""
+    m = _plain(a, n, axis, norm, out)
+    if m:
+        r, i = _nn._fft_r2c(a, a.ndim - 1, m, 1.0)
+        return _cx.complexarray(r, i)
     re, single = _real_input(a, "rfft_n_even" if (n or 0) % 2 == 0 else "rfft_n_odd")
     if re.ndim == 0:
         raise np.AxisError("axis %d is out of bounds for array of dimension 0" % (axis,))
