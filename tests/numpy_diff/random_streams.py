@@ -2,7 +2,7 @@
 NumPy, in CPython) draws from `default_rng`, `PCG64` and `SeedSequence` for seeds of
 every kind (0, small and big ints, sequences of ints, ints past 2**32 in a sequence) and
 writes the numbers; `compare OUT.json` (the embedded host) draws the same and reports
-every case that differs in any bit. Covered: `Generator.random`, `Generator.integers`
+every case that differs in any bit. Covered: `Generator.random` (float32 and `out=` too), `Generator.integers`
 over ranges that take NumPy's 32-bit path (whose draws share a 64-bit word) and its
 64-bit one, the whole int64 range with `endpoint=True`, scalar and array draws
 interleaved, `SeedSequence.generate_state` (32- and 64-bit words), its pool and spawned
@@ -36,6 +36,12 @@ def cases():
     for seed in SEEDS:
         g = np.random.default_rng(seed)
         out.append(("random", repr(seed), g.random(4).tolist() + [g.random()]))
+        g = np.random.default_rng(seed)
+        filled = np.zeros(3)
+        single = np.zeros(2, dtype=np.float32)
+        drawn = g.random(out=filled).tolist() + g.random(3, dtype=np.float32).tolist()
+        drawn += [g.random(dtype="f4")] + g.random(out=single, dtype=np.float32).tolist()
+        out.append(("random out= and float32", repr(seed), drawn + [g.random()]))
         g = np.random.default_rng(seed)
         drawn = []
         for lo, hi in RANGES:

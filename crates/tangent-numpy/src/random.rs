@@ -494,6 +494,13 @@ impl Rng {
         }
     }
 
+    /// Uniform in [0, 1) in single precision (NumPy's `next_float`: the upper 24 bits of
+    /// a 32-bit draw), exact in float32.
+    #[inline]
+    pub fn random32(&mut self) -> f64 {
+        (self.next_u32() >> 8) as f64 * (1.0 / 16_777_216.0)
+    }
+
     /// Standard normal: the legacy `RandomState`'s by the polar method, the second value
     /// kept for the next call (`f * x2` first, as NumPy's `legacy_gauss`, so its streams
     /// are NumPy's); a Generator's by the ziggurat (`ziggurat_normal`), as NumPy's

@@ -43,6 +43,30 @@ def _check_scale(scale, name="scale"):
 # against SciPy's in the test CPython (Kolmogorov-Smirnov, or chi-square for counts).
 
 
+def _float_draws(draw, size, dtype, out, name, draw32=None):
+    """A Generator's float draws as NumPy gives them: `dtype` float64 (the default) or
+    float32 (`draw32`'s draws where NumPy's single precision stream is reproduced, else
+    the double ones rounded), `out=` filled (of that dtype; `size`, when also given, its
+    shape) and returned, a Python float without a size."""
+    kind = "float64" if dtype is None else _np.dtype(dtype).name
+    if kind not in ("float64", "float32"):
+        raise TypeError("Unsupported dtype %r for %s" % (_np.dtype(dtype), name))
+    if kind == "float32" and draw32 is not None:
+        draw = draw32
+    if out is not None:
+        if out.dtype.name != kind:
+            raise TypeError("Supplied output array has the wrong type. Expected %s, got %s"
+                            % (kind, out.dtype.name))
+        if size is not None and _shape_of(size) != out.shape:
+            raise ValueError("size must match out.shape when used together")
+        out[...] = draw(out.shape)
+        return out
+    r = draw(size)
+    if size is None:
+        return float(r)
+    return r.astype(_np.float32) if kind == "float32" and r.dtype.name != "float32" else r
+
+
 def _shape_of(size):
     if size is None:
         return None
@@ -676,12 +700,15 @@ class Generator(_Distributions):
         return "Generator(%r)" % (self._pcg if self._pcg is not None else "PCG64",)
 
     def random(self, size=None, dtype=None, out=None):
-        r = self._bitgen.random(size)
-        return r.astype(dtype) if dtype is not None and size is not None else r
+        if size is not None and dtype is None and out is None:
+            return self._bitgen.random(size)  # the common call, without a second one
+        return _float_draws(self._bitgen.random, size, dtype, out, "random",
+                            self._bitgen.random32)
 
     def standard_normal(self, size=None, dtype=None, out=None):
-        r = self._bitgen.standard_normal(size)
-        return r.astype(dtype) if dtype is not None and size is not None else r
+        if size is not None and dtype is None and out is None:
+            return self._bitgen.standard_normal(size)
+        return _float_draws(self._bitgen.standard_normal, size, dtype, out, "standard_normal")
 
     def normal(self, loc=0.0, scale=1.0, size=None):
         _check_scale(scale)
@@ -693,14 +720,19 @@ class Generator(_Distributions):
         return low + (high - low) * u
 
     def standard_exponential(self, size=None, dtype=None, method=None, out=None):
-        return self._bitgen.standard_exponential(size)
+        if method not in (None, "zig", "inv"):
+            raise ValueError("method must be either 'inv' or 'zig'")
+        return _float_draws(self._bitgen.standard_exponential, size, dtype, out,
+                            "standard_exponential")
 
     def exponential(self, scale=1.0, size=None):
         _check_scale(scale)
         return scale * self._bitgen.standard_exponential(_size_of(size, scale))
 
     def standard_gamma(self, shape, size=None, dtype=None, out=None):
-        return self._bitgen.standard_gamma(float(shape), size)
+        k = float(shape)
+        return _float_draws(lambda n: self._bitgen.standard_gamma(k, n), size, dtype, out,
+                            "standard_gamma")
 
     def gamma(self, shape, scale=1.0, size=None):
         return scale * self._bitgen.standard_gamma(float(shape), size)

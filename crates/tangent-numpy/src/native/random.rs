@@ -147,6 +147,11 @@ pub(crate) mod _random {
         fn random(&self, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
             self.draw(&size, DType::Float64, vm, |r| r.random())
         }
+        /// `random(dtype=float32)`: NumPy's float32 draws, 24 bits of a 32-bit one.
+        #[pymethod]
+        fn random32(&self, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            self.draw(&size, DType::Float32, vm, |r| r.random32())
+        }
         #[pymethod]
         fn standard_normal(&self, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
             self.draw(&size, DType::Float64, vm, |r| r.standard_normal())
