@@ -3,10 +3,10 @@
 //! documents both), so `default_rng(seed).random()`, `.integers()` and the raw words
 //! are NumPy's for the same seed, bit for bit, and so are shuffles and permutations
 //! (`random_interval`); and MT19937 with the legacy `RandomState`'s methods (seeding,
-//! doubles, polar normals, masked `randint`), NumPy's too. The Generator's other
-//! distributions are computed here by textbook methods (polar normals, Marsaglia-Tsang
-//! gammas): reproducible per seed, not NumPy's values (its ziggurat tables are not
-//! reproduced).
+//! doubles, polar normals, masked `randint`), NumPy's too. The Generator's normals are
+//! a ziggurat with tables built here, its other distributions textbook methods
+//! (Marsaglia-Tsang gammas): reproducible per seed, not NumPy's values (its ziggurat
+//! tables are not reproduced).
 
 /// `SeedSequence`'s constants (NumPy's `bit_generator.pyx`).
 const INIT_A: u32 = 0x43b0_d7e5;
@@ -16,6 +16,7 @@ const MULT_B: u32 = 0x58f3_8ded;
 const MIX_MULT_L: u32 = 0xca01_f9dd;
 const MIX_MULT_R: u32 = 0x4973_f715;
 const XSHIFT: u32 = 16;
+
 /// The ziggurat's base strip starts at r (its tail beyond), and every strip's area is
 /// v (Marsaglia and Tsang's constants for 256 strips of exp(-x^2 / 2)).
 const ZIGGURAT_R: f64 = 3.654_152_885_361_008_8;
@@ -64,6 +65,20 @@ fn ziggurat_tables() -> &'static Ziggurat {
 
 /// PCG64's multiplier.
 const PCG_MULT: u128 = 0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645;
+
+/// One step of PCG64 (XSL-RR output): the state advanced, 64 bits out.
+#[inline(always)]
+fn pcg_step(state: &mut u128, inc: u128) -> u64 {
+    *state = state.wrapping_mul(PCG_MULT).wrapping_add(inc);
+    let x = (*state >> 64) as u64 ^ *state as u64;
+    x.rotate_right((*state >> 122) as u32)
+}
+
+/// NumPy's `next_double`: the upper 53 bits of a draw, in [0, 1).
+#[inline(always)]
+fn unit_double(bits: u64) -> f64 {
+    (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
 
 fn hashmix(value: u32, hash_const: &mut u32) -> u32 {
     let mut v = value ^ *hash_const;
@@ -416,11 +431,7 @@ impl Rng {
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         match &mut self.core {
-            Core::Pcg { state, inc } => {
-                *state = state.wrapping_mul(PCG_MULT).wrapping_add(*inc);
-                let x = (*state >> 64) as u64 ^ *state as u64;
-                x.rotate_right((*state >> 122) as u32)
-            }
+            Core::Pcg { state, inc } => pcg_step(state, *inc),
             Core::Dxsm { state, inc } => {
                 let mut hi = (*state >> 64) as u64;
                 let lo = *state as u64 | 1;
@@ -490,8 +501,20 @@ impl Rng {
                 let b = (m.next_u32() >> 6) as f64;
                 (a * 67_108_864.0 + b) / 9_007_199_254_740_992.0
             }
-            _ => (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64),
+            _ => unit_double(self.next_u64()),
         }
+    }
+
+    /// `n` draws of `random`: a PCG64 generator's in a loop of its own, the state in
+    /// registers (the general step is a call per draw).
+    pub fn randoms(&mut self, n: usize) -> Vec<f64> {
+        if let Core::Pcg { state, inc } = &mut self.core {
+            let (mut s, i) = (*state, *inc);
+            let out = (0..n).map(|_| unit_double(pcg_step(&mut s, i))).collect();
+            *state = s;
+            return out;
+        }
+        (0..n).map(|_| self.random()).collect()
     }
 
     /// Uniform in [0, 1) in single precision (NumPy's `next_float`: the upper 24 bits of

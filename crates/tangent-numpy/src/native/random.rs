@@ -145,6 +145,11 @@ pub(crate) mod _random {
     impl PyBitGen {
         #[pymethod]
         fn random(&self, size: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+            if let Some(s) = opt_size(&size, vm)? {
+                let data = self.rng.write().randoms(s.iter().product());
+                let a = ArrayD::from_shape_vec(IxDyn(&s), data).expect("n elements");
+                return Ok(new_arr(a, DType::Float64, vm));
+            }
             self.draw(&size, DType::Float64, vm, |r| r.random())
         }
         /// `random(dtype=float32)`: NumPy's float32 draws, 24 bits of a 32-bit one.
