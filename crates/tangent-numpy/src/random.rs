@@ -19,7 +19,7 @@ const XSHIFT: u32 = 16;
 
 /// The ziggurat's base strip starts at r (its tail beyond), and every strip's area is
 /// v (Marsaglia and Tsang's constants for 256 strips of exp(-x^2 / 2)).
-const ZIGGURAT_R: f64 = 3.654_152_885_361_008_8;
+const ZIGGURAT_R: f64 = 3.654_152_885_361_009;
 const ZIGGURAT_V: f64 = 0.004_928_673_233_99;
 
 /// The ziggurat's strips: strip k spans [0, x_k) across, with x_0 = v / f(r) (the base
