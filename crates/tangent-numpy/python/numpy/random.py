@@ -62,7 +62,7 @@ def _float_draws(draw, size, dtype, out, name, draw32=None):
         out[...] = draw(out.shape)
         return out
     r = draw(size)
-    if size is None:
+    if size is None and _np.ndim(r) == 0:
         return float(r)
     return r.astype(_np.float32) if kind == "float32" and r.dtype.name != "float32" else r
 
@@ -730,17 +730,34 @@ class Generator(_Distributions):
         return scale * self._bitgen.standard_exponential(_size_of(size, scale))
 
     def standard_gamma(self, shape, size=None, dtype=None, out=None):
-        k = float(shape)
-        return _float_draws(lambda n: self._bitgen.standard_gamma(k, n), size, dtype, out,
-                            "standard_gamma")
+        if _np.ndim(shape) == 0:
+            k = float(shape)
+            draw = lambda n: self._bitgen.standard_gamma(k, n)  # noqa: E731
+        else:
+            # Array shapes: one draw per element of the broadcast shape.
+            _require(_all(shape, lambda s: s >= 0), "shape < 0")
+            draw = lambda n: _each(n, (shape,), self._g, float)  # noqa: E731
+        return _float_draws(draw, size, dtype, out, "standard_gamma")
 
     def gamma(self, shape, scale=1.0, size=None):
-        return scale * self._bitgen.standard_gamma(float(shape), size)
+        _require(_all(shape, lambda s: s >= 0), "shape < 0")
+        _check_scale(scale)
+        if _np.ndim(shape) == 0 and _np.ndim(scale) == 0:
+            return scale * self._bitgen.standard_gamma(float(shape), size)
+        return _each(size, (shape, scale), lambda k, s: s * self._g(k), float)
 
     def beta(self, a, b, size=None):
-        x = self._bitgen.standard_gamma(float(a), size)
-        y = self._bitgen.standard_gamma(float(b), size)
-        return x / (x + y)
+        _require(_all(a, lambda v: v > 0), "a <= 0")
+        _require(_all(b, lambda v: v > 0), "b <= 0")
+        if _np.ndim(a) == 0 and _np.ndim(b) == 0:
+            x = self._bitgen.standard_gamma(float(a), size)
+            y = self._bitgen.standard_gamma(float(b), size)
+            return x / (x + y)
+
+        def one(p, q):
+            x, y = self._g(p), self._g(q)
+            return x / (x + y)
+        return _each(size, (a, b), one, float)
 
     def laplace(self, loc=0.0, scale=1.0, size=None):
         u = self._bitgen.random(_size_of(size, loc, scale)) - 0.5
