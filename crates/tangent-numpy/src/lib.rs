@@ -19,6 +19,7 @@ pub mod radix;
 pub mod random;
 pub mod special;
 pub mod storage;
+pub mod vsort;
 
 /// Python shims for numpy and the SciPy subset, installed before the `tangent` shim.
 pub const SHIMS: &[(&str, &str)] = &[

@@ -1,6 +1,7 @@
-//! Sorting float64 and int64 values by their bits (least-significant-digit radix sort):
-//! linear time, no comparisons, so it keeps up with NumPy's vectorised sorts where a
-//! comparison sort is several times slower.
+//! Sorting float64 and int64 values by their bits: as signed 64-bit keys by the vector
+//! quicksort (`vsort`) where the machine has AVX2 or AVX-512, else by a
+//! least-significant-digit radix sort (linear time, no comparisons). Both keep up with
+//! NumPy's vectorised sorts where a comparison sort is several times slower.
 
 /// A float's key: unsigned integers in the floats' order (negative numbers have every
 /// bit flipped, the others their sign bit set). Not for NaN.
@@ -13,13 +14,38 @@ fn f64_key(x: f64) -> u64 {
     }
 }
 
-fn f64_of_key(k: u64) -> f64 {
-    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
+/// Sorts float64 values ascending with NaN last (NaNs in their order), as `np.sort`;
+/// -0.0 before 0.0. In place: the values become integer keys in the floats' order,
+/// which are sorted.
+pub fn sort_f64(v: &mut [f64]) {
+    match crate::vsort::sort_f64(v) {
+        crate::vsort::FloatSort::Sorted => {}
+        crate::vsort::FloatSort::HasNan => sort_f64_with_nans(v, sort_f64),
+        crate::vsort::FloatSort::Unavailable => sort_f64_radix(v),
+    }
 }
 
-/// Sorts float64 values ascending with NaN last (NaNs in their order), as `np.sort`;
-/// -0.0 before 0.0. In place: the values become their keys and back.
-pub fn sort_f64(v: &mut [f64]) {
+/// `sort_f64` by a radix sort of the keys (machines without AVX2).
+fn sort_f64_radix(v: &mut [f64]) {
+    if v.iter().any(|x| x.is_nan()) {
+        return sort_f64_with_nans(v, sort_f64_radix);
+    }
+    // SAFETY: u64 and f64 have one size and alignment, and every bit pattern is valid
+    // for both.
+    let keys = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u64, v.len()) };
+    for k in keys.iter_mut() {
+        *k = f64_key(f64::from_bits(*k));
+    }
+    sort_u64(keys);
+    for k in keys.iter_mut() {
+        let b = *k;
+        *k = if b >> 63 == 1 { b & !(1 << 63) } else { !b };
+    }
+}
+
+/// `sort_f64` where there are NaNs: the numbers first, sorted by `sort_numbers`, then
+/// the NaNs.
+fn sort_f64_with_nans(v: &mut [f64], sort_numbers: fn(&mut [f64])) {
     let mut numbers = 0;
     let mut nans = Vec::new();
     for i in 0..v.len() {
@@ -33,21 +59,19 @@ pub fn sort_f64(v: &mut [f64]) {
     }
     let (front, back) = v.split_at_mut(numbers);
     back.copy_from_slice(&nans);
-    // SAFETY: u64 and f64 have one size and alignment, and every bit pattern is valid
-    // for both.
-    let keys = unsafe { std::slice::from_raw_parts_mut(front.as_mut_ptr() as *mut u64, numbers) };
-    for k in keys.iter_mut() {
-        *k = f64_key(f64::from_bits(*k));
-    }
-    sort_u64(keys);
-    for k in keys.iter_mut() {
-        *k = f64_of_key(*k).to_bits();
-    }
+    sort_numbers(front);
 }
 
 /// Sorts int64 values ascending, in place.
 pub fn sort_i64(v: &mut [i64]) {
-    // SAFETY: as in `sort_f64`.
+    if v.len() >= 2 && !crate::vsort::sort_i64(v) {
+        sort_i64_radix(v);
+    }
+}
+
+/// `sort_i64` by a radix sort (machines without AVX2).
+fn sort_i64_radix(v: &mut [i64]) {
+    // SAFETY: as in `sort_f64_radix`.
     let keys = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u64, v.len()) };
     for k in keys.iter_mut() {
         *k ^= 1 << 63;
@@ -86,6 +110,61 @@ pub fn sort_u64(keys: &mut [u64]) {
 /// 0.0 among them, and every NaN) in the order of their positions: `np.argsort`'s
 /// stable order.
 pub fn argsort_f64(v: &[f64]) -> Vec<usize> {
+    if v.len() < 2 || !crate::vsort::available() {
+        return argsort_f64_radix(v);
+    }
+    // Signed keys (as in `sort_f64`), equal for equal values: -0.0 + 0.0 is 0.0, and
+    // every NaN is past +inf.
+    let keys: Vec<i64> = v
+        .iter()
+        .map(|&x| {
+            if x.is_nan() {
+                return i64::MAX;
+            }
+            let k = (x + 0.0).to_bits() as i64;
+            k ^ ((k >> 63) & i64::MAX)
+        })
+        .collect();
+    let n = keys.len();
+    let (lo, hi) = keys
+        .iter()
+        .fold((i64::MAX, i64::MIN), |(a, b), &k| (a.min(k), b.max(k)));
+    // Each key, less the least, above its position in one non-negative i64: sorting
+    // those sorts by key, then position. Where the keys' range and the positions need
+    // more than 63 bits, the key's lowest bits are dropped, and the runs whose kept
+    // bits agree are sorted again by the whole key.
+    let index_bits = usize::BITS - (n - 1).leading_zeros();
+    let range_bits = 64 - (hi.wrapping_sub(lo) as u64).leading_zeros();
+    let dropped = (range_bits + index_bits).saturating_sub(63);
+    let mut packed: Vec<i64> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| ((((k.wrapping_sub(lo) as u64) >> dropped) << index_bits) | i as u64) as i64)
+        .collect();
+    crate::vsort::sort_i64(&mut packed);
+    let position = (1u64 << index_bits) - 1;
+    let mut order: Vec<usize> = packed
+        .iter()
+        .map(|&p| (p as u64 & position) as usize)
+        .collect();
+    if dropped > 0 {
+        let kept = |p: i64| p as u64 >> index_bits;
+        let mut start = 0;
+        for i in 1..=n {
+            if i == n || kept(packed[i]) != kept(packed[start]) {
+                if i - start > 1 {
+                    // In position order already: a stable sort keeps it among equals.
+                    order[start..i].sort_by_key(|&j| keys[j]);
+                }
+                start = i;
+            }
+        }
+    }
+    order
+}
+
+/// `argsort_f64` by a radix sort of (key, position) pairs: machines without AVX2.
+fn argsort_f64_radix(v: &[f64]) -> Vec<usize> {
     // Keys of equal values equal: -0.0 + 0.0 is 0.0, and every NaN is past +inf.
     let key = |x: f64| {
         if x.is_nan() {
@@ -182,13 +261,15 @@ mod tests {
                 .collect();
             let mut got = floats.clone();
             sort_f64(&mut got);
+            let mut got_radix = floats.clone();
+            sort_f64_radix(&mut got_radix);
             let mut want = floats.clone();
             want.sort_by(|a, b| match (a.is_nan(), b.is_nan()) {
                 (false, false) => a.total_cmp(b),
                 (x, y) => x.cmp(&y),
             });
             assert_eq!(got.len(), want.len());
-            for (g, w) in got.iter().zip(&want) {
+            for (g, w) in got.iter().zip(&want).chain(got_radix.iter().zip(&want)) {
                 assert!(
                     g.to_bits() == w.to_bits() || g.is_nan() && w.is_nan(),
                     "n = {n}"
@@ -201,10 +282,12 @@ mod tests {
                     _ => [i64::MIN, i64::MAX, 0, -1][i % 4],
                 })
                 .collect();
-            let (mut got, mut want) = (ints.clone(), ints);
+            let (mut got, mut got_radix, mut want) = (ints.clone(), ints.clone(), ints);
             sort_i64(&mut got);
+            sort_i64_radix(&mut got_radix);
             want.sort_unstable();
             assert_eq!(got, want, "n = {n}");
+            assert_eq!(got_radix, want, "n = {n}, radix");
             // argsort: stable, -0.0 equal to 0.0, NaNs equal and last.
             let mut order: Vec<usize> = (0..n).collect();
             order.sort_by(|&i, &j| {
@@ -215,6 +298,7 @@ mod tests {
                 }
             });
             assert_eq!(argsort_f64(&floats), order, "n = {n}");
+            assert_eq!(argsort_f64_radix(&floats), order, "n = {n}, radix");
         }
     }
 }
