@@ -407,7 +407,17 @@ WIDE_EXPRS = ["a + b", "a - b", "a * b", "a // b", "a % b", "a ** 2", "a + 1", "
               "np.full(3, 9007199254740993)", "np.full_like(a, 2 ** 62 + 1)",
               "np.arange(9007199254740990, 9007199254740995)", "a.max(axis=0)",
               "a.cumsum(axis=-1)", "a.sort()", "repr(a)", "str(a)", "np.ptp(a)",
-              "np.ptp(a, axis=0)", "np.clip(a, -8, 9007199254740995)"]
+              "np.ptp(a, axis=0)", "np.clip(a, -8, 9007199254740995)",
+              # Each of these once computed in float64 and gave a rounded int64.
+              "np.argsort(a, axis=None, kind='stable')", "np.argsort(a, kind='stable')",
+              "np.searchsorted(np.sort(a, axis=None), b.ravel())",
+              "np.searchsorted(np.sort(a, axis=None), b.ravel(), side='right')",
+              "np.searchsorted(np.sort(a, axis=None), 9007199254740993)",
+              "np.dot(a.ravel(), b.ravel())", "np.dot(a, b.T)", "np.vdot(a, b)",
+              "np.outer(a.ravel()[:2], b.ravel()[:3])", "np.fmax(a, b)", "np.fmin(a, b)",
+              "np.round(a)", "np.trunc(a)", "np.trunc(9007199254740993)",
+              "np.count_nonzero(a)", "a.ravel()[:2] + [9007199254740993, 1]",
+              "np.concatenate([a.ravel(), [9007199254740993]])"]
 
 
 def wide_values(rng, n):

@@ -128,8 +128,13 @@ pub fn sort<T: Copy + Default + PartialOrd + 'static>(
     })
 }
 
-/// Indices that sort along `axis` (stable), as f64 values.
-pub fn argsort(a: ArrayViewD<'_, f64>, axis: Option<usize>) -> ArrayD<f64> {
+/// Indices that sort along `axis` (stable), as f64 values: each lane ordered by
+/// `lane_order` (`radix::argsort_f64` or `radix::argsort_i64`).
+pub fn argsort<T: Copy>(
+    a: ArrayViewD<'_, T>,
+    axis: Option<usize>,
+    lane_order: fn(&[T]) -> Vec<usize>,
+) -> ArrayD<f64> {
     let (a, axis) = match axis {
         Some(ax) => (a.to_owned(), ax),
         None => (flat(a), 0),
@@ -139,7 +144,7 @@ pub fn argsort(a: ArrayViewD<'_, f64>, axis: Option<usize>) -> ArrayD<f64> {
     }
     let n = a.shape()[axis];
     map_lanes(a.view(), axis, n, |src, dst| {
-        for (d, i) in dst.iter_mut().zip(crate::radix::argsort_f64(src)) {
+        for (d, i) in dst.iter_mut().zip(lane_order(src)) {
             *d = i as f64;
         }
     })

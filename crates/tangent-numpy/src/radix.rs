@@ -110,22 +110,29 @@ pub fn sort_u64(keys: &mut [u64]) {
 /// 0.0 among them, and every NaN) in the order of their positions: `np.argsort`'s
 /// stable order.
 pub fn argsort_f64(v: &[f64]) -> Vec<usize> {
-    if v.len() < 2 || !crate::vsort::available() {
-        return argsort_f64_radix(v);
-    }
-    // Signed keys (as in `sort_f64`), equal for equal values: -0.0 + 0.0 is 0.0, and
-    // every NaN is past +inf.
-    let keys: Vec<i64> = v
-        .iter()
-        .map(|&x| {
-            if x.is_nan() {
-                return i64::MAX;
-            }
-            let k = (x + 0.0).to_bits() as i64;
-            k ^ ((k >> 63) & i64::MAX)
-        })
-        .collect();
+    // Signed keys in the floats' order (as in `vsort::sort_f64`), equal for equal
+    // values: -0.0 + 0.0 is 0.0, and every NaN is past +inf.
+    let key = |x: f64| {
+        if x.is_nan() {
+            return i64::MAX;
+        }
+        let k = (x + 0.0).to_bits() as i64;
+        k ^ ((k >> 63) & i64::MAX)
+    };
+    argsort_keys(v.iter().map(|&x| key(x)).collect())
+}
+
+/// The positions that sort int64 values ascending, equal ones in position order.
+pub fn argsort_i64(v: &[i64]) -> Vec<usize> {
+    argsort_keys(v.to_vec())
+}
+
+/// The positions that sort `keys` ascending, equal ones in position order.
+fn argsort_keys(keys: Vec<i64>) -> Vec<usize> {
     let n = keys.len();
+    if n < 2 || !crate::vsort::available() {
+        return argsort_keys_radix(&keys);
+    }
     let (lo, hi) = keys
         .iter()
         .fold((i64::MAX, i64::MIN), |(a, b), &k| (a.min(k), b.max(k)));
@@ -163,17 +170,13 @@ pub fn argsort_f64(v: &[f64]) -> Vec<usize> {
     order
 }
 
-/// `argsort_f64` by a radix sort of (key, position) pairs: machines without AVX2.
-fn argsort_f64_radix(v: &[f64]) -> Vec<usize> {
-    // Keys of equal values equal: -0.0 + 0.0 is 0.0, and every NaN is past +inf.
-    let key = |x: f64| {
-        if x.is_nan() {
-            u64::MAX
-        } else {
-            f64_key(x + 0.0)
-        }
-    };
-    let mut items: Vec<(u64, usize)> = v.iter().enumerate().map(|(i, &x)| (key(x), i)).collect();
+/// `argsort_keys` by a radix sort of (key, position) pairs (machines without AVX2).
+fn argsort_keys_radix(keys: &[i64]) -> Vec<usize> {
+    let mut items: Vec<(u64, usize)> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| (k as u64 ^ 1 << 63, i))
+        .collect();
     if items.len() < RADIX_MIN {
         // (key, position) pairs are all distinct: no stability needed.
         items.sort_unstable();
@@ -282,7 +285,7 @@ mod tests {
                     _ => [i64::MIN, i64::MAX, 0, -1][i % 4],
                 })
                 .collect();
-            let (mut got, mut got_radix, mut want) = (ints.clone(), ints.clone(), ints);
+            let (mut got, mut got_radix, mut want) = (ints.clone(), ints.clone(), ints.clone());
             sort_i64(&mut got);
             sort_i64_radix(&mut got_radix);
             want.sort_unstable();
@@ -298,7 +301,25 @@ mod tests {
                 }
             });
             assert_eq!(argsort_f64(&floats), order, "n = {n}");
-            assert_eq!(argsort_f64_radix(&floats), order, "n = {n}, radix");
+            let keys: Vec<i64> = floats
+                .iter()
+                .map(|&x| match x.is_nan() {
+                    true => i64::MAX,
+                    false => {
+                        ((x + 0.0).to_bits() as i64)
+                            ^ (((x + 0.0).to_bits() as i64 >> 63) & i64::MAX)
+                    }
+                })
+                .collect();
+            assert_eq!(argsort_keys_radix(&keys), order, "n = {n}, radix");
+            // int64: stable, every bit (neighbours past 2**53 and at the extremes).
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by_key(|&i| ints[i]);
+            assert_eq!(argsort_i64(&ints), order, "n = {n}, int64");
+            let wide: Vec<i64> = ints.iter().map(|&k| k | 1 << 53).collect();
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by_key(|&i| wide[i]);
+            assert_eq!(argsort_i64(&wide), order, "n = {n}, int64 past 2**53");
         }
     }
 }

@@ -235,6 +235,12 @@ pub(crate) mod _binary {
         }
         if obj.downcast_ref::<PyList>().is_some() || obj.downcast_ref::<PyTuple>().is_some() {
             let (a, d) = to_array(obj, vm)?;
+            if d == DType::Int64 && a.iter().any(|x| x.abs() >= 9.007_199_254_740_992e15) {
+                // Python ints past 2**53: read again exactly, as `np.array` does.
+                let arr = make_array(obj, None, 0, vm)?;
+                let arr = arr.downcast::<PyNdArray>().expect("an ndarray");
+                return Ok(Some(Src::Arr(arr)));
+            }
             return Ok(Some(Src::Own(a, d)));
         }
         if obj
@@ -330,6 +336,15 @@ pub(crate) mod _binary {
         }
         if let Some(r) = typed_binop(op, a, b, promote_srcs(a, b), vm)? {
             return Ok(r);
+        }
+        if rd == DType::Int64 {
+            // An int64 result through float64 (an operation without an int64 kernel):
+            // exact only for operands within 2**53.
+            for s in [a, b] {
+                if let Src::Arr(r) = s {
+                    refuse_inexact_ints(r, vm)?;
+                }
+            }
         }
         let ga;
         let va = match a {
@@ -475,8 +490,9 @@ pub(crate) mod _binary {
                 Op::FloorDiv => run!(i64, core::floordiv_i64),
                 Op::Mod => run!(i64, core::mod_i64),
                 Op::Pow => run!(i64, core::pow_i64),
-                Op::Max => run!(i64, i64::max),
-                Op::Min => run!(i64, i64::min),
+                // Integers have no NaN: fmax/fmin are max/min.
+                Op::Max | Op::FMax => run!(i64, i64::max),
+                Op::Min | Op::FMin => run!(i64, i64::min),
                 Op::And => run!(i64, |x: i64, y: i64| x & y),
                 Op::Or => run!(i64, |x: i64, y: i64| x | y),
                 Op::Xor => run!(i64, |x: i64, y: i64| x ^ y),

@@ -235,6 +235,21 @@ pub(crate) mod _contract {
             .map(|(_, d)| *d)
             .reduce(DType::promote)
             .unwrap_or(DType::Float64);
+        if rd == DType::Int64 {
+            // Computed in float64: exact while no sum of products can pass 2**53 (a bound:
+            // the product of the operands' largest magnitudes and of their sizes).
+            let bound: f64 = ops_
+                .iter()
+                .map(|(a, _)| a.iter().fold(0f64, |m, x| m.max(x.abs())) * a.len().max(1) as f64)
+                .product();
+            if bound >= 9.007_199_254_740_992e15 {
+                return Err(vm.new_not_implemented_error(
+                    "einsum of int64 arrays computes in float64, where these operands' sums \
+                     could pass 2**53 and round; it refuses rather than give a rounded result \
+                     (`@` and `np.matmul` of int64 arrays are exact)",
+                ));
+            }
+        }
         let views: Vec<ArrayViewD<'_, f64>> = ops_.iter().map(|(a, _)| a.view()).collect();
         let r = ops::einsum(&subs.to_string_lossy(), &views).py(vm)?;
         let r = if rd == DType::Bool {
@@ -313,6 +328,30 @@ pub(crate) mod _contract {
         let (Src::Arr(_) | Src::Own(..)) = &sa else {
             unreachable!()
         };
+        if rd == DType::Int64 {
+            // Up to 2-D, `dot` is `matmul`, whose int64 products are exact (in i64,
+            // wrapping as NumPy's).
+            let shape = |s: &Src| match s {
+                Src::Arr(r) => r.shape_vec(),
+                Src::Own(x, _) => x.shape().to_vec(),
+                Src::Sc(..) => vec![],
+            };
+            let (ka, kb) = (shape(&sa), shape(&sb));
+            let aligned = match (ka.len(), kb.len()) {
+                (1 | 2, 1 | 2) => ka[ka.len() - 1] == kb[0],
+                _ => false,
+            };
+            if aligned {
+                return matmul_objs(&a, &b, vm);
+            }
+            if ka.len() > 2 || kb.len() > 2 {
+                for s in [&sa, &sb] {
+                    if let Src::Arr(r) = s {
+                        refuse_inexact_ints(r, vm)?;
+                    }
+                }
+            }
+        }
         let av = src_owned_view(&sa);
         let bv = src_owned_view(&sb);
         let ga = av.as_ref().map(|r| r.read());
@@ -347,6 +386,16 @@ pub(crate) mod _contract {
     pub(crate) fn outer(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let (x, dx) = to_array(&a, vm)?;
         let (y, dy) = to_array(&b, vm)?;
+        if Op::Mul.result_dtype(dx, dy) == DType::Int64 {
+            // Products in int64 (wrapping as NumPy's), every bit kept.
+            let (xs, ys) = (exact_i64(&a, vm)?, exact_i64(&b, vm)?);
+            let data: Vec<i64> = xs
+                .iter()
+                .flat_map(|&u| ys.iter().map(move |&v| u.wrapping_mul(v)))
+                .collect();
+            let out = ArrayD::from_shape_vec(IxDyn(&[xs.len(), ys.len()]), data).unwrap();
+            return Ok(PyNdArray::from_elements(Elements::I64(out)).into_pyobject(vm));
+        }
         let xs: Vec<f64> = x.iter().copied().collect();
         let ys: Vec<f64> = y.iter().copied().collect();
         let mut data = Vec::with_capacity(xs.len() * ys.len());

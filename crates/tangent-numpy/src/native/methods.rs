@@ -400,17 +400,21 @@ pub(crate) mod _methods {
             vm: &VirtualMachine,
         ) -> PyResult {
             let nd = ndigits.unwrap_or(0);
+            let dt = zelf.dtype;
+            if !dt.is_float() {
+                if nd >= 0 {
+                    // Integers and bools are their own rounding: a copy in their type.
+                    let data = zelf.read_typed().typed().astype(dt);
+                    return Ok(PyNdArray::from_elements(data).into_pyobject(vm));
+                }
+                refuse_inexact_ints(&zelf, vm)?;
+            }
             let g_lock = zelf.read();
             let g = g_lock.view();
-            let dt = zelf.dtype;
             // NumPy: rint(x * 10**d) / 10**d, and rint(x / 10**-d) * 10**-d for d < 0
             let out = if nd >= 0 {
-                if !dt.is_float() {
-                    core::to_standard(g)
-                } else {
-                    let p = 10f64.powi(nd);
-                    g.mapv(|x| dt.cast((x * p).round_ties_even() / p))
-                }
+                let p = 10f64.powi(nd);
+                g.mapv(|x| dt.cast((x * p).round_ties_even() / p))
             } else {
                 let q = 10f64.powi(-nd);
                 g.mapv(|x| dt.cast((x / q).round_ties_even() * q))

@@ -587,8 +587,8 @@ pub(crate) mod _shape {
         if obj.downcast_ref::<PyNdArray>().is_some() {
             return Ok(obj.to_owned());
         }
-        let (arr, d) = to_array(obj, vm)?;
-        Ok(new_arr(arr, d, vm))
+        // `np.array`'s reading: Python ints past 2**53 keep every bit.
+        make_array(obj, None, 0, vm)
     }
 
     #[derive(FromArgs)]

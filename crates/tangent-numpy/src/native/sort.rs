@@ -69,13 +69,27 @@ pub(crate) mod _sort {
     #[pyfunction]
     pub(crate) fn argsort(a: PyObjectRef, args: SortArgs, vm: &VirtualMachine) -> PyResult {
         let _ = (&args.kind, &args.order, &args.stable);
+        if let Some(arr) = a.downcast_ref::<PyNdArray>() {
+            // int64 ordered in its own type (past 2**53 every bit counts).
+            if let ElemView::I64(v) = arr.read_typed().typed() {
+                if v.ndim() > 0 {
+                    let ax = axis_or(&args.axis, Some(-1), v.ndim(), vm)?;
+                    let order = ops::argsort(v, ax, crate::radix::argsort_i64);
+                    return Ok(new_arr(order, DType::Int64, vm));
+                }
+            }
+        }
         with_arr(&a, vm, |v, _| {
             // NumPy sorts a scalar as a one-element array: `argsort(3.0)` is `[0]`.
             if v.ndim() == 0 {
                 return Ok(new_arr(ArrayD::zeros(IxDyn(&[1])), DType::Int64, vm));
             }
             let ax = axis_or(&args.axis, Some(-1), v.ndim(), vm)?;
-            Ok(new_arr(ops::argsort(v, ax), DType::Int64, vm))
+            Ok(new_arr(
+                ops::argsort(v, ax, crate::radix::argsort_f64),
+                DType::Int64,
+                vm,
+            ))
         })
     }
 
@@ -87,6 +101,54 @@ pub(crate) mod _sort {
         v: PyObjectRef,
         #[pyarg(any, optional)]
         side: OptionalArg<PyStrRef>,
+    }
+
+    /// `searchsorted` of int64 values in an int64 array, compared as integers (past 2**53
+    /// float64 would merge neighbours); None for other types (compared as NumPy does, in
+    /// float64).
+    fn searchsorted_ints(
+        args: &SearchArgs,
+        right: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<PyObjectRef>> {
+        let Some(arr) = args.a.downcast_ref::<PyNdArray>() else {
+            return Ok(None);
+        };
+        let sorted: Vec<i64> = match arr.read_typed().typed() {
+            ElemView::I64(s) if s.ndim() == 1 => s.iter().copied().collect(),
+            _ => return Ok(None),
+        };
+        let find = |x: i64| {
+            let p = if right {
+                sorted.partition_point(|&y| y <= x)
+            } else {
+                sorted.partition_point(|&y| y < x)
+            };
+            p as i64
+        };
+        let v = &args.v;
+        if let Some(i) = v.downcast_ref_if_exact::<PyInt>(vm) {
+            return Ok(i
+                .as_bigint()
+                .to_i64()
+                .map(|x| vm.ctx.new_int(find(x)).into()));
+        }
+        let ints = match v.downcast_ref::<PyNdArray>() {
+            Some(a) => a.dtype == DType::Int64,
+            None => matches!(to_array(v, vm), Ok((_, DType::Int64))),
+        };
+        if !ints {
+            return Ok(None);
+        }
+        let xs = exact_i64(v, vm)?;
+        let out = xs.mapv(find);
+        Ok(Some(if out.ndim() == 0 {
+            vm.ctx
+                .new_int(out.iter().next().copied().unwrap_or(0))
+                .into()
+        } else {
+            PyNdArray::from_elements(Elements::I64(out)).into_pyobject(vm)
+        }))
     }
 
     #[pyfunction]
@@ -104,6 +166,9 @@ pub(crate) mod _sort {
                     .new_value_error(format!("search side must be 'left' or 'right' (got '{s}')")))
             }
         };
+        if let Some(found) = searchsorted_ints(&args, right, vm)? {
+            return Ok(found);
+        }
         let (sorted, _) = to_array(&args.a, vm)?;
         if sorted.ndim() != 1 {
             return Err(vm.new_value_error("object too deep for desired array"));

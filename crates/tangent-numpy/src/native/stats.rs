@@ -341,13 +341,13 @@ pub(crate) mod _stats {
     /// `np.count_nonzero`: how many elements are not zero (an int, or int64 per lane).
     #[pyfunction]
     pub(crate) fn count_nonzero(a: PyObjectRef, args: CountArgs, vm: &VirtualMachine) -> PyResult {
-        with_arr(&a, vm, |v, _| {
-            let axes = axes_arg(&args.axis, v.ndim(), vm)?;
-            let r = core::reduce_lanes(v, axes.as_deref(), args.keepdims, |lane| {
-                lane.iter().filter(|&&x| x != 0.0).count() as f64
-            });
-            Ok(arr_or_scalar(r, DType::Int64, vm))
-        })
+        // Read in float64 without the int64 refusal: no nonzero integer rounds to zero.
+        let (v, _) = to_array(&a, vm)?;
+        let axes = axes_arg(&args.axis, v.ndim(), vm)?;
+        let r = core::reduce_lanes(v.view(), axes.as_deref(), args.keepdims, |lane| {
+            lane.iter().filter(|&&x| x != 0.0).count() as f64
+        });
+        Ok(arr_or_scalar(r, DType::Int64, vm))
     }
 
     // ---------------------------------------------------------------- histogram

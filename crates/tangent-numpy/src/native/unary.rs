@@ -264,6 +264,18 @@ pub(crate) mod _unary {
     /// back in their own dtype; floats are rounded by `f`.
     pub(crate) fn rounding(x: &PyObject, f: fn(f64) -> f64, vm: &VirtualMachine) -> PyResult {
         let whole = |d: DType| matches!(d, DType::Int64 | DType::Bool);
+        // Integers are their own rounding, kept whole (past 2**53 a float64 would round).
+        if let Some(i) = x.downcast_ref_if_exact::<PyInt>(vm) {
+            if i.as_bigint().to_i64().is_some() {
+                return Ok(x.to_owned());
+            }
+        }
+        if let Some(a) = x.downcast_ref::<PyNdArray>() {
+            if whole(a.dtype) {
+                let data = a.read_typed().typed().astype(a.dtype);
+                return Ok(PyNdArray::from_elements(data).into_pyobject(vm));
+            }
+        }
         if let Some((v, d)) = scalar_of(x, vm) {
             return Ok(if whole(d) {
                 py_scalar(v, d, vm)
