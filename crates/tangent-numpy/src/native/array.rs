@@ -484,7 +484,13 @@ pub(crate) mod _array {
             };
             // Checks the invariant (bounds) once, at creation.
             let _ = lay.window(buf);
-            Ok(PyNdArray {
+            Ok(self.view_with(this, lay, readonly))
+        }
+
+        /// A view of `self` (`this`) with layout `lay` in the owner's memory, which the
+        /// caller has checked lies within it.
+        fn view_with(&self, this: &PyObject, lay: Layout, readonly: bool) -> PyNdArray {
+            PyNdArray {
                 data: PyRwLock::new(Elements::F64(ArrayD::zeros(IxDyn(&[0])))),
                 dtype: self.dtype,
                 view: Some(Box::new(Window {
@@ -492,7 +498,39 @@ pub(crate) mod _array {
                     lay,
                     writeable: self.writeable() && !readonly,
                 })),
-            })
+            }
+        }
+
+        /// `a[start::step]` for `len` (at least 1) elements of a 1-d array, whose
+        /// positions `slice_indices` has put within it: a view made from the layout
+        /// directly (the general path builds it through ndarray's slicing).
+        pub(crate) fn slice_1d(
+            &self,
+            this: &PyObject,
+            start: isize,
+            step: isize,
+            len: usize,
+        ) -> PyNdArray {
+            let lay = self.layout();
+            let stride = lay.stride(0);
+            let lay = Layout {
+                offset: (lay.offset as isize + start * stride) as usize,
+                shape: IxDyn(&[len]),
+                strides: IxDyn(&[(stride * step) as usize]),
+            };
+            self.view_with(this, lay, false)
+        }
+
+        /// `a.T` of a 2-d array: the view with its axes swapped.
+        pub(crate) fn transposed_2d(&self, this: &PyObject) -> PyNdArray {
+            let lay = self.layout();
+            let (s, t) = (lay.strides[0], lay.strides[1]);
+            let lay = Layout {
+                offset: lay.offset,
+                shape: IxDyn(&[lay.shape[1], lay.shape[0]]),
+                strides: IxDyn(&[t, s]),
+            };
+            self.view_with(this, lay, false)
         }
     }
 

@@ -123,6 +123,18 @@ pub(crate) mod _index {
                 return Ok(sub.into_pyobject(vm));
             }
         }
+        // fast path: a[i:j:k] of a 1-d array, a view made from its layout
+        if key.downcast_ref::<PySlice>().is_some() && zelf.n_dims() == 1 {
+            if let IndexItem::Slice(start, stop, step) = index_item(key, vm)? {
+                let n = zelf.layout().shape[0];
+                let (start, step, len) = core::slice_indices(start, stop, step, n).py(vm)?;
+                if len > 0 {
+                    return Ok(zelf
+                        .slice_1d(zelf.as_object(), start, step, len)
+                        .into_pyobject(vm));
+                }
+            }
+        }
         let items = index_items(key, vm)?;
         // a[i, j, ...] with one int per axis: one element
         if items.len() == zelf.n_dims() && items.iter().all(|it| matches!(it, IndexItem::Int(_))) {

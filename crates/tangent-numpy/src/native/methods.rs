@@ -103,6 +103,9 @@ pub(crate) mod _methods {
         }
         #[pygetset(name = "T")]
         fn t(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            if zelf.n_dims() == 2 && zelf.layout().shape.size() > 0 {
+                return Ok(zelf.transposed_2d(zelf.as_object()).into_pyobject(vm));
+            }
             transpose_impl(zelf.as_object(), None, vm)
         }
         #[pygetset]
