@@ -6,7 +6,7 @@
 //!
 //! The algorithm is written once (`vector_quicksort!`) over a handful of primitives that
 //! each instruction set's module defines: `N` lanes, load/store, min/max, the lanes
-//! below a pivot, a split of one vector to both ends of a range, a lane permutation
+//! below a pivot, a permutation that puts chosen lanes first, a lane permutation
 //! (lane `l` from lane `l ^ d`) and a blend by a lane mask.
 
 /// Sorts `v` ascending with the best vector instructions this machine has; false (and
@@ -110,6 +110,31 @@ macro_rules! each_vector {
     (@ $i:ident, $k:ident, $body:block; $($n:literal)*) => {
         $( if $n < $k { let $i: usize = $n; $body } )*
     };
+}
+
+/// For each of the `M` masks of `L` lanes, the lane order that puts the lanes of the mask
+/// first (in order) and the others after them (in order).
+#[cfg(target_arch = "x86_64")]
+const fn lane_orders<const L: usize, const M: usize>() -> [[usize; L]; M] {
+    let mut out = [[0; L]; M];
+    let mut m = 0;
+    while m < M {
+        let mut at = 0;
+        let mut pass = 0;
+        while pass < 2 {
+            let mut lane = 0;
+            while lane < L {
+                if ((m >> lane) & 1 == 1) == (pass == 0) {
+                    out[m][at] = lane;
+                    at += 1;
+                }
+                lane += 1;
+            }
+            pass += 1;
+        }
+        m += 1;
+    }
+    out
 }
 
 /// The quicksort over one instruction set's primitives (defined in the module where this
@@ -265,6 +290,29 @@ macro_rules! vector_quicksort {
             wl
         }
 
+        /// The lanes of the vectors `vs` that go to the front written at `wl`, the others
+        /// below `wr`: one permutation puts the front's lanes first, and the whole vector
+        /// is stored at both ends (each has room for a vector).
+        #[inline]
+        #[target_feature(enable = $feature)]
+        unsafe fn split<const OR_EQUAL: bool, const M: usize>(
+            a: *mut i64,
+            wl: &mut usize,
+            wr: &mut usize,
+            vs: [V; M],
+            pv: V,
+        ) {
+            let fronts = vs.map(|v| front_lanes::<OR_EQUAL>(v, pv));
+            for (v, front) in vs.into_iter().zip(fronts) {
+                let w = front_first(v, front);
+                let k = front.count_ones() as usize;
+                store(a.add(*wl), w);
+                store(a.add(*wr - N), w);
+                *wl += k;
+                *wr -= N - k;
+            }
+        }
+
         /// Sorts the `n <= SMALL` keys at `a` by a bitonic network over the fewest
         /// vectors (a power of two) that hold them, the lanes past `n` the largest key.
         #[target_feature(enable = $feature)]
@@ -364,31 +412,21 @@ mod avx512 {
     const N: usize = 8;
     const SMALL_VECTORS: usize = 8;
 
-    /// For each mask of the lanes that go first, the lane order that puts them first
-    /// (in order) and the others after them.
-    static SPLITS: [[u8; 8]; 256] = split_orders();
-
-    const fn split_orders() -> [[u8; 8]; 256] {
+    /// For each mask of the lanes that go first, the lane order that puts them first.
+    static SPLITS: [[u8; 8]; 256] = {
+        let orders = super::lane_orders::<8, 256>();
         let mut out = [[0; 8]; 256];
         let mut m = 0;
         while m < 256 {
-            let mut at = 0;
-            let mut pass = 0;
-            while pass < 2 {
-                let mut lane = 0;
-                while lane < 8 {
-                    if ((m >> lane) & 1 == 1) == (pass == 0) {
-                        out[m][at] = lane as u8;
-                        at += 1;
-                    }
-                    lane += 1;
-                }
-                pass += 1;
+            let mut lane = 0;
+            while lane < 8 {
+                out[m][lane] = orders[m][lane] as u8;
+                lane += 1;
             }
             m += 1;
         }
         out
-    }
+    };
 
     #[inline]
     #[target_feature(enable = "avx512f,popcnt")]
@@ -451,35 +489,26 @@ mod avx512 {
         _mm512_mask_max_epi64(_mm512_min_epi64(v, q), upper as u8, v, q)
     }
 
-    /// The lanes of the vectors `vs` that go to the front written at `wl`, the others
-    /// below `wr`.
+    /// The lanes of `v` that go first: below the pivot `pv` (at or below with
+    /// `OR_EQUAL`).
     #[inline]
     #[target_feature(enable = "avx512f,popcnt")]
-    unsafe fn split<const OR_EQUAL: bool, const M: usize>(
-        a: *mut i64,
-        wl: &mut usize,
-        wr: &mut usize,
-        vs: [V; M],
-        pv: V,
-    ) {
-        let fronts = vs.map(|v| {
-            if OR_EQUAL {
-                _mm512_cmple_epi64_mask(v, pv)
-            } else {
-                _mm512_cmplt_epi64_mask(v, pv)
-            }
-        });
-        for (v, front) in vs.into_iter().zip(fronts) {
-            let order = _mm512_cvtepu8_epi64(_mm_loadl_epi64(
-                SPLITS[front as usize].as_ptr() as *const __m128i
-            ));
-            let w = _mm512_permutexvar_epi64(order, v);
-            let k = front.count_ones() as usize;
-            store(a.add(*wl), w);
-            store(a.add(*wr - N), w);
-            *wl += k;
-            *wr -= N - k;
-        }
+    fn front_lanes<const OR_EQUAL: bool>(v: V, pv: V) -> u32 {
+        u32::from(if OR_EQUAL {
+            _mm512_cmple_epi64_mask(v, pv)
+        } else {
+            _mm512_cmplt_epi64_mask(v, pv)
+        })
+    }
+
+    /// `v` with the lanes of `front` first (in order), the others after them.
+    #[inline]
+    #[target_feature(enable = "avx512f,popcnt")]
+    unsafe fn front_first(v: V, front: u32) -> V {
+        let order = _mm512_cvtepu8_epi64(_mm_loadl_epi64(
+            SPLITS[front as usize].as_ptr() as *const __m128i
+        ));
+        _mm512_permutexvar_epi64(order, v)
     }
 
     /// Sorts each of the `K` vectors, even ones ascending and odd ones descending, where
@@ -542,32 +571,23 @@ mod avx2 {
     const N: usize = 4;
     const SMALL_VECTORS: usize = 8;
 
-    /// For each mask of the lanes that go first, the 32-bit lane order that puts them
-    /// first (in order) and the others after them.
-    static SPLITS: [[i32; 8]; 16] = split_orders();
-
-    const fn split_orders() -> [[i32; 8]; 16] {
+    /// For each mask of the lanes that go first, the order of 32-bit halves that puts
+    /// them first.
+    static SPLITS: [[i32; 8]; 16] = {
+        let orders = super::lane_orders::<4, 16>();
         let mut out = [[0; 8]; 16];
         let mut m = 0;
         while m < 16 {
-            let mut at = 0;
-            let mut pass = 0;
-            while pass < 2 {
-                let mut lane: i32 = 0;
-                while lane < 4 {
-                    if ((m >> lane) & 1 == 1) == (pass == 0) {
-                        out[m][2 * at] = 2 * lane;
-                        out[m][2 * at + 1] = 2 * lane + 1;
-                        at += 1;
-                    }
-                    lane += 1;
-                }
-                pass += 1;
+            let mut lane = 0;
+            while lane < 4 {
+                out[m][2 * lane] = 2 * orders[m][lane] as i32;
+                out[m][2 * lane + 1] = 2 * orders[m][lane] as i32 + 1;
+                lane += 1;
             }
             m += 1;
         }
         out
-    }
+    };
 
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
@@ -638,35 +658,25 @@ mod avx2 {
         _mm256_blendv_epi8(v, q, take_q)
     }
 
-    /// The lanes of the vectors `vs` that go to the front written at `wl`, the others
-    /// below `wr`: one permutation puts the front's lanes first, and the whole vector is
-    /// stored at both ends (each has room for a vector).
+    /// The lanes of `v` that go first: below the pivot `pv` (at or below with
+    /// `OR_EQUAL`).
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn split<const OR_EQUAL: bool, const M: usize>(
-        a: *mut i64,
-        wl: &mut usize,
-        wr: &mut usize,
-        vs: [V; M],
-        pv: V,
-    ) {
-        let fronts = vs.map(|v| {
-            if OR_EQUAL {
-                let above = _mm256_cmpgt_epi64(v, pv);
-                !_mm256_movemask_pd(_mm256_castsi256_pd(above)) as u32 & 0xf
-            } else {
-                _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(pv, v))) as u32
-            }
-        });
-        for (v, front) in vs.into_iter().zip(fronts) {
-            let order = _mm256_loadu_si256(SPLITS[front as usize].as_ptr() as *const V);
-            let w = _mm256_permutevar8x32_epi32(v, order);
-            let k = front.count_ones() as usize;
-            store(a.add(*wl), w);
-            store(a.add(*wr - N), w);
-            *wl += k;
-            *wr -= N - k;
+    fn front_lanes<const OR_EQUAL: bool>(v: V, pv: V) -> u32 {
+        if OR_EQUAL {
+            let above = _mm256_cmpgt_epi64(v, pv);
+            !_mm256_movemask_pd(_mm256_castsi256_pd(above)) as u32 & 0xf
+        } else {
+            _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(pv, v))) as u32
         }
+    }
+
+    /// `v` with the lanes of `front` first (in order), the others after them.
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn front_first(v: V, front: u32) -> V {
+        let order = _mm256_loadu_si256(SPLITS[front as usize].as_ptr() as *const V);
+        _mm256_permutevar8x32_epi32(v, order)
     }
 
     /// Sorts each of the `K` vectors, even ones ascending and odd ones descending, where
