@@ -235,22 +235,21 @@ pub(crate) mod _contract {
             .map(|(_, d)| *d)
             .reduce(DType::promote)
             .unwrap_or(DType::Float64);
+        let views: Vec<ArrayViewD<'_, f64>> = ops_.iter().map(|(a, _)| a.view()).collect();
         if rd == DType::Int64 {
-            // Computed in float64: exact while no sum of products can pass 2**53 (a bound:
-            // the product of the operands' largest magnitudes and of their sizes).
-            let bound: f64 = ops_
-                .iter()
-                .map(|(a, _)| a.iter().fold(0f64, |m, x| m.max(x.abs())) * a.len().max(1) as f64)
-                .product();
-            if bound >= 9.007_199_254_740_992e15 {
+            // Computed in float64: exact while no partial sum passes 2**53, which the same
+            // contraction of the magnitudes bounds (with a bit to spare for its rounding).
+            let magnitudes: Vec<ArrayD<f64>> = ops_.iter().map(|(a, _)| a.mapv(f64::abs)).collect();
+            let views: Vec<ArrayViewD<'_, f64>> = magnitudes.iter().map(|a| a.view()).collect();
+            let bound = ops::einsum(&subs.to_string_lossy(), &views).py(vm)?;
+            if bound.iter().any(|x| !(*x < 4.503_599_627_370_496e15)) {
                 return Err(vm.new_not_implemented_error(
                     "einsum of int64 arrays computes in float64, where these operands' sums \
-                     could pass 2**53 and round; it refuses rather than give a rounded result \
+                     pass 2**52 and could round; it refuses rather than give a rounded result \
                      (`@` and `np.matmul` of int64 arrays are exact)",
                 ));
             }
         }
-        let views: Vec<ArrayViewD<'_, f64>> = ops_.iter().map(|(a, _)| a.view()).collect();
         let r = ops::einsum(&subs.to_string_lossy(), &views).py(vm)?;
         let r = if rd == DType::Bool {
             r.mapv(|x| (x != 0.0) as u8 as f64)
