@@ -242,7 +242,10 @@ pub(crate) mod _contract {
             let magnitudes: Vec<ArrayD<f64>> = ops_.iter().map(|(a, _)| a.mapv(f64::abs)).collect();
             let views: Vec<ArrayViewD<'_, f64>> = magnitudes.iter().map(|a| a.view()).collect();
             let bound = ops::einsum(&subs.to_string_lossy(), &views).py(vm)?;
-            if bound.iter().any(|x| !(*x < 4.503_599_627_370_496e15)) {
+            if bound
+                .iter()
+                .any(|x| !x.is_finite() || *x >= 4.503_599_627_370_496e15)
+            {
                 return Err(vm.new_not_implemented_error(
                     "einsum of int64 arrays computes in float64, where these operands' sums \
                      pass 2**52 and could round; it refuses rather than give a rounded result \
