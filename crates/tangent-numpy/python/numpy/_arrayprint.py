@@ -267,13 +267,14 @@ def _checked_float(x, precision, unique, trim, min_digits):
     errors for the options of `format_float_*`."""
     if trim not in ("k", ".", "0", "-"):
         raise TypeError("if supplied, trim must be 'k', '.', '0' or '-' found `%s`" % trim)
-    value, single = _float_parts(x)
+    # NumPy checks the counts before it reads the value.
     precision = _count(precision, "precision")
     min_digits = _count(min_digits, "min_digits")
-    if not unique and precision is None:
-        raise TypeError("in non-unique mode `precision` must be supplied")
     if min_digits is not None and precision is not None and min_digits > precision:
         raise ValueError("min_digits must be less than or equal to precision")
+    value, single = _float_parts(x)
+    if not unique and precision is None:
+        raise TypeError("in non-unique mode `precision` must be supplied")
     return value, single, precision, min_digits
 
 

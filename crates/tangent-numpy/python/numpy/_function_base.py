@@ -941,8 +941,17 @@ def fromiter(iter, dtype, count=-1, *, like=None):
 
 
 def copyto(dst, src, casting="same_kind", where=True):
-    """Writes `src` (broadcast) into `dst` where `where` holds, in place."""
-    src = np.broadcast_to(np.asarray(src), dst.shape)
+    """Writes `src` (broadcast) into `dst` where `where` holds, in place, when `src`'s
+    dtype casts to `dst`'s under `casting`."""
+    if not isinstance(dst, np.ndarray):
+        raise TypeError("copyto() argument 1 must be numpy.ndarray, not %s"
+                        % (type(dst).__name__,))
+    scalar = not isinstance(src, np.ndarray)
+    src = np.asarray(src)
+    if not np.can_cast(src.dtype, dst.dtype, casting):
+        raise TypeError("Cannot cast %s from %r to %r according to the rule %r"
+                        % ("scalar" if scalar else "array data", src.dtype, dst.dtype, casting))
+    src = np.broadcast_to(src, dst.shape)
     if where is True:
         dst[...] = src
     else:

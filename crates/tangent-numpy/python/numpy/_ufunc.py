@@ -1,7 +1,8 @@
 """NumPy's ufunc objects: `np.add`, `np.sin`, ... are instances of `ufunc` that call the
-native function (through the class's `__call__`, no Python frame) and have NumPy's
-methods: `reduce`, `accumulate`, `reduceat`, `outer` and `at`, with `nin`, `nout`,
-`nargs`, `identity` and `signature`.
+native function (the native base `_ufunc_base` calls it directly when given just the
+inputs; `_call` below applies `out=`, `where=`, `dtype=`, `casting=`, `order=`,
+`subok=` and `signature=`) and have NumPy's methods: `reduce`, `accumulate`,
+`reduceat`, `outer` and `at`, with `nin`, `nout`, `nargs`, `identity` and `signature`.
 
 `add`, `multiply`, `maximum`, `minimum`, `logical_and` and `logical_or` reduce as
 `sum`, `prod`, `max`, `min`, `all` and `any` do (NumPy's own reductions: the same order
@@ -10,6 +11,9 @@ binary ufuncs fold along the axis from its start, as NumPy does.
 
 Installed before the package's `__init__`, which calls `install(globals())` last.
 """
+import warnings as _warnings
+
+import _numpy_native as _nn
 import numpy as np
 
 # name: (NumPy's __name__, nin, nout, identity, signature); aliases share one object.
@@ -85,7 +89,7 @@ _ACCUMULATE_AS = {"add": "cumsum", "multiply": "cumprod"}
 _NO_VALUE = object()
 
 
-class ufunc:
+class ufunc(_nn._ufunc_base):
     """A NumPy universal function (see the module's docstring)."""
 
     __module__ = "numpy"
@@ -104,11 +108,18 @@ class ufunc:
         return "<ufunc %r>" % (self.__name__,)
 
     def _binary(self, method):
+        """NumPy's refusals of `method` (reduce, accumulate, reduceat, outer)."""
         if self.signature is not None:
-            raise ValueError("%s.%s does not support a ufunc with a signature"
-                             % (self.__name__, method))
-        if self.nin != 2 or self.nout != 1:
-            raise ValueError("%s only supported for binary functions" % (method,))
+            if method == "outer":
+                raise TypeError("method outer is not allowed in ufunc with non-trivial "
+                                "signature")
+            raise RuntimeError("Reduction not defined on ufunc with signature")
+        if self.nin != 2:
+            raise ValueError("%s only supported for binary functions"
+                             % ("outer product" if method == "outer" else method,))
+        if self.nout != 1:
+            raise ValueError("%s only supported for functions returning a single value"
+                             % (method,))
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
                initial=_NO_VALUE, where=True):
@@ -205,8 +216,9 @@ class ufunc:
         """`a[indices] = ufunc(a[indices], b)` without buffering: a repeated index is
         applied once per occurrence."""
         if self.signature is not None:
-            raise ValueError("%s.at does not support a ufunc with a signature"
-                             % (self.__name__,))
+            raise TypeError("%s.at does not support ufunc with non-trivial signature: %s "
+                            "has signature %s." % (self.__name__, self.__name__,
+                                                   self.signature))
         if not isinstance(a, np.ndarray):
             raise TypeError("first operand must be array")
         positions = np.arange(a.size).reshape(a.shape)[indices]
@@ -226,6 +238,155 @@ class ufunc:
             where = np.unravel_index(p, a.shape)
             a[where] = self(a[where], v)
         return None
+
+
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+_ORDERS = ("C", "F", "A", "K")
+
+
+def _call(uf, args, kwargs):
+    """`uf(*args, **kwargs)` with NumPy's keyword arguments (and positional outputs)."""
+    name, nin, nout = uf.__name__, uf.nin, uf.nout
+    if uf.signature is not None:
+        # matmul, vecdot, matvec, vecmat: their functions take their own keywords.
+        return uf._func(*args, **kwargs)
+    if not nin <= len(args) <= nin + nout:
+        raise TypeError("%s() takes from %d to %d positional arguments but %d %s given"
+                        % (name, nin, nin + nout, len(args),
+                           "was" if len(args) == 1 else "were"))
+    inputs = args[:nin]
+    outs = _outputs(args[nin:], kwargs.pop("out", _NO_VALUE), nout)
+    where = kwargs.pop("where", True)
+    dtype = kwargs.pop("dtype", None)
+    signature = kwargs.pop("signature", None)
+    casting = kwargs.pop("casting", "same_kind")
+    order = kwargs.pop("order", "K")
+    kwargs.pop("subok", None)  # there are no ndarray subclasses to keep
+    if kwargs:
+        raise TypeError("%s() got an unexpected keyword argument '%s'"
+                        % (name, next(iter(kwargs))))
+    if casting not in _CASTINGS:
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
+                         "'unsafe' (got %r)" % (casting,))
+    if order is not None and order not in _ORDERS:
+        raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got %r)" % (order,))
+    if dtype is not None and signature is not None:
+        raise TypeError("cannot specify both 'signature' and 'dtype'")
+    if signature is not None:
+        in_types, out_type = _parse_signature(signature, name, nin, nout)
+    else:
+        in_types, out_type = (None,) * nin, (None if dtype is None else np.dtype(dtype))
+    if out_type is not None and all(t is None for t in in_types):
+        in_types = _loop_inputs(uf, out_type)
+    inputs = [x if t is None else _cast_input(x, t, k, name, casting)
+              for k, (x, t) in enumerate(zip(inputs, in_types))]
+    results = uf._func(*inputs)
+    results = results if nout > 1 else (results,)
+    mask = None
+    if where is not True:
+        mask = np.asarray(where)
+        if mask.dtype != np.bool_:
+            raise TypeError("Cannot cast array data from %r to dtype('bool') according to "
+                            "the rule 'safe'" % (mask.dtype,))
+        if any(o is None for o in outs):
+            _warnings.warn("'where' used without 'out', expect unitialized memory in "
+                           "output. If this is intentional, use out=None.", UserWarning,
+                           stacklevel=2)
+    done = []
+    for r, o in zip(results, outs):
+        if out_type is not None and np.asarray(r).dtype != out_type:
+            r = np.asarray(r).astype(out_type)
+            r = r if r.ndim else r[()]
+        if o is None and mask is None:
+            done.append(r)
+            continue
+        r = np.asarray(r)
+        if o is None:
+            # NumPy leaves the unselected elements uninitialised; here they are zeros.
+            o = np.zeros(np.broadcast_shapes(r.shape, mask.shape), r.dtype)
+        shape = np.broadcast_shapes(r.shape, o.shape, () if mask is None else mask.shape)
+        if shape != o.shape:
+            raise ValueError("non-broadcastable output operand with shape %s doesn't match "
+                             "the broadcast shape %s" % (o.shape, shape))
+        if not np.can_cast(r.dtype, o.dtype, casting):
+            raise TypeError("Cannot cast ufunc '%s' output from %r to %r with casting rule "
+                            "%r" % (name, r.dtype, o.dtype, casting))
+        if mask is None:
+            o[...] = r
+        else:
+            np.copyto(o, r, casting="unsafe", where=mask)
+        done.append(o)
+    return done[0] if nout == 1 else tuple(done)
+
+
+def _outputs(positional, out, nout):
+    """The outputs, one entry (an array or None) per output of the ufunc."""
+    if positional:
+        if out is not _NO_VALUE:
+            raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+        outs = tuple(positional) + (None,) * (nout - len(positional))
+    elif out is _NO_VALUE or out is None:
+        outs = (None,) * nout
+    elif isinstance(out, tuple):
+        if len(out) != nout:
+            raise ValueError("The 'out' tuple must have exactly %d entries: one per ufunc "
+                             "output" % (nout,))
+        outs = out
+    elif nout == 1:
+        outs = (out,)
+    else:
+        raise TypeError("'out' must be a tuple of arrays")
+    for o in outs:
+        if o is not None and not isinstance(o, np.ndarray):
+            raise TypeError("return arrays must be of ArrayType")
+    return outs
+
+
+def _parse_signature(signature, name, nin, nout):
+    """(input types, output type) of `signature=`: a tuple of dtypes or None, a string
+    of type codes (`'dd->d'`), or one dtype for the output."""
+    if isinstance(signature, str) and "->" in signature:
+        ins, outs = signature.replace(",", "").split("->")
+        types = list(ins) + list(outs)
+    elif isinstance(signature, (tuple, list)):
+        types = list(signature)
+    else:
+        return (None,) * nin, np.dtype(signature)
+    if len(types) != nin + nout:
+        raise TypeError("a type-tuple must be specified of length %d for ufunc '%s'"
+                        % (nin + nout, name))
+    types = [None if t is None else np.dtype(t) for t in types]
+    return tuple(types[:nin]), types[nin]
+
+
+def _loop_inputs(uf, out_type):
+    """The input types of `uf`'s loop giving `out_type` (NumPy's `dtype=`): the inputs
+    keep their types when the ufunc's result is a bool whatever they are (comparisons,
+    `isnan`, ...), and are cast to `out_type` otherwise; TypeError when there is no
+    such loop (`np.sin(i, dtype=np.int64)`)."""
+    def result_types(t):
+        try:
+            r = uf._func(*[np.zeros(1, t)] * uf.nin)
+        except Exception:
+            return None
+        return [np.asarray(x).dtype for x in (r if uf.nout > 1 else (r,))]
+
+    predicate = result_types(np.float64) == [np.dtype(np.bool_)] * uf.nout
+    if predicate and out_type == np.bool_:
+        return (None,) * uf.nin
+    if not predicate and result_types(out_type) == [out_type] * uf.nout:
+        return (out_type,) * uf.nin
+    raise TypeError("No loop matching the specified signature and casting was found for "
+                    "ufunc %s" % (uf.__name__,))
+
+
+def _cast_input(x, t, k, name, casting):
+    """Input `k` of a ufunc cast to the loop's type `t` under the casting rule."""
+    a = np.asarray(x)
+    if not np.can_cast(a.dtype, t, casting):
+        raise TypeError("Cannot cast ufunc '%s' input %d from %r to %r with casting rule %r"
+                        % (name, k, a.dtype, t, casting))
+    return a.astype(t)
 
 
 def _axes(axis, ndim):
@@ -260,9 +421,9 @@ def install(namespace):
         if canonical not in made:
             target = namespace.get(canonical, fn)
             cls = type("ufunc", (ufunc,), {
-                "__call__": staticmethod(target), "__name__": canonical, "__module__": "numpy",
+                "__name__": canonical, "__module__": "numpy",
                 "__doc__": getattr(target, "__doc__", None), "nin": nin, "nout": nout,
                 "identity": identity, "signature": signature,
             })
-            made[canonical] = cls()
+            made[canonical] = cls(target, nin)
         namespace[name] = made[canonical]

@@ -51,7 +51,7 @@ def _scale(norm, n, inverse):
 
 def _axis(axis, ndim):
     if not -ndim <= axis < ndim:
-        raise np.AxisError("axis %d is out of bounds for array of dimension %d"
+        raise IndexError("axis %d is out of bounds for array of dimension %d"
                            % (axis, ndim))
     return axis % ndim
 
@@ -113,7 +113,7 @@ def _result(re, im, single, out):
 def _c2c(a, n, axis, norm, out, inverse):
     re, im, single = _complex_input(a)
     if re.ndim == 0:
-        raise np.AxisError("axis %d is out of bounds for array of dimension 0" % (axis,))
+        raise IndexError("axis %d is out of bounds for array of dimension 0" % (axis,))
     re, im = _raw(re, im, n, axis, norm, inverse)
     return _result(re, im, single, out)
 
@@ -207,7 +207,7 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
         return _cx.complexarray(r, i)
     re, single = _real_input(a, "rfft_n_even" if (n or 0) % 2 == 0 else "rfft_n_odd")
     if re.ndim == 0:
-        raise np.AxisError("axis %d is out of bounds for array of dimension 0" % (axis,))
+        raise IndexError("axis %d is out of bounds for array of dimension 0" % (axis,))
     ax = _axis(axis, re.ndim)
     n = _length(n, re.shape[ax])
     r, i = _nn._fft_r2c(re, ax, n, _scale(norm, n, False))
@@ -226,7 +226,7 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     """The inverse of `rfft`: a real signal of length `n` (`2*(m - 1)` by default)."""
     re, im, single = _complex_input(a)
     if re.ndim == 0:
-        raise np.AxisError("axis %d is out of bounds for array of dimension 0" % (axis,))
+        raise IndexError("axis %d is out of bounds for array of dimension 0" % (axis,))
     ax = _axis(axis, re.ndim)
     n = _length(2 * (re.shape[ax] - 1) if n is None else n, 0)
     r = _nn._fft_c2r(re, im, ax, n, _scale(norm, n, True))

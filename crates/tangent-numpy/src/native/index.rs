@@ -179,6 +179,17 @@ pub(crate) mod _index {
         vm: &VirtualMachine,
     ) -> PyResult<()> {
         let dt = zelf.dtype;
+        if value
+            .downcast_ref::<rustpython_vm::builtins::PyComplex>()
+            .is_some()
+        {
+            // A complex number into a real array: NumPy's TypeError (its conversion of
+            // the element), not the refusal of complex input.
+            let kind = if dt.is_float() { "float" } else { "int" };
+            return Err(vm.new_type_error(format!(
+                "{kind}() argument must be a string or a real number, not 'complex'"
+            )));
+        }
         if dt == DType::Int64 {
             // Values assigned to an int64 array keep every bit (also past 2**53).
             let val = match value.downcast_ref::<PyNdArray>() {

@@ -66,6 +66,7 @@ mod scalar;
 mod shape;
 mod sort;
 mod stats;
+mod ufunc;
 mod unary;
 
 /// The names every file of the module uses: the interpreter's types, ndarray, the
@@ -255,6 +256,7 @@ pub mod host_api {
     dtype::_dtype,
     index::_index,
     methods::_methods,
-    printing::_printing
+    printing::_printing,
+    ufunc::_ufunc
 ))]
 pub mod _numpy_native {}
