@@ -689,6 +689,11 @@ pub(crate) mod _binary {
     }
 
     pub(crate) fn matmul_objs(a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyResult {
+        // Two float64 vectors: `np.dot`'s product (the matrix kernel's setup would cost
+        // several times the sum).
+        if let Some(s) = vector_dot_f64(a, b, vm) {
+            return Ok(s);
+        }
         let sa = src_arg(a, vm)?;
         let sb = src_arg(b, vm)?;
         let rd = promote_srcs(&sa, &sb);

@@ -321,6 +321,9 @@ pub(crate) mod _contract {
 
     #[pyfunction]
     pub(crate) fn dot(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        if let Some(s) = vector_dot_f64(&a, &b, vm) {
+            return Ok(s);
+        }
         let sa = src_arg(&a, vm)?;
         let sb = src_arg(&b, vm)?;
         if matches!(sa, Src::Sc(..)) || matches!(sb, Src::Sc(..)) {
@@ -375,6 +378,32 @@ pub(crate) mod _contract {
             round_to(out, rd)
         };
         Ok(arr_or_scalar(out, rd, vm))
+    }
+
+    /// `np.dot(x, y)` or `x @ y` of two contiguous float64 vectors of one length: the
+    /// pairwise sum of the products read from the buffers (`core::dot`'s result, without
+    /// its general conversions); None for any other operands.
+    pub(crate) fn vector_dot_f64(
+        a: &PyObject,
+        b: &PyObject,
+        vm: &VirtualMachine,
+    ) -> Option<PyObjectRef> {
+        let (x, y) = (
+            a.downcast_ref::<PyNdArray>()?,
+            b.downcast_ref::<PyNdArray>()?,
+        );
+        if x.dtype != DType::Float64 || y.dtype != DType::Float64 {
+            return None;
+        }
+        let (gx, gy) = (x.read_typed(), y.read_typed());
+        let (ElemView::F64(vx), ElemView::F64(vy)) = (gx.typed(), gy.typed()) else {
+            return None;
+        };
+        if vx.ndim() != 1 || vy.ndim() != 1 || vx.len() != vy.len() {
+            return None;
+        }
+        let s = crate::fastmath::pairwise_dot(vx.as_slice()?, vy.as_slice()?);
+        Some(py_scalar(s, DType::Float64, vm))
     }
 
     pub(crate) fn src_owned_view(s: &Src) -> Option<PyRef<PyNdArray>> {

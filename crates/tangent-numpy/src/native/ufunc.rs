@@ -11,11 +11,7 @@
 #[rustpython_vm::pymodule(sub)]
 pub(crate) mod _ufunc {
     use crate::native::prelude::*;
-    use rustpython_vm::{
-        builtins::PyDict,
-        function::FuncArgs,
-        types::Callable,
-    };
+    use rustpython_vm::{builtins::PyDict, function::FuncArgs, types::Callable};
 
     #[pyattr]
     #[pyclass(module = "numpy", name = "_ufunc_base")]
@@ -27,7 +23,11 @@ pub(crate) mod _ufunc {
 
     impl Constructor for PyUfuncBase {
         type Args = (PyObjectRef, usize);
-        fn py_new(_cls: &Py<PyType>, (func, nin): Self::Args, _vm: &VirtualMachine) -> PyResult<Self> {
+        fn py_new(
+            _cls: &Py<PyType>,
+            (func, nin): Self::Args,
+            _vm: &VirtualMachine,
+        ) -> PyResult<Self> {
             Ok(PyUfuncBase { func, nin })
         }
     }
