@@ -36,6 +36,10 @@ pub const SHIMS: &[(&str, &str)] = &[
         "numpy._array_api",
         include_str!("../python/numpy/_array_api.py"),
     ),
+    (
+        "numpy.exceptions",
+        include_str!("../python/numpy/exceptions.py"),
+    ),
     ("numpy._ufunc", include_str!("../python/numpy/_ufunc.py")),
     ("numpy._npyio", include_str!("../python/numpy/_npyio.py")),
     (

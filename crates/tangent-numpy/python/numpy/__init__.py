@@ -142,8 +142,7 @@ class character(flexible):
     pass
 
 
-class AxisError(ValueError, IndexError):
-    pass
+from numpy.exceptions import AxisError  # noqa: E402  (NumPy 1's top-level name)
 
 
 def _make_ufunc1(name):
