@@ -501,9 +501,77 @@ pub(crate) mod _binary {
         })
     }
 
+    /// The most common case of an arithmetic operation, without the general path's
+    /// conversions: float64 arithmetic (not a comparison or a bitwise operation) on two
+    /// C-contiguous float64 arrays of one shape, or on one and a Python float (a weak
+    /// scalar: the result is float64, as NumPy 2's). The same kernels as `compute`, so
+    /// the same numbers; None leaves the operands to the general path.
+    fn float64_fast(
+        op: Op,
+        a: &PyObject,
+        b: &PyObject,
+        vm: &VirtualMachine,
+    ) -> Option<PyObjectRef> {
+        use Op::*;
+        if !matches!(op, Add | Sub | Mul | Div | Pow | Max | Min | FMax | FMin) {
+            return None;
+        }
+        fn float64(o: &PyObject) -> Option<&Py<PyNdArray>> {
+            o.downcast_ref::<PyNdArray>()
+                .filter(|x| x.dtype == DType::Float64)
+        }
+        let scalar = |o: &PyObject| o.downcast_ref::<PyFloat>().map(|f| f.to_f64());
+        let (out, dims) = match (float64(a), float64(b)) {
+            (Some(x), Some(y)) => {
+                let (gx, gy) = (x.read_typed(), y.read_typed());
+                let (ElemView::F64(vx), ElemView::F64(vy)) = (gx.typed(), gy.typed()) else {
+                    return None;
+                };
+                if vx.ndim() == 0 || vx.shape() != vy.shape() {
+                    return None;
+                }
+                let (xs, ys) = (vx.as_slice()?, vy.as_slice()?);
+                let out = with_op!(op, f => crate::fastmath::map2(xs, ys, f));
+                (out, vx.raw_dim())
+            }
+            (Some(x), None) => {
+                let t = scalar(b)?;
+                let gx = x.read_typed();
+                let ElemView::F64(vx) = gx.typed() else {
+                    return None;
+                };
+                if vx.ndim() == 0 {
+                    return None;
+                }
+                let xs = vx.as_slice()?;
+                let out = with_op!(op, f => crate::fastmath::map1(xs, |v| f(v, t)));
+                (out, vx.raw_dim())
+            }
+            (None, Some(y)) => {
+                let t = scalar(a)?;
+                let gy = y.read_typed();
+                let ElemView::F64(vy) = gy.typed() else {
+                    return None;
+                };
+                if vy.ndim() == 0 {
+                    return None;
+                }
+                let ys = vy.as_slice()?;
+                let out = with_op!(op, f => crate::fastmath::map1(ys, |v| f(t, v)));
+                (out, vy.raw_dim())
+            }
+            (None, None) => return None,
+        };
+        let arr = ArrayD::from_shape_vec(dims, out).expect("one element per input element");
+        Some(new_arr(arr, DType::Float64, vm))
+    }
+
     /// Operator slot: NotImplemented unless both sides are array-like; an operand that
     /// is a complex number sends the operation to the complex arrays' version.
     pub(crate) fn bin_slot(a: &PyObject, b: &PyObject, op: Op, vm: &VirtualMachine) -> PyResult {
+        if let Some(r) = float64_fast(op, a, b, vm) {
+            return Ok(r);
+        }
         let (sa, sb) = match (to_src(a, vm), to_src(b, vm)) {
             (Ok(Some(sa)), Ok(Some(sb))) => (sa, sb),
             (Err(e), _) | (_, Err(e)) => return complex_or(e, op, a, b, vm),
@@ -540,6 +608,9 @@ pub(crate) mod _binary {
 
     /// Function form (`np.maximum(a, b)`): any array-likes; scalars in, scalar out.
     pub(crate) fn bin_fn(a: &PyObject, b: &PyObject, op: Op, vm: &VirtualMachine) -> PyResult {
+        if let Some(r) = float64_fast(op, a, b, vm) {
+            return Ok(r);
+        }
         let sa = src_arg(a, vm)?;
         let sb = src_arg(b, vm)?;
         binop_src(op, &sa, &sb, vm)

@@ -109,6 +109,17 @@ pub(crate) mod _unary {
         vm: &VirtualMachine,
     ) -> PyResult {
         if let Some(a) = x.downcast_ref::<PyNdArray>() {
+            if a.dtype == DType::Float64 {
+                // A C-contiguous float64 array: straight from the buffer.
+                let g = a.read_typed();
+                if let ElemView::F64(v) = g.typed() {
+                    if let Some(src) = v.as_slice().filter(|_| v.ndim() > 0) {
+                        let out = crate::fastmath::map1(src, &f);
+                        let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
+                        return Ok(new_arr(arr, DType::Float64, vm));
+                    }
+                }
+            }
             if kept_dtype(a.dtype, on_bool, vm)? == DType::Int64 {
                 // Integers in i64 (NumPy's wrap-around: -INT64_MIN is INT64_MIN).
                 let g = a.read_typed();
