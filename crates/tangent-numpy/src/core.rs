@@ -1343,11 +1343,13 @@ fn norm_index(i: isize, n: usize, axis: usize) -> NpResult<usize> {
 /// when one is.
 fn index_bounds(indices: &[isize], n: usize) -> (bool, bool) {
     let (ni, limit) = (n as isize, 2 * n);
-    let (out, signs) = indices.iter().fold((0usize, 0isize), |(out, signs), &i| {
-        (
-            out | usize::from(i.wrapping_add(ni) as usize >= limit),
-            signs | i,
-        )
+    let (out, signs) = crate::fastmath::on_wide_vectors(|| {
+        indices.iter().fold((0usize, 0isize), |(out, signs), &i| {
+            (
+                out | usize::from(i.wrapping_add(ni) as usize >= limit),
+                signs | i,
+            )
+        })
     });
     (out == 0, signs < 0)
 }
@@ -1627,11 +1629,13 @@ fn gather_1d<T: Clone>(
     }
     if !negative && stride == 1 {
         // Contiguous, no index to wrap: one load per element.
-        let data: Vec<T> = flat
-            .iter()
-            // SAFETY: every index is in 0..n (checked above), an element of `v`.
-            .map(|&i| unsafe { (*base.add(i as usize)).clone() })
-            .collect();
+        // Compiled for the widest vectors: their gather instructions.
+        let data: Vec<T> = crate::fastmath::on_wide_vectors(|| {
+            flat.iter()
+                // SAFETY: every index is in 0..n (checked above), an element of `v`.
+                .map(|&i| unsafe { (*base.add(i as usize)).clone() })
+                .collect()
+        });
         return Ok(ArrayD::from_shape_vec(shape, data).expect("one element per index"));
     }
     let data: Vec<T> = flat
