@@ -534,8 +534,9 @@ pub(crate) mod _binary {
                 let out = with_op!(op, f => crate::fastmath::map2(xs, ys, f));
                 (out, vx.raw_dim())
             }
-            (Some(x), None) => {
-                let t = scalar(b)?;
+            (Some(x), None) | (None, Some(x)) => {
+                let scalar_first = float64(a).is_none();
+                let t = scalar(if scalar_first { a } else { b })?;
                 let gx = x.read_typed();
                 let ElemView::F64(vx) = gx.typed() else {
                     return None;
@@ -544,21 +545,12 @@ pub(crate) mod _binary {
                     return None;
                 }
                 let xs = vx.as_slice()?;
-                let out = with_op!(op, f => crate::fastmath::map1(xs, |v| f(v, t)));
-                (out, vx.raw_dim())
-            }
-            (None, Some(y)) => {
-                let t = scalar(a)?;
-                let gy = y.read_typed();
-                let ElemView::F64(vy) = gy.typed() else {
-                    return None;
+                let out = if scalar_first {
+                    with_op!(op, f => crate::fastmath::map1(xs, |v| f(t, v)))
+                } else {
+                    with_op!(op, f => crate::fastmath::map1(xs, |v| f(v, t)))
                 };
-                if vy.ndim() == 0 {
-                    return None;
-                }
-                let ys = vy.as_slice()?;
-                let out = with_op!(op, f => crate::fastmath::map1(ys, |v| f(t, v)));
-                (out, vy.raw_dim())
+                (out, vx.raw_dim())
             }
             (None, None) => return None,
         };
