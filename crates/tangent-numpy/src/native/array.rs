@@ -390,6 +390,18 @@ pub(crate) mod _array {
                 converted,
             }
         }
+        /// `f` of the elements of a C-ordered float64 array and its shape, under the read
+        /// lock; None for other dtypes and layouts (the elementwise fast paths).
+        pub(crate) fn with_f64_slice<R>(&self, f: impl FnOnce(&[f64], IxDyn) -> R) -> Option<R> {
+            if self.dtype != DType::Float64 {
+                return None;
+            }
+            let g = self.read_typed();
+            let ElemView::F64(v) = g.typed() else {
+                return None;
+            };
+            Some(f(v.as_slice()?, v.raw_dim()))
+        }
         /// A read lock for typed kernels.
         #[inline]
         pub fn read_typed(&self) -> ArrTyped<'_> {

@@ -516,41 +516,30 @@ pub(crate) mod _binary {
         if !matches!(op, Add | Sub | Mul | Div | Pow | Max | Min | FMax | FMin) {
             return None;
         }
-        fn float64(o: &PyObject) -> Option<&Py<PyNdArray>> {
+        fn array(o: &PyObject) -> Option<&Py<PyNdArray>> {
             o.downcast_ref::<PyNdArray>()
-                .filter(|x| x.dtype == DType::Float64)
         }
         let scalar = |o: &PyObject| o.downcast_ref::<PyFloat>().map(|f| f.to_f64());
-        let (out, dims) = match (float64(a), float64(b)) {
-            (Some(x), Some(y)) => {
-                let (gx, gy) = (x.read_typed(), y.read_typed());
-                let (ElemView::F64(vx), ElemView::F64(vy)) = (gx.typed(), gy.typed()) else {
-                    return None;
-                };
-                if vx.ndim() == 0 || vx.shape() != vy.shape() {
-                    return None;
-                }
-                let (xs, ys) = (vx.as_slice()?, vy.as_slice()?);
-                let out = with_op!(op, f => crate::fastmath::map2(xs, ys, f));
-                (out, vx.raw_dim())
-            }
+        let (out, dims) = match (array(a), array(b)) {
+            (Some(x), Some(y)) => x.with_f64_slice(|xs, dx| {
+                y.with_f64_slice(|ys, dy| {
+                    (dx.ndim() > 0 && dx == dy)
+                        .then(|| (with_op!(op, f => crate::fastmath::map2(xs, ys, f)), dx))
+                })
+            })???,
             (Some(x), None) | (None, Some(x)) => {
-                let scalar_first = float64(a).is_none();
+                let scalar_first = array(a).is_none();
                 let t = scalar(if scalar_first { a } else { b })?;
-                let gx = x.read_typed();
-                let ElemView::F64(vx) = gx.typed() else {
-                    return None;
-                };
-                if vx.ndim() == 0 {
-                    return None;
-                }
-                let xs = vx.as_slice()?;
-                let out = if scalar_first {
-                    with_op!(op, f => crate::fastmath::map1(xs, |v| f(t, v)))
-                } else {
-                    with_op!(op, f => crate::fastmath::map1(xs, |v| f(v, t)))
-                };
-                (out, vx.raw_dim())
+                x.with_f64_slice(|xs, dims| {
+                    (dims.ndim() > 0).then(|| {
+                        let out = if scalar_first {
+                            with_op!(op, f => crate::fastmath::map1(xs, |v| f(t, v)))
+                        } else {
+                            with_op!(op, f => crate::fastmath::map1(xs, |v| f(v, t)))
+                        };
+                        (out, dims)
+                    })
+                })??
             }
             (None, None) => return None,
         };

@@ -392,17 +392,12 @@ pub(crate) mod _contract {
             a.downcast_ref::<PyNdArray>()?,
             b.downcast_ref::<PyNdArray>()?,
         );
-        if x.dtype != DType::Float64 || y.dtype != DType::Float64 {
-            return None;
-        }
-        let (gx, gy) = (x.read_typed(), y.read_typed());
-        let (ElemView::F64(vx), ElemView::F64(vy)) = (gx.typed(), gy.typed()) else {
-            return None;
-        };
-        if vx.ndim() != 1 || vy.ndim() != 1 || vx.len() != vy.len() {
-            return None;
-        }
-        let s = crate::fastmath::pairwise_dot(vx.as_slice()?, vy.as_slice()?);
+        let s = x.with_f64_slice(|xs, dx| {
+            y.with_f64_slice(|ys, dy| {
+                (dx.ndim() == 1 && dy.ndim() == 1 && xs.len() == ys.len())
+                    .then(|| crate::fastmath::pairwise_dot(xs, ys))
+            })
+        })???;
         Some(py_scalar(s, DType::Float64, vm))
     }
 

@@ -109,16 +109,15 @@ pub(crate) mod _unary {
         vm: &VirtualMachine,
     ) -> PyResult {
         if let Some(a) = x.downcast_ref::<PyNdArray>() {
-            if a.dtype == DType::Float64 {
-                // A C-contiguous float64 array: straight from the buffer.
-                let g = a.read_typed();
-                if let ElemView::F64(v) = g.typed() {
-                    if let Some(src) = v.as_slice().filter(|_| v.ndim() > 0) {
-                        let out = crate::fastmath::map1(src, &f);
-                        let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
-                        return Ok(new_arr(arr, DType::Float64, vm));
-                    }
-                }
+            // A C-contiguous float64 array: straight from the buffer.
+            let fast = a.with_f64_slice(|src, dims| {
+                (dims.ndim() > 0).then(|| {
+                    let out = crate::fastmath::map1(src, &f);
+                    ArrayD::from_shape_vec(dims, out).expect("same size")
+                })
+            });
+            if let Some(Some(arr)) = fast {
+                return Ok(new_arr(arr, DType::Float64, vm));
             }
             if kept_dtype(a.dtype, on_bool, vm)? == DType::Int64 {
                 // Integers in i64 (NumPy's wrap-around: -INT64_MIN is INT64_MIN).
@@ -194,14 +193,10 @@ pub(crate) mod _unary {
         kernel: fn(&[f64], &mut [std::mem::MaybeUninit<f64>]),
         vm: &VirtualMachine,
     ) -> Option<PyObjectRef> {
-        let a = x.downcast_ref::<PyNdArray>()?;
-        let g = a.read_typed();
-        let ElemView::F64(v) = g.typed() else {
-            return None;
-        };
-        let src = v.as_slice().filter(|_| v.is_standard_layout())?;
-        let out = crate::fastmath::collect_kernel(src, kernel);
-        let arr = ArrayD::from_shape_vec(v.raw_dim(), out).expect("same size");
+        let arr = x.downcast_ref::<PyNdArray>()?.with_f64_slice(|src, dims| {
+            let out = crate::fastmath::collect_kernel(src, kernel);
+            ArrayD::from_shape_vec(dims, out).expect("same size")
+        })?;
         Some(typed_arr_or_scalar(arr, vm))
     }
 
