@@ -721,6 +721,11 @@ trait Accumulator: Copy + std::ops::Add<Output = Self> + std::ops::Mul<Output = 
     const ONE: Self;
     fn of(x: f64) -> Self;
     fn wide(self) -> f64;
+    /// An array element in this precision.
+    #[inline]
+    fn from_element<T: Element>(x: T) -> Self {
+        Self::of(x.to_f64())
+    }
 }
 
 impl Accumulator for f64 {
@@ -863,6 +868,16 @@ fn ordered<T: Element, A: Accumulator>(
             }
             match inner {
                 None => out[o] = combine(out[o], read(off)),
+                Some((len, 1, _, true)) if buffered.is_empty() && kind != Reduce::Prod => {
+                    // One contiguous run per result: its pairwise sum read in place (the
+                    // buffer would hold just this run).
+                    // SAFETY: the run's `len` elements from `off` are elements of `a`.
+                    let src = unsafe { std::slice::from_raw_parts(base.offset(off), len) };
+                    let sum = tangent_fastmath::on_wide_vectors(|| {
+                        tangent_fastmath::pairwise_sum_in(src, A::ZERO, A::from_element)
+                    });
+                    out[o] = out[o] + sum;
+                }
                 Some((len, s, _, true)) => {
                     let mut rows = 0;
                     loop {
@@ -889,15 +904,19 @@ fn ordered<T: Element, A: Accumulator>(
                 Some((len, 1, 1, false)) => {
                     // Contiguous in both (a C array's leading axes): a loop that vectorises.
                     let row = &mut out[o..o + len];
-                    if kind == Reduce::Prod {
-                        for (j, y) in row.iter_mut().enumerate() {
-                            *y = *y * read(off + j as isize);
+                    // SAFETY: the `len` elements from `off` are elements of `a`.
+                    let src = unsafe { std::slice::from_raw_parts(base.offset(off), len) };
+                    tangent_fastmath::on_wide_vectors(|| {
+                        if kind == Reduce::Prod {
+                            for (y, &x) in row.iter_mut().zip(src) {
+                                *y = *y * A::from_element(x);
+                            }
+                        } else {
+                            for (y, &x) in row.iter_mut().zip(src) {
+                                *y = *y + A::from_element(x);
+                            }
                         }
-                    } else {
-                        for (j, y) in row.iter_mut().enumerate() {
-                            *y = *y + read(off + j as isize);
-                        }
-                    }
+                    });
                 }
                 Some((len, s, os, false)) => {
                     for j in 0..len {
