@@ -74,7 +74,21 @@ pub(crate) mod _array {
             if self.len() == 0 {
                 return ArrayViewD::from_shape(self.shape.clone(), &[]).unwrap();
             }
-            let (low, _) = self.extent();
+            let (low, high) = self.extent();
+            if high < buf.len() && self.strides.slice().iter().all(|&s| s as isize >= 0) {
+                // The common case (no reversed axis): the view made directly, without
+                // `from_shape`'s general checks (the extent check above is the one
+                // that matters).
+                // SAFETY: the window's elements lie within `buf` (its highest position
+                // is inside, strides are non-negative, the offset is its lowest), and
+                // `buf` is borrowed for the view's lifetime.
+                return unsafe {
+                    ArrayViewD::from_shape_ptr(
+                        self.shape.clone().strides(self.strides.clone()),
+                        buf.as_ptr().add(self.offset),
+                    )
+                };
+            }
             ArrayViewD::from_shape(
                 self.shape.clone().strides(self.strides.clone()),
                 &buf[low..],
@@ -312,11 +326,12 @@ pub(crate) mod _array {
             match &self.view {
                 Some(w) => w.lay.clone(),
                 None => {
-                    let g = self.data.read();
+                    let shape = self.data.read().raw_dim();
+                    let strides = shape.default_strides();
                     Layout {
                         offset: 0,
-                        shape: g.raw_dim(),
-                        strides: g.raw_dim().default_strides(),
+                        shape,
+                        strides,
                     }
                 }
             }
@@ -503,7 +518,11 @@ pub(crate) mod _array {
         /// caller has checked lies within it.
         fn view_with(&self, this: &PyObject, lay: Layout, readonly: bool) -> PyNdArray {
             PyNdArray {
-                data: PyRwLock::new(Elements::F64(ArrayD::zeros(IxDyn(&[0])))),
+                // A view's own elements are never read: an empty placeholder (built
+                // without an allocation or a strides computation).
+                data: PyRwLock::new(Elements::F64(
+                    ndarray::Array1::from_vec(Vec::new()).into_dyn(),
+                )),
                 dtype: self.dtype,
                 view: Some(Box::new(Window {
                     base: self.base_obj().cloned().unwrap_or_else(|| this.to_owned()),
@@ -523,10 +542,13 @@ pub(crate) mod _array {
             step: isize,
             len: usize,
         ) -> PyNdArray {
-            let lay = self.layout();
-            let stride = lay.stride(0);
+            // (An owner's offset is 0 and a 1-d owner's stride 1: no layout built.)
+            let (offset, stride) = match &self.view {
+                Some(w) => (w.lay.offset, w.lay.stride(0)),
+                None => (0, 1),
+            };
             let lay = Layout {
-                offset: (lay.offset as isize + start * stride) as usize,
+                offset: (offset as isize + start * stride) as usize,
                 shape: IxDyn(&[len]),
                 strides: IxDyn(&[(stride * step) as usize]),
             };

@@ -126,7 +126,7 @@ pub(crate) mod _index {
         // fast path: a[i:j:k] of a 1-d array, a view made from its layout
         if key.downcast_ref::<PySlice>().is_some() && zelf.n_dims() == 1 {
             if let IndexItem::Slice(start, stop, step) = index_item(key, vm)? {
-                let n = zelf.layout().shape[0];
+                let n = zelf.len();
                 let (start, step, len) = core::slice_indices(start, stop, step, n).py(vm)?;
                 if len > 0 {
                     return Ok(zelf
