@@ -417,7 +417,8 @@ pub fn on_wide_vectors<R>(f: impl FnOnce() -> R) -> R {
 }
 
 /// `f` over one slice into a new vector, compiled for the widest vector unit present
-/// (the kernels of the elementwise operators; `f` is inlined into each version).
+/// (AVX-512, AVX2 with FMA, or the baseline; the kernels of the elementwise operators; `f`
+/// is inlined into each version).
 pub fn map1<T: Copy, U, F: Fn(T) -> U + Copy>(a: &[T], f: F) -> Vec<U> {
     #[inline(always)]
     fn body<T: Copy, U, F: Fn(T) -> U>(a: &[T], f: F) -> Vec<U> {
@@ -431,9 +432,19 @@ pub fn map1<T: Copy, U, F: Fn(T) -> U + Copy>(a: &[T], f: F) -> Vec<U> {
             std::arch::x86_64::_mm256_zeroupper();
             v
         }
-        if a.len() >= 64 && simd_level() == SimdLevel::Avx512 {
-            // SAFETY: the features `wide` is compiled for are present.
-            return unsafe { wide(a, f) };
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn avx2<T: Copy, U, F: Fn(T) -> U>(a: &[T], f: F) -> Vec<U> {
+            let v = body(a, f);
+            std::arch::x86_64::_mm256_zeroupper();
+            v
+        }
+        if a.len() >= 64 {
+            match simd_level() {
+                // SAFETY: the features each version is compiled for are present.
+                SimdLevel::Avx512 => return unsafe { wide(a, f) },
+                SimdLevel::Avx2Fma => return unsafe { avx2(a, f) },
+                SimdLevel::Sse2 => {}
+            }
         }
     }
     body(a, f)
@@ -453,9 +464,19 @@ pub fn map2<T: Copy, U, F: Fn(T, T) -> U + Copy>(a: &[T], b: &[T], f: F) -> Vec<
             std::arch::x86_64::_mm256_zeroupper();
             v
         }
-        if a.len() >= 64 && simd_level() == SimdLevel::Avx512 {
-            // SAFETY: the features `wide` is compiled for are present.
-            return unsafe { wide(a, b, f) };
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn avx2<T: Copy, U, F: Fn(T, T) -> U>(a: &[T], b: &[T], f: F) -> Vec<U> {
+            let v = body(a, b, f);
+            std::arch::x86_64::_mm256_zeroupper();
+            v
+        }
+        if a.len() >= 64 {
+            match simd_level() {
+                // SAFETY: the features each version is compiled for are present.
+                SimdLevel::Avx512 => return unsafe { wide(a, b, f) },
+                SimdLevel::Avx2Fma => return unsafe { avx2(a, b, f) },
+                SimdLevel::Sse2 => {}
+            }
         }
     }
     body(a, b, f)
