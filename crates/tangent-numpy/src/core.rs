@@ -878,10 +878,8 @@ fn ordered<T: Element, A: Accumulator>(
                     // buffer would hold just this run).
                     // SAFETY: the run's `len` elements from `off` are elements of `a`.
                     let src = unsafe { std::slice::from_raw_parts(base.offset(off), len) };
-                    let sum = tangent_fastmath::on_wide_vectors(|| {
-                        tangent_fastmath::pairwise_sum_in(src, A::ZERO, A::from_element)
-                    });
-                    out[o] = out[o] + sum;
+                    out[o] =
+                        out[o] + tangent_fastmath::pairwise_sum_in(src, A::ZERO, A::from_element);
                 }
                 Some((len, s, _, true)) => {
                     let mut rows = 0;
