@@ -25,6 +25,10 @@ pub(crate) mod _array {
         pub(crate) data: PyRwLock<Elements>,
         pub(crate) dtype: DType,
         pub(crate) view: Option<Box<Window>>,
+        /// `shape` as a tuple, made at its first read (an array's shape never changes:
+        /// there is no `shape` setter; a new tuple per read cost more than the rest of
+        /// `a.shape`).
+        shape_tuple: std::sync::OnceLock<PyTupleRef>,
     }
 
     /// A view's owner and window.
@@ -300,6 +304,7 @@ pub(crate) mod _array {
                 dtype: data.dtype(),
                 data: PyRwLock::new(data),
                 view: None,
+                shape_tuple: std::sync::OnceLock::new(),
             }
         }
         /// The owner's elements.
@@ -374,6 +379,15 @@ pub(crate) mod _array {
             self.dtype
         }
         /// The shape.
+        /// `shape` as a Python tuple (the same one at every read).
+        pub(crate) fn shape_tuple(&self, vm: &VirtualMachine) -> PyTupleRef {
+            self.shape_tuple
+                .get_or_init(|| match &self.view {
+                    Some(w) => shape_tuple_obj(w.lay.shape.slice(), vm),
+                    None => shape_tuple_obj(self.data.read().shape(), vm),
+                })
+                .clone()
+        }
         pub fn shape_vec(&self) -> Vec<usize> {
             match &self.view {
                 Some(w) => w.lay.shape.slice().to_vec(),
@@ -529,6 +543,7 @@ pub(crate) mod _array {
                     lay,
                     writeable: self.writeable() && !readonly,
                 })),
+                shape_tuple: std::sync::OnceLock::new(),
             }
         }
 

@@ -57,10 +57,7 @@ pub(crate) mod _methods {
         }
         #[pygetset]
         fn shape(&self, vm: &VirtualMachine) -> PyTupleRef {
-            match &self.view {
-                Some(w) => shape_tuple_obj(w.lay.shape.slice(), vm),
-                None => shape_tuple_obj(self.data.read().shape(), vm),
-            }
+            self.shape_tuple(vm)
         }
         #[pygetset]
         pub(crate) fn ndim(&self) -> usize {

@@ -389,11 +389,10 @@ pub(crate) mod _shape {
 
     #[pyfunction]
     pub(crate) fn shape(a: PyObjectRef, vm: &VirtualMachine) -> PyResult<PyTupleRef> {
-        let s = match a.downcast_ref::<PyNdArray>() {
-            Some(arr) => arr.shape_vec(),
-            None => to_array(&a, vm)?.0.shape().to_vec(),
-        };
-        Ok(shape_tuple_obj(&s, vm))
+        match a.downcast_ref::<PyNdArray>() {
+            Some(arr) => Ok(arr.shape_tuple(vm)),
+            None => Ok(shape_tuple_obj(to_array(&a, vm)?.0.shape(), vm)),
+        }
     }
     #[pyfunction]
     pub(crate) fn ndim(a: PyObjectRef, vm: &VirtualMachine) -> PyResult<usize> {
