@@ -378,16 +378,13 @@ pub(crate) mod _array {
         pub fn array_dtype(&self) -> DType {
             self.dtype
         }
-        /// The shape.
         /// `shape` as a Python tuple (the same one at every read).
         pub(crate) fn shape_tuple(&self, vm: &VirtualMachine) -> PyTupleRef {
             self.shape_tuple
-                .get_or_init(|| match &self.view {
-                    Some(w) => shape_tuple_obj(w.lay.shape.slice(), vm),
-                    None => shape_tuple_obj(self.data.read().shape(), vm),
-                })
+                .get_or_init(|| shape_tuple_obj(&self.shape_vec(), vm))
                 .clone()
         }
+        /// The shape.
         pub fn shape_vec(&self) -> Vec<usize> {
             match &self.view {
                 Some(w) => w.lay.shape.slice().to_vec(),
