@@ -796,6 +796,38 @@ pub(crate) mod _binary {
         Ok(arr_or_scalar(out, rd, vm))
     }
 
+    /// The operator of each function below that is exactly `bin_fn(a, b, op)`: the
+    /// ufunc objects (`native::ufunc`) call `bin_fn` for them without binding arguments.
+    pub(crate) fn function_op(name: &str) -> Option<Op> {
+        Some(match name {
+            "add" => Op::Add,
+            "subtract" => Op::Sub,
+            "multiply" => Op::Mul,
+            "divide" | "true_divide" => Op::Div,
+            "floor_divide" => Op::FloorDiv,
+            "remainder" | "mod" => Op::Mod,
+            "power" => Op::Pow,
+            "maximum" => Op::Max,
+            "minimum" => Op::Min,
+            "fmax" => Op::FMax,
+            "fmin" => Op::FMin,
+            "arctan2" => Op::Atan2,
+            "hypot" => Op::Hypot,
+            "greater" => Op::Gt,
+            "greater_equal" => Op::Ge,
+            "less" => Op::Lt,
+            "less_equal" => Op::Le,
+            "equal" => Op::Eq,
+            "not_equal" => Op::Ne,
+            "fmod" => Op::Fmod,
+            "copysign" => Op::Copysign,
+            "logaddexp" => Op::Logaddexp,
+            "logaddexp2" => Op::Logaddexp2,
+            "heaviside" => Op::Heaviside,
+            _ => return None,
+        })
+    }
+
     // binary functions
     #[pyfunction]
     pub(crate) fn add(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {

@@ -211,9 +211,16 @@ pub(crate) mod _complex {
         }
     }
 
+    impl PyComplexAware {
+        /// The native function it wraps.
+        pub(crate) fn native(&self) -> &PyObject {
+            &self.native
+        }
+    }
+
     /// Whether an argument is one that cannot be or hold a complex number (an array,
     /// a real Python number, None).
-    fn plainly_real(a: &PyObject, vm: &VirtualMachine) -> bool {
+    pub(crate) fn plainly_real(a: &PyObject, vm: &VirtualMachine) -> bool {
         a.downcast_ref::<PyNdArray>().is_some()
             || a.class().is(vm.ctx.types.float_type)
             || a.class().is(vm.ctx.types.int_type)
