@@ -20,7 +20,7 @@ pure(tangent.extreme_index)
 # order (generated code keeps the call, so a derivative of a derivative sees it too).
 nondifferentiable(tangent.stop_gradient)
 
-# Facts the passes read (ad/rules.rs `RuleSet` accessors):
+# Facts the passes read (src/rules `RuleSet` accessors):
 # Helpers that give zero when their first argument (a gradient or tangent) is zero: the
 # forward transform drops a zero tangent through them.
 linear_in_first(

@@ -1,6 +1,6 @@
 //! Lists every derivative rule: `cargo run --example list_rules`.
 fn main() {
-    let rules = tangent::ad::rules::RuleSet::builtin();
+    let rules = tangent::rules::RuleSet::builtin();
     println!("reverse ({}):", rules.adjoint_names().len());
     for n in rules.adjoint_names() {
         println!("  {n}");

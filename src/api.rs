@@ -1,10 +1,10 @@
 //! The Rust API: `Tangent::grad(src, "f")` gives the derivative's Python source and can
 //! call it on f64 and ndarray inputs in the embedded interpreter.
 
-use crate::ad::rules::{RuleSet, Template};
 use crate::ad::{self, GradOptions};
 #[cfg(feature = "embedded")]
 use crate::host::rustpython as host;
+use crate::rules::{RuleSet, Template};
 use crate::syntax::ir::ExprKind;
 use crate::syntax::SourceModule;
 use ndarray::ArrayD;
@@ -92,7 +92,7 @@ pub fn static_assumptions(filename: &str, func: &str) -> Vec<String> {
                 continue;
             };
             crate::syntax::ir::walk_stmts(&def.body, &mut |st| {
-                crate::ad::names::stmt_exprs(st, &mut |e| {
+                crate::syntax::visit::stmt_exprs(st, &mut |e| {
                     e.walk(&mut |x| {
                         let ExprKind::Call { func: callee, .. } = &x.kind else {
                             return;
@@ -222,7 +222,7 @@ fn grad_file_cached_inner(
 
 /// Like [`grad_file_cached`] for a host that read the file's `text` itself and says what
 /// the running program binds names to (`live`, the text format of
-/// [`crate::resolve::live::LiveNames`]): names then resolve as Python resolves them, and
+/// [`crate::syntax::live::LiveNames`]): names then resolve as Python resolves them, and
 /// the function is the `def` its code object was made from.
 pub fn grad_live_cached(
     filename: &str,
@@ -256,7 +256,7 @@ fn grad_live_cached_inner(
     let g = match live {
         None => grad_text(filename, text, func, opts)?,
         Some(live) => {
-            let live = crate::resolve::live::LiveNames::parse(live)?;
+            let live = crate::syntax::live::LiveNames::parse(live)?;
             let mut module = SourceModule::parse(filename, text).map_err(|d| d.to_string())?;
             module
                 .apply_live(func, live)
@@ -278,7 +278,7 @@ pub fn transformer_fingerprint() -> &'static str {
     static FP: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     FP.get_or_init(|| {
         let mut h = blake3::Hasher::new();
-        for (name, text) in crate::ad::rules::RULE_FILES {
+        for (name, text) in crate::rules::RULE_FILES {
             h.update(name.as_bytes());
             h.update(text.as_bytes());
         }
@@ -348,7 +348,7 @@ fn free_names_inner(source: &str) -> Result<Vec<String>, String> {
             }
         });
         crate::syntax::ir::walk_stmts(&def.body, &mut |s| {
-            ad::names::stmt_exprs(s, &mut |e| {
+            crate::syntax::visit::stmt_exprs(s, &mut |e| {
                 let mut v = Vec::new();
                 e.names(&mut v);
                 for n in v {
@@ -422,7 +422,7 @@ fn grad_generated_inner(
     let mut module = SourceModule::parse(&name, source).map_err(|d| d.to_string())?;
     if let Some((text, names, entry)) = live {
         let mut context = SourceModule::parse(context_file, text).map_err(|d| d.to_string())?;
-        let names = crate::resolve::live::LiveNames::parse(names)?;
+        let names = crate::syntax::live::LiveNames::parse(names)?;
         context
             .apply_live(entry, names)
             .map_err(|d| d.locate(context_file, text).to_string())?;
@@ -468,7 +468,7 @@ fn explain_info_inner(
     let (module, func) = match live {
         Some((text, names, entry)) => {
             let mut module = SourceModule::parse(filename, text).map_err(|d| d.to_string())?;
-            let names = crate::resolve::live::LiveNames::parse(names)?;
+            let names = crate::syntax::live::LiveNames::parse(names)?;
             module
                 .apply_live(entry, names)
                 .map_err(|d| d.locate(filename, text).to_string())?;

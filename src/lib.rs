@@ -15,7 +15,9 @@ pub mod jit;
 pub use tangent_numpy as numpy;
 pub mod opt;
 pub mod resolve;
+pub mod rules;
 pub mod stack;
 pub mod syntax;
+pub mod tape;
 
 pub use api::{Gradient, Tangent, Value};

@@ -34,7 +34,7 @@ fn catalog_rules() -> BTreeSet<String> {
 #[test]
 fn every_rule_is_in_the_catalog() {
     let listed = catalog_rules();
-    let rules = tangent::ad::rules::RuleSet::builtin();
+    let rules = tangent::rules::RuleSet::builtin();
     let missing: Vec<&str> = rules
         .adjoint_names()
         .into_iter()

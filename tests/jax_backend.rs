@@ -32,7 +32,7 @@ fn catalog_rules() -> BTreeSet<String> {
 #[test]
 fn every_jax_rule_is_in_the_jax_catalog() {
     let listed = catalog_rules();
-    let rules = tangent::ad::rules::RuleSet::builtin();
+    let rules = tangent::rules::RuleSet::builtin();
     let jax: Vec<&str> = rules
         .adjoint_names()
         .into_iter()

@@ -1,7 +1,8 @@
 //! The built-in rule files: they load, and every template instantiates on a call with
 //! all-active arguments (so a typo in a template fails here, not in a user's program).
 
-use tangent::ad::rules::{instantiate, RuleSet, Site};
+use tangent::ad::template::{instantiate, Site};
+use tangent::rules::RuleSet;
 use tangent::syntax::ir::Expr;
 
 struct AllActive(usize);
@@ -85,7 +86,7 @@ fn user_rule_file_is_loaded() {
 #[test]
 fn builtin_rule_files_have_no_duplicates() {
     let mut rules = RuleSet::default();
-    for (file, text) in tangent::ad::rules::RULE_FILES {
+    for (file, text) in tangent::rules::RULE_FILES {
         if let Err(d) = rules.add_file(file, text) {
             panic!("{d}");
         }

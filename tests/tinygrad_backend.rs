@@ -101,7 +101,7 @@ fn reached() -> BTreeSet<String> {
 
 #[test]
 fn tinygrad_rules_cover_the_method_api_and_have_catalog_entries() {
-    let rules = tangent::ad::rules::RuleSet::builtin();
+    let rules = tangent::rules::RuleSet::builtin();
     let all = reached();
     let reverse = all.iter().filter(|n| rules.adjoint(n).is_some()).count();
     let forward = all.iter().filter(|n| rules.tangent(n).is_some()).count();

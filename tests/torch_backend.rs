@@ -46,7 +46,7 @@ fn torch_method_rules() -> BTreeSet<String> {
 #[test]
 fn every_torch_rule_is_in_the_torch_catalog() {
     let listed = catalog_rules();
-    let rules = tangent::ad::rules::RuleSet::builtin();
+    let rules = tangent::rules::RuleSet::builtin();
     let reverse: Vec<&str> = rules
         .adjoint_names()
         .into_iter()

@@ -3,8 +3,8 @@
 //! differentiable operation), iterated to a fixed point. Conservative: an inactive
 //! variable provably carries no gradient.
 
-use super::rules::RuleSet;
 use crate::resolve::{Callee, Resolver};
+use crate::rules::RuleSet;
 use crate::syntax::ir::*;
 use std::collections::HashSet;
 
@@ -32,7 +32,7 @@ impl Activity<'_> {
             ) = &s.kind
             {
                 if let (true, Some(t), Some(v)) = (
-                    super::desugar::is_tape_push(e),
+                    crate::tape::is_tape_push(e),
                     args.first().and_then(|a| a.as_name()),
                     args.get(1).and_then(|a| a.as_name()),
                 ) {
@@ -50,7 +50,7 @@ impl Activity<'_> {
                     },
                 ) = &s.kind
                 {
-                    if super::desugar::is_tape_push(e) {
+                    if crate::tape::is_tape_push(e) {
                         if let (Some(tape), Some(v)) = (
                             args.first().and_then(|a| a.as_name()),
                             args.get(1).and_then(|a| a.as_name()),
@@ -63,7 +63,7 @@ impl Activity<'_> {
                 }
                 if let StmtKind::Assign(target, value) = &s.kind {
                     let popped = matches!(&value.kind, ExprKind::Call { args, .. }
-                    if super::desugar::is_tape_pop(value)
+                    if crate::tape::is_tape_pop(value)
                         && args.first().and_then(|a| a.as_name()).is_some_and(|t| {
                             tapes.contains(t)
                                 && !target.as_name().is_some_and(|n| {

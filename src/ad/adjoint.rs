@@ -4,8 +4,8 @@
 //! assigned, where it is accumulated with `tangent.add_grad`, where a block can be
 //! skipped because no gradient reaches it, and where a runtime `None` check is needed.
 
-use super::rules::{grad_marker, parse_grad_marker, substitute};
 use crate::syntax::ir::*;
+use crate::syntax::visit::{map_stmt_exprs, substitute};
 use std::collections::{BTreeSet, HashMap};
 
 #[derive(Clone, Debug)]
@@ -199,7 +199,7 @@ impl<'a> Lowering<'a> {
         match a {
             Adj::Stmt(st) => {
                 let mut st = st.clone();
-                map_stmt_exprs(&mut st, &|e| self.finish(e));
+                map_stmt_exprs(&mut st, &mut |e| self.finish(e));
                 out.push(st);
             }
             Adj::Accum { var, value } => {
@@ -363,52 +363,17 @@ fn not_none_guard(g: &str, body: Vec<Stmt>) -> Stmt {
     Stmt::synth(StmtKind::If(test, body, vec![]))
 }
 
-/// Applies `f` to every expression directly held by a statement (recursing into blocks).
-pub fn map_stmt_exprs(s: &mut Stmt, f: &dyn Fn(&Expr) -> Expr) {
-    match &mut s.kind {
-        StmtKind::Assign(t, v) => {
-            *t = f(t);
-            *v = f(v);
-        }
-        StmtKind::AugAssign(t, _, v) => {
-            *t = f(t);
-            *v = f(v);
-        }
-        StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => *e = f(e),
-        StmtKind::Assert(t, m) => {
-            *t = f(t);
-            if let Some(m) = m {
-                *m = f(m);
-            }
-        }
-        StmtKind::If(t, a, b) => {
-            *t = f(t);
-            a.iter_mut().for_each(|s| map_stmt_exprs(s, f));
-            b.iter_mut().for_each(|s| map_stmt_exprs(s, f));
-        }
-        StmtKind::For(t, it, body) => {
-            *t = f(t);
-            *it = f(it);
-            body.iter_mut().for_each(|s| map_stmt_exprs(s, f));
-        }
-        StmtKind::While(t, body) => {
-            *t = f(t);
-            body.iter_mut().for_each(|s| map_stmt_exprs(s, f));
-        }
-        StmtKind::With(items, body) => {
-            for (cm, target) in items {
-                *cm = f(cm);
-                if let Some(t) = target {
-                    *t = f(t);
-                }
-            }
-            body.iter_mut().for_each(|s| map_stmt_exprs(s, f));
-        }
-        _ => {}
-    }
-}
-
 /// The marker expression for "gradient of `v`", for code built outside templates.
 pub fn grad_ref(v: &str) -> Expr {
     Expr::name(grad_marker(v))
+}
+
+/// Marker name for "the gradient of `primal`", replaced by the real gradient name when
+/// the adjoint is lowered. `\u{1}` cannot appear in a Python identifier.
+pub fn grad_marker(primal: &str) -> String {
+    format!("\u{1}{primal}")
+}
+
+pub fn parse_grad_marker(name: &str) -> Option<&str> {
+    name.strip_prefix('\u{1}')
 }

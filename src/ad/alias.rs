@@ -18,9 +18,9 @@
 //! store (the tape restores `x` before the backward pass reads `v` again), so a store into
 //! `x` is refused only then.
 
-use super::rules::RuleSet;
 use crate::emit::printer;
 use crate::resolve::{Callee, Resolver};
+use crate::rules::RuleSet;
 use crate::syntax::ir::*;
 use std::collections::HashMap;
 
@@ -200,7 +200,7 @@ impl Analysis<'_> {
             }
             StmtKind::For(target, iter, body) => {
                 self.read(iter);
-                if !super::desugar::is_range_call(self.resolver, iter) {
+                if !self.resolver.is_range_call(iter) {
                     // The target holds elements (or rows: views) of the iterable.
                     let mut holders = Vec::new();
                     target.bound_names(&mut |n| holders.push(n.to_owned()));
@@ -227,7 +227,7 @@ impl Analysis<'_> {
             }
             // Saving a value on the tape of differentiated generated code: the backward
             // pass pops it after undoing every later store, so it reads what it saved.
-            StmtKind::ExprStmt(e) if super::desugar::is_tape_push(e) => {}
+            StmtKind::ExprStmt(e) if crate::tape::is_tape_push(e) => {}
             StmtKind::ExprStmt(e) => {
                 self.read(e);
                 // `xs.append(v)`: the list holds v's object.

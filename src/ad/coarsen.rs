@@ -12,8 +12,8 @@
 //! coarsened on its own, down to single statements.
 
 use super::adjoint::{grad_ref, Adj};
-use super::rules::substitute;
 use crate::syntax::ir::*;
+use crate::syntax::visit::substitute;
 use std::collections::{HashMap, HashSet};
 
 /// The largest chained gradient expression a coarsened stretch may produce (nodes).
@@ -52,7 +52,7 @@ pub fn coarsen(
     for top in whole {
         let mut names = Vec::new();
         walk_stmts(std::slice::from_ref(top), &mut |s| {
-            crate::ad::names::stmt_exprs(s, &mut |e| e.names(&mut names))
+            crate::syntax::visit::stmt_exprs(s, &mut |e| e.names(&mut names))
         });
         for n in names {
             readers.entry(n).or_default().push(top as *const Stmt);
@@ -211,7 +211,7 @@ fn comment(text: &str) -> Adj {
 fn first_read(stmts: &[Stmt], var: &str) -> (usize, usize) {
     for (k, s) in stmts.iter().enumerate() {
         let mut names = Vec::new();
-        crate::ad::names::stmt_exprs(s, &mut |e| e.names(&mut names));
+        crate::syntax::visit::stmt_exprs(s, &mut |e| e.names(&mut names));
         if let Some(p) = names.iter().position(|n| n == var) {
             return (k, p);
         }

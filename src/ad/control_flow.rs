@@ -12,11 +12,11 @@
 //! The other parameters are bound once, before the template's statements; the template's
 //! own variables get fresh names, and every statement it adds is located at the call.
 
-use super::names::NameGen;
-use super::rules::{called_parameters, RuleSet};
 use crate::resolve::{Callee, Resolver};
+use crate::rules::{called_parameters, RuleSet};
 use crate::syntax::ir::*;
 use crate::syntax::lift::{each_child_mut, NESTED_FUNCTION};
+use crate::syntax::names::NameGen;
 use crate::syntax::Diagnostic;
 use std::collections::{HashMap, HashSet};
 
@@ -231,15 +231,15 @@ impl Expander<'_> {
             let mut s = s.clone();
             inst.stmt(&mut s)?;
             // `tangent.namespace_of(x, None, True)` as `tangent.namespace_of(x)`.
-            super::adjoint::map_stmt_exprs(&mut s, &|e| {
-                super::rules::pruned_namespace_args(e.clone())
+            crate::syntax::visit::map_stmt_exprs(&mut s, &mut |e| {
+                crate::rules::pruned_namespace_args(e.clone())
             });
             stmts.push(s);
         }
         before.extend(decided_branches(stmts));
         let mut result = result.clone();
         inst.expr(&mut result)?;
-        Ok(super::rules::pruned_namespace_args(result))
+        Ok(crate::rules::pruned_namespace_args(result))
     }
 }
 
@@ -294,7 +294,7 @@ impl Expander<'_> {
     fn expand_module(
         &mut self,
         root: &str,
-        m: &crate::resolve::live::NetModule,
+        m: &crate::syntax::live::NetModule,
         path: Expr,
         args: Vec<Expr>,
         kwargs: Vec<(String, Expr)>,
@@ -453,11 +453,11 @@ impl Expander<'_> {
         };
         let mut substitute_reads = |e: &Expr| -> Expr {
             let mut e = e.clone();
-            super::rules::substitute(&mut e, &mut |x| read(x));
+            crate::syntax::visit::substitute(&mut e, &mut |x| read(x));
             e
         };
         for s in &mut before[start..] {
-            super::desugar::map_all_exprs(s, &mut substitute_reads);
+            crate::syntax::visit::map_stmt_exprs(s, &mut substitute_reads);
         }
         value = substitute_reads(&value);
         Ok(value)
@@ -619,7 +619,7 @@ impl Instance<'_> {
     fn stmt(&self, s: &mut Stmt) -> Result<(), Diagnostic> {
         s.span = self.span;
         let mut result = Ok(());
-        super::names::stmt_exprs_mut(s, &mut |e| {
+        crate::syntax::visit::stmt_exprs_mut(s, &mut |e| {
             if result.is_ok() {
                 result = self.expr(e);
             }
@@ -828,7 +828,9 @@ fn literal_truth(test: &Expr) -> Option<bool> {
                 _ => None,
             }
         }
-        ExprKind::BoolOp(op, es) => super::rules::bool_op_truth(op, es.iter().map(literal_truth)),
+        ExprKind::BoolOp(op, es) => {
+            super::template::bool_op_truth(op, es.iter().map(literal_truth))
+        }
         _ => None,
     }
 }

@@ -7,44 +7,13 @@
 //! 3. ANF: one operation per assignment, each `if` tests a fresh condition variable, the
 //!    function ends with exactly one `return name`.
 
-use super::names::{hint_for, NameGen};
-use super::rules::substitute;
 use crate::resolve::{Callee, Resolver};
 use crate::syntax::ir::*;
+use crate::syntax::names::{hint_for, NameGen};
+use crate::syntax::visit::substitute;
 use crate::syntax::Diagnostic;
+use crate::tape::is_tape_pop;
 use std::collections::HashMap;
-
-/// Applies `f` to every expression of a statement, nested blocks included.
-pub fn map_all_exprs(s: &mut Stmt, f: &mut dyn FnMut(&Expr) -> Expr) {
-    match &mut s.kind {
-        StmtKind::Assign(t, v) | StmtKind::AugAssign(t, _, v) => {
-            *t = f(t);
-            *v = f(v);
-        }
-        StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => *e = f(e),
-        StmtKind::Assert(t, m) => {
-            *t = f(t);
-            if let Some(m) = m {
-                *m = f(m);
-            }
-        }
-        StmtKind::If(t, a, b) => {
-            *t = f(t);
-            a.iter_mut().for_each(|s| map_all_exprs(s, f));
-            b.iter_mut().for_each(|s| map_all_exprs(s, f));
-        }
-        StmtKind::For(t, it, body) => {
-            *t = f(t);
-            *it = f(it);
-            body.iter_mut().for_each(|s| map_all_exprs(s, f));
-        }
-        StmtKind::While(t, body) => {
-            *t = f(t);
-            body.iter_mut().for_each(|s| map_all_exprs(s, f));
-        }
-        _ => {}
-    }
-}
 
 pub struct Desugar<'a> {
     pub names: &'a mut NameGen,
@@ -60,13 +29,6 @@ pub struct Desugar<'a> {
 
 fn err(span: Span, msg: impl Into<String>, hint: impl Into<String>) -> Diagnostic {
     Diagnostic::new(span, msg, hint)
-}
-
-pub fn is_range_call(r: &Resolver, e: &Expr) -> bool {
-    if let ExprKind::Call { func, .. } = &e.kind {
-        return r.callee(func) == Callee::Library("builtins.range".into());
-    }
-    false
 }
 
 impl Desugar<'_> {
@@ -87,7 +49,7 @@ impl Desugar<'_> {
             if updated.is_none() {
                 let mut mentioned = Vec::new();
                 walk_stmts(std::slice::from_ref(&s), &mut |x| {
-                    super::names::stmt_exprs(x, &mut |e| e.names(&mut mentioned))
+                    crate::syntax::visit::stmt_exprs(x, &mut |e| e.names(&mut mentioned))
                 });
                 for n in mentioned {
                     self.checked.remove(&n);
@@ -107,9 +69,9 @@ impl Desugar<'_> {
     /// for Google's optimizer.
     fn drop_op_ids(&self, s: &mut Stmt) {
         let resolver = self.resolver;
-        map_all_exprs(s, &mut |e| {
+        crate::syntax::visit::map_stmt_exprs(s, &mut |e| {
             let mut e = e.clone();
-            crate::ad::rules::substitute(&mut e, &mut |x| {
+            crate::syntax::visit::substitute(&mut e, &mut |x| {
                 let ExprKind::Call { func, args, kwargs } = &x.kind else {
                     return None;
                 };
@@ -170,7 +132,7 @@ impl Desugar<'_> {
             // Lambdas may call lambdas: substitute until nothing is left (bounded).
             for _ in 0..16 {
                 let mut changed = false;
-                crate::ad::rules::substitute(&mut e, &mut |x| {
+                crate::syntax::visit::substitute(&mut e, &mut |x| {
                     let ExprKind::Call { func, args, kwargs } = &x.kind else {
                         return None;
                     };
@@ -203,7 +165,7 @@ impl Desugar<'_> {
         let kept = kept
             .into_iter()
             .map(|mut s| {
-                map_all_exprs(&mut s, &mut inline);
+                crate::syntax::visit::map_stmt_exprs(&mut s, &mut inline);
                 s
             })
             .collect();
@@ -218,7 +180,7 @@ impl Desugar<'_> {
         let mut pending = Vec::new();
         let mut e = self.consumed_iterators(e);
         let names = &mut *self.names;
-        crate::ad::rules::substitute(&mut e, &mut |x| {
+        crate::syntax::visit::substitute(&mut e, &mut |x| {
             if let ExprKind::ListComp(elt, gens) = &x.kind {
                 let n = names.fresh("_comp");
                 pending.push((n.clone(), (**elt).clone(), gens.clone(), x.span));
@@ -398,7 +360,7 @@ impl Desugar<'_> {
             }
             StmtKind::For(target, iter, body) => {
                 let body = self.simplify(body)?;
-                if is_range_call(self.resolver, &iter) && target.as_name().is_some() {
+                if self.resolver.is_range_call(&iter) && target.as_name().is_some() {
                     out.push(Stmt::new(StmtKind::For(target, iter, body), span));
                     return Ok(());
                 }
@@ -407,7 +369,7 @@ impl Desugar<'_> {
                     return Ok(());
                 }
                 if let ExprKind::Call { func, .. } = &iter.kind {
-                    if !is_range_call(self.resolver, &iter) {
+                    if !self.resolver.is_range_call(&iter) {
                         let name = crate::emit::printer::expr(func);
                         return Err(err(
                             iter.span,
@@ -1175,18 +1137,6 @@ impl<'a> Control<'a> {
     }
 }
 
-/// Is this `tangent.pop(...)` (a restore from the tape in generated code)?
-pub fn is_tape_pop(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Call { func, .. }
-        if matches!(&func.kind, ExprKind::Attr(m, f) if m.as_name() == Some("tangent") && f == "pop"))
-}
-
-/// Is this `tangent.push(...)` (a save to the tape in generated code)?
-pub fn is_tape_push(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Call { func, .. }
-        if matches!(&func.kind, ExprKind::Attr(m, f) if m.as_name() == Some("tangent") && f == "push"))
-}
-
 /// Is this `if flag: break` (the loop exit left by control lowering)?
 pub fn is_exit_check(s: &Stmt) -> bool {
     matches!(&s.kind, StmtKind::If(_, body, orelse) if orelse.is_empty() && matches!(body.as_slice(), [Stmt { kind: StmtKind::Break, .. }]))
@@ -1328,7 +1278,7 @@ impl Anf<'_> {
     /// Is `func` declared `left_fold(...)` in `backends/`?
     fn is_left_fold(&self, func: &Expr) -> bool {
         matches!(self.resolver.callee(func),
-            Callee::Library(q) if super::rules::RuleSet::builtin().is_left_fold(&q))
+            Callee::Library(q) if crate::rules::RuleSet::builtin().is_left_fold(&q))
     }
 
     /// One operation whose operands are atoms.
@@ -1494,11 +1444,11 @@ fn is_plain_index(e: &Expr) -> bool {
 pub fn expand_with(
     stmts: Vec<Stmt>,
     resolver: &Resolver,
-    rules: &super::rules::RuleSet,
+    rules: &crate::rules::RuleSet,
     names: &mut NameGen,
     fresh: &mut Vec<String>,
 ) -> Result<Vec<Stmt>, Diagnostic> {
-    use super::rules::TransparentContext;
+    use crate::rules::TransparentContext;
     let mut out = Vec::new();
     for s in stmts {
         let span = s.span;

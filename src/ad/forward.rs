@@ -3,13 +3,14 @@
 //! user functions are replaced by calls to their forward derivative, which returns the
 //! tangent and the value.
 
-use super::desugar::{is_tape_pop, is_tape_push};
-use super::names::NameGen;
-use super::rules::{self, ActiveSite, RuleSet};
+use super::template::{self, ActiveSite};
 use crate::emit::printer;
 use crate::resolve::{Callee, Resolver};
+use crate::rules::RuleSet;
 use crate::syntax::ir::*;
+use crate::syntax::names::NameGen;
 use crate::syntax::Diagnostic;
+use crate::tape::{is_tape_pop, is_tape_push};
 use std::collections::{HashMap, HashSet};
 
 /// Forward derivatives of user callees: (function, active positions) -> (generated name,
@@ -348,7 +349,7 @@ impl Forward<'_> {
                     all.extend(args.iter().cloned());
                     if let Some(template) = self.rules.tangent(&q) {
                         let active = |n: &str| self.active.contains(n);
-                        rules::check_differentiated_arguments(
+                        template::check_differentiated_arguments(
                             template,
                             self.rules.adjoint(&q),
                             self.rules.shape_only_args(&q),
@@ -600,7 +601,7 @@ impl Forward<'_> {
             return Err(missing_tangent_rule(q, span));
         };
         let active = |n: &str| self.active.contains(n);
-        rules::check_differentiated_arguments(
+        template::check_differentiated_arguments(
             template,
             self.rules.adjoint(q),
             self.rules.shape_only_args(q),
@@ -617,7 +618,7 @@ impl Forward<'_> {
             active: self.active,
             names: self.names,
         };
-        rules::instantiate_tangent(
+        template::instantiate_tangent(
             self.rules,
             template,
             q,

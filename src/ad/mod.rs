@@ -8,19 +8,17 @@ pub mod coarsen;
 pub mod control_flow;
 pub mod desugar;
 pub mod forward;
-pub mod names;
 pub mod reverse;
-pub mod rule_file;
-pub mod rules;
+pub mod template;
 
 use crate::emit::printer;
 use crate::resolve::Resolver;
+use crate::rules::RuleSet;
 use crate::syntax::ir::*;
+use crate::syntax::names::NameGen;
 use crate::syntax::{Diagnostic, SourceModule};
 use adjoint::Lowering;
-use names::NameGen;
 use reverse::{Callees, Reverse};
-use rules::RuleSet;
 use std::collections::{HashMap, HashSet};
 
 /// Reverse mode (gradients, vector-Jacobian products) or forward mode (tangents,
@@ -218,7 +216,7 @@ fn lifted_primals(module: &SourceModule, out: &[FuncDef]) -> String {
     let mut called = HashSet::new();
     for f in out {
         walk_stmts(&f.body, &mut |s| {
-            names::stmt_exprs(s, &mut |e| {
+            crate::syntax::visit::stmt_exprs(s, &mut |e| {
                 e.walk(&mut |x| {
                     if let Some(n) = x.as_name() {
                         called.insert(n.to_owned());
@@ -338,12 +336,12 @@ pub fn prepare<'m>(
     // generated gradient being differentiated again) gets its own renamed.
     let mut uses_stack = false;
     walk_stmts(&def.body, &mut |s| {
-        names::stmt_exprs(s, &mut |e| uses_stack |= e.reads("_stack"))
+        crate::syntax::visit::stmt_exprs(s, &mut |e| uses_stack |= e.reads("_stack"))
     });
     if uses_stack {
         let inner = names.fresh("_inner_stack");
         for s in &mut def.body {
-            adjoint::map_stmt_exprs(s, &|e| {
+            crate::syntax::visit::map_stmt_exprs(s, &mut |e| {
                 let mut e = e.clone();
                 e.rename(&|n| (n == "_stack").then(|| Expr::name(&inner)));
                 e
@@ -377,7 +375,7 @@ pub fn prepare<'m>(
         }
         let renamed = names.fresh(&format!("{runtime}_"));
         for s in &mut def.body {
-            adjoint::map_stmt_exprs(s, &|e| {
+            crate::syntax::visit::map_stmt_exprs(s, &mut |e| {
                 let mut e = e.clone();
                 e.rename(&|n| (n == runtime).then(|| Expr::name(&renamed)));
                 e
@@ -552,7 +550,7 @@ fn saved_for_backward(result: &str, fwd: &[Stmt], bwd: &[Stmt]) -> Vec<String> {
     });
     let mut read = Vec::new();
     walk_stmts(bwd, &mut |s| {
-        names::stmt_exprs(s, &mut |e| e.names(&mut read));
+        crate::syntax::visit::stmt_exprs(s, &mut |e| e.names(&mut read));
     });
     let mut saved: Vec<String> = Vec::new();
     for n in read {
@@ -739,7 +737,7 @@ impl Generator<'_> {
                 }
                 _ => {}
             }
-            names::stmt_exprs(s, &mut |e| {
+            crate::syntax::visit::stmt_exprs(s, &mut |e| {
                 e.walk(&mut |x| {
                     if let ExprKind::Call { func, .. } = &x.kind {
                         found |= self.rules.is_effectful(&self.qualified(func));
@@ -788,7 +786,7 @@ impl Generator<'_> {
     fn user_calls_in(&self, stmts: &[Stmt]) -> Vec<String> {
         let mut out = Vec::new();
         walk_stmts(stmts, &mut |s| {
-            names::stmt_exprs(s, &mut |e| {
+            crate::syntax::visit::stmt_exprs(s, &mut |e| {
                 e.walk(&mut |x| {
                     if let ExprKind::Call { func: f, .. } = &x.kind {
                         if let Some(n) = f.as_name() {
@@ -887,9 +885,9 @@ impl Generator<'_> {
             Expr::call_path("tangent.Stack", vec![]),
         )];
         let mut probe = fwd.clone();
-        probe.extend(saved.iter().map(|v| reverse::push(Expr::name(v))));
-        let pushes = crate::opt::pushed_names(&probe);
-        for v in crate::opt::maybe_unbound_pushes(&probe, &params, &pushes) {
+        probe.extend(saved.iter().map(|v| crate::tape::push(Expr::name(v))));
+        let pushes = crate::tape::pushed_names(&probe);
+        for v in crate::tape::maybe_unbound_pushes(&probe, &params, &pushes) {
             fbody.push(Stmt::assign(&v, Expr::synth(ExprKind::NoneLit)));
         }
         fbody.extend(fwd);
@@ -897,7 +895,7 @@ impl Generator<'_> {
             fbody.push(Stmt::synth(StmtKind::Comment(
                 "Values the backward pass reads".into(),
             )));
-            fbody.push(reverse::push(Expr::synth(ExprKind::Tuple(
+            fbody.push(crate::tape::push(Expr::synth(ExprKind::Tuple(
                 saved.iter().map(Expr::name).collect(),
             ))));
         }
@@ -916,7 +914,7 @@ impl Generator<'_> {
         // Backward.
         let mut bbody = Vec::new();
         if !saved.is_empty() {
-            bbody.push(reverse::pop_into(Expr::synth(ExprKind::Tuple(
+            bbody.push(crate::tape::pop_into(Expr::synth(ExprKind::Tuple(
                 saved.iter().map(Expr::name).collect(),
             ))));
         }
@@ -1027,16 +1025,16 @@ impl Generator<'_> {
         // Backward phase: restore, replay, return the gradients.
         let mut bbody = Vec::new();
         for v in saved.iter().rev() {
-            bbody.push(reverse::pop_into(Expr::name(v)));
+            bbody.push(crate::tape::pop_into(Expr::name(v)));
         }
         bbody.extend(bwd);
         bbody.push(return_gradients(wrt_names, grad_names));
         let mut body = vec![Stmt::synth(StmtKind::If(Expr::name(phase), bbody, vec![]))];
         // Forward phase.
         let mut probe = fwd.clone();
-        probe.extend(saved.iter().map(|v| reverse::push(Expr::name(v))));
-        let pushes = crate::opt::pushed_names(&probe);
-        for v in crate::opt::maybe_unbound_pushes(&probe, &params, &pushes) {
+        probe.extend(saved.iter().map(|v| crate::tape::push(Expr::name(v))));
+        let pushes = crate::tape::pushed_names(&probe);
+        for v in crate::tape::maybe_unbound_pushes(&probe, &params, &pushes) {
             body.push(Stmt::assign(&v, Expr::synth(ExprKind::NoneLit)));
         }
         body.extend(fwd);
@@ -1044,7 +1042,7 @@ impl Generator<'_> {
             body.push(Stmt::synth(StmtKind::Comment(
                 "Values the backward phase reads".into(),
             )));
-            body.extend(saved.iter().map(|v| reverse::push(Expr::name(v))));
+            body.extend(saved.iter().map(|v| crate::tape::push(Expr::name(v))));
         }
         body.push(Stmt::synth(StmtKind::Return(Some(Expr::name(result)))));
         let mut fparams = def.params.clone();
@@ -1215,7 +1213,7 @@ impl Generator<'_> {
                     _ => false,
                 };
                 let shape_only: HashSet<String> = if self.opts.tape_liveness {
-                    crate::opt::pushed_names(&fwd)
+                    crate::tape::pushed_names(&fwd)
                         .into_iter()
                         .filter(|v| {
                             crate::opt::tape_liveness::shape_only_in_backward(rules, &bwd, v)
@@ -1293,10 +1291,10 @@ impl Generator<'_> {
         if top {
             new_body.extend(entry_checks(self.module, &params));
         }
-        let pushes = crate::opt::pushed_names(&fwd);
-        if crate::opt::uses_stack(&fwd)
-            || crate::opt::uses_stack(&bwd)
-            || crate::opt::passes_stack(&fwd)
+        let pushes = crate::tape::pushed_names(&fwd);
+        if crate::tape::uses_stack(&fwd)
+            || crate::tape::uses_stack(&bwd)
+            || crate::tape::passes_stack(&fwd)
         {
             new_body.push(Stmt::assign(
                 "_stack",
@@ -1304,7 +1302,7 @@ impl Generator<'_> {
             ));
         }
         // A value pushed before its first assignment (first loop iteration) must exist.
-        for v in crate::opt::maybe_unbound_pushes(&fwd, &params, &pushes) {
+        for v in crate::tape::maybe_unbound_pushes(&fwd, &params, &pushes) {
             new_body.push(Stmt::assign(&v, Expr::synth(ExprKind::NoneLit)));
         }
         new_body.extend(fwd);

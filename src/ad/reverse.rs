@@ -5,13 +5,15 @@
 //! statements test a saved condition variable in both passes.
 
 use super::adjoint::{grad_ref, Adj};
-use super::desugar::{is_exit_check, is_insert_grad_of, is_tape_pop, is_tape_push};
-use super::names::NameGen;
-use super::rules::{self, ActiveSite, RuleSet};
+use super::desugar::{is_exit_check, is_insert_grad_of};
+use super::template::{self, ActiveSite};
 use crate::emit::printer;
 use crate::resolve::{Callee, Resolver};
+use crate::rules::RuleSet;
 use crate::syntax::ir::*;
+use crate::syntax::names::NameGen;
 use crate::syntax::Diagnostic;
+use crate::tape::{is_tape_pop, is_tape_push, pop_into, push, tape_of};
 use std::collections::{HashMap, HashSet};
 
 /// A call to a user function that must be differentiated: (function, active argument
@@ -125,28 +127,6 @@ pub(super) fn real_argument_checks(
     let mut all = args.clone();
     all.extend(kwargs.iter().map(|(_, v)| v.clone()));
     rules.real_argument_checks(&q, &all, active, span)
-}
-
-/// The tape a `tangent.push`/`tangent.pop` call uses (its first argument).
-fn tape_of(e: &Expr) -> Option<&str> {
-    match &e.kind {
-        ExprKind::Call { args, .. } => args.first().and_then(|a| a.as_name()),
-        _ => None,
-    }
-}
-
-pub fn push(value: Expr) -> Stmt {
-    Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
-        "tangent.push",
-        vec![Expr::name("_stack"), value],
-    )))
-}
-
-pub fn pop_into(target: Expr) -> Stmt {
-    Stmt::synth(StmtKind::Assign(
-        target,
-        Expr::call_path("tangent.pop", vec![Expr::name("_stack")]),
-    ))
 }
 
 fn comment(s: &Stmt) -> Adj {
@@ -559,14 +539,14 @@ impl Reverse<'_> {
                     .and_then(|t| t.as_name())
                     .unwrap_or_default()
                     .to_owned();
-                let marker = super::rules::grad_marker(&x);
+                let marker = super::adjoint::grad_marker(&x);
                 let note = Adj::Stmt(Stmt::synth(StmtKind::Comment(format!(
                     "Inserted code: with insert_grad_of({x}) as {g}"
                 ))));
                 let stmts = std::iter::once(note)
                     .chain(body.iter().map(|st| {
                         let mut st = st.clone();
-                        super::adjoint::map_stmt_exprs(&mut st, &|e| {
+                        crate::syntax::visit::map_stmt_exprs(&mut st, &mut |e| {
                             let mut e = e.clone();
                             e.rename(&|n| (n == g).then(|| Expr::name(&marker)));
                             e
@@ -636,7 +616,7 @@ impl Reverse<'_> {
                     all.extend(args.iter().cloned());
                     if let Some(template) = self.rules.adjoint(&q) {
                         let active = |n: &str| self.active.contains(n);
-                        rules::check_differentiated_arguments(
+                        template::check_differentiated_arguments(
                             template,
                             None,
                             self.rules.shape_only_args(&q),
@@ -950,7 +930,7 @@ impl Reverse<'_> {
             return Err(missing_rule(q, span, value));
         };
         let active = |n: &str| self.active.contains(n);
-        rules::check_differentiated_arguments(
+        template::check_differentiated_arguments(
             template,
             None,
             self.rules.shape_only_args(q),
@@ -965,7 +945,7 @@ impl Reverse<'_> {
             active: self.active,
             names: self.names,
         };
-        rules::instantiate(template, q, t, args, kwargs, &mut site).map_err(|msg| {
+        template::instantiate(template, q, t, args, kwargs, &mut site).map_err(|msg| {
             Diagnostic::new(
                 span,
                 msg,

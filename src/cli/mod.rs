@@ -413,7 +413,7 @@ fn explain(args: &[String]) -> ExitCode {
 
 fn doctor() -> ExitCode {
     println!("tangent {}", env!("CARGO_PKG_VERSION"));
-    let rules = crate::ad::rules::RuleSet::builtin();
+    let rules = crate::rules::RuleSet::builtin();
     println!(
         "rules: {} reverse, {} forward",
         rules.adjoint_names().len(),

@@ -7,7 +7,7 @@
 use super::arrays::{self, ArrayDesc};
 use super::codegen::Cg;
 use super::typing::{Refusal, Ty};
-use crate::ad::rules::NativeScalar;
+use crate::rules::NativeScalar;
 use crate::syntax::ir::*;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Signature, Value};

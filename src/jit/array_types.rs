@@ -12,7 +12,7 @@
 //! place in Python too.
 
 use super::typing::{expr_type, Callees, Refusal, Ty, VarTy};
-use crate::ad::rules::NativeScalar;
+use crate::rules::NativeScalar;
 use crate::syntax::ir::*;
 use std::collections::HashMap;
 
@@ -264,7 +264,7 @@ pub fn add_grad_at_type(
 fn made_array_kind<'r>(
     func: &Expr,
     vars: &HashMap<String, VarTy>,
-    rules: &'r crate::ad::rules::RuleSet,
+    rules: &'r crate::rules::RuleSet,
 ) -> Option<&'r NativeScalar> {
     if let ExprKind::Attr(v, m) = &func.kind {
         if array_name(v, vars).is_some() || single_array_name(v, vars).is_some() {
@@ -462,7 +462,7 @@ pub fn zero_grad_at_type(
 pub fn ownership(
     def: &FuncDef,
     vars: &HashMap<String, VarTy>,
-    rules: &crate::ad::rules::RuleSet,
+    rules: &crate::rules::RuleSet,
 ) -> Result<(), Refusal> {
     let is_param = |n: &str| def.params.iter().any(|p| p.name == n);
     // Arrays the gradient helpers change in place, and names holding rows (`r = m[i]`):
@@ -530,7 +530,7 @@ pub fn ownership(
         // `add_grad_at` writes its first argument in place: only `g = add_grad_at(g, ...)`
         // (or into None) may call it, so no other value is the written array.
         let mut writes = 0usize;
-        crate::ad::names::stmt_exprs(s, &mut |e| {
+        crate::syntax::visit::stmt_exprs(s, &mut |e| {
             e.walk(&mut |x| {
                 if let ExprKind::Call { func, .. } = &x.kind {
                     if let Some(
@@ -791,7 +791,7 @@ pub fn array_call_type(
                         format!(
                             "`{path}` of a float32 array (NumPy's own float32 function{})",
                             match single {
-                                Some(crate::ad::rules::Float32Kernel::HostRoundsDouble) =>
+                                Some(crate::rules::Float32Kernel::HostRoundsDouble) =>
                                     ", which native code follows only in the embedded numpy",
                                 Some(_) =>
                                     ", which this NumPy computes otherwise than the copy \

@@ -9,7 +9,7 @@
 
 use super::runtime;
 use super::typing::{callee_path, range_args, Refusal, Ty, VarTy};
-use crate::ad::rules::NativeScalar;
+use crate::rules::NativeScalar;
 use crate::syntax::ir::*;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{

@@ -8,7 +8,7 @@ use super::arrays::{self, ArrayDesc};
 use super::codegen::Cg;
 use super::elementwise::{self, Op, Program, Src};
 use super::typing::{Refusal, Ty};
-use crate::ad::rules::NativeScalar;
+use crate::rules::NativeScalar;
 use crate::syntax::ir::*;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
@@ -38,7 +38,7 @@ pub fn single_use_temporaries(def: &FuncDef) -> std::collections::HashSet<String
                 }
                 read(v);
             }
-            _ => crate::ad::names::stmt_exprs(s, &mut read),
+            _ => crate::syntax::visit::stmt_exprs(s, &mut read),
         }
         if let StmtKind::For(t, _, _) | StmtKind::AugAssign(t, _, _) = &s.kind {
             // Assigned too.
@@ -134,7 +134,7 @@ impl Cg<'_> {
         v.walk(&mut |x| operands.extend(x.as_name().map(str::to_owned)));
         for (c, s) in stmts.iter().enumerate().skip(k + 1) {
             let mut reads = false;
-            crate::ad::names::stmt_exprs(s, &mut |e| reads |= e.reads(name));
+            crate::syntax::visit::stmt_exprs(s, &mut |e| reads |= e.reads(name));
             match &s.kind {
                 StmtKind::Assign(ct, cv) if reads => {
                     let consumer = ct.as_name().is_some()
@@ -208,16 +208,16 @@ impl Cg<'_> {
             match &s.kind {
                 StmtKind::Assign(t, v) => {
                     match t.as_name() {
-                        Some(_) if crate::opt::is_stack_call(v, "pop") => {}
+                        Some(_) if crate::tape::is_stack_call(v, "pop") => {}
                         Some(_) if matches!(v.kind, ExprKind::NoneLit) => {}
                         Some(n) => *defs.entry(n.to_owned()).or_default() += 1,
                         None => t.walk(&mut |x| other.extend(x.as_name().map(str::to_owned))),
                     }
-                    if !crate::opt::is_stack_call(v, "pop") {
+                    if !crate::tape::is_stack_call(v, "pop") {
                         expr(v);
                     }
                 }
-                StmtKind::ExprStmt(e) if crate::opt::is_stack_call(e, "push") => {
+                StmtKind::ExprStmt(e) if crate::tape::is_stack_call(e, "push") => {
                     if let ExprKind::Call { args, .. } = &e.kind {
                         if args.get(1).and_then(|a| a.as_name()).is_none() {
                             args.iter().for_each(&mut expr);
@@ -232,7 +232,7 @@ impl Cg<'_> {
                     t.walk(&mut |x| other.extend(x.as_name().map(str::to_owned)));
                     expr(v);
                 }
-                _ => crate::ad::names::stmt_exprs(s, &mut expr),
+                _ => crate::syntax::visit::stmt_exprs(s, &mut expr),
             }
         });
         defs.into_iter()

@@ -22,7 +22,7 @@ mod tape_elision;
 mod tuples;
 pub mod typing;
 
-use crate::ad::rules::{NativeScalar, RuleSet};
+use crate::rules::{NativeScalar, RuleSet};
 use crate::syntax::ir::*;
 use crate::syntax::SourceModule;
 use cranelift_codegen::isa::OwnedTargetIsa;
@@ -622,7 +622,7 @@ impl Program {
                     _ => {}
                 })
             };
-            crate::ad::names::stmt_exprs(s, &mut visit);
+            crate::syntax::visit::stmt_exprs(s, &mut visit);
         });
         // `r = m[i]` with `r` indexed in turn (`r[j]`): `m` is a matrix read by rows.
         let mut subscripted: Vec<String> = Vec::new();
@@ -635,7 +635,7 @@ impl Program {
         // records with those fields.
         let mut fields: HashMap<String, Vec<String>> = HashMap::new();
         walk_stmts(&self.def().body, &mut |s| {
-            crate::ad::names::stmt_exprs(s, &mut |e| {
+            crate::syntax::visit::stmt_exprs(s, &mut |e| {
                 e.walk(&mut |x| match &x.kind {
                     ExprKind::Subscript(b, i) => {
                         if let Some(n) = b.as_name() {
@@ -882,7 +882,7 @@ fn module_names_read(def: &FuncDef, functions: &[String]) -> Vec<String> {
     let mut read = Vec::new();
     walk_stmts(&def.body, &mut |s| {
         // Assignment targets come too: their names are bound, their subscripts read.
-        crate::ad::names::stmt_exprs(s, &mut |e| reads(e, &mut read))
+        crate::syntax::visit::stmt_exprs(s, &mut |e| reads(e, &mut read))
     });
     let mut out: Vec<String> = Vec::new();
     for n in read {
@@ -906,7 +906,7 @@ fn inline_shape_tuples(stmts: &mut [Stmt]) {
     let mut count = HashMap::new();
     fn count_reads(stmts: &[Stmt], count: &mut HashMap<String, usize>) {
         walk_stmts(stmts, &mut |s| {
-            crate::ad::names::stmt_exprs(s, &mut |e| {
+            crate::syntax::visit::stmt_exprs(s, &mut |e| {
                 e.walk(&mut |x| {
                     if let ExprKind::Name(n) = &x.kind {
                         *count.entry(n.clone()).or_insert(0) += 1;
@@ -943,7 +943,7 @@ fn inline_in_block(stmts: &mut [Stmt], count: &HashMap<String, usize>) {
             continue;
         }
         let mut done = false;
-        crate::ad::names::stmt_exprs_mut(&mut stmts[i + 1], &mut |e| {
+        crate::syntax::visit::stmt_exprs_mut(&mut stmts[i + 1], &mut |e| {
             each_call_arg(e, &mut |a| {
                 if !done && a.as_name() == Some(name.as_str()) {
                     *a = tuple.clone();
@@ -1039,7 +1039,7 @@ fn resolve_imports(def: &mut FuncDef, aliases: &HashMap<String, String>) {
 fn indexed_params(def: &FuncDef) -> HashMap<&str, u8> {
     let mut out: HashMap<&str, u8> = HashMap::new();
     walk_stmts(&def.body, &mut |s| {
-        crate::ad::names::stmt_exprs(s, &mut |e| {
+        crate::syntax::visit::stmt_exprs(s, &mut |e| {
             e.walk(&mut |x| {
                 let (base, nd) = match &x.kind {
                     ExprKind::Subscript(base, index) if !matches!(index.kind, ExprKind::Str(_)) => {
@@ -1074,7 +1074,7 @@ fn indexed_params(def: &FuncDef) -> HashMap<&str, u8> {
 fn called_names(def: &FuncDef) -> Vec<String> {
     let mut out = Vec::new();
     walk_stmts(&def.body, &mut |s| {
-        crate::ad::names::stmt_exprs(s, &mut |e| {
+        crate::syntax::visit::stmt_exprs(s, &mut |e| {
             e.walk(&mut |x| {
                 if let ExprKind::Call { func, .. } = &x.kind {
                     if let Some(n) = func.as_name() {

@@ -243,8 +243,8 @@ fn single1(name: &str) -> Option<usize> {
 /// The address of the float32 kernel of `name` computing as `how` says, when native code
 /// may use it: a correctly rounded one always, a copy of NumPy's own where the host's
 /// NumPy computes the same (`precision::numpy_kernels_agree`).
-pub fn kernel32(name: &str, how: crate::ad::rules::Float32Kernel) -> Option<usize> {
-    use crate::ad::rules::Float32Kernel;
+pub fn kernel32(name: &str, how: crate::rules::Float32Kernel) -> Option<usize> {
+    use crate::rules::Float32Kernel;
     match how {
         Float32Kernel::CorrectlyRounded => single1(name),
         Float32Kernel::NumPys if super::precision::numpy_kernel_agrees(name) => single1(name),

@@ -21,7 +21,7 @@
 //! entries stay aligned.
 
 use super::typing::{Ty, VarTy};
-use crate::ad::rules::RuleSet;
+use crate::rules::RuleSet;
 use crate::syntax::ir::*;
 use std::collections::{HashMap, HashSet};
 
@@ -96,7 +96,7 @@ impl Uses {
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Assign(t, v) => match t.as_name() {
-                Some(n) if crate::opt::is_stack_call(v, "pop") => {
+                Some(n) if crate::tape::is_stack_call(v, "pop") => {
                     self.popped.insert(n.to_owned());
                 }
                 Some(n) if matches!(v.kind, ExprKind::NoneLit) => {
@@ -113,7 +113,7 @@ impl Uses {
                     }
                 }
             }
-            StmtKind::ExprStmt(e) if crate::opt::is_stack_call(e, "push") => {
+            StmtKind::ExprStmt(e) if crate::tape::is_stack_call(e, "push") => {
                 if let ExprKind::Call { args, .. } = &e.kind {
                     if let Some(n) = args.get(1).and_then(|a| a.as_name()) {
                         self.pushed.insert(n.to_owned());
@@ -124,7 +124,7 @@ impl Uses {
             StmtKind::Return(Some(e)) => self.tolerant_reads(e),
             _ => {}
         }
-        crate::ad::names::stmt_exprs(s, &mut |e| self.expr(e));
+        crate::syntax::visit::stmt_exprs(s, &mut |e| self.expr(e));
     }
 
     /// Every name in an assignment target that is not a plain name.

@@ -116,7 +116,7 @@ fn seed_params(funcs: &HashMap<String, FuncDef>) -> HashMap<String, Vec<(String,
         for p in &def.params {
             let (mut items, mut uses, mut top) = (0, 0, 0);
             walk_stmts(&def.body, &mut |s| {
-                crate::ad::names::stmt_exprs(s, &mut |e| {
+                crate::syntax::visit::stmt_exprs(s, &mut |e| {
                     e.walk(&mut |x| {
                         if x.as_name() == Some(p.name.as_str()) {
                             uses += 1;
@@ -167,7 +167,7 @@ fn seed_variant(callee: &FuncDef, param: &str, n: usize, name: &str) -> FuncDef 
     });
     def.params.splice(at..=at, parts);
     crate::syntax::lift::each_expr_mut(&mut def.body, &mut |e| {
-        crate::ad::rules::substitute(e, &mut |x| match call_of(x, GRAD_ITEM) {
+        crate::syntax::visit::substitute(e, &mut |x| match call_of(x, GRAD_ITEM) {
             Some([seed, k]) if seed.as_name() == Some(param) => {
                 Some(part(param, literal_index(k)?, x.span))
             }
@@ -412,7 +412,7 @@ impl Check<'_> {
             }
             _ => {}
         }
-        crate::ad::names::stmt_exprs(s, &mut |e| {
+        crate::syntax::visit::stmt_exprs(s, &mut |e| {
             walk_uses(e, &mut |x, how| {
                 let Some((name, kind)) = self.tuple(x) else {
                     return;
@@ -614,7 +614,7 @@ fn rewrite_block(
                 }
             }
         }
-        crate::ad::names::stmt_exprs_mut(&mut s, &mut |e| *e = rewrite_expr(e, kinds, params));
+        crate::syntax::visit::stmt_exprs_mut(&mut s, &mut |e| *e = rewrite_expr(e, kinds, params));
         out.push(s);
     }
     out
@@ -628,7 +628,7 @@ fn rewrite_expr(
     params: &HashMap<String, Vec<String>>,
 ) -> Expr {
     let mut e = e.clone();
-    crate::ad::rules::substitute(&mut e, &mut |x| match &x.kind {
+    crate::syntax::visit::substitute(&mut e, &mut |x| match &x.kind {
         ExprKind::Subscript(base, k) => {
             let t = base.as_name().filter(|t| kinds.contains_key(*t))?;
             Some(part(t, literal_index(k)?, x.span))

@@ -2,7 +2,7 @@
 //! variable once the arguments' types are known (float, int or bool; a variable that
 //! is also `None` somewhere carries a "none" flag beside its value).
 
-use crate::ad::rules::{NativeScalar, RuleSet, NAMESPACE_OF};
+use crate::rules::{NativeScalar, RuleSet, NAMESPACE_OF};
 use crate::syntax::ir::*;
 use std::collections::HashMap;
 
@@ -97,7 +97,7 @@ pub fn tracks_precision(args: &[Ty]) -> bool {
 pub fn makes_numpy_scalars(def: &FuncDef, rules: &RuleSet) -> bool {
     let mut found = false;
     walk_stmts(&def.body, &mut |s| {
-        crate::ad::names::stmt_exprs(s, &mut |e| {
+        crate::syntax::visit::stmt_exprs(s, &mut |e| {
             e.walk(&mut |x| {
                 if let ExprKind::Call { func, .. } = &x.kind {
                     let path = callee_path(func).unwrap_or_default();

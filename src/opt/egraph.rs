@@ -22,8 +22,8 @@
 //! nodes, [`REWRITE_ITERS`] iterations or [`REWRITE_TIME`]; the greedy improvement of
 //! the extraction stops after [`DAG_WORK`] node visits (its choice so far is valid).
 
-use crate::ad::names::{hint_for, NameGen};
 use crate::syntax::ir::*;
+use crate::syntax::names::{hint_for, NameGen};
 use egg::{rewrite as rw, EGraph, Id, Language, Rewrite, Runner, SymbolLang};
 use std::collections::{HashMap, HashSet};
 
@@ -107,7 +107,7 @@ pub fn simplify_pair(
 /// The usual classification of a call in generated code: pure when `backends/` declares
 /// the callee pure (`pure(...)`, `pure_module(...)`: see `RuleSet::is_pure`).
 pub fn call_kind(
-    rules: &crate::ad::rules::RuleSet,
+    rules: &crate::rules::RuleSet,
     resolver: &crate::resolve::Resolver,
     func: &Expr,
 ) -> CallKind {
@@ -148,7 +148,7 @@ fn safe(stmts: &[Stmt], classify: &dyn Fn(&Expr) -> CallKind) -> bool {
             StmtKind::For(t, _, _) => ok &= plain_target(t),
             _ => {}
         }
-        crate::ad::names::stmt_exprs(s, &mut |e| {
+        crate::syntax::visit::stmt_exprs(s, &mut |e| {
             e.walk(&mut |x| match &x.kind {
                 ExprKind::Call { func, kwargs, .. } => {
                     ok &= classify(func) != CallKind::Opaque

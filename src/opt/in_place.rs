@@ -14,9 +14,9 @@
 //! (quadratic time in the interpreted code; native code decides on its own, see
 //! jit/array_types.rs `ownership`).
 
-use crate::ad::names::stmt_exprs;
-use crate::ad::rules::{NativeScalar, RuleSet};
+use crate::rules::{NativeScalar, RuleSet};
 use crate::syntax::ir::*;
+use crate::syntax::visit::stmt_exprs;
 use std::collections::HashSet;
 
 /// The helper that makes a new value (a zero gradient) of the generated code.
@@ -210,7 +210,7 @@ fn path_expr(path: &str, span: Span) -> Expr {
 /// check allows).
 pub fn copying_helpers(body: &mut [Stmt], rules: &RuleSet) {
     crate::syntax::lift::each_expr_mut(body, &mut |e| {
-        crate::ad::rules::substitute(e, &mut |x| {
+        crate::syntax::visit::substitute(e, &mut |x| {
             if !matches!(x.kind, ExprKind::Attr(..)) {
                 return None;
             }
@@ -222,7 +222,7 @@ pub fn copying_helpers(body: &mut [Stmt], rules: &RuleSet) {
 
 #[cfg(test)]
 mod tests {
-    use crate::ad::rules::RuleSet;
+    use crate::rules::RuleSet;
     use crate::syntax::SourceModule;
 
     /// `f`'s source after the pass, with the built-in rules' `in_place` declarations.

@@ -9,6 +9,7 @@ pub mod recompute;
 pub mod tape_liveness;
 
 use crate::syntax::ir::*;
+use crate::tape::{contains_pop, popped_var, pushed_var};
 use std::collections::HashSet;
 
 /// `live_out`: names read after the backward pass (the returned gradients).
@@ -31,7 +32,7 @@ pub fn optimize(fwd: Vec<Stmt>, bwd: Vec<Stmt>, live_out: &[String]) -> (Vec<Stm
         stmts
             .into_iter()
             .map(|mut s| {
-                crate::ad::adjoint::map_stmt_exprs(&mut s, &fold_expr);
+                crate::syntax::visit::map_stmt_exprs(&mut s, &mut fold_expr);
                 s
             })
             .collect()
@@ -45,7 +46,7 @@ pub fn optimize_forward(body: Vec<Stmt>, tangents: &HashSet<String>) -> Vec<Stmt
     let body = remove_empty_ifs(body);
     body.into_iter()
         .map(|mut s| {
-            crate::ad::adjoint::map_stmt_exprs(&mut s, &fold_expr);
+            crate::syntax::visit::map_stmt_exprs(&mut s, &mut fold_expr);
             s
         })
         .collect()
@@ -95,7 +96,7 @@ fn dead_stores(
                 // A `break`/`continue`/`return` makes liveness path-dependent: keep the
                 // loop as written and everything it reads live.
                 walk_stmts(body, &mut |x| {
-                    crate::ad::names::stmt_exprs(x, &mut |e| e.names(&mut reads))
+                    crate::syntax::visit::stmt_exprs(x, &mut |e| e.names(&mut reads))
                 });
                 it.names(&mut reads);
             }
@@ -192,7 +193,7 @@ fn propagate_copies(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
                         idx.rename(&rename);
                     }
                 }
-                _ => crate::ad::adjoint::map_stmt_exprs(later, &|e| {
+                _ => crate::syntax::visit::map_stmt_exprs(later, &mut |e| {
                     let mut e = e.clone();
                     e.rename(&rename);
                     e
@@ -245,76 +246,6 @@ fn remove_empty_ifs(stmts: Vec<Stmt>) -> Vec<Stmt> {
             Some(s)
         })
         .collect()
-}
-
-/// Does evaluating `e` pop the tape (an effect no dead-code pass may remove)? A call
-/// handed our tape (a recursive callee's two-phase gradient) may pop it.
-fn contains_pop(e: &Expr) -> bool {
-    let mut found = false;
-    // Any tape: ours, an inner one of differentiated generated code, the adjoint tape.
-    e.walk(&mut |x| found |= crate::ad::desugar::is_tape_pop(x) || hands_stack(x));
-    found
-}
-
-/// A call with `_stack=_stack` among its keyword arguments.
-fn hands_stack(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Call { kwargs, .. }
-        if kwargs.iter().any(|(k, v)| k == "_stack" && v.as_name() == Some("_stack")))
-}
-
-/// Does the code hand our tape to a callee (so the function needs one)?
-pub fn passes_stack(stmts: &[Stmt]) -> bool {
-    let mut found = false;
-    walk_stmts(stmts, &mut |s| {
-        crate::ad::names::stmt_exprs(s, &mut |e| e.walk(&mut |x| found |= hands_stack(x)))
-    });
-    found
-}
-
-pub(crate) fn is_stack_call(e: &Expr, helper: &str) -> bool {
-    if let ExprKind::Call { func, args, .. } = &e.kind {
-        if let ExprKind::Attr(m, name) = &func.kind {
-            return m.as_name() == Some("tangent")
-                && name == helper
-                && args.first().and_then(|a| a.as_name()) == Some("_stack");
-        }
-    }
-    false
-}
-
-/// The variable whose value a `tangent.push(_stack, ...)` statement saves.
-fn pushed_var(s: &Stmt) -> Option<String> {
-    let StmtKind::ExprStmt(e) = &s.kind else {
-        return None;
-    };
-    if !is_stack_call(e, "push") {
-        return None;
-    }
-    let ExprKind::Call { args, .. } = &e.kind else {
-        return None;
-    };
-    base_var(args.get(1)?)
-}
-
-/// `x`, `x[i]`, `tangent.copy(x[i])` -> `x`.
-fn base_var(e: &Expr) -> Option<String> {
-    match &e.kind {
-        ExprKind::Name(n) => Some(n.clone()),
-        ExprKind::Subscript(b, _) => base_var(b),
-        ExprKind::Call { args, .. } if args.len() == 1 => base_var(&args[0]),
-        _ => None,
-    }
-}
-
-/// The variable a `... = tangent.pop(_stack)` statement restores.
-fn popped_var(s: &Stmt) -> Option<String> {
-    let StmtKind::Assign(t, v) = &s.kind else {
-        return None;
-    };
-    if !is_stack_call(v, "pop") {
-        return None;
-    }
-    base_var(t)
 }
 
 fn reads_of(stmts: &[Stmt], keep: &HashSet<String>, out: &mut HashSet<String>) {
@@ -407,70 +338,6 @@ fn tape_dce(fwd: Vec<Stmt>, bwd: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
     (fwd, bwd)
 }
 
-/// Does the forward pass push anything?
-pub fn uses_stack(fwd: &[Stmt]) -> bool {
-    !pushed_names(fwd).is_empty()
-}
-
-pub fn pushed_names(fwd: &[Stmt]) -> HashSet<String> {
-    let mut out = HashSet::new();
-    walk_stmts(fwd, &mut |s| {
-        if let Some(v) = pushed_var(s) {
-            out.insert(v);
-        }
-    });
-    out
-}
-
-/// Names pushed (as whole values) at a point where they may not be bound yet.
-pub fn maybe_unbound_pushes(
-    fwd: &[Stmt],
-    params: &[String],
-    _pushed: &HashSet<String>,
-) -> Vec<String> {
-    fn visit(stmts: &[Stmt], defined: &mut HashSet<String>, out: &mut Vec<String>) {
-        for s in stmts {
-            if let StmtKind::ExprStmt(e) = &s.kind {
-                if is_stack_call(e, "push") {
-                    if let ExprKind::Call { args, .. } = &e.kind {
-                        // `v` itself, or `tangent.shape_of(v)` (tape liveness).
-                        let whole = args.get(1).and_then(|a| match &a.kind {
-                            ExprKind::Call { args: inner, .. } if inner.len() == 1 => {
-                                inner[0].as_name()
-                            }
-                            _ => a.as_name(),
-                        });
-                        if let Some(n) = whole {
-                            if !defined.contains(n) && !out.iter().any(|o| o == n) {
-                                out.push(n.to_owned());
-                            }
-                        }
-                    }
-                }
-            }
-            match &s.kind {
-                StmtKind::Assign(t, _) => {
-                    if let Some(n) = t.as_name() {
-                        defined.insert(n.to_owned());
-                    }
-                }
-                StmtKind::If(_, a, b) => {
-                    visit(a, &mut defined.clone(), out);
-                    visit(b, &mut defined.clone(), out);
-                }
-                StmtKind::For(_, _, body) | StmtKind::While(_, body) => {
-                    visit(body, &mut defined.clone(), out);
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut defined: HashSet<String> = params.iter().cloned().collect();
-    let mut out = Vec::new();
-    visit(fwd, &mut defined, &mut out);
-    out
-}
-
 fn num_value(e: &Expr) -> Option<(f64, bool)> {
     if let ExprKind::Unary(UnaryOp::Neg, a) = &e.kind {
         return num_value(a).map(|(v, is_int)| (-v, is_int));
@@ -502,7 +369,7 @@ fn format_num(v: f64, is_int: bool) -> Option<String> {
 /// Folds arithmetic between two number literals.
 pub fn fold_expr(e: &Expr) -> Expr {
     let mut e = e.clone();
-    crate::ad::rules::substitute(&mut e, &mut |_| None);
+    crate::syntax::visit::substitute(&mut e, &mut |_| None);
     fold_in_place(&mut e);
     e
 }

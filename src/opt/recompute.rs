@@ -172,7 +172,7 @@ impl<'a> Facts<'a> {
     }
 
     fn forward(&mut self, s: &'a Stmt, top: bool, index: usize, calls: &Calls) {
-        crate::ad::names::stmt_exprs(s, &mut |e| {
+        crate::syntax::visit::stmt_exprs(s, &mut |e| {
             e.walk(&mut |x| {
                 if let ExprKind::Call { func, kwargs, .. } = &x.kind {
                     // `out=` writes into an array (as the e-graph passes assume too).
@@ -740,13 +740,13 @@ fn stmt_reads(s: &Stmt, v: &str) -> bool {
         StmtKind::Assign(t, e) => {
             found = e.reads(v) || (t.as_name().is_none() && t.reads(v));
         }
-        _ => crate::ad::names::stmt_exprs(s, &mut |e| found |= e.reads(v)),
+        _ => crate::syntax::visit::stmt_exprs(s, &mut |e| found |= e.reads(v)),
     }
     found
 }
 
 fn is_push(s: &Stmt) -> bool {
-    matches!(&s.kind, StmtKind::ExprStmt(e) if super::is_stack_call(e, "push"))
+    matches!(&s.kind, StmtKind::ExprStmt(e) if crate::tape::is_stack_call(e, "push"))
 }
 
 /// `tangent.push(_stack, v)` -> `v`.
@@ -754,7 +754,7 @@ fn pushed_whole(s: &Stmt) -> Option<String> {
     let StmtKind::ExprStmt(e) = &s.kind else {
         return None;
     };
-    if !super::is_stack_call(e, "push") {
+    if !crate::tape::is_stack_call(e, "push") {
         return None;
     }
     let ExprKind::Call { args, .. } = &e.kind else {
@@ -772,7 +772,7 @@ fn popped_whole(s: &Stmt) -> Option<String> {
     let StmtKind::Assign(t, e) = &s.kind else {
         return None;
     };
-    if !super::is_stack_call(e, "pop") {
+    if !crate::tape::is_stack_call(e, "pop") {
         return None;
     }
     t.as_name().map(str::to_owned)

@@ -7,7 +7,7 @@
 //! The pass only rewrites a push when *every* backward read of `v` is in a shape-only
 //! position, so whichever tape entry reaches a read, the read needs only the shape.
 
-use crate::ad::rules::RuleSet;
+use crate::rules::RuleSet;
 use crate::syntax::ir::*;
 
 /// Counts the reads of `v` in `e`: (all reads, reads in shape-only positions).
@@ -63,7 +63,7 @@ fn count_reads(rules: &RuleSet, e: &Expr, v: &str, all: &mut usize, shape_only: 
 
 fn is_pop_of(s: &Stmt, v: &str) -> bool {
     matches!(&s.kind, StmtKind::Assign(t, value)
-        if t.as_name() == Some(v) && super::is_stack_call(value, "pop"))
+        if t.as_name() == Some(v) && crate::tape::is_stack_call(value, "pop"))
 }
 
 fn pops(stmts: &[Stmt], v: &str) -> bool {
@@ -75,7 +75,7 @@ fn pops(stmts: &[Stmt], v: &str) -> bool {
 /// Are the reads of `v` in one simple statement all shape-only?
 fn reads_shape_only(rules: &RuleSet, s: &Stmt, v: &str) -> bool {
     let (mut all, mut shape) = (0usize, 0usize);
-    crate::ad::names::stmt_exprs(s, &mut |e| count_reads(rules, e, v, &mut all, &mut shape));
+    crate::syntax::visit::stmt_exprs(s, &mut |e| count_reads(rules, e, v, &mut all, &mut shape));
     if let StmtKind::Assign(t, _) = &s.kind {
         if t.as_name() == Some(v) {
             all = all.saturating_sub(1); // the target is a write
@@ -146,7 +146,7 @@ pub fn apply(rules: &RuleSet, fwd: Vec<Stmt>, bwd: &[Stmt]) -> Vec<Stmt> {
             .into_iter()
             .map(|mut s| {
                 match &mut s.kind {
-                    StmtKind::ExprStmt(e) if super::is_stack_call(e, "push") => {
+                    StmtKind::ExprStmt(e) if crate::tape::is_stack_call(e, "push") => {
                         if let ExprKind::Call { args, .. } = &mut e.kind {
                             if let Some(v) =
                                 args.get(1).and_then(|a| a.as_name()).map(str::to_owned)

@@ -2,11 +2,9 @@
 //! "numpy.ndarray.sum" for methods) or to a user function of the same module, using the
 //! module's imports. Local variables shadow everything.
 
-pub mod live;
-
 use crate::syntax::ir::*;
+use crate::syntax::live::{self, Custom, Live, LiveNames};
 use crate::syntax::Diagnostic;
-use live::{Custom, Live, LiveNames};
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -82,9 +80,9 @@ impl Resolver<'_> {
             // The array namespace operator and method rules call at run time (in generated
             // code being differentiated again).
             ExprKind::Call { func, .. }
-                if crate::emit::printer::expr(func) == crate::ad::rules::NAMESPACE_OF =>
+                if crate::emit::printer::expr(func) == crate::rules::NAMESPACE_OF =>
             {
-                Some(crate::ad::rules::NAMESPACE_OF.to_owned())
+                Some(crate::rules::NAMESPACE_OF.to_owned())
             }
             // `tangent.*`: the helpers desugaring inserts (`tangent.keys_of`), also in
             // modules that do not import tangent.
@@ -111,6 +109,16 @@ impl Resolver<'_> {
         match self.live_global(n) {
             Some(Live::Custom(c)) if !self.ambiguous.contains(n) => Some(c),
             _ => None,
+        }
+    }
+
+    /// Is `e` a call of the builtin `range`?
+    pub fn is_range_call(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Call { func, .. } => {
+                self.callee(func) == Callee::Library("builtins.range".into())
+            }
+            _ => false,
         }
     }
 
@@ -160,7 +168,7 @@ impl Resolver<'_> {
                     // Without a host, the rule files' `exported_as` declarations say it.
                     match self.aliases.get(&q) {
                         Some(canonical) => Callee::Library(canonical.clone()),
-                        None => match crate::ad::rules::RuleSet::builtin().exported_name(&q) {
+                        None => match crate::rules::RuleSet::builtin().exported_name(&q) {
                             Some(canonical) => Callee::Library(canonical.to_owned()),
                             None => Callee::Library(q),
                         },
@@ -184,7 +192,7 @@ impl Resolver<'_> {
                 {
                     Callee::Unknown(crate::emit::printer::expr(func))
                 }
-                None => Callee::Method(crate::ad::rules::RuleSet::builtin().array_member(m)),
+                None => Callee::Method(crate::rules::RuleSet::builtin().array_member(m)),
             },
             _ => Callee::Unknown(crate::emit::printer::expr(func)),
         }

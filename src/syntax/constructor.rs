@@ -243,7 +243,7 @@ fn rewrite_reads(
                 _ => visit(t),
             });
         }
-        _ => crate::ad::names::stmt_exprs_mut(s, &mut visit),
+        _ => crate::syntax::visit::stmt_exprs_mut(s, &mut visit),
     }
     if let StmtKind::If(_, a, b) = &mut s.kind {
         for inner in a.iter_mut().chain(b.iter_mut()) {
@@ -382,7 +382,7 @@ fn rewrite_expr(
 
 fn each_name(stmts: &[Stmt], f: &mut dyn FnMut(&str)) {
     walk_stmts(stmts, &mut |s| {
-        crate::ad::names::stmt_exprs(s, &mut |e| {
+        crate::syntax::visit::stmt_exprs(s, &mut |e| {
             e.walk(&mut |x| {
                 if let ExprKind::Name(n) = &x.kind {
                     f(n)

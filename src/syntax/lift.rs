@@ -9,7 +9,7 @@
 
 use super::diag::Diagnostic;
 use super::ir::*;
-use crate::ad::names::stmt_exprs;
+use crate::syntax::visit::stmt_exprs;
 use std::collections::{HashMap, HashSet};
 
 /// A `def` found at the top level of a function body (already lowered).
@@ -475,7 +475,7 @@ fn bind_call(
 /// Calls `f` on each expression of each statement of `stmts`, recursively into blocks.
 pub(crate) fn each_expr_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
     for s in stmts {
-        crate::ad::names::stmt_exprs_mut(s, f);
+        crate::syntax::visit::stmt_exprs_mut(s, f);
         match &mut s.kind {
             StmtKind::If(_, a, b) => {
                 each_expr_mut(a, f);

@@ -6,7 +6,7 @@ use super::diag::Diagnostic;
 use super::ir::*;
 use super::lift;
 use super::units::{self, Unit};
-use crate::resolve::live::{Live, LiveNames};
+use crate::syntax::live::{Live, LiveNames};
 use ruff_python_ast as ast;
 use ruff_text_size::{Ranged, TextRange};
 use std::cell::RefCell;
@@ -382,7 +382,7 @@ impl SourceModule {
                 continue;
             };
             walk_stmts(&def.body, &mut |s| {
-                crate::ad::names::stmt_exprs(s, &mut |e| {
+                crate::syntax::visit::stmt_exprs(s, &mut |e| {
                     e.walk(&mut |x| {
                         if let Some(m) = x.as_name() {
                             if self.lifted.contains_key(m) && !seen.contains(m) {

@@ -3,8 +3,11 @@ pub mod constructor;
 pub mod diag;
 pub mod ir;
 pub mod lift;
+pub mod live;
 pub mod lower;
+pub mod names;
 pub mod units;
+pub mod visit;
 
 pub use diag::Diagnostic;
 pub use lower::SourceModule;

@@ -4,7 +4,7 @@
 
 A decorated function stays callable as the plain function. The transformer never reads
 its code: `tangent._live` reports a global bound to one of these objects (by type) as a
-`custom` line (src/resolve/live.rs), and a call of it in differentiated code becomes a
+`custom` line (src/syntax/live.rs), and a call of it in differentiated code becomes a
 call of the helpers below, which run the user's rules:
 
 - reverse mode: `y, res = tangent.custom_forward(f, *args)` in the forward pass (`res`:

@@ -1,5 +1,5 @@
 """What the running program binds the names a function reads to, sent with each
-derivative request (the format is src/resolve/live.rs), so calls resolve as Python
+derivative request (the format is src/syntax/live.rs), so calls resolve as Python
 resolves them rather than by the file's import statements: `try: import numpy as np`,
 `sin = math.cos`, `g_two = g_three` and a `def` redefined under an `if` are what they are
 at run time. Also the check that a function object's code is its file's text."""
@@ -74,7 +74,7 @@ def _is_array_value(x):
 
 def _custom_kind(obj):
     """What kind of custom-derivative object `obj` is (by type, never by name), as the
-    fields of a `custom` line after the name (src/resolve/live.rs): kind (`vjp`/`jvp`),
+    fields of a `custom` line after the name (src/syntax/live.rs): kind (`vjp`/`jvp`),
     whether its rule is defined, its nondiff_argnums; None for any other object."""
     kind = _custom.live_kind(obj)
     if kind is None:

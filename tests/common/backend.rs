@@ -7,7 +7,7 @@ use tangent::Tangent;
 /// The builtin rules named under `prefix` number at least `reverse` and `forward`, and
 /// each of `names` has a rule both ways.
 pub fn assert_rules(prefix: &str, reverse: usize, forward: usize, names: &[&str]) {
-    let rules = tangent::ad::rules::RuleSet::builtin();
+    let rules = tangent::rules::RuleSet::builtin();
     let ours = |all: Vec<&str>| all.iter().filter(|n| n.starts_with(prefix)).count();
     let (r, f) = (ours(rules.adjoint_names()), ours(rules.tangent_names()));
     assert!(

@@ -1,6 +1,7 @@
 //! Fresh, readable, collision-free names for temporaries and gradients.
 
-use crate::syntax::ir::*;
+use super::ir::*;
+use super::visit::stmt_exprs;
 use std::collections::{HashMap, HashSet};
 
 /// Names the generated code relies on; never used for temporaries.
@@ -78,68 +79,6 @@ fn sanitize(hint: &str) -> String {
         s.insert(0, '_');
     }
     s
-}
-
-/// Calls `f` on each expression held directly by `s` (not in nested blocks).
-pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
-    match &s.kind {
-        StmtKind::Assign(t, v) | StmtKind::AugAssign(t, _, v) => {
-            f(t);
-            f(v)
-        }
-        StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => f(e),
-        StmtKind::Assert(t, m) => {
-            f(t);
-            if let Some(m) = m {
-                f(m)
-            }
-        }
-        StmtKind::With(items, _) => {
-            for (cm, target) in items {
-                f(cm);
-                if let Some(t) = target {
-                    f(t)
-                }
-            }
-        }
-        StmtKind::If(t, ..) | StmtKind::While(t, _) => f(t),
-        StmtKind::For(t, it, _) => {
-            f(t);
-            f(it)
-        }
-        _ => {}
-    }
-}
-
-/// `stmt_exprs`, mutably.
-pub fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
-    match &mut s.kind {
-        StmtKind::Assign(t, v) | StmtKind::AugAssign(t, _, v) => {
-            f(t);
-            f(v)
-        }
-        StmtKind::Return(Some(e)) | StmtKind::ExprStmt(e) => f(e),
-        StmtKind::Assert(t, m) => {
-            f(t);
-            if let Some(m) = m {
-                f(m)
-            }
-        }
-        StmtKind::With(items, _) => {
-            for (cm, target) in items.iter_mut() {
-                f(cm);
-                if let Some(t) = target {
-                    f(t)
-                }
-            }
-        }
-        StmtKind::If(t, ..) | StmtKind::While(t, _) => f(t),
-        StmtKind::For(t, it, _) => {
-            f(t);
-            f(it)
-        }
-        _ => {}
-    }
 }
 
 /// A short readable name for the value of `e` (`x_times_y`, `tanh_h`), or `None`.
