@@ -4,7 +4,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (file, func) = (&args[1], &args[2]);
     let text = std::fs::read_to_string(file).expect("read file");
-    let opts = tangent::ad::GradOptions {
+    let opts = tangent::pipeline::GradOptions {
         optimized: std::env::var("NOOPT").is_err(),
         ..Default::default()
     };

@@ -32,13 +32,22 @@ fn main() {
             continue;
         };
         for func in module.function_names.clone() {
-            for mode in [tangent::ad::Mode::Reverse, tangent::ad::Mode::Forward] {
-                let opts = tangent::ad::GradOptions {
+            for mode in [
+                tangent::pipeline::Mode::Reverse,
+                tangent::pipeline::Mode::Forward,
+            ] {
+                let opts = tangent::pipeline::GradOptions {
                     mode,
                     ..Default::default()
                 };
                 let r = panic::catch_unwind(panic::AssertUnwindSafe(|| {
-                    tangent::ad::generate(&module, &func, &opts).map(|g| g.source)
+                    tangent::pipeline::generate(
+                        &module,
+                        &func,
+                        &opts,
+                        tangent::rules::RuleSet::builtin(),
+                    )
+                    .map(|g| g.source)
                 }));
                 match r {
                     Ok(Ok(source)) => {

@@ -1,9 +1,10 @@
 //! The Rust API: `Tangent::grad(src, "f")` gives the derivative's Python source and can
 //! call it on f64 and ndarray inputs in the embedded interpreter.
 
-use crate::ad::{self, GradOptions};
+use crate::ad;
 #[cfg(feature = "embedded")]
 use crate::host::rustpython as host;
+use crate::pipeline::{self, GradOptions};
 use crate::rules::{RuleSet, Template};
 use crate::syntax::ir::ExprKind;
 use crate::syntax::SourceModule;
@@ -163,8 +164,8 @@ pub fn grad_options(
         }
     };
     let mode = match mode {
-        "reverse" => ad::Mode::Reverse,
-        "forward" => ad::Mode::Forward,
+        "reverse" => pipeline::Mode::Reverse,
+        "forward" => pipeline::Mode::Forward,
         other => {
             return Err(format!(
                 "mode must be 'reverse' or 'forward', not {other:?}"
@@ -195,7 +196,11 @@ pub fn grad_options(
     })
 }
 
-pub fn grad_file(filename: &str, func: &str, opts: &GradOptions) -> Result<ad::Generated, String> {
+pub fn grad_file(
+    filename: &str,
+    func: &str,
+    opts: &GradOptions,
+) -> Result<pipeline::Generated, String> {
     grad_file_cached(filename, func, opts, true).map(|(g, _)| g)
 }
 
@@ -206,7 +211,7 @@ pub fn grad_file_cached(
     func: &str,
     opts: &GradOptions,
     use_cache: bool,
-) -> Result<(ad::Generated, bool), String> {
+) -> Result<(pipeline::Generated, bool), String> {
     crate::stack::run(|| grad_file_cached_inner(filename, func, opts, use_cache))
 }
 
@@ -215,7 +220,7 @@ fn grad_file_cached_inner(
     func: &str,
     opts: &GradOptions,
     use_cache: bool,
-) -> Result<(ad::Generated, bool), String> {
+) -> Result<(pipeline::Generated, bool), String> {
     let text = read_source(filename, func)?;
     grad_live_cached_inner(filename, &text, func, None, opts, use_cache)
 }
@@ -231,7 +236,7 @@ pub fn grad_live_cached(
     live: &str,
     opts: &GradOptions,
     use_cache: bool,
-) -> Result<(ad::Generated, bool), String> {
+) -> Result<(pipeline::Generated, bool), String> {
     crate::stack::run(|| grad_live_cached_inner(filename, text, func, Some(live), opts, use_cache))
 }
 
@@ -242,7 +247,7 @@ fn grad_live_cached_inner(
     live: Option<&str>,
     opts: &GradOptions,
     use_cache: bool,
-) -> Result<(ad::Generated, bool), String> {
+) -> Result<(pipeline::Generated, bool), String> {
     let user_rules = USER_RULES.lock().map(|g| g.is_some()).unwrap_or(true);
     // The live bindings decide which functions and rules are used: part of the key.
     let request = format!("{opts:?}\n{}", live.unwrap_or(""));
@@ -261,7 +266,7 @@ fn grad_live_cached_inner(
             module
                 .apply_live(func, live)
                 .map_err(|d| d.locate(filename, text).to_string())?;
-            ad::generate_with_rules(&module, func, opts, &rules()).map_err(|d| d.to_string())?
+            pipeline::generate(&module, func, opts, &rules()).map_err(|d| d.to_string())?
         }
     };
     if let Some(k) = &key {
@@ -402,7 +407,7 @@ pub fn grad_generated(
     func: &str,
     opts: &GradOptions,
     live: Option<&(String, String, String)>,
-) -> Result<ad::Generated, String> {
+) -> Result<pipeline::Generated, String> {
     crate::stack::run(|| grad_generated_inner(source, context_file, func, opts, live))
 }
 
@@ -412,7 +417,7 @@ fn grad_generated_inner(
     func: &str,
     opts: &GradOptions,
     live: Option<&(String, String, String)>,
-) -> Result<ad::Generated, String> {
+) -> Result<pipeline::Generated, String> {
     // The two-phase gradients of recursive callees share the caller's tape between
     // calls, which a transform of the generated code cannot follow.
     let mut opts = opts.clone();
@@ -437,7 +442,7 @@ fn grad_generated_inner(
         module.imports.insert(m.to_owned(), m.to_owned());
     }
     let rules = rules();
-    ad::generate_with_rules(&module, func, opts, &rules).map_err(|d| d.to_string())
+    pipeline::generate(&module, func, opts, &rules).map_err(|d| d.to_string())
 }
 
 /// What `tangent.explain` shows besides the derivative: the primal as tangent reads it,
@@ -482,7 +487,7 @@ fn explain_info_inner(
     };
     let user_functions = module.function_names.iter().cloned().collect();
     let prepared =
-        ad::prepare(&module, &user_functions, func, wrt, true).map_err(|d| d.to_string())?;
+        pipeline::prepare(&module, &user_functions, func, wrt, true).map_err(|d| d.to_string())?;
     let rules = rules();
     let active = ad::activity::Activity {
         resolver: &prepared.resolver,
@@ -517,7 +522,7 @@ pub fn grad_text(
     text: &str,
     func: &str,
     opts: &GradOptions,
-) -> Result<ad::Generated, String> {
+) -> Result<pipeline::Generated, String> {
     crate::stack::run(|| grad_text_inner(filename, text, func, opts))
 }
 
@@ -526,7 +531,7 @@ fn grad_text_inner(
     text: &str,
     func: &str,
     opts: &GradOptions,
-) -> Result<ad::Generated, String> {
+) -> Result<pipeline::Generated, String> {
     let module = SourceModule::parse(filename, text).map_err(|d| d.to_string())?;
     if !module.has_function(func) {
         return Err(format!(
@@ -534,7 +539,7 @@ fn grad_text_inner(
         ));
     }
     let rules = rules();
-    ad::generate_with_rules(&module, func, opts, &rules).map_err(|d| d.to_string())
+    pipeline::generate(&module, func, opts, &rules).map_err(|d| d.to_string())
 }
 
 /// A value passed to or returned from generated code.
@@ -613,7 +618,7 @@ impl GradBuilder {
     }
     /// Forward mode: the derivative takes one tangent per `wrt` argument.
     pub fn forward(mut self) -> Self {
-        self.opts.mode = ad::Mode::Forward;
+        self.opts.mode = pipeline::Mode::Forward;
         self
     }
     pub fn wrt(mut self, wrt: &[usize]) -> Self {
@@ -658,7 +663,7 @@ impl GradBuilder {
 pub struct Gradient {
     #[cfg_attr(not(feature = "embedded"), allow(dead_code))]
     module_source: String,
-    generated: ad::Generated,
+    generated: pipeline::Generated,
     native: Option<Result<std::sync::Arc<crate::jit::Program>, crate::jit::Refusal>>,
 }
 

@@ -14,6 +14,7 @@ pub mod jit;
 #[cfg(feature = "embedded")]
 pub use tangent_numpy as numpy;
 pub mod opt;
+pub mod pipeline;
 pub mod resolve;
 pub mod rules;
 pub mod stack;

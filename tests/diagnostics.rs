@@ -1,7 +1,7 @@
 //! Every refusal is a diagnostic that names the user's code: `file:line:col`, the source
 //! line with a caret, what is wrong and a hint. The exact messages are snapshots.
 
-use tangent::ad::GradOptions;
+use tangent::pipeline::GradOptions;
 use tangent::syntax::SourceModule;
 
 const BAD: &str = include_str!("corpus/bad_inputs.py");
@@ -11,7 +11,12 @@ fn every_bad_input_gets_a_located_diagnostic() {
     let module = SourceModule::parse("tests/corpus/bad_inputs.py", BAD).expect("parses");
     let mut n = 0;
     for name in module.written_functions() {
-        let err = match tangent::ad::grad(&module, name, &GradOptions::default()) {
+        let err = match tangent::pipeline::generate(
+            &module,
+            name,
+            &GradOptions::default(),
+            tangent::rules::RuleSet::builtin(),
+        ) {
             Ok(g) => panic!("`{name}` should be refused, got:\n{}", g.source),
             Err(d) => d.to_string(),
         };

@@ -1,7 +1,7 @@
 //! Rejected inputs: each must produce a diagnostic with file:line:column, the source line,
 //! a caret under the construct, and a hint — never a panic, never a wrong number.
 
-use tangent::ad::GradOptions;
+use tangent::pipeline::GradOptions;
 
 fn reject(src: &str, func: &str) -> String {
     match tangent::api::grad_text("bad.py", src, func, &GradOptions::default()) {

@@ -1,7 +1,7 @@
 //! Snapshot tests of the generated source for every function of the corpus: any change
 //! to generated code shows up as a reviewed diff (`cargo insta review`).
 
-use tangent::ad::GradOptions;
+use tangent::pipeline::GradOptions;
 use tangent::syntax::SourceModule;
 
 const CORPUS: &str = include_str!("corpus/reverse.py");
@@ -27,8 +27,13 @@ fn generated_source_snapshots() {
                 optimized,
                 ..Default::default()
             };
-            let g =
-                tangent::ad::grad(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
+            let g = tangent::pipeline::generate(
+                &module,
+                name,
+                &opts,
+                tangent::rules::RuleSet::builtin(),
+            )
+            .unwrap_or_else(|d| panic!("{name}: {d}"));
             let suffix = if optimized { "" } else { "_unoptimized" };
             insta::assert_snapshot!(format!("{name}{suffix}"), g.source);
             n += 1;
@@ -42,12 +47,13 @@ fn forward_mode_source_snapshots() {
     let module = SourceModule::parse("tests/corpus/reverse.py", CORPUS).expect("corpus parses");
     for name in module.written_functions() {
         let opts = GradOptions {
-            mode: tangent::ad::Mode::Forward,
+            mode: tangent::pipeline::Mode::Forward,
             wrt: wrt_of(name),
             ..Default::default()
         };
         let g =
-            tangent::ad::generate(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
+            tangent::pipeline::generate(&module, name, &opts, tangent::rules::RuleSet::builtin())
+                .unwrap_or_else(|d| panic!("{name}: {d}"));
         insta::assert_snapshot!(format!("forward_{name}"), g.source);
     }
 }
@@ -62,7 +68,8 @@ fn split_motion_source_snapshots() {
             ..Default::default()
         };
         let g =
-            tangent::ad::generate(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
+            tangent::pipeline::generate(&module, name, &opts, tangent::rules::RuleSet::builtin())
+                .unwrap_or_else(|d| panic!("{name}: {d}"));
         insta::assert_snapshot!(format!("split_{name}"), g.source);
     }
 }
@@ -89,16 +96,26 @@ fn optional_pass_snapshots() {
             wrt: wrt_of(name),
             ..Default::default()
         };
-        let g = tangent::ad::generate(&module, name, &liveness)
-            .unwrap_or_else(|d| panic!("{name}: {d}"));
+        let g = tangent::pipeline::generate(
+            &module,
+            name,
+            &liveness,
+            tangent::rules::RuleSet::builtin(),
+        )
+        .unwrap_or_else(|d| panic!("{name}: {d}"));
         insta::assert_snapshot!(format!("liveness_{name}"), g.source);
         let checkpoint = GradOptions {
             checkpoint: true,
             wrt: wrt_of(name),
             ..Default::default()
         };
-        let g = tangent::ad::generate(&module, name, &checkpoint)
-            .unwrap_or_else(|d| panic!("{name}: {d}"));
+        let g = tangent::pipeline::generate(
+            &module,
+            name,
+            &checkpoint,
+            tangent::rules::RuleSet::builtin(),
+        )
+        .unwrap_or_else(|d| panic!("{name}: {d}"));
         insta::assert_snapshot!(format!("checkpoint_{name}"), g.source);
     }
 }
@@ -116,7 +133,8 @@ fn egraph_pass_snapshots() {
             ..Default::default()
         };
         let base =
-            tangent::ad::generate(&module, name, &plain).unwrap_or_else(|d| panic!("{name}: {d}"));
+            tangent::pipeline::generate(&module, name, &plain, tangent::rules::RuleSet::builtin())
+                .unwrap_or_else(|d| panic!("{name}: {d}"));
         for (pass, opts) in [
             (
                 "cse",
@@ -140,8 +158,13 @@ fn egraph_pass_snapshots() {
                 },
             ),
         ] {
-            let g = tangent::ad::generate(&module, name, &opts)
-                .unwrap_or_else(|d| panic!("{name}: {d}"));
+            let g = tangent::pipeline::generate(
+                &module,
+                name,
+                &opts,
+                tangent::rules::RuleSet::builtin(),
+            )
+            .unwrap_or_else(|d| panic!("{name}: {d}"));
             if g.source != base.source {
                 changed += 1;
                 insta::assert_snapshot!(format!("{pass}_{name}"), g.source);
@@ -159,13 +182,25 @@ fn egraph_pass_snapshots() {
         algebraic: true,
         ..Default::default()
     };
-    let g = tangent::ad::generate(&module, "mlp_loss", &opts).expect("mlp differentiates");
+    let g = tangent::pipeline::generate(
+        &module,
+        "mlp_loss",
+        &opts,
+        tangent::rules::RuleSet::builtin(),
+    )
+    .expect("mlp differentiates");
     insta::assert_snapshot!("workload_egraph_mlp_loss", g.source);
     let opts = GradOptions {
         coarsening: true,
         ..Default::default()
     };
-    let g = tangent::ad::generate(&module, "mlp_loss", &opts).expect("mlp differentiates");
+    let g = tangent::pipeline::generate(
+        &module,
+        "mlp_loss",
+        &opts,
+        tangent::rules::RuleSet::builtin(),
+    )
+    .expect("mlp differentiates");
     insta::assert_snapshot!("workload_coarsening_mlp_loss", g.source);
 }
 
@@ -187,14 +222,22 @@ fn lax_control_flow_source_snapshots() {
         if !first.contains("(x") && !first.contains("(c0") {
             continue;
         }
-        for mode in [tangent::ad::Mode::Reverse, tangent::ad::Mode::Forward] {
+        for mode in [
+            tangent::pipeline::Mode::Reverse,
+            tangent::pipeline::Mode::Forward,
+        ] {
             let opts = GradOptions {
                 mode,
                 ..Default::default()
             };
-            let g = tangent::ad::generate(&module, name, &opts)
-                .unwrap_or_else(|d| panic!("{name}: {d}"));
-            let prefix = if mode == tangent::ad::Mode::Forward {
+            let g = tangent::pipeline::generate(
+                &module,
+                name,
+                &opts,
+                tangent::rules::RuleSet::builtin(),
+            )
+            .unwrap_or_else(|d| panic!("{name}: {d}"));
+            let prefix = if mode == tangent::pipeline::Mode::Forward {
                 "forward_"
             } else {
                 ""

@@ -4,7 +4,7 @@
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
-use tangent::ad::GradOptions;
+use tangent::pipeline::GradOptions;
 
 pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "_tangent")?;
@@ -51,7 +51,7 @@ fn options(
 
 fn outcome<'py>(
     py: Python<'py>,
-    result: Result<tangent::ad::Generated, String>,
+    result: Result<tangent::pipeline::Generated, String>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     match result {
         Ok(g) => PyTuple::new(

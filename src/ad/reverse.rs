@@ -46,7 +46,7 @@ pub trait Callees {
     fn replays_effects(&mut self, stmts: &[Stmt], bound: &HashSet<String>) -> bool;
 
     /// A located error unless a call of `func` with `nargs` positional arguments and
-    /// these keywords binds its parameters as Python would (`ad::check_call`); else the
+    /// these keywords binds its parameters as Python would (`pipeline::check_call`); else the
     /// index of its `*args` parameter, if it has one.
     fn check_call(
         &mut self,

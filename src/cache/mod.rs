@@ -12,7 +12,7 @@
 
 mod files;
 
-use crate::ad::Generated;
+use crate::pipeline::Generated;
 use std::path::PathBuf;
 
 pub use files::{clear, problem, read, size, write, Kind, KEY_FILE};

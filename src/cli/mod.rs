@@ -7,8 +7,8 @@
 
 mod hosts;
 
-use crate::ad::GradOptions;
 use crate::host::rustpython as host;
+use crate::pipeline::GradOptions;
 use std::process::ExitCode;
 
 pub const EXIT_SCRIPT_ERROR: u8 = 1;
@@ -301,8 +301,8 @@ fn grad(args: &[String]) -> ExitCode {
                 }
             }
             "--mode" => match it.next().map(String::as_str) {
-                Some("reverse") => opts.mode = crate::ad::Mode::Reverse,
-                Some("forward") => opts.mode = crate::ad::Mode::Forward,
+                Some("reverse") => opts.mode = crate::pipeline::Mode::Reverse,
+                Some("forward") => opts.mode = crate::pipeline::Mode::Forward,
                 _ => return usage("--mode expects `reverse` or `forward`"),
             },
             "--motion" => match it.next().map(String::as_str) {
@@ -325,7 +325,7 @@ fn grad(args: &[String]) -> ExitCode {
     let Some(target) = target else {
         return usage("`grad` needs FILE.py:FUNC");
     };
-    if opts.split && opts.mode == crate::ad::Mode::Forward {
+    if opts.split && opts.mode == crate::pipeline::Mode::Forward {
         return usage("--motion split is a reverse-mode option; forward mode has one pass");
     }
     let Some((file, func)) = target.rsplit_once(':') else {

@@ -714,7 +714,7 @@ impl Lowerer<'_> {
         }
         // A user function's `*args` is the parameter after the positional ones (the
         // tuple of the extra arguments); keyword-only parameters follow. Calls pass them
-        // by name (`ad::check_call`) and derivatives keep them keyword-only.
+        // by name (`pipeline::check_call`) and derivatives keep them keyword-only.
         let star = match (&p.vararg, self.template) {
             (Some(v), false) => {
                 params.push(Param {

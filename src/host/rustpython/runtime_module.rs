@@ -4,7 +4,7 @@
 
 #[rustpython_vm::pymodule(with(super::fast_helper::_fast_helper))]
 pub(crate) mod _tangent {
-    use crate::ad::GradOptions;
+    use crate::pipeline::GradOptions;
     use rustpython_vm::{
         builtins::{PyList, PyListRef, PyTupleRef},
         function::{ArgSequence, OptionalArg},
@@ -92,7 +92,10 @@ pub(crate) mod _tangent {
         .map_err(|e| vm.new_value_error(e))
     }
 
-    fn outcome(result: Result<crate::ad::Generated, String>, vm: &VirtualMachine) -> PyTupleRef {
+    fn outcome(
+        result: Result<crate::pipeline::Generated, String>,
+        vm: &VirtualMachine,
+    ) -> PyTupleRef {
         let items: Vec<PyObjectRef> = match result {
             Ok(g) => vec![
                 vm.ctx.new_bool(true).into(),
