@@ -8,7 +8,7 @@ fn main() {
         optimized: std::env::var("NOOPT").is_err(),
         ..Default::default()
     };
-    match tangent::api::grad_text(file, &text, func, &opts) {
+    match tangent::engine::grad_text(file, &text, func, &opts) {
         Ok(g) => print!("{}", g.source),
         Err(e) => eprintln!("{e}"),
     }

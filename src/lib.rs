@@ -1,14 +1,16 @@
 //! Tangent in Rust: source-to-source automatic differentiation for Python.
 //!
 //! Pipeline: [`syntax`] (parse, lower, fence) -> [`resolve`] -> [`ad`] (ANF, activity,
-//! reverse mode with rule templates) -> [`opt`] -> [`emit`] (readable Python) -> a host
-//! runs it ([`host`]).
+//! reverse mode with rule templates from [`rules`]) -> [`opt`] -> [`emit`] (readable
+//! Python), driven by [`pipeline::generate`]; [`engine`] serves the hosts ([`host`]),
+//! [`api`] is the Rust API. The modules are layers (ARCHITECTURE.md, "Layers").
 pub mod ad;
 pub mod api;
 pub mod cache;
 #[cfg(feature = "embedded")]
 pub mod cli;
 pub mod emit;
+pub mod engine;
 pub mod host;
 pub mod jit;
 #[cfg(feature = "embedded")]

@@ -4,7 +4,7 @@
 use tangent::pipeline::GradOptions;
 
 fn reject(src: &str, func: &str) -> String {
-    match tangent::api::grad_text("bad.py", src, func, &GradOptions::default()) {
+    match tangent::engine::grad_text("bad.py", src, func, &GradOptions::default()) {
         Ok(g) => panic!("expected `{func}` to be rejected, got:\n{}", g.source),
         Err(e) => e,
     }
@@ -103,7 +103,7 @@ fn nested_function_inside_a_block() {
 #[test]
 fn global_statement() {
     // Reading a global declared `global` is differentiated; writing it is refused.
-    let ok = tangent::api::grad_text(
+    let ok = tangent::engine::grad_text(
         "ok.py",
         "k = 2.0\ndef f(x):\n    global k\n    return x * k\n",
         "f",
@@ -452,7 +452,7 @@ fn wrt_out_of_range() {
         wrt: vec![3],
         ..Default::default()
     };
-    let e = tangent::api::grad_text("bad.py", "def f(x, y):\n    return x * y\n", "f", &opts)
+    let e = tangent::engine::grad_text("bad.py", "def f(x, y):\n    return x * y\n", "f", &opts)
         .unwrap_err();
     check(
         &e,
@@ -549,7 +549,7 @@ fn store_into_an_array_whose_view_is_read_later() {
     );
     // Reading the view only before the store is exact: the tape restores `y` first.
     let ok = "import numpy as np\ndef f(x):\n    y = x * 1.0\n    v = y[0:2]\n    s = np.sum(v * v)\n    y[0] = 5.0\n    return s + np.sum(y)\n";
-    tangent::api::grad_text("ok.py", ok, "f", &GradOptions::default()).expect("accepted");
+    tangent::engine::grad_text("ok.py", ok, "f", &GradOptions::default()).expect("accepted");
 }
 
 #[test]
@@ -559,7 +559,7 @@ fn a_local_named_like_a_runtime_module_is_renamed_but_a_parameter_is_refused() {
         e.contains("a parameter named `numpy` would hide the `numpy` module the derivative calls"),
         "{e}"
     );
-    let g = tangent::api::grad_text(
+    let g = tangent::engine::grad_text(
         "ok.py",
         "def f(x):\n    tangent = x * 2.0\n    return tangent * x\n",
         "f",

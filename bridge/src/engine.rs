@@ -45,7 +45,7 @@ fn options(
             weights = w.extract::<Option<Vec<f64>>>()?;
         }
     }
-    tangent::api::grad_options(wrt, flags, mode, index, weights, &passes)
+    tangent::engine::grad_options(wrt, flags, mode, index, weights, &passes)
         .map_err(PyValueError::new_err)
 }
 
@@ -94,9 +94,9 @@ fn grad_source<'py>(
     // `live`: (the file's text, what the program binds names to), or None.
     let result = py.detach(|| match &live {
         Some((text, names)) => {
-            tangent::api::grad_live_cached(&filename, text, &funcname, names, &opts, use_cache)
+            tangent::engine::grad_live_cached(&filename, text, &funcname, names, &opts, use_cache)
         }
-        None => tangent::api::grad_file_cached(&filename, &funcname, &opts, use_cache),
+        None => tangent::engine::grad_file_cached(&filename, &funcname, &opts, use_cache),
     });
     match result {
         Ok((g, from_cache)) => (true, g.source, g.entry, from_cache).into_pyobject(py),
@@ -129,7 +129,7 @@ fn grad_generated<'py>(
         None => None,
     };
     let result = py.detach(|| {
-        tangent::api::grad_generated(&source, &context_file, &funcname, &opts, live.as_ref())
+        tangent::engine::grad_generated(&source, &context_file, &funcname, &opts, live.as_ref())
     });
     outcome(py, result)
 }
@@ -147,7 +147,7 @@ fn explain_info(
     wrt: Vec<usize>,
     live: Option<(String, String, String)>,
 ) -> PyResult<(String, Flow)> {
-    let info = tangent::api::explain_info(&filename, &funcname, &wrt, live.as_ref())
+    let info = tangent::engine::explain_info(&filename, &funcname, &wrt, live.as_ref())
         .map_err(PyValueError::new_err)?;
     Ok((info.primal, info.flow))
 }
@@ -160,25 +160,25 @@ fn register_rule(
     filename: String,
     funcname: String,
 ) -> Option<String> {
-    tangent::api::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
+    tangent::engine::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
 }
 
 /// rule_names() -> the canonical names the rule set in force knows.
 #[pyfunction]
 fn rule_names() -> Vec<String> {
-    tangent::api::rule_names()
+    tangent::engine::rule_names()
 }
 
 /// array_attribute_names() -> the array attributes the rules declare (`T`, `shape`).
 #[pyfunction]
 fn array_attribute_names() -> Vec<String> {
-    tangent::api::array_attribute_names()
+    tangent::engine::array_attribute_names()
 }
 
 /// free_names(source) -> the global names generated source reads.
 #[pyfunction]
 fn free_names(source: String) -> PyResult<Vec<String>> {
-    tangent::api::free_names(&source).map_err(PyValueError::new_err)
+    tangent::engine::free_names(&source).map_err(PyValueError::new_err)
 }
 
 /// cache_info() -> (directory or None, entries, bytes)

@@ -26,7 +26,7 @@ fn tangent_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // rest of the script's start-up on another thread (as the embedded host does); the
     // first request waits for it if it comes sooner.
     std::thread::spawn(|| {
-        tangent::api::rules();
+        tangent::rules::in_force();
     });
     let py = m.py();
     let modules = py.import("sys")?.getattr("modules")?;

@@ -11,6 +11,7 @@
 //! and file type, so the cache never hands back what this user's tangent did not write.
 
 mod files;
+pub mod fingerprint;
 
 use crate::pipeline::Generated;
 use std::path::PathBuf;
@@ -95,7 +96,7 @@ pub fn store(key: &str, g: &Generated) {
 pub fn bytecode_name(tag: &[u8], name: &str, source: &str) -> String {
     let mut key = blake3::Hasher::new();
     key.update(tag);
-    key.update(crate::api::transformer_fingerprint().as_bytes());
+    key.update(fingerprint::transformer_fingerprint().as_bytes());
     key.update(name.as_bytes());
     key.update(source.as_bytes());
     key.finalize().to_hex()[..24].to_owned()

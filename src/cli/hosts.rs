@@ -107,7 +107,7 @@ fn run_embedded(argv: Vec<String>) -> ExitCode {
     // interpreter's start-up on another thread instead of delaying the script's first
     // `tangent.grad`; the first request waits for it if it comes sooner.
     std::thread::spawn(|| {
-        crate::api::rules();
+        crate::rules::in_force();
     });
     let script = argv[0].clone();
     embedded::set_argv(argv);

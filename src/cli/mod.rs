@@ -331,11 +331,11 @@ fn grad(args: &[String]) -> ExitCode {
     let Some((file, func)) = target.rsplit_once(':') else {
         return usage(&format!("expected FILE.py:FUNC, got `{target}`"));
     };
-    match crate::api::grad_file(file, func, &opts) {
+    match crate::engine::grad_file(file, func, &opts) {
         Ok(g) => {
             print!("{}", g.source);
             // Without a host only the text was read: say what that left unknown.
-            for note in crate::api::static_assumptions(file, func) {
+            for note in crate::engine::static_assumptions(file, func) {
                 eprintln!("{note}");
             }
             ExitCode::SUCCESS

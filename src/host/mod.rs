@@ -7,6 +7,8 @@ pub mod cpython;
 pub use tangent_pyfloat as float_ops;
 #[cfg(feature = "embedded")]
 pub mod rustpython;
+mod value;
+pub use value::Value;
 
 /// The Python half of `tangent`, shared by both hosts: the `tangent` package's modules
 /// (module name, source), in the order they are executed (a module after those it

@@ -42,7 +42,7 @@ impl NativeEntry {
     /// which holds the primal functions the adjoint calls.
     pub fn prepare(source: &str, entry: &str, module_file: &str) -> Result<NativeEntry, String> {
         let module = std::fs::read_to_string(module_file).ok();
-        let program = Program::new(source, entry, module.as_deref(), crate::api::rules())
+        let program = Program::new(source, entry, module.as_deref(), crate::rules::in_force())
             .map_err(|r| r.what)?;
         program.check().map_err(|r| program.describe(&r))?;
         Ok(NativeEntry::new(program))

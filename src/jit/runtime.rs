@@ -71,22 +71,22 @@ impl Drop for Tape {
 
 /// Python's float `//` (the caller has excluded a zero divisor).
 pub extern "C" fn py_floordiv(a: f64, b: f64) -> f64 {
-    crate::host::float_ops::floordiv(a, b).unwrap_or(f64::NAN)
+    tangent_pyfloat::floordiv(a, b).unwrap_or(f64::NAN)
 }
 
 /// Python's float `%` (the caller has excluded a zero divisor).
 pub extern "C" fn py_fmod(a: f64, b: f64) -> f64 {
-    crate::host::float_ops::rem(a, b).unwrap_or(f64::NAN)
+    tangent_pyfloat::rem(a, b).unwrap_or(f64::NAN)
 }
 
 /// NumPy's float32 `//` of two values exact in float32 (`precision.rs`).
 pub extern "C" fn floordiv32(a: f64, b: f64) -> f64 {
-    crate::host::float_ops::numpy_floordiv_f32(a as f32, b as f32) as f64
+    tangent_pyfloat::numpy_floordiv_f32(a as f32, b as f32) as f64
 }
 
 /// NumPy's float32 `%` of two values exact in float32.
 pub extern "C" fn mod32(a: f64, b: f64) -> f64 {
-    crate::host::float_ops::numpy_mod_f32(a as f32, b as f32) as f64
+    tangent_pyfloat::numpy_mod_f32(a as f32, b as f32) as f64
 }
 
 /// NumPy's float32 `**` (the C library's `powf`, as NumPy's scalar power) of two values
@@ -100,8 +100,8 @@ pub extern "C" fn pow32(a: f64, b: f64) -> f64 {
 /// operands, where CPython's real results are finite, so the caller's "non-finite result
 /// from finite operands" check bails exactly for them.
 pub extern "C" fn py_pow(a: f64, b: f64) -> f64 {
-    match crate::host::float_ops::pow(a, b) {
-        Ok(crate::host::float_ops::Power::Real(v)) => v,
+    match tangent_pyfloat::pow(a, b) {
+        Ok(tangent_pyfloat::Power::Real(v)) => v,
         _ => f64::NAN,
     }
 }
@@ -316,7 +316,7 @@ mod tests {
     /// the compiled code's "non-finite result from finite operands" check bails for it.
     #[test]
     fn float_operators_are_the_interpreters() {
-        use crate::host::float_ops::{self, Power};
+        use tangent_pyfloat::{self as float_ops, Power};
         let values = [
             0.0,
             -0.0,

@@ -11,7 +11,7 @@ use crate::syntax::visit::substitute;
 use crate::syntax::{Diagnostic, SourceModule};
 use rule_file::{Arg, Registration, RuleFile};
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The rule files compiled into the binary: (file name, text).
 pub const RULE_FILES: &[(&str, &str)] = &[
@@ -1489,4 +1489,40 @@ pub(crate) fn pruned_namespace_args(mut e: Expr) -> Expr {
         _ => None,
     });
     e
+}
+
+/// Rules registered at run time (`@tangent.adjoint` in a script), merged over the
+/// built-in ones. `None` until the first registration.
+static USER_RULES: Mutex<Option<Arc<RuleSet>>> = Mutex::new(None);
+
+/// The rules in force: the built-in set, plus any registered at run time.
+pub fn in_force() -> Arc<RuleSet> {
+    // Shared, not cloned per call: a copy of the built-in set costs more than
+    // differentiating a small function.
+    static BUILTIN: std::sync::OnceLock<Arc<RuleSet>> = std::sync::OnceLock::new();
+    let guard = USER_RULES.lock().unwrap_or_else(|e| e.into_inner());
+    match &*guard {
+        Some(r) => r.clone(),
+        None => BUILTIN
+            .get_or_init(|| Arc::new(RuleSet::builtin().clone()))
+            .clone(),
+    }
+}
+
+/// Whether any rule was registered at run time (derivatives then depend on more than
+/// the rule files: the disk cache is not used).
+pub fn any_registered() -> bool {
+    USER_RULES.lock().map(|g| g.is_some()).unwrap_or(true)
+}
+
+/// Registers `template` as the reverse (`forward == false`) or forward rule for
+/// `qualname`, over the rules in force.
+pub fn register(forward: bool, qualname: &str, template: Template) {
+    let mut guard = USER_RULES.lock().unwrap_or_else(|e| e.into_inner());
+    let mut set = match &*guard {
+        Some(r) => (**r).clone(),
+        None => RuleSet::builtin().clone(),
+    };
+    set.insert(forward, qualname, template);
+    *guard = Some(Arc::new(set));
 }

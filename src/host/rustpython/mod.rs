@@ -241,8 +241,8 @@ thread_local! {
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
-fn to_python(vm: &VirtualMachine, v: &crate::api::Value) -> PyResult<rustpython_vm::PyObjectRef> {
-    use crate::api::Value;
+fn to_python(vm: &VirtualMachine, v: &crate::host::Value) -> PyResult<rustpython_vm::PyObjectRef> {
+    use crate::host::Value;
     Ok(match v {
         Value::Float(f) => vm.ctx.new_float(*f).into(),
         Value::Array(a) => {
@@ -269,8 +269,8 @@ fn to_python(vm: &VirtualMachine, v: &crate::api::Value) -> PyResult<rustpython_
 fn from_python(
     vm: &VirtualMachine,
     obj: rustpython_vm::PyObjectRef,
-) -> PyResult<crate::api::Value> {
-    use crate::api::Value;
+) -> PyResult<crate::host::Value> {
+    use crate::host::Value;
     use rustpython_vm::builtins::{PyFloat, PyInt, PyList, PyTuple};
     if let Some(f) = obj.downcast_ref::<PyFloat>() {
         return Ok(Value::Float(f.to_f64()));
@@ -316,9 +316,9 @@ pub fn call_generated(
     module_source: &str,
     generated: &str,
     entry: &str,
-    args: &[crate::api::Value],
-) -> Result<crate::api::Value, String> {
-    let run = || -> PyResult<crate::api::Value> {
+    args: &[crate::host::Value],
+) -> Result<crate::host::Value, String> {
+    let run = || -> PyResult<crate::host::Value> {
         let scope = MODULES.with(|m| m.borrow().get(module_source).cloned());
         let scope = match scope {
             Some(s) => s,

@@ -35,7 +35,7 @@ pub(crate) mod _tangent {
         };
         let live = derivative_request(request, vm)?;
         let result =
-            crate::api::grad_generated(&source, &context_file, &funcname, &opts, live.as_ref());
+            crate::engine::grad_generated(&source, &context_file, &funcname, &opts, live.as_ref());
         Ok(outcome(result, vm))
     }
 
@@ -81,7 +81,7 @@ pub(crate) mod _tangent {
                 }
             }
         }
-        crate::api::grad_options(
+        crate::engine::grad_options(
             wrt.into_vec(),
             flags,
             mode,
@@ -122,8 +122,9 @@ pub(crate) mod _tangent {
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
         let live = derivative_request(live.into_option(), vm)?;
-        let info = crate::api::explain_info(&filename, &funcname, &wrt.into_vec(), live.as_ref())
-            .map_err(|e| vm.new_value_error(e))?;
+        let info =
+            crate::engine::explain_info(&filename, &funcname, &wrt.into_vec(), live.as_ref())
+                .map_err(|e| vm.new_value_error(e))?;
         let flow: Vec<PyObjectRef> = info
             .flow
             .into_iter()
@@ -154,7 +155,7 @@ pub(crate) mod _tangent {
         filename: String,
         funcname: String,
     ) -> Option<String> {
-        crate::api::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
+        crate::engine::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
     }
 
     /// jit(source, entry, fallback, strict, on_refusal, module_file) -> (native function or None,
@@ -277,9 +278,9 @@ pub(crate) mod _tangent {
         };
         let result = match &live {
             Some((text, names)) => {
-                crate::api::grad_live_cached(&filename, text, &funcname, names, &opts, use_cache)
+                crate::engine::grad_live_cached(&filename, text, &funcname, names, &opts, use_cache)
             }
-            None => crate::api::grad_file_cached(&filename, &funcname, &opts, use_cache),
+            None => crate::engine::grad_file_cached(&filename, &funcname, &opts, use_cache),
         };
         match result {
             Ok((g, from_cache)) => Ok(vm.ctx.new_tuple(vec![
@@ -295,7 +296,7 @@ pub(crate) mod _tangent {
     /// rule_names() -> the canonical names the rule set in force knows.
     #[pyfunction]
     fn rule_names(vm: &VirtualMachine) -> PyListRef {
-        let names = crate::api::rule_names();
+        let names = crate::engine::rule_names();
         vm.ctx.new_list(
             names
                 .into_iter()
@@ -307,7 +308,7 @@ pub(crate) mod _tangent {
     /// array_attribute_names() -> the array attributes the rules declare (`T`, `shape`).
     #[pyfunction]
     fn array_attribute_names(vm: &VirtualMachine) -> PyListRef {
-        let names = crate::api::array_attribute_names();
+        let names = crate::engine::array_attribute_names();
         vm.ctx.new_list(
             names
                 .into_iter()
@@ -319,7 +320,7 @@ pub(crate) mod _tangent {
     /// free_names(source) -> the global names generated source reads.
     #[pyfunction]
     fn free_names(source: String, vm: &VirtualMachine) -> PyResult<PyListRef> {
-        let names = crate::api::free_names(&source).map_err(|e| vm.new_value_error(e))?;
+        let names = crate::engine::free_names(&source).map_err(|e| vm.new_value_error(e))?;
         Ok(vm.ctx.new_list(
             names
                 .into_iter()
