@@ -278,9 +278,6 @@ const LAYERS: &[&[&str]] = &[
     &["cli"],
 ];
 
-/// Folders whose files still import each other in a cycle (issue 35), likewise.
-const PENDING_CYCLES: &[&str] = &["src/jit"];
-
 /// The top-level module of a file under `src/` (`src/ad/mod.rs` -> `ad`,
 /// `src/stack.rs` -> `stack`); `lib.rs` and `main.rs` are the crate's roots, no layer.
 fn module_of(rel: &str) -> Option<&str> {
@@ -288,27 +285,6 @@ fn module_of(rel: &str) -> Option<&str> {
     let first = rest.split('/').next()?;
     let name = first.strip_suffix(".rs").unwrap_or(first);
     (!matches!(name, "lib" | "main")).then_some(name)
-}
-
-/// The names after `prefix` (`crate::`, `super::`) in `code`: the first path segment
-/// of each use, `crate::ad::rules` -> `ad`.
-fn segments_after<'t>(code: &'t str, prefix: &str) -> Vec<(usize, &'t str)> {
-    let mut out = Vec::new();
-    for (n, line) in code.lines().enumerate() {
-        let mut rest = line;
-        while let Some(at) = rest.find(prefix) {
-            let before = rest[..at].chars().next_back();
-            let tail = &rest[at + prefix.len()..];
-            let end = tail
-                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .unwrap_or(tail.len());
-            if !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && end > 0 {
-                out.push((n + 1, &tail[..end]));
-            }
-            rest = &tail[end..];
-        }
-    }
-    out
 }
 
 /// Every use of a module of `src/` by a module of a layer not below it, as
@@ -321,65 +297,161 @@ fn upward_uses(files: &[(String, String)]) -> Vec<(String, String, String)> {
         let from_layer = layer(from).unwrap_or_else(|| {
             panic!("{rel}: module `{from}` is in no layer: add it to LAYERS (tests/tidy.rs) and ARCHITECTURE.md")
         });
-        for (line, to) in segments_after(&code_only(text), "crate::") {
-            if to == from {
-                continue;
-            }
-            match layer(to) {
-                Some(l) if l < from_layer => {}
-                Some(_) => out.push((format!("{rel}:{line}"), from.to_owned(), to.to_owned())),
-                None => {} // a re-exported crate (`crate::numpy`) or a root item
+        let own = module_path(rel);
+        for (n, line) in code_only(text).lines().enumerate() {
+            let mut seen = Vec::new();
+            for used in module_uses(line, &own) {
+                let Some(to) = used.first().map(String::as_str) else {
+                    continue;
+                };
+                if to == from || seen.contains(&to.to_owned()) {
+                    continue;
+                }
+                seen.push(to.to_owned());
+                match layer(to) {
+                    Some(l) if l < from_layer => {}
+                    Some(_) => {
+                        out.push((format!("{rel}:{}", n + 1), from.to_owned(), to.to_owned()))
+                    }
+                    None => {} // a re-exported crate (`crate::numpy`) or a root item
+                }
             }
         }
     }
     out
 }
 
-/// The folders whose sibling files (`mod.rs` aside: it declares them) use each other in
-/// a cycle, with one cycle each (`a -> b -> a`).
+/// The module path of a file under `src/` (`src/jit/typing/mod.rs` -> `jit::typing`).
+fn module_path(rel: &str) -> Vec<String> {
+    let rest = rel.strip_prefix("src/").unwrap_or(rel);
+    let rest = rest.strip_suffix(".rs").unwrap_or(rest);
+    let mut parts: Vec<String> = rest.split('/').map(str::to_owned).collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The modules `code` (of the module at `own`) names by path: `crate::a::b`,
+/// `super::x`, `self::x` (groups `super::{a, b}` give each), resolved to absolute paths.
+fn module_uses(code: &str, own: &[String]) -> Vec<Vec<String>> {
+    let ident = |s: &str| -> usize {
+        s.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(s.len())
+    };
+    let mut out = Vec::new();
+    let b = code.as_bytes();
+    let mut i = 0;
+    while i < code.len() {
+        let starts_word =
+            i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b':');
+        let rest = &code[i..];
+        let (base, skip): (Vec<String>, usize) = if starts_word && rest.starts_with("crate::") {
+            (vec![], 7)
+        } else if starts_word && (rest.starts_with("super::") || rest.starts_with("self::")) {
+            // A `mod.rs` is its folder's module (`module_path`): `super` is the parent.
+            let mut base: Vec<String> = own.to_vec();
+            let mut k = 0;
+            if rest.starts_with("self::") {
+                k = 6;
+            } else {
+                while code[i + k..].starts_with("super::") {
+                    base.pop();
+                    k += 7;
+                }
+            }
+            (base, k)
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        };
+        let mut j = i + skip;
+        let mut path = base;
+        loop {
+            let n = ident(&code[j..]);
+            if n == 0 {
+                break;
+            }
+            path.push(code[j..j + n].to_owned());
+            j += n;
+            if code[j..].starts_with("::") && !code[j + 2..].starts_with('{') {
+                j += 2;
+            } else {
+                break;
+            }
+        }
+        let group = if code[j..].starts_with("::{") {
+            Some(j + 3)
+        } else if code[j..].starts_with('{') {
+            Some(j + 1)
+        } else {
+            None
+        };
+        if let Some(open) = group {
+            let close = code[open..].find('}').map_or(code.len(), |c| open + c);
+            for item in code[open..close].split(',') {
+                let item = item.trim();
+                let n = ident(item);
+                if n > 0 && &item[..n] != "self" {
+                    let mut p = path.clone();
+                    p.push(item[..n].to_owned());
+                    out.push(p);
+                }
+            }
+            out.push(path);
+            j = close;
+        } else if !path.is_empty() {
+            out.push(path);
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// The folders whose modules (files, and sub-folders with a `mod.rs`) use each other in a
+/// cycle, with one cycle each (`a -> b -> a`). A folder's `mod.rs` declares its modules
+/// and is no node of its own folder's graph.
 fn file_cycles(files: &[(String, String)]) -> Vec<(String, String)> {
     use std::collections::{BTreeMap, BTreeSet};
-    let mut dirs: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
-    for (rel, _) in files {
-        let (dir, file) = rel.rsplit_once('/').unwrap();
-        let stem = file.strip_suffix(".rs").unwrap();
-        if stem != "mod" {
-            dirs.entry(dir.to_owned())
+    let paths: Vec<Vec<String>> = files.iter().map(|(rel, _)| module_path(rel)).collect();
+    // Each folder (as a module path) with the names of its modules.
+    let mut dirs: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for path in &paths {
+        // The file is a module of the folder its path's parent names (a `mod.rs` is its
+        // folder, a module of the folder above).
+        if let Some((name, parent)) = path.split_last() {
+            if parent.is_empty() {
+                continue; // the modules of src/: layers, checked by `upward_uses`
+            }
+            dirs.entry(parent.to_vec())
                 .or_default()
-                .entry(stem.to_owned())
+                .entry(name.clone())
                 .or_default();
         }
     }
-    for (rel, text) in files {
-        let (dir, file) = rel.rsplit_once('/').unwrap();
-        let stem = file.strip_suffix(".rs").unwrap();
-        let Some(siblings) = dirs.get_mut(dir) else {
-            continue;
-        };
-        if stem == "mod" {
-            continue;
+    for ((_, text), path) in files.iter().zip(&paths) {
+        let uses = module_uses(&code_only(text), path);
+        for (dir, graph) in dirs.iter_mut() {
+            // The node of `dir` this file belongs to (not `dir`'s own mod.rs).
+            if path.len() <= dir.len() || path[..dir.len()] != dir[..] {
+                continue;
+            }
+            let from = path[dir.len()].clone();
+            for u in &uses {
+                if u.len() > dir.len() && u[..dir.len()] == dir[..] {
+                    let to = &u[dir.len()];
+                    if *to != from && graph.contains_key(to) {
+                        if let Some(edges) = graph.get_mut(&from) {
+                            edges.insert(to.clone());
+                        }
+                    }
+                }
+            }
         }
-        let code = code_only(text);
-        let own_path = format!(
-            "crate::{}::",
-            dir.strip_prefix("src/").unwrap_or(dir).replace('/', "::")
-        );
-        let mut uses: Vec<String> = segments_after(&code, "super::")
-            .into_iter()
-            .map(|(_, s)| s.to_owned())
-            .collect();
-        uses.extend(
-            segments_after(&code, &own_path)
-                .into_iter()
-                .map(|(_, s)| s.to_owned()),
-        );
-        let known: BTreeSet<String> = siblings.keys().cloned().collect();
-        let edges = siblings.get_mut(stem).unwrap();
-        edges.extend(uses.into_iter().filter(|u| u != stem && known.contains(u)));
     }
     let mut out = Vec::new();
     for (dir, graph) in &dirs {
-        // A depth-first search from each file for a path back to it.
+        // A depth-first search from each module for a path back to it.
         let cycle = graph.keys().find_map(|start| {
             let mut stack = vec![(start.clone(), vec![start.clone()])];
             let mut seen = BTreeSet::new();
@@ -398,7 +470,12 @@ fn file_cycles(files: &[(String, String)]) -> Vec<(String, String)> {
             None
         });
         if let Some(c) = cycle {
-            out.push((dir.clone(), c));
+            let folder = if dir.is_empty() {
+                "src".to_owned()
+            } else {
+                format!("src/{}", dir.join("/"))
+            };
+            out.push((folder, c));
         }
     }
     out
@@ -435,26 +512,14 @@ fn modules_use_only_lower_layers() {
 
 #[test]
 fn files_of_a_folder_import_no_cycle() {
-    let cycles = file_cycles(&src_files());
-    let unexpected: Vec<String> = cycles
+    let cycles: Vec<String> = file_cycles(&src_files())
         .iter()
-        .filter(|(dir, _)| !PENDING_CYCLES.contains(&dir.as_str()))
         .map(|(dir, c)| format!("{dir}: {c}"))
         .collect();
     assert!(
-        unexpected.is_empty(),
-        "files that import each other in a cycle:\n{}",
-        unexpected.join("\n")
-    );
-    let gone: Vec<&str> = PENDING_CYCLES
-        .iter()
-        .filter(|d| !cycles.iter().any(|(dir, _)| dir == *d))
-        .copied()
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "no cycle left: remove from PENDING_CYCLES: {}",
-        gone.join(", ")
+        cycles.is_empty(),
+        "modules of a folder that use each other in a cycle (move what both need to a third, or make one the other's child):\n{}",
+        cycles.join("\n")
     );
 }
 
@@ -463,7 +528,8 @@ fn files_of_a_folder_import_no_cycle() {
 #[test]
 fn the_layer_checks_catch_a_back_edge_and_a_cycle() {
     let file = |p: &str, t: &str| (p.to_owned(), t.to_owned());
-    let files = vec![
+    let files =
+        vec![
         file(
             "src/syntax/ir.rs",
             "use crate::stack;\n// crate::ad in a comment\nfn f() { let _ = \"crate::api\"; }\n",
@@ -478,18 +544,45 @@ fn the_layer_checks_catch_a_back_edge_and_a_cycle() {
         ),
         file("src/ad/a.rs", "use super::b::B;\npub struct A;\n"),
         file("src/ad/b.rs", "pub struct B(crate::ad::a::A);\n"),
-        file("src/opt/x.rs", "use crate::rules::RuleSet;\n"),
+        file("src/opt/x.rs", "use crate::rules::RuleSet;\nuse crate::{emit, pipeline};\n"),
+        // A cycle through a folder module: jit -> typing (its mod.rs) and back.
+        file("src/jit/mod.rs", "mod runtime;\nmod typing;\n"),
+        file("src/jit/runtime.rs", "use super::typing::arrays::Desc;\n"),
+        file(
+            "src/jit/typing/mod.rs",
+            "pub mod arrays;\nuse super::Scalar;\n",
+        ),
+        file(
+            "src/jit/typing/arrays.rs",
+            "use super::{expr_type, Ty};\nuse crate::jit::runtime::{self, Tape};\n",
+        ),
+        // Parent and child use each other: no cycle between a folder's modules.
+        file("src/host/mod.rs", "pub mod value;\nuse value::Value;\n"),
+        file("src/host/value.rs", "use super::SHIMS;\n"),
     ];
     assert_eq!(
         upward_uses(&files),
-        vec![(
-            "src/syntax/lower.rs:2".to_owned(),
-            "syntax".to_owned(),
-            "ad".to_owned()
-        )]
+        vec![
+            (
+                "src/syntax/lower.rs:2".to_owned(),
+                "syntax".to_owned(),
+                "ad".to_owned()
+            ),
+            (
+                "src/opt/x.rs:2".to_owned(),
+                "opt".to_owned(),
+                "pipeline".to_owned()
+            ),
+        ]
     );
     assert_eq!(
         file_cycles(&files),
-        vec![("src/ad".to_owned(), "a -> b -> a".to_owned())]
+        vec![
+            ("src/ad".to_owned(), "a -> b -> a".to_owned()),
+            (
+                "src/jit".to_owned(),
+                "runtime -> typing -> runtime".to_owned()
+            ),
+        ]
     );
 }

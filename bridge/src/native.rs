@@ -9,7 +9,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyTuple};
 use tangent::jit::arrays::{ArrayDesc, NativeArray};
-use tangent::jit::containers::{DictValues, KeyOrders, SeqValues};
+use tangent::jit::typing::containers::{DictValues, KeyOrders, SeqValues};
 use tangent::jit::{Call, NativeEntry, Scalar, Value};
 
 #[pyclass(module = "tangent", name = "NativeFunction", frozen)]

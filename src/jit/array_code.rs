@@ -4,6 +4,7 @@
 //! the run's arena (`np.zeros`, `np.zeros_like`, `.copy()`) and gradient arrays
 //! (`init_grad` makes one, `add_grad_at` and `zero_grad_at` change it in place).
 
+use super::array_runtime;
 use super::arrays::{self, ArrayDesc};
 use super::codegen::Cg;
 use super::typing::{Refusal, Ty};
@@ -59,7 +60,7 @@ impl Cg<'_> {
     /// The address of the element of `desc` at `index` (one int per dimension), Python's
     /// negative indices counted from the end; out of range bails.
     fn element_addr(&mut self, desc: Value, nd: u8, index: &Expr) -> Result<Value, Refusal> {
-        let items = super::array_types::element_indices(index, nd)?;
+        let items = super::typing::arrays::element_indices(index, nd)?;
         let mut offset = self.b.ins().iconst(types::I64, 0);
         for (k, item) in items.iter().enumerate() {
             let (i, t) = self.expr(item)?;
@@ -92,7 +93,7 @@ impl Cg<'_> {
         if let ExprKind::Attr(v, a) = &base.kind {
             if a == "shape" && (self.is_array(v) || self.is_int_array(v) || self.is_array32(v)) {
                 let (desc, nd) = self.array(v)?;
-                let k = super::array_types::shape_axis(index, nd)?;
+                let k = super::typing::arrays::shape_axis(index, nd)?;
                 return Ok((self.desc_field(desc, arrays::SHAPE + 8 * k as i32), Ty::Int));
             }
         }
@@ -127,7 +128,7 @@ impl Cg<'_> {
         } else {
             ((types::F64, Ty::Float), Ty::Array(1))
         };
-        if super::array_types::is_row_index(index, nd) {
+        if super::typing::arrays::is_row_index(index, nd) {
             let (i, t) = self.expr(index)?;
             if t != Ty::Int {
                 return Err(Refusal::new(
@@ -135,7 +136,7 @@ impl Cg<'_> {
                     "an array index that is not an int",
                 ));
             }
-            let addr = arrays::row_view
+            let addr = array_runtime::row_view
                 as unsafe extern "C" fn(
                     *mut super::runtime::Tape,
                     *const ArrayDesc,
@@ -167,12 +168,12 @@ impl Cg<'_> {
         let ExprKind::Str(k) = &index.kind else {
             return Err(Refusal::new(index.span, "a dict read with a computed key"));
         };
-        let Some(pos) = super::containers::key_index(keys, k) else {
+        let Some(pos) = super::typing::containers::key_index(keys, k) else {
             return Err(Refusal::new(index.span, format!("the key {k:?}")));
         };
         let (values, _) = self.expr(base)?;
         let v = self.fixed_load(types::F64, values, 8 * pos as i32);
-        self.with_kind(v, i64::from(super::containers::key_kind(keys, pos)));
+        self.with_kind(v, i64::from(super::typing::containers::key_kind(keys, pos)));
         Ok(Some((v, Ty::Float)))
     }
 
@@ -183,12 +184,12 @@ impl Cg<'_> {
         else {
             return Ok(None);
         };
-        let Some(pos) = super::containers::key_index(keys, attr) else {
+        let Some(pos) = super::typing::containers::key_index(keys, attr) else {
             return Err(Refusal::new(v.span, format!("the attribute `{attr}`")));
         };
         let (values, _) = self.expr(v)?;
         let v = self.fixed_load(types::F64, values, 8 * pos as i32);
-        self.with_kind(v, i64::from(super::containers::key_kind(keys, pos)));
+        self.with_kind(v, i64::from(super::typing::containers::key_kind(keys, pos)));
         Ok(Some((v, Ty::Float)))
     }
 
@@ -234,7 +235,7 @@ impl Cg<'_> {
         let sig = self.b.import_signature(sig);
         let f = self.b.ins().iconst(
             self.ptr,
-            arrays::zeros_like
+            array_runtime::zeros_like
                 as unsafe extern "C" fn(
                     *mut super::runtime::Tape,
                     *const ArrayDesc,
@@ -331,7 +332,7 @@ impl Cg<'_> {
             Some((_, m)) => rules.native_scalar(&rules.array_member(m)).cloned(),
             None => super::typing::callee_path(func).and_then(|p| rules.native_scalar(&p).cloned()),
         };
-        let copy_addr = arrays::copy_of
+        let copy_addr = array_runtime::copy_of
             as unsafe extern "C" fn(*mut super::runtime::Tape, *const ArrayDesc) -> *mut ArrayDesc
             as *const () as usize;
         Ok(Some(match (kind, method_of, args) {
@@ -370,7 +371,7 @@ impl Cg<'_> {
                 let one = self.b.ins().iconst(types::I64, 1);
                 let n1 = if nd == 2 { sizes[1] } else { one };
                 let ndv = self.b.ins().iconst(types::I64, nd as i64);
-                let addr = arrays::new_zeros
+                let addr = array_runtime::new_zeros
                     as unsafe extern "C" fn(
                         *mut super::runtime::Tape,
                         i64,
@@ -414,7 +415,7 @@ impl Cg<'_> {
 
     /// Bails unless the arrays at `a` and `b` have one shape.
     pub(super) fn bail_unless_same_shape(&mut self, a: Value, b: Value) {
-        let addr = arrays::shapes_differ
+        let addr = array_runtime::shapes_differ
             as unsafe extern "C" fn(*const ArrayDesc, *const ArrayDesc) -> i64
             as *const () as usize;
         self.check_call(addr, a, b);
@@ -425,7 +426,7 @@ impl Cg<'_> {
     pub(super) fn reshape_as(&mut self, g: &Expr, x: &Expr) -> Result<(Value, Ty), Refusal> {
         let (gd, nd) = self.array(g)?;
         let (xd, _) = self.array(x)?;
-        let addr = arrays::shapes_differ
+        let addr = array_runtime::shapes_differ
             as unsafe extern "C" fn(*const ArrayDesc, *const ArrayDesc) -> i64
             as *const () as usize;
         self.check_call(addr, gd, xd);
@@ -557,10 +558,10 @@ impl Cg<'_> {
                 }
             }
         };
-        if single && super::array_types::is_row_index(index, nd) {
+        if single && super::typing::arrays::is_row_index(index, nd) {
             return Err(Refusal::new(index.span, "a row of a float32 array"));
         }
-        if super::array_types::is_row_index(index, nd) {
+        if super::typing::arrays::is_row_index(index, nd) {
             // The gradient of a row added into that row of `g`.
             let (i, ti) = self.expr(index)?;
             let (row, tr) = self.expr(v)?;
@@ -577,7 +578,7 @@ impl Cg<'_> {
             let sig = self.b.import_signature(sig);
             let f = self.b.ins().iconst(
                 self.ptr,
-                arrays::add_row
+                array_runtime::add_row
                     as unsafe extern "C" fn(*mut ArrayDesc, i64, *const ArrayDesc) -> i64
                     as *const () as i64,
             );

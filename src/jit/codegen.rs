@@ -174,7 +174,7 @@ pub fn lower(
             .collect(),
         elided: super::tape_elision::elided(def, var_types, calls.rules()),
         types: var_types,
-        single_use: super::elementwise_code::single_use_temporaries(def),
+        single_use: super::elementwise::single_use_temporaries(def),
         deferred: HashMap::new(),
         carriers: std::collections::HashSet::new(),
         programs: Vec::new(),

@@ -8,6 +8,8 @@
 
 use super::arrays::ArrayDesc;
 use super::runtime::Tape;
+use crate::syntax::ir::{walk_stmts, Expr, FuncDef, StmtKind};
+use std::collections::HashMap;
 
 /// Elements per block: every operation's block of results stays in the L1 cache.
 const BLOCK: usize = 256;
@@ -272,6 +274,47 @@ pub unsafe extern "C" fn dot(a: *const ArrayDesc, b: *const ArrayDesc) -> f64 {
         (None, Some(y)) => tangent_fastmath::pairwise_dot(&owned(a), y),
         (None, None) => tangent_fastmath::pairwise_dot(&owned(a), &owned(b)),
     }
+}
+
+/// Names assigned once (by name) and read once in `def`: temporaries of the generated
+/// three-address code that may be computed inside the pass of the one statement that
+/// reads them.
+pub fn single_use_temporaries(def: &FuncDef) -> std::collections::HashSet<String> {
+    let mut assigned: HashMap<String, usize> = HashMap::new();
+    let mut reads: HashMap<String, usize> = HashMap::new();
+    walk_stmts(&def.body, &mut |s| {
+        let mut read = |e: &Expr| {
+            e.walk(&mut |x| {
+                if let Some(n) = x.as_name() {
+                    *reads.entry(n.to_owned()).or_default() += 1;
+                }
+            })
+        };
+        match &s.kind {
+            StmtKind::Assign(t, v) => {
+                match t.as_name() {
+                    Some(n) => *assigned.entry(n.to_owned()).or_default() += 1,
+                    None => read(t),
+                }
+                read(v);
+            }
+            _ => crate::syntax::visit::stmt_exprs(s, &mut read),
+        }
+        if let StmtKind::For(t, _, _) | StmtKind::AugAssign(t, _, _) = &s.kind {
+            // Assigned too.
+            t.walk(&mut |x| {
+                if let Some(n) = x.as_name() {
+                    *assigned.entry(n.to_owned()).or_insert(1) += 1;
+                }
+            });
+        }
+    });
+    let params: Vec<&str> = def.params.iter().map(|p| p.name.as_str()).collect();
+    assigned
+        .into_iter()
+        .filter(|(n, k)| *k == 1 && reads.get(n) == Some(&1) && !params.contains(&n.as_str()))
+        .map(|(n, _)| n)
+        .collect()
 }
 
 #[cfg(test)]

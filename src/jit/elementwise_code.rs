@@ -4,7 +4,8 @@
 //! buffers into a new array of the arena (arrays of another shape bail: NumPy would
 //! broadcast or raise). Also the `unbroadcast` helpers and `numpy.sum` on arrays.
 
-use super::arrays::{self, ArrayDesc};
+use super::array_runtime;
+use super::arrays::ArrayDesc;
 use super::codegen::Cg;
 use super::elementwise::{self, Op, Program, Src};
 use super::typing::{Refusal, Ty};
@@ -15,47 +16,6 @@ use cranelift_codegen::ir::{
     types, AbiParam, InstBuilder, Signature, StackSlotData, StackSlotKind, Value,
 };
 use std::collections::{HashMap, HashSet};
-
-/// Names assigned once (by name) and read once in `def`: temporaries of the generated
-/// three-address code that may be computed inside the pass of the one statement that
-/// reads them.
-pub fn single_use_temporaries(def: &FuncDef) -> std::collections::HashSet<String> {
-    let mut assigned: HashMap<String, usize> = HashMap::new();
-    let mut reads: HashMap<String, usize> = HashMap::new();
-    walk_stmts(&def.body, &mut |s| {
-        let mut read = |e: &Expr| {
-            e.walk(&mut |x| {
-                if let Some(n) = x.as_name() {
-                    *reads.entry(n.to_owned()).or_default() += 1;
-                }
-            })
-        };
-        match &s.kind {
-            StmtKind::Assign(t, v) => {
-                match t.as_name() {
-                    Some(n) => *assigned.entry(n.to_owned()).or_default() += 1,
-                    None => read(t),
-                }
-                read(v);
-            }
-            _ => crate::syntax::visit::stmt_exprs(s, &mut read),
-        }
-        if let StmtKind::For(t, _, _) | StmtKind::AugAssign(t, _, _) = &s.kind {
-            // Assigned too.
-            t.walk(&mut |x| {
-                if let Some(n) = x.as_name() {
-                    *assigned.entry(n.to_owned()).or_insert(1) += 1;
-                }
-            });
-        }
-    });
-    let params: Vec<&str> = def.params.iter().map(|p| p.name.as_str()).collect();
-    assigned
-        .into_iter()
-        .filter(|(n, k)| *k == 1 && reads.get(n) == Some(&1) && !params.contains(&n.as_str()))
-        .map(|(n, _)| n)
-        .collect()
-}
 
 /// Whether `name` is read in `e` at a position `lower_elementwise` computes itself (an
 /// operand of the operators and kernels of an elementwise expression).
@@ -415,7 +375,7 @@ impl Cg<'_> {
         let op = match &e.kind {
             ExprKind::BinOp(BinOp::Pow, a, b) => {
                 let x = self.lower_elementwise(a, prog, ops)?;
-                let Some(k) = super::array_types::small_power(b) else {
+                let Some(k) = super::typing::arrays::small_power(b) else {
                     return Err(Refusal::new(b.span, "an exponent of an array"));
                 };
                 if k == 1 {
@@ -563,7 +523,7 @@ impl Cg<'_> {
                 let sig = self.b.import_signature(sig);
                 let f = self.b.ins().iconst(
                     self.ptr,
-                    arrays::full_like
+                    array_runtime::full_like
                         as unsafe extern "C" fn(
                             *mut super::runtime::Tape,
                             *const ArrayDesc,

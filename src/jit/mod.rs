@@ -7,16 +7,16 @@
 //! the caller then runs the interpreted adjoint, so results and errors are Python's.
 
 mod array_code;
-mod array_types;
+pub mod array_runtime;
 pub mod arrays;
 mod codegen;
-pub mod containers;
 mod eager_gradients;
 mod elementwise;
 mod elementwise_code;
 mod entry;
 mod memory;
 mod precision;
+mod precision_code;
 pub mod runtime;
 mod tape_elision;
 mod tuples;
@@ -68,7 +68,7 @@ pub struct DictArg {
 }
 
 impl DictArg {
-    pub fn new(d: &containers::DictValues) -> DictArg {
+    pub fn new(d: &typing::containers::DictValues) -> DictArg {
         DictArg {
             record: d.record,
             values: d.values.as_ptr() as usize,
@@ -103,8 +103,8 @@ impl Scalar {
     /// runs interpreted).
     pub fn of_arg(
         desc: Option<&arrays::ArrayDesc>,
-        dict: Option<&containers::DictValues>,
-        seq: Option<&containers::SeqValues>,
+        dict: Option<&typing::containers::DictValues>,
+        seq: Option<&typing::containers::SeqValues>,
         number: impl FnOnce() -> Option<Scalar>,
     ) -> Option<Scalar> {
         match (desc, dict, seq) {
@@ -115,13 +115,13 @@ impl Scalar {
         }
     }
 
-    /// A float's value and NumPy kind (`containers::PYTHON`, `SINGLE`, `DOUBLE`); None
+    /// A float's value and NumPy kind (`typing::containers::PYTHON`, `SINGLE`, `DOUBLE`); None
     /// for anything else.
     pub fn float_kind(self) -> Option<(f64, u8)> {
         match self {
-            Scalar::Float(v) => Some((v, containers::PYTHON)),
-            Scalar::Single(v) => Some((v, containers::SINGLE)),
-            Scalar::Double(v) => Some((v, containers::DOUBLE)),
+            Scalar::Float(v) => Some((v, typing::containers::PYTHON)),
+            Scalar::Single(v) => Some((v, typing::containers::SINGLE)),
+            Scalar::Double(v) => Some((v, typing::containers::DOUBLE)),
             _ => None,
         }
     }
@@ -683,7 +683,7 @@ impl Program {
                 if let Some(keys) = dict_keys.get_mut(&p.name) {
                     keys.sort();
                     keys.dedup();
-                    Ty::Dict(containers::intern(keys))
+                    Ty::Dict(typing::containers::intern(keys))
                 } else if let Some(nd) = arrays.get(&p.name) {
                     if indices.contains(&p.name) {
                         Ty::IntArray(*nd)
@@ -693,7 +693,7 @@ impl Program {
                 } else if let Some(f) = fields.get_mut(&p.name) {
                     f.sort();
                     f.dedup();
-                    Ty::Record(containers::intern(f))
+                    Ty::Record(typing::containers::intern(f))
                 } else if counters.contains(&p.name) {
                     Ty::Int
                 } else {

@@ -7,7 +7,7 @@
 //! function's, so the readable Python source stays the product.
 
 use crate::jit::arrays::ArrayDesc;
-use crate::jit::containers::{DictValues, KeyOrders, SeqValues};
+use crate::jit::typing::containers::{DictValues, KeyOrders, SeqValues};
 use crate::jit::{ArrayArg, Call, DictArg, NativeEntry, Scalar, Value};
 use rustpython_vm::{
     builtins::{PyBool, PyInt, PyStr},

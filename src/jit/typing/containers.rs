@@ -13,9 +13,9 @@
 //! as a dict of its field values is (`p.C` one load); only its fields are read, by
 //! attribute.
 
-use super::arrays::ArrayDesc;
-use super::typing::{expr_type, Callees, Refusal, Ty, VarTy};
-use super::Scalar;
+use super::{expr_type, Callees, Refusal, Ty, VarTy};
+use crate::jit::arrays::ArrayDesc;
+use crate::jit::Scalar;
 use crate::syntax::ir::*;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -85,9 +85,9 @@ pub fn has_single(id: u32) -> bool {
 
 /// The kinds of a number a container holds (`precision`'s, as u8), and `MIXED` for a
 /// sequence whose elements differ in kind.
-pub const PYTHON: u8 = super::precision::PYTHON as u8;
-pub const SINGLE: u8 = super::precision::SINGLE as u8;
-pub const DOUBLE: u8 = super::precision::DOUBLE as u8;
+pub const PYTHON: u8 = crate::jit::precision::PYTHON as u8;
+pub const SINGLE: u8 = crate::jit::precision::SINGLE as u8;
+pub const DOUBLE: u8 = crate::jit::precision::DOUBLE as u8;
 pub const MIXED: u8 = 3;
 
 /// A dict argument's values in key order and its key set's number (or a record's, by

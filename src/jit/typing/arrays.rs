@@ -11,7 +11,7 @@
 //! alias, the tape, a callee's result that may be an argument). A store `u[t] = v` is in
 //! place in Python too.
 
-use super::typing::{expr_type, Callees, Refusal, Ty, VarTy};
+use super::{expr_type, Callees, Refusal, Ty, VarTy};
 use crate::rules::NativeScalar;
 use crate::syntax::ir::*;
 use std::collections::HashMap;
@@ -271,7 +271,7 @@ fn made_array_kind<'r>(
             return rules.native_scalar(&rules.array_member(m));
         }
     }
-    rules.native_scalar(&super::typing::callee_path(func)?)
+    rules.native_scalar(&super::callee_path(func)?)
 }
 
 /// The type of a call that makes an array (`numpy.zeros(n)`, `numpy.zeros((n, m))`,
@@ -362,7 +362,7 @@ pub fn store_type(
     )?;
     element_index_types(index, nd, vars, callees)?;
     let popped = matches!(&value.kind, ExprKind::Call { func, .. }
-        if super::typing::callee_path(func).as_deref() == Some("tangent.pop"));
+        if super::callee_path(func).as_deref() == Some("tangent.pop"));
     if !popped {
         match expr_type(value, vars, callees)? {
             Some(Ty::Float | Ty::Int | Ty::Bool) | None => {}
@@ -476,7 +476,7 @@ pub fn ownership(
             match &v.kind {
                 ExprKind::Call { func, .. }
                     if matches!(
-                        super::typing::callee_path(func).as_deref(),
+                        super::callee_path(func).as_deref(),
                         Some(
                             "tangent.add_grad_at"
                                 | "tangent.set_tangent_at"
@@ -535,7 +535,7 @@ pub fn ownership(
                 if let ExprKind::Call { func, .. } = &x.kind {
                     if let Some(
                         "tangent.add_grad_at" | "tangent.set_tangent_at" | "tangent.zero_grad_at",
-                    ) = super::typing::callee_path(func).as_deref()
+                    ) = super::callee_path(func).as_deref()
                     {
                         writes += 1
                     }
@@ -545,7 +545,7 @@ pub fn ownership(
         let direct = matches!(&s.kind, StmtKind::Assign(t, Expr { kind: ExprKind::Call { func, .. }, .. })
         if t.as_name().is_some()
             && matches!(
-                super::typing::callee_path(func).as_deref(),
+                super::callee_path(func).as_deref(),
                 Some(
                     "tangent.add_grad_at"
                         | "tangent.set_tangent_at"
@@ -597,7 +597,7 @@ pub fn ownership(
                     ExprKind::Name(m) => !changed(n) && !changed(m),
                     ExprKind::Subscript(base, _) => array_name(base, vars) == Some(2),
                     ExprKind::Call { func, args, .. } => {
-                        match super::typing::callee_path(func).as_deref() {
+                        match super::callee_path(func).as_deref() {
                             Some("tangent.init_grad") => true,
                             Some("tangent.pop") => !helper_written.iter().any(|h| h == n),
                             Some("tangent.add_grad_at" | "tangent.set_tangent_at") => {
@@ -650,7 +650,7 @@ pub fn ownership(
             StmtKind::ExprStmt(Expr {
                 kind: ExprKind::Call { func, args, .. },
                 ..
-            }) if super::typing::callee_path(func).as_deref() == Some("tangent.push")
+            }) if super::callee_path(func).as_deref() == Some("tangent.push")
                 && args
                     .get(1)
                     .and_then(|a| a.as_name())
@@ -784,7 +784,7 @@ pub fn array_call_type(
                 let Some(array) = elementwise_array(&tys, e.span).transpose()? else {
                     return Ok(None);
                 };
-                let single32 = single.and_then(|how| super::runtime::kernel32(name, how));
+                let single32 = single.and_then(|how| crate::jit::runtime::kernel32(name, how));
                 if matches!(array, Ty::Array32(_)) && (single32.is_none() || args.len() != 1) {
                     return Err(Refusal::new(
                         e.span,
@@ -801,7 +801,7 @@ pub fn array_call_type(
                         ),
                     ));
                 }
-                if *arity != args.len() || super::runtime::kernel(name, args.len()).is_none() {
+                if *arity != args.len() || crate::jit::runtime::kernel(name, args.len()).is_none() {
                     return Err(Refusal::new(
                         e.span,
                         format!("`{path}` of {} arrays", args.len()),

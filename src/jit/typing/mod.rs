@@ -2,6 +2,9 @@
 //! variable once the arguments' types are known (float, int or bool; a variable that
 //! is also `None` somewhere carries a "none" flag beside its value).
 
+pub mod arrays;
+pub mod containers;
+
 use crate::rules::{NativeScalar, RuleSet, NAMESPACE_OF};
 use crate::syntax::ir::*;
 use std::collections::HashMap;
@@ -48,7 +51,7 @@ impl Ty {
             Ty::IntArray(_) => "2-d int64 array",
             Ty::Dict(_) => "dict of floats",
             Ty::Record(_) => "dataclass or namedtuple of floats",
-            Ty::Seq(super::containers::MIXED) => "tuple or list of floats of several NumPy types",
+            Ty::Seq(containers::MIXED) => "tuple or list of floats of several NumPy types",
             Ty::Seq(_) => "tuple or list of floats",
             Ty::Single => "float32 scalar",
             Ty::Double => "float64 scalar",
@@ -84,7 +87,7 @@ impl Ty {
 /// code tracks each float's precision (Python float, `numpy.float32` or
 /// `numpy.float64`), as NumPy 2's promotion depends on it.
 pub fn tracks_precision(args: &[Ty]) -> bool {
-    use super::containers::{has_single, MIXED, SINGLE};
+    use self::containers::{has_single, MIXED, SINGLE};
     args.iter().any(|t| match *t {
         Ty::Single | Ty::Array32(_) | Ty::Seq(SINGLE | MIXED) => true,
         Ty::Dict(keys) | Ty::Record(keys) => has_single(keys),
@@ -214,7 +217,7 @@ pub fn infer(
         let before = vars.clone();
         assign_types(&def.body, &mut vars, callees)?;
         if before == vars {
-            super::array_types::ownership(def, &vars, callees.rules())?;
+            arrays::ownership(def, &vars, callees.rules())?;
             if precise {
                 float32_companions(def, &vars)?;
             }
@@ -233,7 +236,7 @@ fn float32_companions(def: &FuncDef, vars: &HashMap<String, VarTy>) -> Result<()
     let mut names: Vec<(&String, Ty)> = vars
         .iter()
         .filter_map(|(n, v)| v.ty.map(|t| (n, t)))
-        .filter(|(_, t)| matches!(t, Ty::IntArray(_) | Ty::Seq(super::containers::MIXED)))
+        .filter(|(_, t)| matches!(t, Ty::IntArray(_) | Ty::Seq(containers::MIXED)))
         .collect();
     names.sort_by(|a, b| a.0.cmp(b.0));
     match names.first() {
@@ -317,7 +320,7 @@ fn assign_types(
                     }
                 }
                 (ExprKind::Subscript(base, index), _) => {
-                    super::array_types::store_type(base, index, v, s.span, vars, callees)?
+                    arrays::store_type(base, index, v, s.span, vars, callees)?
                 }
                 _ => {
                     return Err(Refusal::new(
@@ -423,7 +426,7 @@ pub fn expr_type(
         ExprKind::Str(_) => return Err(Refusal::new(e.span, "a string")),
         ExprKind::BinOp(op, a, b) => {
             let (ta, tb) = (expr_type(a, vars, callees)?, expr_type(b, vars, callees)?);
-            if let Some(t) = super::array_types::elementwise_binop_type(*op, ta, tb, b, e.span) {
+            if let Some(t) = arrays::elementwise_binop_type(*op, ta, tb, b, e.span) {
                 return t.map(Some);
             }
             match (ta, tb) {
@@ -537,10 +540,10 @@ pub fn expr_type(
         }
         ExprKind::Attr(v, a) => match (v.as_name(), a.as_str()) {
             (Some("math"), "pi" | "e" | "tau" | "inf") => Some(Ty::Float),
-            _ if super::containers::record_fields(v, vars).is_some() => {
-                return super::containers::field_type(v, a, e.span, vars)
+            _ if containers::record_fields(v, vars).is_some() => {
+                return containers::field_type(v, a, e.span, vars)
             }
-            _ => match super::array_types::attr_type(v, a, e.span, vars) {
+            _ => match arrays::attr_type(v, a, e.span, vars) {
                 Some(t) => t?,
                 None => return Err(Refusal::new(e.span, "an attribute")),
             },
@@ -578,9 +581,7 @@ pub fn expr_type(
             // `tangent.sequence_len(x)`: the trip count of `for v in x`.
             if path == "len" || path == "tangent.sequence_len" {
                 if let [x] = args.as_slice() {
-                    if super::array_types::any_array_name(x, vars).is_some()
-                        || super::containers::is_seq(x, vars)
-                    {
+                    if arrays::any_array_name(x, vars).is_some() || containers::is_seq(x, vars) {
                         return Ok(Some(Ty::Int));
                     }
                 }
@@ -605,25 +606,25 @@ pub fn expr_type(
                 };
             }
             if path == "tangent.add_grad_at" || path == "tangent.set_tangent_at" {
-                return super::array_types::add_grad_at_type(e, args, vars, callees);
+                return arrays::add_grad_at_type(e, args, vars, callees);
             }
             if path == "tangent.zero_grad_at" {
-                return super::array_types::zero_grad_at_type(e, args, vars, callees);
+                return arrays::zero_grad_at_type(e, args, vars, callees);
             }
             if path == "tangent.add_grad" {
-                if let Some(t) = super::array_types::add_grad_type(e, args, vars, callees) {
+                if let Some(t) = arrays::add_grad_type(e, args, vars, callees) {
                     return t;
                 }
             }
             if path == "tangent.reshape_as" {
-                if let Some(t) = super::array_types::reshape_as_type(e, args, vars) {
+                if let Some(t) = arrays::reshape_as_type(e, args, vars) {
                     return t;
                 }
             }
-            if let Some(t) = super::array_types::made_array_type(e, func, args, vars, callees) {
+            if let Some(t) = arrays::made_array_type(e, func, args, vars, callees) {
                 return t;
             }
-            if let Some(t) = super::array_types::array_call_type(e, &path, args, vars, callees) {
+            if let Some(t) = arrays::array_call_type(e, &path, args, vars, callees) {
                 return t;
             }
             if !path.contains('.') {
@@ -686,10 +687,10 @@ pub fn expr_type(
             if let Some(t) = dict_item_type(base, index, vars) {
                 return t;
             }
-            if super::containers::is_seq(base, vars) {
-                return super::containers::seq_item_type(index, vars, callees);
+            if containers::is_seq(base, vars) {
+                return containers::seq_item_type(index, vars, callees);
             }
-            match super::array_types::subscript_type(base, index, vars, callees) {
+            match arrays::subscript_type(base, index, vars, callees) {
                 Some(t) => t?,
                 None => {
                     return Err(Refusal::new(
@@ -715,7 +716,7 @@ fn dict_item_type(
         return None;
     };
     Some(match &index.kind {
-        ExprKind::Str(k) if super::containers::key_index(keys, k).is_some() => Ok(Some(Ty::Float)),
+        ExprKind::Str(k) if containers::key_index(keys, k).is_some() => Ok(Some(Ty::Float)),
         ExprKind::Str(k) => Err(Refusal::new(
             index.span,
             format!("the key {k:?}, which the dict does not have (Python raises KeyError)"),
