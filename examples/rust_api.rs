@@ -14,7 +14,7 @@ def loss(w, x):
     return np.sum(h * h)
 "#;
 
-fn main() -> Result<(), String> {
+fn main() -> Result<(), tangent::Error> {
     let df = Tangent::grad(SRC, "f")?;
     println!("{}", df.source());
     // d/dx (x^3 + 2x) = 3x^2 + 2 = 14 at x = 2

@@ -1,6 +1,7 @@
 //! The Rust API: `Tangent::grad(src, "f")` gives the derivative's Python source and can
 //! call it on f64 and ndarray inputs in the embedded interpreter.
 
+use crate::error::Error;
 #[cfg(feature = "embedded")]
 use crate::host::rustpython as host;
 pub use crate::host::Value;
@@ -12,7 +13,7 @@ pub struct Tangent;
 
 impl Tangent {
     /// Reverse-mode gradient of `func` (defined in `src`) with respect to its first argument.
-    pub fn grad(src: &str, func: &str) -> Result<Gradient, String> {
+    pub fn grad(src: &str, func: &str) -> Result<Gradient, Error> {
         GradBuilder::new(src, func).build()
     }
 
@@ -66,11 +67,11 @@ impl GradBuilder {
         self.opts.check_dims = on;
         self
     }
-    pub fn build(self) -> Result<Gradient, String> {
+    pub fn build(self) -> Result<Gradient, Error> {
         crate::stack::run(|| self.build_inner())
     }
 
-    fn build_inner(self) -> Result<Gradient, String> {
+    fn build_inner(self) -> Result<Gradient, Error> {
         let g = crate::engine::grad_text("<source>", &self.src, &self.func, &self.opts)?;
         let native = if self.native {
             Some(
@@ -114,8 +115,9 @@ impl Gradient {
 
     #[cfg(feature = "embedded")]
     /// Runs the derivative in the embedded interpreter. `args` are the primal's arguments
-    /// (optionally followed by the seed). Python errors come back as their traceback text.
-    pub fn call(&self, args: &[Value]) -> Result<Value, String> {
+    /// (optionally followed by the seed). A Python exception comes back as
+    /// `Error::Python`, with its type and its traceback text.
+    pub fn call(&self, args: &[Value]) -> Result<Value, Error> {
         if let Some(v) = self.call_native(args) {
             return Ok(v);
         }

@@ -2,9 +2,10 @@
 //! (with the disk cache), of live code (the host's bindings), of generated source (for
 //! higher order), `tangent.explain`'s data, rules registered at run time, and the names
 //! the Python half asks about. Each runs on a large stack (`crate::stack::run`) and
-//! reports errors as text.
+//! reports a `crate::Error` of the kind that went wrong.
 
 use crate::ad;
+use crate::error::Error;
 use crate::pipeline::{self, GradOptions};
 use crate::rules::Template;
 use crate::syntax::ir::ExprKind;
@@ -19,7 +20,7 @@ pub fn register_rule(
     qualname: &str,
     filename: &str,
     funcname: &str,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     crate::stack::run(|| register_rule_inner(forward, qualname, filename, funcname))
 }
 
@@ -28,14 +29,14 @@ fn register_rule_inner(
     qualname: &str,
     filename: &str,
     funcname: &str,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let text = read_source(filename, funcname)?;
-    let module = SourceModule::parse(filename, &text).map_err(|d| d.to_string())?;
-    let def = module.lower_template(funcname).map_err(|d| d.to_string())?;
+    let module = SourceModule::parse(filename, &text).map_err(Error::from)?;
+    let def = module.lower_template(funcname).map_err(Error::from)?;
     if def.params.is_empty() {
-        return Err(format!(
+        return Err(Error::Usage(format!(
             "{filename}: the rule `{funcname}` must take the result first, then the arguments, e.g. `def {funcname}(result, x):`"
-        ));
+        )));
     }
     let template = Template {
         def,
@@ -127,25 +128,25 @@ pub fn grad_options(
     output_index: Option<i64>,
     output_weights: Option<Vec<f64>>,
     passes: &[String],
-) -> Result<GradOptions, String> {
+) -> Result<GradOptions, Error> {
     let (optimized, preserve_result, check_dims, split, checkpoint) = match flags {
         [o, p, c] => (*o, *p, *c, false, false),
         [o, p, c, s] => (*o, *p, *c, *s, false),
         [o, p, c, s, k, ..] => (*o, *p, *c, *s, *k),
         _ => {
-            return Err(
+            return Err(Error::Internal(
                 "flags must be (optimized, preserve_result, check_dims[, split[, checkpoint]])"
                     .into(),
-            )
+            ))
         }
     };
     let mode = match mode {
         "reverse" => pipeline::Mode::Reverse,
         "forward" => pipeline::Mode::Forward,
         other => {
-            return Err(format!(
+            return Err(Error::Usage(format!(
                 "mode must be 'reverse' or 'forward', not {other:?}"
-            ))
+            )))
         }
     };
     let on = |pass: &str| passes.iter().any(|n| n == pass);
@@ -176,7 +177,7 @@ pub fn grad_file(
     filename: &str,
     func: &str,
     opts: &GradOptions,
-) -> Result<pipeline::Generated, String> {
+) -> Result<pipeline::Generated, Error> {
     grad_file_cached(filename, func, opts, true).map(|(g, _)| g)
 }
 
@@ -187,7 +188,7 @@ pub fn grad_file_cached(
     func: &str,
     opts: &GradOptions,
     use_cache: bool,
-) -> Result<(pipeline::Generated, bool), String> {
+) -> Result<(pipeline::Generated, bool), Error> {
     crate::stack::run(|| grad_file_cached_inner(filename, func, opts, use_cache))
 }
 
@@ -196,7 +197,7 @@ fn grad_file_cached_inner(
     func: &str,
     opts: &GradOptions,
     use_cache: bool,
-) -> Result<(pipeline::Generated, bool), String> {
+) -> Result<(pipeline::Generated, bool), Error> {
     let text = read_source(filename, func)?;
     grad_live_cached_inner(filename, &text, func, None, opts, use_cache)
 }
@@ -212,7 +213,7 @@ pub fn grad_live_cached(
     live: &str,
     opts: &GradOptions,
     use_cache: bool,
-) -> Result<(pipeline::Generated, bool), String> {
+) -> Result<(pipeline::Generated, bool), Error> {
     crate::stack::run(|| grad_live_cached_inner(filename, text, func, Some(live), opts, use_cache))
 }
 
@@ -223,7 +224,7 @@ fn grad_live_cached_inner(
     live: Option<&str>,
     opts: &GradOptions,
     use_cache: bool,
-) -> Result<(pipeline::Generated, bool), String> {
+) -> Result<(pipeline::Generated, bool), Error> {
     let user_rules = crate::rules::any_registered();
     // The live bindings decide which functions and rules are used: part of the key.
     let request = format!("{opts:?}\n{}", live.unwrap_or(""));
@@ -243,13 +244,13 @@ fn grad_live_cached_inner(
     let g = match live {
         None => grad_text(filename, text, func, opts)?,
         Some(live) => {
-            let live = crate::syntax::live::LiveNames::parse(live)?;
-            let mut module = SourceModule::parse(filename, text).map_err(|d| d.to_string())?;
+            let live = crate::syntax::live::LiveNames::parse(live).map_err(Error::Internal)?;
+            let mut module = SourceModule::parse(filename, text).map_err(Error::from)?;
             module
                 .apply_live(func, live)
-                .map_err(|d| d.locate(filename, text).to_string())?;
+                .map_err(|d| Error::from(d.locate(filename, text)))?;
             pipeline::generate(&module, func, opts, &crate::rules::in_force())
-                .map_err(|d| d.to_string())?
+                .map_err(Error::from)?
         }
     };
     if let Some(k) = &key {
@@ -273,15 +274,15 @@ const RUNTIME_MODULES: &[&str] = &[
 
 /// The global names a generated source reads (everything it neither defines nor assigns,
 /// and not a runtime module): what must resolve in the user's globals or builtins.
-pub fn free_names(source: &str) -> Result<Vec<String>, String> {
+pub fn free_names(source: &str) -> Result<Vec<String>, Error> {
     crate::stack::run(|| free_names_inner(source))
 }
 
-fn free_names_inner(source: &str) -> Result<Vec<String>, String> {
-    let module = SourceModule::parse("<generated>", source).map_err(|d| d.to_string())?;
+fn free_names_inner(source: &str) -> Result<Vec<String>, Error> {
+    let module = SourceModule::parse("<generated>", source).map_err(Error::from)?;
     let mut out: Vec<String> = Vec::new();
     for f in &module.function_names {
-        let def = module.lower_function(f).map_err(|d| d.to_string())?;
+        let def = module.lower_function(f).map_err(Error::from)?;
         let mut local: std::collections::HashSet<String> =
             def.params.iter().map(|p| p.name.clone()).collect();
         crate::syntax::ir::walk_stmts(&def.body, &mut |s| {
@@ -314,7 +315,7 @@ fn free_names_inner(source: &str) -> Result<Vec<String>, String> {
 }
 
 /// The text of a source file, read again when its size or modification time changed.
-fn read_source(filename: &str, func: &str) -> Result<String, String> {
+fn read_source(filename: &str, func: &str) -> Result<String, Error> {
     type Files = HashMap<String, (Option<(u64, std::time::SystemTime)>, String)>;
     static FILES: Mutex<Option<Files>> = Mutex::new(None);
     let stamp = std::fs::metadata(filename)
@@ -327,10 +328,12 @@ fn read_source(filename: &str, func: &str) -> Result<String, String> {
             return Ok(text.clone());
         }
     }
-    let text = std::fs::read_to_string(filename).map_err(|e| {
-        format!(
+    let text = std::fs::read_to_string(filename).map_err(|e| Error::Io {
+        message: format!(
             "cannot read the source of `{func}` from `{filename}`: {e}\nhint: code without a file (exec, python -c) needs its text: pass source=... to tangent.grad, or define the function with tangent.function(f, source=...)"
-        )
+        ),
+        path: filename.into(),
+        source: e,
     })?;
     files.insert(filename.to_owned(), (stamp, text.clone()));
     Ok(text)
@@ -348,7 +351,7 @@ pub fn grad_generated(
     func: &str,
     opts: &GradOptions,
     live: Option<&(String, String, String)>,
-) -> Result<pipeline::Generated, String> {
+) -> Result<pipeline::Generated, Error> {
     crate::stack::run(|| grad_generated_inner(source, context_file, func, opts, live))
 }
 
@@ -358,20 +361,20 @@ fn grad_generated_inner(
     func: &str,
     opts: &GradOptions,
     live: Option<&(String, String, String)>,
-) -> Result<pipeline::Generated, String> {
+) -> Result<pipeline::Generated, Error> {
     // The two-phase gradients of recursive callees share the caller's tape between
     // calls, which a transform of the generated code cannot follow.
     let mut opts = opts.clone();
     opts.joint_recursion = true;
     let opts = &opts;
     let name = format!("<generated from {context_file}>");
-    let mut module = SourceModule::parse(&name, source).map_err(|d| d.to_string())?;
+    let mut module = SourceModule::parse(&name, source).map_err(Error::from)?;
     if let Some((text, names, entry)) = live {
-        let mut context = SourceModule::parse(context_file, text).map_err(|d| d.to_string())?;
-        let names = crate::syntax::live::LiveNames::parse(names)?;
+        let mut context = SourceModule::parse(context_file, text).map_err(Error::from)?;
+        let names = crate::syntax::live::LiveNames::parse(names).map_err(Error::Internal)?;
         context
             .apply_live(entry, names)
-            .map_err(|d| d.locate(context_file, text).to_string())?;
+            .map_err(|d| Error::from(d.locate(context_file, text)))?;
         module.set_fallback(context);
     } else if let Ok(text) = read_source(context_file, func) {
         if let Ok(context) = SourceModule::parse(context_file, &text) {
@@ -383,7 +386,7 @@ fn grad_generated_inner(
         module.imports.insert(m.to_owned(), m.to_owned());
     }
     let rules = crate::rules::in_force();
-    pipeline::generate(&module, func, opts, &rules).map_err(|d| d.to_string())
+    pipeline::generate(&module, func, opts, &rules).map_err(Error::from)
 }
 
 /// What `tangent.explain` shows besides the derivative: the primal as tangent reads it,
@@ -401,7 +404,7 @@ pub fn explain_info(
     func: &str,
     wrt: &[usize],
     live: Option<&(String, String, String)>,
-) -> Result<ExplainInfo, String> {
+) -> Result<ExplainInfo, Error> {
     crate::stack::run(|| explain_info_inner(filename, func, wrt, live))
 }
 
@@ -410,25 +413,25 @@ fn explain_info_inner(
     func: &str,
     wrt: &[usize],
     live: Option<&(String, String, String)>,
-) -> Result<ExplainInfo, String> {
+) -> Result<ExplainInfo, Error> {
     let (module, func) = match live {
         Some((text, names, entry)) => {
-            let mut module = SourceModule::parse(filename, text).map_err(|d| d.to_string())?;
-            let names = crate::syntax::live::LiveNames::parse(names)?;
+            let mut module = SourceModule::parse(filename, text).map_err(Error::from)?;
+            let names = crate::syntax::live::LiveNames::parse(names).map_err(Error::Internal)?;
             module
                 .apply_live(entry, names)
-                .map_err(|d| d.locate(filename, text).to_string())?;
+                .map_err(|d| Error::from(d.locate(filename, text)))?;
             (module, entry.as_str())
         }
         None => {
             let text = read_source(filename, func)?;
-            let module = SourceModule::parse(filename, &text).map_err(|d| d.to_string())?;
+            let module = SourceModule::parse(filename, &text).map_err(Error::from)?;
             (module, func)
         }
     };
     let user_functions = module.function_names.iter().cloned().collect();
     let prepared =
-        pipeline::prepare(&module, &user_functions, func, wrt, true).map_err(|d| d.to_string())?;
+        pipeline::prepare(&module, &user_functions, func, wrt, true).map_err(Error::from)?;
     let rules = crate::rules::in_force();
     let active = ad::activity::Activity {
         resolver: &prepared.resolver,
@@ -463,7 +466,7 @@ pub fn grad_text(
     text: &str,
     func: &str,
     opts: &GradOptions,
-) -> Result<pipeline::Generated, String> {
+) -> Result<pipeline::Generated, Error> {
     crate::stack::run(|| grad_text_inner(filename, text, func, opts))
 }
 
@@ -472,13 +475,13 @@ fn grad_text_inner(
     text: &str,
     func: &str,
     opts: &GradOptions,
-) -> Result<pipeline::Generated, String> {
-    let module = SourceModule::parse(filename, text).map_err(|d| d.to_string())?;
+) -> Result<pipeline::Generated, Error> {
+    let module = SourceModule::parse(filename, text).map_err(Error::from)?;
     if !module.has_function(func) {
-        return Err(format!(
+        return Err(Error::Usage(format!(
             "{filename}: `{func}` is not defined with `def` at the top level of the module\nhint: tangent differentiates module-level functions; move `{func}` to the top level"
-        ));
+        )));
     }
     let rules = crate::rules::in_force();
-    pipeline::generate(&module, func, opts, &rules).map_err(|d| d.to_string())
+    pipeline::generate(&module, func, opts, &rules).map_err(Error::from)
 }

@@ -11,6 +11,7 @@ pub mod cache;
 pub mod cli;
 pub mod emit;
 pub mod engine;
+pub mod error;
 pub mod host;
 pub mod jit;
 #[cfg(feature = "embedded")]
@@ -24,3 +25,4 @@ pub mod syntax;
 pub mod tape;
 
 pub use api::{Gradient, Tangent, Value};
+pub use error::Error;

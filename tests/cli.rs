@@ -998,3 +998,24 @@ fn the_embedded_standard_library_runs_what_scripts_use() {
         );
     }
 }
+
+/// `tangent grad`'s exit code follows the kind of error: a file that cannot be read and a
+/// function that is not a top-level `def` are usage errors (2), a construct that cannot
+/// be differentiated is 3 (`grad_subcommand_diagnostic_exit_3`).
+#[test]
+fn grad_subcommand_exit_code_by_kind_of_error() {
+    let out = tangent(&["grad", "does/not/exist.py:f"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with("cannot read the source of `f` from `does/not/exist.py`"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = tangent(&["grad", "tests/corpus/reverse.py:no_such_function"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("`no_such_function` is not defined with `def` at the top level"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -6,7 +6,8 @@ use tangent::pipeline::GradOptions;
 fn reject(src: &str, func: &str) -> String {
     match tangent::engine::grad_text("bad.py", src, func, &GradOptions::default()) {
         Ok(g) => panic!("expected `{func}` to be rejected, got:\n{}", g.source),
-        Err(e) => e,
+        Err(e @ tangent::Error::Diagnostic(_)) => e.to_string(),
+        Err(e) => panic!("expected a located diagnostic, got {e:?}"),
     }
 }
 
@@ -454,6 +455,8 @@ fn wrt_out_of_range() {
     };
     let e = tangent::engine::grad_text("bad.py", "def f(x, y):\n    return x * y\n", "f", &opts)
         .unwrap_err();
+    assert!(matches!(e, tangent::Error::Diagnostic(_)), "{e:?}");
+    let e = e.to_string();
     check(
         &e,
         1,
@@ -466,7 +469,16 @@ fn wrt_out_of_range() {
 
 #[test]
 fn missing_function() {
-    let e = reject("def f(x):\n    return x\n", "g");
+    // Not a construct that cannot be differentiated: a request for what is not there.
+    let e = tangent::engine::grad_text(
+        "bad.py",
+        "def f(x):\n    return x\n",
+        "g",
+        &GradOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(e, tangent::Error::Usage(_)), "{e:?}");
+    let e = e.to_string();
     assert!(
         e.contains("`g` is not defined with `def` at the top level"),
         "{e}"

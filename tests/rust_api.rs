@@ -79,12 +79,18 @@ fn array_gradient_matches_finite_differences() {
 }
 
 #[test]
-fn python_errors_come_back_as_text() {
+fn python_errors_come_back_with_their_type_and_traceback() {
     let df = Tangent::grad(SRC, "f").unwrap();
     let err = df
         .call(&[Value::Float(1.0), Value::Float(1.0), Value::Float(1.0)])
         .unwrap_err();
-    assert!(err.contains("TypeError"), "{err}");
+    match &err {
+        tangent::Error::Python { kind, message } => {
+            assert_eq!(kind, "TypeError");
+            assert!(message.contains("TypeError: dfdx() takes"), "{message}");
+        }
+        other => panic!("expected a Python error, got {other:?}"),
+    }
 }
 
 #[test]
@@ -93,6 +99,8 @@ fn source_generation_needs_no_interpreter() {
     let err = Tangent::grad("def f(x):\n    with x:\n        pass\n", "f")
         .err()
         .unwrap();
+    assert!(matches!(err, tangent::Error::Diagnostic(_)), "{err:?}");
+    let err = err.to_string();
     assert!(
         err.starts_with("<source>:2:10: a `with` block over `x` cannot be differentiated"),
         "{err}"
@@ -148,6 +156,8 @@ fn deep_expressions_from_a_small_stack() {
     let df = Tangent::grad(&chain(6000), "f").unwrap();
     assert!(df.source().starts_with("def dfdx(x, bresult=1.0):"));
     let err = Tangent::grad(&chain(200_000), "f").err().unwrap();
+    assert!(matches!(err, tangent::Error::Diagnostic(_)), "{err:?}");
+    let err = err.to_string();
     assert!(
         err.starts_with("<source>:2:12: this code is nested too deeply"),
         "{}",

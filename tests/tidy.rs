@@ -264,7 +264,7 @@ fn h() -> &'static str { "keras.ops.sum" }
 const LAYERS: &[&[&str]] = &[
     &["stack"],
     &["syntax"],
-    &["emit"],
+    &["emit", "error"],
     &["rules"],
     &["resolve"],
     &["tape"],

@@ -46,12 +46,12 @@ fn options(
         }
     }
     tangent::engine::grad_options(wrt, flags, mode, index, weights, &passes)
-        .map_err(PyValueError::new_err)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 fn outcome<'py>(
     py: Python<'py>,
-    result: Result<tangent::pipeline::Generated, String>,
+    result: Result<tangent::pipeline::Generated, tangent::Error>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     match result {
         Ok(g) => PyTuple::new(
@@ -66,7 +66,7 @@ fn outcome<'py>(
             py,
             [
                 false.into_pyobject(py)?.to_owned().into_any(),
-                e.into_pyobject(py)?.into_any(),
+                e.to_string().into_pyobject(py)?.into_any(),
                 "".into_pyobject(py)?.into_any(),
             ],
         ),
@@ -148,7 +148,7 @@ fn explain_info(
     live: Option<(String, String, String)>,
 ) -> PyResult<(String, Flow)> {
     let info = tangent::engine::explain_info(&filename, &funcname, &wrt, live.as_ref())
-        .map_err(PyValueError::new_err)?;
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok((info.primal, info.flow))
 }
 
@@ -160,7 +160,9 @@ fn register_rule(
     filename: String,
     funcname: String,
 ) -> Option<String> {
-    tangent::engine::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
+    tangent::engine::register_rule(kind == "tangent", &qualname, &filename, &funcname)
+        .err()
+        .map(|e| e.to_string())
 }
 
 /// rule_names() -> the canonical names the rule set in force knows.
@@ -178,7 +180,7 @@ fn array_attribute_names() -> Vec<String> {
 /// free_names(source) -> the global names generated source reads.
 #[pyfunction]
 fn free_names(source: String) -> PyResult<Vec<String>> {
-    tangent::engine::free_names(&source).map_err(PyValueError::new_err)
+    tangent::engine::free_names(&source).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// cache_info() -> (directory or None, entries, bytes)

@@ -145,8 +145,9 @@ EXAMPLES:
     tangent grad model.py:loss --motion split
 
 EXIT CODES:
-    0 success, 2 usage error, 3 the function cannot be differentiated
-    (the diagnostic names file, line and column)
+    0 success, 2 usage error (a file that cannot be read, a FUNC that is not a
+    top-level def), 3 the function cannot be differentiated (the diagnostic names
+    file, line and column), 70 internal error
 "
 );
 
@@ -342,8 +343,19 @@ fn grad(args: &[String]) -> ExitCode {
         }
         Err(e) => {
             eprintln!("{e}");
-            ExitCode::from(EXIT_DIFFERENTIATION)
+            ExitCode::from(exit_code(&e))
         }
+    }
+}
+
+/// The exit code of a transformer error, by its kind.
+fn exit_code(e: &crate::Error) -> u8 {
+    use crate::Error;
+    match e {
+        Error::Diagnostic(_) | Error::Unsupported(_) => EXIT_DIFFERENTIATION,
+        Error::Usage(_) | Error::Io { .. } => EXIT_USAGE,
+        Error::Python { .. } => EXIT_SCRIPT_ERROR,
+        Error::Internal(_) => EXIT_INTERNAL,
     }
 }
 
@@ -393,19 +405,28 @@ fn explain(args: &[String]) -> ExitCode {
         host::flush_stdio(vm);
         match r {
             Ok(_) => Ok(()),
-            Err(e) => Err(host::format_exception(vm, e)),
+            Err(e) => {
+                // tangent's own errors (`NotDifferentiated`, a rule's stated limit,
+                // among them) are what cannot be differentiated; others are the script's.
+                let ours = vm
+                    .import("tangent", 0)
+                    .and_then(|t| t.get_attr("TangentError", vm))
+                    .ok()
+                    .and_then(|c| c.downcast::<rustpython_vm::builtins::PyType>().ok())
+                    .is_some_and(|c| rustpython_vm::AsObject::fast_isinstance(&e, &c));
+                Err((ours, host::format_exception(vm, e)))
+            }
         }
     });
     match outcome {
         Ok(Ok(())) => ExitCode::SUCCESS,
-        Ok(Err(tb)) => {
+        Ok(Err((ours, tb))) => {
             eprint!("{tb}");
-            // NotDifferentiated is a TangentError too (a rule's stated limit)
-            if tb.contains("TangentError") || tb.contains("NotDifferentiated") {
-                ExitCode::from(EXIT_DIFFERENTIATION)
+            ExitCode::from(if ours {
+                EXIT_DIFFERENTIATION
             } else {
-                ExitCode::from(EXIT_SCRIPT_ERROR)
-            }
+                EXIT_SCRIPT_ERROR
+            })
         }
         Err(_) => ExitCode::from(EXIT_INTERNAL),
     }

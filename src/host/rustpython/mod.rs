@@ -317,7 +317,7 @@ pub fn call_generated(
     generated: &str,
     entry: &str,
     args: &[crate::host::Value],
-) -> Result<crate::host::Value, String> {
+) -> Result<crate::host::Value, crate::Error> {
     let run = || -> PyResult<crate::host::Value> {
         let scope = MODULES.with(|m| m.borrow().get(module_source).cloned());
         let scope = match scope {
@@ -345,7 +345,13 @@ pub fn call_generated(
         let out = func.call(py_args, vm)?;
         from_python(vm, out)
     };
-    let r = run().map_err(|e| format_exception(vm, e));
+    let r = run().map_err(|e| {
+        let kind = e.class().name().to_string();
+        crate::Error::Python {
+            kind,
+            message: format_exception(vm, e),
+        }
+    });
     flush_stdio(vm);
     r
 }

@@ -89,11 +89,11 @@ pub(crate) mod _tangent {
             output_weights,
             &passes,
         )
-        .map_err(|e| vm.new_value_error(e))
+        .map_err(|e| vm.new_value_error(e.to_string()))
     }
 
     fn outcome(
-        result: Result<crate::pipeline::Generated, String>,
+        result: Result<crate::pipeline::Generated, crate::Error>,
         vm: &VirtualMachine,
     ) -> PyTupleRef {
         let items: Vec<PyObjectRef> = match result {
@@ -104,7 +104,7 @@ pub(crate) mod _tangent {
             ],
             Err(e) => vec![
                 vm.ctx.new_bool(false).into(),
-                vm.ctx.new_str(e).into(),
+                vm.ctx.new_str(e.to_string()).into(),
                 vm.ctx.new_str("").into(),
             ],
         };
@@ -124,7 +124,7 @@ pub(crate) mod _tangent {
         let live = derivative_request(live.into_option(), vm)?;
         let info =
             crate::engine::explain_info(&filename, &funcname, &wrt.into_vec(), live.as_ref())
-                .map_err(|e| vm.new_value_error(e))?;
+                .map_err(|e| vm.new_value_error(e.to_string()))?;
         let flow: Vec<PyObjectRef> = info
             .flow
             .into_iter()
@@ -155,7 +155,9 @@ pub(crate) mod _tangent {
         filename: String,
         funcname: String,
     ) -> Option<String> {
-        crate::engine::register_rule(kind == "tangent", &qualname, &filename, &funcname).err()
+        crate::engine::register_rule(kind == "tangent", &qualname, &filename, &funcname)
+            .err()
+            .map(|e| e.to_string())
     }
 
     /// jit(source, entry, fallback, strict, on_refusal, module_file) -> (native function or None,
@@ -320,7 +322,8 @@ pub(crate) mod _tangent {
     /// free_names(source) -> the global names generated source reads.
     #[pyfunction]
     fn free_names(source: String, vm: &VirtualMachine) -> PyResult<PyListRef> {
-        let names = crate::engine::free_names(&source).map_err(|e| vm.new_value_error(e))?;
+        let names =
+            crate::engine::free_names(&source).map_err(|e| vm.new_value_error(e.to_string()))?;
         Ok(vm.ctx.new_list(
             names
                 .into_iter()
