@@ -116,63 +116,7 @@ pub fn array_attribute_names() -> Vec<String> {
     crate::rules::in_force().array_attribute_names()
 }
 
-/// Reads (and caches) a source file, then differentiates one of its functions. The error
-/// is the rendered diagnostic.
-/// The options of a derivative request as both Python hosts receive them from the
-/// `tangent` shim: `flags` is (optimized, preserve_result, check_dims[, split[,
-/// checkpoint]]), `passes` the optional passes switched on (`optimizations={...}`).
-pub fn grad_options(
-    wrt: Vec<usize>,
-    flags: &[bool],
-    mode: &str,
-    output_index: Option<i64>,
-    output_weights: Option<Vec<f64>>,
-    passes: &[String],
-) -> Result<GradOptions, Error> {
-    let (optimized, preserve_result, check_dims, split, checkpoint) = match flags {
-        [o, p, c] => (*o, *p, *c, false, false),
-        [o, p, c, s] => (*o, *p, *c, *s, false),
-        [o, p, c, s, k, ..] => (*o, *p, *c, *s, *k),
-        _ => {
-            return Err(Error::Internal(
-                "flags must be (optimized, preserve_result, check_dims[, split[, checkpoint]])"
-                    .into(),
-            ))
-        }
-    };
-    let mode = match mode {
-        "reverse" => pipeline::Mode::Reverse,
-        "forward" => pipeline::Mode::Forward,
-        other => {
-            return Err(Error::Usage(format!(
-                "mode must be 'reverse' or 'forward', not {other:?}"
-            )))
-        }
-    };
-    let on = |pass: &str| passes.iter().any(|n| n == pass);
-    // flags[5] is the hosts' use-the-disk-cache flag; flags[6] asks for joint motion
-    // through recursion (the form a derivative of a derivative is built from).
-    let joint_recursion = flags.get(6).copied().unwrap_or(false);
-    Ok(GradOptions {
-        joint_recursion,
-        mode,
-        wrt,
-        optimized,
-        preserve_result,
-        check_dims,
-        split,
-        checkpoint,
-        tape_liveness: on("tape_liveness"),
-        // Asked by the Python API for source native code will run (`compile='auto'`).
-        recompute: !on("native_tape"),
-        cse: on("cse"),
-        algebraic: on("algebraic"),
-        coarsening: on("coarsening"),
-        output_index,
-        output_weights: output_weights.map(|ws| ws.iter().map(|w| format!("{w:?}")).collect()),
-    })
-}
-
+/// Reads (and caches) a source file, then differentiates one of its functions.
 pub fn grad_file(
     filename: &str,
     func: &str,
@@ -226,8 +170,10 @@ fn grad_live_cached_inner(
     use_cache: bool,
 ) -> Result<(pipeline::Generated, bool), Error> {
     let user_rules = crate::rules::any_registered();
-    // The live bindings decide which functions and rules are used: part of the key.
-    let request = format!("{opts:?}\n{}", live.unwrap_or(""));
+    // The live bindings decide which functions and rules are used: part of the key, with
+    // a stable serialisation of the options (their fields by name).
+    let options = serde_json::to_string(opts).expect("options are plain data");
+    let request = format!("{options}\n{}", live.unwrap_or(""));
     let key = (use_cache && !user_rules).then(|| {
         crate::cache::key(
             text,

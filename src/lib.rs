@@ -20,6 +20,7 @@ pub mod opt;
 pub mod pipeline;
 pub mod resolve;
 pub mod rules;
+pub mod seam;
 pub mod stack;
 pub mod syntax;
 pub mod tape;

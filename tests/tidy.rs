@@ -273,6 +273,7 @@ const LAYERS: &[&[&str]] = &[
     &["jit"],
     &["cache"],
     &["engine"],
+    &["seam"],
     &["host"],
     &["api"],
     &["cli"],

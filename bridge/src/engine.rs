@@ -3,14 +3,12 @@
 
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
-use tangent::pipeline::GradOptions;
+use pyo3::types::PyList;
 
 pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "_tangent")?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
-    m.add_function(wrap_pyfunction!(grad_source, &m)?)?;
-    m.add_function(wrap_pyfunction!(grad_generated, &m)?)?;
+    m.add_function(wrap_pyfunction!(grad, &m)?)?;
     m.add_function(wrap_pyfunction!(explain_info, &m)?)?;
     m.add_function(wrap_pyfunction!(register_rule, &m)?)?;
     m.add_function(wrap_pyfunction!(free_names, &m)?)?;
@@ -27,111 +25,13 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     Ok(m)
 }
 
-/// `outputs` is (output_index or None, output_weights or None[, optimizations]).
-fn options(
-    wrt: Vec<usize>,
-    flags: &[bool],
-    mode: &str,
-    outputs: Option<&Bound<'_, PyAny>>,
-) -> PyResult<GradOptions> {
-    let (mut index, mut weights, mut passes) = (None, None, Vec::new());
-    if let Some(o) = outputs {
-        let items: Vec<Bound<'_, PyAny>> = o.extract()?;
-        if let Some(names) = items.get(2) {
-            passes = names.extract()?;
-        }
-        if let [i, w, ..] = items.as_slice() {
-            index = i.extract::<Option<i64>>()?;
-            weights = w.extract::<Option<Vec<f64>>>()?;
-        }
-    }
-    tangent::engine::grad_options(wrt, flags, mode, index, weights, &passes)
-        .map_err(|e| PyValueError::new_err(e.to_string()))
-}
-
-fn outcome<'py>(
-    py: Python<'py>,
-    result: Result<tangent::pipeline::Generated, tangent::Error>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    match result {
-        Ok(g) => PyTuple::new(
-            py,
-            [
-                true.into_pyobject(py)?.to_owned().into_any(),
-                g.source.into_pyobject(py)?.into_any(),
-                g.entry.into_pyobject(py)?.into_any(),
-            ],
-        ),
-        Err(e) => PyTuple::new(
-            py,
-            [
-                false.into_pyobject(py)?.to_owned().into_any(),
-                e.to_string().into_pyobject(py)?.into_any(),
-                "".into_pyobject(py)?.into_any(),
-            ],
-        ),
-    }
-}
-
-/// grad_source(filename, funcname, wrt, flags, mode[, outputs[, (text, live names)]])
-///   -> (True, source, entry, from_cache) or (False, message, "")
+/// grad(request) -> answer: the one derivative request of the `tangent` package and its
+/// answer, dicts whose fields `tangent::seam` defines and checks.
 #[pyfunction]
-#[pyo3(signature = (filename, funcname, wrt, flags, mode, outputs=None, live=None))]
-#[allow(clippy::too_many_arguments)] // the Python-facing signature
-fn grad_source<'py>(
-    py: Python<'py>,
-    filename: String,
-    funcname: String,
-    wrt: Vec<usize>,
-    flags: Vec<bool>,
-    mode: String,
-    outputs: Option<Bound<'py, PyAny>>,
-    live: Option<(String, String)>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let opts = options(wrt, &flags, &mode, outputs.as_ref())?;
-    // flags[5]: whether the disk cache may answer (default yes).
-    let use_cache = flags.get(5).copied().unwrap_or(true);
-    // `live`: (the file's text, what the program binds names to), or None.
-    let result = py.detach(|| match &live {
-        Some((text, names)) => {
-            tangent::engine::grad_live_cached(&filename, text, &funcname, names, &opts, use_cache)
-        }
-        None => tangent::engine::grad_file_cached(&filename, &funcname, &opts, use_cache),
-    });
-    match result {
-        Ok((g, from_cache)) => (true, g.source, g.entry, from_cache).into_pyobject(py),
-        Err(e) => outcome(py, Err(e)),
-    }
-}
-
-/// grad_generated(source, context_file, funcname, wrt, flags, mode[, outputs]): like
-/// grad_source, for a function of generated source; `outputs[3]`, when present and not
-/// None, is the first derivative's request (text, live names, its function's name).
-#[pyfunction]
-#[pyo3(signature = (source, context_file, funcname, wrt, flags, mode, outputs=None))]
-#[allow(clippy::too_many_arguments)] // the Python-facing signature
-fn grad_generated<'py>(
-    py: Python<'py>,
-    source: String,
-    context_file: String,
-    funcname: String,
-    wrt: Vec<usize>,
-    flags: Vec<bool>,
-    mode: String,
-    outputs: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let opts = options(wrt, &flags, &mode, outputs.as_ref())?;
-    let live: Option<(String, String, String)> = match &outputs {
-        Some(o) => match o.get_item(3) {
-            Ok(l) if !l.is_none() => Some(l.extract()?),
-            _ => None,
-        },
-        None => None,
-    };
-    let result = py.detach(|| {
-        tangent::engine::grad_generated(&source, &context_file, &funcname, &opts, live.as_ref())
-    });
-    outcome(py, result)
+fn grad<'py>(py: Python<'py>, request: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let request = crate::seam_values::to_json(&request)?;
+    let answer = py.detach(|| tangent::seam::grad(request));
+    crate::seam_values::from_json(py, &answer)
 }
 
 /// The data flow `explain` prints: (variable, the variables it reads).

@@ -12,6 +12,7 @@ mod engine;
 mod fast_helper;
 mod native;
 mod run;
+mod seam_values;
 mod tape;
 
 use pyo3::prelude::*;

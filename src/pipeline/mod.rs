@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 
 /// Reverse mode (gradients, vector-Jacobian products) or forward mode (tangents,
 /// Jacobian-vector products).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
 pub enum Mode {
     #[default]
     Reverse,
@@ -27,7 +27,7 @@ pub enum Mode {
 }
 
 /// Options of `tangent.grad` / `tangent.autodiff`, with Tangent's defaults.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct GradOptions {
     pub mode: Mode,
     /// Positions of the arguments to differentiate with respect to.

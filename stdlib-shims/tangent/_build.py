@@ -1,9 +1,10 @@
 """Building derivatives: the in-memory cache (`_generate`), the transformer's answer
-(`_build`: `_tangent.grad_source` / `grad_generated`), compilation of the generated
+(`_build`: `_tangent.grad(request)`, `_request`), compilation of the generated
 source in the user's globals (`_compile`), and the `compile=` wrappers (native code,
 jax.jit)."""
 import _tangent
 import functools as _functools
+import operator as _operator
 import math
 import sys as _sys
 
@@ -396,6 +397,26 @@ def _entry_name(func, constructor=False):
     return name if isinstance(name, str) and name.isidentifier() else "lambda_"
 
 
+# The version of the request's fields (`src/seam.rs`, `VERSION`).
+_SEAM_VERSION = 1
+
+
+def _request(file, function, options, code, use_cache=True, joint_recursion=False):
+    """The derivative request `_tangent.grad` takes (its fields: src/seam.rs)."""
+    request = dict(options)
+    request.update(version=_SEAM_VERSION, file=file, function=function, code=code,
+                   use_cache=use_cache, joint_recursion=joint_recursion)
+    return request
+
+
+def _ask(request):
+    """(ok, source or message, entry, from_cache) of `_tangent.grad`'s answer."""
+    answer = _tangent.grad(request)
+    if answer["outcome"] == "derivative":
+        return True, answer["source"], answer["entry"], answer["from_cache"]
+    return False, answer["message"], "", False
+
+
 def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
            output_index, output_weights, motion, optimizations, checkpoint,
            bound_self=None, text=None, constructor=False, receiver=False):
@@ -412,21 +433,26 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
         # The derivative gives recursive callees two-phase gradients that share its tape
         # between calls; a derivative of it is built from the joint-motion form.
         source = func.__tangent_joint__()
+    options = dict(
+        wrt=[_operator.index(w) for w in wrt], mode=mode, optimized=bool(optimized),
+        preserve_result=bool(preserve_result), check_dims=bool(check_dims),
+        motion="split" if motion == "split" else "joint", checkpoint=bool(checkpoint),
+        output_index=None if output_index is None else _operator.index(output_index),
+        output_weights=None if output_weights is None else [float(w) for w in output_weights],
+        optimizations=list(optimizations))
     if source is not None:
         # A derivative of a derivative: differentiate the generated source.
         context = func.__tangent_file__
-        ok, payload, entry = _tangent.grad_generated(
-            source, context, func.__name__, wrt,
-            (bool(optimized), bool(preserve_result), bool(check_dims),
-             motion == "split", bool(checkpoint)), mode,
-            (output_index, output_weights, optimizations, live_request))
+        first = None if live_request is None else dict(
+            text=live_request[0], names=live_request[1], function=live_request[2])
+        ok, payload, entry, _ = _ask(_request(
+            context, func.__name__, options,
+            dict(kind="generated", source=source, first=first)))
     else:
         context = code.co_filename
         name = _entry_name(func, constructor)
         # A decorator's wrapper (functools.wraps) is differentiated as what it is: its
         # own code, reading the wrapped function from its closure.
-        flags = (bool(optimized), bool(preserve_result), bool(check_dims),
-                 motion == "split", bool(checkpoint))
         live = _live_request(func, context, _rules_generation[0], name, text=text,
                              bound_self=bound_self, constructor=constructor,
                              receiver=receiver)
@@ -438,23 +464,20 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 "tangent.function(f, source=text) where it is defined"))
         live, cells, bindings = live[:2], live[2], live[3]
         live_request = live + (name,)
-        answer = _tangent.grad_source(context, name, wrt, flags + (True,), mode,
-                                      (output_index, output_weights, optimizations), live)
-        ok, payload, entry = answer[:3]
-        if ok and answer[3]:
+        code_of = dict(kind="live", text=live[0], names=live[1])
+        ok, payload, entry, from_cache = _ask(_request(context, name, options, code_of))
+        if ok and from_cache:
             stats["disk_hits"] += 1
-        if ok and answer[3] and not _resolves(payload, func.__globals__, cells):
+        if ok and from_cache and not _resolves(payload, func.__globals__, cells):
             stats["disk_rejected"] += 1
             # A disk-cache entry whose globals no longer resolve: transform again.
-            ok, payload, entry = _tangent.grad_source(
-                context, name, wrt, flags + (False,), mode,
-                (output_index, output_weights, optimizations), live)[:3]
+            ok, payload, entry, _ = _ask(_request(context, name, options, code_of,
+                                                  use_cache=False))
         if ok and "_reverse_phase" in payload:
-            request = (context, name, wrt, flags + (True, True), mode,
-                       (output_index, output_weights, optimizations), live)
+            request = _request(context, name, options, code_of, joint_recursion=True)
 
             def joint():
-                done, text = _tangent.grad_source(*request)[:2]
+                done, text, _, _ = _ask(request)
                 if not done:
                     raise TangentError(text)
                 return text

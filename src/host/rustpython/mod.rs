@@ -6,6 +6,7 @@ mod fast_helper;
 mod float_slots;
 mod native_fn;
 mod runtime_module;
+mod seam_values;
 mod shims;
 pub use shims::COMPAT;
 

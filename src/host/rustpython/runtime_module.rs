@@ -4,40 +4,11 @@
 
 #[rustpython_vm::pymodule(with(super::fast_helper::_fast_helper))]
 pub(crate) mod _tangent {
-    use crate::pipeline::GradOptions;
     use rustpython_vm::{
         builtins::{PyList, PyListRef, PyTupleRef},
         function::{ArgSequence, OptionalArg},
         PyObjectRef, PyResult, VirtualMachine,
     };
-
-    /// grad_generated(source, context_file, funcname, wrt,
-    ///   (optimized, preserve_result, check_dims[, split]), mode[, outputs])
-    ///   -> like grad_source, for a function of generated source; `outputs[3]`, when
-    ///   present and not None, is the first derivative's request: (text, live names, the
-    ///   name its function was given).
-    #[allow(clippy::too_many_arguments)] // the Python-facing signature
-    #[pyfunction]
-    fn grad_generated(
-        source: String,
-        context_file: String,
-        funcname: String,
-        wrt: ArgSequence<usize>,
-        flags: ArgSequence<bool>,
-        mode: String,
-        outputs: OptionalArg<PyObjectRef>,
-        vm: &VirtualMachine,
-    ) -> PyResult<PyTupleRef> {
-        let opts = options(wrt, &flags, &mode, &outputs, vm)?;
-        let request = match &outputs {
-            OptionalArg::Present(o) => o.try_to_value::<Vec<PyObjectRef>>(vm)?.get(3).cloned(),
-            OptionalArg::Missing => None,
-        };
-        let live = derivative_request(request, vm)?;
-        let result =
-            crate::engine::grad_generated(&source, &context_file, &funcname, &opts, live.as_ref());
-        Ok(outcome(result, vm))
-    }
 
     /// A derivative's request as the shim keeps it (`__tangent_live__`): (text, live
     /// names, the function's name), or None.
@@ -57,58 +28,13 @@ pub(crate) mod _tangent {
         }
     }
 
-    /// `flags` is (optimized, preserve_result, check_dims[, split[, checkpoint]]);
-    /// `outputs` is (output_index or None, output_weights or None[, optimizations]).
-    fn options(
-        wrt: ArgSequence<usize>,
-        flags: &[bool],
-        mode: &str,
-        outputs: &OptionalArg<PyObjectRef>,
-        vm: &VirtualMachine,
-    ) -> PyResult<GradOptions> {
-        let (mut output_index, mut output_weights, mut passes) = (None, None, Vec::new());
-        if let OptionalArg::Present(o) = outputs {
-            let items: Vec<PyObjectRef> = o.try_to_value(vm)?;
-            if let Some(names) = items.get(2) {
-                passes = names.try_to_value(vm)?;
-            }
-            if let [index, weights, ..] = items.as_slice() {
-                if !vm.is_none(index) {
-                    output_index = Some(index.try_to_value::<i64>(vm)?);
-                }
-                if !vm.is_none(weights) {
-                    output_weights = Some(weights.try_to_value::<Vec<f64>>(vm)?);
-                }
-            }
-        }
-        crate::engine::grad_options(
-            wrt.into_vec(),
-            flags,
-            mode,
-            output_index,
-            output_weights,
-            &passes,
-        )
-        .map_err(|e| vm.new_value_error(e.to_string()))
-    }
-
-    fn outcome(
-        result: Result<crate::pipeline::Generated, crate::Error>,
-        vm: &VirtualMachine,
-    ) -> PyTupleRef {
-        let items: Vec<PyObjectRef> = match result {
-            Ok(g) => vec![
-                vm.ctx.new_bool(true).into(),
-                vm.ctx.new_str(g.source).into(),
-                vm.ctx.new_str(g.entry).into(),
-            ],
-            Err(e) => vec![
-                vm.ctx.new_bool(false).into(),
-                vm.ctx.new_str(e.to_string()).into(),
-                vm.ctx.new_str("").into(),
-            ],
-        };
-        vm.ctx.new_tuple(items)
+    /// grad(request) -> answer: the one derivative request of the `tangent` package and
+    /// its answer, dicts whose fields `crate::seam` defines and checks.
+    #[pyfunction]
+    fn grad(request: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let request = super::super::seam_values::to_json(&request, vm)?;
+        let answer = crate::seam::grad(request);
+        Ok(super::super::seam_values::from_json(&answer, vm))
     }
 
     /// explain_info(filename, funcname, wrt[, live]) -> (primal source, [(variable,
@@ -248,52 +174,6 @@ pub(crate) mod _tangent {
 
     #[pyattr]
     const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-    /// grad_source(filename, funcname, wrt, (optimized, preserve_result, check_dims), mode
-    ///             [, outputs[, (text, live names) or None]])
-    ///   -> (True, source, entry, from_cache) or (False, message, "")
-    #[allow(clippy::too_many_arguments)] // the Python-facing signature
-    #[pyfunction]
-    fn grad_source(
-        filename: String,
-        funcname: String,
-        wrt: ArgSequence<usize>,
-        flags: ArgSequence<bool>,
-        mode: String,
-        outputs: OptionalArg<PyObjectRef>,
-        live: OptionalArg<PyObjectRef>,
-        vm: &VirtualMachine,
-    ) -> PyResult<PyTupleRef> {
-        let opts = options(wrt, &flags, &mode, &outputs, vm)?;
-        // flags[5]: whether the disk cache may answer (default yes).
-        let use_cache = flags.get(5).copied().unwrap_or(true);
-        // `live`: (the file's text, what the program binds names to), or None.
-        let live: Option<(String, String)> = match live {
-            OptionalArg::Present(l) if !vm.is_none(&l) => {
-                let parts: Vec<String> = l.try_to_value(vm)?;
-                let [text, names]: [String; 2] = parts
-                    .try_into()
-                    .map_err(|_| vm.new_type_error("live must be (text, names)"))?;
-                Some((text, names))
-            }
-            _ => None,
-        };
-        let result = match &live {
-            Some((text, names)) => {
-                crate::engine::grad_live_cached(&filename, text, &funcname, names, &opts, use_cache)
-            }
-            None => crate::engine::grad_file_cached(&filename, &funcname, &opts, use_cache),
-        };
-        match result {
-            Ok((g, from_cache)) => Ok(vm.ctx.new_tuple(vec![
-                vm.ctx.new_bool(true).into(),
-                vm.ctx.new_str(g.source).into(),
-                vm.ctx.new_str(g.entry).into(),
-                vm.ctx.new_bool(from_cache).into(),
-            ])),
-            Err(e) => Ok(outcome(Err(e), vm)),
-        }
-    }
 
     /// rule_names() -> the canonical names the rule set in force knows.
     #[pyfunction]
