@@ -6,6 +6,11 @@
 use crate::syntax::ir::*;
 use std::collections::HashSet;
 
+/// The helper that saves a value on a tape, as generated code calls it.
+pub const PUSH: &str = "tangent.push";
+/// The helper that takes the last value back from a tape.
+pub const POP: &str = "tangent.pop";
+
 /// Is this `tangent.pop(...)` (a restore from the tape in generated code)?
 pub fn is_tape_pop(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Call { func, .. }
@@ -28,18 +33,22 @@ pub fn tape_of(e: &Expr) -> Option<&str> {
 
 /// `tangent.push(_stack, value)`.
 pub fn push(value: Expr) -> Stmt {
-    Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
-        "tangent.push",
-        vec![Expr::name("_stack"), value],
-    )))
+    push_on(Expr::name("_stack"), value)
+}
+
+/// `tangent.push(tape, value)`, on any tape (a loop's, the adjoint tape).
+pub fn push_on(tape: Expr, value: Expr) -> Stmt {
+    Stmt::synth(StmtKind::ExprStmt(Expr::call_path(PUSH, vec![tape, value])))
+}
+
+/// `tangent.pop(tape)`.
+pub fn pop_from(tape: Expr) -> Expr {
+    Expr::call_path(POP, vec![tape])
 }
 
 /// `target = tangent.pop(_stack)`.
 pub fn pop_into(target: Expr) -> Stmt {
-    Stmt::synth(StmtKind::Assign(
-        target,
-        Expr::call_path("tangent.pop", vec![Expr::name("_stack")]),
-    ))
+    Stmt::synth(StmtKind::Assign(target, pop_from(Expr::name("_stack"))))
 }
 
 /// Does evaluating `e` pop the tape (an effect no dead-code pass may remove)? A call

@@ -6,6 +6,15 @@ use tangent::syntax::SourceModule;
 
 const CORPUS: &str = include_str!("corpus/reverse.py");
 
+/// The derivative of `name` with the built-in rules.
+fn generate(
+    module: &SourceModule,
+    name: &str,
+    opts: &GradOptions,
+) -> Result<tangent::pipeline::Generated, tangent::syntax::Diagnostic> {
+    tangent::pipeline::generate(module, name, opts, tangent::rules::RuleSet::builtin())
+}
+
 fn wrt_of(name: &str) -> Vec<usize> {
     // The corpus' CASES table gives wrt; two-argument cases list (0, 1).
     let key = format!("\"{name}\":");
@@ -27,13 +36,7 @@ fn generated_source_snapshots() {
                 optimized,
                 ..Default::default()
             };
-            let g = tangent::pipeline::generate(
-                &module,
-                name,
-                &opts,
-                tangent::rules::RuleSet::builtin(),
-            )
-            .unwrap_or_else(|d| panic!("{name}: {d}"));
+            let g = generate(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
             let suffix = if optimized { "" } else { "_unoptimized" };
             insta::assert_snapshot!(format!("{name}{suffix}"), g.source);
             n += 1;
@@ -51,9 +54,7 @@ fn forward_mode_source_snapshots() {
             wrt: wrt_of(name),
             ..Default::default()
         };
-        let g =
-            tangent::pipeline::generate(&module, name, &opts, tangent::rules::RuleSet::builtin())
-                .unwrap_or_else(|d| panic!("{name}: {d}"));
+        let g = generate(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
         insta::assert_snapshot!(format!("forward_{name}"), g.source);
     }
 }
@@ -67,9 +68,7 @@ fn split_motion_source_snapshots() {
             wrt: wrt_of(name),
             ..Default::default()
         };
-        let g =
-            tangent::pipeline::generate(&module, name, &opts, tangent::rules::RuleSet::builtin())
-                .unwrap_or_else(|d| panic!("{name}: {d}"));
+        let g = generate(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
         insta::assert_snapshot!(format!("split_{name}"), g.source);
     }
 }
@@ -96,26 +95,14 @@ fn optional_pass_snapshots() {
             wrt: wrt_of(name),
             ..Default::default()
         };
-        let g = tangent::pipeline::generate(
-            &module,
-            name,
-            &liveness,
-            tangent::rules::RuleSet::builtin(),
-        )
-        .unwrap_or_else(|d| panic!("{name}: {d}"));
+        let g = generate(&module, name, &liveness).unwrap_or_else(|d| panic!("{name}: {d}"));
         insta::assert_snapshot!(format!("liveness_{name}"), g.source);
         let checkpoint = GradOptions {
             checkpoint: true,
             wrt: wrt_of(name),
             ..Default::default()
         };
-        let g = tangent::pipeline::generate(
-            &module,
-            name,
-            &checkpoint,
-            tangent::rules::RuleSet::builtin(),
-        )
-        .unwrap_or_else(|d| panic!("{name}: {d}"));
+        let g = generate(&module, name, &checkpoint).unwrap_or_else(|d| panic!("{name}: {d}"));
         insta::assert_snapshot!(format!("checkpoint_{name}"), g.source);
     }
 }
@@ -132,9 +119,7 @@ fn egraph_pass_snapshots() {
             wrt: wrt_of(name),
             ..Default::default()
         };
-        let base =
-            tangent::pipeline::generate(&module, name, &plain, tangent::rules::RuleSet::builtin())
-                .unwrap_or_else(|d| panic!("{name}: {d}"));
+        let base = generate(&module, name, &plain).unwrap_or_else(|d| panic!("{name}: {d}"));
         for (pass, opts) in [
             (
                 "cse",
@@ -158,13 +143,7 @@ fn egraph_pass_snapshots() {
                 },
             ),
         ] {
-            let g = tangent::pipeline::generate(
-                &module,
-                name,
-                &opts,
-                tangent::rules::RuleSet::builtin(),
-            )
-            .unwrap_or_else(|d| panic!("{name}: {d}"));
+            let g = generate(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
             if g.source != base.source {
                 changed += 1;
                 insta::assert_snapshot!(format!("{pass}_{name}"), g.source);
@@ -182,25 +161,13 @@ fn egraph_pass_snapshots() {
         algebraic: true,
         ..Default::default()
     };
-    let g = tangent::pipeline::generate(
-        &module,
-        "mlp_loss",
-        &opts,
-        tangent::rules::RuleSet::builtin(),
-    )
-    .expect("mlp differentiates");
+    let g = generate(&module, "mlp_loss", &opts).expect("mlp differentiates");
     insta::assert_snapshot!("workload_egraph_mlp_loss", g.source);
     let opts = GradOptions {
         coarsening: true,
         ..Default::default()
     };
-    let g = tangent::pipeline::generate(
-        &module,
-        "mlp_loss",
-        &opts,
-        tangent::rules::RuleSet::builtin(),
-    )
-    .expect("mlp differentiates");
+    let g = generate(&module, "mlp_loss", &opts).expect("mlp differentiates");
     insta::assert_snapshot!("workload_coarsening_mlp_loss", g.source);
 }
 
@@ -230,13 +197,7 @@ fn lax_control_flow_source_snapshots() {
                 mode,
                 ..Default::default()
             };
-            let g = tangent::pipeline::generate(
-                &module,
-                name,
-                &opts,
-                tangent::rules::RuleSet::builtin(),
-            )
-            .unwrap_or_else(|d| panic!("{name}: {d}"));
+            let g = generate(&module, name, &opts).unwrap_or_else(|d| panic!("{name}: {d}"));
             let prefix = if mode == tangent::pipeline::Mode::Forward {
                 "forward_"
             } else {

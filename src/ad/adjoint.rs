@@ -308,10 +308,7 @@ impl<'a> Lowering<'a> {
                         Expr::call_path("tangent.grad_at", vec![g, Expr::name(var), self.finish(i)])
                     }
                 };
-                out.push(Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
-                    "tangent.push",
-                    vec![Expr::name(tape), value],
-                ))));
+                out.push(crate::tape::push_on(Expr::name(tape), value));
             }
             Adj::ForIn { target, iter, body } => {
                 let (stmts, head) = self.loop_body(body, s);

@@ -76,8 +76,8 @@ impl Desugar<'_> {
                     return None;
                 };
                 let keep = match resolver.callee(func) {
-                    Callee::Library(q) if q == "tangent.push" && args.len() == 3 => 2,
-                    Callee::Library(q) if q == "tangent.pop" && args.len() == 2 => 1,
+                    Callee::Library(q) if q == crate::tape::PUSH && args.len() == 3 => 2,
+                    Callee::Library(q) if q == crate::tape::POP && args.len() == 2 => 1,
                     _ => return None,
                 };
                 if !kwargs.is_empty() {

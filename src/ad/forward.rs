@@ -178,10 +178,7 @@ impl Forward<'_> {
                 if let ExprKind::Call { args, .. } = &e.kind {
                     if let [stack, v] = args.as_slice() {
                         if self.is_active(v) {
-                            out.push(Stmt::synth(StmtKind::ExprStmt(Expr::call_path(
-                                "tangent.push",
-                                vec![stack.clone(), self.atom_tangent(v)],
-                            ))));
+                            out.push(crate::tape::push_on(stack.clone(), self.atom_tangent(v)));
                         }
                     }
                 }

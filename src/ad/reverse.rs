@@ -392,7 +392,7 @@ impl Reverse<'_> {
                             let tape = self.adjoint_tape();
                             bwd.push(Adj::Accum {
                                 var: v.to_owned(),
-                                value: Expr::call_path("tangent.pop", vec![Expr::name(tape)]),
+                                value: crate::tape::pop_from(Expr::name(tape)),
                             });
                         }
                     }

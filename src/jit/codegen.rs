@@ -547,7 +547,9 @@ impl Cg<'_> {
             {
                 Rhs::Tape
             }
-            ExprKind::Call { func, .. } if callee_path(func).as_deref() == Some("tangent.pop") => {
+            ExprKind::Call { func, .. }
+                if callee_path(func).as_deref() == Some(crate::tape::POP) =>
+            {
                 Rhs::Pop
             }
             _ => {
@@ -691,7 +693,7 @@ impl Cg<'_> {
         };
         let path = callee_path(func).unwrap_or_default();
         match path.as_str() {
-            "tangent.push" => {
+            crate::tape::PUSH => {
                 let Some(n) = args.get(1).and_then(|a| a.as_name()) else {
                     // A value (an element about to be overwritten): one word, no flag.
                     let Some(x) = args.get(1) else {

@@ -14,14 +14,13 @@
 //! then refuses the call as before ("returns several values here").
 
 use crate::syntax::ir::*;
+use crate::tape::{POP, PUSH};
 use std::collections::{HashMap, HashSet};
 
 const ADD_GRAD_AT: &str = "tangent.add_grad_at";
 const ADD_GRAD: &str = "tangent.add_grad";
 const INIT_GRAD: &str = "tangent.init_grad";
 const GRAD_ITEM: &str = "tangent.grad_item";
-const PUSH: &str = "tangent.push";
-const POP: &str = "tangent.pop";
 
 /// Rewrites the program's functions (see the module's comment); `counts` are the
 /// numbers of values the functions returning tuples return.

@@ -362,7 +362,7 @@ pub fn store_type(
     )?;
     element_index_types(index, nd, vars, callees)?;
     let popped = matches!(&value.kind, ExprKind::Call { func, .. }
-        if super::callee_path(func).as_deref() == Some("tangent.pop"));
+        if super::callee_path(func).as_deref() == Some(crate::tape::POP));
     if !popped {
         match expr_type(value, vars, callees)? {
             Some(Ty::Float | Ty::Int | Ty::Bool) | None => {}
@@ -599,7 +599,7 @@ pub fn ownership(
                     ExprKind::Call { func, args, .. } => {
                         match super::callee_path(func).as_deref() {
                             Some("tangent.init_grad") => true,
-                            Some("tangent.pop") => !helper_written.iter().any(|h| h == n),
+                            Some(crate::tape::POP) => !helper_written.iter().any(|h| h == n),
                             Some("tangent.add_grad_at" | "tangent.set_tangent_at") => {
                                 args.first().is_some_and(|g| {
                                     matches!(g.kind, ExprKind::NoneLit) || g.as_name() == Some(n)
@@ -650,7 +650,7 @@ pub fn ownership(
             StmtKind::ExprStmt(Expr {
                 kind: ExprKind::Call { func, args, .. },
                 ..
-            }) if super::callee_path(func).as_deref() == Some("tangent.push")
+            }) if super::callee_path(func).as_deref() == Some(crate::tape::PUSH)
                 && args
                     .get(1)
                     .and_then(|a| a.as_name())

@@ -659,9 +659,9 @@ pub fn expr_type(
                     // Checks of arrays compare their shapes (codegen).
                     let check = callees.rules().native_scalar(&path) == Some(&NativeScalar::Check);
                     // The tape keeps arrays too (`array_types::ownership` says which).
-                    let kept = path == "tangent.init_grad" || path == "tangent.push" || check;
+                    let kept = path == "tangent.init_grad" || path == crate::tape::PUSH || check;
                     // Int64 arrays too: nothing writes them.
-                    let read_only = path == "tangent.push" && matches!(c, Ty::IntArray(_));
+                    let read_only = path == crate::tape::PUSH && matches!(c, Ty::IntArray(_));
                     if !(kept && matches!(c, Ty::Array(_) | Ty::Array32(_)) || read_only) {
                         let what = if path.is_empty() {
                             "a call of a computed function".to_owned()
