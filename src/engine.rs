@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::pipeline::{self, GradOptions};
 use crate::rules::Template;
 use crate::syntax::ir::ExprKind;
+use crate::syntax::live::{Fact, LiveNames};
 use crate::syntax::SourceModule;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -147,14 +148,13 @@ fn grad_file_cached_inner(
 }
 
 /// Like [`grad_file_cached`] for a host that read the file's `text` itself and says what
-/// the running program binds names to (`live`, the text format of
-/// [`crate::syntax::live::LiveNames`]): names then resolve as Python resolves them, and
-/// the function is the `def` its code object was made from.
+/// the running program binds names to (`live`: [`Fact`]s): names then resolve as Python
+/// resolves them, and the function is the `def` its code object was made from.
 pub fn grad_live_cached(
     filename: &str,
     text: &str,
     func: &str,
-    live: &str,
+    live: &[Fact],
     opts: &GradOptions,
     use_cache: bool,
 ) -> Result<(pipeline::Generated, bool), Error> {
@@ -165,15 +165,16 @@ fn grad_live_cached_inner(
     filename: &str,
     text: &str,
     func: &str,
-    live: Option<&str>,
+    live: Option<&[Fact]>,
     opts: &GradOptions,
     use_cache: bool,
 ) -> Result<(pipeline::Generated, bool), Error> {
     let user_rules = crate::rules::any_registered();
     // The live bindings decide which functions and rules are used: part of the key, with
-    // a stable serialisation of the options (their fields by name).
+    // the options, both serialised by field name.
     let options = serde_json::to_string(opts).expect("options are plain data");
-    let request = format!("{options}\n{}", live.unwrap_or(""));
+    let live_key = serde_json::to_string(&live).expect("facts are plain data");
+    let request = format!("{options}\n{live_key}");
     let key = (use_cache && !user_rules).then(|| {
         crate::cache::key(
             text,
@@ -190,7 +191,7 @@ fn grad_live_cached_inner(
     let g = match live {
         None => grad_text(filename, text, func, opts)?,
         Some(live) => {
-            let live = crate::syntax::live::LiveNames::parse(live).map_err(Error::Internal)?;
+            let live = LiveNames::from_facts(live);
             let mut module = SourceModule::parse(filename, text).map_err(Error::from)?;
             module
                 .apply_live(func, live)
@@ -205,21 +206,9 @@ fn grad_live_cached_inner(
     Ok((g, false))
 }
 
-/// Modules generated code receives from the runtime rather than from the user's globals
-/// (`tangent._compile`: tangent, numpy, math, and the rule modules scipy and jax).
-const RUNTIME_MODULES: &[&str] = &[
-    "tangent",
-    "numpy",
-    "math",
-    "scipy",
-    "jax",
-    "torch",
-    "tensorflow",
-    "keras",
-];
-
-/// The global names a generated source reads (everything it neither defines nor assigns,
-/// and not a runtime module): what must resolve in the user's globals or builtins.
+/// The global names a generated source reads (everything it neither defines nor assigns):
+/// what must resolve in the user's globals, the runtime modules it is given (the shim's
+/// `_backends.RUNTIME_MODULES`) or builtins.
 pub fn free_names(source: &str) -> Result<Vec<String>, Error> {
     crate::stack::run(|| free_names_inner(source))
 }
@@ -245,9 +234,7 @@ fn free_names_inner(source: &str) -> Result<Vec<String>, Error> {
                 let mut v = Vec::new();
                 e.names(&mut v);
                 for n in v {
-                    let runtime = RUNTIME_MODULES.contains(&n.as_str());
                     if !local.contains(&n)
-                        && !runtime
                         && !module.function_names.contains(&n)
                         && !out.contains(&n)
                     {
@@ -287,18 +274,19 @@ fn read_source(filename: &str, func: &str) -> Result<String, Error> {
 
 /// Differentiates a function of previously generated source (`__tangent_source__`), for
 /// derivatives of derivatives. Names resolve through the imports of `context_file` (the
-/// module the first derivative came from) plus the runtime modules the generated code
-/// uses; in a host, `live` is the first derivative's request (text, live names, the
-/// name its function was given), so names resolve as they did then (closures, lambdas,
-/// code without a file).
+/// module the first derivative came from) plus `modules`, the runtime modules generated
+/// code receives (tangent, numpy, math and the libraries' modules); in a host, `first`
+/// is the first derivative's request, so names resolve as they did then (closures,
+/// lambdas, code without a file).
 pub fn grad_generated(
     source: &str,
     context_file: &str,
     func: &str,
     opts: &GradOptions,
-    live: Option<&(String, String, String)>,
+    first: Option<&FirstRequest>,
+    modules: &[String],
 ) -> Result<pipeline::Generated, Error> {
-    crate::stack::run(|| grad_generated_inner(source, context_file, func, opts, live))
+    crate::stack::run(|| grad_generated_inner(source, context_file, func, opts, first, modules))
 }
 
 fn grad_generated_inner(
@@ -306,7 +294,8 @@ fn grad_generated_inner(
     context_file: &str,
     func: &str,
     opts: &GradOptions,
-    live: Option<&(String, String, String)>,
+    first: Option<&FirstRequest>,
+    modules: &[String],
 ) -> Result<pipeline::Generated, Error> {
     // The two-phase gradients of recursive callees share the caller's tape between
     // calls, which a transform of the generated code cannot follow.
@@ -315,9 +304,14 @@ fn grad_generated_inner(
     let opts = &opts;
     let name = format!("<generated from {context_file}>");
     let mut module = SourceModule::parse(&name, source).map_err(Error::from)?;
-    if let Some((text, names, entry)) = live {
+    if let Some(FirstRequest {
+        text,
+        names,
+        function: entry,
+    }) = first
+    {
         let mut context = SourceModule::parse(context_file, text).map_err(Error::from)?;
-        let names = crate::syntax::live::LiveNames::parse(names).map_err(Error::Internal)?;
+        let names = LiveNames::from_facts(names);
         context
             .apply_live(entry, names)
             .map_err(|d| Error::from(d.locate(context_file, text)))?;
@@ -328,11 +322,21 @@ fn grad_generated_inner(
         }
     }
     // The runtime modules generated code names (rule bodies may name scipy and jax).
-    for &m in RUNTIME_MODULES {
-        module.imports.insert(m.to_owned(), m.to_owned());
+    for m in modules {
+        module.imports.insert(m.clone(), m.clone());
     }
     let rules = crate::rules::in_force();
     pipeline::generate(&module, func, opts, &rules).map_err(Error::from)
+}
+
+/// The request a derivative was made from, as the shim keeps it (`__tangent_live__`): the
+/// text its function was made from, the live names and the name the function was given.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FirstRequest {
+    pub text: String,
+    pub names: Vec<Fact>,
+    pub function: String,
 }
 
 /// What `tangent.explain` shows besides the derivative: the primal as tangent reads it,
@@ -343,27 +347,31 @@ pub struct ExplainInfo {
     pub flow: Vec<(String, Vec<String>)>,
 }
 
-/// `live`, in a host: the derivative's request (text, live names, the function's name
-/// there), so lambdas, closures and cells are explained as they were differentiated.
+/// `first`, in a host: the derivative's request, so lambdas, closures and cells are
+/// explained as they were differentiated.
 pub fn explain_info(
     filename: &str,
     func: &str,
     wrt: &[usize],
-    live: Option<&(String, String, String)>,
+    first: Option<&FirstRequest>,
 ) -> Result<ExplainInfo, Error> {
-    crate::stack::run(|| explain_info_inner(filename, func, wrt, live))
+    crate::stack::run(|| explain_info_inner(filename, func, wrt, first))
 }
 
 fn explain_info_inner(
     filename: &str,
     func: &str,
     wrt: &[usize],
-    live: Option<&(String, String, String)>,
+    first: Option<&FirstRequest>,
 ) -> Result<ExplainInfo, Error> {
-    let (module, func) = match live {
-        Some((text, names, entry)) => {
+    let (module, func) = match first {
+        Some(FirstRequest {
+            text,
+            names,
+            function: entry,
+        }) => {
             let mut module = SourceModule::parse(filename, text).map_err(Error::from)?;
-            let names = crate::syntax::live::LiveNames::parse(names).map_err(Error::Internal)?;
+            let names = LiveNames::from_facts(names);
             module
                 .apply_live(entry, names)
                 .map_err(|d| Error::from(d.locate(filename, text)))?;

@@ -1,10 +1,13 @@
 //! The one request and the one answer between the Python package and Rust: the
-//! `tangent` shim asks `_tangent.grad(request)` with a dict of named fields and gets a
-//! dict back. Both are defined here, once; each host only converts Python's dicts,
-//! lists, strings, numbers, bools and None to and from `serde_json::Value`
-//! (`host/rustpython/seam_values.rs`, the bridge's `values.rs`), and serde checks the
-//! fields: an unknown, missing or mistyped field, or another `version`, is an error
-//! naming it, never a misread flag.
+//! `tangent` shim asks `_tangent.ask(request)` with a dict of named fields (`ask` says
+//! what for: a derivative, an explanation, a rule to register) and gets a dict back
+//! (`outcome` says what it holds). Both are defined here, once; each host only converts
+//! Python's dicts, lists, strings, numbers, bools and None to and from
+//! `serde_json::Value` (`host/rustpython/seam_values.rs`, the bridge's
+//! `seam_values.rs`), and serde checks the fields: an unknown, missing or mistyped
+//! field, or another `version`, is an error naming it, never a misread flag.
+//! `_tangent.jit(request, fallback, on_refusal)` takes its options as a [`JitRequest`]
+//! beside the two Python callables it keeps.
 
 use crate::engine;
 use crate::error::Error;
@@ -13,7 +16,16 @@ use serde::{Deserialize, Serialize};
 
 /// The version of the request's fields; the shim sends it, and a request of another
 /// version is refused (a package and a native module of different builds).
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+
+/// What the shim asks for.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "ask", rename_all = "snake_case")]
+pub enum Request {
+    Grad(GradRequest),
+    Explain(ExplainRequest),
+    RegisterRule(RuleRequest),
+}
 
 /// A derivative request (`stdlib-shims/tangent/_build.py` makes it).
 #[derive(Debug, Deserialize)]
@@ -53,34 +65,83 @@ pub enum Code {
     /// The file on disk.
     File,
     /// The text the function was made from, and what the running program binds its
-    /// names to (`syntax::live`'s format).
-    Live { text: String, names: String },
-    /// Generated source (a derivative differentiated again), and the request of the
-    /// derivative it is (so names resolve as they did then), when there was one.
+    /// names to (`syntax::live::Fact`s).
+    Live {
+        text: String,
+        names: Vec<crate::syntax::live::Fact>,
+    },
+    /// Generated source (a derivative differentiated again), the request of the
+    /// derivative it is (so names resolve as they did then) when there was one, and the
+    /// modules generated code receives from the runtime (`_backends.RUNTIME_MODULES`).
     Generated {
         source: String,
-        first: Option<FirstRequest>,
+        first: Option<engine::FirstRequest>,
+        modules: Vec<String>,
     },
 }
 
-/// The request a derivative was made from, as the shim keeps it (`__tangent_live__`).
+/// `tangent.explain`'s request: the primal as tangent reads it and its data flow.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FirstRequest {
-    pub text: String,
-    pub names: String,
+pub struct ExplainRequest {
+    pub version: u32,
+    pub file: String,
+    pub function: String,
+    pub wrt: Vec<usize>,
+    /// The derivative's request, so closures and lambdas read as they were differentiated.
+    pub first: Option<engine::FirstRequest>,
+}
+
+/// A user's `@tangent.adjoint` / `@tangent.tangent_` template to register for the
+/// function named `qualname`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleRequest {
+    pub version: u32,
+    pub rule: RuleKind,
+    pub qualname: String,
+    /// The template's file and name there.
+    pub file: String,
     pub function: String,
 }
 
-/// The answer: the derivative, or the error (its kind, and its text for the user).
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleKind {
+    Adjoint,
+    Tangent,
+}
+
+/// `_tangent.jit`'s options (the fallback and the refusal callback are its other two
+/// arguments, Python callables).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JitRequest {
+    pub version: u32,
+    /// The generated source and its entry function's name.
+    pub source: String,
+    pub entry: String,
+    /// `compile='native!'`: arguments the native code does not take are an error.
+    pub strict: bool,
+    /// The file the differentiated function came from (its module's constants).
+    pub module_file: String,
+}
+
+/// The answer: what was asked for, or the error (its kind, and its text for the user).
 #[derive(Debug, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum GradAnswer {
+pub enum Answer {
     Derivative {
         source: String,
         entry: String,
         from_cache: bool,
     },
+    Explanation {
+        primal: String,
+        /// Each active variable with the active values it is computed from.
+        flow: Vec<(String, Vec<String>)>,
+    },
+    Registered,
     Error {
         kind: &'static str,
         message: String,
@@ -88,41 +149,82 @@ pub enum GradAnswer {
 }
 
 /// Answers a request given as the host's conversion of the shim's dict.
-pub fn grad(request: serde_json::Value) -> serde_json::Value {
-    let answer = match serde_json::from_value::<GradRequest>(request) {
-        Ok(r) if r.version != VERSION => error_answer(&Error::Internal(format!(
-            "tangent: a request of version {} reached a native module of version {VERSION}: the `tangent` package and its native module come from different builds",
-            r.version
-        ))),
-        Ok(r) => match answer(&r) {
-            Ok((g, from_cache)) => GradAnswer::Derivative {
-                source: g.source,
-                entry: g.entry,
-                from_cache,
-            },
+pub fn ask(request: serde_json::Value) -> serde_json::Value {
+    let answer = match serde_json::from_value::<Request>(request) {
+        Ok(r) => match check_version(request_version(&r)).and_then(|()| answer(&r)) {
+            Ok(a) => a,
             Err(e) => error_answer(&e),
         },
-        Err(e) => error_answer(&Error::Internal(format!(
-            "tangent: a request the native module does not understand ({e}): the `tangent` package and its native module come from different builds"
-        ))),
+        Err(e) => error_answer(&not_understood(e)),
     };
     serde_json::to_value(answer).expect("an answer is plain data")
 }
 
-fn answer(r: &GradRequest) -> Result<(crate::pipeline::Generated, bool), Error> {
+/// A [`JitRequest`] from the host's conversion of the shim's dict.
+pub fn jit_request(request: serde_json::Value) -> Result<JitRequest, Error> {
+    let r = serde_json::from_value::<JitRequest>(request).map_err(not_understood)?;
+    check_version(r.version)?;
+    Ok(r)
+}
+
+fn request_version(r: &Request) -> u32 {
+    match r {
+        Request::Grad(r) => r.version,
+        Request::Explain(r) => r.version,
+        Request::RegisterRule(r) => r.version,
+    }
+}
+
+fn check_version(version: u32) -> Result<(), Error> {
+    if version == VERSION {
+        return Ok(());
+    }
+    Err(Error::Internal(format!(
+        "tangent: a request of version {version} reached a native module of version {VERSION}: the `tangent` package and its native module come from different builds"
+    )))
+}
+
+fn not_understood(e: serde_json::Error) -> Error {
+    Error::Internal(format!(
+        "tangent: a request the native module does not understand ({e}): the `tangent` package and its native module come from different builds"
+    ))
+}
+
+fn answer(r: &Request) -> Result<Answer, Error> {
+    match r {
+        Request::Grad(r) => derivative(r).map(|(g, from_cache)| Answer::Derivative {
+            source: g.source,
+            entry: g.entry,
+            from_cache,
+        }),
+        Request::Explain(r) => {
+            let info = engine::explain_info(&r.file, &r.function, &r.wrt, r.first.as_ref())?;
+            Ok(Answer::Explanation {
+                primal: info.primal,
+                flow: info.flow,
+            })
+        }
+        Request::RegisterRule(r) => {
+            let tangent = r.rule == RuleKind::Tangent;
+            engine::register_rule(tangent, &r.qualname, &r.file, &r.function)?;
+            Ok(Answer::Registered)
+        }
+    }
+}
+
+fn derivative(r: &GradRequest) -> Result<(crate::pipeline::Generated, bool), Error> {
     let opts = options(r)?;
     match &r.code {
         Code::File => engine::grad_file_cached(&r.file, &r.function, &opts, r.use_cache),
         Code::Live { text, names } => {
             engine::grad_live_cached(&r.file, text, &r.function, names, &opts, r.use_cache)
         }
-        Code::Generated { source, first } => {
-            let first = first
-                .as_ref()
-                .map(|f| (f.text.clone(), f.names.clone(), f.function.clone()));
-            engine::grad_generated(source, &r.file, &r.function, &opts, first.as_ref())
-                .map(|g| (g, false))
-        }
+        Code::Generated {
+            source,
+            first,
+            modules,
+        } => engine::grad_generated(source, &r.file, &r.function, &opts, first.as_ref(), modules)
+            .map(|g| (g, false)),
     }
 }
 
@@ -170,7 +272,7 @@ fn options(r: &GradRequest) -> Result<GradOptions, Error> {
     })
 }
 
-fn error_answer(e: &Error) -> GradAnswer {
+fn error_answer(e: &Error) -> Answer {
     let kind = match e {
         Error::Diagnostic(_) => "diagnostic",
         Error::Unsupported(_) => "unsupported",
@@ -179,7 +281,7 @@ fn error_answer(e: &Error) -> GradAnswer {
         Error::Python { .. } => "python",
         Error::Internal(_) => "internal",
     };
-    GradAnswer::Error {
+    Answer::Error {
         kind,
         message: e.to_string(),
     }
@@ -192,7 +294,7 @@ mod tests {
 
     fn request(changes: serde_json::Value) -> serde_json::Value {
         let mut r = json!({
-            "version": VERSION, "file": "tests/corpus/reverse.py", "function": "poly", "wrt": [0],
+            "ask": "grad", "version": VERSION, "file": "tests/corpus/reverse.py", "function": "poly", "wrt": [0],
             "mode": "reverse", "optimized": true, "preserve_result": false,
             "check_dims": true, "motion": "joint", "checkpoint": false,
             "output_index": null, "output_weights": null, "optimizations": [],
@@ -207,7 +309,7 @@ mod tests {
 
     #[test]
     fn a_request_gives_the_derivative() {
-        let a = grad(request(json!({})));
+        let a = ask(request(json!({})));
         assert_eq!(a["outcome"], "derivative", "{a}");
         assert!(
             a["source"]
@@ -232,7 +334,7 @@ mod tests {
                 "motion must be 'joint' or 'split'",
             ),
         ] {
-            let a = grad(request(changes.clone()));
+            let a = ask(request(changes.clone()));
             assert_eq!(a["outcome"], "error", "{changes}: {a}");
             assert!(
                 a["message"].as_str().unwrap().contains(says),
@@ -241,7 +343,7 @@ mod tests {
         }
         let mut missing = request(json!({}));
         missing.as_object_mut().unwrap().remove("wrt");
-        let a = grad(missing);
+        let a = ask(missing);
         assert!(
             a["message"]
                 .as_str()
@@ -253,7 +355,7 @@ mod tests {
 
     #[test]
     fn errors_keep_their_kind() {
-        let a = grad(request(
+        let a = ask(request(
             json!({"file": "tests/scripts/grad_errors.py", "function": "uses_with"}),
         ));
         assert_eq!(
@@ -261,9 +363,58 @@ mod tests {
             (Some("error"), Some("diagnostic")),
             "{a}"
         );
-        let a = grad(request(json!({"function": "no_such_function"})));
+        let a = ask(request(json!({"function": "no_such_function"})));
         assert_eq!(a["kind"], "usage", "{a}");
-        let a = grad(request(json!({"file": "does/not/exist.py"})));
+        let a = ask(request(json!({"file": "does/not/exist.py"})));
         assert_eq!(a["kind"], "io", "{a}");
+    }
+
+    #[test]
+    fn explain_rule_and_jit_requests_are_checked_too() {
+        let a = ask(json!({
+            "ask": "explain", "version": VERSION, "file": "tests/corpus/reverse.py",
+            "function": "poly", "wrt": [0], "first": null,
+        }));
+        assert_eq!(a["outcome"], "explanation", "{a}");
+        assert!(a["primal"].as_str().unwrap().contains("def poly"), "{a}");
+        assert!(!a["flow"].as_array().unwrap().is_empty(), "{a}");
+        for (request, says) in [
+            (
+                json!({"ask": "fly", "version": VERSION}),
+                "unknown variant `fly`",
+            ),
+            (
+                json!({"ask": "register_rule", "version": VERSION, "rule": "sideways",
+                       "qualname": "m.f", "file": "f.py", "function": "g"}),
+                "unknown variant `sideways`",
+            ),
+            (
+                json!({"ask": "explain", "version": VERSION, "file": "f.py", "function": "f",
+                       "wrt": [0], "first": null, "live": null}),
+                "unknown field `live`",
+            ),
+        ] {
+            let a = ask(request.clone());
+            assert_eq!(a["outcome"], "error", "{request}: {a}");
+            assert!(
+                a["message"].as_str().unwrap().contains(says),
+                "{request}: {a}"
+            );
+        }
+        let jit = |changes: serde_json::Value| {
+            let mut r = json!({"version": VERSION, "source": "def f(x):\n    return x\n",
+                               "entry": "f", "strict": false, "module_file": "m.py"});
+            for (k, v) in changes.as_object().unwrap() {
+                r[k] = v.clone();
+            }
+            jit_request(r)
+        };
+        assert_eq!(jit(json!({})).unwrap().entry, "f");
+        let e = jit(json!({"strict": 1})).unwrap_err().to_string();
+        assert!(e.contains("invalid type"), "{e}");
+        let e = jit(json!({"version": VERSION + 1}))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("different builds"), "{e}");
     }
 }

@@ -587,3 +587,51 @@ fn the_layer_checks_catch_a_back_edge_and_a_cycle() {
         ]
     );
 }
+
+/// The libraries, as `stdlib-shims/tangent/_backends.py` lists them (`Backend("name"`).
+fn backend_table() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("stdlib-shims/tangent/_backends.py")).unwrap();
+    text.split("Backend(\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next().map(str::to_owned))
+        .collect()
+}
+
+/// The lists of libraries Rust keeps (which scripts the CLI hands to CPython, the
+/// libraries whose names rules may not spell in the passes) name exactly the libraries of
+/// the Python package's backend table, the one place they are described.
+#[test]
+fn the_rust_lists_of_libraries_follow_the_backend_table() {
+    let mut table = backend_table();
+    table.sort();
+    assert!(table.len() >= 8, "backend table read as {table:?}");
+    let mut frameworks: Vec<String> = tangent::host::cpython::FRAMEWORKS
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    frameworks.extend(["math".to_owned(), "numpy".to_owned()]); // the embedded host has both
+    frameworks.sort();
+    assert_eq!(frameworks, table, "host::cpython::FRAMEWORKS");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = std::fs::read_to_string(root.join("bridge/src/run.rs")).unwrap();
+    let line = run
+        .lines()
+        .find(|l| l.starts_with("FRAMEWORKS = ("))
+        .expect("bridge/src/run.rs FRAMEWORKS");
+    let mut bridge: Vec<String> = line
+        .split('\'')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .chain(["math".to_owned(), "numpy".to_owned()])
+        .collect();
+    bridge.sort();
+    assert_eq!(bridge, table, "bridge/src/run.rs FRAMEWORKS");
+    let mut libraries: Vec<String> = LIBRARIES
+        .iter()
+        .map(|l| l.trim_end_matches('.').to_owned())
+        .collect();
+    libraries.sort();
+    assert_eq!(libraries, table, "tests/tidy.rs LIBRARIES");
+}

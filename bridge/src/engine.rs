@@ -8,9 +8,7 @@ use pyo3::types::PyList;
 pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "_tangent")?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
-    m.add_function(wrap_pyfunction!(grad, &m)?)?;
-    m.add_function(wrap_pyfunction!(explain_info, &m)?)?;
-    m.add_function(wrap_pyfunction!(register_rule, &m)?)?;
+    m.add_function(wrap_pyfunction!(ask, &m)?)?;
     m.add_function(wrap_pyfunction!(free_names, &m)?)?;
     m.add_function(wrap_pyfunction!(rule_names, &m)?)?;
     m.add_function(wrap_pyfunction!(array_attribute_names, &m)?)?;
@@ -25,44 +23,14 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     Ok(m)
 }
 
-/// grad(request) -> answer: the one derivative request of the `tangent` package and its
-/// answer, dicts whose fields `tangent::seam` defines and checks.
+/// ask(request) -> answer: the `tangent` package's requests (a derivative, an explanation,
+/// a rule to register) and their answers, dicts whose fields `tangent::seam` defines and
+/// checks.
 #[pyfunction]
-fn grad<'py>(py: Python<'py>, request: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+fn ask<'py>(py: Python<'py>, request: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let request = crate::seam_values::to_json(&request)?;
-    let answer = py.detach(|| tangent::seam::grad(request));
+    let answer = py.detach(|| tangent::seam::ask(request));
     crate::seam_values::from_json(py, &answer)
-}
-
-/// The data flow `explain` prints: (variable, the variables it reads).
-type Flow = Vec<(String, Vec<String>)>;
-
-/// explain_info(filename, funcname, wrt[, live]) -> (primal source, [(variable, [reads])]);
-/// `live` is the derivative's request (text, live names, name) or None.
-#[pyfunction]
-#[pyo3(signature = (filename, funcname, wrt, live=None))]
-fn explain_info(
-    filename: String,
-    funcname: String,
-    wrt: Vec<usize>,
-    live: Option<(String, String, String)>,
-) -> PyResult<(String, Flow)> {
-    let info = tangent::engine::explain_info(&filename, &funcname, &wrt, live.as_ref())
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    Ok((info.primal, info.flow))
-}
-
-/// register_rule(kind, qualname, filename, funcname) -> None or an error message.
-#[pyfunction]
-fn register_rule(
-    kind: String,
-    qualname: String,
-    filename: String,
-    funcname: String,
-) -> Option<String> {
-    tangent::engine::register_rule(kind == "tangent", &qualname, &filename, &funcname)
-        .err()
-        .map(|e| e.to_string())
 }
 
 /// rule_names() -> the canonical names the rule set in force knows.

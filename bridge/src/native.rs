@@ -535,26 +535,25 @@ impl NativeFunction {
     }
 }
 
-/// jit(source, entry, fallback, strict, on_refusal, module_file) -> (native function or
-/// None, None or why the generated function is not compiled).
+/// jit(request, fallback, on_refusal) -> (native function or None, None or why the
+/// generated function is not compiled); `request`'s fields are `tangent::seam::JitRequest`'s.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)] // the Python-facing signature
 pub fn jit(
     py: Python<'_>,
-    source: String,
-    entry: String,
+    request: Bound<'_, PyAny>,
     fallback: Py<PyAny>,
-    strict: bool,
     on_refusal: Py<PyAny>,
-    module_file: String,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-    let prepared = py.detach(|| NativeEntry::prepare(&source, &entry, &module_file));
+    let request = crate::seam_values::to_json(&request)?;
+    let r = tangent::seam::jit_request(request)
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    let prepared = py.detach(|| NativeEntry::prepare(&r.source, &r.entry, &r.module_file));
     match prepared {
         Ok(entry) => {
             let f = NativeFunction {
                 entry,
                 fallback,
-                strict,
+                strict: r.strict,
                 on_refusal: (!on_refusal.is_none(py)).then_some(on_refusal),
             };
             Ok((Py::new(py, f)?.into_any(), py.None()))

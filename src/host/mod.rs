@@ -17,6 +17,10 @@ pub use value::Value;
 /// submodule in `sys.modules` and on the package before executing it.
 pub const SHIMS: &[(&str, &str)] = &[
     (
+        "tangent._backends",
+        include_str!("../../stdlib-shims/tangent/_backends.py"),
+    ),
+    (
         "tangent._registry",
         include_str!("../../stdlib-shims/tangent/_registry.py"),
     ),
@@ -69,6 +73,10 @@ pub const SHIMS: &[(&str, &str)] = &[
         include_str!("../../stdlib-shims/tangent/_numpy.py"),
     ),
     // Inert until `tangent` meets a JAX value: it imports jax only then.
+    (
+        "tangent._library_helpers",
+        include_str!("../../stdlib-shims/tangent/_library_helpers.py"),
+    ),
     (
         "tangent._jax",
         include_str!("../../stdlib-shims/tangent/_jax.py"),

@@ -5,7 +5,7 @@
 //! duplicate is an error located at the second registration, naming the first).
 
 use crate::syntax::ir::Span;
-use crate::syntax::lower::{dotted, parse_python};
+use crate::syntax::module::{dotted, parse_python};
 use crate::syntax::Diagnostic;
 use ruff_python_ast as ast;
 use ruff_text_size::Ranged;

@@ -4,45 +4,97 @@
 //! Python resolves it: `try: import numpy as np` is numpy, `sin = math.cos` is
 //! `math.cos`, `g_two = g_three` differentiates `g_three`'s `def`.
 //!
-//! The shim sends one line per fact, fields separated by tabs:
-//! - `entry NAME LINE [ORDINAL]`: the function object's own `def` or `lambda` (its code's
-//!   name, first line, and which of the units of that name starting on that line:
-//!   `syntax::units`);
-//! - `import NAME QUALIFIED`: a module (its `__name__`) or an object a rule names, or an
-//!   importable object (`module.qualname`);
-//! - `function NAME DEF LINE [ORDINAL]`: a Python function of this file (its `def`'s name
-//!   and line), also a nested one or a lambda;
-//! - `closure UNIT VAR NAME`: the function known as UNIT (the entry, or a name bound to a
-//!   function) reads its free variable VAR from a closure cell; the cell's value is
-//!   described under NAME (unique over the request: two closures of one `def` capture
-//!   different cells) and the generated code reads it as NAME;
-//! - `bound UNIT PARAM`: UNIT is a bound method: its first parameter PARAM is the object
-//!   (a closure variable, given by a `closure` line), not an argument;
-//! - `value NAME TYPE [array|class]`: anything else, by its type (`array`: a registered
-//!   array type; `class`: a class whose instances tangent can build and differentiate:
-//!   a dataclass, a namedtuple, or a class with a Python `__init__`);
-//! - `object UNIT PARAM`: UNIT's parameter PARAM is the object of a user class a method
-//!   is differentiated for (never an array: its methods and attributes are the class's);
-//! - `init UNIT [post]`: UNIT (the entry) is a class's `__init__`, differentiated as
-//!   the function of its other parameters that returns the fields it assigns
-//!   (`syntax::constructor`); with `post`, a dataclass's `__post_init__`, differentiated
-//!   as the function of the dict of the fields its `__init__` set;
-//! - `custom NAME KIND DEFINED NONDIFF`: a `tangent.custom_vjp` (KIND `vjp`) or
-//!   `tangent.custom_jvp` (`jvp`) function, recognised by type (`tangent/_live.py`
-//!   `_custom_kind`); DEFINED is `defined` once its rule is given (`defvjp`/`defjvp`),
-//!   else `undefined`; NONDIFF its `nondiff_argnums`, comma-separated (may be empty);
-//! - `builtin NAME`: a builtin not shadowed by a global;
-//! - `missing NAME`: neither a global nor a builtin;
-//! - `entry_check HELPER`: the differentiated function's derivative begins with
-//!   `HELPER('a, b', a, b)`, a run-time check of its arguments a loaded
-//!   library asks for (torch: every tensor on one device);
-//! - `attrs MODULE NAMES...`: the public attributes of a module the code reads (for
-//!   "did you mean"), MODULE the path the code reaches it by;
-//! - `alias PATH CANONICAL`: the function the code reaches as PATH (`tensorflow.matmul`)
-//!   is the object a rule names CANONICAL (`tensorflow.linalg.matmul`);
-//! - `globals NAMES...`: the module's global names (for "did you mean").
+//! The shim sends a list of facts (`Fact`, one JSON-shaped dict each, tagged by `kind`,
+//! checked by serde: an unknown kind or field is an error naming it). What each says is
+//! on its variant.
 
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+
+/// One fact about the running program (`tangent/_live.py` builds them).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Fact {
+    /// The function object's own `def` or `lambda`: its code's name, first line, and
+    /// which of the units of that name starting on that line (`syntax::units`).
+    Entry {
+        name: String,
+        line: u32,
+        ordinal: usize,
+    },
+    /// A module (its `__name__`) or an object a rule names, or an importable object
+    /// (`module.qualname`), bound to `name`.
+    Import { name: String, qualified: String },
+    /// A Python function of this file bound to `name`: its `def`'s name and line (also
+    /// a nested one or a lambda).
+    Function {
+        name: String,
+        def: String,
+        line: u32,
+        ordinal: usize,
+    },
+    /// The function known as `unit` (the entry, or a name bound to a function) reads its
+    /// free variable `var` from a closure cell; the cell's value is described under
+    /// `name` (unique over the request: two closures of one `def` capture different
+    /// cells) and the generated code reads it as `name`.
+    Closure {
+        unit: String,
+        var: String,
+        name: String,
+    },
+    /// `unit` is a bound method: its first parameter `param` is the object (a closure
+    /// variable, given by a `Closure` fact), not an argument.
+    Bound { unit: String, param: String },
+    /// Anything else, by its type: `array` a registered array type, `class` a class
+    /// whose instances tangent can build and differentiate (a dataclass, a namedtuple,
+    /// or a class with a Python `__init__`).
+    Value {
+        name: String,
+        type_name: String,
+        array: bool,
+        class: bool,
+    },
+    /// `unit`'s parameter `param` is the object of a user class a method is
+    /// differentiated for (never an array: its methods and attributes are the class's).
+    Object { unit: String, param: String },
+    /// `unit` (the entry) is a class's `__init__`, differentiated as the function of its
+    /// other parameters that returns the fields it assigns (`syntax::constructor`);
+    /// `post`: a dataclass's `__post_init__`, differentiated as the function of the dict
+    /// of the fields its `__init__` set.
+    Init { unit: String, post: bool },
+    /// A `tangent.custom_vjp` (`vjp`) or `tangent.custom_jvp` function, recognised by
+    /// type (`tangent/_live.py` `_custom_kind`).
+    Custom {
+        name: String,
+        vjp: bool,
+        defined: bool,
+        nondiff: Vec<usize>,
+    },
+    /// A builtin not shadowed by a global.
+    Builtin { name: String },
+    /// Neither a global nor a builtin.
+    Missing { name: String },
+    /// The differentiated function's derivative begins with `helper('a, b', a, b)`, a
+    /// run-time check of its arguments a loaded library asks for (torch: every tensor on
+    /// one device).
+    EntryCheck { helper: String },
+    /// The public attributes of a module the code reads (for "did you mean"), `module`
+    /// the path the code reaches it by.
+    Attrs { module: String, names: Vec<String> },
+    /// The function the code reaches as `path` (`tensorflow.matmul`) is the object a
+    /// rule names `canonical` (`tensorflow.linalg.matmul`).
+    Alias { path: String, canonical: String },
+    /// The module's global names (for "did you mean").
+    Globals { names: Vec<String> },
+    /// One module of a network module (`torch.nn.Module`) held by `root` (see
+    /// [`NetModule`]; `call` is its `kind`).
+    Nnmodule {
+        root: String,
+        prefix: String,
+        call: String,
+        parameters: Vec<String>,
+    },
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Live {
@@ -100,11 +152,11 @@ pub struct LiveNames {
     pub bound: HashMap<String, String>,
     /// The unit that is a class's `__init__`, differentiated as a constructor.
     pub constructor: Option<String>,
-    /// The constructor is a dataclass's `__post_init__` (`init UNIT post`).
+    /// The constructor is a dataclass's `__post_init__` (`Fact::Init { post }`).
     pub post_init: bool,
-    /// unit -> its parameters that hold objects of user classes (`object` lines).
+    /// unit -> its parameters that hold objects of user classes (`Fact::Object`).
     pub objects: HashMap<String, Vec<String>>,
-    /// Helpers the entry derivative calls first with its arguments (`entry_check`).
+    /// Helpers the entry derivative calls first with its arguments (`Fact::EntryCheck`).
     pub entry_checks: Vec<String>,
     pub names: HashMap<String, Live>,
     /// Public attributes of each module read through a global (by the path the code
@@ -115,7 +167,7 @@ pub struct LiveNames {
     pub globals: Vec<String>,
     /// Network modules (`torch.nn.Module` objects) the code reaches, by the global or
     /// cell that holds the root: each module of its tree in the order the library
-    /// lists them (`nnmodule` lines).
+    /// lists them (`Fact::Nnmodule`).
     pub modules: HashMap<String, Vec<NetModule>>,
     /// Why a name bound to a function cannot be differentiated (filled by
     /// `SourceModule::apply_live`: a nested `def`, or a file changed since import).
@@ -123,119 +175,91 @@ pub struct LiveNames {
 }
 
 impl LiveNames {
-    pub fn parse(text: &str) -> Result<LiveNames, String> {
+    pub fn from_facts(facts: &[Fact]) -> LiveNames {
         let mut live = LiveNames::default();
-        for line in text.lines().filter(|l| !l.is_empty()) {
-            let f: Vec<&str> = line.split('\t').collect();
-            let bad = || format!("malformed live-name line {line:?}");
-            let number = |s: &str| s.parse::<u32>().map_err(|_| bad());
-            let ordinal = |rest: &[&str]| match rest {
-                [] => Ok(0),
-                [k] => k.parse::<usize>().map_err(|_| bad()),
-                _ => Err(bad()),
-            };
-            match f.as_slice() {
-                ["entry", name, at, rest @ ..] => {
-                    live.entry = Some(((*name).to_owned(), number(at)?, ordinal(rest)?))
+        for fact in facts.iter().cloned() {
+            match fact {
+                Fact::Entry {
+                    name,
+                    line,
+                    ordinal,
+                } => live.entry = Some((name, line, ordinal)),
+                Fact::Init { unit, post } => {
+                    live.constructor = Some(unit);
+                    live.post_init = post;
                 }
-                ["init", unit] => live.constructor = Some((*unit).to_owned()),
-                ["init", unit, "post"] => {
-                    live.constructor = Some((*unit).to_owned());
-                    live.post_init = true;
+                Fact::EntryCheck { helper } => live.entry_checks.push(helper),
+                Fact::Object { unit, param } => live.objects.entry(unit).or_default().push(param),
+                Fact::Bound { unit, param } => {
+                    live.bound.insert(unit, param);
                 }
-                ["entry_check", helper] => live.entry_checks.push((*helper).to_owned()),
-                ["object", unit, param] => live
-                    .objects
-                    .entry((*unit).to_owned())
-                    .or_default()
-                    .push((*param).to_owned()),
-                ["bound", unit, param] => {
-                    live.bound.insert((*unit).to_owned(), (*param).to_owned());
+                Fact::Closure { unit, var, name } => {
+                    live.closures.entry(unit).or_default().push((var, name));
                 }
-                ["closure", unit, var, name] => {
-                    live.closures
-                        .entry((*unit).to_owned())
-                        .or_default()
-                        .push(((*var).to_owned(), (*name).to_owned()));
+                Fact::Import { name, qualified } => {
+                    live.names.insert(name, Live::Import(qualified));
                 }
-                ["import", name, q] => {
+                Fact::Function {
+                    name,
+                    def,
+                    line,
+                    ordinal,
+                } => {
                     live.names
-                        .insert((*name).to_owned(), Live::Import((*q).to_owned()));
+                        .insert(name, Live::Function { def, line, ordinal });
                 }
-                ["function", name, def, at, rest @ ..] => {
-                    let def = (*def).to_owned();
-                    live.names.insert(
-                        (*name).to_owned(),
-                        Live::Function {
-                            def,
-                            line: number(at)?,
-                            ordinal: ordinal(rest)?,
-                        },
-                    );
-                }
-                ["value", name, ty, rest @ ..] => {
-                    if rest.iter().any(|r| !["array", "class"].contains(r)) {
-                        return Err(bad());
-                    }
+                Fact::Value {
+                    name,
+                    type_name,
+                    array,
+                    class,
+                } => {
                     let value = Live::Value {
-                        type_name: (*ty).to_owned(),
-                        array: rest.contains(&"array"),
-                        class: rest.contains(&"class"),
+                        type_name,
+                        array,
+                        class,
                     };
-                    live.names.insert((*name).to_owned(), value);
+                    live.names.insert(name, value);
                 }
-                ["custom", name, kind, defined, nondiff] => {
-                    let nondiff = nondiff
-                        .split(',')
-                        .filter(|p| !p.is_empty())
-                        .map(|p| p.parse::<usize>().map_err(|_| bad()))
-                        .collect::<Result<Vec<_>, _>>()?;
+                Fact::Custom {
+                    name,
+                    vjp,
+                    defined,
+                    nondiff,
+                } => {
                     let custom = Custom {
-                        vjp: match *kind {
-                            "vjp" => true,
-                            "jvp" => false,
-                            _ => return Err(bad()),
-                        },
-                        defined: *defined == "defined",
+                        vjp,
+                        defined,
                         nondiff,
                     };
-                    live.names.insert((*name).to_owned(), Live::Custom(custom));
+                    live.names.insert(name, Live::Custom(custom));
                 }
-                ["nnmodule", root, prefix, kind, parameters] => {
-                    live.modules
-                        .entry((*root).to_owned())
-                        .or_default()
-                        .push(NetModule {
-                            prefix: (*prefix).to_owned(),
-                            kind: (*kind).to_owned(),
-                            parameters: parameters
-                                .split(',')
-                                .filter(|p| !p.is_empty())
-                                .map(str::to_owned)
-                                .collect(),
-                        });
+                Fact::Nnmodule {
+                    root,
+                    prefix,
+                    call,
+                    parameters,
+                } => live.modules.entry(root).or_default().push(NetModule {
+                    prefix,
+                    kind: call,
+                    parameters,
+                }),
+                Fact::Builtin { name } => {
+                    live.names.insert(name, Live::Builtin);
                 }
-                ["builtin", name] => {
-                    live.names.insert((*name).to_owned(), Live::Builtin);
+                Fact::Missing { name } => {
+                    live.names.insert(name, Live::Missing);
                 }
-                ["missing", name] => {
-                    live.names.insert((*name).to_owned(), Live::Missing);
+                Fact::Alias { path, canonical } => {
+                    live.aliases.insert(path, canonical);
                 }
-                ["alias", path, canonical] => {
-                    live.aliases
-                        .insert((*path).to_owned(), (*canonical).to_owned());
+                Fact::Attrs { module, names } => {
+                    live.attrs.insert(module, names);
                 }
-                ["attrs", module, names @ ..] => {
-                    let names = names.iter().map(|s| (*s).to_owned()).collect();
-                    live.attrs.insert((*module).to_owned(), names);
-                }
-                ["globals", names @ ..] => {
-                    live.globals = names.iter().map(|s| (*s).to_owned()).collect();
-                }
-                _ => return Err(bad()),
+                Fact::Globals { names } => live.globals = names,
             }
         }
-        Ok(live)
+        live
     }
 
     pub fn get(&self, name: &str) -> Option<&Live> {
@@ -288,11 +312,25 @@ fn distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
 
+    fn facts(json: serde_json::Value) -> Result<LiveNames, serde_json::Error> {
+        serde_json::from_value::<Vec<Fact>>(json).map(|f| LiveNames::from_facts(&f))
+    }
+
     #[test]
-    fn parses_every_kind_and_refuses_garbage() {
-        let live = LiveNames::parse(
-            "entry\tf\t3\nimport\tnp\tnumpy\nfunction\tg_two\tg_three\t9\nvalue\tm\t__main__.Model\nvalue\tw\tnumpy.ndarray\tarray\nbuiltin\tabs\nmissing\tsumm\nattrs\tnumpy\tsum\tmean\nglobals\tnp\tf\n",
-        )
+    fn reads_every_kind_and_refuses_garbage() {
+        let live = facts(serde_json::json!([
+            {"kind": "entry", "name": "f", "line": 3, "ordinal": 0},
+            {"kind": "import", "name": "np", "qualified": "numpy"},
+            {"kind": "function", "name": "g_two", "def": "g_three", "line": 9, "ordinal": 0},
+            {"kind": "value", "name": "m", "type_name": "__main__.Model", "array": false, "class": false},
+            {"kind": "value", "name": "w", "type_name": "numpy.ndarray", "array": true, "class": false},
+            {"kind": "builtin", "name": "abs"},
+            {"kind": "missing", "name": "summ"},
+            {"kind": "attrs", "module": "numpy", "names": ["sum", "mean"]},
+            {"kind": "globals", "names": ["np", "f"]},
+            {"kind": "custom", "name": "c", "vjp": true, "defined": false, "nondiff": [1]},
+            {"kind": "nnmodule", "root": "net", "prefix": "fc1", "call": "torch.nn.Linear", "parameters": ["weight", "bias"]},
+        ]))
         .unwrap();
         assert_eq!(live.entry, Some(("f".into(), 3, 0)));
         assert_eq!(live.get("np"), Some(&Live::Import("numpy".into())));
@@ -312,31 +350,54 @@ mod tests {
                 class: false
             })
         );
+        assert_eq!(
+            live.get("c"),
+            Some(&Live::Custom(Custom {
+                vjp: true,
+                defined: false,
+                nondiff: vec![1]
+            }))
+        );
+        assert_eq!(live.modules["net"][0].kind, "torch.nn.Linear");
         assert!(live.lacks("numpy", "summ") && !live.lacks("numpy", "sum"));
         assert!(
             !live.lacks("jax.numpy", "anything"),
             "unknown module: nothing is known"
         );
-        assert!(LiveNames::parse("function\tg\tg\tnot-a-line").is_err());
-        let closure = LiveNames::parse("entry\t<lambda>\t4\t1\nclosure\tloss\tk\tk_1\n").unwrap();
+        let closure = facts(serde_json::json!([
+            {"kind": "entry", "name": "<lambda>", "line": 4, "ordinal": 1},
+            {"kind": "closure", "unit": "loss", "var": "k", "name": "k_1"},
+        ]))
+        .unwrap();
         assert_eq!(closure.entry, Some(("<lambda>".into(), 4, 1)));
         assert_eq!(
             closure.closures["loss"],
             vec![("k".to_owned(), "k_1".to_owned())]
         );
-        assert!(LiveNames::parse("nonsense").is_err());
-        let class =
-            LiveNames::parse("entry\t__init__\t2\ninit\tP_init\nvalue\tP\ttype\tclass\n").unwrap();
+        let class = facts(serde_json::json!([
+            {"kind": "init", "unit": "P_init", "post": false},
+        ]))
+        .unwrap();
         assert_eq!(class.constructor.as_deref(), Some("P_init"));
-        assert!(matches!(
-            class.get("P"),
-            Some(Live::Value {
-                class: true,
-                array: false,
-                ..
-            })
-        ));
-        assert!(LiveNames::parse("value\tP\ttype\tklass").is_err());
+        // Refused by name: an unknown kind, an unknown or missing field, a wrong type.
+        for (bad, says) in [
+            (serde_json::json!([{"kind": "nonsense"}]), "nonsense"),
+            (
+                serde_json::json!([{"kind": "builtin", "name": "abs", "extra": 1}]),
+                "extra",
+            ),
+            (
+                serde_json::json!([{"kind": "function", "name": "g", "def": "g", "ordinal": 0}]),
+                "line",
+            ),
+            (
+                serde_json::json!([{"kind": "entry", "name": "f", "line": "3", "ordinal": 0}]),
+                "string",
+            ),
+        ] {
+            let e = facts(bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{e}");
+        }
     }
 
     #[test]

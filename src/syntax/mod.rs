@@ -5,9 +5,10 @@ pub mod ir;
 pub mod lift;
 pub mod live;
 pub mod lower;
+pub mod module;
 pub mod names;
 pub mod units;
 pub mod visit;
 
 pub use diag::Diagnostic;
-pub use lower::SourceModule;
+pub use module::SourceModule;

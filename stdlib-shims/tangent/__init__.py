@@ -6,6 +6,7 @@ hosts: the embedded RustPython (with the native `numpy`) and CPython through the
 (real NumPy when it is installed). The hosts install its modules in this order
 (`host::SHIMS`); this file only re-exports them:
 
+  _backends             the libraries: names, modules, runtimes, compile modes
   _registry             which array library a value belongs to (register_namespace, ...)
   _errors               TangentError, located messages, check_output / check_inplace
   _runtime              the generic helpers generated code calls (init_grad, unbroadcast)
@@ -19,6 +20,7 @@ hosts: the embedded RustPython (with the native `numpy`) and CPython through the
   _grads_special        rule helpers: scipy.special
   _grads_complex        rule helpers: complex values (angle) and numpy.fft
   _numpy                the NumPy runtime (registers numpy.ndarray)
+  _library_helpers      the helpers every array library shares, over its primitives
   _jax                  the JAX runtime (imports jax and registers it only when met)
   _torch                the PyTorch runtime (imports torch and registers it only when met)
   _tensorflow           the TensorFlow 2 runtime (imports tensorflow only when met)
@@ -60,7 +62,7 @@ from tangent._methods import (  # noqa: F401
     parent_fields_grad, parent_fields_jvp)
 from tangent._rules import *  # noqa: F401,F403
 from tangent._api import *  # noqa: F401,F403
-from tangent import _api
+from tangent import _api, _backends
 
 __version__ = _tangent.VERSION
 grad_util = _sys.modules["tangent.grad_util"] = _api._grad_util_module()
@@ -72,13 +74,9 @@ def __getattr__(name):
     # Never imports the library itself: looking the names up (the live names do) is not
     # a reason to.
     import sys
-    for prefix, library, runtime in (("jax_", "jax", "tangent._jax"),
-                                     ("torch_", "torch", "tangent._torch"),
-                                     ("tensorflow_", "tensorflow", "tangent._tensorflow"),
-                                     ("keras_", "keras", "tangent._keras"),
-                                     ("tinygrad_", "tinygrad", "tangent._tinygrad")):
-        if name.startswith(prefix) and library in sys.modules:
-            helper = getattr(sys.modules[runtime].load(), name, None)
+    for backend in _backends.LAZY:
+        if name.startswith(backend.name + "_") and backend.name in sys.modules:
+            helper = getattr(sys.modules[backend.runtime].load(), name, None)
             if helper is not None:
                 globals()[name] = helper
                 return helper

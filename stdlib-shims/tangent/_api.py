@@ -6,7 +6,7 @@ import enum as _enum
 import sys as _sys
 import types as _types
 
-from tangent import _build, _custom, _registry
+from tangent import _backends, _build, _custom, _registry
 from tangent._build import _generate
 from tangent._errors import TangentError, _at_call_site
 
@@ -46,8 +46,7 @@ def _optimizations(optimizations):
 # (jit_compile=True when XLA compiles here; a primal TF cannot trace is a TangentError at
 # the user's line); 'tinygrad': wrapped in TinyJit (one capture per argument signature).
 # `__tangent_source__` is always the readable Python.
-_COMPILE_MODES = ("auto", "native", "native!", "python", "jax", "torch", "tensorflow",
-                  "tinygrad")
+_COMPILE_MODES = ("auto", "native", "native!", "python") + _backends.COMPILERS
 default_compile = "auto"  # tangent.default_compile: users may assign it
 
 
@@ -242,8 +241,12 @@ def explain(func, *args, wrt=(0,), eps=1e-6):
     wrt = tuple(wrt)
     code = func.__code__
     df = grad(func, wrt=wrt)
-    primal, flow = _tangent.explain_info(code.co_filename, func.__name__, wrt,
-                                         getattr(df, "__tangent_live__", None))
+    answer = _tangent.ask(dict(
+        ask="explain", version=_build._SEAM_VERSION, file=code.co_filename,
+        function=func.__name__, wrt=list(wrt), first=getattr(df, "__tangent_live__", None)))
+    if answer["outcome"] != "explanation":
+        raise TangentError(answer["message"])
+    primal, flow = answer["primal"], answer["flow"]
     print("== primal: %s (%s:%d) ==" % (func.__name__, code.co_filename, code.co_firstlineno))
     print(primal.rstrip())
     print("== gradient (reverse mode) ==")
@@ -318,22 +321,18 @@ def backend_status():
     is there but fails to import, or tangent's runtime for it fails to load); keras's
     says which backend it runs on ('available (backend: jax)')."""
     status = {}
-    for name, module in (("math", "math"), ("numpy", "numpy"), ("scipy", "scipy"),
-                         ("jax", "jax"), ("torch", "torch"), ("tensorflow", "tensorflow"),
-                         ("keras", "keras"), ("tinygrad", "tinygrad")):
+    for backend in _backends.BACKENDS:
+        name = backend.name
         try:
-            __import__(module)
-            if name in ("jax", "torch", "tensorflow", "keras", "tinygrad"):
-                _sys.modules["tangent._" + name].load()
-            status[name] = "available"
-            if name == "keras":  # which framework keras.ops runs on (KERAS_BACKEND)
-                status[name] = "available (backend: %s)" % _sys.modules["keras"].backend.backend()
-            if name == "tinygrad":  # the device it computes on (CPU needs clang)
-                status[name] = "available (device: %s)" % _sys.modules["tangent._tinygrad"].device()
+            __import__(name)
+            if backend.runtime is not None:
+                _sys.modules[backend.runtime].load()
+            detail = backend.status_detail()
+            status[name] = "available" + (" (%s)" % detail if detail else "")
         except ImportError as e:
             # The framework itself is missing, or something it needs (then it is broken).
             missing = (getattr(e, "name", None) or "").split(".")[0]
-            if missing == module and module not in _sys.modules:
+            if missing == name and name not in _sys.modules:
                 status[name] = "not installed"
             else:
                 status[name] = "broken: %s: %s" % (type(e).__name__, e)

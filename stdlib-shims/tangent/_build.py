@@ -1,5 +1,5 @@
 """Building derivatives: the in-memory cache (`_generate`), the transformer's answer
-(`_build`: `_tangent.grad(request)`, `_request`), compilation of the generated
+(`_build`: `_tangent.ask(request)`, `_request`), compilation of the generated
 source in the user's globals (`_compile`), and the `compile=` wrappers (native code,
 jax.jit)."""
 import _tangent
@@ -8,8 +8,8 @@ import operator as _operator
 import math
 import sys as _sys
 
-from tangent._errors import TangentError, _at_call_site, _located
-from tangent import _live
+from tangent._errors import TangentError, _at_call_site
+from tangent import _backends, _live
 from tangent._live import _is_star_wrapper, _live_request, _unwrap_transparent, bindings_hold
 
 try:
@@ -254,27 +254,21 @@ def _generate(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     stats["memory_misses"] += 1
     # Source for native code keeps every value on the tape (src/opt/recompute.rs): native
     # code reads its tape faster than it computes values again.
-    native = compile not in ("python", "jax", "torch", "tensorflow", "tinygrad") \
+    native = compile != "python" and compile not in _backends.COMPILERS \
         and motion == "joint"
     passes = tuple(optimizations) + (("native_tape",) if native else ())
     fn = _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 output_index, output_weights, motion, passes, checkpoint, bound_self,
                 source, constructor, receiver)
     bindings = getattr(fn, "__tangent_bindings__", None)
-    if compile in ("jax", "torch", "tensorflow", "tinygrad") and motion != "joint":
+    if compile in _backends.COMPILERS and motion != "joint":
         raise TangentError(_at_call_site(
             "compile=%r applies to motion='joint' derivatives, not motion=%r"
             % (compile, motion),
             "use motion='joint' with compile=%r, or compile='python' for split motion"
             % (compile,)))
-    if compile == "jax":
-        fn = _jax_jit(fn, func)
-    elif compile == "torch":
-        fn = _sys.modules["tangent._torch"].compiled(fn, func)
-    elif compile == "tensorflow":
-        fn = _tensorflow_compiled(fn, func)
-    elif compile == "tinygrad":
-        fn = _library_compiled("tinygrad", fn, func)
+    if compile in _backends.COMPILERS:
+        fn = _library_compiled(_backends.BY_NAME[compile], fn, func)
     elif native:
         compiled = _native(fn, compile)
         if compiled is fn:
@@ -398,20 +392,21 @@ def _entry_name(func, constructor=False):
 
 
 # The version of the request's fields (`src/seam.rs`, `VERSION`).
-_SEAM_VERSION = 1
+_SEAM_VERSION = 2
 
 
 def _request(file, function, options, code, use_cache=True, joint_recursion=False):
-    """The derivative request `_tangent.grad` takes (its fields: src/seam.rs)."""
+    """The derivative request `_tangent.ask` takes (its fields: src/seam.rs)."""
     request = dict(options)
-    request.update(version=_SEAM_VERSION, file=file, function=function, code=code,
+    request.update(ask="grad", version=_SEAM_VERSION, file=file, function=function, code=code,
                    use_cache=use_cache, joint_recursion=joint_recursion)
     return request
 
 
 def _ask(request):
-    """(ok, source or message, entry, from_cache) of `_tangent.grad`'s answer."""
-    answer = _tangent.grad(request)
+    """(ok, source or message, entry, from_cache) of `_tangent.ask`'s answer to a
+    derivative request."""
+    answer = _tangent.ask(request)
     if answer["outcome"] == "derivative":
         return True, answer["source"], answer["entry"], answer["from_cache"]
     return False, answer["message"], "", False
@@ -443,11 +438,10 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
     if source is not None:
         # A derivative of a derivative: differentiate the generated source.
         context = func.__tangent_file__
-        first = None if live_request is None else dict(
-            text=live_request[0], names=live_request[1], function=live_request[2])
         ok, payload, entry, _ = _ask(_request(
             context, func.__name__, options,
-            dict(kind="generated", source=source, first=first)))
+            dict(kind="generated", source=source, first=live_request,
+                 modules=list(_backends.RUNTIME_MODULES))))
     else:
         context = code.co_filename
         name = _entry_name(func, constructor)
@@ -462,9 +456,11 @@ def _build(func, wrt, optimized, preserve_result, check_dims, verbose, mode,
                 "kept none (exec, python -c)" % (func.__name__, context),
                 "pass the text it was defined with: tangent.grad(f, source=text), or "
                 "tangent.function(f, source=text) where it is defined"))
-        live, cells, bindings = live[:2], live[2], live[3]
-        live_request = live + (name,)
-        code_of = dict(kind="live", text=live[0], names=live[1])
+        live_text, live_names, cells, bindings = live
+        # The request this derivative is made from (src/engine.rs `FirstRequest`): a
+        # derivative of it resolves its names the same way.
+        live_request = dict(text=live_text, names=live_names, function=name)
+        code_of = dict(kind="live", text=live_text, names=live_names)
         ok, payload, entry, from_cache = _ask(_request(context, name, options, code_of))
         if ok and from_cache:
             stats["disk_hits"] += 1
@@ -508,9 +504,9 @@ def _say_interpreted(message):
 
 def _native(fn, mode):
     """`fn` as native code where the compiler takes it (see _COMPILE_MODES)."""
-    native, why = _tangent.jit(fn.__tangent_source__, fn.__name__, fn, mode == "native!",
-                               _say_interpreted if mode == "native" else None,
-                               fn.__tangent_file__)
+    request = dict(version=_SEAM_VERSION, source=fn.__tangent_source__, entry=fn.__name__,
+                   strict=mode == "native!", module_file=fn.__tangent_file__)
+    native, why = _tangent.jit(request, fn, _say_interpreted if mode == "native" else None)
     if native is not None:
         return native
     if mode == "native!":
@@ -522,71 +518,15 @@ def _native(fn, mode):
     return fn
 
 
-def _jax_module():
-    """The `jax` package with the submodules rule bodies use, or None when jax is not
-    installed (or fails to import)."""
-    try:
-        import jax
-        import jax.numpy  # noqa: F401
-        import jax.nn  # noqa: F401
-        import jax.lax  # noqa: F401
-        import jax.scipy.special  # noqa: F401
-    except ImportError:
-        return None
-    return jax
-
-
-def _tensorflow_compiled(fn, func):
-    """compile='tensorflow': tangent._tensorflow.compiled, or a TangentError when
-    TensorFlow is not installed (checked without importing it when it is there)."""
-    return _library_compiled("tensorflow", fn, func, "tensorflow-cpu")
-
-
-def _library_compiled(library, fn, func, package=None):
-    """compile=<library>: tangent._<library>.compiled, or a TangentError when the
-    library is not installed (checked without importing it when it is there)."""
+def _library_compiled(backend, fn, func):
+    """compile=<library>: the library runtime's `compiled(fn, func)`, or a TangentError
+    when the library is not installed (checked without importing it when it is there)."""
     import importlib.util
-    if library not in _sys.modules and importlib.util.find_spec(library) is None:
+    if backend.name not in _sys.modules and importlib.util.find_spec(backend.name) is None:
         raise TangentError(_at_call_site(
-            "compile=%r needs %s, which is not installed" % (library, library),
-            "install it (pip install %s), or use compile='python'" % (package or library)))
-    return _sys.modules["tangent._" + library].compiled(fn, func)
-
-
-def _jax_jit(fn, func):
-    """compile='jax': `fn` wrapped in jax.jit. A primal that cannot be traced (Python
-    control flow on a traced value, a conversion to a Python number or a NumPy array)
-    raises TangentError with jax's reason and the user's line that triggered it."""
-    jax = _jax_module()
-    if jax is None:
-        raise TangentError(_at_call_site(
-            "compile='jax' needs jax, which is not installed",
-            "install it (pip install jax), or use compile='python'"))
-    # Python ints and bools (loop counts, flags) are static: jax.jit cannot trace a
-    # `range(n)` over a traced n. One compiled function per set of static positions.
-    jitted_by_static = {}
-
-    def jitted(*args, **kwargs):
-        static = tuple(i for i, a in enumerate(args) if isinstance(a, (bool, int)))
-        f = jitted_by_static.get(static)
-        if f is None:
-            f = jitted_by_static[static] = jax.jit(fn, static_argnums=static)
-        return f(*args, **kwargs)
-
-    untraceable = tuple(getattr(jax.errors, n) for n in (
-        "ConcretizationTypeError", "TracerArrayConversionError",
-        "TracerIntegerConversionError", "TracerBoolConversionError")
-        if hasattr(jax.errors, n))
-
-    def traced(*args, **kwargs):
-        try:
-            return jitted(*args, **kwargs)
-        except untraceable as e:
-            error = e
-        raise TangentError(_untraceable_message(jax, untraceable, fn, func, args, kwargs,
-                                                error)) from None
-
-    return _as_compiled(traced, fn, "jax")
+            "compile=%r needs %s, which is not installed" % (backend.name, backend.name),
+            "install it (pip install %s), or use compile='python'" % backend.pip))
+    return _sys.modules[backend.runtime].compiled(fn, func)
 
 
 def _as_compiled(wrapper, fn, mode):
@@ -606,46 +546,6 @@ def _as_compiled(wrapper, fn, mode):
     return wrapper
 
 
-def _user_frame(tb, filename):
-    """The innermost traceback entry in `filename`: (line number) or None."""
-    line = None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
-
-
-def _untraceable_message(jax, untraceable, fn, func, args, kwargs, error):
-    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    code = func.__code__
-    filename = code.co_filename
-    line = _user_frame(error.__traceback__, filename)
-    if line is None:
-        # The failing statement is the primal's copy inside the generated code: trace the
-        # primal itself (with the derivative's leading arguments) to find the user's line.
-        nargs = code.co_argcount
-        try:
-            jax.make_jaxpr(func)(*args[:nargs])
-        except untraceable as e:
-            line = _user_frame(e.__traceback__, filename)
-            text = str(e).strip()
-            if text:
-                reason = text.splitlines()[0]
-        except Exception:  # the primal fails differently: keep the derivative's reason
-            pass
-    message = ("compile='jax': `%s` cannot be traced by jax.jit: %s: %s"
-               % (func.__name__, type(error).__name__, reason))
-    # tangent differentiates lax.cond / while_loop as a Python `if` / `while`, so they
-    # cannot take a traced condition under jax.jit either.
-    hint = ("use jax.numpy.where instead of an `if` (or lax.cond, lax.while_loop) on "
-            "array values, keep shapes and loop counts static, or call with "
-            "compile='python'")
-    if line is None:
-        return "%s\nhint: %s" % (message, hint)
-    return _located(filename, line, message, hint)
-
-
 def _resolves(source, globals_, cells=()):
     """Does every global name the generated source reads exist (user globals, closure
     cells, builtins)? Checked before trusting a disk-cache entry."""
@@ -654,7 +554,8 @@ def _resolves(source, globals_, cells=()):
         names = _tangent.free_names(source)
     except ValueError:
         return False
-    return all(n in globals_ or n in cells or hasattr(builtins, n) for n in names)
+    return all(n in globals_ or n in cells or n in _backends.RUNTIME_MODULES
+               or hasattr(builtins, n) for n in names)
 
 
 def _symmetric_shortcut_applies(g, wrt, preserve_result):
@@ -720,27 +621,20 @@ def _reverse_of_generated(g, wrt, optimized, preserve_result, verbose):
 
 
 
-# Modules rule bodies may name besides numpy and math (e.g. `scipy.special.digamma` in
-# the derivative of gammaln, `jax.numpy` in the jax rules), imported only for generated
-# code that names them.
-_RULE_MODULES = {
-    "scipy": ("scipy.special", "scipy.linalg"),
-    "jax": ("jax.numpy", "jax.nn", "jax.lax", "jax.scipy.special"),
-    "torch": ("torch.nn.functional", "torch.linalg", "torch.special"),
-    "tensorflow": (),
-    "keras": ("keras.ops",),
-}
-
-
 def _rule_modules(source):
-    """[(name, module)] of the _RULE_MODULES the generated source names."""
+    """[(name, module)] of the libraries (`_backends`) besides numpy and math whose names
+    the generated source uses as modules (rule bodies may name `scipy.special`,
+    `jax.numpy`, ...); each is imported with its rule modules."""
     import re
     out = []
-    for name, submodules in _RULE_MODULES.items():
+    for backend in _backends.BACKENDS:
+        name = backend.name
         # The substring test first: the regular expression is slow in RustPython.
-        if name + "." in source and re.search(r"(?<![\w.])" + name + r"\.", source):
+        if name in ("numpy", "math") or name + "." not in source:
+            continue
+        if re.search(r"(?<![\w.])" + name + r"\.", source):
             import importlib
-            for sub in submodules:
+            for sub in backend.rule_modules:
                 importlib.import_module(sub)
             out.append((name, importlib.import_module(name)))
     return out

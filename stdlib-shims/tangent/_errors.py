@@ -19,7 +19,10 @@ TangentError.__module__ = "tangent"
 
 def _located(filename, line, message, hint):
     """An error in the transformer's diagnostic format: file:line:col, the line with a
-    caret under it, and a hint."""
+    caret under it, and a hint (the message and the hint alone when `line` is None: no
+    line of the user's was found)."""
+    if line is None:
+        return "%s\nhint: %s" % (message, hint)
     import linecache
     text = linecache.getline(filename, line).rstrip("\n")
     if not text.strip():
@@ -42,6 +45,17 @@ def _at_call_site(message, hint):
     if frame is None:
         return "%s\nhint: %s" % (message, hint)
     return _located(frame.f_code.co_filename, frame.f_lineno, message, hint)
+
+
+def _user_frame(tb, filename):
+    """The line of the innermost traceback entry in `filename`, or None (where a
+    library's compiler met the user's code)."""
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
 
 
 class NotDifferentiated(TangentError, NotImplementedError):

@@ -1,6 +1,7 @@
-"""The JAX runtime: JAX's implementations of the generic helpers (the rule helpers
-of tangent._grads_* serve numpy and jax.numpy alike) and `jax_symmetrized` of linalg.py's
-jax.numpy.linalg templates.
+"""The JAX runtime: the primitives the generic helpers compute with
+(tangent._library_helpers) and what JAX arrays need beyond them (the rule helpers of
+tangent._grads_* serve numpy and jax.numpy alike), `compile='jax'` and
+`jax_symmetrized` of linalg.py's jax.numpy.linalg templates.
 
 Installed with the other shims but inert until `load()`, which imports jax and
 registers `jax.Array` and `jax.core.Tracer` (tracers are not subclasses of jax.Array)
@@ -13,13 +14,12 @@ and `.at[...]` updates, never NumPy, and never converts a value to a Python numb
 Conventions as in the tangent._grads_* modules: `g` is a gradient shaped like the result, `t` a
 tangent shaped like the argument; the tangent of an inactive argument is the literal 0.0.
 """
-from tangent import _registry
-from tangent._grads_common import _generic_reshape_as
-from tangent._runtime import _axes, kept_shape, matmul_grad_in  # one normalisation of reduction axes
-from tangent._errors import NotDifferentiated
+from tangent import _library_helpers
+from tangent._errors import NotDifferentiated, TangentError
 
 jax = None
 jnp = None
+H = None  # the generic helpers over this module's primitives (tangent._library_helpers)
 
 
 def loaded():
@@ -28,7 +28,8 @@ def loaded():
 
 def load():
     """Imports jax (and the submodules rule bodies call); returns this module."""
-    global jax, jnp
+    global jax, jnp, H
+    import sys
     if jnp is None:
         import jax as jax_
         import jax.numpy as jnp_
@@ -36,8 +37,8 @@ def load():
         import jax.lax  # noqa: F401
         import jax.scipy.special  # noqa: F401
         jax, jnp = jax_, jnp_
+        H = _library_helpers.Helpers(sys.modules[__name__], jnp)
         _register()
-    import sys
     return sys.modules[__name__]
 
 
@@ -53,7 +54,47 @@ def _float_dtype(x):
     return jnp.result_type(float)
 
 
-# ------------------------------------------------------ generic helpers (dispatch)
+def _is_tensor(x):
+    return isinstance(x, (jax.Array, jax.core.Tracer))  # tracers are not jax.Arrays
+
+
+def _shape(x):
+    return tuple(jnp.shape(x))
+
+
+def _full(shape, v, like):
+    return jnp.full(shape, v, dtype=_float_dtype(like))
+
+
+def _sum_axes(g, axes, keepdims):
+    return jnp.sum(g, axis=axes, keepdims=keepdims)
+
+
+def _reshape(g, shape):
+    return jnp.reshape(g, shape)
+
+
+def _broadcast_to(g, shape):
+    return jnp.broadcast_to(g, shape)
+
+
+def _equal_mask(a, b, like):
+    return (a == b).astype(_float_dtype(like))
+
+
+def _check_float(like):
+    pass  # an integer argument's gradient takes the default float dtype (_float_dtype)
+
+
+def _matmul_nt(a, b):
+    return jnp.matmul(a, jnp.swapaxes(b, -1, -2))
+
+
+def _matmul_tn(a, b):
+    return jnp.matmul(jnp.swapaxes(a, -1, -2), b)
+
+
+# ------------------------------------------- what JAX arrays need beyond the generic helpers
 
 def init_grad(x):
     return jnp.zeros(jnp.shape(x), dtype=_float_dtype(x))
@@ -83,70 +124,6 @@ def _as_grad(g, like):
     return jnp.asarray(g)
 
 
-def unbroadcast(g, like):
-    """Sums `g` over the axes along which `like` was broadcast (like may be a Python
-    number: the sum is then a 0-d array, not a float, so it can be traced)."""
-    shape = tuple(jnp.shape(like))
-    g = _as_grad(g, like)
-    if g.shape == shape:
-        return g
-    if g.ndim > len(shape):
-        g = jnp.sum(g, axis=tuple(range(g.ndim - len(shape))))
-    axes = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
-    if axes:
-        g = jnp.sum(g, axis=axes, keepdims=True)
-    if g.shape != shape:
-        g = jnp.broadcast_to(g, shape)
-    return g
-
-
-def unreduce(g, x, axis, keepdims):
-    shape = tuple(jnp.shape(x))
-    g = _as_grad(g, x)
-    if not keepdims:
-        kept = kept_shape(g, shape, _axes(axis, len(shape)))
-        g = jnp.reshape(g, kept)
-    return jnp.broadcast_to(g, shape)
-
-
-def reduced_count(x, axis):
-    shape = jnp.shape(x)
-    n = 1
-    for a in _axes(axis, len(shape)):
-        n *= shape[a]
-    return n
-
-
-def extremum_grad(g, y, x, axis, keepdims):
-    mask = (x == unreduce(y, x, axis, keepdims)).astype(_float_dtype(x))
-    count = jnp.sum(mask, axis=axis, keepdims=keepdims)
-    return unreduce(g, x, axis, keepdims) * mask / unreduce(count, x, axis, keepdims)
-
-
-def extremum_tangent(t, y, x, axis, keepdims):
-    mask = (x == unreduce(y, x, axis, keepdims)).astype(_float_dtype(x))
-    count = jnp.sum(mask, axis=axis, keepdims=keepdims)
-    return jnp.sum(t * mask, axis=axis, keepdims=keepdims) / count
-
-
-def matmul_grad(g, a, b, which):
-    return matmul_grad_in(jnp, unbroadcast, g, a, b, which)
-
-
-def sum_grad(g, x):
-    return jnp.broadcast_to(jnp.asarray(g, dtype=_float_dtype(x)), jnp.shape(x))
-
-
-def broadcast_like(t, y):
-    if jnp.shape(t) != jnp.shape(y):
-        return jnp.broadcast_to(t, jnp.shape(y))
-    return t
-
-
-def array_grad(g, x):
-    return g  # a JAX gradient may be a tracer: never converted to a float
-
-
 def copy(x):
     return x  # immutable
 
@@ -174,25 +151,79 @@ def jax_symmetrized(d, symmetrize_input, name):
     return d
 
 
+# ------------------------------------------------------------------ compile='jax'
+
+def compiled(fn, func):
+    """compile='jax': `fn` wrapped in jax.jit. A primal that cannot be traced (Python
+    control flow on a traced value, a conversion to a Python number or a NumPy array)
+    raises TangentError with jax's reason and the user's line that triggered it."""
+    load()
+    # Python ints and bools (loop counts, flags) are static: jax.jit cannot trace a
+    # `range(n)` over a traced n. One compiled function per set of static positions.
+    jitted_by_static = {}
+
+    def jitted(*args, **kwargs):
+        static = tuple(i for i, a in enumerate(args) if isinstance(a, (bool, int)))
+        f = jitted_by_static.get(static)
+        if f is None:
+            f = jitted_by_static[static] = jax.jit(fn, static_argnums=static)
+        return f(*args, **kwargs)
+
+    untraceable = tuple(getattr(jax.errors, n) for n in (
+        "ConcretizationTypeError", "TracerArrayConversionError",
+        "TracerIntegerConversionError", "TracerBoolConversionError")
+        if hasattr(jax.errors, n))
+
+    def traced(*args, **kwargs):
+        try:
+            return jitted(*args, **kwargs)
+        except untraceable as e:
+            error = e
+        raise TangentError(_untraceable_message(untraceable, fn, func, args, kwargs,
+                                                error)) from None
+
+    from tangent._build import _as_compiled
+    return _as_compiled(traced, fn, "jax")
+
+
+def _untraceable_message(untraceable, fn, func, args, kwargs, error):
+    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    from tangent._errors import _located, _user_frame
+    code = func.__code__
+    filename = code.co_filename
+    line = _user_frame(error.__traceback__, filename)
+    if line is None:
+        # The failing statement is the primal's copy inside the generated code: trace the
+        # primal itself (with the derivative's leading arguments) to find the user's line.
+        nargs = code.co_argcount
+        try:
+            jax.make_jaxpr(func)(*args[:nargs])
+        except untraceable as e:
+            line = _user_frame(e.__traceback__, filename)
+            text = str(e).strip()
+            if text:
+                reason = text.splitlines()[0]
+        except Exception:  # the primal fails differently: keep the derivative's reason
+            pass
+    message = ("compile='jax': `%s` cannot be traced by jax.jit: %s: %s"
+               % (func.__name__, type(error).__name__, reason))
+    # tangent differentiates lax.cond / while_loop as a Python `if` / `while`, so they
+    # cannot take a traced condition under jax.jit either.
+    hint = ("use jax.numpy.where instead of an `if` (or lax.cond, lax.while_loop) on "
+            "array values, keep shapes and loop counts static, or call with "
+            "compile='python'")
+    return _located(filename, line, message, hint)
+
+
 # ------------------------------------------------------------------ registration
 
 def _register():
-    for type_ in (jax.Array, jax.core.Tracer):
-        _registry.register_namespace(type_, jnp)
-        for kind, fn in (
-                ("init_grad", init_grad), ("unbroadcast", unbroadcast),
-                ("unreduce", unreduce), ("matmul_grad", matmul_grad),
-                ("add_grad_at", add_grad_at), ("zero_grad_at", zero_grad_at),
-                ("set_tangent_at", set_tangent_at), ("reduced_count", reduced_count),
-                ("extremum_grad", extremum_grad), ("extremum_tangent", extremum_tangent),
-                ("sum_grad", sum_grad), ("broadcast_like", broadcast_like),
-                ("array_grad", array_grad), ("copy", copy), ("log", log),
-                ("sign", sign), ("immutable", _immutable),
-                ("reshape_as", _generic_reshape_as(jnp)),
-                ("constant_dtype", _constant_dtype), ("check_output", _check_output),
-                ("default_ddof", lambda x: 0),
-                ("default_axis", lambda x, method: None)):
-            _registry.register_helper(kind, type_, fn)
+    H.register(
+        (jax.Array, jax.core.Tracer), init_grad=init_grad, add_grad_at=add_grad_at,
+        zero_grad_at=zero_grad_at, set_tangent_at=set_tangent_at, copy=copy, log=log,
+        sign=sign, immutable=_immutable, constant_dtype=_constant_dtype,
+        check_output=_check_output, default_ddof=lambda x: 0,
+        default_axis=lambda x, method: None)
 
 
 def _immutable(x):

@@ -32,6 +32,11 @@ def load():
     return sys.modules[__name__]
 
 
+def status_detail():
+    """For backend_status(): which framework keras.ops runs on (KERAS_BACKEND)."""
+    return "backend: %s" % load().keras.backend.backend()
+
+
 def _register_variables():
     """A `keras.Variable` is read as the backend tensor it holds (`v.value`): every
     helper gets that tensor (`_registry.register_unwrap`), and its type the backend

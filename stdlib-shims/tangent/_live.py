@@ -74,13 +74,13 @@ def _is_array_value(x):
 
 def _custom_kind(obj):
     """What kind of custom-derivative object `obj` is (by type, never by name), as the
-    fields of a `custom` line after the name (src/syntax/live.rs): kind (`vjp`/`jvp`),
-    whether its rule is defined, its nondiff_argnums; None for any other object."""
+    fields of a `custom` fact (src/syntax/live.rs `Fact::Custom`): a reverse-mode rule
+    or not, whether its rule is defined, its nondiff_argnums; None for any other
+    object."""
     kind = _custom.live_kind(obj)
     if kind is None:
         return None
-    return "%s\t%s\t%s" % (kind[0], "defined" if kind[1] else "undefined",
-                            ",".join(str(i) for i in kind[2]))
+    return dict(vjp=kind[0] == "vjp", defined=bool(kind[1]), nondiff=[int(i) for i in kind[2]])
 
 
 def _code_names(code):
@@ -124,7 +124,7 @@ def _cell(value):
 
 
 def _network_modules(name, obj, filename):
-    """The `nnmodule` lines of a torch.nn.Module held by `name`: each module of its tree
+    """The `nnmodule` facts of a torch.nn.Module held by `name`: each module of its tree
     (dotted prefix from the root), what a call of it is (`torch.nn.<Class>` for torch's
     own classes, `forward` for a class whose `forward` is Python code of a file other
     than torch's, else `other:<class>`) and its own parameters and buffers. Never
@@ -132,8 +132,8 @@ def _network_modules(name, obj, filename):
     torch = _sys.modules.get("torch")
     nn = getattr(torch, "nn", None)
     if nn is None or not isinstance(obj, nn.Module):
-        return ""
-    lines = []
+        return []
+    facts = []
     for prefix, m in obj.named_modules(remove_duplicate=False):
         cls = type(m)
         if getattr(nn, cls.__name__, None) is cls:
@@ -144,8 +144,9 @@ def _network_modules(name, obj, filename):
         else:
             kind = "other:%s.%s" % (cls.__module__, cls.__qualname__)
         own = list(m._parameters) + list(m._buffers)
-        lines.append("nnmodule\t%s\t%s\t%s\t%s\n" % (name, prefix, kind, ",".join(own)))
-    return "".join(lines)
+        facts.append(dict(kind="nnmodule", root=name, prefix=prefix, call=kind,
+                          parameters=own))
+    return facts
 
 
 def _is_star_wrapper(f):
@@ -156,8 +157,9 @@ def _is_star_wrapper(f):
 
 def _live_request(func, filename, generation, entry_name, text=None, bound_self=None,
                   constructor=False, receiver=False):
-    """(the source text, the live names, the closure cells the generated code reads) for
-    the transformer, or None when there is no source text (the transformer then reports
+    """(the source text, the live names (src/syntax/live.rs `Fact`s: dicts tagged by
+    `kind`), the closure cells the generated code reads, the bindings to check later)
+    for the transformer, or None when there is no source text (the transformer then reports
     that). `generation` counts the rules registered at run time. `entry_name` is what the
     function is called in the generated code; `bound_self` is a one-element tuple holding
     a bound method's object; `constructor`: `func` is an `__init__` differentiated as the
@@ -177,13 +179,13 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
     ids = _known_ids(generation)
     index = _code_index(filename, text)
     code = func.__code__
-    lines = ["entry\t%s\t%d\t%d" % ((code.co_name,) + _position(index, func, filename,
-                                                                anywhere))]
+    line, ordinal = _position(index, func, filename, anywhere)
+    facts = [dict(kind="entry", name=code.co_name, line=line, ordinal=ordinal)]
     if constructor:
-        lines.append("init\t%s%s" % (entry_name, "\tpost" if constructor == "post" else ""))
-    lines.extend("entry_check\t%s" % helper for helper in _registry.entry_checks())
+        facts.append(dict(kind="init", unit=entry_name, post=constructor == "post"))
+    facts.extend(dict(kind="entry_check", helper=helper) for helper in _registry.entry_checks())
     if receiver and code.co_argcount:
-        lines.append("object\t%s\t%s" % (entry_name, code.co_varnames[0]))
+        facts.append(dict(kind="object", unit=entry_name, param=code.co_varnames[0]))
     names, seen, bound = set(), {id(code)}, {}
     extended = [None]  # the text with specialised wrappers appended, if any is called
     cells, taken = {}, {entry_name}
@@ -205,20 +207,20 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
                 and getattr(obj, "__globals__", None) is globals_)
 
     def describe(n, obj, builtin):
-        """The live-name line for `n` bound to `obj` (a function of the file becomes a
-        unit to read too)."""
+        """The facts about `n` bound to `obj` (a function of the file becomes a unit to
+        read too)."""
         if obj is missing:
-            return "missing\t" + n
+            return [dict(kind="missing", name=n)]
         if builtin:
-            return "builtin\t" + n
-        kind = _custom_kind(obj)
-        if kind is not None:
-            return "custom\t%s\t%s" % (n, kind)
+            return [dict(kind="builtin", name=n)]
+        custom = _custom_kind(obj)
+        if custom is not None:
+            return [dict(kind="custom", name=n, **custom)]
         if isinstance(obj, type(_sys)):
             modules.append((obj, obj.__name__))
-            return "import\t%s\t%s" % (n, obj.__name__)
+            return [dict(kind="import", name=n, qualified=obj.__name__)]
         if id(obj) in ids:
-            return "import\t%s\t%s" % (n, ids[id(obj)])
+            return [dict(kind="import", name=n, qualified=ids[id(obj)])]
         if same_file(obj) and _is_star_wrapper(obj):
             # A decorated function of the file (functools.wraps over *args/**kwargs):
             # read as its wrapper written with the wrapped function's parameters, whose
@@ -232,29 +234,32 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
             from tangent._build import _EXTENDED
             extended[0] = _EXTENDED[filename]
             units.append((n, obj))
-            return "function\t%s\t%s\t%d\t%d" % (
-                (n, obj.__code__.co_name)
-                + _position(_code_index(filename, extended[0]), obj, filename, True))
+            line, ordinal = _position(_code_index(filename, extended[0]), obj, filename, True)
+            return [dict(kind="function", name=n, line=line, ordinal=ordinal,
+                         **{"def": obj.__code__.co_name})]
         if same_file(obj):
             c = obj.__code__
             if id(c) not in seen or obj.__closure__:
                 seen.add(id(c))
                 units.append((n, obj))
-            return "function\t%s\t%s\t%d\t%d" % (
-                (n, c.co_name) + _position(index, obj, filename, anywhere))
+            line, ordinal = _position(index, obj, filename, anywhere)
+            return [dict(kind="function", name=n, line=line, ordinal=ordinal,
+                         **{"def": c.co_name})]
         if (callable(obj) and not isinstance(obj, type)
                 and isinstance(getattr(obj, "__module__", None), str)
                 and isinstance(getattr(obj, "__qualname__", None), str)
                 and "<" not in obj.__qualname__):
             # An importable function without a rule: named, for the missing-rule error.
-            return "import\t%s\t%s.%s" % (n, obj.__module__, obj.__qualname__)
+            return [dict(kind="import", name=n,
+                         qualified="%s.%s" % (obj.__module__, obj.__qualname__))]
         t = type(obj)
         from tangent._methods import constructible
-        return _network_modules(n, obj, filename) + "value\t%s\t%s%s" % (
-            n, t.__qualname__ if t.__module__ == "builtins" else
+        array = _is_array_value(obj)
+        return _network_modules(n, obj, filename) + [dict(
+            kind="value", name=n,
+            type_name=t.__qualname__ if t.__module__ == "builtins" else
             "%s.%s" % (t.__module__, t.__qualname__),
-            "\tarray" if _is_array_value(obj) else
-            "\tclass" if constructible(obj) is not None else "")
+            array=array, **{"class": not array and constructible(obj) is not None})]
 
     described = []
     done_units = 0
@@ -273,30 +278,30 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
                 bound[n] = (builtins_[n], True)
             else:
                 bound[n] = (missing, False)
-            described.append(describe(n, *bound[n]))
+            described.extend(describe(n, *bound[n]))
         free = list(zip(c.co_freevars, f.__closure__ or ()))
         if unit == entry_name and bound_self is not None:
             first = c.co_varnames[0]
-            lines.append("bound\t%s\t%s" % (unit, first))
+            facts.append(dict(kind="bound", unit=unit, param=first))
             free.append((first, _cell(bound_self[0])))
         for var, cell in free:
             shared = [n for n, c in cells.items() if c is cell]
             if shared:  # another function of the same closure reads this cell too
-                lines.append("closure\t%s\t%s\t%s" % (unit, var, shared[0]))
+                facts.append(dict(kind="closure", unit=unit, var=var, name=shared[0]))
                 continue
             name = unique(var)
             cells[name] = cell
-            lines.append("closure\t%s\t%s\t%s" % (unit, var, name))
+            facts.append(dict(kind="closure", unit=unit, var=var, name=name))
             try:
                 value = _unwrap_transparent(cell.cell_contents)
             except ValueError:  # an empty cell: the variable is not assigned yet
                 value = missing
-            described.append(describe(name, value, False))
-    lines.extend(described)
+            described.extend(describe(name, value, False))
+    facts.extend(described)
     # The attributes of the modules read (and of their submodules the code reaches), for
     # "module `numpy` has no attribute `summ`"; and the functions the code may reach
     # through them that a rule names by another path (`tf.matmul` is the object of the
-    # rule `tensorflow.linalg.matmul`): `alias` lines, keyed by the path as the code
+    # rule `tensorflow.linalg.matmul`): `alias` facts, keyed by the path as the code
     # spells it from its imports.
     done = set()
     while modules:
@@ -314,10 +319,11 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
             if isinstance(value, type(_sys)):
                 modules.append((value, path + "." + a))
             elif id(value) in ids and ids[id(value)] != path + "." + a:
-                lines.append("alias\t%s.%s\t%s" % (path, a, ids[id(value)]))
-        lines.append("attrs\t%s\t%s" % (path, "\t".join(sorted(attrs))))
-    lines.append("globals\t" + "\t".join(
-        k for k in list(globals_)[:5000] if isinstance(k, str) and k.isidentifier()))
+                facts.append(dict(kind="alias", path=path + "." + a,
+                                  canonical=ids[id(value)]))
+        facts.append(dict(kind="attrs", module=path, names=sorted(attrs)))
+    facts.append(dict(kind="globals", names=[
+        k for k in list(globals_)[:5000] if isinstance(k, str) and k.isidentifier()]))
     # What the derivative was resolved against: a later rebinding of any of these names
     # (a notebook cell defining `g` again) makes the cached derivative stale.
     checks = []
@@ -331,8 +337,7 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
             checks.append(("cell", cell, cell.cell_contents))
         except ValueError:
             checks.append(("cell", cell, missing))
-    return (extended[0] or text), "\n".join(lines), cells, (globals_, tuple(checks),
-                                                            missing)
+    return (extended[0] or text), facts, cells, (globals_, tuple(checks), missing)
 
 
 def bindings_hold(bindings):

@@ -18,6 +18,7 @@ values of NumPy and of another library meet, the other library's implementation 
 numbers, None, lists or tuples get NumPy's, as before there were registries.
 """
 import sys as _sys
+from tangent import _backends
 
 _NAMESPACES = {}        # type -> array namespace module
 _SCALARS = set()        # types whose values are numbers for the helpers (numpy.float64)
@@ -127,42 +128,25 @@ def register_matmul_grad(type_, fn):
     register_helper("matmul_grad", type_, fn)
 
 
-# Libraries whose runtime module loads the first time one of their values is met:
-# (the module names of their types: exact names, prefixes), the runtime module.
-_LAZY = (
-    (("jax",), ("jax.", "jaxlib"), "tangent._jax"),
-    (("torch",), ("torch.",), "tangent._torch"),
-    (("tensorflow",), ("tensorflow.",), "tangent._tensorflow"),
-    (("keras",), ("keras.",), "tangent._keras"),  # keras.Variable
-    (("tinygrad",), ("tinygrad.",), "tangent._tinygrad"),
-)
-
-
-# Run-time checks of a derivative's arguments that a library asks for, applied when the
-# library is imported: (its module, the helper the entry derivative calls first with the
-# arguments and their names; src/ad/mod.rs `entry_checks`).
-_ENTRY_CHECKS = (("torch", "tangent.torch_check_devices"),
-                 ("tensorflow", "tangent.tensorflow_check_arguments"))
-
-
 def entry_checks():
-    """The argument checks the imported libraries ask derivatives to begin with."""
-    return [helper for module, helper in _ENTRY_CHECKS if module in _sys.modules]
+    """The argument checks the imported libraries ask derivatives to begin with (the
+    helper the entry derivative calls first with the arguments and their names;
+    src/ad `entry_checks`)."""
+    return [b.entry_check for b in _backends.LAZY
+            if b.entry_check is not None and b.name in _sys.modules]
 
 
 def _lazy_module(type_):
     """The runtime module, not loaded yet, of the library `type_` comes from (jax's
     arrays and tracers, torch's tensors), else None. Read from module names: never
     imports the library (a value of such a type exists only once it is imported)."""
-    for cls in getattr(type_, "__mro__", ()):
-        module = getattr(cls, "__module__", "") or ""
-        for names, prefixes, runtime in _LAZY:
-            if module in names or module.startswith(prefixes):
-                loaded = _sys.modules.get(runtime)
-                if loaded is None or loaded.loaded():
-                    return None
-                return loaded
-    return None
+    backend = _backends.of_type(type_)
+    if backend is None:
+        return None
+    runtime = _sys.modules.get(backend.runtime)
+    if runtime is None or runtime.loaded():
+        return None
+    return runtime
 
 
 def _resolve(kind, type_):

@@ -2,7 +2,7 @@
 template with the transformer under the canonical names of `target`."""
 import _tangent
 
-from tangent._build import _rules_generation
+from tangent._build import _SEAM_VERSION, _rules_generation
 from tangent._errors import TangentError, _at_call_site
 
 
@@ -41,10 +41,11 @@ def _register(kind, target):
                 "write the template as `def name(result, x): d[x] = d[result] * ...`"))
         try:
             for qualname in qualnames:
-                error = _tangent.register_rule(kind, qualname, code.co_filename,
-                                               template.__name__)
-                if error is not None:
-                    raise TangentError(error)
+                answer = _tangent.ask(dict(
+                    ask="register_rule", version=_SEAM_VERSION, rule=kind,
+                    qualname=qualname, file=code.co_filename, function=template.__name__))
+                if answer["outcome"] != "registered":
+                    raise TangentError(answer["message"])
         finally:
             # Derivatives built before this rule existed are stale (also when a later
             # name of the same template was refused: the earlier ones are registered).

@@ -1,6 +1,7 @@
-"""The TensorFlow 2 runtime: TensorFlow's implementations of the generic helpers, a
-NumPy-shaped namespace over TensorFlow for the rules written once for every array type
-(operators, `tangent._grads_*`), the helpers of backends/tensorflow.py
+"""The TensorFlow 2 runtime: the primitives the generic helpers compute with
+(tangent._library_helpers) and what tensors need beyond them, a NumPy-shaped
+namespace over TensorFlow for the rules written once for every array type (operators,
+`tangent._grads_*`), the helpers of backends/tensorflow.py
 (`tangent.tensorflow_*`) and `compile='tensorflow'`.
 
 Installed with the other shims but inert until `load()`, which imports tensorflow and
@@ -18,13 +19,12 @@ never converts a tensor to NumPy or to a Python number, so the same code traces 
 Conventions as in the tangent._grads_* modules: `g` is a gradient shaped like the result,
 `t` a tangent shaped like the argument; the tangent of an inactive argument is 0.0.
 """
-from tangent import _registry
-from tangent._grads_common import _generic_reshape_as
-from tangent._runtime import _axes, kept_shape, matmul_grad_in
+from tangent import _library_helpers
 from tangent._errors import NotDifferentiated
 
 tf = None
 np = None  # the TfNumpy namespace, once loaded
+H = None  # the generic helpers over this module's primitives (tangent._library_helpers)
 
 
 def loaded():
@@ -33,13 +33,14 @@ def loaded():
 
 def load():
     """Imports tensorflow; returns this module (its `tensorflow_*` helpers)."""
-    global tf, np
+    global tf, np, H
+    import sys
     if tf is None:
         import tensorflow as tf_
         tf = tf_
         np = TfNumpy()
+        H = _library_helpers.Helpers(sys.modules[__name__], np)
         _register()
-    import sys
     return sys.modules[__name__]
 
 
@@ -86,6 +87,34 @@ def _t(x, like=None):
     if _is_tensor(x):
         return x
     return tf.constant(x, dtype=_float_dtype(like) if like is not None else None)
+
+
+def _full(shape, v, like):
+    return tf.fill(shape, tf.constant(v, dtype=_float_dtype(like)))
+
+
+def _sum_axes(g, axes, keepdims):
+    return tf.reduce_sum(g, axis=list(axes), keepdims=keepdims)
+
+
+def _reshape(g, shape):
+    return tf.reshape(g, shape)
+
+
+def _broadcast_to(g, shape):
+    return tf.broadcast_to(g, shape)
+
+
+def _equal_mask(a, b, like):
+    return tf.cast(tf.equal(a, b), _float_dtype(like))
+
+
+def _matmul_nt(a, b):
+    return tf.matmul(a, b, transpose_b=True)
+
+
+def _matmul_tn(a, b):
+    return tf.matmul(a, b, transpose_a=True)
 
 
 def _axis(axis):
@@ -336,14 +365,10 @@ class TfNumpy:
         return tf.math.log(x)
 
 
-# ------------------------------------------------------ generic helpers (dispatch)
+# ------------------------------------------ what tensors need beyond the generic helpers
 
 def init_grad(x):
     return tf.zeros(_static_shape(x, "a zero gradient"), dtype=_float_dtype(x))
-
-
-def add_grad(a, b):
-    return a + b
 
 
 def _flat_index(shape, index):
@@ -394,87 +419,6 @@ def _check_float(like):
         raise _integer_tensor_error(dt.name, _shape(like), "tf.cast(x, tf.float32)")
 
 
-def unbroadcast(g, like):
-    """Sums `g` over the axes along which `like` was broadcast (like may be a Python
-    number: the gradient is then a 0-d tensor)."""
-    _check_float(like)
-    shape = _shape(like)
-    g = _as_grad(g, like)
-    if tuple(g.shape) == shape:
-        return g
-    if len(g.shape) > len(shape):
-        g = tf.reduce_sum(g, axis=list(range(len(g.shape) - len(shape))))
-    axes = [i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1]
-    if axes:
-        g = tf.reduce_sum(g, axis=axes, keepdims=True)
-    if tuple(g.shape) != shape:
-        g = tf.broadcast_to(g, shape)
-    return g
-
-
-def unreduce(g, x, axis, keepdims):
-    _check_float(x)
-    shape = _shape(x)
-    if not _is_tensor(g):
-        return tf.fill(shape, tf.constant(g, dtype=_float_dtype(x)))
-    if not keepdims:
-        kept = kept_shape(g, shape, _axes(_axis(axis), len(shape)))
-        g = tf.reshape(g, kept)
-    return tf.broadcast_to(g, shape)
-
-
-def reduced_count(x, axis):
-    shape = _shape(x)
-    n = 1
-    for a in _axes(_axis(axis), len(shape)):
-        n *= shape[a]
-    return n
-
-
-def _mask(c, like):
-    return tf.cast(c, _float_dtype(like))
-
-
-def extremum_grad(g, y, x, axis, keepdims):
-    mask = _mask(tf.equal(x, unreduce(y, x, axis, keepdims)), x)
-    count = tf.reduce_sum(mask, axis=_axis(axis), keepdims=bool(keepdims))
-    return unreduce(g, x, axis, keepdims) * mask / unreduce(count, x, axis, keepdims)
-
-
-def extremum_tangent(t, y, x, axis, keepdims):
-    mask = _mask(tf.equal(x, unreduce(y, x, axis, keepdims)), x)
-    count = tf.reduce_sum(mask, axis=_axis(axis), keepdims=bool(keepdims))
-    return tf.reduce_sum(t * mask, axis=_axis(axis), keepdims=bool(keepdims)) / count
-
-
-def matmul_grad(g, a, b, which):
-    if _is_tensor(g) and _is_tensor(a) and _is_tensor(b) and len(a.shape) == 2 \
-            and len(b.shape) == 2:
-        # Two matrices (the common case), without the general shapes' dispatch.
-        _check_float(a if which == 0 else b)
-        if which == 0:
-            return tf.matmul(g, b, transpose_b=True)
-        return tf.matmul(a, g, transpose_a=True)
-    return matmul_grad_in(np, unbroadcast, _as_grad(g, a if _is_tensor(a) else b), a, b,
-                          which)
-
-
-def sum_grad(g, x):
-    if not _is_tensor(g):
-        return tf.fill(_shape(x), tf.constant(g, dtype=_float_dtype(x)))
-    return tf.broadcast_to(g, _shape(x))
-
-
-def broadcast_like(t, y):
-    if _is_tensor(y) and (not _is_tensor(t) or tuple(t.shape) != tuple(y.shape)):
-        return tf.broadcast_to(_as_grad(t, y), tuple(y.shape))
-    return t
-
-
-def array_grad(g, x):
-    return g  # never converted to a Python number
-
-
 def copy(x):
     return x  # immutable
 
@@ -489,14 +433,6 @@ def sign(x):
 
 def _immutable(x):
     return True
-
-
-def _constant_dtype(like):
-    return _float_dtype(like)
-
-
-def _to_python_scalar(v):
-    return v  # a 0-d tensor stays a tensor
 
 
 def _check_output(y, seed, name):
@@ -549,11 +485,11 @@ def tensorflow_axis(axis):
 def tensorflow_unreduce(g, x, axis, keepdims):
     """The gradient of a reduction over `axis` (TensorFlow's spelling) broadcast back
     to the shape of `x`."""
-    return unreduce(g, x, tensorflow_axis(axis), keepdims)
+    return H.unreduce(g, x, tensorflow_axis(axis), keepdims)
 
 
 def tensorflow_count(x, axis):
-    return reduced_count(x, tensorflow_axis(axis))
+    return H.reduced_count(x, tensorflow_axis(axis))
 
 
 def tensorflow_sum(t, axis=None, keepdims=False):
@@ -612,7 +548,7 @@ def tensorflow_tangents_like(ts, values):
     """The tangents of a list of tensors, each a tensor of its value's shape (an
     inactive one is 0.0)."""
     ts = ts if isinstance(ts, (list, tuple)) else [ts] * len(values)
-    return [broadcast_like(_as_grad(t, v), v) if _is_zero(t) or not _is_tensor(t) else t
+    return [H.broadcast_like(_as_grad(t, v), v) if _is_zero(t) or not _is_tensor(t) else t
             for t, v in zip(ts, values)]
 
 
@@ -939,7 +875,7 @@ def _untraceable(func, args, error):
     """The message of a primal tf.function cannot trace: TensorFlow's reason, at the
     user's line (found by tracing the primal itself when the failing statement is its
     copy inside the generated code)."""
-    from tangent._build import _user_frame
+    from tangent._errors import _user_frame
     from tangent._errors import _located
     reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
     code = func.__code__
@@ -957,27 +893,13 @@ def _untraceable(func, args, error):
     hint = ("use tf.where / tf.cond instead of a Python `if` on a tensor, no .numpy() or "
             "float() of a tensor, or call with compile='python' (the same derivative, "
             "eager)")
-    if line is None:
-        return "%s\nhint: %s" % (message, hint)
     return _located(filename, line, message, hint)
 
 
 # ------------------------------------------------------------------ registration
 
 def _register():
-    for type_ in (tf.Tensor, tf.Variable):
-        _registry.register_namespace(type_, np)
-        for kind, fn in (
-                ("init_grad", init_grad), ("add_grad", add_grad), ("unbroadcast", unbroadcast),
-                ("unreduce", unreduce), ("matmul_grad", matmul_grad),
-                ("add_grad_at", add_grad_at), ("zero_grad_at", zero_grad_at),
-                ("set_tangent_at", set_tangent_at), ("reduced_count", reduced_count),
-                ("extremum_grad", extremum_grad), ("extremum_tangent", extremum_tangent),
-                ("sum_grad", sum_grad), ("broadcast_like", broadcast_like),
-                ("array_grad", array_grad), ("copy", copy), ("log", log),
-                ("sign", sign), ("immutable", _immutable),
-                ("reshape_as", _generic_reshape_as(np)),
-                ("constant_dtype", _constant_dtype),
-                ("to_python_scalar", _to_python_scalar),
-                ("check_output", _check_output)):
-            _registry.register_helper(kind, type_, fn)
+    H.register(
+        (tf.Tensor, tf.Variable), init_grad=init_grad, add_grad_at=add_grad_at,
+        zero_grad_at=zero_grad_at, set_tangent_at=set_tangent_at, copy=copy, log=log,
+        sign=sign, immutable=_immutable, check_output=_check_output)

@@ -1,6 +1,7 @@
-"""The tinygrad runtime: tinygrad's implementations of the generic helpers, the namespace
-operator and array-method rules compute in for tinygrad tensors (`TinyNumpy`: NumPy's
-names and parameters over Tensor methods), the helpers of backends/tinygrad.py
+"""The tinygrad runtime: the primitives the generic helpers compute with
+(tangent._library_helpers) and what tensors need beyond them, the namespace operator
+and array-method rules compute in for tinygrad tensors (`TinyNumpy`: NumPy's names and
+parameters over Tensor methods), the helpers of backends/tinygrad.py
 (`tangent.tinygrad_*`) and `compile='tinygrad'` (TinyJit).
 
 Installed with the other shims but inert until `load()`, which imports tinygrad and
@@ -17,15 +18,14 @@ shaped like the result, `t` a tangent shaped like the argument.
 """
 import sys as _sys
 
-from tangent import _grads_shape, _registry
-from tangent._grads_common import _generic_reshape_as
-from tangent._runtime import _axes, kept_shape, matmul_grad_in
+from tangent import _grads_shape, _library_helpers
 from tangent._errors import NotDifferentiated
 
 tinygrad = None
 Tensor = None
 dtypes = None
 np = None  # the TinyNumpy namespace, once loaded
+H = None  # the generic helpers over this module's primitives (tangent._library_helpers)
 
 
 def loaded():
@@ -34,12 +34,13 @@ def loaded():
 
 def load():
     """Imports tinygrad; returns this module."""
-    global tinygrad, Tensor, dtypes, np
+    global tinygrad, Tensor, dtypes, np, H
     if tinygrad is None:
         import tinygrad as tinygrad_
         Tensor, dtypes = tinygrad_.Tensor, tinygrad_.dtypes
         tinygrad = tinygrad_
         np = TinyNumpy()
+        H = _library_helpers.Helpers(_sys.modules[__name__], np)
         _register()
     return _sys.modules[__name__]
 
@@ -50,6 +51,11 @@ def device():
     load()
     from tinygrad import Device
     return Device.DEFAULT
+
+
+def status_detail():
+    """For backend_status(): the device tinygrad computes on (CPU needs clang)."""
+    return "device: %s" % device()
 
 
 def _is_tensor(x):
@@ -91,6 +97,30 @@ def _full(shape, v, like):
     """`v` broadcast to `shape` (a constant tinygrad fuses, not a buffer)."""
     shape = tuple(shape)
     return _const(v, like).reshape((1,) * len(shape)).expand(shape)
+
+
+def _sum_axes(g, axes, keepdims):
+    return g.sum(axis=axes, keepdim=keepdims)
+
+
+def _reshape(g, shape):
+    return g.reshape(shape)
+
+
+def _broadcast_to(g, shape):
+    return g.expand(shape)
+
+
+def _equal_mask(a, b, like):
+    return (a == b).cast(_float_dtype(like))
+
+
+def _matmul_nt(a, b):
+    return a.matmul(b.transpose(0, 1))
+
+
+def _matmul_tn(a, b):
+    return a.transpose(0, 1).matmul(b)
 
 
 def _dims(axis):
@@ -390,14 +420,10 @@ class TinyNumpy:
         return x.pad(tuple(tuple(p) for p in pad_width), value=constant_values)
 
 
-# ------------------------------------------------------ generic helpers (dispatch)
+# ------------------------------------------ what tensors need beyond the generic helpers
 
 def init_grad(x):
     return Tensor.zeros(_shape(x), dtype=_float_dtype(x), device=_device(x))
-
-
-def add_grad(a, b):
-    return a + b
 
 
 def _check_float(like):
@@ -406,74 +432,6 @@ def _check_float(like):
     if _is_tensor(like) and not dtypes.is_float(like.dtype):
         from tangent._errors import _integer_tensor_error
         raise _integer_tensor_error(like.dtype, _shape(like), "x.float(), x.double()")
-
-
-def unbroadcast(g, like):
-    """Sums `g` over the axes along which `like` was broadcast (like may be a Python
-    number: the gradient is then a 0-d tensor)."""
-    _check_float(like)
-    shape = _shape(like)
-    if not _is_tensor(g):
-        return _full(shape, g, like)
-    if _shape(g) == shape:
-        return g
-    if g.ndim > len(shape):
-        g = g.sum(axis=tuple(range(g.ndim - len(shape))))
-    axes = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
-    if axes:
-        g = g.sum(axis=axes, keepdim=True)
-    if _shape(g) != shape:
-        g = g.expand(shape)
-    return g
-
-
-def unreduce(g, x, axis, keepdims):
-    _check_float(x)
-    shape = _shape(x)
-    if not _is_tensor(g):
-        return _full(shape, g, x)
-    if not keepdims:
-        kept = kept_shape(g, shape, _axes(_dims(axis), len(shape)))
-        g = g.reshape(kept)
-    return g.expand(shape)
-
-
-def reduced_count(x, axis):
-    shape = _shape(x)
-    n = 1
-    for a in _axes(_dims(axis), len(shape)):
-        n *= shape[a]
-    return n
-
-
-def _extremum_mask(y, x, axis, keepdims):
-    return (x == unreduce(y, x, axis, keepdims)).cast(_float_dtype(x))
-
-
-def extremum_grad(g, y, x, axis, keepdims):
-    """The gradient of max/min shared equally among the extreme elements (as tinygrad's
-    own backward shares it)."""
-    mask = _extremum_mask(y, x, axis, keepdims)
-    count = np.sum(mask, axis=_dims(axis), keepdims=keepdims)
-    return unreduce(g, x, axis, keepdims) * mask / unreduce(count, x, axis, keepdims)
-
-
-def extremum_tangent(t, y, x, axis, keepdims):
-    mask = _extremum_mask(y, x, axis, keepdims)
-    count = np.sum(mask, axis=_dims(axis), keepdims=keepdims)
-    return np.sum(t * mask, axis=_dims(axis), keepdims=keepdims) / count
-
-
-def matmul_grad(g, a, b, which):
-    if _is_tensor(g) and _is_tensor(a) and _is_tensor(b) and a.ndim == 2 and b.ndim == 2:
-        # Two matrices (the common case), without the general shapes' dispatch.
-        if which == 0:
-            _check_float(a)
-            return g.matmul(b.transpose(0, 1))
-        _check_float(b)
-        return a.transpose(0, 1).matmul(g)
-    return matmul_grad_in(np, unbroadcast, _as_grad(g, a if _is_tensor(a) else b), a, b,
-                          which)
 
 
 def _scatter(value, x, index):
@@ -487,22 +445,6 @@ def add_grad_at(g, x, index, value):
     """`g` (a fresh zero gradient of `x` if None) plus `value` at `x[index]`."""
     placed = _scatter(value, x, index)
     return placed if g is None else g + placed
-
-
-def sum_grad(g, x):
-    if not _is_tensor(g):
-        return _full(_shape(x), g, x)
-    return g.expand(_shape(x))
-
-
-def broadcast_like(t, y):
-    if _is_tensor(y) and (not _is_tensor(t) or _shape(t) != _shape(y)):
-        return _as_grad(t, y).expand(_shape(y))
-    return t
-
-
-def array_grad(g, x):
-    return g  # never converted to a Python number
 
 
 def copy(x):
@@ -519,10 +461,6 @@ def sign(x):
 
 def _immutable(x):
     return False
-
-
-def _constant_dtype(like):
-    return _float_dtype(like)
 
 
 def _transpose_method(g, dims):
@@ -542,10 +480,6 @@ def _default_ddof(x):
 
 def _default_axis(x, method):
     return 0  # Tensor.cumsum(axis=0)
-
-
-def _to_python_scalar(v):
-    return v  # a 0-d tensor stays a tensor (realising it would end the graph)
 
 
 def _canonical_device(x):
@@ -599,7 +533,7 @@ def _transpose(op, g, like):
 
 
 def _zero_or(t, like):
-    return init_grad(like) if _is_zero(t) else broadcast_like(t, like)
+    return init_grad(like) if _is_zero(t) else H.broadcast_like(t, like)
 
 
 def tinygrad_condition(cond):
@@ -830,8 +764,8 @@ def tinygrad_linear(x, w):
 def tinygrad_linear_grad(g, x, w, which):
     """The gradient of `x.linear(w)`'s input (which=0) or weight (which=1)."""
     if w.ndim == 1:
-        return unbroadcast(g * (w if which == 0 else x), x if which == 0 else w)
-    return matmul_grad(g, x, w, which)
+        return H.unbroadcast(g * (w if which == 0 else x), x if which == 0 else w)
+    return H.matmul_grad(g, x, w, which)
 
 
 def _through_other(grad, g, tx, tw, x, w, which):
@@ -909,13 +843,13 @@ def tinygrad_pool_tangent(t, x, op, kernel_size, stride, dilation, padding, ceil
     if _is_zero(t):
         t = init_grad(x)
     if op == "avg_pool2d":
-        return _pool(broadcast_like(t, x), op, kernel_size, stride, dilation, padding,
+        return _pool(H.broadcast_like(t, x), op, kernel_size, stride, dilation, padding,
                      ceil_mode, flag)
     y_shape = _shape(_pool(x, op, kernel_size, stride, dilation, padding, ceil_mode, flag))
     u = Tensor.empty(*y_shape, dtype=_float_dtype(x), device=_device(x))
     grad = tinygrad_pool_grad(u, x, op, kernel_size, stride, dilation, padding, ceil_mode,
                               flag)
-    return (grad * broadcast_like(t, x)).sum().gradient(u)[0]
+    return (grad * H.broadcast_like(t, x)).sum().gradient(u)[0]
 
 
 # ------------------------------------------------------------ compile='tinygrad'
@@ -1043,21 +977,8 @@ def compiled(fn, func):
 # ------------------------------------------------------------------ registration
 
 def _register():
-    type_ = Tensor
-    _registry.register_namespace(type_, np)
-    for kind, fn in (
-            ("init_grad", init_grad), ("add_grad", add_grad), ("unbroadcast", unbroadcast),
-            ("unreduce", unreduce), ("matmul_grad", matmul_grad),
-            ("add_grad_at", add_grad_at), ("reduced_count", reduced_count),
-            ("extremum_grad", extremum_grad), ("extremum_tangent", extremum_tangent),
-            ("sum_grad", sum_grad), ("broadcast_like", broadcast_like),
-            ("array_grad", array_grad), ("copy", copy), ("log", log),
-            ("sign", sign), ("immutable", _immutable),
-            ("reshape_as", _generic_reshape_as(np)),
-            ("constant_dtype", _constant_dtype),
-            ("to_python_scalar", _to_python_scalar),
-            ("transpose_method", _transpose_method),
-            ("default_ddof", _default_ddof), ("check_output", _check_output),
-            ("repeat_method", _grads_shape.tile_method),
-            ("default_axis", _default_axis)):
-        _registry.register_helper(kind, type_, fn)
+    H.register(
+        (Tensor,), init_grad=init_grad, add_grad_at=add_grad_at, copy=copy, log=log,
+        sign=sign, immutable=_immutable, transpose_method=_transpose_method,
+        default_ddof=_default_ddof, check_output=_check_output,
+        repeat_method=_grads_shape.tile_method, default_axis=_default_axis)

@@ -1,5 +1,6 @@
-"""The PyTorch runtime: torch's implementations of the generic helpers, the namespace
-operator and array-method rules compute in for tensors (`TorchNumpy`: NumPy's names and
+"""The PyTorch runtime: the primitives the generic helpers compute with
+(tangent._library_helpers) and what tensors need beyond them, the namespace operator
+and array-method rules compute in for tensors (`TorchNumpy`: NumPy's names and
 parameters over torch functions), the helpers of backends/torch.py (`tangent.torch_*`)
 and `compile='torch'`.
 
@@ -21,14 +22,13 @@ Conventions as in the tangent._grads_* modules: `g` is a gradient shaped like th
 """
 import sys as _sys
 
-from tangent import _grads_shape, _registry
-from tangent._grads_common import _generic_reshape_as
-from tangent._runtime import _axes, kept_shape, matmul_grad_in
+from tangent import _grads_shape, _library_helpers
 from tangent._errors import NotDifferentiated
 
 torch = None
 F = None
 np = None  # the TorchNumpy namespace, once loaded
+H = None  # the generic helpers over this module's primitives (tangent._library_helpers)
 
 
 def loaded():
@@ -37,7 +37,7 @@ def loaded():
 
 def load():
     """Imports torch (and the submodules rule bodies call); returns this module."""
-    global torch, F, np
+    global torch, F, np, H
     if torch is None:
         import torch as torch_
         import torch.nn.functional as F_
@@ -46,6 +46,7 @@ def load():
         import torch.nn.grad  # noqa: F401
         torch, F = torch_, F_
         np = TorchNumpy()
+        H = _library_helpers.Helpers(_sys.modules[__name__], np)
         _register()
     return _sys.modules[__name__]
 
@@ -80,6 +81,34 @@ def _as_grad(g, like):
 
 def _shape(x):
     return tuple(x.shape) if _is_tensor(x) else ()
+
+
+def _full(shape, v, like):
+    return torch.full(shape, v, dtype=_float_dtype(like), device=_device(like))
+
+
+def _sum_axes(g, axes, keepdims):
+    return torch.sum(g, dim=axes, keepdim=keepdims)
+
+
+def _reshape(g, shape):
+    return torch.reshape(g, shape)
+
+
+def _broadcast_to(g, shape):
+    return torch.broadcast_to(g, shape)
+
+
+def _equal_mask(a, b, like):
+    return (a == b).to(_float_dtype(like))
+
+
+def _matmul_nt(a, b):
+    return a @ b.mT
+
+
+def _matmul_tn(a, b):
+    return a.mT @ b
 
 
 def _dims(dim):
@@ -293,14 +322,10 @@ class TorchNumpy:
         return x.to(dtype)
 
 
-# ------------------------------------------------------ generic helpers (dispatch)
+# ------------------------------------------ what tensors need beyond the generic helpers
 
 def init_grad(x):
     return torch.zeros(_shape(x), dtype=_float_dtype(x), device=_device(x))
-
-
-def add_grad(a, b):
-    return a + b
 
 
 def add_grad_at(g, x, index, value):
@@ -339,85 +364,6 @@ def _check_float(like):
         raise _integer_tensor_error(dt, like.shape, "x.double(), x.float()")
 
 
-def unbroadcast(g, like):
-    """Sums `g` over the axes along which `like` was broadcast (like may be a Python
-    number: the gradient is then a 0-d tensor)."""
-    _check_float(like)
-    shape = _shape(like)
-    g = _as_grad(g, like)
-    if tuple(g.shape) == shape:
-        return g
-    if g.dim() > len(shape):
-        g = torch.sum(g, dim=tuple(range(g.dim() - len(shape))))
-    axes = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
-    if axes:
-        g = torch.sum(g, dim=axes, keepdim=True)
-    if tuple(g.shape) != shape:
-        g = torch.broadcast_to(g, shape)
-    return g
-
-
-def unreduce(g, x, axis, keepdims):
-    _check_float(x)
-    shape = _shape(x)
-    if not _is_tensor(g):
-        # A number (the seed 1.0): a filled tensor rather than a view of one element,
-        # which torch's kernels read several times slower.
-        return torch.full(shape, g, dtype=_float_dtype(x), device=_device(x))
-    if not keepdims:
-        kept = kept_shape(g, shape, _axes(_dims(axis), len(shape)))
-        g = torch.reshape(g, kept)
-    return torch.broadcast_to(g, shape)
-
-
-def reduced_count(x, axis):
-    shape = _shape(x)
-    n = 1
-    for a in _axes(_dims(axis), len(shape)):
-        n *= shape[a]
-    return n
-
-
-def extremum_grad(g, y, x, axis, keepdims):
-    mask = (x == unreduce(y, x, axis, keepdims)).to(_float_dtype(x))
-    count = np.sum(mask, axis=_dims(axis), keepdims=keepdims)
-    return unreduce(g, x, axis, keepdims) * mask / unreduce(count, x, axis, keepdims)
-
-
-def extremum_tangent(t, y, x, axis, keepdims):
-    mask = (x == unreduce(y, x, axis, keepdims)).to(_float_dtype(x))
-    count = np.sum(mask, axis=_dims(axis), keepdims=keepdims)
-    return np.sum(t * mask, axis=_dims(axis), keepdims=keepdims) / count
-
-
-def matmul_grad(g, a, b, which):
-    if _is_tensor(g) and _is_tensor(a) and _is_tensor(b) and a.dim() == 2 and b.dim() == 2:
-        # Two matrices (the common case), without the general shapes' dispatch.
-        if which == 0:
-            _check_float(a)
-            return g @ b.mT
-        _check_float(b)
-        return a.mT @ g
-    return matmul_grad_in(np, unbroadcast, _as_grad(g, a if _is_tensor(a) else b), a, b,
-                          which)
-
-
-def sum_grad(g, x):
-    if not _is_tensor(g):
-        return torch.full(_shape(x), g, dtype=_float_dtype(x), device=_device(x))
-    return torch.broadcast_to(g, _shape(x))
-
-
-def broadcast_like(t, y):
-    if _is_tensor(y) and (not _is_tensor(t) or tuple(t.shape) != tuple(y.shape)):
-        return torch.broadcast_to(_as_grad(t, y), tuple(y.shape))
-    return t
-
-
-def array_grad(g, x):
-    return g  # never converted to a Python number
-
-
 def copy(x):
     return torch.clone(x)
 
@@ -432,10 +378,6 @@ def sign(x):
 
 def _immutable(x):
     return False
-
-
-def _constant_dtype(like):
-    return _float_dtype(like)
 
 
 def _transpose_method(g, dims):
@@ -493,10 +435,6 @@ def _default_ddof(x):
     return 1  # Tensor.var/std: the unbiased estimate unless `correction` says otherwise
 
 
-def _to_python_scalar(v):
-    return v  # a 0-d tensor stays a tensor
-
-
 # ------------------------------------------------------ helpers of the torch rules
 
 def torch_sum(t, dim=None, keepdim=False):
@@ -541,7 +479,7 @@ def torch_stack_grad(g, tensors, dim=0):
 
 def torch_tangents_like(ts, tensors):
     """Tangents of a list of tensors, the literal zeros of inactive ones as zero tensors."""
-    return [init_grad(x) if _is_zero(t) else broadcast_like(t, x) for t, x in zip(ts, tensors)]
+    return [init_grad(x) if _is_zero(t) else H.broadcast_like(t, x) for t, x in zip(ts, tensors)]
 
 
 def torch_cumsum_grad(g, dim):
@@ -881,13 +819,13 @@ def torch_norm_grad(g, n, x, ord, dim, keepdim, name):
     elements), 1 (sign) and other p (sign |x|^(p-1) / |x|_p^(p-1))."""
     p = _norm_kind(x, ord, dim, name)
     dim = _dims(dim)
-    gu = unreduce(g, x, dim, keepdim)
-    nu = unreduce(n, x, dim, keepdim)
+    gu = H.unreduce(g, x, dim, keepdim)
+    nu = H.unreduce(n, x, dim, keepdim)
     if p == 2:
         return gu * x / nu
     if p in (float("inf"), float("-inf")):
         mask = (torch.abs(x) == nu).to(_float_dtype(x))
-        count = unreduce(np.sum(mask, axis=dim, keepdims=keepdim), x, dim, keepdim)
+        count = H.unreduce(np.sum(mask, axis=dim, keepdims=keepdim), x, dim, keepdim)
         return gu * torch.sign(x) * mask / count
     if p == 1:
         return gu * torch.sign(x)
@@ -910,10 +848,10 @@ def torch_norm_grad_jvp(dg, dn, dx, g, n, x, ord, dim, keepdim, name):
     out = 0.0
     if not _is_zero(dg):
         out = torch_norm_grad(dg, n, x, ord, dim, keepdim, name)
-    gu = unreduce(g, x, dim, keepdim)
-    nu = unreduce(n, x, dim, keepdim)
+    gu = H.unreduce(g, x, dim, keepdim)
+    nu = H.unreduce(n, x, dim, keepdim)
     dx = 0.0 if _is_zero(dx) else torch.broadcast_to(_as_grad(dx, x), x.shape)
-    dnu = 0.0 if _is_zero(dn) else unreduce(dn, x, dim, keepdim)
+    dnu = 0.0 if _is_zero(dn) else H.unreduce(dn, x, dim, keepdim)
     if p == 2:
         return out + gu * (dx / nu - x * dnu / (nu * nu))
     if p in (1, 0, float("inf"), float("-inf")):
@@ -1025,24 +963,12 @@ def _is_compiler_error(e):
 # ------------------------------------------------------------------ registration
 
 def _register():
-    type_ = torch.Tensor
-    _registry.register_namespace(type_, np)
-    for kind, fn in (
-            ("init_grad", init_grad), ("add_grad", add_grad), ("unbroadcast", unbroadcast),
-            ("unreduce", unreduce), ("matmul_grad", matmul_grad),
-            ("add_grad_at", add_grad_at), ("zero_grad_at", zero_grad_at),
-            ("set_tangent_at", set_tangent_at), ("reduced_count", reduced_count),
-            ("extremum_grad", extremum_grad), ("extremum_tangent", extremum_tangent),
-            ("sum_grad", sum_grad), ("broadcast_like", broadcast_like),
-            ("array_grad", array_grad), ("copy", copy), ("log", log),
-            ("sign", sign), ("immutable", _immutable),
-            ("reshape_as", _generic_reshape_as(np)),
-            ("constant_dtype", _constant_dtype),
-            ("to_python_scalar", _to_python_scalar),
-            ("transpose_method", _transpose_method),
-            ("default_ddof", _default_ddof), ("check_output", _check_output),
-            ("repeat_method", _grads_shape.tile_method)):
-        _registry.register_helper(kind, type_, fn)
+    H.register(
+        (torch.Tensor,), init_grad=init_grad, add_grad_at=add_grad_at,
+        zero_grad_at=zero_grad_at, set_tangent_at=set_tangent_at, copy=copy, log=log,
+        sign=sign, immutable=_immutable, transpose_method=_transpose_method,
+        default_ddof=_default_ddof, check_output=_check_output,
+        repeat_method=_grads_shape.tile_method)
 
 
 install_import_order_hook()  # at `import tangent`: cheap, and imports nothing

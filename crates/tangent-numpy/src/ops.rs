@@ -1,4 +1,4 @@
-//! Interpreter-independent array operations beyond `core.rs`: sorting, contractions
+//! Interpreter-independent array operations beyond `core/`: sorting, contractions
 //! (`tensordot`, `einsum`), diagonals, and shape functions (`split`, `tile`, `repeat`,
 //! `flip`, `roll`, `pad`, `moveaxis`).
 

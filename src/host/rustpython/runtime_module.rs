@@ -6,102 +6,34 @@
 pub(crate) mod _tangent {
     use rustpython_vm::{
         builtins::{PyList, PyListRef, PyTupleRef},
-        function::{ArgSequence, OptionalArg},
+        function::OptionalArg,
         PyObjectRef, PyResult, VirtualMachine,
     };
 
-    /// A derivative's request as the shim keeps it (`__tangent_live__`): (text, live
-    /// names, the function's name), or None.
-    fn derivative_request(
-        request: Option<PyObjectRef>,
-        vm: &VirtualMachine,
-    ) -> PyResult<Option<(String, String, String)>> {
-        match request {
-            Some(l) if !vm.is_none(&l) => {
-                let parts: Vec<String> = l.try_to_value(vm)?;
-                let [text, names, entry]: [String; 3] = parts
-                    .try_into()
-                    .map_err(|_| vm.new_type_error("live must be (text, names, function)"))?;
-                Ok(Some((text, names, entry)))
-            }
-            _ => Ok(None),
-        }
-    }
-
-    /// grad(request) -> answer: the one derivative request of the `tangent` package and
-    /// its answer, dicts whose fields `crate::seam` defines and checks.
+    /// ask(request) -> answer: the `tangent` package's requests (a derivative, an
+    /// explanation, a rule to register) and their answers, dicts whose fields
+    /// `crate::seam` defines and checks.
     #[pyfunction]
-    fn grad(request: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    fn ask(request: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let request = super::super::seam_values::to_json(&request, vm)?;
-        let answer = crate::seam::grad(request);
+        let answer = crate::seam::ask(request);
         Ok(super::super::seam_values::from_json(&answer, vm))
     }
 
-    /// explain_info(filename, funcname, wrt[, live]) -> (primal source, [(variable,
-    /// [reads])]); `live` is the derivative's request (text, live names, name) or None.
+    /// jit(request, fallback, on_refusal) -> (native function or None, None or why the
+    /// generated function is not compiled); `request`'s fields are `seam::JitRequest`'s.
+    /// The native function runs `fallback` (the interpreted adjoint) wherever it does
+    /// not run natively. The check compiles the likely signature (see `Program::check`).
     #[pyfunction]
-    fn explain_info(
-        filename: String,
-        funcname: String,
-        wrt: ArgSequence<usize>,
-        live: OptionalArg<PyObjectRef>,
-        vm: &VirtualMachine,
-    ) -> PyResult<PyTupleRef> {
-        let live = derivative_request(live.into_option(), vm)?;
-        let info =
-            crate::engine::explain_info(&filename, &funcname, &wrt.into_vec(), live.as_ref())
-                .map_err(|e| vm.new_value_error(e.to_string()))?;
-        let flow: Vec<PyObjectRef> = info
-            .flow
-            .into_iter()
-            .map(|(t, reads)| {
-                let reads: Vec<PyObjectRef> = reads
-                    .into_iter()
-                    .map(|r| vm.ctx.new_str(r).into())
-                    .collect();
-                vm.ctx
-                    .new_tuple(vec![
-                        vm.ctx.new_str(t).into(),
-                        vm.ctx.new_list(reads).into(),
-                    ])
-                    .into()
-            })
-            .collect();
-        Ok(vm.ctx.new_tuple(vec![
-            vm.ctx.new_str(info.primal).into(),
-            vm.ctx.new_list(flow).into(),
-        ]))
-    }
-
-    /// register_rule(kind, qualname, filename, funcname) -> None or an error message.
-    #[pyfunction]
-    fn register_rule(
-        kind: String,
-        qualname: String,
-        filename: String,
-        funcname: String,
-    ) -> Option<String> {
-        crate::engine::register_rule(kind == "tangent", &qualname, &filename, &funcname)
-            .err()
-            .map(|e| e.to_string())
-    }
-
-    /// jit(source, entry, fallback, strict, on_refusal, module_file) -> (native function or None,
-    /// None or why the generated function is not compiled). The native function runs
-    /// `fallback` (the interpreted adjoint) wherever it does not run natively. The
-    /// check compiles the likely signature (see `Program::check`).
-    #[pyfunction]
-    #[allow(clippy::too_many_arguments)] // the Python-facing signature
     fn jit(
-        source: String,
-        entry: String,
+        request: PyObjectRef,
         fallback: PyObjectRef,
-        strict: bool,
         on_refusal: PyObjectRef,
-        module_file: String,
         vm: &VirtualMachine,
     ) -> PyResult<PyTupleRef> {
-        let entry = match crate::jit::NativeEntry::prepare(&source, &entry, &module_file) {
+        let request = super::super::seam_values::to_json(&request, vm)?;
+        let r = crate::seam::jit_request(request).map_err(|e| vm.new_value_error(e.to_string()))?;
+        let entry = match crate::jit::NativeEntry::prepare(&r.source, &r.entry, &r.module_file) {
             Ok(e) => e,
             Err(why) => {
                 return Ok(vm
@@ -112,7 +44,7 @@ pub(crate) mod _tangent {
         let f = super::super::native_fn::PyNativeFunction {
             entry,
             fallback,
-            strict,
+            strict: r.strict,
             on_refusal: (!vm.is_none(&on_refusal)).then_some(on_refusal),
             key_orders: Default::default(),
         };
