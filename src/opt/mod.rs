@@ -379,6 +379,17 @@ fn fold_in_place(e: &mut Expr) {
         ExprKind::BinOp(op, a, b) => {
             fold_in_place(a);
             fold_in_place(b);
+            if matches!(op, BinOp::Mul | BinOp::Div) {
+                // A factor `v ** 1` (a power rule at exponent 2) is `v`: the product is
+                // a new value either way, of the same type and bit for bit the same.
+                for operand in [&mut *a, &mut *b] {
+                    if let ExprKind::BinOp(BinOp::Pow, base, one) = &operand.kind {
+                        if matches!(&one.kind, ExprKind::Num(n) if n == "1") {
+                            **operand = (**base).clone();
+                        }
+                    }
+                }
+            }
             if let (Some((x, xi)), Some((y, yi))) = (num_value(a), num_value(b)) {
                 let ints = xi && yi;
                 let v = match op {
