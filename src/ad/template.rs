@@ -175,6 +175,70 @@ fn bind_all(
     Ok(bound)
 }
 
+/// The template's body without the keyword arguments that a call of the rule's own
+/// function passes from a parameter the call site left at its default: for `np.sum(x)`,
+/// `numpy.sum(d[x], axis=axis, keepdims=keepdims)` reads `numpy.sum(dx)`, as the user
+/// wrote it. The function's defaults are the template's (a template's parameters are its
+/// function's: calls bind to them), so the value is the same. Only the rule's own
+/// function is trusted with that, and only for a parameter of the same name (`axis=axis`):
+/// `qualname` itself, or the function of that name of the arguments' namespace
+/// (`tangent.namespace_of(x).sum` for `numpy.ndarray.sum`).
+fn without_defaulted_keywords(
+    t: &Template,
+    qualname: &str,
+    args: &[Expr],
+    kwargs: &[(String, Expr)],
+) -> Vec<Stmt> {
+    let params = &t.def.params[1..];
+    let positional = t.def.kwonly.map_or(params.len(), |k| k - 1);
+    let defaulted: HashSet<&str> = params
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| {
+            p.default.is_some()
+                && (*i >= positional || *i >= args.len())
+                && !kwargs.iter().any(|(k, _)| k == &p.name)
+        })
+        .map(|(_, p)| p.name.as_str())
+        .collect();
+    let mut body = t.def.body.clone();
+    if defaulted.is_empty() {
+        return body;
+    }
+    let short = qualname.rsplit('.').next().unwrap_or(qualname);
+    let own = |func: &Expr| {
+        crate::emit::printer::expr(func) == qualname
+            || namespace_function(func).is_some_and(|f| f.rsplit('.').next() == Some(short))
+    };
+    for stmt in &mut body {
+        crate::syntax::visit::map_stmt_exprs(stmt, &mut |e| {
+            let mut e = e.clone();
+            substitute(&mut e, &mut |x| match &x.kind {
+                ExprKind::Call { func, args, kwargs } if own(func) => {
+                    let kept: Vec<(String, Expr)> = kwargs
+                        .iter()
+                        .filter(|(k, v)| {
+                            // `axis=axis`: the function's parameter of the template's name.
+                            !v.as_name().is_some_and(|n| n == k && defaulted.contains(n))
+                        })
+                        .cloned()
+                        .collect();
+                    (kept.len() < kwargs.len()).then(|| {
+                        Expr::synth(ExprKind::Call {
+                            func: func.clone(),
+                            args: args.clone(),
+                            kwargs: kept,
+                        })
+                    })
+                }
+                _ => None,
+            });
+            e
+        });
+    }
+    body
+}
+
 /// A call of `tangent.namespace_of(...).F` is the function `tangent.namespace_of.F`
 /// (which has `numpy.F`'s facts) for the linearity facts of [`simplify_zero`].
 fn namespace_function(callee: &Expr) -> Option<String> {
@@ -218,7 +282,7 @@ pub fn instantiate(
         result,
         site,
     };
-    inst.block(&t.def.body)
+    inst.block(&without_defaulted_keywords(t, qualname, args, kwargs))
 }
 
 /// Instantiates a forward-mode template for `result = qualname(args, kwargs)`. `tangent`
@@ -242,7 +306,7 @@ pub fn instantiate_tangent(
     let mut out = Vec::new();
     tangent_block(
         rules,
-        &t.def.body,
+        &without_defaulted_keywords(t, qualname, args, kwargs),
         &bound,
         &result_param,
         result_tangent,
