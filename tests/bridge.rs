@@ -2,8 +2,8 @@
 //! CPython of one's own, and the same Python API on both hosts (the same scripts give the
 //! same output). Needs the test CPython with NumPy (tests/common/cpython.rs).
 
-mod common;
-use common::cpython;
+use crate::common;
+use crate::common::cpython;
 use std::process::Command;
 
 fn tangent() -> Command {
@@ -33,13 +33,30 @@ fn numpy_catalog_passes_on_real_numpy() {
         &[&dir.to_string_lossy(), "float32"],
     );
     assert!(out.contains(" 0 failures"), "{out}");
+}
+
+/// Second order of the catalog on real NumPy and SciPy (a test of its own: it is the
+/// longest, and runs beside the others).
+#[test]
+fn numpy_catalog_second_order_passes_on_real_numpy() {
+    let Some(py) = cpython::python(&["numpy", "scipy"]) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tangent-catalog2-cpython-{}", std::process::id()));
     let out = cpython::run_ok(
         &py,
         "tests/catalog/check_second_order.py",
         &[&dir.to_string_lossy(), "every_arg"],
     );
     assert!(out.contains(" 0 failures"), "{out}");
-    // The nondifferentiable declarations against real NumPy.
+}
+
+/// The nondifferentiable declarations against real NumPy.
+#[test]
+fn numpy_nondifferentiable_declarations_hold_on_real_numpy() {
+    let Some(py) = cpython::python(&["numpy", "scipy"]) else {
+        return;
+    };
     let out = cpython::run_ok(&py, "tests/catalog/check_nondifferentiable.py", &[]);
     assert!(out.contains(" 0 failures"), "{out}");
 }

@@ -1,9 +1,7 @@
 //! The op catalog: every registered rule is listed in tests/catalog/check_catalog.py and
 //! checked there (reverse and forward) against central finite differences.
 
-mod common;
-
-use common::backend::in_tinygrad_catalog;
+use crate::common::backend::in_tinygrad_catalog;
 use std::collections::BTreeSet;
 use std::process::Command;
 

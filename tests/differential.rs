@@ -3,8 +3,7 @@
 //! (tests/differential/run.py). A fixed seed and a budget here; the longer run for
 //! developers is in README.md (Tests).
 
-mod common;
-use common::cpython;
+use crate::common::cpython;
 use std::process::{Command, Output};
 
 /// Seed and number of functions of the CI run (about 20 s in a debug build on an idle

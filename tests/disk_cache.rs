@@ -4,9 +4,9 @@
 //! it did not write: forged, swapped, linked, FIFO or badly owned entries and directories
 //! are misses (issue 13).
 
-mod common;
+use crate::common;
 
-use common::entries;
+use crate::common::entries;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

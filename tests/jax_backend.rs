@@ -5,9 +5,9 @@
 //! (skipped with a message when the test CPython, jax or the bridge is missing; a
 //! failure under CI=true).
 
-mod common;
+use crate::common;
 
-use common::backend::source;
+use crate::common::backend::source;
 
 use std::collections::BTreeSet;
 use tangent::Tangent;

@@ -6,9 +6,9 @@
 //! with a message when the test CPython, keras or the bridge is missing; a failure under
 //! CI=true).
 
-mod common;
+use crate::common;
 
-use common::backend::source;
+use crate::common::backend::source;
 
 use tangent::Tangent;
 

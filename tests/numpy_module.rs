@@ -1,6 +1,6 @@
 //! The embedded `numpy`: Python snippets run in the interpreter and assert on results.
 
-mod common;
+use crate::common;
 
 use tangent::host::rustpython::{exec_module, format_exception, with_vm};
 

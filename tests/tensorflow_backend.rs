@@ -5,9 +5,9 @@
 //! and the example pass (skipped with a message when the test CPython, tensorflow or the
 //! bridge is missing; a failure under CI=true).
 
-mod common;
+use crate::common;
 
-use common::backend::source;
+use crate::common::backend::source;
 
 use tangent::Tangent;
 

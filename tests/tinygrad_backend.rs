@@ -6,9 +6,9 @@
 //! lazy loading and the example pass (skipped with a message when the test CPython,
 //! tinygrad or the bridge is missing; a failure under CI=true).
 
-mod common;
+use crate::common;
 
-use common::backend::source;
+use crate::common::backend::source;
 
 use std::collections::BTreeSet;
 use tangent::Tangent;

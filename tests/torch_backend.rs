@@ -4,9 +4,9 @@
 //! CPython with torch installed (skipped with a message when the test CPython, torch or
 //! the bridge is missing; a failure under CI=true).
 
-mod common;
+use crate::common;
 
-use common::backend::source;
+use crate::common::backend::source;
 
 use std::collections::BTreeSet;
 use tangent::Tangent;

@@ -374,3 +374,132 @@ pub fn grad_marker(primal: &str) -> String {
 pub fn parse_grad_marker(name: &str) -> Option<&str> {
     name.strip_prefix('\u{1}')
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{grad_ref, Adj, Lowering};
+    use crate::syntax::ir::*;
+    use crate::syntax::visit::substitute;
+    use crate::syntax::SourceModule;
+    use std::collections::HashMap;
+
+    /// A Python expression in which `d_v` is the gradient of `v`.
+    fn e(text: &str) -> Expr {
+        let module = SourceModule::parse("<test>", &format!("def g():\n    _ = {text}\n")).unwrap();
+        let def = module.lower_function("g").unwrap();
+        let StmtKind::Assign(_, mut value) = def.body[0].kind.clone() else {
+            unreachable!("one assignment")
+        };
+        substitute(&mut value, &mut |x| {
+            let n = x.as_name()?;
+            n.strip_prefix("d_").map(grad_ref)
+        });
+        value
+    }
+
+    fn acc(var: &str, value: &str) -> Adj {
+        Adj::Accum {
+            var: var.into(),
+            value: e(value),
+        }
+    }
+
+    fn acc_at(var: &str, index: &str, value: &str) -> Adj {
+        Adj::AccumAt {
+            var: var.into(),
+            index: e(index),
+            value: e(value),
+        }
+    }
+
+    fn rule(out: &str, body: Vec<Adj>) -> Adj {
+        Adj::Rule {
+            out: out.into(),
+            body,
+        }
+    }
+
+    /// Each case: adjoint statements lowered with the gradient of `y` defined on entry;
+    /// the Python they become, then `x`'s state at the end (`x: defined`, `maybe` or
+    /// `undefined`).
+    fn check(cases: Vec<(Vec<Adj>, &str)>) {
+        let names = HashMap::new();
+        for (adjs, expect) in cases {
+            let (stmts, _, finals) =
+                Lowering::new(&names).lower(&adjs, &["y".into()], &["x".into()]);
+            let mut out = String::new();
+            if !stmts.is_empty() {
+                crate::emit::printer::block(&mut out, &stmts, 0);
+            }
+            for (v, state) in finals {
+                out.push_str(&format!("{v}: {state}\n"));
+            }
+            assert_eq!(out.trim_end(), expect.trim_end(), "from: {adjs:?}");
+        }
+    }
+
+    #[test]
+    fn the_first_contribution_assigns_and_later_ones_add() {
+        check(vec![
+            (
+                vec![acc("x", "d_y * 2.0"), acc("x", "d_y")],
+                "bx = by * 2.0\nbx = tangent.add_grad(bx, by)\nx: defined",
+            ),
+            (
+                vec![acc_at("x", "i", "d_y"), acc_at("x", "j", "d_y")],
+                "bx = tangent.add_grad_at(None, x, i, by)\nbx = tangent.add_grad_at(bx, x, j, by)\nx: defined",
+            ),
+            // A value restored to an older one: its gradient starts again.
+            (
+                vec![acc("x", "d_y"), Adj::Kill("x".into()), acc("x", "d_y * 2.0")],
+                "bx = by\nbx = by * 2.0\nx: defined",
+            ),
+            (vec![], "x: undefined"),
+        ]);
+    }
+
+    #[test]
+    fn a_gradient_defined_on_some_paths_starts_as_none() {
+        check(vec![
+            (
+                vec![Adj::If(e("c"), vec![acc("x", "d_y")], vec![])],
+                "bx = None\nif c:\n    bx = by\nx: maybe",
+            ),
+            (
+                vec![Adj::Loop {
+                    count: e("n"),
+                    body: vec![acc("x", "d_y")],
+                }],
+                "bx = None\nfor _ in range(n):\n    bx = tangent.add_grad(bx, by)\nx: maybe",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn a_rule_runs_only_where_its_gradient_can_be_defined() {
+        check(vec![
+            // No gradient reaches `z`: its rule is left out, `x` gets none.
+            (vec![rule("z", vec![acc("x", "d_z")])], "x: undefined"),
+            (
+                vec![acc("z", "d_y"), rule("z", vec![acc("x", "d_z * 3.0")])],
+                "bz = by\nbx = bz * 3.0\nx: defined",
+            ),
+            // Maybe: the rule runs when the gradient is there at run time.
+            (
+                vec![
+                    Adj::If(e("c"), vec![acc("z", "d_y")], vec![]),
+                    rule("z", vec![acc("x", "d_z * 3.0")]),
+                ],
+                "bx = None\nbz = None\nif c:\n    bz = by\nif bz is not None:\n    bx = bz * 3.0\nx: maybe",
+            ),
+            // Zeroing an element of a gradient that does not exist does nothing.
+            (
+                vec![Adj::ZeroAt {
+                    var: "x".into(),
+                    index: e("i"),
+                }],
+                "x: undefined",
+            ),
+        ]);
+    }
+}

@@ -937,3 +937,131 @@ fn rule_shape(op: &str) -> Shape {
         lit => Shape::Leaf(Expr::num(lit)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{CallKind, Passes};
+    use crate::syntax::ir::Expr;
+    use crate::syntax::names::NameGen;
+    use crate::syntax::SourceModule;
+
+    /// `f`'s body after the passes, `np.*` pure, `tangent.push`/`pop` the tape, any
+    /// other call opaque; the whole function printed.
+    fn after(passes: Passes, src: &str) -> String {
+        let module = SourceModule::parse("<test>", src).unwrap();
+        let mut def = module.lower_function("f").unwrap();
+        let classify = |f: &Expr| {
+            let name = crate::emit::printer::expr(f);
+            match name.as_str() {
+                "tangent.push" | "tangent.pop" => CallKind::Tape,
+                _ if name.starts_with("np.") => CallKind::Pure,
+                _ => CallKind::Opaque,
+            }
+        };
+        let mut names = NameGen::for_function(&def);
+        def.body = super::simplify(std::mem::take(&mut def.body), passes, &classify, &mut names);
+        crate::emit::printer::function(&def)
+    }
+
+    /// Each case: the body of `def f(x, y, z)`, and the body the passes make of it.
+    fn check(passes: Passes, cases: &[(&str, &str)]) {
+        let indent = |b: &str| -> String { b.lines().map(|l| format!("    {l}\n")).collect() };
+        let mut wrong = Vec::new();
+        for (input, expect) in cases {
+            let out = after(passes, &format!("def f(x, y, z):\n{}", indent(input)));
+            let want = format!("def f(x, y, z):\n{}", indent(expect));
+            if out.trim_end() != want.trim_end() {
+                wrong.push(format!("from:\n{input}\nexpected:\n{want}got:\n{out}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n----\n"));
+    }
+
+    const ALGEBRAIC: Passes = Passes {
+        cse: false,
+        algebraic: true,
+    };
+    const CSE: Passes = Passes {
+        cse: true,
+        algebraic: false,
+    };
+
+    #[test]
+    fn algebraic_identities_exact_in_ieee_arithmetic() {
+        check(
+            ALGEBRAIC,
+            &[
+                ("a = x * 1.0\nreturn a", "a = x\nreturn a"),
+                ("a = 1.0 * x / 1.0\nreturn a", "a = x\nreturn a"),
+                (
+                    "a = x + 0.0\nb = 0.0 + a - 0.0\nreturn b",
+                    "a = x\nb = x\nreturn b",
+                ),
+                ("a = -(-x)\nreturn a", "a = x\nreturn a"),
+                ("a = x - (-y)\nreturn a", "a = x + y\nreturn a"),
+                ("a = x + -y\nreturn a", "a = x - y\nreturn a"),
+                ("a = -x + y\nreturn a", "a = y - x\nreturn a"),
+                // Not identities for every value: `x * 0.0` is nan for inf, `x + 0`
+                // (an int) keeps an int array's dtype, `x - x` is nan for inf.
+                ("a = x * 0.0\nreturn a", "a = x * 0.0\nreturn a"),
+                ("a = x * 1\nreturn a", "a = x * 1\nreturn a"),
+                ("a = x - x\nreturn a", "a = x - x\nreturn a"),
+            ],
+        );
+    }
+
+    #[test]
+    fn common_subexpressions_are_computed_once() {
+        check(
+            CSE,
+            &[
+                (
+                    "a = np.sin(x) * y\nb = np.sin(x) * z\nreturn a + b",
+                    "_sin_x = np.sin(x)\na = _sin_x * y\nb = _sin_x * z\nreturn a + b",
+                ),
+                // The value a name already holds is read from it.
+                (
+                    "a = x * y\nb = x * y\nreturn a + b",
+                    "a = x * y\nb = a\nreturn a + b",
+                ),
+                // That `y * x` is the same value is an algebraic fact, not CSE's.
+                (
+                    "a = x * y\nb = y * x\nreturn a - b",
+                    "a = x * y\nb = y * x\nreturn a - b",
+                ),
+            ],
+        );
+        check(
+            Passes {
+                cse: true,
+                algebraic: true,
+            },
+            &[(
+                "a = x * y\nb = y * x\nreturn a - b",
+                "a = x * y\nb = a\nreturn a - b",
+            )],
+        );
+    }
+
+    #[test]
+    fn effects_keep_the_code_as_written() {
+        for body in [
+            // An opaque call may depend on state or change it.
+            "a = g(x)\nb = g(x)\nreturn a + b",
+            // A store into a subscript may change a value another name holds.
+            "a = x * y\nx[0] = 1.0\nb = x * y\nreturn a + b",
+            // `out=` writes into its argument.
+            "a = np.sin(x, out=y)\nb = np.sin(x, out=y)\nreturn a + b",
+        ] {
+            check(CSE, &[(body, body)]);
+        }
+        // The tape's pushes and pops stay in place and are never shared.
+        check(
+            CSE,
+            &[(
+                "tangent.push(_stack, x)\na = tangent.pop(_stack)\nb = tangent.pop(_stack)\nreturn a + b",
+                "tangent.push(_stack, x)\na = tangent.pop(_stack)\nb = tangent.pop(_stack)\nreturn a + b",
+            )],
+        );
+    }
+}

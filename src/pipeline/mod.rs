@@ -7,6 +7,8 @@
 
 mod forward;
 mod reverse;
+#[cfg(test)]
+mod tests;
 
 use crate::ad::{activity, alias, control_flow, desugar};
 use crate::emit::printer;
