@@ -104,7 +104,13 @@ def matmul(z, x, y):
     d[y] = tangent.matmul_grad_right(d[z], x, y)
 
 
+# The operator's tangent is written with the operator, which dispatches on the values'
+# types as the user's `x @ w` did.
 @tangent_(operator.matmul)
+def matmul_operator_tangent(z, x, y):
+    d[z] = d[x] @ y + x @ d[y]
+
+
 @tangent_(numpy.matmul)
 @tangent_(numpy.linalg.matmul)
 @tangent_(numpy.dot)

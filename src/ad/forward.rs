@@ -329,15 +329,16 @@ impl Forward<'_> {
                 &[(**a).clone(), (**b).clone()],
                 &[],
                 span,
+                value,
             ),
             ExprKind::Unary(UnaryOp::Neg, a) => {
-                self.library("operator.neg", t, dt, &[(**a).clone()], &[], span)
+                self.library("operator.neg", t, dt, &[(**a).clone()], &[], span, value)
             }
             ExprKind::Unary(UnaryOp::Pos, a) => {
-                self.library("operator.pos", t, dt, &[(**a).clone()], &[], span)
+                self.library("operator.pos", t, dt, &[(**a).clone()], &[], span, value)
             }
             ExprKind::Call { func, args, kwargs } => match self.resolver.callee(func) {
-                Callee::Library(q) => self.library(&q, t, dt, args, kwargs, span),
+                Callee::Library(q) => self.library(&q, t, dt, args, kwargs, span, value),
                 Callee::Method(q) => {
                     let ExprKind::Attr(recv, _) = &func.kind else {
                         unreachable!()
@@ -360,7 +361,7 @@ impl Forward<'_> {
                     } else if !self.rules.is_nondifferentiable(&q) {
                         return self.object_method(t, dt, func, args, kwargs, span);
                     }
-                    self.library(&q, t, dt, &all, kwargs, span)
+                    self.library(&q, t, dt, &all, kwargs, span, value)
                 }
                 Callee::User(_) | Callee::Custom(_) => Ok(zero()),
                 Callee::Unknown(_) if self.resolver.is_object_method(func) => {
@@ -391,7 +392,7 @@ impl Forward<'_> {
                             Ok(zero())
                         }
                     }
-                    _ => self.library(&q, t, dt, &[(**v).clone()], &[], span),
+                    _ => self.library(&q, t, dt, &[(**v).clone()], &[], span, value),
                 }
             }
             ExprKind::Subscript(v, idx) => {
@@ -569,6 +570,7 @@ impl Forward<'_> {
         vec![Stmt::assign(dt, call)]
     }
 
+    #[allow(clippy::too_many_arguments)] // reverse's `library` plus the tangent's name
     fn library(
         &mut self,
         q: &str,
@@ -577,6 +579,7 @@ impl Forward<'_> {
         args: &[Expr],
         kwargs: &[(String, Expr)],
         span: Span,
+        value: &Expr,
     ) -> Result<Vec<Stmt>, Diagnostic> {
         let any_active = args
             .iter()
@@ -614,6 +617,7 @@ impl Forward<'_> {
         let mut site = ActiveSite {
             active: self.active,
             names: self.names,
+            callee: super::reverse::spelled_callee(self.resolver, q, value),
         };
         template::instantiate_tangent(
             self.rules,

@@ -14,6 +14,11 @@ pub trait Site {
     fn is_active(&self, name: &str) -> bool;
     /// A fresh local name based on `hint`.
     fn fresh(&mut self, hint: &str) -> String;
+    /// The function as the call site spells it (`np.sum`), when that spelling is a path
+    /// from a module the user's globals bind and names the rule's own function.
+    fn callee(&self) -> Option<&Expr> {
+        None
+    }
 }
 
 /// Binds a call's arguments to the template's parameters (after the result parameter).
@@ -175,6 +180,31 @@ fn bind_all(
     Ok(bound)
 }
 
+/// `numpy.sum(dx)` in a template written as `np.sum(dx)` where the user called `np.sum`:
+/// `callee` is a path from a module the user's globals bind that resolves to `qualname`
+/// (the caller checked), so both spellings name one function, and the derivative reads
+/// in the user's names. Only calls spelled exactly `qualname` change.
+fn spelled_as_called(body: &mut [Stmt], qualname: &str, callee: &Expr) {
+    for stmt in body {
+        crate::syntax::visit::map_stmt_exprs(stmt, &mut |e| {
+            let mut e = e.clone();
+            substitute(&mut e, &mut |x| match &x.kind {
+                ExprKind::Call { func, args, kwargs }
+                    if crate::emit::printer::expr(func) == qualname =>
+                {
+                    Some(Expr::synth(ExprKind::Call {
+                        func: Box::new(callee.clone()),
+                        args: args.clone(),
+                        kwargs: kwargs.clone(),
+                    }))
+                }
+                _ => None,
+            });
+            e
+        });
+    }
+}
+
 /// The template's body without the keyword arguments that a call of the rule's own
 /// function passes from a parameter the call site left at its default: for `np.sum(x)`,
 /// `numpy.sum(d[x], axis=axis, keepdims=keepdims)` reads `numpy.sum(dx)`, as the user
@@ -255,6 +285,7 @@ fn namespace_function(callee: &Expr) -> Option<String> {
 pub struct ActiveSite<'b> {
     pub active: &'b HashSet<String>,
     pub names: &'b mut crate::syntax::names::NameGen,
+    pub callee: Option<&'b Expr>,
 }
 
 impl Site for ActiveSite<'_> {
@@ -263,6 +294,9 @@ impl Site for ActiveSite<'_> {
     }
     fn fresh(&mut self, hint: &str) -> String {
         self.names.fresh(hint)
+    }
+    fn callee(&self) -> Option<&Expr> {
+        self.callee
     }
 }
 
@@ -277,12 +311,16 @@ pub fn instantiate(
     site: &mut dyn Site,
 ) -> Result<Vec<Adj>, String> {
     let bound = bind_all(t, qualname, result, args, kwargs, site)?;
+    let mut body = without_defaulted_keywords(t, qualname, args, kwargs);
+    if let Some(callee) = site.callee() {
+        spelled_as_called(&mut body, qualname, callee);
+    }
     let mut inst = Instantiator {
         bound: &bound,
         result,
         site,
     };
-    inst.block(&without_defaulted_keywords(t, qualname, args, kwargs))
+    inst.block(&body)
 }
 
 /// Instantiates a forward-mode template for `result = qualname(args, kwargs)`. `tangent`
@@ -304,9 +342,11 @@ pub fn instantiate_tangent(
     let bound = bind_all(t, qualname, result, args, kwargs, site)?;
     let result_param = t.def.params[0].name.clone();
     let mut out = Vec::new();
+    // Spelled as called only at the end: zero tangents are simplified by the rule's name.
+    let body = without_defaulted_keywords(t, qualname, args, kwargs);
     tangent_block(
         rules,
-        &without_defaulted_keywords(t, qualname, args, kwargs),
+        &body,
         &bound,
         &result_param,
         result_tangent,
@@ -314,6 +354,9 @@ pub fn instantiate_tangent(
         tangent,
         &mut out,
     )?;
+    if let Some(callee) = site.callee() {
+        spelled_as_called(&mut out, qualname, callee);
+    }
     Ok(out)
 }
 
