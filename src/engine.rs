@@ -32,7 +32,7 @@ fn register_rule_inner(
     funcname: &str,
 ) -> Result<(), Error> {
     let text = read_source(filename, funcname)?;
-    let module = SourceModule::parse(filename, &text).map_err(Error::from)?;
+    let module = SourceModule::parse_shared(filename, &text).map_err(Error::from)?;
     let def = module.lower_template(funcname).map_err(Error::from)?;
     if def.params.is_empty() {
         return Err(Error::Usage(format!(
@@ -57,7 +57,7 @@ pub fn static_assumptions(filename: &str, func: &str) -> Vec<String> {
         let Ok(text) = read_source(filename, func) else {
             return vec![];
         };
-        let Ok(module) = SourceModule::parse(filename, &text) else {
+        let Ok(module) = SourceModule::parse_shared(filename, &text) else {
             return vec![];
         };
         let mut todo = vec![func.to_owned()];
@@ -192,7 +192,7 @@ fn grad_live_cached_inner(
         None => grad_text(filename, text, func, opts)?,
         Some(live) => {
             let live = LiveNames::from_facts(live);
-            let mut module = SourceModule::parse(filename, text).map_err(Error::from)?;
+            let mut module = SourceModule::parse_shared(filename, text).map_err(Error::from)?;
             module
                 .apply_live(func, live)
                 .map_err(|d| Error::from(d.locate(filename, text)))?;
@@ -310,14 +310,14 @@ fn grad_generated_inner(
         function: entry,
     }) = first
     {
-        let mut context = SourceModule::parse(context_file, text).map_err(Error::from)?;
+        let mut context = SourceModule::parse_shared(context_file, text).map_err(Error::from)?;
         let names = LiveNames::from_facts(names);
         context
             .apply_live(entry, names)
             .map_err(|d| Error::from(d.locate(context_file, text)))?;
         module.set_fallback(context);
     } else if let Ok(text) = read_source(context_file, func) {
-        if let Ok(context) = SourceModule::parse(context_file, &text) {
+        if let Ok(context) = SourceModule::parse_shared(context_file, &text) {
             module.set_fallback(context);
         }
     }
@@ -370,7 +370,7 @@ fn explain_info_inner(
             names,
             function: entry,
         }) => {
-            let mut module = SourceModule::parse(filename, text).map_err(Error::from)?;
+            let mut module = SourceModule::parse_shared(filename, text).map_err(Error::from)?;
             let names = LiveNames::from_facts(names);
             module
                 .apply_live(entry, names)
@@ -379,7 +379,7 @@ fn explain_info_inner(
         }
         None => {
             let text = read_source(filename, func)?;
-            let module = SourceModule::parse(filename, &text).map_err(Error::from)?;
+            let module = SourceModule::parse_shared(filename, &text).map_err(Error::from)?;
             (module, func)
         }
     };
@@ -430,7 +430,7 @@ fn grad_text_inner(
     func: &str,
     opts: &GradOptions,
 ) -> Result<pipeline::Generated, Error> {
-    let module = SourceModule::parse(filename, text).map_err(Error::from)?;
+    let module = SourceModule::parse_shared(filename, text).map_err(Error::from)?;
     if !module.has_function(func) {
         return Err(Error::Usage(format!(
             "{filename}: `{func}` is not defined with `def` at the top level of the module\nhint: tangent differentiates module-level functions; move `{func}` to the top level"

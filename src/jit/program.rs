@@ -94,7 +94,7 @@ impl Program {
             funcs.insert(name.clone(), def);
         }
         // The user functions reachable by calls (generated functions win on names).
-        let user_module = user.and_then(|text| SourceModule::parse("<module>", text).ok());
+        let user_module = user.and_then(|text| SourceModule::parse_shared("<module>", text).ok());
         if let Some(m) = &user_module {
             let mut todo: Vec<String> = funcs.values().flat_map(called_names).collect();
             while let Some(name) = todo.pop() {

@@ -12,8 +12,11 @@ use ruff_python_ast as ast;
 use ruff_text_size::TextRange;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 
 /// A parsed source file: its import aliases and its top-level function definitions.
+/// A copy is cheap: the syntax trees are shared.
+#[derive(Clone)]
 pub struct SourceModule {
     pub file: String,
     pub text: String,
@@ -24,7 +27,7 @@ pub struct SourceModule {
     /// jax.numpy as np` in a `try`, `import numpy as np` in its `except`; or imported and
     /// assigned): which one is live cannot be known from the text.
     pub ambiguous: HashSet<String>,
-    functions: HashMap<String, ast::StmtFunctionDef>,
+    functions: HashMap<String, Arc<ast::StmtFunctionDef>>,
     /// Top-level expression statements that are calls, as (dotted callee, dotted args):
     /// rule files use them for declarations such as `nondifferentiable(len, ...)`.
     pub declarations: Vec<(String, Vec<String>)>,
@@ -35,7 +38,7 @@ pub struct SourceModule {
     fallback: Option<Box<SourceModule>>,
     /// Every `def` and `lambda` of the file, wherever it is, in source order: the live
     /// program's functions were made from them (`syntax::units`).
-    units: Vec<Unit>,
+    units: Arc<Vec<Unit>>,
     /// Functions nested in a function, lifted to module level (`syntax::lift`): lifted
     /// name -> (enclosing function, nested name).
     lifted: HashMap<String, (String, String)>,
@@ -50,14 +53,36 @@ pub struct SourceModule {
     pub aliases: HashMap<String, String>,
 }
 
+/// The files parsed last, newest first: a program differentiates many functions of one
+/// file, and each request (a derivative, and the derivative of a derivative) would parse
+/// it again; in a file of 1,300 functions that was most of a request's time.
+static PARSED: Mutex<Vec<SourceModule>> = Mutex::new(Vec::new());
+const PARSED_KEPT: usize = 4;
+
 impl SourceModule {
+    /// [`SourceModule::parse`], reusing the parse of the same file name and text: the
+    /// caller gets its own copy to change (`apply_live`, `set_fallback`).
+    pub fn parse_shared(file: &str, text: &str) -> Result<SourceModule, Diagnostic> {
+        if let Ok(parsed) = PARSED.lock() {
+            if let Some(m) = parsed.iter().find(|m| m.file == file && m.text == text) {
+                return Ok(m.clone());
+            }
+        }
+        let module = SourceModule::parse(file, text)?;
+        if let Ok(mut parsed) = PARSED.lock() {
+            parsed.insert(0, module.clone());
+            parsed.truncate(PARSED_KEPT);
+        }
+        Ok(module)
+    }
+
     pub fn parse(file: &str, text: &str) -> Result<SourceModule, Diagnostic> {
         check_nesting(text).map_err(|d| d.locate(file, text))?;
         let module = parse_python(file, text)?;
         let mut bindings = ModuleBindings::default();
         bindings.block(&module.body);
         let ModuleBindings { imports, ambiguous } = bindings;
-        let units = units::collect(&module, text);
+        let units = Arc::new(units::collect(&module, text));
         let mut functions = HashMap::new();
         let mut function_names = Vec::new();
         let mut declarations = Vec::new();
@@ -68,7 +93,7 @@ impl SourceModule {
                     if !functions.contains_key(&name) {
                         function_names.push(name.clone());
                     }
-                    functions.insert(name, def);
+                    functions.insert(name, Arc::new(def));
                 }
                 ast::Stmt::Expr(e) => {
                     if let ast::Expr::Call(c) = &*e.value {
@@ -166,7 +191,7 @@ impl SourceModule {
                     "tangent differentiates the code of the function object it is given: re-run or reload the module after editing it",
                 ));
             };
-            functions.insert(func.to_owned(), renamed(d, func));
+            functions.insert(func.to_owned(), Arc::new(renamed(d, func)));
         }
         let mut notes = Vec::new();
         for (name, binding) in &live.names {
@@ -185,7 +210,7 @@ impl SourceModule {
             }
             match self.def_at(def, *line, *ordinal) {
                 Some(d) => {
-                    functions.insert(name.clone(), renamed(d, name));
+                    functions.insert(name.clone(), Arc::new(renamed(d, name)));
                 }
                 None => notes.push((name.clone(), self.unavailable_def(def, *line))),
             }
@@ -700,5 +725,30 @@ impl ModuleBindings {
             ast::Stmt::With(w) => self.block(&w.body),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SourceModule;
+
+    /// A parse reused for the same file and text is a copy: changing one (`apply_live`
+    /// replaces the functions) leaves the next request's copy as parsed, and another
+    /// text or file name is parsed anew.
+    #[test]
+    fn shared_parses_are_copies_of_the_same_file_and_text() {
+        let text = "import numpy as np\n\n\ndef f(x):\n    return np.sin(x)\n\n\ndef g(x):\n    return x\n";
+        let mut first = SourceModule::parse_shared("shared_parse_test.py", text).unwrap();
+        first.imports.clear();
+        first.function_names.clear();
+        let again = SourceModule::parse_shared("shared_parse_test.py", text).unwrap();
+        assert_eq!(again.imports.get("np").map(String::as_str), Some("numpy"));
+        assert_eq!(again.function_names, ["f", "g"]);
+        let other = text.replace("np.sin", "np.cos");
+        let changed = SourceModule::parse_shared("shared_parse_test.py", &other).unwrap();
+        assert!(changed.lower_function("f").is_ok());
+        assert!(changed.text.contains("np.cos"));
+        let renamed = SourceModule::parse_shared("other_name.py", text).unwrap();
+        assert_eq!(renamed.file, "other_name.py");
     }
 }

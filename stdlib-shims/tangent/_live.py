@@ -323,7 +323,7 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
                                   canonical=ids[id(value)]))
         facts.append(dict(kind="attrs", module=path, names=sorted(attrs)))
     facts.append(dict(kind="globals", names=[
-        k for k in list(globals_)[:5000] if isinstance(k, str) and k.isidentifier()]))
+        k for k in list(globals_)[:5000] if isinstance(k, str) and _is_identifier(k)]))
     # What the derivative was resolved against: a later rebinding of any of these names
     # (a notebook cell defining `g` again) makes the cached derivative stale.
     checks = []
@@ -338,6 +338,21 @@ def _live_request(func, filename, generation, entry_name, text=None, bound_self=
         except ValueError:
             checks.append(("cell", cell, missing))
     return (extended[0] or text), facts, cells, (globals_, tuple(checks), missing)
+
+
+_IDENTIFIERS = {}
+
+
+def _is_identifier(name):
+    """`name.isidentifier()`, remembered: every request asks it of each of the module's
+    global names, and the embedded interpreter answers it slowly (a file of 2,700
+    globals spent a sixth of its second-order catalog there)."""
+    known = _IDENTIFIERS.get(name)
+    if known is None:
+        if len(_IDENTIFIERS) > 100000:
+            _IDENTIFIERS.clear()
+        known = _IDENTIFIERS[name] = name.isidentifier()
+    return known
 
 
 def bindings_hold(bindings):
