@@ -617,7 +617,7 @@ impl Forward<'_> {
         let mut site = ActiveSite {
             active: self.active,
             names: self.names,
-            callee: super::reverse::spelled_callee(self.resolver, q, value),
+            callee: self.resolver.spelled_callee(q, value),
         };
         template::instantiate_tangent(
             self.rules,

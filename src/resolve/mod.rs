@@ -365,6 +365,18 @@ impl Resolver<'_> {
         }
     }
 
+    /// The function of the call `value` as the user spelled it (`np.sum`), for the
+    /// derivative's calls of the same function, when it is a path from an imported module
+    /// that resolves to the rule's function `q` (never a local, never a method).
+    pub fn spelled_callee<'e>(&self, q: &str, value: &'e Expr) -> Option<&'e Expr> {
+        match &value.kind {
+            ExprKind::Call { func, .. } if self.module_path(func).as_deref() == Some(q) => {
+                Some(func)
+            }
+            _ => None,
+        }
+    }
+
     /// Is this expression a module constant such as `np.pi` or `math.e`?
     pub fn is_module_attr(&self, e: &Expr) -> bool {
         matches!(e.kind, ExprKind::Attr(..)) && self.module_path(e).is_some()

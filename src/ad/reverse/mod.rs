@@ -750,7 +750,7 @@ impl Reverse<'_> {
         let mut site = ActiveSite {
             active: self.active,
             names: self.names,
-            callee: spelled_callee(self.resolver, q, value),
+            callee: self.resolver.spelled_callee(q, value),
         };
         template::instantiate(template, q, t, args, kwargs, &mut site).map_err(|msg| {
             Diagnostic::new(
@@ -759,22 +759,6 @@ impl Reverse<'_> {
                 "check the call's arguments against the function's signature",
             )
         })
-    }
-}
-
-/// The function of the call `value` as the user spelled it (`np.sum`), for the
-/// derivative's calls of the same function, when it is a path from an imported module
-/// that resolves to the rule's function `q` (never a local, never a method).
-pub(crate) fn spelled_callee<'e>(
-    resolver: &crate::resolve::Resolver,
-    q: &str,
-    value: &'e Expr,
-) -> Option<&'e Expr> {
-    match &value.kind {
-        ExprKind::Call { func, .. } if resolver.module_path(func).as_deref() == Some(q) => {
-            Some(func)
-        }
-        _ => None,
     }
 }
 
